@@ -1,2 +1,13 @@
 //! relay: an offline, flat-file implementation of the Agentic Protocol v0.1.
+//!
+//! Layers, each depending only on those below it: [`wire`] (protocol types, validation,
+//! canonical JSON; pure) → [`store`] (the `.relay/` folder: layout, locks, logs; never prints)
+//! → [`ops`] (the protocol operations) → [`cli`] (arguments, rendering, exit codes).
+
+pub mod error;
 pub mod wire;
+
+pub use error::{Error, ErrorKind, Result};
+pub mod cli;
+pub mod ops;
+pub mod store;

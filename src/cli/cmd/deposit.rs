@@ -1,0 +1,351 @@
+//! `relay deposit`: record a context package from flags, a JSON package (`--from`), or prompts.
+
+use std::io::{Read, Write};
+
+use clap::Args;
+use serde_json::{Map, Value};
+
+use crate::cli::context::ActorArgs;
+use crate::cli::{CliError, CmdResult, Ctx, render, ui::Ui};
+use crate::error::Error;
+use crate::ops::{self, deposit::DepositContext};
+use crate::wire::{package, time};
+
+/// Record a context package: what you did, decided, left open, and who should pick it up
+///
+/// Packages are immutable. relay fills in the id, time, project, protocol version and your
+/// identity (with the git commit when run inside a work tree). Scripts and other tools can pass
+/// a whole or partial wire package as JSON with --from; flags then override its fields (list
+/// flags add to its lists). Re-depositing the same package_id with identical content is a
+/// harmless no-op; different content is refused (duplicate_package_id).
+///
+/// Without --title and on a terminal, relay asks for the fields interactively.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  relay deposit --title \"Switched sessions to Redis\" --type decision \\
+      --decision \"Redis over Postgres for sessions: 10x fewer writes\" \\
+      --question \"Do we need persistence across restarts?\" \\
+      --handoff \"Load test before Friday\" --next-actor agent --tag infra
+  echo '{\"title\": \"Nightly eval\", \"package_type\": \"analysis\"}' | relay deposit --from -
+  relay deposit --title \"Spec draft\" --deliverable docs/spec.md --content-md notes.md")]
+pub struct DepositArgs {
+    /// One-line summary (1–200 characters)
+    #[arg(long)]
+    pub title: Option<String>,
+    /// Longer prose
+    #[arg(long)]
+    pub description: Option<String>,
+    /// Package type: standard, milestone, decision, handoff, auto_deposit, analysis, question,
+    /// orchestrator_report, or an x-* extension
+    #[arg(long = "type", value_name = "TYPE")]
+    pub package_type: Option<String>,
+    /// Lifecycle status (default: complete)
+    #[arg(long, value_parser = package::STATUSES.to_vec())]
+    pub status: Option<String>,
+    /// Who must review it (default: none)
+    #[arg(long, value_name = "WHO", value_parser = package::REVIEW_TYPES.to_vec())]
+    pub review: Option<String>,
+    /// A label (repeatable)
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+    /// A decision made (repeatable)
+    #[arg(long = "decision", value_name = "TEXT")]
+    pub decisions: Vec<String>,
+    /// An open question (repeatable)
+    #[arg(long = "question", value_name = "TEXT")]
+    pub questions: Vec<String>,
+    /// Guidance for whoever picks this up next
+    #[arg(long, value_name = "TEXT")]
+    pub handoff: Option<String>,
+    /// Who should pick it up next
+    #[arg(long, value_name = "WHO", value_parser = package::NEXT_ACTORS.to_vec())]
+    pub next_actor: Option<String>,
+    /// A file, folder or URL produced (repeatable); files get their sha256 and size recorded
+    #[arg(long = "deliverable", value_name = "PATH")]
+    pub deliverables: Vec<String>,
+    /// The package this one corrects or extends
+    #[arg(long = "parent", value_name = "PKG")]
+    pub parent: Option<String>,
+    /// 1 (noise) to 10 (critical); default 5
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..=10))]
+    pub significance: Option<i64>,
+    /// Subject area, e.g. retrieval
+    #[arg(long)]
+    pub topic: Option<String>,
+    /// A narrower type hint than --type
+    #[arg(long, value_name = "TYPE")]
+    pub artifact_type: Option<String>,
+    /// A Markdown body, read from FILE or - (stdin)
+    #[arg(long, value_name = "FILE|-")]
+    pub content_md: Option<String>,
+    /// An x-* extension field (repeatable); VALUE is parsed as JSON when it parses, else a string
+    #[arg(long = "ext", value_name = "KEY=VALUE")]
+    pub ext: Vec<String>,
+    /// Read a whole or partial wire package (JSON) from FILE or - (stdin)
+    #[arg(long, value_name = "FILE|-")]
+    pub from: Option<String>,
+    /// Use this package_id instead of a new one (makes retries idempotent)
+    #[arg(long, value_name = "PKG")]
+    pub id: Option<String>,
+    #[command(flatten)]
+    pub who: ActorArgs,
+}
+
+fn read_source(ctx: &Ctx, source: &str, flag: &str) -> Result<Vec<u8>, CliError> {
+    if source == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| Error::io(format!("cannot read {flag} from stdin"), e))?;
+        Ok(buf)
+    } else {
+        let path = ctx.cwd.join(source);
+        std::fs::read(&path)
+            .map_err(|e| Error::io(format!("cannot read {flag} {}", path.display()), e).into())
+    }
+}
+
+/// Parses `--from` input as one JSON object, reporting where malformed JSON broke.
+pub fn parse_package_json(bytes: &[u8], source: &str) -> Result<Map<String, Value>, Error> {
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(Error::InvalidInput(format!(
+            "{source} must hold one JSON object (a package), not {}",
+            crate::wire::validate::kind(&other)
+        ))),
+        Err(e) => Err(Error::MalformedJson {
+            source: source.to_string(),
+            line: e.line(),
+            column: e.column(),
+            message: e
+                .to_string()
+                .split(" at line")
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+        }),
+    }
+}
+
+fn set(map: &mut Map<String, Value>, key: &str, value: Option<String>) {
+    if let Some(v) = value {
+        map.insert(key.to_string(), Value::String(v));
+    }
+}
+
+fn extend(map: &mut Map<String, Value>, key: &str, items: Vec<Value>) -> Result<(), CliError> {
+    if items.is_empty() {
+        return Ok(());
+    }
+    match map
+        .entry(key.to_string())
+        .or_insert_with(|| Value::Array(Vec::new()))
+    {
+        Value::Array(list) => list.extend(items),
+        other @ Value::Null => *other = Value::Array(items),
+        _ => {
+            return Err(CliError::Relay(Error::InvalidSchema(
+                crate::error::SchemaError::new(
+                    key,
+                    "must be an array in --from to be extended by flags",
+                ),
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn strings(items: Vec<String>) -> Vec<Value> {
+    items.into_iter().map(Value::String).collect()
+}
+
+/// Builds the partial package from `--from` and the flags.
+fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, CliError> {
+    if args.from.as_deref() == Some("-") && args.content_md.as_deref() == Some("-") {
+        return Err(CliError::Usage(
+            "--from - and --content-md - cannot both read stdin; give one a file".into(),
+        ));
+    }
+    let mut map = match &args.from {
+        Some(src) => {
+            let name = if src == "-" {
+                "--from (stdin)".to_string()
+            } else {
+                format!("--from {src}")
+            };
+            parse_package_json(&read_source(ctx, src, "--from")?, &name)?
+        }
+        None => Map::new(),
+    };
+    if let Some(p) = &ctx.global.project {
+        map.insert("project_id".into(), Value::String(p.clone()));
+    }
+    set(&mut map, "package_id", args.id.take());
+    set(&mut map, "title", args.title.take());
+    set(&mut map, "description", args.description.take());
+    set(&mut map, "package_type", args.package_type.take());
+    set(&mut map, "status", args.status.take());
+    set(&mut map, "review_type", args.review.take());
+    set(&mut map, "handoff_note", args.handoff.take());
+    set(&mut map, "estimated_next_actor", args.next_actor.take());
+    set(&mut map, "parent_package_id", args.parent.take());
+    set(&mut map, "topic", args.topic.take());
+    set(&mut map, "artifact_type", args.artifact_type.take());
+    if let Some(n) = args.significance {
+        map.insert("significance".into(), Value::from(n));
+    }
+    if let Some(src) = args.content_md.take() {
+        let bytes = read_source(ctx, &src, "--content-md")?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Error::InvalidInput(format!("--content-md {src} is not UTF-8 text")))?;
+        map.insert("content_md".into(), Value::String(text));
+    }
+    extend(&mut map, "tags", strings(std::mem::take(&mut args.tags)))?;
+    extend(
+        &mut map,
+        "decisions_made",
+        strings(std::mem::take(&mut args.decisions)),
+    )?;
+    extend(
+        &mut map,
+        "open_questions",
+        strings(std::mem::take(&mut args.questions)),
+    )?;
+    let mut deliverables = Vec::new();
+    for path in std::mem::take(&mut args.deliverables) {
+        deliverables.push(ops::deposit::deliverable_for_path(&path, &ctx.cwd)?);
+    }
+    extend(&mut map, "deliverables", deliverables)?;
+    for kv in std::mem::take(&mut args.ext) {
+        let (key, raw) = kv
+            .split_once('=')
+            .ok_or_else(|| CliError::Usage(format!("--ext takes KEY=VALUE (got `{kv}`)")))?;
+        if !key.starts_with("x-") || key.len() < 3 {
+            return Err(CliError::Usage(format!(
+                "--ext keys must be extension fields starting with `x-` (got `{key}`); core fields have their own flags"
+            )));
+        }
+        let value = serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()));
+        map.insert(key.to_string(), value);
+    }
+    Ok(map)
+}
+
+/// Asks for the fields a person would give, on a terminal.
+fn prompt(map: &mut Map<String, Value>) -> Result<(), CliError> {
+    use dialoguer::{Input, Select};
+    let failed = |e: dialoguer::Error| CliError::Usage(format!("prompt failed: {e}"));
+    let title: String = Input::new()
+        .with_prompt("Title (what did you do?)")
+        .validate_with(|t: &String| {
+            let n = t.chars().count();
+            if (1..=package::TITLE_MAX_CHARS).contains(&n) {
+                Ok(())
+            } else {
+                Err("1–200 characters")
+            }
+        })
+        .interact_text()
+        .map_err(failed)?;
+    map.insert("title".into(), Value::String(title));
+    if !map.contains_key("package_type") {
+        let i = Select::new()
+            .with_prompt("Type")
+            .items(package::PACKAGE_TYPES)
+            .default(0)
+            .interact()
+            .map_err(failed)?;
+        map.insert(
+            "package_type".into(),
+            Value::String(package::PACKAGE_TYPES[i].into()),
+        );
+    }
+    let optional = |label: &str| -> Result<String, CliError> {
+        Input::<String>::new()
+            .with_prompt(label)
+            .allow_empty(true)
+            .interact_text()
+            .map_err(failed)
+    };
+    if !map.contains_key("description") {
+        set(
+            map,
+            "description",
+            Some(optional("Description (optional)")?).filter(|s| !s.is_empty()),
+        );
+    }
+    for (key, label) in [
+        ("decisions_made", "Decision"),
+        ("open_questions", "Open question"),
+    ] {
+        let mut items = Vec::new();
+        loop {
+            let s = optional(&format!("{label} (empty to finish)"))?;
+            if s.is_empty() {
+                break;
+            }
+            items.push(Value::String(s));
+        }
+        extend(map, key, items)?;
+    }
+    if !map.contains_key("handoff_note") {
+        set(
+            map,
+            "handoff_note",
+            Some(optional("Handoff note (optional)")?).filter(|s| !s.is_empty()),
+        );
+    }
+    Ok(())
+}
+
+pub fn run(ctx: &mut Ctx, mut args: DepositArgs) -> CmdResult {
+    let mut input = build_input(ctx, &mut args)?;
+    if input.get("title").is_none_or(Value::is_null) {
+        if args.from.as_deref() != Some("-") && Ui::can_prompt() {
+            prompt(&mut input)?;
+        } else {
+            return Err(CliError::Usage(
+                "a package needs a title: pass --title TEXT (or `title` in --from); there is no terminal to prompt on".into(),
+            ));
+        }
+    }
+    let store = ctx.store()?;
+    let project_id = match input.get("project_id").and_then(Value::as_str) {
+        Some(p) => p.to_string(),
+        None => ctx.project()?,
+    };
+    let git_commit = if input.contains_key("created_by") {
+        None
+    } else {
+        ops::git::head_commit(&ctx.cwd)
+    };
+    let deposit_ctx = DepositContext {
+        project_id,
+        actor: ctx.actor(&args.who)?,
+        session_id: args.who.session.clone(),
+        git_commit,
+        now: time::now(),
+    };
+    let done = ops::deposit::deposit(store, input, &deposit_ctx)?;
+    if ctx.ui.json {
+        ctx.ui
+            .json_line(&crate::store::packages::StoredPackage::envelope(
+                &done.package,
+                &done.hash,
+            ))?;
+    } else {
+        writeln!(ctx.ui.out(), "{} {}", done.package.id(), done.hash)?;
+        let title = render::clean_line(done.package.title());
+        if done.created {
+            ctx.ui.note(&format!(
+                "Deposited “{title}” into project `{}`.",
+                render::clean_line(done.package.project_id())
+            ));
+        } else {
+            ctx.ui.note(&format!(
+                "“{title}” was already stored with identical content; nothing was written."
+            ));
+        }
+    }
+    Ok(())
+}

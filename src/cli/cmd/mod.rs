@@ -1,0 +1,6 @@
+//! One module per command: its clap `Args` and its `run`.
+
+pub mod deposit;
+pub mod init;
+pub mod projects;
+pub mod pull;

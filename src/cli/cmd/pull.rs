@@ -1,0 +1,109 @@
+//! `relay pull`: one package by id, or the latest packages, filtered.
+
+use std::io::Write;
+
+use clap::Args;
+
+use crate::cli::{CliError, CmdResult, Ctx, render};
+use crate::error::Error;
+use crate::ops::pull::{self, Filter};
+use crate::wire::{Status, package, time};
+
+/// Read packages: one in full by id, or the newest ones
+///
+/// With no id, lists the newest packages of the project (5 unless --latest N says otherwise),
+/// newest first, each at its current version. With --json, prints one wire package per line.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  relay pull                          the 5 newest packages
+  relay pull --latest 20 --type decision --since 7d
+  relay pull pkg_1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d
+  relay pull --latest 100 --json | jq -r '.title'
+
+TIME is an RFC 3339 timestamp (2026-04-18T20:00:00Z), a date (2026-04-18) or an age (30m, 12h, 7d, 2w).")]
+pub struct PullArgs {
+    /// The package to show in full
+    #[arg(value_name = "PACKAGE_ID")]
+    pub package_id: Option<String>,
+    /// List the N newest packages
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "5", conflicts_with = "package_id")]
+    pub latest: Option<usize>,
+    /// Only this package type (repeatable: any of them)
+    #[arg(long = "type", value_name = "TYPE")]
+    pub types: Vec<String>,
+    /// Only packages with this tag (repeatable: all of them)
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+    /// Only packages created by this actor id
+    #[arg(long, value_name = "ID")]
+    pub actor: Option<String>,
+    /// Only packages in this status
+    #[arg(long, value_parser = package::STATUSES.to_vec())]
+    pub status: Option<String>,
+    /// Only packages created at or after TIME
+    #[arg(long, value_name = "TIME")]
+    pub since: Option<String>,
+    /// Only packages created before TIME
+    #[arg(long, value_name = "TIME")]
+    pub until: Option<String>,
+    /// Cover every project, not just the selected one
+    #[arg(long)]
+    pub all_projects: bool,
+}
+
+fn parse_time(flag: &str, value: &Option<String>) -> Result<Option<time::Timestamp>, CliError> {
+    value
+        .as_deref()
+        .map(|v| {
+            time::parse_user_time(v, time::now())
+                .map_err(|m| Error::InvalidInput(format!("{flag}: {m}")).into())
+        })
+        .transpose()
+}
+
+pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
+    let store = ctx.store()?;
+    if let Some(id) = &args.package_id {
+        // Package ids are global: look in the selected project first, then everywhere.
+        let first = ctx.project().ok();
+        let mut projects: Vec<String> = first.clone().into_iter().collect();
+        projects.extend(
+            store
+                .projects()?
+                .into_keys()
+                .filter(|p| Some(p) != first.as_ref()),
+        );
+        let found = pull::specific(store, &projects, id)?;
+        if ctx.ui.json {
+            ctx.ui.json_line(&found.package)?;
+        } else {
+            render::package_card(ctx.ui.out(), &found)?;
+        }
+        return Ok(());
+    }
+    let filter = Filter {
+        types: args.types,
+        tags: args.tags,
+        actor: args.actor,
+        status: args.status.as_deref().and_then(Status::parse),
+        since: parse_time("--since", &args.since)?,
+        until: parse_time("--until", &args.until)?,
+    };
+    let projects = ctx.projects(args.all_projects)?;
+    let found = pull::latest(store, &projects, &filter, args.latest.unwrap_or(5))?;
+    if ctx.ui.json {
+        for p in &found {
+            ctx.ui.json_line(&p.package)?;
+        }
+    } else if found.is_empty() {
+        ctx.ui.note("No packages match.");
+    } else {
+        for (i, p) in found.iter().enumerate() {
+            if i > 0 {
+                writeln!(ctx.ui.out())?;
+            }
+            render::package_card(ctx.ui.out(), p)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,102 @@
+//! The command line: argument parsing, one module per command under [`cmd`], rendering, and
+//! the mapping from errors to exit codes. Only this layer writes to stdout or stderr.
+
+pub mod cmd;
+pub mod context;
+pub mod exit;
+pub mod render;
+pub mod ui;
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub use context::{CliError, CmdResult, Ctx, GlobalArgs};
+
+const AFTER_HELP: &str = "\
+Start here:
+  relay init                                 create .relay/ in this folder
+  relay deposit --title \"Fixed the login bug\" --decision \"Use argon2\" --handoff \"Deploy next\"
+  relay pull --latest                        the five newest packages
+  relay pull pkg_…                           one package in full
+
+Exit codes: 0 ok, 1 not found, 2 usage, 3 conflict, 4 invalid input, 5 integrity failure,
+6 lock timeout, 7 internal error. With --json, errors are {\"error\": CODE, \"message\": …} on stderr.";
+
+/// relay keeps the context that AI agents and humans hand each other (Agentic Protocol v0.1)
+/// as append-only NDJSON files in a `.relay/` folder committed next to your code.
+#[derive(Debug, Parser)]
+#[command(name = "relay", version, about, long_about = None, after_help = AFTER_HELP, propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+// Parsed once per process: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Init(cmd::init::InitArgs),
+    Deposit(cmd::deposit::DepositArgs),
+    Pull(cmd::pull::PullArgs),
+    Projects(cmd::projects::ProjectsArgs),
+}
+
+/// Parses `args`, runs the command, reports errors and warnings, and returns the exit code.
+pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
+    let json_requested = args.iter().any(|a| a == "--json");
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = e.exit_code();
+            if json_requested && e.use_stderr() {
+                let message = e
+                    .kind()
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| e.to_string());
+                eprintln!(
+                    "{}",
+                    serde_json::json!({"error": "usage", "message": message.trim()})
+                );
+            } else {
+                let _ = e.print();
+            }
+            return ExitCode::from(code.clamp(0, 255) as u8);
+        }
+    };
+    let mut ctx = match Ctx::new(cli.global) {
+        Ok(ctx) => ctx,
+        Err(e) => {
+            eprintln!("relay: error: {e}");
+            return ExitCode::from(exit::INTERNAL);
+        }
+    };
+    let result = match cli.command {
+        Command::Init(a) => cmd::init::run(&mut ctx, a),
+        Command::Deposit(a) => cmd::deposit::run(&mut ctx, a),
+        Command::Pull(a) => cmd::pull::run(&mut ctx, a),
+        Command::Projects(a) => cmd::projects::run(&mut ctx, a),
+    };
+    let result = result.and_then(|()| ctx.ui.flush().map_err(CliError::Output));
+    ctx.report_warnings();
+    match result {
+        Ok(()) => ExitCode::from(exit::OK),
+        Err(CliError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            ExitCode::from(exit::OK)
+        }
+        Err(e) => {
+            let (code, message, status) = e.describe();
+            ctx.ui.error(code, &message);
+            ExitCode::from(status)
+        }
+    }
+}
+
+/// The binary's entry point.
+pub fn main() -> ExitCode {
+    main_with_args(std::env::args_os().collect())
+}

@@ -1,0 +1,172 @@
+//! Human rendering of packages and projects. Stored text is data from anyone: every string is
+//! passed through [`clean`] so that it cannot drive the user's terminal.
+
+use std::io::{self, Write};
+
+use colored::Colorize;
+
+use crate::store::packages::StoredPackage;
+use crate::wire::{Package, Project, time};
+
+/// Replaces terminal control characters (C0 except newline and tab, DEL, C1) with `�`, so a
+/// stored title cannot retitle, clear or recolor a terminal.
+pub fn clean(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\n' | '\t' => c,
+            c if c.is_control() => '\u{fffd}',
+            c => c,
+        })
+        .collect()
+}
+
+/// One line of stored text, with newlines folded to spaces.
+pub fn clean_line(s: &str) -> String {
+    clean(s).replace(['\n', '\t'], " ")
+}
+
+/// `2026-04-18 20:00 UTC`.
+pub fn short_time(p: &Package) -> String {
+    p.created_at().format("%Y-%m-%d %H:%M UTC").to_string()
+}
+
+fn indented(out: &mut impl Write, prefix: &str, text: &str) -> io::Result<()> {
+    for (i, line) in clean(text).lines().enumerate() {
+        let lead = if i == 0 {
+            prefix.to_string()
+        } else {
+            " ".repeat(prefix.chars().count())
+        };
+        writeln!(out, "{lead}{line}")?;
+    }
+    Ok(())
+}
+
+/// A readable card for one package.
+pub fn package_card(out: &mut impl Write, sp: &StoredPackage) -> io::Result<()> {
+    let p = &sp.package;
+    let by = p.created_by();
+    writeln!(
+        out,
+        "{}  {} · {}  {}",
+        clean_line(p.id()).cyan(),
+        clean_line(p.package_type()).magenta(),
+        status_colored(p.status().as_str()),
+        short_time(p).dimmed()
+    )?;
+    writeln!(out, "{}", clean_line(p.title()).bold())?;
+    let mut meta = format!("by {} ({})", clean_line(by.id), clean_line(by.actor_type));
+    if let Some(s) = by.session_id {
+        meta.push_str(&format!(" · session {}", clean_line(s)));
+    }
+    meta.push_str(&format!(
+        " · project {} · significance {}",
+        clean_line(p.project_id()),
+        p.significance()
+    ));
+    if sp.version > 1 {
+        meta.push_str(&format!(" · version {}", sp.version));
+    }
+    writeln!(out, "  {}", meta.dimmed())?;
+    let tags = p.list("tags");
+    if !tags.is_empty() {
+        writeln!(out, "  tags: {}", clean_line(&tags.join(", ")).yellow())?;
+    }
+    if let Some(d) = p.str_field("description").filter(|d| !d.is_empty()) {
+        indented(out, "  ", d)?;
+    }
+    let decisions = p.list("decisions_made");
+    if !decisions.is_empty() {
+        writeln!(out, "  {}", "Decisions:".green().bold())?;
+        for d in decisions {
+            indented(out, "    • ", d)?;
+        }
+    }
+    let questions = p.list("open_questions");
+    if !questions.is_empty() {
+        writeln!(out, "  {}", "Open questions:".yellow().bold())?;
+        for q in questions {
+            indented(out, "    ? ", q)?;
+        }
+    }
+    if let Some(h) = p.str_field("handoff_note").filter(|h| !h.is_empty()) {
+        let next = p
+            .str_field("estimated_next_actor")
+            .map(|a| format!(" (next: {})", clean_line(a)))
+            .unwrap_or_default();
+        writeln!(out, "  {}{}", "Handoff:".blue().bold(), next)?;
+        indented(out, "    ", h)?;
+    }
+    let deliverables = p.deliverables();
+    if !deliverables.is_empty() {
+        writeln!(out, "  {}", "Deliverables:".bold())?;
+        for d in deliverables {
+            let path = d.get("path").and_then(|v| v.as_str()).unwrap_or("?");
+            let kind = d.get("type").and_then(|v| v.as_str()).unwrap_or("?");
+            let size = d
+                .get("size_bytes")
+                .and_then(|v| v.as_u64())
+                .map(|s| format!(", {s} bytes"))
+                .unwrap_or_default();
+            writeln!(
+                out,
+                "    {} ({}{})",
+                clean_line(path),
+                clean_line(kind),
+                size
+            )?;
+        }
+    }
+    if let Some(parent) = p.str_field("parent_package_id") {
+        writeln!(out, "  parent: {}", clean_line(parent))?;
+    }
+    if let Some(md) = p.str_field("content_md").filter(|m| !m.is_empty()) {
+        writeln!(out, "  {}", "Content:".bold())?;
+        indented(out, "    ", md)?;
+    }
+    Ok(())
+}
+
+fn status_colored(status: &str) -> colored::ColoredString {
+    match status {
+        "complete" => status.green(),
+        "awaiting_review" => status.yellow(),
+        "revision_requested" => status.red(),
+        _ => status.normal(),
+    }
+}
+
+/// One line for a project.
+pub fn project_line(out: &mut impl Write, p: &Project) -> io::Result<()> {
+    let state = match p.archived_at() {
+        Some(at) => format!(
+            "archived {}",
+            time::parse(at)
+                .map(|t| t.format("%Y-%m-%d").to_string())
+                .unwrap_or_default()
+        )
+        .red(),
+        None => "active".green(),
+    };
+    let name = if p.name() != p.id() {
+        format!("  {}", clean_line(p.name()))
+    } else {
+        String::new()
+    };
+    writeln!(out, "{}{}  {}", clean_line(p.id()).cyan(), name, state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_sequences_are_neutralised() {
+        assert_eq!(
+            clean("a\u{1b}]0;pwned\u{7}b\u{9b}c\u{7f}"),
+            "a\u{fffd}]0;pwned\u{fffd}b\u{fffd}c\u{fffd}"
+        );
+        assert_eq!(clean("line\n\tnext"), "line\n\tnext");
+        assert_eq!(clean_line("a\nb"), "a b");
+    }
+}

@@ -1,0 +1,192 @@
+//! The typed error shared by every layer below the CLI. Each variant carries the protocol's error
+//! code (§8) where the spec names one, and a kind that the CLI maps to a documented exit code.
+
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+
+/// A schema violation: which field, and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaError {
+    /// A path such as `title`, `created_by.type` or `deliverables[2].path`.
+    pub field: String,
+    /// What is wrong, in a plain sentence fragment ("is required", "must be …").
+    pub problem: String,
+}
+
+impl SchemaError {
+    pub fn new(field: impl Into<String>, problem: impl Into<String>) -> Self {
+        SchemaError {
+            field: field.into(),
+            problem: problem.into(),
+        }
+    }
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}", self.problem)
+        } else {
+            write!(f, "`{}` {}", self.field, self.problem)
+        }
+    }
+}
+
+/// Every failure an operation can report.
+#[derive(Debug)]
+pub enum Error {
+    /// A record broke the wire schema (§6, §7): `invalid_schema`.
+    InvalidSchema(SchemaError),
+    /// Input JSON did not parse: `invalid_schema`, with where it broke.
+    MalformedJson {
+        source: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// A value given to relay (a time, a flag) could not be understood: `invalid_input`.
+    InvalidInput(String),
+    PackageNotFound(String),
+    ProjectNotFound(String),
+    /// A package with this id exists with other content: `duplicate_package_id`.
+    DuplicatePackageId(String),
+    ProjectExists(String),
+    ProjectArchived(String),
+    /// No `.relay/` folder was found.
+    StoreNotFound {
+        searched_from: PathBuf,
+    },
+    /// The store exists but something in it is unusable (e.g. a malformed config).
+    Integrity(String),
+    LockTimeout {
+        path: PathBuf,
+        waited_ms: u64,
+    },
+    Io {
+        context: String,
+        source: io::Error,
+    },
+}
+
+/// The classes of failure that the CLI maps to exit codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    NotFound,
+    Conflict,
+    InvalidInput,
+    Integrity,
+    LockTimeout,
+    Internal,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn io(context: impl Into<String>, source: io::Error) -> Self {
+        Error::Io {
+            context: context.into(),
+            source,
+        }
+    }
+
+    /// The protocol error code (or relay's own code where the spec names none).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::InvalidSchema(_) | Error::MalformedJson { .. } => "invalid_schema",
+            Error::InvalidInput(_) => "invalid_input",
+            Error::PackageNotFound(_) => "package_not_found",
+            Error::ProjectNotFound(_) => "project_not_found",
+            Error::DuplicatePackageId(_) => "duplicate_package_id",
+            Error::ProjectExists(_) => "project_exists",
+            Error::ProjectArchived(_) => "project_archived",
+            Error::StoreNotFound { .. } => "store_not_found",
+            Error::Integrity(_) => "integrity_error",
+            Error::LockTimeout { .. } => "lock_timeout",
+            Error::Io { .. } => "io_error",
+        }
+    }
+
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::PackageNotFound(_) | Error::ProjectNotFound(_) | Error::StoreNotFound { .. } => {
+                ErrorKind::NotFound
+            }
+            Error::DuplicatePackageId(_) | Error::ProjectExists(_) | Error::ProjectArchived(_) => {
+                ErrorKind::Conflict
+            }
+            Error::InvalidSchema(_) | Error::MalformedJson { .. } | Error::InvalidInput(_) => {
+                ErrorKind::InvalidInput
+            }
+            Error::Integrity(_) => ErrorKind::Integrity,
+            Error::LockTimeout { .. } => ErrorKind::LockTimeout,
+            Error::Io { .. } => ErrorKind::Internal,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidSchema(e) => write!(f, "invalid package or record: {e}"),
+            Error::MalformedJson {
+                source,
+                line,
+                column,
+                message,
+            } => {
+                write!(
+                    f,
+                    "{source} is not valid JSON at line {line}, column {column}: {message}"
+                )
+            }
+            Error::InvalidInput(m) => write!(f, "{m}"),
+            Error::PackageNotFound(id) => write!(f, "no package with id `{id}` in this store"),
+            Error::ProjectNotFound(id) => write!(
+                f,
+                "no project `{id}` in this store; create it with `relay projects create {id}` \
+                 or list them with `relay projects list`"
+            ),
+            Error::DuplicatePackageId(id) => write!(
+                f,
+                "a package with id `{id}` already exists with different content; packages are \
+                 immutable, so deposit a new package (with --parent {id}) instead"
+            ),
+            Error::ProjectExists(id) => write!(f, "project `{id}` already exists"),
+            Error::ProjectArchived(id) => write!(
+                f,
+                "project `{id}` is archived; run `relay projects unarchive {id}` to deposit into it"
+            ),
+            Error::StoreNotFound { searched_from } => write!(
+                f,
+                "no relay store (.relay/) found in {} or any parent folder; run `relay init` to \
+                 create one, or point at one with --store DIR or RELAY_DIR",
+                searched_from.display()
+            ),
+            Error::Integrity(m) => write!(f, "{m}"),
+            Error::LockTimeout { path, waited_ms } => write!(
+                f,
+                "gave up waiting for the lock {} after {} ms; another relay process is writing \
+                 (or hung); try again",
+                path.display(),
+                waited_ms
+            ),
+            Error::Io { context, source } => write!(f, "{context}: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl From<SchemaError> for Error {
+    fn from(e: SchemaError) -> Self {
+        Error::InvalidSchema(e)
+    }
+}

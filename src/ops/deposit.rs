@@ -1,0 +1,186 @@
+//! deposit (§8.1): fill in what the caller left out, validate, hash, and append the package
+//! under the project lock. Re-depositing identical content is a no-op (§11.2).
+
+use std::io::Read;
+use std::path::Path;
+
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+use super::Actor;
+use crate::error::{Error, Result};
+use crate::store::Store;
+use crate::store::packages::StoredPackage;
+use crate::wire::{PROTOCOL_VERSION, Package, canonical, ids, package, time};
+
+/// Who deposits, where, and when: what relay fills into a package that lacks it.
+#[derive(Debug, Clone)]
+pub struct DepositContext {
+    /// The project used when the package names none.
+    pub project_id: String,
+    pub actor: Actor,
+    pub session_id: Option<String>,
+    /// HEAD of the work tree the deposit is made from, if any.
+    pub git_commit: Option<String>,
+    pub now: time::Timestamp,
+}
+
+/// The outcome of a deposit.
+#[derive(Debug, Clone)]
+pub struct Deposited {
+    pub package: Package,
+    pub hash: String,
+    /// False when an identical package was already stored and nothing was written.
+    pub created: bool,
+}
+
+/// Deposits a whole or partial wire package.
+pub fn deposit(
+    store: &Store,
+    mut input: Map<String, Value>,
+    ctx: &DepositContext,
+) -> Result<Deposited> {
+    let mut filled: Vec<&'static str> = Vec::new();
+    let mut fill = |map: &mut Map<String, Value>, key: &'static str, value: Value| {
+        if map.get(key).is_none_or(Value::is_null) {
+            map.insert(key.to_string(), value);
+            filled.push(key);
+        }
+    };
+    fill(&mut input, "package_id", Value::String(ids::new_id("pkg")));
+    fill(
+        &mut input,
+        "project_id",
+        Value::String(ctx.project_id.clone()),
+    );
+    fill(
+        &mut input,
+        "relay_version",
+        Value::String(PROTOCOL_VERSION.into()),
+    );
+    fill(
+        &mut input,
+        "created_at",
+        Value::String(time::format(ctx.now)),
+    );
+    fill(&mut input, "status", Value::String("complete".into()));
+    fill(&mut input, "package_type", Value::String("standard".into()));
+    fill(&mut input, "review_type", Value::String("none".into()));
+    let mut by = json!({"id": ctx.actor.id, "type": ctx.actor.actor_type});
+    if let Some(s) = &ctx.session_id {
+        by["session_id"] = Value::String(s.clone());
+    }
+    if let Some(c) = &ctx.git_commit {
+        by["git_commit"] = Value::String(c.clone());
+    }
+    fill(&mut input, "created_by", by);
+
+    let package = Package::from_map(core_fields_first(input))?;
+    let hash = package.content_hash();
+    let project_id = package.project_id().to_string();
+
+    let _lock = store.lock_project(&project_id)?;
+    let project = super::projects::get(store, &project_id)?;
+    if project.is_archived() {
+        return Err(Error::ProjectArchived(project_id));
+    }
+    let versions = store.package_versions(&project_id, package.id())?;
+    if !versions.is_empty() {
+        return replay(package, &filled, versions);
+    }
+    let line = crate::store::log::to_line(&StoredPackage::envelope(&package, &hash))?;
+    store.append(&store.package_log_for(&package), &line)?;
+    Ok(Deposited {
+        package,
+        hash,
+        created: true,
+    })
+}
+
+/// Moves the required fields (§6.1, in the spec's order) to the front, so that stored lines
+/// read alike whoever built them; every other member keeps its relative order. Member
+/// order carries no meaning in JSON and does not enter the hash.
+fn core_fields_first(mut input: Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::with_capacity(input.len());
+    for key in package::REQUIRED_FIELDS {
+        if let Some(v) = input.remove(*key) {
+            out.insert((*key).to_string(), v);
+        }
+    }
+    out.extend(input);
+    out
+}
+
+/// A deposit whose id is taken: identical content returns the stored package; anything else
+/// is `duplicate_package_id`. Fields relay filled in are compared as the stored package has
+/// them, so a retried partial package (no `created_at`, say) still counts as identical.
+fn replay(package: Package, filled: &[&str], versions: Vec<StoredPackage>) -> Result<Deposited> {
+    let id = package.id().to_string();
+    let input = package.into_map();
+    for stored in &versions {
+        let mut candidate = input.clone();
+        for key in filled {
+            match stored.package.as_map().get(*key) {
+                Some(v) => candidate.insert((*key).to_string(), v.clone()),
+                None => candidate.remove(*key),
+            };
+        }
+        if canonical::content_hash(&Value::Object(candidate)) == stored.hash {
+            let current = versions
+                .iter()
+                .max_by(|a, b| crate::store::packages::version_order(a, b))
+                .unwrap_or(stored);
+            return Ok(Deposited {
+                package: current.package.clone(),
+                hash: current.hash.clone(),
+                created: false,
+            });
+        }
+    }
+    Err(Error::DuplicatePackageId(id))
+}
+
+/// A deliverable for a path given on the command line. For an existing file, relay records
+/// its `sha256:` hash and size; the type is the file's extension (`md`, `rs`, …), `url` for a
+/// URL, `dir` for a folder and `file` when there is no extension. Paths are recorded as given.
+pub fn deliverable_for_path(path: &str, cwd: &Path) -> Result<Value> {
+    if path.contains("://") {
+        return Ok(json!({"path": path, "type": "url"}));
+    }
+    let full = cwd.join(path);
+    let ext = Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .filter(|e| !e.is_empty())
+        .unwrap_or_else(|| "file".to_string());
+    if full.is_dir() {
+        return Ok(json!({"path": path, "type": "dir"}));
+    }
+    let mut file = match std::fs::File::open(&full) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(json!({"path": path, "type": ext}));
+        }
+        Err(e) => return Err(Error::io(format!("cannot read deliverable {path}"), e)),
+    };
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut size = 0u64;
+    loop {
+        let n = file
+            .read(&mut buf)
+            .map_err(|e| Error::io(format!("cannot read deliverable {path}"), e))?;
+        if n == 0 {
+            break;
+        }
+        size += n as u64;
+        hasher.update(&buf[..n]);
+    }
+    let hex: String = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Ok(json!({"path": path, "type": ext, "hash": format!("sha256:{hex}"), "size_bytes": size}))
+}

@@ -1,0 +1,45 @@
+//! Who is acting: the actor id and type recorded in `created_by` and `asserted_by`.
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::store::Config;
+use crate::wire::ACTOR_TYPES;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Actor {
+    pub id: String,
+    pub actor_type: String,
+}
+
+impl Actor {
+    /// Resolves the actor (DESIGN §3): the explicit id (from `--actor` / `RELAY_ACTOR`), then the
+    /// config's `[actor] id`, then git `user.email`, then `$USER`; the type from the explicit
+    /// value, then config, then `human`.
+    pub fn resolve(
+        explicit_id: Option<&str>,
+        explicit_type: Option<&str>,
+        config: &Config,
+        cwd: &Path,
+    ) -> Result<Actor> {
+        let id = explicit_id
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .or_else(|| config.actor.id.clone().filter(|s| !s.is_empty()))
+            .or_else(|| super::git::user_email(cwd))
+            .or_else(|| std::env::var("USER").ok().filter(|s| !s.is_empty()))
+            .or_else(|| std::env::var("USERNAME").ok().filter(|s| !s.is_empty()))
+            .unwrap_or_else(|| "unknown".to_string());
+        let actor_type = explicit_type
+            .map(str::to_string)
+            .or_else(|| config.actor.actor_type.clone())
+            .unwrap_or_else(|| "human".to_string());
+        if !ACTOR_TYPES.contains(&actor_type.as_str()) {
+            return Err(Error::InvalidInput(format!(
+                "actor type `{actor_type}` is not one of {}",
+                ACTOR_TYPES.join(", ")
+            )));
+        }
+        Ok(Actor { id, actor_type })
+    }
+}

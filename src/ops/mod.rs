@@ -1,0 +1,10 @@
+//! The protocol's operations (§8) over a [`Store`](crate::store::Store): each takes typed
+//! inputs and returns typed results or an [`Error`](crate::Error) named after the spec's codes.
+
+pub mod deposit;
+pub mod git;
+pub mod identity;
+pub mod projects;
+pub mod pull;
+
+pub use identity::Actor;

@@ -1,0 +1,94 @@
+//! pull (§8.2): one package by id, or the latest packages of one or more projects, filtered.
+
+use crate::error::{Error, Result};
+use crate::store::Store;
+use crate::store::packages::StoredPackage;
+use crate::wire::{Status, time::Timestamp};
+
+/// Filters shared by every listing mode. Empty means "any".
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Any of these package types.
+    pub types: Vec<String>,
+    /// All of these tags.
+    pub tags: Vec<String>,
+    /// `created_by.id` equals this.
+    pub actor: Option<String>,
+    pub status: Option<Status>,
+    /// `created_at ≥ since`.
+    pub since: Option<Timestamp>,
+    /// `created_at < until`.
+    pub until: Option<Timestamp>,
+}
+
+impl Filter {
+    pub fn matches(&self, p: &StoredPackage) -> bool {
+        let pkg = &p.package;
+        if !self.types.is_empty() && !self.types.iter().any(|t| t == pkg.package_type()) {
+            return false;
+        }
+        if !self.tags.is_empty() {
+            let tags = pkg.list("tags");
+            if !self.tags.iter().all(|t| tags.contains(&t.as_str())) {
+                return false;
+            }
+        }
+        if self
+            .actor
+            .as_deref()
+            .is_some_and(|a| a != pkg.created_by().id)
+        {
+            return false;
+        }
+        if self.status.is_some_and(|s| s != pkg.status()) {
+            return false;
+        }
+        let at = pkg.created_at();
+        if self.since.is_some_and(|s| at < s) || self.until.is_some_and(|u| at >= u) {
+            return false;
+        }
+        true
+    }
+}
+
+/// The current version of one package. `projects` are searched in order; package ids are
+/// meant to be globally unique, so the first hit is the answer.
+pub fn specific(store: &Store, projects: &[String], package_id: &str) -> Result<StoredPackage> {
+    for project in projects {
+        let versions = store.package_versions(project, package_id)?;
+        if let Some(current) = versions
+            .into_iter()
+            .max_by(crate::store::packages::version_order)
+        {
+            return Ok(current);
+        }
+    }
+    Err(Error::PackageNotFound(package_id.to_string()))
+}
+
+/// The `limit` newest packages (current versions) across `projects` that match `filter`:
+/// newest `created_at` first, ties broken by `package_id` ascending.
+pub fn latest(
+    store: &Store,
+    projects: &[String],
+    filter: &Filter,
+    limit: usize,
+) -> Result<Vec<StoredPackage>> {
+    let mut all = Vec::new();
+    for project in projects {
+        all.extend(
+            store
+                .current_packages(project)?
+                .into_values()
+                .filter(|p| filter.matches(p)),
+        );
+    }
+    all.sort_by_cached_key(|p| {
+        (
+            std::cmp::Reverse(p.package.created_at()),
+            p.package.id().to_string(),
+        )
+    });
+    all.truncate(limit);
+    Ok(all)
+}

@@ -1,0 +1,190 @@
+//! Where everything lives inside `.relay/` (format v1), and the injective, filesystem-safe
+//! encoding that turns any project id into one folder name (DESIGN invariant 8).
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+pub const STORE_DIR: &str = ".relay";
+pub const CONFIG_FILE: &str = "config.toml";
+pub const PROJECTS_FILE: &str = "projects.ndjson";
+pub const PROJECTS_DIR: &str = "projects";
+pub const PACKAGES_DIR: &str = "packages";
+pub const FACTS_FILE: &str = "facts.ndjson";
+pub const SESSIONS_FILE: &str = "sessions.ndjson";
+pub const CACHE_DIR: &str = "cache";
+pub const LOCAL_DIR: &str = "local";
+
+/// Longest folder name the encoding produces; longer ids end in a digest of the whole id.
+const MAX_DIR_NAME: usize = 120;
+
+/// Encodes a project id as a folder name.
+///
+/// Lowercase ASCII letters, digits, `-` and `_` stand for themselves; every other byte of the
+/// UTF-8 id (uppercase letters included, so that case-insensitive filesystems cannot merge two
+/// projects) becomes `%` and two lowercase hex digits. The result never contains a separator,
+/// never is `.` or `..`, and is injective. Past [`MAX_DIR_NAME`] bytes the name is cut and ends
+/// in `~` plus 32 hex digits of the SHA-256 of the id (`~` never appears otherwise).
+pub fn encode_project_dir(project_id: &str) -> String {
+    let mut out = String::with_capacity(project_id.len());
+    for &b in project_id.as_bytes() {
+        if b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_' {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02x}"));
+        }
+    }
+    if out.is_empty() {
+        // Validation refuses empty ids; still never produce an empty path component.
+        out.push('%');
+    }
+    if out.len() > MAX_DIR_NAME {
+        let digest = Sha256::digest(project_id.as_bytes());
+        let mut cut = MAX_DIR_NAME - 33;
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+        out.push('~');
+        for b in &digest[..16] {
+            out.push_str(&format!("{b:02x}"));
+        }
+    }
+    out
+}
+
+/// The paths of one store.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    root: PathBuf,
+}
+
+impl Layout {
+    pub fn new(root: PathBuf) -> Self {
+        Layout { root }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn config(&self) -> PathBuf {
+        self.root.join(CONFIG_FILE)
+    }
+
+    pub fn projects_file(&self) -> PathBuf {
+        self.root.join(PROJECTS_FILE)
+    }
+
+    pub fn projects_dir(&self) -> PathBuf {
+        self.root.join(PROJECTS_DIR)
+    }
+
+    pub fn project_dir(&self, project_id: &str) -> PathBuf {
+        self.projects_dir().join(encode_project_dir(project_id))
+    }
+
+    pub fn packages_dir(&self, project_id: &str) -> PathBuf {
+        self.project_dir(project_id).join(PACKAGES_DIR)
+    }
+
+    /// The package log for one UTC month, `YYYY-MM`.
+    pub fn package_log(&self, project_id: &str, month: &str) -> PathBuf {
+        self.packages_dir(project_id)
+            .join(format!("{month}.ndjson"))
+    }
+
+    pub fn facts_file(&self, project_id: &str) -> PathBuf {
+        self.project_dir(project_id).join(FACTS_FILE)
+    }
+
+    pub fn sessions_file(&self, project_id: &str) -> PathBuf {
+        self.project_dir(project_id).join(SESSIONS_FILE)
+    }
+
+    pub fn cache_dir(&self) -> PathBuf {
+        self.root.join(CACHE_DIR)
+    }
+
+    pub fn local_dir(&self) -> PathBuf {
+        self.root.join(LOCAL_DIR)
+    }
+
+    pub fn lock_file(&self, name: &str) -> PathBuf {
+        self.local_dir().join("locks").join(format!("{name}.lock"))
+    }
+}
+
+/// Whether a file name is a monthly package log (`YYYY-MM.ndjson`).
+pub fn is_package_log_name(name: &str) -> bool {
+    let Some(stem) = name.strip_suffix(".ndjson") else {
+        return false;
+    };
+    let b = stem.as_bytes();
+    b.len() == 7
+        && b[4] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn plain_ids_stay_readable() {
+        assert_eq!(encode_project_dir("proj_dev_relay"), "proj_dev_relay");
+        assert_eq!(encode_project_dir("my-app2"), "my-app2");
+    }
+
+    #[test]
+    fn hostile_ids_become_one_safe_component() {
+        for id in [
+            "..",
+            ".",
+            "../../x",
+            "/etc",
+            "a/b",
+            "a\\b",
+            "C:",
+            "\u{0}\u{1b}[2J",
+            "con",
+            " x ",
+        ] {
+            let d = encode_project_dir(id);
+            assert!(!d.is_empty() && d != "." && d != "..", "{id:?} -> {d}");
+            assert!(
+                !d.contains('/') && !d.contains('\\') && !d.contains('.') && !d.contains(':'),
+                "{d}"
+            );
+            assert!(d.bytes().all(|b| b.is_ascii_graphic()), "{d}");
+        }
+        assert_eq!(encode_project_dir("../x"), "%2e%2e%2fx");
+    }
+
+    #[test]
+    fn case_and_escapes_do_not_collide() {
+        let ids = ["App", "app", "%41pp", "a%", "a%25", "é", "%c3%a9"];
+        let dirs: HashSet<String> = ids.iter().map(|i| encode_project_dir(i)).collect();
+        assert_eq!(dirs.len(), ids.len());
+    }
+
+    #[test]
+    fn long_ids_are_bounded_and_distinct() {
+        let a = "x".repeat(300);
+        let b = format!("{}y", "x".repeat(299));
+        let (da, db) = (encode_project_dir(&a), encode_project_dir(&b));
+        assert!(da.len() <= MAX_DIR_NAME && db.len() <= MAX_DIR_NAME);
+        assert_ne!(da, db);
+        assert!(encode_project_dir(&"é".repeat(100)).len() <= MAX_DIR_NAME);
+    }
+
+    #[test]
+    fn package_log_names() {
+        assert!(is_package_log_name("2026-04.ndjson"));
+        assert!(!is_package_log_name("2026-4.ndjson"));
+        assert!(!is_package_log_name("quarantine.ndjson"));
+    }
+}

@@ -1,0 +1,136 @@
+//! The `.relay/` folder (format v1 of DESIGN.md): finding it, creating it, and reading and
+//! appending its logs. This layer never prints; what its readers skip is collected in
+//! [`Diagnostics`] for the caller to report.
+
+pub mod config;
+pub mod layout;
+pub mod lock;
+pub mod log;
+pub mod packages;
+pub mod projects;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use config::Config;
+pub use layout::Layout;
+pub use log::{Diagnostics, Warning, WarningKind};
+
+use crate::error::{Error, Result};
+
+const GITIGNORE: &str = "# Derived and per-clone state: never committed.\ncache/\nlocal/\n";
+const GITATTRIBUTES: &str = "# Every log is append-only, so git can merge clones by keeping both sides' lines.\n*.ndjson merge=union\n";
+
+/// An opened store.
+#[derive(Debug)]
+pub struct Store {
+    layout: Layout,
+    config: Config,
+    diagnostics: Diagnostics,
+}
+
+/// Whether `dir` looks like a store folder.
+fn is_store(dir: &Path) -> bool {
+    dir.is_dir()
+        && (dir.join(layout::PROJECTS_FILE).is_file() || dir.join(layout::CONFIG_FILE).is_file())
+}
+
+impl Store {
+    /// Finds the store: `explicit` (a store folder, or a folder holding `.relay/`) when given,
+    /// else `.relay/` in `cwd` or its nearest parent, the way git finds `.git`.
+    pub fn locate(cwd: &Path, explicit: Option<&Path>) -> Result<PathBuf> {
+        if let Some(dir) = explicit {
+            let dir = if dir.is_absolute() {
+                dir.to_path_buf()
+            } else {
+                cwd.join(dir)
+            };
+            let nested = dir.join(layout::STORE_DIR);
+            if is_store(&nested) {
+                return Ok(nested);
+            }
+            if is_store(&dir) {
+                return Ok(dir);
+            }
+            return Err(Error::StoreNotFound { searched_from: dir });
+        }
+        for dir in cwd.ancestors() {
+            let candidate = dir.join(layout::STORE_DIR);
+            if candidate.is_dir() {
+                return Ok(candidate);
+            }
+        }
+        Err(Error::StoreNotFound {
+            searched_from: cwd.to_path_buf(),
+        })
+    }
+
+    pub fn open(root: PathBuf) -> Result<Store> {
+        let layout = Layout::new(root);
+        let config = Config::load(&layout.config())?;
+        Ok(Store {
+            layout,
+            config,
+            diagnostics: Diagnostics::default(),
+        })
+    }
+
+    /// Creates the store's files at `root` where they are missing; existing files are left as
+    /// they are, so running it twice is harmless. Returns whether anything was created.
+    pub fn create(root: &Path, default_project: &str) -> Result<bool> {
+        std::fs::create_dir_all(root)
+            .map_err(|e| Error::io(format!("cannot create {}", root.display()), e))?;
+        let layout = Layout::new(root.to_path_buf());
+        let mut created = false;
+        let files: [(PathBuf, String); 4] = [
+            (layout.config(), Config::initial_text(default_project)),
+            (root.join(".gitignore"), GITIGNORE.to_string()),
+            (root.join(".gitattributes"), GITATTRIBUTES.to_string()),
+            (layout.projects_file(), String::new()),
+        ];
+        for (path, text) in files {
+            if !path.exists() {
+                log::write_atomic(&path, text.as_bytes())?;
+                created = true;
+            }
+        }
+        Ok(created)
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    pub fn root(&self) -> &Path {
+        self.layout.root()
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn diagnostics(&self) -> &Diagnostics {
+        &self.diagnostics
+    }
+
+    /// Takes the exclusive writer lock called `name` (see [`Store::project_lock_name`]).
+    pub fn lock(&self, name: &str) -> Result<lock::LockGuard> {
+        lock::acquire(
+            &self.layout.lock_file(name),
+            Duration::from_millis(self.config.lock_timeout_ms()),
+        )
+    }
+
+    /// The lock that serialises writers of one project's logs.
+    pub fn lock_project(&self, project_id: &str) -> Result<lock::LockGuard> {
+        self.lock(&format!(
+            "project-{}",
+            layout::encode_project_dir(project_id)
+        ))
+    }
+
+    /// Appends complete lines to a log under the store's fsync policy. Hold the lock.
+    pub fn append(&self, path: &Path, bytes: &[u8]) -> Result<()> {
+        log::append(path, bytes, self.config.fsync())
+    }
+}

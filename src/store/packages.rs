@@ -1,0 +1,245 @@
+//! Package logs: `projects/<dir>/packages/YYYY-MM.ndjson`, one envelope per line,
+//! `{"package": {…}, "hash": "sha256:…"}` plus `version` and `transition` for versions after the
+//! first. Readers check every hash and skip (and report) lines that do not match.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use serde_json::{Map, Value};
+
+use super::{Store, WarningKind, layout, log};
+use crate::error::{Error, Result};
+use crate::wire::{Package, Status};
+
+/// Where a record was read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub path: PathBuf,
+    pub line: u64,
+}
+
+/// One version of a package as stored.
+#[derive(Debug, Clone)]
+pub struct StoredPackage {
+    pub package: Package,
+    pub hash: String,
+    /// 1 for the deposit itself; each review transition adds one.
+    pub version: u64,
+    /// Metadata of the transition that made this version (absent on version 1).
+    pub transition: Option<Value>,
+    pub location: Location,
+}
+
+impl StoredPackage {
+    /// The envelope line for a package: what a deposit appends.
+    pub fn envelope(package: &Package, hash: &str) -> Map<String, Value> {
+        let mut env = Map::new();
+        env.insert("package".into(), package.to_value());
+        env.insert("hash".into(), Value::String(hash.to_string()));
+        env
+    }
+}
+
+/// Orders two versions of one package: the greater is current. A `complete` version wins
+/// (complete is terminal); then the higher version number; then the greater hash. Line order
+/// plays no part, so every clone holding the same lines picks the same version.
+pub fn version_order(a: &StoredPackage, b: &StoredPackage) -> Ordering {
+    let complete = |p: &StoredPackage| p.package.status() == Status::Complete;
+    complete(a)
+        .cmp(&complete(b))
+        .then(a.version.cmp(&b.version))
+        .then_with(|| a.hash.cmp(&b.hash))
+}
+
+/// The quoted JSON form of `id` without its quotes, as it appears inside a stored line.
+fn json_fragment(id: &str) -> String {
+    let quoted = serde_json::to_string(id).unwrap_or_default();
+    quoted[1..quoted.len().saturating_sub(1)].to_string()
+}
+
+impl Store {
+    /// The monthly package logs of a project, oldest month first.
+    pub fn package_logs(&self, project_id: &str) -> Result<Vec<PathBuf>> {
+        let dir = self.layout.packages_dir(project_id);
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(format!("cannot list {}", dir.display()), e)),
+        };
+        let mut logs: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                e.file_name()
+                    .to_str()
+                    .is_some_and(layout::is_package_log_name)
+            })
+            .map(|e| e.path())
+            .collect();
+        logs.sort();
+        Ok(logs)
+    }
+
+    /// Streams every valid package version of a project. `prefilter`, when given, must occur
+    /// in a line's raw bytes for the line to be parsed at all.
+    pub fn scan_packages(
+        &self,
+        project_id: &str,
+        prefilter: Option<&[u8]>,
+        mut each: impl FnMut(StoredPackage) -> Result<()>,
+    ) -> Result<()> {
+        for path in self.package_logs(project_id)? {
+            self.scan_log(&path, prefilter, &mut each)?;
+        }
+        Ok(())
+    }
+
+    fn scan_log(
+        &self,
+        path: &std::path::Path,
+        prefilter: Option<&[u8]>,
+        each: &mut impl FnMut(StoredPackage) -> Result<()>,
+    ) -> Result<()> {
+        let diag = &self.diagnostics;
+        log::read_objects_filtered(path, diag, prefilter, |line, mut env| {
+            let warn = |kind, msg: String| diag.warn(path, line, kind, msg);
+            let Some(raw) = env.remove("package") else {
+                warn(
+                    WarningKind::InvalidRecord,
+                    "the line has no `package` member; skipped".into(),
+                );
+                return Ok(());
+            };
+            let package = match Package::from_value(raw) {
+                Ok(p) => p,
+                Err(e) => {
+                    warn(
+                        WarningKind::InvalidRecord,
+                        format!("not a valid package: {e}; skipped"),
+                    );
+                    return Ok(());
+                }
+            };
+            let hash = package.content_hash();
+            match env.get("hash").and_then(Value::as_str) {
+                Some(stored) if stored == hash => {}
+                stored => {
+                    warn(
+                        WarningKind::HashMismatch,
+                        format!(
+                            "package {} does not match its stored hash (stored {}, computed {hash}); it was \
+                             changed after it was written, so it was skipped",
+                            package.id(),
+                            stored.unwrap_or("none")
+                        ),
+                    );
+                    return Ok(());
+                }
+            }
+            let version = env.get("version").and_then(Value::as_u64).unwrap_or(1);
+            let transition = env.remove("transition");
+            each(StoredPackage {
+                package,
+                hash,
+                version,
+                transition,
+                location: Location {
+                    path: path.to_path_buf(),
+                    line,
+                },
+            })
+        })
+    }
+
+    /// Every stored version of one package in a project (empty when there is none).
+    pub fn package_versions(
+        &self,
+        project_id: &str,
+        package_id: &str,
+    ) -> Result<Vec<StoredPackage>> {
+        let fragment = json_fragment(package_id);
+        let mut out = Vec::new();
+        self.scan_packages(project_id, Some(fragment.as_bytes()), |p| {
+            if p.package.id() == package_id {
+                out.push(p);
+            }
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// The current version of every package in a project, by id.
+    pub fn current_packages(&self, project_id: &str) -> Result<HashMap<String, StoredPackage>> {
+        let mut out: HashMap<String, StoredPackage> = HashMap::new();
+        self.scan_packages(project_id, None, |p| {
+            match out.get(p.package.id()) {
+                Some(cur) if version_order(&p, cur) != Ordering::Greater => {}
+                _ => {
+                    out.insert(p.package.id().to_string(), p);
+                }
+            }
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// The log a package belongs in: the month of its `created_at`, so all its versions share
+    /// one file.
+    pub fn package_log_for(&self, package: &Package) -> PathBuf {
+        let month = crate::wire::time::month_key(package.created_at());
+        self.layout.package_log(package.project_id(), &month)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn stored(status: &str, version: u64, hash: &str) -> StoredPackage {
+        let p = Package::from_value(json!({
+            "package_id": "pkg_1", "project_id": "p", "relay_version": "0.1", "title": "T",
+            "status": status, "package_type": "standard", "review_type": "human",
+            "created_at": "2026-04-18T20:00:00Z", "created_by": {"id": "jo", "type": "human"}
+        }))
+        .unwrap();
+        StoredPackage {
+            package: p,
+            hash: hash.into(),
+            version,
+            transition: None,
+            location: Location {
+                path: PathBuf::new(),
+                line: 1,
+            },
+        }
+    }
+
+    #[test]
+    fn complete_then_version_then_hash_wins() {
+        let cases = [
+            (
+                stored("complete", 2, "a"),
+                stored("revision_requested", 3, "b"),
+            ),
+            (
+                stored("awaiting_review", 3, "a"),
+                stored("revision_requested", 2, "b"),
+            ),
+            (
+                stored("awaiting_review", 2, "b"),
+                stored("revision_requested", 2, "a"),
+            ),
+        ];
+        for (winner, loser) in cases {
+            assert_eq!(version_order(&winner, &loser), Ordering::Greater);
+            assert_eq!(version_order(&loser, &winner), Ordering::Less);
+        }
+    }
+
+    #[test]
+    fn fragments_match_the_stored_form() {
+        assert_eq!(json_fragment("pkg_1"), "pkg_1");
+        assert_eq!(json_fragment("a\"b"), "a\\\"b");
+    }
+}

@@ -1,0 +1,106 @@
+//! Timestamps: RFC 3339 in UTC with `Z`, parsed before they are compared (imported data may carry
+//! other precisions or offsets), plus the friendlier forms the CLI accepts for `--since`.
+
+use chrono::{DateTime, NaiveDate, SecondsFormat, TimeDelta, Utc};
+
+pub type Timestamp = DateTime<Utc>;
+
+pub fn now() -> Timestamp {
+    Utc::now()
+}
+
+/// The canonical text form relay writes: microsecond precision, `Z`.
+pub fn format(t: Timestamp) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Micros, true)
+}
+
+/// Parses an RFC 3339 timestamp (any offset) into UTC.
+pub fn parse(s: &str) -> Result<Timestamp, String> {
+    DateTime::parse_from_rfc3339(s)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|e| {
+            format!("`{s}` is not an RFC 3339 timestamp ({e}); expected e.g. 2026-04-18T20:00:00Z")
+        })
+}
+
+/// Parses a time given on the command line: an RFC 3339 timestamp, a date (`2026-04-18`, meaning
+/// its start in UTC), or an age before `now` such as `30m`, `12h`, `7d` or `2w`.
+pub fn parse_user_time(s: &str, now: Timestamp) -> Result<Timestamp, String> {
+    let s = s.trim();
+    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+        return Ok(t.with_timezone(&Utc));
+    }
+    if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        && let Some(t) = d.and_hms_opt(0, 0, 0)
+    {
+        return Ok(t.and_utc());
+    }
+    if let Some(age) = parse_age(s) {
+        return Ok(now - age);
+    }
+    Err(format!(
+        "`{s}` is not a time: give an RFC 3339 timestamp (2026-04-18T20:00:00Z), a date \
+         (2026-04-18) or an age (30m, 12h, 7d, 2w)"
+    ))
+}
+
+fn parse_age(s: &str) -> Option<TimeDelta> {
+    let unit = s.chars().last()?;
+    let n: i64 = s[..s.len() - unit.len_utf8()].parse().ok()?;
+    if n < 0 {
+        return None;
+    }
+    match unit {
+        's' => TimeDelta::try_seconds(n),
+        'm' => TimeDelta::try_minutes(n),
+        'h' => TimeDelta::try_hours(n),
+        'd' => TimeDelta::try_days(n),
+        'w' => TimeDelta::try_weeks(n),
+        _ => None,
+    }
+}
+
+/// `YYYY-MM` of a timestamp in UTC: the name of the monthly package log it belongs to.
+pub fn month_key(t: Timestamp) -> String {
+    t.format("%Y-%m").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_offsets_into_utc_and_compares_by_instant() {
+        let a = parse("2026-04-18T22:00:00+02:00").unwrap();
+        let b = parse("2026-04-18T20:00:00.000Z").unwrap();
+        assert_eq!(a, b);
+        assert!(parse("2026-04-18 20:00").is_err());
+    }
+
+    #[test]
+    fn formats_with_z_and_micros() {
+        let t = parse("2026-04-18T20:00:00.5Z").unwrap();
+        assert_eq!(format(t), "2026-04-18T20:00:00.500000Z");
+        assert_eq!(month_key(t), "2026-04");
+    }
+
+    #[test]
+    fn user_times() {
+        let now = parse("2026-04-18T20:00:00Z").unwrap();
+        assert_eq!(
+            parse_user_time("2d", now).unwrap(),
+            parse("2026-04-16T20:00:00Z").unwrap()
+        );
+        assert_eq!(
+            parse_user_time("2026-04-01", now).unwrap(),
+            parse("2026-04-01T00:00:00Z").unwrap()
+        );
+        assert_eq!(
+            parse_user_time("90m", now).unwrap(),
+            parse("2026-04-18T18:30:00Z").unwrap()
+        );
+        assert!(parse_user_time("yesterday", now).is_err());
+        assert!(parse_user_time("-3d", now).is_err());
+        assert!(parse_user_time("", now).is_err());
+    }
+}

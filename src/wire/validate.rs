@@ -1,0 +1,225 @@
+//! Field-level checks shared by the wire types. Each check names the field by its full path and
+//! says what is wrong, so that `invalid_schema` errors can be acted on without reading the spec.
+//! A member that is `null` counts as absent: canonical JSON omits it, so it cannot matter.
+
+use serde_json::{Map, Value};
+
+use crate::error::SchemaError;
+
+pub type Check<T> = Result<T, SchemaError>;
+
+/// The JSON kind of a value, for messages: "a number", "an object", …
+pub fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A view of one JSON object being validated, with the path that leads to it.
+pub struct Fields<'a> {
+    map: &'a Map<String, Value>,
+    prefix: String,
+}
+
+impl<'a> Fields<'a> {
+    pub fn root(map: &'a Map<String, Value>) -> Self {
+        Fields {
+            map,
+            prefix: String::new(),
+        }
+    }
+
+    pub fn path(&self, name: &str) -> String {
+        format!("{}{}", self.prefix, name)
+    }
+
+    fn err(&self, name: &str, problem: impl Into<String>) -> SchemaError {
+        SchemaError::new(self.path(name), problem)
+    }
+
+    /// The member's value, or `None` when it is absent or `null`.
+    pub fn get(&self, name: &str) -> Option<&'a Value> {
+        self.map.get(name).filter(|v| !v.is_null())
+    }
+
+    pub fn optional_str(&self, name: &str) -> Check<Option<&'a str>> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(v) => Err(self.err(name, format!("must be a string, got {}", kind(v)))),
+        }
+    }
+
+    pub fn required_str(&self, name: &str) -> Check<&'a str> {
+        self.optional_str(name)?
+            .ok_or_else(|| self.err(name, "is required"))
+    }
+
+    /// A required string that is not empty.
+    pub fn id(&self, name: &str) -> Check<&'a str> {
+        let s = self.required_str(name)?;
+        if s.is_empty() {
+            return Err(self.err(name, "must not be empty"));
+        }
+        Ok(s)
+    }
+
+    pub fn optional_enum(&self, name: &str, allowed: &[&str]) -> Check<Option<&'a str>> {
+        let Some(s) = self.optional_str(name)? else {
+            return Ok(None);
+        };
+        if allowed.contains(&s) {
+            Ok(Some(s))
+        } else {
+            Err(self.err(
+                name,
+                format!("must be one of {} (got \"{s}\")", allowed.join(", ")),
+            ))
+        }
+    }
+
+    pub fn required_enum(&self, name: &str, allowed: &[&str]) -> Check<&'a str> {
+        self.optional_enum(name, allowed)?
+            .ok_or_else(|| self.err(name, "is required"))
+    }
+
+    pub fn optional_timestamp(&self, name: &str) -> Check<Option<&'a str>> {
+        let Some(s) = self.optional_str(name)? else {
+            return Ok(None);
+        };
+        super::time::parse(s).map_err(|m| self.err(name, format!("must be a timestamp: {m}")))?;
+        Ok(Some(s))
+    }
+
+    pub fn required_timestamp(&self, name: &str) -> Check<&'a str> {
+        self.optional_timestamp(name)?
+            .ok_or_else(|| self.err(name, "is required"))
+    }
+
+    pub fn string_list(&self, name: &str) -> Check<()> {
+        match self.get(name) {
+            None => Ok(()),
+            Some(Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    if !item.is_string() {
+                        return Err(self.err(
+                            &format!("{name}[{i}]"),
+                            format!("must be a string, got {}", kind(item)),
+                        ));
+                    }
+                }
+                Ok(())
+            }
+            Some(v) => Err(self.err(
+                name,
+                format!("must be an array of strings, got {}", kind(v)),
+            )),
+        }
+    }
+
+    pub fn optional_object(&self, name: &str) -> Check<Option<Fields<'a>>> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::Object(m)) => Ok(Some(Fields {
+                map: m,
+                prefix: format!("{}.", self.path(name)),
+            })),
+            Some(v) => Err(self.err(name, format!("must be an object, got {}", kind(v)))),
+        }
+    }
+
+    pub fn required_object(&self, name: &str) -> Check<Fields<'a>> {
+        self.optional_object(name)?
+            .ok_or_else(|| self.err(name, "is required"))
+    }
+
+    /// An optional array of objects, each handed to `each` with its own path.
+    pub fn object_list(&self, name: &str, each: impl Fn(&Fields<'a>) -> Check<()>) -> Check<()> {
+        match self.get(name) {
+            None => Ok(()),
+            Some(Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    let path = format!("{}[{i}]", self.path(name));
+                    match item {
+                        Value::Object(m) => each(&Fields {
+                            map: m,
+                            prefix: format!("{path}."),
+                        })?,
+                        v => {
+                            return Err(SchemaError::new(
+                                path,
+                                format!("must be an object, got {}", kind(v)),
+                            ));
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Some(v) => Err(self.err(
+                name,
+                format!("must be an array of objects, got {}", kind(v)),
+            )),
+        }
+    }
+
+    /// An optional integer within `min..=max`.
+    pub fn optional_int(&self, name: &str, min: i64, max: i64) -> Check<Option<i64>> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::Number(n)) => match n.as_i64() {
+                Some(i) if (min..=max).contains(&i) => Ok(Some(i)),
+                _ => Err(self.err(
+                    name,
+                    format!("must be an integer from {min} to {max} (got {n})"),
+                )),
+            },
+            Some(v) => Err(self.err(
+                name,
+                format!("must be an integer from {min} to {max}, got {}", kind(v)),
+            )),
+        }
+    }
+
+    /// An optional number within `min..=max`.
+    pub fn optional_number(&self, name: &str, min: f64, max: f64) -> Check<Option<f64>> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::Number(n)) => match n.as_f64() {
+                Some(x) if x >= min && x <= max => Ok(Some(x)),
+                _ => Err(self.err(
+                    name,
+                    format!("must be a number from {min} to {max} (got {n})"),
+                )),
+            },
+            Some(v) => Err(self.err(
+                name,
+                format!("must be a number from {min} to {max}, got {}", kind(v)),
+            )),
+        }
+    }
+
+    /// Checks an actor object (`created_by`, `asserted_by`): §6.2, plus relay's `git_commit`.
+    pub fn actor(&self) -> Check<()> {
+        self.id("id")?;
+        self.required_enum("type", super::ACTOR_TYPES)?;
+        self.optional_str("session_id")?;
+        self.optional_str("git_commit")?;
+        Ok(())
+    }
+}
+
+/// Requires `value` to be a JSON object; `what` names it in the error.
+pub fn into_object(value: Value, what: &str) -> Check<Map<String, Value>> {
+    match value {
+        Value::Object(map) => Ok(map),
+        other => Err(SchemaError::new(
+            "",
+            format!("a {what} must be a JSON object, got {}", kind(&other)),
+        )),
+    }
+}

@@ -1,0 +1,189 @@
+//! A temp store per test and a scrubbed environment: no `RELAY_*` from the caller, `HOME` in
+//! the temp folder, `NO_COLOR` set, no git configuration from the machine.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_relay");
+
+pub struct Env {
+    _tmp: tempfile::TempDir,
+    /// The working folder commands run in (holds `.relay/` after `init`).
+    pub dir: PathBuf,
+    home: PathBuf,
+}
+
+/// What a command did.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    fn from(o: Output) -> Run {
+        Run {
+            code: o.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        }
+    }
+
+    /// stdout as NDJSON.
+    pub fn json_lines(&self) -> Vec<Value> {
+        self.stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l:?}: {e}")))
+            .collect()
+    }
+
+    pub fn json(&self) -> Value {
+        let mut lines = self.json_lines();
+        assert_eq!(
+            lines.len(),
+            1,
+            "expected one JSON line, got: {}",
+            self.stdout
+        );
+        lines.remove(0)
+    }
+
+    /// stderr's JSON error object.
+    pub fn error(&self) -> Value {
+        let line = self.stderr.lines().last().unwrap_or_default();
+        serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("stderr is not a JSON error: {:?}: {e}", self.stderr))
+    }
+}
+
+impl Env {
+    /// An empty working folder, no store.
+    pub fn empty() -> Env {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("work");
+        let home = tmp.path().join("home");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        Env {
+            _tmp: tmp,
+            dir,
+            home,
+        }
+    }
+
+    /// A store with the project `demo` as its default.
+    pub fn new() -> Env {
+        let env = Env::empty();
+        env.ok(&["init", "--project", "demo"]);
+        env
+    }
+
+    pub fn store(&self) -> PathBuf {
+        self.dir.join(".relay")
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.join(rel)
+    }
+
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(BIN);
+        c.args(args)
+            .current_dir(&self.dir)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("USER", "tester")
+            .env("NO_COLOR", "1")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CEILING_DIRECTORIES", self._tmp.path())
+            .stdin(Stdio::null());
+        c
+    }
+
+    pub fn run(&self, args: &[&str]) -> Run {
+        Run::from(self.command(args).output().expect("run relay"))
+    }
+
+    pub fn run_env(&self, args: &[&str], vars: &[(&str, &str)]) -> Run {
+        let mut c = self.command(args);
+        for (k, v) in vars {
+            c.env(k, v);
+        }
+        Run::from(c.output().expect("run relay"))
+    }
+
+    pub fn run_stdin(&self, args: &[&str], input: &[u8]) -> Run {
+        let mut child = self
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A command may exit before reading everything; a closed pipe here is fine.
+        let _ = child.stdin.take().unwrap().write_all(input);
+        Run::from(child.wait_with_output().unwrap())
+    }
+
+    /// Runs and requires exit 0; returns stdout.
+    #[track_caller]
+    pub fn ok(&self, args: &[&str]) -> String {
+        let r = self.run(args);
+        assert_eq!(
+            r.code, 0,
+            "relay {args:?} failed:\nstdout: {}\nstderr: {}",
+            r.stdout, r.stderr
+        );
+        r.stdout
+    }
+
+    /// Runs with `--json` and requires exit 0; returns the single JSON object printed.
+    #[track_caller]
+    pub fn ok_json(&self, args: &[&str]) -> Value {
+        let mut all = args.to_vec();
+        all.push("--json");
+        let r = self.run(&all);
+        assert_eq!(
+            r.code, 0,
+            "relay {all:?} failed:\nstdout: {}\nstderr: {}",
+            r.stdout, r.stderr
+        );
+        r.json()
+    }
+
+    /// Deposits with the given extra flags and returns the package id.
+    #[track_caller]
+    pub fn deposit(&self, title: &str, extra: &[&str]) -> String {
+        let mut args = vec!["deposit", "--title", title];
+        args.extend_from_slice(extra);
+        let v = self.ok_json(&args);
+        v["package"]["package_id"].as_str().unwrap().to_string()
+    }
+
+    /// Every line of every package log of a project, in file order.
+    pub fn package_lines(&self, project_dir: &str) -> Vec<String> {
+        let dir = self
+            .store()
+            .join("projects")
+            .join(project_dir)
+            .join("packages");
+        let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+            Ok(e) => e.map(|e| e.unwrap().path()).collect(),
+            Err(_) => return Vec::new(),
+        };
+        files.sort();
+        files
+            .iter()
+            .flat_map(|f| read(f).lines().map(str::to_string).collect::<Vec<_>>())
+            .collect()
+    }
+}
+
+pub fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
+}

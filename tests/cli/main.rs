@@ -1,0 +1,7 @@
+//! The CLI integration tests: one binary, a temp store per test (see `harness`).
+
+mod harness;
+
+mod deposit;
+mod init_projects;
+mod pull;
