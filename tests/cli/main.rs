@@ -5,3 +5,4 @@ mod harness;
 mod deposit;
 mod init_projects;
 mod pull;
+mod robustness;

@@ -1,0 +1,4 @@
+//! Bad input and crashes: corrupt and torn lines, concurrent writers.
+
+#[allow(unused_imports)]
+use crate::harness::Env;
