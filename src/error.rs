@@ -53,6 +53,19 @@ pub enum Error {
     DuplicatePackageId(String),
     ProjectExists(String),
     ProjectArchived(String),
+    /// `facts get` found no fact for the key (at the time asked).
+    FactNotFound {
+        subject: String,
+        predicate: String,
+    },
+    /// A new fact would start before the current one and break the chain (§7.3).
+    FactChainConflict(String),
+    /// No session with this id or callsign.
+    SessionNotFound(String),
+    /// The session has ended; it takes no more packages.
+    SessionEnded(String),
+    /// An open session of the project already uses this callsign.
+    CallsignInUse(String),
     /// No `.relay/` folder was found.
     StoreNotFound {
         searched_from: PathBuf,
@@ -100,6 +113,11 @@ impl Error {
             Error::DuplicatePackageId(_) => "duplicate_package_id",
             Error::ProjectExists(_) => "project_exists",
             Error::ProjectArchived(_) => "project_archived",
+            Error::FactNotFound { .. } => "fact_not_found",
+            Error::FactChainConflict(_) => "fact_chain_conflict",
+            Error::SessionNotFound(_) => "session_not_found",
+            Error::SessionEnded(_) => "session_ended",
+            Error::CallsignInUse(_) => "callsign_in_use",
             Error::StoreNotFound { .. } => "store_not_found",
             Error::Integrity(_) => "integrity_error",
             Error::LockTimeout { .. } => "lock_timeout",
@@ -109,12 +127,17 @@ impl Error {
 
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Error::PackageNotFound(_) | Error::ProjectNotFound(_) | Error::StoreNotFound { .. } => {
-                ErrorKind::NotFound
-            }
-            Error::DuplicatePackageId(_) | Error::ProjectExists(_) | Error::ProjectArchived(_) => {
-                ErrorKind::Conflict
-            }
+            Error::PackageNotFound(_)
+            | Error::ProjectNotFound(_)
+            | Error::StoreNotFound { .. }
+            | Error::FactNotFound { .. }
+            | Error::SessionNotFound(_) => ErrorKind::NotFound,
+            Error::DuplicatePackageId(_)
+            | Error::ProjectExists(_)
+            | Error::ProjectArchived(_)
+            | Error::FactChainConflict(_)
+            | Error::SessionEnded(_)
+            | Error::CallsignInUse(_) => ErrorKind::Conflict,
             Error::InvalidSchema(_) | Error::MalformedJson { .. } | Error::InvalidInput(_) => {
                 ErrorKind::InvalidInput
             }
@@ -128,7 +151,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::InvalidSchema(e) => write!(f, "invalid package or record: {e}"),
+            Error::InvalidSchema(e) => write!(f, "invalid record: {e}"),
             Error::MalformedJson {
                 source,
                 line,
@@ -142,34 +165,39 @@ impl fmt::Display for Error {
             }
             Error::InvalidInput(m) => write!(f, "{m}"),
             Error::PackageNotFound(id) => write!(f, "no package with id `{id}` in this store"),
-            Error::ProjectNotFound(id) => write!(
-                f,
-                "no project `{id}` in this store; create it with `relay projects create {id}` \
-                 or list them with `relay projects list`"
-            ),
+            Error::ProjectNotFound(id) => write!(f, "no project `{id}` in this store"),
             Error::DuplicatePackageId(id) => write!(
                 f,
-                "a package with id `{id}` already exists with different content; packages are \
-                 immutable, so deposit a new package (with --parent {id}) instead"
+                "a package with id `{id}` already exists with different content, and packages are immutable"
             ),
             Error::ProjectExists(id) => write!(f, "project `{id}` already exists"),
-            Error::ProjectArchived(id) => write!(
-                f,
-                "project `{id}` is archived; run `relay projects unarchive {id}` to deposit into it"
-            ),
+            Error::ProjectArchived(id) => write!(f, "project `{id}` is archived"),
+            Error::FactNotFound { subject, predicate } => {
+                write!(
+                    f,
+                    "no fact for subject `{subject}`, predicate `{predicate}`"
+                )
+            }
+            Error::FactChainConflict(m) => write!(f, "{m}"),
+            Error::SessionNotFound(s) => write!(f, "no session with id or callsign `{s}`"),
+            Error::SessionEnded(s) => write!(f, "session `{s}` has ended"),
+            Error::CallsignInUse(c) => {
+                write!(
+                    f,
+                    "callsign `{c}` is already used by an open session of this project"
+                )
+            }
             Error::StoreNotFound { searched_from } => write!(
                 f,
-                "no relay store (.relay/) found in {} or any parent folder; run `relay init` to \
-                 create one, or point at one with --store DIR or RELAY_DIR",
+                "no relay store (.relay/) found in {} or any parent folder",
                 searched_from.display()
             ),
             Error::Integrity(m) => write!(f, "{m}"),
             Error::LockTimeout { path, waited_ms } => write!(
                 f,
-                "gave up waiting for the lock {} after {} ms; another relay process is writing \
-                 (or hung); try again",
-                path.display(),
-                waited_ms
+                "gave up waiting for the lock {} after {waited_ms} ms: another relay process is \
+                 writing, or hung",
+                path.display()
             ),
             Error::Io { context, source } => write!(f, "{context}: {source}"),
         }

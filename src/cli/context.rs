@@ -18,8 +18,8 @@ pub struct GlobalArgs {
     /// The store folder (.relay/ itself, or a folder holding it); default: search upward from here
     #[arg(long, global = true, env = "RELAY_DIR", value_name = "DIR")]
     pub store: Option<PathBuf>,
-    /// The project to act on; default: `default_project` in .relay/config.toml
-    #[arg(long, global = true, env = "RELAY_PROJECT", value_name = "ID")]
+    /// The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml
+    #[arg(long, global = true, value_name = "ID")]
     pub project: Option<String>,
     /// Machine-readable output: one JSON object per line; errors as JSON on stderr
     #[arg(long, global = true)]
@@ -41,8 +41,13 @@ pub struct ActorArgs {
     /// What kind of actor
     #[arg(long, env = "RELAY_ACTOR_TYPE", value_name = "TYPE", value_parser = ["human", "agent", "script"])]
     pub actor_type: Option<String>,
-    /// The session to record; default: this clone's current session
-    #[arg(long, env = "RELAY_SESSION", value_name = "ID")]
+}
+
+/// The session flag for commands that record one.
+#[derive(Debug, Args, Clone)]
+pub struct SessionArg {
+    /// The session (id or callsign) to record; default: this clone's current session
+    #[arg(long, env = "RELAY_SESSION", value_name = "SESSION")]
     pub session: Option<String>,
 }
 
@@ -70,11 +75,46 @@ impl From<std::io::Error> for CliError {
     }
 }
 
+/// What the user can do about an error, in terms of relay's commands.
+fn hint(e: &Error) -> Option<String> {
+    Some(match e {
+        Error::ProjectNotFound(id) => {
+            format!(
+                "create it with `relay projects create {id}`, or list them with `relay projects list`"
+            )
+        }
+        Error::DuplicatePackageId(id) => {
+            format!("deposit a new package with `--parent {id}` instead")
+        }
+        Error::ProjectArchived(id) => {
+            format!("run `relay projects unarchive {id}` to write into it")
+        }
+        Error::SessionNotFound(_) => "list them with `relay session list`".into(),
+        Error::SessionEnded(_) => {
+            "start a new one with `relay session start`, or unset RELAY_SESSION".into()
+        }
+        Error::CallsignInUse(_) => "pick another with --callsign, or let relay choose".into(),
+        Error::StoreNotFound { .. } => {
+            "run `relay init` to create one, or point at one with --store DIR or RELAY_DIR".into()
+        }
+        Error::LockTimeout { .. } => {
+            "try again; raise lock_timeout_ms in config.toml if writes are slow".into()
+        }
+        _ => return None,
+    })
+}
+
 impl CliError {
     /// The error code, the message, and the exit status.
     pub fn describe(&self) -> (&'static str, String, u8) {
         match self {
-            CliError::Relay(e) => (e.code(), e.to_string(), exit::for_kind(e.kind())),
+            CliError::Relay(e) => {
+                let message = match hint(e) {
+                    Some(h) => format!("{e}; {h}"),
+                    None => e.to_string(),
+                };
+                (e.code(), message, exit::for_kind(e.kind()))
+            }
             CliError::Usage(m) => ("usage", m.clone(), exit::USAGE),
             CliError::Output(e) => (
                 "io_error",
@@ -117,8 +157,8 @@ impl Ctx {
 
     /// The project to act on: `--project` / `RELAY_PROJECT`, then the config's default.
     pub fn project(&self) -> Result<String, CliError> {
-        if let Some(p) = &self.global.project {
-            return Ok(p.clone());
+        if let Some(p) = self.project_flag() {
+            return Ok(p);
         }
         let store = self.store()?;
         store.config().default_project.clone().ok_or_else(|| {
@@ -129,12 +169,22 @@ impl Ctx {
         })
     }
 
+    /// The project named on the command line (`--project`), else by `RELAY_PROJECT`.
+    pub fn project_flag(&self) -> Option<String> {
+        self.global.project.clone().or_else(|| {
+            std::env::var("RELAY_PROJECT")
+                .ok()
+                .filter(|p| !p.is_empty())
+        })
+    }
+
     /// The projects a listing covers: every project with `all`, else the selected one (which
     /// must exist).
     pub fn projects(&self, all: bool) -> Result<Vec<String>, CliError> {
         let store = self.store()?;
         if all {
-            return Ok(store.projects()?.into_keys().collect());
+            let all = crate::ops::projects::list(store)?;
+            return Ok(all.iter().map(|p| p.id().to_string()).collect());
         }
         let id = self.project()?;
         crate::ops::projects::get(store, &id)?;
@@ -149,6 +199,30 @@ impl Ctx {
             store.config(),
             &self.cwd,
         )
+    }
+
+    /// Who writes into `project_id`, and in which session: the session is `--session` /
+    /// `RELAY_SESSION`, else the clone's current session when it belongs to that project; the
+    /// actor is `--actor` / `RELAY_ACTOR`, else the session's actor, else the usual defaults.
+    pub fn writer(
+        &self,
+        project_id: &str,
+        who: &ActorArgs,
+        arg: &SessionArg,
+    ) -> Result<(Actor, Option<String>), Error> {
+        let store = self.store()?;
+        let session = crate::ops::sessions::for_write(store, project_id, arg.session.as_deref())?;
+        let actor = match (&who.actor, &session) {
+            (None, Some(s)) => Actor {
+                id: s.str_field("actor_id").unwrap_or_default().to_string(),
+                actor_type: who
+                    .actor_type
+                    .clone()
+                    .unwrap_or_else(|| s.str_field("actor_type").unwrap_or("human").to_string()),
+            },
+            _ => self.actor(who)?,
+        };
+        Ok((actor, session.map(|s| s.id().to_string())))
     }
 
     /// Prints what the store's readers skipped, once each.

@@ -43,6 +43,8 @@ pub enum Command {
     Deposit(cmd::deposit::DepositArgs),
     Pull(cmd::pull::PullArgs),
     Projects(cmd::projects::ProjectsArgs),
+    Facts(cmd::facts::FactsArgs),
+    Session(cmd::session::SessionArgs),
 }
 
 /// Parses `args`, runs the command, reports errors and warnings, and returns the exit code.
@@ -53,11 +55,10 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
         Err(e) => {
             let code = e.exit_code();
             if json_requested && e.use_stderr() {
-                let message = e
-                    .kind()
-                    .as_str()
-                    .map(str::to_string)
-                    .unwrap_or_else(|| e.to_string());
+                // clap's first line says what was wrong and names the flag and value.
+                let rendered = e.to_string();
+                let first = rendered.lines().next().unwrap_or_default();
+                let message = first.strip_prefix("error: ").unwrap_or(first).to_string();
                 eprintln!(
                     "{}",
                     serde_json::json!({"error": "usage", "message": message.trim()})
@@ -80,6 +81,8 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
         Command::Deposit(a) => cmd::deposit::run(&mut ctx, a),
         Command::Pull(a) => cmd::pull::run(&mut ctx, a),
         Command::Projects(a) => cmd::projects::run(&mut ctx, a),
+        Command::Facts(a) => cmd::facts::run(&mut ctx, a),
+        Command::Session(a) => cmd::session::run(&mut ctx, a),
     };
     let result = result.and_then(|()| ctx.ui.flush().map_err(CliError::Output));
     ctx.report_warnings();

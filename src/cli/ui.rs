@@ -4,7 +4,6 @@
 use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
 use std::path::Path;
 
-use colored::Colorize;
 use serde_json::json;
 
 use crate::store::Warning;
@@ -21,23 +20,23 @@ pub enum ColorChoice {
 pub struct Ui {
     pub json: bool,
     pub quiet: bool,
+    /// Whether stderr gets color (decided on its own: stdout may be a pipe, or the reverse).
+    err_color: bool,
     out: BufWriter<Stdout>,
 }
 
 impl Ui {
     pub fn new(json: bool, quiet: bool, color: ColorChoice) -> Ui {
-        let on = match color {
+        let allowed = |tty: bool| match color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                io::stdout().is_terminal()
-                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-            }
+            ColorChoice::Auto => tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         };
-        colored::control::set_override(on);
+        colored::control::set_override(allowed(io::stdout().is_terminal()));
         Ui {
             json,
             quiet,
+            err_color: allowed(io::stderr().is_terminal()),
             out: BufWriter::new(io::stdout()),
         }
     }
@@ -76,13 +75,14 @@ impl Ui {
             .unwrap_or(&w.path)
             .display()
             .to_string();
-        if self.json {
+        if self.quiet {
+        } else if self.json {
             let v = json!({"warning": w.kind.as_str(), "file": file, "line": w.line, "message": w.message});
             eprintln!("{v}");
-        } else if !self.quiet {
+        } else {
             eprintln!(
                 "relay: {} {file}:{}: {}",
-                "warning:".yellow().bold(),
+                self.paint("warning:", "1;33"),
                 w.line,
                 w.message
             );
@@ -93,7 +93,16 @@ impl Ui {
         if self.json {
             eprintln!("{}", json!({"error": code, "message": message}));
         } else {
-            eprintln!("relay: {} {message}", "error:".red().bold());
+            eprintln!("relay: {} {message}", self.paint("error:", "1;31"));
+        }
+    }
+
+    /// `text` in an SGR color for stderr, when stderr takes color.
+    fn paint(&self, text: &str, sgr: &str) -> String {
+        if self.err_color {
+            format!("\x1b[{sgr}m{text}\x1b[0m")
+        } else {
+            text.to_string()
         }
     }
 }

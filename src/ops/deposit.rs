@@ -2,7 +2,7 @@
 //! under the project lock. Re-depositing identical content is a no-op (§11.2).
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
@@ -22,6 +22,9 @@ pub struct DepositContext {
     pub session_id: Option<String>,
     /// HEAD of the work tree the deposit is made from, if any.
     pub git_commit: Option<String>,
+    /// Whether the actor or session was named explicitly (flag or environment). Then a retry
+    /// under another name is different content; otherwise `created_by` counts as filled in.
+    pub attribution_explicit: bool,
     pub now: time::Timestamp,
 }
 
@@ -74,6 +77,12 @@ pub fn deposit(
         by["git_commit"] = Value::String(c.clone());
     }
     fill(&mut input, "created_by", by);
+    if ctx.attribution_explicit && filled.last() == Some(&"created_by") {
+        filled.pop();
+        if ctx.git_commit.is_some() {
+            filled.push(GIT_COMMIT);
+        }
+    }
 
     let package = Package::from_map(core_fields_first(input))?;
     let hash = package.content_hash();
@@ -96,6 +105,9 @@ pub fn deposit(
         created: true,
     })
 }
+
+/// Stands in `filled` for `created_by.git_commit` alone.
+const GIT_COMMIT: &str = "created_by.git_commit";
 
 /// Moves the required fields (§6.1, in the spec's order) to the front, so that stored lines
 /// read alike whoever built them; every other member keeps its relative order. Member
@@ -120,6 +132,20 @@ fn replay(package: Package, filled: &[&str], versions: Vec<StoredPackage>) -> Re
     for stored in &versions {
         let mut candidate = input.clone();
         for key in filled {
+            if *key == GIT_COMMIT {
+                let commit = stored
+                    .package
+                    .created_by()
+                    .git_commit
+                    .map(|c| Value::String(c.into()));
+                if let Some(Value::Object(by)) = candidate.get_mut("created_by") {
+                    match commit {
+                        Some(c) => by.insert("git_commit".into(), c),
+                        None => by.remove("git_commit"),
+                    };
+                }
+                continue;
+            }
             match stored.package.as_map().get(*key) {
                 Some(v) => candidate.insert((*key).to_string(), v.clone()),
                 None => candidate.remove(*key),
@@ -140,14 +166,57 @@ fn replay(package: Package, filled: &[&str], versions: Vec<StoredPackage>) -> Re
     Err(Error::DuplicatePackageId(id))
 }
 
-/// A deliverable for a path given on the command line. For an existing file, relay records
-/// its `sha256:` hash and size; the type is the file's extension (`md`, `rs`, …), `url` for a
-/// URL, `dir` for a folder and `file` when there is no extension. Paths are recorded as given.
-pub fn deliverable_for_path(path: &str, cwd: &Path) -> Result<Value> {
-    if path.contains("://") {
-        return Ok(json!({"path": path, "type": "url"}));
+/// A deliverable made from a path given on the command line.
+#[derive(Debug, Clone)]
+pub struct PathDeliverable {
+    /// The wire deliverable (§6.5).
+    pub value: Value,
+    /// Whether the path exists (a missing one is recorded without hash or size).
+    pub exists: bool,
+}
+
+/// Normalises `.` and `..` without touching the filesystem.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
     }
-    let full = cwd.join(path);
+    out
+}
+
+/// A deliverable for `path` (relative to `cwd`). Paths inside `project_root` (the folder that
+/// holds `.relay/`) are recorded relative to it with `/` separators, so they mean the same in
+/// every clone; others are recorded as given. For a file, relay records its `sha256:` hash and
+/// size; the type is the extension (`md`, `rs`, …), `url` for a URL, `dir` for a folder and
+/// `file` when there is no extension.
+pub fn deliverable_for_path(
+    path: &str,
+    cwd: &Path,
+    project_root: &Path,
+) -> Result<PathDeliverable> {
+    if path.contains("://") {
+        return Ok(PathDeliverable {
+            value: json!({"path": path, "type": "url"}),
+            exists: true,
+        });
+    }
+    let full = lexical(&cwd.join(path));
+    let recorded = match full.strip_prefix(lexical(project_root)) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        _ => path.to_string(),
+    };
     let ext = Path::new(path)
         .extension()
         .and_then(|e| e.to_str())
@@ -155,12 +224,18 @@ pub fn deliverable_for_path(path: &str, cwd: &Path) -> Result<Value> {
         .filter(|e| !e.is_empty())
         .unwrap_or_else(|| "file".to_string());
     if full.is_dir() {
-        return Ok(json!({"path": path, "type": "dir"}));
+        return Ok(PathDeliverable {
+            value: json!({"path": recorded, "type": "dir"}),
+            exists: true,
+        });
     }
     let mut file = match std::fs::File::open(&full) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(json!({"path": path, "type": ext}));
+            return Ok(PathDeliverable {
+                value: json!({"path": recorded, "type": ext}),
+                exists: false,
+            });
         }
         Err(e) => return Err(Error::io(format!("cannot read deliverable {path}"), e)),
     };
@@ -182,5 +257,33 @@ pub fn deliverable_for_path(path: &str, cwd: &Path) -> Result<Value> {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    Ok(json!({"path": path, "type": ext, "hash": format!("sha256:{hex}"), "size_bytes": size}))
+    let value =
+        json!({"path": recorded, "type": ext, "hash": format!("sha256:{hex}"), "size_bytes": size});
+    Ok(PathDeliverable {
+        value,
+        exists: true,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deliverable_paths_are_relative_to_the_project_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        std::fs::write(root.join("notes.md"), "x").unwrap();
+        let d = deliverable_for_path("../notes.md", &root.join("sub"), root).unwrap();
+        assert_eq!(d.value["path"], "notes.md");
+        assert!(d.exists);
+        let d = deliverable_for_path("./a/../b.rs", &root.join("sub"), root).unwrap();
+        assert_eq!(
+            (d.value["path"].as_str(), d.exists),
+            (Some("sub/b.rs"), false)
+        );
+        let d = deliverable_for_path("/etc/hostname-nope", root, root).unwrap();
+        assert_eq!(d.value["path"], "/etc/hostname-nope");
+    }
 }

@@ -16,14 +16,41 @@ pub struct ProjectInfo {
     pub packages: usize,
 }
 
+/// Every project: those with a record, and any that holds data but whose record is missing
+/// or unreadable (with a warning), so that one damaged line never hides a project's data.
 pub fn list(store: &Store) -> Result<Vec<Project>> {
-    Ok(store.projects()?.into_values().collect())
+    let mut all = store.projects()?;
+    for id in store.project_ids_on_disk()? {
+        if let std::collections::btree_map::Entry::Vacant(slot) = all.entry(id) {
+            let p = orphan(store, slot.key())?;
+            slot.insert(p);
+        }
+    }
+    Ok(all.into_values().collect())
+}
+
+/// A stand-in record for a project folder whose record is missing, reported as a warning.
+fn orphan(store: &Store, id: &str) -> Result<Project> {
+    store.diagnostics().warn(
+        &store.layout().projects_file(),
+        0,
+        crate::store::WarningKind::InvalidRecord,
+        format!(
+            "project `{id}` holds data but has no valid record in this file; it is used as it is"
+        ),
+    );
+    Ok(Project::from_value(json!({
+        "project_id": id, "name": id,
+        "created_at": "1970-01-01T00:00:00Z", "updated_at": "1970-01-01T00:00:00Z",
+    }))?)
 }
 
 pub fn get(store: &Store, id: &str) -> Result<Project> {
-    store
-        .project(id)?
-        .ok_or_else(|| Error::ProjectNotFound(id.to_string()))
+    match store.project(id)? {
+        Some(p) => Ok(p),
+        None if store.layout().project_dir(id).is_dir() => orphan(store, id),
+        None => Err(Error::ProjectNotFound(id.to_string())),
+    }
 }
 
 pub fn info(store: &Store, id: &str) -> Result<ProjectInfo> {

@@ -34,6 +34,10 @@ pub fn encode_project_dir(project_id: &str) -> String {
             out.push_str(&format!("%{b:02x}"));
         }
     }
+    if is_windows_device(&out) {
+        // `con`, `nul`, `com1`… cannot be folder names on Windows: escape the first letter.
+        out = format!("%{:02x}{}", out.as_bytes()[0], &out[1..]);
+    }
     if out.is_empty() {
         // Validation refuses empty ids; still never produce an empty path component.
         out.push('%');
@@ -51,6 +55,33 @@ pub fn encode_project_dir(project_id: &str) -> String {
         }
     }
     out
+}
+
+/// The project id a folder name stands for; `None` for a name that is not a complete encoding
+/// (a digest-shortened one, or a stray folder).
+pub fn decode_project_dir(name: &str) -> Option<String> {
+    let b = name.as_bytes();
+    let mut bytes = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
+            bytes.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            bytes.push(b[i]);
+            i += 1;
+        }
+    }
+    let id = String::from_utf8(bytes).ok()?;
+    (encode_project_dir(&id) == name).then_some(id)
+}
+
+fn is_windows_device(name: &str) -> bool {
+    matches!(name, "con" | "prn" | "aux" | "nul")
+        || (name.len() == 4
+            && (name.starts_with("com") || name.starts_with("lpt"))
+            && name.as_bytes()[3].is_ascii_digit())
 }
 
 /// The paths of one store.
@@ -162,13 +193,35 @@ mod tests {
             assert!(d.bytes().all(|b| b.is_ascii_graphic()), "{d}");
         }
         assert_eq!(encode_project_dir("../x"), "%2e%2e%2fx");
+        assert_eq!(encode_project_dir("con"), "%63on");
+        assert_eq!(encode_project_dir("com1"), "%63om1");
+        assert_eq!(encode_project_dir("console"), "console");
     }
 
     #[test]
     fn case_and_escapes_do_not_collide() {
-        let ids = ["App", "app", "%41pp", "a%", "a%25", "é", "%c3%a9"];
+        let ids = [
+            "App", "app", "%41pp", "a%", "a%25", "é", "%c3%a9", "con", "%63on",
+        ];
         let dirs: HashSet<String> = ids.iter().map(|i| encode_project_dir(i)).collect();
         assert_eq!(dirs.len(), ids.len());
+    }
+
+    #[test]
+    fn decoding_inverts_encoding() {
+        for id in ["proj", "App", "../x", "con", "é", "a%b", " "] {
+            assert_eq!(
+                decode_project_dir(&encode_project_dir(id)).as_deref(),
+                Some(id)
+            );
+        }
+        assert_eq!(decode_project_dir("%zz"), None);
+        assert_eq!(decode_project_dir("%41"), Some("A".into()));
+        assert_eq!(decode_project_dir("A"), None, "not an encoding relay makes");
+        assert_eq!(
+            decode_project_dir(&encode_project_dir(&"x".repeat(300))),
+            None
+        );
     }
 
     #[test]

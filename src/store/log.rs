@@ -82,7 +82,8 @@ pub fn read_objects(
     read_objects_filtered(path, diag, None, each)
 }
 
-/// Like [`read_objects`], but only lines whose raw bytes contain `prefilter` are parsed (the
+/// Like [`read_objects`], but only lines whose raw bytes contain `prefilter` (or any `\`
+/// escape) are parsed (the
 /// others are not checked either). A torn final line is still reported.
 pub fn read_objects_filtered(
     path: &Path,
@@ -112,7 +113,7 @@ pub fn read_objects_filtered(
                 path,
                 line_no,
                 WarningKind::TornLine,
-                "the last line is incomplete (a write was cut off); it was skipped. `relay verify --fix` removes it",
+                "the last line is incomplete (a write was cut off); it was skipped",
             );
             return Ok(());
         }
@@ -120,7 +121,8 @@ pub fn read_objects_filtered(
         if text.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        if prefilter.is_some_and(|needle| !contains(text, needle)) {
+        // A line with any escape might spell the needle differently: parse it to be sure.
+        if prefilter.is_some_and(|needle| !contains(text, needle) && !text.contains(&b'\\')) {
             continue;
         }
         match serde_json::from_slice::<Value>(text) {
@@ -134,6 +136,12 @@ pub fn read_objects_filtered(
                     crate::wire::validate::kind(&other)
                 ),
             ),
+            Err(_) if text.ends_with(TORN_MARK) => diag.warn(
+                path,
+                line_no,
+                WarningKind::TornLine,
+                "a write that was cut off (a crash) left this incomplete line; it was skipped",
+            ),
             Err(e) => diag.warn(
                 path,
                 line_no,
@@ -143,6 +151,10 @@ pub fn read_objects_filtered(
         }
     }
 }
+
+/// Appended to a torn last line before a new record. It holds no quote, brace or bracket, so no
+/// fragment it follows can become valid JSON.
+pub const TORN_MARK: &[u8] = b" <torn write sealed by relay>";
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     needle.is_empty() || haystack.windows(needle.len()).any(|w| w == needle)
@@ -177,6 +189,9 @@ pub fn append(path: &Path, bytes: &[u8], fsync: bool) -> Result<()> {
         file.read_exact(&mut last)
             .map_err(|e| Error::io(ctx("read"), e))?;
         if last[0] != b'\n' {
+            // The torn record never reported success: seal it as an invalid line rather than
+            // let our newline complete it and bring it back.
+            data.extend_from_slice(TORN_MARK);
             data.push(b'\n');
         }
     }
@@ -186,7 +201,10 @@ pub fn append(path: &Path, bytes: &[u8], fsync: bool) -> Result<()> {
     if fsync {
         file.sync_data().map_err(|e| Error::io(ctx("sync"), e))?;
         if created {
-            sync_dir(dir);
+            // The new file's entry, and the folders create_dir_all may just have made.
+            for d in dir.ancestors().take(3) {
+                sync_dir(d);
+            }
         }
     }
     Ok(())
@@ -221,6 +239,38 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     }
     sync_dir(dir);
     Ok(())
+}
+
+/// Creates a whole small file unless one exists, atomically and without ever replacing what
+/// another process made meanwhile: a synced temporary file is hard-linked into place, which
+/// fails if the name is taken. Returns whether this call created it.
+pub fn create_new(path: &Path, bytes: &[u8]) -> Result<bool> {
+    if path.exists() {
+        return Ok(false);
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let tmp = dir.join(format!(
+        ".{}.new-{}-{}",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
+        std::process::id(),
+        crate::wire::ids::random_below(1 << 30)
+    ));
+    let result = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        match std::fs::hard_link(&tmp, path) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(e),
+        }
+    })();
+    let _ = std::fs::remove_file(&tmp);
+    let created = result.map_err(|e| Error::io(format!("cannot create {}", path.display()), e))?;
+    if created {
+        sync_dir(dir);
+    }
+    Ok(created)
 }
 
 /// One record as a line: compact JSON and `\n`.
@@ -292,11 +342,22 @@ mod tests {
         append(&path, b"{\"b\":2}\n", false).unwrap();
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            "{\"a\":1}\n{\"torn\":\n{\"b\":2}\n"
+            "{\"a\":1}\n{\"torn\": <torn write sealed by relay>\n{\"b\":2}\n"
         );
         let diag = Diagnostics::default();
         assert_eq!(collect(&path, &diag).len(), 2);
-        assert_eq!(diag.take()[0].kind, WarningKind::CorruptLine);
+        assert_eq!(diag.take()[0].kind, WarningKind::TornLine);
+        // A record torn just before its newline stays dead too.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"{\"c\":3}")
+            .unwrap();
+        append(&path, b"{\"d\":4}\n", false).unwrap();
+        let got: Vec<_> = collect(&path, &diag).into_iter().map(|(_, m)| m).collect();
+        assert_eq!(got.len(), 3);
+        assert!(got.iter().all(|m| !m.contains_key("c")));
     }
 
     #[test]

@@ -4,10 +4,12 @@
 
 pub mod config;
 pub mod layout;
+pub mod local;
 pub mod lock;
 pub mod log;
 pub mod packages;
 pub mod projects;
+pub mod records;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -56,7 +58,7 @@ impl Store {
         }
         for dir in cwd.ancestors() {
             let candidate = dir.join(layout::STORE_DIR);
-            if candidate.is_dir() {
+            if is_store(&candidate) {
                 return Ok(candidate);
             }
         }
@@ -89,10 +91,7 @@ impl Store {
             (layout.projects_file(), String::new()),
         ];
         for (path, text) in files {
-            if !path.exists() {
-                log::write_atomic(&path, text.as_bytes())?;
-                created = true;
-            }
+            created |= log::create_new(&path, text.as_bytes())?;
         }
         Ok(created)
     }

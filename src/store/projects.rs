@@ -1,47 +1,40 @@
-//! `projects.ndjson`: one project record per line, a new line for every change. The current
-//! record of a project is chosen by a rule that ignores line order, so merged clones agree.
+//! `projects.ndjson`: one project record per line, a new line for every change (see
+//! [`records`](super::records) for how the current record is chosen).
 
 use std::collections::BTreeMap;
 
-use super::{Store, WarningKind, log};
+use super::{Store, log};
 use crate::error::Result;
-use crate::wire::{Project, canonical};
-
-/// Whether `candidate` should replace `current` as the project's current record: the greater
-/// `updated_at` wins; on a tie, the greater canonical JSON (an arbitrary but fixed order).
-fn supersedes(candidate: &Project, current: &Project) -> bool {
-    match candidate.updated_at().cmp(&current.updated_at()) {
-        std::cmp::Ordering::Equal => {
-            canonical::to_canonical_string(&candidate.to_value())
-                > canonical::to_canonical_string(&current.to_value())
-        }
-        order => order.is_gt(),
-    }
-}
+use crate::wire::Project;
 
 impl Store {
     /// Every project's current record, by id.
     pub fn projects(&self) -> Result<BTreeMap<String, Project>> {
-        let path = self.layout.projects_file();
-        let mut out: BTreeMap<String, Project> = BTreeMap::new();
-        log::read_objects(&path, &self.diagnostics, |line, map| {
-            match Project::from_map(map) {
-                Ok(p) => match out.get(p.id()) {
-                    Some(cur) if !supersedes(&p, cur) => {}
-                    _ => {
-                        out.insert(p.id().to_string(), p);
-                    }
-                },
-                Err(e) => self.diagnostics.warn(
-                    &path,
-                    line,
-                    WarningKind::InvalidRecord,
-                    format!("not a valid project: {e}; skipped"),
-                ),
+        self.read_current(&self.layout.projects_file())
+    }
+
+    /// The project ids that have a folder under `projects/` (and a decodable name).
+    pub fn project_ids_on_disk(&self) -> Result<Vec<String>> {
+        let dir = self.layout.projects_dir();
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => {
+                return Err(crate::Error::io(
+                    format!("cannot list {}", dir.display()),
+                    e,
+                ));
             }
-            Ok(())
-        })?;
-        Ok(out)
+        };
+        Ok(entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().is_dir())
+            .filter_map(|e| {
+                e.file_name()
+                    .to_str()
+                    .and_then(super::layout::decode_project_dir)
+            })
+            .collect())
     }
 
     pub fn project(&self, id: &str) -> Result<Option<Project>> {
@@ -56,8 +49,10 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::store::records::Versioned;
+    use crate::wire::Project;
     use serde_json::json;
+    use std::cmp::Ordering;
 
     fn project(name: &str, updated: &str) -> Project {
         Project::from_value(json!({"project_id": "p", "name": name, "created_at": "2026-01-01T00:00:00Z", "updated_at": updated}))
@@ -68,8 +63,10 @@ mod tests {
     fn newest_update_wins_and_ties_are_order_independent() {
         let a = project("a", "2026-01-02T00:00:00Z");
         let b = project("b", "2026-01-03T00:00:00Z");
-        assert!(supersedes(&b, &a) && !supersedes(&a, &b));
+        assert_eq!(b.version_order(&a), Ordering::Greater);
+        assert_eq!(a.version_order(&b), Ordering::Less);
         let c = project("c", "2026-01-03T00:00:00Z");
-        assert_ne!(supersedes(&b, &c), supersedes(&c, &b));
+        assert_eq!(b.version_order(&c), c.version_order(&b).reverse());
+        assert_ne!(b.version_order(&c), Ordering::Equal);
     }
 }

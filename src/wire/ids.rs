@@ -1,15 +1,26 @@
 //! New record ids: a kind prefix and 32 lowercase hex digits from the operating system's CSPRNG.
 
-/// A fresh id such as `pkg_1a2b…` (prefix `pkg`, `fact` or `sess`).
-pub fn new_id(prefix: &str) -> String {
+/// 16 random bytes from the OS generator (a hash of time and pid should it ever fail).
+pub fn random_bytes() -> [u8; 16] {
     let mut bytes = [0u8; 16];
-    // The OS generator only fails on a broken platform; fall back to time and process id mixed
-    // through SHA-256 rather than failing a deposit.
     if getrandom::fill(&mut bytes).is_err() {
         use sha2::{Digest, Sha256};
         let seed = format!("{:?}{}", std::time::SystemTime::now(), std::process::id());
         bytes.copy_from_slice(&Sha256::digest(seed.as_bytes())[..16]);
     }
+    bytes
+}
+
+/// A random number below `n` (n > 0).
+pub fn random_below(n: usize) -> usize {
+    let b = random_bytes();
+    let x = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+    (x % n.max(1) as u64) as usize
+}
+
+/// A fresh id such as `pkg_1a2b…` (prefix `pkg`, `fact` or `sess`).
+pub fn new_id(prefix: &str) -> String {
+    let bytes = random_bytes();
     let mut id = String::with_capacity(prefix.len() + 33);
     id.push_str(prefix);
     id.push('_');

@@ -126,9 +126,9 @@ impl Package {
     }
 
     pub fn significance(&self) -> i64 {
-        self.0
-            .get("significance")
-            .and_then(Value::as_i64)
+        let n = self.0.get("significance");
+        n.and_then(Value::as_i64)
+            .or_else(|| n.and_then(Value::as_f64).map(|f| f as i64))
             .unwrap_or(5)
     }
 
@@ -299,6 +299,7 @@ mod tests {
     #[test]
     fn significance_timestamps_version_and_lists() {
         assert!(Package::from_value(with("significance", json!(10))).is_ok());
+        assert!(Package::from_value(with("significance", json!(5.0))).is_ok());
         for bad in [json!(0), json!(11), json!(5.5), json!("5")] {
             assert_eq!(err(with("significance", bad)).field, "significance");
         }

@@ -38,7 +38,7 @@ impl Project {
 pub fn validate(map: &Map<String, Value>) -> Check<()> {
     let f = Fields::root(map);
     f.id("project_id")?;
-    f.required_str("name")?;
+    f.id("name")?;
     f.required_timestamp("created_at")?;
     f.required_timestamp("updated_at")?;
     f.optional_timestamp("archived_at")?;

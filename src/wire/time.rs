@@ -1,12 +1,19 @@
 //! Timestamps: RFC 3339 in UTC with `Z`, parsed before they are compared (imported data may carry
 //! other precisions or offsets), plus the friendlier forms the CLI accepts for `--since`.
 
-use chrono::{DateTime, NaiveDate, SecondsFormat, TimeDelta, Utc};
+use chrono::{DateTime, NaiveDate, SecondsFormat, SubsecRound, TimeDelta, Utc};
 
 pub type Timestamp = DateTime<Utc>;
 
+/// The current time at the precision relay writes (microseconds), so that a time compared
+/// before writing equals the time read back.
 pub fn now() -> Timestamp {
-    Utc::now()
+    Utc::now().trunc_subsecs(6)
+}
+
+/// The smallest step between two written timestamps.
+pub fn tick() -> TimeDelta {
+    TimeDelta::microseconds(1)
 }
 
 /// The canonical text form relay writes: microsecond precision, `Z`.
@@ -16,19 +23,30 @@ pub fn format(t: Timestamp) -> String {
 
 /// Parses an RFC 3339 timestamp (any offset) into UTC.
 pub fn parse(s: &str) -> Result<Timestamp, String> {
-    DateTime::parse_from_rfc3339(s)
+    let t = DateTime::parse_from_rfc3339(s)
         .map(|t| t.with_timezone(&Utc))
         .map_err(|e| {
             format!("`{s}` is not an RFC 3339 timestamp ({e}); expected e.g. 2026-04-18T20:00:00Z")
-        })
+        })?;
+    in_range(t).map_err(|m| format!("`{s}` {m}"))
+}
+
+/// RFC 3339 has four-digit years; an offset must not carry a time outside them in UTC.
+fn in_range(t: Timestamp) -> Result<Timestamp, String> {
+    use chrono::Datelike;
+    if (0..=9999).contains(&t.year()) {
+        Ok(t)
+    } else {
+        Err("falls outside the years 0000–9999 in UTC".to_string())
+    }
 }
 
 /// Parses a time given on the command line: an RFC 3339 timestamp, a date (`2026-04-18`, meaning
 /// its start in UTC), or an age before `now` such as `30m`, `12h`, `7d` or `2w`.
 pub fn parse_user_time(s: &str, now: Timestamp) -> Result<Timestamp, String> {
     let s = s.trim();
-    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
-        return Ok(t.with_timezone(&Utc));
+    if DateTime::parse_from_rfc3339(s).is_ok() {
+        return parse(s);
     }
     if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d")
         && let Some(t) = d.and_hms_opt(0, 0, 0)
@@ -36,7 +54,7 @@ pub fn parse_user_time(s: &str, now: Timestamp) -> Result<Timestamp, String> {
         return Ok(t.and_utc());
     }
     if let Some(age) = parse_age(s) {
-        return Ok(now - age);
+        return in_range(now - age);
     }
     Err(format!(
         "`{s}` is not a time: give an RFC 3339 timestamp (2026-04-18T20:00:00Z), a date \
@@ -75,6 +93,15 @@ mod tests {
         let b = parse("2026-04-18T20:00:00.000Z").unwrap();
         assert_eq!(a, b);
         assert!(parse("2026-04-18 20:00").is_err());
+        assert!(
+            parse("9999-12-31T23:00:00-05:00").is_err(),
+            "year 10000 in UTC"
+        );
+        assert!(
+            parse("0000-01-01T00:00:00+01:00").is_err(),
+            "year -1 in UTC"
+        );
+        assert!(parse("9999-12-31T23:59:59Z").is_ok());
     }
 
     #[test]

@@ -171,7 +171,12 @@ impl<'a> Fields<'a> {
     pub fn optional_int(&self, name: &str, min: i64, max: i64) -> Check<Option<i64>> {
         match self.get(name) {
             None => Ok(None),
-            Some(Value::Number(n)) => match n.as_i64() {
+            // 5.0 is the integer 5: canonical JSON (and JavaScript) cannot tell them apart.
+            Some(Value::Number(n)) => match n.as_i64().or_else(|| {
+                n.as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 9e15)
+                    .map(|f| f as i64)
+            }) {
                 Some(i) if (min..=max).contains(&i) => Ok(Some(i)),
                 _ => Err(self.err(
                     name,

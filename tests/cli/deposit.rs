@@ -43,8 +43,6 @@ fn deposit_fills_defaults_and_stores_exactly_what_it_prints() {
         "jordan",
         "--actor-type",
         "agent",
-        "--session",
-        "sess_1",
     ]);
     let p = &v["package"];
     assert_eq!(p["title"], "Shipped archive");
@@ -62,10 +60,7 @@ fn deposit_fills_defaults_and_stores_exactly_what_it_prints() {
     assert_eq!(p["parent_package_id"], "pkg_0");
     assert_eq!(p["x-trust"], 0.5);
     assert_eq!(p["x-note"], "plain words");
-    assert_eq!(
-        p["created_by"],
-        json!({"id": "jordan", "type": "agent", "session_id": "sess_1"})
-    );
+    assert_eq!(p["created_by"], json!({"id": "jordan", "type": "agent"}));
     let id = p["package_id"].as_str().unwrap();
     assert!(id.starts_with("pkg_") && id.len() == 36);
     assert!(p["created_at"].as_str().unwrap().ends_with('Z'));

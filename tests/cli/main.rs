@@ -3,6 +3,8 @@
 mod harness;
 
 mod deposit;
+mod facts;
 mod init_projects;
 mod pull;
 mod robustness;
+mod sessions;

@@ -5,7 +5,7 @@ use std::io::{Read, Write};
 use clap::Args;
 use serde_json::{Map, Value};
 
-use crate::cli::context::ActorArgs;
+use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CliError, CmdResult, Ctx, render, ui::Ui};
 use crate::error::Error;
 use crate::ops::{self, deposit::DepositContext};
@@ -89,6 +89,8 @@ pub struct DepositArgs {
     pub id: Option<String>,
     #[command(flatten)]
     pub who: ActorArgs,
+    #[command(flatten)]
+    pub session: SessionArg,
 }
 
 fn read_source(ctx: &Ctx, source: &str, flag: &str) -> Result<Vec<u8>, CliError> {
@@ -177,6 +179,7 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
         }
         None => Map::new(),
     };
+    // --project overrides the package's project_id; RELAY_PROJECT and config only fill it in.
     if let Some(p) = &ctx.global.project {
         map.insert("project_id".into(), Value::String(p.clone()));
     }
@@ -212,8 +215,18 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
         strings(std::mem::take(&mut args.questions)),
     )?;
     let mut deliverables = Vec::new();
-    for path in std::mem::take(&mut args.deliverables) {
-        deliverables.push(ops::deposit::deliverable_for_path(&path, &ctx.cwd)?);
+    if !args.deliverables.is_empty() {
+        let store = ctx.store()?;
+        let root = store.root().parent().unwrap_or(store.root()).to_path_buf();
+        for path in std::mem::take(&mut args.deliverables) {
+            let d = ops::deposit::deliverable_for_path(&path, &ctx.cwd, &root)?;
+            if !d.exists {
+                ctx.ui.note(&format!(
+                    "note: deliverable `{path}` does not exist here; recorded without hash or size"
+                ));
+            }
+            deliverables.push(d.value);
+        }
     }
     extend(&mut map, "deliverables", deliverables)?;
     for kv in std::mem::take(&mut args.ext) {
@@ -225,10 +238,20 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
                 "--ext keys must be extension fields starting with `x-` (got `{key}`); core fields have their own flags"
             )));
         }
-        let value = serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()));
+        let value = ext_value(raw);
         map.insert(key.to_string(), value);
     }
     Ok(map)
+}
+
+/// An `--ext` value: JSON when it parses, else the text. A number whose JSON form would differ
+/// from what was typed (`1.10`, a 25-digit id) stays text, so nothing typed is lost.
+fn ext_value(raw: &str) -> Value {
+    match serde_json::from_str::<Value>(raw) {
+        Ok(Value::Number(n)) if n.to_string() != raw.trim() => Value::String(raw.to_string()),
+        Ok(v) => v,
+        Err(_) => Value::String(raw.to_string()),
+    }
 }
 
 /// Asks for the fields a person would give, on a terminal.
@@ -300,8 +323,17 @@ fn prompt(map: &mut Map<String, Value>) -> Result<(), CliError> {
 
 pub fn run(ctx: &mut Ctx, mut args: DepositArgs) -> CmdResult {
     let mut input = build_input(ctx, &mut args)?;
+    let store = ctx.store()?;
+    let project_id = match input.get("project_id").and_then(Value::as_str) {
+        Some(p) => p.to_string(),
+        None => ctx.project()?,
+    };
     if input.get("title").is_none_or(Value::is_null) {
         if args.from.as_deref() != Some("-") && Ui::can_prompt() {
+            // Fail before asking anything if the deposit cannot land.
+            if ops::projects::get(store, &project_id)?.is_archived() {
+                return Err(Error::ProjectArchived(project_id).into());
+            }
             prompt(&mut input)?;
         } else {
             return Err(CliError::Usage(
@@ -309,20 +341,26 @@ pub fn run(ctx: &mut Ctx, mut args: DepositArgs) -> CmdResult {
             ));
         }
     }
-    let store = ctx.store()?;
-    let project_id = match input.get("project_id").and_then(Value::as_str) {
-        Some(p) => p.to_string(),
-        None => ctx.project()?,
-    };
-    let git_commit = if input.contains_key("created_by") {
-        None
-    } else {
+    // relay attributes the package only when the input does not.
+    let attribute = !input.contains_key("created_by");
+    let git_commit = if attribute {
         ops::git::head_commit(&ctx.cwd)
+    } else {
+        None
     };
+    let (actor, session_id) = if attribute {
+        ctx.writer(&project_id, &args.who, &args.session)?
+    } else {
+        (ctx.actor(&args.who)?, None)
+    };
+    let who = &args.who;
     let deposit_ctx = DepositContext {
+        attribution_explicit: who.actor.is_some()
+            || who.actor_type.is_some()
+            || args.session.session.is_some(),
+        actor,
         project_id,
-        actor: ctx.actor(&args.who)?,
-        session_id: args.who.session.clone(),
+        session_id,
         git_commit,
         now: time::now(),
     };

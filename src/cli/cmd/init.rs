@@ -35,16 +35,26 @@ fn default_project_name(root: &Path) -> String {
         .unwrap_or_else(|| "default".to_string())
 }
 
-pub fn run(ctx: &mut Ctx, args: InitArgs) -> CmdResult {
-    let root: PathBuf = match &ctx.global.store {
-        Some(dir) if dir.is_absolute() => dir.clone(),
-        Some(dir) => ctx.cwd.join(dir),
-        None => ctx.cwd.join(layout::STORE_DIR),
+/// Where the store goes: `--store DIR` / `RELAY_DIR` names either the store folder itself (a
+/// folder called `.relay`, or one that already is a store) or the folder to create `.relay/` in.
+fn store_root(ctx: &Ctx) -> PathBuf {
+    let Some(dir) = &ctx.global.store else {
+        return ctx.cwd.join(layout::STORE_DIR);
     };
+    let dir = ctx.cwd.join(dir);
+    let is_store =
+        dir.join(layout::CONFIG_FILE).is_file() || dir.join(layout::PROJECTS_FILE).is_file();
+    if dir.file_name().is_some_and(|n| n == layout::STORE_DIR) || is_store {
+        dir
+    } else {
+        dir.join(layout::STORE_DIR)
+    }
+}
+
+pub fn run(ctx: &mut Ctx, args: InitArgs) -> CmdResult {
+    let root = store_root(ctx);
     let project_id = ctx
-        .global
-        .project
-        .clone()
+        .project_flag()
         .unwrap_or_else(|| default_project_name(&root));
     let created_store = Store::create(&root, &project_id)?;
     let store = Store::open(root.clone())?;

@@ -1,6 +1,8 @@
 //! One module per command: its clap `Args` and its `run`.
 
 pub mod deposit;
+pub mod facts;
 pub mod init;
 pub mod projects;
 pub mod pull;
+pub mod session;

@@ -23,7 +23,7 @@ use crate::wire::{Status, package, time};
 TIME is an RFC 3339 timestamp (2026-04-18T20:00:00Z), a date (2026-04-18) or an age (30m, 12h, 7d, 2w).")]
 pub struct PullArgs {
     /// The package to show in full
-    #[arg(value_name = "PACKAGE_ID")]
+    #[arg(value_name = "PACKAGE_ID", conflicts_with_all = ["types", "tags", "actor", "status", "since", "until", "all_projects"])]
     pub package_id: Option<String>,
     /// List the N newest packages
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "5", conflicts_with = "package_id")]

@@ -1,0 +1,236 @@
+//! `relay facts`: assert, invalidate and query the project's mutable state (§7).
+
+use std::io::Write;
+
+use clap::{Args, Subcommand};
+use colored::Colorize;
+use serde_json::json;
+
+use crate::cli::context::{ActorArgs, SessionArg};
+use crate::cli::{CliError, CmdResult, Ctx, render};
+use crate::error::Error;
+use crate::ops::facts::{self, AssertRequest, ListQuery};
+use crate::wire::{Fact, time};
+
+/// Track what is true now, and what was true then
+///
+/// A fact is a subject/predicate/value triple, valid from `valid_from` until it is superseded
+/// or invalidated. Asserting a new value for a (subject, predicate) closes the current fact and
+/// records the new one in one atomic write; the history is kept, so `get --at` answers "what
+/// did we believe on that day?".
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  relay facts assert dashboard status live --source pkg_…
+  relay facts assert longmemeval_s recall_at_5 97.0 --confidence 0.9 --tag benchmark
+  relay facts get dashboard status
+  relay facts get dashboard status --at 2026-04-10
+  relay facts list --subject dashboard
+  relay facts history dashboard status
+  relay facts invalidate dashboard status
+
+TIME is an RFC 3339 timestamp (2026-04-18T20:00:00Z), a date (2026-04-18) or an age (30m, 12h, 7d, 2w).")]
+pub struct FactsArgs {
+    #[command(subcommand)]
+    pub action: Action,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Action {
+    /// Record a value, superseding the current one (no-op if the value is already current)
+    Assert {
+        subject: String,
+        predicate: String,
+        /// Stored as text, numbers included
+        value: String,
+        /// The package this fact comes from; its author becomes the fact's asserted_by
+        #[arg(long, value_name = "PKG")]
+        source: Option<String>,
+        /// How sure, from 0 to 1 (default 1)
+        #[arg(long, value_name = "X", allow_negative_numbers = true)]
+        confidence: Option<f64>,
+        /// A label (repeatable)
+        #[arg(long = "tag", value_name = "TAG")]
+        tags: Vec<String>,
+        /// When it became true (default: now); not before the current fact's valid_from
+        #[arg(long, value_name = "TIME")]
+        valid_from: Option<String>,
+        #[command(flatten)]
+        who: ActorArgs,
+        #[command(flatten)]
+        session: SessionArg,
+    },
+    /// End the current fact(s) of a key without a replacement; prints how many ended
+    Invalidate {
+        subject: String,
+        predicate: String,
+        /// Only end the fact with this value
+        value: Option<String>,
+    },
+    /// The current value of a key, or the one valid at --at (exit 1 if none)
+    Get {
+        subject: String,
+        predicate: String,
+        #[arg(long, value_name = "TIME")]
+        at: Option<String>,
+    },
+    /// Current facts (one per subject and predicate), filtered
+    List {
+        #[arg(long)]
+        subject: Option<String>,
+        #[arg(long)]
+        predicate: Option<String>,
+        #[arg(long, value_name = "TAG")]
+        tag: Option<String>,
+        /// The facts valid at TIME instead of now
+        #[arg(long, value_name = "TIME", conflicts_with = "include_ended")]
+        at: Option<String>,
+        /// Every fact, ended ones included
+        #[arg(long)]
+        include_ended: bool,
+    },
+    /// Every value a key has had, oldest first
+    History { subject: String, predicate: String },
+}
+
+fn parse_time(flag: &str, value: Option<&str>) -> Result<Option<time::Timestamp>, CliError> {
+    value
+        .map(|v| {
+            time::parse_user_time(v, time::now())
+                .map_err(|m| Error::InvalidInput(format!("{flag}: {m}")).into())
+        })
+        .transpose()
+}
+
+fn fact_line(out: &mut impl Write, f: &Fact) -> std::io::Result<()> {
+    let from = f.valid_from().format("%Y-%m-%d %H:%M UTC");
+    let span = match f.valid_to() {
+        Some(to) => format!("{from} → {}", to.format("%Y-%m-%d %H:%M UTC")),
+        None => format!("since {from}"),
+    };
+    let conf = if f.confidence() < 1.0 {
+        format!(", confidence {}", f.confidence())
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "{} {} = {}  {}",
+        render::clean_line(f.subject()).cyan(),
+        render::clean_line(f.predicate()),
+        render::clean_line(f.value()).bold(),
+        format!("({span}{conf}; {})", f.id()).dimmed()
+    )
+}
+
+fn print_facts(ctx: &mut Ctx, list: &[Fact]) -> CmdResult {
+    for f in list {
+        if ctx.ui.json {
+            ctx.ui.json_line(f)?;
+        } else {
+            fact_line(ctx.ui.out(), f)?;
+        }
+    }
+    Ok(())
+}
+
+pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
+    let project = ctx.project()?;
+    let store = ctx.store()?;
+    match args.action {
+        Action::Assert {
+            subject,
+            predicate,
+            value,
+            source,
+            confidence,
+            tags,
+            valid_from,
+            who,
+            session,
+        } => {
+            let (actor, session_id) = ctx.writer(&project, &who, &session)?;
+            let mut by = json!({"id": actor.id, "type": actor.actor_type});
+            if let Some(s) = session_id {
+                by["session_id"] = json!(s);
+            }
+            let req = AssertRequest {
+                subject,
+                predicate,
+                value,
+                source_package_id: source,
+                confidence,
+                tags,
+                valid_from: parse_time("--valid-from", valid_from.as_deref())?,
+                asserted_by: by,
+            };
+            let done = facts::assert(store, &project, &req)?;
+            if ctx.ui.json {
+                ctx.ui.json_line(&done.fact)?;
+            } else {
+                fact_line(ctx.ui.out(), &done.fact)?;
+                if !done.created {
+                    ctx.ui
+                        .note("That value is already current; nothing was written.");
+                }
+                for old in &done.superseded {
+                    ctx.ui.note(&format!(
+                        "Superseded {} (was “{}”).",
+                        old.id(),
+                        render::clean_line(old.value())
+                    ));
+                }
+            }
+            Ok(())
+        }
+        Action::Invalidate {
+            subject,
+            predicate,
+            value,
+        } => {
+            let ended = facts::invalidate(store, &project, &subject, &predicate, value.as_deref())?;
+            if ctx.ui.json {
+                ctx.ui.json_line(&json!({"invalidated": ended.len()}))?;
+            } else {
+                let s = if ended.len() == 1 { "" } else { "s" };
+                writeln!(ctx.ui.out(), "Ended {} fact{s}.", ended.len())?;
+            }
+            Ok(())
+        }
+        Action::Get {
+            subject,
+            predicate,
+            at,
+        } => {
+            let at = parse_time("--at", at.as_deref())?;
+            let f = facts::get(store, &project, &subject, &predicate, at)?;
+            print_facts(ctx, &[f])
+        }
+        Action::List {
+            subject,
+            predicate,
+            tag,
+            at,
+            include_ended,
+        } => {
+            let q = ListQuery {
+                subject,
+                predicate,
+                tag,
+                at: parse_time("--at", at.as_deref())?,
+                include_ended,
+            };
+            let list = facts::list(store, &project, &q)?;
+            if list.is_empty() && !ctx.ui.json {
+                ctx.ui.note("No facts match.");
+            }
+            print_facts(ctx, &list)
+        }
+        Action::History { subject, predicate } => {
+            let list = facts::history(store, &project, &subject, &predicate)?;
+            if list.is_empty() {
+                return Err(Error::FactNotFound { subject, predicate }.into());
+            }
+            print_facts(ctx, &list)
+        }
+    }
+}

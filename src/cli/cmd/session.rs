@@ -1,0 +1,209 @@
+//! `relay session`: start and end sessions with callsigns, and see what happened in one.
+
+use std::io::Write;
+
+use clap::{Args, Subcommand};
+use colored::Colorize;
+
+use crate::cli::context::ActorArgs;
+use crate::cli::{CliError, CmdResult, Ctx, render};
+use crate::ops::sessions::{self, SessionView};
+use crate::wire::Session;
+
+/// Group work into sessions with memorable callsigns (e.g. coral-heron)
+///
+/// `session start` records a session and makes it this clone's current session, so every
+/// deposit and fact assertion records it. Two agents in one clone can each hold their own
+/// session: `eval "$(relay session start --shell)"` sets RELAY_SESSION for that shell only (and
+/// leaves the clone's current session alone); RELAY_SESSION always wins over the clone setting.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  relay session start --actor claude --actor-type agent
+  eval \"$(relay session start --shell)\"
+  relay session show coral-heron          what did coral-heron decide?
+  relay session end")]
+pub struct SessionArgs {
+    #[command(subcommand)]
+    pub action: Action,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Action {
+    /// Start a session and make it current
+    Start {
+        #[command(flatten)]
+        who: ActorArgs,
+        /// Use this callsign instead of a generated one
+        #[arg(long, value_name = "NAME")]
+        callsign: Option<String>,
+        /// Print only `export RELAY_SESSION=…` for eval, and leave the clone's current session
+        #[arg(long)]
+        shell: bool,
+    },
+    /// End a session (default: the current one) and record its packages
+    End {
+        /// Session id or callsign
+        #[arg(value_name = "SESSION")]
+        session: Option<String>,
+    },
+    /// The current session: RELAY_SESSION, else this clone's
+    Status,
+    /// Sessions of the project, oldest first
+    List {
+        /// Only sessions that have not ended
+        #[arg(long)]
+        active: bool,
+    },
+    /// A session with the packages deposited in it, their decisions and open questions
+    Show {
+        /// Session id or callsign
+        #[arg(value_name = "SESSION")]
+        session: String,
+    },
+}
+
+fn session_line(out: &mut impl Write, v: &SessionView) -> std::io::Result<()> {
+    let s = &v.session;
+    let state = match s.str_field("ended_at") {
+        Some(t) => format!("ended {t}").dimmed(),
+        None => "active".green(),
+    };
+    writeln!(
+        out,
+        "{}  {}  {} ({})  started {}  {}  {} package{}",
+        render::clean_line(s.callsign().unwrap_or("-")).bold(),
+        s.id().cyan(),
+        render::clean_line(s.str_field("actor_id").unwrap_or_default()),
+        s.str_field("actor_type").unwrap_or_default(),
+        s.str_field("started_at").unwrap_or_default(),
+        state,
+        v.packages.len(),
+        if v.packages.len() == 1 { "" } else { "s" }
+    )
+}
+
+fn show(out: &mut impl Write, v: &SessionView) -> std::io::Result<()> {
+    session_line(out, v)?;
+    for p in &v.packages {
+        writeln!(out)?;
+        render::package_card(out, p)?;
+    }
+    Ok(())
+}
+
+/// The selected project first, then every other: session ids and callsigns are looked up there.
+fn search_order(ctx: &Ctx) -> Result<Vec<String>, CliError> {
+    let first = ctx.project().ok();
+    let mut all: Vec<String> = first.clone().into_iter().collect();
+    all.extend(
+        ctx.store()?
+            .projects()?
+            .into_keys()
+            .filter(|p| Some(p) != first.as_ref()),
+    );
+    Ok(all)
+}
+
+fn current(ctx: &Ctx) -> Result<Option<Session>, CliError> {
+    let explicit = std::env::var("RELAY_SESSION").ok();
+    Ok(sessions::acting(
+        ctx.store()?,
+        &search_order(ctx)?,
+        explicit.as_deref(),
+    )?)
+}
+
+pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
+    let store = ctx.store()?;
+    match args.action {
+        Action::Start {
+            who,
+            callsign,
+            shell,
+        } => {
+            let project = ctx.project()?;
+            let actor = ctx.actor(&who)?;
+            let s = sessions::start(store, &project, &actor, callsign.as_deref())?;
+            if shell {
+                writeln!(ctx.ui.out(), "export RELAY_SESSION={}", s.id())?;
+                return Ok(());
+            }
+            sessions::make_current(store, &s)?;
+            if ctx.ui.json {
+                ctx.ui.json_line(&s)?;
+            } else {
+                writeln!(
+                    ctx.ui.out(),
+                    "{} {}",
+                    s.id(),
+                    s.callsign().unwrap_or_default()
+                )?;
+                ctx.ui.note(&format!(
+                    "Session started; you are {} (announce it). It is this clone's current session.",
+                    s.callsign().unwrap_or_default()
+                ));
+            }
+            Ok(())
+        }
+        Action::End { session } => {
+            let target = match session {
+                Some(key) => sessions::resolve(store, &search_order(ctx)?, &key)?,
+                None => current(ctx)?.ok_or_else(|| {
+                    CliError::Usage(
+                        "no current session to end: name one (relay session end SESSION)".into(),
+                    )
+                })?,
+            };
+            let v = sessions::end(store, &target)?;
+            if ctx.ui.json {
+                ctx.ui.json_line(&v.session)?;
+            } else {
+                session_line(ctx.ui.out(), &v)?;
+            }
+            Ok(())
+        }
+        Action::Status => {
+            let Some(s) = current(ctx)? else {
+                if ctx.ui.json {
+                    ctx.ui.json_line(&serde_json::Value::Null)?;
+                } else {
+                    writeln!(
+                        ctx.ui.out(),
+                        "No current session. Start one with `relay session start`."
+                    )?;
+                }
+                return Ok(());
+            };
+            let v = sessions::view(store, s)?;
+            if ctx.ui.json {
+                ctx.ui.json_line(&v.session)?;
+            } else {
+                session_line(ctx.ui.out(), &v)?;
+            }
+            Ok(())
+        }
+        Action::List { active } => {
+            let project = ctx.project()?;
+            for v in sessions::list(store, &project, active)? {
+                if ctx.ui.json {
+                    ctx.ui.json_line(&v.session)?;
+                } else {
+                    session_line(ctx.ui.out(), &v)?;
+                }
+            }
+            Ok(())
+        }
+        Action::Show { session } => {
+            let s = sessions::resolve(store, &search_order(ctx)?, &session)?;
+            let v = sessions::view(store, s)?;
+            if ctx.ui.json {
+                let packages: Vec<_> = v.packages.iter().map(|p| &p.package).collect();
+                ctx.ui
+                    .json_line(&serde_json::json!({"session": v.session, "packages": packages}))?;
+            } else {
+                show(ctx.ui.out(), &v)?;
+            }
+            Ok(())
+        }
+    }
+}

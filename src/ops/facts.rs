@@ -1,0 +1,355 @@
+//! Facts (§7, §8.6, §8.7): assert with atomic supersession, invalidate, and queries for the
+//! current value, the value at a past time, and the whole history.
+//!
+//! After a merge, one key may hold several open facts. Every query then answers with the
+//! greatest (`valid_from`, `created_at`, `fact_id`), so all clones agree (DESIGN invariant 6);
+//! the next assert or invalidate closes them all.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use crate::error::{Error, Result};
+use crate::store::Store;
+use crate::wire::{Fact, ids, time, time::Timestamp};
+
+/// What `facts assert` records.
+#[derive(Debug, Clone, Default)]
+pub struct AssertRequest {
+    pub subject: String,
+    pub predicate: String,
+    pub value: String,
+    /// The package the fact comes from; its `created_by` becomes `asserted_by`.
+    pub source_package_id: Option<String>,
+    /// Default 1.0.
+    pub confidence: Option<f64>,
+    pub tags: Vec<String>,
+    /// Default: now, taken inside the lock.
+    pub valid_from: Option<Timestamp>,
+    /// Who asserts, when there is no source package (`{"id", "type", "session_id"?}`).
+    pub asserted_by: Value,
+}
+
+/// The outcome of an assert.
+#[derive(Debug, Clone)]
+pub struct Asserted {
+    pub fact: Fact,
+    /// The facts this one closed (usually one; none for a new key).
+    pub superseded: Vec<Fact>,
+    /// False when the value was already current and nothing was written.
+    pub created: bool,
+}
+
+/// Which facts `list` shows.
+#[derive(Debug, Clone, Default)]
+pub struct ListQuery {
+    pub subject: Option<String>,
+    pub predicate: Option<String>,
+    pub tag: Option<String>,
+    /// The facts valid at this time instead of now.
+    pub at: Option<Timestamp>,
+    /// Every fact, ended ones too.
+    pub include_ended: bool,
+}
+
+type Rank<'a> = (Timestamp, Timestamp, &'a str);
+
+fn rank(f: &Fact) -> Rank<'_> {
+    (f.valid_from(), f.created_at(), f.id())
+}
+
+fn of_key<'a, 'k>(
+    facts: &'a BTreeMap<String, Fact>,
+    subject: &'k str,
+    predicate: &'k str,
+) -> impl Iterator<Item = &'a Fact> + use<'a, 'k> {
+    facts
+        .values()
+        .filter(move |f| f.subject() == subject && f.predicate() == predicate)
+}
+
+/// The current fact of a key: the greatest open one.
+pub fn current_of<'a>(
+    facts: &'a BTreeMap<String, Fact>,
+    subject: &str,
+    predicate: &str,
+) -> Option<&'a Fact> {
+    facts
+        .values()
+        .filter(|f| f.subject() == subject && f.predicate() == predicate && f.is_current())
+        .max_by(|a, b| rank(a).cmp(&rank(b)))
+}
+
+/// The fact of a key valid at `t`: `valid_from ≤ t < valid_to`.
+pub fn at_of<'a>(
+    facts: &'a BTreeMap<String, Fact>,
+    subject: &str,
+    predicate: &str,
+    t: Timestamp,
+) -> Option<&'a Fact> {
+    of_key(facts, subject, predicate)
+        .filter(|f| f.valid_at(t))
+        .max_by(|a, b| rank(a).cmp(&rank(b)))
+}
+
+/// A copy of `fact` ended at `end` (never before it began).
+fn closed(fact: &Fact, end: Timestamp) -> Result<Fact> {
+    let end = end.max(fact.valid_from());
+    let mut map = fact.as_map().clone();
+    map.insert("valid_to".into(), Value::String(time::format(end)));
+    Ok(Fact::from_map(map)?)
+}
+
+fn asserted_by_for(store: &Store, project_id: &str, req: &AssertRequest) -> Result<Value> {
+    let Some(src) = &req.source_package_id else {
+        return Ok(req.asserted_by.clone());
+    };
+    let versions = store.package_versions(project_id, src)?;
+    let first = versions
+        .first()
+        .ok_or_else(|| Error::PackageNotFound(src.clone()))?;
+    Ok(first
+        .package
+        .as_map()
+        .get("created_by")
+        .cloned()
+        .unwrap_or_else(|| req.asserted_by.clone()))
+}
+
+/// Asserts a fact. Under the project lock it finds the current fact, closes it at the new
+/// fact's `valid_from`, and appends both lines in one write (§7.3).
+pub fn assert(store: &Store, project_id: &str, req: &AssertRequest) -> Result<Asserted> {
+    // Validate the shape before taking the lock, so bad input costs nobody a wait.
+    let draft_time = req.valid_from.unwrap_or_else(time::now);
+    build(project_id, req, draft_time, draft_time, Value::Null)?;
+
+    let _lock = store.lock_project(project_id)?;
+    super::projects::get(store, project_id)?;
+    let asserted_by = asserted_by_for(store, project_id, req)?;
+    let now = time::now();
+    let facts = store.facts(project_id)?;
+    let open: Vec<&Fact> = of_key(&facts, &req.subject, &req.predicate)
+        .filter(|f| f.is_current())
+        .collect();
+    let current = open.iter().copied().max_by(|a, b| rank(a).cmp(&rank(b)));
+    if let Some(cur) = current
+        && cur.value() == req.value
+    {
+        return Ok(Asserted {
+            fact: cur.clone(),
+            superseded: Vec::new(),
+            created: false,
+        });
+    }
+    let valid_from = match (req.valid_from, current) {
+        (Some(t), Some(cur)) if t < cur.valid_from() => {
+            return Err(Error::FactChainConflict(format!(
+                "--valid-from {} is earlier than the current fact's valid_from {} ({}); a new fact must \
+                 start at or after the fact it supersedes",
+                time::format(t),
+                time::format(cur.valid_from()),
+                cur.id()
+            )));
+        }
+        (Some(t), _) => t,
+        // A clock that stepped back must not break the chain: start just after the current one.
+        (None, Some(cur)) if cur.valid_from() >= now => cur.valid_from() + time::tick(),
+        (None, _) => now,
+    };
+    let fact = build(project_id, req, valid_from, now, asserted_by)?;
+    let superseded = open
+        .iter()
+        .map(|f| closed(f, valid_from))
+        .collect::<Result<Vec<_>>>()?;
+    let mut lines: Vec<&Fact> = superseded.iter().collect();
+    lines.push(&fact);
+    store.append_records(&store.layout().facts_file(project_id), &lines)?;
+    Ok(Asserted {
+        fact,
+        superseded,
+        created: true,
+    })
+}
+
+fn build(
+    project_id: &str,
+    req: &AssertRequest,
+    valid_from: Timestamp,
+    now: Timestamp,
+    by: Value,
+) -> Result<Fact> {
+    let mut map = Map::new();
+    map.insert("fact_id".into(), Value::String(ids::new_id("fact")));
+    map.insert("project_id".into(), json!(project_id));
+    map.insert("subject".into(), json!(req.subject));
+    map.insert("predicate".into(), json!(req.predicate));
+    map.insert("value".into(), json!(req.value));
+    map.insert("valid_from".into(), Value::String(time::format(valid_from)));
+    map.insert("valid_to".into(), Value::Null);
+    if let Some(src) = &req.source_package_id {
+        map.insert("source_package_id".into(), json!(src));
+    }
+    map.insert("confidence".into(), json!(req.confidence.unwrap_or(1.0)));
+    if !by.is_null() {
+        map.insert("asserted_by".into(), by);
+    }
+    map.insert("created_at".into(), Value::String(time::format(now)));
+    if !req.tags.is_empty() {
+        map.insert("tags".into(), json!(req.tags));
+    }
+    Ok(Fact::from_map(map)?)
+}
+
+/// Ends the current facts of a key (only those with `value`, when given) without a
+/// replacement (§7.4). Returns the facts it ended.
+pub fn invalidate(
+    store: &Store,
+    project_id: &str,
+    subject: &str,
+    predicate: &str,
+    value: Option<&str>,
+) -> Result<Vec<Fact>> {
+    let _lock = store.lock_project(project_id)?;
+    super::projects::get(store, project_id)?;
+    let now = time::now();
+    let facts = store.facts(project_id)?;
+    let ended = of_key(&facts, subject, predicate)
+        .filter(|f| f.is_current() && value.is_none_or(|v| v == f.value()))
+        .map(|f| closed(f, now))
+        .collect::<Result<Vec<_>>>()?;
+    if !ended.is_empty() {
+        store.append_records(
+            &store.layout().facts_file(project_id),
+            &ended.iter().collect::<Vec<_>>(),
+        )?;
+    }
+    Ok(ended)
+}
+
+/// The current fact of a key, or the one valid at `at`.
+pub fn get(
+    store: &Store,
+    project_id: &str,
+    subject: &str,
+    predicate: &str,
+    at: Option<Timestamp>,
+) -> Result<Fact> {
+    let facts = store.facts(project_id)?;
+    let found = match at {
+        Some(t) => at_of(&facts, subject, predicate, t),
+        None => current_of(&facts, subject, predicate),
+    };
+    found.cloned().ok_or_else(|| Error::FactNotFound {
+        subject: subject.into(),
+        predicate: predicate.into(),
+    })
+}
+
+/// Facts matching `q`, by subject and predicate: one per key (current, or valid at `q.at`),
+/// or every fact with `include_ended`.
+pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>> {
+    let facts = store.facts(project_id)?;
+    let matches = |f: &Fact| {
+        q.subject.as_deref().is_none_or(|s| s == f.subject())
+            && q.predicate.as_deref().is_none_or(|p| p == f.predicate())
+            && q.tag.as_deref().is_none_or(|t| f.list("tags").contains(&t))
+    };
+    let mut out: Vec<Fact> = if q.include_ended {
+        facts.values().filter(|f| matches(f)).cloned().collect()
+    } else {
+        let mut best: BTreeMap<(&str, &str), &Fact> = BTreeMap::new();
+        for f in facts.values().filter(|f| matches(f)) {
+            let live = match q.at {
+                Some(t) => f.valid_at(t),
+                None => f.is_current(),
+            };
+            if !live {
+                continue;
+            }
+            let key = (f.subject(), f.predicate());
+            if best.get(&key).is_none_or(|b| rank(f) > rank(b)) {
+                best.insert(key, f);
+            }
+        }
+        best.into_values().cloned().collect()
+    };
+    out.sort_by(|a, b| {
+        (a.subject(), a.predicate(), rank(a)).cmp(&(b.subject(), b.predicate(), rank(b)))
+    });
+    Ok(out)
+}
+
+/// Every fact of a key, oldest first.
+pub fn history(
+    store: &Store,
+    project_id: &str,
+    subject: &str,
+    predicate: &str,
+) -> Result<Vec<Fact>> {
+    let facts = store.facts(project_id)?;
+    let mut out: Vec<Fact> = of_key(&facts, subject, predicate).cloned().collect();
+    out.sort_by(|a, b| rank(a).cmp(&rank(b)));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fact(id: &str, value: &str, from: &str, to: Option<&str>, created: &str) -> Fact {
+        let mut v = json!({"fact_id": id, "project_id": "p", "subject": "s", "predicate": "p", "value": value,
+                           "valid_from": from, "created_at": created});
+        if let Some(t) = to {
+            v["valid_to"] = json!(t);
+        }
+        Fact::from_value(v).unwrap()
+    }
+
+    fn index(facts: Vec<Fact>) -> BTreeMap<String, Fact> {
+        facts.into_iter().map(|f| (f.id().to_string(), f)).collect()
+    }
+
+    #[test]
+    fn forks_resolve_to_the_greatest_valid_from_then_created_at_then_id() {
+        let t = "2026-01-01T00:00:00Z";
+        let facts = index(vec![
+            fact("fact_a", "1", t, None, t),
+            fact("fact_b", "2", "2026-01-02T00:00:00Z", None, t),
+            fact("fact_c", "3", "2026-01-02T00:00:00Z", None, t),
+        ]);
+        assert_eq!(current_of(&facts, "s", "p").unwrap().value(), "3");
+        let facts = index(vec![
+            fact("fact_z", "1", t, None, "2026-01-01T00:00:00Z"),
+            fact("fact_y", "2", t, None, "2026-01-01T00:00:01Z"),
+        ]);
+        assert_eq!(current_of(&facts, "s", "p").unwrap().value(), "2");
+    }
+
+    #[test]
+    fn time_travel_boundaries() {
+        let facts = index(vec![
+            fact(
+                "fact_1",
+                "old",
+                "2026-01-01T00:00:00Z",
+                Some("2026-02-01T00:00:00Z"),
+                "2026-01-01T00:00:00Z",
+            ),
+            fact(
+                "fact_2",
+                "new",
+                "2026-02-01T00:00:00Z",
+                None,
+                "2026-02-01T00:00:00Z",
+            ),
+        ]);
+        let at = |s: &str| {
+            at_of(&facts, "s", "p", time::parse(s).unwrap()).map(|f| f.value().to_string())
+        };
+        assert_eq!(at("2025-12-31T23:59:59Z"), None);
+        assert_eq!(at("2026-01-01T00:00:00Z").as_deref(), Some("old"));
+        assert_eq!(at("2026-01-31T23:59:59.999999Z").as_deref(), Some("old"));
+        assert_eq!(at("2026-02-01T00:00:00Z").as_deref(), Some("new"));
+        assert_eq!(at("2030-01-01T00:00:00Z").as_deref(), Some("new"));
+    }
+}

@@ -1,0 +1,230 @@
+//! Sessions (§5.5): start one with a callsign, end it, and ask what happened in it. A session
+//! line is appended at start and a closing version at end; `packages_deposited` is always
+//! computed from the packages, and written into the record when the session ends.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::{Actor, callsign};
+use crate::error::{Error, Result};
+use crate::store::Store;
+use crate::store::local::CurrentSession;
+use crate::store::packages::StoredPackage;
+use crate::wire::{Session, ids, time};
+
+/// A session with the packages deposited in it so far.
+#[derive(Debug, Clone)]
+pub struct SessionView {
+    /// The session, with `packages_deposited` brought up to date.
+    pub session: Session,
+    /// Its packages, oldest first.
+    pub packages: Vec<StoredPackage>,
+}
+
+/// The packages of a project by the session that deposited them, oldest first.
+fn packages_by_session(
+    store: &Store,
+    project_id: &str,
+) -> Result<BTreeMap<String, Vec<StoredPackage>>> {
+    let mut out: BTreeMap<String, Vec<StoredPackage>> = BTreeMap::new();
+    for p in store.current_packages(project_id)?.into_values() {
+        if let Some(s) = p.package.created_by().session_id {
+            out.entry(s.to_string()).or_default().push(p);
+        }
+    }
+    for list in out.values_mut() {
+        list.sort_by_cached_key(|p| (p.package.created_at(), p.package.id().to_string()));
+    }
+    Ok(out)
+}
+
+fn with_packages(session: Session, packages: Vec<StoredPackage>) -> Result<SessionView> {
+    let mut map = session.into_map();
+    let ids: Vec<Value> = packages.iter().map(|p| json!(p.package.id())).collect();
+    map.insert("packages_deposited".into(), Value::Array(ids));
+    Ok(SessionView {
+        session: Session::from_map(map)?,
+        packages,
+    })
+}
+
+/// Starts a session for `actor` in a project. `requested` is a callsign to use instead of a
+/// generated one; it must not belong to another open session of the project.
+pub fn start(
+    store: &Store,
+    project_id: &str,
+    actor: &Actor,
+    requested: Option<&str>,
+) -> Result<Session> {
+    if requested.is_some_and(|c| c.trim().is_empty()) {
+        return Err(Error::InvalidInput("--callsign must not be empty".into()));
+    }
+    let _lock = store.lock_project(project_id)?;
+    let project = super::projects::get(store, project_id)?;
+    if project.is_archived() {
+        return Err(Error::ProjectArchived(project_id.to_string()));
+    }
+    let sessions = store.sessions(project_id)?;
+    let taken: Vec<&str> = sessions
+        .values()
+        .filter(|s| s.is_active())
+        .filter_map(|s| s.callsign())
+        .collect();
+    let name = match requested {
+        Some(c) if taken.contains(&c) => return Err(Error::CallsignInUse(c.to_string())),
+        Some(c) => c.to_string(),
+        None => callsign::generate(&taken),
+    };
+    let session = Session::from_value(json!({
+        "session_id": ids::new_id("sess"),
+        "project_id": project_id,
+        "actor_id": actor.id,
+        "actor_type": actor.actor_type,
+        "callsign": name,
+        "started_at": time::format(time::now()),
+        "ended_at": null,
+        "packages_deposited": [],
+    }))?;
+    store.append_records(&store.layout().sessions_file(project_id), &[&session])?;
+    Ok(session)
+}
+
+/// Finds a session by id or callsign in `projects` (searched in order). A callsign names the
+/// open session that holds it, else the one that started last.
+pub fn resolve(store: &Store, projects: &[String], key: &str) -> Result<Session> {
+    for project in projects {
+        let sessions = store.sessions(project)?;
+        if let Some(s) = sessions.get(key) {
+            return Ok(s.clone());
+        }
+        let by_callsign = sessions
+            .values()
+            .filter(|s| s.callsign() == Some(key))
+            .max_by_key(|s| {
+                (
+                    s.is_active(),
+                    s.str_field("started_at").and_then(|t| time::parse(t).ok()),
+                )
+            });
+        if let Some(s) = by_callsign {
+            return Ok(s.clone());
+        }
+    }
+    Err(Error::SessionNotFound(key.to_string()))
+}
+
+/// Ends a session: appends its closing version with `ended_at` and `packages_deposited`.
+/// Ending an ended session returns it unchanged.
+pub fn end(store: &Store, session: &Session) -> Result<SessionView> {
+    let project_id = session
+        .str_field("project_id")
+        .unwrap_or_default()
+        .to_string();
+    let _lock = store.lock_project(&project_id)?;
+    let current = store
+        .sessions(&project_id)?
+        .remove(session.id())
+        .ok_or_else(|| Error::SessionNotFound(session.id().to_string()))?;
+    let packages = packages_by_session(store, &project_id)?
+        .remove(current.id())
+        .unwrap_or_default();
+    if !current.is_active() {
+        return with_packages(current, packages);
+    }
+    let mut map = current.into_map();
+    map.insert("ended_at".into(), Value::String(time::format(time::now())));
+    let view = with_packages(Session::from_map(map)?, packages)?;
+    store.append_records(&store.layout().sessions_file(&project_id), &[&view.session])?;
+    if store
+        .current_session()
+        .is_some_and(|c| c.session_id == view.session.id())
+    {
+        store.set_current_session(None)?;
+    }
+    Ok(view)
+}
+
+/// The sessions of a project, oldest first, with their packages.
+pub fn list(store: &Store, project_id: &str, active_only: bool) -> Result<Vec<SessionView>> {
+    let mut by_session = packages_by_session(store, project_id)?;
+    let mut out = Vec::new();
+    for s in store.sessions(project_id)?.into_values() {
+        if active_only && !s.is_active() {
+            continue;
+        }
+        let packages = by_session.remove(s.id()).unwrap_or_default();
+        out.push(with_packages(s, packages)?);
+    }
+    out.sort_by_cached_key(|v| {
+        (
+            v.session
+                .str_field("started_at")
+                .and_then(|t| time::parse(t).ok()),
+            v.session.id().to_string(),
+        )
+    });
+    Ok(out)
+}
+
+/// One session and its packages.
+pub fn view(store: &Store, session: Session) -> Result<SessionView> {
+    let project_id = session
+        .str_field("project_id")
+        .unwrap_or_default()
+        .to_string();
+    let packages = packages_by_session(store, &project_id)?
+        .remove(session.id())
+        .unwrap_or_default();
+    with_packages(session, packages)
+}
+
+/// Makes `session` this clone's current session.
+pub fn make_current(store: &Store, session: &Session) -> Result<()> {
+    store.set_current_session(Some(&CurrentSession {
+        project_id: session
+            .str_field("project_id")
+            .unwrap_or_default()
+            .to_string(),
+        session_id: session.id().to_string(),
+    }))
+}
+
+/// The session a command acts in: `explicit` (an id or callsign from `--session` /
+/// `RELAY_SESSION`), else the clone's current session. An explicit session that does not exist
+/// is an error; a stale clone setting is ignored.
+pub fn acting(
+    store: &Store,
+    projects: &[String],
+    explicit: Option<&str>,
+) -> Result<Option<Session>> {
+    if let Some(key) = explicit.filter(|k| !k.is_empty()) {
+        return resolve(store, projects, key).map(Some);
+    }
+    let Some(cur) = store.current_session() else {
+        return Ok(None);
+    };
+    Ok(store.sessions(&cur.project_id)?.remove(&cur.session_id))
+}
+
+/// The session a write in `project_id` records: `explicit` (id or callsign), which must be an
+/// open session of that project; else the clone's current session if it is open and belongs
+/// to that project.
+pub fn for_write(
+    store: &Store,
+    project_id: &str,
+    explicit: Option<&str>,
+) -> Result<Option<Session>> {
+    let projects = [project_id.to_string()];
+    match acting(store, &projects, explicit)? {
+        Some(s) if s.str_field("project_id") != Some(project_id) => Ok(None),
+        Some(s) if !s.is_active() => match explicit {
+            Some(_) => Err(Error::SessionEnded(
+                s.callsign().unwrap_or(s.id()).to_string(),
+            )),
+            None => Ok(None),
+        },
+        Some(s) => Ok(Some(s)),
+        None => Ok(None),
+    }
+}

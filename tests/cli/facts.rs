@@ -1,0 +1,375 @@
+//! `relay facts`: supersession, time travel, invalidation, merged clones and concurrency.
+
+use serde_json::{Value, json};
+
+use crate::harness::{Env, read};
+
+fn facts_file(env: &Env) -> std::path::PathBuf {
+    env.store().join("projects/demo/facts.ndjson")
+}
+
+fn assert_at(env: &Env, value: &str, valid_from: &str) -> Value {
+    env.ok_json(&[
+        "facts",
+        "assert",
+        "svc",
+        "status",
+        value,
+        "--valid-from",
+        valid_from,
+    ])
+}
+
+#[test]
+fn assert_supersedes_atomically_and_keeps_history() {
+    let env = Env::new();
+    let a = assert_at(&env, "starting", "2026-01-01T00:00:00Z");
+    assert_eq!(a["value"], "starting");
+    assert_eq!(a["confidence"], 1.0);
+    assert!(a["valid_to"].is_null());
+    assert_eq!(a["asserted_by"], json!({"id": "tester", "type": "human"}));
+    let b = assert_at(&env, "live", "2026-02-01T00:00:00Z");
+    let lines: Vec<Value> = read(&facts_file(&env))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines.len(),
+        3,
+        "one line for the first fact, then the closed version and the new fact"
+    );
+    assert_eq!(lines[1]["fact_id"], a["fact_id"]);
+    assert_eq!(lines[1]["valid_to"], "2026-02-01T00:00:00.000000Z");
+    assert_eq!(lines[2], b);
+
+    let history = env
+        .run(&["facts", "history", "svc", "status", "--json"])
+        .json_lines();
+    let values: Vec<_> = history
+        .iter()
+        .map(|f| f["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(values, ["starting", "live"]);
+    assert_eq!(
+        history[0]["valid_to"], history[1]["valid_from"],
+        "the chain has no gap"
+    );
+    assert_eq!(
+        env.ok_json(&["facts", "get", "svc", "status"])["value"],
+        "live"
+    );
+}
+
+#[test]
+fn numbers_stay_text_and_repeating_the_current_value_writes_nothing() {
+    let env = Env::new();
+    let f = env.ok_json(&["facts", "assert", "eval", "recall", "97.0"]);
+    assert_eq!(f["value"], "97.0");
+    let before = read(&facts_file(&env));
+    let again = env.ok_json(&["facts", "assert", "eval", "recall", "97.0"]);
+    assert_eq!(again, f);
+    assert_eq!(read(&facts_file(&env)), before);
+}
+
+#[test]
+fn time_travel_at_the_boundaries() {
+    let env = Env::new();
+    assert_at(&env, "one", "2026-01-01T00:00:00Z");
+    assert_at(&env, "two", "2026-02-01T00:00:00Z");
+    let get_at = |t: &str| {
+        let r = env.run(&["facts", "get", "svc", "status", "--at", t, "--json"]);
+        if r.code == 0 {
+            Some(r.json()["value"].as_str().unwrap().to_string())
+        } else {
+            None
+        }
+    };
+    assert_eq!(
+        get_at("2025-12-31T23:59:59Z"),
+        None,
+        "before the first fact"
+    );
+    assert_eq!(
+        get_at("2026-01-01T00:00:00Z").as_deref(),
+        Some("one"),
+        "exactly at valid_from"
+    );
+    assert_eq!(
+        get_at("2026-01-31T23:59:59.999999Z").as_deref(),
+        Some("one")
+    );
+    assert_eq!(
+        get_at("2026-02-01T00:00:00Z").as_deref(),
+        Some("two"),
+        "exactly at valid_to the next one holds"
+    );
+    assert_eq!(get_at("2026-01-15").as_deref(), Some("one"));
+    let r = env.run(&[
+        "facts",
+        "get",
+        "svc",
+        "status",
+        "--at",
+        "2025-01-01",
+        "--json",
+    ]);
+    assert_eq!(
+        (r.code, r.error()["error"].as_str()),
+        (1, Some("fact_not_found"))
+    );
+    let listed = env
+        .run(&["facts", "list", "--at", "2026-01-10", "--json"])
+        .json_lines();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["value"], "one");
+}
+
+#[test]
+fn an_earlier_valid_from_is_refused_and_writes_nothing() {
+    let env = Env::new();
+    assert_at(&env, "one", "2026-02-01T00:00:00Z");
+    let before = read(&facts_file(&env));
+    let r = env.run(&[
+        "facts",
+        "assert",
+        "svc",
+        "status",
+        "zero",
+        "--valid-from",
+        "2026-01-01T00:00:00Z",
+        "--json",
+    ]);
+    assert_eq!(r.code, 3);
+    assert_eq!(r.error()["error"], "fact_chain_conflict");
+    assert!(
+        r.error()["message"]
+            .as_str()
+            .unwrap()
+            .contains("earlier than the current fact's valid_from")
+    );
+    assert_eq!(read(&facts_file(&env)), before);
+}
+
+#[test]
+fn invalidate_ends_without_replacement_and_counts() {
+    let env = Env::new();
+    env.ok(&["facts", "assert", "a", "b", "x"]);
+    let r = env.ok_json(&["facts", "invalidate", "a", "b", "other-value"]);
+    assert_eq!(r, json!({"invalidated": 0}));
+    assert_eq!(
+        env.ok(&["facts", "invalidate", "a", "b"]),
+        "Ended 1 fact.\n"
+    );
+    let r = env.run(&["facts", "get", "a", "b"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        env.ok_json(&["facts", "invalidate", "a", "b"]),
+        json!({"invalidated": 0})
+    );
+    assert!(env.run(&["facts", "list", "--json"]).stdout.is_empty());
+    let all = env
+        .run(&["facts", "list", "--include-ended", "--json"])
+        .json_lines();
+    assert_eq!(all.len(), 1);
+    assert!(all[0]["valid_to"].is_string());
+}
+
+#[test]
+fn list_filters_and_source_package_attribution() {
+    let env = Env::new();
+    let pkg = env.deposit("eval run", &["--actor", "ana", "--actor-type", "agent"]);
+    let f = env.ok_json(&[
+        "facts",
+        "assert",
+        "eval",
+        "score",
+        "0.9",
+        "--source",
+        &pkg,
+        "--tag",
+        "bench",
+        "--confidence",
+        "0.5",
+    ]);
+    assert_eq!(f["source_package_id"], pkg.as_str());
+    assert_eq!(
+        f["asserted_by"],
+        json!({"id": "ana", "type": "agent"}),
+        "asserted_by copies the package's created_by"
+    );
+    assert_eq!(f["confidence"], 0.5);
+    assert_eq!(f["tags"], json!(["bench"]));
+    env.ok(&["facts", "assert", "web", "status", "up"]);
+    let subjects = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["facts", "list", "--json"];
+        all.extend_from_slice(args);
+        env.run(&all)
+            .json_lines()
+            .iter()
+            .map(|f| f["subject"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(subjects(&[]), ["eval", "web"]);
+    assert_eq!(subjects(&["--subject", "web"]), ["web"]);
+    assert_eq!(subjects(&["--predicate", "score"]), ["eval"]);
+    assert_eq!(subjects(&["--tag", "bench"]), ["eval"]);
+    let r = env.run(&[
+        "facts",
+        "assert",
+        "x",
+        "y",
+        "z",
+        "--source",
+        "pkg_missing",
+        "--json",
+    ]);
+    assert_eq!(r.error()["error"], "package_not_found");
+}
+
+#[test]
+fn bad_input_is_refused_and_writes_nothing() {
+    let env = Env::new();
+    let cases: &[(&[&str], i32, &str)] = &[
+        (
+            &["facts", "assert", "", "p", "v"],
+            4,
+            "`subject` must not be empty",
+        ),
+        (
+            &["facts", "assert", "s", "", "v"],
+            4,
+            "`predicate` must not be empty",
+        ),
+        (
+            &["facts", "assert", "s", "p", "v", "--confidence", "1.5"],
+            4,
+            "`confidence` must be a number from 0 to 1",
+        ),
+        (
+            &["facts", "assert", "s", "p", "v", "--confidence", "-0.1"],
+            4,
+            "confidence",
+        ),
+        (
+            &["facts", "assert", "s", "p", "v", "--valid-from", "someday"],
+            4,
+            "--valid-from",
+        ),
+        (&["facts", "get", "s", "p", "--at", "noon"], 4, "--at"),
+        (
+            &["facts", "assert", "s", "p", "v", "--session", "sess_nope"],
+            1,
+            "no session with id or callsign `sess_nope`",
+        ),
+        (
+            &["facts", "assert", "s", "p", "v", "--session", "calm-otter"],
+            1,
+            "calm-otter",
+        ),
+    ];
+    for (args, code, needle) in cases {
+        let mut all = args.to_vec();
+        all.push("--json");
+        let r = env.run(&all);
+        assert_eq!(r.code, *code, "{args:?}: {}", r.stderr);
+        let msg = r.error()["message"].as_str().unwrap().to_string();
+        assert!(msg.contains(needle), "{args:?}: {msg}");
+    }
+    assert!(!facts_file(&env).exists(), "nothing was written");
+}
+
+/// Two clones assert the same key independently; git's union driver concatenates their lines in
+/// either order. Both orders must give the same current fact and the same history.
+#[test]
+fn merged_clones_agree_whatever_the_line_order() {
+    let base = Env::new();
+    assert_at(&base, "v1", "2026-01-01T00:00:00Z");
+    let common = read(&facts_file(&base));
+    let clone_a = Env::new();
+    let clone_b = Env::new();
+    for clone in [&clone_a, &clone_b] {
+        std::fs::create_dir_all(facts_file(clone).parent().unwrap()).unwrap();
+        std::fs::write(facts_file(clone), &common).unwrap();
+    }
+    assert_at(&clone_a, "from-a", "2026-03-01T00:00:00Z");
+    assert_at(&clone_b, "from-b", "2026-02-01T00:00:00Z");
+    assert_at(&clone_b, "from-b2", "2026-03-01T00:00:00Z");
+    let only = |env: &Env| {
+        read(&facts_file(env))
+            .strip_prefix(&common)
+            .unwrap()
+            .to_string()
+    };
+    let (a, b) = (only(&clone_a), only(&clone_b));
+
+    let mut answers = Vec::new();
+    for merged in [
+        format!("{common}{a}{b}"),
+        format!("{common}{b}{a}"),
+        format!("{common}{b}{a}{a}"),
+    ] {
+        let env = Env::new();
+        std::fs::create_dir_all(facts_file(&env).parent().unwrap()).unwrap();
+        std::fs::write(facts_file(&env), merged).unwrap();
+        let current = env.ok_json(&["facts", "get", "svc", "status"]);
+        let history = env
+            .run(&["facts", "history", "svc", "status", "--json"])
+            .stdout;
+        let at_feb = env.ok_json(&["facts", "get", "svc", "status", "--at", "2026-02-15"]);
+        answers.push((current, history, at_feb));
+        // The next assert closes every open fact of the key, healing the fork.
+        env.ok(&["facts", "assert", "svc", "status", "healed"]);
+        let open = env
+            .run(&["facts", "list", "--include-ended", "--json"])
+            .json_lines();
+        assert_eq!(open.iter().filter(|f| f["valid_to"].is_null()).count(), 1);
+    }
+    assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:#?}");
+    let (current, _, at_feb) = &answers[0];
+    // Both forks start at 2026-03-01; the tie goes to the later created_at, then the greater id.
+    assert!(["from-a", "from-b2"].contains(&current["value"].as_str().unwrap()));
+    assert_eq!(at_feb["value"], "from-b");
+}
+
+#[test]
+fn concurrent_asserts_form_one_gapless_chain() {
+    let env = Env::new();
+    let writers = 8;
+    let per_writer = 100;
+    std::thread::scope(|s| {
+        for w in 0..writers {
+            let env = &env;
+            s.spawn(move || {
+                for i in 0..per_writer {
+                    let value = format!("w{w}-{i}");
+                    let r = env.run(&["facts", "assert", "counter", "value", &value]);
+                    assert_eq!(r.code, 0, "{}", r.stderr);
+                }
+            });
+        }
+    });
+    let text = read(&facts_file(&env));
+    assert!(text.ends_with('\n'));
+    for line in text.lines() {
+        serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("torn line {line:?}: {e}"));
+    }
+    // The first assert writes one line, each later one two.
+    assert_eq!(text.lines().count(), 2 * writers * per_writer - 1);
+    let history = env
+        .run(&["facts", "history", "counter", "value", "--json"])
+        .json_lines();
+    assert_eq!(history.len(), writers * per_writer);
+    assert_eq!(
+        history.iter().filter(|f| f["valid_to"].is_null()).count(),
+        1,
+        "exactly one current fact"
+    );
+    for pair in history.windows(2) {
+        assert_eq!(
+            pair[0]["valid_to"], pair[1]["valid_from"],
+            "gap or overlap between {} and {}",
+            pair[0], pair[1]
+        );
+    }
+    assert!(history.last().unwrap()["valid_to"].is_null());
+}
