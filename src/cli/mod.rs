@@ -20,6 +20,8 @@ Start here:
   relay deposit --title \"Fixed the login bug\" --decision \"Use argon2\" --handoff \"Deploy next\"
   relay pull --latest                        the five newest packages
   relay pull pkg_…                           one package in full
+  relay facts assert api status live         record what is true now
+  relay session start                        a session with a callsign, e.g. coral-heron
 
 Exit codes: 0 ok, 1 not found, 2 usage, 3 conflict, 4 invalid input, 5 integrity failure,
 6 lock timeout, 7 internal error. With --json, errors are {\"error\": CODE, \"message\": …} on stderr.";

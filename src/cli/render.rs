@@ -101,11 +101,9 @@ pub fn package_card(out: &mut impl Write, sp: &StoredPackage) -> io::Result<()> 
     if !deliverables.is_empty() {
         writeln!(out, "  {}", "Deliverables:".bold())?;
         for d in deliverables {
-            let path = d.get("path").and_then(|v| v.as_str()).unwrap_or("?");
-            let kind = d.get("type").and_then(|v| v.as_str()).unwrap_or("?");
+            let (path, kind) = (d.path, d.kind);
             let size = d
-                .get("size_bytes")
-                .and_then(|v| v.as_u64())
+                .size_bytes
                 .map(|s| format!(", {s} bytes"))
                 .unwrap_or_default();
             writeln!(

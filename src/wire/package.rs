@@ -143,12 +143,37 @@ impl Package {
         }
     }
 
-    pub fn deliverables(&self) -> &[Value] {
-        match self.0.get("deliverables") {
-            Some(Value::Array(items)) => items,
-            _ => &[],
-        }
+    /// The deliverables (§6.5); validation guarantees their shape.
+    pub fn deliverables(&self) -> Vec<Deliverable<'_>> {
+        let Some(Value::Array(items)) = self.0.get("deliverables") else {
+            return Vec::new();
+        };
+        items
+            .iter()
+            .map(|d| {
+                let s = |k: &str| d.get(k).and_then(Value::as_str);
+                Deliverable {
+                    path: s("path").unwrap_or_default(),
+                    kind: s("type").unwrap_or_default(),
+                    hash: s("hash"),
+                    size_bytes: d.get("size_bytes").and_then(Value::as_u64),
+                }
+            })
+            .collect()
     }
+}
+
+/// A deliverable (§6.5), borrowed from a package: a reference to an artifact the package
+/// produced. Unknown members stay in the package's JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deliverable<'a> {
+    /// A path relative to the project, or a URL.
+    pub path: &'a str,
+    /// A type hint (`md`, `rs`, `url`, …).
+    pub kind: &'a str,
+    /// `sha256:<hex>` of the content, when known.
+    pub hash: Option<&'a str>,
+    pub size_bytes: Option<u64>,
 }
 
 /// Checks every constraint of §6 that relay enforces.
