@@ -246,6 +246,17 @@ fn malformed_json_reports_line_and_column_and_writes_nothing() {
     );
     let r = env.run_stdin(&["deposit", "--from", "-"], b"\xff\xfe garbage");
     assert_eq!(r.code, 4, "{}", r.stderr);
+    let r = env.run(&["deposit", "--from", "no-such.json", "--json"]);
+    assert_eq!(
+        (r.code, r.error()["error"].as_str()),
+        (4, Some("invalid_input"))
+    );
+    assert!(
+        r.error()["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("--from no-such.json: ")
+    );
     let r = env.run_stdin(&["deposit", "--from", "-"], b"[1, 2]");
     assert_eq!(r.code, 4);
     assert!(r.stderr.contains("one JSON object"), "{}", r.stderr);

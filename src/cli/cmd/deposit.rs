@@ -102,8 +102,13 @@ fn read_source(ctx: &Ctx, source: &str, flag: &str) -> Result<Vec<u8>, CliError>
         Ok(buf)
     } else {
         let path = ctx.cwd.join(source);
-        std::fs::read(&path)
-            .map_err(|e| Error::io(format!("cannot read {flag} {}", path.display()), e).into())
+        std::fs::read(&path).map_err(|e| match e.kind() {
+            // A path the user typed that is not there is bad input, not a failure of relay.
+            std::io::ErrorKind::NotFound | std::io::ErrorKind::IsADirectory => {
+                Error::InvalidInput(format!("{flag} {source}: {e}")).into()
+            }
+            _ => Error::io(format!("cannot read {flag} {}", path.display()), e).into(),
+        })
     }
 }
 
