@@ -322,3 +322,28 @@ fn content_md_from_a_file() {
     let r = env.run_stdin(&["deposit", "--from", "-", "--content-md", "-"], b"{}");
     assert_eq!(r.code, 2);
 }
+
+#[test]
+fn on_a_terminal_a_missing_title_is_asked_for() {
+    let env = Env::new();
+    // Title, type (Enter keeps `standard`), description, two decisions, no questions, handoff.
+    let typed = b"Prompted title\r\rWhy it matters\rFirst call\rSecond call\r\r\rOver to you\r";
+    let Some(r) = env.in_terminal("deposit --tag t", typed) else {
+        eprintln!("skipped: util-linux `script` is not installed");
+        return;
+    };
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("Title (what did you do?)"),
+        "{}",
+        r.stdout
+    );
+    let p = env.ok_json(&["pull", "--latest", "1"]);
+    assert_eq!(p["title"], "Prompted title");
+    assert_eq!(p["package_type"], "standard");
+    assert_eq!(p["description"], "Why it matters");
+    assert_eq!(p["decisions_made"], json!(["First call", "Second call"]));
+    assert!(p.get("open_questions").is_none());
+    assert_eq!(p["handoff_note"], "Over to you");
+    assert_eq!(p["tags"], json!(["t"]));
+}

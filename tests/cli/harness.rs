@@ -91,7 +91,26 @@ impl Env {
     }
 
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(BIN);
+        self.program(BIN, args)
+    }
+
+    /// Runs `relay ARGS` on a pseudo-terminal (util-linux `script`), typing `input`. Returns
+    /// `None` where `script` is not installed.
+    pub fn in_terminal(&self, args: &str, input: &[u8]) -> Option<Run> {
+        let line = format!("{BIN} {args}");
+        let mut child = self
+            .program("script", &["-qec", &line, "/dev/null"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .ok()?;
+        let _ = child.stdin.take().unwrap().write_all(input);
+        Some(Run::from(child.wait_with_output().unwrap()))
+    }
+
+    fn program(&self, program: &str, args: &[&str]) -> Command {
+        let mut c = Command::new(program);
         c.args(args)
             .current_dir(&self.dir)
             .env_clear()
