@@ -60,6 +60,12 @@ pub enum Error {
     },
     /// A new fact would start before the current one and break the chain (§7.3).
     FactChainConflict(String),
+    /// The package's status does not allow this review action (§5.3).
+    InvalidTransition {
+        package_id: String,
+        from: String,
+        action: String,
+    },
     /// No session with this id or callsign.
     SessionNotFound(String),
     /// The session has ended; it takes no more packages.
@@ -116,6 +122,7 @@ impl Error {
             Error::FactNotFound { .. } => "fact_not_found",
             Error::FactChainConflict(_) => "fact_chain_conflict",
             Error::SessionNotFound(_) => "session_not_found",
+            Error::InvalidTransition { .. } => "invalid_transition",
             Error::SessionEnded(_) => "session_ended",
             Error::CallsignInUse(_) => "callsign_in_use",
             Error::StoreNotFound { .. } => "store_not_found",
@@ -136,6 +143,7 @@ impl Error {
             | Error::ProjectExists(_)
             | Error::ProjectArchived(_)
             | Error::FactChainConflict(_)
+            | Error::InvalidTransition { .. }
             | Error::SessionEnded(_)
             | Error::CallsignInUse(_) => ErrorKind::Conflict,
             Error::InvalidSchema(_) | Error::MalformedJson { .. } | Error::InvalidInput(_) => {
@@ -180,6 +188,19 @@ impl fmt::Display for Error {
             }
             Error::FactChainConflict(m) => write!(f, "{m}"),
             Error::SessionNotFound(s) => write!(f, "no session with id or callsign `{s}`"),
+            Error::InvalidTransition {
+                package_id,
+                from,
+                action,
+            } => write!(
+                f,
+                "cannot {action} package `{package_id}`: it is `{from}`{}",
+                if from == "complete" {
+                    ", and complete is terminal"
+                } else {
+                    ""
+                }
+            ),
             Error::SessionEnded(s) => write!(f, "session `{s}` has ended"),
             Error::CallsignInUse(c) => {
                 write!(

@@ -86,6 +86,11 @@ fn hint(e: &Error) -> Option<String> {
         Error::DuplicatePackageId(id) => {
             format!("deposit a new package with `--parent {id}` instead")
         }
+        Error::InvalidTransition {
+            package_id, from, ..
+        } if from == "complete" => {
+            format!("to correct it, deposit a new package with `--parent {package_id}`")
+        }
         Error::ProjectArchived(id) => {
             format!("run `relay projects unarchive {id}` to write into it")
         }
@@ -169,6 +174,20 @@ impl Ctx {
         })
     }
 
+    /// Where to look for something named by a global id (a package, a session): the selected
+    /// project first, then every other.
+    pub fn search_order(&self) -> Result<Vec<String>, CliError> {
+        let first = self.project().ok();
+        let mut all: Vec<String> = first.clone().into_iter().collect();
+        let rest = crate::ops::projects::list(self.store()?)?;
+        all.extend(
+            rest.iter()
+                .map(|p| p.id().to_string())
+                .filter(|p| Some(p) != first.as_ref()),
+        );
+        Ok(all)
+    }
+
     /// The project named on the command line (`--project`), else by `RELAY_PROJECT`.
     pub fn project_flag(&self) -> Option<String> {
         self.global.project.clone().or_else(|| {
@@ -223,6 +242,22 @@ impl Ctx {
             _ => self.actor(who)?,
         };
         Ok((actor, session.map(|s| s.id().to_string())))
+    }
+
+    /// Who is looking, for what listings show (drafts are visible to their creator): the
+    /// writer identity a deposit here would record.
+    pub fn viewer(&self, project_id: &str) -> Result<Actor, Error> {
+        let who = ActorArgs {
+            actor: std::env::var("RELAY_ACTOR").ok(),
+            actor_type: None,
+        };
+        let session = SessionArg {
+            session: std::env::var("RELAY_SESSION").ok(),
+        };
+        match self.writer(project_id, &who, &session) {
+            Ok((actor, _)) => Ok(actor),
+            Err(_) => self.actor(&who),
+        }
     }
 
     /// Prints what the store's readers skipped, once each.

@@ -47,6 +47,9 @@ pub enum Command {
     Projects(cmd::projects::ProjectsArgs),
     Facts(cmd::facts::FactsArgs),
     Session(cmd::session::SessionArgs),
+    Review(cmd::review::ReviewArgs),
+    Status(cmd::status::StatusArgs),
+    Conformance(cmd::conformance::ConformanceArgs),
 }
 
 /// Parses `args`, runs the command, reports errors and warnings, and returns the exit code.
@@ -85,6 +88,9 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
         Command::Projects(a) => cmd::projects::run(&mut ctx, a),
         Command::Facts(a) => cmd::facts::run(&mut ctx, a),
         Command::Session(a) => cmd::session::run(&mut ctx, a),
+        Command::Review(a) => cmd::review::run(&mut ctx, a),
+        Command::Status(a) => cmd::status::run(&mut ctx, a),
+        Command::Conformance(a) => cmd::conformance::run(&mut ctx, a),
     };
     let result = result.and_then(|()| ctx.ui.flush().map_err(CliError::Output));
     ctx.report_warnings();

@@ -9,6 +9,8 @@ pub mod git;
 pub mod identity;
 pub mod projects;
 pub mod pull;
+pub mod review;
 pub mod sessions;
+pub mod status;
 
 pub use identity::Actor;

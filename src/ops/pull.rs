@@ -19,6 +19,8 @@ pub struct Filter {
     pub since: Option<Timestamp>,
     /// `created_at < until`.
     pub until: Option<Timestamp>,
+    /// Who is looking: drafts are shown to their creator only (§5.3). `None` shows all.
+    pub viewer: Option<String>,
 }
 
 impl Filter {
@@ -43,6 +45,13 @@ impl Filter {
         if self.status.is_some_and(|s| s != pkg.status()) {
             return false;
         }
+        if self
+            .viewer
+            .as_deref()
+            .is_some_and(|v| !super::review::visible_to(pkg, v))
+        {
+            return false;
+        }
         let at = pkg.created_at();
         if self.since.is_some_and(|s| at < s) || self.until.is_some_and(|u| at >= u) {
             return false;
@@ -61,6 +70,20 @@ pub fn specific(store: &Store, projects: &[String], package_id: &str) -> Result<
             .max_by(crate::store::packages::version_order)
         {
             return Ok(current);
+        }
+    }
+    Err(Error::PackageNotFound(package_id.to_string()))
+}
+
+/// Every version of one package, oldest first (by version, then hash), from the first project
+/// in `projects` that holds it.
+pub fn history(store: &Store, projects: &[String], package_id: &str) -> Result<Vec<StoredPackage>> {
+    for project in projects {
+        let mut versions = store.package_versions(project, package_id)?;
+        if !versions.is_empty() {
+            versions.sort_by(|a, b| a.version.cmp(&b.version).then_with(|| a.hash.cmp(&b.hash)));
+            versions.dedup_by(|a, b| a.hash == b.hash && a.version == b.version);
+            return Ok(versions);
         }
     }
     Err(Error::PackageNotFound(package_id.to_string()))

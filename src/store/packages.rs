@@ -32,6 +32,19 @@ pub struct StoredPackage {
 }
 
 impl StoredPackage {
+    /// This version's line: the package, its hash, and for versions after the first the
+    /// version number and the transition that made it.
+    pub fn to_envelope(&self) -> Map<String, Value> {
+        let mut env = Self::envelope(&self.package, &self.hash);
+        if self.version > 1 {
+            env.insert("version".into(), Value::from(self.version));
+        }
+        if let Some(t) = &self.transition {
+            env.insert("transition".into(), t.clone());
+        }
+        env
+    }
+
     /// The envelope line for a package: what a deposit appends.
     pub fn envelope(package: &Package, hash: &str) -> Map<String, Value> {
         let mut env = Map::new();

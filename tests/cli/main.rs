@@ -6,5 +6,6 @@ mod deposit;
 mod facts;
 mod init_projects;
 mod pull;
+mod review;
 mod robustness;
 mod sessions;

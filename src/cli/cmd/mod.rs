@@ -1,8 +1,11 @@
 //! One module per command: its clap `Args` and its `run`.
 
+pub mod conformance;
 pub mod deposit;
 pub mod facts;
 pub mod init;
 pub mod projects;
 pub mod pull;
+pub mod review;
 pub mod session;
+pub mod status;

@@ -7,6 +7,7 @@ use clap::Args;
 use crate::cli::{CliError, CmdResult, Ctx, render};
 use crate::error::Error;
 use crate::ops::pull::{self, Filter};
+use crate::store::packages::StoredPackage;
 use crate::wire::{Status, package, time};
 
 /// Read packages: one in full by id, or the newest ones
@@ -25,6 +26,9 @@ pub struct PullArgs {
     /// The package to show in full
     #[arg(value_name = "PACKAGE_ID", conflicts_with_all = ["types", "tags", "actor", "status", "since", "until", "all_projects"])]
     pub package_id: Option<String>,
+    /// With PACKAGE_ID: every stored version, with its transition (who, when, note)
+    #[arg(long, requires = "package_id")]
+    pub history: bool,
     /// List the N newest packages
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "5", conflicts_with = "package_id")]
     pub latest: Option<usize>,
@@ -64,15 +68,17 @@ fn parse_time(flag: &str, value: &Option<String>) -> Result<Option<time::Timesta
 pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
     let store = ctx.store()?;
     if let Some(id) = &args.package_id {
-        // Package ids are global: look in the selected project first, then everywhere.
-        let first = ctx.project().ok();
-        let mut projects: Vec<String> = first.clone().into_iter().collect();
-        projects.extend(
-            store
-                .projects()?
-                .into_keys()
-                .filter(|p| Some(p) != first.as_ref()),
-        );
+        let projects = ctx.search_order()?;
+        if args.history {
+            for v in pull::history(store, &projects, id)? {
+                if ctx.ui.json {
+                    ctx.ui.json_line(&v.to_envelope())?;
+                } else {
+                    version_line(ctx.ui.out(), &v)?;
+                }
+            }
+            return Ok(());
+        }
         let found = pull::specific(store, &projects, id)?;
         if ctx.ui.json {
             ctx.ui.json_line(&found.package)?;
@@ -81,6 +87,11 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         }
         return Ok(());
     }
+    let projects = ctx.projects(args.all_projects)?;
+    let viewer = match projects.first() {
+        Some(p) => Some(ctx.viewer(p)?.id),
+        None => None,
+    };
     let filter = Filter {
         types: args.types,
         tags: args.tags,
@@ -88,8 +99,8 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         status: args.status.as_deref().and_then(Status::parse),
         since: parse_time("--since", &args.since)?,
         until: parse_time("--until", &args.until)?,
+        viewer,
     };
-    let projects = ctx.projects(args.all_projects)?;
     let found = pull::latest(store, &projects, &filter, args.latest.unwrap_or(5))?;
     if ctx.ui.json {
         for p in &found {
@@ -106,4 +117,43 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         }
     }
     Ok(())
+}
+
+/// One line per stored version: its number, status, and the transition that made it.
+fn version_line(out: &mut impl Write, v: &StoredPackage) -> std::io::Result<()> {
+    let p = &v.package;
+    match &v.transition {
+        None => writeln!(
+            out,
+            "v{}  {}  deposited by {} at {}  {}",
+            v.version,
+            p.status().as_str(),
+            render::clean_line(p.created_by().id),
+            p.created_at_str(),
+            v.hash
+        ),
+        Some(t) => {
+            let s = |k: &str| t.get(k).and_then(|x| x.as_str()).unwrap_or("?");
+            let by = t
+                .get("by")
+                .and_then(|b| b.get("id"))
+                .and_then(|x| x.as_str())
+                .unwrap_or("?");
+            writeln!(
+                out,
+                "v{}  {} → {}  {} by {} at {}  {}",
+                v.version,
+                s("from"),
+                s("to"),
+                s("action").replace('_', " "),
+                render::clean_line(by),
+                s("at"),
+                v.hash
+            )?;
+            match t.get("note").and_then(|n| n.as_str()) {
+                Some(n) => writeln!(out, "    {}", render::clean_line(n)),
+                None => Ok(()),
+            }
+        }
+    }
 }

@@ -91,24 +91,11 @@ fn show(out: &mut impl Write, v: &SessionView) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The selected project first, then every other: session ids and callsigns are looked up there.
-fn search_order(ctx: &Ctx) -> Result<Vec<String>, CliError> {
-    let first = ctx.project().ok();
-    let mut all: Vec<String> = first.clone().into_iter().collect();
-    all.extend(
-        ctx.store()?
-            .projects()?
-            .into_keys()
-            .filter(|p| Some(p) != first.as_ref()),
-    );
-    Ok(all)
-}
-
 fn current(ctx: &Ctx) -> Result<Option<Session>, CliError> {
     let explicit = std::env::var("RELAY_SESSION").ok();
     Ok(sessions::acting(
         ctx.store()?,
-        &search_order(ctx)?,
+        &ctx.search_order()?,
         explicit.as_deref(),
     )?)
 }
@@ -147,7 +134,7 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
         }
         Action::End { session } => {
             let target = match session {
-                Some(key) => sessions::resolve(store, &search_order(ctx)?, &key)?,
+                Some(key) => sessions::resolve(store, &ctx.search_order()?, &key)?,
                 None => current(ctx)?.ok_or_else(|| {
                     CliError::Usage(
                         "no current session to end: name one (relay session end SESSION)".into(),
@@ -194,7 +181,7 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
             Ok(())
         }
         Action::Show { session } => {
-            let s = sessions::resolve(store, &search_order(ctx)?, &session)?;
+            let s = sessions::resolve(store, &ctx.search_order()?, &session)?;
             let v = sessions::view(store, s)?;
             if ctx.ui.json {
                 let packages: Vec<_> = v.packages.iter().map(|p| &p.package).collect();

@@ -1,0 +1,229 @@
+//! `relay review`: human and agent checkpoints (§5.3, §8.5): flag, approve, request changes,
+//! and list what awaits review.
+
+use std::io::Write;
+
+use clap::{ArgGroup, Args, Subcommand};
+use colored::Colorize;
+use serde_json::json;
+
+use crate::cli::context::{ActorArgs, SessionArg};
+use crate::cli::{CliError, CmdResult, Ctx, render};
+use crate::ops::review::{self, Action, Reviewer, TransitionRequest};
+use crate::store::packages::StoredPackage;
+
+/// Put packages through review: flag, approve, request changes, list
+///
+/// Statuses move as §5.3 allows: draft → awaiting_review or complete; awaiting_review →
+/// complete or revision_requested; revision_requested → awaiting_review or complete. complete is
+/// terminal: to correct a complete package, deposit a new one with --parent. Each transition
+/// appends a new version of the package; `relay pull PKG --history` shows them all.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  relay deposit --title \"Schema migration plan\" --status draft
+  relay review flag pkg_… --human --note \"Needs a DBA's eyes\"
+  relay review list --human
+  relay review request-changes pkg_… --note \"Add a rollback step\"
+  relay review approve pkg_… --note \"Ship it\"")]
+pub struct ReviewArgs {
+    #[command(subcommand)]
+    pub action: ReviewAction,
+}
+
+/// `--human` or `--agent`.
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("reviewer").args(["human", "agent"])))]
+pub struct ReviewerArgs {
+    /// A person must review it
+    #[arg(long)]
+    pub human: bool,
+    /// An agent may review it
+    #[arg(long)]
+    pub agent: bool,
+}
+
+impl ReviewerArgs {
+    fn get(&self) -> Option<Reviewer> {
+        match (self.human, self.agent) {
+            (true, _) => Some(Reviewer::Human),
+            (_, true) => Some(Reviewer::Agent),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ReviewAction {
+    /// Ask for review: the package becomes awaiting_review (from draft, awaiting_review or
+    /// revision_requested)
+    Flag {
+        #[arg(value_name = "PKG")]
+        package_id: String,
+        #[command(flatten)]
+        reviewer: ReviewerArgs,
+        /// What to look at
+        #[arg(long, value_name = "TEXT")]
+        note: Option<String>,
+        #[command(flatten)]
+        who: ActorArgs,
+        #[command(flatten)]
+        session: SessionArg,
+    },
+    /// Approve: the package becomes complete (from any status but complete)
+    Approve {
+        #[arg(value_name = "PKG")]
+        package_id: String,
+        #[arg(long, value_name = "TEXT")]
+        note: Option<String>,
+        #[command(flatten)]
+        who: ActorArgs,
+        #[command(flatten)]
+        session: SessionArg,
+    },
+    /// Send it back: awaiting_review becomes revision_requested
+    RequestChanges {
+        #[arg(value_name = "PKG")]
+        package_id: String,
+        /// What must change (required)
+        #[arg(long, value_name = "TEXT")]
+        note: String,
+        #[command(flatten)]
+        who: ActorArgs,
+        #[command(flatten)]
+        session: SessionArg,
+    },
+    /// Packages awaiting review, oldest request first, with who flagged them and why
+    List {
+        #[command(flatten)]
+        reviewer: ReviewerArgs,
+        /// Every project, not just the selected one
+        #[arg(long)]
+        all_projects: bool,
+    },
+}
+
+fn apply(
+    ctx: &mut Ctx,
+    package_id: &str,
+    action: Action,
+    note: Option<String>,
+    who: &ActorArgs,
+    session: &SessionArg,
+) -> CmdResult {
+    let store = ctx.store()?;
+    let projects = ctx.search_order()?;
+    let target = crate::ops::pull::specific(store, &projects, package_id)?;
+    let (actor, session_id) = ctx.writer(target.package.project_id(), who, session)?;
+    let req = TransitionRequest {
+        action,
+        note,
+        actor,
+        session_id,
+    };
+    let done = review::transition(store, &projects, package_id, &req)?;
+    if ctx.ui.json {
+        ctx.ui.json_line(&done.to_envelope())?;
+    } else {
+        let t = done.transition.as_ref();
+        let from = t.and_then(|t| t["from"].as_str()).unwrap_or("?");
+        writeln!(
+            ctx.ui.out(),
+            "{}  {} → {}  (version {})",
+            done.package.id().cyan(),
+            from,
+            done.package.status().as_str().bold(),
+            done.version
+        )?;
+    }
+    Ok(())
+}
+
+fn pending_line(out: &mut impl Write, p: &review::Pending) -> std::io::Result<()> {
+    let pkg = &p.package.package;
+    let by = p
+        .flagged_by
+        .get("id")
+        .and_then(|v| v.as_str())
+        .unwrap_or("?");
+    writeln!(
+        out,
+        "{}  {}  [{}]  flagged by {} at {}",
+        pkg.id().cyan(),
+        render::clean_line(pkg.title()).bold(),
+        pkg.review_type(),
+        render::clean_line(by),
+        p.flagged_at
+    )?;
+    if let Some(n) = &p.note {
+        writeln!(out, "    {}", render::clean_line(n))?;
+    }
+    Ok(())
+}
+
+pub fn run(ctx: &mut Ctx, args: ReviewArgs) -> CmdResult {
+    match args.action {
+        ReviewAction::Flag {
+            package_id,
+            reviewer,
+            note,
+            who,
+            session,
+        } => {
+            let reviewer = reviewer
+                .get()
+                .ok_or_else(|| CliError::Usage("say who reviews it: --human or --agent".into()))?;
+            apply(
+                ctx,
+                &package_id,
+                Action::Flag { reviewer },
+                note,
+                &who,
+                &session,
+            )
+        }
+        ReviewAction::Approve {
+            package_id,
+            note,
+            who,
+            session,
+        } => apply(ctx, &package_id, Action::Approve, note, &who, &session),
+        ReviewAction::RequestChanges {
+            package_id,
+            note,
+            who,
+            session,
+        } => apply(
+            ctx,
+            &package_id,
+            Action::RequestChanges,
+            Some(note),
+            &who,
+            &session,
+        ),
+        ReviewAction::List {
+            reviewer,
+            all_projects,
+        } => {
+            let projects = ctx.projects(all_projects)?;
+            let pending = review::pending(ctx.store()?, &projects, reviewer.get())?;
+            if pending.is_empty() && !ctx.ui.json {
+                ctx.ui.note("Nothing awaits review.");
+            }
+            for p in &pending {
+                if ctx.ui.json {
+                    let mut v = serde_json::Value::Object(StoredPackage::envelope(
+                        &p.package.package,
+                        &p.package.hash,
+                    ));
+                    v["flagged_by"] = p.flagged_by.clone();
+                    v["flagged_at"] = json!(p.flagged_at);
+                    v["note"] = json!(p.note);
+                    ctx.ui.json_line(&v)?;
+                } else {
+                    pending_line(ctx.ui.out(), p)?;
+                }
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! `relay status`: one screen about the whole store.
+
+use std::io::Write;
+
+use clap::Args;
+use colored::Colorize;
+use serde_json::json;
+
+use crate::cli::{CmdResult, Ctx, render};
+use crate::ops::status;
+
+/// Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings
+#[derive(Debug, Args)]
+pub struct StatusArgs {}
+
+fn counts(map: &std::collections::BTreeMap<String, usize>) -> String {
+    if map.is_empty() {
+        return "none".into();
+    }
+    map.iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn run(ctx: &mut Ctx, _args: StatusArgs) -> CmdResult {
+    let store = ctx.store()?;
+    let s = status::status(store)?;
+    let warnings = store.diagnostics().take();
+    let root = store.root().display().to_string();
+    if ctx.ui.json {
+        let w: Vec<_> = warnings
+            .iter()
+            .map(|w| json!({"warning": w.kind.as_str(), "file": w.path.display().to_string(), "line": w.line, "message": w.message}))
+            .collect();
+        let mut v = serde_json::to_value(&s).map_err(|e| crate::Error::Integrity(e.to_string()))?;
+        v["store"] = json!(root);
+        v["warnings"] = json!(w);
+        ctx.ui.json_line(&v)?;
+        return Ok(());
+    }
+    let out = ctx.ui.out();
+    writeln!(out, "{} {}", "Store".bold(), root)?;
+    writeln!(out, "{}", "Projects".bold())?;
+    for p in &s.projects {
+        let state = if p.archived {
+            "archived".red()
+        } else {
+            "active".green()
+        };
+        writeln!(
+            out,
+            "  {}  {}  {} packages",
+            render::clean_line(&p.project_id).cyan(),
+            state,
+            p.packages
+        )?;
+    }
+    writeln!(out, "{} {}", "Packages".bold(), s.packages)?;
+    writeln!(out, "  by type:   {}", counts(&s.packages_by_type))?;
+    writeln!(out, "  by status: {}", counts(&s.packages_by_status))?;
+    writeln!(out, "  awaiting review: {}", s.awaiting_review)?;
+    writeln!(
+        out,
+        "  last deposit: {}",
+        s.last_deposit.as_deref().unwrap_or("never")
+    )?;
+    writeln!(
+        out,
+        "{} {} current, {} in all",
+        "Facts".bold(),
+        s.facts.live,
+        s.facts.total
+    )?;
+    writeln!(
+        out,
+        "{} {} active, {} in all",
+        "Sessions".bold(),
+        s.sessions.live,
+        s.sessions.total
+    )?;
+    writeln!(out, "{} {} bytes on disk", "Size".bold(), s.size_bytes)?;
+    if warnings.is_empty() {
+        writeln!(out, "{} none", "Integrity warnings".bold())?;
+    } else {
+        writeln!(
+            out,
+            "{} {}",
+            "Integrity warnings".bold(),
+            warnings.len().to_string().yellow()
+        )?;
+        for w in &warnings {
+            let file = w
+                .path
+                .strip_prefix(&ctx.cwd)
+                .unwrap_or(&w.path)
+                .display()
+                .to_string();
+            writeln!(out, "  {file}:{}: {}", w.line, w.message)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,108 @@
+//! A summary of the whole store for `relay status`, and the conformance descriptor (§11.5).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use walkdir::WalkDir;
+
+use crate::error::Result;
+use crate::store::Store;
+use crate::wire::{Project, Status, time};
+
+/// One project in the summary.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProjectSummary {
+    pub project_id: String,
+    pub name: String,
+    pub archived: bool,
+    pub packages: usize,
+}
+
+/// Counts of a kind of record: how many there are, and how many are live (current/active).
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Counts {
+    pub total: usize,
+    pub live: usize,
+}
+
+/// What `relay status` reports.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct StoreStatus {
+    pub projects: Vec<ProjectSummary>,
+    pub packages: usize,
+    pub packages_by_type: BTreeMap<String, usize>,
+    pub packages_by_status: BTreeMap<String, usize>,
+    pub awaiting_review: usize,
+    /// `live` = current facts.
+    pub facts: Counts,
+    /// `live` = active sessions.
+    pub sessions: Counts,
+    /// `created_at` of the newest package.
+    pub last_deposit: Option<String>,
+    pub size_bytes: u64,
+}
+
+/// Counts everything in the store (every project, archived ones included).
+pub fn status(store: &Store) -> Result<StoreStatus> {
+    let mut s = StoreStatus::default();
+    let mut newest: Option<(time::Timestamp, String)> = None;
+    let projects: Vec<Project> = super::projects::list(store)?;
+    for project in &projects {
+        let packages = store.current_packages(project.id())?;
+        for p in packages.values() {
+            let pkg = &p.package;
+            *s.packages_by_type
+                .entry(pkg.package_type().to_string())
+                .or_default() += 1;
+            *s.packages_by_status
+                .entry(pkg.status().as_str().to_string())
+                .or_default() += 1;
+            if pkg.status() == Status::AwaitingReview {
+                s.awaiting_review += 1;
+            }
+            let at = pkg.created_at();
+            if newest.as_ref().is_none_or(|(t, _)| at > *t) {
+                newest = Some((at, pkg.created_at_str().to_string()));
+            }
+        }
+        s.packages += packages.len();
+        let facts = store.facts(project.id())?;
+        s.facts.total += facts.len();
+        s.facts.live += facts.values().filter(|f| f.is_current()).count();
+        let sessions = store.sessions(project.id())?;
+        s.sessions.total += sessions.len();
+        s.sessions.live += sessions.values().filter(|x| x.is_active()).count();
+        s.projects.push(ProjectSummary {
+            project_id: project.id().to_string(),
+            name: project.name().to_string(),
+            archived: project.is_archived(),
+            packages: packages.len(),
+        });
+    }
+    s.last_deposit = newest.map(|(_, text)| text);
+    s.size_bytes = WalkDir::new(store.root())
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.metadata().ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+        .sum();
+    Ok(s)
+}
+
+/// The conformance descriptor of §11.5. It says what relay actually does: L3 (deposit, facts,
+/// review), no hybrid or semantic search, no realtime subscriptions, no blob storage.
+pub fn conformance() -> Value {
+    json!({
+        "protocol_version": crate::wire::PROTOCOL_VERSION,
+        "conformance_level": "L3",
+        "capabilities": {
+            "hybrid_search": false,
+            "semantic_search": false,
+            "realtime": false,
+            "blob_storage": false,
+        },
+        "implementation": {"name": "relay", "version": env!("CARGO_PKG_VERSION")},
+    })
+}
