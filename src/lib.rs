@@ -10,4 +10,5 @@ pub mod wire;
 pub use error::{Error, ErrorKind, Result};
 pub mod cli;
 pub mod ops;
+pub mod search;
 pub mod store;

@@ -4,6 +4,7 @@
 pub mod cmd;
 pub mod context;
 pub mod exit;
+pub mod markdown;
 pub mod render;
 pub mod ui;
 
@@ -47,6 +48,9 @@ pub enum Command {
     Projects(cmd::projects::ProjectsArgs),
     Facts(cmd::facts::FactsArgs),
     Session(cmd::session::SessionArgs),
+    Search(cmd::search::SearchArgs),
+    Orient(cmd::orient::OrientArgs),
+    Orchestrate(cmd::orchestrate::OrchestrateArgs),
     Review(cmd::review::ReviewArgs),
     Status(cmd::status::StatusArgs),
     Conformance(cmd::conformance::ConformanceArgs),
@@ -88,6 +92,9 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
         Command::Projects(a) => cmd::projects::run(&mut ctx, a),
         Command::Facts(a) => cmd::facts::run(&mut ctx, a),
         Command::Session(a) => cmd::session::run(&mut ctx, a),
+        Command::Search(a) => cmd::search::run(&mut ctx, a),
+        Command::Orient(a) => cmd::orient::run(&mut ctx, a),
+        Command::Orchestrate(a) => cmd::orchestrate::run(&mut ctx, a),
         Command::Review(a) => cmd::review::run(&mut ctx, a),
         Command::Status(a) => cmd::status::run(&mut ctx, a),
         Command::Conformance(a) => cmd::conformance::run(&mut ctx, a),

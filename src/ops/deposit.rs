@@ -93,6 +93,23 @@ pub fn deposit(
     if project.is_archived() {
         return Err(Error::ProjectArchived(project_id));
     }
+    if let Some(s) = &ctx.session_id {
+        super::sessions::ensure_open(store, &project_id, s)?;
+    }
+    // A time relay fills in is taken under the lock, so it is never earlier than a write
+    // that had to wait for this one (a session's end, say).
+    let (package, hash) = if filled.contains(&"created_at") {
+        let mut map = package.into_map();
+        map.insert(
+            "created_at".into(),
+            Value::String(time::format(time::now().max(ctx.now))),
+        );
+        let p = Package::from_map(map)?;
+        let h = p.content_hash();
+        (p, h)
+    } else {
+        (package, hash)
+    };
     let versions = store.package_versions(&project_id, package.id())?;
     if !versions.is_empty() {
         return replay(package, &filled, versions);

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SchemaError};
 use crate::store::Store;
 use crate::wire::{Fact, ids, time, time::Timestamp};
 
@@ -26,8 +26,10 @@ pub struct AssertRequest {
     pub tags: Vec<String>,
     /// Default: now, taken inside the lock.
     pub valid_from: Option<Timestamp>,
-    /// Who asserts, when there is no source package (`{"id", "type", "session_id"?}`).
+    /// Who asserts (`{"id", "type", "session_id"?}`).
     pub asserted_by: Value,
+    /// Whether `asserted_by` was named explicitly; otherwise a source package's author wins.
+    pub actor_explicit: bool,
 }
 
 /// The outcome of an assert.
@@ -92,11 +94,16 @@ pub fn at_of<'a>(
         .max_by(|a, b| rank(a).cmp(&rank(b)))
 }
 
-/// A copy of `fact` ended at `end` (never before it began).
+/// A copy of `fact` ended at `end` (never before it began: an end at or before the start is
+/// written as the start, verbatim, whatever its precision).
 fn closed(fact: &Fact, end: Timestamp) -> Result<Fact> {
-    let end = end.max(fact.valid_from());
+    let to = if end <= fact.valid_from() {
+        fact.str_field("valid_from").unwrap_or_default().to_string()
+    } else {
+        time::format(end)
+    };
     let mut map = fact.as_map().clone();
-    map.insert("valid_to".into(), Value::String(time::format(end)));
+    map.insert("valid_to".into(), Value::String(to));
     Ok(Fact::from_map(map)?)
 }
 
@@ -104,6 +111,14 @@ fn asserted_by_for(store: &Store, project_id: &str, req: &AssertRequest) -> Resu
     let Some(src) = &req.source_package_id else {
         return Ok(req.asserted_by.clone());
     };
+    if req.actor_explicit {
+        // Still check the source exists.
+        store
+            .package_versions(project_id, src)?
+            .first()
+            .ok_or_else(|| Error::PackageNotFound(src.clone()))?;
+        return Ok(req.asserted_by.clone());
+    }
     let versions = store.package_versions(project_id, src)?;
     let first = versions
         .first()
@@ -120,11 +135,20 @@ fn asserted_by_for(store: &Store, project_id: &str, req: &AssertRequest) -> Resu
 /// fact's `valid_from`, and appends both lines in one write (§7.3).
 pub fn assert(store: &Store, project_id: &str, req: &AssertRequest) -> Result<Asserted> {
     // Validate the shape before taking the lock, so bad input costs nobody a wait.
+    if let Some(c) = req.confidence
+        && !(c.is_finite() && (0.0..=1.0).contains(&c))
+    {
+        return Err(SchemaError::new(
+            "confidence",
+            format!("must be a number from 0 to 1 (got {c})"),
+        )
+        .into());
+    }
     let draft_time = req.valid_from.unwrap_or_else(time::now);
     build(project_id, req, draft_time, draft_time, Value::Null)?;
 
     let _lock = store.lock_project(project_id)?;
-    super::projects::get(store, project_id)?;
+    writable(store, project_id, &req.asserted_by)?;
     let asserted_by = asserted_by_for(store, project_id, req)?;
     let now = time::now();
     let facts = store.facts(project_id)?;
@@ -144,7 +168,7 @@ pub fn assert(store: &Store, project_id: &str, req: &AssertRequest) -> Result<As
     let valid_from = match (req.valid_from, current) {
         (Some(t), Some(cur)) if t < cur.valid_from() => {
             return Err(Error::FactChainConflict(format!(
-                "--valid-from {} is earlier than the current fact's valid_from {} ({}); a new fact must \
+                "valid_from {} is earlier than the current fact's valid_from {} ({}); a new fact must \
                  start at or after the fact it supersedes",
                 time::format(t),
                 time::format(cur.valid_from()),
@@ -200,6 +224,17 @@ fn build(
     Ok(Fact::from_map(map)?)
 }
 
+/// Checks, under the lock, that the project takes writes and the asserting session is open.
+fn writable(store: &Store, project_id: &str, by: &Value) -> Result<()> {
+    if super::projects::get(store, project_id)?.is_archived() {
+        return Err(Error::ProjectArchived(project_id.to_string()));
+    }
+    if let Some(s) = by.get("session_id").and_then(Value::as_str) {
+        super::sessions::ensure_open(store, project_id, s)?;
+    }
+    Ok(())
+}
+
 /// Ends the current facts of a key (only those with `value`, when given) without a
 /// replacement (§7.4). Returns the facts it ended.
 pub fn invalidate(
@@ -209,8 +244,13 @@ pub fn invalidate(
     predicate: &str,
     value: Option<&str>,
 ) -> Result<Vec<Fact>> {
+    for (name, v) in [("subject", subject), ("predicate", predicate)] {
+        if v.is_empty() {
+            return Err(SchemaError::new(name, "must not be empty").into());
+        }
+    }
     let _lock = store.lock_project(project_id)?;
-    super::projects::get(store, project_id)?;
+    writable(store, project_id, &Value::Null)?;
     let now = time::now();
     let facts = store.facts(project_id)?;
     let ended = of_key(&facts, subject, predicate)

@@ -81,8 +81,15 @@ pub fn history(store: &Store, projects: &[String], package_id: &str) -> Result<V
     for project in projects {
         let mut versions = store.package_versions(project, package_id)?;
         if !versions.is_empty() {
-            versions.sort_by(|a, b| a.version.cmp(&b.version).then_with(|| a.hash.cmp(&b.hash)));
-            versions.dedup_by(|a, b| a.hash == b.hash && a.version == b.version);
+            versions.sort_by(|a, b| {
+                a.version
+                    .cmp(&b.version)
+                    .then_with(|| crate::store::packages::version_order(a, b))
+            });
+            // Only exact duplicate lines (a union merge keeps both copies) count once.
+            versions.dedup_by(|a, b| {
+                a.hash == b.hash && a.version == b.version && a.transition == b.transition
+            });
             return Ok(versions);
         }
     }

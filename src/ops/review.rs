@@ -81,6 +81,12 @@ pub fn transition(
     let current = super::pull::specific(store, projects, package_id)?;
     let project_id = current.package.project_id().to_string();
     let _lock = store.lock_project(&project_id)?;
+    if super::projects::get(store, &project_id)?.is_archived() {
+        return Err(Error::ProjectArchived(project_id));
+    }
+    if let Some(s) = &req.session_id {
+        super::sessions::ensure_open(store, &project_id, s)?;
+    }
     // Read again under the lock: another writer may have moved it meanwhile.
     let versions = store.package_versions(&project_id, package_id)?;
     let current = versions

@@ -58,7 +58,7 @@ pub fn start(
     requested: Option<&str>,
 ) -> Result<Session> {
     if requested.is_some_and(|c| c.trim().is_empty()) {
-        return Err(Error::InvalidInput("--callsign must not be empty".into()));
+        return Err(Error::InvalidInput("a callsign must not be empty".into()));
     }
     let _lock = store.lock_project(project_id)?;
     let project = super::projects::get(store, project_id)?;
@@ -205,6 +205,18 @@ pub fn acting(
         return Ok(None);
     };
     Ok(store.sessions(&cur.project_id)?.remove(&cur.session_id))
+}
+
+/// Fails unless `session_id` is an open session of the project. Writers call it under the
+/// project lock, so no write lands in a session after its end.
+pub fn ensure_open(store: &Store, project_id: &str, session_id: &str) -> Result<()> {
+    match store.sessions(project_id)?.get(session_id) {
+        Some(s) if s.is_active() => Ok(()),
+        Some(s) => Err(Error::SessionEnded(
+            s.callsign().unwrap_or(s.id()).to_string(),
+        )),
+        None => Err(Error::SessionNotFound(session_id.to_string())),
+    }
 }
 
 /// The session a write in `project_id` records: `explicit` (id or callsign), which must be an

@@ -4,7 +4,6 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::{Value, json};
-use walkdir::WalkDir;
 
 use crate::error::Result;
 use crate::store::Store;
@@ -81,13 +80,7 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
         });
     }
     s.last_deposit = newest.map(|(_, text)| text);
-    s.size_bytes = WalkDir::new(store.root())
-        .into_iter()
-        .filter_map(|e| e.ok())
-        .filter_map(|e| e.metadata().ok())
-        .filter(|m| m.is_file())
-        .map(|m| m.len())
-        .sum();
+    s.size_bytes = store.size_on_disk();
     Ok(s)
 }
 

@@ -128,6 +128,17 @@ impl Store {
         ))
     }
 
+    /// The bytes of every file in the store.
+    pub fn size_on_disk(&self) -> u64 {
+        walkdir::WalkDir::new(self.root())
+            .into_iter()
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.metadata().ok())
+            .filter(|m| m.is_file())
+            .map(|m| m.len())
+            .sum()
+    }
+
     /// Appends complete lines to a log under the store's fsync policy. Hold the lock.
     pub fn append(&self, path: &Path, bytes: &[u8]) -> Result<()> {
         log::append(path, bytes, self.config.fsync())

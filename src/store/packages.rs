@@ -4,7 +4,7 @@
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
@@ -32,6 +32,51 @@ pub struct StoredPackage {
 }
 
 impl StoredPackage {
+    /// Reads one envelope line: the package must validate and match its stored hash.
+    pub fn from_envelope(
+        mut env: Map<String, Value>,
+        path: &Path,
+        line: u64,
+    ) -> std::result::Result<StoredPackage, (WarningKind, String)> {
+        let Some(raw) = env.remove("package") else {
+            return Err((
+                WarningKind::InvalidRecord,
+                "the line has no `package` member; skipped".into(),
+            ));
+        };
+        let package = Package::from_value(raw).map_err(|e| {
+            (
+                WarningKind::InvalidRecord,
+                format!("not a valid package: {e}; skipped"),
+            )
+        })?;
+        let hash = package.content_hash();
+        match env.get("hash").and_then(Value::as_str) {
+            Some(stored) if stored == hash => {}
+            stored => {
+                return Err((
+                    WarningKind::HashMismatch,
+                    format!(
+                        "package {} does not match its stored hash (stored {}, computed {hash}); it was \
+                         changed after it was written, so it was skipped",
+                        package.id(),
+                        stored.unwrap_or("none")
+                    ),
+                ));
+            }
+        }
+        Ok(StoredPackage {
+            version: env.get("version").and_then(Value::as_u64).unwrap_or(1),
+            transition: env.remove("transition"),
+            package,
+            hash,
+            location: Location {
+                path: path.to_path_buf(),
+                line,
+            },
+        })
+    }
+
     /// This version's line: the package, its hash, and for versions after the first the
     /// version number and the transition that made it.
     pub fn to_envelope(&self) -> Map<String, Value> {
@@ -55,7 +100,8 @@ impl StoredPackage {
 }
 
 /// Orders two versions of one package: the greater is current. A `complete` version wins
-/// (complete is terminal); then the higher version number; then the greater hash. Line order
+/// (complete is terminal); then the higher version number; then the greater hash; then the
+/// greater transition metadata. Line order
 /// plays no part, so every clone holding the same lines picks the same version.
 pub fn version_order(a: &StoredPackage, b: &StoredPackage) -> Ordering {
     let complete = |p: &StoredPackage| p.package.status() == Status::Complete;
@@ -63,6 +109,19 @@ pub fn version_order(a: &StoredPackage, b: &StoredPackage) -> Ordering {
         .cmp(&complete(b))
         .then(a.version.cmp(&b.version))
         .then_with(|| a.hash.cmp(&b.hash))
+        .then_with(|| transition_order(a, b))
+}
+
+/// Two clones can make the same transition (same package, so same hash) by different people
+/// at different times: the transition metadata, compared canonically, settles it.
+fn transition_order(a: &StoredPackage, b: &StoredPackage) -> Ordering {
+    let text = |p: &StoredPackage| {
+        p.transition
+            .as_ref()
+            .map(crate::wire::canonical::to_canonical_string)
+            .unwrap_or_default()
+    };
+    text(a).cmp(&text(b))
 }
 
 /// The quoted JSON form of `id` without its quotes, as it appears inside a stored line.
@@ -114,54 +173,42 @@ impl Store {
         each: &mut impl FnMut(StoredPackage) -> Result<()>,
     ) -> Result<()> {
         let diag = &self.diagnostics;
-        log::read_objects_filtered(path, diag, prefilter, |line, mut env| {
-            let warn = |kind, msg: String| diag.warn(path, line, kind, msg);
-            let Some(raw) = env.remove("package") else {
-                warn(
-                    WarningKind::InvalidRecord,
-                    "the line has no `package` member; skipped".into(),
-                );
-                return Ok(());
-            };
-            let package = match Package::from_value(raw) {
-                Ok(p) => p,
-                Err(e) => {
-                    warn(
-                        WarningKind::InvalidRecord,
-                        format!("not a valid package: {e}; skipped"),
-                    );
-                    return Ok(());
-                }
-            };
-            let hash = package.content_hash();
-            match env.get("hash").and_then(Value::as_str) {
-                Some(stored) if stored == hash => {}
-                stored => {
-                    warn(
-                        WarningKind::HashMismatch,
-                        format!(
-                            "package {} does not match its stored hash (stored {}, computed {hash}); it was \
-                             changed after it was written, so it was skipped",
-                            package.id(),
-                            stored.unwrap_or("none")
-                        ),
-                    );
-                    return Ok(());
+        log::read_objects_filtered(path, diag, prefilter, |line, env| {
+            match StoredPackage::from_envelope(env, path, line) {
+                Ok(p) => each(p),
+                Err((kind, message)) => {
+                    diag.warn(path, line, kind, message);
+                    Ok(())
                 }
             }
-            let version = env.get("version").and_then(Value::as_u64).unwrap_or(1);
-            let transition = env.remove("transition");
-            each(StoredPackage {
-                package,
-                hash,
-                version,
-                transition,
-                location: Location {
-                    path: path.to_path_buf(),
-                    line,
-                },
-            })
         })
+    }
+
+    /// Reads the package line that starts at `offset` in `path` (as a search found it).
+    /// Problems are reported to the diagnostics and give `None`.
+    pub fn package_at(&self, path: &Path, offset: u64, line: u64) -> Result<Option<StoredPackage>> {
+        use std::io::{BufRead, Seek, SeekFrom};
+        let ctx = |e| Error::io(format!("cannot read {}", path.display()), e);
+        let mut file = std::fs::File::open(path).map_err(ctx)?;
+        file.seek(SeekFrom::Start(offset)).map_err(ctx)?;
+        let mut buf = Vec::new();
+        std::io::BufReader::new(file)
+            .read_until(b'\n', &mut buf)
+            .map_err(ctx)?;
+        let parsed = match serde_json::from_slice::<Value>(&buf) {
+            Ok(Value::Object(env)) => StoredPackage::from_envelope(env, path, line),
+            _ => Err((
+                WarningKind::CorruptLine,
+                "the line is not a JSON object; it was skipped".into(),
+            )),
+        };
+        match parsed {
+            Ok(p) => Ok(Some(p)),
+            Err((kind, message)) => {
+                self.diagnostics.warn(path, line, kind, message);
+                Ok(None)
+            }
+        }
     }
 
     /// Every stored version of one package in a project (empty when there is none).
@@ -183,16 +230,40 @@ impl Store {
 
     /// The current version of every package in a project, by id.
     pub fn current_packages(&self, project_id: &str) -> Result<HashMap<String, StoredPackage>> {
+        self.current_packages_since(project_id, None)
+    }
+
+    /// The current version of every package created at or after `since` (all when `None`).
+    /// Only the monthly logs that can hold such packages are read, so a window costs the same
+    /// however old the store is.
+    pub fn current_packages_since(
+        &self,
+        project_id: &str,
+        since: Option<crate::wire::time::Timestamp>,
+    ) -> Result<HashMap<String, StoredPackage>> {
+        let first_log = since.map(|t| format!("{}.ndjson", crate::wire::time::month_key(t)));
         let mut out: HashMap<String, StoredPackage> = HashMap::new();
-        self.scan_packages(project_id, None, |p| {
-            match out.get(p.package.id()) {
-                Some(cur) if version_order(&p, cur) != Ordering::Greater => {}
-                _ => {
-                    out.insert(p.package.id().to_string(), p);
-                }
+        for path in self.package_logs(project_id)? {
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            if first_log.as_deref().is_some_and(|first| name < first) {
+                continue;
             }
-            Ok(())
-        })?;
+            self.scan_log(&path, None, &mut |p: StoredPackage| {
+                if since.is_some_and(|t| p.package.created_at() < t) {
+                    return Ok(());
+                }
+                match out.get(p.package.id()) {
+                    Some(cur) if version_order(&p, cur) != Ordering::Greater => {}
+                    _ => {
+                        out.insert(p.package.id().to_string(), p);
+                    }
+                }
+                Ok(())
+            })?;
+        }
         Ok(out)
     }
 

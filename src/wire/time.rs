@@ -16,9 +16,16 @@ pub fn tick() -> TimeDelta {
     TimeDelta::microseconds(1)
 }
 
-/// The canonical text form relay writes: microsecond precision, `Z`.
+/// The text form relay writes: microsecond precision and `Z` (nanoseconds only for a time that
+/// came in with them, so that no time read from elsewhere is rounded).
 pub fn format(t: Timestamp) -> String {
-    t.to_rfc3339_opts(SecondsFormat::Micros, true)
+    use chrono::Timelike;
+    let precision = if t.nanosecond().is_multiple_of(1000) {
+        SecondsFormat::Micros
+    } else {
+        SecondsFormat::Nanos
+    };
+    t.to_rfc3339_opts(precision, true)
 }
 
 /// Parses an RFC 3339 timestamp (any offset) into UTC.

@@ -373,3 +373,81 @@ fn concurrent_asserts_form_one_gapless_chain() {
     }
     assert!(history.last().unwrap()["valid_to"].is_null());
 }
+
+#[test]
+fn non_finite_confidence_empty_keys_and_archived_projects_are_refused() {
+    let env = Env::new();
+    for bad in ["--confidence=NaN", "--confidence=inf", "--confidence=-inf"] {
+        let r = env.run(&["facts", "assert", "s", "p", "v", bad, "--json"]);
+        assert_eq!(r.code, 4, "{bad}: {}", r.stderr);
+        assert!(
+            r.error()["message"]
+                .as_str()
+                .unwrap()
+                .contains("confidence")
+        );
+    }
+    let r = env.run(&["facts", "invalidate", "", "", "--json"]);
+    assert_eq!(
+        (r.code, r.error()["error"].as_str()),
+        (4, Some("invalid_schema"))
+    );
+    assert!(!facts_file(&env).exists());
+    env.ok(&["projects", "create", "old"]);
+    env.ok(&["projects", "archive", "old"]);
+    let r = env.run(&[
+        "facts",
+        "assert",
+        "s",
+        "p",
+        "v",
+        "--project",
+        "old",
+        "--json",
+    ]);
+    assert_eq!(
+        (r.code, r.error()["error"].as_str()),
+        (3, Some("project_archived"))
+    );
+}
+
+#[test]
+fn an_explicit_actor_beats_the_source_package_author() {
+    let env = Env::new();
+    let pkg = env.deposit("eval", &["--actor", "bob"]);
+    let f = env.ok_json(&[
+        "facts", "assert", "k", "q", "v", "--source", &pkg, "--actor", "dave",
+    ]);
+    assert_eq!(f["asserted_by"], json!({"id": "dave", "type": "human"}));
+    assert_eq!(f["source_package_id"], pkg.as_str());
+}
+
+#[test]
+fn foreign_precision_valid_from_can_be_superseded_at_the_same_instant() {
+    let env = Env::new();
+    let line = json!({"fact_id": "fact_ns", "project_id": "demo", "subject": "s", "predicate": "p", "value": "old",
+                      "valid_from": "2026-01-01T00:00:00.0000019Z", "created_at": "2026-01-01T00:00:00Z"});
+    std::fs::create_dir_all(facts_file(&env).parent().unwrap()).unwrap();
+    std::fs::write(facts_file(&env), format!("{line}\n")).unwrap();
+    let f = env.ok_json(&[
+        "facts",
+        "assert",
+        "s",
+        "p",
+        "new",
+        "--valid-from",
+        "2026-01-01T00:00:00.0000019Z",
+    ]);
+    assert_eq!(
+        f["valid_from"], "2026-01-01T00:00:00.000001900Z",
+        "no precision is lost"
+    );
+    let history = env
+        .run(&["facts", "history", "s", "p", "--json"])
+        .json_lines();
+    assert_eq!(
+        history[0]["valid_to"], "2026-01-01T00:00:00.0000019Z",
+        "closed at its own start, verbatim"
+    );
+    assert_eq!(env.ok_json(&["facts", "get", "s", "p"])["value"], "new");
+}

@@ -9,3 +9,4 @@ mod pull;
 mod review;
 mod robustness;
 mod sessions;
+mod search_quality;

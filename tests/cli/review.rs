@@ -276,6 +276,40 @@ fn forked_transitions_resolve_the_same_in_both_merge_orders() {
     }
 }
 
+#[test]
+fn identical_transitions_by_two_people_resolve_the_same_in_both_orders() {
+    let base = Env::new();
+    let id = base.deposit("shared draft", &["--status", "draft"]);
+    let common = base.package_lines("demo");
+    let clone = |actor: &str, note: &str| -> String {
+        let env = Env::new();
+        let log = common_log_path(&env, &base);
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        std::fs::write(&log, format!("{}\n", common.join("\n"))).unwrap();
+        env.ok(&[
+            "review", "flag", &id, "--human", "--note", note, "--actor", actor,
+        ]);
+        env.package_lines("demo").last().unwrap().clone()
+    };
+    let (a, b) = (clone("alice", "from A"), clone("bob", "from B"));
+    let mut answers = Vec::new();
+    for order in [[&a, &b], [&b, &a]] {
+        let env = Env::new();
+        let log = common_log_path(&env, &base);
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        std::fs::write(
+            &log,
+            format!("{}\n{}\n{}\n", common.join("\n"), order[0], order[1]),
+        )
+        .unwrap();
+        let listed = env.run(&["review", "list", "--json"]).json_lines();
+        let history = env.run(&["pull", &id, "--history", "--json"]).json_lines();
+        assert_eq!(history.len(), 3, "both forks of version 2 are shown");
+        answers.push((listed, history));
+    }
+    assert_eq!(answers[0], answers[1]);
+}
+
 fn common_log_path(env: &Env, base: &Env) -> std::path::PathBuf {
     let dir = base.store().join("projects/demo/packages");
     let name = std::fs::read_dir(dir)

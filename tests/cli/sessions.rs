@@ -186,3 +186,68 @@ fn unknown_or_ended_sessions_are_clear_errors_that_write_nothing() {
         "old-fox"
     );
 }
+
+#[test]
+fn no_deposit_lands_in_a_session_after_its_end() {
+    let env = Env::new();
+    let line = env.ok(&["session", "start", "--shell"]);
+    let id = line
+        .trim()
+        .strip_prefix("export RELAY_SESSION=")
+        .unwrap()
+        .to_string();
+    let ended = std::thread::scope(|s| {
+        for w in 0..3 {
+            let (env, id) = (&env, &id);
+            s.spawn(move || {
+                for i in 0..15 {
+                    let r = env.run_env(
+                        &["deposit", "--title", &format!("w{w} {i}")],
+                        &[("RELAY_SESSION", id)],
+                    );
+                    assert!(r.code == 0 || r.code == 3, "{}", r.stderr);
+                }
+            });
+        }
+        env.ok_json(&["session", "end", &id])
+    });
+    let recorded: Vec<String> =
+        serde_json::from_value(ended["packages_deposited"].clone()).unwrap();
+    let carrying: Vec<String> = env
+        .run(&["pull", "--latest", "1000", "--json"])
+        .json_lines()
+        .iter()
+        .filter(|p| p["created_by"]["session_id"] == id.as_str())
+        .map(|p| p["package_id"].as_str().unwrap().to_string())
+        .collect();
+    let mut a = recorded.clone();
+    let mut b = carrying.clone();
+    a.sort();
+    b.sort();
+    assert_eq!(
+        a, b,
+        "every package carrying the session is in packages_deposited"
+    );
+}
+
+#[test]
+fn session_show_hides_other_actors_drafts() {
+    let env = Env::new();
+    let s = env.ok_json(&["session", "start", "--actor", "bob"]);
+    env.deposit("bob's draft", &["--status", "draft"]);
+    env.deposit("bob's note", &[]);
+    let callsign = s["callsign"].as_str().unwrap();
+    let shown = env
+        .run_env(
+            &["session", "show", callsign, "--json"],
+            &[("RELAY_ACTOR", "carol")],
+        )
+        .json();
+    assert_eq!(shown["packages"].as_array().unwrap().len(), 1);
+    let own = env.ok_json(&["session", "show", callsign]);
+    assert_eq!(
+        own["packages"].as_array().unwrap().len(),
+        2,
+        "bob's session, so bob sees both"
+    );
+}

@@ -154,6 +154,7 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
                 by["session_id"] = json!(s);
             }
             let req = AssertRequest {
+                actor_explicit: who.actor.is_some() || who.actor_type.is_some(),
                 subject,
                 predicate,
                 value,

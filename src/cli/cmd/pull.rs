@@ -10,28 +10,43 @@ use crate::ops::pull::{self, Filter};
 use crate::store::packages::StoredPackage;
 use crate::wire::{Status, package, time};
 
-/// Read packages: one in full by id, or the newest ones
+/// Read packages: one in full by id, the newest ones, or the most relevant to a query
 ///
 /// With no id, lists the newest packages of the project (5 unless --latest N says otherwise),
-/// newest first, each at its current version. With --json, prints one wire package per line.
+/// newest first, each at its current version. --relevant QUERY ranks packages by relevance
+/// instead (see `relay search --help`). With --json, prints one wire package per line.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay pull                          the 5 newest packages
   relay pull --latest 20 --type decision --since 7d
+  relay pull --relevant \"connection pool\" leak --limit 10
   relay pull pkg_1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d
   relay pull --latest 100 --json | jq -r '.title'
 
 TIME is an RFC 3339 timestamp (2026-04-18T20:00:00Z), a date (2026-04-18) or an age (30m, 12h, 7d, 2w).")]
 pub struct PullArgs {
     /// The package to show in full
-    #[arg(value_name = "PACKAGE_ID", conflicts_with_all = ["types", "tags", "actor", "status", "since", "until", "all_projects"])]
+    #[arg(value_name = "PACKAGE_ID", conflicts_with_all = ["types", "tags", "actor", "status", "since", "until", "all_projects", "relevant"])]
     pub package_id: Option<String>,
     /// With PACKAGE_ID: every stored version, with its transition (who, when, note)
     #[arg(long, requires = "package_id")]
     pub history: bool,
     /// List the N newest packages
-    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "5", conflicts_with = "package_id")]
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "5", conflicts_with_all = ["package_id", "relevant"])]
     pub latest: Option<usize>,
+    /// Rank packages by relevance to QUERY (words and "quoted phrases")
+    #[arg(long, value_name = "QUERY")]
+    pub relevant: Option<String>,
+    /// With --relevant: how many results
+    #[arg(long, value_name = "N", default_value_t = 5, requires = "relevant")]
+    pub limit: usize,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+}
+
+/// The filters every listing takes.
+#[derive(Debug, Args, Clone)]
+pub struct FilterArgs {
     /// Only this package type (repeatable: any of them)
     #[arg(long = "type", value_name = "TYPE")]
     pub types: Vec<String>,
@@ -53,6 +68,27 @@ pub struct PullArgs {
     /// Cover every project, not just the selected one
     #[arg(long)]
     pub all_projects: bool,
+}
+
+impl FilterArgs {
+    /// The projects covered and the filter, with drafts shown to their creator only.
+    pub fn resolve(self, ctx: &Ctx) -> Result<(Vec<String>, Filter), CliError> {
+        let projects = ctx.projects(self.all_projects)?;
+        let viewer = match projects.first() {
+            Some(p) => Some(ctx.viewer(p)?.id),
+            None => None,
+        };
+        let filter = Filter {
+            types: self.types,
+            tags: self.tags,
+            actor: self.actor,
+            status: self.status.as_deref().and_then(Status::parse),
+            since: parse_time("--since", &self.since)?,
+            until: parse_time("--until", &self.until)?,
+            viewer,
+        };
+        Ok((projects, filter))
+    }
 }
 
 fn parse_time(flag: &str, value: &Option<String>) -> Result<Option<time::Timestamp>, CliError> {
@@ -87,20 +123,10 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         }
         return Ok(());
     }
-    let projects = ctx.projects(args.all_projects)?;
-    let viewer = match projects.first() {
-        Some(p) => Some(ctx.viewer(p)?.id),
-        None => None,
-    };
-    let filter = Filter {
-        types: args.types,
-        tags: args.tags,
-        actor: args.actor,
-        status: args.status.as_deref().and_then(Status::parse),
-        since: parse_time("--since", &args.since)?,
-        until: parse_time("--until", &args.until)?,
-        viewer,
-    };
+    if let Some(query) = &args.relevant {
+        return super::search::run_query(ctx, query, args.filter, args.limit);
+    }
+    let (projects, filter) = args.filter.resolve(ctx)?;
     let found = pull::latest(store, &projects, &filter, args.latest.unwrap_or(5))?;
     if ctx.ui.json {
         for p in &found {

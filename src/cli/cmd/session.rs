@@ -116,6 +116,9 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
                 return Ok(());
             }
             sessions::make_current(store, &s)?;
+            if std::env::var_os("RELAY_SESSION").is_some_and(|v| !v.is_empty()) {
+                ctx.ui.note("note: RELAY_SESSION is set in this shell and takes precedence over the clone's current session");
+            }
             if ctx.ui.json {
                 ctx.ui.json_line(&s)?;
             } else {
@@ -182,7 +185,13 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
         }
         Action::Show { session } => {
             let s = sessions::resolve(store, &ctx.search_order()?, &session)?;
-            let v = sessions::view(store, s)?;
+            let mut v = sessions::view(store, s)?;
+            // Drafts are visible to their creator only.
+            let viewer = ctx
+                .viewer(v.session.str_field("project_id").unwrap_or_default())?
+                .id;
+            v.packages
+                .retain(|p| crate::ops::review::visible_to(&p.package, &viewer));
             if ctx.ui.json {
                 let packages: Vec<_> = v.packages.iter().map(|p| &p.package).collect();
                 ctx.ui

@@ -1,0 +1,63 @@
+//! `relay orchestrate`: a digest across packages for the calling agent to synthesise (§8.4).
+
+use std::io::Write;
+
+use clap::Args;
+
+use crate::cli::{CmdResult, Ctx, markdown};
+use crate::ops::orchestrate::{self, DigestRequest};
+
+/// Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)
+///
+/// Holds the window's activity (counts by type, decisions, handoffs), the active facts, the
+/// open questions, the packages most relevant to --focus, and in global mode (--all-projects)
+/// counts for every project that is not archived. --json prints the DigestBundle.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  relay orchestrate --focus \"billing migration\"
+  relay orchestrate --all-projects --json | jq '.projects'")]
+pub struct OrchestrateArgs {
+    /// Every project (global mode), not just the selected one
+    #[arg(long, conflicts_with = "project")]
+    pub all_projects: bool,
+    /// A topic: pulls the packages most relevant to it
+    #[arg(long, value_name = "TEXT")]
+    pub focus: Option<String>,
+    /// How many relevant packages to pull for --focus
+    #[arg(long, value_name = "N", default_value_t = 25)]
+    pub snippets: usize,
+    /// Global mode: include archived projects
+    #[arg(long)]
+    pub include_archived: bool,
+    /// How many days back the summary looks
+    #[arg(long, value_name = "N", default_value_t = 14)]
+    pub window_days: u32,
+    /// Markdown (the default)
+    #[arg(long, conflicts_with = "json")]
+    pub md: bool,
+    /// Trim the Markdown to N characters, least significant material first
+    #[arg(long, value_name = "N")]
+    pub max_chars: Option<usize>,
+}
+
+pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
+    let project = if args.all_projects {
+        None
+    } else {
+        Some(ctx.project()?)
+    };
+    let req = DigestRequest {
+        project,
+        focus: args.focus,
+        snippets: args.snippets,
+        include_archived: args.include_archived,
+        window_days: args.window_days,
+    };
+    let d = orchestrate::digest(ctx.store()?, &req)?;
+    if ctx.ui.json {
+        ctx.ui.json_line(&d.bundle())?;
+    } else {
+        write!(ctx.ui.out(), "{}", markdown::digest(&d, args.max_chars))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,43 @@
+//! `relay orient`: the briefing a new session starts from (§8.3).
+
+use std::io::Write;
+
+use clap::Args;
+
+use crate::cli::{CmdResult, Ctx, markdown};
+use crate::ops::orient;
+
+/// Brief a new session: latest handoff, recent work, open questions, active facts
+///
+/// Prints Markdown written for a person and for an agent's system prompt: the project, the
+/// latest handoff note and who left it, the window's packages by day (significant ones in full,
+/// the rest as counts), the open questions and the active facts. Drafts are left out. --json
+/// prints the protocol's OrientationBundle exactly. Only the window's logs are read, so orient
+/// costs the same however old the store is.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  relay orient                         the last 14 days, as Markdown
+  relay orient --window-days 3 --max-chars 4000
+  relay orient --json | jq '.open_questions'")]
+pub struct OrientArgs {
+    /// How many days back to look
+    #[arg(long, value_name = "N", default_value_t = 14)]
+    pub window_days: u32,
+    /// Markdown (the default)
+    #[arg(long, conflicts_with = "json")]
+    pub md: bool,
+    /// Trim the Markdown to N characters, least significant material first
+    #[arg(long, value_name = "N")]
+    pub max_chars: Option<usize>,
+}
+
+pub fn run(ctx: &mut Ctx, args: OrientArgs) -> CmdResult {
+    let project = ctx.project()?;
+    let o = orient::orient(ctx.store()?, &project, args.window_days)?;
+    if ctx.ui.json {
+        ctx.ui.json_line(&o.bundle())?;
+    } else {
+        write!(ctx.ui.out(), "{}", markdown::orient(&o, args.max_chars))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,373 @@
+//! Markdown views of orient and orchestrate, for a person and for an agent's system prompt,
+//! with `--max-chars` trimming that drops the least significant material first.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use super::render::clean_line;
+use crate::ops::orchestrate::Digest;
+use crate::ops::orient::Orientation;
+use crate::store::packages::StoredPackage;
+use crate::wire::{Fact, Package};
+
+/// Whether a package is shown in full (the rest are compressed into counts).
+fn significant(p: &Package) -> bool {
+    p.significance() >= 6
+        || matches!(
+            p.package_type(),
+            "decision" | "milestone" | "handoff" | "question"
+        )
+}
+
+fn day(p: &Package) -> String {
+    p.created_at().format("%Y-%m-%d").to_string()
+}
+
+fn full_entry(out: &mut String, p: &Package) {
+    let by = p.created_by();
+    let _ = writeln!(
+        out,
+        "- **{}** ({}, significance {}, by {}, {}) `{}`",
+        clean_line(p.title()),
+        clean_line(p.package_type()),
+        p.significance(),
+        clean_line(by.id),
+        p.created_at().format("%H:%M UTC"),
+        clean_line(p.id())
+    );
+    for d in p.list("decisions_made") {
+        let _ = writeln!(out, "  - Decided: {}", clean_line(d));
+    }
+    for q in p.list("open_questions") {
+        let _ = writeln!(out, "  - Open: {}", clean_line(q));
+    }
+    if let Some(h) = p.str_field("handoff_note").filter(|h| !h.trim().is_empty()) {
+        let _ = writeln!(out, "  - Handoff: {}", clean_line(h));
+    }
+}
+
+fn count_line(out: &mut String, rest: &[&Package]) {
+    let mut by_type: BTreeMap<&str, usize> = BTreeMap::new();
+    for p in rest {
+        *by_type.entry(p.package_type()).or_default() += 1;
+    }
+    let parts: Vec<String> = by_type
+        .iter()
+        .map(|(t, n)| format!("{n} {}", clean_line(t)))
+        .collect();
+    let more = if rest.len() == 1 {
+        "1 more package"
+    } else {
+        "more packages"
+    };
+    let n = if rest.len() == 1 {
+        String::new()
+    } else {
+        format!("{} ", rest.len())
+    };
+    let _ = writeln!(out, "- {n}{more}: {}", parts.join(", "));
+}
+
+fn fact_line(out: &mut String, f: &Fact) {
+    let _ = writeln!(
+        out,
+        "- {} {} = {} (since {})",
+        clean_line(f.subject()),
+        clean_line(f.predicate()),
+        clean_line(f.value()),
+        f.valid_from().format("%Y-%m-%d")
+    );
+}
+
+/// What of the material is still shown; trimming shrinks it step by step.
+struct Shown {
+    /// Per recent package: shown in full.
+    full: Vec<bool>,
+    /// Days whose compressed count line is still shown.
+    counted_days: usize,
+    questions: usize,
+    facts: usize,
+}
+
+impl Shown {
+    /// One trimming step, least significant material first: demote the least significant (then
+    /// oldest) full entry to a count; then drop count lines, oldest day first; then open
+    /// questions, then facts, from the end. Returns false when nothing is left to trim.
+    fn trim(&mut self, packages: &[&StoredPackage]) -> bool {
+        let victim = (0..packages.len())
+            .filter(|&i| self.full[i])
+            .min_by_key(|&i| {
+                (
+                    packages[i].package.significance(),
+                    packages[i].package.created_at(),
+                )
+            });
+        if let Some(i) = victim {
+            self.full[i] = false;
+        } else if self.counted_days > 0 {
+            self.counted_days -= 1;
+        } else if self.questions > 0 {
+            self.questions -= 1;
+        } else if self.facts > 0 {
+            self.facts -= 1;
+        } else {
+            return false;
+        }
+        true
+    }
+}
+
+/// Renders the window's packages grouped by day, newest day first.
+fn activity(out: &mut String, packages: &[&StoredPackage], shown: &Shown) {
+    let mut days: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, p) in packages.iter().enumerate() {
+        let d = day(&p.package);
+        match days.last_mut() {
+            Some((last, idx)) if *last == d => idx.push(i),
+            _ => days.push((d, vec![i])),
+        }
+    }
+    for (n, (d, idx)) in days.iter().enumerate() {
+        let rest: Vec<&Package> = idx
+            .iter()
+            .filter(|&&i| !shown.full[i])
+            .map(|&i| &packages[i].package)
+            .collect();
+        let any_full = idx.iter().any(|&i| shown.full[i]);
+        let counted = n < shown.counted_days;
+        let show_count = counted && !rest.is_empty();
+        if !any_full && !show_count {
+            continue;
+        }
+        let _ = writeln!(out, "\n### {d}");
+        for &i in idx {
+            if shown.full[i] {
+                full_entry(out, &packages[i].package);
+            }
+        }
+        if show_count {
+            count_line(out, &rest);
+        }
+    }
+}
+
+fn day_count(packages: &[&StoredPackage]) -> usize {
+    let mut days: Vec<String> = packages.iter().map(|p| day(&p.package)).collect();
+    days.dedup();
+    days.len()
+}
+
+/// Cuts `text` to `max` characters, ending with a marker that says so.
+fn hard_cut(mut text: String, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text;
+    }
+    let marker = "\n…(trimmed to fit)\n";
+    let keep = max.saturating_sub(marker.chars().count());
+    let cut = text
+        .char_indices()
+        .nth(keep)
+        .map(|(i, _)| i)
+        .unwrap_or(text.len());
+    text.truncate(cut);
+    text.push_str(marker);
+    text
+}
+
+/// Renders with `render`, trimming until the text fits `max_chars`.
+fn fit(
+    packages: &[&StoredPackage],
+    questions: usize,
+    facts: usize,
+    max_chars: Option<usize>,
+    render: impl Fn(&Shown) -> String,
+) -> String {
+    let mut shown = Shown {
+        full: packages.iter().map(|p| significant(&p.package)).collect(),
+        counted_days: day_count(packages),
+        questions,
+        facts,
+    };
+    let Some(max) = max_chars else {
+        return render(&shown);
+    };
+    loop {
+        let text = render(&shown);
+        if text.chars().count() <= max || !shown.trim(packages) {
+            return hard_cut(text, max);
+        }
+    }
+}
+
+/// The orient view: project, latest handoff, the window by day, open questions, active facts.
+pub fn orient(o: &Orientation, max_chars: Option<usize>) -> String {
+    let packages: Vec<&StoredPackage> = o.recent.iter().collect();
+    fit(
+        &packages,
+        o.open_questions.len(),
+        o.active_facts.len(),
+        max_chars,
+        |shown| {
+            let mut out = String::new();
+            let p = &o.project;
+            let _ = writeln!(
+                out,
+                "# Orientation: {} (`{}`)",
+                clean_line(p.name()),
+                clean_line(p.id())
+            );
+            let _ = writeln!(
+                out,
+                "\nGenerated {} · last {} days · {} packages · {} open questions · {} active facts",
+                crate::wire::time::format(o.generated_at),
+                o.window_days,
+                o.recent.len(),
+                o.open_questions.len(),
+                o.active_facts.len()
+            );
+            let _ = writeln!(out, "\n## Latest handoff");
+            match o.latest_handoff() {
+                Some(h) => {
+                    let pkg = &h.package;
+                    let _ = writeln!(
+                        out,
+                        "\n> {}",
+                        clean_line(pkg.str_field("handoff_note").unwrap_or_default())
+                    );
+                    let next = pkg
+                        .str_field("estimated_next_actor")
+                        .map(|a| format!(" for the next {a}"))
+                        .unwrap_or_default();
+                    let _ = writeln!(
+                        out,
+                        "\n— {} ({}), {}{next}, in “{}” `{}`",
+                        clean_line(pkg.created_by().id),
+                        pkg.created_by().actor_type,
+                        pkg.created_at().format("%Y-%m-%d %H:%M UTC"),
+                        clean_line(pkg.title()),
+                        pkg.id()
+                    );
+                }
+                None => {
+                    let _ = writeln!(out, "\nNone in this window.");
+                }
+            }
+            let _ = writeln!(out, "\n## Recent activity");
+            if packages.is_empty() {
+                let _ = writeln!(out, "\nNo packages in this window.");
+            }
+            activity(&mut out, &packages, shown);
+            section(
+                &mut out,
+                "Open questions",
+                &o.open_questions[..shown.questions],
+                o.open_questions.len(),
+            );
+            let _ = writeln!(out, "\n## Active facts\n");
+            for f in &o.active_facts[..shown.facts] {
+                fact_line(&mut out, f);
+            }
+            if o.active_facts.is_empty() {
+                let _ = writeln!(out, "None.");
+            } else if shown.facts < o.active_facts.len() {
+                let _ = writeln!(out, "- …and {} more", o.active_facts.len() - shown.facts);
+            }
+            out
+        },
+    )
+}
+
+fn section(out: &mut String, title: &str, items: &[String], total: usize) {
+    let _ = writeln!(out, "\n## {title}\n");
+    for q in items {
+        let _ = writeln!(out, "- {}", clean_line(q));
+    }
+    if total == 0 {
+        let _ = writeln!(out, "None.");
+    } else if items.len() < total {
+        let _ = writeln!(out, "- …and {} more", total - items.len());
+    }
+}
+
+/// The orchestrate view: the digest for an agent to synthesise from.
+pub fn digest(d: &Digest, max_chars: Option<usize>) -> String {
+    let packages: Vec<&StoredPackage> = d.recent.iter().collect();
+    fit(
+        &packages,
+        d.open_questions.len(),
+        d.active_facts.len(),
+        max_chars,
+        |shown| {
+            let mut out = String::new();
+            let scope = match &d.project {
+                Some(p) => format!("{} (`{}`)", clean_line(p.name()), clean_line(p.id())),
+                None => format!("all {} projects", d.projects.len()),
+            };
+            let _ = writeln!(out, "# Digest: {scope}");
+            let counts: Vec<String> = d
+                .by_type()
+                .iter()
+                .map(|(t, n)| format!("{n} {}", clean_line(t)))
+                .collect();
+            let _ = writeln!(
+                out,
+                "\nGenerated {} · last {} days · {} packages ({})",
+                crate::wire::time::format(d.generated_at),
+                d.window_days,
+                d.recent.len(),
+                if counts.is_empty() {
+                    "none".to_string()
+                } else {
+                    counts.join(", ")
+                }
+            );
+            if !d.projects.is_empty() {
+                let _ = writeln!(out, "\n## Projects\n");
+                for p in &d.projects {
+                    let _ = writeln!(
+                        out,
+                        "- `{}`{}: {} recent packages, {} open questions, {} active facts",
+                        clean_line(&p.project_id),
+                        if p.archived { " (archived)" } else { "" },
+                        p.recent_packages,
+                        p.open_questions,
+                        p.active_facts
+                    );
+                }
+            }
+            let _ = writeln!(out, "\n## Recent activity");
+            activity(&mut out, &packages, shown);
+            if let Some(focus) = &d.focus {
+                let _ = writeln!(out, "\n## Relevant to “{}”\n", clean_line(focus));
+                for r in &d.snippets {
+                    let p = &r.stored.package;
+                    let _ = writeln!(
+                        out,
+                        "- **{}** `{}` (score {:.3}; matched {})",
+                        clean_line(p.title()),
+                        p.id(),
+                        r.score,
+                        r.matched.join(", ")
+                    );
+                }
+                if d.snippets.is_empty() {
+                    let _ = writeln!(out, "Nothing matches.");
+                }
+            }
+            section(
+                &mut out,
+                "Open questions",
+                &d.open_questions[..shown.questions],
+                d.open_questions.len(),
+            );
+            let _ = writeln!(out, "\n## Active facts\n");
+            for f in &d.active_facts[..shown.facts] {
+                fact_line(&mut out, f);
+            }
+            if d.active_facts.is_empty() {
+                let _ = writeln!(out, "None.");
+            }
+            out
+        },
+    )
+}

@@ -1,0 +1,105 @@
+//! orient (§8.3): what a new session needs first: the project, the recent packages of the
+//! window (drafts left out), the active facts and the open questions. Only the monthly logs
+//! the window reaches are read.
+
+use serde_json::{Value, json};
+
+use crate::error::Result;
+use crate::store::Store;
+use crate::store::packages::StoredPackage;
+use crate::wire::{Fact, Project, time};
+
+/// The OrientationBundle, with the packages kept whole for rendering.
+#[derive(Debug, Clone)]
+pub struct Orientation {
+    pub project: Project,
+    /// The window's packages, newest first, current versions, no drafts.
+    pub recent: Vec<StoredPackage>,
+    /// Current facts, one per (subject, predicate).
+    pub active_facts: Vec<Fact>,
+    /// Open questions of the window's packages, newest first, each once.
+    pub open_questions: Vec<String>,
+    pub window_days: u32,
+    pub generated_at: time::Timestamp,
+}
+
+/// The start of a window of `days` ending at `now`.
+pub fn window_start(now: time::Timestamp, days: u32) -> time::Timestamp {
+    now - chrono::TimeDelta::days(i64::from(days))
+}
+
+/// The window's packages of one project, newest first: current versions, no drafts.
+pub fn recent_packages(
+    store: &Store,
+    project_id: &str,
+    since: time::Timestamp,
+    now: time::Timestamp,
+) -> Result<Vec<StoredPackage>> {
+    let mut recent: Vec<StoredPackage> = store
+        .current_packages_since(project_id, Some(since))?
+        .into_values()
+        .filter(|p| super::review::in_digests(&p.package) && p.package.created_at() <= now)
+        .collect();
+    recent.sort_by_cached_key(|p| {
+        (
+            std::cmp::Reverse(p.package.created_at()),
+            p.package.id().to_string(),
+        )
+    });
+    Ok(recent)
+}
+
+/// The open questions of `packages` in their order, each once (compared without case or
+/// surrounding space).
+pub fn open_questions(packages: &[StoredPackage]) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for p in packages {
+        for q in p.package.list("open_questions") {
+            let key = q.trim().to_lowercase();
+            if !key.is_empty() && seen.insert(key) {
+                out.push(q.trim().to_string());
+            }
+        }
+    }
+    out
+}
+
+pub fn orient(store: &Store, project_id: &str, window_days: u32) -> Result<Orientation> {
+    let project = super::projects::get(store, project_id)?;
+    let now = time::now();
+    let recent = recent_packages(store, project_id, window_start(now, window_days), now)?;
+    let active_facts = super::facts::list(store, project_id, &super::facts::ListQuery::default())?;
+    let open_questions = open_questions(&recent);
+    Ok(Orientation {
+        project,
+        recent,
+        active_facts,
+        open_questions,
+        window_days,
+        generated_at: now,
+    })
+}
+
+impl Orientation {
+    /// The OrientationBundle of §8.3, exactly.
+    pub fn bundle(&self) -> Value {
+        json!({
+            "project": self.project,
+            "recent_packages": self.recent.iter().map(|p| &p.package).collect::<Vec<_>>(),
+            "active_facts": self.active_facts,
+            "open_questions": self.open_questions,
+            "window_days": self.window_days,
+            "generated_at": time::format(self.generated_at),
+        })
+    }
+
+    /// The newest package with a handoff note.
+    pub fn latest_handoff(&self) -> Option<&StoredPackage> {
+        self.recent.iter().find(|p| {
+            p.package
+                .str_field("handoff_note")
+                .is_some_and(|h| !h.trim().is_empty())
+        })
+    }
+}

@@ -1,0 +1,199 @@
+//! Queries: words and `"quoted phrases"`, lowercased and reduced to stems, so that "leaking"
+//! finds "leak" and "timezones" finds "timezone". The same tokenizer and stemmer read the
+//! packages, so a query stem and a text stem meet exactly.
+
+/// A parsed query.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Query {
+    /// Every distinct stem, in the order first seen (phrase words included).
+    pub terms: Vec<String>,
+    /// Phrases as stem sequences; a package must contain each one, word after word.
+    pub phrases: Vec<Vec<String>>,
+}
+
+/// Words too common to rank by. Dropped from a query unless it holds nothing else.
+const STOPWORDS: &[&str] = &[
+    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "in", "is", "it", "of",
+    "on", "or", "that", "the", "this", "to", "was", "we", "were", "will", "with",
+];
+
+/// Lowercased words: runs of letters and digits (Unicode-aware).
+pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+}
+
+fn is_vowel(c: u8) -> bool {
+    matches!(c, b'a' | b'e' | b'i' | b'o' | b'u')
+}
+
+/// A light suffix stemmer of our own: plural and verb endings, `-ation`, and a final `e`, so
+/// that inflections of one word share a stem (leak, leaks, leaked, leaking → `leak`;
+/// timezone, timezones → `timezon`; index, indexes, indexing → `index`; retry, retries,
+/// retried → `retry`). Words of three letters or fewer, and non-ASCII words, stay as they are.
+pub fn stem(word: &str) -> String {
+    if word.len() <= 3 || !word.is_ascii() {
+        return word.to_string();
+    }
+    let mut w = word.to_string();
+    let strip = |w: &mut String, suffix: &str, with: &str, min_left: usize| -> bool {
+        if w.ends_with(suffix) && w.len() - suffix.len() >= min_left {
+            w.truncate(w.len() - suffix.len());
+            w.push_str(with);
+            true
+        } else {
+            false
+        }
+    };
+    let _ = strip(&mut w, "ations", "at", 3)
+        || strip(&mut w, "ation", "at", 3)
+        || strip(&mut w, "ies", "y", 3)
+        || strip(&mut w, "ied", "y", 3)
+        || strip(&mut w, "sses", "ss", 2)
+        || ((w.ends_with("xes")
+            || w.ends_with("ches")
+            || w.ends_with("shes")
+            || w.ends_with("zes"))
+            && strip(&mut w, "es", "", 3))
+        || strip_verb(&mut w)
+        || (w.ends_with('s')
+            && !w.ends_with("ss")
+            && !w.ends_with("us")
+            && !w.ends_with("is")
+            && strip(&mut w, "s", "", 3));
+    if w.len() > 3 && w.ends_with('e') {
+        w.pop();
+    }
+    w
+}
+
+/// `-ing` and `-ed`, undoubling a final consonant (running → run) except l, s and z.
+fn strip_verb(w: &mut String) -> bool {
+    for suffix in ["ing", "ed"] {
+        if w.ends_with(suffix) && w.len() - suffix.len() >= 3 {
+            let base = &w.as_bytes()[..w.len() - suffix.len()];
+            if !base.iter().any(|&c| is_vowel(c) || c == b'y') {
+                return false;
+            }
+            let n = base.len();
+            let undouble = base[n - 1] == base[n - 2]
+                && !is_vowel(base[n - 1])
+                && !matches!(base[n - 1], b'l' | b's' | b'z');
+            w.truncate(if undouble { n - 1 } else { n });
+            return true;
+        }
+    }
+    false
+}
+
+/// The stems of a text, in order.
+pub fn stems(text: &str) -> Vec<String> {
+    words(text).map(|w| stem(&w)).collect()
+}
+
+/// Parses a query: `"quoted phrases"` and single words.
+pub fn parse(text: &str) -> Query {
+    let mut q = Query::default();
+    let mut plain = String::new();
+    for (i, part) in text.split('"').enumerate() {
+        if i % 2 == 1 {
+            let phrase = stems(part);
+            if phrase.len() > 1 {
+                q.phrases.push(phrase);
+            } else {
+                plain.push(' ');
+                plain.push_str(part);
+            }
+        } else {
+            plain.push(' ');
+            plain.push_str(part);
+        }
+    }
+    let all: Vec<String> = words(&plain).collect();
+    let kept: Vec<&String> = all
+        .iter()
+        .filter(|w| !STOPWORDS.contains(&w.as_str()))
+        .collect();
+    let chosen: Vec<&String> = if kept.is_empty() {
+        all.iter().collect()
+    } else {
+        kept
+    };
+    let mut push = |s: String| {
+        if !q.terms.contains(&s) {
+            q.terms.push(s);
+        }
+    };
+    for w in chosen {
+        push(stem(w));
+    }
+    for phrase in q.phrases.clone() {
+        for s in phrase {
+            push(s);
+        }
+    }
+    q
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inflections_share_a_stem() {
+        let groups: &[&[&str]] = &[
+            &["leak", "leaks", "leaked", "leaking"],
+            &["timezone", "timezones"],
+            &["index", "indexes", "indexed", "indexing"],
+            &["retry", "retries", "retried", "retrying"],
+            &["cache", "caches", "cached", "caching"],
+            &[
+                "migrate",
+                "migrated",
+                "migration",
+                "migrations",
+                "migrating",
+            ],
+            &["run", "running", "runs"],
+            &["stop", "stopped", "stopping"],
+            &["pass", "passes", "passed", "passing"],
+            &["deploy", "deploys", "deployed", "deploying"],
+        ];
+        for group in groups {
+            let first = stem(group[0]);
+            for w in group.iter() {
+                assert_eq!(stem(w), first, "{w} vs {}", group[0]);
+            }
+        }
+        assert_eq!(stem("status"), "status");
+        assert_eq!(stem("bus"), "bus");
+        assert_eq!(stem("thing"), "thing", "too short to lose -ing");
+        assert_eq!(stem("café"), "café");
+    }
+
+    #[test]
+    fn queries_keep_phrases_and_drop_stopwords() {
+        let q = parse(r#"the "memory leaks" in Billing"#);
+        assert_eq!(
+            q.phrases,
+            vec![vec!["memory".to_string(), "leak".to_string()]]
+        );
+        assert_eq!(q.terms, ["bill", "memory", "leak"]);
+        assert_eq!(
+            parse("the").terms,
+            ["the"],
+            "a query of stopwords keeps them"
+        );
+        assert_eq!(
+            parse(r#""single""#).terms,
+            ["singl"],
+            "a one-word phrase is a word"
+        );
+        assert_eq!(parse("").terms, Vec::<String>::new());
+        assert_eq!(
+            words("Ünïcode-Wörds_x").collect::<Vec<_>>(),
+            ["ünïcode", "wörds", "x"]
+        );
+    }
+}
