@@ -234,6 +234,8 @@ impl std::error::Error for Error {
     }
 }
 
+impl std::error::Error for SchemaError {}
+
 impl From<SchemaError> for Error {
     fn from(e: SchemaError) -> Self {
         Error::InvalidSchema(e)

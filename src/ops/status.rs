@@ -85,7 +85,8 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
 }
 
 /// The conformance descriptor of §11.5. It says what relay actually does: L3 (deposit, facts,
-/// review), no hybrid or semantic search, no realtime subscriptions, no blob storage.
+/// review), no hybrid or semantic search, no realtime subscriptions, no blob storage; relevant
+/// pull is keyword search ranked with BM25 (`x-keyword_search`).
 pub fn conformance() -> Value {
     json!({
         "protocol_version": crate::wire::PROTOCOL_VERSION,
@@ -95,6 +96,8 @@ pub fn conformance() -> Value {
             "semantic_search": false,
             "realtime": false,
             "blob_storage": false,
+            // What relevant pull does here: keyword ranking, no embeddings.
+            "x-keyword_search": "bm25",
         },
         "implementation": {"name": "relay", "version": env!("CARGO_PKG_VERSION")},
     })

@@ -354,7 +354,8 @@ fn conformance_descriptor_is_exact() {
         json!({
             "protocol_version": "0.1",
             "conformance_level": "L3",
-            "capabilities": {"hybrid_search": false, "semantic_search": false, "realtime": false, "blob_storage": false},
+            "capabilities": {"hybrid_search": false, "semantic_search": false, "realtime": false, "blob_storage": false,
+                             "x-keyword_search": "bm25"},
             "implementation": {"name": "relay", "version": env!("CARGO_PKG_VERSION")}
         })
     );

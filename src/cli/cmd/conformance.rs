@@ -33,15 +33,13 @@ pub fn run(ctx: &mut Ctx, _args: ConformanceArgs) -> CmdResult {
     writeln!(out, "Capabilities:")?;
     if let Some(caps) = d["capabilities"].as_object() {
         for (name, on) in caps {
-            writeln!(
-                out,
-                "  {name}: {}",
-                if on.as_bool() == Some(true) {
-                    "yes"
-                } else {
-                    "no"
-                }
-            )?;
+            let shown = match on {
+                serde_json::Value::Bool(true) => "yes".to_string(),
+                serde_json::Value::Bool(false) => "no".to_string(),
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            writeln!(out, "  {name}: {shown}")?;
         }
     }
     Ok(())
