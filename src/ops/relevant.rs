@@ -1,13 +1,15 @@
-//! Relevant pull (§8.2 `mode: relevant`): scan the package logs for the query's stems, parse
-//! only the candidate lines, rank them with BM25, and return the best. A package with several
-//! versions counts once, as its current version. Per candidate only a few numbers are kept, so
-//! memory follows the number of matches, not the size of the store.
+//! Relevant pull (§8.2 `mode: relevant`): scan the package logs for the query's stems, read
+//! only the candidate lines (and only the fields ranking needs), rank them with BM25, and
+//! return the best. A package with several versions counts once, as its current version.
+//! Per candidate a few numbers are kept, so memory follows the matches, not the store; the
+//! winners are read again in full and checked against their hashes before they are returned.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::path::PathBuf;
 
-use serde_json::Value;
+use serde::Deserialize;
 
 use super::pull::Filter;
 use crate::error::Result;
@@ -26,19 +28,245 @@ pub struct Ranked {
     pub query: Query,
 }
 
-/// What is kept of a candidate line until the scores are known.
+/// The parts of a package line that ranking and filtering read; everything else is skipped
+/// by the parser without being built.
+#[derive(Deserialize)]
+struct LiteLine<'a> {
+    #[serde(borrow)]
+    package: LitePackage<'a>,
+    #[serde(borrow, default)]
+    hash: Option<Cow<'a, str>>,
+    #[serde(default)]
+    version: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct LitePackage<'a> {
+    #[serde(borrow)]
+    package_id: Cow<'a, str>,
+    #[serde(borrow, default)]
+    status: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    package_type: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    created_at: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    created_by: Option<LiteActor<'a>>,
+    #[serde(default)]
+    significance: Option<f64>,
+    #[serde(borrow, default)]
+    title: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    description: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    handoff_note: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    content_md: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    decisions_made: Option<Vec<Cow<'a, str>>>,
+    #[serde(borrow, default)]
+    open_questions: Option<Vec<Cow<'a, str>>>,
+    #[serde(borrow, default)]
+    tags: Option<Vec<Cow<'a, str>>>,
+}
+
+#[derive(Deserialize)]
+struct LiteActor<'a> {
+    #[serde(borrow, default)]
+    id: Option<Cow<'a, str>>,
+}
+
+/// What is kept of a candidate line until the scores are known: a few dozen bytes.
 struct Candidate {
-    file: usize,
+    file: u32,
     offset: u64,
-    line: u64,
-    /// The version order of `store::packages::version_order`: complete, version, hash.
-    order: (bool, u64, String),
+    /// The version order of `store::packages::version_order`: complete, version, and the
+    /// hash's first 64 bits (a tie there is as unlikely as a SHA-256 collision).
+    order: (bool, u64, u64),
     status: Status,
-    /// Whether the viewer may see it if it is a draft.
-    draft_visible: bool,
+    /// Whether the viewer made it (drafts are shown to their creator only).
+    viewer_is_creator: bool,
     created_at: time::Timestamp,
-    significance: i64,
-    stats: rank::DocStats,
+    significance: i8,
+    /// Weighted occurrences of each query term.
+    tf: Box<[f32]>,
+    len: f32,
+    /// Bit i set: `rank::FIELDS[i]` holds a query term.
+    matched: u8,
+}
+
+impl Candidate {
+    fn stats(&self) -> rank::DocStats {
+        let matched = rank::FIELDS
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.matched & (1 << i) != 0)
+            .map(|(_, (f, _))| *f)
+            .collect();
+        rank::DocStats {
+            tf: self.tf.to_vec(),
+            len: self.len,
+            matched,
+            phrases_ok: true,
+        }
+    }
+}
+
+/// The first 64 bits of a `sha256:` hash, for ordering versions.
+fn hash_prefix(hash: &str) -> u64 {
+    let hex = hash.strip_prefix("sha256:").unwrap_or(hash);
+    u64::from_str_radix(hex.get(..16).unwrap_or("0"), 16).unwrap_or(0)
+}
+
+fn joined(list: &Option<Vec<Cow<'_, str>>>) -> String {
+    list.as_ref().map(|l| l.join("\n")).unwrap_or_default()
+}
+
+/// Reads a candidate line; `None` for a line that is not a package the filter accepts, or
+/// that holds no query term outside ids and keys.
+fn candidate(
+    bytes: &[u8],
+    file: u32,
+    offset: u64,
+    q: &Query,
+    filter: &Filter,
+) -> Option<(Box<str>, Candidate)> {
+    let line: LiteLine = serde_json::from_slice(bytes).ok()?;
+    let p = line.package;
+    let ptype = p.package_type.as_deref().unwrap_or("standard");
+    let creator = p.created_by.and_then(|a| a.id).unwrap_or_default();
+    let created_at = time::parse(p.created_at.as_deref()?).ok()?;
+    let tags: Vec<&str> = p.tags.iter().flatten().map(|t| t.as_ref()).collect();
+    if (!filter.types.is_empty() && !filter.types.iter().any(|t| t == ptype))
+        || !filter.tags.iter().all(|t| tags.contains(&t.as_str()))
+        || filter.actor.as_deref().is_some_and(|a| a != creator)
+        || filter.since.is_some_and(|s| created_at < s)
+        || filter.until.is_some_and(|u| created_at >= u)
+    {
+        return None;
+    }
+    let (decisions, questions, tag_text) = (
+        joined(&p.decisions_made),
+        joined(&p.open_questions),
+        tags.join("\n"),
+    );
+    let text = |f: &'static str| -> &str {
+        match f {
+            "title" => p.title.as_deref().unwrap_or_default(),
+            "decisions_made" => &decisions,
+            "open_questions" => &questions,
+            "handoff_note" => p.handoff_note.as_deref().unwrap_or_default(),
+            "tags" => &tag_text,
+            "description" => p.description.as_deref().unwrap_or_default(),
+            "content_md" => p.content_md.as_deref().unwrap_or_default(),
+            _ => "",
+        }
+    };
+    let stats = rank::analyze_texts(rank::FIELDS.iter().map(|&(f, w)| (f, w, text(f))), q);
+    if stats.tf.iter().all(|&t| t == 0.0) || !stats.phrases_ok {
+        return None;
+    }
+    let status =
+        Status::parse(p.status.as_deref().unwrap_or("complete")).unwrap_or(Status::Complete);
+    let matched = rank::FIELDS
+        .iter()
+        .enumerate()
+        .filter(|(_, (f, _))| stats.matched.contains(f))
+        .fold(0u8, |m, (i, _)| m | (1 << i));
+    let c = Candidate {
+        file,
+        offset,
+        order: (
+            status == Status::Complete,
+            line.version.unwrap_or(1),
+            hash_prefix(line.hash.as_deref().unwrap_or_default()),
+        ),
+        status,
+        viewer_is_creator: filter.viewer.as_deref().is_none_or(|v| v == creator),
+        created_at,
+        significance: p
+            .significance
+            .map(|s| s.clamp(1.0, 10.0) as i8)
+            .unwrap_or(5),
+        tf: stats.tf.into_boxed_slice(),
+        len: stats.len,
+        matched,
+    };
+    Some((p.package_id.as_ref().into(), c))
+}
+
+/// Keeps, per package id, the candidate of its current version.
+fn keep_best(best: &mut HashMap<Box<str>, Candidate>, id: Box<str>, c: Candidate) {
+    match best.entry(id) {
+        Entry::Occupied(mut e) if c.order > e.get().order => {
+            e.insert(c);
+        }
+        Entry::Occupied(_) => {}
+        Entry::Vacant(e) => {
+            e.insert(c);
+        }
+    }
+}
+
+/// The totals the scan gathers besides candidates.
+#[derive(Default)]
+struct Totals {
+    bytes_scanned: u64,
+    candidate_bytes: u64,
+    candidate_lines: u64,
+}
+
+/// The best candidate of each package, and the totals.
+type ScanResult = (HashMap<Box<str>, Candidate>, Totals);
+
+/// Scans `files` (on up to as many threads as the machine has cores, files shared out in
+/// turn) and returns the best candidate of each package.
+fn scan_all(files: &[PathBuf], q: &Query, filter: &Filter) -> Result<ScanResult> {
+    let matcher = scan::matcher(&q.terms)?;
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(files.len())
+        .max(1);
+    let results: Vec<Result<ScanResult>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let matcher = &matcher;
+                s.spawn(move || -> Result<ScanResult> {
+                    let mut best = HashMap::new();
+                    let mut totals = Totals::default();
+                    for (file, path) in files.iter().enumerate().skip(t).step_by(threads) {
+                        totals.bytes_scanned += scan::scan_file(path, matcher, |offset, bytes| {
+                            totals.candidate_lines += 1;
+                            totals.candidate_bytes += bytes.len() as u64;
+                            if let Some((id, c)) = candidate(bytes, file as u32, offset, q, filter)
+                            {
+                                keep_best(&mut best, id, c);
+                            }
+                            Ok(true)
+                        })?;
+                    }
+                    Ok((best, totals))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Ok(Default::default())))
+            .collect()
+    });
+    let mut best = HashMap::new();
+    let mut totals = Totals::default();
+    for r in results {
+        let (part, t) = r?;
+        totals.bytes_scanned += t.bytes_scanned;
+        totals.candidate_bytes += t.candidate_bytes;
+        totals.candidate_lines += t.candidate_lines;
+        for (id, c) in part {
+            keep_best(&mut best, id, c);
+        }
+    }
+    Ok((best, totals))
 }
 
 /// Runs a relevant pull over `projects`.
@@ -53,93 +281,28 @@ pub fn relevant(
     if q.terms.is_empty() || limit == 0 {
         return Ok(Vec::new());
     }
-    let matcher = scan::matcher(&q.terms)?;
     let mut files: Vec<PathBuf> = Vec::new();
-    let mut best: HashMap<String, Candidate> = HashMap::new();
-    let mut bytes_scanned = 0u64;
-    let mut candidate_bytes = 0u64;
-    let mut candidate_lines = 0u64;
-    let diag = store.diagnostics();
-    // Status and draft visibility are judged on the current version, after the scan.
-    let loose = Filter {
-        status: None,
-        viewer: None,
-        ..filter.clone()
-    };
     for project in projects {
-        for path in store.package_logs(project)? {
-            files.push(path.clone());
-            let file = files.len() - 1;
-            bytes_scanned += scan::scan_file(&path, &matcher, |line, offset, bytes| {
-                candidate_lines += 1;
-                candidate_bytes += bytes.len() as u64;
-                let env = match serde_json::from_slice::<Value>(bytes) {
-                    Ok(Value::Object(env)) => env,
-                    _ => return Ok(true), // a corrupt line: the plain readers report it
-                };
-                let stored = match StoredPackage::from_envelope(env, &path, line) {
-                    Ok(s) => s,
-                    Err((kind, message)) => {
-                        diag.warn(&path, line, kind, message);
-                        return Ok(true);
-                    }
-                };
-                let pkg = &stored.package;
-                if !loose.matches(&stored) {
-                    return Ok(true);
-                }
-                let stats = rank::analyze(pkg, &q);
-                if stats.tf.iter().all(|&t| t == 0.0) || !stats.phrases_ok {
-                    return Ok(true); // the stem matched only inside ids, keys or other words
-                }
-                let c = Candidate {
-                    file,
-                    offset,
-                    line,
-                    order: (
-                        pkg.status() == Status::Complete,
-                        stored.version,
-                        stored.hash.clone(),
-                    ),
-                    status: pkg.status(),
-                    draft_visible: filter
-                        .viewer
-                        .as_deref()
-                        .is_none_or(|v| super::review::visible_to(pkg, v)),
-                    created_at: pkg.created_at(),
-                    significance: pkg.significance(),
-                    stats,
-                };
-                match best.entry(pkg.id().to_string()) {
-                    Entry::Occupied(mut e) if c.order > e.get().order => {
-                        e.insert(c);
-                    }
-                    Entry::Occupied(_) => {}
-                    Entry::Vacant(e) => {
-                        e.insert(c);
-                    }
-                }
-                Ok(true)
-            })?;
-        }
+        files.extend(store.package_logs(project)?);
     }
-    // Only current versions that pass the status and draft filters compete.
+    let (mut best, totals) = scan_all(&files, &q, filter)?;
+    // Status and draft visibility are judged on the current version.
     best.retain(|_, c| {
         filter.status.is_none_or(|s| s == c.status)
-            && (c.status != Status::Draft || c.draft_visible)
+            && (c.status != Status::Draft || c.viewer_is_creator)
     });
     if best.is_empty() {
         return Ok(Vec::new());
     }
-    // Document frequencies come from the same scan; the store's size is estimated from the
-    // bytes scanned and the mean candidate line (a package line is a document).
-    let mean_line = candidate_bytes as f64 / candidate_lines.max(1) as f64;
-    let docs = (bytes_scanned as f64 / mean_line.max(1.0)).max(best.len() as f64) as f32;
+    // Document frequencies come from the same scan; the store's size in documents is estimated
+    // from the bytes scanned and the mean candidate line.
+    let mean_line = totals.candidate_bytes as f64 / totals.candidate_lines.max(1) as f64;
+    let docs = (totals.bytes_scanned as f64 / mean_line.max(1.0)).max(best.len() as f64) as f32;
     let mut df = vec![0f32; q.terms.len()];
     let mut total_len = 0f32;
     for c in best.values() {
-        total_len += c.stats.len;
-        for (i, &tf) in c.stats.tf.iter().enumerate() {
+        total_len += c.len;
+        for (i, &tf) in c.tf.iter().enumerate() {
             if tf > 0.0 {
                 df[i] += 1.0;
             }
@@ -148,13 +311,13 @@ pub fn relevant(
     let idfs: Vec<f32> = df.iter().map(|&d| rank::idf(docs, d)).collect();
     let avg_len = total_len / best.len() as f32;
     let now = time::now();
-    let mut scored: Vec<(f64, &String, &Candidate)> = best
+    let mut scored: Vec<(f64, &Box<str>, &Candidate)> = best
         .iter()
         .map(|(id, c)| {
             let age_days = (now - c.created_at).num_seconds() as f32 / 86_400.0;
             let s = rank::nudge(
-                rank::bm25(&c.stats, &idfs, avg_len),
-                c.significance,
+                rank::bm25(&c.tf, c.len, &idfs, avg_len),
+                i64::from(c.significance),
                 age_days,
             );
             (s as f64, id, c)
@@ -165,14 +328,18 @@ pub fn relevant(
             .then_with(|| b.2.created_at.cmp(&a.2.created_at))
             .then_with(|| a.1.cmp(b.1))
     });
+    // Read the winners in full; one that fails validation or its hash is reported and skipped.
     let mut out = Vec::new();
-    for (score, _, c) in scored.into_iter().take(limit) {
-        if let Some(stored) = store.package_at(&files[c.file], c.offset, c.line)? {
+    for (score, _, c) in scored {
+        if out.len() == limit {
+            break;
+        }
+        if let Some(stored) = store.package_at(&files[c.file as usize], c.offset)? {
             let rounded = (score * 10_000.0).round() / 10_000.0;
             out.push(Ranked {
                 stored,
                 score: rounded,
-                matched: c.stats.matched.clone(),
+                matched: c.stats().matched,
                 query: q.clone(),
             });
         }

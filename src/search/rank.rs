@@ -1,7 +1,7 @@
 //! BM25 over a package's text fields, with field weights (a BM25F-style sum: weighted term
 //! counts over weighted lengths), nudged by significance and recency.
 
-use super::query::{Query, stems};
+use super::query::{Query, stem, stems};
 use crate::wire::Package;
 
 /// The fields searched, with their weights: title highest; then decisions, open questions,
@@ -51,27 +51,58 @@ fn contains_run(haystack: &[String], run: &[String]) -> bool {
 
 /// Counts the query's terms in a package's fields.
 pub fn analyze(p: &Package, q: &Query) -> DocStats {
+    let texts: Vec<(&'static str, f32, String)> = FIELDS
+        .iter()
+        .map(|&(f, w)| (f, w, field_text(p, f)))
+        .collect();
+    analyze_texts(texts.iter().map(|(f, w, t)| (*f, *w, t.as_str())), q)
+}
+
+/// Whether `word` (as written) stems to `term`. Most words are turned away by a cheap prefix
+/// test before anything is lowercased or stemmed: a stem is the word's own prefix, but for a
+/// last letter that `-ies`/`-ied` and `-ation` rewrite.
+fn stems_to(word: &str, term: &str) -> bool {
+    let keep = term.len().saturating_sub(1).max(1);
+    if word.is_ascii()
+        && term.is_ascii()
+        && (word.len() < keep
+            || !word.as_bytes()[..keep].eq_ignore_ascii_case(&term.as_bytes()[..keep]))
+    {
+        return false;
+    }
+    stem(&word.to_lowercase()) == term
+}
+
+/// Counts the query's terms in `(field, weight, text)` triples; lists are joined by newlines.
+pub fn analyze_texts<'a>(
+    fields: impl Iterator<Item = (&'static str, f32, &'a str)>,
+    q: &Query,
+) -> DocStats {
     let mut tf = vec![0.0f32; q.terms.len()];
     let mut len = 0.0f32;
     let mut matched = Vec::new();
     let mut phrase_found = vec![false; q.phrases.len()];
-    for &(field, weight) in FIELDS {
-        let text = field_text(p, field);
+    for (field, weight, text) in fields {
         if text.is_empty() {
             continue;
         }
-        // Each list item is its own run of words for phrases.
-        let field_stems = stems(&text);
-        len += weight * field_stems.len() as f32;
         let mut hit = false;
-        for s in &field_stems {
-            if let Some(i) = q.terms.iter().position(|t| t == s) {
-                tf[i] += weight;
-                hit = true;
+        for word in text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+        {
+            len += weight;
+            for (i, term) in q.terms.iter().enumerate() {
+                if stems_to(word, term) {
+                    tf[i] += weight;
+                    hit = true;
+                }
             }
         }
+        // Each list item is its own run of words for phrases.
         for (i, phrase) in q.phrases.iter().enumerate() {
             if !phrase_found[i]
+                && hit
                 && text
                     .split('\n')
                     .any(|part| contains_run(&stems(part), phrase))
@@ -97,11 +128,9 @@ pub fn idf(docs: f32, df: f32) -> f32 {
 }
 
 /// The BM25 score of one package, given each term's idf and the average weighted length.
-pub fn bm25(stats: &DocStats, idfs: &[f32], avg_len: f32) -> f32 {
-    let norm = K1 * (1.0 - B + B * stats.len / avg_len.max(1.0));
-    stats
-        .tf
-        .iter()
+pub fn bm25(tf: &[f32], len: f32, idfs: &[f32], avg_len: f32) -> f32 {
+    let norm = K1 * (1.0 - B + B * len / avg_len.max(1.0));
+    tf.iter()
         .zip(idfs)
         .map(|(&tf, &idf)| {
             if tf > 0.0 {
@@ -169,7 +198,7 @@ mod tests {
             matched: vec![],
             phrases_ok: true,
         };
-        assert!(bm25(&short, &[1.0], 30.0) > bm25(&long, &[1.0], 30.0));
+        assert!(bm25(&short.tf, short.len, &[1.0], 30.0) > bm25(&long.tf, long.len, &[1.0], 30.0));
         assert!(nudge(1.0, 10, 0.0) > nudge(1.0, 5, 0.0));
         assert!(nudge(1.0, 5, 0.0) > nudge(1.0, 5, 365.0));
         // The nudges order near-ties; they never lift a clearly weaker match over a stronger one.

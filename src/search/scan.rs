@@ -20,20 +20,16 @@ pub fn matcher(stems: &[String]) -> Result<RegexMatcher> {
 }
 
 /// What the scan met in one file: the number of bytes read.
-struct LineSink<'a, F: FnMut(u64, u64, &[u8]) -> io::Result<bool>> {
+struct LineSink<'a, F: FnMut(u64, &[u8]) -> io::Result<bool>> {
     each: &'a mut F,
     bytes: u64,
 }
 
-impl<F: FnMut(u64, u64, &[u8]) -> io::Result<bool>> Sink for LineSink<'_, F> {
+impl<F: FnMut(u64, &[u8]) -> io::Result<bool>> Sink for LineSink<'_, F> {
     type Error = io::Error;
 
     fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> io::Result<bool> {
-        (self.each)(
-            mat.line_number().unwrap_or(0),
-            mat.absolute_byte_offset(),
-            mat.bytes(),
-        )
+        (self.each)(mat.absolute_byte_offset(), mat.bytes())
     }
 
     fn finish(&mut self, _: &Searcher, finish: &SinkFinish) -> io::Result<()> {
@@ -42,15 +38,15 @@ impl<F: FnMut(u64, u64, &[u8]) -> io::Result<bool>> Sink for LineSink<'_, F> {
     }
 }
 
-/// Calls `each(line_number, byte_offset, line)` for every line of `path` that `matcher` matches (the line
+/// Calls `each(byte_offset, line)` for every line of `path` that `matcher` matches (the line
 /// includes its `\n`). Returns the bytes scanned. A missing file scans nothing.
 pub fn scan_file(
     path: &Path,
     matcher: &RegexMatcher,
-    mut each: impl FnMut(u64, u64, &[u8]) -> io::Result<bool>,
+    mut each: impl FnMut(u64, &[u8]) -> io::Result<bool>,
 ) -> Result<u64> {
     let mut searcher = SearcherBuilder::new()
-        .line_number(true)
+        .line_number(false)
         .binary_detection(BinaryDetection::none())
         .build();
     let mut sink = LineSink {

@@ -186,17 +186,25 @@ impl Store {
 
     /// Reads the package line that starts at `offset` in `path` (as a search found it).
     /// Problems are reported to the diagnostics and give `None`.
-    pub fn package_at(&self, path: &Path, offset: u64, line: u64) -> Result<Option<StoredPackage>> {
+    pub fn package_at(&self, path: &Path, offset: u64) -> Result<Option<StoredPackage>> {
         use std::io::{BufRead, Seek, SeekFrom};
         let ctx = |e| Error::io(format!("cannot read {}", path.display()), e);
         let mut file = std::fs::File::open(path).map_err(ctx)?;
+        // The line number, for a warning: the newlines before the offset.
+        let line_number = |file: &mut std::fs::File| -> u64 {
+            let mut head = Vec::new();
+            let _ = file.seek(SeekFrom::Start(0));
+            let _ =
+                std::io::Read::read_to_end(&mut std::io::Read::take(&mut *file, offset), &mut head);
+            head.iter().filter(|&&b| b == b'\n').count() as u64 + 1
+        };
         file.seek(SeekFrom::Start(offset)).map_err(ctx)?;
         let mut buf = Vec::new();
         std::io::BufReader::new(file)
             .read_until(b'\n', &mut buf)
             .map_err(ctx)?;
         let parsed = match serde_json::from_slice::<Value>(&buf) {
-            Ok(Value::Object(env)) => StoredPackage::from_envelope(env, path, line),
+            Ok(Value::Object(env)) => StoredPackage::from_envelope(env, path, 0),
             _ => Err((
                 WarningKind::CorruptLine,
                 "the line is not a JSON object; it was skipped".into(),
@@ -205,6 +213,7 @@ impl Store {
         match parsed {
             Ok(p) => Ok(Some(p)),
             Err((kind, message)) => {
+                let line = line_number(&mut std::fs::File::open(path).map_err(ctx)?);
                 self.diagnostics.warn(path, line, kind, message);
                 Ok(None)
             }
