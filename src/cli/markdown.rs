@@ -5,6 +5,17 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::render::clean_line;
+
+/// How a Markdown view is asked for.
+#[derive(Debug, clap::Args)]
+pub struct MarkdownArgs {
+    /// Markdown (the default)
+    #[arg(long, conflicts_with = "json")]
+    pub md: bool,
+    /// Trim the Markdown to N characters, least significant material first
+    #[arg(long, value_name = "N")]
+    pub max_chars: Option<usize>,
+}
 use crate::ops::orchestrate::Digest;
 use crate::ops::orient::Orientation;
 use crate::store::packages::StoredPackage;
@@ -257,35 +268,32 @@ pub fn orient(o: &Orientation, max_chars: Option<usize>) -> String {
                 let _ = writeln!(out, "\nNo packages in this window.");
             }
             activity(&mut out, &packages, shown);
-            section(
-                &mut out,
-                "Open questions",
-                &o.open_questions[..shown.questions],
-                o.open_questions.len(),
-            );
-            let _ = writeln!(out, "\n## Active facts\n");
-            for f in &o.active_facts[..shown.facts] {
-                fact_line(&mut out, f);
-            }
-            if o.active_facts.is_empty() {
-                let _ = writeln!(out, "None.");
-            } else if shown.facts < o.active_facts.len() {
-                let _ = writeln!(out, "- …and {} more", o.active_facts.len() - shown.facts);
-            }
+            questions_and_facts(&mut out, &o.open_questions, &o.active_facts, shown);
             out
         },
     )
 }
 
-fn section(out: &mut String, title: &str, items: &[String], total: usize) {
-    let _ = writeln!(out, "\n## {title}\n");
-    for q in items {
+/// The closing sections of both views: open questions and active facts, as far as shown.
+fn questions_and_facts(out: &mut String, questions: &[String], facts: &[Fact], shown: &Shown) {
+    let _ = writeln!(out, "\n## Open questions\n");
+    for q in &questions[..shown.questions] {
         let _ = writeln!(out, "- {}", clean_line(q));
     }
+    more(out, questions.len(), shown.questions);
+    let _ = writeln!(out, "\n## Active facts\n");
+    for f in &facts[..shown.facts] {
+        fact_line(out, f);
+    }
+    more(out, facts.len(), shown.facts);
+}
+
+/// "None." for an empty list, or how many were trimmed away.
+fn more(out: &mut String, total: usize, shown: usize) {
     if total == 0 {
         let _ = writeln!(out, "None.");
-    } else if items.len() < total {
-        let _ = writeln!(out, "- …and {} more", total - items.len());
+    } else if shown < total {
+        let _ = writeln!(out, "- …and {} more", total - shown);
     }
 }
 
@@ -354,19 +362,7 @@ pub fn digest(d: &Digest, max_chars: Option<usize>) -> String {
                     let _ = writeln!(out, "Nothing matches.");
                 }
             }
-            section(
-                &mut out,
-                "Open questions",
-                &d.open_questions[..shown.questions],
-                d.open_questions.len(),
-            );
-            let _ = writeln!(out, "\n## Active facts\n");
-            for f in &d.active_facts[..shown.facts] {
-                fact_line(&mut out, f);
-            }
-            if d.active_facts.is_empty() {
-                let _ = writeln!(out, "None.");
-            }
+            questions_and_facts(&mut out, &d.open_questions, &d.active_facts, shown);
             out
         },
     )

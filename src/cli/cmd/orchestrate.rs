@@ -4,7 +4,8 @@ use std::io::Write;
 
 use clap::Args;
 
-use crate::cli::{CmdResult, Ctx, markdown};
+use crate::cli::markdown::{self, MarkdownArgs};
+use crate::cli::{CmdResult, Ctx};
 use crate::ops::orchestrate::{self, DigestRequest};
 
 /// Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)
@@ -32,12 +33,8 @@ pub struct OrchestrateArgs {
     /// How many days back the summary looks
     #[arg(long, value_name = "N", default_value_t = 14)]
     pub window_days: u32,
-    /// Markdown (the default)
-    #[arg(long, conflicts_with = "json")]
-    pub md: bool,
-    /// Trim the Markdown to N characters, least significant material first
-    #[arg(long, value_name = "N")]
-    pub max_chars: Option<usize>,
+    #[command(flatten)]
+    pub view: MarkdownArgs,
 }
 
 pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
@@ -57,7 +54,11 @@ pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
     if ctx.ui.json {
         ctx.ui.json_line(&d.bundle())?;
     } else {
-        write!(ctx.ui.out(), "{}", markdown::digest(&d, args.max_chars))?;
+        write!(
+            ctx.ui.out(),
+            "{}",
+            markdown::digest(&d, args.view.max_chars)
+        )?;
     }
     Ok(())
 }

@@ -4,7 +4,8 @@ use std::io::Write;
 
 use clap::Args;
 
-use crate::cli::{CmdResult, Ctx, markdown};
+use crate::cli::markdown::{self, MarkdownArgs};
+use crate::cli::{CmdResult, Ctx};
 use crate::ops::orient;
 
 /// Brief a new session: latest handoff, recent work, open questions, active facts
@@ -23,12 +24,8 @@ pub struct OrientArgs {
     /// How many days back to look
     #[arg(long, value_name = "N", default_value_t = 14)]
     pub window_days: u32,
-    /// Markdown (the default)
-    #[arg(long, conflicts_with = "json")]
-    pub md: bool,
-    /// Trim the Markdown to N characters, least significant material first
-    #[arg(long, value_name = "N")]
-    pub max_chars: Option<usize>,
+    #[command(flatten)]
+    pub view: MarkdownArgs,
 }
 
 pub fn run(ctx: &mut Ctx, args: OrientArgs) -> CmdResult {
@@ -37,7 +34,11 @@ pub fn run(ctx: &mut Ctx, args: OrientArgs) -> CmdResult {
     if ctx.ui.json {
         ctx.ui.json_line(&o.bundle())?;
     } else {
-        write!(ctx.ui.out(), "{}", markdown::orient(&o, args.max_chars))?;
+        write!(
+            ctx.ui.out(),
+            "{}",
+            markdown::orient(&o, args.view.max_chars)
+        )?;
     }
     Ok(())
 }
