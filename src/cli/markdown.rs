@@ -91,6 +91,7 @@ fn fact_line(out: &mut String, f: &Fact) {
 }
 
 /// What of the material is still shown; trimming shrinks it step by step.
+#[derive(Clone)]
 struct Shown {
     /// Per recent package: shown in full.
     full: Vec<bool>,
@@ -101,30 +102,30 @@ struct Shown {
 }
 
 impl Shown {
-    /// One trimming step, least significant material first: demote the least significant (then
-    /// oldest) full entry to a count; then drop count lines, oldest day first; then open
-    /// questions, then facts, from the end. Returns false when nothing is left to trim.
-    fn trim(&mut self, packages: &[&StoredPackage]) -> bool {
-        let victim = (0..packages.len())
-            .filter(|&i| self.full[i])
-            .min_by_key(|&i| {
-                (
-                    packages[i].package.significance(),
-                    packages[i].package.created_at(),
-                )
-            });
-        if let Some(i) = victim {
-            self.full[i] = false;
-        } else if self.counted_days > 0 {
-            self.counted_days -= 1;
-        } else if self.questions > 0 {
-            self.questions -= 1;
-        } else if self.facts > 0 {
-            self.facts -= 1;
-        } else {
-            return false;
+    /// What is shown after `steps` trimming steps, least significant material first: demote
+    /// full entries to counts, least significant (then oldest) first; then drop count lines,
+    /// oldest day first; then open questions, then facts, from the end.
+    fn after(start: &Shown, demotion_order: &[usize], steps: usize) -> Shown {
+        let mut s = Shown {
+            full: start.full.clone(),
+            ..*start
+        };
+        let demoted = steps.min(demotion_order.len());
+        for &i in &demotion_order[..demoted] {
+            s.full[i] = false;
         }
-        true
+        let mut left = steps - demoted;
+        for field in [&mut s.counted_days, &mut s.questions, &mut s.facts] {
+            let cut = left.min(*field);
+            *field -= cut;
+            left -= cut;
+        }
+        s
+    }
+
+    /// How many steps trim everything.
+    fn max_steps(&self, demotion_order: &[usize]) -> usize {
+        demotion_order.len() + self.counted_days + self.questions + self.facts
     }
 }
 
@@ -173,7 +174,11 @@ fn hard_cut(mut text: String, max: usize) -> String {
     if text.chars().count() <= max {
         return text;
     }
-    let marker = "\n…(trimmed to fit)\n";
+    let marker = if max >= 40 {
+        "\n…(trimmed to fit)\n"
+    } else {
+        ""
+    };
     let keep = max.saturating_sub(marker.chars().count());
     let cut = text
         .char_indices()
@@ -193,21 +198,42 @@ fn fit(
     max_chars: Option<usize>,
     render: impl Fn(&Shown) -> String,
 ) -> String {
-    let mut shown = Shown {
+    let start = Shown {
         full: packages.iter().map(|p| significant(&p.package)).collect(),
         counted_days: day_count(packages),
         questions,
         facts,
     };
     let Some(max) = max_chars else {
-        return render(&shown);
+        return render(&start);
     };
-    loop {
-        let text = render(&shown);
-        if text.chars().count() <= max || !shown.trim(packages) {
-            return hard_cut(text, max);
+    let fits = |text: &String| text.chars().count() <= max;
+    let first = render(&start);
+    if fits(&first) {
+        return first;
+    }
+    let mut order: Vec<usize> = (0..packages.len()).filter(|&i| start.full[i]).collect();
+    order.sort_by_key(|&i| {
+        (
+            packages[i].package.significance(),
+            packages[i].package.created_at(),
+        )
+    });
+    // Each step only removes text, so the fewest steps that fit are found by bisection.
+    let (mut lo, mut hi) = (1, start.max_steps(&order));
+    let last = render(&Shown::after(&start, &order, hi));
+    if !fits(&last) {
+        return hard_cut(last, max);
+    }
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if fits(&render(&Shown::after(&start, &order, mid))) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
         }
     }
+    render(&Shown::after(&start, &order, lo))
 }
 
 /// The orient view: project, latest handoff, the window by day, open questions, active facts.

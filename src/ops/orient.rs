@@ -25,7 +25,8 @@ pub struct Orientation {
 
 /// The start of a window of `days` ending at `now`.
 pub fn window_start(now: time::Timestamp, days: u32) -> time::Timestamp {
-    now - chrono::TimeDelta::days(i64::from(days))
+    now.checked_sub_signed(chrono::TimeDelta::days(i64::from(days)))
+        .unwrap_or(chrono::DateTime::<chrono::Utc>::MIN_UTC)
 }
 
 /// The window's packages of one project, newest first: current versions, no drafts.

@@ -282,8 +282,12 @@ pub fn relevant(
         return Ok(Vec::new());
     }
     let mut files: Vec<PathBuf> = Vec::new();
+    let mut file_project: Vec<&str> = Vec::new();
     for project in projects {
-        files.extend(store.package_logs(project)?);
+        for path in store.package_logs(project)? {
+            files.push(path);
+            file_project.push(project);
+        }
     }
     let (mut best, totals) = scan_all(&files, &q, filter)?;
     // Status and draft visibility are judged on the current version.
@@ -330,11 +334,20 @@ pub fn relevant(
     });
     // Read the winners in full; one that fails validation or its hash is reported and skipped.
     let mut out = Vec::new();
-    for (score, _, c) in scored {
+    for (score, id, c) in scored {
         if out.len() == limit {
             break;
         }
-        if let Some(stored) = store.package_at(&files[c.file as usize], c.offset)? {
+        // A line that fails its check (a hand edit, say) must not hide the package: fall back
+        // to its current verified version.
+        let stored = match store.package_at(&files[c.file as usize], c.offset)? {
+            Some(s) => Some(s),
+            None => store
+                .package_versions(file_project[c.file as usize], id)?
+                .into_iter()
+                .max_by(crate::store::packages::version_order),
+        };
+        if let Some(stored) = stored {
             let rounded = (score * 10_000.0).round() / 10_000.0;
             out.push(Ranked {
                 stored,

@@ -28,10 +28,14 @@ fn is_vowel(c: u8) -> bool {
     matches!(c, b'a' | b'e' | b'i' | b'o' | b'u')
 }
 
-/// A light suffix stemmer of our own: plural and verb endings, `-ation`, and a final `e`, so
-/// that inflections of one word share a stem (leak, leaks, leaked, leaking → `leak`;
-/// timezone, timezones → `timezon`; index, indexes, indexing → `index`; retry, retries,
-/// retried → `retry`). Words of three letters or fewer, and non-ASCII words, stay as they are.
+/// A light suffix stemmer of our own, so that inflections of one word share a stem: leak,
+/// leaks, leaked, leaking → `leak`; timezone, timezones → `timezon`; index, indexes, indexing
+/// → `index`; retry, retries, retried → `retry`; setting, settings → `set`; add, added →
+/// `add`. Plurals go first, then `-ation`, `-ied`, `-ing` and `-ed`, then a final `e`. Words
+/// of three letters or fewer, and non-ASCII words, stay as they are.
+///
+/// A stem is always a prefix of the lowercased word, but for a final `y` that `-ies`/`-ied`
+/// write; the candidate scan and the term matcher rely on that.
 pub fn stem(word: &str) -> String {
     if word.len() <= 3 || !word.is_ascii() {
         return word.to_string();
@@ -46,38 +50,41 @@ pub fn stem(word: &str) -> String {
             false
         }
     };
-    let _ = strip(&mut w, "ations", "at", 3)
-        || strip(&mut w, "ation", "at", 3)
-        || strip(&mut w, "ies", "y", 3)
-        || strip(&mut w, "ied", "y", 3)
+    // Plurals.
+    let _ = strip(&mut w, "ies", "y", 3)
         || strip(&mut w, "sses", "ss", 2)
         || ((w.ends_with("xes")
             || w.ends_with("ches")
             || w.ends_with("shes")
             || w.ends_with("zes"))
             && strip(&mut w, "es", "", 3))
-        || strip_verb(&mut w)
         || (w.ends_with('s')
             && !w.ends_with("ss")
             && !w.ends_with("us")
             && !w.ends_with("is")
             && strip(&mut w, "s", "", 3));
+    // Derivations and verb endings.
+    let _ = strip(&mut w, "ation", "at", 3) || strip(&mut w, "ied", "y", 3) || strip_verb(&mut w);
     if w.len() > 3 && w.ends_with('e') {
         w.pop();
     }
     w
 }
 
-/// `-ing` and `-ed`, undoubling a final consonant (running → run) except l, s and z.
+/// `-ing` and `-ed` (not after `e`: speed, proceed), undoubling a final consonant (running →
+/// run) except l, s and z, and never below three letters (added → add).
 fn strip_verb(w: &mut String) -> bool {
     for suffix in ["ing", "ed"] {
         if w.ends_with(suffix) && w.len() - suffix.len() >= 3 {
             let base = &w.as_bytes()[..w.len() - suffix.len()];
-            if !base.iter().any(|&c| is_vowel(c) || c == b'y') {
+            if !base.iter().any(|&c| is_vowel(c) || c == b'y')
+                || (suffix == "ed" && base.ends_with(b"e"))
+            {
                 return false;
             }
             let n = base.len();
-            let undouble = base[n - 1] == base[n - 2]
+            let undouble = n > 3
+                && base[n - 1] == base[n - 2]
                 && !is_vowel(base[n - 1])
                 && !matches!(base[n - 1], b'l' | b's' | b'z');
             w.truncate(if undouble { n - 1 } else { n });
@@ -85,6 +92,15 @@ fn strip_verb(w: &mut String) -> bool {
         }
     }
     false
+}
+
+/// The text the candidate scan looks for to find words with this stem: the stem itself, less
+/// a final `y` that `-ies`/`-ied` may have written (retry → `retr` finds "retries").
+pub fn scan_pattern(stem: &str) -> &str {
+    match stem.strip_suffix('y') {
+        Some(rest) if rest.len() >= 3 => rest,
+        _ => stem,
+    }
 }
 
 /// The stems of a text, in order.
@@ -110,26 +126,22 @@ pub fn parse(text: &str) -> Query {
             plain.push_str(part);
         }
     }
-    let all: Vec<String> = words(&plain).collect();
-    let kept: Vec<&String> = all
-        .iter()
+    let chosen: Vec<String> = words(&plain)
         .filter(|w| !STOPWORDS.contains(&w.as_str()))
         .collect();
-    let chosen: Vec<&String> = if kept.is_empty() {
-        all.iter().collect()
-    } else {
-        kept
-    };
     let mut push = |s: String| {
         if !q.terms.contains(&s) {
             q.terms.push(s);
         }
     };
-    for w in chosen {
+    for w in &chosen {
         push(stem(w));
     }
     for phrase in q.phrases.clone() {
-        for s in phrase {
+        for s in phrase
+            .into_iter()
+            .filter(|s| !STOPWORDS.contains(&s.as_str()))
+        {
             push(s);
         }
     }
@@ -159,6 +171,14 @@ mod tests {
             &["stop", "stopped", "stopping"],
             &["pass", "passes", "passed", "passing"],
             &["deploy", "deploys", "deployed", "deploying"],
+            &["setting", "settings"],
+            &["warning", "warnings", "warn", "warns", "warned"],
+            &["speed", "speeds"],
+            &["proceed", "proceeds"],
+            &["add", "added", "adds", "adding"],
+            &["query", "queries", "queried"],
+            &["dependency", "dependencies"],
+            &["apply", "applies", "applied", "applying"],
         ];
         for group in groups {
             let first = stem(group[0]);
@@ -170,6 +190,21 @@ mod tests {
         assert_eq!(stem("bus"), "bus");
         assert_eq!(stem("thing"), "thing", "too short to lose -ing");
         assert_eq!(stem("café"), "café");
+        for w in [
+            "retries",
+            "applied",
+            "settings",
+            "added",
+            "migrations",
+            "timezones",
+            "queries",
+        ] {
+            let s = stem(w);
+            assert!(
+                w.starts_with(scan_pattern(&s)),
+                "{w}: stem {s} is found by the scan"
+            );
+        }
     }
 
     #[test]
@@ -180,10 +215,19 @@ mod tests {
             vec![vec!["memory".to_string(), "leak".to_string()]]
         );
         assert_eq!(q.terms, ["bill", "memory", "leak"]);
+        assert!(
+            parse("the").terms.is_empty(),
+            "stopwords never become search terms"
+        );
+        let q = parse(r#""out of memory""#);
+        assert_eq!(q.terms, ["out", "memory"]);
         assert_eq!(
-            parse("the").terms,
-            ["the"],
-            "a query of stopwords keeps them"
+            q.phrases,
+            vec![vec![
+                "out".to_string(),
+                "of".to_string(),
+                "memory".to_string()
+            ]]
         );
         assert_eq!(
             parse(r#""single""#).terms,

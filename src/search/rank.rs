@@ -99,15 +99,17 @@ pub fn analyze_texts<'a>(
                 }
             }
         }
-        // Each list item is its own run of words for phrases.
+        // In a list each item is its own run of words; a text field is one run.
+        let is_list = matches!(field, "decisions_made" | "open_questions" | "tags");
         for (i, phrase) in q.phrases.iter().enumerate() {
-            if !phrase_found[i]
-                && hit
-                && text
-                    .split('\n')
-                    .any(|part| contains_run(&stems(part), phrase))
-            {
-                phrase_found[i] = true;
+            if !phrase_found[i] && hit {
+                let found = if is_list {
+                    text.split('\n')
+                        .any(|part| contains_run(&stems(part), phrase))
+                } else {
+                    contains_run(&stems(text), phrase)
+                };
+                phrase_found[i] = found;
             }
         }
         if hit {

@@ -9,13 +9,21 @@ use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkFinish
 
 use crate::error::{Error, Result};
 
-/// A matcher for lines holding any of `stems` (as substrings, in any case).
+/// A matcher for lines that may hold a word with one of `stems`: each stem's scan pattern as a
+/// substring, in any case; for a non-ASCII stem also any `\u` escape, which may spell it.
 pub fn matcher(stems: &[String]) -> Result<RegexMatcher> {
+    let mut patterns: Vec<&str> = stems
+        .iter()
+        .map(|s| super::query::scan_pattern(s))
+        .collect();
+    if stems.iter().any(|s| !s.is_ascii()) {
+        patterns.push("\\u");
+    }
     RegexMatcherBuilder::new()
         .case_insensitive(true)
         .unicode(true)
         .line_terminator(Some(b'\n'))
-        .build_literals(stems)
+        .build_literals(&patterns)
         .map_err(|e| Error::InvalidInput(format!("cannot search for that query: {e}")))
 }
 

@@ -250,3 +250,77 @@ fn search_human_output_highlights_and_empty_queries_are_quiet() {
     let r = env.run(&["pull", "--relevant", "pool", "--limit", "1", "--json"]);
     assert_eq!(r.json()["title"], "Connection pool leaking");
 }
+
+#[test]
+fn search_finds_every_inflection_and_phrases_across_wrapped_lines() {
+    let env = Env::new();
+    let retries = env.deposit(
+        "Network retries",
+        &["--description", "The client retried twice"],
+    );
+    let settings = env.deposit("Cache settings page", &[]);
+    let wrapped = env.deposit(
+        "Pool notes",
+        &["--description", "We saw an out of\nmemory error"],
+    );
+    let top = |q: &str| -> Option<String> {
+        env.run(&["search", q, "--json"])
+            .json_lines()
+            .first()
+            .map(|p| p["package_id"].as_str().unwrap().to_string())
+    };
+    for q in ["retry", "retries", "retried", "retrying"] {
+        assert_eq!(top(q).as_deref(), Some(retries.as_str()), "{q}");
+    }
+    assert_eq!(top("setting").as_deref(), Some(settings.as_str()));
+    assert_eq!(
+        top(r#""out of memory""#).as_deref(),
+        Some(wrapped.as_str()),
+        "a phrase may wrap a line"
+    );
+    assert_eq!(top("the of"), None, "stopwords alone search nothing");
+}
+
+#[test]
+fn a_tampered_newer_line_does_not_hide_the_package_from_search() {
+    let env = Env::new();
+    let id = env.deposit("Caching layer", &["--description", "caching for the API"]);
+    let log = std::fs::read_dir(env.store().join("projects/demo/packages"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let line = crate::harness::read(&log);
+    let mut forged: Value = serde_json::from_str(line.trim()).unwrap();
+    forged["version"] = json!(9);
+    forged["package"]["description"] = json!("caching caching caching, forged");
+    std::fs::write(&log, format!("{line}{forged}\n")).unwrap();
+    let r = env.run(&["search", "caching", "--json"]);
+    assert_eq!(r.code, 0);
+    let hits = r.json_lines();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0]["package_id"], id.as_str());
+    assert_eq!(
+        hits[0]["description"], "caching for the API",
+        "the verified version is returned"
+    );
+    assert!(r.stderr.contains("hash_mismatch"), "{}", r.stderr);
+}
+
+#[test]
+fn odd_windows_and_tiny_budgets() {
+    let env = populated();
+    let r = env.run(&["orient", "--window-days", "4294967295"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let v = env.ok_json(&["orient", "--window-days", "36500"]);
+    assert_eq!(v["recent_packages"].as_array().unwrap().len(), 4);
+    assert_eq!(
+        env.ok_json(&["orient", "--window-days", "0"])["recent_packages"],
+        json!([])
+    );
+    for budget in [0usize, 5, 39, 41] {
+        let out = env.ok(&["orient", "--max-chars", &budget.to_string()]);
+        assert!(out.chars().count() <= budget, "{budget}: {out:?}");
+    }
+}

@@ -31,7 +31,7 @@ pub struct OrchestrateArgs {
     #[arg(long)]
     pub include_archived: bool,
     /// How many days back the summary looks
-    #[arg(long, value_name = "N", default_value_t = 14)]
+    #[arg(long, value_name = "N", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=36_500))]
     pub window_days: u32,
     #[command(flatten)]
     pub view: MarkdownArgs,

@@ -22,7 +22,7 @@ use crate::ops::orient;
   relay orient --json | jq '.open_questions'")]
 pub struct OrientArgs {
     /// How many days back to look
-    #[arg(long, value_name = "N", default_value_t = 14)]
+    #[arg(long, value_name = "N", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=36_500))]
     pub window_days: u32,
     #[command(flatten)]
     pub view: MarkdownArgs,
