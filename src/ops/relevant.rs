@@ -7,12 +7,15 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::path::PathBuf;
+use std::io::{BufRead, Seek};
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use super::pull::Filter;
 use crate::error::Result;
+use crate::search::index::{self, QueryView, hash_prefix};
+use crate::search::query::MAX_TERMS;
 use crate::search::{Query, parse, rank, scan};
 use crate::store::Store;
 use crate::store::packages::StoredPackage;
@@ -88,34 +91,9 @@ struct Candidate {
     viewer_is_creator: bool,
     created_at: time::Timestamp,
     significance: i8,
-    /// Weighted occurrences of each query term.
-    tf: Box<[f32]>,
+    /// Weighted occurrences of each query term (at most `MAX_TERMS`).
+    tf: [f32; MAX_TERMS],
     len: f32,
-    /// Bit i set: `rank::FIELDS[i]` holds a query term.
-    matched: u8,
-}
-
-impl Candidate {
-    fn stats(&self) -> rank::DocStats {
-        let matched = rank::FIELDS
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| self.matched & (1 << i) != 0)
-            .map(|(_, (f, _))| *f)
-            .collect();
-        rank::DocStats {
-            tf: self.tf.to_vec(),
-            len: self.len,
-            matched,
-            phrases_ok: true,
-        }
-    }
-}
-
-/// The first 64 bits of a `sha256:` hash, for ordering versions.
-fn hash_prefix(hash: &str) -> u64 {
-    let hex = hash.strip_prefix("sha256:").unwrap_or(hash);
-    u64::from_str_radix(hex.get(..16).unwrap_or("0"), 16).unwrap_or(0)
 }
 
 fn joined(list: &Option<Vec<Cow<'_, str>>>) -> String {
@@ -130,7 +108,7 @@ fn candidate(
     offset: u64,
     q: &Query,
     filter: &Filter,
-) -> Option<(Box<str>, Candidate)> {
+) -> Option<(u64, Candidate)> {
     let line: LiteLine = serde_json::from_slice(bytes).ok()?;
     let p = line.package;
     let ptype = p.package_type.as_deref().unwrap_or("standard");
@@ -168,11 +146,6 @@ fn candidate(
     }
     let status =
         Status::parse(p.status.as_deref().unwrap_or("complete")).unwrap_or(Status::Complete);
-    let matched = rank::FIELDS
-        .iter()
-        .enumerate()
-        .filter(|(_, (f, _))| stats.matched.contains(f))
-        .fold(0u8, |m, (i, _)| m | (1 << i));
     let c = Candidate {
         file,
         offset,
@@ -188,15 +161,32 @@ fn candidate(
             .significance
             .map(|s| s.clamp(1.0, 10.0) as i8)
             .unwrap_or(5),
-        tf: stats.tf.into_boxed_slice(),
+        tf: tf_array(&stats.tf),
         len: stats.len,
-        matched,
     };
-    Some((p.package_id.as_ref().into(), c))
+    Some((id_key(&p.package_id), c))
 }
 
 /// Keeps, per package id, the candidate of its current version.
-fn keep_best(best: &mut HashMap<Box<str>, Candidate>, id: Box<str>, c: Candidate) {
+fn tf_array(tf: &[f32]) -> [f32; MAX_TERMS] {
+    let mut out = [0.0; MAX_TERMS];
+    for (o, t) in out.iter_mut().zip(tf) {
+        *o = *t;
+    }
+    out
+}
+
+/// The key a package is deduplicated by: a 64-bit hash of its id (two ids of one store sharing
+/// one is about as likely as 1 in 10^7 at a million packages; the winners' ids are read back
+/// from their lines).
+fn id_key(id: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    id.hash(&mut h);
+    h.finish()
+}
+
+fn keep_best(best: &mut HashMap<u64, Candidate>, id: u64, c: Candidate) {
     match best.entry(id) {
         Entry::Occupied(mut e) if c.order > e.get().order => {
             e.insert(c);
@@ -211,17 +201,115 @@ fn keep_best(best: &mut HashMap<Box<str>, Candidate>, id: Box<str>, c: Candidate
 /// The totals the scan gathers besides candidates.
 #[derive(Default)]
 struct Totals {
+    /// Documents in the indexed logs (counted exactly).
+    indexed_docs: u64,
+    /// Bytes of the logs scanned without an index.
     bytes_scanned: u64,
     candidate_bytes: u64,
     candidate_lines: u64,
 }
 
+/// Whether a candidate can be judged from the index alone, or needs its line: phrases need
+/// word order, and the type, tag and actor filters and a draft's creator are not indexed.
+fn needs_line(q: &Query, filter: &Filter) -> bool {
+    !q.phrases.is_empty()
+        || !filter.types.is_empty()
+        || !filter.tags.is_empty()
+        || filter.actor.is_some()
+}
+
+/// The candidates of one indexed log.
+fn from_index(
+    idx: &QueryView,
+    log: &Path,
+    file: u32,
+    q: &Query,
+    filter: &Filter,
+    best: &mut HashMap<u64, Candidate>,
+) -> Result<()> {
+    let terms = q.terms.len();
+    let mut tf = vec![0f32; idx.doc_count() * terms];
+    let mut touched: Vec<u32> = Vec::new();
+    for (i, list) in idx.postings.iter().enumerate() {
+        for &(doc, count) in list {
+            let row = doc as usize * terms;
+            if tf[row..row + terms].iter().all(|&x| x == 0.0) {
+                touched.push(doc);
+            }
+            tf[row + i] = count;
+        }
+    }
+    touched.sort_unstable();
+    // A phrase needs all its words: a document missing one is no candidate, unread.
+    let required: Vec<usize> = q
+        .phrases
+        .iter()
+        .flatten()
+        .filter_map(|s| q.terms.iter().position(|t| t == s))
+        .collect();
+    touched.retain(|&doc| required.iter().all(|&i| tf[doc as usize * terms + i] > 0.0));
+    let line_checks = needs_line(q, filter);
+    let mut reader: Option<std::io::BufReader<std::fs::File>> = None;
+    for doc in touched {
+        let Some(d) = idx.doc(doc) else { continue };
+        let Some(created_at) = chrono::DateTime::from_timestamp_micros(d.created_micros) else {
+            continue;
+        };
+        if filter.since.is_some_and(|s| created_at < s)
+            || filter.until.is_some_and(|u| created_at >= u)
+        {
+            continue;
+        }
+        let c = if line_checks || (d.status == Status::Draft && filter.viewer.is_some()) {
+            let r = match &mut reader {
+                Some(r) => r,
+                None => {
+                    reader.insert(std::io::BufReader::new(std::fs::File::open(log).map_err(
+                        |e| crate::Error::io(format!("cannot read {}", log.display()), e),
+                    )?))
+                }
+            };
+            let mut line = Vec::new();
+            let read = r
+                .seek(std::io::SeekFrom::Start(d.offset))
+                .and_then(|_| r.read_until(b'\n', &mut line));
+            match read
+                .ok()
+                .and_then(|_| candidate(&line, file, d.offset, q, filter))
+            {
+                Some((_, c)) => c,
+                None => continue,
+            }
+        } else {
+            let row = doc as usize * terms;
+            Candidate {
+                file,
+                offset: d.offset,
+                order: (
+                    d.status == Status::Complete,
+                    u64::from(d.version),
+                    d.hash_prefix,
+                ),
+                status: d.status,
+                viewer_is_creator: true,
+                created_at,
+                significance: d.significance,
+                tf: tf_array(&tf[row..row + terms]),
+                len: d.len,
+            }
+        };
+        let Some(id) = idx.doc_id(doc) else { continue };
+        keep_best(best, id_key(id), c);
+    }
+    Ok(())
+}
+
 /// The best candidate of each package, and the totals.
-type ScanResult = (HashMap<Box<str>, Candidate>, Totals);
+type ScanResult = (HashMap<u64, Candidate>, Totals);
 
 /// Scans `files` (on up to as many threads as the machine has cores, files shared out in
 /// turn) and returns the best candidate of each package.
-fn scan_all(files: &[PathBuf], q: &Query, filter: &Filter) -> Result<ScanResult> {
+fn scan_all(files: &[PathBuf], cache: &Path, q: &Query, filter: &Filter) -> Result<ScanResult> {
     let matcher = scan::matcher(&q.terms)?;
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
@@ -236,6 +324,12 @@ fn scan_all(files: &[PathBuf], q: &Query, filter: &Filter) -> Result<ScanResult>
                     let mut best = HashMap::new();
                     let mut totals = Totals::default();
                     for (file, path) in files.iter().enumerate().skip(t).step_by(threads) {
+                        if let Ok(idx) = index::query(cache, path, &q.terms) {
+                            totals.indexed_docs += idx.doc_count() as u64;
+                            from_index(&idx, path, file as u32, q, filter, &mut best)?;
+                            continue;
+                        }
+                        // No usable index (an unreadable cache, say): scan the log itself.
                         totals.bytes_scanned += scan::scan_file(path, matcher, |offset, bytes| {
                             totals.candidate_lines += 1;
                             totals.candidate_bytes += bytes.len() as u64;
@@ -255,15 +349,22 @@ fn scan_all(files: &[PathBuf], q: &Query, filter: &Filter) -> Result<ScanResult>
             .map(|h| h.join().unwrap_or_else(|_| Ok(Default::default())))
             .collect()
     });
-    let mut best = HashMap::new();
+    // Merge the threads' maps into the largest, so that no third map is built.
+    let mut parts = results.into_iter().collect::<Result<Vec<_>>>()?;
+    parts.sort_by_key(|(m, _)| std::cmp::Reverse(m.len()));
     let mut totals = Totals::default();
-    for r in results {
-        let (part, t) = r?;
+    let mut best = HashMap::new();
+    for (i, (part, t)) in parts.into_iter().enumerate() {
+        totals.indexed_docs += t.indexed_docs;
         totals.bytes_scanned += t.bytes_scanned;
         totals.candidate_bytes += t.candidate_bytes;
         totals.candidate_lines += t.candidate_lines;
-        for (id, c) in part {
-            keep_best(&mut best, id, c);
+        if i == 0 {
+            best = part;
+        } else {
+            for (id, c) in part {
+                keep_best(&mut best, id, c);
+            }
         }
     }
     Ok((best, totals))
@@ -289,7 +390,7 @@ pub fn relevant(
             file_project.push(project);
         }
     }
-    let (mut best, totals) = scan_all(&files, &q, filter)?;
+    let (mut best, totals) = scan_all(&files, &store.layout().cache_dir(), &q, filter)?;
     // Status and draft visibility are judged on the current version.
     best.retain(|_, c| {
         filter.status.is_none_or(|s| s == c.status)
@@ -301,12 +402,13 @@ pub fn relevant(
     // Document frequencies come from the same scan; the store's size in documents is estimated
     // from the bytes scanned and the mean candidate line.
     let mean_line = totals.candidate_bytes as f64 / totals.candidate_lines.max(1) as f64;
-    let docs = (totals.bytes_scanned as f64 / mean_line.max(1.0)).max(best.len() as f64) as f32;
+    let scanned_docs = totals.bytes_scanned as f64 / mean_line.max(1.0);
+    let docs = (totals.indexed_docs as f64 + scanned_docs).max(best.len() as f64) as f32;
     let mut df = vec![0f32; q.terms.len()];
     let mut total_len = 0f32;
     for c in best.values() {
         total_len += c.len;
-        for (i, &tf) in c.tf.iter().enumerate() {
+        for (i, &tf) in c.tf.iter().take(df.len()).enumerate() {
             if tf > 0.0 {
                 df[i] += 1.0;
             }
@@ -315,44 +417,57 @@ pub fn relevant(
     let idfs: Vec<f32> = df.iter().map(|&d| rank::idf(docs, d)).collect();
     let avg_len = total_len / best.len() as f32;
     let now = time::now();
-    let mut scored: Vec<(f64, &Box<str>, &Candidate)> = best
+    let mut scored: Vec<(f64, u64, &Candidate)> = best
         .iter()
         .map(|(id, c)| {
             let age_days = (now - c.created_at).num_seconds() as f32 / 86_400.0;
             let s = rank::nudge(
-                rank::bm25(&c.tf, c.len, &idfs, avg_len),
+                rank::bm25(&c.tf[..idfs.len()], c.len, &idfs, avg_len),
                 i64::from(c.significance),
                 age_days,
             );
-            (s as f64, id, c)
+            (s as f64, *id, c)
         })
         .collect();
-    scored.sort_by(|a, b| {
+    // Best first: score, then the newer package, then a fixed order of ids. Only the head
+    // needs sorting; a margin covers winners whose lines fail their check.
+    let order = |a: &(f64, u64, &Candidate), b: &(f64, u64, &Candidate)| {
         b.0.total_cmp(&a.0)
             .then_with(|| b.2.created_at.cmp(&a.2.created_at))
-            .then_with(|| a.1.cmp(b.1))
-    });
+            .then_with(|| a.1.cmp(&b.1))
+    };
+    let head = (limit.saturating_mul(2) + 16).min(scored.len());
+    if head < scored.len() {
+        scored.select_nth_unstable_by(head, order);
+        scored.truncate(head);
+    }
+    scored.sort_by(order);
     // Read the winners in full; one that fails validation or its hash is reported and skipped.
     let mut out = Vec::new();
-    for (score, id, c) in scored {
+    for (score, _, c) in scored {
         if out.len() == limit {
             break;
         }
         // A line that fails its check (a hand edit, say) must not hide the package: fall back
         // to its current verified version.
-        let stored = match store.package_at(&files[c.file as usize], c.offset)? {
+        let path = &files[c.file as usize];
+        let stored = match store.package_at(path, c.offset)? {
             Some(s) => Some(s),
-            None => store
-                .package_versions(file_project[c.file as usize], id)?
-                .into_iter()
-                .max_by(crate::store::packages::version_order),
+            None => match store.package_id_at(path, c.offset) {
+                Some(id) => store
+                    .package_versions(file_project[c.file as usize], &id)?
+                    .into_iter()
+                    .max_by(crate::store::packages::version_order),
+                None => None,
+            },
         };
         if let Some(stored) = stored {
             let rounded = (score * 10_000.0).round() / 10_000.0;
+            let matched = rank::analyze(&stored.package, &q).matched;
             out.push(Ranked {
                 stored,
                 score: rounded,
-                matched: c.stats().matched,
+                matched,
                 query: q.clone(),
             });
         }

@@ -11,6 +11,9 @@ pub struct Query {
     pub phrases: Vec<Vec<String>>,
 }
 
+/// At most this many distinct stems of a query are searched for; the rest are ignored.
+pub const MAX_TERMS: usize = 8;
+
 /// Words too common to rank by. Dropped from a query unless it holds nothing else.
 const STOPWORDS: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "in", "is", "it", "of",
@@ -130,7 +133,7 @@ pub fn parse(text: &str) -> Query {
         .filter(|w| !STOPWORDS.contains(&w.as_str()))
         .collect();
     let mut push = |s: String| {
-        if !q.terms.contains(&s) {
+        if !q.terms.contains(&s) && q.terms.len() < MAX_TERMS {
             q.terms.push(s);
         }
     };

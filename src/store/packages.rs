@@ -184,6 +184,22 @@ impl Store {
         })
     }
 
+    /// The `package_id` written in the line at `offset`, however damaged the rest is.
+    pub fn package_id_at(&self, path: &Path, offset: u64) -> Option<String> {
+        use std::io::{BufRead, Seek, SeekFrom};
+        let mut file = std::fs::File::open(path).ok()?;
+        file.seek(SeekFrom::Start(offset)).ok()?;
+        let mut buf = Vec::new();
+        std::io::BufReader::new(file)
+            .read_until(b'\n', &mut buf)
+            .ok()?;
+        let v: Value = serde_json::from_slice(&buf).ok()?;
+        v.get("package")?
+            .get("package_id")?
+            .as_str()
+            .map(str::to_string)
+    }
+
     /// Reads the package line that starts at `offset` in `path` (as a search found it).
     /// Problems are reported to the diagnostics and give `None`.
     pub fn package_at(&self, path: &Path, offset: u64) -> Result<Option<StoredPackage>> {

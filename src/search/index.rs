@@ -1,0 +1,645 @@
+//! A disposable inverted index per monthly package log, kept under `cache/` (DESIGN invariant
+//! 9): for each stem, the lines that hold it and its weighted count; for each line, what
+//! ranking needs. An index records how many bytes of its log it covers and fingerprints of
+//! them. A log that grew is indexed incrementally; a log that changed any other way (a git
+//! checkout, a merge, a repair) is indexed again from scratch. Deleting `cache/` only costs
+//! the time to rebuild.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::{query, rank};
+use crate::wire::{Status, time};
+
+const FORMAT: u32 = 1;
+const FINGERPRINT_BYTES: u64 = 4096;
+const DOC_BYTES: usize = 40;
+const DICT_BYTES: usize = 20;
+const POSTING_BYTES: usize = 8;
+
+/// What an index says about its log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Header {
+    format: u32,
+    /// Bytes of the log covered: always the end of a complete line.
+    covered: u64,
+    /// SHA-256 prefixes of the first and the last (up to) 4 KiB of the covered bytes.
+    head: String,
+    tail: String,
+}
+
+/// One indexed line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Doc {
+    pub offset: u64,
+    pub created_micros: i64,
+    /// Weighted length in words.
+    pub len: f32,
+    pub version: u32,
+    pub hash_prefix: u64,
+    pub significance: i8,
+    pub status: Status,
+    pub id: String,
+}
+
+/// An index in memory: its documents, and postings by stem.
+#[derive(Debug, Default)]
+pub struct MonthIndex {
+    header_covered: u64,
+    pub docs: Vec<Doc>,
+    /// Stem → (doc, weighted count), docs ascending.
+    pub postings: HashMap<String, Vec<(u32, f32)>>,
+}
+
+#[derive(Deserialize)]
+struct LiteLine<'a> {
+    #[serde(borrow)]
+    package: LitePackage<'a>,
+    #[serde(borrow, default)]
+    hash: Option<Cow<'a, str>>,
+    #[serde(default)]
+    version: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct LitePackage<'a> {
+    #[serde(borrow)]
+    package_id: Cow<'a, str>,
+    #[serde(borrow, default)]
+    status: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    created_at: Option<Cow<'a, str>>,
+    #[serde(default)]
+    significance: Option<f64>,
+    #[serde(borrow, default)]
+    title: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    description: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    handoff_note: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    content_md: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    decisions_made: Option<Vec<Cow<'a, str>>>,
+    #[serde(borrow, default)]
+    open_questions: Option<Vec<Cow<'a, str>>>,
+    #[serde(borrow, default)]
+    tags: Option<Vec<Cow<'a, str>>>,
+}
+
+/// The first 64 bits of a `sha256:` hash, for ordering versions.
+pub fn hash_prefix(hash: &str) -> u64 {
+    let hex = hash.strip_prefix("sha256:").unwrap_or(hash);
+    u64::from_str_radix(hex.get(..16).unwrap_or("0"), 16).unwrap_or(0)
+}
+
+fn status_code(s: Status) -> u8 {
+    match s {
+        Status::Draft => 0,
+        Status::Complete => 1,
+        Status::AwaitingReview => 2,
+        Status::RevisionRequested => 3,
+    }
+}
+
+fn status_of(code: u8) -> Status {
+    match code {
+        0 => Status::Draft,
+        2 => Status::AwaitingReview,
+        3 => Status::RevisionRequested,
+        _ => Status::Complete,
+    }
+}
+
+impl MonthIndex {
+    /// Adds one line (its bytes, without or with the newline) found at `offset`. Lines that are
+    /// not packages are left out: the plain readers report them.
+    fn add_line(&mut self, bytes: &[u8], offset: u64) {
+        let Ok(line) = serde_json::from_slice::<LiteLine>(bytes) else {
+            return;
+        };
+        let p = line.package;
+        let Some(created) = p.created_at.as_deref().and_then(|t| time::parse(t).ok()) else {
+            return;
+        };
+        let doc = self.docs.len() as u32;
+        let lists =
+            |l: &Option<Vec<Cow<'_, str>>>| l.as_ref().map(|l| l.join("\n")).unwrap_or_default();
+        let (decisions, questions, tags) = (
+            lists(&p.decisions_made),
+            lists(&p.open_questions),
+            lists(&p.tags),
+        );
+        let mut counts: HashMap<String, f32> = HashMap::new();
+        let mut len = 0.0;
+        for &(field, weight) in rank::FIELDS {
+            let text: &str = match field {
+                "title" => p.title.as_deref().unwrap_or_default(),
+                "decisions_made" => &decisions,
+                "open_questions" => &questions,
+                "handoff_note" => p.handoff_note.as_deref().unwrap_or_default(),
+                "tags" => &tags,
+                "description" => p.description.as_deref().unwrap_or_default(),
+                "content_md" => p.content_md.as_deref().unwrap_or_default(),
+                _ => "",
+            };
+            for word in query::words(text) {
+                len += weight;
+                *counts.entry(query::stem(&word)).or_default() += weight;
+            }
+        }
+        for (stem, tf) in counts {
+            self.postings.entry(stem).or_default().push((doc, tf));
+        }
+        self.docs.push(Doc {
+            offset,
+            created_micros: created.timestamp_micros(),
+            len,
+            version: line.version.unwrap_or(1).min(u64::from(u32::MAX)) as u32,
+            hash_prefix: hash_prefix(line.hash.as_deref().unwrap_or_default()),
+            significance: p
+                .significance
+                .map(|s| s.clamp(1.0, 10.0) as i8)
+                .unwrap_or(5),
+            status: Status::parse(p.status.as_deref().unwrap_or("complete"))
+                .unwrap_or(Status::Complete),
+            id: p.package_id.into_owned(),
+        });
+    }
+
+    /// Indexes the complete lines of `log` from byte `from` on; returns the new covered length.
+    fn add_from(&mut self, log: &Path, from: u64) -> std::io::Result<u64> {
+        let mut file = File::open(log)?;
+        file.seek(SeekFrom::Start(from))?;
+        let mut reader = BufReader::with_capacity(1 << 20, file);
+        let mut buf = Vec::with_capacity(4096);
+        let mut offset = from;
+        loop {
+            buf.clear();
+            let n = reader.read_until(b'\n', &mut buf)?;
+            if n == 0 || buf.last() != Some(&b'\n') {
+                return Ok(offset); // end, or a torn last line: not covered yet
+            }
+            self.add_line(&buf, offset);
+            offset += n as u64;
+        }
+    }
+
+    /// The documents holding `stem`, with its weighted count.
+    pub fn postings(&self, stem: &str) -> &[(u32, f32)] {
+        self.postings.get(stem).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+fn fingerprint(file: &mut File, start: u64, len: u64) -> std::io::Result<String> {
+    file.seek(SeekFrom::Start(start))?;
+    let mut buf = Vec::with_capacity(len as usize);
+    file.take(len).read_to_end(&mut buf)?;
+    Ok(Sha256::digest(&buf)[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+fn header_for(log: &Path, covered: u64) -> std::io::Result<Header> {
+    let mut file = File::open(log)?;
+    let n = covered.min(FINGERPRINT_BYTES);
+    Ok(Header {
+        format: FORMAT,
+        covered,
+        head: fingerprint(&mut file, 0, n)?,
+        tail: fingerprint(&mut file, covered - n, n)?,
+    })
+}
+
+/// Where the index of `log` lives: `cache/search-v1/<project folder>/<month>.idx`.
+pub fn index_path(cache_dir: &Path, log: &Path) -> PathBuf {
+    let month = log
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let project = log
+        .parent()
+        .and_then(|p| p.parent())
+        .and_then(|p| p.file_name())
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    cache_dir
+        .join(format!("search-v{FORMAT}"))
+        .join(project)
+        .join(format!("{month}.idx"))
+}
+
+/// The up-to-date index of `log`: read from the cache, extended by what the log gained, or
+/// built again when the log changed under it. The result is saved back when it changed; a
+/// cache that cannot be written is no error (the index is then only used this once).
+pub fn load_or_build(cache_dir: &Path, log: &Path) -> std::io::Result<MonthIndex> {
+    let log_len = std::fs::metadata(log)?.len();
+    let path = index_path(cache_dir, log);
+    let mut index = match read(&path) {
+        Ok(Some((header, index)))
+            if header.covered <= log_len && header == header_for(log, header.covered)? =>
+        {
+            index
+        }
+        _ => MonthIndex::default(),
+    };
+    let before = index.header_covered;
+    if before < log_len {
+        index.header_covered = index.add_from(log, before)?;
+    }
+    if index.header_covered != before || !path.exists() {
+        let _ = write(&path, log, &index);
+    }
+    Ok(index)
+}
+
+fn write(path: &Path, log: &Path, index: &MonthIndex) -> std::io::Result<()> {
+    let header = header_for(log, index.header_covered)?;
+    let mut stems: Vec<&String> = index.postings.keys().collect();
+    stems.sort();
+    let mut out = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
+    out.push(b'\n');
+    let n_postings: usize = index.postings.values().map(Vec::len).sum();
+    let ids_len: usize = index.docs.iter().map(|d| d.id.len()).sum();
+    let stems_len: usize = stems.iter().map(|s| s.len()).sum();
+    out.extend((index.docs.len() as u32).to_le_bytes());
+    out.extend((stems.len() as u32).to_le_bytes());
+    out.extend((n_postings as u64).to_le_bytes());
+    out.extend((ids_len as u64).to_le_bytes());
+    out.extend((stems_len as u64).to_le_bytes());
+    let mut id_off = 0u32;
+    for d in &index.docs {
+        encode_doc(&mut out, d, id_off);
+        id_off += d.id.len() as u32;
+    }
+    let (mut stem_off, mut post_off) = (0u32, 0u64);
+    for s in &stems {
+        let count = index.postings[*s].len();
+        out.extend(stem_off.to_le_bytes());
+        out.extend((s.len() as u16).to_le_bytes());
+        out.extend([0u8; 2]);
+        out.extend(post_off.to_le_bytes());
+        out.extend((count as u32).to_le_bytes());
+        stem_off += s.len() as u32;
+        post_off += count as u64;
+    }
+    for d in &index.docs {
+        out.extend(d.id.as_bytes());
+    }
+    for s in &stems {
+        out.extend(s.as_bytes());
+    }
+    for s in &stems {
+        for (doc, tf) in &index.postings[*s] {
+            out.extend(doc.to_le_bytes());
+            out.extend(tf.to_le_bytes());
+        }
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    crate::store::log::write_atomic(path, &out).map_err(|e| std::io::Error::other(e.to_string()))
+}
+
+/// What a query needs of one log's index: the document table (decoded on demand) and the
+/// postings of the query's stems, read without loading the rest of the index.
+#[derive(Debug, Default)]
+pub struct QueryView {
+    doc_bytes: Vec<u8>,
+    ids: Vec<u8>,
+    /// Per query stem, its postings.
+    pub postings: Vec<Vec<(u32, f32)>>,
+}
+
+impl QueryView {
+    pub fn doc_count(&self) -> usize {
+        self.doc_bytes.len() / DOC_BYTES
+    }
+
+    /// Document `i`, decoded, with an empty `id` (see [`QueryView::doc_id`]).
+    pub fn doc(&self, i: u32) -> Option<Doc> {
+        let start = i as usize * DOC_BYTES;
+        decode_doc(self.doc_bytes.get(start..start + DOC_BYTES)?, None)
+    }
+
+    /// The package id of document `i`, without copying it.
+    pub fn doc_id(&self, i: u32) -> Option<&str> {
+        let start = i as usize * DOC_BYTES;
+        let raw = self.doc_bytes.get(start + 32..start + 38)?;
+        let off = u32::from_le_bytes(raw[..4].try_into().ok()?) as usize;
+        let len = u16::from_le_bytes(raw[4..6].try_into().ok()?) as usize;
+        std::str::from_utf8(self.ids.get(off..off + len)?).ok()
+    }
+
+    fn from_index(index: &MonthIndex, stems: &[String]) -> QueryView {
+        let mut ids = Vec::new();
+        let mut doc_bytes = Vec::with_capacity(index.docs.len() * DOC_BYTES);
+        for d in &index.docs {
+            encode_doc(&mut doc_bytes, d, ids.len() as u32);
+            ids.extend(d.id.as_bytes());
+        }
+        let postings = stems.iter().map(|s| index.postings(s).to_vec()).collect();
+        QueryView {
+            doc_bytes,
+            ids,
+            postings,
+        }
+    }
+}
+
+fn encode_doc(out: &mut Vec<u8>, d: &Doc, id_off: u32) {
+    out.extend(d.offset.to_le_bytes());
+    out.extend(d.created_micros.to_le_bytes());
+    out.extend(d.len.to_le_bytes());
+    out.extend(d.version.to_le_bytes());
+    out.extend(d.hash_prefix.to_le_bytes());
+    out.extend(id_off.to_le_bytes());
+    out.extend((d.id.len() as u16).to_le_bytes());
+    out.push(d.significance as u8);
+    out.push(status_code(d.status));
+}
+
+/// Decodes a document record; its id too when `ids` is given.
+fn decode_doc(raw: &[u8], ids: Option<&[u8]>) -> Option<Doc> {
+    let mut d = Fields(raw);
+    let (offset, created_micros, len, version, hash_prefix) =
+        (d.u64()?, d.i64()?, d.f32()?, d.u32()?, d.u64()?);
+    let (id_off, id_len) = (d.u32()? as usize, d.u16()? as usize);
+    let (significance, status) = (d.take::<1>()?[0] as i8, status_of(d.take::<1>()?[0]));
+    let id = match ids {
+        Some(ids) => std::str::from_utf8(ids.get(id_off..id_off + id_len)?)
+            .ok()?
+            .to_string(),
+        None => String::new(),
+    };
+    Some(Doc {
+        offset,
+        created_micros,
+        len,
+        version,
+        hash_prefix,
+        significance,
+        status,
+        id,
+    })
+}
+
+/// The index of `log` as far as a query for `stems` needs it. A valid index that covers the
+/// whole log is read in part (header, documents, dictionary, and the postings of `stems`);
+/// otherwise the index is brought up to date first.
+pub fn query(cache_dir: &Path, log: &Path, stems: &[String]) -> std::io::Result<QueryView> {
+    let log_len = std::fs::metadata(log)?.len();
+    let path = index_path(cache_dir, log);
+    if let Ok(Some(view)) = read_partial(&path, log, log_len, stems) {
+        return Ok(view);
+    }
+    let index = load_or_build(cache_dir, log)?;
+    Ok(QueryView::from_index(&index, stems))
+}
+
+/// Reads what a query needs from an index file that is valid and covers `log_len` bytes, or
+/// `None` when it is missing, stale, or damaged.
+fn read_partial(
+    path: &Path,
+    log: &Path,
+    log_len: u64,
+    stems: &[String],
+) -> std::io::Result<Option<QueryView>> {
+    let mut file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut reader = BufReader::new(&mut file);
+    let mut line = Vec::new();
+    reader.read_until(b'\n', &mut line)?;
+    let Ok(header) = serde_json::from_slice::<Header>(&line) else {
+        return Ok(None);
+    };
+    if header.format != FORMAT
+        || header.covered != log_len
+        || header != header_for(log, header.covered)?
+    {
+        return Ok(None);
+    }
+    let mut fixed = [0u8; 32];
+    reader.read_exact(&mut fixed)?;
+    let mut f = Fields(&fixed);
+    let (n_docs, n_terms) = (f.u32().unwrap_or(0) as usize, f.u32().unwrap_or(0) as usize);
+    let (_, ids_len, stems_len) = (
+        f.u64().unwrap_or(0),
+        f.u64().unwrap_or(0) as usize,
+        f.u64().unwrap_or(0) as usize,
+    );
+    let read_n = |r: &mut BufReader<&mut File>, n: usize| -> std::io::Result<Vec<u8>> {
+        let mut buf = vec![0u8; n];
+        r.read_exact(&mut buf)?;
+        Ok(buf)
+    };
+    let doc_bytes = read_n(&mut reader, n_docs * DOC_BYTES)?;
+    let dict = read_n(&mut reader, n_terms * DICT_BYTES)?;
+    let ids = read_n(&mut reader, ids_len)?;
+    let stem_blob = read_n(&mut reader, stems_len)?;
+    let postings_start = line.len() as u64
+        + 32
+        + (n_docs * DOC_BYTES + n_terms * DICT_BYTES + ids_len + stems_len) as u64;
+    drop(reader);
+    let entry = |i: usize| -> Option<(&[u8], u64, usize)> {
+        let mut d = Fields(dict.get(i * DICT_BYTES..(i + 1) * DICT_BYTES)?);
+        let (off, len) = (d.u32()? as usize, d.u16()? as usize);
+        d.u16()?;
+        Some((stem_blob.get(off..off + len)?, d.u64()?, d.u32()? as usize))
+    };
+    let mut postings = Vec::with_capacity(stems.len());
+    for stem in stems {
+        // The dictionary is sorted by stem bytes: binary search it in place.
+        let (mut lo, mut hi) = (0, n_terms);
+        let mut found = None;
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let Some((s, post_off, count)) = entry(mid) else {
+                return Ok(None);
+            };
+            match s.cmp(stem.as_bytes()) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => {
+                    found = Some((post_off, count));
+                    break;
+                }
+            }
+        }
+        let mut list = Vec::new();
+        if let Some((post_off, count)) = found {
+            file.seek(SeekFrom::Start(
+                postings_start + post_off * POSTING_BYTES as u64,
+            ))?;
+            let mut raw = vec![0u8; count * POSTING_BYTES];
+            file.read_exact(&mut raw)?;
+            for c in raw.chunks_exact(POSTING_BYTES) {
+                let mut p = Fields(c);
+                match (p.u32(), p.f32()) {
+                    (Some(doc), Some(tf)) if (doc as usize) < n_docs => list.push((doc, tf)),
+                    _ => return Ok(None),
+                }
+            }
+        }
+        postings.push(list);
+    }
+    Ok(Some(QueryView {
+        doc_bytes,
+        ids,
+        postings,
+    }))
+}
+
+/// Little-endian fields from a byte slice, in order.
+struct Fields<'a>(&'a [u8]);
+
+impl<'a> Fields<'a> {
+    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let (head, rest) = self.0.split_at_checked(N)?;
+        self.0 = rest;
+        head.try_into().ok()
+    }
+    fn u16(&mut self) -> Option<u16> {
+        self.take().map(u16::from_le_bytes)
+    }
+    fn u32(&mut self) -> Option<u32> {
+        self.take().map(u32::from_le_bytes)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        self.take().map(u64::from_le_bytes)
+    }
+    fn i64(&mut self) -> Option<i64> {
+        self.take().map(i64::from_le_bytes)
+    }
+    fn f32(&mut self) -> Option<f32> {
+        self.take().map(f32::from_le_bytes)
+    }
+    fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
+        let (head, rest) = self.0.split_at_checked(n)?;
+        self.0 = rest;
+        Some(head)
+    }
+}
+
+/// Reads an index file; `Ok(None)` when it is missing or unreadable (it is then rebuilt).
+fn read(path: &Path) -> std::io::Result<Option<(Header, MonthIndex)>> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    Ok(parse(&bytes))
+}
+
+fn parse(bytes: &[u8]) -> Option<(Header, MonthIndex)> {
+    let nl = bytes.iter().position(|&b| b == b'\n')?;
+    let header: Header = serde_json::from_slice(&bytes[..nl]).ok()?;
+    if header.format != FORMAT {
+        return None;
+    }
+    let mut f = Fields(&bytes[nl + 1..]);
+    let (n_docs, n_terms) = (f.u32()? as usize, f.u32()? as usize);
+    let (_n_postings, ids_len, stems_len) = (f.u64()?, f.u64()? as usize, f.u64()? as usize);
+    let doc_bytes = f.bytes(n_docs * DOC_BYTES)?;
+    let mut dict = Vec::with_capacity(n_terms);
+    for _ in 0..n_terms {
+        let mut d = Fields(f.bytes(DICT_BYTES)?);
+        let (off, len) = (d.u32()? as usize, d.u16()? as usize);
+        d.u16()?;
+        dict.push((off, len, d.u64()? as usize, d.u32()? as usize));
+    }
+    let ids = f.bytes(ids_len)?;
+    let stems = f.bytes(stems_len)?;
+    let postings_bytes = f.0;
+    let mut index = MonthIndex {
+        header_covered: header.covered,
+        ..Default::default()
+    };
+    for raw in doc_bytes.chunks_exact(DOC_BYTES) {
+        index.docs.push(decode_doc(raw, Some(ids))?);
+    }
+    for (off, len, post_off, count) in dict {
+        let stem = std::str::from_utf8(stems.get(off..off + len)?)
+            .ok()?
+            .to_string();
+        let raw =
+            postings_bytes.get(post_off * POSTING_BYTES..(post_off + count) * POSTING_BYTES)?;
+        let list = raw
+            .chunks_exact(POSTING_BYTES)
+            .map(|c| {
+                let mut p = Fields(c);
+                Some((p.u32()?, p.f32()?))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        if list.iter().any(|&(d, _)| d as usize >= index.docs.len()) {
+            return None;
+        }
+        index.postings.insert(stem, list);
+    }
+    Some((header, index))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn line(id: &str, title: &str) -> String {
+        format!(
+            "{{\"package\":{{\"package_id\":\"{id}\",\"title\":\"{title}\",\"status\":\"complete\",\"created_at\":\"2026-01-01T00:00:00Z\"}},\"hash\":\"sha256:00000000000000ff\"}}\n"
+        )
+    }
+
+    #[test]
+    fn builds_saves_extends_and_rebuilds() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        std::fs::write(
+            &log,
+            line("a", "Leaking pool") + &line("b", "Cache settings"),
+        )
+        .unwrap();
+        let cache = dir.path().join("cache");
+        let idx = load_or_build(&cache, &log).unwrap();
+        assert_eq!(idx.docs.len(), 2);
+        assert_eq!(idx.postings("leak"), &[(0, 3.0)]);
+        assert_eq!(idx.docs[1].hash_prefix, 0xff);
+        assert!(index_path(&cache, &log).exists());
+        // Read back from the cache, identical.
+        let again = load_or_build(&cache, &log).unwrap();
+        assert_eq!(again.docs, idx.docs);
+        assert_eq!(again.postings("set"), idx.postings("set"));
+        // The log grows (with a torn tail): only complete lines join.
+        let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        f.write_all((line("c", "leak again") + "{\"torn").as_bytes())
+            .unwrap();
+        let grown = load_or_build(&cache, &log).unwrap();
+        assert_eq!(grown.docs.len(), 3);
+        assert_eq!(grown.postings("leak").len(), 2);
+        // Rewritten under the index (a checkout): rebuilt from scratch.
+        std::fs::write(&log, line("z", "Something else entirely")).unwrap();
+        let rebuilt = load_or_build(&cache, &log).unwrap();
+        assert_eq!(rebuilt.docs.len(), 1);
+        assert!(rebuilt.postings("leak").is_empty());
+        // A query reads only what it needs, and agrees with the full index.
+        let view = query(&cache, &log, &["someth".to_string(), "nothing".to_string()]).unwrap();
+        assert_eq!(view.doc_count(), 1);
+        assert_eq!(view.postings, vec![vec![(0, 3.0)], vec![]]);
+        assert_eq!(view.doc_id(0), Some("z"));
+        assert_eq!(view.doc(0).unwrap().offset, 0);
+        // A damaged index file is rebuilt, never trusted.
+        std::fs::write(index_path(&cache, &log), b"{\"format\":1}\ngarbage").unwrap();
+        assert_eq!(load_or_build(&cache, &log).unwrap().docs.len(), 1);
+    }
+}
