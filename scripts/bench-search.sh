@@ -20,6 +20,10 @@ fi
 cd "$work/old-$n"
 logs=.relay/projects/bench/packages
 cat "$logs"/*.ndjson > /dev/null   # warm the page cache
+rm -rf .relay/cache
+/usr/bin/time -f "## first search with no cache/ (builds the index): %e s, peak RSS %M KB" \
+  "$relay" search memory leak --limit 5 --json > /dev/null
+echo "   index size: $(du -sh .relay/cache | cut -f1)"
 echo "## relevant pull vs rg -i, $n packages ($(du -sh "$logs" | cut -f1))"
 for q in "vosexzuost" "renbragen latency" "dashboard" "memory leak"; do
   pat=$(echo "$q" | sed 's/ /|/g')

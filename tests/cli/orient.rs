@@ -324,3 +324,55 @@ fn odd_windows_and_tiny_budgets() {
         assert!(out.chars().count() <= budget, "{budget}: {out:?}");
     }
 }
+
+#[test]
+fn the_search_index_is_disposable_incremental_and_follows_rewrites() {
+    let env = Env::new();
+    let a = env.deposit("Flaky integration tests", &["--decision", "Quarantine the flaky ones"]);
+    let ids = |q: &str| -> Vec<String> {
+        env.run(&["search", q, "--limit", "10", "--json"])
+            .json_lines()
+            .iter()
+            .map(|p| p["package_id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ids("flaky"), [a.clone()]);
+    let cache = env.store().join("cache");
+    assert!(cache.join("search-v1/demo").is_dir(), "the first search built the index");
+    // A log that grows is indexed incrementally.
+    let b = env.deposit("More flaky tests", &[]);
+    let mut got = ids("flaky");
+    got.sort();
+    let mut want = vec![a.clone(), b.clone()];
+    want.sort();
+    assert_eq!(got, want);
+    // Deleting the cache changes no answer.
+    let before = env.run(&["search", "flaky", "--json"]).stdout;
+    std::fs::remove_dir_all(&cache).unwrap();
+    assert_eq!(env.run(&["search", "flaky", "--json"]).stdout, before);
+    // A log rewritten under the index (as a git checkout would) is indexed again.
+    let dir = env.store().join("projects/demo/packages");
+    let log = std::fs::read_dir(&dir).unwrap().next().unwrap().unwrap().path();
+    let text = crate::harness::read(&log);
+    let first = text.lines().next().unwrap().to_string();
+    std::fs::write(&log, format!("{first}\n")).unwrap();
+    assert_eq!(ids("flaky"), [a.clone()]);
+    // A damaged index file is rebuilt, not trusted.
+    for entry in walk(&cache) {
+        std::fs::write(entry, b"{\"format\":1,\"covered\":1,\"head\":\"x\",\"tail\":\"y\"}\ngarbage").unwrap();
+    }
+    assert_eq!(ids("flaky"), [a]);
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
