@@ -309,7 +309,12 @@ type ScanResult = (HashMap<u64, Candidate>, Totals);
 
 /// Scans `files` (on up to as many threads as the machine has cores, files shared out in
 /// turn) and returns the best candidate of each package.
-fn scan_all(files: &[PathBuf], cache: &Path, q: &Query, filter: &Filter) -> Result<ScanResult> {
+fn scan_all(
+    files: &[PathBuf],
+    cache: Option<&Path>,
+    q: &Query,
+    filter: &Filter,
+) -> Result<ScanResult> {
     let matcher = scan::matcher(&q.terms)?;
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
@@ -324,7 +329,7 @@ fn scan_all(files: &[PathBuf], cache: &Path, q: &Query, filter: &Filter) -> Resu
                     let mut best = HashMap::new();
                     let mut totals = Totals::default();
                     for (file, path) in files.iter().enumerate().skip(t).step_by(threads) {
-                        if let Ok(idx) = index::query(cache, path, &q.terms) {
+                        if let Some(Ok(idx)) = cache.map(|c| index::query(c, path, &q.terms)) {
                             totals.indexed_docs += idx.doc_count() as u64;
                             from_index(&idx, path, file as u32, q, filter, &mut best)?;
                             continue;
@@ -390,7 +395,11 @@ pub fn relevant(
             file_project.push(project);
         }
     }
-    let (mut best, totals) = scan_all(&files, &store.layout().cache_dir(), &q, filter)?;
+    let cache = store
+        .config()
+        .search_index()
+        .then(|| store.layout().cache_dir());
+    let (mut best, totals) = scan_all(&files, cache.as_deref(), &q, filter)?;
     // Status and draft visibility are judged on the current version.
     best.retain(|_, c| {
         filter.status.is_none_or(|s| s == c.status)

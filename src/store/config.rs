@@ -17,6 +17,9 @@ pub struct Config {
     pub fsync: Option<bool>,
     /// How long a writer waits for a project lock, in milliseconds.
     pub lock_timeout_ms: Option<u64>,
+    /// Whether relevant pull keeps an index under `cache/` (default true); without it every
+    /// search scans the logs with grep-searcher.
+    pub search_index: Option<bool>,
     #[serde(default)]
     pub actor: ActorConfig,
 }
@@ -51,6 +54,10 @@ impl Config {
         self.fsync.unwrap_or(true)
     }
 
+    pub fn search_index(&self) -> bool {
+        self.search_index.unwrap_or(true)
+    }
+
     pub fn lock_timeout_ms(&self) -> u64 {
         self.lock_timeout_ms.unwrap_or(DEFAULT_LOCK_TIMEOUT_MS)
     }
@@ -67,6 +74,8 @@ impl Config {
              fsync = true\n\
              # How long a writer waits for another writer's lock, in milliseconds.\n\
              lock_timeout_ms = {DEFAULT_LOCK_TIMEOUT_MS}\n\
+             # Keep a search index under cache/ (false: every search scans the logs).\n\
+             search_index = true\n\
              \n\
              [actor]\n\
              # Who deposits when --actor / RELAY_ACTOR is not given (else git user.email, then $USER).\n\

@@ -328,7 +328,10 @@ fn odd_windows_and_tiny_budgets() {
 #[test]
 fn the_search_index_is_disposable_incremental_and_follows_rewrites() {
     let env = Env::new();
-    let a = env.deposit("Flaky integration tests", &["--decision", "Quarantine the flaky ones"]);
+    let a = env.deposit(
+        "Flaky integration tests",
+        &["--decision", "Quarantine the flaky ones"],
+    );
     let ids = |q: &str| -> Vec<String> {
         env.run(&["search", q, "--limit", "10", "--json"])
             .json_lines()
@@ -338,7 +341,10 @@ fn the_search_index_is_disposable_incremental_and_follows_rewrites() {
     };
     assert_eq!(ids("flaky"), [a.clone()]);
     let cache = env.store().join("cache");
-    assert!(cache.join("search-v1/demo").is_dir(), "the first search built the index");
+    assert!(
+        cache.join("search-v1/demo").is_dir(),
+        "the first search built the index"
+    );
     // A log that grows is indexed incrementally.
     let b = env.deposit("More flaky tests", &[]);
     let mut got = ids("flaky");
@@ -352,14 +358,23 @@ fn the_search_index_is_disposable_incremental_and_follows_rewrites() {
     assert_eq!(env.run(&["search", "flaky", "--json"]).stdout, before);
     // A log rewritten under the index (as a git checkout would) is indexed again.
     let dir = env.store().join("projects/demo/packages");
-    let log = std::fs::read_dir(&dir).unwrap().next().unwrap().unwrap().path();
+    let log = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
     let text = crate::harness::read(&log);
     let first = text.lines().next().unwrap().to_string();
     std::fs::write(&log, format!("{first}\n")).unwrap();
     assert_eq!(ids("flaky"), [a.clone()]);
     // A damaged index file is rebuilt, not trusted.
     for entry in walk(&cache) {
-        std::fs::write(entry, b"{\"format\":1,\"covered\":1,\"head\":\"x\",\"tail\":\"y\"}\ngarbage").unwrap();
+        std::fs::write(
+            entry,
+            b"{\"format\":1,\"covered\":1,\"head\":\"x\",\"tail\":\"y\"}\ngarbage",
+        )
+        .unwrap();
     }
     assert_eq!(ids("flaky"), [a]);
 }
@@ -375,4 +390,53 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
         }
     }
     out
+}
+
+#[test]
+fn searching_without_the_index_scans_and_agrees() {
+    let env = Env::new();
+    let corpus = [
+        ("Connection pool leaking under load", "Cap the pool at 50"),
+        ("Memory leak in the image cache", "Evict decoded bitmaps"),
+        ("Timezone bug in invoices", "Store UTC, render local"),
+        ("Flaky tests in CI", "Retry twice, then quarantine"),
+        (
+            "Leak detector for the pool",
+            "Log a stack trace when a connection is held too long",
+        ),
+    ];
+    for (title, decision) in corpus {
+        env.deposit(title, &["--decision", decision]);
+    }
+    let queries = [
+        "leak",
+        "pool leaking",
+        "\"image cache\"",
+        "timezones",
+        "retried",
+        "quarantine",
+    ];
+    let run = |q: &str| -> Vec<String> {
+        env.run(&["search", q, "--limit", "10", "--json"])
+            .json_lines()
+            .iter()
+            .map(|p| p["package_id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let indexed: Vec<Vec<String>> = queries.iter().map(|q| run(q)).collect();
+    let config = env.store().join("config.toml");
+    let text = crate::harness::read(&config).replace("search_index = true", "search_index = false");
+    std::fs::write(&config, text).unwrap();
+    std::fs::remove_dir_all(env.store().join("cache")).unwrap();
+    let scanned: Vec<Vec<String>> = queries.iter().map(|q| run(q)).collect();
+    assert_eq!(indexed, scanned);
+    assert!(
+        !env.store().join("cache").exists(),
+        "no index without search_index"
+    );
+    assert_eq!(
+        indexed[0].len(),
+        3,
+        "leak: the pool, the image cache, the detector"
+    );
 }
