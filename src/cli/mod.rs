@@ -53,6 +53,8 @@ pub enum Command {
     Orchestrate(cmd::orchestrate::OrchestrateArgs),
     Review(cmd::review::ReviewArgs),
     Status(cmd::status::StatusArgs),
+    Export(cmd::export::ExportArgs),
+    Import(cmd::import::ImportArgs),
     Conformance(cmd::conformance::ConformanceArgs),
 }
 
@@ -97,6 +99,8 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
         Command::Orchestrate(a) => cmd::orchestrate::run(&mut ctx, a),
         Command::Review(a) => cmd::review::run(&mut ctx, a),
         Command::Status(a) => cmd::status::run(&mut ctx, a),
+        Command::Export(a) => cmd::export::run(&mut ctx, a),
+        Command::Import(a) => cmd::import::run(&mut ctx, a),
         Command::Conformance(a) => cmd::conformance::run(&mut ctx, a),
     };
     let result = result.and_then(|()| ctx.ui.flush().map_err(CliError::Output));

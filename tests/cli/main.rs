@@ -2,6 +2,7 @@
 
 mod harness;
 
+mod backup;
 mod deposit;
 mod facts;
 mod init_projects;

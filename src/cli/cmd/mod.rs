@@ -2,7 +2,9 @@
 
 pub mod conformance;
 pub mod deposit;
+pub mod export;
 pub mod facts;
+pub mod import;
 pub mod init;
 pub mod orchestrate;
 pub mod orient;

@@ -1,0 +1,67 @@
+//! `relay export`: back a project (or every project) up to plain wire records.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::cli::{CmdResult, Ctx};
+use crate::ops::backup;
+
+/// Back up projects as plain wire records (offline, restorable anywhere)
+///
+/// --out DIR writes a backup folder: projects.ndjson, packages.ndjson (current versions),
+/// facts.ndjson (every fact, ended ones too), sessions.ndjson, and manifest.json last (tool and
+/// protocol versions, backup_format_version, generated_at, projects, counts, and the SHA-256 of
+/// each file). --out - writes one NDJSON stream to stdout instead; each record's kind is told
+/// by its id field. Restore with `relay import`.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  relay export --out backups/2026-11-22
+  relay export --all-projects --out - | gzip > relay.ndjson.gz
+  relay import backups/2026-11-22")]
+pub struct ExportArgs {
+    /// A new or empty folder, or - for stdout
+    #[arg(long, value_name = "DIR|-")]
+    pub out: PathBuf,
+    /// Every project, not just the selected one
+    #[arg(long)]
+    pub all_projects: bool,
+}
+
+pub fn run(ctx: &mut Ctx, args: ExportArgs) -> CmdResult {
+    let projects = ctx.projects(args.all_projects)?;
+    let store = ctx.store()?;
+    if args.out.as_os_str() == "-" {
+        for (_, v) in backup::records(store, &projects)? {
+            ctx.ui.json_line(&v)?;
+        }
+        return Ok(());
+    }
+    let dir = ctx.cwd.join(&args.out);
+    let counts = backup::export_dir(store, &projects, &dir)?;
+    if ctx.ui.json {
+        ctx.ui
+            .json_line(&serde_json::json!({"out": dir.display().to_string(), "counts": counts}))?;
+    } else {
+        let parts: Vec<String> = counts
+            .iter()
+            .map(|(k, n)| {
+                format!(
+                    "{n} {}",
+                    serde_json::to_value(k)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_default()
+                )
+            })
+            .collect();
+        writeln!(
+            ctx.ui.out(),
+            "Exported {} to {}",
+            parts.join(", "),
+            dir.display()
+        )?;
+    }
+    Ok(())
+}
