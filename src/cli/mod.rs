@@ -55,6 +55,7 @@ pub enum Command {
     Status(cmd::status::StatusArgs),
     Export(cmd::export::ExportArgs),
     Import(cmd::import::ImportArgs),
+    Verify(cmd::verify::VerifyArgs),
     Conformance(cmd::conformance::ConformanceArgs),
 }
 
@@ -101,6 +102,7 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
         Command::Status(a) => cmd::status::run(&mut ctx, a),
         Command::Export(a) => cmd::export::run(&mut ctx, a),
         Command::Import(a) => cmd::import::run(&mut ctx, a),
+        Command::Verify(a) => cmd::verify::run(&mut ctx, a),
         Command::Conformance(a) => cmd::conformance::run(&mut ctx, a),
     };
     let result = result.and_then(|()| ctx.ui.flush().map_err(CliError::Output));

@@ -16,5 +16,6 @@ pub mod relevant;
 pub mod review;
 pub mod sessions;
 pub mod status;
+pub mod verify;
 
 pub use identity::Actor;

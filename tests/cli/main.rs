@@ -12,3 +12,4 @@ mod review;
 mod robustness;
 mod search_quality;
 mod sessions;
+mod verify;

@@ -14,3 +14,4 @@ pub mod review;
 pub mod search;
 pub mod session;
 pub mod status;
+pub mod verify;

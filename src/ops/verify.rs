@@ -1,0 +1,518 @@
+//! Integrity (`relay verify [--fix]`): every line of every log is read and checked: JSON,
+//! schema, hashes, ids, transitions, fact chains, sessions, torn lines, git conflict markers,
+//! and where each file sits. `--fix` repairs only what is safe and never deletes data
+//! silently: it truncates a torn last line, appends the closing versions that make a merge
+//! fork of facts explicit, and moves lines that fail their hash (or that a crash left
+//! unfinished) into `quarantine.ndjson` with a record of why.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use super::review::Action;
+use crate::error::{Error, Result};
+use crate::store::packages::StoredPackage;
+use crate::store::records::Versioned;
+use crate::store::{Store, layout, log};
+use crate::wire::{Fact, Project, Session, Status, time};
+
+/// One problem found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Problem {
+    /// The file, relative to the store.
+    pub file: String,
+    /// 1-based; 0 when the problem is the file's, not a line's.
+    pub line: u64,
+    pub kind: &'static str,
+    pub message: String,
+}
+
+/// What `verify` found, and what `--fix` did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Report {
+    pub problems: Vec<Problem>,
+    pub fixed: Vec<String>,
+}
+
+/// One line of a log, as read.
+struct Line {
+    number: u64,
+    text: Vec<u8>,
+    complete: bool,
+}
+
+fn lines(path: &Path) -> Result<Vec<Line>> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+    };
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut number = 0;
+    while start < bytes.len() {
+        number += 1;
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|i| start + i);
+        let (text, complete, next) = match end {
+            Some(e) => (bytes[start..e].to_vec(), true, e + 1),
+            None => (bytes[start..].to_vec(), false, bytes.len()),
+        };
+        out.push(Line {
+            number,
+            text,
+            complete,
+        });
+        start = next;
+    }
+    Ok(out)
+}
+
+struct Checker<'a> {
+    store: &'a Store,
+    report: Report,
+}
+
+impl Checker<'_> {
+    fn rel(&self, path: &Path) -> String {
+        path.strip_prefix(self.store.root())
+            .unwrap_or(path)
+            .display()
+            .to_string()
+    }
+
+    fn problem(&mut self, path: &Path, line: u64, kind: &'static str, message: impl Into<String>) {
+        let file = self.rel(path);
+        self.report.problems.push(Problem {
+            file,
+            line,
+            kind,
+            message: message.into(),
+        });
+    }
+
+    /// Checks the shape of every line; returns the parsed objects with their line numbers.
+    fn objects(&mut self, path: &Path) -> Result<Vec<(u64, Map<String, Value>)>> {
+        let mut out = Vec::new();
+        for l in lines(path)? {
+            if l.text.iter().all(u8::is_ascii_whitespace) && l.complete {
+                continue;
+            }
+            if !l.complete {
+                self.problem(
+                    path,
+                    l.number,
+                    "torn_line",
+                    "the last line is incomplete (a write was cut off)",
+                );
+                continue;
+            }
+            if [&b"<<<<<<<"[..], b"=======", b">>>>>>>"]
+                .iter()
+                .any(|m| l.text.starts_with(m))
+            {
+                self.problem(path, l.number, "conflict_marker", "a git conflict marker: resolve the merge (relay logs merge with `merge=union`)");
+                continue;
+            }
+            if l.text.ends_with(log::TORN_MARK) {
+                self.problem(
+                    path,
+                    l.number,
+                    "torn_line",
+                    "a write cut off by a crash, sealed by a later append",
+                );
+                continue;
+            }
+            match serde_json::from_slice::<Value>(&l.text) {
+                Ok(Value::Object(m)) => out.push((l.number, m)),
+                Ok(_) => self.problem(
+                    path,
+                    l.number,
+                    "corrupt_line",
+                    "the line is not a JSON object",
+                ),
+                Err(e) => self.problem(
+                    path,
+                    l.number,
+                    "corrupt_line",
+                    format!("the line is not valid JSON ({e})"),
+                ),
+            }
+        }
+        Ok(out)
+    }
+
+    fn records<T: Versioned>(&mut self, path: &Path) -> Result<Vec<(u64, T)>> {
+        let mut out = Vec::new();
+        for (n, m) in self.objects(path)? {
+            match T::parse(m) {
+                Ok(r) => out.push((n, r)),
+                Err(e) => self.problem(
+                    path,
+                    n,
+                    "invalid_record",
+                    format!("not a valid {}: {e}", T::WHAT),
+                ),
+            }
+        }
+        Ok(out)
+    }
+
+    fn packages(&mut self, project: &str) -> Result<()> {
+        let mut by_id: HashMap<String, Vec<(PathBuf, u64, StoredPackage)>> = HashMap::new();
+        for path in self.store.package_logs(project)? {
+            let month = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default()
+                .to_string();
+            for (n, env) in self.objects(&path)? {
+                match StoredPackage::from_envelope(env, &path, n) {
+                    Ok(p) => {
+                        if p.package.project_id() != project {
+                            self.problem(
+                                &path,
+                                n,
+                                "misplaced",
+                                format!(
+                                    "package {} belongs to project `{}`",
+                                    p.package.id(),
+                                    p.package.project_id()
+                                ),
+                            );
+                        }
+                        if time::month_key(p.package.created_at()) != month {
+                            self.problem(
+                                &path,
+                                n,
+                                "misplaced",
+                                format!(
+                                    "package {} was created in {}, not {month}",
+                                    p.package.id(),
+                                    time::month_key(p.package.created_at())
+                                ),
+                            );
+                        }
+                        by_id.entry(p.package.id().to_string()).or_default().push((
+                            path.clone(),
+                            n,
+                            p,
+                        ));
+                    }
+                    Err((kind, message)) => self.problem(&path, n, kind.as_str(), message),
+                }
+            }
+        }
+        for versions in by_id.values() {
+            let mut firsts: Vec<&String> = versions
+                .iter()
+                .filter(|(_, _, p)| p.version == 1)
+                .map(|(_, _, p)| &p.hash)
+                .collect();
+            firsts.sort();
+            firsts.dedup();
+            if firsts.len() > 1 {
+                let (path, n, p) = &versions[0];
+                let (path, n, id) = (path.clone(), *n, p.package.id().to_string());
+                self.problem(
+                    &path,
+                    n,
+                    "duplicate_id",
+                    format!(
+                        "package id {id} was deposited {} times with different content",
+                        firsts.len()
+                    ),
+                );
+            }
+            for (path, n, p) in versions.iter().filter(|(_, _, p)| p.version > 1) {
+                let t = p.transition.as_ref();
+                let field = |k: &str| t.and_then(|t| t.get(k)).and_then(Value::as_str);
+                let action = match field("action") {
+                    Some("flag") => Some(Action::Flag {
+                        reviewer: super::review::Reviewer::Human,
+                    }),
+                    Some("approve") => Some(Action::Approve),
+                    Some("request_changes") => Some(Action::RequestChanges),
+                    _ => None,
+                };
+                let from = field("from").and_then(Status::parse);
+                let legal = matches!((action, from), (Some(a), Some(f)) if a.target(f) == Some(p.package.status()));
+                if !legal {
+                    let (path, n, msg) = (
+                        path.clone(),
+                        *n,
+                        format!(
+                            "version {} of {} records an illegal transition ({} from {} to {})",
+                            p.version,
+                            p.package.id(),
+                            field("action").unwrap_or("?"),
+                            field("from").unwrap_or("?"),
+                            p.package.status().as_str()
+                        ),
+                    );
+                    self.problem(&path, n, "invalid_transition", msg);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn facts(&mut self, project: &str) -> Result<Vec<Fact>> {
+        let path = self.store.layout().facts_file(project);
+        let mut current: BTreeMap<String, Fact> = BTreeMap::new();
+        for (_, f) in self.records::<Fact>(&path)? {
+            match current.get(f.id()) {
+                Some(c) if f.version_order(c) != std::cmp::Ordering::Greater => {}
+                _ => {
+                    current.insert(f.id().to_string(), f);
+                }
+            }
+        }
+        let mut by_key: BTreeMap<(String, String), Vec<Fact>> = BTreeMap::new();
+        for f in current.into_values() {
+            by_key
+                .entry((f.subject().to_string(), f.predicate().to_string()))
+                .or_default()
+                .push(f);
+        }
+        let mut losers = Vec::new();
+        for ((s, p), mut chain) in by_key {
+            chain.sort_by_key(|f| (f.valid_from(), f.created_at(), f.id().to_string()));
+            let open: Vec<&Fact> = chain.iter().filter(|f| f.is_current()).collect();
+            if open.len() > 1 {
+                self.problem(&path, 0, "fact_fork", format!("{} facts are current for ({s}, {p}); the newest wins, the others should be closed", open.len()));
+                losers.extend(open[..open.len() - 1].iter().map(|f| (*f).clone()));
+            }
+            for pair in chain.windows(2) {
+                if let Some(end) = pair[0].valid_to()
+                    && end > pair[1].valid_from()
+                {
+                    self.problem(
+                        &path,
+                        0,
+                        "fact_overlap",
+                        format!(
+                            "facts {} and {} of ({s}, {p}) overlap in time",
+                            pair[0].id(),
+                            pair[1].id()
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(losers)
+    }
+
+    fn sessions(&mut self, project: &str) -> Result<()> {
+        let path = self.store.layout().sessions_file(project);
+        let mut current: BTreeMap<String, Session> = BTreeMap::new();
+        for (_, s) in self.records::<Session>(&path)? {
+            match current.get(s.id()) {
+                Some(c) if s.version_order(c) != std::cmp::Ordering::Greater => {}
+                _ => {
+                    current.insert(s.id().to_string(), s);
+                }
+            }
+        }
+        let mut open_callsigns: HashMap<String, usize> = HashMap::new();
+        for s in current.values() {
+            let started = s.str_field("started_at").and_then(|t| time::parse(t).ok());
+            let ended = s.str_field("ended_at").and_then(|t| time::parse(t).ok());
+            if let (Some(a), Some(b)) = (started, ended)
+                && b < a
+            {
+                self.problem(
+                    &path,
+                    0,
+                    "session_inconsistent",
+                    format!("session {} ends before it starts", s.id()),
+                );
+            }
+            if s.is_active()
+                && let Some(c) = s.callsign()
+            {
+                *open_callsigns.entry(c.to_string()).or_default() += 1;
+            }
+        }
+        for (c, n) in open_callsigns.into_iter().filter(|(_, n)| *n > 1) {
+            self.problem(
+                &path,
+                0,
+                "session_inconsistent",
+                format!("{n} open sessions share the callsign {c}"),
+            );
+        }
+        Ok(())
+    }
+
+    /// Files that have no place in the layout.
+    fn layout(&mut self) {
+        let root = self.store.root().to_path_buf();
+        for entry in walkdir::WalkDir::new(&root)
+            .min_depth(1)
+            .into_iter()
+            .filter_map(|e| e.ok())
+        {
+            let rel = entry
+                .path()
+                .strip_prefix(&root)
+                .unwrap_or(entry.path())
+                .to_path_buf();
+            let parts: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            let is_dir = entry.file_type().is_dir();
+            let ok = match parts
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .as_slice()
+            {
+                [layout::CACHE_DIR, ..] | [layout::LOCAL_DIR, ..] => true,
+                [f] if !is_dir => matches!(
+                    *f,
+                    layout::CONFIG_FILE
+                        | layout::PROJECTS_FILE
+                        | ".gitignore"
+                        | ".gitattributes"
+                        | QUARANTINE
+                ),
+                [layout::PROJECTS_DIR] => true,
+                [layout::PROJECTS_DIR, d] => {
+                    is_dir && (layout::decode_project_dir(d).is_some() || d.contains('~'))
+                }
+                [layout::PROJECTS_DIR, _, f] => {
+                    (is_dir && *f == layout::PACKAGES_DIR)
+                        || (!is_dir && matches!(*f, layout::FACTS_FILE | layout::SESSIONS_FILE))
+                }
+                [layout::PROJECTS_DIR, _, layout::PACKAGES_DIR, f] => {
+                    !is_dir && layout::is_package_log_name(f)
+                }
+                _ => false,
+            };
+            if !ok {
+                self.problem(
+                    entry.path(),
+                    0,
+                    "unexpected_file",
+                    "this file has no place in the store layout",
+                );
+            }
+        }
+    }
+}
+
+pub const QUARANTINE: &str = "quarantine.ndjson";
+
+/// Checks the whole store.
+pub fn verify(store: &Store) -> Result<(Report, Vec<Fact>)> {
+    let mut c = Checker {
+        store,
+        report: Report::default(),
+    };
+    let projects_file = store.layout().projects_file();
+    c.records::<Project>(&projects_file)?;
+    let mut losers = Vec::new();
+    for p in super::projects::list(store)? {
+        c.packages(p.id())?;
+        losers.extend(c.facts(p.id())?);
+        c.sessions(p.id())?;
+    }
+    c.layout();
+    let _ = store.diagnostics().take();
+    Ok((c.report, losers))
+}
+
+/// Checks, repairs what is safe, and checks again. Returns the report of the second check
+/// (what is left) with the repairs made.
+pub fn fix(store: &Store) -> Result<Report> {
+    let (first, losers) = verify(store)?;
+    let mut fixed = Vec::new();
+    // Merge forks of facts: close every losing open fact at the winner's start.
+    let mut by_project: BTreeMap<String, Vec<Fact>> = BTreeMap::new();
+    for f in losers {
+        by_project
+            .entry(f.str_field("project_id").unwrap_or_default().to_string())
+            .or_default()
+            .push(f);
+    }
+    for (project, losers) in by_project {
+        let _lock = store.lock_project(&project)?;
+        let facts = store.facts(&project)?;
+        let mut closing = Vec::new();
+        for f in losers {
+            let winner = super::facts::current_of(&facts, f.subject(), f.predicate());
+            let end = winner
+                .map(|w| w.valid_from())
+                .unwrap_or_else(time::now)
+                .max(f.valid_from());
+            let mut map = f.as_map().clone();
+            map.insert("valid_to".into(), Value::String(time::format(end)));
+            closing.push(Fact::from_map(map)?);
+            fixed.push(format!(
+                "closed fact {} of ({}, {}), left open by a merge",
+                f.id(),
+                f.subject(),
+                f.predicate()
+            ));
+        }
+        store.append_records(
+            &store.layout().facts_file(&project),
+            &closing.iter().collect::<Vec<_>>(),
+        )?;
+    }
+    // Lines to take out of their logs: torn, sealed, or failing their hash.
+    let mut by_file: BTreeMap<String, Vec<&Problem>> = BTreeMap::new();
+    for p in &first.problems {
+        if matches!(p.kind, "torn_line" | "hash_mismatch") && p.line > 0 {
+            by_file.entry(p.file.clone()).or_default().push(p);
+        }
+    }
+    for (file, problems) in by_file {
+        let path = store.root().join(&file);
+        // The lock of whoever appends to this file.
+        let parts: Vec<&str> = file.split(['/', '\\']).collect();
+        let _lock = match parts.as_slice() {
+            [layout::PROJECTS_DIR, dir, ..] => store.lock(&format!("project-{dir}"))?,
+            _ => store.lock("projects")?,
+        };
+        let all = lines(&path)?;
+        let mut keep = Vec::new();
+        let mut quarantined = Vec::new();
+        for l in &all {
+            match problems.iter().find(|p| p.line == l.number) {
+                Some(p) if !l.complete && l.number == all.len() as u64 => {
+                    // A torn last line: truncated (its bytes go to quarantine, never lost).
+                    quarantined.push(json!({"reason": "torn_line", "file": file, "line": l.number,
+                        "content": String::from_utf8_lossy(&l.text), "message": p.message, "at": time::format(time::now())}));
+                }
+                Some(p) => quarantined.push(json!({"reason": p.kind, "file": file, "line": l.number,
+                    "content": String::from_utf8_lossy(&l.text), "message": p.message, "at": time::format(time::now())})),
+                None => {
+                    keep.extend_from_slice(&l.text);
+                    if l.complete {
+                        keep.push(b'\n');
+                    }
+                }
+            }
+        }
+        let mut q = Vec::new();
+        for v in &quarantined {
+            q.extend(log::to_line(v)?);
+        }
+        store.append(&store.root().join(QUARANTINE), &q)?;
+        log::write_atomic(&path, &keep)?;
+        fixed.push(format!(
+            "moved {} line(s) of {file} to {QUARANTINE}",
+            quarantined.len()
+        ));
+    }
+    let (mut report, _) = verify(store)?;
+    report.fixed = fixed;
+    Ok(report)
+}
