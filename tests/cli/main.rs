@@ -5,6 +5,7 @@ mod harness;
 mod backup;
 mod deposit;
 mod facts;
+mod git;
 mod init_projects;
 mod orient;
 mod pull;
