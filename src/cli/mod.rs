@@ -56,6 +56,7 @@ pub enum Command {
     Export(cmd::export::ExportArgs),
     Import(cmd::import::ImportArgs),
     Verify(cmd::verify::VerifyArgs),
+    Hook(cmd::hook::HookArgs),
     Conformance(cmd::conformance::ConformanceArgs),
 }
 
@@ -103,6 +104,7 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
         Command::Export(a) => cmd::export::run(&mut ctx, a),
         Command::Import(a) => cmd::import::run(&mut ctx, a),
         Command::Verify(a) => cmd::verify::run(&mut ctx, a),
+        Command::Hook(a) => cmd::hook::run(&mut ctx, a),
         Command::Conformance(a) => cmd::conformance::run(&mut ctx, a),
     };
     let result = result.and_then(|()| ctx.ui.flush().map_err(CliError::Output));

@@ -4,7 +4,8 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-fn git(cwd: &Path, args: &[&str]) -> Option<String> {
+/// Runs git in `cwd`; its trimmed stdout on success, `None` on any failure.
+pub fn git(cwd: &Path, args: &[&str]) -> Option<String> {
     let out = Command::new("git")
         .args(args)
         .current_dir(cwd)

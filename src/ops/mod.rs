@@ -1,12 +1,14 @@
 //! The protocol's operations (§8) over a [`Store`](crate::store::Store): each takes typed
 //! inputs and returns typed results or an [`Error`](crate::Error) named after the spec's codes.
 
+pub mod auto;
 pub mod backup;
 pub mod callsign;
 mod callsign_words;
 pub mod deposit;
 pub mod facts;
 pub mod git;
+pub mod hooks;
 pub mod identity;
 pub mod orchestrate;
 pub mod orient;

@@ -6,6 +6,7 @@ mod backup;
 mod deposit;
 mod facts;
 mod git;
+mod hooks;
 mod init_projects;
 mod orient;
 mod pull;

@@ -87,6 +87,10 @@ pub struct DepositArgs {
     /// Use this package_id instead of a new one (makes retries idempotent)
     #[arg(long, value_name = "PKG")]
     pub id: Option<String>,
+    /// For hooks: record the new commit, or else the uncommitted changes, or nothing if
+    /// nothing is new. Never fails: problems go to stderr and the exit code is 0
+    #[arg(long, conflicts_with_all = ["title", "from"])]
+    pub auto: bool,
     #[command(flatten)]
     pub who: ActorArgs,
     #[command(flatten)]
@@ -326,8 +330,45 @@ fn prompt(map: &mut Map<String, Value>) -> Result<(), CliError> {
     Ok(())
 }
 
-pub fn run(ctx: &mut Ctx, mut args: DepositArgs) -> CmdResult {
-    let mut input = build_input(ctx, &mut args)?;
+pub fn run(ctx: &mut Ctx, args: DepositArgs) -> CmdResult {
+    if !args.auto {
+        return deposit(ctx, args);
+    }
+    // A hook must never block or fail the commit (or the agent): report and carry on.
+    match auto(ctx, args) {
+        Err(CliError::Output(e)) => Err(CliError::Output(e)),
+        Err(e) => {
+            let (_, message, _) = e.describe();
+            eprintln!("relay: deposit --auto skipped: {message}");
+            Ok(())
+        }
+        ok => ok,
+    }
+}
+
+fn auto(ctx: &mut Ctx, mut args: DepositArgs) -> CmdResult {
+    let store = ctx.store()?;
+    let project = ctx.project()?;
+    let deposited =
+        |id: &str| -> crate::Result<bool> { Ok(!store.package_versions(&project, id)?.is_empty()) };
+    let Some(found) = ops::auto::build(&ctx.cwd, &deposited)? else {
+        ctx.ui.note("Nothing new to deposit.");
+        return Ok(());
+    };
+    if args.who.actor.is_none() {
+        args.who.actor = found.author;
+    }
+    let mut input = found.package;
+    input.extend(build_input(ctx, &mut args)?);
+    finish(ctx, args, input)
+}
+
+fn deposit(ctx: &mut Ctx, mut args: DepositArgs) -> CmdResult {
+    let input = build_input(ctx, &mut args)?;
+    finish(ctx, args, input)
+}
+
+fn finish(ctx: &mut Ctx, args: DepositArgs, mut input: Map<String, Value>) -> CmdResult {
     let store = ctx.store()?;
     let project_id = match input.get("project_id").and_then(Value::as_str) {
         Some(p) => p.to_string(),

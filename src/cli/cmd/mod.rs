@@ -4,6 +4,7 @@ pub mod conformance;
 pub mod deposit;
 pub mod export;
 pub mod facts;
+pub mod hook;
 pub mod import;
 pub mod init;
 pub mod orchestrate;

@@ -1,0 +1,222 @@
+//! `relay hook install|uninstall --git|--claude` and `relay deposit --auto`, driven by real git.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use crate::harness::{Env, read};
+
+fn git(env: &Env, args: &[&str]) -> std::process::Output {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=Ada",
+            "-c",
+            "user.email=ada@example.com",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(&env.dir)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", env.dir.parent().unwrap().join("home"))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn repo() -> Option<Env> {
+    Command::new("git").arg("--version").output().ok()?;
+    let env = Env::new();
+    git(&env, &["init", "-q"]);
+    git(&env, &["add", "-A"]);
+    git(&env, &["commit", "-q", "-m", "relay store"]);
+    Some(env)
+}
+
+fn autos(env: &Env) -> Vec<Value> {
+    env.run(&[
+        "pull",
+        "--latest",
+        "100",
+        "--type",
+        "auto_deposit",
+        "--json",
+    ])
+    .json_lines()
+}
+
+#[test]
+fn post_commit_deposits_each_commit_once_and_never_blocks_git() {
+    let Some(env) = repo() else { return };
+    let out = env.ok(&["hook", "install", "--git"]);
+    assert!(
+        out.contains("post-commit: installed") && out.contains("post-merge: installed"),
+        "{out}"
+    );
+    let hook = env.path(".git/hooks/post-commit");
+    assert!(read(&hook).contains("deposit --auto --quiet"));
+    assert_eq!(
+        env.ok(&["hook", "install", "--git"])
+            .matches("already installed")
+            .count(),
+        2,
+        "idempotent"
+    );
+
+    std::fs::create_dir_all(env.path("src")).unwrap();
+    std::fs::write(env.path("src/lib.rs"), "pub fn answer() -> u32 { 42 }\n").unwrap();
+    git(&env, &["add", "src/lib.rs"]);
+    git(
+        &env,
+        &[
+            "commit",
+            "-q",
+            "-m",
+            "Add the answer",
+            "-m",
+            "It is 42, as computed.",
+        ],
+    );
+    let commit = String::from_utf8(git(&env, &["rev-parse", "HEAD"]).stdout)
+        .unwrap()
+        .trim()
+        .to_string();
+    let found = autos(&env);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let p = &found[0];
+    assert_eq!(p["title"], "Add the answer");
+    let description = p["description"].as_str().unwrap();
+    for part in ["It is 42, as computed.", "Branch: main", "src/lib.rs | 1 +"] {
+        assert!(
+            description.contains(part),
+            "missing {part:?} in {description}"
+        );
+    }
+    assert_eq!(p["created_by"]["git_commit"], commit.as_str());
+    assert_eq!(p["created_by"]["id"], "ada@example.com");
+    assert_eq!(p["significance"], 2);
+    assert_eq!(
+        p["deliverables"],
+        json!([{"path": "src/lib.rs", "type": "rs", "size_bytes": 30,
+                "hash": "sha256:5e0a6af76181b77032ef291474aab99538433cb86eb2b8ad88f3c0cfb2577a51"}])
+    );
+    // At most once per commit.
+    env.ok(&["deposit", "--auto"]);
+    assert_eq!(autos(&env).len(), 1);
+    // A commit of the store alone is not new work.
+    git(&env, &["add", "-A"]);
+    git(&env, &["commit", "-q", "-m", "store"]);
+    assert_eq!(autos(&env).len(), 1);
+    // A broken relay never fails the commit.
+    std::fs::write(env.store().join("config.toml"), "not = [valid").unwrap();
+    std::fs::write(env.path("b.txt"), "b").unwrap();
+    git(&env, &["add", "b.txt"]);
+    let out = git(&env, &["commit", "-q", "-m", "still commits"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("deposit --auto skipped"));
+}
+
+#[test]
+fn existing_hooks_are_chained_and_restored() {
+    let Some(env) = repo() else { return };
+    let hook = env.path(".git/hooks/post-commit");
+    let mine = "#!/bin/sh\necho mine >> \"$(git rev-parse --show-toplevel)/hook-ran\"\n";
+    std::fs::write(&hook, mine).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = env.ok(&["hook", "install", "--git"]);
+    assert!(out.contains("kept as post-commit.relay-backup"), "{out}");
+    std::fs::write(env.path("a.txt"), "a").unwrap();
+    git(&env, &["add", "a.txt"]);
+    git(&env, &["commit", "-q", "-m", "Both hooks run"]);
+    assert_eq!(read(&env.path("hook-ran")), "mine\n");
+    assert_eq!(autos(&env).len(), 1);
+    let out = env.ok(&["hook", "uninstall", "--git"]);
+    assert!(out.contains("post-commit: restored"), "{out}");
+    assert_eq!(read(&hook), mine);
+    assert!(!env.path(".git/hooks/post-merge").exists());
+}
+
+#[test]
+fn auto_records_uncommitted_work_once_and_skips_when_nothing_is_new() {
+    let Some(env) = repo() else { return };
+    let r = env.run(&["deposit", "--auto"]);
+    assert_eq!(r.code, 0);
+    assert!(
+        autos(&env).is_empty(),
+        "the last commit holds only the store"
+    );
+    std::fs::write(env.path("notes.md"), "draft\n").unwrap();
+    env.ok(&["deposit", "--auto"]);
+    let found = autos(&env);
+    assert_eq!(found.len(), 1);
+    assert_eq!(
+        found[0]["title"],
+        "Uncommitted work on main: 1 file changed"
+    );
+    assert_eq!(found[0]["deliverables"][0]["path"], "notes.md");
+    env.ok(&["deposit", "--auto"]);
+    assert_eq!(
+        autos(&env).len(),
+        1,
+        "the same state is not deposited twice"
+    );
+    std::fs::write(env.path("notes.md"), "draft, longer\n").unwrap();
+    env.ok(&["deposit", "--auto"]);
+    assert_eq!(autos(&env).len(), 2, "a changed untracked file is new work");
+    // Outside a work tree: a note, exit 0, nothing written.
+    let other = Env::new();
+    let r = other.run(&["deposit", "--auto"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stderr.contains("needs a git work tree"), "{}", r.stderr);
+}
+
+#[test]
+fn claude_settings_are_merged_not_clobbered() {
+    let Some(env) = repo() else { return };
+    let settings = env.path(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let original = json!({"model": "opus", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo bye"}]}]}});
+    std::fs::write(&settings, serde_json::to_string_pretty(&original).unwrap()).unwrap();
+    env.ok(&["hook", "install", "--claude"]);
+    let merged: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(merged["model"], "opus");
+    let stop = merged["hooks"]["Stop"].as_array().unwrap();
+    assert_eq!(stop.len(), 2);
+    assert_eq!(stop[0]["hooks"][0]["command"], "echo bye");
+    assert!(
+        stop[1]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("deposit --auto --quiet")
+    );
+    let start = merged["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(start.ends_with("orient --md"), "{start}");
+    env.ok(&["hook", "install", "--claude"]);
+    assert_eq!(
+        serde_json::from_str::<Value>(&read(&settings)).unwrap(),
+        merged,
+        "idempotent"
+    );
+    assert!(Path::new(&format!("{}.relay-backup", settings.display())).exists());
+    env.ok(&["hook", "uninstall", "--claude"]);
+    let back: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(back["hooks"]["Stop"], original["hooks"]["Stop"]);
+    assert_eq!(back["hooks"]["SessionStart"], json!([]));
+    // The SessionStart command really prints a briefing.
+    let r = env.run(&["orient", "--md"]);
+    assert!(r.stdout.starts_with("# Orientation"));
+}
