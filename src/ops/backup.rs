@@ -373,6 +373,23 @@ fn read_store(root: &Path) -> Result<Vec<Incoming>> {
 /// changes nothing.
 pub fn import(
     store: &Store,
+    incoming: Vec<Incoming>,
+    opts: &ImportOptions,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<ImportSummary> {
+    // A dry run first: a conflict found in a later project must not leave earlier ones written.
+    if !opts.dry_run {
+        let plan = ImportOptions {
+            dry_run: true,
+            ..opts.clone()
+        };
+        import_pass(store, incoming.clone(), &plan, &mut |_, _| {})?;
+    }
+    import_pass(store, incoming, opts, progress)
+}
+
+fn import_pass(
+    store: &Store,
     mut incoming: Vec<Incoming>,
     opts: &ImportOptions,
     progress: &mut dyn FnMut(usize, usize),

@@ -280,3 +280,29 @@ fn damaged_partial_and_invalid_backups_are_refused_and_write_nothing() {
     let r = src.run(&["export", "--out", out.to_str().unwrap(), "--json"]);
     assert_eq!(r.code, 4);
 }
+
+#[test]
+fn a_conflict_anywhere_leaves_the_store_untouched() {
+    let src = full_store();
+    let text = src.run(&["export", "--all-projects", "--out", "-"]).stdout;
+    let dst = empty_store();
+    // The destination already holds one of the packages of `web` with other content.
+    let line = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|r| r["project_id"] == "web" && r.get("package_id").is_some())
+        .unwrap();
+    let mut changed = line.clone();
+    changed["title"] = json!("Different");
+    dst.ok(&["projects", "create", "web"]);
+    let r = dst.run_stdin(&["deposit", "--from", "-"], changed.to_string().as_bytes());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let before = dst.run(&["export", "--all-projects", "--out", "-"]).stdout;
+    let r = dst.run_stdin(&["import", "-", "--json"], text.as_bytes());
+    assert_eq!(r.code, 3);
+    assert_eq!(
+        dst.run(&["export", "--all-projects", "--out", "-"]).stdout,
+        before,
+        "demo's records were not written either"
+    );
+}
