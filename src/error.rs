@@ -236,6 +236,23 @@ impl std::error::Error for Error {
 
 impl std::error::Error for SchemaError {}
 
+impl Error {
+    /// Malformed JSON read from `source`, with where serde_json says it broke.
+    pub fn malformed_json(source: impl Into<String>, e: &serde_json::Error) -> Error {
+        Error::MalformedJson {
+            source: source.into(),
+            line: e.line(),
+            column: e.column(),
+            message: e
+                .to_string()
+                .split(" at line")
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+        }
+    }
+}
+
 impl From<SchemaError> for Error {
     fn from(e: SchemaError) -> Self {
         Error::InvalidSchema(e)

@@ -134,6 +134,27 @@ fn status_colored(status: &str) -> colored::ColoredString {
     }
 }
 
+/// Counts per kind as `2 projects, 3 packages`, or `nothing`.
+pub fn counts(c: &crate::ops::backup::Counts) -> String {
+    let parts: Vec<String> = c
+        .iter()
+        .map(|(k, n)| {
+            format!(
+                "{n} {}",
+                serde_json::to_value(k)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            )
+        })
+        .collect();
+    if parts.is_empty() {
+        "nothing".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
 /// One line for a project.
 pub fn project_line(out: &mut impl Write, p: &Project) -> io::Result<()> {
     let state = match p.archived_at() {

@@ -207,17 +207,8 @@ pub fn parse_stream(bytes: &[u8], source: &str) -> Result<Vec<Incoming>> {
             continue;
         }
         let location = format!("{source}:{}", i + 1);
-        let value: Value = serde_json::from_slice(line).map_err(|e| Error::MalformedJson {
-            source: location.clone(),
-            line: i + 1,
-            column: e.column(),
-            message: e
-                .to_string()
-                .split(" at line")
-                .next()
-                .unwrap_or_default()
-                .to_string(),
-        })?;
+        let value: Value = serde_json::from_slice(line)
+            .map_err(|e| Error::malformed_json(location.clone(), &e))?;
         let Value::Object(mut map) = value else {
             return Err(Error::InvalidInput(format!(
                 "{location}: a record must be a JSON object"

@@ -10,11 +10,10 @@ use std::collections::hash_map::Entry;
 use std::io::{BufRead, Seek};
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-
 use super::pull::Filter;
 use crate::error::Result;
 use crate::search::index::{self, QueryView, hash_prefix};
+use crate::search::lite::LiteLine;
 use crate::search::query::MAX_TERMS;
 use crate::search::{Query, parse, rank, scan};
 use crate::store::Store;
@@ -29,54 +28,6 @@ pub struct Ranked {
     /// The fields that hold query terms.
     pub matched: Vec<&'static str>,
     pub query: Query,
-}
-
-/// The parts of a package line that ranking and filtering read; everything else is skipped
-/// by the parser without being built.
-#[derive(Deserialize)]
-struct LiteLine<'a> {
-    #[serde(borrow)]
-    package: LitePackage<'a>,
-    #[serde(borrow, default)]
-    hash: Option<Cow<'a, str>>,
-    #[serde(default)]
-    version: Option<u64>,
-}
-
-#[derive(Deserialize)]
-struct LitePackage<'a> {
-    #[serde(borrow)]
-    package_id: Cow<'a, str>,
-    #[serde(borrow, default)]
-    status: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    package_type: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    created_at: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    created_by: Option<LiteActor<'a>>,
-    #[serde(default)]
-    significance: Option<f64>,
-    #[serde(borrow, default)]
-    title: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    description: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    handoff_note: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    content_md: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    decisions_made: Option<Vec<Cow<'a, str>>>,
-    #[serde(borrow, default)]
-    open_questions: Option<Vec<Cow<'a, str>>>,
-    #[serde(borrow, default)]
-    tags: Option<Vec<Cow<'a, str>>>,
-}
-
-#[derive(Deserialize)]
-struct LiteActor<'a> {
-    #[serde(borrow, default)]
-    id: Option<Cow<'a, str>>,
 }
 
 /// What is kept of a candidate line until the scores are known: a few dozen bytes.
@@ -96,10 +47,6 @@ struct Candidate {
     len: f32,
 }
 
-fn joined(list: &Option<Vec<Cow<'_, str>>>) -> String {
-    list.as_ref().map(|l| l.join("\n")).unwrap_or_default()
-}
-
 /// Reads a candidate line; `None` for a line that is not a package the filter accepts, or
 /// that holds no query term outside ids and keys.
 fn candidate(
@@ -112,7 +59,12 @@ fn candidate(
     let line: LiteLine = serde_json::from_slice(bytes).ok()?;
     let p = line.package;
     let ptype = p.package_type.as_deref().unwrap_or("standard");
-    let creator = p.created_by.and_then(|a| a.id).unwrap_or_default();
+    let creator = p
+        .created_by
+        .as_ref()
+        .and_then(|a| a.id.as_deref())
+        .unwrap_or_default()
+        .to_string();
     let created_at = time::parse(p.created_at.as_deref()?).ok()?;
     let tags: Vec<&str> = p.tags.iter().flatten().map(|t| t.as_ref()).collect();
     if (!filter.types.is_empty() && !filter.types.iter().any(|t| t == ptype))
@@ -123,24 +75,14 @@ fn candidate(
     {
         return None;
     }
-    let (decisions, questions, tag_text) = (
-        joined(&p.decisions_made),
-        joined(&p.open_questions),
-        tags.join("\n"),
+    let texts: Vec<Cow<'_, str>> = rank::FIELDS.iter().map(|(f, _)| p.text(f)).collect();
+    let stats = rank::analyze_texts(
+        rank::FIELDS
+            .iter()
+            .zip(&texts)
+            .map(|(&(f, w), t)| (f, w, t.as_ref())),
+        q,
     );
-    let text = |f: &'static str| -> &str {
-        match f {
-            "title" => p.title.as_deref().unwrap_or_default(),
-            "decisions_made" => &decisions,
-            "open_questions" => &questions,
-            "handoff_note" => p.handoff_note.as_deref().unwrap_or_default(),
-            "tags" => &tag_text,
-            "description" => p.description.as_deref().unwrap_or_default(),
-            "content_md" => p.content_md.as_deref().unwrap_or_default(),
-            _ => "",
-        }
-    };
-    let stats = rank::analyze_texts(rank::FIELDS.iter().map(|&(f, w)| (f, w, text(f))), q);
     if stats.tf.iter().all(|&t| t == 0.0) || !stats.phrases_ok {
         return None;
     }

@@ -5,7 +5,6 @@
 //! checkout, a merge, a repair) is indexed again from scratch. Deleting `cache/` only costs
 //! the time to rebuild.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
@@ -14,6 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::lite::LiteLine;
 use super::{query, rank};
 use crate::wire::{Status, time};
 
@@ -57,42 +57,6 @@ pub struct MonthIndex {
     pub postings: HashMap<String, Vec<(u32, f32)>>,
 }
 
-#[derive(Deserialize)]
-struct LiteLine<'a> {
-    #[serde(borrow)]
-    package: LitePackage<'a>,
-    #[serde(borrow, default)]
-    hash: Option<Cow<'a, str>>,
-    #[serde(default)]
-    version: Option<u64>,
-}
-
-#[derive(Deserialize)]
-struct LitePackage<'a> {
-    #[serde(borrow)]
-    package_id: Cow<'a, str>,
-    #[serde(borrow, default)]
-    status: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    created_at: Option<Cow<'a, str>>,
-    #[serde(default)]
-    significance: Option<f64>,
-    #[serde(borrow, default)]
-    title: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    description: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    handoff_note: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    content_md: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    decisions_made: Option<Vec<Cow<'a, str>>>,
-    #[serde(borrow, default)]
-    open_questions: Option<Vec<Cow<'a, str>>>,
-    #[serde(borrow, default)]
-    tags: Option<Vec<Cow<'a, str>>>,
-}
-
 /// The first 64 bits of a `sha256:` hash, for ordering versions.
 pub fn hash_prefix(hash: &str) -> u64 {
     let hex = hash.strip_prefix("sha256:").unwrap_or(hash);
@@ -129,27 +93,11 @@ impl MonthIndex {
             return;
         };
         let doc = self.docs.len() as u32;
-        let lists =
-            |l: &Option<Vec<Cow<'_, str>>>| l.as_ref().map(|l| l.join("\n")).unwrap_or_default();
-        let (decisions, questions, tags) = (
-            lists(&p.decisions_made),
-            lists(&p.open_questions),
-            lists(&p.tags),
-        );
         let mut counts: HashMap<String, f32> = HashMap::new();
         let mut len = 0.0;
         for &(field, weight) in rank::FIELDS {
-            let text: &str = match field {
-                "title" => p.title.as_deref().unwrap_or_default(),
-                "decisions_made" => &decisions,
-                "open_questions" => &questions,
-                "handoff_note" => p.handoff_note.as_deref().unwrap_or_default(),
-                "tags" => &tags,
-                "description" => p.description.as_deref().unwrap_or_default(),
-                "content_md" => p.content_md.as_deref().unwrap_or_default(),
-                _ => "",
-            };
-            for word in query::words(text) {
+            let text = p.text(field);
+            for word in query::words(&text) {
                 len += weight;
                 *counts.entry(query::stem(&word)).or_default() += weight;
             }

@@ -2,6 +2,7 @@
 //! them with BM25 over the package's text fields.
 
 pub mod index;
+pub mod lite;
 pub mod query;
 pub mod rank;
 pub mod scan;

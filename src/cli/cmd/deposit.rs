@@ -124,17 +124,7 @@ pub fn parse_package_json(bytes: &[u8], source: &str) -> Result<Map<String, Valu
             "{source} must hold one JSON object (a package), not {}",
             crate::wire::validate::kind(&other)
         ))),
-        Err(e) => Err(Error::MalformedJson {
-            source: source.to_string(),
-            line: e.line(),
-            column: e.column(),
-            message: e
-                .to_string()
-                .split(" at line")
-                .next()
-                .unwrap_or_default()
-                .to_string(),
-        }),
+        Err(e) => Err(Error::malformed_json(source.to_string(), &e)),
     }
 }
 

@@ -44,22 +44,10 @@ pub fn run(ctx: &mut Ctx, args: ExportArgs) -> CmdResult {
         ctx.ui
             .json_line(&serde_json::json!({"out": dir.display().to_string(), "counts": counts}))?;
     } else {
-        let parts: Vec<String> = counts
-            .iter()
-            .map(|(k, n)| {
-                format!(
-                    "{n} {}",
-                    serde_json::to_value(k)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_string))
-                        .unwrap_or_default()
-                )
-            })
-            .collect();
         writeln!(
             ctx.ui.out(),
             "Exported {} to {}",
-            parts.join(", "),
+            crate::cli::render::counts(&counts),
             dir.display()
         )?;
     }

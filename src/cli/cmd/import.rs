@@ -99,25 +99,7 @@ pub fn run(ctx: &mut Ctx, args: ImportArgs) -> CmdResult {
         ctx.ui.json_line(&summary)?;
         return Ok(());
     }
-    let line = |c: &backup::Counts| -> String {
-        let parts: Vec<String> = c
-            .iter()
-            .map(|(k, n)| {
-                format!(
-                    "{n} {}",
-                    serde_json::to_value(k)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_string))
-                        .unwrap_or_default()
-                )
-            })
-            .collect();
-        if parts.is_empty() {
-            "nothing".into()
-        } else {
-            parts.join(", ")
-        }
-    };
+    let line = crate::cli::render::counts;
     let out = ctx.ui.out();
     let verb = if summary.dry_run {
         "Would add"
