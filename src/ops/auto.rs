@@ -33,12 +33,10 @@ fn id_for(what: &str) -> String {
 
 /// Paths outside the store: a commit that only touches `.relay/` (the deposits themselves) is
 /// nothing new.
-fn outside_store(paths: &str) -> Vec<String> {
+fn outside_store(paths: Vec<String>) -> Vec<String> {
     paths
-        .lines()
-        .map(str::trim)
-        .filter(|p| !p.is_empty() && !p.starts_with(".relay/") && *p != ".relay")
-        .map(str::to_string)
+        .into_iter()
+        .filter(|p| !p.is_empty() && !p.starts_with(".relay/") && p != ".relay")
         .collect()
 }
 
@@ -59,9 +57,10 @@ pub fn build(cwd: &Path, deposited: &dyn Fn(&str) -> Result<bool>) -> Result<Opt
         git(root, &["rev-parse", "--abbrev-ref", "HEAD"]).unwrap_or_else(|| "(no branch)".into());
     if let Some(commit) = git(root, &["rev-parse", "--verify", "--quiet", "HEAD"]) {
         let id = id_for(&format!("commit:{commit}"));
-        let files = outside_store(
-            &git(root, &["show", "--name-only", "--format=", &commit]).unwrap_or_default(),
-        );
+        let files = outside_store(super::git::nul_paths(
+            &super::git::git_raw(root, &["show", "--name-only", "-z", "--format=", &commit])
+                .unwrap_or_default(),
+        ));
         if !deposited(&id)? && !files.is_empty() {
             let subject = git(root, &["log", "-1", "--format=%s", &commit])
                 .unwrap_or_else(|| "(no subject)".into());
@@ -98,16 +97,11 @@ pub fn build(cwd: &Path, deposited: &dyn Fn(&str) -> Result<bool>) -> Result<Opt
     // No new commit: the uncommitted changes, if any.
     // The store's own files are not work to report (and change with every deposit).
     let outside = [".", ":(exclude).relay"];
-    let mut args = vec!["status", "--porcelain", "--untracked-files=all", "--"];
+    let mut args = vec!["status", "--porcelain", "-z", "--untracked-files=all", "--"];
     args.extend(outside);
-    let status = git(root, &args).unwrap_or_default();
-    let files: Vec<String> = outside_store(
-        &status
-            .lines()
-            .map(|l| l.get(3..).unwrap_or_default())
-            .collect::<Vec<_>>()
-            .join("\n"),
-    );
+    let raw_status = super::git::git_raw(root, &args).unwrap_or_default();
+    let status = String::from_utf8_lossy(&raw_status).replace('\0', "\n");
+    let files: Vec<String> = outside_store(super::git::status_paths(&raw_status));
     if files.is_empty() {
         return Ok(None);
     }
@@ -116,9 +110,9 @@ pub fn build(cwd: &Path, deposited: &dyn Fn(&str) -> Result<bool>) -> Result<Opt
     let diff = git(root, &args).unwrap_or_default();
     // The files' hashes enter the id too: an untracked file that changed is new work.
     let delivered = deliverables(root, &files)?;
-    let head = git(root, &["rev-parse", "HEAD"]).unwrap_or_default();
+    // Not HEAD: committing only the store must not make the same work new again.
     let id = id_for(&format!(
-        "worktree:{head}:{status}:{diff}:{}",
+        "worktree:{status}:{diff}:{}",
         Value::Array(delivered.clone())
     ));
     if deposited(&id)? {

@@ -100,6 +100,32 @@ pub fn records(store: &Store, projects: &[String]) -> Result<Vec<(Kind, Value)>>
     Ok(out)
 }
 
+/// Fails when the readers skipped records (a hash mismatch, an invalid record): a backup that
+/// silently leaves them out would claim to be complete.
+pub fn refuse_damage(store: &Store) -> Result<()> {
+    use crate::store::WarningKind;
+    let warnings = store.diagnostics().take();
+    let damage: Vec<_> = warnings
+        .iter()
+        .filter(|w| {
+            matches!(
+                w.kind,
+                WarningKind::HashMismatch | WarningKind::InvalidRecord
+            )
+        })
+        .collect();
+    if let Some(w) = damage.first() {
+        return Err(Error::Integrity(format!(
+            "{} record(s) could not be read ({}:{}: {}); run `relay verify --fix` before backing up",
+            damage.len(),
+            w.path.display(),
+            w.line,
+            w.message
+        )));
+    }
+    Ok(())
+}
+
 /// Counts per kind.
 pub type Counts = BTreeMap<Kind, usize>;
 
@@ -128,6 +154,7 @@ pub fn export_dir(store: &Store, projects: &[String], dir: &Path) -> Result<Coun
         )));
     }
     let records = records(store, projects)?;
+    refuse_damage(store)?;
     let mut files: BTreeMap<Kind, Vec<u8>> =
         [Kind::Projects, Kind::Packages, Kind::Facts, Kind::Sessions]
             .into_iter()
@@ -381,18 +408,19 @@ pub fn import(
 
 fn import_pass(
     store: &Store,
-    mut incoming: Vec<Incoming>,
+    incoming: Vec<Incoming>,
     opts: &ImportOptions,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<ImportSummary> {
-    for rec in &mut incoming {
-        if let Some(Value::String(p)) = rec.record.get("project_id")
+    // Hashes are checked as the source wrote them; --project-map applies after.
+    let remap = |mut m: Map<String, Value>| -> Map<String, Value> {
+        if let Some(Value::String(p)) = m.get("project_id")
             && let Some(new) = opts.project_map.get(p)
         {
-            rec.record
-                .insert("project_id".into(), Value::String(new.clone()));
+            m.insert("project_id".into(), Value::String(new.clone()));
         }
-    }
+        m
+    };
     // Validate everything first.
     let mut projects: Vec<Project> = Vec::new();
     let mut packages: Vec<Package> = Vec::new();
@@ -406,14 +434,12 @@ fn import_pass(
     };
     for rec in incoming {
         match rec.kind {
-            Kind::Projects => {
-                projects.push(Project::from_map(rec.record).map_err(|e| at(&rec.location, e))?)
-            }
+            Kind::Projects => projects
+                .push(Project::from_map(remap(rec.record)).map_err(|e| at(&rec.location, e))?),
             Kind::Packages => {
                 let p = Package::from_map(rec.record).map_err(|e| at(&rec.location, e))?;
                 if let Some(h) = &rec.hash
                     && *h != p.content_hash()
-                    && opts.project_map.is_empty()
                 {
                     return Err(Error::Integrity(format!(
                         "{}: package {} does not match the hash it carries ({h}, computed {})",
@@ -422,14 +448,15 @@ fn import_pass(
                         p.content_hash()
                     )));
                 }
-                packages.push(p);
+                packages.push(
+                    Package::from_map(remap(p.into_map())).map_err(|e| at(&rec.location, e))?,
+                );
             }
             Kind::Facts => {
-                facts.push(Fact::from_map(rec.record).map_err(|e| at(&rec.location, e))?)
+                facts.push(Fact::from_map(remap(rec.record)).map_err(|e| at(&rec.location, e))?)
             }
-            Kind::Sessions => {
-                sessions.push(Session::from_map(rec.record).map_err(|e| at(&rec.location, e))?)
-            }
+            Kind::Sessions => sessions
+                .push(Session::from_map(remap(rec.record)).map_err(|e| at(&rec.location, e))?),
         }
     }
     let mut summary = ImportSummary {

@@ -17,7 +17,10 @@ const BACKUP_SUFFIX: &str = "relay-backup";
 /// The git hooks relay installs, with the relay command each runs.
 pub fn git_hooks(relay: &str) -> Vec<(&'static str, String)> {
     vec![
-        ("post-commit", format!("{relay} deposit --auto --quiet")),
+        (
+            "post-commit",
+            format!("{relay} deposit --auto --quiet >/dev/null"),
+        ),
         ("post-merge", format!("{relay} verify --fix --quiet")),
     ]
 }

@@ -409,6 +409,33 @@ impl Checker<'_> {
 
 pub const QUARANTINE: &str = "quarantine.ndjson";
 
+/// Whether a line, read under its writers' lock, is to be moved to quarantine, and why: an
+/// unfinished last line, a line a later append sealed, or a package line failing its hash.
+fn removable(
+    l: &Line,
+    last: bool,
+    package_log: bool,
+    path: &Path,
+) -> Option<(&'static str, String)> {
+    if !l.complete && last {
+        return Some(("torn_line", "the last line was cut off by a crash".into()));
+    }
+    if l.text.ends_with(log::TORN_MARK) {
+        return Some((
+            "torn_line",
+            "a write cut off by a crash, sealed by a later append".into(),
+        ));
+    }
+    if package_log
+        && let Ok(Value::Object(env)) = serde_json::from_slice::<Value>(&l.text)
+        && let Err((crate::store::WarningKind::HashMismatch, message)) =
+            StoredPackage::from_envelope(env, path, l.number)
+    {
+        return Some(("hash_mismatch", message));
+    }
+    None
+}
+
 /// Checks the whole store.
 pub fn verify(store: &Store) -> Result<(Report, Vec<Fact>)> {
     let mut c = Checker {
@@ -467,13 +494,13 @@ pub fn fix(store: &Store) -> Result<Report> {
         )?;
     }
     // Lines to take out of their logs: torn, sealed, or failing their hash.
-    let mut by_file: BTreeMap<String, Vec<&Problem>> = BTreeMap::new();
+    let mut by_file: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     for p in &first.problems {
         if matches!(p.kind, "torn_line" | "hash_mismatch") && p.line > 0 {
-            by_file.entry(p.file.clone()).or_default().push(p);
+            by_file.insert(p.file.clone());
         }
     }
-    for (file, problems) in by_file {
+    for file in by_file {
         let path = store.root().join(&file);
         // The lock of whoever appends to this file.
         let parts: Vec<&str> = file.split(['/', '\\']).collect();
@@ -481,18 +508,17 @@ pub fn fix(store: &Store) -> Result<Report> {
             [layout::PROJECTS_DIR, dir, ..] => store.lock(&format!("project-{dir}"))?,
             _ => store.lock("projects")?,
         };
+        // Judge every line again now that writers are held off: a line that looked torn
+        // may have been a write still in progress.
         let all = lines(&path)?;
+        let is_package_log = parts.len() == 4;
         let mut keep = Vec::new();
         let mut quarantined = Vec::new();
         for l in &all {
-            match problems.iter().find(|p| p.line == l.number) {
-                Some(p) if !l.complete && l.number == all.len() as u64 => {
-                    // A torn last line: truncated (its bytes go to quarantine, never lost).
-                    quarantined.push(json!({"reason": "torn_line", "file": file, "line": l.number,
-                        "content": String::from_utf8_lossy(&l.text), "message": p.message, "at": time::format(time::now())}));
-                }
-                Some(p) => quarantined.push(json!({"reason": p.kind, "file": file, "line": l.number,
-                    "content": String::from_utf8_lossy(&l.text), "message": p.message, "at": time::format(time::now())})),
+            let reason = removable(l, l.number == all.len() as u64, is_package_log, &path);
+            match reason {
+                Some((kind, message)) => quarantined.push(json!({"reason": kind, "file": file, "line": l.number,
+                    "content": String::from_utf8_lossy(&l.text), "message": message, "at": time::format(time::now())})),
                 None => {
                     keep.extend_from_slice(&l.text);
                     if l.complete {
@@ -500,6 +526,9 @@ pub fn fix(store: &Store) -> Result<Report> {
                     }
                 }
             }
+        }
+        if quarantined.is_empty() {
+            continue;
         }
         let mut q = Vec::new();
         for v in &quarantined {

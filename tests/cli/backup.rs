@@ -306,3 +306,40 @@ fn a_conflict_anywhere_leaves_the_store_untouched() {
         "demo's records were not written either"
     );
 }
+
+#[test]
+fn damaged_stores_are_not_backed_up_and_a_project_map_still_checks_hashes() {
+    let src = full_store();
+    let line = src.package_lines("demo")[0].clone();
+    let mut tampered: Value = serde_json::from_str(&line).unwrap();
+    tampered["package"]["title"] = json!("tampered");
+    let dst = Env::new();
+    let r = dst.run_stdin(
+        &["import", "-", "--project-map", "demo=other", "--json"],
+        format!("{tampered}\n").as_bytes(),
+    );
+    assert_eq!(
+        (r.code, r.error()["error"].as_str()),
+        (5, Some("integrity_error"))
+    );
+    // A store with a line that fails its hash refuses to back up as if it were whole.
+    let log = std::fs::read_dir(src.store().join("projects/demo/packages"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = read(&log);
+    std::fs::write(&log, text.replacen("Schema plan", "Schema plan!", 1)).unwrap();
+    let r = src.run(&["export", "--out", "-", "--json"]);
+    assert_eq!(
+        (r.code, r.error()["error"].as_str()),
+        (5, Some("integrity_error"))
+    );
+    assert!(
+        r.error()["message"]
+            .as_str()
+            .unwrap()
+            .contains("relay verify --fix")
+    );
+}

@@ -220,3 +220,41 @@ fn claude_settings_are_merged_not_clobbered() {
     let r = env.run(&["orient", "--md"]);
     assert!(r.stdout.starts_with("# Orientation"));
 }
+
+#[test]
+fn auto_reads_paths_exactly_and_store_commits_add_nothing() {
+    let Some(env) = repo() else { return };
+    std::fs::write(env.path("a.txt"), "a\n").unwrap();
+    std::fs::write(env.path("old name.md"), "x\n").unwrap();
+    git(&env, &["add", "-A"]);
+    git(&env, &["commit", "-q", "-m", "files"]);
+    env.ok(&["deposit", "--auto"]); // the commit
+    std::fs::write(env.path("a.txt"), "a changed\n").unwrap();
+    git(&env, &["mv", "old name.md", "new name.md"]);
+    env.ok(&["deposit", "--auto"]); // the uncommitted work
+    let found = autos(&env);
+    assert_eq!(found.len(), 2);
+    let work = found
+        .iter()
+        .find(|p| p["title"].as_str().unwrap().starts_with("Uncommitted"))
+        .unwrap();
+    let mut paths: Vec<&str> = work["deliverables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["path"].as_str().unwrap())
+        .collect();
+    paths.sort();
+    assert_eq!(paths, ["a.txt", "new name.md"]);
+    // Committing only the store records nothing new, and leaves the store clean.
+    git(&env, &["add", ".relay"]);
+    git(&env, &["commit", "-q", "-m", "store only", "--", ".relay"]);
+    env.ok(&["deposit", "--auto"]);
+    assert_eq!(autos(&env).len(), 2);
+    let status = git(&env, &["status", "--porcelain", "--", ".relay"]);
+    assert!(
+        status.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&status.stdout)
+    );
+}

@@ -33,7 +33,9 @@ pub fn run(ctx: &mut Ctx, args: ExportArgs) -> CmdResult {
     let projects = ctx.projects(args.all_projects)?;
     let store = ctx.store()?;
     if args.out.as_os_str() == "-" {
-        for (_, v) in backup::records(store, &projects)? {
+        let records = backup::records(store, &projects)?;
+        backup::refuse_damage(store)?;
+        for (_, v) in records {
             ctx.ui.json_line(&v)?;
         }
         return Ok(());

@@ -44,15 +44,26 @@ pub struct Which {
     pub claude: bool,
 }
 
-/// How hooks call relay: this very binary, by its full path when it is known.
+/// How hooks call relay: plain `relay` when that is this binary on PATH (so a committed
+/// `.claude/settings.json` works for everyone), else this binary by its full path.
 fn relay_command() -> String {
-    std::env::current_exe()
+    let me = std::env::current_exe()
         .ok()
-        .and_then(|p| {
-            p.to_str()
-                .map(|s| format!("'{}'", s.replace('\'', "'\\''")))
-        })
-        .unwrap_or_else(|| "relay".to_string())
+        .and_then(|p| p.canonicalize().ok());
+    let on_path = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join("relay"))
+            .find(|p| p.is_file())
+            .and_then(|p| p.canonicalize().ok())
+    });
+    match (me, on_path) {
+        (Some(me), Some(found)) if me == found => "relay".to_string(),
+        (Some(me), _) => match me.to_str() {
+            Some(s) => format!("'{}'", s.replace('\'', "'\\''")),
+            None => "relay".to_string(),
+        },
+        (None, _) => "relay".to_string(),
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: HookArgs) -> CmdResult {
