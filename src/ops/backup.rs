@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use crate::error::{Error, Result, SchemaError};
 use crate::store::packages::StoredPackage;
 use crate::store::{Store, log};
-use crate::wire::{Fact, Package, Project, Session, time};
+use crate::wire::{Fact, Package, Project, Session, Status, time};
 
 pub const BACKUP_FORMAT_VERSION: u64 = 1;
 pub const MANIFEST: &str = "manifest.json";
@@ -558,6 +558,35 @@ fn import_pass(
                 bump(&mut summary.unchanged, Kind::Packages);
                 continue;
             }
+            // The same package at another point of its review: a later version, not a conflict.
+            if let Some(current) = existing.get(p.id())
+                && !seen.contains_key(p.id())
+                && same_but_review(&current.package, &p)
+            {
+                if current.package.status() == Status::Complete
+                    || (p.status() != Status::Complete && p.status() == current.package.status())
+                {
+                    bump(&mut summary.unchanged, Kind::Packages);
+                    continue;
+                }
+                seen.insert(p.id().to_string(), hash.clone());
+                let next = StoredPackage {
+                    version: current.version + 1,
+                    transition: Some(json!({
+                        "action": "import", "from": current.package.status().as_str(), "to": p.status().as_str(),
+                        "by": {"id": "relay import", "type": "script"}, "at": time::format(time::now()),
+                        "note": "a later version of the package, imported from a backup",
+                    })),
+                    hash,
+                    package: p,
+                    location: current.location.clone(),
+                };
+                logs.entry(store.package_log_for(&next.package))
+                    .or_default()
+                    .extend(log::to_line(&next.to_envelope())?);
+                bump(&mut summary.added, Kind::Packages);
+                continue;
+            }
             if existing.contains_key(p.id()) || seen.contains_key(p.id()) {
                 match opts.on_conflict {
                     OnConflict::Skip => {
@@ -597,6 +626,17 @@ fn import_pass(
     }
     progress(total, total);
     Ok(summary)
+}
+
+/// Whether two packages differ at most in their review state (`status`, `review_type`).
+fn same_but_review(a: &Package, b: &Package) -> bool {
+    let strip = |p: &Package| {
+        let mut m = p.as_map().clone();
+        m.remove("status");
+        m.remove("review_type");
+        crate::wire::canonical::to_canonical_string(&Value::Object(m))
+    };
+    strip(a) == strip(b)
 }
 
 /// One project's incoming packages, facts and sessions.

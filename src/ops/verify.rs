@@ -240,7 +240,11 @@ impl Checker<'_> {
                     _ => None,
                 };
                 let from = field("from").and_then(Status::parse);
-                let legal = matches!((action, from), (Some(a), Some(f)) if a.target(f) == Some(p.package.status()));
+                // An import brings a later review state from a backup: legal but from complete.
+                let imported = field("action") == Some("import")
+                    && from.is_some_and(|f| f != Status::Complete);
+                let legal = imported
+                    || matches!((action, from), (Some(a), Some(f)) if a.target(f) == Some(p.package.status()));
                 if !legal {
                     let (path, n, msg) = (
                         path.clone(),

@@ -343,3 +343,26 @@ fn damaged_stores_are_not_backed_up_and_a_project_map_still_checks_hashes() {
             .contains("relay verify --fix")
     );
 }
+
+#[test]
+fn restoring_a_later_backup_brings_the_later_review_state() {
+    let src = Env::new();
+    let id = src.deposit(
+        "Plan",
+        &["--status", "awaiting_review", "--review", "human"],
+    );
+    let (bk1, bk2) = (src.path("bk1"), src.path("bk2"));
+    src.ok(&["export", "--out", bk1.to_str().unwrap()]);
+    src.ok(&["review", "approve", &id]);
+    src.ok(&["export", "--out", bk2.to_str().unwrap()]);
+    let dst = empty_store();
+    dst.ok(&["import", bk1.to_str().unwrap()]);
+    let v = dst.ok_json(&["import", bk2.to_str().unwrap()]);
+    assert_eq!(v["added"]["packages"], 1, "a later version, not a conflict");
+    assert_eq!(dst.ok_json(&["pull", &id])["status"], "complete");
+    let again = dst.ok_json(&["import", bk1.to_str().unwrap()]);
+    assert_eq!(again["added"], json!({}), "an older state changes nothing");
+    assert_eq!(dst.ok_json(&["pull", &id])["status"], "complete");
+    dst.ok(&["import", src.store().to_str().unwrap()]);
+    assert_eq!(dst.ok(&["verify"]), "The store is sound.\n");
+}
