@@ -72,6 +72,14 @@ pub enum Error {
     SessionEnded(String),
     /// An open session of the project already uses this callsign.
     CallsignInUse(String),
+    /// A credential was found in something to be written, and the policy is to refuse.
+    SecretDetected {
+        field: String,
+        rule: &'static str,
+        preview: String,
+    },
+    /// `relay scan` found credentials (how many) in the store or in staged lines.
+    SecretsFound(usize),
     /// No `.relay/` folder was found.
     StoreNotFound {
         searched_from: PathBuf,
@@ -114,6 +122,7 @@ impl Error {
         match self {
             Error::InvalidSchema(_) | Error::MalformedJson { .. } => "invalid_schema",
             Error::InvalidInput(_) => "invalid_input",
+            Error::SecretDetected { .. } | Error::SecretsFound(_) => "secret_detected",
             Error::PackageNotFound(_) => "package_not_found",
             Error::ProjectNotFound(_) => "project_not_found",
             Error::DuplicatePackageId(_) => "duplicate_package_id",
@@ -146,9 +155,11 @@ impl Error {
             | Error::InvalidTransition { .. }
             | Error::SessionEnded(_)
             | Error::CallsignInUse(_) => ErrorKind::Conflict,
-            Error::InvalidSchema(_) | Error::MalformedJson { .. } | Error::InvalidInput(_) => {
-                ErrorKind::InvalidInput
-            }
+            Error::InvalidSchema(_)
+            | Error::MalformedJson { .. }
+            | Error::InvalidInput(_)
+            | Error::SecretDetected { .. }
+            | Error::SecretsFound(_) => ErrorKind::InvalidInput,
             Error::Integrity(_) => ErrorKind::Integrity,
             Error::LockTimeout { .. } => ErrorKind::LockTimeout,
             Error::Io { .. } => ErrorKind::Internal,
@@ -172,6 +183,18 @@ impl fmt::Display for Error {
                 )
             }
             Error::InvalidInput(m) => write!(f, "{m}"),
+            Error::SecretsFound(n) => write!(
+                f,
+                "{n} credential(s) found; rotate them and remove them from the store and its history (the secrets themselves are never printed)"
+            ),
+            Error::SecretDetected {
+                field,
+                rule,
+                preview,
+            } => write!(
+                f,
+                "`{field}` holds what looks like a credential (rule {rule}: {preview}); nothing was written"
+            ),
             Error::PackageNotFound(id) => write!(f, "no package with id `{id}` in this store"),
             Error::ProjectNotFound(id) => write!(f, "no project `{id}` in this store"),
             Error::DuplicatePackageId(id) => write!(

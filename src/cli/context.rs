@@ -30,6 +30,12 @@ pub struct GlobalArgs {
     /// Print only results: no notes or warnings on stderr
     #[arg(long, short, global = true)]
     pub quiet: bool,
+    /// For this command, store credentials found in the input as <REDACTED:rule-id>
+    #[arg(long, global = true, conflicts_with = "allow_secrets")]
+    pub redact_secrets: bool,
+    /// For this command, store credentials found in the input as they are
+    #[arg(long, global = true)]
+    pub allow_secrets: bool,
 }
 
 /// Identity flags for commands that write.
@@ -156,7 +162,12 @@ impl Ctx {
             return Ok(s);
         }
         let root = Store::locate(&self.cwd, self.global.store.as_deref())?;
-        let store = Store::open(root)?;
+        let mut store = Store::open(root)?;
+        if self.global.redact_secrets {
+            store.set_secret_policy(crate::store::config::SecretPolicy::Redact);
+        } else if self.global.allow_secrets {
+            store.set_secret_policy(crate::store::config::SecretPolicy::Off);
+        }
         Ok(self.store.get_or_init(|| store))
     }
 

@@ -57,6 +57,7 @@ pub enum Command {
     Import(cmd::import::ImportArgs),
     Verify(cmd::verify::VerifyArgs),
     Hook(cmd::hook::HookArgs),
+    Scan(cmd::scan::ScanArgs),
     Conformance(cmd::conformance::ConformanceArgs),
 }
 
@@ -105,6 +106,7 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
         Command::Import(a) => cmd::import::run(&mut ctx, a),
         Command::Verify(a) => cmd::verify::run(&mut ctx, a),
         Command::Hook(a) => cmd::hook::run(&mut ctx, a),
+        Command::Scan(a) => cmd::scan::run(&mut ctx, a),
         Command::Conformance(a) => cmd::conformance::run(&mut ctx, a),
     };
     let result = result.and_then(|()| ctx.ui.flush().map_err(CliError::Output));

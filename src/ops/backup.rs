@@ -413,13 +413,26 @@ fn import_pass(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<ImportSummary> {
     // Hashes are checked as the source wrote them; --project-map applies after.
-    let remap = |mut m: Map<String, Value>| -> Map<String, Value> {
+    // Then the secrets policy, as for any write.
+    let remap = |mut m: Map<String, Value>, location: &str| -> Result<Map<String, Value>> {
         if let Some(Value::String(p)) = m.get("project_id")
             && let Some(new) = opts.project_map.get(p)
         {
             m.insert("project_id".into(), Value::String(new.clone()));
         }
-        m
+        super::secrets::guard(store, &mut m).map_err(|e| match e {
+            Error::SecretDetected {
+                field,
+                rule,
+                preview,
+            } => Error::SecretDetected {
+                field: format!("{field}` at `{location}"),
+                rule,
+                preview,
+            },
+            e => e,
+        })?;
+        Ok(m)
     };
     // Validate everything first.
     let mut projects: Vec<Project> = Vec::new();
@@ -434,8 +447,10 @@ fn import_pass(
     };
     for rec in incoming {
         match rec.kind {
-            Kind::Projects => projects
-                .push(Project::from_map(remap(rec.record)).map_err(|e| at(&rec.location, e))?),
+            Kind::Projects => projects.push(
+                Project::from_map(remap(rec.record, &rec.location)?)
+                    .map_err(|e| at(&rec.location, e))?,
+            ),
             Kind::Packages => {
                 let p = Package::from_map(rec.record).map_err(|e| at(&rec.location, e))?;
                 if let Some(h) = &rec.hash
@@ -449,14 +464,18 @@ fn import_pass(
                     )));
                 }
                 packages.push(
-                    Package::from_map(remap(p.into_map())).map_err(|e| at(&rec.location, e))?,
+                    Package::from_map(remap(p.into_map(), &rec.location)?)
+                        .map_err(|e| at(&rec.location, e))?,
                 );
             }
-            Kind::Facts => {
-                facts.push(Fact::from_map(remap(rec.record)).map_err(|e| at(&rec.location, e))?)
-            }
-            Kind::Sessions => sessions
-                .push(Session::from_map(remap(rec.record)).map_err(|e| at(&rec.location, e))?),
+            Kind::Facts => facts.push(
+                Fact::from_map(remap(rec.record, &rec.location)?)
+                    .map_err(|e| at(&rec.location, e))?,
+            ),
+            Kind::Sessions => sessions.push(
+                Session::from_map(remap(rec.record, &rec.location)?)
+                    .map_err(|e| at(&rec.location, e))?,
+            ),
         }
     }
     let mut summary = ImportSummary {

@@ -43,6 +43,7 @@ pub fn deposit(
     mut input: Map<String, Value>,
     ctx: &DepositContext,
 ) -> Result<Deposited> {
+    super::secrets::guard(store, &mut input)?;
     let mut filled: Vec<&'static str> = Vec::new();
     let mut fill = |map: &mut Map<String, Value>, key: &'static str, value: Value| {
         if map.get(key).is_none_or(Value::is_null) {

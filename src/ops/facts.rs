@@ -134,6 +134,25 @@ fn asserted_by_for(store: &Store, project_id: &str, req: &AssertRequest) -> Resu
 /// Asserts a fact. Under the project lock it finds the current fact, closes it at the new
 /// fact's `valid_from`, and appends both lines in one write (§7.3).
 pub fn assert(store: &Store, project_id: &str, req: &AssertRequest) -> Result<Asserted> {
+    let mut req = req.clone();
+    let mut texts = vec![
+        ("subject", req.subject.as_str()),
+        ("predicate", req.predicate.as_str()),
+        ("value", req.value.as_str()),
+    ];
+    let tag_names: Vec<String> = (0..req.tags.len()).map(|i| format!("tags[{i}]")).collect();
+    texts.extend(
+        tag_names
+            .iter()
+            .map(String::as_str)
+            .zip(req.tags.iter().map(String::as_str)),
+    );
+    let guarded = super::secrets::guard_fields(store, &texts)?;
+    req.subject = guarded[0].clone();
+    req.predicate = guarded[1].clone();
+    req.value = guarded[2].clone();
+    req.tags = guarded[3..].to_vec();
+    let req = &req;
     // Validate the shape before taking the lock, so bad input costs nobody a wait.
     if let Some(c) = req.confidence
         && !(c.is_finite() && (0.0..=1.0).contains(&c))

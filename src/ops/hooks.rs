@@ -22,13 +22,22 @@ pub fn git_hooks(relay: &str) -> Vec<(&'static str, String)> {
             format!("{relay} deposit --auto --quiet >/dev/null"),
         ),
         ("post-merge", format!("{relay} verify --fix --quiet")),
+        ("pre-commit", format!("{relay} scan --staged --quiet")),
     ]
 }
 
 fn script(command: &str, chained: bool) -> String {
-    let mut s = format!(
-        "#!/bin/sh\n{MARKER}\n# It never blocks or fails git: relay reports problems on stderr and exits 0.\n{command} || true\n"
-    );
+    let mut s = if command.contains(" scan --staged") {
+        // The one hook that blocks: a credential about to be committed (exit 4). Any other
+        // failure of relay lets the commit through.
+        format!(
+            "#!/bin/sh\n{MARKER}\n# Blocks a commit that stages credentials in the relay store.\n{command}\nstatus=$?\nif [ \"$status\" -eq 4 ]; then\n  echo \"relay: commit blocked: remove the credentials above from the staged store lines\" >&2\n  exit 1\nfi\n"
+        )
+    } else {
+        format!(
+            "#!/bin/sh\n{MARKER}\n# It never blocks or fails git: relay reports problems on stderr and exits 0.\n{command} || true\n"
+        )
+    };
     if chained {
         s.push_str(&format!("# The hook that was here before relay's, kept and still run:\nif [ -x \"$0.{BACKUP_SUFFIX}\" ]; then exec \"$0.{BACKUP_SUFFIX}\" \"$@\"; fi\n"));
     }

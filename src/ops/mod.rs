@@ -16,6 +16,7 @@ pub mod projects;
 pub mod pull;
 pub mod relevant;
 pub mod review;
+pub mod secrets;
 pub mod sessions;
 pub mod status;
 pub mod verify;

@@ -78,6 +78,14 @@ pub fn transition(
     package_id: &str,
     req: &TransitionRequest,
 ) -> Result<StoredPackage> {
+    let note = match &req.note {
+        Some(n) => Some(super::secrets::guard_fields(store, &[("note", n.as_str())])?.remove(0)),
+        None => None,
+    };
+    let req = &TransitionRequest {
+        note,
+        ..req.clone()
+    };
     let current = super::pull::specific(store, projects, package_id)?;
     let project_id = current.package.project_id().to_string();
     let _lock = store.lock_project(&project_id)?;

@@ -57,6 +57,18 @@ pub fn start(
     actor: &Actor,
     requested: Option<&str>,
 ) -> Result<Session> {
+    let guarded = super::secrets::guard_fields(
+        store,
+        &[
+            ("actor_id", actor.id.as_str()),
+            ("callsign", requested.unwrap_or_default()),
+        ],
+    )?;
+    let actor = &Actor {
+        id: guarded[0].clone(),
+        actor_type: actor.actor_type.clone(),
+    };
+    let requested = requested.map(|_| guarded[1].as_str());
     if requested.is_some_and(|c| c.trim().is_empty()) {
         return Err(Error::InvalidInput("a callsign must not be empty".into()));
     }

@@ -20,8 +20,22 @@ pub struct Config {
     /// Whether relevant pull keeps an index under `cache/` (default true); without it every
     /// search scans the logs with grep-searcher.
     pub search_index: Option<bool>,
+    /// What to do with credentials in what is written: "reject" (default), "redact", "off".
+    pub secrets: Option<String>,
     #[serde(default)]
     pub actor: ActorConfig,
+}
+
+/// What relay does with a credential in something it is asked to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SecretPolicy {
+    /// Refuse the write, naming the field and the rule (the default).
+    #[default]
+    Reject,
+    /// Replace each credential with `<REDACTED:rule-id>` before hashing and writing.
+    Redact,
+    /// Store it as given.
+    Off,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -54,6 +68,18 @@ impl Config {
         self.fsync.unwrap_or(true)
     }
 
+    /// The secrets policy; an unknown value is an error, never a silent "off".
+    pub fn secrets(&self) -> std::result::Result<SecretPolicy, String> {
+        match self.secrets.as_deref() {
+            None | Some("reject") => Ok(SecretPolicy::Reject),
+            Some("redact") => Ok(SecretPolicy::Redact),
+            Some("off") => Ok(SecretPolicy::Off),
+            Some(other) => Err(format!(
+                "secrets = \"{other}\" is not one of \"reject\", \"redact\", \"off\""
+            )),
+        }
+    }
+
     pub fn search_index(&self) -> bool {
         self.search_index.unwrap_or(true)
     }
@@ -76,6 +102,8 @@ impl Config {
              lock_timeout_ms = {DEFAULT_LOCK_TIMEOUT_MS}\n\
              # Keep a search index under cache/ (false: every search scans the logs).\n\
              search_index = true\n\
+             # Credentials in what is written: \"reject\" (refuse), \"redact\" (store <REDACTED:rule>), \"off\".\n\
+             secrets = \"reject\"\n\
              \n\
              [actor]\n\
              # Who deposits when --actor / RELAY_ACTOR is not given (else git user.email, then $USER).\n\

@@ -29,6 +29,7 @@ pub struct Store {
     layout: Layout,
     config: Config,
     diagnostics: Diagnostics,
+    secrets: config::SecretPolicy,
 }
 
 /// Whether `dir` looks like a store folder.
@@ -70,7 +71,11 @@ impl Store {
     pub fn open(root: PathBuf) -> Result<Store> {
         let layout = Layout::new(root);
         let config = Config::load(&layout.config())?;
+        let secrets = config
+            .secrets()
+            .map_err(|m| Error::Integrity(format!("{}: {m}", layout.config().display())))?;
         Ok(Store {
+            secrets,
             layout,
             config,
             diagnostics: Diagnostics::default(),
@@ -106,6 +111,16 @@ impl Store {
 
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// What writes do with credentials.
+    pub fn secret_policy(&self) -> config::SecretPolicy {
+        self.secrets
+    }
+
+    /// Overrides the configured policy for this run (`--redact-secrets`, `--allow-secrets`).
+    pub fn set_secret_policy(&mut self, policy: config::SecretPolicy) {
+        self.secrets = policy;
     }
 
     pub fn diagnostics(&self) -> &Diagnostics {

@@ -58,6 +58,7 @@ pub mod fact;
 pub mod ids;
 pub mod package;
 pub mod project;
+pub mod secrets;
 pub mod session;
 pub mod time;
 pub mod validate;

@@ -184,6 +184,17 @@ impl Env {
         v["package"]["package_id"].as_str().unwrap().to_string()
     }
 
+    /// The (first) package log of project `demo`.
+    pub fn package_lines_file(&self) -> PathBuf {
+        let dir = self.store().join("projects/demo/packages");
+        std::fs::read_dir(dir)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path()
+    }
+
     /// Every line of every package log of a project, in file order.
     pub fn package_lines(&self, project_dir: &str) -> Vec<String> {
         let dir = self

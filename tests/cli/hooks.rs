@@ -68,7 +68,7 @@ fn post_commit_deposits_each_commit_once_and_never_blocks_git() {
         env.ok(&["hook", "install", "--git"])
             .matches("already installed")
             .count(),
-        2,
+        3,
         "idempotent"
     );
 
@@ -146,6 +146,7 @@ fn existing_hooks_are_chained_and_restored() {
     assert!(out.contains("post-commit: restored"), "{out}");
     assert_eq!(read(&hook), mine);
     assert!(!env.path(".git/hooks/post-merge").exists());
+    assert!(!env.path(".git/hooks/pre-commit").exists());
 }
 
 #[test]

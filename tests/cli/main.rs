@@ -13,5 +13,6 @@ mod pull;
 mod review;
 mod robustness;
 mod search_quality;
+mod secrets;
 mod sessions;
 mod verify;

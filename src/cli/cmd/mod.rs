@@ -12,6 +12,7 @@ pub mod orient;
 pub mod projects;
 pub mod pull;
 pub mod review;
+pub mod scan;
 pub mod search;
 pub mod session;
 pub mod status;

@@ -1,0 +1,109 @@
+//! The write-time secrets policy (redaction happens before hashing, so what is stored is what
+//! is hashed and what is read): every write path passes what it is about to store through
+//! [`guard`].
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+use crate::store::Store;
+use crate::store::config::SecretPolicy;
+use crate::wire::secrets;
+
+/// Applies the store's secrets policy to a record about to be written: refuses it (naming the
+/// field and the rule, with only a masked preview), redacts it in place, or lets it be.
+pub fn guard(store: &Store, record: &mut Map<String, Value>) -> Result<()> {
+    match store.secret_policy() {
+        SecretPolicy::Off => Ok(()),
+        SecretPolicy::Redact => {
+            secrets::redact_record(record);
+            Ok(())
+        }
+        SecretPolicy::Reject => match secrets::scan_record(record).into_iter().next() {
+            Some(found) => Err(Error::SecretDetected {
+                field: found.field,
+                rule: found.rule,
+                preview: found.preview,
+            }),
+            None => Ok(()),
+        },
+    }
+}
+
+/// [`guard`] for loose text fields: returns them, redacted when the policy says so.
+pub fn guard_fields(store: &Store, fields: &[(&str, &str)]) -> Result<Vec<String>> {
+    let mut map = Map::new();
+    for (name, text) in fields {
+        map.insert((*name).to_string(), Value::String((*text).to_string()));
+    }
+    guard(store, &mut map)?;
+    Ok(fields
+        .iter()
+        .map(|(name, _)| {
+            map.get(*name)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect())
+}
+
+/// A credential found in the store (or in lines about to be committed to it).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Found {
+    pub file: String,
+    pub line: u64,
+    pub rule: &'static str,
+    /// The field path inside the record, when the line is a JSON record.
+    pub field: String,
+}
+
+/// The credentials in one line of text: record fields when it is JSON, else the raw text.
+pub fn scan_line(file: &str, line: u64, text: &str) -> Vec<Found> {
+    let hits: Vec<(String, &'static str)> = match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(m)) => secrets::scan_record(&m)
+            .into_iter()
+            .map(|l| (l.field, l.rule))
+            .collect(),
+        _ => secrets::find(text)
+            .into_iter()
+            .map(|f| (String::new(), f.rule))
+            .collect(),
+    };
+    hits.into_iter()
+        .map(|(field, rule)| Found {
+            file: file.to_string(),
+            line,
+            rule,
+            field,
+        })
+        .collect()
+}
+
+/// Every credential in every line of every log of the store, every version included.
+pub fn scan_store(store: &Store) -> Result<Vec<Found>> {
+    let root = store.root();
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(root)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(|e| e.ok())
+    {
+        let path = entry.path();
+        let rel = path.strip_prefix(root).unwrap_or(path);
+        let skip = rel.starts_with(crate::store::layout::CACHE_DIR)
+            || rel.starts_with(crate::store::layout::LOCAL_DIR);
+        if skip || !entry.file_type().is_file() || path.extension().is_none_or(|e| e != "ndjson") {
+            continue;
+        }
+        let text = std::fs::read(path)
+            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        for (i, line) in text.split(|&b| b == b'\n').enumerate() {
+            out.extend(scan_line(
+                &rel.display().to_string(),
+                i as u64 + 1,
+                &String::from_utf8_lossy(line),
+            ));
+        }
+    }
+    Ok(out)
+}

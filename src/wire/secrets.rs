@@ -1,0 +1,394 @@
+//! Credential detection for everything relay is asked to store: a store is committed and
+//! shared, so a pasted key would leak into every clone for good. Each rule has a stable id;
+//! keyword prefilters keep the cost low on large inputs. Pure: matching and redaction only.
+
+use grep_matcher::Matcher;
+use grep_regex::RegexMatcher;
+use serde_json::{Map, Value};
+
+/// A rule: its id, the cheap keywords one of which must occur (case-sensitive unless
+/// `fold`), and its pattern.
+struct Rule {
+    id: &'static str,
+    keywords: &'static [&'static str],
+    fold: bool,
+    pattern: &'static str,
+}
+
+const RULES: &[Rule] = &[
+    Rule {
+        id: "private-key",
+        keywords: &["PRIVATE KEY"],
+        fold: false,
+        pattern: r"-----BEGIN ((RSA|EC|DSA|OPENSSH|PGP|ENCRYPTED) )?PRIVATE KEY( BLOCK)?-----",
+    },
+    Rule {
+        id: "aws-access-key-id",
+        keywords: &[
+            "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA",
+        ],
+        fold: false,
+        pattern: r"\b(AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b",
+    },
+    Rule {
+        id: "aws-secret-access-key",
+        keywords: &["aws"],
+        fold: true,
+        pattern: r#"(?i)aws_?secret(_access)?_?key\W{0,5}[=:]\W{0,3}[A-Za-z0-9/+]{40}\b"#,
+    },
+    Rule {
+        id: "github-token",
+        keywords: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        fold: false,
+        pattern: r"\b((ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b",
+    },
+    Rule {
+        id: "gitlab-token",
+        keywords: &["glpat-"],
+        fold: false,
+        pattern: r"\bglpat-[A-Za-z0-9_\-]{20,}",
+    },
+    Rule {
+        id: "slack-token",
+        keywords: &["xox", "hooks.slack.com"],
+        fold: false,
+        pattern: r"\bxox[abposr]-[A-Za-z0-9-]{10,}|https://hooks\.slack\.com/services/T[A-Za-z0-9]+/B[A-Za-z0-9]+/[A-Za-z0-9]+",
+    },
+    Rule {
+        id: "stripe-live-key",
+        keywords: &["_live_"],
+        fold: false,
+        pattern: r"\b(sk|rk)_live_[A-Za-z0-9]{20,}\b",
+    },
+    Rule {
+        id: "anthropic-api-key",
+        keywords: &["sk-ant-"],
+        fold: false,
+        pattern: r"\bsk-ant-[A-Za-z0-9_\-]{20,}",
+    },
+    Rule {
+        id: "openai-api-key",
+        keywords: &["sk-"],
+        fold: false,
+        pattern: r"\bsk-(proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}",
+    },
+    Rule {
+        id: "google-api-key",
+        keywords: &["AIza"],
+        fold: false,
+        pattern: r"\bAIza[0-9A-Za-z_\-]{35}\b",
+    },
+    Rule {
+        id: "jwt",
+        keywords: &["eyJ"],
+        fold: false,
+        pattern: r"\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}",
+    },
+    Rule {
+        id: "generic-secret",
+        keywords: &[
+            "password",
+            "passwd",
+            "pwd",
+            "secret",
+            "token",
+            "api_key",
+            "apikey",
+            "access_key",
+        ],
+        fold: true,
+        pattern: r#"(?i)(password|passwd|pwd|secret|token|api_?key|access_?key)\b["']?\s*[=:]\s*["']?[^\s"',;]{8,}"#,
+    },
+];
+
+/// One credential found in a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub rule: &'static str,
+    /// Byte range of the secret itself in the text.
+    pub start: usize,
+    pub end: usize,
+}
+
+/// The rule ids, for documentation and `--help`.
+pub fn rule_ids() -> Vec<&'static str> {
+    RULES.iter().map(|r| r.id).collect()
+}
+
+/// Shannon entropy in bits per character.
+fn entropy(s: &str) -> f64 {
+    let mut counts = std::collections::HashMap::new();
+    let n = s.chars().count() as f64;
+    for c in s.chars() {
+        *counts.entry(c).or_insert(0usize) += 1;
+    }
+    counts
+        .values()
+        .map(|&k| {
+            let p = k as f64 / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// Whether a value after `password=` looks like a real secret: long, varied, and not a
+/// digest, an id, a placeholder or a reference.
+fn secret_like(value: &str) -> bool {
+    let v = value.trim_matches(|c: char| c == '"' || c == '\'');
+    let lower = v.to_ascii_lowercase();
+    let hex = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+    let placeholder = [
+        "changeme",
+        "example",
+        "redacted",
+        "xxxx",
+        "****",
+        "your_",
+        "your-",
+        "<",
+        "${",
+        "{{",
+        "%(",
+        "env:",
+        "null",
+        "none",
+        "undefined",
+    ];
+    v.chars().count() >= 8
+        && entropy(v) >= 3.0
+        && !hex(v)
+        && !hex(lower.strip_prefix("sha256:").unwrap_or(&lower))
+        && !["pkg_", "fact_", "sess_"].iter().any(|p| lower.starts_with(p) && hex(&lower[p.len()..]))
+        && !placeholder.iter().any(|p| lower.contains(p))
+        // Prose: a word is rarely a credential unless it mixes in digits or symbols.
+        && v.chars().any(|c| c.is_ascii_digit() || !c.is_alphanumeric())
+}
+
+/// Rule `i`'s matcher, built the first time a text passes its keyword prefilter (most texts
+/// never build any).
+fn matcher(i: usize) -> Option<&'static RegexMatcher> {
+    static MATCHERS: [std::sync::OnceLock<Option<RegexMatcher>>; 12] =
+        [const { std::sync::OnceLock::new() }; 12];
+    MATCHERS
+        .get(i)?
+        .get_or_init(|| RegexMatcher::new(RULES[i].pattern).ok())
+        .as_ref()
+}
+
+/// The credentials in `text`, in order.
+pub fn find(text: &str) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    let lower = std::cell::OnceCell::new();
+    for (i, rule) in RULES.iter().enumerate() {
+        let hit = rule.keywords.iter().any(|k| {
+            if rule.fold {
+                lower.get_or_init(|| text.to_ascii_lowercase()).contains(k)
+            } else {
+                text.contains(k)
+            }
+        });
+        if !hit {
+            continue;
+        }
+        let Some(m) = matcher(i) else { continue };
+        let _ = m.find_iter(text.as_bytes(), |mat| {
+            let (mut start, end) = (mat.start(), mat.end());
+            if rule.id == "generic-secret" {
+                // Only the value is the secret; the name stays readable.
+                let found = &text[start..end];
+                let Some(sep) = found.find(['=', ':']) else {
+                    return true;
+                };
+                let value_at = found[sep + 1..]
+                    .find(|c: char| !c.is_whitespace() && c != '"' && c != '\'')
+                    .map(|i| sep + 1 + i);
+                let Some(v) = value_at else { return true };
+                if !secret_like(&found[v..]) {
+                    return true;
+                }
+                start += v;
+            }
+            if !out.iter().any(|f| f.start < end && start < f.end) {
+                out.push(Finding {
+                    rule: rule.id,
+                    start,
+                    end,
+                });
+            }
+            true
+        });
+    }
+    out.sort_by_key(|f| f.start);
+    out
+}
+
+/// `text` with every credential replaced by `<REDACTED:rule-id>`.
+pub fn redact(text: &str, findings: &[Finding]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for f in findings {
+        out.push_str(&text[at..f.start]);
+        out.push_str(&format!("<REDACTED:{}>", f.rule));
+        at = f.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// A masked preview: the first four characters and the length, never the secret.
+pub fn preview(secret: &str) -> String {
+    let head: String = secret.chars().take(4).collect();
+    format!("{head}… ({} characters)", secret.chars().count())
+}
+
+/// A credential found in a record: where, which rule, and a masked preview.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located {
+    /// A path such as `handoff_note` or `decisions_made[1]`.
+    pub field: String,
+    pub rule: &'static str,
+    pub preview: String,
+}
+
+fn walk(value: &mut Value, path: &str, redact_them: bool, out: &mut Vec<Located>) {
+    match value {
+        Value::String(s) => {
+            let found = find(s);
+            if found.is_empty() {
+                return;
+            }
+            for f in &found {
+                out.push(Located {
+                    field: path.to_string(),
+                    rule: f.rule,
+                    preview: preview(&s[f.start..f.end]),
+                });
+            }
+            if redact_them {
+                *s = redact(s, &found);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter_mut().enumerate() {
+                walk(v, &format!("{path}[{i}]"), redact_them, out);
+            }
+        }
+        Value::Object(m) => walk_map(m, path, redact_them, out),
+        _ => {}
+    }
+}
+
+fn walk_map(map: &mut Map<String, Value>, prefix: &str, redact_them: bool, out: &mut Vec<Located>) {
+    for (k, v) in map.iter_mut() {
+        let path = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        walk(v, &path, redact_them, out);
+    }
+}
+
+/// The credentials in every string of a record (keys are names, not data).
+pub fn scan_record(map: &Map<String, Value>) -> Vec<Located> {
+    let mut copy = map.clone();
+    let mut out = Vec::new();
+    walk_map(&mut copy, "", false, &mut out);
+    out
+}
+
+/// Redacts every credential in a record in place; returns what was redacted.
+pub fn redact_record(map: &mut Map<String, Value>) -> Vec<Located> {
+    let mut out = Vec::new();
+    walk_map(map, "", true, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(text: &str) -> Vec<&'static str> {
+        find(text).iter().map(|f| f.rule).collect()
+    }
+
+    #[test]
+    fn each_rule_finds_its_kind() {
+        let cases = [
+            ("key AKIAIOSFODNN7EXAMPLE here", "aws-access-key-id"),
+            (
+                "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+                "aws-secret-access-key",
+            ),
+            ("ghp_abcdefghijklmnopqrstuvwxyz0123456789", "github-token"),
+            (
+                "github_pat_11ABCDEFG0123456789_abcdefghijklmnop",
+                "github-token",
+            ),
+            ("glpat-abcdefghij0123456789", "gitlab-token"),
+            ("xoxb-123456789012-abcdefghijkl", "slack-token"),
+            ("sk_live_abcdefghijklmnopqrstuvwx", "stripe-live-key"),
+            ("sk-proj-abcdefghijklmnopqrstuvwxyz012345", "openai-api-key"),
+            (
+                "sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
+                "anthropic-api-key",
+            ),
+            ("AIzaSyA-abcdefghijklmnopqrstuvwxyz01234", "google-api-key"),
+            (
+                "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+                "jwt",
+            ),
+            ("-----BEGIN OPENSSH PRIVATE KEY-----\nabc", "private-key"),
+            ("DB_PASSWORD=Zx9#qL2!vR7p", "generic-secret"),
+            ("token: 'f8Kq2#Lm9!xZ'", "generic-secret"),
+        ];
+        for (text, rule) in cases {
+            assert_eq!(rules(text), [rule], "{text}");
+        }
+    }
+
+    #[test]
+    fn every_rule_compiles() {
+        assert_eq!(RULES.len(), 12);
+        assert!((0..RULES.len()).all(|i| matcher(i).is_some()));
+    }
+
+    #[test]
+    fn ordinary_text_is_not_a_secret() {
+        let cases = [
+            "sha256:0efe5d06aaaaf2dc735b3f9ce7cfc1a0f7cd715491ab61d991f57be1d4c0db33",
+            "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+            "token=9fceb02d0ae598e95dc970b74767f19372d61af8",
+            "id 123e4567-e89b-12d3-a456-426614174000",
+            "secret=123e4567-e89b-12d3-a456-426614174000",
+            "pkg_1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d and token=pkg_1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d",
+            "VGhlIHF1aWNrIGJyb3duIGZveCBqdW1wcyBvdmVyIHRoZSBsYXp5IGRvZw==",
+            "The password reset flow now rotates the session token after login.",
+            "Users must set a password: at least twelve characters.",
+            "password=changeme123 is the documented default for the example",
+            "api_key: ${OPENAI_API_KEY}",
+            "Ask the skeptic; task-list items; desk-top",
+        ];
+        for text in cases {
+            assert!(find(text).is_empty(), "{text}: {:?}", find(text));
+        }
+    }
+
+    #[test]
+    fn redaction_and_previews_never_show_the_secret() {
+        let text = "use AKIAIOSFODNN7EXAMPLE then password=Zx9#qL2!vR7p.";
+        let found = find(text);
+        assert_eq!(
+            redact(text, &found),
+            "use <REDACTED:aws-access-key-id> then password=<REDACTED:generic-secret>"
+        );
+        assert_eq!(preview("AKIAIOSFODNN7EXAMPLE"), "AKIA… (20 characters)");
+        let mut m =
+            serde_json::json!({"title": "t", "decisions_made": ["ok", "key AKIAIOSFODNN7EXAMPLE"]});
+        let map = m.as_object_mut().unwrap();
+        let located = scan_record(map);
+        assert_eq!(located[0].field, "decisions_made[1]");
+        redact_record(map);
+        assert_eq!(map["decisions_made"][1], "key <REDACTED:aws-access-key-id>");
+    }
+}

@@ -1,0 +1,220 @@
+//! Secrets never reach the store unasked: reject (default), redact, off; `relay scan`; the
+//! pre-commit check.
+
+use serde_json::{Value, json};
+
+use crate::harness::{Env, read};
+
+const AWS: &str = "AKIAIOSFODNN7EXAMPLE";
+
+#[test]
+fn a_credential_is_refused_by_default_naming_field_and_rule_but_never_the_secret() {
+    let env = Env::new();
+    let handoff = format!("deploy with {AWS} please");
+    let r = env.run(&["deposit", "--title", "t", "--handoff", &handoff, "--json"]);
+    assert_eq!(r.code, 4);
+    let e = r.error();
+    assert_eq!(e["error"], "secret_detected");
+    let msg = e["message"].as_str().unwrap();
+    assert!(
+        msg.contains("`handoff_note`")
+            && msg.contains("aws-access-key-id")
+            && msg.contains("AKIA…"),
+        "{msg}"
+    );
+    assert!(!msg.contains(AWS), "the secret is never echoed");
+    assert!(!r.stderr.contains(AWS));
+    assert!(env.package_lines("demo").is_empty());
+    let r = env.run(&[
+        "deposit",
+        "--title",
+        "t",
+        "--decision",
+        "password=Zx9#qL2!vR7p",
+        "--json",
+    ]);
+    assert!(
+        r.error()["message"]
+            .as_str()
+            .unwrap()
+            .contains("`decisions_made[0]`")
+    );
+    let r = env.run_stdin(
+        &["deposit", "--from", "-", "--json"],
+        format!("{{\"title\": \"t\", \"x-deep\": {{\"k\": [\"{AWS}\"]}}}}").as_bytes(),
+    );
+    assert!(
+        r.error()["message"]
+            .as_str()
+            .unwrap()
+            .contains("`x-deep.k[0]`")
+    );
+    let r = env.run(&["facts", "assert", "aws", "key", AWS, "--json"]);
+    assert_eq!(
+        (r.code, r.error()["error"].as_str()),
+        (4, Some("secret_detected"))
+    );
+    let r = env.run(&[
+        "session",
+        "start",
+        "--callsign",
+        &format!("x-{AWS}"),
+        "--json",
+    ]);
+    assert_eq!(r.code, 4);
+    let r = env.run_stdin(&["import", "-", "--json"], format!("{{\"fact_id\": \"fact_1\", \"project_id\": \"demo\", \"subject\": \"s\", \"predicate\": \"p\", \"value\": \"{AWS}\", \"valid_from\": \"2026-01-01T00:00:00Z\", \"created_at\": \"2026-01-01T00:00:00Z\"}}\n").as_bytes());
+    assert_eq!(r.code, 4);
+    assert!(r.error()["message"].as_str().unwrap().contains("stdin:1"));
+    assert!(!env.store().join("projects/demo/facts.ndjson").exists());
+}
+
+#[test]
+fn redact_and_off_by_flag_or_config() {
+    let env = Env::new();
+    let v = env.ok_json(&[
+        "deposit",
+        "--title",
+        "t",
+        "--handoff",
+        &format!("use {AWS}"),
+        "--redact-secrets",
+    ]);
+    assert_eq!(
+        v["package"]["handoff_note"],
+        "use <REDACTED:aws-access-key-id>"
+    );
+    // The hash covers what is stored.
+    let stored: Value = serde_json::from_str(&env.package_lines("demo")[0]).unwrap();
+    assert_eq!(stored, v);
+    assert!(!read(&env.package_lines_file()).contains(AWS));
+    let v = env.ok_json(&[
+        "deposit",
+        "--title",
+        "t2",
+        "--handoff",
+        &format!("use {AWS}"),
+        "--allow-secrets",
+    ]);
+    assert_eq!(v["package"]["handoff_note"], format!("use {AWS}"));
+    let config = env.store().join("config.toml");
+    std::fs::write(
+        &config,
+        read(&config).replace("secrets = \"reject\"", "secrets = \"redact\""),
+    )
+    .unwrap();
+    let f = env.ok_json(&["facts", "assert", "k", "v", &format!("token={AWS}")]);
+    assert_eq!(f["value"], "token=<REDACTED:aws-access-key-id>");
+    std::fs::write(
+        &config,
+        read(&config).replace("secrets = \"redact\"", "secrets = \"maybe\""),
+    )
+    .unwrap();
+    let r = env.run(&["pull", "--json"]);
+    assert_eq!(
+        r.code, 5,
+        "an unknown policy is an error, never a silent off: {}",
+        r.stderr
+    );
+}
+
+#[test]
+fn ordinary_identifiers_and_prose_pass() {
+    let env = Env::new();
+    let texts = [
+        "sha256:0efe5d06aaaaf2dc735b3f9ce7cfc1a0f7cd715491ab61d991f57be1d4c0db33",
+        "fixed in 9fceb02d0ae598e95dc970b74767f19372d61af8",
+        "request 123e4567-e89b-12d3-a456-426614174000",
+        "see pkg_1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d and sess_0123456789abcdef0123456789abcdef",
+        "VGhlIHF1aWNrIGJyb3duIGZveCBqdW1wcyBvdmVyIHRoZSBsYXp5IGRvZw==",
+        "The password reset flow now rotates the session token; secrets live in the vault.",
+    ];
+    for t in texts {
+        env.ok(&["deposit", "--title", "ok", "--description", t]);
+    }
+    assert_eq!(env.package_lines("demo").len(), texts.len());
+}
+
+#[test]
+fn scan_audits_every_line_without_echoing() {
+    let env = Env::new();
+    env.ok(&["deposit", "--title", "clean"]);
+    assert!(env.ok(&["scan"]).starts_with("No credentials found"));
+    env.ok(&[
+        "deposit",
+        "--title",
+        "leaky",
+        "--description",
+        &format!("key {AWS}"),
+        "--allow-secrets",
+    ]);
+    let r = env.run(&["scan", "--json"]);
+    assert_eq!(
+        (r.code, r.error()["error"].as_str()),
+        (4, Some("secret_detected"))
+    );
+    let found = r.json_lines();
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0]["rule"], "aws-access-key-id");
+    assert_eq!(found[0]["field"], "package.description");
+    assert_eq!(found[0]["line"], 2);
+    let human = env.run(&["scan"]);
+    assert!(!human.stdout.contains(AWS) && !human.stderr.contains(AWS));
+    assert!(
+        human
+            .stdout
+            .contains(":2: aws-access-key-id in `package.description`"),
+        "{}",
+        human.stdout
+    );
+}
+
+#[test]
+fn the_pre_commit_check_blocks_staged_secrets() {
+    if std::process::Command::new("git")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        return;
+    }
+    let env = Env::new();
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(["-c", "user.name=A", "-c", "user.email=a@example.com"])
+            .args(args)
+            .current_dir(&env.dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", &env.dir)
+            .output()
+            .unwrap()
+    };
+    assert!(git(&["init", "-q"]).status.success());
+    env.ok(&["hook", "install", "--git"]);
+    env.ok(&["deposit", "--title", "clean"]);
+    git(&["add", "-A"]);
+    let ok = git(&["commit", "-q", "-m", "clean"]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    env.ok(&[
+        "deposit",
+        "--title",
+        "leaky",
+        "--handoff",
+        AWS,
+        "--allow-secrets",
+    ]);
+    git(&["add", ".relay"]);
+    let blocked = git(&["commit", "-q", "-m", "leak"]);
+    assert!(!blocked.status.success(), "the commit is blocked");
+    let stderr = String::from_utf8_lossy(&blocked.stderr);
+    assert!(
+        stderr.contains("commit blocked") && !stderr.contains(AWS),
+        "{stderr}"
+    );
+    // git shows a hook's output on stderr.
+    assert!(stderr.contains("aws-access-key-id"), "{stderr}");
+    let _ = json!({});
+}
