@@ -96,7 +96,24 @@ pub fn read_objects_filtered(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(Error::io(format!("cannot open {}", path.display()), e)),
     };
-    let mut reader = BufReader::with_capacity(256 * 1024, file);
+    read_objects_from(
+        BufReader::with_capacity(256 * 1024, file),
+        path,
+        diag,
+        prefilter,
+        &mut each,
+    )
+}
+
+/// The reader behind [`read_objects_filtered`], over any buffered input (`path` names it in
+/// warnings). It never panics, whatever the bytes.
+pub fn read_objects_from(
+    mut reader: impl BufRead,
+    path: &Path,
+    diag: &Diagnostics,
+    prefilter: Option<&[u8]>,
+    each: &mut impl FnMut(u64, Map<String, Value>) -> Result<()>,
+) -> Result<()> {
     let mut buf = Vec::with_capacity(4096);
     let mut line_no = 0u64;
     loop {
