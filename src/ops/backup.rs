@@ -420,6 +420,11 @@ fn import_pass(
         {
             m.insert("project_id".into(), Value::String(new.clone()));
         }
+        store
+            .config()
+            .limits()
+            .check_record(&format!("the record at {location}"), &m)
+            .map_err(Error::InvalidInput)?;
         super::secrets::guard(store, &mut m).map_err(|e| match e {
             Error::SecretDetected {
                 field,

@@ -44,6 +44,11 @@ pub fn deposit(
     ctx: &DepositContext,
 ) -> Result<Deposited> {
     super::secrets::guard(store, &mut input)?;
+    store
+        .config()
+        .limits()
+        .check_record("the package", &input)
+        .map_err(Error::InvalidInput)?;
     let mut filled: Vec<&'static str> = Vec::new();
     let mut fill = |map: &mut Map<String, Value>, key: &'static str, value: Value| {
         if map.get(key).is_none_or(Value::is_null) {

@@ -22,6 +22,14 @@ pub struct Config {
     pub search_index: Option<bool>,
     /// What to do with credentials in what is written: "reject" (default), "redact", "off".
     pub secrets: Option<String>,
+    /// Largest package, in bytes of compact JSON (default 1 MiB).
+    pub max_package_bytes: Option<u64>,
+    /// Longest input line (a `--from` document, an import stream line), in bytes (default 2 MiB).
+    pub max_line_bytes: Option<u64>,
+    /// Deepest nesting of arrays and objects in a record (default 32).
+    pub max_depth: Option<u64>,
+    /// Most elements of one array in a record (default 10,000).
+    pub max_array_len: Option<u64>,
     #[serde(default)]
     pub actor: ActorConfig,
 }
@@ -80,6 +88,17 @@ impl Config {
         }
     }
 
+    /// The input limits in force.
+    pub fn limits(&self) -> crate::wire::limits::Limits {
+        let d = crate::wire::limits::Limits::default();
+        crate::wire::limits::Limits {
+            package_bytes: self.max_package_bytes.unwrap_or(d.package_bytes),
+            line_bytes: self.max_line_bytes.unwrap_or(d.line_bytes),
+            depth: self.max_depth.unwrap_or(d.depth),
+            array_len: self.max_array_len.unwrap_or(d.array_len),
+        }
+    }
+
     pub fn search_index(&self) -> bool {
         self.search_index.unwrap_or(true)
     }
@@ -104,6 +123,11 @@ impl Config {
              search_index = true\n\
              # Credentials in what is written: \"reject\" (refuse), \"redact\" (store <REDACTED:rule>), \"off\".\n\
              secrets = \"reject\"\n\
+             # Input limits: bytes per package and per input line, nesting depth, array length.\n\
+             max_package_bytes = 1048576\n\
+             max_line_bytes = 2097152\n\
+             max_depth = 32\n\
+             max_array_len = 10000\n\
              \n\
              [actor]\n\
              # Who deposits when --actor / RELAY_ACTOR is not given (else git user.email, then $USER).\n\

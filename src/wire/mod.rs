@@ -56,8 +56,11 @@ macro_rules! wire_record {
 pub mod canonical;
 pub mod fact;
 pub mod ids;
+pub mod limits;
 pub mod package;
 pub mod project;
+#[cfg(test)]
+mod props;
 pub mod secrets;
 pub mod session;
 pub mod time;

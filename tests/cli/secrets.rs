@@ -218,3 +218,71 @@ fn the_pre_commit_check_blocks_staged_secrets() {
     assert!(stderr.contains("aws-access-key-id"), "{stderr}");
     let _ = json!({});
 }
+
+#[test]
+fn hostile_sizes_get_clear_errors_and_write_nothing() {
+    let env = Env::new();
+    let huge = format!(
+        "{{\"title\": \"t\", \"description\": \"{}\"}}",
+        "x".repeat(3 << 20)
+    );
+    let r = env.run_stdin(&["deposit", "--from", "-", "--json"], huge.as_bytes());
+    assert_eq!(r.code, 4);
+    assert!(
+        r.error()["message"]
+            .as_str()
+            .unwrap()
+            .contains("max_line_bytes"),
+        "{}",
+        r.stderr
+    );
+    std::fs::write(env.path("big.md"), "y".repeat(1_200_000)).unwrap();
+    let r = env.run(&[
+        "deposit",
+        "--title",
+        "t",
+        "--content-md",
+        "big.md",
+        "--json",
+    ]);
+    assert_eq!(r.code, 4);
+    assert!(
+        r.error()["message"]
+            .as_str()
+            .unwrap()
+            .contains("max_package_bytes")
+    );
+    let deep = format!("{}1{}", "[".repeat(40), "]".repeat(40));
+    let r = env.run(&[
+        "deposit",
+        "--title",
+        "t",
+        "--ext",
+        &format!("x-deep={deep}"),
+        "--json",
+    ]);
+    assert_eq!(r.code, 4);
+    assert!(r.error()["message"].as_str().unwrap().contains("max_depth"));
+    let many: Vec<String> = (0..10_001).map(|i| i.to_string()).collect();
+    let r = env.run_stdin(
+        &["deposit", "--from", "-", "--json"],
+        json!({"title": "t", "tags": many}).to_string().as_bytes(),
+    );
+    assert_eq!(r.code, 4);
+    assert!(
+        r.error()["message"]
+            .as_str()
+            .unwrap()
+            .contains("max_array_len")
+    );
+    for garbage in [
+        &b"\x00\x01\x02"[..],
+        b"\xff\xfe\xfd",
+        b"{\"title\": \"a\x00b\"}",
+    ] {
+        let r = env.run_stdin(&["deposit", "--from", "-", "--json"], garbage);
+        assert_eq!(r.code, 4, "{:?}: {}", garbage, r.stderr);
+        assert!(!r.stderr.contains("panicked"));
+    }
+    assert!(env.package_lines("demo").is_empty());
+}

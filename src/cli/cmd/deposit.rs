@@ -174,7 +174,13 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
             } else {
                 format!("--from {src}")
             };
-            parse_package_json(&read_source(ctx, src, "--from")?, &name)?
+            let bytes = read_source(ctx, src, "--from")?;
+            ctx.store()?
+                .config()
+                .limits()
+                .check_input(&name, bytes.len())
+                .map_err(Error::InvalidInput)?;
+            parse_package_json(&bytes, &name)?
         }
         None => Map::new(),
     };
