@@ -6,17 +6,7 @@ use std::process::{Command, Stdio};
 
 /// Runs git in `cwd`; its trimmed stdout on success, `None` on any failure.
 pub fn git(cwd: &Path, args: &[&str]) -> Option<String> {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    if !out.status.success() {
-        return None;
-    }
-    let text = String::from_utf8(out.stdout).ok()?;
+    let text = String::from_utf8(git_raw(cwd, args)?).ok()?;
     let text = text.trim();
     (!text.is_empty()).then(|| text.to_string())
 }

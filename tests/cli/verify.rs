@@ -6,13 +6,7 @@ use serde_json::{Value, json};
 use crate::harness::{Env, read};
 
 fn log_path(env: &Env) -> std::path::PathBuf {
-    let dir = env.store().join("projects/demo/packages");
-    std::fs::read_dir(dir)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path()
+    env.package_lines_file()
 }
 
 fn problems(env: &Env) -> (i32, Vec<Value>) {
