@@ -5,6 +5,7 @@ pub mod auto;
 pub mod backup;
 pub mod callsign;
 mod callsign_words;
+pub mod catalog;
 pub mod deposit;
 pub mod facts;
 pub mod git;

@@ -7,6 +7,7 @@ mod deposit;
 mod facts;
 mod git;
 mod hooks;
+mod indexes;
 mod init_projects;
 mod orient;
 mod pull;
