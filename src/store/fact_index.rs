@@ -33,6 +33,11 @@ struct Header {
     /// Entries of the key table, then of the current table.
     keys: u64,
     current: u64,
+    /// Fact ids, and those whose current version is open (for `status`).
+    #[serde(default)]
+    ids: u64,
+    #[serde(default)]
+    open: u64,
 }
 
 /// A stable 64-bit key of (subject, predicate) (FNV-1a, with a separator no string holds).
@@ -61,6 +66,8 @@ struct FactIndex {
     keys: Vec<(u64, u64)>,
     /// Line offsets of the current facts' current versions.
     current: Vec<u64>,
+    ids: u64,
+    open: u64,
 }
 
 fn index_path(store: &Store, project_id: &str) -> PathBuf {
@@ -146,6 +153,7 @@ impl FactIndex {
         keys.sort_unstable();
         let mut file = File::open(path)?;
         let mut current = Vec::new();
+        let (mut ids, mut open) = (0, 0);
         for group in keys.chunk_by(|a, b| a.0 == b.0) {
             // Per fact id: its current version and that version's line. A key hash shared by
             // two keys only puts both keys' facts together; each key still has its own best.
@@ -162,6 +170,8 @@ impl FactIndex {
                     by_id.insert(f.id().to_string(), (f, offset));
                 }
             }
+            ids += by_id.len() as u64;
+            open += by_id.values().filter(|(f, _)| f.is_current()).count() as u64;
             let mut best: HashMap<(&str, &str), &(Fact, u64)> = HashMap::new();
             for entry in by_id.values().filter(|(f, _)| f.is_current()) {
                 let f = &entry.0;
@@ -178,6 +188,8 @@ impl FactIndex {
             damaged,
             keys,
             current,
+            ids,
+            open,
         })
     }
 
@@ -188,6 +200,8 @@ impl FactIndex {
             damaged: self.damaged,
             keys: self.keys.len() as u64,
             current: self.current.len() as u64,
+            ids: self.ids,
+            open: self.open,
         };
         let mut out = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
         out.push(b'\n');
@@ -232,6 +246,8 @@ impl FactIndex {
                 .map(|i| (u64_at(i * 16), u64_at(i * 16 + 8)))
                 .collect(),
             current: (0..nc).map(|i| u64_at(nk * 16 + i * 8)).collect(),
+            ids: h.ids,
+            open: h.open,
         }))
     }
 }
@@ -261,6 +277,32 @@ pub enum Facts {
     Some(BTreeMap<String, Fact>),
     /// No usable index (it is off, or the log has damaged lines that a full read reports).
     Unindexed,
+}
+
+/// The facts of one key in the covered lines and in `tail`, by id, at their current versions.
+fn key_facts(
+    index: &FactIndex,
+    log: &Path,
+    subject: &str,
+    predicate: &str,
+    tail: &[(u64, Vec<u8>)],
+) -> std::io::Result<BTreeMap<String, Fact>> {
+    let k = key_hash(subject, predicate);
+    let start = index.keys.partition_point(|&(h, _)| h < k);
+    let mut file = File::open(log)?;
+    let mut by_id = BTreeMap::new();
+    let of_key = |f: &Fact| f.subject() == subject && f.predicate() == predicate;
+    for &(_, offset) in index.keys[start..].iter().take_while(|(h, _)| *h == k) {
+        if let Some(f) = parse_fact(&line_at(&mut file, offset)?).filter(of_key) {
+            keep(&mut by_id, f);
+        }
+    }
+    for (_, bytes) in tail {
+        if let Some(f) = parse_fact(bytes).filter(of_key) {
+            keep(&mut by_id, f);
+        }
+    }
+    Ok(by_id)
 }
 
 impl Store {
@@ -293,31 +335,45 @@ impl Store {
             return Ok(Facts::Unindexed);
         };
         let io = |e| Error::io(format!("cannot read {}", log.display()), e);
-        let k = key_hash(subject, predicate);
-        let start = index.keys.partition_point(|&(h, _)| h < k);
-        let mut file = File::open(&log).map_err(io)?;
-        let mut by_id = BTreeMap::new();
-        for &(_, offset) in index.keys[start..].iter().take_while(|(h, _)| *h == k) {
-            if let Some(f) = parse_fact(&line_at(&mut file, offset).map_err(io)?)
-                && f.subject() == subject
-                && f.predicate() == predicate
-            {
-                keep(&mut by_id, f);
-            }
-        }
         let (tail, damaged) = lines_from(&log, index.coverage.covered).map_err(io)?;
         if damaged > 0 {
             return Ok(Facts::Unindexed);
         }
-        for (_, bytes) in tail {
-            if let Some(f) = parse_fact(&bytes)
-                && f.subject() == subject
-                && f.predicate() == predicate
-            {
-                keep(&mut by_id, f);
-            }
-        }
+        let by_id = key_facts(&index, &log, subject, predicate, &tail).map_err(io)?;
         Ok(Facts::Some(by_id))
+    }
+
+    /// How many facts a project has, and how many of them are open, or `None` without a
+    /// usable index.
+    pub fn fact_counts(&self, project_id: &str) -> Result<Option<(u64, u64)>> {
+        let Some((index, log)) = self.fact_index(project_id)? else {
+            return Ok(None);
+        };
+        let io = |e| Error::io(format!("cannot read {}", log.display()), e);
+        let (tail, damaged) = lines_from(&log, index.coverage.covered).map_err(io)?;
+        if damaged > 0 {
+            return Ok(None);
+        }
+        // The index counted the covered lines; the keys the tail touches are counted again.
+        let (mut ids, mut open) = (index.ids as i64, index.open as i64);
+        let mut done = std::collections::HashSet::new();
+        for f in tail.iter().filter_map(|(_, b)| parse_fact(b)) {
+            let key = (f.subject().to_string(), f.predicate().to_string());
+            if !done.insert(key.clone()) {
+                continue;
+            }
+            let count = |m: &BTreeMap<String, Fact>| {
+                (
+                    m.len() as i64,
+                    m.values().filter(|f| f.is_current()).count() as i64,
+                )
+            };
+            let before = count(&key_facts(&index, &log, &key.0, &key.1, &[]).map_err(io)?);
+            let after = count(&key_facts(&index, &log, &key.0, &key.1, &tail).map_err(io)?);
+            ids += after.0 - before.0;
+            open += after.1 - before.1;
+        }
+        Ok(Some((ids.max(0) as u64, open.max(0) as u64)))
     }
 
     /// The current fact of every key, by id.

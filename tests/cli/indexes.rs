@@ -39,6 +39,9 @@ fn answers(env: &Env, ids: &[String]) -> Vec<(String, String)> {
         "facts get gone key --json",
         "facts history api status --json",
         "status --json",
+        "orient --json --window-days 36500",
+        "orient --json --window-days 36500 --limit 2",
+        "orient --window-days 36500 --limit 2",
     ]
     .iter()
     .map(|q| q.split(' ').map(str::to_string).collect())
@@ -58,9 +61,20 @@ fn answers(env: &Env, ids: &[String]) -> Vec<(String, String)> {
         .map(|q| {
             let args: Vec<&str> = q.iter().map(String::as_str).collect();
             let r = env.run(&args);
+            // orient says when it ran: the one difference allowed.
+            let stdout = match r.stdout.find("\"generated_at\":\"") {
+                Some(at) => r.stdout[..at].to_string(),
+                None => match r.stdout.split_once("\nGenerated ") {
+                    Some((head, rest)) => {
+                        let rest = rest.split_once(" · ").map_or("", |(_, r)| r);
+                        format!("{head}\nGenerated … · {rest}")
+                    }
+                    None => r.stdout.clone(),
+                },
+            };
             (
                 q.join(" "),
-                format!("{}\n{}\nexit {}", r.stdout, r.stderr, r.code),
+                format!("{stdout}\n{}\nexit {}", r.stderr, r.code),
             )
         })
         .collect()
