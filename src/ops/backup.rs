@@ -53,39 +53,26 @@ impl Kind {
     }
 }
 
-/// Every record of the chosen projects, in a fixed order: projects, packages (current
-/// versions, by creation), facts (every version that is current for its id: the whole
-/// history), sessions.
-pub fn records(store: &Store, projects: &[String]) -> Result<Vec<(Kind, Value)>> {
+/// Receives exported records: their kind, one or more whole JSON lines, and how many.
+pub type Sink<'a> = dyn FnMut(Kind, &[u8], usize) -> Result<()> + 'a;
+
+/// Streams every record of the chosen projects to `sink`, in a fixed order: projects, packages
+/// (current versions, by creation), facts (every version that is current for its id: the
+/// whole history, by key and time), sessions. Memory holds one monthly log and a compact
+/// table of the facts, not the store.
+pub fn each_record(store: &Store, projects: &[String], sink: &mut Sink<'_>) -> Result<()> {
     let all = super::projects::list(store)?;
-    let mut out = Vec::new();
     for p in all
         .iter()
         .filter(|p| projects.iter().any(|id| id == p.id()))
     {
-        out.push((Kind::Projects, p.to_value()));
+        sink(Kind::Projects, &log::to_line(&p.to_value())?, 1)?;
     }
     for id in projects {
-        let mut packages: Vec<StoredPackage> = store.current_packages(id)?.into_values().collect();
-        packages.sort_by_cached_key(|p| (p.package.created_at(), p.package.id().to_string()));
-        out.extend(
-            packages
-                .into_iter()
-                .map(|p| (Kind::Packages, p.package.to_value())),
-        );
+        each_package(store, id, sink)?;
     }
     for id in projects {
-        let mut facts: Vec<Fact> = store.facts(id)?.into_values().collect();
-        facts.sort_by_cached_key(|f| {
-            (
-                f.subject().to_string(),
-                f.predicate().to_string(),
-                f.valid_from(),
-                f.created_at(),
-                f.id().to_string(),
-            )
-        });
-        out.extend(facts.into_iter().map(|f| (Kind::Facts, f.to_value())));
+        each_fact(store, id, sink)?;
     }
     for id in projects {
         let mut sessions: Vec<Session> = store.sessions(id)?.into_values().collect();
@@ -95,9 +82,150 @@ pub fn records(store: &Store, projects: &[String]) -> Result<Vec<(Kind, Value)>>
                 s.id().to_string(),
             )
         });
-        out.extend(sessions.into_iter().map(|s| (Kind::Sessions, s.to_value())));
+        for s in sessions {
+            sink(Kind::Sessions, &log::to_line(&s.to_value())?, 1)?;
+        }
     }
-    Ok(out)
+    Ok(())
+}
+
+/// One project's packages, month by month, each month's lines turned into records by two
+/// threads.
+fn each_package(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()> {
+    if !store.config().search_index() {
+        let mut packages: Vec<StoredPackage> =
+            store.current_packages(project)?.into_values().collect();
+        packages.sort_by_cached_key(|p| (p.package.created_at(), p.package.id().to_string()));
+        for p in packages {
+            sink(Kind::Packages, &log::to_line(&p.package.to_value())?, 1)?;
+        }
+        return Ok(());
+    }
+    for path in store.package_logs(project)? {
+        let month = super::catalog::MonthCatalog::load(store, &path)?;
+        let bytes = std::fs::read(&path)
+            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        let mut entries: Vec<&super::catalog::Entry> = month.entries.iter().collect();
+        entries.sort_by(|a, b| (a.created_micros, &a.id).cmp(&(b.created_micros, &b.id)));
+        let half = entries.len().div_ceil(2);
+        let render = |part: &[&super::catalog::Entry]| -> Result<(Vec<u8>, usize)> {
+            let (mut out, mut n) = (Vec::new(), 0);
+            for e in part {
+                if let Some(p) = month.read_in(store, &bytes, e) {
+                    out.extend(log::to_line(&p.package.to_value())?);
+                    n += 1;
+                }
+            }
+            Ok((out, n))
+        };
+        let (first, second) = std::thread::scope(|s| {
+            let later = s.spawn(|| render(&entries[half..]));
+            let first = render(&entries[..half]);
+            (first, later.join())
+        });
+        let second = second.map_err(|_| Error::Integrity("an export thread failed".into()))?;
+        for (out, n) in [first?, second?] {
+            sink(Kind::Packages, &out, n)?;
+        }
+    }
+    Ok(())
+}
+
+/// Where a fact's current version is, and what it is sorted by.
+struct FactSlot {
+    order: (String, String, time::Timestamp, time::Timestamp, String),
+    offset: u64,
+}
+
+/// One project's facts at their current versions: a first pass finds, per fact id, the line
+/// of its current version; a second reads those lines in order.
+fn each_fact(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()> {
+    use crate::store::records::Versioned;
+    use std::io::{BufRead, Seek, SeekFrom};
+    let path = store.layout().facts_file(project);
+    let io = |e| Error::io(format!("cannot read {}", path.display()), e);
+    let file = match std::fs::File::open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io(e)),
+    };
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let read_at = |r: &mut std::io::BufReader<std::fs::File>, at: u64| -> Result<Option<Fact>> {
+        r.seek(SeekFrom::Start(at)).map_err(io)?;
+        let mut buf = Vec::new();
+        r.read_until(b'\n', &mut buf).map_err(io)?;
+        Ok(match serde_json::from_slice::<Value>(&buf) {
+            Ok(Value::Object(m)) => Fact::parse(m).ok(),
+            _ => None,
+        })
+    };
+    let mut slots: HashMap<String, FactSlot> = HashMap::new();
+    let mut offsets = Vec::new();
+    {
+        // Offsets of each line, to find a version again.
+        let mut offset = 0u64;
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            let n = reader.read_until(b'\n', &mut line).map_err(io)?;
+            if n == 0 {
+                break;
+            }
+            offsets.push(offset);
+            offset += n as u64;
+        }
+    }
+    let mut line_index = 0usize;
+    let mut compare =
+        std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(&path).map_err(io)?);
+    log::read_objects(&path, store.diagnostics(), |line, map| {
+        line_index = (line as usize).saturating_sub(1);
+        let Ok(f) = Fact::parse(map) else {
+            store.diagnostics().warn(
+                &path,
+                line,
+                crate::store::WarningKind::InvalidRecord,
+                "not a valid fact; skipped",
+            );
+            return Ok(());
+        };
+        let offset = offsets.get(line_index).copied().unwrap_or(0);
+        let replace = match slots.get(f.id()) {
+            None => true,
+            Some(slot) => match read_at(&mut compare, slot.offset)? {
+                Some(cur) => f.version_order(&cur) == std::cmp::Ordering::Greater,
+                None => true,
+            },
+        };
+        if replace {
+            let order = (
+                f.subject().to_string(),
+                f.predicate().to_string(),
+                f.valid_from(),
+                f.created_at(),
+                f.id().to_string(),
+            );
+            slots.insert(f.id().to_string(), FactSlot { order, offset });
+        }
+        Ok(())
+    })?;
+    drop(offsets);
+    let mut slots: Vec<FactSlot> = slots.into_values().collect();
+    slots.sort_by(|a, b| a.order.cmp(&b.order));
+    let mut out = Vec::with_capacity(1 << 20);
+    let mut n = 0;
+    for slot in slots {
+        if let Some(f) = read_at(&mut reader, slot.offset)? {
+            out.extend(log::to_line(&f.to_value())?);
+            n += 1;
+        }
+        if out.len() >= 1 << 20 {
+            sink(Kind::Facts, &out, n)?;
+            out.clear();
+            n = 0;
+        }
+    }
+    sink(Kind::Facts, &out, n)
 }
 
 /// Fails when the readers skipped records (a hash mismatch, an invalid record): a backup that
@@ -153,22 +281,40 @@ pub fn export_dir(store: &Store, projects: &[String], dir: &Path) -> Result<Coun
             dir.display()
         )));
     }
-    let records = records(store, projects)?;
-    refuse_damage(store)?;
-    let mut files: BTreeMap<Kind, Vec<u8>> =
-        [Kind::Projects, Kind::Packages, Kind::Facts, Kind::Sessions]
-            .into_iter()
-            .map(|k| (k, Vec::new()))
-            .collect();
-    let mut counts = Counts::new();
-    for (kind, v) in &records {
-        files.entry(*kind).or_default().extend(log::to_line(v)?);
-        *counts.entry(*kind).or_default() += 1;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+    // Each kind's file is written as its records stream in, hashed on the way.
+    let mut files: BTreeMap<Kind, (std::io::BufWriter<std::fs::File>, Sha256)> = BTreeMap::new();
+    for kind in [Kind::Projects, Kind::Packages, Kind::Facts, Kind::Sessions] {
+        let path = dir.join(kind.file());
+        let f = std::fs::File::create(&path)
+            .map_err(|e| Error::io(format!("cannot create {}", path.display()), e))?;
+        files.insert(
+            kind,
+            (std::io::BufWriter::with_capacity(1 << 20, f), Sha256::new()),
+        );
     }
+    let mut counts = Counts::new();
+    each_record(store, projects, &mut |kind, lines, n| {
+        use std::io::Write;
+        let (w, h) = files.get_mut(&kind).expect("every kind has a file");
+        h.update(lines);
+        w.write_all(lines)
+            .map_err(|e| Error::io(format!("cannot write {}", kind.file()), e))?;
+        *counts.entry(kind).or_default() += n;
+        Ok(())
+    })?;
+    refuse_damage(store)?;
     let mut hashes = Map::new();
-    for (kind, bytes) in &files {
-        log::write_atomic(&dir.join(kind.file()), bytes)?;
-        hashes.insert(kind.file().to_string(), json!(sha256_hex(bytes)));
+    for (kind, (w, h)) in files {
+        let f = w
+            .into_inner()
+            .map_err(|e| Error::io(format!("cannot write {}", kind.file()), e.into_error()))?;
+        f.sync_all()
+            .map_err(|e| Error::io(format!("cannot sync {}", kind.file()), e))?;
+        let digest: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        hashes.insert(kind.file().to_string(), json!(format!("sha256:{digest}")));
+        counts.entry(kind).or_default();
     }
     let manifest = json!({
         "tool": "relay",
@@ -357,7 +503,11 @@ fn read_store(root: &Path) -> Result<Vec<Incoming>> {
         .map(|p| p.id().to_string())
         .collect();
     // Envelopes whose hash does not match are skipped by the reader; report them here as errors.
-    let records = records(&store, &projects)?;
+    let mut bytes = Vec::new();
+    each_record(&store, &projects, &mut |_, lines, _| {
+        bytes.extend_from_slice(lines);
+        Ok(())
+    })?;
     if let Some(w) = store
         .diagnostics()
         .take()
@@ -371,18 +521,11 @@ fn read_store(root: &Path) -> Result<Vec<Incoming>> {
             w.message
         )));
     }
-    Ok(records
-        .into_iter()
-        .map(|(kind, v)| Incoming {
-            kind,
-            location: format!("{}", root.display()),
-            hash: None,
-            record: match v {
-                Value::Object(m) => m,
-                _ => Map::new(),
-            },
-        })
-        .collect())
+    let mut records = parse_stream(&bytes, &root.display().to_string())?;
+    for r in &mut records {
+        r.location = root.display().to_string();
+    }
+    Ok(records)
 }
 
 /// Imports records. Everything is validated (and every package hash checked against the one

@@ -16,6 +16,7 @@ use crate::wire::Status;
 /// One package of a month: its current version first, then older ones.
 #[derive(Debug, Clone)]
 pub struct Entry {
+    pub id: String,
     pub created_micros: i64,
     pub status: Status,
     /// The package type, when the index's type table holds it.
@@ -90,6 +91,40 @@ fn ends_torn(log: &Path) -> std::io::Result<bool> {
     Ok(last[0] != b'\n')
 }
 
+impl MonthCatalog {
+    /// Like [`MonthCatalog::read`], from the log's bytes already in memory (`log_bytes`):
+    /// what a full export uses, rather than open the log once per package. Every version is
+    /// read and checked, so a damaged old version is reported too.
+    pub fn read_in(&self, store: &Store, log_bytes: &[u8], entry: &Entry) -> Option<StoredPackage> {
+        let mut read: Vec<StoredPackage> = Vec::new();
+        for &offset in &entry.versions {
+            let start = offset as usize;
+            let line = log_bytes.get(start..)?;
+            let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
+            let line_no = || log_bytes[..start].iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+            let parsed = match serde_json::from_slice::<serde_json::Value>(line) {
+                Ok(serde_json::Value::Object(env)) => {
+                    StoredPackage::from_envelope(env, &self.log, line_no())
+                }
+                _ => Err((
+                    crate::store::WarningKind::CorruptLine,
+                    "the line is not a JSON object; it was skipped".into(),
+                )),
+            };
+            match parsed {
+                Ok(p) => read.push(p),
+                Err((kind, message)) => {
+                    store
+                        .diagnostics()
+                        .warn(&self.log, line_no(), kind, message);
+                }
+            }
+        }
+        read.into_iter()
+            .max_by(crate::store::packages::version_order)
+    }
+}
+
 fn entries(view: &QueryView) -> Vec<Entry> {
     let mut by_id: HashMap<&str, Vec<Doc>> = HashMap::with_capacity(view.doc_count());
     for i in 0..view.doc_count() as u32 {
@@ -103,6 +138,7 @@ fn entries(view: &QueryView) -> Vec<Entry> {
             docs.sort_by_key(|d| std::cmp::Reverse(order(d)));
             let current = &docs[0];
             let entry = Entry {
+                id: id.to_string(),
                 created_micros: current.created_micros,
                 status: current.status,
                 package_type: view.doc_type(current).map(str::to_string),
