@@ -11,6 +11,7 @@ pub mod facts;
 pub mod git;
 pub mod hooks;
 pub mod identity;
+pub mod import;
 pub mod orchestrate;
 pub mod orient;
 pub mod projects;

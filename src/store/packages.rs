@@ -90,6 +90,20 @@ impl StoredPackage {
         env
     }
 
+    /// The line of a first version, as [`StoredPackage::envelope`] makes it, without copying
+    /// the package.
+    pub fn envelope_line(package: &Package, hash: &str) -> Result<Vec<u8>> {
+        #[derive(serde::Serialize)]
+        struct Envelope<'a> {
+            package: &'a Map<String, Value>,
+            hash: &'a str,
+        }
+        log::to_line(&Envelope {
+            package: package.as_map(),
+            hash,
+        })
+    }
+
     /// The envelope line for a package: what a deposit appends.
     pub fn envelope(package: &Package, hash: &str) -> Map<String, Value> {
         let mut env = Map::new();

@@ -30,7 +30,7 @@ pub fn canonical_order(a: &Value, b: &Value) -> Ordering {
 
 /// Orders optional end times so that "ended" beats "open" and the earlier end beats the later:
 /// once a record is closed it stays closed, whatever a merge brings.
-fn end_order(a: Option<&str>, b: Option<&str>) -> Ordering {
+pub(crate) fn end_order(a: Option<&str>, b: Option<&str>) -> Ordering {
     let parse = |s: Option<&str>| s.and_then(|s| time::parse(s).ok());
     match (parse(a), parse(b)) {
         (None, None) => Ordering::Equal,
