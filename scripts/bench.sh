@@ -1,0 +1,372 @@
+#!/usr/bin/env bash
+# The benchmark suite of docs/BENCHMARKS.md: relay against its peers (rg over .relay/, jq, and
+# sqlite3 with FTS5 over the same records) on one generated corpus, each operation in one
+# hyperfine run with its peers. Opt-in, not part of cargo test; the 1M run takes about an hour
+# and ~8 GB of disk.
+#
+#   bash scripts/bench.sh [SIZE]     SIZE packages: 1000000 (default), 100000, or 10000 (quick)
+#
+# Environment (all optional):
+#   BENCH_DIR       work folder: corpus cache, stores, peer database, results (/tmp/relay-bench)
+#   BENCH_SEED      generator seed (42)
+#   BENCH_END       the corpus's newest moment (today, 00:00 UTC: so orient's window, relative
+#                   pulls and deposits meet a store as busy as on any other day)
+#   BENCH_FACTS     facts (250000) over BENCH_FACT_KEYS keys (5000); BENCH_SESSIONS (10000)
+#   BENCH_RUNS      the most timed runs of a quick command (10); quick commands get at least 5
+#                   (3 at 1M), slow ones 3 to 5
+#
+# Writes $BENCH_DIR/results-SIZE/: hyperfine JSON per operation (hf-*.json), peak RSS in KB
+# (rss/*.txt), meta.json (machine, sizes, queries), and report.md (printed at the end).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+size=${1:-1000000}
+case $size in '' | *[!0-9]*)
+  echo "usage: bash scripts/bench.sh [SIZE] (a number of packages, e.g. 10000)" >&2
+  exit 2
+  ;;
+esac
+seed=${BENCH_SEED:-42}
+facts=${BENCH_FACTS:-250000}
+fact_keys=${BENCH_FACT_KEYS:-5000}
+sessions=${BENCH_SESSIONS:-10000}
+end=${BENCH_END:-$(date -u +%Y-%m-%dT00:00:00Z)}
+runs=${BENCH_RUNS:-10}
+work=${BENCH_DIR:-/tmp/relay-bench}
+
+# Tools.
+missing=()
+for tool in rg jq sqlite3 hyperfine python3; do
+  command -v "$tool" > /dev/null || missing+=("$tool")
+done
+[ -x /usr/bin/time ] || missing+=("/usr/bin/time")
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "bench.sh needs ${missing[*]}; on Debian or Ubuntu:" >&2
+  echo "  apt-get install ripgrep jq sqlite3 hyperfine time python3" >&2
+  exit 2
+fi
+if ! sqlite3 :memory: "CREATE VIRTUAL TABLE t USING fts5(x)" 2> /dev/null; then
+  echo "this sqlite3 ($(sqlite3 --version | cut -d' ' -f1)) is built without FTS5; the peer needs it" >&2
+  exit 2
+fi
+if ! hyperfine --help | grep -q -- '--output'; then
+  echo "hyperfine $(hyperfine --version) is too old: the suite needs --output (1.13 or later)" >&2
+  exit 2
+fi
+
+echo "# building relay and the generator (release)"
+cargo build --release --quiet --bin relay --example gen_corpus
+relay=$repo/target/release/relay
+gen=$repo/target/release/examples/gen_corpus
+
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+res=$work/results-$size
+rm -rf "$res"
+mkdir -p "$res/rss"
+store=$work/store-$size
+empty=$work/empty-$size
+db=$work/peer-$size.sqlite
+
+# The corpus: a seeded import stream, generated once per (size, counts, seed, end day).
+gen_args=(--packages "$size" --facts "$facts" --fact-keys "$fact_keys" --sessions "$sessions"
+  --seed "$seed" --months 36 --end "$end")
+stream=$work/corpus-${size}p-${facts}f-${sessions}s-seed$seed-${end%%T*}.ndjson
+"$gen" "${gen_args[@]}" --describe > "$res/corpus.json"
+if [ ! -s "$stream" ]; then
+  echo "# generating $stream"
+  /usr/bin/time -f "%e %M" -o "$res/generate.txt" "$gen" "${gen_args[@]}" --stream "$stream.tmp"
+  mv "$stream.tmp" "$stream"
+fi
+field() { jq -r "$1" "$res/corpus.json"; }
+
+# Everything relay runs is attributed to one script actor, outside any session.
+export RELAY_ACTOR=bench RELAY_ACTOR_TYPE=script NO_COLOR=1
+unset RELAY_SESSION RELAY_PROJECT RELAY_STORE 2> /dev/null || true
+
+if [ "$size" -ge 1000000 ]; then min_runs=3 slow_runs=3; else min_runs=5 slow_runs=5; fi
+quick=(-w 1 --min-runs "$min_runs" --max-runs "$runs")
+slow=(-w 1 -r "$slow_runs")
+prep=()
+
+# op NAME "HYPERFINE OPTIONS" [--wrap] LABEL COMMAND [LABEL COMMAND]...
+# Times the commands side by side (output piped, as a reader would take it), each after the
+# --prepare commands in the array prep (one for all, or one per command). Commands run without
+# a shell (hyperfine -N: nothing is subtracted, so nothing can go below zero); one that needs
+# a shell (pipes, globs, redirections) is written "sh:COMMAND" and runs as bash -c 'COMMAND',
+# its shell's start counted in. With --wrap each command runs under /usr/bin/time, which
+# appends its peak RSS to rss/NAME--LABEL.txt on every run (about 1 ms more: for slow
+# commands only); otherwise relay's peak RSS is taken in one more run afterwards.
+slug() { printf '%s' "$1" | tr -c 'A-Za-z0-9._-' '_'; }
+quote() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
+unshell() { case $1 in sh:*) echo "bash -c $(quote "${1#sh:}")" ;; *) echo "$1" ;; esac; }
+op() {
+  local name=$1 opts=$2 wrap=0
+  shift 2
+  if [ "${1:-}" = --wrap ]; then
+    wrap=1
+    shift
+  fi
+  local args=() labels=() cmds=()
+  while [ $# -gt 0 ]; do
+    local cmd
+    cmd=$(unshell "$2")
+    if [ $wrap = 1 ]; then
+      cmd="/usr/bin/time -f %M -a -o $res/rss/$name--$(slug "$1").txt $cmd"
+    fi
+    labels+=("$1")
+    cmds+=("${2#sh:}")
+    args+=(-n "$1" "$cmd")
+    shift 2
+  done
+  local p prepare=()
+  for p in "${prep[@]}"; do
+    if [ "$p" = --prepare ]; then prepare+=("$p"); else prepare+=("$(unshell "sh:$p")"); fi
+  done
+  prep=()
+  echo "## $name"
+  # shellcheck disable=SC2086
+  if ! hyperfine -N --style basic --output=pipe -i $opts "${prepare[@]}" \
+    --export-json "$res/hf-$name.json" "${args[@]}" > "$res/hf-$name.txt" 2>&1; then
+    cat "$res/hf-$name.txt" >&2
+    exit 1
+  fi
+  grep -E '^(Benchmark|  Time)' "$res/hf-$name.txt" | paste - - | sed -E 's/ +/ /g' || true
+  if [ $wrap = 0 ]; then
+    local i
+    for i in "${!labels[@]}"; do
+      case ${labels[$i]} in relay*)
+        if ! /usr/bin/time -f %M -o "$res/rss/$name--$(slug "${labels[$i]}").txt" \
+          bash -c "${cmds[$i]}" | cat > /dev/null; then
+          echo "failed: ${cmds[$i]}" >&2
+          exit 1
+        fi
+        ;;
+      esac
+    done
+  fi
+}
+
+# The sizes of the files a command reads or writes, for MB/s.
+bytes_of() { find "$@" -type f -printf '%s\n' | awk '{s += $1} END {print s + 0}'; }
+store_bytes() {
+  bytes_of "$store/.relay" -path "$store/.relay/cache" -prune -o -path "$store/.relay/local" -prune -o
+}
+
+# ---------------------------------------------------------------------------------------------
+# import: relay import into a new store, against loading the same stream into sqlite3 (a table
+# per kind, indexes on package_id, created_at and (subject, predicate), and an FTS5 index over
+# the text fields, weighted as relay weighs them).
+cat > "$res/load.sql" << EOF
+.bail on
+CREATE TEMP TABLE raw(line TEXT);
+.mode ascii
+.separator "\\037" "\\n"
+.import $stream raw
+.mode list
+BEGIN;
+CREATE TABLE projects(project_id TEXT PRIMARY KEY, json TEXT);
+CREATE TABLE packages(
+  package_id TEXT PRIMARY KEY, project_id TEXT, created_at TEXT, package_type TEXT,
+  status TEXT, actor TEXT, session_id TEXT, significance INTEGER, title TEXT,
+  description TEXT, decisions TEXT, questions TEXT, handoff TEXT, tags TEXT, json TEXT);
+CREATE TABLE facts(
+  fact_id TEXT PRIMARY KEY, project_id TEXT, subject TEXT, predicate TEXT, value TEXT,
+  valid_from TEXT, valid_to TEXT, created_at TEXT, json TEXT);
+CREATE TABLE sessions(
+  session_id TEXT PRIMARY KEY, project_id TEXT, actor_id TEXT, callsign TEXT,
+  started_at TEXT, ended_at TEXT, json TEXT);
+INSERT INTO packages
+  SELECT line->>'package_id', line->>'project_id', line->>'created_at', line->>'package_type',
+         line->>'status', line->>'\$.created_by.id', line->>'\$.created_by.session_id',
+         line->>'significance', line->>'title', line->>'description',
+         (SELECT group_concat(value, char(10)) FROM json_each(line, '\$.decisions_made')),
+         (SELECT group_concat(value, char(10)) FROM json_each(line, '\$.open_questions')),
+         line->>'handoff_note',
+         (SELECT group_concat(value, ' ') FROM json_each(line, '\$.tags')),
+         line
+  FROM raw WHERE line->>'package_id' IS NOT NULL;
+INSERT INTO facts
+  SELECT line->>'fact_id', line->>'project_id', line->>'subject', line->>'predicate',
+         line->>'value', line->>'valid_from', line->>'valid_to', line->>'created_at', line
+  FROM raw WHERE line->>'package_id' IS NULL AND line->>'fact_id' IS NOT NULL;
+INSERT INTO sessions
+  SELECT line->>'session_id', line->>'project_id', line->>'actor_id', line->>'callsign',
+         line->>'started_at', line->>'ended_at', line
+  FROM raw WHERE line->>'package_id' IS NULL AND line->>'fact_id' IS NULL
+    AND line->>'session_id' IS NOT NULL;
+INSERT INTO projects
+  SELECT line->>'project_id', line FROM raw
+  WHERE line->>'package_id' IS NULL AND line->>'fact_id' IS NULL
+    AND line->>'session_id' IS NULL AND line->>'project_id' IS NOT NULL;
+CREATE INDEX packages_created_at ON packages(created_at);
+CREATE INDEX facts_key ON facts(subject, predicate, valid_from);
+CREATE INDEX facts_current ON facts(subject, predicate) WHERE valid_to IS NULL;
+CREATE VIRTUAL TABLE packages_fts USING fts5(
+  title, description, decisions, questions, handoff, tags,
+  content='packages', content_rowid='rowid', tokenize='porter unicode61');
+INSERT INTO packages_fts(packages_fts) VALUES('rebuild');
+INSERT INTO packages_fts(packages_fts, rank) VALUES('rank', 'bm25(3.0, 1.0, 2.0, 2.0, 2.0, 2.0)');
+CREATE TRIGGER packages_fts_insert AFTER INSERT ON packages BEGIN
+  INSERT INTO packages_fts(rowid, title, description, decisions, questions, handoff, tags)
+  VALUES (new.rowid, new.title, new.description, new.decisions, new.questions, new.handoff,
+          new.tags);
+END;
+COMMIT;
+EOF
+cat "$stream" > /dev/null # warm the page cache
+prep=(--prepare "rm -rf $store && mkdir -p $store && cd $store && $relay init --project bench -q > /dev/null"
+  --prepare "rm -f $db")
+op import "${slow[*]}" --wrap \
+  "relay import" "$relay import --store $store/.relay $stream -q" \
+  "sqlite3 load" "sh:sqlite3 $db < $res/load.sql"
+
+cd "$store"
+expect=$(($(wc -l < "$stream")))
+counts=$("$relay" status --json | jq -c '[.packages, .facts.total, .sessions.total]')
+if [ "$counts" != "[$size,$facts,$sessions]" ]; then
+  echo "relay import left [packages, facts, sessions] = $counts; the stream has [$size,$facts,$sessions]" >&2
+  exit 1
+fi
+find .relay -type f -exec cat {} + > /dev/null # warm the page cache
+
+logs=.relay/projects/bench/packages
+facts_file=.relay/projects/bench/facts.ndjson
+sessions_file=.relay/projects/bench/sessions.ndjson
+sq="sqlite3 -readonly $db"
+
+# pull latest 20
+op pull_latest "${quick[*]}" \
+  "relay pull --latest 20" "$relay pull --latest 20 --json" \
+  "jq | sort | head" "sh:jq -r '.package | [.created_at, .package_id, .title] | @tsv' $logs/*.ndjson | sort -r | head -20" \
+  "sqlite3" "$sq \"SELECT json FROM packages WHERE status != 'draft' ORDER BY created_at DESC LIMIT 20\""
+
+# pull specific
+id=$(field .package_middle)
+op pull_specific "${quick[*]}" \
+  "relay pull ID" "$relay pull $id --json" \
+  "rg -F ID" "rg -F --no-filename $id .relay/projects" \
+  "jq select" "sh:jq -c 'select(.package.package_id == \"$id\") | .package' $logs/*.ndjson" \
+  "sqlite3" "$sq \"SELECT json FROM packages WHERE package_id = '$id'\""
+
+# relevant pull: 1 to 3 terms, rare to common
+rare=$(field .words.rank_2000)
+mid=$(field .words.rank_200)
+common=$(field .words.rank_36)
+three=$(field .words.rank_1000)
+queries=("rare|$rare" "mid|$mid" "common|$common" "two_terms|memory leak" "three_terms|billing $three timeout")
+for entry in "${queries[@]}"; do
+  name=${entry%%|*}
+  q=${entry#*|}
+  alt=${q// /|}
+  fts=${q// / OR }
+  op "search_$name" "${quick[*]}" \
+    "relay search" "$relay search $q --limit 5 --json" \
+    "rg -i" "rg -i '$alt' $logs --no-filename" \
+    "jq test()" "sh:jq -c 'select([.package | .title, .description, .handoff_note, (.decisions_made, .open_questions, .tags | arrays | .[])] | map(strings) | join(\" \") | test(\"$alt\"; \"i\")) | .package' $logs/*.ndjson" \
+    "sqlite3 FTS5" "$sq \"SELECT p.json FROM packages_fts JOIN packages p ON p.rowid = packages_fts.rowid WHERE packages_fts MATCH '$fts' ORDER BY rank LIMIT 5\""
+done
+
+# orient (its default 14-day window)
+since=$(date -u -d '14 days ago' +%Y-%m-%dT%H:%M:%SZ)
+op orient "${quick[*]}" \
+  "relay orient" "$relay orient --json" \
+  "sqlite3" "$sq \"SELECT json FROM packages WHERE created_at >= '$since' AND status != 'draft' ORDER BY created_at DESC; SELECT json FROM facts WHERE valid_to IS NULL ORDER BY subject, predicate\""
+
+# facts get: the key with the longest history
+subject=$(field '.fact_key_busiest[0]')
+predicate=$(field '.fact_key_busiest[1]')
+op facts_get "${quick[*]}" \
+  "relay facts get" "$relay facts get $subject $predicate --json" \
+  "rg | rg" "sh:rg -F '\"subject\":\"$subject\",\"predicate\":\"$predicate\"' $facts_file | rg -F '\"valid_to\":null'" \
+  "jq select" "jq -c 'select(.subject == \"$subject\" and .predicate == \"$predicate\" and .valid_to == null)' $facts_file" \
+  "sqlite3" "$sq \"SELECT json FROM facts WHERE subject = '$subject' AND predicate = '$predicate' AND valid_to IS NULL\""
+
+# facts list: the current facts
+op facts_list "${quick[*]}" \
+  "relay facts list" "$relay facts list --json" \
+  "rg -F" "rg -F '\"valid_to\":null' $facts_file" \
+  "jq select" "jq -c 'select(.valid_to == null)' $facts_file" \
+  "sqlite3" "$sq \"SELECT json FROM facts WHERE valid_to IS NULL ORDER BY subject, predicate\""
+
+# status
+op status "${quick[*]}" \
+  "relay status" "$relay status --json" \
+  "rg -c" "rg -c '' .relay/projects .relay/projects.ndjson" \
+  "sqlite3" "$sq \"SELECT package_type, count(*) FROM packages GROUP BY 1; SELECT status, count(*) FROM packages GROUP BY 1; SELECT count(*), max(created_at) FROM packages; SELECT count(*), count(*) FILTER (WHERE valid_to IS NULL) FROM facts; SELECT count(*), count(*) FILTER (WHERE ended_at IS NULL) FROM sessions\""
+
+# export: every record as one stream, written to a file
+op export "${slow[*]}" --wrap \
+  "relay export" "sh:$relay export --out - > $work/export-relay.ndjson" \
+  "sqlite3 SELECT" "sh:$sq \"SELECT json FROM projects; SELECT json FROM packages ORDER BY created_at; SELECT json FROM facts; SELECT json FROM sessions\" > $work/export-sqlite.ndjson" \
+  "cat" "sh:cat .relay/projects.ndjson $logs/*.ndjson $facts_file $sessions_file > $work/export-cat.ndjson"
+export_bytes=$(bytes_of "$work/export-relay.ndjson")
+if [ "$(wc -l < "$work/export-relay.ndjson")" -ne "$expect" ]; then
+  echo "warning: relay export wrote $(wc -l < "$work/export-relay.ndjson") lines; the stream has $expect" >&2
+elif [ "$size" -le 100000 ] && ! cmp -s <(tail -n +2 "$stream" | sort) \
+  <(grep -v '^{"project_id"' "$work/export-relay.ndjson" | sort); then
+  # (The project record is init's, not the stream's: import leaves a present project alone.)
+  echo "warning: relay export does not give back the imported stream's records" >&2
+fi
+rm -f "$work"/export-*.ndjson
+
+# verify: every line checked
+op verify "${slow[*]}" --wrap \
+  "relay verify" "$relay verify -q" \
+  "rg -c ''" "rg -c '' .relay/projects .relay/projects.ndjson" \
+  "jq empty" "sh:jq empty .relay/projects.ndjson $logs/*.ndjson $facts_file $sessions_file" \
+  "sqlite3 integrity_check" "$sq 'PRAGMA integrity_check'"
+
+# deposit: into this store and into an empty one (the ratio is the point), and a sqlite INSERT
+rm -rf "$empty"
+mkdir -p "$empty"
+(cd "$empty" && "$relay" init --project bench -q > /dev/null)
+deposit_args="--title 'Benchmark deposit' --type decision --description 'Measuring the cost of one deposit on a large store' --decision 'Keep deposits append-only' --question 'Does the cost grow with the store?' --tag bench --json"
+op deposit "-w 1 --min-runs 10 --max-runs $((runs > 10 ? runs : 10))" \
+  "relay deposit" "$relay deposit --store $store/.relay $deposit_args" \
+  "relay deposit (empty store)" "$relay deposit --store $empty/.relay $deposit_args" \
+  "sqlite3 INSERT" "sqlite3 $db \"INSERT INTO packages(package_id, project_id, created_at, package_type, status, actor, title, description, decisions, questions, tags, json) VALUES ('pkg_' || lower(hex(randomblob(16))), 'bench', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'decision', 'complete', 'bench', 'Benchmark deposit', 'Measuring the cost of one deposit on a large store', 'Keep deposits append-only', 'Does the cost grow with the store?', 'bench', json_object('title', 'Benchmark deposit'))\""
+
+# cold cache: the first command after cache/ is deleted rebuilds what it needs
+prep=(--prepare "rm -rf $store/.relay/cache")
+op cold_search "-w 0 -r 3" --wrap \
+  "relay search (no cache/)" "$relay search memory leak --limit 5 --json"
+prep=(--prepare "rm -rf $store/.relay/cache")
+op cold_pull_latest "-w 0 -r 3" --wrap \
+  "relay pull --latest 20 (no cache/)" "$relay pull --latest 20 --json"
+"$relay" search memory leak --limit 5 --json > /dev/null # leave the cache built
+
+# ---------------------------------------------------------------------------------------------
+cache_bytes=$(bytes_of .relay/cache 2> /dev/null || echo 0)
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+ram_kb=$(awk '/MemTotal/ {print $2}' /proc/meminfo)
+jq -n \
+  --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+  --arg commit "$(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD -- src Cargo.toml || echo '+local changes')" \
+  --arg nproc "$(nproc)" --arg cpu "$cpu" --arg ram_kb "$ram_kb" --arg kernel "$(uname -sr)" \
+  --arg fs "$(df -T "$work" | awk 'NR == 2 {print $2}')" --arg rustc "$(rustc --version)" \
+  --arg tools "$(rg --version | sed -n 1p); $(jq --version); sqlite3 $(sqlite3 --version | cut -d' ' -f1); $(hyperfine --version)" \
+  --arg size "$size" --arg seed "$seed" --arg end_at "$end" --arg stream "$stream" \
+  --arg gen "$(cat "$res/generate.txt" 2> /dev/null || true)" \
+  --arg stream_bytes "$(bytes_of "$stream")" --arg store_bytes "$(store_bytes)" \
+  --arg cache_bytes "$cache_bytes" --arg export_bytes "$export_bytes" \
+  --arg sqlite_bytes "$(bytes_of "$db")" --arg work "$work" \
+  --arg queries "$(printf '%s\n' "${queries[@]}")" --arg pkg "$id" \
+  --arg fact_key "$subject $predicate" \
+  --argjson corpus "$(cat "$res/corpus.json")" \
+  '{date: $date, commit: $commit, size: ($size | tonumber), seed: ($seed | tonumber), "end": $end_at,
+    stream: $stream, generate: $gen, work: $work,
+    machine: {nproc: $nproc, cpu: $cpu, ram_gib: (($ram_kb | tonumber) / 1048576 * 10 | round / 10),
+              kernel: $kernel, filesystem: $fs, rustc: $rustc, tools: $tools},
+    bytes: {stream: ($stream_bytes | tonumber), store: ($store_bytes | tonumber),
+            cache: ($cache_bytes | tonumber), export: ($export_bytes | tonumber),
+            sqlite: ($sqlite_bytes | tonumber)},
+    queries: ($queries | split("\n") | map(select(. != "") | split("|") | {(.[0]): .[1]}) | add),
+    package: $pkg, fact_key: $fact_key, corpus: $corpus}' > "$res/meta.json"
+
+python3 "$repo/scripts/bench_report.py" "$res" > "$res/report.md"
+echo
+cat "$res/report.md"
+echo
+echo "# results in $res (report.md, hf-*.json, rss/, meta.json)"
