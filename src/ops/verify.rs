@@ -6,7 +6,7 @@
 //! unfinished) into `quarantine.ndjson` with a record of why.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -99,48 +99,10 @@ impl Checker<'_> {
     fn objects(&mut self, path: &Path) -> Result<Vec<(u64, Map<String, Value>)>> {
         let mut out = Vec::new();
         for l in lines(path)? {
-            if l.text.iter().all(u8::is_ascii_whitespace) && l.complete {
-                continue;
-            }
-            if !l.complete {
-                self.problem(
-                    path,
-                    l.number,
-                    "torn_line",
-                    "the last line is incomplete (a write was cut off)",
-                );
-                continue;
-            }
-            if [&b"<<<<<<<"[..], b"=======", b">>>>>>>"]
-                .iter()
-                .any(|m| l.text.starts_with(m))
-            {
-                self.problem(path, l.number, "conflict_marker", "a git conflict marker: resolve the merge (relay logs merge with `merge=union`)");
-                continue;
-            }
-            if l.text.ends_with(log::TORN_MARK) {
-                self.problem(
-                    path,
-                    l.number,
-                    "torn_line",
-                    "a write cut off by a crash, sealed by a later append",
-                );
-                continue;
-            }
-            match serde_json::from_slice::<Value>(&l.text) {
-                Ok(Value::Object(m)) => out.push((l.number, m)),
-                Ok(_) => self.problem(
-                    path,
-                    l.number,
-                    "corrupt_line",
-                    "the line is not a JSON object",
-                ),
-                Err(e) => self.problem(
-                    path,
-                    l.number,
-                    "corrupt_line",
-                    format!("the line is not valid JSON ({e})"),
-                ),
+            match line_object(&l.text, l.complete) {
+                Ok(Some(m)) => out.push((l.number, m)),
+                Ok(None) => {}
+                Err((kind, message)) => self.problem(path, l.number, kind, message),
             }
         }
         Ok(out)
@@ -162,138 +124,192 @@ impl Checker<'_> {
         Ok(out)
     }
 
+    /// Every package log of a project, two at a time on two threads, streamed line by line;
+    /// then the ids deposited more than once with different content.
     fn packages(&mut self, project: &str) -> Result<()> {
-        let mut by_id: HashMap<String, Vec<(PathBuf, u64, StoredPackage)>> = HashMap::new();
-        for path in self.store.package_logs(project)? {
-            let month = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or_default()
-                .to_string();
-            for (n, env) in self.objects(&path)? {
-                match StoredPackage::from_envelope(env, &path, n) {
-                    Ok(p) => {
-                        if p.package.project_id() != project {
-                            self.problem(
-                                &path,
-                                n,
-                                "misplaced",
-                                format!(
-                                    "package {} belongs to project `{}`",
-                                    p.package.id(),
-                                    p.package.project_id()
-                                ),
-                            );
+        let logs = self.store.package_logs(project)?;
+        // The first version seen of each id key; keys met again with other content gather
+        // every distinct first version in `differing` (rare), to be told apart below.
+        let mut firsts: HashMap<u64, FirstVersion> = HashMap::new();
+        let mut differing: HashMap<u64, Vec<FirstVersion>> = HashMap::new();
+        for (file, pair) in logs.chunks(2).enumerate() {
+            let results: Vec<Result<LogCheck>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = pair
+                    .iter()
+                    .map(|path| scope.spawn(|| check_package_log(self.store, project, path)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(Error::Integrity("a verify thread failed".into()))
+                        })
+                    })
+                    .collect()
+            });
+            for (i, result) in results.into_iter().enumerate() {
+                let checked = result?;
+                self.report.problems.extend(checked.problems);
+                for (key, mut f) in checked.firsts {
+                    f.file = (file * 2 + i) as u32;
+                    match firsts.get(&key) {
+                        None => {
+                            firsts.insert(key, f);
                         }
-                        if time::month_key(p.package.created_at()) != month {
-                            self.problem(
-                                &path,
-                                n,
-                                "misplaced",
-                                format!(
-                                    "package {} was created in {}, not {month}",
-                                    p.package.id(),
-                                    time::month_key(p.package.created_at())
-                                ),
-                            );
+                        Some(first) if first.hash == f.hash => {}
+                        Some(first) => {
+                            let list = differing.entry(key).or_insert_with(|| vec![*first]);
+                            if !list.iter().any(|x| x.hash == f.hash) {
+                                list.push(f);
+                            }
                         }
-                        by_id.entry(p.package.id().to_string()).or_default().push((
-                            path.clone(),
-                            n,
-                            p,
-                        ));
                     }
-                    Err((kind, message)) => self.problem(&path, n, kind.as_str(), message),
                 }
             }
         }
-        for versions in by_id.values() {
-            let mut firsts: Vec<&String> = versions
-                .iter()
-                .filter(|(_, _, p)| p.version == 1)
-                .map(|(_, _, p)| &p.hash)
-                .collect();
-            firsts.sort();
-            firsts.dedup();
-            if firsts.len() > 1 {
-                let (path, n, p) = &versions[0];
-                let (path, n, id) = (path.clone(), *n, p.package.id().to_string());
+        // Ids whose first versions differ: read back to tell a real duplicate from two ids
+        // that share a key.
+        drop(firsts);
+        let mut suspects: Vec<Vec<FirstVersion>> = differing.into_values().collect();
+        suspects.sort_by_key(|l| (l[0].file, l[0].offset));
+        for list in suspects {
+            let mut by_id: BTreeMap<String, Vec<&FirstVersion>> = BTreeMap::new();
+            for f in &list {
+                if let Some(id) = self.store.package_id_at(&logs[f.file as usize], f.offset) {
+                    by_id.entry(id).or_default().push(f);
+                }
+            }
+            for (id, same) in by_id.into_iter().filter(|(_, v)| v.len() > 1) {
+                let first = same[0];
+                let log = &logs[first.file as usize];
+                let line = std::fs::read(log)
+                    .map(|b| {
+                        let head = b.get(..first.offset as usize).unwrap_or(&b);
+                        head.iter().filter(|&&c| c == b'\n').count() as u64 + 1
+                    })
+                    .unwrap_or(0);
                 self.problem(
-                    &path,
-                    n,
+                    log,
+                    line,
                     "duplicate_id",
                     format!(
                         "package id {id} was deposited {} times with different content",
-                        firsts.len()
+                        same.len()
                     ),
                 );
-            }
-            for (path, n, p) in versions.iter().filter(|(_, _, p)| p.version > 1) {
-                let t = p.transition.as_ref();
-                let field = |k: &str| t.and_then(|t| t.get(k)).and_then(Value::as_str);
-                let action = match field("action") {
-                    Some("flag") => Some(Action::Flag {
-                        reviewer: super::review::Reviewer::Human,
-                    }),
-                    Some("approve") => Some(Action::Approve),
-                    Some("request_changes") => Some(Action::RequestChanges),
-                    _ => None,
-                };
-                let from = field("from").and_then(Status::parse);
-                // An import brings a later review state from a backup: legal but from complete.
-                let imported = field("action") == Some("import")
-                    && from.is_some_and(|f| f != Status::Complete);
-                let legal = imported
-                    || matches!((action, from), (Some(a), Some(f)) if a.target(f) == Some(p.package.status()));
-                if !legal {
-                    let (path, n, msg) = (
-                        path.clone(),
-                        *n,
-                        format!(
-                            "version {} of {} records an illegal transition ({} from {} to {})",
-                            p.version,
-                            p.package.id(),
-                            field("action").unwrap_or("?"),
-                            field("from").unwrap_or("?"),
-                            p.package.status().as_str()
-                        ),
-                    );
-                    self.problem(&path, n, "invalid_transition", msg);
-                }
             }
         }
         Ok(())
     }
 
+    /// A project's facts, streamed: per fact id a compact slot for its current version, then
+    /// per key the chain checked for forks and overlaps. Forked facts are read back in full
+    /// for `--fix` to close.
     fn facts(&mut self, project: &str) -> Result<Vec<Fact>> {
+        use std::io::BufRead;
         let path = self.store.layout().facts_file(project);
-        let mut current: BTreeMap<String, Fact> = BTreeMap::new();
-        for (_, f) in self.records::<Fact>(&path)? {
-            match current.get(f.id()) {
-                Some(c) if f.version_order(c) != std::cmp::Ordering::Greater => {}
-                _ => {
-                    current.insert(f.id().to_string(), f);
+        let io = |e| Error::io(format!("cannot read {}", path.display()), e);
+        let file = match std::fs::File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(io(e)),
+        };
+        let mut keys: Vec<(String, String)> = Vec::new();
+        let mut key_of: HashMap<(String, String), u32> = HashMap::new();
+        let mut slots: HashMap<String, FactSlot> = HashMap::new();
+        let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+        let (mut buf, mut number, mut offset) = (Vec::new(), 0u64, 0u64);
+        loop {
+            buf.clear();
+            let n = reader.read_until(b'\n', &mut buf).map_err(io)?;
+            if n == 0 {
+                break;
+            }
+            number += 1;
+            let at = offset;
+            offset += n as u64;
+            let complete = buf.last() == Some(&b'\n');
+            let text = if complete { &buf[..n - 1] } else { &buf[..] };
+            let map = match line_object(text, complete) {
+                Ok(None) => continue,
+                Ok(Some(m)) => m,
+                Err((kind, message)) => {
+                    self.problem(&path, number, kind, message);
+                    continue;
                 }
+            };
+            let f = match Fact::parse(map) {
+                Ok(f) => f,
+                Err(e) => {
+                    self.problem(
+                        &path,
+                        number,
+                        "invalid_record",
+                        format!("not a valid fact: {e}"),
+                    );
+                    continue;
+                }
+            };
+            // The version order of the fact log: closed beats open, the earlier end wins;
+            // only a tie needs the current version read back.
+            let newer = match slots.get(f.id()) {
+                None => true,
+                Some(cur) => match (f.valid_to(), cur.valid_to) {
+                    (Some(_), None) => true,
+                    (None, Some(_)) => false,
+                    (Some(a), Some(b)) if a != b => a < b,
+                    _ => match fact_at(&path, cur.offset)? {
+                        Some(c) => f.version_order(&c) == std::cmp::Ordering::Greater,
+                        None => true,
+                    },
+                },
+            };
+            if newer {
+                let pair = (f.subject().to_string(), f.predicate().to_string());
+                let key = *key_of.entry(pair.clone()).or_insert_with(|| {
+                    keys.push(pair);
+                    (keys.len() - 1) as u32
+                });
+                slots.insert(
+                    f.id().to_string(),
+                    FactSlot {
+                        key,
+                        valid_from: f.valid_from(),
+                        valid_to: f.valid_to(),
+                        created_at: f.created_at(),
+                        offset: at,
+                    },
+                );
             }
         }
-        let mut by_key: BTreeMap<(String, String), Vec<Fact>> = BTreeMap::new();
-        for f in current.into_values() {
-            by_key
-                .entry((f.subject().to_string(), f.predicate().to_string()))
-                .or_default()
-                .push(f);
-        }
+        drop(key_of);
+        let mut chains: Vec<(&String, &FactSlot)> = slots.iter().collect();
+        chains.sort_by(|a, b| {
+            let (ka, kb) = (&keys[a.1.key as usize], &keys[b.1.key as usize]);
+            (ka, a.1.valid_from, a.1.created_at, a.0).cmp(&(
+                kb,
+                b.1.valid_from,
+                b.1.created_at,
+                b.0,
+            ))
+        });
         let mut losers = Vec::new();
-        for ((s, p), mut chain) in by_key {
-            chain.sort_by_key(|f| (f.valid_from(), f.created_at(), f.id().to_string()));
-            let open: Vec<&Fact> = chain.iter().filter(|f| f.is_current()).collect();
+        for chain in chains.chunk_by(|a, b| a.1.key == b.1.key) {
+            let (s, p) = &keys[chain[0].1.key as usize];
+            let open: Vec<&FactSlot> = chain
+                .iter()
+                .map(|(_, f)| *f)
+                .filter(|f| f.valid_to.is_none())
+                .collect();
             if open.len() > 1 {
                 self.problem(&path, 0, "fact_fork", format!("{} facts are current for ({s}, {p}); the newest wins, the others should be closed", open.len()));
-                losers.extend(open[..open.len() - 1].iter().map(|f| (*f).clone()));
+                for slot in &open[..open.len() - 1] {
+                    losers.extend(fact_at(&path, slot.offset)?);
+                }
             }
             for pair in chain.windows(2) {
-                if let Some(end) = pair[0].valid_to()
-                    && end > pair[1].valid_from()
+                if let Some(end) = pair[0].1.valid_to
+                    && end > pair[1].1.valid_from
                 {
                     self.problem(
                         &path,
@@ -301,8 +317,7 @@ impl Checker<'_> {
                         "fact_overlap",
                         format!(
                             "facts {} and {} of ({s}, {p}) overlap in time",
-                            pair[0].id(),
-                            pair[1].id()
+                            pair[0].0, pair[1].0
                         ),
                     );
                 }
@@ -409,6 +424,210 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// What the fact checks keep of a fact's current version.
+struct FactSlot {
+    key: u32,
+    valid_from: time::Timestamp,
+    valid_to: Option<time::Timestamp>,
+    created_at: time::Timestamp,
+    offset: u64,
+}
+
+/// The fact on the line at `offset`, if it reads.
+fn fact_at(path: &Path, offset: u64) -> Result<Option<Fact>> {
+    use std::io::{BufRead, Seek, SeekFrom};
+    let io = |e| Error::io(format!("cannot read {}", path.display()), e);
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    file.seek(SeekFrom::Start(offset)).map_err(io)?;
+    let mut line = Vec::new();
+    std::io::BufReader::new(file)
+        .read_until(b'\n', &mut line)
+        .map_err(io)?;
+    Ok(match serde_json::from_slice::<Value>(&line) {
+        Ok(Value::Object(m)) => Fact::parse(m).ok(),
+        _ => None,
+    })
+}
+
+/// A first version of a package, as the duplicate-id check needs it.
+#[derive(Clone, Copy)]
+struct FirstVersion {
+    hash: u64,
+    offset: u64,
+    file: u32,
+}
+
+/// What checking one package log found.
+struct LogCheck {
+    problems: Vec<Problem>,
+    /// Each first version with the key of its id.
+    firsts: Vec<(u64, FirstVersion)>,
+}
+
+/// Checks one package log line by line, holding one line at a time: shape, schema, hash,
+/// project and month, and each later version's transition.
+fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogCheck> {
+    use std::io::BufRead;
+    let mut out = LogCheck {
+        problems: Vec::new(),
+        firsts: Vec::new(),
+    };
+    let rel = path
+        .strip_prefix(store.root())
+        .unwrap_or(path)
+        .display()
+        .to_string();
+    let mut problem = |line: u64, kind: &'static str, message: String| {
+        out.problems.push(Problem {
+            file: rel.clone(),
+            line,
+            kind,
+            message,
+        })
+    };
+    let month = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+        .to_string();
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+    };
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let (mut buf, mut number, mut offset) = (Vec::new(), 0u64, 0u64);
+    loop {
+        buf.clear();
+        let n = reader
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        if n == 0 {
+            break;
+        }
+        number += 1;
+        let at = offset;
+        offset += n as u64;
+        let complete = buf.last() == Some(&b'\n');
+        let text = if complete { &buf[..n - 1] } else { &buf[..] };
+        let env = match line_object(text, complete) {
+            Ok(None) => continue,
+            Ok(Some(env)) => env,
+            Err((kind, message)) => {
+                problem(number, kind, message);
+                continue;
+            }
+        };
+        let p = match StoredPackage::from_envelope(env, path, number) {
+            Ok(p) => p,
+            Err((kind, message)) => {
+                problem(number, kind.as_str(), message);
+                continue;
+            }
+        };
+        if p.package.project_id() != project {
+            problem(
+                number,
+                "misplaced",
+                format!(
+                    "package {} belongs to project `{}`",
+                    p.package.id(),
+                    p.package.project_id()
+                ),
+            );
+        }
+        let created = time::month_key(p.package.created_at());
+        if created != month {
+            problem(
+                number,
+                "misplaced",
+                format!(
+                    "package {} was created in {created}, not {month}",
+                    p.package.id()
+                ),
+            );
+        }
+        if p.version == 1 {
+            out.firsts.push((
+                crate::search::index::id_key(p.package.id()),
+                FirstVersion {
+                    hash: crate::search::index::hash_prefix(&p.hash),
+                    offset: at,
+                    file: 0,
+                },
+            ));
+        } else if let Some(message) = illegal_transition(&p) {
+            problem(number, "invalid_transition", message);
+        }
+    }
+    Ok(out)
+}
+
+/// The object a line holds; `None` for a blank line; the problem otherwise.
+fn line_object(
+    text: &[u8],
+    complete: bool,
+) -> std::result::Result<Option<Map<String, Value>>, (&'static str, String)> {
+    if text.iter().all(u8::is_ascii_whitespace) && complete {
+        return Ok(None);
+    }
+    if !complete {
+        return Err((
+            "torn_line",
+            "the last line is incomplete (a write was cut off)".into(),
+        ));
+    }
+    if [&b"<<<<<<<"[..], b"=======", b">>>>>>>"]
+        .iter()
+        .any(|m| text.starts_with(m))
+    {
+        return Err((
+            "conflict_marker",
+            "a git conflict marker: resolve the merge (relay logs merge with `merge=union`)".into(),
+        ));
+    }
+    if text.ends_with(log::TORN_MARK) {
+        return Err((
+            "torn_line",
+            "a write cut off by a crash, sealed by a later append".into(),
+        ));
+    }
+    match serde_json::from_slice::<Value>(text) {
+        Ok(Value::Object(m)) => Ok(Some(m)),
+        Ok(_) => Err(("corrupt_line", "the line is not a JSON object".into())),
+        Err(e) => Err(("corrupt_line", format!("the line is not valid JSON ({e})"))),
+    }
+}
+
+/// Why a later version's transition is not one §5.3 allows, if it is not.
+fn illegal_transition(p: &StoredPackage) -> Option<String> {
+    let t = p.transition.as_ref();
+    let field = |k: &str| t.and_then(|t| t.get(k)).and_then(Value::as_str);
+    let action = match field("action") {
+        Some("flag") => Some(Action::Flag {
+            reviewer: super::review::Reviewer::Human,
+        }),
+        Some("approve") => Some(Action::Approve),
+        Some("request_changes") => Some(Action::RequestChanges),
+        _ => None,
+    };
+    let from = field("from").and_then(Status::parse);
+    // An import brings a later review state from a backup: legal but from complete.
+    let imported = field("action") == Some("import") && from.is_some_and(|f| f != Status::Complete);
+    let legal = imported
+        || matches!((action, from), (Some(a), Some(f)) if a.target(f) == Some(p.package.status()));
+    (!legal).then(|| {
+        format!(
+            "version {} of {} records an illegal transition ({} from {} to {})",
+            p.version,
+            p.package.id(),
+            field("action").unwrap_or("?"),
+            field("from").unwrap_or("?"),
+            p.package.status().as_str()
+        )
+    })
 }
 
 pub const QUARANTINE: &str = "quarantine.ndjson";

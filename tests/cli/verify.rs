@@ -188,3 +188,97 @@ fn writers_killed_mid_write_lose_nothing_that_was_reported() {
         env.ok(&["pull", id, "--json"]);
     }
 }
+
+/// The checks that look across lines: an id deposited twice with different content (in two
+/// months' logs), a later version whose transition §5.3 does not allow, a package in the
+/// wrong month's log, and two facts of a key that overlap in time.
+#[test]
+fn duplicates_illegal_transitions_misplaced_packages_and_overlaps_are_found() {
+    let env = Env::new();
+    let deposit = |body: Value| {
+        let r = env.run_stdin(
+            &["deposit", "--from", "-", "--json"],
+            body.to_string().as_bytes(),
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.json()["package"].clone()
+    };
+    deposit(json!({"package_id": "pkg_dup", "title": "One", "created_at": "2026-01-05T00:00:00Z"}));
+    let other = deposit(
+        json!({"package_id": "pkg_other", "title": "Two", "created_at": "2026-02-05T00:00:00Z"}),
+    );
+    let packages = env.store().join("projects/demo/packages");
+    let append = |file: &str, line: String| {
+        let path = packages.join(file);
+        let mut text = read(&path);
+        text.push_str(&line);
+        text.push('\n');
+        std::fs::write(&path, text).unwrap();
+    };
+    // The same id with other content, written straight into February's log (and so also
+    // in the wrong month).
+    let mut twin = other.clone();
+    twin["package_id"] = json!("pkg_dup");
+    twin["created_at"] = json!("2026-01-20T00:00:00Z");
+    let hash = |p: &Value| {
+        relay::wire::Package::from_value(p.clone())
+            .unwrap()
+            .content_hash()
+    };
+    append(
+        "2026-02.ndjson",
+        json!({"package": twin, "hash": hash(&twin)}).to_string(),
+    );
+    // A version 2 that claims complete → awaiting_review.
+    let mut v2 = other.clone();
+    v2["status"] = json!("awaiting_review");
+    append(
+        "2026-02.ndjson",
+        json!({"package": v2, "hash": hash(&v2), "version": 2,
+               "transition": {"action": "flag", "from": "complete", "to": "awaiting_review"}})
+        .to_string(),
+    );
+    // Two facts of one key overlapping in time.
+    let facts = env.store().join("projects/demo/facts.ndjson");
+    let fact = |id: &str, from: &str, to: &str| {
+        json!({"fact_id": id, "project_id": "demo", "subject": "api", "predicate": "status",
+               "value": id, "valid_from": from, "valid_to": to, "created_at": from,
+               "confidence": 1.0, "asserted_by": {"id": "me", "type": "human"}})
+        .to_string()
+    };
+    std::fs::write(
+        &facts,
+        format!(
+            "{}\n{}\n",
+            fact("fact_a", "2026-01-01T00:00:00Z", "2026-03-01T00:00:00Z"),
+            fact("fact_b", "2026-02-01T00:00:00Z", "2026-04-01T00:00:00Z")
+        ),
+    )
+    .unwrap();
+    let (code, found) = problems(&env);
+    assert_eq!(code, 5);
+    let seen: Vec<(String, u64, String)> = found
+        .iter()
+        .map(|p| {
+            (
+                p["file"].as_str().unwrap().to_string(),
+                p["line"].as_u64().unwrap(),
+                p["kind"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let feb = "projects/demo/packages/2026-02.ndjson".to_string();
+    let jan = "projects/demo/packages/2026-01.ndjson".to_string();
+    let facts_rel = "projects/demo/facts.ndjson".to_string();
+    assert_eq!(
+        seen,
+        [
+            (feb.clone(), 2, "misplaced".to_string()),
+            (feb, 3, "invalid_transition".to_string()),
+            (jan, 1, "duplicate_id".to_string()),
+            (facts_rel, 0, "fact_overlap".to_string()),
+        ],
+        "{found:#?}"
+    );
+    assert!(found[2]["message"].as_str().unwrap().contains("pkg_dup"));
+}
