@@ -4,6 +4,7 @@
 pub mod cmd;
 pub mod context;
 pub mod exit;
+pub mod generate;
 pub mod markdown;
 pub mod render;
 pub mod ui;

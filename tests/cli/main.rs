@@ -5,6 +5,7 @@ mod harness;
 mod backup;
 mod deposit;
 mod facts;
+mod generated;
 mod git;
 mod hooks;
 mod init_projects;
