@@ -1741,12 +1741,16 @@ _relay() {
             return 0
             ;;
         relay__subcmd__onboard)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --write --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --write)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

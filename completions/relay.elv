@@ -48,7 +48,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand scan 'Look for credentials in the store: every line, every version'
             cand conformance 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
             cand completions 'Print a shell completion script'
-            cand onboard '(placeholder)'
+            cand onboard 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
             cand mcp '(placeholder)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -833,6 +833,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --version 'Print version'
         }
         &'relay;onboard'= {
+            cand --write 'Write the block into FILE (atomically) instead of printing it'
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'
@@ -841,8 +842,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --quiet 'Print only results: no notes or warnings on stderr'
             cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
             cand --allow-secrets 'For this command, store credentials found in the input as they are'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -879,7 +880,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand scan 'Look for credentials in the store: every line, every version'
             cand conformance 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
             cand completions 'Print a shell completion script'
-            cand onboard '(placeholder)'
+            cand onboard 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
             cand mcp '(placeholder)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }

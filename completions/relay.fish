@@ -53,7 +53,7 @@ complete -c relay -n "__fish_relay_needs_command" -f -a "hook" -d 'Hook relay in
 complete -c relay -n "__fish_relay_needs_command" -f -a "scan" -d 'Look for credentials in the store: every line, every version'
 complete -c relay -n "__fish_relay_needs_command" -f -a "conformance" -d 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
 complete -c relay -n "__fish_relay_needs_command" -f -a "completions" -d 'Print a shell completion script'
-complete -c relay -n "__fish_relay_needs_command" -f -a "onboard" -d '(placeholder)'
+complete -c relay -n "__fish_relay_needs_command" -f -a "onboard" -d 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
 complete -c relay -n "__fish_relay_needs_command" -f -a "mcp" -d '(placeholder)'
 complete -c relay -n "__fish_relay_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c relay -n "__fish_relay_using_subcommand init" -l name -d 'A display name for the project' -r
@@ -677,6 +677,7 @@ complete -c relay -n "__fish_relay_using_subcommand completions" -l redact-secre
 complete -c relay -n "__fish_relay_using_subcommand completions" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
 complete -c relay -n "__fish_relay_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand onboard" -l write -d 'Write the block into FILE (atomically) instead of printing it' -r -F
 complete -c relay -n "__fish_relay_using_subcommand onboard" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand onboard" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand onboard" -l color -d 'When to color human output' -r -f -a "auto\t''
@@ -686,7 +687,7 @@ complete -c relay -n "__fish_relay_using_subcommand onboard" -l json -d 'Machine
 complete -c relay -n "__fish_relay_using_subcommand onboard" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand onboard" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand onboard" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
-complete -c relay -n "__fish_relay_using_subcommand onboard" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand onboard" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand onboard" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
@@ -717,7 +718,7 @@ complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_su
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "scan" -d 'Look for credentials in the store: every line, every version'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "conformance" -d 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "completions" -d 'Print a shell completion script'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "onboard" -d '(placeholder)'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "onboard" -d 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "mcp" -d '(placeholder)'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from projects" -f -a "list" -d 'List every project (NDJSON of project records with --json)'

@@ -9,6 +9,7 @@ mod generated;
 mod git;
 mod hooks;
 mod init_projects;
+mod onboard;
 mod orient;
 mod pull;
 mod review;
