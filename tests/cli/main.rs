@@ -4,6 +4,7 @@ mod harness;
 
 mod backup;
 mod deposit;
+mod examples;
 mod facts;
 mod generated;
 mod git;
