@@ -49,7 +49,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand conformance 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
             cand completions 'Print a shell completion script'
             cand onboard 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
-            cand mcp '(placeholder)'
+            cand mcp 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;init'= {
@@ -848,6 +848,9 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --version 'Print version'
         }
         &'relay;mcp'= {
+            cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
+            cand --actor-type 'What kind of actor'
+            cand --session 'The session (id or callsign) to record; default: this clone''s current session'
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'
@@ -856,8 +859,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --quiet 'Print only results: no notes or warnings on stderr'
             cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
             cand --allow-secrets 'For this command, store credentials found in the input as they are'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -881,7 +884,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand conformance 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
             cand completions 'Print a shell completion script'
             cand onboard 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
-            cand mcp '(placeholder)'
+            cand mcp 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;help;init'= {

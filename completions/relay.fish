@@ -54,7 +54,7 @@ complete -c relay -n "__fish_relay_needs_command" -f -a "scan" -d 'Look for cred
 complete -c relay -n "__fish_relay_needs_command" -f -a "conformance" -d 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
 complete -c relay -n "__fish_relay_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c relay -n "__fish_relay_needs_command" -f -a "onboard" -d 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
-complete -c relay -n "__fish_relay_needs_command" -f -a "mcp" -d '(placeholder)'
+complete -c relay -n "__fish_relay_needs_command" -f -a "mcp" -d 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
 complete -c relay -n "__fish_relay_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c relay -n "__fish_relay_using_subcommand init" -l name -d 'A display name for the project' -r
 complete -c relay -n "__fish_relay_using_subcommand init" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -689,6 +689,11 @@ complete -c relay -n "__fish_relay_using_subcommand onboard" -l redact-secrets -
 complete -c relay -n "__fish_relay_using_subcommand onboard" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
 complete -c relay -n "__fish_relay_using_subcommand onboard" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand onboard" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand mcp" -l actor -d 'Who is acting; default: [actor] id in config, then git user.email, then $USER' -r
+complete -c relay -n "__fish_relay_using_subcommand mcp" -l actor-type -d 'What kind of actor' -r -f -a "human\t''
+agent\t''
+script\t''"
+complete -c relay -n "__fish_relay_using_subcommand mcp" -l session -d 'The session (id or callsign) to record; default: this clone\'s current session' -r
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l color -d 'When to color human output' -r -f -a "auto\t''
@@ -698,7 +703,7 @@ complete -c relay -n "__fish_relay_using_subcommand mcp" -l json -d 'Machine-rea
 complete -c relay -n "__fish_relay_using_subcommand mcp" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
-complete -c relay -n "__fish_relay_using_subcommand mcp" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand mcp" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "init" -d 'Create a relay store (.relay/) in this folder, with a first project'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "deposit" -d 'Record a context package: what you did, decided, left open, and who should pick it up'
@@ -719,7 +724,7 @@ complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_su
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "conformance" -d 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "completions" -d 'Print a shell completion script'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "onboard" -d 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "mcp" -d '(placeholder)'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "mcp" -d 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from projects" -f -a "list" -d 'List every project (NDJSON of project records with --json)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from projects" -f -a "create" -d 'Create a project'

@@ -6,6 +6,7 @@ pub mod context;
 pub mod exit;
 pub mod generate;
 pub mod markdown;
+pub mod mcp;
 pub mod render;
 pub mod ui;
 

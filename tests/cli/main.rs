@@ -10,6 +10,7 @@ mod generated;
 mod git;
 mod hooks;
 mod init_projects;
+mod mcp;
 mod onboard;
 mod orient;
 mod pull;
