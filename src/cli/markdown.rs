@@ -255,10 +255,18 @@ pub fn orient(o: &Orientation, max_chars: Option<usize>) -> String {
             );
             let _ = writeln!(
                 out,
-                "\nGenerated {} · last {} days · {} packages · {} open questions · {} active facts",
+                "\nGenerated {} · last {} days · {} · {} open questions · {} active facts",
                 crate::wire::time::format(o.generated_at),
                 o.window_days,
-                o.recent.len(),
+                if o.window_total > o.recent.len() {
+                    format!(
+                        "{} packages, the newest {} here",
+                        o.window_total,
+                        o.recent.len()
+                    )
+                } else {
+                    format!("{} packages", o.recent.len())
+                },
                 o.open_questions.len(),
                 o.active_facts.len()
             );

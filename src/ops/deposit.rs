@@ -116,9 +116,13 @@ pub fn deposit(
     } else {
         (package, hash)
     };
-    let versions = store.package_versions(&project_id, package.id())?;
-    if !versions.is_empty() {
-        return replay(package, &filled, versions);
+    // An id relay drew just now from 128 random bits is new: only a given id can be a replay
+    // or a clash, and only then are the logs searched.
+    if !filled.contains(&"package_id") {
+        let versions = store.package_versions(&project_id, package.id())?;
+        if !versions.is_empty() {
+            return replay(package, &filled, versions);
+        }
     }
     let line = crate::store::log::to_line(&StoredPackage::envelope(&package, &hash))?;
     store.append(&store.package_log_for(&package), &line)?;

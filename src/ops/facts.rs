@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 
 use crate::error::{Error, Result, SchemaError};
 use crate::store::Store;
+use crate::store::fact_index::Facts;
 use crate::wire::{Fact, ids, time, time::Timestamp};
 
 /// What `facts assert` records.
@@ -68,6 +69,20 @@ fn of_key<'a, 'k>(
     facts
         .values()
         .filter(move |f| f.subject() == subject && f.predicate() == predicate)
+}
+
+/// The facts of one key (or more: a superset is fine, callers filter by key), through the
+/// fact index when it can be used.
+fn key_facts(
+    store: &Store,
+    project_id: &str,
+    subject: &str,
+    predicate: &str,
+) -> Result<BTreeMap<String, Fact>> {
+    match store.facts_of_key(project_id, subject, predicate)? {
+        Facts::Some(facts) => Ok(facts),
+        Facts::Unindexed => store.facts(project_id),
+    }
 }
 
 /// The current fact of a key: the greatest open one.
@@ -170,7 +185,7 @@ pub fn assert(store: &Store, project_id: &str, req: &AssertRequest) -> Result<As
     writable(store, project_id, &req.asserted_by)?;
     let asserted_by = asserted_by_for(store, project_id, req)?;
     let now = time::now();
-    let facts = store.facts(project_id)?;
+    let facts = key_facts(store, project_id, &req.subject, &req.predicate)?;
     let open: Vec<&Fact> = of_key(&facts, &req.subject, &req.predicate)
         .filter(|f| f.is_current())
         .collect();
@@ -271,7 +286,7 @@ pub fn invalidate(
     let _lock = store.lock_project(project_id)?;
     writable(store, project_id, &Value::Null)?;
     let now = time::now();
-    let facts = store.facts(project_id)?;
+    let facts = key_facts(store, project_id, subject, predicate)?;
     let ended = of_key(&facts, subject, predicate)
         .filter(|f| f.is_current() && value.is_none_or(|v| v == f.value()))
         .map(|f| closed(f, now))
@@ -293,7 +308,7 @@ pub fn get(
     predicate: &str,
     at: Option<Timestamp>,
 ) -> Result<Fact> {
-    let facts = store.facts(project_id)?;
+    let facts = key_facts(store, project_id, subject, predicate)?;
     let found = match at {
         Some(t) => at_of(&facts, subject, predicate, t),
         None => current_of(&facts, subject, predicate),
@@ -307,7 +322,15 @@ pub fn get(
 /// Facts matching `q`, by subject and predicate: one per key (current, or valid at `q.at`),
 /// or every fact with `include_ended`.
 pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>> {
-    let facts = store.facts(project_id)?;
+    // The current facts come from the index; other views need every fact.
+    let indexed = match (q.at, q.include_ended) {
+        (None, false) => store.current_facts(project_id)?,
+        _ => Facts::Unindexed,
+    };
+    let facts = match indexed {
+        Facts::Some(current) => current,
+        Facts::Unindexed => store.facts(project_id)?,
+    };
     let matches = |f: &Fact| {
         q.subject.as_deref().is_none_or(|s| s == f.subject())
             && q.predicate.as_deref().is_none_or(|p| p == f.predicate())
@@ -345,7 +368,7 @@ pub fn history(
     subject: &str,
     predicate: &str,
 ) -> Result<Vec<Fact>> {
-    let facts = store.facts(project_id)?;
+    let facts = key_facts(store, project_id, subject, predicate)?;
     let mut out: Vec<Fact> = of_key(&facts, subject, predicate).cloned().collect();
     out.sort_by(|a, b| rank(a).cmp(&rank(b)));
     Ok(out)

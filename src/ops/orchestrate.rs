@@ -76,13 +76,20 @@ pub fn digest(store: &Store, req: &DigestRequest) -> Result<Digest> {
     let mut active_facts = Vec::new();
     let mut projects = Vec::new();
     for p in &scope {
-        let mine = super::orient::recent_packages(store, p.id(), since, now)?;
+        let window = super::orient::recent_packages(
+            store,
+            p.id(),
+            since,
+            now,
+            super::orient::DEFAULT_RECENT_LIMIT,
+        )?;
+        let mine = window.packages;
         let facts = super::facts::list(store, p.id(), &super::facts::ListQuery::default())?;
         projects.push(ProjectCounts {
             project_id: p.id().to_string(),
             name: p.name().to_string(),
             archived: p.is_archived(),
-            recent_packages: mine.len(),
+            recent_packages: window.total,
             open_questions: super::orient::open_questions(&mine).len(),
             active_facts: facts.len(),
         });
@@ -95,6 +102,7 @@ pub fn digest(store: &Store, req: &DigestRequest) -> Result<Digest> {
             p.package.id().to_string(),
         )
     });
+    recent.truncate(super::orient::DEFAULT_RECENT_LIMIT);
     let open_questions = super::orient::open_questions(&recent);
     let snippets = match req.focus.as_deref().filter(|f| !f.trim().is_empty()) {
         Some(focus) => {

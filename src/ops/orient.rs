@@ -13,8 +13,11 @@ use crate::wire::{Fact, Project, time};
 #[derive(Debug, Clone)]
 pub struct Orientation {
     pub project: Project,
-    /// The window's packages, newest first, current versions, no drafts.
+    /// The window's newest packages (at most the limit asked for), newest first, current
+    /// versions, no drafts.
     pub recent: Vec<StoredPackage>,
+    /// How many packages the window holds in all.
+    pub window_total: usize,
     /// Current facts, one per (subject, predicate).
     pub active_facts: Vec<Fact>,
     /// Open questions of the window's packages, newest first, each once.
@@ -29,25 +32,70 @@ pub fn window_start(now: time::Timestamp, days: u32) -> time::Timestamp {
         .unwrap_or(chrono::DateTime::<chrono::Utc>::MIN_UTC)
 }
 
-/// The window's packages of one project, newest first: current versions, no drafts.
+/// How many recent packages a bundle carries unless asked otherwise (§8.3: "up to N").
+pub const DEFAULT_RECENT_LIMIT: usize = 50;
+
+/// The packages of a window: the newest `limit`, and how many there are in all.
+#[derive(Debug, Clone, Default)]
+pub struct Window {
+    pub packages: Vec<StoredPackage>,
+    pub total: usize,
+}
+
+/// The window's packages of one project, newest first: current versions, no drafts. Through
+/// the logs' catalogs, only the `limit` newest are read.
 pub fn recent_packages(
     store: &Store,
     project_id: &str,
     since: time::Timestamp,
     now: time::Timestamp,
-) -> Result<Vec<StoredPackage>> {
-    let mut recent: Vec<StoredPackage> = store
-        .current_packages_since(project_id, Some(since))?
-        .into_values()
-        .filter(|p| super::review::in_digests(&p.package) && p.package.created_at() <= now)
-        .collect();
-    recent.sort_by_cached_key(|p| {
-        (
-            std::cmp::Reverse(p.package.created_at()),
-            p.package.id().to_string(),
-        )
-    });
-    Ok(recent)
+    limit: usize,
+) -> Result<Window> {
+    let in_window = |p: &StoredPackage| {
+        super::review::in_digests(&p.package)
+            && p.package.created_at() >= since
+            && p.package.created_at() <= now
+    };
+    if !store.config().search_index() {
+        let mut packages: Vec<StoredPackage> = store
+            .current_packages_since(project_id, Some(since))?
+            .into_values()
+            .filter(in_window)
+            .collect();
+        packages.sort_by_cached_key(|p| {
+            (
+                std::cmp::Reverse(p.package.created_at()),
+                p.package.id().to_string(),
+            )
+        });
+        let total = packages.len();
+        packages.truncate(limit);
+        return Ok(Window { packages, total });
+    }
+    let first = format!("{}.ndjson", time::month_key(since));
+    let (lo, hi) = (since.timestamp_micros(), now.timestamp_micros());
+    let mut out = Window::default();
+    for log in store.package_logs(project_id)?.into_iter().rev() {
+        let name = log.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if name < first.as_str() {
+            break;
+        }
+        let month = super::catalog::MonthCatalog::load(store, &log)?;
+        for entry in &month.entries {
+            let t = entry.created_micros;
+            if t < lo || t > hi || entry.status == crate::wire::Status::Draft {
+                continue;
+            }
+            if out.packages.len() < limit {
+                match month.read(store, entry)? {
+                    Some(p) if in_window(&p) => out.packages.push(p),
+                    _ => continue,
+                }
+            }
+            out.total += 1;
+        }
+    }
+    Ok(out)
 }
 
 /// The open questions of `packages` in their order, each once (compared without case or
@@ -66,15 +114,28 @@ pub fn open_questions(packages: &[StoredPackage]) -> Vec<String> {
     out
 }
 
-pub fn orient(store: &Store, project_id: &str, window_days: u32) -> Result<Orientation> {
+/// The OrientationBundle of a project: the `limit` newest packages of the last `window_days`.
+pub fn orient(
+    store: &Store,
+    project_id: &str,
+    window_days: u32,
+    limit: usize,
+) -> Result<Orientation> {
     let project = super::projects::get(store, project_id)?;
     let now = time::now();
-    let recent = recent_packages(store, project_id, window_start(now, window_days), now)?;
+    let window = recent_packages(
+        store,
+        project_id,
+        window_start(now, window_days),
+        now,
+        limit,
+    )?;
     let active_facts = super::facts::list(store, project_id, &super::facts::ListQuery::default())?;
-    let open_questions = open_questions(&recent);
+    let open_questions = open_questions(&window.packages);
     Ok(Orientation {
         project,
-        recent,
+        recent: window.packages,
+        window_total: window.total,
         active_facts,
         open_questions,
         window_days,

@@ -1,5 +1,6 @@
 //! pull (§8.2): one package by id, or the latest packages of one or more projects, filtered.
 
+use super::catalog::{self, MonthCatalog};
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::packages::StoredPackage;
@@ -106,12 +107,16 @@ pub fn latest(
 ) -> Result<Vec<StoredPackage>> {
     let mut all = Vec::new();
     for project in projects {
-        all.extend(
-            store
-                .current_packages(project)?
-                .into_values()
-                .filter(|p| filter.matches(p)),
-        );
+        if store.config().search_index() {
+            all.extend(newest_first(store, project, filter, limit)?);
+        } else {
+            all.extend(
+                store
+                    .current_packages(project)?
+                    .into_values()
+                    .filter(|p| filter.matches(p)),
+            );
+        }
     }
     all.sort_by_cached_key(|p| {
         (
@@ -121,4 +126,46 @@ pub fn latest(
     });
     all.truncate(limit);
     Ok(all)
+}
+
+/// Up to `limit` packages of one project that match `filter`, newest first, read through the
+/// logs' indexes: month by month from the newest, only the lines that can make the cut are
+/// read. A package's versions share the log of its `created_at` month, so once a month has
+/// filled the list, older months cannot change it.
+pub fn newest_first(
+    store: &Store,
+    project: &str,
+    filter: &Filter,
+    limit: usize,
+) -> Result<Vec<StoredPackage>> {
+    let mut out = Vec::new();
+    if limit == 0 {
+        return Ok(out);
+    }
+    let month_of = |t: Timestamp| format!("{}.ndjson", crate::wire::time::month_key(t));
+    let (first, last) = (filter.since.map(month_of), filter.until.map(month_of));
+    for log in store.package_logs(project)?.into_iter().rev() {
+        let name = log.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if last.as_deref().is_some_and(|last| name > last) {
+            continue;
+        }
+        if first.as_deref().is_some_and(|first| name < first) {
+            break;
+        }
+        let month = MonthCatalog::load(store, &log)?;
+        for entry in &month.entries {
+            if !catalog::may_match(entry, filter) {
+                continue;
+            }
+            if let Some(p) = month.read(store, entry)?
+                && filter.matches(&p)
+            {
+                out.push(p);
+                if out.len() == limit {
+                    return Ok(out);
+                }
+            }
+        }
+    }
+    Ok(out)
 }

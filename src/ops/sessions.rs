@@ -106,7 +106,7 @@ pub fn start(
 /// open session that holds it, else the one that started last.
 pub fn resolve(store: &Store, projects: &[String], key: &str) -> Result<Session> {
     for project in projects {
-        let sessions = store.sessions(project)?;
+        let sessions = store.sessions_mentioning(project, key)?;
         if let Some(s) = sessions.get(key) {
             return Ok(s.clone());
         }
@@ -216,13 +216,18 @@ pub fn acting(
     let Some(cur) = store.current_session() else {
         return Ok(None);
     };
-    Ok(store.sessions(&cur.project_id)?.remove(&cur.session_id))
+    Ok(store
+        .sessions_mentioning(&cur.project_id, &cur.session_id)?
+        .remove(&cur.session_id))
 }
 
 /// Fails unless `session_id` is an open session of the project. Writers call it under the
 /// project lock, so no write lands in a session after its end.
 pub fn ensure_open(store: &Store, project_id: &str, session_id: &str) -> Result<()> {
-    match store.sessions(project_id)?.get(session_id) {
+    match store
+        .sessions_mentioning(project_id, session_id)?
+        .get(session_id)
+    {
         Some(s) if s.is_active() => Ok(()),
         Some(s) => Err(Error::SessionEnded(
             s.callsign().unwrap_or(s.id()).to_string(),

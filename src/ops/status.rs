@@ -48,27 +48,58 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
     let mut newest: Option<(time::Timestamp, String)> = None;
     let projects: Vec<Project> = super::projects::list(store)?;
     for project in &projects {
-        let packages = store.current_packages(project.id())?;
-        for p in packages.values() {
-            let pkg = &p.package;
-            *s.packages_by_type
-                .entry(pkg.package_type().to_string())
-                .or_default() += 1;
+        let mut count = 0;
+        let mut tally = |ptype: &str, status: Status| {
+            count += 1;
+            *s.packages_by_type.entry(ptype.to_string()).or_default() += 1;
             *s.packages_by_status
-                .entry(pkg.status().as_str().to_string())
+                .entry(status.as_str().to_string())
                 .or_default() += 1;
-            if pkg.status() == Status::AwaitingReview {
+            if status == Status::AwaitingReview {
                 s.awaiting_review += 1;
             }
-            let at = pkg.created_at();
+        };
+        let mut note_time = |at: time::Timestamp, text: &str| {
             if newest.as_ref().is_none_or(|(t, _)| at > *t) {
-                newest = Some((at, pkg.created_at_str().to_string()));
+                newest = Some((at, text.to_string()));
+            }
+        };
+        if store.config().search_index() {
+            // Counted from the logs' catalogs: a line is read only for the newest package's
+            // time as written, or a type the catalog could not hold.
+            for log in store.package_logs(project.id())? {
+                let month = super::catalog::MonthCatalog::load(store, &log)?;
+                for (i, e) in month.entries.iter().enumerate() {
+                    match (&e.package_type, i == 0) {
+                        (Some(t), false) => tally(t, e.status),
+                        _ => {
+                            if let Some(p) = month.read(store, e)? {
+                                let pkg = &p.package;
+                                tally(pkg.package_type(), pkg.status());
+                                note_time(pkg.created_at(), pkg.created_at_str());
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            for p in store.current_packages(project.id())?.values() {
+                let pkg = &p.package;
+                tally(pkg.package_type(), pkg.status());
+                note_time(pkg.created_at(), pkg.created_at_str());
             }
         }
-        s.packages += packages.len();
-        let facts = store.facts(project.id())?;
-        s.facts.total += facts.len();
-        s.facts.live += facts.values().filter(|f| f.is_current()).count();
+        s.packages += count;
+        let (facts_total, facts_live) = match store.fact_counts(project.id())? {
+            Some((total, live)) => (total as usize, live as usize),
+            None => {
+                let facts = store.facts(project.id())?;
+                let live = facts.values().filter(|f| f.is_current()).count();
+                (facts.len(), live)
+            }
+        };
+        s.facts.total += facts_total;
+        s.facts.live += facts_live;
         let sessions = store.sessions(project.id())?;
         s.sessions.total += sessions.len();
         s.sessions.live += sessions.values().filter(|x| x.is_active()).count();
@@ -76,7 +107,7 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
             project_id: project.id().to_string(),
             name: project.name().to_string(),
             archived: project.is_archived(),
-            packages: packages.len(),
+            packages: count,
         });
     }
     s.last_deposit = newest.map(|(_, text)| text);

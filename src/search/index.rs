@@ -11,27 +11,38 @@ use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use super::lite::LiteLine;
 use super::{query, rank};
+use crate::store::coverage::Coverage;
 use crate::wire::{Status, time};
 
-const FORMAT: u32 = 1;
-const FINGERPRINT_BYTES: u64 = 4096;
-const DOC_BYTES: usize = 40;
+const FORMAT: u32 = 2;
+pub(super) const DOC_BYTES: usize = 41;
 const DICT_BYTES: usize = 20;
 const POSTING_BYTES: usize = 8;
+/// One entry of the id table: a 64-bit key of the package id, and the document.
+const ID_ENTRY_BYTES: usize = 12;
+/// Lines a log may have beyond its index before the index file is brought up to date: a read
+/// parses up to this much of a grown log itself rather than rewrite the index every time.
+pub const TAIL_LIMIT: u64 = 4 << 20;
+/// Package types get one byte in a document; this one means "more types than fit: read the
+/// line".
+pub const TYPE_OVERFLOW: u8 = u8::MAX;
 
 /// What an index says about its log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct Header {
     format: u32,
-    /// Bytes of the log covered: always the end of a complete line.
-    covered: u64,
-    /// SHA-256 prefixes of the first and the last (up to) 4 KiB of the covered bytes.
-    head: String,
-    tail: String,
+    #[serde(flatten)]
+    coverage: Coverage,
+    /// The package types of the documents, by code.
+    #[serde(default)]
+    types: Vec<String>,
+    /// Lines of the covered bytes that are not package lines: readers that use the index must
+    /// still report them, so they read such a log in full.
+    #[serde(default)]
+    damaged: u64,
 }
 
 /// One indexed line.
@@ -45,7 +56,16 @@ pub struct Doc {
     pub hash_prefix: u64,
     pub significance: i8,
     pub status: Status,
+    /// The package type's code in the index's type table (see [`TYPE_OVERFLOW`]).
+    pub type_code: u8,
     pub id: String,
+}
+
+/// A stable 64-bit key of a package id (FNV-1a): the id table is sorted by it.
+pub fn id_key(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// An index in memory: its documents, and postings by stem.
@@ -53,6 +73,10 @@ pub struct Doc {
 pub struct MonthIndex {
     header_covered: u64,
     pub docs: Vec<Doc>,
+    /// Package types by code.
+    pub types: Vec<String>,
+    /// Covered lines that are not package lines.
+    pub damaged: u64,
     /// Stem → (doc, weighted count), docs ascending.
     pub postings: HashMap<String, Vec<(u32, f32)>>,
 }
@@ -85,11 +109,16 @@ impl MonthIndex {
     /// Adds one line (its bytes, without or with the newline) found at `offset`. Lines that are
     /// not packages are left out: the plain readers report them.
     fn add_line(&mut self, bytes: &[u8], offset: u64) {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
         let Ok(line) = serde_json::from_slice::<LiteLine>(bytes) else {
+            self.damaged += 1;
             return;
         };
         let p = line.package;
         let Some(created) = p.created_at.as_deref().and_then(|t| time::parse(t).ok()) else {
+            self.damaged += 1;
             return;
         };
         let doc = self.docs.len() as u32;
@@ -105,6 +134,15 @@ impl MonthIndex {
         for (stem, tf) in counts {
             self.postings.entry(stem).or_default().push((doc, tf));
         }
+        let ptype = p.package_type.as_deref().unwrap_or("standard");
+        let type_code = match self.types.iter().position(|t| t == ptype) {
+            Some(i) => i as u8,
+            None if self.types.len() < usize::from(TYPE_OVERFLOW) => {
+                self.types.push(ptype.to_string());
+                (self.types.len() - 1) as u8
+            }
+            None => TYPE_OVERFLOW,
+        };
         self.docs.push(Doc {
             offset,
             created_micros: created.timestamp_micros(),
@@ -117,6 +155,7 @@ impl MonthIndex {
                 .unwrap_or(5),
             status: Status::parse(p.status.as_deref().unwrap_or("complete"))
                 .unwrap_or(Status::Complete),
+            type_code,
             id: p.package_id.into_owned(),
         });
     }
@@ -145,27 +184,6 @@ impl MonthIndex {
     }
 }
 
-fn fingerprint(file: &mut File, start: u64, len: u64) -> std::io::Result<String> {
-    file.seek(SeekFrom::Start(start))?;
-    let mut buf = Vec::with_capacity(len as usize);
-    file.take(len).read_to_end(&mut buf)?;
-    Ok(Sha256::digest(&buf)[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
-}
-
-fn header_for(log: &Path, covered: u64) -> std::io::Result<Header> {
-    let mut file = File::open(log)?;
-    let n = covered.min(FINGERPRINT_BYTES);
-    Ok(Header {
-        format: FORMAT,
-        covered,
-        head: fingerprint(&mut file, 0, n)?,
-        tail: fingerprint(&mut file, covered - n, n)?,
-    })
-}
-
 /// Where the index of `log` lives: `cache/search-v1/<project folder>/<month>.idx`.
 pub fn index_path(cache_dir: &Path, log: &Path) -> PathBuf {
     let month = log
@@ -191,11 +209,7 @@ pub fn load_or_build(cache_dir: &Path, log: &Path) -> std::io::Result<MonthIndex
     let log_len = std::fs::metadata(log)?.len();
     let path = index_path(cache_dir, log);
     let mut index = match read(&path) {
-        Ok(Some((header, index)))
-            if header.covered <= log_len && header == header_for(log, header.covered)? =>
-        {
-            index
-        }
+        Ok(Some((header, index))) if header.coverage.still_holds(log, log_len)? => index,
         _ => MonthIndex::default(),
     };
     let before = index.header_covered;
@@ -209,7 +223,12 @@ pub fn load_or_build(cache_dir: &Path, log: &Path) -> std::io::Result<MonthIndex
 }
 
 fn write(path: &Path, log: &Path, index: &MonthIndex) -> std::io::Result<()> {
-    let header = header_for(log, index.header_covered)?;
+    let header = Header {
+        format: FORMAT,
+        coverage: Coverage::of(log, index.header_covered)?,
+        types: index.types.clone(),
+        damaged: index.damaged,
+    };
     let mut stems: Vec<&String> = index.postings.keys().collect();
     stems.sort();
     let mut out = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
@@ -250,6 +269,15 @@ fn write(path: &Path, log: &Path, index: &MonthIndex) -> std::io::Result<()> {
             out.extend(tf.to_le_bytes());
         }
     }
+    // Last, the id table, sorted by key: a lookup reads a few entries of it in place.
+    let mut keys: Vec<(u64, u32)> = (index.docs.iter().enumerate())
+        .map(|(i, d)| (id_key(&d.id), i as u32))
+        .collect();
+    keys.sort_unstable();
+    for (key, doc) in keys {
+        out.extend(key.to_le_bytes());
+        out.extend(doc.to_le_bytes());
+    }
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
@@ -262,6 +290,10 @@ fn write(path: &Path, log: &Path, index: &MonthIndex) -> std::io::Result<()> {
 pub struct QueryView {
     doc_bytes: Vec<u8>,
     ids: Vec<u8>,
+    /// Package types by code.
+    pub types: Vec<String>,
+    /// Whether some lines are not package lines (see [`MonthIndex::damaged`]).
+    pub damaged: bool,
     /// Per query stem, its postings.
     pub postings: Vec<Vec<(u32, f32)>>,
 }
@@ -286,18 +318,46 @@ impl QueryView {
         std::str::from_utf8(self.ids.get(off..off + len)?).ok()
     }
 
+    /// The package type of document `i`, when the type table holds it.
+    pub fn doc_type(&self, d: &Doc) -> Option<&str> {
+        self.types.get(usize::from(d.type_code)).map(String::as_str)
+    }
+
     fn from_index(index: &MonthIndex, stems: &[String]) -> QueryView {
-        let mut ids = Vec::new();
-        let mut doc_bytes = Vec::with_capacity(index.docs.len() * DOC_BYTES);
-        for d in &index.docs {
-            encode_doc(&mut doc_bytes, d, ids.len() as u32);
-            ids.extend(d.id.as_bytes());
+        let mut view = QueryView {
+            postings: vec![Vec::new(); stems.len()],
+            ..QueryView::default()
+        };
+        view.extend(index, stems);
+        view
+    }
+
+    /// Appends the documents of `more` (lines after those already here) with their postings
+    /// of `stems`, renumbered, and their types recoded into this view's table.
+    fn extend(&mut self, more: &MonthIndex, stems: &[String]) {
+        let first = self.doc_count() as u32;
+        self.damaged |= more.damaged > 0;
+        for d in &more.docs {
+            let mut d = d.clone();
+            if let Some(name) = more.types.get(usize::from(d.type_code)) {
+                d.type_code = match self.types.iter().position(|t| t == name) {
+                    Some(i) => i as u8,
+                    None if self.types.len() < usize::from(TYPE_OVERFLOW) => {
+                        self.types.push(name.clone());
+                        (self.types.len() - 1) as u8
+                    }
+                    None => TYPE_OVERFLOW,
+                };
+            }
+            encode_doc(&mut self.doc_bytes, &d, self.ids.len() as u32);
+            self.ids.extend(d.id.as_bytes());
         }
-        let postings = stems.iter().map(|s| index.postings(s).to_vec()).collect();
-        QueryView {
-            doc_bytes,
-            ids,
-            postings,
+        for (list, stem) in self.postings.iter_mut().zip(stems) {
+            list.extend(
+                more.postings(stem)
+                    .iter()
+                    .map(|&(doc, tf)| (doc + first, tf)),
+            );
         }
     }
 }
@@ -312,6 +372,7 @@ fn encode_doc(out: &mut Vec<u8>, d: &Doc, id_off: u32) {
     out.extend((d.id.len() as u16).to_le_bytes());
     out.push(d.significance as u8);
     out.push(status_code(d.status));
+    out.push(d.type_code);
 }
 
 /// Decodes a document record; its id too when `ids` is given.
@@ -321,6 +382,7 @@ fn decode_doc(raw: &[u8], ids: Option<&[u8]>) -> Option<Doc> {
         (d.u64()?, d.i64()?, d.f32()?, d.u32()?, d.u64()?);
     let (id_off, id_len) = (d.u32()? as usize, d.u16()? as usize);
     let (significance, status) = (d.take::<1>()?[0] as i8, status_of(d.take::<1>()?[0]));
+    let type_code = d.take::<1>()?[0];
     let id = match ids {
         Some(ids) => std::str::from_utf8(ids.get(id_off..id_off + id_len)?)
             .ok()?
@@ -335,6 +397,7 @@ fn decode_doc(raw: &[u8], ids: Option<&[u8]>) -> Option<Doc> {
         hash_prefix,
         significance,
         status,
+        type_code,
         id,
     })
 }
@@ -342,41 +405,167 @@ fn decode_doc(raw: &[u8], ids: Option<&[u8]>) -> Option<Doc> {
 /// The index of `log` as far as a query for `stems` needs it. A valid index that covers the
 /// whole log is read in part (header, documents, dictionary, and the postings of `stems`);
 /// otherwise the index is brought up to date first.
+///
+/// An index that covers all but the last few lines of a grown log ([`TAIL_LIMIT`]) is used as
+/// it is, and those lines are indexed in memory: a deposit does not cost the next read a
+/// rewrite of the month's index.
 pub fn query(cache_dir: &Path, log: &Path, stems: &[String]) -> std::io::Result<QueryView> {
     let log_len = std::fs::metadata(log)?.len();
     let path = index_path(cache_dir, log);
-    if let Ok(Some(view)) = read_partial(&path, log, log_len, stems) {
+    if let Ok(Some((mut view, covered))) = read_partial(&path, log, log_len, stems)
+        && log_len - covered <= TAIL_LIMIT
+    {
+        if covered < log_len {
+            let mut tail = MonthIndex::default();
+            tail.add_from(log, covered)?;
+            view.extend(&tail, stems);
+        }
         return Ok(view);
     }
     let index = load_or_build(cache_dir, log)?;
     Ok(QueryView::from_index(&index, stems))
 }
 
-/// Reads what a query needs from an index file that is valid and covers `log_len` bytes, or
-/// `None` when it is missing, stale, or damaged.
-fn read_partial(
-    path: &Path,
-    log: &Path,
-    log_len: u64,
-    stems: &[String],
-) -> std::io::Result<Option<QueryView>> {
+/// An open index file whose header still holds for its log.
+struct OpenIndex {
+    file: File,
+    header: Header,
+    /// Where the fixed counts start (after the header line).
+    body: u64,
+}
+
+fn open_valid(path: &Path, log: &Path, log_len: u64) -> std::io::Result<Option<OpenIndex>> {
     let mut file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     };
-    let mut reader = BufReader::new(&mut file);
     let mut line = Vec::new();
-    reader.read_until(b'\n', &mut line)?;
+    BufReader::with_capacity(1024, &mut file)
+        .take(64 << 10)
+        .read_until(b'\n', &mut line)?;
     let Ok(header) = serde_json::from_slice::<Header>(&line) else {
         return Ok(None);
     };
-    if header.format != FORMAT
-        || header.covered != log_len
-        || header != header_for(log, header.covered)?
-    {
+    if header.format != FORMAT || !header.coverage.still_holds(log, log_len)? {
         return Ok(None);
     }
+    Ok(Some(OpenIndex {
+        file,
+        header,
+        body: line.len() as u64,
+    }))
+}
+
+/// The offsets in `log` of the lines that may hold package `id`: from the index's id table,
+/// and from the lines the index does not cover yet. The caller reads each line and checks its
+/// id (two ids can share a key). `None` when the log has lines that are not package lines:
+/// the caller then scans it, so that one holding the id is reported.
+pub fn find_id(cache_dir: &Path, log: &Path, id: &str) -> std::io::Result<Option<Vec<u64>>> {
+    let log_len = std::fs::metadata(log)?.len();
+    let path = index_path(cache_dir, log);
+    let found = match open_valid(&path, log, log_len)? {
+        Some(open) if open.header.damaged > 0 => return Ok(None),
+        Some(open) if log_len - open.header.coverage.covered <= TAIL_LIMIT => {
+            lookup_id(open, id).ok().flatten()
+        }
+        _ => None,
+    };
+    let Some((mut offsets, covered)) = found else {
+        let index = load_or_build(cache_dir, log)?;
+        return Ok((index.damaged == 0).then(|| {
+            (index.docs.iter())
+                .filter(|d| d.id == id)
+                .map(|d| d.offset)
+                .collect()
+        }));
+    };
+    if covered < log_len {
+        let mut tail = MonthIndex::default();
+        tail.add_from(log, covered)?;
+        if tail.damaged > 0 {
+            return Ok(None);
+        }
+        offsets.extend(tail.docs.iter().filter(|d| d.id == id).map(|d| d.offset));
+    }
+    Ok(Some(offsets))
+}
+
+/// Binary search of the id table in place; `None` when the file is damaged.
+fn lookup_id(mut open: OpenIndex, id: &str) -> std::io::Result<Option<(Vec<u64>, u64)>> {
+    let read_at = |file: &mut File, at: u64, buf: &mut [u8]| -> std::io::Result<()> {
+        file.seek(SeekFrom::Start(at))?;
+        file.read_exact(buf)
+    };
+    let mut fixed = [0u8; 32];
+    read_at(&mut open.file, open.body, &mut fixed)?;
+    let n_docs = u32::from_le_bytes(fixed[..4].try_into().unwrap_or_default()) as u64;
+    let file_len = open.file.metadata()?.len();
+    let Some(table) = file_len.checked_sub(n_docs * ID_ENTRY_BYTES as u64) else {
+        return Ok(None);
+    };
+    let key = id_key(id);
+    let mut entry = |i: u64| -> std::io::Result<(u64, u32)> {
+        let mut raw = [0u8; ID_ENTRY_BYTES];
+        read_at(&mut open.file, table + i * ID_ENTRY_BYTES as u64, &mut raw)?;
+        let mut f = Fields(&raw);
+        Ok((f.u64().unwrap_or(0), f.u32().unwrap_or(0)))
+    };
+    let (mut lo, mut hi) = (0, n_docs);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if entry(mid)?.0 < key {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    let mut docs = Vec::new();
+    while lo < n_docs {
+        let (k, doc) = entry(lo)?;
+        if k != key {
+            break;
+        }
+        docs.push(doc);
+        lo += 1;
+    }
+    let mut offsets = Vec::with_capacity(docs.len());
+    for doc in docs {
+        if u64::from(doc) >= n_docs {
+            return Ok(None);
+        }
+        let mut raw = [0u8; DOC_BYTES];
+        read_at(
+            &mut open.file,
+            open.body + 32 + u64::from(doc) * DOC_BYTES as u64,
+            &mut raw,
+        )?;
+        let Some(d) = decode_doc(&raw, None) else {
+            return Ok(None);
+        };
+        offsets.push(d.offset);
+    }
+    Ok(Some((offsets, open.header.coverage.covered)))
+}
+
+/// Reads what a query needs from an index file whose header still holds for its log, with the
+/// number of log bytes it covers; `None` when it is missing, stale, or damaged.
+fn read_partial(
+    path: &Path,
+    log: &Path,
+    log_len: u64,
+    stems: &[String],
+) -> std::io::Result<Option<(QueryView, u64)>> {
+    let Some(OpenIndex {
+        mut file,
+        header,
+        body,
+    }) = open_valid(path, log, log_len)?
+    else {
+        return Ok(None);
+    };
+    file.seek(SeekFrom::Start(body))?;
+    let mut reader = BufReader::new(&mut file);
     let mut fixed = [0u8; 32];
     reader.read_exact(&mut fixed)?;
     let mut f = Fields(&fixed);
@@ -392,12 +581,19 @@ fn read_partial(
         Ok(buf)
     };
     let doc_bytes = read_n(&mut reader, n_docs * DOC_BYTES)?;
-    let dict = read_n(&mut reader, n_terms * DICT_BYTES)?;
-    let ids = read_n(&mut reader, ids_len)?;
-    let stem_blob = read_n(&mut reader, stems_len)?;
-    let postings_start = line.len() as u64
-        + 32
-        + (n_docs * DOC_BYTES + n_terms * DICT_BYTES + ids_len + stems_len) as u64;
+    // A listing needs no stems: skip the dictionary rather than read it.
+    let (dict, ids, stem_blob) = if stems.is_empty() {
+        reader.seek_relative((n_terms * DICT_BYTES) as i64)?;
+        (Vec::new(), read_n(&mut reader, ids_len)?, Vec::new())
+    } else {
+        (
+            read_n(&mut reader, n_terms * DICT_BYTES)?,
+            read_n(&mut reader, ids_len)?,
+            read_n(&mut reader, stems_len)?,
+        )
+    };
+    let postings_start =
+        body + 32 + (n_docs * DOC_BYTES + n_terms * DICT_BYTES + ids_len + stems_len) as u64;
     drop(reader);
     let entry = |i: usize| -> Option<(&[u8], u64, usize)> {
         let mut d = Fields(dict.get(i * DICT_BYTES..(i + 1) * DICT_BYTES)?);
@@ -441,11 +637,16 @@ fn read_partial(
         }
         postings.push(list);
     }
-    Ok(Some(QueryView {
-        doc_bytes,
-        ids,
-        postings,
-    }))
+    Ok(Some((
+        QueryView {
+            doc_bytes,
+            ids,
+            types: header.types,
+            damaged: header.damaged > 0,
+            postings,
+        },
+        header.coverage.covered,
+    )))
 }
 
 /// Little-endian fields from a byte slice, in order.
@@ -510,7 +711,9 @@ fn parse(bytes: &[u8]) -> Option<(Header, MonthIndex)> {
     let stems = f.bytes(stems_len)?;
     let postings_bytes = f.0;
     let mut index = MonthIndex {
-        header_covered: header.covered,
+        header_covered: header.coverage.covered,
+        types: header.types.clone(),
+        damaged: header.damaged,
         ..Default::default()
     };
     for raw in doc_bytes.chunks_exact(DOC_BYTES) {

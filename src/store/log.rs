@@ -180,7 +180,8 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 /// Appends `bytes` (one or more complete lines) to `path` with a single `write_all`, creating
 /// the file and its folders as needed. If the file ends in a torn line, a newline goes first so
 /// that the new record starts on a line of its own. Call this only while holding the writer lock.
-pub fn append(path: &Path, bytes: &[u8], fsync: bool) -> Result<()> {
+/// Returns whether a torn last line had to be sealed first.
+pub fn append(path: &Path, bytes: &[u8], fsync: bool) -> Result<bool> {
     debug_assert!(bytes.ends_with(b"\n"));
     let ctx = |what: &str| format!("cannot {what} {}", path.display());
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -199,6 +200,7 @@ pub fn append(path: &Path, bytes: &[u8], fsync: bool) -> Result<()> {
         .map_err(|e| Error::io(ctx("stat"), e))?
         .len();
     let mut data = Vec::with_capacity(bytes.len() + 1);
+    let mut sealed = false;
     if len > 0 {
         let mut last = [0u8; 1];
         file.seek(SeekFrom::Start(len - 1))
@@ -210,6 +212,7 @@ pub fn append(path: &Path, bytes: &[u8], fsync: bool) -> Result<()> {
             // let our newline complete it and bring it back.
             data.extend_from_slice(TORN_MARK);
             data.push(b'\n');
+            sealed = true;
         }
     }
     data.extend_from_slice(bytes);
@@ -224,7 +227,7 @@ pub fn append(path: &Path, bytes: &[u8], fsync: bool) -> Result<()> {
             }
         }
     }
-    Ok(())
+    Ok(sealed)
 }
 
 /// Makes a new directory entry durable. Best effort: not every platform can open a directory.

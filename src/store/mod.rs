@@ -3,6 +3,8 @@
 //! [`Diagnostics`] for the caller to report.
 
 pub mod config;
+pub mod coverage;
+pub mod fact_index;
 pub mod layout;
 pub mod local;
 pub mod lock;
@@ -143,10 +145,12 @@ impl Store {
         ))
     }
 
-    /// The bytes of every file in the store.
+    /// The bytes of every file in the store, but for the per-clone `cache/` and `local/`.
     pub fn size_on_disk(&self) -> u64 {
+        let derived = [self.layout.cache_dir(), self.layout.local_dir()];
         walkdir::WalkDir::new(self.root())
             .into_iter()
+            .filter_entry(|e| !derived.iter().any(|d| d == e.path()))
             .filter_map(|e| e.ok())
             .filter_map(|e| e.metadata().ok())
             .filter(|m| m.is_file())
@@ -155,7 +159,23 @@ impl Store {
     }
 
     /// Appends complete lines to a log under the store's fsync policy. Hold the lock.
+    /// A torn last line it seals is reported, as a reader would have.
     pub fn append(&self, path: &Path, bytes: &[u8]) -> Result<()> {
-        log::append(path, bytes, self.config.fsync())
+        let before = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        if log::append(path, bytes, self.config.fsync())? {
+            let torn_line = std::fs::read(path)
+                .map(|b| {
+                    let head = b.get(..before as usize).unwrap_or(&b);
+                    head.iter().filter(|&&c| c == b'\n').count() as u64 + 1
+                })
+                .unwrap_or(0);
+            self.diagnostics.warn(
+                path,
+                torn_line,
+                WarningKind::TornLine,
+                "the last line is incomplete (a write was cut off); it was skipped",
+            );
+        }
+        Ok(())
     }
 }

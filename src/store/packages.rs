@@ -90,6 +90,20 @@ impl StoredPackage {
         env
     }
 
+    /// The line of a first version, as [`StoredPackage::envelope`] makes it, without copying
+    /// the package.
+    pub fn envelope_line(package: &Package, hash: &str) -> Result<Vec<u8>> {
+        #[derive(serde::Serialize)]
+        struct Envelope<'a> {
+            package: &'a Map<String, Value>,
+            hash: &'a str,
+        }
+        log::to_line(&Envelope {
+            package: package.as_map(),
+            hash,
+        })
+    }
+
     /// The envelope line for a package: what a deposit appends.
     pub fn envelope(package: &Package, hash: &str) -> Map<String, Value> {
         let mut env = Map::new();
@@ -184,6 +198,12 @@ impl Store {
         })
     }
 
+    /// Reads one log in full only for what it reports: the warnings for its damaged lines.
+    /// Readers that go by an index call this for a log the index found damage in.
+    pub fn report_damage(&self, path: &Path) -> Result<()> {
+        self.scan_log(path, None, &mut |_| Ok(()))
+    }
+
     /// The `package_id` written in the line at `offset`, however damaged the rest is.
     pub fn package_id_at(&self, path: &Path, offset: u64) -> Option<String> {
         use std::io::{BufRead, Seek, SeekFrom};
@@ -236,20 +256,38 @@ impl Store {
         }
     }
 
-    /// Every stored version of one package in a project (empty when there is none).
+    /// Every stored version of one package in a project (empty when there is none). Each
+    /// log's search index says which lines to read; a log without a usable index is scanned
+    /// for the id's bytes.
     pub fn package_versions(
         &self,
         project_id: &str,
         package_id: &str,
     ) -> Result<Vec<StoredPackage>> {
         let fragment = json_fragment(package_id);
+        let cache = self.config.search_index().then(|| self.layout.cache_dir());
         let mut out = Vec::new();
-        self.scan_packages(project_id, Some(fragment.as_bytes()), |p| {
-            if p.package.id() == package_id {
-                out.push(p);
+        for path in self.package_logs(project_id)? {
+            let offsets = (cache.as_deref())
+                .and_then(|c| crate::search::index::find_id(c, &path, package_id).ok())
+                .flatten();
+            let Some(offsets) = offsets else {
+                self.scan_log(&path, Some(fragment.as_bytes()), &mut |p: StoredPackage| {
+                    if p.package.id() == package_id {
+                        out.push(p);
+                    }
+                    Ok(())
+                })?;
+                continue;
+            };
+            for offset in offsets {
+                if let Some(p) = self.package_at(&path, offset)?
+                    && p.package.id() == package_id
+                {
+                    out.push(p);
+                }
             }
-            Ok(())
-        })?;
+        }
         Ok(out)
     }
 

@@ -30,7 +30,7 @@ pub fn canonical_order(a: &Value, b: &Value) -> Ordering {
 
 /// Orders optional end times so that "ended" beats "open" and the earlier end beats the later:
 /// once a record is closed it stays closed, whatever a merge brings.
-fn end_order(a: Option<&str>, b: Option<&str>) -> Ordering {
+pub(crate) fn end_order(a: Option<&str>, b: Option<&str>) -> Ordering {
     let parse = |s: Option<&str>| s.and_then(|s| time::parse(s).ok());
     match (parse(a), parse(b)) {
         (None, None) => Ordering::Equal,
@@ -89,8 +89,17 @@ impl Versioned for Session {
 impl Store {
     /// The current version of every record in a versioned log, by id.
     pub fn read_current<T: Versioned>(&self, path: &Path) -> Result<BTreeMap<String, T>> {
+        self.read_current_filtered(path, None)
+    }
+
+    /// Like [`Store::read_current`], over only the lines whose bytes hold `prefilter`.
+    fn read_current_filtered<T: Versioned>(
+        &self,
+        path: &Path,
+        prefilter: Option<&[u8]>,
+    ) -> Result<BTreeMap<String, T>> {
         let mut out: BTreeMap<String, T> = BTreeMap::new();
-        log::read_objects(path, &self.diagnostics, |line, map| {
+        log::read_objects_filtered(path, &self.diagnostics, prefilter, |line, map| {
             match T::parse(map) {
                 Ok(rec) => match out.get(rec.record_id()) {
                     Some(cur) if rec.version_order(cur) != Ordering::Greater => {}
@@ -127,6 +136,18 @@ impl Store {
     /// Every session of a project at its current version, by `session_id`.
     pub fn sessions(&self, project_id: &str) -> Result<BTreeMap<String, Session>> {
         self.read_current(&self.layout.sessions_file(project_id))
+    }
+
+    /// The sessions of a project whose lines mention `key` (an id or a callsign): the only
+    /// lines parsed, so finding one session costs a byte search of the log.
+    pub fn sessions_mentioning(
+        &self,
+        project_id: &str,
+        key: &str,
+    ) -> Result<BTreeMap<String, Session>> {
+        let quoted = serde_json::to_string(key).unwrap_or_default();
+        let fragment = &quoted.as_bytes()[1..quoted.len().saturating_sub(1)];
+        self.read_current_filtered(&self.layout.sessions_file(project_id), Some(fragment))
     }
 }
 

@@ -38,7 +38,18 @@ pub fn to_canonical_string(value: &Value) -> String {
 
 /// "sha256:" + 64 lowercase hex digits of SHA-256 over the canonical UTF-8 bytes.
 pub fn content_hash(value: &Value) -> String {
-    let digest = Sha256::digest(to_canonical_string(value).as_bytes());
+    hash_hex(&to_canonical_string(value))
+}
+
+/// [`content_hash`] of an object, without building a `Value` around it.
+pub fn content_hash_of_map(map: &Map<String, Value>) -> String {
+    let mut text = String::with_capacity(1024);
+    write_object(map, &mut text);
+    hash_hex(&text)
+}
+
+fn hash_hex(canonical: &str) -> String {
+    let digest = Sha256::digest(canonical.as_bytes());
     let mut out = String::with_capacity(7 + 2 * digest.len());
     out.push_str("sha256:");
     for byte in digest {
@@ -172,7 +183,16 @@ fn write_object(map: &Map<String, Value>, out: &mut String) {
 
 fn write_string(s: &str, out: &mut String) {
     out.push('"');
-    for c in s.chars() {
+    // Runs that need no escape are copied whole; only `"`, `\` and controls are escaped, all
+    // of them ASCII, so a run always ends on a character boundary.
+    let mut rest = s;
+    while let Some(at) = rest
+        .bytes()
+        .position(|b| b == b'"' || b == b'\\' || b < 0x20)
+    {
+        out.push_str(&rest[..at]);
+        let c = char::from(rest.as_bytes()[at]);
+        rest = &rest[at + 1..];
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
@@ -190,6 +210,7 @@ fn write_string(s: &str, out: &mut String) {
             c => out.push(c),
         }
     }
+    out.push_str(rest);
     out.push('"');
 }
 

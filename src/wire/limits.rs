@@ -48,9 +48,11 @@ impl Limits {
 
     /// Checks a record: its compact size, nesting and arrays. `what` names it in the error.
     pub fn check_record(&self, what: &str, record: &Map<String, Value>) -> Result<(), String> {
-        let size = serde_json::to_vec(record)
-            .map(|v| v.len() as u64)
-            .unwrap_or(u64::MAX);
+        let mut counter = ByteCount(0);
+        let size = match serde_json::to_writer(&mut counter, record) {
+            Ok(()) => counter.0,
+            Err(_) => u64::MAX,
+        };
         if size > self.package_bytes {
             return Err(format!(
                 "{what} is {}, over the limit of {} (max_package_bytes in config.toml)",
@@ -88,6 +90,19 @@ fn shape(v: &Value, depth: u64, worst: &mut (u64, u64)) {
         }
         Value::Object(m) => m.values().for_each(|x| shape(x, depth + 1, worst)),
         _ => {}
+    }
+}
+
+/// Counts the bytes written to it: a record's serialized size without building it.
+struct ByteCount(u64);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 

@@ -87,7 +87,7 @@ pub struct ActorRef<'a> {
 impl Package {
     /// The content hash of §6.6: `sha256:` over the canonical JSON of the package as stored.
     pub fn content_hash(&self) -> String {
-        canonical::content_hash(&Value::Object(self.0.clone()))
+        canonical::content_hash_of_map(&self.0)
     }
 
     pub fn id(&self) -> &str {

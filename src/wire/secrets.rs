@@ -179,7 +179,17 @@ fn matcher(i: usize) -> Option<&'static RegexMatcher> {
 pub fn find(text: &str) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
     let lower = std::cell::OnceCell::new();
+    // The case-folded rules (an assignment, an AWS secret) need `=` or `:`: most text has
+    // neither, and is spared the lowercase copy and their keywords.
+    // No rule matches fewer than 12 bytes (`pwd=` and eight characters is the shortest).
+    if text.len() < 12 {
+        return out;
+    }
+    let assigns = text.bytes().any(|b| b == b'=' || b == b':');
     for (i, rule) in RULES.iter().enumerate() {
+        if rule.fold && !assigns {
+            continue;
+        }
         let hit = rule.keywords.iter().any(|k| {
             if rule.fold {
                 lower.get_or_init(|| text.to_ascii_lowercase()).contains(k)
@@ -289,11 +299,21 @@ fn walk_map(map: &mut Map<String, Value>, prefix: &str, redact_them: bool, out: 
     }
 }
 
-/// The credentials in every string of a record (keys are names, not data).
+/// The credentials in every string of a record (keys are names, not data). A record with
+/// none (nearly all) is scanned without copying it or naming its fields.
 pub fn scan_record(map: &Map<String, Value>) -> Vec<Located> {
-    let mut copy = map.clone();
+    fn any(v: &Value) -> bool {
+        match v {
+            Value::String(s) => !find(s).is_empty(),
+            Value::Array(items) => items.iter().any(any),
+            Value::Object(m) => m.values().any(any),
+            _ => false,
+        }
+    }
     let mut out = Vec::new();
-    walk_map(&mut copy, "", false, &mut out);
+    if map.values().any(any) {
+        walk_map(&mut map.clone(), "", false, &mut out);
+    }
     out
 }
 

@@ -866,7 +866,8 @@ fn snapshot(env: &Env) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             let rel = path.strip_prefix(root).unwrap().to_path_buf();
-            if rel == Path::new("local") {
+            // Per-clone and derived state: a refused write may still build a disposable index.
+            if rel == Path::new("local") || rel == Path::new("cache") {
                 continue;
             }
             if path.is_dir() {

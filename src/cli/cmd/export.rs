@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::cli::{CmdResult, Ctx};
+use crate::cli::{CliError, CmdResult, Ctx};
+use crate::error::Error;
 use crate::ops::backup;
 
 /// Back up projects as plain wire records (offline, restorable anywhere)
@@ -33,11 +34,26 @@ pub fn run(ctx: &mut Ctx, args: ExportArgs) -> CmdResult {
     let projects = ctx.projects(args.all_projects)?;
     let store = ctx.store()?;
     if args.out.as_os_str() == "-" {
-        let records = backup::records(store, &projects)?;
-        backup::refuse_damage(store)?;
-        for (_, v) in records {
-            ctx.ui.json_line(&v)?;
+        // Streamed as read: a damaged store is found out on the way, and the command then
+        // fails (exit 5) after what it wrote, so a pipe's reader can tell.
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+        let mut failed: Option<std::io::Error> = None;
+        let streamed = backup::each_record(store, &projects, &mut |_, lines, _| {
+            out.write_all(lines).map_err(|e| {
+                let error = Error::io(
+                    "cannot write the export",
+                    std::io::Error::new(e.kind(), e.to_string()),
+                );
+                failed = Some(e);
+                error
+            })
+        });
+        if let Some(e) = failed {
+            return Err(CliError::Output(e));
         }
+        streamed?;
+        out.flush().map_err(CliError::Output)?;
+        backup::refuse_damage(store)?;
         return Ok(());
     }
     let dir = ctx.cwd.join(&args.out);

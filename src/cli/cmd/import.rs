@@ -1,14 +1,15 @@
 //! `relay import`: restore a backup folder, a stream, or another store's `.relay/` folder.
 
 use std::collections::HashMap;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
 use crate::cli::{CliError, CmdResult, Ctx};
 use crate::error::Error;
-use crate::ops::backup::{self, ImportOptions, OnConflict};
+use crate::ops::backup::{ImportOptions, OnConflict};
+use crate::ops::import::{self, Source};
 
 /// Restore records: a backup folder, an NDJSON stream, or another store's .relay/ folder
 ///
@@ -55,12 +56,9 @@ pub fn run(ctx: &mut Ctx, args: ImportArgs) -> CmdResult {
             .ok_or_else(|| CliError::Usage(format!("--project-map takes OLD=NEW (got `{m}`)")))?;
         project_map.insert(old.to_string(), new.to_string());
     }
-    let incoming = if args.path.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| Error::io("cannot read stdin", e))?;
-        backup::parse_stream(&buf, "stdin")?
+    let store = ctx.store()?;
+    let source = if args.path.as_os_str() == "-" {
+        Source::spooled(store, std::io::stdin().lock(), "stdin")?
     } else {
         let path = ctx.cwd.join(&args.path);
         if !path.exists() {
@@ -68,7 +66,7 @@ pub fn run(ctx: &mut Ctx, args: ImportArgs) -> CmdResult {
                 Error::InvalidInput(format!("{} does not exist", args.path.display())).into(),
             );
         }
-        backup::read_source(&path, args.force)?
+        Source::open(store, &path, args.force)?
     };
     let opts = ImportOptions {
         project_map,
@@ -80,21 +78,23 @@ pub fn run(ctx: &mut Ctx, args: ImportArgs) -> CmdResult {
         force: args.force,
     };
     let tty = std::io::stderr().is_terminal() && !ctx.ui.quiet;
-    let mut progress = |done: usize, total: usize| {
+    let mut progress = |done: u64, total: u64| {
         if tty && total > 0 {
             let width = 30;
-            let filled = done * width / total;
+            let filled = (done.min(total) * width / total) as usize;
             eprint!(
-                "\rimporting [{}{}] {done}/{total} projects",
+                "\rimporting [{}{}] {} / {} MB",
                 "#".repeat(filled),
-                " ".repeat(width - filled)
+                " ".repeat(width as usize - filled),
+                done >> 20,
+                total >> 20
             );
-            if done == total {
+            if done >= total {
                 eprintln!();
             }
         }
     };
-    let summary = backup::import(ctx.store()?, incoming, &opts, &mut progress)?;
+    let summary = import::import(store, &source, &opts, &mut progress)?;
     if ctx.ui.json {
         ctx.ui.json_line(&summary)?;
         return Ok(());

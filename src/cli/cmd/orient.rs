@@ -24,13 +24,16 @@ pub struct OrientArgs {
     /// How many days back to look
     #[arg(long, value_name = "N", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=36_500))]
     pub window_days: u32,
+    /// At most N recent packages, the newest (open questions come from these)
+    #[arg(long, value_name = "N", default_value_t = orient::DEFAULT_RECENT_LIMIT)]
+    pub limit: usize,
     #[command(flatten)]
     pub view: MarkdownArgs,
 }
 
 pub fn run(ctx: &mut Ctx, args: OrientArgs) -> CmdResult {
     let project = ctx.project()?;
-    let o = orient::orient(ctx.store()?, &project, args.window_days)?;
+    let o = orient::orient(ctx.store()?, &project, args.window_days, args.limit)?;
     if ctx.ui.json {
         ctx.ui.json_line(&o.bundle())?;
     } else {
