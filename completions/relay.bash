@@ -1825,13 +1825,17 @@ _relay() {
             return 0
             ;;
         relay__subcmd__orient)
-            opts="-q -h -V --window-days --md --max-chars --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --window-days --limit --md --max-chars --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --window-days)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

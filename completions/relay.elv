@@ -521,6 +521,7 @@ set edit:completion:arg-completer[relay] = {|@words|
         }
         &'relay;orient'= {
             cand --window-days 'How many days back to look'
+            cand --limit 'At most N recent packages, the newest (open questions come from these)'
             cand --max-chars 'Trim the Markdown to N characters, least significant material first'
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'

@@ -429,6 +429,7 @@ complete -c relay -n "__fish_relay_using_subcommand search" -l allow-secrets -d 
 complete -c relay -n "__fish_relay_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand search" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand orient" -l window-days -d 'How many days back to look' -r
+complete -c relay -n "__fish_relay_using_subcommand orient" -l limit -d 'At most N recent packages, the newest (open questions come from these)' -r
 complete -c relay -n "__fish_relay_using_subcommand orient" -l max-chars -d 'Trim the Markdown to N characters, least significant material first' -r
 complete -c relay -n "__fish_relay_using_subcommand orient" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand orient" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r

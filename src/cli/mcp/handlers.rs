@@ -80,7 +80,9 @@ fn to_value(v: &impl serde::Serialize) -> Result<Value, CliError> {
 pub fn orient(c: &Call) -> Result<Value, CliError> {
     let project = c.ctx.project()?;
     let days = c.args.int("window_days").unwrap_or(14) as u32;
-    Ok(orient_op::orient(c.ctx.store()?, &project, days)?.bundle())
+    let limit =
+        (c.args.int("limit")).map_or(orient_op::DEFAULT_RECENT_LIMIT, |n| n.max(0) as usize);
+    Ok(orient_op::orient(c.ctx.store()?, &project, days, limit)?.bundle())
 }
 
 pub fn orchestrate(c: &Call) -> Result<Value, CliError> {

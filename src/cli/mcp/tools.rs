@@ -144,6 +144,12 @@ const WINDOW: Param = opt(
     "How many days back to look (default 14)",
 );
 
+const RECENT_LIMIT: Param = opt(
+    "limit",
+    Kind::Int { min: 0, max: None },
+    "At most this many recent packages, the newest (default 50); open questions come from these",
+);
+
 const SUBJECT_PREDICATE: &[Param] = &[
     req(
         "subject",
@@ -291,7 +297,7 @@ pub const TOOLS: &[Tool] = &[
         name: "orient",
         title: "Orient: brief a new session",
         description: "Call this first in a new session. Returns the project's OrientationBundle: the project, the recent packages of the window (newest first; the newest with a handoff_note is the latest handoff), the active facts and the open questions.",
-        params: &[&[WINDOW], PROJECT],
+        params: &[&[WINDOW, RECENT_LIMIT], PROJECT],
         read_only: true,
         run: h::orient,
     },
