@@ -4,7 +4,9 @@
 pub mod cmd;
 pub mod context;
 pub mod exit;
+pub mod generate;
 pub mod markdown;
+pub mod mcp;
 pub mod render;
 pub mod ui;
 
@@ -59,6 +61,9 @@ pub enum Command {
     Hook(cmd::hook::HookArgs),
     Scan(cmd::scan::ScanArgs),
     Conformance(cmd::conformance::ConformanceArgs),
+    Completions(cmd::completions::CompletionsArgs),
+    Onboard(cmd::onboard::OnboardArgs),
+    Mcp(cmd::mcp::McpArgs),
 }
 
 /// Parses `args`, runs the command, reports errors and warnings, and returns the exit code.
@@ -108,6 +113,9 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
         Command::Hook(a) => cmd::hook::run(&mut ctx, a),
         Command::Scan(a) => cmd::scan::run(&mut ctx, a),
         Command::Conformance(a) => cmd::conformance::run(&mut ctx, a),
+        Command::Completions(a) => cmd::completions::run(&mut ctx, a),
+        Command::Onboard(a) => cmd::onboard::run(&mut ctx, a),
+        Command::Mcp(a) => cmd::mcp::run(&mut ctx, a),
     };
     let result = result.and_then(|()| ctx.ui.flush().map_err(CliError::Output));
     ctx.report_warnings();

@@ -30,6 +30,17 @@ pub struct Ranked {
     pub query: Query,
 }
 
+impl Ranked {
+    /// The result as `relay search --json` prints it: the wire package with its `score` and
+    /// the `matched` fields.
+    pub fn to_value(&self) -> serde_json::Value {
+        let mut v = self.stored.package.to_value();
+        v["score"] = serde_json::json!(self.score);
+        v["matched"] = serde_json::json!(self.matched);
+        v
+    }
+}
+
 /// What is kept of a candidate line until the scores are known: a few dozen bytes.
 struct Candidate {
     file: u32,

@@ -36,6 +36,17 @@ impl Reviewer {
     }
 }
 
+impl Reviewer {
+    /// `human` or `agent`.
+    pub fn parse(s: &str) -> Option<Reviewer> {
+        match s {
+            "human" => Some(Reviewer::Human),
+            "agent" => Some(Reviewer::Agent),
+            _ => None,
+        }
+    }
+}
+
 impl Action {
     pub fn name(self) -> &'static str {
         match self {
@@ -153,6 +164,20 @@ pub struct Pending {
     pub flagged_by: Value,
     pub flagged_at: String,
     pub note: Option<String>,
+}
+
+impl Pending {
+    /// The package's envelope with who flagged it, when and why (`relay review list --json`).
+    pub fn to_value(&self) -> Value {
+        let mut v = Value::Object(StoredPackage::envelope(
+            &self.package.package,
+            &self.package.hash,
+        ));
+        v["flagged_by"] = self.flagged_by.clone();
+        v["flagged_at"] = json!(self.flagged_at);
+        v["note"] = json!(self.note);
+        v
+    }
 }
 
 /// The packages in `awaiting_review` across `projects` (§11.4), optionally for one kind of

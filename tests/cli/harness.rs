@@ -109,7 +109,8 @@ impl Env {
         Some(Run::from(child.wait_with_output().unwrap()))
     }
 
-    fn program(&self, program: &str, args: &[&str]) -> Command {
+    /// Any program, in the working folder with the scrubbed environment.
+    pub fn program(&self, program: &str, args: &[&str]) -> Command {
         let mut c = Command::new(program);
         c.args(args)
             .current_dir(&self.dir)

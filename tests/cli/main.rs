@@ -4,11 +4,15 @@ mod harness;
 
 mod backup;
 mod deposit;
+mod examples;
 mod facts;
+mod generated;
 mod git;
 mod hooks;
 mod indexes;
 mod init_projects;
+mod mcp;
+mod onboard;
 mod orient;
 mod pull;
 mod review;

@@ -134,7 +134,8 @@ fn set(map: &mut Map<String, Value>, key: &str, value: Option<String>) {
     }
 }
 
-fn extend(map: &mut Map<String, Value>, key: &str, items: Vec<Value>) -> Result<(), CliError> {
+/// Adds `items` to the list `key` of a partial package (creating it when absent or null).
+pub fn extend(map: &mut Map<String, Value>, key: &str, items: Vec<Value>) -> Result<(), CliError> {
     if items.is_empty() {
         return Ok(());
     }
@@ -146,10 +147,7 @@ fn extend(map: &mut Map<String, Value>, key: &str, items: Vec<Value>) -> Result<
         other @ Value::Null => *other = Value::Array(items),
         _ => {
             return Err(CliError::Relay(Error::InvalidSchema(
-                crate::error::SchemaError::new(
-                    key,
-                    "must be an array in --from to be extended by flags",
-                ),
+                crate::error::SchemaError::new(key, "must be an array to be added to"),
             )));
         }
     }
@@ -220,18 +218,13 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
         strings(std::mem::take(&mut args.questions)),
     )?;
     let mut deliverables = Vec::new();
-    if !args.deliverables.is_empty() {
-        let store = ctx.store()?;
-        let root = store.root().parent().unwrap_or(store.root()).to_path_buf();
-        for path in std::mem::take(&mut args.deliverables) {
-            let d = ops::deposit::deliverable_for_path(&path, &ctx.cwd, &root)?;
-            if !d.exists {
-                ctx.ui.note(&format!(
-                    "note: deliverable `{path}` does not exist here; recorded without hash or size"
-                ));
-            }
-            deliverables.push(d.value);
+    for (path, d) in path_deliverables(ctx, std::mem::take(&mut args.deliverables))? {
+        if !d.exists {
+            ctx.ui.note(&format!(
+                "note: deliverable `{path}` does not exist here; recorded without hash or size"
+            ));
         }
+        deliverables.push(d.value);
     }
     extend(&mut map, "deliverables", deliverables)?;
     for kv in std::mem::take(&mut args.ext) {
@@ -247,6 +240,25 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
         map.insert(key.to_string(), value);
     }
     Ok(map)
+}
+
+/// Deliverables for paths (relative to the working folder) or URLs, each with its path.
+pub fn path_deliverables(
+    ctx: &Ctx,
+    paths: Vec<String>,
+) -> Result<Vec<(String, ops::deposit::PathDeliverable)>, CliError> {
+    if paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    let store = ctx.store()?;
+    let root = store.root().parent().unwrap_or(store.root()).to_path_buf();
+    paths
+        .into_iter()
+        .map(|path| {
+            let d = ops::deposit::deliverable_for_path(&path, &ctx.cwd, &root)?;
+            Ok((path, d))
+        })
+        .collect()
 }
 
 /// An `--ext` value: JSON when it parses, else the text. A number whose JSON form would differ
@@ -364,12 +376,51 @@ fn deposit(ctx: &mut Ctx, mut args: DepositArgs) -> CmdResult {
     finish(ctx, args, input)
 }
 
+/// The project a package goes into: its `project_id`, else the selected project.
+pub fn target_project(ctx: &Ctx, input: &Map<String, Value>) -> Result<String, CliError> {
+    match input.get("project_id").and_then(Value::as_str) {
+        Some(p) => Ok(p.to_string()),
+        None => ctx.project(),
+    }
+}
+
+/// Deposits a whole or partial package into `project_id`. When the input has no
+/// `created_by`, relay attributes it: the writer identity (`who` in `session`) and the work
+/// tree's HEAD commit.
+pub fn store_package(
+    ctx: &Ctx,
+    input: Map<String, Value>,
+    project_id: String,
+    who: &ActorArgs,
+    session: &SessionArg,
+) -> Result<ops::deposit::Deposited, CliError> {
+    let attribute = !input.contains_key("created_by");
+    let git_commit = if attribute {
+        ops::git::head_commit(&ctx.cwd)
+    } else {
+        None
+    };
+    let (actor, session_id) = if attribute {
+        ctx.writer(&project_id, who, session)?
+    } else {
+        (ctx.actor(who)?, None)
+    };
+    let deposit_ctx = DepositContext {
+        attribution_explicit: who.actor.is_some()
+            || who.actor_type.is_some()
+            || session.session.is_some(),
+        actor,
+        project_id,
+        session_id,
+        git_commit,
+        now: time::now(),
+    };
+    Ok(ops::deposit::deposit(ctx.store()?, input, &deposit_ctx)?)
+}
+
 fn finish(ctx: &mut Ctx, args: DepositArgs, mut input: Map<String, Value>) -> CmdResult {
     let store = ctx.store()?;
-    let project_id = match input.get("project_id").and_then(Value::as_str) {
-        Some(p) => p.to_string(),
-        None => ctx.project()?,
-    };
+    let project_id = target_project(ctx, &input)?;
     if input.get("title").is_none_or(Value::is_null) {
         if args.from.as_deref() != Some("-") && Ui::can_prompt() {
             // Fail before asking anything if the deposit cannot land.
@@ -383,30 +434,7 @@ fn finish(ctx: &mut Ctx, args: DepositArgs, mut input: Map<String, Value>) -> Cm
             ));
         }
     }
-    // relay attributes the package only when the input does not.
-    let attribute = !input.contains_key("created_by");
-    let git_commit = if attribute {
-        ops::git::head_commit(&ctx.cwd)
-    } else {
-        None
-    };
-    let (actor, session_id) = if attribute {
-        ctx.writer(&project_id, &args.who, &args.session)?
-    } else {
-        (ctx.actor(&args.who)?, None)
-    };
-    let who = &args.who;
-    let deposit_ctx = DepositContext {
-        attribution_explicit: who.actor.is_some()
-            || who.actor_type.is_some()
-            || args.session.session.is_some(),
-        actor,
-        project_id,
-        session_id,
-        git_commit,
-        now: time::now(),
-    };
-    let done = ops::deposit::deposit(store, input, &deposit_ctx)?;
+    let done = store_package(ctx, input, project_id, &args.who, &args.session)?;
     if ctx.ui.json {
         ctx.ui
             .json_line(&crate::store::packages::StoredPackage::envelope(

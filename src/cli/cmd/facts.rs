@@ -92,7 +92,7 @@ pub enum Action {
     History { subject: String, predicate: String },
 }
 
-fn parse_time(flag: &str, value: Option<&str>) -> Result<Option<time::Timestamp>, CliError> {
+pub fn parse_time(flag: &str, value: Option<&str>) -> Result<Option<time::Timestamp>, CliError> {
     value
         .map(|v| {
             time::parse_user_time(v, time::now())
@@ -133,6 +133,24 @@ fn print_facts(ctx: &mut Ctx, list: &[Fact]) -> CmdResult {
     Ok(())
 }
 
+/// Asserts a fact in `project` as `who` in `session` (the writer identity of the project).
+pub fn assert(
+    ctx: &Ctx,
+    project: &str,
+    mut req: AssertRequest,
+    who: &ActorArgs,
+    session: &SessionArg,
+) -> Result<facts::Asserted, CliError> {
+    let (actor, session_id) = ctx.writer(project, who, session)?;
+    let mut by = json!({"id": actor.id, "type": actor.actor_type});
+    if let Some(s) = session_id {
+        by["session_id"] = json!(s);
+    }
+    req.asserted_by = by;
+    req.actor_explicit = who.actor.is_some() || who.actor_type.is_some();
+    Ok(facts::assert(ctx.store()?, project, &req)?)
+}
+
 pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
     let project = ctx.project()?;
     let store = ctx.store()?;
@@ -148,13 +166,7 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             who,
             session,
         } => {
-            let (actor, session_id) = ctx.writer(&project, &who, &session)?;
-            let mut by = json!({"id": actor.id, "type": actor.actor_type});
-            if let Some(s) = session_id {
-                by["session_id"] = json!(s);
-            }
             let req = AssertRequest {
-                actor_explicit: who.actor.is_some() || who.actor_type.is_some(),
                 subject,
                 predicate,
                 value,
@@ -162,9 +174,9 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
                 confidence,
                 tags,
                 valid_from: parse_time("--valid-from", valid_from.as_deref())?,
-                asserted_by: by,
+                ..AssertRequest::default()
             };
-            let done = facts::assert(store, &project, &req)?;
+            let done = assert(ctx, &project, req, &who, &session)?;
             if ctx.ui.json {
                 ctx.ui.json_line(&done.fact)?;
             } else {

@@ -1,5 +1,6 @@
 //! One module per command: its clap `Args` and its `run`.
 
+pub mod completions;
 pub mod conformance;
 pub mod deposit;
 pub mod export;
@@ -7,6 +8,8 @@ pub mod facts;
 pub mod hook;
 pub mod import;
 pub mod init;
+pub mod mcp;
+pub mod onboard;
 pub mod orchestrate;
 pub mod orient;
 pub mod projects;

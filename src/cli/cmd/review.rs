@@ -5,7 +5,6 @@ use std::io::Write;
 
 use clap::{ArgGroup, Args, Subcommand};
 use colored::Colorize;
-use serde_json::json;
 
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CliError, CmdResult, Ctx, render};
@@ -102,14 +101,16 @@ pub enum ReviewAction {
     },
 }
 
-fn apply(
-    ctx: &mut Ctx,
+/// Applies a review action to a package found in the selected project or any other, as
+/// `who` in `session` (the writer identity of the package's project).
+pub fn transition(
+    ctx: &Ctx,
     package_id: &str,
     action: Action,
     note: Option<String>,
     who: &ActorArgs,
     session: &SessionArg,
-) -> CmdResult {
+) -> Result<StoredPackage, CliError> {
     let store = ctx.store()?;
     let projects = ctx.search_order()?;
     let target = crate::ops::pull::specific(store, &projects, package_id)?;
@@ -120,7 +121,18 @@ fn apply(
         actor,
         session_id,
     };
-    let done = review::transition(store, &projects, package_id, &req)?;
+    Ok(review::transition(store, &projects, package_id, &req)?)
+}
+
+fn apply(
+    ctx: &mut Ctx,
+    package_id: &str,
+    action: Action,
+    note: Option<String>,
+    who: &ActorArgs,
+    session: &SessionArg,
+) -> CmdResult {
+    let done = transition(ctx, package_id, action, note, who, session)?;
     if ctx.ui.json {
         ctx.ui.json_line(&done.to_envelope())?;
     } else {
@@ -211,14 +223,7 @@ pub fn run(ctx: &mut Ctx, args: ReviewArgs) -> CmdResult {
             }
             for p in &pending {
                 if ctx.ui.json {
-                    let mut v = serde_json::Value::Object(StoredPackage::envelope(
-                        &p.package.package,
-                        &p.package.hash,
-                    ));
-                    v["flagged_by"] = p.flagged_by.clone();
-                    v["flagged_at"] = json!(p.flagged_at);
-                    v["note"] = json!(p.note);
-                    ctx.ui.json_line(&v)?;
+                    ctx.ui.json_line(&p.to_value())?;
                 } else {
                     pending_line(ctx.ui.out(), p)?;
                 }

@@ -4,7 +4,6 @@ use std::io::Write;
 
 use clap::Args;
 use colored::Colorize;
-use serde_json::json;
 
 use super::pull::FilterArgs;
 use crate::cli::{CmdResult, Ctx, render};
@@ -44,10 +43,7 @@ pub fn run_query(ctx: &mut Ctx, query_text: &str, filter: FilterArgs, limit: usi
     let results = relevant::relevant(ctx.store()?, &projects, query_text, &filter, limit)?;
     for (i, r) in results.iter().enumerate() {
         if ctx.ui.json {
-            let mut v = r.stored.package.to_value();
-            v["score"] = json!(r.score);
-            v["matched"] = json!(r.matched);
-            ctx.ui.json_line(&v)?;
+            ctx.ui.json_line(&r.to_value())?;
         } else {
             result_card(ctx.ui.out(), i + 1, r)?;
         }

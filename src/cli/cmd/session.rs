@@ -100,6 +100,19 @@ fn current(ctx: &Ctx) -> Result<Option<Session>, CliError> {
     )?)
 }
 
+/// Ends the session named by id or callsign, else the current one.
+pub fn end(ctx: &Ctx, session: Option<&str>) -> Result<SessionView, CliError> {
+    let target = match session {
+        Some(key) => sessions::resolve(ctx.store()?, &ctx.search_order()?, key)?,
+        None => current(ctx)?.ok_or_else(|| {
+            CliError::Usage(
+                "no current session to end: name one (relay session end SESSION)".into(),
+            )
+        })?,
+    };
+    Ok(sessions::end(ctx.store()?, &target)?)
+}
+
 pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
     let store = ctx.store()?;
     match args.action {
@@ -136,15 +149,7 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
             Ok(())
         }
         Action::End { session } => {
-            let target = match session {
-                Some(key) => sessions::resolve(store, &ctx.search_order()?, &key)?,
-                None => current(ctx)?.ok_or_else(|| {
-                    CliError::Usage(
-                        "no current session to end: name one (relay session end SESSION)".into(),
-                    )
-                })?,
-            };
-            let v = sessions::end(store, &target)?;
+            let v = end(ctx, session.as_deref())?;
             if ctx.ui.json {
                 ctx.ui.json_line(&v.session)?;
             } else {

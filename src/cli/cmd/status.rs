@@ -4,10 +4,12 @@ use std::io::Write;
 
 use clap::Args;
 use colored::Colorize;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::cli::{CmdResult, Ctx, render};
-use crate::ops::status;
+use crate::error::Error;
+use crate::ops::status::{self, StoreStatus};
+use crate::store::{Store, Warning};
 
 /// Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings
 #[derive(Debug, Args)]
@@ -23,22 +25,29 @@ fn counts(map: &std::collections::BTreeMap<String, usize>) -> String {
         .join(", ")
 }
 
+/// The status as `--json` prints it: the summary, the store's folder and the integrity
+/// warnings its readers reported.
+pub fn to_json(store: &Store, s: &StoreStatus, warnings: &[Warning]) -> Result<Value, Error> {
+    let w: Vec<_> = warnings
+        .iter()
+        .map(|w| json!({"warning": w.kind.as_str(), "file": w.path.display().to_string(), "line": w.line, "message": w.message}))
+        .collect();
+    let mut v = serde_json::to_value(s).map_err(|e| Error::Integrity(e.to_string()))?;
+    v["store"] = json!(store.root().display().to_string());
+    v["warnings"] = json!(w);
+    Ok(v)
+}
+
 pub fn run(ctx: &mut Ctx, _args: StatusArgs) -> CmdResult {
     let store = ctx.store()?;
     let s = status::status(store)?;
     let warnings = store.diagnostics().take();
-    let root = store.root().display().to_string();
     if ctx.ui.json {
-        let w: Vec<_> = warnings
-            .iter()
-            .map(|w| json!({"warning": w.kind.as_str(), "file": w.path.display().to_string(), "line": w.line, "message": w.message}))
-            .collect();
-        let mut v = serde_json::to_value(&s).map_err(|e| crate::Error::Integrity(e.to_string()))?;
-        v["store"] = json!(root);
-        v["warnings"] = json!(w);
+        let v = to_json(store, &s, &warnings)?;
         ctx.ui.json_line(&v)?;
         return Ok(());
     }
+    let root = store.root().display().to_string();
     let out = ctx.ui.out();
     writeln!(out, "{} {}", "Store".bold(), root)?;
     writeln!(out, "{}", "Projects".bold())?;

@@ -1,0 +1,1125 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'relay'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'relay' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a relay store (.relay/) in this folder, with a first project')
+            [CompletionResult]::new('deposit', 'deposit', [CompletionResultType]::ParameterValue, 'Record a context package: what you did, decided, left open, and who should pick it up')
+            [CompletionResult]::new('pull', 'pull', [CompletionResultType]::ParameterValue, 'Read packages: one in full by id, the newest ones, or the most relevant to a query')
+            [CompletionResult]::new('projects', 'projects', [CompletionResultType]::ParameterValue, 'Manage the store''s projects')
+            [CompletionResult]::new('facts', 'facts', [CompletionResultType]::ParameterValue, 'Track what is true now, and what was true then')
+            [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Group work into sessions with memorable callsigns (e.g. coral-heron)')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Find the packages most relevant to a query')
+            [CompletionResult]::new('orient', 'orient', [CompletionResultType]::ParameterValue, 'Brief a new session: latest handoff, recent work, open questions, active facts')
+            [CompletionResult]::new('orchestrate', 'orchestrate', [CompletionResultType]::ParameterValue, 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)')
+            [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Put packages through review: flag, approve, request changes, list')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Back up projects as plain wire records (offline, restorable anywhere)')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check every line of the store; with --fix, repair what is safe')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Hook relay into git and coding agents')
+            [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Look for credentials in the store: every line, every version')
+            [CompletionResult]::new('conformance', 'conformance', [CompletionResultType]::ParameterValue, 'Print the conformance descriptor (§11.5): protocol version, level and capabilities')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('onboard', 'onboard', [CompletionResultType]::ParameterValue, 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;init' {
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'A display name for the project')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;deposit' {
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'One-line summary (1–200 characters)')
+            [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'Longer prose')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Package type: standard, milestone, decision, handoff, auto_deposit, analysis, question, orchestrator_report, or an x-* extension')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Lifecycle status (default: complete)')
+            [CompletionResult]::new('--review', '--review', [CompletionResultType]::ParameterName, 'Who must review it (default: none)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A label (repeatable)')
+            [CompletionResult]::new('--decision', '--decision', [CompletionResultType]::ParameterName, 'A decision made (repeatable)')
+            [CompletionResult]::new('--question', '--question', [CompletionResultType]::ParameterName, 'An open question (repeatable)')
+            [CompletionResult]::new('--handoff', '--handoff', [CompletionResultType]::ParameterName, 'Guidance for whoever picks this up next')
+            [CompletionResult]::new('--next-actor', '--next-actor', [CompletionResultType]::ParameterName, 'Who should pick it up next')
+            [CompletionResult]::new('--deliverable', '--deliverable', [CompletionResultType]::ParameterName, 'A file, folder or URL produced (repeatable); files get their sha256 and size recorded')
+            [CompletionResult]::new('--parent', '--parent', [CompletionResultType]::ParameterName, 'The package this one corrects or extends')
+            [CompletionResult]::new('--significance', '--significance', [CompletionResultType]::ParameterName, '1 (noise) to 10 (critical); default 5')
+            [CompletionResult]::new('--topic', '--topic', [CompletionResultType]::ParameterName, 'Subject area, e.g. retrieval')
+            [CompletionResult]::new('--artifact-type', '--artifact-type', [CompletionResultType]::ParameterName, 'A narrower type hint than --type')
+            [CompletionResult]::new('--content-md', '--content-md', [CompletionResultType]::ParameterName, 'A Markdown body, read from FILE or - (stdin)')
+            [CompletionResult]::new('--ext', '--ext', [CompletionResultType]::ParameterName, 'An x-* extension field (repeatable); VALUE is parsed as JSON when it parses, else a string')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Read a whole or partial wire package (JSON) from FILE or - (stdin)')
+            [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Use this package_id instead of a new one (makes retries idempotent)')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
+            [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--auto', '--auto', [CompletionResultType]::ParameterName, 'For hooks: record the new commit, or else the uncommitted changes, or nothing if nothing is new. Never fails: problems go to stderr and the exit code is 0')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;pull' {
+            [CompletionResult]::new('--latest', '--latest', [CompletionResultType]::ParameterName, 'List the N newest packages')
+            [CompletionResult]::new('--relevant', '--relevant', [CompletionResultType]::ParameterName, 'Rank packages by relevance to QUERY (words and "quoted phrases")')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'With --relevant: how many results')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only this package type (repeatable: any of them)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only packages with this tag (repeatable: all of them)')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Only packages created by this actor id')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only packages in this status')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only packages created at or after TIME')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only packages created before TIME')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--history', '--history', [CompletionResultType]::ParameterName, 'With PACKAGE_ID: every stored version, with its transition (who, when, note)')
+            [CompletionResult]::new('--all-projects', '--all-projects', [CompletionResultType]::ParameterName, 'Cover every project, not just the selected one')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;projects' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every project (NDJSON of project records with --json)')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a project')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one project and how many packages it holds')
+            [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Give a project a new display name (its id never changes)')
+            [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Archive a project: it stays readable, but refuses deposits')
+            [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Undo an archive')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;projects;list' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;projects;create' {
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'A display name (default: the id)')
+            [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'A longer description')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;projects;info' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;projects;rename' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;projects;archive' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;projects;unarchive' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;projects;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every project (NDJSON of project records with --json)')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a project')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one project and how many packages it holds')
+            [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Give a project a new display name (its id never changes)')
+            [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Archive a project: it stays readable, but refuses deposits')
+            [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Undo an archive')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;projects;help;list' {
+            break
+        }
+        'relay;projects;help;create' {
+            break
+        }
+        'relay;projects;help;info' {
+            break
+        }
+        'relay;projects;help;rename' {
+            break
+        }
+        'relay;projects;help;archive' {
+            break
+        }
+        'relay;projects;help;unarchive' {
+            break
+        }
+        'relay;projects;help;help' {
+            break
+        }
+        'relay;facts' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('assert', 'assert', [CompletionResultType]::ParameterValue, 'Record a value, superseding the current one (no-op if the value is already current)')
+            [CompletionResult]::new('invalidate', 'invalidate', [CompletionResultType]::ParameterValue, 'End the current fact(s) of a key without a replacement; prints how many ended')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'The current value of a key, or the one valid at --at (exit 1 if none)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Current facts (one per subject and predicate), filtered')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Every value a key has had, oldest first')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;facts;assert' {
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'The package this fact comes from; its author becomes the fact''s asserted_by')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'How sure, from 0 to 1 (default 1)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A label (repeatable)')
+            [CompletionResult]::new('--valid-from', '--valid-from', [CompletionResultType]::ParameterName, 'When it became true (default: now); not before the current fact''s valid_from')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
+            [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;facts;invalidate' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;facts;get' {
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'at')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;facts;list' {
+            [CompletionResult]::new('--subject', '--subject', [CompletionResultType]::ParameterName, 'subject')
+            [CompletionResult]::new('--predicate', '--predicate', [CompletionResultType]::ParameterName, 'predicate')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'tag')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'The facts valid at TIME instead of now')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--include-ended', '--include-ended', [CompletionResultType]::ParameterName, 'Every fact, ended ones included')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;facts;history' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;facts;help' {
+            [CompletionResult]::new('assert', 'assert', [CompletionResultType]::ParameterValue, 'Record a value, superseding the current one (no-op if the value is already current)')
+            [CompletionResult]::new('invalidate', 'invalidate', [CompletionResultType]::ParameterValue, 'End the current fact(s) of a key without a replacement; prints how many ended')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'The current value of a key, or the one valid at --at (exit 1 if none)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Current facts (one per subject and predicate), filtered')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Every value a key has had, oldest first')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;facts;help;assert' {
+            break
+        }
+        'relay;facts;help;invalidate' {
+            break
+        }
+        'relay;facts;help;get' {
+            break
+        }
+        'relay;facts;help;list' {
+            break
+        }
+        'relay;facts;help;history' {
+            break
+        }
+        'relay;facts;help;help' {
+            break
+        }
+        'relay;session' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Start a session and make it current')
+            [CompletionResult]::new('end', 'end', [CompletionResultType]::ParameterValue, 'End a session (default: the current one) and record its packages')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'The current session: RELAY_SESSION, else this clone''s')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Sessions of the project, oldest first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'A session with the packages deposited in it, their decisions and open questions')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;session;start' {
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
+            [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
+            [CompletionResult]::new('--callsign', '--callsign', [CompletionResultType]::ParameterName, 'Use this callsign instead of a generated one')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--shell', '--shell', [CompletionResultType]::ParameterName, 'Print only `export RELAY_SESSION=…` for eval, and leave the clone''s current session')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;session;end' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;session;status' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;session;list' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--active', '--active', [CompletionResultType]::ParameterName, 'Only sessions that have not ended')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;session;show' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;session;help' {
+            [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Start a session and make it current')
+            [CompletionResult]::new('end', 'end', [CompletionResultType]::ParameterValue, 'End a session (default: the current one) and record its packages')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'The current session: RELAY_SESSION, else this clone''s')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Sessions of the project, oldest first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'A session with the packages deposited in it, their decisions and open questions')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;session;help;start' {
+            break
+        }
+        'relay;session;help;end' {
+            break
+        }
+        'relay;session;help;status' {
+            break
+        }
+        'relay;session;help;list' {
+            break
+        }
+        'relay;session;help;show' {
+            break
+        }
+        'relay;session;help;help' {
+            break
+        }
+        'relay;search' {
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'How many results')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only this package type (repeatable: any of them)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only packages with this tag (repeatable: all of them)')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Only packages created by this actor id')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only packages in this status')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only packages created at or after TIME')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only packages created before TIME')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--all-projects', '--all-projects', [CompletionResultType]::ParameterName, 'Cover every project, not just the selected one')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;orient' {
+            [CompletionResult]::new('--window-days', '--window-days', [CompletionResultType]::ParameterName, 'How many days back to look')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N recent packages, the newest (open questions come from these)')
+            [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'Trim the Markdown to N characters, least significant material first')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--md', '--md', [CompletionResultType]::ParameterName, 'Markdown (the default)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;orchestrate' {
+            [CompletionResult]::new('--focus', '--focus', [CompletionResultType]::ParameterName, 'A topic: pulls the packages most relevant to it')
+            [CompletionResult]::new('--snippets', '--snippets', [CompletionResultType]::ParameterName, 'How many relevant packages to pull for --focus')
+            [CompletionResult]::new('--window-days', '--window-days', [CompletionResultType]::ParameterName, 'How many days back the summary looks')
+            [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'Trim the Markdown to N characters, least significant material first')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--all-projects', '--all-projects', [CompletionResultType]::ParameterName, 'Every project (global mode), not just the selected one')
+            [CompletionResult]::new('--include-archived', '--include-archived', [CompletionResultType]::ParameterName, 'Global mode: include archived projects')
+            [CompletionResult]::new('--md', '--md', [CompletionResultType]::ParameterName, 'Markdown (the default)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;review' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('flag', 'flag', [CompletionResultType]::ParameterValue, 'Ask for review: the package becomes awaiting_review (from draft, awaiting_review or revision_requested)')
+            [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Approve: the package becomes complete (from any status but complete)')
+            [CompletionResult]::new('request-changes', 'request-changes', [CompletionResultType]::ParameterValue, 'Send it back: awaiting_review becomes revision_requested')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Packages awaiting review, oldest request first, with who flagged them and why')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;review;flag' {
+            [CompletionResult]::new('--note', '--note', [CompletionResultType]::ParameterName, 'What to look at')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
+            [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'A person must review it')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'An agent may review it')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;review;approve' {
+            [CompletionResult]::new('--note', '--note', [CompletionResultType]::ParameterName, 'note')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
+            [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;review;request-changes' {
+            [CompletionResult]::new('--note', '--note', [CompletionResultType]::ParameterName, 'What must change (required)')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
+            [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;review;list' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--human', '--human', [CompletionResultType]::ParameterName, 'A person must review it')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'An agent may review it')
+            [CompletionResult]::new('--all-projects', '--all-projects', [CompletionResultType]::ParameterName, 'Every project, not just the selected one')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;review;help' {
+            [CompletionResult]::new('flag', 'flag', [CompletionResultType]::ParameterValue, 'Ask for review: the package becomes awaiting_review (from draft, awaiting_review or revision_requested)')
+            [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Approve: the package becomes complete (from any status but complete)')
+            [CompletionResult]::new('request-changes', 'request-changes', [CompletionResultType]::ParameterValue, 'Send it back: awaiting_review becomes revision_requested')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Packages awaiting review, oldest request first, with who flagged them and why')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;review;help;flag' {
+            break
+        }
+        'relay;review;help;approve' {
+            break
+        }
+        'relay;review;help;request-changes' {
+            break
+        }
+        'relay;review;help;list' {
+            break
+        }
+        'relay;review;help;help' {
+            break
+        }
+        'relay;status' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;export' {
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'A new or empty folder, or - for stdout')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--all-projects', '--all-projects', [CompletionResultType]::ParameterName, 'Every project, not just the selected one')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;import' {
+            [CompletionResult]::new('--project-map', '--project-map', [CompletionResultType]::ParameterName, 'Import project OLD as NEW (repeatable)')
+            [CompletionResult]::new('--on-conflict', '--on-conflict', [CompletionResultType]::ParameterName, 'What to do with a package id that exists with other content')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Report what would change; write nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Import a backup folder that has no manifest')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;verify' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--fix', '--fix', [CompletionResultType]::ParameterName, 'Repair what is safe, then check again')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;hook' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install hooks (installing twice changes nothing)')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove relay''s hooks and restore what was there before')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;hook;install' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'The git hooks of the repository you are in')
+            [CompletionResult]::new('--claude', '--claude', [CompletionResultType]::ParameterName, 'Claude Code''s .claude/settings.json in the repository''s top folder')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;hook;uninstall' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'The git hooks of the repository you are in')
+            [CompletionResult]::new('--claude', '--claude', [CompletionResultType]::ParameterName, 'Claude Code''s .claude/settings.json in the repository''s top folder')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;hook;help' {
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install hooks (installing twice changes nothing)')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove relay''s hooks and restore what was there before')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;hook;help;install' {
+            break
+        }
+        'relay;hook;help;uninstall' {
+            break
+        }
+        'relay;hook;help;help' {
+            break
+        }
+        'relay;scan' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--staged', '--staged', [CompletionResultType]::ParameterName, 'Only the store lines staged for commit')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;conformance' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;completions' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;onboard' {
+            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Write the block into FILE (atomically) instead of printing it')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;mcp' {
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
+            [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;help' {
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a relay store (.relay/) in this folder, with a first project')
+            [CompletionResult]::new('deposit', 'deposit', [CompletionResultType]::ParameterValue, 'Record a context package: what you did, decided, left open, and who should pick it up')
+            [CompletionResult]::new('pull', 'pull', [CompletionResultType]::ParameterValue, 'Read packages: one in full by id, the newest ones, or the most relevant to a query')
+            [CompletionResult]::new('projects', 'projects', [CompletionResultType]::ParameterValue, 'Manage the store''s projects')
+            [CompletionResult]::new('facts', 'facts', [CompletionResultType]::ParameterValue, 'Track what is true now, and what was true then')
+            [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Group work into sessions with memorable callsigns (e.g. coral-heron)')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Find the packages most relevant to a query')
+            [CompletionResult]::new('orient', 'orient', [CompletionResultType]::ParameterValue, 'Brief a new session: latest handoff, recent work, open questions, active facts')
+            [CompletionResult]::new('orchestrate', 'orchestrate', [CompletionResultType]::ParameterValue, 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)')
+            [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Put packages through review: flag, approve, request changes, list')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Back up projects as plain wire records (offline, restorable anywhere)')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check every line of the store; with --fix, repair what is safe')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Hook relay into git and coding agents')
+            [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Look for credentials in the store: every line, every version')
+            [CompletionResult]::new('conformance', 'conformance', [CompletionResultType]::ParameterValue, 'Print the conformance descriptor (§11.5): protocol version, level and capabilities')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('onboard', 'onboard', [CompletionResultType]::ParameterValue, 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;help;init' {
+            break
+        }
+        'relay;help;deposit' {
+            break
+        }
+        'relay;help;pull' {
+            break
+        }
+        'relay;help;projects' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every project (NDJSON of project records with --json)')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a project')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one project and how many packages it holds')
+            [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Give a project a new display name (its id never changes)')
+            [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Archive a project: it stays readable, but refuses deposits')
+            [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Undo an archive')
+            break
+        }
+        'relay;help;projects;list' {
+            break
+        }
+        'relay;help;projects;create' {
+            break
+        }
+        'relay;help;projects;info' {
+            break
+        }
+        'relay;help;projects;rename' {
+            break
+        }
+        'relay;help;projects;archive' {
+            break
+        }
+        'relay;help;projects;unarchive' {
+            break
+        }
+        'relay;help;facts' {
+            [CompletionResult]::new('assert', 'assert', [CompletionResultType]::ParameterValue, 'Record a value, superseding the current one (no-op if the value is already current)')
+            [CompletionResult]::new('invalidate', 'invalidate', [CompletionResultType]::ParameterValue, 'End the current fact(s) of a key without a replacement; prints how many ended')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'The current value of a key, or the one valid at --at (exit 1 if none)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Current facts (one per subject and predicate), filtered')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Every value a key has had, oldest first')
+            break
+        }
+        'relay;help;facts;assert' {
+            break
+        }
+        'relay;help;facts;invalidate' {
+            break
+        }
+        'relay;help;facts;get' {
+            break
+        }
+        'relay;help;facts;list' {
+            break
+        }
+        'relay;help;facts;history' {
+            break
+        }
+        'relay;help;session' {
+            [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Start a session and make it current')
+            [CompletionResult]::new('end', 'end', [CompletionResultType]::ParameterValue, 'End a session (default: the current one) and record its packages')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'The current session: RELAY_SESSION, else this clone''s')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Sessions of the project, oldest first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'A session with the packages deposited in it, their decisions and open questions')
+            break
+        }
+        'relay;help;session;start' {
+            break
+        }
+        'relay;help;session;end' {
+            break
+        }
+        'relay;help;session;status' {
+            break
+        }
+        'relay;help;session;list' {
+            break
+        }
+        'relay;help;session;show' {
+            break
+        }
+        'relay;help;search' {
+            break
+        }
+        'relay;help;orient' {
+            break
+        }
+        'relay;help;orchestrate' {
+            break
+        }
+        'relay;help;review' {
+            [CompletionResult]::new('flag', 'flag', [CompletionResultType]::ParameterValue, 'Ask for review: the package becomes awaiting_review (from draft, awaiting_review or revision_requested)')
+            [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Approve: the package becomes complete (from any status but complete)')
+            [CompletionResult]::new('request-changes', 'request-changes', [CompletionResultType]::ParameterValue, 'Send it back: awaiting_review becomes revision_requested')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Packages awaiting review, oldest request first, with who flagged them and why')
+            break
+        }
+        'relay;help;review;flag' {
+            break
+        }
+        'relay;help;review;approve' {
+            break
+        }
+        'relay;help;review;request-changes' {
+            break
+        }
+        'relay;help;review;list' {
+            break
+        }
+        'relay;help;status' {
+            break
+        }
+        'relay;help;export' {
+            break
+        }
+        'relay;help;import' {
+            break
+        }
+        'relay;help;verify' {
+            break
+        }
+        'relay;help;hook' {
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install hooks (installing twice changes nothing)')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove relay''s hooks and restore what was there before')
+            break
+        }
+        'relay;help;hook;install' {
+            break
+        }
+        'relay;help;hook;uninstall' {
+            break
+        }
+        'relay;help;scan' {
+            break
+        }
+        'relay;help;conformance' {
+            break
+        }
+        'relay;help;completions' {
+            break
+        }
+        'relay;help;onboard' {
+            break
+        }
+        'relay;help;mcp' {
+            break
+        }
+        'relay;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,1001 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[relay] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'relay'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'relay'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand init 'Create a relay store (.relay/) in this folder, with a first project'
+            cand deposit 'Record a context package: what you did, decided, left open, and who should pick it up'
+            cand pull 'Read packages: one in full by id, the newest ones, or the most relevant to a query'
+            cand projects 'Manage the store''s projects'
+            cand facts 'Track what is true now, and what was true then'
+            cand session 'Group work into sessions with memorable callsigns (e.g. coral-heron)'
+            cand search 'Find the packages most relevant to a query'
+            cand orient 'Brief a new session: latest handoff, recent work, open questions, active facts'
+            cand orchestrate 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)'
+            cand review 'Put packages through review: flag, approve, request changes, list'
+            cand status 'Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings'
+            cand export 'Back up projects as plain wire records (offline, restorable anywhere)'
+            cand import 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder'
+            cand verify 'Check every line of the store; with --fix, repair what is safe'
+            cand hook 'Hook relay into git and coding agents'
+            cand scan 'Look for credentials in the store: every line, every version'
+            cand conformance 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
+            cand completions 'Print a shell completion script'
+            cand onboard 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
+            cand mcp 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;init'= {
+            cand --name 'A display name for the project'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;deposit'= {
+            cand --title 'One-line summary (1–200 characters)'
+            cand --description 'Longer prose'
+            cand --type 'Package type: standard, milestone, decision, handoff, auto_deposit, analysis, question, orchestrator_report, or an x-* extension'
+            cand --status 'Lifecycle status (default: complete)'
+            cand --review 'Who must review it (default: none)'
+            cand --tag 'A label (repeatable)'
+            cand --decision 'A decision made (repeatable)'
+            cand --question 'An open question (repeatable)'
+            cand --handoff 'Guidance for whoever picks this up next'
+            cand --next-actor 'Who should pick it up next'
+            cand --deliverable 'A file, folder or URL produced (repeatable); files get their sha256 and size recorded'
+            cand --parent 'The package this one corrects or extends'
+            cand --significance '1 (noise) to 10 (critical); default 5'
+            cand --topic 'Subject area, e.g. retrieval'
+            cand --artifact-type 'A narrower type hint than --type'
+            cand --content-md 'A Markdown body, read from FILE or - (stdin)'
+            cand --ext 'An x-* extension field (repeatable); VALUE is parsed as JSON when it parses, else a string'
+            cand --from 'Read a whole or partial wire package (JSON) from FILE or - (stdin)'
+            cand --id 'Use this package_id instead of a new one (makes retries idempotent)'
+            cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
+            cand --actor-type 'What kind of actor'
+            cand --session 'The session (id or callsign) to record; default: this clone''s current session'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --auto 'For hooks: record the new commit, or else the uncommitted changes, or nothing if nothing is new. Never fails: problems go to stderr and the exit code is 0'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;pull'= {
+            cand --latest 'List the N newest packages'
+            cand --relevant 'Rank packages by relevance to QUERY (words and "quoted phrases")'
+            cand --limit 'With --relevant: how many results'
+            cand --type 'Only this package type (repeatable: any of them)'
+            cand --tag 'Only packages with this tag (repeatable: all of them)'
+            cand --actor 'Only packages created by this actor id'
+            cand --status 'Only packages in this status'
+            cand --since 'Only packages created at or after TIME'
+            cand --until 'Only packages created before TIME'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --history 'With PACKAGE_ID: every stored version, with its transition (who, when, note)'
+            cand --all-projects 'Cover every project, not just the selected one'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;projects'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List every project (NDJSON of project records with --json)'
+            cand create 'Create a project'
+            cand info 'Show one project and how many packages it holds'
+            cand rename 'Give a project a new display name (its id never changes)'
+            cand archive 'Archive a project: it stays readable, but refuses deposits'
+            cand unarchive 'Undo an archive'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;projects;list'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;projects;create'= {
+            cand --name 'A display name (default: the id)'
+            cand --description 'A longer description'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;projects;info'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;projects;rename'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;projects;archive'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;projects;unarchive'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;projects;help'= {
+            cand list 'List every project (NDJSON of project records with --json)'
+            cand create 'Create a project'
+            cand info 'Show one project and how many packages it holds'
+            cand rename 'Give a project a new display name (its id never changes)'
+            cand archive 'Archive a project: it stays readable, but refuses deposits'
+            cand unarchive 'Undo an archive'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;projects;help;list'= {
+        }
+        &'relay;projects;help;create'= {
+        }
+        &'relay;projects;help;info'= {
+        }
+        &'relay;projects;help;rename'= {
+        }
+        &'relay;projects;help;archive'= {
+        }
+        &'relay;projects;help;unarchive'= {
+        }
+        &'relay;projects;help;help'= {
+        }
+        &'relay;facts'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand assert 'Record a value, superseding the current one (no-op if the value is already current)'
+            cand invalidate 'End the current fact(s) of a key without a replacement; prints how many ended'
+            cand get 'The current value of a key, or the one valid at --at (exit 1 if none)'
+            cand list 'Current facts (one per subject and predicate), filtered'
+            cand history 'Every value a key has had, oldest first'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;facts;assert'= {
+            cand --source 'The package this fact comes from; its author becomes the fact''s asserted_by'
+            cand --confidence 'How sure, from 0 to 1 (default 1)'
+            cand --tag 'A label (repeatable)'
+            cand --valid-from 'When it became true (default: now); not before the current fact''s valid_from'
+            cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
+            cand --actor-type 'What kind of actor'
+            cand --session 'The session (id or callsign) to record; default: this clone''s current session'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;facts;invalidate'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;facts;get'= {
+            cand --at 'at'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;facts;list'= {
+            cand --subject 'subject'
+            cand --predicate 'predicate'
+            cand --tag 'tag'
+            cand --at 'The facts valid at TIME instead of now'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --include-ended 'Every fact, ended ones included'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;facts;history'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;facts;help'= {
+            cand assert 'Record a value, superseding the current one (no-op if the value is already current)'
+            cand invalidate 'End the current fact(s) of a key without a replacement; prints how many ended'
+            cand get 'The current value of a key, or the one valid at --at (exit 1 if none)'
+            cand list 'Current facts (one per subject and predicate), filtered'
+            cand history 'Every value a key has had, oldest first'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;facts;help;assert'= {
+        }
+        &'relay;facts;help;invalidate'= {
+        }
+        &'relay;facts;help;get'= {
+        }
+        &'relay;facts;help;list'= {
+        }
+        &'relay;facts;help;history'= {
+        }
+        &'relay;facts;help;help'= {
+        }
+        &'relay;session'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand start 'Start a session and make it current'
+            cand end 'End a session (default: the current one) and record its packages'
+            cand status 'The current session: RELAY_SESSION, else this clone''s'
+            cand list 'Sessions of the project, oldest first'
+            cand show 'A session with the packages deposited in it, their decisions and open questions'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;session;start'= {
+            cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
+            cand --actor-type 'What kind of actor'
+            cand --callsign 'Use this callsign instead of a generated one'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --shell 'Print only `export RELAY_SESSION=…` for eval, and leave the clone''s current session'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;session;end'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;session;status'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;session;list'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --active 'Only sessions that have not ended'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;session;show'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;session;help'= {
+            cand start 'Start a session and make it current'
+            cand end 'End a session (default: the current one) and record its packages'
+            cand status 'The current session: RELAY_SESSION, else this clone''s'
+            cand list 'Sessions of the project, oldest first'
+            cand show 'A session with the packages deposited in it, their decisions and open questions'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;session;help;start'= {
+        }
+        &'relay;session;help;end'= {
+        }
+        &'relay;session;help;status'= {
+        }
+        &'relay;session;help;list'= {
+        }
+        &'relay;session;help;show'= {
+        }
+        &'relay;session;help;help'= {
+        }
+        &'relay;search'= {
+            cand --limit 'How many results'
+            cand --type 'Only this package type (repeatable: any of them)'
+            cand --tag 'Only packages with this tag (repeatable: all of them)'
+            cand --actor 'Only packages created by this actor id'
+            cand --status 'Only packages in this status'
+            cand --since 'Only packages created at or after TIME'
+            cand --until 'Only packages created before TIME'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --all-projects 'Cover every project, not just the selected one'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;orient'= {
+            cand --window-days 'How many days back to look'
+            cand --limit 'At most N recent packages, the newest (open questions come from these)'
+            cand --max-chars 'Trim the Markdown to N characters, least significant material first'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --md 'Markdown (the default)'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;orchestrate'= {
+            cand --focus 'A topic: pulls the packages most relevant to it'
+            cand --snippets 'How many relevant packages to pull for --focus'
+            cand --window-days 'How many days back the summary looks'
+            cand --max-chars 'Trim the Markdown to N characters, least significant material first'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --all-projects 'Every project (global mode), not just the selected one'
+            cand --include-archived 'Global mode: include archived projects'
+            cand --md 'Markdown (the default)'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;review'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand flag 'Ask for review: the package becomes awaiting_review (from draft, awaiting_review or revision_requested)'
+            cand approve 'Approve: the package becomes complete (from any status but complete)'
+            cand request-changes 'Send it back: awaiting_review becomes revision_requested'
+            cand list 'Packages awaiting review, oldest request first, with who flagged them and why'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;review;flag'= {
+            cand --note 'What to look at'
+            cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
+            cand --actor-type 'What kind of actor'
+            cand --session 'The session (id or callsign) to record; default: this clone''s current session'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --human 'A person must review it'
+            cand --agent 'An agent may review it'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;review;approve'= {
+            cand --note 'note'
+            cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
+            cand --actor-type 'What kind of actor'
+            cand --session 'The session (id or callsign) to record; default: this clone''s current session'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;review;request-changes'= {
+            cand --note 'What must change (required)'
+            cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
+            cand --actor-type 'What kind of actor'
+            cand --session 'The session (id or callsign) to record; default: this clone''s current session'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;review;list'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --human 'A person must review it'
+            cand --agent 'An agent may review it'
+            cand --all-projects 'Every project, not just the selected one'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;review;help'= {
+            cand flag 'Ask for review: the package becomes awaiting_review (from draft, awaiting_review or revision_requested)'
+            cand approve 'Approve: the package becomes complete (from any status but complete)'
+            cand request-changes 'Send it back: awaiting_review becomes revision_requested'
+            cand list 'Packages awaiting review, oldest request first, with who flagged them and why'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;review;help;flag'= {
+        }
+        &'relay;review;help;approve'= {
+        }
+        &'relay;review;help;request-changes'= {
+        }
+        &'relay;review;help;list'= {
+        }
+        &'relay;review;help;help'= {
+        }
+        &'relay;status'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;export'= {
+            cand --out 'A new or empty folder, or - for stdout'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --all-projects 'Every project, not just the selected one'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;import'= {
+            cand --project-map 'Import project OLD as NEW (repeatable)'
+            cand --on-conflict 'What to do with a package id that exists with other content'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --dry-run 'Report what would change; write nothing'
+            cand --force 'Import a backup folder that has no manifest'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;verify'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --fix 'Repair what is safe, then check again'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;hook'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand install 'Install hooks (installing twice changes nothing)'
+            cand uninstall 'Remove relay''s hooks and restore what was there before'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;hook;install'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --git 'The git hooks of the repository you are in'
+            cand --claude 'Claude Code''s .claude/settings.json in the repository''s top folder'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;hook;uninstall'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --git 'The git hooks of the repository you are in'
+            cand --claude 'Claude Code''s .claude/settings.json in the repository''s top folder'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;hook;help'= {
+            cand install 'Install hooks (installing twice changes nothing)'
+            cand uninstall 'Remove relay''s hooks and restore what was there before'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;hook;help;install'= {
+        }
+        &'relay;hook;help;uninstall'= {
+        }
+        &'relay;hook;help;help'= {
+        }
+        &'relay;scan'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --staged 'Only the store lines staged for commit'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;conformance'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;completions'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;onboard'= {
+            cand --write 'Write the block into FILE (atomically) instead of printing it'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;mcp'= {
+            cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
+            cand --actor-type 'What kind of actor'
+            cand --session 'The session (id or callsign) to record; default: this clone''s current session'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;help'= {
+            cand init 'Create a relay store (.relay/) in this folder, with a first project'
+            cand deposit 'Record a context package: what you did, decided, left open, and who should pick it up'
+            cand pull 'Read packages: one in full by id, the newest ones, or the most relevant to a query'
+            cand projects 'Manage the store''s projects'
+            cand facts 'Track what is true now, and what was true then'
+            cand session 'Group work into sessions with memorable callsigns (e.g. coral-heron)'
+            cand search 'Find the packages most relevant to a query'
+            cand orient 'Brief a new session: latest handoff, recent work, open questions, active facts'
+            cand orchestrate 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)'
+            cand review 'Put packages through review: flag, approve, request changes, list'
+            cand status 'Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings'
+            cand export 'Back up projects as plain wire records (offline, restorable anywhere)'
+            cand import 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder'
+            cand verify 'Check every line of the store; with --fix, repair what is safe'
+            cand hook 'Hook relay into git and coding agents'
+            cand scan 'Look for credentials in the store: every line, every version'
+            cand conformance 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
+            cand completions 'Print a shell completion script'
+            cand onboard 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
+            cand mcp 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;help;init'= {
+        }
+        &'relay;help;deposit'= {
+        }
+        &'relay;help;pull'= {
+        }
+        &'relay;help;projects'= {
+            cand list 'List every project (NDJSON of project records with --json)'
+            cand create 'Create a project'
+            cand info 'Show one project and how many packages it holds'
+            cand rename 'Give a project a new display name (its id never changes)'
+            cand archive 'Archive a project: it stays readable, but refuses deposits'
+            cand unarchive 'Undo an archive'
+        }
+        &'relay;help;projects;list'= {
+        }
+        &'relay;help;projects;create'= {
+        }
+        &'relay;help;projects;info'= {
+        }
+        &'relay;help;projects;rename'= {
+        }
+        &'relay;help;projects;archive'= {
+        }
+        &'relay;help;projects;unarchive'= {
+        }
+        &'relay;help;facts'= {
+            cand assert 'Record a value, superseding the current one (no-op if the value is already current)'
+            cand invalidate 'End the current fact(s) of a key without a replacement; prints how many ended'
+            cand get 'The current value of a key, or the one valid at --at (exit 1 if none)'
+            cand list 'Current facts (one per subject and predicate), filtered'
+            cand history 'Every value a key has had, oldest first'
+        }
+        &'relay;help;facts;assert'= {
+        }
+        &'relay;help;facts;invalidate'= {
+        }
+        &'relay;help;facts;get'= {
+        }
+        &'relay;help;facts;list'= {
+        }
+        &'relay;help;facts;history'= {
+        }
+        &'relay;help;session'= {
+            cand start 'Start a session and make it current'
+            cand end 'End a session (default: the current one) and record its packages'
+            cand status 'The current session: RELAY_SESSION, else this clone''s'
+            cand list 'Sessions of the project, oldest first'
+            cand show 'A session with the packages deposited in it, their decisions and open questions'
+        }
+        &'relay;help;session;start'= {
+        }
+        &'relay;help;session;end'= {
+        }
+        &'relay;help;session;status'= {
+        }
+        &'relay;help;session;list'= {
+        }
+        &'relay;help;session;show'= {
+        }
+        &'relay;help;search'= {
+        }
+        &'relay;help;orient'= {
+        }
+        &'relay;help;orchestrate'= {
+        }
+        &'relay;help;review'= {
+            cand flag 'Ask for review: the package becomes awaiting_review (from draft, awaiting_review or revision_requested)'
+            cand approve 'Approve: the package becomes complete (from any status but complete)'
+            cand request-changes 'Send it back: awaiting_review becomes revision_requested'
+            cand list 'Packages awaiting review, oldest request first, with who flagged them and why'
+        }
+        &'relay;help;review;flag'= {
+        }
+        &'relay;help;review;approve'= {
+        }
+        &'relay;help;review;request-changes'= {
+        }
+        &'relay;help;review;list'= {
+        }
+        &'relay;help;status'= {
+        }
+        &'relay;help;export'= {
+        }
+        &'relay;help;import'= {
+        }
+        &'relay;help;verify'= {
+        }
+        &'relay;help;hook'= {
+            cand install 'Install hooks (installing twice changes nothing)'
+            cand uninstall 'Remove relay''s hooks and restore what was there before'
+        }
+        &'relay;help;hook;install'= {
+        }
+        &'relay;help;hook;uninstall'= {
+        }
+        &'relay;help;scan'= {
+        }
+        &'relay;help;conformance'= {
+        }
+        &'relay;help;completions'= {
+        }
+        &'relay;help;onboard'= {
+        }
+        &'relay;help;mcp'= {
+        }
+        &'relay;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

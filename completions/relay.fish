@@ -1,0 +1,751 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_relay_global_optspecs
+    string join \n store= project= json color= q/quiet redact-secrets allow-secrets h/help V/version
+end
+
+function __fish_relay_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_relay_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_relay_using_subcommand
+    set -l cmd (__fish_relay_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c relay -n "__fish_relay_needs_command" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_needs_command" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_needs_command" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_needs_command" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_needs_command" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_needs_command" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_needs_command" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_needs_command" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_needs_command" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_needs_command" -f -a "init" -d 'Create a relay store (.relay/) in this folder, with a first project'
+complete -c relay -n "__fish_relay_needs_command" -f -a "deposit" -d 'Record a context package: what you did, decided, left open, and who should pick it up'
+complete -c relay -n "__fish_relay_needs_command" -f -a "pull" -d 'Read packages: one in full by id, the newest ones, or the most relevant to a query'
+complete -c relay -n "__fish_relay_needs_command" -f -a "projects" -d 'Manage the store\'s projects'
+complete -c relay -n "__fish_relay_needs_command" -f -a "facts" -d 'Track what is true now, and what was true then'
+complete -c relay -n "__fish_relay_needs_command" -f -a "session" -d 'Group work into sessions with memorable callsigns (e.g. coral-heron)'
+complete -c relay -n "__fish_relay_needs_command" -f -a "search" -d 'Find the packages most relevant to a query'
+complete -c relay -n "__fish_relay_needs_command" -f -a "orient" -d 'Brief a new session: latest handoff, recent work, open questions, active facts'
+complete -c relay -n "__fish_relay_needs_command" -f -a "orchestrate" -d 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)'
+complete -c relay -n "__fish_relay_needs_command" -f -a "review" -d 'Put packages through review: flag, approve, request changes, list'
+complete -c relay -n "__fish_relay_needs_command" -f -a "status" -d 'Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings'
+complete -c relay -n "__fish_relay_needs_command" -f -a "export" -d 'Back up projects as plain wire records (offline, restorable anywhere)'
+complete -c relay -n "__fish_relay_needs_command" -f -a "import" -d 'Restore records: a backup folder, an NDJSON stream, or another store\'s .relay/ folder'
+complete -c relay -n "__fish_relay_needs_command" -f -a "verify" -d 'Check every line of the store; with --fix, repair what is safe'
+complete -c relay -n "__fish_relay_needs_command" -f -a "hook" -d 'Hook relay into git and coding agents'
+complete -c relay -n "__fish_relay_needs_command" -f -a "scan" -d 'Look for credentials in the store: every line, every version'
+complete -c relay -n "__fish_relay_needs_command" -f -a "conformance" -d 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
+complete -c relay -n "__fish_relay_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c relay -n "__fish_relay_needs_command" -f -a "onboard" -d 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
+complete -c relay -n "__fish_relay_needs_command" -f -a "mcp" -d 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
+complete -c relay -n "__fish_relay_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand init" -l name -d 'A display name for the project' -r
+complete -c relay -n "__fish_relay_using_subcommand init" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand init" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand init" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand init" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand init" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand init" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand init" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand init" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l title -d 'One-line summary (1–200 characters)' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l description -d 'Longer prose' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l type -d 'Package type: standard, milestone, decision, handoff, auto_deposit, analysis, question, orchestrator_report, or an x-* extension' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l status -d 'Lifecycle status (default: complete)' -r -f -a "draft\t''
+complete\t''
+awaiting_review\t''
+revision_requested\t''"
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l review -d 'Who must review it (default: none)' -r -f -a "none\t''
+human\t''
+agent\t''"
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l tag -d 'A label (repeatable)' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l decision -d 'A decision made (repeatable)' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l question -d 'An open question (repeatable)' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l handoff -d 'Guidance for whoever picks this up next' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l next-actor -d 'Who should pick it up next' -r -f -a "human\t''
+agent\t''"
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l deliverable -d 'A file, folder or URL produced (repeatable); files get their sha256 and size recorded' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l parent -d 'The package this one corrects or extends' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l significance -d '1 (noise) to 10 (critical); default 5' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l topic -d 'Subject area, e.g. retrieval' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l artifact-type -d 'A narrower type hint than --type' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l content-md -d 'A Markdown body, read from FILE or - (stdin)' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l ext -d 'An x-* extension field (repeatable); VALUE is parsed as JSON when it parses, else a string' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l from -d 'Read a whole or partial wire package (JSON) from FILE or - (stdin)' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l id -d 'Use this package_id instead of a new one (makes retries idempotent)' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l actor -d 'Who is acting; default: [actor] id in config, then git user.email, then $USER' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l actor-type -d 'What kind of actor' -r -f -a "human\t''
+agent\t''
+script\t''"
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l session -d 'The session (id or callsign) to record; default: this clone\'s current session' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l auto -d 'For hooks: record the new commit, or else the uncommitted changes, or nothing if nothing is new. Never fails: problems go to stderr and the exit code is 0'
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand deposit" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand deposit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand deposit" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand pull" -l latest -d 'List the N newest packages' -r
+complete -c relay -n "__fish_relay_using_subcommand pull" -l relevant -d 'Rank packages by relevance to QUERY (words and "quoted phrases")' -r
+complete -c relay -n "__fish_relay_using_subcommand pull" -l limit -d 'With --relevant: how many results' -r
+complete -c relay -n "__fish_relay_using_subcommand pull" -l type -d 'Only this package type (repeatable: any of them)' -r
+complete -c relay -n "__fish_relay_using_subcommand pull" -l tag -d 'Only packages with this tag (repeatable: all of them)' -r
+complete -c relay -n "__fish_relay_using_subcommand pull" -l actor -d 'Only packages created by this actor id' -r
+complete -c relay -n "__fish_relay_using_subcommand pull" -l status -d 'Only packages in this status' -r -f -a "draft\t''
+complete\t''
+awaiting_review\t''
+revision_requested\t''"
+complete -c relay -n "__fish_relay_using_subcommand pull" -l since -d 'Only packages created at or after TIME' -r
+complete -c relay -n "__fish_relay_using_subcommand pull" -l until -d 'Only packages created before TIME' -r
+complete -c relay -n "__fish_relay_using_subcommand pull" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand pull" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand pull" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand pull" -l history -d 'With PACKAGE_ID: every stored version, with its transition (who, when, note)'
+complete -c relay -n "__fish_relay_using_subcommand pull" -l all-projects -d 'Cover every project, not just the selected one'
+complete -c relay -n "__fish_relay_using_subcommand pull" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand pull" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand pull" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand pull" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand pull" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand pull" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -f -a "list" -d 'List every project (NDJSON of project records with --json)'
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -f -a "create" -d 'Create a project'
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -f -a "info" -d 'Show one project and how many packages it holds'
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -f -a "rename" -d 'Give a project a new display name (its id never changes)'
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -f -a "archive" -d 'Archive a project: it stays readable, but refuses deposits'
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -f -a "unarchive" -d 'Undo an archive'
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -l name -d 'A display name (default: the id)' -r
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -l description -d 'A longer description' -r
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from help" -f -a "list" -d 'List every project (NDJSON of project records with --json)'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a project'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show one project and how many packages it holds'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from help" -f -a "rename" -d 'Give a project a new display name (its id never changes)'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from help" -f -a "archive" -d 'Archive a project: it stays readable, but refuses deposits'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from help" -f -a "unarchive" -d 'Undo an archive'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -f -a "assert" -d 'Record a value, superseding the current one (no-op if the value is already current)'
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -f -a "invalidate" -d 'End the current fact(s) of a key without a replacement; prints how many ended'
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -f -a "get" -d 'The current value of a key, or the one valid at --at (exit 1 if none)'
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -f -a "list" -d 'Current facts (one per subject and predicate), filtered'
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -f -a "history" -d 'Every value a key has had, oldest first'
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l source -d 'The package this fact comes from; its author becomes the fact\'s asserted_by' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l confidence -d 'How sure, from 0 to 1 (default 1)' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l tag -d 'A label (repeatable)' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l valid-from -d 'When it became true (default: now); not before the current fact\'s valid_from' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l actor -d 'Who is acting; default: [actor] id in config, then git user.email, then $USER' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l actor-type -d 'What kind of actor' -r -f -a "human\t''
+agent\t''
+script\t''"
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l session -d 'The session (id or callsign) to record; default: this clone\'s current session' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l at -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l subject -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l predicate -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l tag -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l at -d 'The facts valid at TIME instead of now' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l include-ended -d 'Every fact, ended ones included'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from help" -f -a "assert" -d 'Record a value, superseding the current one (no-op if the value is already current)'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from help" -f -a "invalidate" -d 'End the current fact(s) of a key without a replacement; prints how many ended'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from help" -f -a "get" -d 'The current value of a key, or the one valid at --at (exit 1 if none)'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from help" -f -a "list" -d 'Current facts (one per subject and predicate), filtered'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from help" -f -a "history" -d 'Every value a key has had, oldest first'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -f -a "start" -d 'Start a session and make it current'
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -f -a "end" -d 'End a session (default: the current one) and record its packages'
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -f -a "status" -d 'The current session: RELAY_SESSION, else this clone\'s'
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -f -a "list" -d 'Sessions of the project, oldest first'
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -f -a "show" -d 'A session with the packages deposited in it, their decisions and open questions'
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l actor -d 'Who is acting; default: [actor] id in config, then git user.email, then $USER' -r
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l actor-type -d 'What kind of actor' -r -f -a "human\t''
+agent\t''
+script\t''"
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l callsign -d 'Use this callsign instead of a generated one' -r
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l shell -d 'Print only `export RELAY_SESSION=…` for eval, and leave the clone\'s current session'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l active -d 'Only sessions that have not ended'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "start" -d 'Start a session and make it current'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "end" -d 'End a session (default: the current one) and record its packages'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "status" -d 'The current session: RELAY_SESSION, else this clone\'s'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "list" -d 'Sessions of the project, oldest first'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "show" -d 'A session with the packages deposited in it, their decisions and open questions'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand search" -l limit -d 'How many results' -r
+complete -c relay -n "__fish_relay_using_subcommand search" -l type -d 'Only this package type (repeatable: any of them)' -r
+complete -c relay -n "__fish_relay_using_subcommand search" -l tag -d 'Only packages with this tag (repeatable: all of them)' -r
+complete -c relay -n "__fish_relay_using_subcommand search" -l actor -d 'Only packages created by this actor id' -r
+complete -c relay -n "__fish_relay_using_subcommand search" -l status -d 'Only packages in this status' -r -f -a "draft\t''
+complete\t''
+awaiting_review\t''
+revision_requested\t''"
+complete -c relay -n "__fish_relay_using_subcommand search" -l since -d 'Only packages created at or after TIME' -r
+complete -c relay -n "__fish_relay_using_subcommand search" -l until -d 'Only packages created before TIME' -r
+complete -c relay -n "__fish_relay_using_subcommand search" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand search" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand search" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand search" -l all-projects -d 'Cover every project, not just the selected one'
+complete -c relay -n "__fish_relay_using_subcommand search" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand search" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand search" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand search" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand search" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand orient" -l window-days -d 'How many days back to look' -r
+complete -c relay -n "__fish_relay_using_subcommand orient" -l limit -d 'At most N recent packages, the newest (open questions come from these)' -r
+complete -c relay -n "__fish_relay_using_subcommand orient" -l max-chars -d 'Trim the Markdown to N characters, least significant material first' -r
+complete -c relay -n "__fish_relay_using_subcommand orient" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand orient" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand orient" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand orient" -l md -d 'Markdown (the default)'
+complete -c relay -n "__fish_relay_using_subcommand orient" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand orient" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand orient" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand orient" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand orient" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand orient" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l focus -d 'A topic: pulls the packages most relevant to it' -r
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l snippets -d 'How many relevant packages to pull for --focus' -r
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l window-days -d 'How many days back the summary looks' -r
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l max-chars -d 'Trim the Markdown to N characters, least significant material first' -r
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l all-projects -d 'Every project (global mode), not just the selected one'
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l include-archived -d 'Global mode: include archived projects'
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l md -d 'Markdown (the default)'
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -f -a "flag" -d 'Ask for review: the package becomes awaiting_review (from draft, awaiting_review or revision_requested)'
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -f -a "approve" -d 'Approve: the package becomes complete (from any status but complete)'
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -f -a "request-changes" -d 'Send it back: awaiting_review becomes revision_requested'
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -f -a "list" -d 'Packages awaiting review, oldest request first, with who flagged them and why'
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l note -d 'What to look at' -r
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l actor -d 'Who is acting; default: [actor] id in config, then git user.email, then $USER' -r
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l actor-type -d 'What kind of actor' -r -f -a "human\t''
+agent\t''
+script\t''"
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l session -d 'The session (id or callsign) to record; default: this clone\'s current session' -r
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l human -d 'A person must review it'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l agent -d 'An agent may review it'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l note -r
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l actor -d 'Who is acting; default: [actor] id in config, then git user.email, then $USER' -r
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l actor-type -d 'What kind of actor' -r -f -a "human\t''
+agent\t''
+script\t''"
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l session -d 'The session (id or callsign) to record; default: this clone\'s current session' -r
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l note -d 'What must change (required)' -r
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l actor -d 'Who is acting; default: [actor] id in config, then git user.email, then $USER' -r
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l actor-type -d 'What kind of actor' -r -f -a "human\t''
+agent\t''
+script\t''"
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l session -d 'The session (id or callsign) to record; default: this clone\'s current session' -r
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l human -d 'A person must review it'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l agent -d 'An agent may review it'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l all-projects -d 'Every project, not just the selected one'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from help" -f -a "flag" -d 'Ask for review: the package becomes awaiting_review (from draft, awaiting_review or revision_requested)'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from help" -f -a "approve" -d 'Approve: the package becomes complete (from any status but complete)'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from help" -f -a "request-changes" -d 'Send it back: awaiting_review becomes revision_requested'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from help" -f -a "list" -d 'Packages awaiting review, oldest request first, with who flagged them and why'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand status" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand status" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand status" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand status" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand status" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand status" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand status" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand status" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand status" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand export" -l out -d 'A new or empty folder, or - for stdout' -r -F
+complete -c relay -n "__fish_relay_using_subcommand export" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand export" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand export" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand export" -l all-projects -d 'Every project, not just the selected one'
+complete -c relay -n "__fish_relay_using_subcommand export" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand export" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand export" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand export" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand export" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand import" -l project-map -d 'Import project OLD as NEW (repeatable)' -r
+complete -c relay -n "__fish_relay_using_subcommand import" -l on-conflict -d 'What to do with a package id that exists with other content' -r -f -a "fail\t''
+skip\t''"
+complete -c relay -n "__fish_relay_using_subcommand import" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand import" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand import" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand import" -l dry-run -d 'Report what would change; write nothing'
+complete -c relay -n "__fish_relay_using_subcommand import" -l force -d 'Import a backup folder that has no manifest'
+complete -c relay -n "__fish_relay_using_subcommand import" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand import" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand import" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand import" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand import" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand verify" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand verify" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand verify" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand verify" -l fix -d 'Repair what is safe, then check again'
+complete -c relay -n "__fish_relay_using_subcommand verify" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand verify" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand verify" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand verify" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand verify" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand verify" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -f -a "install" -d 'Install hooks (installing twice changes nothing)'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -f -a "uninstall" -d 'Remove relay\'s hooks and restore what was there before'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l git -d 'The git hooks of the repository you are in'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l claude -d 'Claude Code\'s .claude/settings.json in the repository\'s top folder'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l git -d 'The git hooks of the repository you are in'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l claude -d 'Claude Code\'s .claude/settings.json in the repository\'s top folder'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "install" -d 'Install hooks (installing twice changes nothing)'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "uninstall" -d 'Remove relay\'s hooks and restore what was there before'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand scan" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand scan" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand scan" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand scan" -l staged -d 'Only the store lines staged for commit'
+complete -c relay -n "__fish_relay_using_subcommand scan" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand scan" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand scan" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand scan" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand scan" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand conformance" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand conformance" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand conformance" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand conformance" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand conformance" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand conformance" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand conformance" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand conformance" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand conformance" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand completions" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand completions" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand completions" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand completions" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand completions" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand completions" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand completions" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand onboard" -l write -d 'Write the block into FILE (atomically) instead of printing it' -r -F
+complete -c relay -n "__fish_relay_using_subcommand onboard" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand onboard" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand onboard" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand onboard" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand onboard" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand onboard" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand onboard" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand onboard" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand onboard" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand mcp" -l actor -d 'Who is acting; default: [actor] id in config, then git user.email, then $USER' -r
+complete -c relay -n "__fish_relay_using_subcommand mcp" -l actor-type -d 'What kind of actor' -r -f -a "human\t''
+agent\t''
+script\t''"
+complete -c relay -n "__fish_relay_using_subcommand mcp" -l session -d 'The session (id or callsign) to record; default: this clone\'s current session' -r
+complete -c relay -n "__fish_relay_using_subcommand mcp" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand mcp" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand mcp" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand mcp" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand mcp" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand mcp" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand mcp" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand mcp" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "init" -d 'Create a relay store (.relay/) in this folder, with a first project'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "deposit" -d 'Record a context package: what you did, decided, left open, and who should pick it up'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "pull" -d 'Read packages: one in full by id, the newest ones, or the most relevant to a query'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "projects" -d 'Manage the store\'s projects'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "facts" -d 'Track what is true now, and what was true then'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "session" -d 'Group work into sessions with memorable callsigns (e.g. coral-heron)'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "search" -d 'Find the packages most relevant to a query'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "orient" -d 'Brief a new session: latest handoff, recent work, open questions, active facts'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "orchestrate" -d 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "review" -d 'Put packages through review: flag, approve, request changes, list'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "status" -d 'Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "export" -d 'Back up projects as plain wire records (offline, restorable anywhere)'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "import" -d 'Restore records: a backup folder, an NDJSON stream, or another store\'s .relay/ folder'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "verify" -d 'Check every line of the store; with --fix, repair what is safe'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "hook" -d 'Hook relay into git and coding agents'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "scan" -d 'Look for credentials in the store: every line, every version'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "conformance" -d 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "completions" -d 'Print a shell completion script'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "onboard" -d 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "mcp" -d 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from projects" -f -a "list" -d 'List every project (NDJSON of project records with --json)'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from projects" -f -a "create" -d 'Create a project'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from projects" -f -a "info" -d 'Show one project and how many packages it holds'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from projects" -f -a "rename" -d 'Give a project a new display name (its id never changes)'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from projects" -f -a "archive" -d 'Archive a project: it stays readable, but refuses deposits'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from projects" -f -a "unarchive" -d 'Undo an archive'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from facts" -f -a "assert" -d 'Record a value, superseding the current one (no-op if the value is already current)'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from facts" -f -a "invalidate" -d 'End the current fact(s) of a key without a replacement; prints how many ended'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from facts" -f -a "get" -d 'The current value of a key, or the one valid at --at (exit 1 if none)'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from facts" -f -a "list" -d 'Current facts (one per subject and predicate), filtered'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from facts" -f -a "history" -d 'Every value a key has had, oldest first'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "start" -d 'Start a session and make it current'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "end" -d 'End a session (default: the current one) and record its packages'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "status" -d 'The current session: RELAY_SESSION, else this clone\'s'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "list" -d 'Sessions of the project, oldest first'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "show" -d 'A session with the packages deposited in it, their decisions and open questions'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from review" -f -a "flag" -d 'Ask for review: the package becomes awaiting_review (from draft, awaiting_review or revision_requested)'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from review" -f -a "approve" -d 'Approve: the package becomes complete (from any status but complete)'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from review" -f -a "request-changes" -d 'Send it back: awaiting_review becomes revision_requested'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from review" -f -a "list" -d 'Packages awaiting review, oldest request first, with who flagged them and why'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "install" -d 'Install hooks (installing twice changes nothing)'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "uninstall" -d 'Remove relay\'s hooks and restore what was there before'

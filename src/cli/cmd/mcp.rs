@@ -1,0 +1,53 @@
+//! `relay mcp`: serve relay's operations to AI agents over the Model Context Protocol (stdio).
+//! The server itself is [`crate::cli::mcp`].
+
+use clap::Args;
+
+use crate::cli::context::{ActorArgs, SessionArg};
+use crate::cli::mcp::{self, Defaults};
+use crate::cli::{CmdResult, Ctx};
+
+/// Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout
+///
+/// Speaks MCP's stdio transport (JSON-RPC 2.0, one message per line) for clients such as
+/// Claude Code, Claude Desktop, Cursor and VS Code; notes and warnings go to stderr. The tools
+/// are orient, deposit, pull, orchestrate, facts_assert, facts_invalidate, facts_get,
+/// facts_list, review_flag, review_list, review_approve, session_start, session_end and
+/// status; each answers with the JSON the matching command prints with --json. The store is
+/// found as for every command (--store, RELAY_DIR, or upward from the working folder), with
+/// the same secrets policy and limits. --project, --actor, --actor-type and --session set
+/// defaults that a tool call's own arguments override.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  claude mcp add relay -- relay mcp
+  relay mcp --store ~/work/app --actor claude --actor-type agent")]
+pub struct McpArgs {
+    #[command(flatten)]
+    pub who: ActorArgs,
+    #[command(flatten)]
+    pub session: SessionArg,
+}
+
+pub fn run(ctx: &mut Ctx, args: McpArgs) -> CmdResult {
+    match ctx.store() {
+        Ok(store) => ctx.ui.note(&format!(
+            "relay mcp: serving {} on stdin and stdout",
+            store.root().display()
+        )),
+        Err(e) => ctx.ui.note(&format!(
+            "relay mcp: {e}; tools will fail until `relay init` creates one"
+        )),
+    }
+    let defaults = Defaults {
+        who: args.who,
+        session: args.session,
+        project: ctx.global.project.clone(),
+    };
+    mcp::serve(
+        ctx,
+        defaults,
+        std::io::stdin().lock(),
+        std::io::stdout().lock(),
+    )?;
+    Ok(())
+}

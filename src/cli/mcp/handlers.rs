@@ -1,0 +1,316 @@
+//! What each tool of `relay mcp` does: it calls the same functions as the matching command and
+//! returns the JSON that command prints with `--json` (a list wrapped in an object, since a
+//! tool's structured result is one).
+
+use serde_json::{Value, json};
+
+use super::schema::Args;
+use super::tools::{Defaults, FILTERS};
+use crate::cli::cmd::{
+    deposit as deposit_cmd, facts as facts_cmd, pull::FilterArgs, review, session,
+    status as status_cmd,
+};
+use crate::cli::context::{ActorArgs, SessionArg};
+use crate::cli::{CliError, Ctx};
+use crate::error::Error;
+use crate::ops::review::{Action, Reviewer};
+use crate::ops::{
+    facts, orchestrate as orchestrate_op, orient as orient_op, pull as pull_op, relevant, sessions,
+};
+use crate::store::packages::StoredPackage;
+
+/// One call in progress.
+pub struct Call<'a> {
+    pub ctx: &'a Ctx,
+    pub args: Args,
+    pub defaults: &'a Defaults,
+}
+
+impl Call<'_> {
+    fn who(&self) -> ActorArgs {
+        ActorArgs {
+            actor: self
+                .args
+                .str("actor")
+                .or_else(|| self.defaults.who.actor.clone()),
+            actor_type: self
+                .args
+                .str("actor_type")
+                .or_else(|| self.defaults.who.actor_type.clone()),
+        }
+    }
+
+    fn session(&self) -> SessionArg {
+        SessionArg {
+            session: self
+                .args
+                .str("session")
+                .or_else(|| self.defaults.session.session.clone()),
+        }
+    }
+
+    fn time(&self, name: &str) -> Result<Option<crate::wire::time::Timestamp>, CliError> {
+        facts_cmd::parse_time(name, self.args.str(name).as_deref())
+    }
+
+    /// Whether an argument was given; `false` counts as not given, as a flag left off.
+    fn given(&self, name: &str) -> bool {
+        self.args
+            .get(name)
+            .is_some_and(|v| v != &Value::Bool(false))
+    }
+
+    /// Refuses arguments that cannot go together.
+    fn exclusive(&self, a: &str, b: &str) -> Result<(), CliError> {
+        if self.given(a) && self.given(b) {
+            return Err(invalid(format!("`{a}` and `{b}` cannot be used together")));
+        }
+        Ok(())
+    }
+}
+
+fn invalid(message: String) -> CliError {
+    Error::InvalidInput(message).into()
+}
+
+fn to_value(v: &impl serde::Serialize) -> Result<Value, CliError> {
+    serde_json::to_value(v).map_err(|e| Error::Integrity(e.to_string()).into())
+}
+
+pub fn orient(c: &Call) -> Result<Value, CliError> {
+    let project = c.ctx.project()?;
+    let days = c.args.int("window_days").unwrap_or(14) as u32;
+    let limit =
+        (c.args.int("limit")).map_or(orient_op::DEFAULT_RECENT_LIMIT, |n| n.max(0) as usize);
+    Ok(orient_op::orient(c.ctx.store()?, &project, days, limit)?.bundle())
+}
+
+pub fn orchestrate(c: &Call) -> Result<Value, CliError> {
+    c.exclusive("all_projects", "project")?;
+    let project = if c.args.flag("all_projects") {
+        None
+    } else {
+        Some(c.ctx.project()?)
+    };
+    let req = orchestrate_op::DigestRequest {
+        project,
+        focus: c.args.str("focus"),
+        snippets: c.args.int("snippets").unwrap_or(25) as usize,
+        include_archived: c.args.flag("include_archived"),
+        window_days: c.args.int("window_days").unwrap_or(14) as u32,
+    };
+    Ok(orchestrate_op::digest(c.ctx.store()?, &req)?.bundle())
+}
+
+pub fn deposit(c: &Call) -> Result<Value, CliError> {
+    let mut input = c.args.obj("package").unwrap_or_default();
+    // As on the command line, a selected project overrides the package's own.
+    if let Some(p) = &c.ctx.global.project {
+        input.insert("project_id".into(), json!(p));
+    }
+    for key in [
+        "package_id",
+        "title",
+        "description",
+        "package_type",
+        "status",
+        "review_type",
+        "handoff_note",
+        "estimated_next_actor",
+        "parent_package_id",
+        "significance",
+        "topic",
+        "artifact_type",
+        "content_md",
+    ] {
+        if let Some(v) = c.args.get(key) {
+            input.insert(key.into(), v.clone());
+        }
+    }
+    for key in ["tags", "decisions_made", "open_questions"] {
+        let items = c.args.strs(key).into_iter().map(Value::String).collect();
+        deposit_cmd::extend(&mut input, key, items)?;
+    }
+    let deliverables = deposit_cmd::path_deliverables(c.ctx, c.args.strs("deliverables"))?;
+    let deliverables = deliverables.into_iter().map(|(_, d)| d.value).collect();
+    deposit_cmd::extend(&mut input, "deliverables", deliverables)?;
+    let project = deposit_cmd::target_project(c.ctx, &input)?;
+    let done = deposit_cmd::store_package(c.ctx, input, project, &c.who(), &c.session())?;
+    Ok(Value::Object(StoredPackage::envelope(
+        &done.package,
+        &done.hash,
+    )))
+}
+
+pub fn pull(c: &Call) -> Result<Value, CliError> {
+    let mode = c.args.text("mode");
+    let filters = FILTERS.iter().map(|p| p.name);
+    let applies: Vec<&str> = match mode.as_str() {
+        "specific" => vec!["id", "history"],
+        "latest" => filters.chain(["limit"]).collect(),
+        _ => filters.chain(["query", "limit"]).collect(),
+    };
+    if let Some(other) = c
+        .args
+        .names()
+        .find(|n| !["mode", "project"].contains(n) && !applies.contains(n) && c.given(n))
+    {
+        return Err(invalid(format!(
+            "`{other}` does not apply to mode `{mode}`"
+        )));
+    }
+    let store = c.ctx.store()?;
+    if mode == "specific" {
+        let id = c
+            .args
+            .str("id")
+            .ok_or_else(|| invalid("mode `specific` needs `id`, the package id".into()))?;
+        let projects = c.ctx.search_order()?;
+        if c.args.flag("history") {
+            let versions = pull_op::history(store, &projects, &id)?;
+            let versions: Vec<_> = versions.iter().map(StoredPackage::to_envelope).collect();
+            return Ok(json!({ "versions": versions }));
+        }
+        return Ok(pull_op::specific(store, &projects, &id)?.package.to_value());
+    }
+    let filter = FilterArgs {
+        types: c.args.strs("types"),
+        tags: c.args.strs("tags"),
+        actor: c.args.str("created_by"),
+        status: c.args.str("status"),
+        since: c.args.str("since"),
+        until: c.args.str("until"),
+        all_projects: c.args.flag("all_projects"),
+    };
+    let (projects, filter) = filter.resolve(c.ctx)?;
+    let limit = c.args.int("limit").unwrap_or(5) as usize;
+    if mode == "latest" {
+        let found = pull_op::latest(store, &projects, &filter, limit)?;
+        let packages: Vec<_> = found.iter().map(|p| p.package.to_value()).collect();
+        return Ok(json!({ "packages": packages }));
+    }
+    let query = c
+        .args
+        .str("query")
+        .ok_or_else(|| invalid("mode `relevant` needs `query`, the words to look for".into()))?;
+    let found = relevant::relevant(store, &projects, &query, &filter, limit)?;
+    let packages: Vec<_> = found.iter().map(relevant::Ranked::to_value).collect();
+    Ok(json!({ "packages": packages }))
+}
+
+pub fn facts_assert(c: &Call) -> Result<Value, CliError> {
+    let project = c.ctx.project()?;
+    let req = facts::AssertRequest {
+        subject: c.args.text("subject"),
+        predicate: c.args.text("predicate"),
+        value: c.args.text("value"),
+        source_package_id: c.args.str("source_package_id"),
+        confidence: c.args.num("confidence"),
+        tags: c.args.strs("tags"),
+        valid_from: c.time("valid_from")?,
+        ..facts::AssertRequest::default()
+    };
+    let done = facts_cmd::assert(c.ctx, &project, req, &c.who(), &c.session())?;
+    to_value(&done.fact)
+}
+
+pub fn facts_invalidate(c: &Call) -> Result<Value, CliError> {
+    let project = c.ctx.project()?;
+    let ended = facts::invalidate(
+        c.ctx.store()?,
+        &project,
+        &c.args.text("subject"),
+        &c.args.text("predicate"),
+        c.args.str("value").as_deref(),
+    )?;
+    Ok(json!({ "invalidated": ended.len() }))
+}
+
+pub fn facts_get(c: &Call) -> Result<Value, CliError> {
+    let project = c.ctx.project()?;
+    let fact = facts::get(
+        c.ctx.store()?,
+        &project,
+        &c.args.text("subject"),
+        &c.args.text("predicate"),
+        c.time("at")?,
+    )?;
+    to_value(&fact)
+}
+
+pub fn facts_list(c: &Call) -> Result<Value, CliError> {
+    c.exclusive("at", "include_ended")?;
+    let project = c.ctx.project()?;
+    let q = facts::ListQuery {
+        subject: c.args.str("subject"),
+        predicate: c.args.str("predicate"),
+        tag: c.args.str("tag"),
+        at: c.time("at")?,
+        include_ended: c.args.flag("include_ended"),
+    };
+    let list = facts::list(c.ctx.store()?, &project, &q)?;
+    Ok(json!({ "facts": to_value(&list)? }))
+}
+
+fn reviewer(c: &Call) -> Option<Reviewer> {
+    c.args
+        .str("review_type")
+        .as_deref()
+        .and_then(Reviewer::parse)
+}
+
+fn review_with(c: &Call, action: Action) -> Result<Value, CliError> {
+    let id = c.args.text("package_id");
+    let done = review::transition(
+        c.ctx,
+        &id,
+        action,
+        c.args.str("note"),
+        &c.who(),
+        &c.session(),
+    )?;
+    Ok(Value::Object(done.to_envelope()))
+}
+
+pub fn review_flag(c: &Call) -> Result<Value, CliError> {
+    let reviewer = reviewer(c).unwrap_or(Reviewer::Human);
+    review_with(c, Action::Flag { reviewer })
+}
+
+pub fn review_approve(c: &Call) -> Result<Value, CliError> {
+    review_with(c, Action::Approve)
+}
+
+pub fn review_request_changes(c: &Call) -> Result<Value, CliError> {
+    review_with(c, Action::RequestChanges)
+}
+
+pub fn review_list(c: &Call) -> Result<Value, CliError> {
+    let projects = c.ctx.projects(c.args.flag("all_projects"))?;
+    let pending = crate::ops::review::pending(c.ctx.store()?, &projects, reviewer(c))?;
+    let packages: Vec<_> = pending.iter().map(|p| p.to_value()).collect();
+    Ok(json!({ "packages": packages }))
+}
+
+pub fn session_start(c: &Call) -> Result<Value, CliError> {
+    let project = c.ctx.project()?;
+    let store = c.ctx.store()?;
+    let actor = c.ctx.actor(&c.who())?;
+    let s = sessions::start(store, &project, &actor, c.args.str("callsign").as_deref())?;
+    if c.args.get("make_current").and_then(Value::as_bool) != Some(false) {
+        sessions::make_current(store, &s)?;
+    }
+    Ok(s.to_value())
+}
+
+pub fn session_end(c: &Call) -> Result<Value, CliError> {
+    let key = c.session().session;
+    Ok(session::end(c.ctx, key.as_deref())?.session.to_value())
+}
+
+pub fn status(c: &Call) -> Result<Value, CliError> {
+    let store = c.ctx.store()?;
+    let s = crate::ops::status::status(store)?;
+    let warnings = store.diagnostics().take();
+    Ok(status_cmd::to_json(store, &s, &warnings)?)
+}

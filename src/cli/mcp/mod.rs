@@ -1,0 +1,338 @@
+//! The Model Context Protocol server behind `relay mcp`: JSON-RPC 2.0 over stdio, one message
+//! per line (MCP's stdio transport), serving the tools of [`tools`].
+//!
+//! Written by hand over serde_json rather than with the official Rust SDK (rmcp): a stdio
+//! server that only offers tools needs five methods (`initialize`, `ping`, `tools/list`,
+//! `tools/call` and the `initialized` notification) and one loop that reads a line and writes
+//! a line. rmcp would bring an async runtime (tokio), futures and a schema generator into a
+//! synchronous crate that has none of them, for a server that answers one request at a time.
+//!
+//! Only protocol messages go to stdout; notes and warnings go to stderr. Tool failures come
+//! back as tool results with `isError: true` that name the protocol's error code, so that the
+//! model sees them; malformed messages, unknown methods and unknown tools are JSON-RPC errors.
+
+mod handlers;
+pub mod schema;
+pub mod tools;
+
+use std::io::{self, BufRead, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use serde_json::{Map, Value, json};
+
+use crate::cli::{CliError, Ctx};
+pub use tools::Defaults;
+
+/// The protocol revisions this server speaks, newest first. A client asking for one of them
+/// gets it; any other gets the newest.
+pub const PROTOCOL_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+// JSON-RPC 2.0 error codes.
+pub const PARSE_ERROR: i64 = -32700;
+pub const INVALID_REQUEST: i64 = -32600;
+pub const METHOD_NOT_FOUND: i64 = -32601;
+pub const INVALID_PARAMS: i64 = -32602;
+pub const INTERNAL_ERROR: i64 = -32603;
+
+const INSTRUCTIONS: &str = "relay keeps this project's shared context (decisions, open questions, \
+handoff notes, facts) in an append-only log that humans and other agents read too. At the start \
+of a session call `orient` and read the latest handoff, the open questions and the active facts. \
+Before working on a topic, `pull` with mode `relevant` to find earlier work on it. When you \
+finish something meaningful, `deposit` a package: a title, the decisions you made, the questions \
+left open, and a handoff note for whoever continues. Record what is true now with `facts_assert`.";
+
+/// A JSON-RPC error: its code and message.
+type Failure = (i64, String);
+
+struct Server<'a> {
+    ctx: &'a mut Ctx,
+    defaults: Defaults,
+}
+
+/// Serves MCP on `input` and `output` until `input` ends.
+pub fn serve(
+    ctx: &mut Ctx,
+    defaults: Defaults,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
+    let limits = ctx.store().map(|s| s.config().limits()).unwrap_or_default();
+    let max = usize::try_from(limits.line_bytes).unwrap_or(usize::MAX);
+    let mut server = Server { ctx, defaults };
+    while let Some(line) = read_line(&mut input, max)? {
+        let reply = match line {
+            Line::TooLong(n) => {
+                let message = limits
+                    .check_input("the message", n)
+                    .err()
+                    .unwrap_or_default();
+                Some(failure(Value::Null, INVALID_REQUEST, message))
+            }
+            Line::Bytes(bytes) if bytes.trim_ascii().is_empty() => None,
+            Line::Bytes(bytes) => match serde_json::from_slice::<Value>(&bytes) {
+                Ok(message) => server.message(message),
+                Err(e) => Some(failure(
+                    Value::Null,
+                    PARSE_ERROR,
+                    format!("parse error: {e}"),
+                )),
+            },
+        };
+        if let Some(reply) = reply {
+            let mut bytes = serde_json::to_vec(&reply)?;
+            bytes.push(b'\n');
+            output.write_all(&bytes)?;
+            output.flush()?;
+        }
+    }
+    Ok(())
+}
+
+enum Line {
+    Bytes(Vec<u8>),
+    /// A line over the limit (its length); it was read and dropped.
+    TooLong(usize),
+}
+
+/// Reads one line of at most `max` bytes (without its newline); `None` at the end.
+fn read_line(input: &mut impl BufRead, max: usize) -> io::Result<Option<Line>> {
+    let mut buf = Vec::new();
+    let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
+    if io::Read::take(&mut *input, limit).read_until(b'\n', &mut buf)? == 0 {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        return Ok(Some(Line::Bytes(buf)));
+    }
+    if buf.len() <= max {
+        // The last line, without a newline.
+        return Ok(Some(Line::Bytes(buf)));
+    }
+    let mut total = buf.len();
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            break;
+        }
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                total += i;
+                input.consume(i + 1);
+                break;
+            }
+            None => {
+                let n = chunk.len();
+                total += n;
+                input.consume(n);
+            }
+        }
+    }
+    Ok(Some(Line::TooLong(total)))
+}
+
+fn failure(id: Value, code: i64, message: String) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+impl Server<'_> {
+    /// Answers one message (or a batch, as protocol revision 2025-03-26 allowed); `None` for
+    /// notifications and responses, which get no reply.
+    fn message(&mut self, message: Value) -> Option<Value> {
+        let Value::Array(batch) = message else {
+            return self.single(message);
+        };
+        if batch.is_empty() {
+            return Some(failure(
+                Value::Null,
+                INVALID_REQUEST,
+                "an empty batch".into(),
+            ));
+        }
+        let replies: Vec<Value> = batch.into_iter().filter_map(|m| self.single(m)).collect();
+        (!replies.is_empty()).then_some(Value::Array(replies))
+    }
+
+    fn single(&mut self, message: Value) -> Option<Value> {
+        let Value::Object(mut m) = message else {
+            return Some(failure(
+                Value::Null,
+                INVALID_REQUEST,
+                "a JSON-RPC message must be an object".into(),
+            ));
+        };
+        let id = m.remove("id");
+        let bad = |id: Option<Value>, message: &str| {
+            Some(failure(
+                id.unwrap_or(Value::Null),
+                INVALID_REQUEST,
+                message.into(),
+            ))
+        };
+        if id
+            .as_ref()
+            .is_some_and(|id| !id.is_string() && !id.is_number())
+        {
+            return bad(None, "`id` must be a string or a number");
+        }
+        let method = match m.remove("method") {
+            Some(Value::String(method)) => method,
+            // A response: this server sends no requests, so there is nothing to match it to.
+            None if m.contains_key("result") || m.contains_key("error") => return None,
+            _ => return bad(id, "`method` must be a string"),
+        };
+        if m.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            return bad(Some(id?), "`jsonrpc` must be \"2.0\"");
+        }
+        // Notifications (`notifications/initialized`, `notifications/cancelled`, …) need no
+        // action from a server that answers each request before reading the next.
+        let id = id?;
+        let params = match m.remove("params") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(p)) => p,
+            Some(_) => {
+                return Some(failure(
+                    id,
+                    INVALID_PARAMS,
+                    "`params` must be an object".into(),
+                ));
+            }
+        };
+        Some(match self.request(&method, params) {
+            Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+            Err((code, message)) => failure(id, code, message),
+        })
+    }
+
+    fn request(&mut self, method: &str, params: Map<String, Value>) -> Result<Value, Failure> {
+        match method {
+            "initialize" => Ok(initialize(&params)),
+            "ping" => Ok(json!({})),
+            "tools/list" => {
+                let tools: Vec<Value> = tools::TOOLS.iter().map(tools::Tool::describe).collect();
+                Ok(json!({ "tools": tools }))
+            }
+            "tools/call" => self.call(params),
+            _ => Err((METHOD_NOT_FOUND, format!("method not found: {method}"))),
+        }
+    }
+
+    fn call(&mut self, mut params: Map<String, Value>) -> Result<Value, Failure> {
+        let name = match params.remove("name") {
+            Some(Value::String(name)) => name,
+            _ => return Err((INVALID_PARAMS, "tools/call needs `name`, a string".into())),
+        };
+        let Some(tool) = tools::find(&name) else {
+            return Err((
+                INVALID_PARAMS,
+                format!("unknown tool: {name} (tools/list names them)"),
+            ));
+        };
+        let arguments = match params.remove("arguments") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(a)) => a,
+            Some(_) => {
+                return Err((INVALID_PARAMS, "`arguments` must be an object".into()));
+            }
+        };
+        let (ctx, defaults) = (&mut *self.ctx, &self.defaults);
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            tools::call(ctx, defaults, tool, arguments)
+        }));
+        self.ctx.report_warnings();
+        match outcome {
+            Ok(Ok(value)) => Ok(tool_result(value, false)),
+            Ok(Err(e)) => Ok(tool_error(&e)),
+            Err(_) => Err((
+                INTERNAL_ERROR,
+                format!("relay failed while running `{name}` (a bug; details on stderr)"),
+            )),
+        }
+    }
+}
+
+fn initialize(params: &Map<String, Value>) -> Value {
+    let asked = params.get("protocolVersion").and_then(Value::as_str);
+    let version = PROTOCOL_VERSIONS
+        .iter()
+        .find(|v| Some(**v) == asked)
+        .unwrap_or(&PROTOCOL_VERSIONS[0]);
+    json!({
+        "protocolVersion": version,
+        "capabilities": {"tools": {}},
+        "serverInfo": {"name": "relay", "title": "relay", "version": env!("CARGO_PKG_VERSION")},
+        "instructions": INSTRUCTIONS,
+    })
+}
+
+/// A tool result: the object as JSON text (for clients that read only text) and as
+/// `structuredContent`.
+fn tool_result(value: Value, is_error: bool) -> Value {
+    json!({
+        "content": [{"type": "text", "text": value.to_string()}],
+        "structuredContent": value,
+        "isError": is_error,
+    })
+}
+
+/// A failed tool call as the model sees it: `code: message`, and the same as
+/// `{"error", "message"}` (what `--json` prints on stderr).
+fn tool_error(e: &CliError) -> Value {
+    let (code, message, _) = e.describe();
+    // A usage error of the command line is bad input from a client.
+    let code = if code == "usage" {
+        "invalid_input"
+    } else {
+        code
+    };
+    json!({
+        "content": [{"type": "text", "text": format!("{code}: {message}")}],
+        "structuredContent": {"error": code, "message": message},
+        "isError": true,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8], max: usize) -> Vec<Result<String, usize>> {
+        let mut r = input;
+        let mut out = Vec::new();
+        while let Some(l) = read_line(&mut r, max).unwrap() {
+            out.push(match l {
+                Line::Bytes(b) => Ok(String::from_utf8(b).unwrap()),
+                Line::TooLong(n) => Err(n),
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn lines_over_the_limit_are_dropped_whole() {
+        let got = lines(b"abc\n0123456789\nxy\nlast", 5);
+        assert_eq!(
+            got,
+            [
+                Ok("abc".into()),
+                Err(10),
+                Ok("xy".into()),
+                Ok("last".into())
+            ]
+        );
+        assert_eq!(lines(b"12345\n123456", 5), [Ok("12345".into()), Err(6)]);
+    }
+
+    #[test]
+    fn version_negotiation_echoes_a_supported_version_else_offers_the_newest() {
+        let v = |asked: Value| {
+            let mut p = Map::new();
+            p.insert("protocolVersion".into(), asked);
+            initialize(&p)["protocolVersion"].clone()
+        };
+        assert_eq!(v(json!("2024-11-05")), "2024-11-05");
+        assert_eq!(v(json!("2025-06-18")), "2025-06-18");
+        assert_eq!(v(json!("1999-01-01")), PROTOCOL_VERSIONS[0]);
+        assert_eq!(v(Value::Null), PROTOCOL_VERSIONS[0]);
+    }
+}

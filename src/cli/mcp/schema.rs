@@ -1,0 +1,273 @@
+//! Tool arguments. Each tool declares its parameters once, in a table; from that table come
+//! both the JSON Schema that `tools/list` publishes and the checks a call's arguments pass
+//! before anything runs, so the two never disagree.
+
+use serde_json::{Map, Value, json};
+
+use crate::error::Error;
+
+/// What a parameter accepts.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    Str,
+    /// One of these strings.
+    OneOf(&'static [&'static str]),
+    Int {
+        min: i64,
+        max: Option<i64>,
+    },
+    Num {
+        min: f64,
+        max: f64,
+    },
+    Bool,
+    /// An array of strings.
+    Strs,
+    /// Any JSON object.
+    Obj,
+}
+
+/// One named parameter of a tool.
+#[derive(Debug, Clone, Copy)]
+pub struct Param {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub required: bool,
+    pub doc: &'static str,
+}
+
+/// An optional parameter.
+pub const fn opt(name: &'static str, kind: Kind, doc: &'static str) -> Param {
+    Param {
+        name,
+        kind,
+        required: false,
+        doc,
+    }
+}
+
+/// A required parameter.
+pub const fn req(name: &'static str, kind: Kind, doc: &'static str) -> Param {
+    Param {
+        name,
+        kind,
+        required: true,
+        doc,
+    }
+}
+
+fn params<'a>(groups: &'a [&'a [Param]]) -> impl Iterator<Item = &'a Param> {
+    groups.iter().flat_map(|g| g.iter())
+}
+
+/// The `inputSchema` of a tool whose parameters are `groups`, in order.
+pub fn input_schema(groups: &[&[Param]]) -> Value {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for p in params(groups) {
+        let mut s = match p.kind {
+            Kind::Str => json!({"type": "string"}),
+            Kind::OneOf(values) => json!({"type": "string", "enum": values}),
+            Kind::Int { min, max } => {
+                let mut s = json!({"type": "integer", "minimum": min});
+                if let Some(max) = max {
+                    s["maximum"] = json!(max);
+                }
+                s
+            }
+            Kind::Num { min, max } => json!({"type": "number", "minimum": min, "maximum": max}),
+            Kind::Bool => json!({"type": "boolean"}),
+            Kind::Strs => json!({"type": "array", "items": {"type": "string"}}),
+            Kind::Obj => json!({"type": "object"}),
+        };
+        s["description"] = json!(p.doc);
+        properties.insert(p.name.to_string(), s);
+        if p.required {
+            required.push(p.name);
+        }
+    }
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false,
+    })
+}
+
+/// What `kind` accepts, for an error message.
+fn expected(kind: Kind) -> String {
+    match kind {
+        Kind::Str => "a string".into(),
+        Kind::OneOf(values) => format!("one of {}", values.join(", ")),
+        Kind::Int { min, max: None } => format!("an integer, at least {min}"),
+        Kind::Int {
+            min,
+            max: Some(max),
+        } => format!("an integer from {min} to {max}"),
+        Kind::Num { min, max } => format!("a number from {min} to {max}"),
+        Kind::Bool => "true or false".into(),
+        Kind::Strs => "an array of strings".into(),
+        Kind::Obj => "a JSON object".into(),
+    }
+}
+
+/// An integer, also when written as a number with no fraction (`5.0`).
+fn integer(v: &Value) -> Option<i64> {
+    v.as_i64().or_else(|| {
+        v.as_f64()
+            .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
+            .map(|f| f as i64)
+    })
+}
+
+fn accepts(kind: Kind, v: &Value) -> bool {
+    match kind {
+        Kind::Str => v.is_string(),
+        Kind::OneOf(values) => v.as_str().is_some_and(|s| values.contains(&s)),
+        Kind::Int { min, max } => {
+            integer(v).is_some_and(|n| n >= min && max.is_none_or(|max| n <= max))
+        }
+        Kind::Num { min, max } => v.as_f64().is_some_and(|n| (min..=max).contains(&n)),
+        Kind::Bool => v.is_boolean(),
+        Kind::Strs => v
+            .as_array()
+            .is_some_and(|items| items.iter().all(Value::is_string)),
+        Kind::Obj => v.is_object(),
+    }
+}
+
+/// Checks a call's arguments against the tool's parameters. A `null` counts as absent (some
+/// clients send one for every optional parameter left out).
+pub fn check(
+    tool: &str,
+    groups: &[&[Param]],
+    arguments: Map<String, Value>,
+) -> Result<Args, Error> {
+    let mut args = Map::new();
+    for (name, value) in arguments {
+        if value.is_null() {
+            continue;
+        }
+        let Some(p) = params(groups).find(|p| p.name == name) else {
+            let names: Vec<&str> = params(groups).map(|p| p.name).collect();
+            return Err(Error::InvalidInput(format!(
+                "`{tool}` takes no argument `{name}`; its arguments are: {}",
+                names.join(", ")
+            )));
+        };
+        if !accepts(p.kind, &value) {
+            return Err(Error::InvalidInput(format!(
+                "`{name}` must be {}, not {value}",
+                expected(p.kind)
+            )));
+        }
+        args.insert(name, value);
+    }
+    if let Some(p) = params(groups).find(|p| p.required && !args.contains_key(p.name)) {
+        return Err(Error::InvalidInput(format!(
+            "`{}` is required: {}",
+            p.name, p.doc
+        )));
+    }
+    Ok(Args(args))
+}
+
+/// A call's arguments, checked against its tool's parameters.
+#[derive(Debug, Clone, Default)]
+pub struct Args(Map<String, Value>);
+
+impl Args {
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.0.get(name)
+    }
+
+    pub fn has(&self, name: &str) -> bool {
+        self.0.contains_key(name)
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.0.keys().map(String::as_str)
+    }
+
+    pub fn str(&self, name: &str) -> Option<String> {
+        self.0.get(name).and_then(Value::as_str).map(str::to_string)
+    }
+
+    /// A required string (checked present); empty if it was not.
+    pub fn text(&self, name: &str) -> String {
+        self.str(name).unwrap_or_default()
+    }
+
+    pub fn strs(&self, name: &str) -> Vec<String> {
+        match self.0.get(name) {
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    pub fn int(&self, name: &str) -> Option<i64> {
+        self.0.get(name).and_then(integer)
+    }
+
+    pub fn num(&self, name: &str) -> Option<f64> {
+        self.0.get(name).and_then(Value::as_f64)
+    }
+
+    /// A boolean; absent means false.
+    pub fn flag(&self, name: &str) -> bool {
+        self.0.get(name).and_then(Value::as_bool).unwrap_or(false)
+    }
+
+    pub fn obj(&self, name: &str) -> Option<Map<String, Value>> {
+        self.0.get(name).and_then(Value::as_object).cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PARAMS: &[Param] = &[
+        req("title", Kind::Str, "A title"),
+        opt("limit", Kind::Int { min: 1, max: None }, "How many"),
+        opt("mode", Kind::OneOf(&["a", "b"]), "Which"),
+        opt("tags", Kind::Strs, "Labels"),
+        opt("confidence", Kind::Num { min: 0.0, max: 1.0 }, "How sure"),
+    ];
+
+    fn run(v: Value) -> Result<Args, String> {
+        check("t", &[PARAMS], v.as_object().unwrap().clone()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_schema_lists_every_parameter_and_the_required_ones() {
+        let s = input_schema(&[PARAMS]);
+        assert_eq!(s["type"], "object");
+        assert_eq!(s["additionalProperties"], false);
+        assert_eq!(s["required"], json!(["title"]));
+        assert_eq!(s["properties"]["limit"]["minimum"], 1);
+        assert_eq!(s["properties"]["mode"]["enum"], json!(["a", "b"]));
+        assert_eq!(s["properties"]["tags"]["items"]["type"], "string");
+        assert_eq!(s["properties"]["title"]["description"], "A title");
+    }
+
+    #[test]
+    fn arguments_are_checked_against_the_table() {
+        let ok = run(json!({"title": "x", "limit": 5.0, "mode": null, "tags": ["a"]})).unwrap();
+        assert_eq!((ok.int("limit"), ok.has("mode")), (Some(5), false));
+        assert_eq!(ok.strs("tags"), ["a"]);
+        let err = |v| run(v).unwrap_err();
+        assert!(err(json!({})).contains("`title` is required"));
+        assert!(err(json!({"title": 1})).contains("`title` must be a string"));
+        assert!(err(json!({"title": "x", "limit": 0})).contains("at least 1"));
+        assert!(err(json!({"title": "x", "mode": "c"})).contains("one of a, b"));
+        assert!(err(json!({"title": "x", "tags": [1]})).contains("array of strings"));
+        assert!(err(json!({"title": "x", "confidence": 2})).contains("from 0 to 1"));
+        let unknown = err(json!({"title": "x", "colour": "red"}));
+        assert!(unknown.contains("no argument `colour`") && unknown.contains("title, limit"));
+    }
+}

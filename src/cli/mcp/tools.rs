@@ -1,0 +1,569 @@
+//! The tools `relay mcp` offers, each with its description and its parameters (see
+//! [`schema`]); what each does is in [`super::handlers`].
+
+use serde_json::{Map, Value, json};
+
+use super::handlers::{self as h, Call};
+use super::schema::{self, Kind, Param, opt, req};
+use crate::cli::context::{ActorArgs, SessionArg};
+use crate::cli::{CliError, Ctx};
+use crate::wire::{ACTOR_TYPES, package};
+
+/// One tool.
+pub struct Tool {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    /// Parameter groups, in the order the schema lists them.
+    pub params: &'static [&'static [Param]],
+    /// Whether it only reads (an MCP annotation clients may use to skip confirmation).
+    pub read_only: bool,
+    run: fn(&Call) -> Result<Value, CliError>,
+}
+
+impl Tool {
+    /// The tool as `tools/list` describes it.
+    pub fn describe(&self) -> Value {
+        json!({
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": schema::input_schema(self.params),
+            "annotations": {
+                "title": self.title,
+                "readOnlyHint": self.read_only,
+                // relay only appends: nothing a tool does destroys earlier records.
+                "destructiveHint": false,
+                "openWorldHint": false,
+            },
+        })
+    }
+}
+
+/// The server-wide defaults a call's own arguments override: `relay mcp --actor …
+/// --session …` (or RELAY_ACTOR, RELAY_ACTOR_TYPE, RELAY_SESSION).
+#[derive(Debug, Clone)]
+pub struct Defaults {
+    pub who: ActorArgs,
+    pub session: SessionArg,
+    /// `relay mcp --project`.
+    pub project: Option<String>,
+}
+
+/// Finds a tool by name.
+pub fn find(name: &str) -> Option<&'static Tool> {
+    TOOLS.iter().find(|t| t.name == name)
+}
+
+/// Runs `tool` with `arguments` on behalf of a client: checks them, selects the project (the
+/// call's `project`, else the server's), and returns the result object.
+pub fn call(
+    ctx: &mut Ctx,
+    defaults: &Defaults,
+    tool: &Tool,
+    arguments: Map<String, Value>,
+) -> Result<Value, CliError> {
+    let args = schema::check(tool.name, tool.params, arguments)?;
+    ctx.global.project = args.str("project").or_else(|| defaults.project.clone());
+    (tool.run)(&Call {
+        ctx,
+        args,
+        defaults,
+    })
+}
+
+const PROJECT: &[Param] = &[opt(
+    "project",
+    Kind::Str,
+    "The project to act on; default: the server's project (relay mcp --project, RELAY_PROJECT, or the store's default_project)",
+)];
+
+const WHO: &[Param] = &[
+    opt(
+        "actor",
+        Kind::Str,
+        "Who is acting; default: the session's actor, else the server's (RELAY_ACTOR, config, git user.email)",
+    ),
+    opt(
+        "actor_type",
+        Kind::OneOf(ACTOR_TYPES),
+        "What kind of actor; default: the session's, else human",
+    ),
+];
+
+const SESSION: &[Param] = &[opt(
+    "session",
+    Kind::Str,
+    "The session (id or callsign) to record; default: the server's (RELAY_SESSION), else this clone's current session",
+)];
+
+pub(super) const FILTERS: &[Param] = &[
+    opt(
+        "types",
+        Kind::Strs,
+        "Only packages of these types (any of them)",
+    ),
+    opt(
+        "tags",
+        Kind::Strs,
+        "Only packages carrying all of these tags",
+    ),
+    opt(
+        "created_by",
+        Kind::Str,
+        "Only packages created by this actor id",
+    ),
+    opt(
+        "status",
+        Kind::OneOf(package::STATUSES),
+        "Only packages in this status",
+    ),
+    opt(
+        "since",
+        Kind::Str,
+        "Only packages created at or after this time: an RFC 3339 timestamp, a date (2026-04-18) or an age (30m, 12h, 7d, 2w)",
+    ),
+    opt(
+        "until",
+        Kind::Str,
+        "Only packages created before this time (same forms as since)",
+    ),
+    opt(
+        "all_projects",
+        Kind::Bool,
+        "Cover every project, not just the selected one",
+    ),
+];
+
+const WINDOW: Param = opt(
+    "window_days",
+    Kind::Int {
+        min: 0,
+        max: Some(36_500),
+    },
+    "How many days back to look (default 14)",
+);
+
+const RECENT_LIMIT: Param = opt(
+    "limit",
+    Kind::Int { min: 0, max: None },
+    "At most this many recent packages, the newest (default 50); open questions come from these",
+);
+
+const SUBJECT_PREDICATE: &[Param] = &[
+    req(
+        "subject",
+        Kind::Str,
+        "What the fact is about, e.g. dashboard",
+    ),
+    req(
+        "predicate",
+        Kind::Str,
+        "Which property of the subject, e.g. status",
+    ),
+];
+
+const PACKAGE_ID: Param = req(
+    "package_id",
+    Kind::Str,
+    "The package (pkg_…); it is looked for in the selected project first, then in every other",
+);
+
+const NOTE: Param = opt(
+    "note",
+    Kind::Str,
+    "Why: prose the reviewer or author will read",
+);
+
+const DEPOSIT: &[Param] = &[
+    req(
+        "title",
+        Kind::Str,
+        "One-line summary of what was done (1–200 characters)",
+    ),
+    opt("description", Kind::Str, "Longer prose"),
+    opt(
+        "package_type",
+        Kind::Str,
+        "standard (default), milestone, decision, handoff, auto_deposit, analysis, question, orchestrator_report, or an x-* extension",
+    ),
+    opt(
+        "status",
+        Kind::OneOf(package::STATUSES),
+        "Lifecycle status (default complete); a draft is visible to its creator only",
+    ),
+    opt(
+        "review_type",
+        Kind::OneOf(package::REVIEW_TYPES),
+        "Who must review it (default none)",
+    ),
+    opt("tags", Kind::Strs, "Labels"),
+    opt("decisions_made", Kind::Strs, "Decisions made, one per item"),
+    opt(
+        "open_questions",
+        Kind::Strs,
+        "Questions left open, one per item",
+    ),
+    opt(
+        "handoff_note",
+        Kind::Str,
+        "Guidance for whoever picks this up next",
+    ),
+    opt(
+        "estimated_next_actor",
+        Kind::OneOf(package::NEXT_ACTORS),
+        "Who should pick it up next",
+    ),
+    opt(
+        "deliverables",
+        Kind::Strs,
+        "Files, folders or URLs produced; paths are relative to the server's working folder, and files get their sha256 and size recorded",
+    ),
+    opt(
+        "parent_package_id",
+        Kind::Str,
+        "The package this one corrects or extends",
+    ),
+    opt(
+        "significance",
+        Kind::Int {
+            min: 1,
+            max: Some(10),
+        },
+        "1 (noise) to 10 (critical); default 5",
+    ),
+    opt("topic", Kind::Str, "Subject area, e.g. retrieval"),
+    opt(
+        "artifact_type",
+        Kind::Str,
+        "A narrower type hint than package_type",
+    ),
+    opt("content_md", Kind::Str, "A Markdown body"),
+    opt(
+        "package_id",
+        Kind::Str,
+        "Use this id instead of a new one: a retry with identical content is then a harmless no-op",
+    ),
+    opt(
+        "package",
+        Kind::Obj,
+        "More wire fields (Agentic Protocol §6), e.g. x-* extensions; the named arguments override its fields and add to its lists",
+    ),
+];
+
+const PULL: &[Param] = &[
+    req(
+        "mode",
+        Kind::OneOf(&["latest", "specific", "relevant"]),
+        "latest: the newest packages; specific: one package by id; relevant: the packages that best match a query",
+    ),
+    opt("id", Kind::Str, "mode specific: the package id (pkg_…)"),
+    opt(
+        "history",
+        Kind::Bool,
+        "mode specific: every stored version of the package, with its review transitions",
+    ),
+    opt(
+        "query",
+        Kind::Str,
+        "mode relevant: words and \"quoted phrases\"; words match their inflections",
+    ),
+    opt(
+        "limit",
+        Kind::Int { min: 1, max: None },
+        "modes latest and relevant: how many packages (default 5)",
+    ),
+];
+
+const FACTS_LIST: &[Param] = &[
+    opt("subject", Kind::Str, "Only facts about this subject"),
+    opt("predicate", Kind::Str, "Only facts with this predicate"),
+    opt("tag", Kind::Str, "Only facts carrying this tag"),
+    opt(
+        "at",
+        Kind::Str,
+        "The facts valid at this time instead of now: an RFC 3339 timestamp, a date or an age",
+    ),
+    opt(
+        "include_ended",
+        Kind::Bool,
+        "Every fact, ended ones included",
+    ),
+];
+
+/// Every tool, in the order `tools/list` gives them.
+pub const TOOLS: &[Tool] = &[
+    Tool {
+        name: "orient",
+        title: "Orient: brief a new session",
+        description: "Call this first in a new session. Returns the project's OrientationBundle: the project, the recent packages of the window (newest first; the newest with a handoff_note is the latest handoff), the active facts and the open questions.",
+        params: &[&[WINDOW, RECENT_LIMIT], PROJECT],
+        read_only: true,
+        run: h::orient,
+    },
+    Tool {
+        name: "deposit",
+        title: "Deposit a context package",
+        description: "Record what you did for whoever comes next: a title, the decisions made, the questions left open, a handoff note. Packages are immutable and attributed to you (and your session). Returns the stored package and its content hash. Credentials in the input are refused or redacted as the store's secrets policy says.",
+        params: &[DEPOSIT, PROJECT, WHO, SESSION],
+        read_only: false,
+        run: h::deposit,
+    },
+    Tool {
+        name: "pull",
+        title: "Pull packages",
+        description: "Read packages: the newest (mode latest), one by id (mode specific), or the best matches for a query (mode relevant, ranked by BM25 over title, decisions, questions, handoff note, tags and body). Search before starting on a topic to find earlier work.",
+        params: &[PULL, FILTERS, PROJECT],
+        read_only: true,
+        run: h::pull,
+    },
+    Tool {
+        name: "orchestrate",
+        title: "Orchestrate: a digest to synthesise",
+        description: "Assemble a DigestBundle of recent work for you to synthesise (relay runs no LLM): activity by type, decisions and handoffs, active facts, open questions, the packages most relevant to a focus, and per-project counts in global mode (all_projects).",
+        params: &[
+            &[
+                opt(
+                    "focus",
+                    Kind::Str,
+                    "A topic: pulls the packages most relevant to it",
+                ),
+                opt(
+                    "snippets",
+                    Kind::Int { min: 0, max: None },
+                    "How many relevant packages to pull for focus (default 25)",
+                ),
+                opt(
+                    "all_projects",
+                    Kind::Bool,
+                    "Every project (global mode), not just the selected one",
+                ),
+                opt(
+                    "include_archived",
+                    Kind::Bool,
+                    "Global mode: include archived projects",
+                ),
+                WINDOW,
+            ],
+            PROJECT,
+        ],
+        read_only: true,
+        run: h::orchestrate,
+    },
+    Tool {
+        name: "facts_assert",
+        title: "Assert a fact",
+        description: "Record what is true now as a subject/predicate/value triple. A new value closes the current fact of the key and records the new one atomically, keeping the history; asserting the current value again writes nothing. Returns the fact.",
+        params: &[
+            SUBJECT_PREDICATE,
+            &[
+                req(
+                    "value",
+                    Kind::Str,
+                    "The value, as text (numbers too, e.g. \"97.0\")",
+                ),
+                opt(
+                    "source_package_id",
+                    Kind::Str,
+                    "The package this fact comes from; its author becomes the fact's asserted_by unless actor is given",
+                ),
+                opt(
+                    "confidence",
+                    Kind::Num { min: 0.0, max: 1.0 },
+                    "How sure, from 0 to 1 (default 1)",
+                ),
+                opt("tags", Kind::Strs, "Labels"),
+                opt(
+                    "valid_from",
+                    Kind::Str,
+                    "When it became true (default now; not before the current fact's): an RFC 3339 timestamp, a date or an age",
+                ),
+            ],
+            PROJECT,
+            WHO,
+            SESSION,
+        ],
+        read_only: false,
+        run: h::facts_assert,
+    },
+    Tool {
+        name: "facts_invalidate",
+        title: "Invalidate a fact",
+        description: "End the current fact(s) of a key without a replacement (the history is kept). Returns how many ended.",
+        params: &[
+            SUBJECT_PREDICATE,
+            &[opt("value", Kind::Str, "Only end the fact with this value")],
+            PROJECT,
+        ],
+        read_only: false,
+        run: h::facts_invalidate,
+    },
+    Tool {
+        name: "facts_get",
+        title: "Get a fact",
+        description: "The current fact of a key, or the one valid at a past time (at). Fails with fact_not_found when there is none.",
+        params: &[
+            SUBJECT_PREDICATE,
+            &[opt(
+                "at",
+                Kind::Str,
+                "The fact valid at this time instead of now: an RFC 3339 timestamp, a date or an age",
+            )],
+            PROJECT,
+        ],
+        read_only: true,
+        run: h::facts_get,
+    },
+    Tool {
+        name: "facts_list",
+        title: "List facts",
+        description: "The current facts (one per subject and predicate), filtered; or those valid at a past time, or every fact ever recorded.",
+        params: &[FACTS_LIST, PROJECT],
+        read_only: true,
+        run: h::facts_list,
+    },
+    Tool {
+        name: "review_flag",
+        title: "Flag a package for review",
+        description: "Ask a human or an agent to review a package: it becomes awaiting_review (from draft, awaiting_review or revision_requested; a complete package cannot be flagged). Returns the new version of the package.",
+        params: &[
+            &[
+                PACKAGE_ID,
+                req(
+                    "review_type",
+                    Kind::OneOf(&["human", "agent"]),
+                    "Who must review it",
+                ),
+                NOTE,
+            ],
+            PROJECT,
+            WHO,
+            SESSION,
+        ],
+        read_only: false,
+        run: h::review_flag,
+    },
+    Tool {
+        name: "review_list",
+        title: "List packages awaiting review",
+        description: "The packages awaiting review, oldest request first, each with who flagged it, when and why.",
+        params: &[
+            &[
+                opt(
+                    "review_type",
+                    Kind::OneOf(&["human", "agent"]),
+                    "Only packages awaiting this kind of reviewer",
+                ),
+                opt(
+                    "all_projects",
+                    Kind::Bool,
+                    "Every project, not just the selected one",
+                ),
+            ],
+            PROJECT,
+        ],
+        read_only: true,
+        run: h::review_list,
+    },
+    Tool {
+        name: "review_approve",
+        title: "Approve a package",
+        description: "Approve a package: it becomes complete, which is terminal. Returns the new version of the package.",
+        params: &[&[PACKAGE_ID, NOTE], PROJECT, WHO, SESSION],
+        read_only: false,
+        run: h::review_approve,
+    },
+    Tool {
+        name: "review_request_changes",
+        title: "Request changes to a package",
+        description: "Send a package awaiting review back to its author: it becomes revision_requested. The note says what must change. Returns the new version of the package.",
+        params: &[
+            &[PACKAGE_ID, req("note", Kind::Str, "What must change")],
+            PROJECT,
+            WHO,
+            SESSION,
+        ],
+        read_only: false,
+        run: h::review_request_changes,
+    },
+    Tool {
+        name: "session_start",
+        title: "Start a session",
+        description: "Start a session with a memorable callsign (e.g. coral-heron; announce it) and, unless make_current is false, make it this clone's current session, so that deposits and facts record it. Returns the session.",
+        params: &[
+            &[
+                opt(
+                    "callsign",
+                    Kind::Str,
+                    "Use this callsign instead of a generated one",
+                ),
+                opt(
+                    "make_current",
+                    Kind::Bool,
+                    "Make it this clone's current session (default true); if false, pass its id as session to later calls",
+                ),
+            ],
+            PROJECT,
+            WHO,
+        ],
+        read_only: false,
+        run: h::session_start,
+    },
+    Tool {
+        name: "session_end",
+        title: "End a session",
+        description: "End a session (default: the current one) and record the packages deposited in it. Returns the session.",
+        params: &[
+            &[opt(
+                "session",
+                Kind::Str,
+                "The session to end (id or callsign); default: the server's session, else this clone's current one",
+            )],
+            PROJECT,
+        ],
+        read_only: false,
+        run: h::session_end,
+    },
+    Tool {
+        name: "status",
+        title: "Store status",
+        description: "Summarise the whole store: projects, package counts by type and status, packages awaiting review, facts, sessions, size on disk and integrity warnings.",
+        params: &[],
+        read_only: true,
+        run: h::status,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_names_are_unique_and_valid() {
+        let mut names: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
+        assert!(names.iter().all(|n| {
+            !n.is_empty()
+                && n.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        }));
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), TOOLS.len());
+    }
+
+    #[test]
+    fn no_tool_declares_a_parameter_twice() {
+        for t in TOOLS {
+            let mut names: Vec<&str> = t
+                .params
+                .iter()
+                .flat_map(|g| g.iter())
+                .map(|p| p.name)
+                .collect();
+            let n = names.len();
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), n, "{}", t.name);
+        }
+    }
+}

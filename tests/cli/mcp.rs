@@ -1,0 +1,509 @@
+//! `relay mcp`: the MCP server over stdio, driven with raw JSON-RPC lines, and the official
+//! Python SDK's client (tests/mcp) run against it.
+
+use serde_json::{Value, json};
+
+use crate::harness::{BIN, Env};
+
+const TOOLS: [&str; 15] = [
+    "deposit",
+    "facts_assert",
+    "facts_get",
+    "facts_invalidate",
+    "facts_list",
+    "orchestrate",
+    "orient",
+    "pull",
+    "review_approve",
+    "review_flag",
+    "review_list",
+    "review_request_changes",
+    "session_end",
+    "session_start",
+    "status",
+];
+
+fn request(id: u64, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+fn call(id: u64, tool: &str, arguments: Value) -> Value {
+    request(
+        id,
+        "tools/call",
+        json!({"name": tool, "arguments": arguments}),
+    )
+}
+
+fn initialize(version: &str) -> Value {
+    request(
+        0,
+        "initialize",
+        json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}),
+    )
+}
+
+/// Runs `relay mcp` with `input` on stdin and returns every line it wrote to stdout, each of
+/// which must be a JSON-RPC 2.0 message.
+fn serve_raw(env: &Env, input: &str) -> Vec<Value> {
+    let r = env.run_stdin(&["mcp"], input.as_bytes());
+    assert_eq!(r.code, 0, "relay mcp failed: {}", r.stderr);
+    let replies = r.json_lines();
+    for reply in &replies {
+        assert_eq!(reply["jsonrpc"], "2.0", "{reply}");
+    }
+    replies
+}
+
+/// Sends `messages` (after an initialize handshake) and returns the replies.
+fn serve(env: &Env, messages: &[Value]) -> Vec<Value> {
+    let mut input = format!(
+        "{}\n{}\n",
+        initialize("2025-06-18"),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    );
+    for m in messages {
+        input.push_str(&format!("{m}\n"));
+    }
+    let mut replies = serve_raw(env, &input);
+    assert_eq!(replies.remove(0)["id"], 0);
+    replies
+}
+
+/// A successful tool result's structured content, checked against its text.
+#[track_caller]
+fn ok(reply: &Value) -> Value {
+    let result = &reply["result"];
+    assert_eq!(result["isError"], false, "{reply}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert_eq!(result["content"][0]["type"], "text");
+    let structured = result["structuredContent"].clone();
+    assert!(structured.is_object(), "{reply}");
+    assert_eq!(serde_json::from_str::<Value>(text).unwrap(), structured);
+    structured
+}
+
+/// A failed tool result's error code and message.
+#[track_caller]
+fn tool_error(reply: &Value) -> (String, String) {
+    let result = &reply["result"];
+    assert_eq!(result["isError"], true, "{reply}");
+    let code = result["structuredContent"]["error"].as_str().unwrap();
+    let message = result["structuredContent"]["message"].as_str().unwrap();
+    assert_eq!(
+        result["content"][0]["text"].as_str().unwrap(),
+        format!("{code}: {message}")
+    );
+    (code.to_string(), message.to_string())
+}
+
+#[test]
+fn mcp_initialize_negotiates_the_version_and_lists_every_tool_with_a_schema() {
+    let env = Env::new();
+    let input = [
+        initialize("2024-11-05"),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        initialize("1999-01-01"),
+        request(1, "ping", json!({})),
+        request(2, "tools/list", json!({})),
+    ]
+    .map(|m| format!("{m}\n"))
+    .concat();
+    let replies = serve_raw(&env, &input);
+    assert_eq!(replies.len(), 4, "a notification gets no reply");
+    let init = &replies[0]["result"];
+    assert_eq!(init["protocolVersion"], "2024-11-05");
+    assert_eq!(init["capabilities"], json!({"tools": {}}));
+    assert_eq!(init["serverInfo"]["name"], "relay");
+    assert_eq!(init["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
+    assert!(init["instructions"].as_str().unwrap().contains("`orient`"));
+    assert_eq!(replies[1]["result"]["protocolVersion"], "2025-11-25");
+    assert_eq!(replies[2], json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+
+    let tools = replies[3]["result"]["tools"].as_array().unwrap();
+    let mut names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, TOOLS);
+    for t in tools {
+        let s = &t["inputSchema"];
+        assert_eq!(s["type"], "object", "{t}");
+        assert_eq!(s["additionalProperties"], false, "{t}");
+        assert!(t["description"].as_str().is_some_and(|d| d.len() > 20));
+        for (name, p) in s["properties"].as_object().unwrap() {
+            assert!(p["type"].is_string(), "{name} of {t}");
+            assert!(p["description"].is_string(), "{name} of {t}");
+        }
+        for r in s["required"].as_array().unwrap() {
+            assert!(s["properties"].get(r.as_str().unwrap()).is_some(), "{t}");
+        }
+    }
+    let required = |name: &str| {
+        tools.iter().find(|t| t["name"] == name).unwrap()["inputSchema"]["required"].clone()
+    };
+    assert_eq!(required("deposit"), json!(["title"]));
+    assert_eq!(required("pull"), json!(["mode"]));
+    assert_eq!(
+        required("facts_assert"),
+        json!(["subject", "predicate", "value"])
+    );
+    let orient = tools.iter().find(|t| t["name"] == "orient").unwrap();
+    assert_eq!(orient["annotations"]["readOnlyHint"], true);
+}
+
+#[test]
+fn mcp_deposit_and_pull_latest_specific_and_relevant_answer_like_the_cli() {
+    let env = Env::new();
+    let replies = serve(
+        &env,
+        &[call(
+            1,
+            "deposit",
+            json!({
+                "title": "Moved sessions to Redis",
+                "decisions_made": ["Redis over Postgres for sessions: fewer writes"],
+                "open_questions": ["Do we need persistence across restarts?"],
+                "handoff_note": "Load-test before Friday",
+                "tags": ["infra"],
+                "significance": 7,
+                "package": {"x-origin": "mcp-test", "tags": ["cache"]},
+                "actor": "claude",
+                "actor_type": "agent",
+            }),
+        )],
+    );
+    let deposited = ok(&replies[0]);
+    let pkg = &deposited["package"];
+    let id = pkg["package_id"].as_str().unwrap();
+    assert_eq!(pkg["created_by"], json!({"id": "claude", "type": "agent"}));
+    assert_eq!(pkg["tags"], json!(["cache", "infra"]), "lists are added to");
+    assert_eq!(pkg["x-origin"], "mcp-test");
+    assert_eq!(pkg["significance"], 7);
+    // The same envelope the CLI stored and prints.
+    let line: Value = serde_json::from_str(&env.package_lines("demo")[0]).unwrap();
+    assert_eq!(deposited, line);
+    env.deposit("Unrelated: renamed the logo files", &[]);
+
+    let replies = serve(
+        &env,
+        &[
+            call(1, "pull", json!({"mode": "specific", "id": id})),
+            call(2, "pull", json!({"mode": "latest", "limit": 1})),
+            call(
+                3,
+                "pull",
+                json!({"mode": "relevant", "query": "redis persistence"}),
+            ),
+            call(
+                4,
+                "pull",
+                json!({"mode": "latest", "tags": ["infra"], "history": false}),
+            ),
+            call(
+                5,
+                "pull",
+                json!({"mode": "specific", "id": id, "history": true}),
+            ),
+        ],
+    );
+    assert_eq!(ok(&replies[0]), env.ok_json(&["pull", id]));
+    let latest = ok(&replies[1]);
+    assert_eq!(latest["packages"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        latest["packages"][0],
+        env.ok_json(&["pull", "--latest", "1"])
+    );
+    let relevant = ok(&replies[2]);
+    assert_eq!(
+        relevant["packages"],
+        json!(
+            env.run(&["search", "redis persistence", "--json"])
+                .json_lines()
+        )
+    );
+    assert_eq!(relevant["packages"][0]["package_id"], id);
+    assert!(relevant["packages"][0]["score"].as_f64().unwrap() > 0.0);
+    let tagged = ok(&replies[3]);
+    assert_eq!(tagged["packages"].as_array().unwrap().len(), 1);
+    assert_eq!(ok(&replies[4])["versions"], json!([line]));
+}
+
+#[test]
+fn mcp_orient_orchestrate_facts_and_status_answer_like_the_cli() {
+    let env = Env::new();
+    env.deposit(
+        "Dashboard shipped",
+        &[
+            "--question",
+            "Who owns on-call?",
+            "--handoff",
+            "Watch the error rate",
+        ],
+    );
+    let replies = serve(
+        &env,
+        &[
+            call(
+                1,
+                "facts_assert",
+                json!({"subject": "dashboard", "predicate": "status", "value": "live", "tags": ["ops"]}),
+            ),
+            call(
+                2,
+                "facts_get",
+                json!({"subject": "dashboard", "predicate": "status"}),
+            ),
+            call(3, "orient", json!({"window_days": 7})),
+            call(4, "facts_list", json!({"subject": "dashboard"})),
+            call(
+                5,
+                "orchestrate",
+                json!({"focus": "dashboard", "all_projects": false, "project": "demo"}),
+            ),
+            call(6, "status", json!({})),
+        ],
+    );
+    let fact = ok(&replies[0]);
+    assert_eq!(
+        (&fact["value"], &fact["tags"]),
+        (&json!("live"), &json!(["ops"]))
+    );
+    assert_eq!(ok(&replies[1]), fact);
+    let orient = ok(&replies[2]);
+    let mut cli = env.ok_json(&["orient", "--window-days", "7"]);
+    cli["generated_at"] = orient["generated_at"].clone();
+    assert_eq!(orient, cli);
+    assert_eq!(orient["active_facts"], json!([fact]));
+    assert_eq!(orient["open_questions"], json!(["Who owns on-call?"]));
+    assert_eq!(ok(&replies[3])["facts"], json!([fact]));
+    let digest = ok(&replies[4]);
+    assert_eq!(digest["focus"], "dashboard");
+    let status = ok(&replies[5]);
+    assert_eq!(status["packages"], 1);
+    assert_eq!(status["facts"]["live"], 1);
+    let replies = serve(
+        &env,
+        &[
+            call(
+                1,
+                "facts_invalidate",
+                json!({"subject": "dashboard", "predicate": "status"}),
+            ),
+            call(
+                2,
+                "facts_get",
+                json!({"subject": "dashboard", "predicate": "status"}),
+            ),
+        ],
+    );
+    assert_eq!(ok(&replies[0]), json!({"invalidated": 1}));
+    assert_eq!(tool_error(&replies[1]).0, "fact_not_found");
+    assert_eq!(env.ok_json(&["status"])["facts"]["live"], 0);
+}
+
+#[test]
+fn mcp_review_and_sessions_go_through_the_same_operations() {
+    let env = Env::new();
+    const PKG: &str = "pkg_0123456789abcdef0123456789abcdef";
+    let replies = serve(
+        &env,
+        &[
+            call(
+                1,
+                "session_start",
+                json!({"actor": "claude", "actor_type": "agent", "callsign": "coral-heron"}),
+            ),
+            call(
+                2,
+                "deposit",
+                json!({"title": "Schema migration plan", "status": "draft", "package_id": PKG}),
+            ),
+            call(
+                3,
+                "review_flag",
+                json!({"package_id": PKG, "review_type": "human", "note": "Needs a DBA"}),
+            ),
+            call(4, "review_list", json!({"review_type": "human"})),
+        ],
+    );
+    let session = ok(&replies[0]);
+    assert_eq!(session["callsign"], "coral-heron");
+    let sid = session["session_id"].as_str().unwrap();
+    let pkg = ok(&replies[1]);
+    let by = &pkg["package"]["created_by"];
+    assert_eq!(by["session_id"], sid, "the session is current");
+    assert_eq!(by["id"], "claude");
+    let flagged = ok(&replies[2]);
+    assert_eq!(flagged["package"]["status"], "awaiting_review");
+    assert_eq!(flagged["transition"]["note"], "Needs a DBA");
+    assert_eq!(
+        ok(&replies[3])["packages"],
+        json!(env.run(&["review", "list", "--json"]).json_lines())
+    );
+
+    let replies = serve(
+        &env,
+        &[
+            call(
+                1,
+                "review_request_changes",
+                json!({"package_id": PKG, "note": "Add a rollback step"}),
+            ),
+            call(2, "review_approve", json!({"package_id": PKG})),
+            call(3, "review_approve", json!({"package_id": PKG})),
+            call(4, "session_end", json!({})),
+        ],
+    );
+    let sent_back = ok(&replies[0]);
+    assert_eq!(sent_back["package"]["status"], "revision_requested");
+    assert_eq!(ok(&replies[1])["package"]["status"], "complete");
+    let (code, message) = tool_error(&replies[2]);
+    assert_eq!(code, "invalid_transition");
+    assert!(message.contains("--parent"), "the CLI's hint: {message}");
+    let ended = ok(&replies[3]);
+    assert_eq!(ended["session_id"], sid);
+    assert!(ended["ended_at"].is_string());
+    assert_eq!(ended["packages_deposited"], json!([PKG]));
+}
+
+#[test]
+fn mcp_tool_errors_name_the_spec_code_and_protocol_errors_are_json_rpc_errors() {
+    let env = Env::new();
+    env.ok(&["projects", "create", "web"]);
+    let mut input = String::new();
+    for m in [
+        initialize("2025-06-18"),
+        call(
+            1,
+            "pull",
+            json!({"mode": "specific", "id": "pkg_00000000000000000000000000000000"}),
+        ),
+        json!("not a request"),
+        request(3, "resources/list", json!({})),
+        call(4, "no_such_tool", json!({})),
+        call(5, "deposit", json!({"description": "no title"})),
+        call(6, "pull", json!({"mode": "latest", "limit": "ten"})),
+        call(7, "pull", json!({"mode": "latest", "colour": "red"})),
+        call(8, "pull", json!({"mode": "latest", "query": "x"})),
+        call(
+            9,
+            "deposit",
+            json!({"title": "t", "handoff_note": "deploy with AKIAIOSFODNN7EXAMPLE"}),
+        ),
+        call(10, "deposit", json!({"title": "t", "project": "nope"})),
+        call(
+            11,
+            "deposit",
+            json!({"title": "Landing page", "project": "web"}),
+        ),
+        call(12, "orient", json!({"project": "web"})),
+        request(
+            13,
+            "tools/call",
+            json!({"name": "status", "arguments": [1]}),
+        ),
+        call(
+            16,
+            "orchestrate",
+            json!({"all_projects": true, "project": "web"}),
+        ),
+    ] {
+        input.push_str(&format!("{m}\n"));
+    }
+    input.push_str("{\"jsonrpc\": \"2.0\", \"id\": 14, \"method\": \n");
+    input.push_str("\n   \n");
+    input.push_str(&format!("{}", request(15, "ping", json!({}))));
+    let replies = serve_raw(&env, &input);
+    let by_id = |id: u64| replies.iter().find(|r| r["id"] == id).unwrap();
+    let rpc_error = |r: &Value| r["error"]["code"].as_i64().unwrap();
+
+    let (code, message) = tool_error(by_id(1));
+    assert_eq!(code, "package_not_found");
+    assert!(message.contains("pkg_00000000000000000000000000000000"));
+    let invalid = replies
+        .iter()
+        .find(|r| r["id"].is_null() && rpc_error(r) == -32600);
+    assert!(invalid.is_some(), "{replies:?}");
+    assert_eq!(rpc_error(by_id(3)), -32601);
+    assert_eq!(rpc_error(by_id(4)), -32602);
+    assert!(
+        by_id(4)["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no_such_tool")
+    );
+    let (code, message) = tool_error(by_id(5));
+    assert_eq!(code, "invalid_input");
+    assert!(message.contains("`title` is required"), "{message}");
+    assert!(
+        tool_error(by_id(6))
+            .1
+            .contains("`limit` must be an integer")
+    );
+    assert!(tool_error(by_id(7)).1.contains("no argument `colour`"));
+    assert!(
+        tool_error(by_id(8))
+            .1
+            .contains("`query` does not apply to mode `latest`")
+    );
+    let (code, message) = tool_error(by_id(9));
+    assert_eq!(code, "secret_detected");
+    assert!(!message.contains("AKIAIOSFODNN7EXAMPLE"));
+    assert_eq!(tool_error(by_id(10)).0, "project_not_found");
+    let landed = ok(by_id(11));
+    assert_eq!(landed["package"]["project_id"], "web");
+    assert_eq!(ok(by_id(12))["recent_packages"][0], landed["package"]);
+    assert_eq!(rpc_error(by_id(13)), -32602);
+    assert!(tool_error(by_id(16)).1.contains("cannot be used together"));
+    // A line that is not JSON gets a parse error; blank lines are skipped; the server goes on.
+    assert!(
+        replies
+            .iter()
+            .any(|r| r["id"].is_null() && rpc_error(r) == -32700)
+    );
+    assert_eq!(by_id(15)["result"], json!({}));
+    assert_eq!(replies.len(), 17, "{replies:#?}");
+    assert_eq!(
+        env.package_lines("demo").len(),
+        0,
+        "nothing failed was written"
+    );
+}
+
+#[test]
+fn mcp_without_a_store_says_to_run_relay_init() {
+    let env = Env::empty();
+    let replies = serve(&env, &[call(1, "status", json!({}))]);
+    let (code, message) = tool_error(&replies[0]);
+    assert_eq!(code, "store_not_found");
+    assert!(message.contains("relay init"), "{message}");
+}
+
+/// The official Python SDK's client (`mcp` on PyPI, version pinned in
+/// tests/mcp/requirements.txt) against `relay mcp`. `.ci/run` installs it into a venv and sets
+/// RELAY_MCP_PYTHON to that venv's python.
+#[test]
+fn mcp_official_python_sdk_client() {
+    // Read here: the harness keeps RELAY_* out of the programs it starts.
+    let Some(python) = std::env::var("RELAY_MCP_PYTHON")
+        .ok()
+        .filter(|p| !p.is_empty())
+    else {
+        println!("skipped: set RELAY_MCP_PYTHON (.ci/run does)");
+        return;
+    };
+    let env = Env::new();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp/test_mcp_client.py");
+    let out = env
+        .program(&python, &[script])
+        .env("RELAY_MCP_BIN", BIN)
+        .env("RELAY_MCP_STORE", env.store())
+        .output()
+        .expect("run the Python MCP client test");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "tests/mcp/test_mcp_client.py failed:\nstdout: {stdout}\nstderr: {stderr}"
+    );
+    assert!(stdout.contains("ok:"), "{stdout}");
+}

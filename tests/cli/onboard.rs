@@ -1,0 +1,185 @@
+//! `relay onboard [--write FILE]`: the agent instructions block, printed or kept in a file between
+//! markers; and every `relay` command the block shows works.
+
+use relay::cli::cmd::onboard::{BLOCK, END, START};
+
+use crate::harness::{Env, read};
+
+#[test]
+fn prints_the_block_without_a_store() {
+    let env = Env::empty();
+    assert_eq!(env.ok(&["onboard"]), BLOCK);
+    let v = env.ok_json(&["onboard"]);
+    assert_eq!(v["markdown"], BLOCK);
+    for must in [
+        "relay orient",
+        "--decision",
+        "--question",
+        "--handoff",
+        "relay facts assert SUBJECT PREDICATE VALUE",
+        "relay review flag PKG --human",
+    ] {
+        assert!(BLOCK.contains(must), "the block lacks {must}");
+    }
+}
+
+#[test]
+fn write_creates_the_file_and_a_second_write_changes_nothing() {
+    let env = Env::empty();
+    let v = env.ok_json(&["onboard", "--write", "AGENTS.md"]);
+    assert_eq!(v["written"], "AGENTS.md");
+    assert_eq!(v["action"], "created");
+    let path = env.path("AGENTS.md");
+    assert_eq!(read(&path), BLOCK);
+    let before = std::fs::read(&path).unwrap();
+    let v = env.ok_json(&["onboard", "--write", "AGENTS.md"]);
+    assert_eq!(v["action"], "unchanged");
+    assert_eq!(std::fs::read(&path).unwrap(), before, "byte-identical");
+    assert!(
+        env.ok(&["onboard", "--write", "AGENTS.md"])
+            .contains("already has")
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(&env.dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers, ["AGENTS.md"], "no temporary files left behind");
+}
+
+#[test]
+fn write_replaces_an_old_block_in_place_and_keeps_the_rest() {
+    let env = Env::empty();
+    let before = "# Agents\n\nUse tabs.\n\n";
+    let after = "\n\n## Testing\n\nRun cargo test.\n";
+    let old = format!("{before}{START}\nan older relay block\n{END}{after}");
+    std::fs::write(env.path("CLAUDE.md"), &old).unwrap();
+    let out = env.ok(&["onboard", "--write", "CLAUDE.md"]);
+    assert!(out.contains("Updated"), "{out}");
+    let new = read(&env.path("CLAUDE.md"));
+    assert_eq!(new, format!("{before}{}{after}", BLOCK.trim_end()));
+    assert_eq!(
+        env.ok_json(&["onboard", "--write", "CLAUDE.md"])["action"],
+        "unchanged"
+    );
+}
+
+#[test]
+fn write_appends_to_a_file_without_markers() {
+    let env = Env::empty();
+    std::fs::write(env.path("AGENTS.md"), "# Agents\nBe brief.").unwrap();
+    let v = env.ok_json(&["onboard", "--write", "AGENTS.md"]);
+    assert_eq!(v["action"], "appended");
+    assert_eq!(
+        read(&env.path("AGENTS.md")),
+        format!("# Agents\nBe brief.\n\n{BLOCK}")
+    );
+}
+
+#[test]
+fn write_refuses_a_file_with_only_one_marker() {
+    let env = Env::empty();
+    for text in [
+        format!("# Agents\n{START}\nhalf a block\n"),
+        format!("# Agents\nhalf a block\n{END}\n"),
+    ] {
+        std::fs::write(env.path("AGENTS.md"), &text).unwrap();
+        let r = env.run(&["onboard", "--write", "AGENTS.md", "--json"]);
+        assert_eq!(r.code, 4, "{r:?}");
+        let e = r.error();
+        assert_eq!(e["error"], "invalid_input");
+        let message = e["message"].as_str().unwrap();
+        assert!(
+            message.contains("AGENTS.md") && message.contains("marker"),
+            "{message}"
+        );
+        assert_eq!(read(&env.path("AGENTS.md")), text, "left alone");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn write_goes_through_a_symlink() {
+    let env = Env::empty();
+    std::fs::write(env.path("AGENTS.md"), "# Agents\n").unwrap();
+    std::os::unix::fs::symlink("AGENTS.md", env.path("CLAUDE.md")).unwrap();
+    env.ok(&["onboard", "--write", "CLAUDE.md"]);
+    let link = std::fs::symlink_metadata(env.path("CLAUDE.md")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link stays a link");
+    assert_eq!(read(&env.path("AGENTS.md")), format!("# Agents\n\n{BLOCK}"));
+}
+
+/// Splits a command line shown in the block into words: spaces separate, double quotes group.
+fn words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut word, mut quoted, mut any) = (String::new(), false, false);
+    for c in line.chars() {
+        match c {
+            '"' => (quoted, any) = (!quoted, true),
+            ' ' if !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            _ => (word, any) = (word + &c.to_string(), true),
+        }
+    }
+    assert!(!quoted, "unbalanced quotes in {line:?}");
+    if any {
+        out.push(word);
+    }
+    out
+}
+
+/// Every command line the block shows: lines of its code blocks, and inline code, that start
+/// with `relay `.
+fn commands_in_block() -> Vec<String> {
+    let mut found = Vec::new();
+    for line in BLOCK.lines().map(str::trim) {
+        if line.starts_with("relay ") {
+            found.push(line.to_string());
+            continue;
+        }
+        let spans: Vec<&str> = line.split('`').collect();
+        for span in spans.iter().skip(1).step_by(2) {
+            if span.starts_with("relay ") {
+                found.push(span.to_string());
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_command_in_the_block_works() {
+    let env = Env::new();
+    let commands = commands_in_block();
+    assert!(commands.len() >= 7, "{commands:?}");
+    let mut package = String::new();
+    for line in &commands {
+        let args: Vec<String> = words(line)
+            .into_iter()
+            .skip(1)
+            .map(|w| match w.as_str() {
+                "PKG" => package.clone(),
+                "SUBJECT" => "api".into(),
+                "PREDICATE" => "status".into(),
+                "VALUE" => "live".into(),
+                "WORDS" => "Redis".into(),
+                _ => w,
+            })
+            .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = env.ok(&args);
+        if args[0] == "deposit" {
+            package = out.split_whitespace().next().unwrap().to_string();
+            assert!(package.starts_with("pkg_"), "{out}");
+        }
+    }
+    let flagged = env.ok_json(&["pull", &package]);
+    assert_eq!(flagged["status"], "awaiting_review", "{flagged}");
+    assert!(
+        env.ok(&["facts", "get", "api", "status"])
+            .starts_with("api status = live")
+    );
+}
