@@ -143,6 +143,9 @@ pub struct Ctx {
     store: OnceCell<Store>,
 }
 
+/// Below this, indexing is quick enough to go unannounced.
+const COLD_NOTE_BYTES: u64 = 64 << 20;
+
 impl Ctx {
     pub fn new(global: GlobalArgs) -> Result<Ctx, Error> {
         let cwd =
@@ -169,6 +172,31 @@ impl Ctx {
             store.set_secret_policy(crate::store::config::SecretPolicy::Off);
         }
         Ok(self.store.get_or_init(|| store))
+    }
+
+    /// On a terminal, says so when this command is about to index many megabytes of package
+    /// logs (the first read after `cache/` was cleared, or after a clone).
+    pub fn note_cold_indexes(&self, projects: &[String]) {
+        use std::io::IsTerminal;
+        if self.ui.quiet || !std::io::stderr().is_terminal() {
+            return;
+        }
+        let Ok(store) = self.store() else { return };
+        if !store.config().search_index() {
+            return;
+        }
+        // RELAY_COLD_NOTE_BYTES lowers the threshold, for tests.
+        let threshold = std::env::var("RELAY_COLD_NOTE_BYTES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(COLD_NOTE_BYTES);
+        let bytes = crate::ops::catalog::cold_bytes(store, projects);
+        if bytes > 0 && bytes >= threshold {
+            eprintln!(
+                "relay: indexing {:.1} MB of package logs into .relay/cache/ (first use since the cache was cleared); later commands reuse it",
+                bytes as f64 / f64::from(1 << 20)
+            );
+        }
     }
 
     /// The project to act on: `--project` / `RELAY_PROJECT`, then the config's default.

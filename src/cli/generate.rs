@@ -270,6 +270,10 @@ fn environment(roff: &mut Roff) {
             "What kind of actor: human, agent or script, as --actor-type. Default: human.",
         ),
         (
+            "RELAY_COLD_NOTE_BYTES",
+            "How many bytes of package logs without an index make a command say, on a terminal, that it is indexing them first. Default: 64 MiB.",
+        ),
+        (
             "NO_COLOR",
             "When set and not empty, human output is not colored (--color always overrides).",
         ),

@@ -101,6 +101,7 @@ fn each_package(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()>
         }
         return Ok(());
     }
+    super::catalog::warm(store, project)?;
     for path in store.package_logs(project)? {
         let month = super::catalog::MonthCatalog::load(store, &path)?;
         let bytes = std::fs::read(&path)

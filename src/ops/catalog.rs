@@ -169,3 +169,29 @@ pub fn may_match(entry: &Entry, filter: &Filter) -> bool {
         None => true,
     }
 }
+
+/// Brings every package log's index of `project` up to date, two logs at a time: commands that
+/// read every month call this first, so a cold cache is rebuilt on both cores.
+pub fn warm(store: &Store, project: &str) -> Result<()> {
+    if !store.config().search_index() {
+        return Ok(());
+    }
+    let logs = store.package_logs(project)?;
+    index::warm(&store.layout().cache_dir(), &logs)
+        .map_err(|e| Error::io("cannot build the package indexes under cache/", e))?;
+    Ok(())
+}
+
+/// The bytes of package logs, over `projects`, that have no usable index yet: what the next
+/// read of every month will have to index.
+pub fn cold_bytes(store: &Store, projects: &[String]) -> u64 {
+    let cache = store.layout().cache_dir();
+    projects
+        .iter()
+        .filter_map(|p| store.package_logs(p).ok())
+        .flatten()
+        .filter(|log| !index::is_warm(&cache, log))
+        .filter_map(|log| std::fs::metadata(log).ok())
+        .map(|m| m.len())
+        .sum()
+}

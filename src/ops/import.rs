@@ -509,6 +509,7 @@ impl Run<'_> {
                 self.locks.push(self.store.lock_project(id)?);
             }
             let mut existing = HashSet::new();
+            super::catalog::warm(self.store, id)?;
             for log in self.store.package_logs(id)? {
                 let month = super::catalog::MonthCatalog::load(self.store, &log)?;
                 existing.extend(month.entries.iter().map(|e| id_key(&e.id)));

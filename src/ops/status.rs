@@ -65,6 +65,7 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
             }
         };
         if store.config().search_index() {
+            super::catalog::warm(store, project.id())?;
             // Counted from the logs' catalogs: a line is read only for the newest package's
             // time as written, or a type the catalog could not hold.
             for log in store.package_logs(project.id())? {

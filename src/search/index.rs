@@ -457,6 +457,48 @@ fn open_valid(path: &Path, log: &Path, log_len: u64) -> std::io::Result<Option<O
     }))
 }
 
+/// Whether the index of `log` can be used as it is (it may lag a grown log by a little).
+pub fn is_warm(cache_dir: &Path, log: &Path) -> bool {
+    let Ok(log_len) = std::fs::metadata(log).map(|m| m.len()) else {
+        return false;
+    };
+    matches!(
+        open_valid(&index_path(cache_dir, log), log, log_len),
+        Ok(Some(open)) if log_len - open.header.coverage.covered <= TAIL_LIMIT
+    )
+}
+
+/// Brings the indexes of `logs` up to date, two logs at a time on two threads: what a command
+/// that reads every month does first, so that a cold cache is rebuilt at the speed of two
+/// cores. Returns the bytes of the logs it had to index.
+pub fn warm(cache_dir: &Path, logs: &[PathBuf]) -> std::io::Result<u64> {
+    let cold: Vec<&PathBuf> = logs.iter().filter(|l| !is_warm(cache_dir, l)).collect();
+    let bytes = cold
+        .iter()
+        .filter_map(|l| std::fs::metadata(l).ok())
+        .map(|m| m.len())
+        .sum();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || -> std::io::Result<()> {
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(log) = cold.get(i) else {
+                return Ok(());
+            };
+            load_or_build(cache_dir, log)?;
+        }
+    };
+    std::thread::scope(|s| {
+        let other = s.spawn(work);
+        let mine = work();
+        other
+            .join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("an index thread failed")))
+            .and(mine)
+    })?;
+    Ok(bytes)
+}
+
 /// The offsets in `log` of the lines that may hold package `id`: from the index's id table,
 /// and from the lines the index does not cover yet. The caller reads each line and checks its
 /// id (two ids can share a key). `None` when the log has lines that are not package lines:

@@ -266,8 +266,13 @@ impl Store {
     ) -> Result<Vec<StoredPackage>> {
         let fragment = json_fragment(package_id);
         let cache = self.config.search_index().then(|| self.layout.cache_dir());
+        let logs = self.package_logs(project_id)?;
+        if let Some(cache) = &cache {
+            // Indexes first, two logs at a time; a log that cannot be indexed is scanned.
+            let _ = crate::search::index::warm(cache, &logs);
+        }
         let mut out = Vec::new();
-        for path in self.package_logs(project_id)? {
+        for path in logs {
             let offsets = (cache.as_deref())
                 .and_then(|c| crate::search::index::find_id(c, &path, package_id).ok())
                 .flatten();

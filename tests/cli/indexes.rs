@@ -210,3 +210,36 @@ fn damaged_lines_are_reported_through_the_indexes_too() {
         r.stderr
     );
 }
+
+/// A cold `cache/` is rebuilt by the first command that needs it, which says so on a terminal
+/// (never in a pipe), and once only.
+#[test]
+fn a_cold_cache_is_announced_on_a_terminal_once() {
+    let env = Env::new();
+    env.deposit("Something to index", &[]);
+    let cmd = format!(
+        "RELAY_COLD_NOTE_BYTES=1 {} status",
+        env!("CARGO_BIN_EXE_relay")
+    );
+    let run = || {
+        let out = env
+            .program("script", &["-qec", &cmd, "/dev/null"])
+            .output()
+            .ok()?;
+        Some(String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let Some(first) = run() else {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return;
+    };
+    assert!(
+        first.contains("relay: indexing") && first.contains("into .relay/cache/"),
+        "{first}"
+    );
+    let second = run().unwrap();
+    assert!(!second.contains("relay: indexing"), "{second}");
+    // In a pipe, never.
+    std::fs::remove_dir_all(env.store().join("cache")).unwrap();
+    let r = env.run_env(&["status"], &[("RELAY_COLD_NOTE_BYTES", "1")]);
+    assert!(!r.stderr.contains("indexing"), "{}", r.stderr);
+}

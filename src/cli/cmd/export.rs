@@ -32,6 +32,7 @@ pub struct ExportArgs {
 
 pub fn run(ctx: &mut Ctx, args: ExportArgs) -> CmdResult {
     let projects = ctx.projects(args.all_projects)?;
+    ctx.note_cold_indexes(&projects);
     let store = ctx.store()?;
     if args.out.as_os_str() == "-" {
         // Streamed as read: a damaged store is found out on the way, and the command then

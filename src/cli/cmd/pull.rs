@@ -105,6 +105,7 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
     let store = ctx.store()?;
     if let Some(id) = &args.package_id {
         let projects = ctx.search_order()?;
+        ctx.note_cold_indexes(&projects);
         if args.history {
             for v in pull::history(store, &projects, id)? {
                 if ctx.ui.json {

@@ -40,6 +40,7 @@ pub fn run(ctx: &mut Ctx, args: SearchArgs) -> CmdResult {
 /// Runs a relevant pull and prints it.
 pub fn run_query(ctx: &mut Ctx, query_text: &str, filter: FilterArgs, limit: usize) -> CmdResult {
     let (projects, filter) = filter.resolve(ctx)?;
+    ctx.note_cold_indexes(&projects);
     let results = relevant::relevant(ctx.store()?, &projects, query_text, &filter, limit)?;
     for (i, r) in results.iter().enumerate() {
         if ctx.ui.json {

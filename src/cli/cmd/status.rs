@@ -39,6 +39,11 @@ pub fn to_json(store: &Store, s: &StoreStatus, warnings: &[Warning]) -> Result<V
 }
 
 pub fn run(ctx: &mut Ctx, _args: StatusArgs) -> CmdResult {
+    let all: Vec<String> = crate::ops::projects::list(ctx.store()?)?
+        .iter()
+        .map(|p| p.id().to_string())
+        .collect();
+    ctx.note_cold_indexes(&all);
     let store = ctx.store()?;
     let s = status::status(store)?;
     let warnings = store.diagnostics().take();
