@@ -136,51 +136,29 @@ fn each_package(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()>
 struct FactSlot {
     order: (String, String, time::Timestamp, time::Timestamp, String),
     offset: u64,
+    valid_to: Option<time::Timestamp>,
 }
 
 /// One project's facts at their current versions: a first pass finds, per fact id, the line
 /// of its current version; a second reads those lines in order.
 fn each_fact(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()> {
     use crate::store::records::Versioned;
-    use std::io::{BufRead, Seek, SeekFrom};
     let path = store.layout().facts_file(project);
     let io = |e| Error::io(format!("cannot read {}", path.display()), e);
-    let file = match std::fs::File::open(&path) {
+    let mut lookup = match std::fs::File::open(&path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(io(e)),
     };
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-    let read_at = |r: &mut std::io::BufReader<std::fs::File>, at: u64| -> Result<Option<Fact>> {
-        r.seek(SeekFrom::Start(at)).map_err(io)?;
-        let mut buf = Vec::new();
-        r.read_until(b'\n', &mut buf).map_err(io)?;
-        Ok(match serde_json::from_slice::<Value>(&buf) {
+    let mut fact_at = |at: u64| -> Result<Option<Fact>> {
+        let line = log::line_at(&mut lookup, at).map_err(io)?;
+        Ok(match serde_json::from_slice::<Value>(&line) {
             Ok(Value::Object(m)) => Fact::parse(m).ok(),
             _ => None,
         })
     };
     let mut slots: HashMap<String, FactSlot> = HashMap::new();
-    let mut offsets = Vec::new();
-    {
-        // Offsets of each line, to find a version again.
-        let mut offset = 0u64;
-        let mut line = Vec::new();
-        loop {
-            line.clear();
-            let n = reader.read_until(b'\n', &mut line).map_err(io)?;
-            if n == 0 {
-                break;
-            }
-            offsets.push(offset);
-            offset += n as u64;
-        }
-    }
-    let mut line_index = 0usize;
-    let mut compare =
-        std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(&path).map_err(io)?);
-    log::read_objects(&path, store.diagnostics(), |line, map| {
-        line_index = (line as usize).saturating_sub(1);
+    log::read_objects_at(&path, store.diagnostics(), |line, at, map| {
         let Ok(f) = Fact::parse(map) else {
             store.diagnostics().warn(
                 &path,
@@ -190,12 +168,18 @@ fn each_fact(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()> {
             );
             return Ok(());
         };
-        let offset = offsets.get(line_index).copied().unwrap_or(0);
+        // The fact log's version order: closed beats open, the earlier end wins; only a tie
+        // needs the current version read back.
         let replace = match slots.get(f.id()) {
             None => true,
-            Some(slot) => match read_at(&mut compare, slot.offset)? {
-                Some(cur) => f.version_order(&cur) == std::cmp::Ordering::Greater,
-                None => true,
+            Some(slot) => match (f.valid_to(), slot.valid_to) {
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (Some(a), Some(b)) if a != b => a < b,
+                _ => match fact_at(slot.offset)? {
+                    Some(cur) => f.version_order(&cur) == std::cmp::Ordering::Greater,
+                    None => true,
+                },
             },
         };
         if replace {
@@ -206,17 +190,23 @@ fn each_fact(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()> {
                 f.created_at(),
                 f.id().to_string(),
             );
-            slots.insert(f.id().to_string(), FactSlot { order, offset });
+            slots.insert(
+                f.id().to_string(),
+                FactSlot {
+                    order,
+                    offset: at,
+                    valid_to: f.valid_to(),
+                },
+            );
         }
         Ok(())
     })?;
-    drop(offsets);
     let mut slots: Vec<FactSlot> = slots.into_values().collect();
     slots.sort_by(|a, b| a.order.cmp(&b.order));
     let mut out = Vec::with_capacity(1 << 20);
     let mut n = 0;
     for slot in slots {
-        if let Some(f) = read_at(&mut reader, slot.offset)? {
+        if let Some(f) = fact_at(slot.offset)? {
             out.extend(log::to_line(&f.to_value())?);
             n += 1;
         }

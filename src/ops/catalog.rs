@@ -104,7 +104,8 @@ impl MonthCatalog {
             let line_no = || log_bytes[..start].iter().filter(|&&b| b == b'\n').count() as u64 + 1;
             let parsed = match serde_json::from_slice::<serde_json::Value>(line) {
                 Ok(serde_json::Value::Object(env)) => {
-                    StoredPackage::from_envelope(env, &self.log, line_no())
+                    // The line number is counted only for a warning.
+                    StoredPackage::from_envelope(env, &self.log, 0)
                 }
                 _ => Err((
                     crate::store::WarningKind::CorruptLine,

@@ -108,14 +108,48 @@ pub fn read_objects_filtered(
 /// The reader behind [`read_objects_filtered`], over any buffered input (`path` names it in
 /// warnings). It never panics, whatever the bytes.
 pub fn read_objects_from(
-    mut reader: impl BufRead,
+    reader: impl BufRead,
     path: &Path,
     diag: &Diagnostics,
     prefilter: Option<&[u8]>,
     each: &mut impl FnMut(u64, Map<String, Value>) -> Result<()>,
 ) -> Result<()> {
+    read_objects_offsets(reader, path, diag, prefilter, &mut |line, _, map| {
+        each(line, map)
+    })
+}
+
+/// Like [`read_objects`], telling `each(line_number, byte_offset, object)` where each line
+/// starts.
+pub fn read_objects_at(
+    path: &Path,
+    diag: &Diagnostics,
+    mut each: impl FnMut(u64, u64, Map<String, Value>) -> Result<()>,
+) -> Result<()> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(format!("cannot open {}", path.display()), e)),
+    };
+    read_objects_offsets(
+        BufReader::with_capacity(256 * 1024, file),
+        path,
+        diag,
+        None,
+        &mut each,
+    )
+}
+
+fn read_objects_offsets(
+    mut reader: impl BufRead,
+    path: &Path,
+    diag: &Diagnostics,
+    prefilter: Option<&[u8]>,
+    each: &mut impl FnMut(u64, u64, Map<String, Value>) -> Result<()>,
+) -> Result<()> {
     let mut buf = Vec::with_capacity(4096);
     let mut line_no = 0u64;
+    let mut next = 0u64;
     loop {
         buf.clear();
         let n = reader
@@ -125,6 +159,8 @@ pub fn read_objects_from(
             return Ok(());
         }
         line_no += 1;
+        let offset = next;
+        next += n as u64;
         if buf.last() != Some(&b'\n') {
             diag.warn(
                 path,
@@ -143,7 +179,7 @@ pub fn read_objects_from(
             continue;
         }
         match serde_json::from_slice::<Value>(text) {
-            Ok(Value::Object(map)) => each(line_no, map)?,
+            Ok(Value::Object(map)) => each(line_no, offset, map)?,
             Ok(other) => diag.warn(
                 path,
                 line_no,
@@ -291,6 +327,25 @@ pub fn create_new(path: &Path, bytes: &[u8]) -> Result<bool> {
         sync_dir(dir);
     }
     Ok(created)
+}
+
+/// The line that starts at `offset` (without its newline), read a few KiB at a time: for
+/// reading many lines out of order, where a big buffer would be refilled for every one.
+pub fn line_at(file: &mut File, offset: u64) -> std::io::Result<Vec<u8>> {
+    file.seek(SeekFrom::Start(offset))?;
+    let mut line = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let n = file.read(&mut chunk)?;
+        if n == 0 {
+            return Ok(line);
+        }
+        if let Some(end) = chunk[..n].iter().position(|&b| b == b'\n') {
+            line.extend_from_slice(&chunk[..end]);
+            return Ok(line);
+        }
+        line.extend_from_slice(&chunk[..n]);
+    }
 }
 
 /// One record as a line: compact JSON and `\n`.
