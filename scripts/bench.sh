@@ -59,6 +59,7 @@ echo "# building relay and the generator (release)"
 cargo build --release --quiet --bin relay --example gen_corpus
 relay=$repo/target/release/relay
 gen=$repo/target/release/examples/gen_corpus
+commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.toml || echo '+local changes')"
 
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -274,14 +275,17 @@ op orient "${quick[*]}" \
   "relay orient" "$relay orient --json" \
   "sqlite3" "$sq \"SELECT json FROM packages WHERE created_at >= '$since' AND status != 'draft' ORDER BY created_at DESC; SELECT json FROM facts WHERE valid_to IS NULL ORDER BY subject, predicate\""
 
-# facts get: the key with the longest history
-subject=$(field '.fact_key_busiest[0]')
-predicate=$(field '.fact_key_busiest[1]')
-op facts_get "${quick[*]}" \
-  "relay facts get" "$relay facts get $subject $predicate --json" \
-  "rg | rg" "sh:rg -F '\"subject\":\"$subject\",\"predicate\":\"$predicate\"' $facts_file | rg -F '\"valid_to\":null'" \
-  "jq select" "jq -c 'select(.subject == \"$subject\" and .predicate == \"$predicate\" and .valid_to == null)' $facts_file" \
-  "sqlite3" "$sq \"SELECT json FROM facts WHERE subject = '$subject' AND predicate = '$predicate' AND valid_to IS NULL\""
+# facts get: the key with the longest history, and one with a short one
+for which in busiest quiet; do
+  subject=$(field ".fact_key_$which[0]")
+  predicate=$(field ".fact_key_$which[1]")
+  op "facts_get_$which" "${quick[*]}" \
+    "relay facts get" "$relay facts get $subject $predicate --json" \
+    "rg | rg" "sh:rg -F '\"subject\":\"$subject\",\"predicate\":\"$predicate\"' $facts_file | rg -F '\"valid_to\":null'" \
+    "jq select" "jq -c 'select(.subject == \"$subject\" and .predicate == \"$predicate\" and .valid_to == null)' $facts_file" \
+    "sqlite3" "$sq \"SELECT json FROM facts WHERE subject = '$subject' AND predicate = '$predicate' AND valid_to IS NULL\""
+done
+fact_keys_used="$(field '.fact_key_busiest | join(" ")'), $(field '.fact_key_quiet | join(" ")')"
 
 # facts list: the current facts
 op facts_list "${quick[*]}" \
@@ -343,7 +347,7 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 ram_kb=$(awk '/MemTotal/ {print $2}' /proc/meminfo)
 jq -n \
   --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-  --arg commit "$(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD -- src Cargo.toml || echo '+local changes')" \
+  --arg commit "$commit" \
   --arg nproc "$(nproc)" --arg cpu "$cpu" --arg ram_kb "$ram_kb" --arg kernel "$(uname -sr)" \
   --arg fs "$(df -T "$work" | awk 'NR == 2 {print $2}')" --arg rustc "$(rustc --version)" \
   --arg tools "$(rg --version | sed -n 1p); $(jq --version); sqlite3 $(sqlite3 --version | cut -d' ' -f1); $(hyperfine --version)" \
@@ -353,7 +357,7 @@ jq -n \
   --arg cache_bytes "$cache_bytes" --arg export_bytes "$export_bytes" \
   --arg sqlite_bytes "$(bytes_of "$db")" --arg work "$work" \
   --arg queries "$(printf '%s\n' "${queries[@]}")" --arg pkg "$id" \
-  --arg fact_key "$subject $predicate" \
+  --arg fact_key "$fact_keys_used" \
   --argjson corpus "$(cat "$res/corpus.json")" \
   '{date: $date, commit: $commit, size: ($size | tonumber), seed: ($seed | tonumber), "end": $end_at,
     stream: $stream, generate: $gen, work: $work,

@@ -30,7 +30,8 @@ OPS = [
     ("search_two_terms", "relevant pull: two terms", "search", None),
     ("search_three_terms", "relevant pull: three terms", "search", None),
     ("orient", "orient", "latency", 0.030),
-    ("facts_get", "facts get", "latency", 0.030),
+    ("facts_get_busiest", "facts get: longest history", "latency", 0.030),
+    ("facts_get_quiet", "facts get: short history", "latency", 0.030),
     ("facts_list", "facts list", "none", None),
     ("status", "status", "none", None),
     ("export", "export", "rate", "export"),
@@ -156,7 +157,7 @@ def main():
         "Queries: "
         + ", ".join(f"{k.replace('_', ' ')} `{v}`" for k, v in q.items())
         + f"; pull specific `{meta['package']}`; facts get `{meta['fact_key']}` "
-        "(the key with the longest history)."
+        "(the key with the longest history, and one with a short one)."
     )
     print()
     header = ["operation", "relay median (min–max)", "rg", "jq", "sqlite3", "other",
