@@ -134,6 +134,13 @@ op() {
     exit 1
   fi
   grep -E '^(Benchmark|  Time)' "$res/hf-$name.txt" | paste - - | sed -E 's/ +/ /g' || true
+  # Peers may exit 1 (rg finding nothing); relay must not fail.
+  local failed
+  failed=$(jq -r '.results[] | select((.command | startswith("relay")) and any(.exit_codes[]; . != 0)) | .command' "$res/hf-$name.json")
+  if [ -n "$failed" ]; then
+    echo "failed in hyperfine's runs: $failed (see $res/hf-$name.json)" >&2
+    exit 1
+  fi
   if [ $wrap = 0 ]; then
     local i
     for i in "${!labels[@]}"; do
