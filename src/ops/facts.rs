@@ -308,6 +308,14 @@ pub fn get(
     predicate: &str,
     at: Option<Timestamp>,
 ) -> Result<Fact> {
+    if at.is_none()
+        && let Some(current) = store.current_fact_of_key(project_id, subject, predicate)?
+    {
+        return current.ok_or_else(|| Error::FactNotFound {
+            subject: subject.into(),
+            predicate: predicate.into(),
+        });
+    }
     let facts = key_facts(store, project_id, subject, predicate)?;
     let found = match at {
         Some(t) => at_of(&facts, subject, predicate, t),

@@ -18,7 +18,7 @@ use super::{Store, layout, log};
 use crate::error::{Error, Result};
 use crate::wire::Fact;
 
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 /// Bytes appended since the index was written that a read parses itself before the index is
 /// rewritten.
 const TAIL_LIMIT: u64 = 1 << 20;
@@ -64,8 +64,8 @@ struct FactIndex {
     damaged: u64,
     /// (key hash, line offset), sorted.
     keys: Vec<(u64, u64)>,
-    /// Line offsets of the current facts' current versions.
-    current: Vec<u64>,
+    /// (key hash, line offset) of the current facts' current versions, sorted.
+    current: Vec<(u64, u64)>,
     ids: u64,
     open: u64,
 }
@@ -80,10 +80,7 @@ fn index_path(store: &Store, project_id: &str) -> PathBuf {
 
 /// Reads the line at `offset`.
 fn line_at(file: &mut File, offset: u64) -> std::io::Result<Vec<u8>> {
-    file.seek(SeekFrom::Start(offset))?;
-    let mut buf = Vec::new();
-    BufReader::with_capacity(4096, &mut *file).read_until(b'\n', &mut buf)?;
-    Ok(buf)
+    log::line_at(file, offset)
 }
 
 fn parse_fact(bytes: &[u8]) -> Option<Fact> {
@@ -180,7 +177,7 @@ impl FactIndex {
                     *slot = entry;
                 }
             }
-            current.extend(best.values().map(|(_, o)| *o));
+            current.extend(best.values().map(|(_, o)| (group[0].0, *o)));
         }
         current.sort_unstable();
         Ok(FactIndex {
@@ -209,7 +206,8 @@ impl FactIndex {
             out.extend(k.to_le_bytes());
             out.extend(o.to_le_bytes());
         }
-        for o in &self.current {
+        for (k, o) in &self.current {
+            out.extend(k.to_le_bytes());
             out.extend(o.to_le_bytes());
         }
         if let Some(dir) = to.parent() {
@@ -233,7 +231,7 @@ impl FactIndex {
         let body = &bytes[nl + 1..];
         let (nk, nc) = (h.keys as usize, h.current as usize);
         if h.format != FORMAT
-            || body.len() != nk * 16 + nc * 8
+            || body.len() != nk * 16 + nc * 16
             || !h.coverage.still_holds(log, log_len)?
         {
             return Ok(None);
@@ -245,7 +243,9 @@ impl FactIndex {
             keys: (0..nk)
                 .map(|i| (u64_at(i * 16), u64_at(i * 16 + 8)))
                 .collect(),
-            current: (0..nc).map(|i| u64_at(nk * 16 + i * 8)).collect(),
+            current: (0..nc)
+                .map(|i| (u64_at(nk * 16 + i * 16), u64_at(nk * 16 + i * 16 + 8)))
+                .collect(),
             ids: h.ids,
             open: h.open,
         }))
@@ -343,6 +343,43 @@ impl Store {
         Ok(Facts::Some(by_id))
     }
 
+    /// The current fact of one key (the greatest open one), from the index's table of
+    /// current facts: one line read, however long the key's history. `None` when there is
+    /// no usable index.
+    pub fn current_fact_of_key(
+        &self,
+        project_id: &str,
+        subject: &str,
+        predicate: &str,
+    ) -> Result<Option<Option<Fact>>> {
+        let Some((index, log)) = self.fact_index(project_id)? else {
+            return Ok(None);
+        };
+        let io = |e| Error::io(format!("cannot read {}", log.display()), e);
+        let (tail, damaged) = lines_from(&log, index.coverage.covered).map_err(io)?;
+        if damaged > 0 {
+            return Ok(None);
+        }
+        let of_key = |f: &Fact| f.subject() == subject && f.predicate() == predicate;
+        if tail
+            .iter()
+            .any(|(_, b)| parse_fact(b).is_some_and(|f| of_key(&f)))
+        {
+            // The key changed since the index was written: all its lines decide.
+            let by_id = key_facts(&index, &log, subject, predicate, &tail).map_err(io)?;
+            return Ok(Some(current_facts(&by_id).cloned()));
+        }
+        let k = key_hash(subject, predicate);
+        let start = index.current.partition_point(|&(h, _)| h < k);
+        let mut file = File::open(&log).map_err(io)?;
+        for &(_, offset) in index.current[start..].iter().take_while(|(h, _)| *h == k) {
+            if let Some(f) = parse_fact(&line_at(&mut file, offset).map_err(io)?).filter(of_key) {
+                return Ok(Some(Some(f)));
+            }
+        }
+        Ok(Some(None))
+    }
+
     /// How many facts a project has, and how many of them are open, or `None` without a
     /// usable index.
     pub fn fact_counts(&self, project_id: &str) -> Result<Option<(u64, u64)>> {
@@ -387,19 +424,15 @@ impl Store {
             return Ok(Facts::Unindexed);
         }
         let mut out: BTreeMap<String, Fact> = BTreeMap::new();
-        let mut file = BufReader::with_capacity(1 << 16, File::open(&log).map_err(io)?);
-        let mut buf = Vec::new();
+        let mut file = File::open(&log).map_err(io)?;
         // Keys the tail touches are worked out again from all their lines.
         let touched: Vec<(String, String)> = tail
             .iter()
             .filter_map(|(_, b)| parse_fact(b))
             .map(|f| (f.subject().to_string(), f.predicate().to_string()))
             .collect();
-        for &offset in &index.current {
-            file.seek(SeekFrom::Start(offset)).map_err(io)?;
-            buf.clear();
-            file.read_until(b'\n', &mut buf).map_err(io)?;
-            if let Some(f) = parse_fact(&buf)
+        for &(_, offset) in &index.current {
+            if let Some(f) = parse_fact(&line_at(&mut file, offset).map_err(io)?)
                 && !touched
                     .iter()
                     .any(|(s, p)| s == f.subject() && p == f.predicate())
