@@ -614,40 +614,34 @@ impl Run<'_> {
         Ok(())
     }
 
-    fn fact(&mut self, f: Fact) -> Result<()> {
+    /// A fact or session: written when it is newer than the store's current version of its
+    /// id and not a line already staged.
+    fn versioned<T: Ending>(
+        &mut self,
+        rec: T,
+        kind: Kind,
+        path_of: fn(&crate::store::Layout, &str) -> PathBuf,
+        table_of: fn(&mut ProjectState) -> &mut Option<VersionTable<T>>,
+    ) -> Result<()> {
         let store = self.store;
-        let project = f.str_field("project_id").unwrap_or_default().to_string();
-        let path = store.layout().facts_file(&project);
-        let st = self.project(&project)?;
-        let table = match &mut st.facts {
+        let value = serde_json::to_value(&rec).unwrap_or_default();
+        let project = value
+            .get("project_id")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let path = path_of(store.layout(), &project);
+        let slot = table_of(self.project(&project)?);
+        let table = match slot {
             Some(t) => t,
-            None => st.facts.insert(VersionTable::load(store, path.clone())?),
+            None => slot.insert(VersionTable::load(store, path.clone())?),
         };
-        let line = log::to_line(&f)?;
-        if table.is_new(store, &f, &line)? {
+        let line = log::to_line(&rec)?;
+        if table.is_new(store, &rec, &line)? {
             self.stage(path, &line)?;
-            bump(&mut self.summary.added, Kind::Facts);
+            bump(&mut self.summary.added, kind);
         } else {
-            bump(&mut self.summary.unchanged, Kind::Facts);
-        }
-        Ok(())
-    }
-
-    fn session(&mut self, s: Session) -> Result<()> {
-        let store = self.store;
-        let project = s.str_field("project_id").unwrap_or_default().to_string();
-        let path = store.layout().sessions_file(&project);
-        let st = self.project(&project)?;
-        let table = match &mut st.sessions {
-            Some(t) => t,
-            None => st.sessions.insert(VersionTable::load(store, path.clone())?),
-        };
-        let line = log::to_line(&s)?;
-        if table.is_new(store, &s, &line)? {
-            self.stage(path, &line)?;
-            bump(&mut self.summary.added, Kind::Sessions);
-        } else {
-            bump(&mut self.summary.unchanged, Kind::Sessions);
+            bump(&mut self.summary.unchanged, kind);
         }
         Ok(())
     }
@@ -659,8 +653,17 @@ impl Run<'_> {
                 Ok(())
             }
             Checked::Package(p) => self.package(p),
-            Checked::Fact(f) => self.fact(f),
-            Checked::Session(s) => self.session(s),
+            Checked::Fact(f) => {
+                self.versioned(f, Kind::Facts, crate::store::Layout::facts_file, |st| {
+                    &mut st.facts
+                })
+            }
+            Checked::Session(s) => self.versioned(
+                s,
+                Kind::Sessions,
+                crate::store::Layout::sessions_file,
+                |st| &mut st.sessions,
+            ),
         }
     }
 

@@ -206,48 +206,24 @@ impl Checker<'_> {
     /// per key the chain checked for forks and overlaps. Forked facts are read back in full
     /// for `--fix` to close.
     fn facts(&mut self, project: &str) -> Result<Vec<Fact>> {
-        use std::io::BufRead;
         let path = self.store.layout().facts_file(project);
-        let io = |e| Error::io(format!("cannot read {}", path.display()), e);
-        let file = match std::fs::File::open(&path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(io(e)),
-        };
         let mut keys: Vec<(String, String)> = Vec::new();
         let mut key_of: HashMap<(String, String), u32> = HashMap::new();
         let mut slots: HashMap<String, FactSlot> = HashMap::new();
-        let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-        let (mut buf, mut number, mut offset) = (Vec::new(), 0u64, 0u64);
-        loop {
-            buf.clear();
-            let n = reader.read_until(b'\n', &mut buf).map_err(io)?;
-            if n == 0 {
-                break;
-            }
-            number += 1;
-            let at = offset;
-            offset += n as u64;
-            let complete = buf.last() == Some(&b'\n');
-            let text = if complete { &buf[..n - 1] } else { &buf[..] };
-            let map = match line_object(text, complete) {
-                Ok(None) => continue,
-                Ok(Some(m)) => m,
+        let mut problems = Vec::new();
+        each_line(&path, |number, at, object| {
+            let map = match object {
+                Ok(m) => m,
                 Err((kind, message)) => {
-                    self.problem(&path, number, kind, message);
-                    continue;
+                    problems.push((number, kind, message));
+                    return Ok(());
                 }
             };
             let f = match Fact::parse(map) {
                 Ok(f) => f,
                 Err(e) => {
-                    self.problem(
-                        &path,
-                        number,
-                        "invalid_record",
-                        format!("not a valid fact: {e}"),
-                    );
-                    continue;
+                    problems.push((number, "invalid_record", format!("not a valid fact: {e}")));
+                    return Ok(());
                 }
             };
             // The version order of the fact log: closed beats open, the earlier end wins;
@@ -281,6 +257,10 @@ impl Checker<'_> {
                     },
                 );
             }
+            Ok(())
+        })?;
+        for (number, kind, message) in problems {
+            self.problem(&path, number, kind, message);
         }
         drop(key_of);
         let mut chains: Vec<(&String, &FactSlot)> = slots.iter().collect();
@@ -469,7 +449,6 @@ struct LogCheck {
 /// Checks one package log line by line, holding one line at a time: shape, schema, hash,
 /// project and month, and each later version's transition.
 fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogCheck> {
-    use std::io::BufRead;
     let mut out = LogCheck {
         problems: Vec::new(),
         firsts: Vec::new(),
@@ -492,39 +471,19 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
         .and_then(|s| s.to_str())
         .unwrap_or_default()
         .to_string();
-    let file = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
-        Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
-    };
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-    let (mut buf, mut number, mut offset) = (Vec::new(), 0u64, 0u64);
-    loop {
-        buf.clear();
-        let n = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
-        if n == 0 {
-            break;
-        }
-        number += 1;
-        let at = offset;
-        offset += n as u64;
-        let complete = buf.last() == Some(&b'\n');
-        let text = if complete { &buf[..n - 1] } else { &buf[..] };
-        let env = match line_object(text, complete) {
-            Ok(None) => continue,
-            Ok(Some(env)) => env,
+    each_line(path, |number, at, object| {
+        let env = match object {
+            Ok(env) => env,
             Err((kind, message)) => {
                 problem(number, kind, message);
-                continue;
+                return Ok(());
             }
         };
         let p = match StoredPackage::from_envelope(env, path, number) {
             Ok(p) => p,
             Err((kind, message)) => {
                 problem(number, kind.as_str(), message);
-                continue;
+                return Ok(());
             }
         };
         if p.package.project_id() != project {
@@ -561,8 +520,42 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
         } else if let Some(message) = illegal_transition(&p) {
             problem(number, "invalid_transition", message);
         }
-    }
+        Ok(())
+    })?;
     Ok(out)
+}
+
+/// Streams the lines of `path` (a missing file has none) to `each(number, offset, object)`,
+/// the object being the problem a line has instead when it has one; blank lines are skipped.
+type LineObject = std::result::Result<Map<String, Value>, (&'static str, String)>;
+
+fn each_line(path: &Path, mut each: impl FnMut(u64, u64, LineObject) -> Result<()>) -> Result<()> {
+    use std::io::BufRead;
+    let io = |e| Error::io(format!("cannot read {}", path.display()), e);
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io(e)),
+    };
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let (mut buf, mut number, mut offset) = (Vec::new(), 0u64, 0u64);
+    loop {
+        buf.clear();
+        let n = reader.read_until(b'\n', &mut buf).map_err(io)?;
+        if n == 0 {
+            return Ok(());
+        }
+        number += 1;
+        let at = offset;
+        offset += n as u64;
+        let complete = buf.last() == Some(&b'\n');
+        let text = if complete { &buf[..n - 1] } else { &buf[..] };
+        match line_object(text, complete) {
+            Ok(None) => {}
+            Ok(Some(m)) => each(number, at, Ok(m))?,
+            Err(problem) => each(number, at, Err(problem))?,
+        }
+    }
 }
 
 /// The object a line holds; `None` for a blank line; the problem otherwise.
