@@ -710,12 +710,7 @@ impl Run<'_> {
             let mut reader =
                 BufReader::with_capacity(1 << 20, std::fs::File::open(&staged).map_err(io)?);
             loop {
-                let mut bytes = Vec::with_capacity(CHUNK_BYTES + 4096);
-                while bytes.len() < CHUNK_BYTES {
-                    if reader.read_until(b'\n', &mut bytes).map_err(io)? == 0 {
-                        break;
-                    }
-                }
+                let bytes = read_chunk(&mut reader).map_err(io)?;
                 if bytes.is_empty() {
                     break;
                 }
@@ -747,6 +742,13 @@ impl std::fmt::Display for Loc<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}:{}", self.label, self.line)
     }
+}
+
+/// The next whole lines of `reader`, about [`CHUNK_BYTES`] of them; empty at the end.
+fn read_chunk(reader: &mut impl BufRead) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(CHUNK_BYTES + 4096);
+    while bytes.len() < CHUNK_BYTES && reader.read_until(b'\n', &mut bytes)? > 0 {}
+    Ok(bytes)
 }
 
 /// One chunk of a source file: whole lines, with the number of the first.
@@ -827,12 +829,7 @@ pub fn import(
                 let mut hasher = Sha256::new();
                 let mut line_no = 1u64;
                 loop {
-                    let mut bytes = Vec::with_capacity(CHUNK_BYTES + 4096);
-                    while bytes.len() < CHUNK_BYTES {
-                        if reader.read_until(b'\n', &mut bytes).map_err(io)? == 0 {
-                            break;
-                        }
-                    }
+                    let bytes = read_chunk(&mut reader).map_err(io)?;
                     if bytes.is_empty() {
                         break;
                     }

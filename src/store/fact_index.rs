@@ -305,7 +305,24 @@ fn key_facts(
     Ok(by_id)
 }
 
+/// A usable fact index, its log, and the lines the log gained since (none of them damaged).
+struct Indexed {
+    index: FactIndex,
+    log: PathBuf,
+    tail: Lines,
+}
+
 impl Store {
+    /// The fact index with the log's new lines, or `None` when reads must scan the log.
+    fn indexed(&self, project_id: &str) -> Result<Option<Indexed>> {
+        let Some((index, log)) = self.fact_index(project_id)? else {
+            return Ok(None);
+        };
+        let (tail, damaged) = lines_from(&log, index.coverage.covered)
+            .map_err(|e| Error::io(format!("cannot read {}", log.display()), e))?;
+        Ok((damaged == 0).then_some(Indexed { index, log, tail }))
+    }
+
     fn fact_index(&self, project_id: &str) -> Result<Option<(FactIndex, PathBuf)>> {
         if !self.config().search_index() {
             return Ok(None);
@@ -331,14 +348,10 @@ impl Store {
 
     /// The facts of one key, by id, at their current versions.
     pub fn facts_of_key(&self, project_id: &str, subject: &str, predicate: &str) -> Result<Facts> {
-        let Some((index, log)) = self.fact_index(project_id)? else {
+        let Some(Indexed { index, log, tail }) = self.indexed(project_id)? else {
             return Ok(Facts::Unindexed);
         };
         let io = |e| Error::io(format!("cannot read {}", log.display()), e);
-        let (tail, damaged) = lines_from(&log, index.coverage.covered).map_err(io)?;
-        if damaged > 0 {
-            return Ok(Facts::Unindexed);
-        }
         let by_id = key_facts(&index, &log, subject, predicate, &tail).map_err(io)?;
         Ok(Facts::Some(by_id))
     }
@@ -352,14 +365,10 @@ impl Store {
         subject: &str,
         predicate: &str,
     ) -> Result<Option<Option<Fact>>> {
-        let Some((index, log)) = self.fact_index(project_id)? else {
+        let Some(Indexed { index, log, tail }) = self.indexed(project_id)? else {
             return Ok(None);
         };
         let io = |e| Error::io(format!("cannot read {}", log.display()), e);
-        let (tail, damaged) = lines_from(&log, index.coverage.covered).map_err(io)?;
-        if damaged > 0 {
-            return Ok(None);
-        }
         let of_key = |f: &Fact| f.subject() == subject && f.predicate() == predicate;
         if tail
             .iter()
@@ -383,14 +392,10 @@ impl Store {
     /// How many facts a project has, and how many of them are open, or `None` without a
     /// usable index.
     pub fn fact_counts(&self, project_id: &str) -> Result<Option<(u64, u64)>> {
-        let Some((index, log)) = self.fact_index(project_id)? else {
+        let Some(Indexed { index, log, tail }) = self.indexed(project_id)? else {
             return Ok(None);
         };
         let io = |e| Error::io(format!("cannot read {}", log.display()), e);
-        let (tail, damaged) = lines_from(&log, index.coverage.covered).map_err(io)?;
-        if damaged > 0 {
-            return Ok(None);
-        }
         // The index counted the covered lines; the keys the tail touches are counted again.
         let (mut ids, mut open) = (index.ids as i64, index.open as i64);
         let mut done = std::collections::HashSet::new();
@@ -415,14 +420,10 @@ impl Store {
 
     /// The current fact of every key, by id.
     pub fn current_facts(&self, project_id: &str) -> Result<Facts> {
-        let Some((index, log)) = self.fact_index(project_id)? else {
+        let Some(Indexed { index, log, tail }) = self.indexed(project_id)? else {
             return Ok(Facts::Unindexed);
         };
         let io = |e| Error::io(format!("cannot read {}", log.display()), e);
-        let (tail, damaged) = lines_from(&log, index.coverage.covered).map_err(io)?;
-        if damaged > 0 {
-            return Ok(Facts::Unindexed);
-        }
         let mut out: BTreeMap<String, Fact> = BTreeMap::new();
         let mut file = File::open(&log).map_err(io)?;
         // Keys the tail touches are worked out again from all their lines.
