@@ -2,7 +2,7 @@
 //! (opened on first use), plus the CLI's own error type.
 
 use std::cell::OnceCell;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -10,6 +10,7 @@ use super::exit;
 use super::ui::{ColorChoice, Ui};
 use crate::error::Error;
 use crate::ops::Actor;
+use crate::ops::pull::Viewer;
 use crate::store::Store;
 
 /// Flags every command accepts.
@@ -250,11 +251,10 @@ impl Ctx {
     }
 
     pub fn actor(&self, args: &ActorArgs) -> Result<Actor, Error> {
-        let store = self.store()?;
         Actor::resolve(
             args.actor.as_deref(),
             args.actor_type.as_deref(),
-            store.config(),
+            self.store()?.config(),
             &self.cwd,
         )
     }
@@ -268,35 +268,28 @@ impl Ctx {
         who: &ActorArgs,
         arg: &SessionArg,
     ) -> Result<(Actor, Option<String>), Error> {
-        let store = self.store()?;
-        let session = crate::ops::sessions::for_write(store, project_id, arg.session.as_deref())?;
-        let actor = match (&who.actor, &session) {
-            (None, Some(s)) => Actor {
-                id: s.str_field("actor_id").unwrap_or_default().to_string(),
-                actor_type: who
-                    .actor_type
-                    .clone()
-                    .unwrap_or_else(|| s.str_field("actor_type").unwrap_or("human").to_string()),
-            },
-            _ => self.actor(who)?,
-        };
-        Ok((actor, session.map(|s| s.id().to_string())))
+        writer_in(self.store()?, &self.cwd, project_id, who, arg)
     }
 
     /// Who is looking, for what listings show (drafts are visible to their creator): the
     /// writer identity a deposit here would record.
     pub fn viewer(&self, project_id: &str) -> Result<Actor, Error> {
-        let who = ActorArgs {
-            actor: std::env::var("RELAY_ACTOR").ok(),
-            actor_type: None,
-        };
-        let session = SessionArg {
-            session: std::env::var("RELAY_SESSION").ok(),
-        };
-        match self.writer(project_id, &who, &session) {
-            Ok((actor, _)) => Ok(actor),
-            Err(_) => self.actor(&who),
-        }
+        viewer_in(self.store()?, &self.cwd, project_id)
+    }
+
+    /// The viewer of [`Ctx::viewer`], worked out only if a listing meets a draft: resolving it
+    /// may run git, which would otherwise cost every listing a few milliseconds.
+    pub fn deferred_viewer(&self, project_id: &str) -> Result<Viewer, Error> {
+        let store = self.store()?;
+        let (root, cwd, project) = (
+            store.root().to_path_buf(),
+            self.cwd.clone(),
+            project_id.to_string(),
+        );
+        Ok(Viewer::deferred(move || {
+            let store = Store::open(root.clone()).ok()?;
+            viewer_in(&store, &cwd, &project).ok().map(|a| a.id)
+        }))
     }
 
     /// Prints what the store's readers skipped, once each.
@@ -306,5 +299,47 @@ impl Ctx {
                 self.ui.warning(&w, &self.cwd);
             }
         }
+    }
+}
+
+/// [`Ctx::writer`] on an opened store.
+fn writer_in(
+    store: &Store,
+    cwd: &Path,
+    project_id: &str,
+    who: &ActorArgs,
+    arg: &SessionArg,
+) -> Result<(Actor, Option<String>), Error> {
+    let session = crate::ops::sessions::for_write(store, project_id, arg.session.as_deref())?;
+    let actor = match (&who.actor, &session) {
+        (None, Some(s)) => Actor {
+            id: s.str_field("actor_id").unwrap_or_default().to_string(),
+            actor_type: who
+                .actor_type
+                .clone()
+                .unwrap_or_else(|| s.str_field("actor_type").unwrap_or("human").to_string()),
+        },
+        _ => Actor::resolve(
+            who.actor.as_deref(),
+            who.actor_type.as_deref(),
+            store.config(),
+            cwd,
+        )?,
+    };
+    Ok((actor, session.map(|s| s.id().to_string())))
+}
+
+/// [`Ctx::viewer`] on an opened store.
+fn viewer_in(store: &Store, cwd: &Path, project_id: &str) -> Result<Actor, Error> {
+    let who = ActorArgs {
+        actor: std::env::var("RELAY_ACTOR").ok(),
+        actor_type: None,
+    };
+    let session = SessionArg {
+        session: std::env::var("RELAY_SESSION").ok(),
+    };
+    match writer_in(store, cwd, project_id, &who, &session) {
+        Ok((actor, _)) => Ok(actor),
+        Err(_) => Actor::resolve(who.actor.as_deref(), None, store.config(), cwd),
     }
 }

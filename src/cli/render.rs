@@ -20,9 +20,13 @@ pub fn clean(s: &str) -> String {
         .collect()
 }
 
-/// One line of stored text, with newlines folded to spaces.
-pub fn clean_line(s: &str) -> String {
-    clean(s).replace(['\n', '\t'], " ")
+/// One line of stored text, with newlines folded to spaces. Text that needs neither (nearly
+/// all of it) is borrowed as it is.
+pub fn clean_line(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(clean(s).replace(['\n', '\t'], " "))
 }
 
 /// `2026-04-18 20:00 UTC`.

@@ -107,7 +107,8 @@ fn each_package(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()>
         let bytes = std::fs::read(&path)
             .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
         let mut entries: Vec<&super::catalog::Entry> = month.entries.iter().collect();
-        entries.sort_by(|a, b| (a.created_micros, &a.id).cmp(&(b.created_micros, &b.id)));
+        entries
+            .sort_by(|a, b| (a.created_micros, month.id(a)).cmp(&(b.created_micros, month.id(b))));
         let half = entries.len().div_ceil(2);
         let render = |part: &[&super::catalog::Entry]| -> Result<(Vec<u8>, usize)> {
             let (mut out, mut n) = (Vec::new(), 0);

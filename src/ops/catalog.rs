@@ -3,7 +3,6 @@
 //! without reading a line. Listings (`pull --latest`, orient, status) choose from this and
 //! read only the lines they show, so their cost follows what they print, not the store's size.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::pull::Filter;
@@ -13,17 +12,19 @@ use crate::store::Store;
 use crate::store::packages::StoredPackage;
 use crate::wire::Status;
 
-/// One package of a month: its current version first, then older ones.
-#[derive(Debug, Clone)]
+/// One package of a month, at its current version. Its id, type and versions are kept by the
+/// [`MonthCatalog`] (see [`MonthCatalog::id`]), so a catalog of a busy month is a few flat
+/// tables rather than an allocation per package.
+#[derive(Debug, Clone, Copy)]
 pub struct Entry {
-    pub id: String,
     pub created_micros: i64,
     pub status: Status,
-    /// The package type, when the index's type table holds it.
-    pub package_type: Option<String>,
     pub significance: i8,
-    /// Line offsets of its versions, the current one first.
-    versions: Vec<u64>,
+    /// The current version's document in the month's index.
+    doc: u32,
+    /// Its versions: `versions[first..first + count]`, the current one first.
+    first: u32,
+    count: u32,
 }
 
 /// The packages of one monthly log.
@@ -32,6 +33,9 @@ pub struct MonthCatalog {
     pub log: PathBuf,
     /// Newest `created_at` first; ties by package id.
     pub entries: Vec<Entry>,
+    view: QueryView,
+    /// Line offsets of every entry's versions (see [`Entry`]).
+    versions: Vec<u64>,
 }
 
 /// The version order of `store::packages::version_order` as the index knows it: complete
@@ -50,24 +54,45 @@ impl MonthCatalog {
         if view.damaged || ends_torn(log).map_err(io)? {
             store.report_damage(log)?;
         }
+        let (entries, versions) = entries(&view);
         Ok(MonthCatalog {
             log: log.to_path_buf(),
-            entries: entries(&view),
+            entries,
+            view,
+            versions,
         })
+    }
+
+    /// The package id of `entry`.
+    pub fn id(&self, entry: &Entry) -> &str {
+        self.view.doc_id(entry.doc).unwrap_or_default()
+    }
+
+    /// The package type of `entry`, when the index's type table holds it.
+    pub fn package_type(&self, entry: &Entry) -> Option<&str> {
+        let doc = self.view.doc(entry.doc)?;
+        self.view.doc_type(&doc)
+    }
+
+    /// Line offsets of the versions of `entry`, the current one first.
+    fn versions(&self, entry: &Entry) -> &[u64] {
+        let first = entry.first as usize;
+        &self.versions[first..first + entry.count as usize]
     }
 
     /// The package of `entry` at its current version: the first of its versions whose line
     /// reads and checks out (a damaged line is reported and the next version taken).
     pub fn read(&self, store: &Store, entry: &Entry) -> Result<Option<StoredPackage>> {
+        let versions = self.versions(entry);
         let mut read: Vec<StoredPackage> = Vec::new();
-        for &offset in &entry.versions {
+        for &offset in versions {
             if let Some(p) = store.package_at(&self.log, offset)? {
                 // Versions the index cannot tell apart are settled by the full order.
                 if read.first().is_some_and(|first| first.version != p.version) {
                     break;
                 }
                 read.push(p);
-                if entry.versions.len() == 1 {
+                if versions.len() == 1 {
                     break;
                 }
             }
@@ -97,7 +122,7 @@ impl MonthCatalog {
     /// read and checked, so a damaged old version is reported too.
     pub fn read_in(&self, store: &Store, log_bytes: &[u8], entry: &Entry) -> Option<StoredPackage> {
         let mut read: Vec<StoredPackage> = Vec::new();
-        for &offset in &entry.versions {
+        for &offset in self.versions(entry) {
             let start = offset as usize;
             let line = log_bytes.get(start..)?;
             let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
@@ -126,38 +151,58 @@ impl MonthCatalog {
     }
 }
 
-fn entries(view: &QueryView) -> Vec<Entry> {
-    let mut by_id: HashMap<&str, Vec<Doc>> = HashMap::with_capacity(view.doc_count());
-    for i in 0..view.doc_count() as u32 {
-        if let (Some(id), Some(doc)) = (view.doc_id(i), view.doc(i)) {
-            by_id.entry(id).or_default().push(doc);
-        }
-    }
-    let mut out: Vec<(&str, Entry)> = by_id
-        .into_iter()
-        .map(|(id, mut docs)| {
-            docs.sort_by_key(|d| std::cmp::Reverse(order(d)));
-            let current = &docs[0];
-            let entry = Entry {
-                id: id.to_string(),
+/// The month's packages newest first, and their versions' offsets. Documents are grouped by
+/// package through a sort on the id's 64-bit key (ids that share a key are told apart by
+/// their text), so no per-package allocation is made.
+fn entries(view: &QueryView) -> (Vec<Entry>, Vec<u64>) {
+    let n = view.doc_count() as u32;
+    let docs: Vec<Doc> = (0..n).filter_map(|i| view.doc(i)).collect();
+    let id = |i: u32| view.doc_id(i).unwrap_or_default();
+    let mut by_key: Vec<(u64, u32)> = (0..docs.len() as u32)
+        .map(|i| (index::id_key(id(i)), i))
+        .collect();
+    by_key.sort_unstable();
+    let mut entries = Vec::with_capacity(by_key.len());
+    let mut versions = Vec::with_capacity(by_key.len());
+    let mut group: Vec<u32> = Vec::new();
+    let mut rest = by_key.as_slice();
+    while let Some(&(key, _)) = rest.first() {
+        let run = rest.partition_point(|&(k, _)| k == key);
+        let (same_key, after) = rest.split_at(run);
+        rest = after;
+        group.clear();
+        group.extend(same_key.iter().map(|&(_, i)| i));
+        // Best version first; within a (rare) key collision, grouped by id text.
+        group.sort_unstable_by(|&a, &b| {
+            id(a)
+                .cmp(id(b))
+                .then_with(|| order(&docs[b as usize]).cmp(&order(&docs[a as usize])))
+                .then(a.cmp(&b))
+        });
+        for package in group.chunk_by(|&a, &b| id(a) == id(b)) {
+            let current = &docs[package[0] as usize];
+            entries.push(Entry {
                 created_micros: current.created_micros,
                 status: current.status,
-                package_type: view.doc_type(current).map(str::to_string),
                 significance: current.significance,
-                versions: docs.iter().map(|d| d.offset).collect(),
-            };
-            (id, entry)
-        })
-        .collect();
-    out.sort_unstable_by(|(ia, a), (ib, b)| {
-        b.created_micros.cmp(&a.created_micros).then(ia.cmp(ib))
+                doc: package[0],
+                first: versions.len() as u32,
+                count: package.len() as u32,
+            });
+            versions.extend(package.iter().map(|&i| docs[i as usize].offset));
+        }
+    }
+    entries.sort_unstable_by(|a, b| {
+        b.created_micros
+            .cmp(&a.created_micros)
+            .then_with(|| id(a.doc).cmp(id(b.doc)))
     });
-    out.into_iter().map(|(_, e)| e).collect()
+    (entries, versions)
 }
 
 /// Whether `entry` can pass `filter`, judged from the index alone (a `true` still needs the
 /// line read and [`Filter::matches`]).
-pub fn may_match(entry: &Entry, filter: &Filter) -> bool {
+pub fn may_match(month: &MonthCatalog, entry: &Entry, filter: &Filter) -> bool {
     let at = entry.created_micros;
     if filter.since.is_some_and(|s| at < s.timestamp_micros())
         || filter.until.is_some_and(|u| at >= u.timestamp_micros())
@@ -165,10 +210,10 @@ pub fn may_match(entry: &Entry, filter: &Filter) -> bool {
     {
         return false;
     }
-    match &entry.package_type {
-        Some(t) => filter.types.is_empty() || filter.types.contains(t),
-        None => true,
-    }
+    filter.types.is_empty()
+        || month
+            .package_type(entry)
+            .is_none_or(|t| filter.types.iter().any(|wanted| wanted == t))
 }
 
 /// Brings every package log's index of `project` up to date, two logs at a time: commands that

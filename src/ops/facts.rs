@@ -5,7 +5,7 @@
 //! greatest (`valid_from`, `created_at`, `fact_id`), so all clones agree (DESIGN invariant 6);
 //! the next assert or invalidate closes them all.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value, json};
 
@@ -330,25 +330,27 @@ pub fn get(
 /// Facts matching `q`, by subject and predicate: one per key (current, or valid at `q.at`),
 /// or every fact with `include_ended`.
 pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>> {
-    // The current facts come from the index; other views need every fact.
-    let indexed = match (q.at, q.include_ended) {
-        (None, false) => store.current_facts(project_id)?,
-        _ => Facts::Unindexed,
-    };
-    let facts = match indexed {
-        Facts::Some(current) => current,
-        Facts::Unindexed => store.facts(project_id)?,
-    };
     let matches = |f: &Fact| {
         q.subject.as_deref().is_none_or(|s| s == f.subject())
             && q.predicate.as_deref().is_none_or(|p| p == f.predicate())
             && q.tag.as_deref().is_none_or(|t| f.list("tags").contains(&t))
     };
-    let mut out: Vec<Fact> = if q.include_ended {
-        facts.values().filter(|f| matches(f)).cloned().collect()
+    // The current facts come from the index, already one per key and in order; other views
+    // need every fact.
+    if q.at.is_none()
+        && !q.include_ended
+        && let Some(current) = store.current_facts(project_id)?
+    {
+        return Ok(current.into_iter().filter(|f| matches(f)).collect());
+    }
+    let facts = store.facts(project_id)?;
+    let facts: Vec<Fact> = facts.into_values().filter(|f| matches(f)).collect();
+    let out: Vec<Fact> = if q.include_ended {
+        facts
     } else {
-        let mut best: BTreeMap<(&str, &str), &Fact> = BTreeMap::new();
-        for f in facts.values().filter(|f| matches(f)) {
+        // The best live fact of each key, chosen by position so that nothing is copied.
+        let mut best: HashMap<(&str, &str), usize> = HashMap::new();
+        for (i, f) in facts.iter().enumerate() {
             let live = match q.at {
                 Some(t) => f.valid_at(t),
                 None => f.is_current(),
@@ -356,17 +358,36 @@ pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>>
             if !live {
                 continue;
             }
-            let key = (f.subject(), f.predicate());
-            if best.get(&key).is_none_or(|b| rank(f) > rank(b)) {
-                best.insert(key, f);
+            let slot = best.entry((f.subject(), f.predicate())).or_insert(i);
+            if rank(f) > rank(&facts[*slot]) {
+                *slot = i;
             }
         }
-        best.into_values().cloned().collect()
+        let mut keep = vec![false; facts.len()];
+        for &i in best.values() {
+            keep[i] = true;
+        }
+        facts
+            .into_iter()
+            .zip(keep)
+            .filter_map(|(f, keep)| keep.then_some(f))
+            .collect()
     };
-    out.sort_by(|a, b| {
-        (a.subject(), a.predicate(), rank(a)).cmp(&(b.subject(), b.predicate(), rank(b)))
-    });
-    Ok(out)
+    Ok(sorted_by_key_then_rank(out))
+}
+
+/// `facts` by subject, predicate and [`rank`], each sort key worked out once (a rank parses
+/// timestamps: comparing with it directly costs a list of thousands dearly).
+fn sorted_by_key_then_rank(facts: Vec<Fact>) -> Vec<Fact> {
+    let mut order: Vec<_> = facts
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.subject(), f.predicate(), rank(f), i))
+        .collect();
+    order.sort_unstable();
+    let order: Vec<usize> = order.into_iter().map(|(.., i)| i).collect();
+    let mut slots: Vec<Option<Fact>> = facts.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|i| slots[i].take()).collect()
 }
 
 /// Every fact of a key, oldest first.
@@ -378,7 +399,10 @@ pub fn history(
 ) -> Result<Vec<Fact>> {
     let facts = key_facts(store, project_id, subject, predicate)?;
     let mut out: Vec<Fact> = of_key(&facts, subject, predicate).cloned().collect();
-    out.sort_by(|a, b| rank(a).cmp(&rank(b)));
+    out.sort_by_cached_key(|f| {
+        let (from, created, id) = rank(f);
+        (from, created, id.to_string())
+    });
     Ok(out)
 }
 

@@ -512,7 +512,7 @@ impl Run<'_> {
             super::catalog::warm(self.store, id)?;
             for log in self.store.package_logs(id)? {
                 let month = super::catalog::MonthCatalog::load(self.store, &log)?;
-                existing.extend(month.entries.iter().map(|e| id_key(&e.id)));
+                existing.extend(month.entries.iter().map(|e| id_key(month.id(e))));
             }
             self.projects.insert(
                 id.to_string(),

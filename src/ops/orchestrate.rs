@@ -109,7 +109,7 @@ pub fn digest(store: &Store, req: &DigestRequest) -> Result<Digest> {
             let ids: Vec<String> = scope.iter().map(|p| p.id().to_string()).collect();
             // Drafts stay out of digests: no viewer sees them here.
             let filter = Filter {
-                viewer: Some(String::new()),
+                viewer: super::pull::Viewer::known(Some(String::new())),
                 ..Filter::default()
             };
             super::relevant::relevant(store, &ids, focus, &filter, req.snippets)?

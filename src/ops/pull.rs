@@ -20,8 +20,65 @@ pub struct Filter {
     pub since: Option<Timestamp>,
     /// `created_at < until`.
     pub until: Option<Timestamp>,
-    /// Who is looking: drafts are shown to their creator only (§5.3). `None` shows all.
-    pub viewer: Option<String>,
+    /// Who is looking: drafts are shown to their creator only (§5.3).
+    pub viewer: Viewer,
+}
+
+/// Who is looking at a listing. Working it out may ask git for the user's email, so a
+/// deferred viewer is resolved only when a draft is met, at most once.
+#[derive(Clone, Default)]
+pub struct Viewer {
+    /// `None` inside: anyone, every draft shown.
+    known: std::sync::Arc<std::sync::OnceLock<Option<String>>>,
+    resolve: Option<std::sync::Arc<dyn Fn() -> Option<String> + Send + Sync>>,
+}
+
+impl Viewer {
+    /// Anyone: drafts are shown whoever made them.
+    pub fn anyone() -> Viewer {
+        Viewer::known(None)
+    }
+
+    /// A viewer already known (`None`: anyone; `Some("")`: nobody's drafts are shown).
+    pub fn known(id: Option<String>) -> Viewer {
+        Viewer {
+            known: std::sync::Arc::new(std::sync::OnceLock::from(id)),
+            resolve: None,
+        }
+    }
+
+    /// A viewer worked out by `resolve` when first needed.
+    pub fn deferred(resolve: impl Fn() -> Option<String> + Send + Sync + 'static) -> Viewer {
+        Viewer {
+            known: std::sync::Arc::default(),
+            resolve: Some(std::sync::Arc::new(resolve)),
+        }
+    }
+
+    /// The viewer's actor id; `None` for anyone.
+    pub fn id(&self) -> Option<&str> {
+        self.known
+            .get_or_init(|| self.resolve.as_ref().and_then(|f| f()))
+            .as_deref()
+    }
+
+    /// Whether some drafts may be hidden (so a listing must read a draft's line to decide).
+    pub fn may_hide_drafts(&self) -> bool {
+        match self.known.get() {
+            Some(known) => known.is_some(),
+            None => self.resolve.is_some(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Viewer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.known.get() {
+            Some(id) => write!(f, "Viewer({id:?})"),
+            None if self.resolve.is_some() => f.write_str("Viewer(deferred)"),
+            None => f.write_str("Viewer(None)"),
+        }
+    }
 }
 
 impl Filter {
@@ -46,10 +103,11 @@ impl Filter {
         if self.status.is_some_and(|s| s != pkg.status()) {
             return false;
         }
-        if self
-            .viewer
-            .as_deref()
-            .is_some_and(|v| !super::review::visible_to(pkg, v))
+        if pkg.status() == Status::Draft
+            && self
+                .viewer
+                .id()
+                .is_some_and(|v| !super::review::visible_to(pkg, v))
         {
             return false;
         }
@@ -154,7 +212,7 @@ pub fn newest_first(
         }
         let month = MonthCatalog::load(store, &log)?;
         for entry in &month.entries {
-            if !catalog::may_match(entry, filter) {
+            if !catalog::may_match(&month, entry, filter) {
                 continue;
             }
             if let Some(p) = month.read(store, entry)?

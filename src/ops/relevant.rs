@@ -108,7 +108,8 @@ fn candidate(
             hash_prefix(line.hash.as_deref().unwrap_or_default()),
         ),
         status,
-        viewer_is_creator: filter.viewer.as_deref().is_none_or(|v| v == creator),
+        viewer_is_creator: status != Status::Draft
+            || filter.viewer.id().is_none_or(|v| v == creator),
         created_at,
         significance: p
             .significance
@@ -213,7 +214,7 @@ fn from_index(
         {
             continue;
         }
-        let c = if line_checks || (d.status == Status::Draft && filter.viewer.is_some()) {
+        let c = if line_checks || (d.status == Status::Draft && filter.viewer.may_hide_drafts()) {
             let r = match &mut reader {
                 Some(r) => r,
                 None => {

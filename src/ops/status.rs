@@ -71,7 +71,7 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
             for log in store.package_logs(project.id())? {
                 let month = super::catalog::MonthCatalog::load(store, &log)?;
                 for (i, e) in month.entries.iter().enumerate() {
-                    match (&e.package_type, i == 0) {
+                    match (month.package_type(e), i == 0) {
                         (Some(t), false) => tally(t, e.status),
                         _ => {
                             if let Some(p) = month.read(store, e)? {

@@ -1,12 +1,13 @@
-//! A disposable index of a project's fact log under `cache/facts-v1/` (DESIGN invariant 9):
-//! the lines of each (subject, predicate) key, and the lines of the facts that are current.
+//! A disposable index of a project's fact log under `cache/facts-v3/` (DESIGN invariant 9):
+//! the lines of each (subject, predicate) key, and the facts that are current, with a copy of
+//! their lines so that listing them reads one block.
 //! `facts get`, `assert` and orient then read a few lines instead of the whole history. The
 //! index covers a prefix of the log ([`Coverage`]); lines appended since are read directly,
 //! and a log rewritten under it (a checkout, a merge) is indexed again.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
-use std::io::{BufRead, BufReader, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -18,7 +19,7 @@ use super::{Store, layout, log};
 use crate::error::{Error, Result};
 use crate::wire::Fact;
 
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 /// Bytes appended since the index was written that a read parses itself before the index is
 /// rewritten.
 const TAIL_LIMIT: u64 = 1 << 20;
@@ -38,6 +39,8 @@ struct Header {
     ids: u64,
     #[serde(default)]
     open: u64,
+    /// Bytes of the copy of the current facts' lines that ends the file.
+    current_bytes: u64,
 }
 
 /// A stable 64-bit key of (subject, predicate) (FNV-1a, with a separator no string holds).
@@ -62,12 +65,30 @@ struct KeyOnly<'a> {
 struct FactIndex {
     coverage: Coverage,
     damaged: u64,
-    /// (key hash, line offset), sorted.
-    keys: Vec<(u64, u64)>,
-    /// (key hash, line offset) of the current facts' current versions, sorted.
-    current: Vec<(u64, u64)>,
     ids: u64,
     open: u64,
+    /// The tables and lines, in memory after a build; read from the file when first needed.
+    tables: std::cell::OnceCell<Tables>,
+    lines: std::cell::OnceCell<Vec<u8>>,
+    /// Where they are in the index file it was read from.
+    stored: Option<Stored>,
+}
+
+struct Tables {
+    /// (key hash, line offset), sorted.
+    keys: Vec<(u64, u64)>,
+    /// (key hash, line offset) of the current facts' current versions, sorted. The copy of
+    /// their lines (each ending in a newline) is sorted by subject and predicate.
+    current: Vec<(u64, u64)>,
+}
+
+/// Where an index file's parts start.
+struct Stored {
+    path: PathBuf,
+    tables_at: u64,
+    keys: usize,
+    current: usize,
+    lines_len: u64,
 }
 
 fn index_path(store: &Store, project_id: &str) -> PathBuf {
@@ -150,6 +171,7 @@ impl FactIndex {
         keys.sort_unstable();
         let mut file = File::open(path)?;
         let mut current = Vec::new();
+        let mut listed: Vec<(String, String, u64)> = Vec::new();
         let (mut ids, mut open) = (0, 0);
         for group in keys.chunk_by(|a, b| a.0 == b.0) {
             // Per fact id: its current version and that version's line. A key hash shared by
@@ -178,77 +200,143 @@ impl FactIndex {
                 }
             }
             current.extend(best.values().map(|(_, o)| (group[0].0, *o)));
+            listed.extend(
+                best.values()
+                    .map(|(f, o)| (f.subject().to_string(), f.predicate().to_string(), *o)),
+            );
         }
         current.sort_unstable();
+        // The copy of the current lines is in listing order: by subject, then predicate.
+        listed.sort_unstable();
+        let mut lines = Vec::new();
+        for (.., offset) in &listed {
+            lines.extend(line_at(&mut file, *offset)?);
+            lines.push(b'\n');
+        }
         Ok(FactIndex {
             coverage: Coverage::of(path, covered)?,
             damaged,
-            keys,
-            current,
             ids,
             open,
+            tables: Tables { keys, current }.into(),
+            lines: lines.into(),
+            stored: None,
         })
     }
 
     fn write(&self, to: &Path) -> std::io::Result<()> {
+        let (Some(tables), Some(lines)) = (self.tables.get(), self.lines.get()) else {
+            return Ok(()); // read from a file: already written
+        };
         let header = Header {
             format: FORMAT,
             coverage: self.coverage.clone(),
             damaged: self.damaged,
-            keys: self.keys.len() as u64,
-            current: self.current.len() as u64,
+            keys: tables.keys.len() as u64,
+            current: tables.current.len() as u64,
             ids: self.ids,
             open: self.open,
+            current_bytes: lines.len() as u64,
         };
         let mut out = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
         out.push(b'\n');
-        for (k, o) in &self.keys {
+        for (k, o) in tables.keys.iter().chain(&tables.current) {
             out.extend(k.to_le_bytes());
             out.extend(o.to_le_bytes());
         }
-        for (k, o) in &self.current {
-            out.extend(k.to_le_bytes());
-            out.extend(o.to_le_bytes());
-        }
+        out.extend(lines);
         if let Some(dir) = to.parent() {
             std::fs::create_dir_all(dir)?;
         }
         log::write_atomic(to, &out).map_err(|e| std::io::Error::other(e.to_string()))
     }
 
+    /// The index at `from` if it still describes `log`: its header only; the tables and the
+    /// lines are read when first needed.
     fn read(from: &Path, log: &Path, log_len: u64) -> std::io::Result<Option<FactIndex>> {
-        let bytes = match std::fs::read(from) {
-            Ok(b) => b,
+        let file = match File::open(from) {
+            Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e),
         };
-        let Some(nl) = bytes.iter().position(|&b| b == b'\n') else {
+        let file_len = file.metadata()?.len();
+        let mut line = Vec::new();
+        BufReader::with_capacity(1024, file)
+            .take(64 << 10)
+            .read_until(b'\n', &mut line)?;
+        let Ok(h) = serde_json::from_slice::<Header>(&line) else {
             return Ok(None);
         };
-        let Ok(h) = serde_json::from_slice::<Header>(&bytes[..nl]) else {
-            return Ok(None);
-        };
-        let body = &bytes[nl + 1..];
-        let (nk, nc) = (h.keys as usize, h.current as usize);
+        let tables = (h.keys + h.current) * 16;
         if h.format != FORMAT
-            || body.len() != nk * 16 + nc * 16
+            || file_len != line.len() as u64 + tables + h.current_bytes
             || !h.coverage.still_holds(log, log_len)?
         {
             return Ok(None);
         }
-        let u64_at = |i: usize| u64::from_le_bytes(body[i..i + 8].try_into().unwrap_or_default());
         Ok(Some(FactIndex {
             coverage: h.coverage,
             damaged: h.damaged,
-            keys: (0..nk)
-                .map(|i| (u64_at(i * 16), u64_at(i * 16 + 8)))
-                .collect(),
-            current: (0..nc)
-                .map(|i| (u64_at(nk * 16 + i * 16), u64_at(nk * 16 + i * 16 + 8)))
-                .collect(),
             ids: h.ids,
             open: h.open,
+            tables: std::cell::OnceCell::new(),
+            lines: std::cell::OnceCell::new(),
+            stored: Some(Stored {
+                path: from.to_path_buf(),
+                tables_at: line.len() as u64,
+                keys: h.keys as usize,
+                current: h.current as usize,
+                lines_len: h.current_bytes,
+            }),
         }))
+    }
+
+    /// `len` bytes of the index file at `at`.
+    fn stored_bytes(&self, at: u64, len: u64) -> std::io::Result<Vec<u8>> {
+        let stored = self
+            .stored
+            .as_ref()
+            .ok_or_else(|| std::io::Error::other("no index file"))?;
+        let mut file = File::open(&stored.path)?;
+        file.seek(SeekFrom::Start(at))?;
+        let mut bytes = vec![0u8; len as usize];
+        file.read_exact(&mut bytes)?;
+        Ok(bytes)
+    }
+
+    fn tables(&self) -> std::io::Result<&Tables> {
+        if let Some(t) = self.tables.get() {
+            return Ok(t);
+        }
+        let stored = self
+            .stored
+            .as_ref()
+            .ok_or_else(|| std::io::Error::other("no index file"))?;
+        let (nk, nc) = (stored.keys, stored.current);
+        let body = self.stored_bytes(stored.tables_at, (nk + nc) as u64 * 16)?;
+        let pair = |i: usize| {
+            let at = |j: usize| u64::from_le_bytes(body[j..j + 8].try_into().unwrap_or_default());
+            (at(i * 16), at(i * 16 + 8))
+        };
+        let tables = Tables {
+            keys: (0..nk).map(pair).collect(),
+            current: (nk..nk + nc).map(pair).collect(),
+        };
+        Ok(self.tables.get_or_init(|| tables))
+    }
+
+    /// The current facts' lines, one block.
+    fn current_lines(&self) -> std::io::Result<&[u8]> {
+        if let Some(l) = self.lines.get() {
+            return Ok(l);
+        }
+        let stored = self
+            .stored
+            .as_ref()
+            .ok_or_else(|| std::io::Error::other("no index file"))?;
+        let at = stored.tables_at + (stored.keys + stored.current) as u64 * 16;
+        let lines = self.stored_bytes(at, stored.lines_len)?;
+        Ok(self.lines.get_or_init(|| lines))
     }
 }
 
@@ -288,11 +376,12 @@ fn key_facts(
     tail: &[(u64, Vec<u8>)],
 ) -> std::io::Result<BTreeMap<String, Fact>> {
     let k = key_hash(subject, predicate);
-    let start = index.keys.partition_point(|&(h, _)| h < k);
+    let keys = &index.tables()?.keys;
+    let start = keys.partition_point(|&(h, _)| h < k);
     let mut file = File::open(log)?;
     let mut by_id = BTreeMap::new();
     let of_key = |f: &Fact| f.subject() == subject && f.predicate() == predicate;
-    for &(_, offset) in index.keys[start..].iter().take_while(|(h, _)| *h == k) {
+    for &(_, offset) in keys[start..].iter().take_while(|(h, _)| *h == k) {
         if let Some(f) = parse_fact(&line_at(&mut file, offset)?).filter(of_key) {
             keep(&mut by_id, f);
         }
@@ -379,9 +468,10 @@ impl Store {
             return Ok(Some(current_facts(&by_id).cloned()));
         }
         let k = key_hash(subject, predicate);
-        let start = index.current.partition_point(|&(h, _)| h < k);
+        let current = &index.tables().map_err(io)?.current;
+        let start = current.partition_point(|&(h, _)| h < k);
         let mut file = File::open(&log).map_err(io)?;
-        for &(_, offset) in index.current[start..].iter().take_while(|(h, _)| *h == k) {
+        for &(_, offset) in current[start..].iter().take_while(|(h, _)| *h == k) {
             if let Some(f) = parse_fact(&line_at(&mut file, offset).map_err(io)?).filter(of_key) {
                 return Ok(Some(Some(f)));
             }
@@ -418,40 +508,51 @@ impl Store {
         Ok(Some((ids.max(0) as u64, open.max(0) as u64)))
     }
 
-    /// The current fact of every key, by id.
-    pub fn current_facts(&self, project_id: &str) -> Result<Facts> {
+    /// The current fact of every key, by subject and predicate; `None` when there is no
+    /// usable index. The index keeps a copy of their lines in this order, so this reads one
+    /// block and parses it (on two threads), whatever the log's length.
+    pub fn current_facts(&self, project_id: &str) -> Result<Option<Vec<Fact>>> {
         let Some(Indexed { index, log, tail }) = self.indexed(project_id)? else {
-            return Ok(Facts::Unindexed);
+            return Ok(None);
         };
         let io = |e| Error::io(format!("cannot read {}", log.display()), e);
-        let mut out: BTreeMap<String, Fact> = BTreeMap::new();
-        let mut file = File::open(&log).map_err(io)?;
+        let lines = index.current_lines().map_err(io)?;
+        let half = lines.len() / 2;
+        let split = half
+            + lines[half..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+        let parse_all = |block: &[u8]| -> Vec<Fact> {
+            block
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.is_empty())
+                .filter_map(parse_fact)
+                .collect()
+        };
+        let (first, second) = std::thread::scope(|s| {
+            let later = s.spawn(|| parse_all(&lines[split..]));
+            (parse_all(&lines[..split]), later.join().unwrap_or_default())
+        });
+        let mut out = first;
+        out.extend(second);
+        if tail.is_empty() {
+            return Ok(Some(out));
+        }
         // Keys the tail touches are worked out again from all their lines.
-        let touched: Vec<(String, String)> = tail
+        let touched: std::collections::BTreeSet<(String, String)> = tail
             .iter()
-            .filter_map(|(_, b)| parse_fact(b))
-            .map(|f| (f.subject().to_string(), f.predicate().to_string()))
+            .filter_map(|(_, b)| serde_json::from_slice::<KeyOnly>(b).ok())
+            .map(|k| (k.subject.into_owned(), k.predicate.into_owned()))
             .collect();
-        for &(_, offset) in &index.current {
-            if let Some(f) = parse_fact(&line_at(&mut file, offset).map_err(io)?)
-                && !touched
-                    .iter()
-                    .any(|(s, p)| s == f.subject() && p == f.predicate())
-            {
-                out.insert(f.id().to_string(), f);
-            }
-        }
-        let mut done = std::collections::HashSet::new();
+        out.retain(|f| !touched.contains(&(f.subject().to_string(), f.predicate().to_string())));
         for (s, p) in &touched {
-            if !done.insert((s, p)) {
-                continue;
-            }
-            if let Facts::Some(by_id) = self.facts_of_key(project_id, s, p)?
-                && let Some(f) = current_facts(&by_id)
-            {
-                out.insert(f.id().to_string(), f.clone());
+            let by_id = key_facts(&index, &log, s, p, &tail).map_err(io)?;
+            if let Some(f) = current_facts(&by_id) {
+                out.push(f.clone());
             }
         }
-        Ok(Facts::Some(out))
+        out.sort_by_cached_key(|f| (f.subject().to_string(), f.predicate().to_string()));
+        Ok(Some(out))
     }
 }

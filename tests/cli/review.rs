@@ -337,6 +337,18 @@ fn drafts_are_visible_to_their_creator_only() {
     assert_eq!(titles("ana"), ["public", "mine"]);
     assert_eq!(titles("bob"), ["public", "theirs"]);
     assert_eq!(titles("carol"), ["public"]);
+    // A relevant pull hides them the same way, and git's identity decides when nothing else does.
+    let found = |env_vars: &[(&str, &str)]| -> Vec<String> {
+        env.run_env(&["pull", "--relevant", "theirs", "--json"], env_vars)
+            .json_lines()
+            .iter()
+            .map(|p| p["title"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(found(&[("RELAY_ACTOR", "bob")]), ["theirs"]);
+    assert!(found(&[("RELAY_ACTOR", "carol")]).is_empty());
+    assert!(found(&[("USER", "carol")]).is_empty());
+    assert_eq!(found(&[("USER", "bob")]), ["theirs"]);
     // Asked for by id, a draft is shown.
     assert_eq!(
         env.run_env(&["pull", &theirs, "--json"], &[("RELAY_ACTOR", "carol")])

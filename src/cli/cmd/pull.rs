@@ -6,7 +6,7 @@ use clap::Args;
 
 use crate::cli::{CliError, CmdResult, Ctx, render};
 use crate::error::Error;
-use crate::ops::pull::{self, Filter};
+use crate::ops::pull::{self, Filter, Viewer};
 use crate::store::packages::StoredPackage;
 use crate::wire::{Status, package, time};
 
@@ -75,8 +75,8 @@ impl FilterArgs {
     pub fn resolve(self, ctx: &Ctx) -> Result<(Vec<String>, Filter), CliError> {
         let projects = ctx.projects(self.all_projects)?;
         let viewer = match projects.first() {
-            Some(p) => Some(ctx.viewer(p)?.id),
-            None => None,
+            Some(p) => ctx.deferred_viewer(p)?,
+            None => Viewer::anyone(),
         };
         let filter = Filter {
             types: self.types,

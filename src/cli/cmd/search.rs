@@ -81,7 +81,7 @@ fn snippet(r: &Ranked) -> Option<String> {
         .iter()
         .map(|(f, _)| *f)
         .find(|f| r.matched.contains(f))?;
-    let text = render::clean_line(&rank::field_text(p, field));
+    let text = render::clean_line(&rank::field_text(p, field)).into_owned();
     let is_hit = |w: &str| r.query.terms.contains(&query::stem(&w.to_lowercase()));
     let words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
     let first = words
