@@ -16,10 +16,11 @@ pub struct MarkdownArgs {
     #[arg(long, value_name = "N")]
     pub max_chars: Option<usize>,
 }
+use crate::ops::fact_lines::FactSummary;
 use crate::ops::orchestrate::Digest;
 use crate::ops::orient::Orientation;
 use crate::store::packages::StoredPackage;
-use crate::wire::{Fact, Package};
+use crate::wire::Package;
 
 /// Whether a package is shown in full (the rest are compressed into counts).
 fn significant(p: &Package) -> bool {
@@ -79,13 +80,13 @@ fn count_line(out: &mut String, rest: &[&Package]) {
     let _ = writeln!(out, "- {n}{more}: {}", parts.join(", "));
 }
 
-fn fact_line(out: &mut String, f: &Fact) {
+fn fact_line(out: &mut String, f: &FactSummary<'_>) {
     let _ = writeln!(
         out,
         "- {} {} = {} (since {})",
-        clean_line(f.subject()),
-        clean_line(f.predicate()),
-        clean_line(f.value()),
+        clean_line(&f.subject),
+        clean_line(&f.predicate),
+        clean_line(&f.value),
         f.valid_from().format("%Y-%m-%d")
     );
 }
@@ -239,6 +240,7 @@ fn fit(
 /// The orient view: project, latest handoff, the window by day, open questions, active facts.
 pub fn orient(o: &Orientation, max_chars: Option<usize>) -> String {
     let packages: Vec<&StoredPackage> = o.recent.iter().collect();
+    let facts = o.active_facts.summaries();
     fit(
         &packages,
         o.open_questions.len(),
@@ -302,14 +304,19 @@ pub fn orient(o: &Orientation, max_chars: Option<usize>) -> String {
                 let _ = writeln!(out, "\nNo packages in this window.");
             }
             activity(&mut out, &packages, shown);
-            questions_and_facts(&mut out, &o.open_questions, &o.active_facts, shown);
+            questions_and_facts(&mut out, &o.open_questions, &facts, shown);
             out
         },
     )
 }
 
 /// The closing sections of both views: open questions and active facts, as far as shown.
-fn questions_and_facts(out: &mut String, questions: &[String], facts: &[Fact], shown: &Shown) {
+fn questions_and_facts(
+    out: &mut String,
+    questions: &[String],
+    facts: &[FactSummary<'_>],
+    shown: &Shown,
+) {
     let _ = writeln!(out, "\n## Open questions\n");
     for q in &questions[..shown.questions] {
         let _ = writeln!(out, "- {}", clean_line(q));
@@ -334,6 +341,7 @@ fn more(out: &mut String, total: usize, shown: usize) {
 /// The orchestrate view: the digest for an agent to synthesise from.
 pub fn digest(d: &Digest, max_chars: Option<usize>) -> String {
     let packages: Vec<&StoredPackage> = d.recent.iter().collect();
+    let facts: Vec<FactSummary<'_>> = d.active_facts.iter().map(FactSummary::of).collect();
     fit(
         &packages,
         d.open_questions.len(),
@@ -396,7 +404,7 @@ pub fn digest(d: &Digest, max_chars: Option<usize>) -> String {
                     let _ = writeln!(out, "Nothing matches.");
                 }
             }
-            questions_and_facts(&mut out, &d.open_questions, &d.active_facts, shown);
+            questions_and_facts(&mut out, &d.open_questions, &facts, shown);
             out
         },
     )

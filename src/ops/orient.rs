@@ -2,12 +2,13 @@
 //! window (drafts left out), the active facts and the open questions. Only the monthly logs
 //! the window reaches are read.
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
+use super::fact_lines::FactLines;
 use crate::error::Result;
 use crate::store::Store;
 use crate::store::packages::StoredPackage;
-use crate::wire::{Fact, Project, time};
+use crate::wire::{Package, Project, time};
 
 /// The OrientationBundle, with the packages kept whole for rendering.
 #[derive(Debug, Clone)]
@@ -18,12 +19,23 @@ pub struct Orientation {
     pub recent: Vec<StoredPackage>,
     /// How many packages the window holds in all.
     pub window_total: usize,
-    /// Current facts, one per (subject, predicate).
-    pub active_facts: Vec<Fact>,
+    /// Current facts, one per (subject, predicate), by subject and predicate.
+    pub active_facts: FactLines,
     /// Open questions of the window's packages, newest first, each once.
     pub open_questions: Vec<String>,
     pub window_days: u32,
     pub generated_at: time::Timestamp,
+}
+
+/// The OrientationBundle of §8.3, its members in the spec's order.
+#[derive(Debug, Serialize)]
+pub struct Bundle<'a> {
+    pub project: &'a Project,
+    pub recent_packages: Vec<&'a Package>,
+    pub active_facts: &'a FactLines,
+    pub open_questions: &'a [String],
+    pub window_days: u32,
+    pub generated_at: String,
 }
 
 /// The start of a window of `days` ending at `now`.
@@ -130,7 +142,15 @@ pub fn orient(
         now,
         limit,
     )?;
-    let active_facts = super::facts::list(store, project_id, &super::facts::ListQuery::default())?;
+    // The current facts as the fact index keeps them, unparsed; without one, read and listed.
+    let active_facts = match store.current_fact_lines(project_id)? {
+        Some(lines) => FactLines::from_lines(lines),
+        None => FactLines::from_facts(&super::facts::list(
+            store,
+            project_id,
+            &super::facts::ListQuery::default(),
+        )?),
+    };
     let open_questions = open_questions(&window.packages);
     Ok(Orientation {
         project,
@@ -144,16 +164,16 @@ pub fn orient(
 }
 
 impl Orientation {
-    /// The OrientationBundle of §8.3, exactly.
-    pub fn bundle(&self) -> Value {
-        json!({
-            "project": self.project,
-            "recent_packages": self.recent.iter().map(|p| &p.package).collect::<Vec<_>>(),
-            "active_facts": self.active_facts,
-            "open_questions": self.open_questions,
-            "window_days": self.window_days,
-            "generated_at": time::format(self.generated_at),
-        })
+    /// The OrientationBundle of §8.3, exactly, ready to serialize.
+    pub fn bundle(&self) -> Bundle<'_> {
+        Bundle {
+            project: &self.project,
+            recent_packages: self.recent.iter().map(|p| &p.package).collect(),
+            active_facts: &self.active_facts,
+            open_questions: &self.open_questions,
+            window_days: self.window_days,
+            generated_at: time::format(self.generated_at),
+        }
     }
 
     /// The newest package with a handoff note.

@@ -516,26 +516,7 @@ impl Store {
             return Ok(None);
         };
         let io = |e| Error::io(format!("cannot read {}", log.display()), e);
-        let lines = index.current_lines().map_err(io)?;
-        let half = lines.len() / 2;
-        let split = half
-            + lines[half..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-        let parse_all = |block: &[u8]| -> Vec<Fact> {
-            block
-                .split(|&b| b == b'\n')
-                .filter(|l| !l.is_empty())
-                .filter_map(parse_fact)
-                .collect()
-        };
-        let (first, second) = std::thread::scope(|s| {
-            let later = s.spawn(|| parse_all(&lines[split..]));
-            (parse_all(&lines[..split]), later.join().unwrap_or_default())
-        });
-        let mut out = first;
-        out.extend(second);
+        let mut out = parse_lines(index.current_lines().map_err(io)?);
         if tail.is_empty() {
             return Ok(Some(out));
         }
@@ -555,4 +536,48 @@ impl Store {
         out.sort_by_cached_key(|f| (f.subject().to_string(), f.predicate().to_string()));
         Ok(Some(out))
     }
+
+    /// [`Store::current_facts`] as their lines (each ending in a newline), for readers that
+    /// pass them on rather than look inside: with the log unchanged since the index was
+    /// written, the index's copy as it is, unparsed.
+    pub fn current_fact_lines(&self, project_id: &str) -> Result<Option<Vec<u8>>> {
+        let Some(Indexed { index, log, tail }) = self.indexed(project_id)? else {
+            return Ok(None);
+        };
+        if tail.is_empty() {
+            let io = |e| Error::io(format!("cannot read {}", log.display()), e);
+            return Ok(Some(index.current_lines().map_err(io)?.to_vec()));
+        }
+        let Some(facts) = self.current_facts(project_id)? else {
+            return Ok(None);
+        };
+        let mut lines = Vec::new();
+        for f in &facts {
+            lines.extend(log::to_line(f)?);
+        }
+        Ok(Some(lines))
+    }
+}
+
+/// The facts of newline-ended lines, in order, parsed on two threads.
+fn parse_lines(lines: &[u8]) -> Vec<Fact> {
+    let half = lines.len() / 2;
+    let split = half
+        + lines[half..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+    let parse_all = |block: &[u8]| -> Vec<Fact> {
+        block
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .filter_map(parse_fact)
+            .collect()
+    };
+    let (mut first, second) = std::thread::scope(|s| {
+        let later = s.spawn(|| parse_all(&lines[split..]));
+        (parse_all(&lines[..split]), later.join().unwrap_or_default())
+    });
+    first.extend(second);
+    first
 }

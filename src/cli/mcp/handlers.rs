@@ -82,7 +82,7 @@ pub fn orient(c: &Call) -> Result<Value, CliError> {
     let days = c.args.int("window_days").unwrap_or(14) as u32;
     let limit =
         (c.args.int("limit")).map_or(orient_op::DEFAULT_RECENT_LIMIT, |n| n.max(0) as usize);
-    Ok(orient_op::orient(c.ctx.store()?, &project, days, limit)?.bundle())
+    to_value(&orient_op::orient(c.ctx.store()?, &project, days, limit)?.bundle())
 }
 
 pub fn orchestrate(c: &Call) -> Result<Value, CliError> {
