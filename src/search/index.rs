@@ -77,8 +77,47 @@ pub struct MonthIndex {
     pub types: Vec<String>,
     /// Covered lines that are not package lines.
     pub damaged: u64,
-    /// Stem → (doc, weighted count), docs ascending.
-    pub postings: HashMap<String, Vec<(u32, f32)>>,
+    /// Stem → its slot in `lists`.
+    terms: HashMap<String, u32, FnvBuild>,
+    /// Per stem slot, (doc, weighted count), docs ascending.
+    lists: Vec<Vec<(u32, f32)>>,
+    /// Scratch of [`MonthIndex::add_line`], kept between lines so that indexing a word
+    /// allocates nothing: the word lowercased, its stem, and the current line's counts by
+    /// slot with the slots it touched.
+    scratch: Scratch,
+}
+
+#[derive(Debug, Default)]
+struct Scratch {
+    word: String,
+    stem: String,
+    counts: Vec<f32>,
+    touched: Vec<u32>,
+}
+
+/// FNV-1a for the stem table: short keys, hashed once per word indexed, and no need for
+/// SipHash's protection (the keys come from the store being indexed, by its owner).
+#[derive(Debug, Default, Clone, Copy)]
+struct FnvBuild;
+
+struct Fnv(u64);
+
+impl std::hash::BuildHasher for FnvBuild {
+    type Hasher = Fnv;
+    fn build_hasher(&self) -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 /// The first 64 bits of a `sha256:` hash, for ordering versions.
@@ -122,18 +161,33 @@ impl MonthIndex {
             return;
         };
         let doc = self.docs.len() as u32;
-        let mut counts: HashMap<String, f32> = HashMap::new();
         let mut len = 0.0;
+        let mut scratch = std::mem::take(&mut self.scratch);
         for &(field, weight) in rank::FIELDS {
             let text = p.text(field);
-            for word in query::words(&text) {
+            for word in text.split(|c: char| !c.is_alphanumeric()) {
+                if word.is_empty() {
+                    continue;
+                }
                 len += weight;
-                *counts.entry(query::stem(&word)).or_default() += weight;
+                query::lowercase_into(word, &mut scratch.word);
+                query::stem_into(&scratch.word, &mut scratch.stem);
+                let slot = self.slot(&scratch.stem) as usize;
+                if slot >= scratch.counts.len() {
+                    scratch.counts.resize(slot + 1, 0.0);
+                }
+                if scratch.counts[slot] == 0.0 {
+                    scratch.touched.push(slot as u32);
+                }
+                scratch.counts[slot] += weight;
             }
         }
-        for (stem, tf) in counts {
-            self.postings.entry(stem).or_default().push((doc, tf));
+        for &slot in &scratch.touched {
+            let tf = std::mem::take(&mut scratch.counts[slot as usize]);
+            self.lists[slot as usize].push((doc, tf));
         }
+        scratch.touched.clear();
+        self.scratch = scratch;
         let ptype = p.package_type.as_deref().unwrap_or("standard");
         let type_code = match self.types.iter().position(|t| t == ptype) {
             Some(i) => i as u8,
@@ -180,7 +234,31 @@ impl MonthIndex {
 
     /// The documents holding `stem`, with its weighted count.
     pub fn postings(&self, stem: &str) -> &[(u32, f32)] {
-        self.postings.get(stem).map(Vec::as_slice).unwrap_or(&[])
+        match self.terms.get(stem) {
+            Some(&slot) => &self.lists[slot as usize],
+            None => &[],
+        }
+    }
+
+    /// The slot of `stem` in `lists`, made on first sight.
+    fn slot(&mut self, stem: &str) -> u32 {
+        if let Some(&slot) = self.terms.get(stem) {
+            return slot;
+        }
+        let slot = self.lists.len() as u32;
+        self.terms.insert(stem.to_string(), slot);
+        self.lists.push(Vec::new());
+        slot
+    }
+
+    /// Stems with their postings, by stem.
+    fn sorted_postings(&self) -> Vec<(&str, &[(u32, f32)])> {
+        let mut out: Vec<(&str, &[(u32, f32)])> = (self.terms.iter())
+            .map(|(stem, &slot)| (stem.as_str(), self.lists[slot as usize].as_slice()))
+            .filter(|(_, list)| !list.is_empty())
+            .collect();
+        out.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        out
     }
 }
 
@@ -229,44 +307,57 @@ fn write(path: &Path, log: &Path, index: &MonthIndex) -> std::io::Result<()> {
         types: index.types.clone(),
         damaged: index.damaged,
     };
-    let mut stems: Vec<&String> = index.postings.keys().collect();
-    stems.sort();
-    let mut out = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
-    out.push(b'\n');
-    let n_postings: usize = index.postings.values().map(Vec::len).sum();
+    let stems = index.sorted_postings();
+    let header = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
+    // Written as it is produced: a busy month's index is megabytes, and two are built at once.
+    crate::store::log::write_atomic_with(path, |out| write_body(out, &header, index, &stems))
+        .map_err(|e| std::io::Error::other(e.to_string()))
+}
+
+fn write_body(
+    out: &mut dyn std::io::Write,
+    header: &[u8],
+    index: &MonthIndex,
+    stems: &[(&str, &[(u32, f32)])],
+) -> std::io::Result<()> {
+    out.write_all(header)?;
+    out.write_all(b"\n")?;
+    let n_postings: usize = stems.iter().map(|(_, list)| list.len()).sum();
     let ids_len: usize = index.docs.iter().map(|d| d.id.len()).sum();
-    let stems_len: usize = stems.iter().map(|s| s.len()).sum();
-    out.extend((index.docs.len() as u32).to_le_bytes());
-    out.extend((stems.len() as u32).to_le_bytes());
-    out.extend((n_postings as u64).to_le_bytes());
-    out.extend((ids_len as u64).to_le_bytes());
-    out.extend((stems_len as u64).to_le_bytes());
-    let mut id_off = 0u32;
+    let stems_len: usize = stems.iter().map(|(s, _)| s.len()).sum();
+    out.write_all(&(index.docs.len() as u32).to_le_bytes())?;
+    out.write_all(&(stems.len() as u32).to_le_bytes())?;
+    out.write_all(&(n_postings as u64).to_le_bytes())?;
+    out.write_all(&(ids_len as u64).to_le_bytes())?;
+    out.write_all(&(stems_len as u64).to_le_bytes())?;
+    let (mut id_off, mut record) = (0u32, Vec::with_capacity(DOC_BYTES));
     for d in &index.docs {
-        encode_doc(&mut out, d, id_off);
+        record.clear();
+        encode_doc(&mut record, d, id_off);
+        out.write_all(&record)?;
         id_off += d.id.len() as u32;
     }
     let (mut stem_off, mut post_off) = (0u32, 0u64);
-    for s in &stems {
-        let count = index.postings[*s].len();
-        out.extend(stem_off.to_le_bytes());
-        out.extend((s.len() as u16).to_le_bytes());
-        out.extend([0u8; 2]);
-        out.extend(post_off.to_le_bytes());
-        out.extend((count as u32).to_le_bytes());
+    for (s, list) in stems {
+        let count = list.len();
+        out.write_all(&stem_off.to_le_bytes())?;
+        out.write_all(&(s.len() as u16).to_le_bytes())?;
+        out.write_all(&[0u8; 2])?;
+        out.write_all(&post_off.to_le_bytes())?;
+        out.write_all(&(count as u32).to_le_bytes())?;
         stem_off += s.len() as u32;
         post_off += count as u64;
     }
     for d in &index.docs {
-        out.extend(d.id.as_bytes());
+        out.write_all(d.id.as_bytes())?;
     }
-    for s in &stems {
-        out.extend(s.as_bytes());
+    for (s, _) in stems {
+        out.write_all(s.as_bytes())?;
     }
-    for s in &stems {
-        for (doc, tf) in &index.postings[*s] {
-            out.extend(doc.to_le_bytes());
-            out.extend(tf.to_le_bytes());
+    for (_, list) in stems {
+        for (doc, tf) in *list {
+            out.write_all(&doc.to_le_bytes())?;
+            out.write_all(&tf.to_le_bytes())?;
         }
     }
     // Last, the id table, sorted by key: a lookup reads a few entries of it in place.
@@ -275,13 +366,10 @@ fn write(path: &Path, log: &Path, index: &MonthIndex) -> std::io::Result<()> {
         .collect();
     keys.sort_unstable();
     for (key, doc) in keys {
-        out.extend(key.to_le_bytes());
-        out.extend(doc.to_le_bytes());
+        out.write_all(&key.to_le_bytes())?;
+        out.write_all(&doc.to_le_bytes())?;
     }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    crate::store::log::write_atomic(path, &out).map_err(|e| std::io::Error::other(e.to_string()))
+    Ok(())
 }
 
 /// What a query needs of one log's index: the document table (decoded on demand) and the
@@ -777,7 +865,8 @@ fn parse(bytes: &[u8]) -> Option<(Header, MonthIndex)> {
         if list.iter().any(|&(d, _)| d as usize >= index.docs.len()) {
             return None;
         }
-        index.postings.insert(stem, list);
+        let slot = index.slot(&stem) as usize;
+        index.lists[slot] = list;
     }
     Some((header, index))
 }

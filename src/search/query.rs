@@ -40,10 +40,18 @@ fn is_vowel(c: u8) -> bool {
 /// A stem is always a prefix of the lowercased word, but for a final `y` that `-ies`/`-ied`
 /// write; the candidate scan and the term matcher rely on that.
 pub fn stem(word: &str) -> String {
+    let mut w = String::new();
+    stem_into(word, &mut w);
+    w
+}
+
+/// [`stem`], written into `w` (whose buffer is reused).
+pub fn stem_into(word: &str, w: &mut String) {
+    w.clear();
+    w.push_str(word);
     if word.len() <= 3 || !word.is_ascii() {
-        return word.to_string();
+        return;
     }
-    let mut w = word.to_string();
     let strip = |w: &mut String, suffix: &str, with: &str, min_left: usize| -> bool {
         if w.ends_with(suffix) && w.len() - suffix.len() >= min_left {
             w.truncate(w.len() - suffix.len());
@@ -54,24 +62,33 @@ pub fn stem(word: &str) -> String {
         }
     };
     // Plurals.
-    let _ = strip(&mut w, "ies", "y", 3)
-        || strip(&mut w, "sses", "ss", 2)
+    let _ = strip(w, "ies", "y", 3)
+        || strip(w, "sses", "ss", 2)
         || ((w.ends_with("xes")
             || w.ends_with("ches")
             || w.ends_with("shes")
             || w.ends_with("zes"))
-            && strip(&mut w, "es", "", 3))
+            && strip(w, "es", "", 3))
         || (w.ends_with('s')
             && !w.ends_with("ss")
             && !w.ends_with("us")
             && !w.ends_with("is")
-            && strip(&mut w, "s", "", 3));
+            && strip(w, "s", "", 3));
     // Derivations and verb endings.
-    let _ = strip(&mut w, "ation", "at", 3) || strip(&mut w, "ied", "y", 3) || strip_verb(&mut w);
+    let _ = strip(w, "ation", "at", 3) || strip(w, "ied", "y", 3) || strip_verb(w);
     if w.len() > 3 && w.ends_with('e') {
         w.pop();
     }
-    w
+}
+
+/// `word` lowercased into `out` (whose buffer is reused), as [`str::to_lowercase`] has it.
+pub fn lowercase_into(word: &str, out: &mut String) {
+    out.clear();
+    if word.is_ascii() {
+        out.extend(word.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+    } else {
+        out.push_str(&word.to_lowercase());
+    }
 }
 
 /// `-ing` and `-ed` (not after `e`: speed, proceed), undoubling a final consonant (running →
@@ -154,6 +171,17 @@ pub fn parse(text: &str) -> Query {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reused_buffers_give_what_the_allocating_forms_give() {
+        let (mut lower, mut stemmed) = (String::from("leftover"), String::from("leftover"));
+        for word in ["Leaking", "RETRIES", "ΣΊΣΥΦΟΣ", "Straße", "x", "Indexes", "tést"] {
+            lowercase_into(word, &mut lower);
+            assert_eq!(lower, word.to_lowercase());
+            stem_into(&lower, &mut stemmed);
+            assert_eq!(stemmed, stem(&word.to_lowercase()));
+        }
+    }
 
     #[test]
     fn inflections_share_a_stem() {

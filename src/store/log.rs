@@ -275,6 +275,15 @@ fn sync_dir(dir: &Path) {
 
 /// Writes a whole small file atomically: a temporary file beside it, synced, then renamed.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// [`write_atomic`] for a file written piece by piece by `write`, through a buffer: a large
+/// file need not be assembled in memory first.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
@@ -284,8 +293,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         std::process::id()
     ));
     let result = (|| {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
+        let mut f = std::io::BufWriter::with_capacity(1 << 16, File::create(&tmp)?);
+        write(&mut f)?;
+        let f = f.into_inner().map_err(|e| e.into_error())?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)
     })();
