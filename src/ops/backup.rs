@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use crate::error::{Error, Result};
 use crate::store::packages::StoredPackage;
 use crate::store::{Store, log};
-use crate::wire::{Fact, Session, time};
+use crate::wire::{Session, time};
 
 pub const BACKUP_FORMAT_VERSION: u64 = 1;
 pub const MANIFEST: &str = "manifest.json";
@@ -72,19 +72,10 @@ pub fn each_record(store: &Store, projects: &[String], sink: &mut Sink<'_>) -> R
         each_package(store, id, sink)?;
     }
     for id in projects {
-        each_fact(store, id, sink)?;
+        super::export_versioned::each::<crate::wire::Fact>(store, id, sink)?;
     }
     for id in projects {
-        let mut sessions: Vec<Session> = store.sessions(id)?.into_values().collect();
-        sessions.sort_by_cached_key(|s| {
-            (
-                s.str_field("started_at").and_then(|t| time::parse(t).ok()),
-                s.id().to_string(),
-            )
-        });
-        for s in sessions {
-            sink(Kind::Sessions, &log::to_line(&s.to_value())?, 1)?;
-        }
+        super::export_versioned::each::<Session>(store, id, sink)?;
     }
     Ok(())
 }
@@ -104,120 +95,41 @@ fn each_package(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()>
     super::catalog::warm(store, project)?;
     for path in store.package_logs(project)? {
         let month = super::catalog::MonthCatalog::load(store, &path)?;
-        let bytes = std::fs::read(&path)
+        let file = std::fs::File::open(&path)
             .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
         let mut entries: Vec<&super::catalog::Entry> = month.entries.iter().collect();
         entries
             .sort_by(|a, b| (a.created_micros, month.id(a)).cmp(&(b.created_micros, month.id(b))));
-        let half = entries.len().div_ceil(2);
         let render = |part: &[&super::catalog::Entry]| -> Result<(Vec<u8>, usize)> {
             let (mut out, mut n) = (Vec::new(), 0);
             for e in part {
-                if let Some(p) = month.read_in(store, &bytes, e) {
-                    out.extend(log::to_line(&p.package.to_value())?);
+                if let Some(p) = month.read_in(store, &file, e) {
+                    serde_json::to_writer(&mut out, &p.package)
+                        .map_err(|e| Error::Integrity(format!("cannot encode a record: {e}")))?;
+                    out.push(b'\n');
                     n += 1;
                 }
             }
             Ok((out, n))
         };
-        let (first, second) = std::thread::scope(|s| {
-            let later = s.spawn(|| render(&entries[half..]));
-            let first = render(&entries[..half]);
-            (first, later.join())
-        });
-        let second = second.map_err(|_| Error::Integrity("an export thread failed".into()))?;
-        for (out, n) in [first?, second?] {
-            sink(Kind::Packages, &out, n)?;
+        // Rounds of two batches, one per thread, written in order: memory holds two batches'
+        // records, not the month.
+        const BATCH: usize = 2048;
+        for round in entries.chunks(2 * BATCH) {
+            let (first, second) = round.split_at(round.len().min(BATCH));
+            let (a, b) = std::thread::scope(|s| {
+                let later = s.spawn(|| render(second));
+                (render(first), later.join())
+            });
+            let b = b.map_err(|_| Error::Integrity("an export thread failed".into()))?;
+            for (out, n) in [a?, b?] {
+                if n > 0 {
+                    sink(Kind::Packages, &out, n)?;
+                }
+            }
         }
     }
     Ok(())
-}
-
-/// Where a fact's current version is, and what it is sorted by.
-struct FactSlot {
-    order: (String, String, time::Timestamp, time::Timestamp, String),
-    offset: u64,
-    valid_to: Option<time::Timestamp>,
-}
-
-/// One project's facts at their current versions: a first pass finds, per fact id, the line
-/// of its current version; a second reads those lines in order.
-fn each_fact(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()> {
-    use crate::store::records::Versioned;
-    let path = store.layout().facts_file(project);
-    let io = |e| Error::io(format!("cannot read {}", path.display()), e);
-    let mut lookup = match std::fs::File::open(&path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(io(e)),
-    };
-    let mut fact_at = |at: u64| -> Result<Option<Fact>> {
-        let line = log::line_at(&mut lookup, at).map_err(io)?;
-        Ok(match serde_json::from_slice::<Value>(&line) {
-            Ok(Value::Object(m)) => Fact::parse(m).ok(),
-            _ => None,
-        })
-    };
-    let mut slots: HashMap<String, FactSlot> = HashMap::new();
-    log::read_objects_at(&path, store.diagnostics(), |line, at, map| {
-        let Ok(f) = Fact::parse(map) else {
-            store.diagnostics().warn(
-                &path,
-                line,
-                crate::store::WarningKind::InvalidRecord,
-                "not a valid fact; skipped",
-            );
-            return Ok(());
-        };
-        // The fact log's version order: closed beats open, the earlier end wins; only a tie
-        // needs the current version read back.
-        let replace = match slots.get(f.id()) {
-            None => true,
-            Some(slot) => match (f.valid_to(), slot.valid_to) {
-                (Some(_), None) => true,
-                (None, Some(_)) => false,
-                (Some(a), Some(b)) if a != b => a < b,
-                _ => match fact_at(slot.offset)? {
-                    Some(cur) => f.version_order(&cur) == std::cmp::Ordering::Greater,
-                    None => true,
-                },
-            },
-        };
-        if replace {
-            let order = (
-                f.subject().to_string(),
-                f.predicate().to_string(),
-                f.valid_from(),
-                f.created_at(),
-                f.id().to_string(),
-            );
-            slots.insert(
-                f.id().to_string(),
-                FactSlot {
-                    order,
-                    offset: at,
-                    valid_to: f.valid_to(),
-                },
-            );
-        }
-        Ok(())
-    })?;
-    let mut slots: Vec<FactSlot> = slots.into_values().collect();
-    slots.sort_by(|a, b| a.order.cmp(&b.order));
-    let mut out = Vec::with_capacity(1 << 20);
-    let mut n = 0;
-    for slot in slots {
-        if let Some(f) = fact_at(slot.offset)? {
-            out.extend(log::to_line(&f.to_value())?);
-            n += 1;
-        }
-        if out.len() >= 1 << 20 {
-            sink(Kind::Facts, &out, n)?;
-            out.clear();
-            n = 0;
-        }
-    }
-    sink(Kind::Facts, &out, n)
 }
 
 /// Fails when the readers skipped records (a hash mismatch, an invalid record): a backup that

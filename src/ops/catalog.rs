@@ -117,17 +117,19 @@ fn ends_torn(log: &Path) -> std::io::Result<bool> {
 }
 
 impl MonthCatalog {
-    /// Like [`MonthCatalog::read`], from the log's bytes already in memory (`log_bytes`):
-    /// what a full export uses, rather than open the log once per package. Every version is
-    /// read and checked, so a damaged old version is reported too.
-    pub fn read_in(&self, store: &Store, log_bytes: &[u8], entry: &Entry) -> Option<StoredPackage> {
+    /// Like [`MonthCatalog::read`], through a log already open (`file`): what a full export
+    /// uses, rather than open the log once per package. Every version is read and checked, so
+    /// a damaged old version is reported too.
+    pub fn read_in(
+        &self,
+        store: &Store,
+        file: &std::fs::File,
+        entry: &Entry,
+    ) -> Option<StoredPackage> {
         let mut read: Vec<StoredPackage> = Vec::new();
         for &offset in self.versions(entry) {
-            let start = offset as usize;
-            let line = log_bytes.get(start..)?;
-            let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
-            let line_no = || log_bytes[..start].iter().filter(|&&b| b == b'\n').count() as u64 + 1;
-            let parsed = match serde_json::from_slice::<serde_json::Value>(line) {
+            let line = crate::store::log::line_at(file, offset).ok()?;
+            let parsed = match serde_json::from_slice::<serde_json::Value>(&line) {
                 Ok(serde_json::Value::Object(env)) => {
                     // The line number is counted only for a warning.
                     StoredPackage::from_envelope(env, &self.log, 0)
@@ -140,15 +142,22 @@ impl MonthCatalog {
             match parsed {
                 Ok(p) => read.push(p),
                 Err((kind, message)) => {
-                    store
-                        .diagnostics()
-                        .warn(&self.log, line_no(), kind, message);
+                    let line_no = line_number(file, offset);
+                    store.diagnostics().warn(&self.log, line_no, kind, message);
                 }
             }
         }
         read.into_iter()
             .max_by(crate::store::packages::version_order)
     }
+}
+
+/// The number of the line at `offset`: one more than the newlines before it.
+fn line_number(file: &std::fs::File, offset: u64) -> u64 {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let _ = file.take(offset).read_to_end(&mut head);
+    head.iter().filter(|&&b| b == b'\n').count() as u64 + 1
 }
 
 /// The month's packages newest first, and their versions' offsets. Documents are grouped by

@@ -7,6 +7,7 @@ pub mod callsign;
 mod callsign_words;
 pub mod catalog;
 pub mod deposit;
+pub mod export_versioned;
 pub mod fact_lines;
 pub mod facts;
 pub mod git;

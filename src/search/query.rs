@@ -175,7 +175,15 @@ mod tests {
     #[test]
     fn reused_buffers_give_what_the_allocating_forms_give() {
         let (mut lower, mut stemmed) = (String::from("leftover"), String::from("leftover"));
-        for word in ["Leaking", "RETRIES", "ΣΊΣΥΦΟΣ", "Straße", "x", "Indexes", "tést"] {
+        for word in [
+            "Leaking",
+            "RETRIES",
+            "ΣΊΣΥΦΟΣ",
+            "Straße",
+            "x",
+            "Indexes",
+            "tést",
+        ] {
             lowercase_into(word, &mut lower);
             assert_eq!(lower, word.to_lowercase());
             stem_into(&lower, &mut stemmed);

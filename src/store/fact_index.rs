@@ -100,7 +100,7 @@ fn index_path(store: &Store, project_id: &str) -> PathBuf {
 }
 
 /// Reads the line at `offset`.
-fn line_at(file: &mut File, offset: u64) -> std::io::Result<Vec<u8>> {
+fn line_at(file: &File, offset: u64) -> std::io::Result<Vec<u8>> {
     log::line_at(file, offset)
 }
 
@@ -169,7 +169,7 @@ impl FactIndex {
             }
         })?;
         keys.sort_unstable();
-        let mut file = File::open(path)?;
+        let file = File::open(path)?;
         let mut current = Vec::new();
         let mut listed: Vec<(String, String, u64)> = Vec::new();
         let (mut ids, mut open) = (0, 0);
@@ -178,7 +178,7 @@ impl FactIndex {
             // two keys only puts both keys' facts together; each key still has its own best.
             let mut by_id: BTreeMap<String, (Fact, u64)> = BTreeMap::new();
             for &(_, offset) in group {
-                let Some(f) = parse_fact(&line_at(&mut file, offset)?) else {
+                let Some(f) = parse_fact(&line_at(&file, offset)?) else {
                     damaged += 1;
                     continue;
                 };
@@ -210,7 +210,7 @@ impl FactIndex {
         listed.sort_unstable();
         let mut lines = Vec::new();
         for (.., offset) in &listed {
-            lines.extend(line_at(&mut file, *offset)?);
+            lines.extend(line_at(&file, *offset)?);
             lines.push(b'\n');
         }
         Ok(FactIndex {
@@ -378,11 +378,11 @@ fn key_facts(
     let k = key_hash(subject, predicate);
     let keys = &index.tables()?.keys;
     let start = keys.partition_point(|&(h, _)| h < k);
-    let mut file = File::open(log)?;
+    let file = File::open(log)?;
     let mut by_id = BTreeMap::new();
     let of_key = |f: &Fact| f.subject() == subject && f.predicate() == predicate;
     for &(_, offset) in keys[start..].iter().take_while(|(h, _)| *h == k) {
-        if let Some(f) = parse_fact(&line_at(&mut file, offset)?).filter(of_key) {
+        if let Some(f) = parse_fact(&line_at(&file, offset)?).filter(of_key) {
             keep(&mut by_id, f);
         }
     }
@@ -470,9 +470,9 @@ impl Store {
         let k = key_hash(subject, predicate);
         let current = &index.tables().map_err(io)?.current;
         let start = current.partition_point(|&(h, _)| h < k);
-        let mut file = File::open(&log).map_err(io)?;
+        let file = File::open(&log).map_err(io)?;
         for &(_, offset) in current[start..].iter().take_while(|(h, _)| *h == k) {
-            if let Some(f) = parse_fact(&line_at(&mut file, offset).map_err(io)?).filter(of_key) {
+            if let Some(f) = parse_fact(&line_at(&file, offset).map_err(io)?).filter(of_key) {
                 return Ok(Some(Some(f)));
             }
         }

@@ -140,16 +140,77 @@ pub fn read_objects_at(
     )
 }
 
+/// [`read_objects_at`] over the part of the log from byte `start` (where line `first_line`
+/// begins) to byte `end` (a line boundary, or the end): so that a log can be read in parts on
+/// several threads, with the same offsets, line numbers and warnings as one read.
+pub fn read_objects_between(
+    path: &Path,
+    diag: &Diagnostics,
+    (start, end, first_line): (u64, u64, u64),
+    mut each: impl FnMut(u64, u64, Map<String, Value>) -> Result<()>,
+) -> Result<()> {
+    let ctx = |e| Error::io(format!("cannot read {}", path.display()), e);
+    let mut file = File::open(path).map_err(ctx)?;
+    file.seek(SeekFrom::Start(start)).map_err(ctx)?;
+    let reader = BufReader::with_capacity(256 * 1024, file.take(end - start));
+    read_lines_from(reader, path, diag, None, (first_line, start), &mut each)
+}
+
+/// Where a log can be cut into `parts` pieces at line boundaries: (start, end, number of the
+/// first line) of each piece, covering the whole file.
+pub fn split_at_lines(path: &Path, parts: u64) -> Result<Vec<(u64, u64, u64)>> {
+    let ctx = |e| Error::io(format!("cannot read {}", path.display()), e);
+    let len = match std::fs::metadata(path) {
+        Ok(m) => m.len(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(ctx(e)),
+    };
+    let mut reader = BufReader::with_capacity(256 * 1024, File::open(path).map_err(ctx)?);
+    let mut pieces = Vec::new();
+    let (mut start, mut start_line) = (0u64, 1u64);
+    // `pos` is where line `line` begins.
+    let (mut pos, mut line, mut buf) = (0u64, 1u64, Vec::new());
+    for i in 1..parts.max(1) {
+        let target = len * i / parts;
+        while pos < target {
+            buf.clear();
+            let n = reader.read_until(b'\n', &mut buf).map_err(ctx)? as u64;
+            if n == 0 {
+                break;
+            }
+            pos += n;
+            line += 1;
+        }
+        if pos > start && pos < len {
+            pieces.push((start, pos, start_line));
+            (start, start_line) = (pos, line);
+        }
+    }
+    pieces.push((start, len, start_line));
+    Ok(pieces)
+}
+
 fn read_objects_offsets(
-    mut reader: impl BufRead,
+    reader: impl BufRead,
     path: &Path,
     diag: &Diagnostics,
     prefilter: Option<&[u8]>,
     each: &mut impl FnMut(u64, u64, Map<String, Value>) -> Result<()>,
 ) -> Result<()> {
+    read_lines_from(reader, path, diag, prefilter, (1, 0), each)
+}
+
+fn read_lines_from(
+    mut reader: impl BufRead,
+    path: &Path,
+    diag: &Diagnostics,
+    prefilter: Option<&[u8]>,
+    (first_line, start): (u64, u64),
+    each: &mut impl FnMut(u64, u64, Map<String, Value>) -> Result<()>,
+) -> Result<()> {
     let mut buf = Vec::with_capacity(4096);
-    let mut line_no = 0u64;
-    let mut next = 0u64;
+    let mut line_no = first_line - 1;
+    let mut next = start;
     loop {
         buf.clear();
         let n = reader
@@ -341,12 +402,13 @@ pub fn create_new(path: &Path, bytes: &[u8]) -> Result<bool> {
 
 /// The line that starts at `offset` (without its newline), read a few KiB at a time: for
 /// reading many lines out of order, where a big buffer would be refilled for every one.
-pub fn line_at(file: &mut File, offset: u64) -> std::io::Result<Vec<u8>> {
-    file.seek(SeekFrom::Start(offset))?;
+pub fn line_at(file: &File, offset: u64) -> std::io::Result<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
     let mut line = Vec::new();
     let mut chunk = [0u8; 4096];
+    let mut at = offset;
     loop {
-        let n = file.read(&mut chunk)?;
+        let n = file.read_at(&mut chunk, at)?;
         if n == 0 {
             return Ok(line);
         }
@@ -355,6 +417,7 @@ pub fn line_at(file: &mut File, offset: u64) -> std::io::Result<Vec<u8>> {
             return Ok(line);
         }
         line.extend_from_slice(&chunk[..n]);
+        at += n as u64;
     }
 }
 
@@ -369,6 +432,51 @@ pub fn to_line(value: &impl serde::Serialize) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_log_read_in_parts_reads_as_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.ndjson");
+        let text: String = (0..50)
+            .map(|i| {
+                if i == 17 {
+                    "not json\n".to_string()
+                } else {
+                    format!("{{\"n\":{i},\"pad\":\"{}\"}}\n", "x".repeat(i % 7))
+                }
+            })
+            .collect();
+        std::fs::write(&path, text + "{\"torn\":").unwrap();
+        let whole_diag = Diagnostics::default();
+        let mut whole = Vec::new();
+        read_objects_at(&path, &whole_diag, |line, at, map| {
+            whole.push((line, at, map));
+            Ok(())
+        })
+        .unwrap();
+        for parts in [1, 2, 3, 7] {
+            let pieces = split_at_lines(&path, parts).unwrap();
+            assert_eq!(pieces.first().unwrap().0, 0);
+            assert_eq!(
+                pieces.last().unwrap().1,
+                std::fs::metadata(&path).unwrap().len()
+            );
+            assert!(pieces.windows(2).all(|w| w[0].1 == w[1].0));
+            let diag = Diagnostics::default();
+            let mut read = Vec::new();
+            for piece in pieces {
+                read_objects_between(&path, &diag, piece, |line, at, map| {
+                    read.push((line, at, map));
+                    Ok(())
+                })
+                .unwrap();
+            }
+            assert_eq!(read, whole, "in {parts} parts");
+            let lines = |d: &Diagnostics| d.take().iter().map(|w| w.line).collect::<Vec<_>>();
+            assert_eq!(lines(&diag), lines(&whole_diag), "in {parts} parts");
+            read_objects_at(&path, &whole_diag, |_, _, _| Ok(())).unwrap();
+        }
+    }
 
     fn collect(path: &Path, diag: &Diagnostics) -> Vec<(u64, Map<String, Value>)> {
         let mut out = Vec::new();

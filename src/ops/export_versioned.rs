@@ -1,0 +1,277 @@
+//! export's facts and sessions: every id at its current version, in a fixed order (facts by
+//! key and time, sessions by start). Parsing and checking each line is what costs, so a log is
+//! read in two parts on two threads, and the chosen lines are read back and written out on two
+//! threads as well. Memory holds a compact slot per line, never the records: a session that
+//! lists a hundred packages is a few hundred bytes on disk and several KiB parsed.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::backup::{Kind, Sink};
+use crate::error::{Error, Result};
+use crate::store::records::Versioned;
+use crate::store::{Store, WarningKind, log};
+use crate::wire::{Fact, Session, time, time::Timestamp};
+
+/// What the export needs to know of a versioned record.
+pub(super) trait Exported: Versioned {
+    const KIND: Kind;
+    fn log(store: &Store, project: &str) -> std::path::PathBuf;
+    /// When this version ended (a closed fact, an ended session): an ended version beats an
+    /// open one, the earlier end a later one; equal ends are settled by `version_order`.
+    fn end(&self) -> Option<Timestamp>;
+    /// The group the export sorts by first (a fact's subject and predicate).
+    fn group(&self) -> (&str, &str);
+    /// The times it sorts by within a group, then by id.
+    fn times(&self) -> (Option<Timestamp>, Option<Timestamp>);
+}
+
+impl Exported for Fact {
+    const KIND: Kind = Kind::Facts;
+    fn log(store: &Store, project: &str) -> std::path::PathBuf {
+        store.layout().facts_file(project)
+    }
+    fn end(&self) -> Option<Timestamp> {
+        self.valid_to()
+    }
+    fn group(&self) -> (&str, &str) {
+        (self.subject(), self.predicate())
+    }
+    fn times(&self) -> (Option<Timestamp>, Option<Timestamp>) {
+        (Some(self.valid_from()), Some(self.created_at()))
+    }
+}
+
+impl Exported for Session {
+    const KIND: Kind = Kind::Sessions;
+    fn log(store: &Store, project: &str) -> std::path::PathBuf {
+        store.layout().sessions_file(project)
+    }
+    fn end(&self) -> Option<Timestamp> {
+        self.str_field("ended_at").and_then(|t| time::parse(t).ok())
+    }
+    fn group(&self) -> (&str, &str) {
+        ("", "")
+    }
+    fn times(&self) -> (Option<Timestamp>, Option<Timestamp>) {
+        let started = self
+            .str_field("started_at")
+            .and_then(|t| time::parse(t).ok());
+        (started, None)
+    }
+}
+
+/// Where a version of a record is, and what the export is ordered by.
+struct Slot {
+    offset: u64,
+    end: Option<Timestamp>,
+    /// The group, by its number in [`Chosen::keys`].
+    key: u32,
+    times: (Option<Timestamp>, Option<Timestamp>),
+    /// The fact id: `ids[id.0..id.0 + id.1]` of the part that read it.
+    id: (u32, u32),
+}
+
+/// What one part of the log read: every valid version, compactly (a slot, and the id's bytes
+/// in one buffer), and the keys. A table per id would cost several times the memory.
+#[derive(Default)]
+struct Chosen {
+    slots: Vec<Slot>,
+    ids: Vec<u8>,
+    keys: Vec<(String, String)>,
+    key_numbers: HashMap<String, u32>,
+}
+
+impl Chosen {
+    fn key(&mut self, subject: &str, predicate: &str) -> u32 {
+        // Length-prefixed, so that no two keys share a name.
+        let name = format!("{}:{subject}{predicate}", subject.len());
+        if let Some(&k) = self.key_numbers.get(&name) {
+            return k;
+        }
+        let k = self.keys.len() as u32;
+        self.keys.push((subject.to_string(), predicate.to_string()));
+        self.key_numbers.insert(name, k);
+        k
+    }
+
+    fn id(&self, slot: &Slot) -> &[u8] {
+        &self.ids[slot.id.0 as usize..(slot.id.0 + slot.id.1) as usize]
+    }
+}
+
+fn record_at<T: Exported>(file: &File, offset: u64) -> std::io::Result<Option<T>> {
+    Ok(
+        match serde_json::from_slice::<Value>(&log::line_at(file, offset)?) {
+            Ok(Value::Object(m)) => T::parse(m).ok(),
+            _ => None,
+        },
+    )
+}
+
+/// Whether the version at `new` comes after the one at `current` in the log's version order:
+/// ended beats open, the earlier end wins; only a tie needs both read back and compared in
+/// full.
+fn supersedes<T: Exported>(file: &File, new: &Slot, current: &Slot) -> std::io::Result<bool> {
+    Ok(match (new.end, current.end) {
+        (Some(_), None) => true,
+        (None, Some(_)) => false,
+        (Some(a), Some(b)) if a != b => a < b,
+        _ => match (
+            record_at::<T>(file, new.offset)?,
+            record_at::<T>(file, current.offset)?,
+        ) {
+            (Some(n), Some(c)) => n.version_order(&c) == std::cmp::Ordering::Greater,
+            (Some(_), None) => true,
+            _ => false,
+        },
+    })
+}
+
+/// The versions of one part of the log.
+fn choose<T: Exported>(store: &Store, path: &Path, part: (u64, u64, u64)) -> Result<Chosen> {
+    let mut chosen = Chosen::default();
+    log::read_objects_between(path, store.diagnostics(), part, |line, at, map| {
+        let r = match T::parse(map) {
+            Ok(r) => r,
+            Err(e) => {
+                store.diagnostics().warn(
+                    path,
+                    line,
+                    WarningKind::InvalidRecord,
+                    format!("not a valid {}: {e}; skipped", T::WHAT),
+                );
+                return Ok(());
+            }
+        };
+        let id = (chosen.ids.len() as u32, r.record_id().len() as u32);
+        chosen.ids.extend(r.record_id().as_bytes());
+        let (subject, predicate) = r.group();
+        let slot = Slot {
+            offset: at,
+            end: r.end(),
+            key: chosen.key(subject, predicate),
+            times: r.times(),
+            id,
+        };
+        chosen.slots.push(slot);
+        Ok(())
+    })?;
+    Ok(chosen)
+}
+
+/// Appends the versions of a later part to `into`, keys renumbered and ids moved over.
+fn merge(into: &mut Chosen, other: Chosen) {
+    let renumber: Vec<u32> = (other.keys.iter()).map(|(s, p)| into.key(s, p)).collect();
+    let shift = into.ids.len() as u32;
+    into.ids.extend(&other.ids);
+    into.slots.reserve_exact(other.slots.len());
+    for mut slot in other.slots {
+        slot.key = renumber[slot.key as usize];
+        slot.id.0 += shift;
+        into.slots.push(slot);
+    }
+}
+
+/// Keeps one slot per id: its current version's.
+fn current_versions<T: Exported>(chosen: &mut Chosen, file: &File) -> std::io::Result<()> {
+    let ids = std::mem::take(&mut chosen.ids);
+    let id = |s: &Slot| &ids[s.id.0 as usize..(s.id.0 + s.id.1) as usize];
+    chosen.slots.sort_unstable_by(|a, b| id(a).cmp(id(b)));
+    let mut kept: Vec<Slot> = Vec::with_capacity(chosen.slots.len());
+    for slot in std::mem::take(&mut chosen.slots) {
+        match kept.last() {
+            Some(last) if id(last) == id(&slot) => {
+                if supersedes::<T>(file, &slot, last)? {
+                    *kept.last_mut().expect("a last slot") = slot;
+                }
+            }
+            _ => kept.push(slot),
+        }
+    }
+    kept.shrink_to_fit();
+    chosen.slots = kept;
+    chosen.ids = ids;
+    Ok(())
+}
+
+/// The lines at `slots`' offsets, each read back and written out as a record.
+fn render(file: &File, slots: &[&Slot]) -> std::io::Result<(Vec<u8>, usize)> {
+    let (mut out, mut n) = (Vec::with_capacity(slots.len() * 400), 0);
+    for slot in slots {
+        if let Ok(v @ Value::Object(_)) =
+            serde_json::from_slice::<Value>(&log::line_at(file, slot.offset)?)
+        {
+            serde_json::to_writer(&mut out, &v).map_err(std::io::Error::other)?;
+            out.push(b'\n');
+            n += 1;
+        }
+    }
+    Ok((out, n))
+}
+
+/// One project's records of type `T` at their current versions, in the export's order.
+pub(super) fn each<T: Exported>(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()> {
+    let path = T::log(store, project);
+    let io = |e| Error::io(format!("cannot read {}", path.display()), e);
+    let parts = log::split_at_lines(&path, 2)?;
+    if parts.is_empty() {
+        return Ok(());
+    }
+    let file = File::open(&path).map_err(io)?;
+    let results: Vec<Result<Chosen>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (parts.iter())
+            .map(|&part| {
+                let path = &path;
+                s.spawn(move || choose::<T>(store, path, part))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::Integrity("an export thread failed".into())))
+            })
+            .collect()
+    });
+    let mut parts = results.into_iter();
+    let mut chosen = parts.next().transpose()?.unwrap_or_default();
+    for other in parts {
+        merge(&mut chosen, other?);
+    }
+    current_versions::<T>(&mut chosen, &file).map_err(io)?;
+    // Groups in order by name, then each record by its times and id.
+    let mut key_order: Vec<u32> = (0..chosen.keys.len() as u32).collect();
+    key_order.sort_by(|&a, &b| chosen.keys[a as usize].cmp(&chosen.keys[b as usize]));
+    let mut rank = vec![0u32; key_order.len()];
+    for (r, &k) in key_order.iter().enumerate() {
+        rank[k as usize] = r as u32;
+    }
+    let mut slots: Vec<&Slot> = chosen.slots.iter().collect();
+    slots.sort_unstable_by(|a, b| {
+        (rank[a.key as usize], a.times, chosen.id(a)).cmp(&(
+            rank[b.key as usize],
+            b.times,
+            chosen.id(b),
+        ))
+    });
+    // Written in rounds of two batches, one per thread, in order.
+    const BATCH: usize = 4096;
+    for round in slots.chunks(2 * BATCH) {
+        let (first, second) = round.split_at(round.len().min(BATCH));
+        let (a, b) = std::thread::scope(|s| {
+            let later = s.spawn(|| render(&file, second));
+            (render(&file, first), later.join())
+        });
+        let b = b.map_err(|_| Error::Integrity("an export thread failed".into()))?;
+        for (out, n) in [a.map_err(io)?, b.map_err(io)?] {
+            if n > 0 {
+                sink(T::KIND, &out, n)?;
+            }
+        }
+    }
+    Ok(())
+}
