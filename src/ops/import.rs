@@ -17,12 +17,12 @@ use crate::error::{Error, Result, SchemaError};
 use crate::search::index::{hash_prefix, id_key};
 use crate::store::config::SecretPolicy;
 use crate::store::packages::StoredPackage;
-use crate::store::records::{Versioned, end_order};
+use crate::store::records::{Versioned, parsed_end_order};
 use crate::store::{Store, log};
 use crate::wire::{Fact, Package, Project, Session, Status, canonical, time};
 
 /// Lines parsed per chunk: enough to keep two threads busy, little enough to bound memory.
-const CHUNK_BYTES: usize = 8 << 20;
+const CHUNK_BYTES: usize = 2 << 20;
 
 /// One file of a source, with the SHA-256 its manifest promises (if any).
 #[derive(Debug, Clone)]
@@ -355,28 +355,45 @@ fn digest(bytes: &[u8]) -> u128 {
     u128::from_le_bytes(d[..16].try_into().unwrap_or_default())
 }
 
-/// The end time a versioned record's order looks at.
+/// The end time a versioned record's order looks at, and its project.
 trait Ending: Versioned {
-    const END: &'static str;
+    fn end(&self) -> Option<&str>;
+    fn project_id(&self) -> &str;
 }
 impl Ending for Fact {
-    const END: &'static str = "valid_to";
+    fn end(&self) -> Option<&str> {
+        self.str_field("valid_to")
+    }
+    fn project_id(&self) -> &str {
+        self.str_field("project_id").unwrap_or_default()
+    }
 }
 impl Ending for Session {
-    const END: &'static str = "ended_at";
+    fn end(&self) -> Option<&str> {
+        self.str_field("ended_at")
+    }
+    fn project_id(&self) -> &str {
+        self.str_field("project_id").unwrap_or_default()
+    }
 }
 
-/// Per record id of a versioned log: its current version's end, canonical digest and line.
+/// Per record id of a versioned log: its current version's end (parsed, as the version order
+/// compares it), canonical digest and line. Kept by a digest of the id: a quarter of a million
+/// facts fit in a few MB.
 struct Slot {
-    end: Option<String>,
+    end: Option<time::Timestamp>,
     canonical: u128,
     offset: u64,
+}
+
+fn parse_end(end: Option<&str>) -> Option<time::Timestamp> {
+    end.and_then(|t| time::parse(t).ok())
 }
 
 /// The current versions of a fact or session log, compactly, to judge incoming versions.
 struct VersionTable<T> {
     path: PathBuf,
-    slots: HashMap<String, Slot>,
+    slots: HashMap<u128, Slot>,
     written: HashSet<u128>,
     _kind: std::marker::PhantomData<T>,
 }
@@ -415,7 +432,7 @@ impl<T: Ending> VersionTable<T> {
             {
                 table
                     .slots
-                    .insert(rec.record_id().to_string(), Self::slot(&rec, offset));
+                    .insert(digest(rec.record_id().as_bytes()), Self::slot(&rec, offset));
             }
             offset += n as u64;
         }
@@ -425,10 +442,7 @@ impl<T: Ending> VersionTable<T> {
     fn slot(rec: &T, offset: u64) -> Slot {
         let value = serde_json::to_value(rec).unwrap_or_default();
         Slot {
-            end: value
-                .get(T::END)
-                .and_then(Value::as_str)
-                .map(str::to_string),
+            end: parse_end(rec.end()),
             canonical: digest(canonical::to_canonical_string(&value).as_bytes()),
             offset,
         }
@@ -437,17 +451,14 @@ impl<T: Ending> VersionTable<T> {
     /// How `rec` compares with the current version of its id (Greater when there is none),
     /// by the store's version order.
     fn is_newer(&self, _store: &Store, rec: &T) -> Result<std::cmp::Ordering> {
-        let Some(cur) = self.slots.get(rec.record_id()) else {
+        let Some(cur) = self.slots.get(&digest(rec.record_id().as_bytes())) else {
             return Ok(std::cmp::Ordering::Greater);
         };
-        let value = serde_json::to_value(rec).unwrap_or_default();
-        let by_end = end_order(
-            value.get(T::END).and_then(Value::as_str),
-            cur.end.as_deref(),
-        );
+        let by_end = parsed_end_order(parse_end(rec.end()), cur.end);
         if by_end != std::cmp::Ordering::Equal {
             return Ok(by_end);
         }
+        let value = serde_json::to_value(rec).unwrap_or_default();
         let text = canonical::to_canonical_string(&value);
         if digest(text.as_bytes()) == cur.canonical {
             return Ok(std::cmp::Ordering::Equal);
@@ -476,12 +487,17 @@ impl<T: Ending> VersionTable<T> {
 /// What the import knows of one project while it reads.
 struct ProjectState {
     /// Keys of the ids the store held when the project was first met.
-    existing: HashSet<u64>,
+    existing: HashMap<u64, u16>,
+    /// The project's package logs when it was first met (`existing` points into it).
+    logs: Vec<PathBuf>,
     /// Keys of the ids met in the source, with their hash prefix.
     seen: HashMap<u64, u64>,
     facts: Option<VersionTable<Fact>>,
     sessions: Option<VersionTable<Session>>,
 }
+
+/// In `ProjectState::existing`: the id has lines in more than one log.
+const IN_SEVERAL_LOGS: u16 = u16::MAX;
 
 /// The state of one import.
 struct Run<'a> {
@@ -508,16 +524,25 @@ impl Run<'_> {
             if !self.opts.dry_run {
                 self.locks.push(self.store.lock_project(id)?);
             }
-            let mut existing = HashSet::new();
+            let mut existing = HashMap::new();
             super::catalog::warm(self.store, id)?;
-            for log in self.store.package_logs(id)? {
-                let month = super::catalog::MonthCatalog::load(self.store, &log)?;
-                existing.extend(month.entries.iter().map(|e| id_key(month.id(e))));
+            let logs = self.store.package_logs(id)?;
+            for (i, log) in logs.iter().enumerate() {
+                let month = super::catalog::MonthCatalog::load(self.store, log)?;
+                for e in &month.entries {
+                    // An id in two logs (versions that disagree on their month) is looked up
+                    // in every log.
+                    let at = existing.entry(id_key(month.id(e))).or_insert(i as u16);
+                    if *at != i as u16 {
+                        *at = IN_SEVERAL_LOGS;
+                    }
+                }
             }
             self.projects.insert(
                 id.to_string(),
                 ProjectState {
                     existing,
+                    logs,
                     seen: HashMap::new(),
                     facts: None,
                     sessions: None,
@@ -559,8 +584,14 @@ impl Run<'_> {
             return Ok(());
         }
         let mut in_store = false;
-        if st.existing.contains(&key) {
-            let versions = store.package_versions(&project, &incoming.id)?;
+        if let Some(&at) = st.existing.get(&key) {
+            // Only the log that holds the id is looked in (its index was brought up to date
+            // when the project was first met).
+            let logs = match st.logs.get(usize::from(at)) {
+                Some(log) => std::slice::from_ref(log),
+                None => st.logs.as_slice(),
+            };
+            let versions = store.package_versions_in(logs, &incoming.id)?;
             if versions.iter().any(|v| v.hash == hash) {
                 bump(&mut self.summary.unchanged, Kind::Packages);
                 return Ok(());
@@ -624,12 +655,7 @@ impl Run<'_> {
         table_of: fn(&mut ProjectState) -> &mut Option<VersionTable<T>>,
     ) -> Result<()> {
         let store = self.store;
-        let value = serde_json::to_value(&rec).unwrap_or_default();
-        let project = value
-            .get("project_id")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
+        let project = rec.project_id().to_string();
         let path = path_of(store.layout(), &project);
         let slot = table_of(self.project(&project)?);
         let table = match slot {

@@ -264,20 +264,29 @@ impl Store {
         project_id: &str,
         package_id: &str,
     ) -> Result<Vec<StoredPackage>> {
+        let logs = self.package_logs(project_id)?;
+        if self.config.search_index() {
+            // Indexes first, two logs at a time; a log that cannot be indexed is scanned.
+            let _ = crate::search::index::warm(&self.layout.cache_dir(), &logs);
+        }
+        self.package_versions_in(&logs, package_id)
+    }
+
+    /// [`Store::package_versions`] in `logs` only, their indexes taken as they are.
+    pub fn package_versions_in(
+        &self,
+        logs: &[std::path::PathBuf],
+        package_id: &str,
+    ) -> Result<Vec<StoredPackage>> {
         let fragment = json_fragment(package_id);
         let cache = self.config.search_index().then(|| self.layout.cache_dir());
-        let logs = self.package_logs(project_id)?;
-        if let Some(cache) = &cache {
-            // Indexes first, two logs at a time; a log that cannot be indexed is scanned.
-            let _ = crate::search::index::warm(cache, &logs);
-        }
         let mut out = Vec::new();
         for path in logs {
             let offsets = (cache.as_deref())
-                .and_then(|c| crate::search::index::find_id(c, &path, package_id).ok())
+                .and_then(|c| crate::search::index::find_id(c, path, package_id).ok())
                 .flatten();
             let Some(offsets) = offsets else {
-                self.scan_log(&path, Some(fragment.as_bytes()), &mut |p: StoredPackage| {
+                self.scan_log(path, Some(fragment.as_bytes()), &mut |p: StoredPackage| {
                     if p.package.id() == package_id {
                         out.push(p);
                     }
@@ -286,7 +295,7 @@ impl Store {
                 continue;
             };
             for offset in offsets {
-                if let Some(p) = self.package_at(&path, offset)?
+                if let Some(p) = self.package_at(path, offset)?
                     && p.package.id() == package_id
                 {
                     out.push(p);

@@ -32,7 +32,12 @@ pub fn canonical_order(a: &Value, b: &Value) -> Ordering {
 /// once a record is closed it stays closed, whatever a merge brings.
 pub(crate) fn end_order(a: Option<&str>, b: Option<&str>) -> Ordering {
     let parse = |s: Option<&str>| s.and_then(|s| time::parse(s).ok());
-    match (parse(a), parse(b)) {
+    parsed_end_order(parse(a), parse(b))
+}
+
+/// [`end_order`] of ends already parsed (`None`: open, or an end that does not parse).
+pub(crate) fn parsed_end_order(a: Option<time::Timestamp>, b: Option<time::Timestamp>) -> Ordering {
+    match (a, b) {
         (None, None) => Ordering::Equal,
         (Some(_), None) => Ordering::Greater,
         (None, Some(_)) => Ordering::Less,
