@@ -22,7 +22,7 @@ use crate::store::{Store, log};
 use crate::wire::{Fact, Package, Project, Session, Status, canonical, time};
 
 /// Lines parsed per chunk: enough to keep two threads busy, little enough to bound memory.
-const CHUNK_BYTES: usize = 2 << 20;
+const CHUNK_BYTES: usize = 1 << 20;
 
 /// One file of a source, with the SHA-256 its manifest promises (if any).
 #[derive(Debug, Clone)]
