@@ -213,27 +213,24 @@ fn render(file: &File, slots: &[&Slot]) -> std::io::Result<(Vec<u8>, usize)> {
     Ok((out, n))
 }
 
-/// One project's records of type `T` at their current versions, in the export's order.
-pub(super) fn each<T: Exported>(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()> {
-    let path = T::log(store, project);
+/// The current version of every id of the log at `path` (`None` when there is no log), and
+/// the open log.
+fn current<T: Exported>(store: &Store, path: &Path) -> Result<Option<(Chosen, File)>> {
     let io = |e| Error::io(format!("cannot read {}", path.display()), e);
-    let parts = log::split_at_lines(&path, 2)?;
+    let parts = log::split_at_lines(path, 2)?;
     if parts.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
-    let file = File::open(&path).map_err(io)?;
+    let file = File::open(path).map_err(io)?;
     let results: Vec<Result<Chosen>> = std::thread::scope(|s| {
         let handles: Vec<_> = (parts.iter())
-            .map(|&part| {
-                let path = &path;
-                s.spawn(move || choose::<T>(store, path, part))
-            })
+            .map(|&part| s.spawn(move || choose::<T>(store, path, part)))
             .collect();
         handles
             .into_iter()
             .map(|h| {
                 h.join()
-                    .unwrap_or_else(|_| Err(Error::Integrity("an export thread failed".into())))
+                    .unwrap_or_else(|_| Err(Error::Integrity("a reading thread failed".into())))
             })
             .collect()
     });
@@ -243,6 +240,28 @@ pub(super) fn each<T: Exported>(store: &Store, project: &str, sink: &mut Sink<'_
         merge(&mut chosen, other?);
     }
     current_versions::<T>(&mut chosen, &file).map_err(io)?;
+    Ok(Some((chosen, file)))
+}
+
+/// How many ids a project's log of `T` holds, and how many of them are open (a fact not
+/// closed, a session not ended), without keeping the records: what `status` counts.
+pub(super) fn count_open<T: Exported>(store: &Store, project: &str) -> Result<(usize, usize)> {
+    Ok(match current::<T>(store, &T::log(store, project))? {
+        Some((chosen, _)) => (
+            chosen.slots.len(),
+            chosen.slots.iter().filter(|s| s.end.is_none()).count(),
+        ),
+        None => (0, 0),
+    })
+}
+
+/// One project's records of type `T` at their current versions, in the export's order.
+pub(super) fn each<T: Exported>(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()> {
+    let path = T::log(store, project);
+    let io = |e| Error::io(format!("cannot read {}", path.display()), e);
+    let Some((chosen, file)) = current::<T>(store, &path)? else {
+        return Ok(());
+    };
     // Groups in order by name, then each record by its times and id.
     let mut key_order: Vec<u32> = (0..chosen.keys.len() as u32).collect();
     key_order.sort_by(|&a, &b| chosen.keys[a as usize].cmp(&chosen.keys[b as usize]));

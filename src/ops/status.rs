@@ -101,9 +101,11 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
         };
         s.facts.total += facts_total;
         s.facts.live += facts_live;
-        let sessions = store.sessions(project.id())?;
-        s.sessions.total += sessions.len();
-        s.sessions.live += sessions.values().filter(|x| x.is_active()).count();
+        // Counted from compact slots: parsed, ten thousand sessions take tens of MB.
+        let (total, open) =
+            super::export_versioned::count_open::<crate::wire::Session>(store, project.id())?;
+        s.sessions.total += total;
+        s.sessions.live += open;
         s.projects.push(ProjectSummary {
             project_id: project.id().to_string(),
             name: project.name().to_string(),
