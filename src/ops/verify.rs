@@ -5,8 +5,11 @@
 //! fork of facts explicit, and moves lines that fail their hash (or that a crash left
 //! unfinished) into `quarantine.ndjson` with a record of why.
 
-use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
+mod lines;
+mod records;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -16,7 +19,8 @@ use crate::error::{Error, Result};
 use crate::store::packages::StoredPackage;
 use crate::store::records::Versioned;
 use crate::store::{Store, layout, log};
-use crate::wire::{Fact, Project, Session, Status, time};
+use crate::wire::{Fact, Project, Status, time};
+use lines::{Line, each_line, line_object, lines};
 
 /// One problem found.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -36,59 +40,23 @@ pub struct Report {
     pub fixed: Vec<String>,
 }
 
-/// One line of a log, as read.
-struct Line {
-    number: u64,
-    text: Vec<u8>,
-    complete: bool,
-}
-
-fn lines(path: &Path) -> Result<Vec<Line>> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
-    };
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut number = 0;
-    while start < bytes.len() {
-        number += 1;
-        let end = bytes[start..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map(|i| start + i);
-        let (text, complete, next) = match end {
-            Some(e) => (bytes[start..e].to_vec(), true, e + 1),
-            None => (bytes[start..].to_vec(), false, bytes.len()),
-        };
-        out.push(Line {
-            number,
-            text,
-            complete,
-        });
-        start = next;
-    }
-    Ok(out)
-}
-
 struct Checker<'a> {
     store: &'a Store,
     report: Report,
 }
 
-impl Checker<'_> {
-    fn rel(&self, path: &Path) -> String {
-        path.strip_prefix(self.store.root())
-            .unwrap_or(path)
-            .display()
-            .to_string()
-    }
+/// `path` as a problem names it: relative to the store.
+fn relative(store: &Store, path: &Path) -> String {
+    path.strip_prefix(store.root())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
 
+impl Checker<'_> {
     fn problem(&mut self, path: &Path, line: u64, kind: &'static str, message: impl Into<String>) {
-        let file = self.rel(path);
         self.report.problems.push(Problem {
-            file,
+            file: relative(self.store, path),
             line,
             kind,
             message: message.into(),
@@ -124,64 +92,99 @@ impl Checker<'_> {
         Ok(out)
     }
 
-    /// Every package log of a project, two at a time on two threads, streamed line by line;
-    /// then the ids deposited more than once with different content.
-    fn packages(&mut self, project: &str) -> Result<()> {
-        let logs = self.store.package_logs(project)?;
-        // The first version seen of each id key; keys met again with other content gather
-        // every distinct first version in `differing` (rare), to be told apart below.
-        let mut firsts: HashMap<u64, FirstVersion> = HashMap::new();
-        let mut differing: HashMap<u64, Vec<FirstVersion>> = HashMap::new();
-        for (file, pair) in logs.chunks(2).enumerate() {
-            let results: Vec<Result<LogCheck>> = std::thread::scope(|scope| {
-                let handles: Vec<_> = pair
-                    .iter()
-                    .map(|path| scope.spawn(|| check_package_log(self.store, project, path)))
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| {
-                        h.join().unwrap_or_else(|_| {
-                            Err(Error::Integrity("a verify thread failed".into()))
-                        })
-                    })
-                    .collect()
-            });
-            for (i, result) in results.into_iter().enumerate() {
-                let checked = result?;
-                self.report.problems.extend(checked.problems);
-                for (key, mut f) in checked.firsts {
-                    f.file = (file * 2 + i) as u32;
-                    match firsts.get(&key) {
-                        None => {
-                            firsts.insert(key, f);
-                        }
-                        Some(first) if first.hash == f.hash => {}
-                        Some(first) => {
-                            let list = differing.entry(key).or_insert_with(|| vec![*first]);
-                            if !list.iter().any(|x| x.hash == f.hash) {
-                                list.push(f);
-                            }
-                        }
-                    }
+    /// A project's logs, checked on a few threads that each take the next log not yet taken,
+    /// biggest first (so the fact log overlaps the package logs instead of running alone),
+    /// and reported in a fixed order: the package logs, then the ids deposited more than once
+    /// with different content, the facts, the sessions. Returns the facts a merge left forked.
+    fn project(&mut self, project: &str) -> Result<Vec<Fact>> {
+        let store = self.store;
+        let logs = store.package_logs(project)?;
+        let facts = store.layout().facts_file(project);
+        let sessions = store.layout().sessions_file(project);
+        let mut jobs: Vec<Job> = (0..logs.len()).map(Job::Packages).collect();
+        jobs.extend([Job::Facts, Job::Sessions]);
+        jobs.sort_by_cached_key(|job| {
+            let path = match job {
+                Job::Packages(i) => &logs[*i],
+                Job::Facts => &facts,
+                Job::Sessions => &sessions,
+            };
+            std::cmp::Reverse(std::fs::metadata(path).map_or(0, |m| m.len()))
+        });
+        let done = in_parallel(&jobs, |job| {
+            Ok(match job {
+                Job::Packages(i) => {
+                    Done::Packages(*i, check_package_log(store, project, &logs[*i])?)
                 }
+                Job::Facts => Done::Facts(records::check_facts(store, &facts)?),
+                Job::Sessions => Done::Sessions(records::check_sessions(store, &sessions)?),
+            })
+        })?;
+        let mut checked: Vec<Option<LogCheck>> = logs.iter().map(|_| None).collect();
+        let (mut fact_check, mut session_problems) = (None, Vec::new());
+        for d in done {
+            match d {
+                Done::Packages(i, c) => checked[i] = Some(c),
+                Done::Facts(c) => fact_check = Some(c),
+                Done::Sessions(p) => session_problems = p,
             }
         }
-        // Ids whose first versions differ: read back to tell a real duplicate from two ids
-        // that share a key.
-        drop(firsts);
-        let mut suspects: Vec<Vec<FirstVersion>> = differing.into_values().collect();
-        suspects.sort_by_key(|l| (l[0].file, l[0].offset));
+        let mut firsts = Vec::with_capacity(logs.len());
+        for c in checked.into_iter().flatten() {
+            self.report.problems.extend(c.problems);
+            firsts.push(c.firsts);
+        }
+        self.duplicates(&logs, &firsts);
+        let (fact_problems, losers) = fact_check.unwrap_or_default();
+        self.report.problems.extend(fact_problems);
+        self.report.problems.extend(session_problems);
+        Ok(losers)
+    }
+
+    /// The ids deposited more than once with different content. `firsts[i]` holds the first
+    /// versions of log `i` by id key; merged across logs, a key met with more than one hash
+    /// is read back to tell a real duplicate from two ids that share a key.
+    fn duplicates(&mut self, logs: &[PathBuf], firsts: &[Vec<FirstVersion>]) {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        // A k-way merge: the entries of each key come out in log order, then line order.
+        let mut heads: BinaryHeap<Reverse<(u64, usize, usize)>> = firsts
+            .iter()
+            .enumerate()
+            .filter_map(|(file, f)| f.first().map(|f| Reverse((f.key, file, 0))))
+            .collect();
+        // Per suspect key, the first version of each distinct content, in log order.
+        let mut suspects: Vec<Vec<(usize, FirstVersion)>> = Vec::new();
+        let mut distinct: Vec<(usize, FirstVersion)> = Vec::new();
+        while let Some(Reverse((key, file, i))) = heads.pop() {
+            if let Some(next) = firsts[file].get(i + 1) {
+                heads.push(Reverse((next.key, file, i + 1)));
+            }
+            let f = firsts[file][i];
+            if distinct.first().is_some_and(|(_, d)| d.key != key) {
+                if distinct.len() > 1 {
+                    suspects.push(std::mem::take(&mut distinct));
+                }
+                distinct.clear();
+            }
+            if !distinct.iter().any(|(_, d)| d.hash == f.hash) {
+                distinct.push((file, f));
+            }
+        }
+        if distinct.len() > 1 {
+            suspects.push(distinct);
+        }
+        suspects.sort_by_key(|l| (l[0].0, l[0].1.offset));
         for list in suspects {
-            let mut by_id: BTreeMap<String, Vec<&FirstVersion>> = BTreeMap::new();
+            let mut by_id: BTreeMap<String, Vec<&(usize, FirstVersion)>> = BTreeMap::new();
             for f in &list {
-                if let Some(id) = self.store.package_id_at(&logs[f.file as usize], f.offset) {
+                if let Some(id) = self.store.package_id_at(&logs[f.0], f.1.offset) {
                     by_id.entry(id).or_default().push(f);
                 }
             }
             for (id, same) in by_id.into_iter().filter(|(_, v)| v.len() > 1) {
-                let first = same[0];
-                let log = &logs[first.file as usize];
+                let (file, first) = same[0];
+                let log = &logs[*file];
                 let line = std::fs::read(log)
                     .map(|b| {
                         let head = b.get(..first.offset as usize).unwrap_or(&b);
@@ -199,153 +202,6 @@ impl Checker<'_> {
                 );
             }
         }
-        Ok(())
-    }
-
-    /// A project's facts, streamed: per fact id a compact slot for its current version, then
-    /// per key the chain checked for forks and overlaps. Forked facts are read back in full
-    /// for `--fix` to close.
-    fn facts(&mut self, project: &str) -> Result<Vec<Fact>> {
-        let path = self.store.layout().facts_file(project);
-        let mut keys: Vec<(String, String)> = Vec::new();
-        let mut key_of: HashMap<(String, String), u32> = HashMap::new();
-        let mut slots: HashMap<String, FactSlot> = HashMap::new();
-        let mut problems = Vec::new();
-        each_line(&path, |number, at, object| {
-            let map = match object {
-                Ok(m) => m,
-                Err((kind, message)) => {
-                    problems.push((number, kind, message));
-                    return Ok(());
-                }
-            };
-            let f = match Fact::parse(map) {
-                Ok(f) => f,
-                Err(e) => {
-                    problems.push((number, "invalid_record", format!("not a valid fact: {e}")));
-                    return Ok(());
-                }
-            };
-            // The version order of the fact log: closed beats open, the earlier end wins;
-            // only a tie needs the current version read back.
-            let newer = match slots.get(f.id()) {
-                None => true,
-                Some(cur) => match (f.valid_to(), cur.valid_to) {
-                    (Some(_), None) => true,
-                    (None, Some(_)) => false,
-                    (Some(a), Some(b)) if a != b => a < b,
-                    _ => match fact_at(&path, cur.offset)? {
-                        Some(c) => f.version_order(&c) == std::cmp::Ordering::Greater,
-                        None => true,
-                    },
-                },
-            };
-            if newer {
-                let pair = (f.subject().to_string(), f.predicate().to_string());
-                let key = *key_of.entry(pair.clone()).or_insert_with(|| {
-                    keys.push(pair);
-                    (keys.len() - 1) as u32
-                });
-                slots.insert(
-                    f.id().to_string(),
-                    FactSlot {
-                        key,
-                        valid_from: f.valid_from(),
-                        valid_to: f.valid_to(),
-                        created_at: f.created_at(),
-                        offset: at,
-                    },
-                );
-            }
-            Ok(())
-        })?;
-        for (number, kind, message) in problems {
-            self.problem(&path, number, kind, message);
-        }
-        drop(key_of);
-        let mut chains: Vec<(&String, &FactSlot)> = slots.iter().collect();
-        chains.sort_by(|a, b| {
-            let (ka, kb) = (&keys[a.1.key as usize], &keys[b.1.key as usize]);
-            (ka, a.1.valid_from, a.1.created_at, a.0).cmp(&(
-                kb,
-                b.1.valid_from,
-                b.1.created_at,
-                b.0,
-            ))
-        });
-        let mut losers = Vec::new();
-        for chain in chains.chunk_by(|a, b| a.1.key == b.1.key) {
-            let (s, p) = &keys[chain[0].1.key as usize];
-            let open: Vec<&FactSlot> = chain
-                .iter()
-                .map(|(_, f)| *f)
-                .filter(|f| f.valid_to.is_none())
-                .collect();
-            if open.len() > 1 {
-                self.problem(&path, 0, "fact_fork", format!("{} facts are current for ({s}, {p}); the newest wins, the others should be closed", open.len()));
-                for slot in &open[..open.len() - 1] {
-                    losers.extend(fact_at(&path, slot.offset)?);
-                }
-            }
-            for pair in chain.windows(2) {
-                if let Some(end) = pair[0].1.valid_to
-                    && end > pair[1].1.valid_from
-                {
-                    self.problem(
-                        &path,
-                        0,
-                        "fact_overlap",
-                        format!(
-                            "facts {} and {} of ({s}, {p}) overlap in time",
-                            pair[0].0, pair[1].0
-                        ),
-                    );
-                }
-            }
-        }
-        Ok(losers)
-    }
-
-    fn sessions(&mut self, project: &str) -> Result<()> {
-        let path = self.store.layout().sessions_file(project);
-        let mut current: BTreeMap<String, Session> = BTreeMap::new();
-        for (_, s) in self.records::<Session>(&path)? {
-            match current.get(s.id()) {
-                Some(c) if s.version_order(c) != std::cmp::Ordering::Greater => {}
-                _ => {
-                    current.insert(s.id().to_string(), s);
-                }
-            }
-        }
-        let mut open_callsigns: HashMap<String, usize> = HashMap::new();
-        for s in current.values() {
-            let started = s.str_field("started_at").and_then(|t| time::parse(t).ok());
-            let ended = s.str_field("ended_at").and_then(|t| time::parse(t).ok());
-            if let (Some(a), Some(b)) = (started, ended)
-                && b < a
-            {
-                self.problem(
-                    &path,
-                    0,
-                    "session_inconsistent",
-                    format!("session {} ends before it starts", s.id()),
-                );
-            }
-            if s.is_active()
-                && let Some(c) = s.callsign()
-            {
-                *open_callsigns.entry(c.to_string()).or_default() += 1;
-            }
-        }
-        for (c, n) in open_callsigns.into_iter().filter(|(_, n)| *n > 1) {
-            self.problem(
-                &path,
-                0,
-                "session_inconsistent",
-                format!("{n} open sessions share the callsign {c}"),
-            );
-        }
-        Ok(())
     }
 
     /// Files that have no place in the layout.
@@ -406,44 +262,77 @@ impl Checker<'_> {
     }
 }
 
-/// What the fact checks keep of a fact's current version.
-struct FactSlot {
-    key: u32,
-    valid_from: time::Timestamp,
-    valid_to: Option<time::Timestamp>,
-    created_at: time::Timestamp,
-    offset: u64,
+/// One unit of a project's checks, run on whichever worker takes it.
+enum Job {
+    /// The package log at this index of the project's logs.
+    Packages(usize),
+    Facts,
+    Sessions,
 }
 
-/// The fact on the line at `offset`, if it reads.
-fn fact_at(path: &Path, offset: u64) -> Result<Option<Fact>> {
-    use std::io::{BufRead, Seek, SeekFrom};
-    let io = |e| Error::io(format!("cannot read {}", path.display()), e);
-    let mut file = std::fs::File::open(path).map_err(io)?;
-    file.seek(SeekFrom::Start(offset)).map_err(io)?;
-    let mut line = Vec::new();
-    std::io::BufReader::new(file)
-        .read_until(b'\n', &mut line)
-        .map_err(io)?;
-    Ok(match serde_json::from_slice::<Value>(&line) {
-        Ok(Value::Object(m)) => Fact::parse(m).ok(),
-        _ => None,
-    })
+/// What a [`Job`] found.
+enum Done {
+    Packages(usize, LogCheck),
+    /// The fact log's problems, and the facts a merge left forked (for `--fix`).
+    Facts((Vec<Problem>, Vec<Fact>)),
+    Sessions(Vec<Problem>),
+}
+
+/// Runs `work` on every job on a few threads, each taking the next job not yet taken; the
+/// results come back in job order, or the first error in job order.
+fn in_parallel<J: Sync, R: Send>(
+    jobs: &[J],
+    work: impl Fn(&J) -> Result<R> + Sync,
+) -> Result<Vec<R>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    // At least two, as verify always ran; at most four, each holding a line buffer.
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(2, 4)
+        .min(jobs.len());
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<Result<R>>> = jobs.iter().map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else {
+                            return mine;
+                        };
+                        mine.push((i, work(job)));
+                    }
+                })
+            })
+            .collect();
+        // A worker that panicked leaves its jobs without a result, reported below.
+        for (i, result) in handles.into_iter().filter_map(|h| h.join().ok()).flatten() {
+            results[i] = Some(result);
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(Error::Integrity("a verify thread failed".into()))))
+        .collect()
 }
 
 /// A first version of a package, as the duplicate-id check needs it.
 #[derive(Clone, Copy)]
 struct FirstVersion {
+    /// The key of its id.
+    key: u64,
+    /// The first 64 bits of its content hash.
     hash: u64,
     offset: u64,
-    file: u32,
 }
 
 /// What checking one package log found.
 struct LogCheck {
     problems: Vec<Problem>,
-    /// Each first version with the key of its id.
-    firsts: Vec<(u64, FirstVersion)>,
+    /// Each first version, by key and then offset.
+    firsts: Vec<FirstVersion>,
 }
 
 /// Checks one package log line by line, holding one line at a time: shape, schema, hash,
@@ -453,11 +342,7 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
         problems: Vec::new(),
         firsts: Vec::new(),
     };
-    let rel = path
-        .strip_prefix(store.root())
-        .unwrap_or(path)
-        .display()
-        .to_string();
+    let rel = relative(store, path);
     let mut problem = |line: u64, kind: &'static str, message: String| {
         out.problems.push(Problem {
             file: rel.clone(),
@@ -509,89 +394,18 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
             );
         }
         if p.version == 1 {
-            out.firsts.push((
-                crate::search::index::id_key(p.package.id()),
-                FirstVersion {
-                    hash: crate::search::index::hash_prefix(&p.hash),
-                    offset: at,
-                    file: 0,
-                },
-            ));
+            out.firsts.push(FirstVersion {
+                key: crate::search::index::id_key(p.package.id()),
+                hash: crate::search::index::hash_prefix(&p.hash),
+                offset: at,
+            });
         } else if let Some(message) = illegal_transition(&p) {
             problem(number, "invalid_transition", message);
         }
         Ok(())
     })?;
+    out.firsts.sort_unstable_by_key(|f| (f.key, f.offset));
     Ok(out)
-}
-
-/// Streams the lines of `path` (a missing file has none) to `each(number, offset, object)`,
-/// the object being the problem a line has instead when it has one; blank lines are skipped.
-type LineObject = std::result::Result<Map<String, Value>, (&'static str, String)>;
-
-fn each_line(path: &Path, mut each: impl FnMut(u64, u64, LineObject) -> Result<()>) -> Result<()> {
-    use std::io::BufRead;
-    let io = |e| Error::io(format!("cannot read {}", path.display()), e);
-    let file = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(io(e)),
-    };
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-    let (mut buf, mut number, mut offset) = (Vec::new(), 0u64, 0u64);
-    loop {
-        buf.clear();
-        let n = reader.read_until(b'\n', &mut buf).map_err(io)?;
-        if n == 0 {
-            return Ok(());
-        }
-        number += 1;
-        let at = offset;
-        offset += n as u64;
-        let complete = buf.last() == Some(&b'\n');
-        let text = if complete { &buf[..n - 1] } else { &buf[..] };
-        match line_object(text, complete) {
-            Ok(None) => {}
-            Ok(Some(m)) => each(number, at, Ok(m))?,
-            Err(problem) => each(number, at, Err(problem))?,
-        }
-    }
-}
-
-/// The object a line holds; `None` for a blank line; the problem otherwise.
-fn line_object(
-    text: &[u8],
-    complete: bool,
-) -> std::result::Result<Option<Map<String, Value>>, (&'static str, String)> {
-    if text.iter().all(u8::is_ascii_whitespace) && complete {
-        return Ok(None);
-    }
-    if !complete {
-        return Err((
-            "torn_line",
-            "the last line is incomplete (a write was cut off)".into(),
-        ));
-    }
-    if [&b"<<<<<<<"[..], b"=======", b">>>>>>>"]
-        .iter()
-        .any(|m| text.starts_with(m))
-    {
-        return Err((
-            "conflict_marker",
-            "a git conflict marker: resolve the merge (relay logs merge with `merge=union`)".into(),
-        ));
-    }
-    if text.ends_with(log::TORN_MARK) {
-        return Err((
-            "torn_line",
-            "a write cut off by a crash, sealed by a later append".into(),
-        ));
-    }
-    match serde_json::from_slice::<Value>(text) {
-        Ok(Value::Object(m)) => Ok(Some(m)),
-        Ok(_) => Err(("corrupt_line", "the line is not a JSON object".into())),
-        Err(e) => Err(("corrupt_line", format!("the line is not valid JSON ({e})"))),
-    }
 }
 
 /// Why a later version's transition is not one §5.3 allows, if it is not.
@@ -662,9 +476,7 @@ pub fn verify(store: &Store) -> Result<(Report, Vec<Fact>)> {
     c.records::<Project>(&projects_file)?;
     let mut losers = Vec::new();
     for p in super::projects::list(store)? {
-        c.packages(p.id())?;
-        losers.extend(c.facts(p.id())?);
-        c.sessions(p.id())?;
+        losers.extend(c.project(p.id())?);
     }
     c.layout();
     let _ = store.diagnostics().take();

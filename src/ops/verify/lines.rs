@@ -1,0 +1,134 @@
+//! Reading logs for verify: every line with its number and offset, and the object it holds
+//! or the problem it has instead (blank lines are skipped).
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+use crate::store::log;
+
+/// One line of a log, as read.
+pub(super) struct Line {
+    pub number: u64,
+    pub text: Vec<u8>,
+    pub complete: bool,
+}
+
+/// Every line of a small log, held at once: the projects log, and a log `--fix` rewrites.
+pub(super) fn lines(path: &Path) -> Result<Vec<Line>> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+    };
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut number = 0;
+    while start < bytes.len() {
+        number += 1;
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|i| start + i);
+        let (text, complete, next) = match end {
+            Some(e) => (bytes[start..e].to_vec(), true, e + 1),
+            None => (bytes[start..].to_vec(), false, bytes.len()),
+        };
+        out.push(Line {
+            number,
+            text,
+            complete,
+        });
+        start = next;
+    }
+    Ok(out)
+}
+
+/// The object a line holds, or the problem it has instead.
+pub(super) type LineObject = std::result::Result<Map<String, Value>, (&'static str, String)>;
+
+/// Streams the lines of `path` (a missing file has none) to `each(number, offset, object)`,
+/// one line held at a time.
+pub(super) fn each_line(
+    path: &Path,
+    mut each: impl FnMut(u64, u64, LineObject) -> Result<()>,
+) -> Result<()> {
+    use std::io::BufRead;
+    let io = |e| Error::io(format!("cannot read {}", path.display()), e);
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io(e)),
+    };
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let (mut buf, mut number, mut offset) = (Vec::new(), 0u64, 0u64);
+    loop {
+        buf.clear();
+        let n = reader.read_until(b'\n', &mut buf).map_err(io)?;
+        if n == 0 {
+            return Ok(());
+        }
+        number += 1;
+        let at = offset;
+        offset += n as u64;
+        let complete = buf.last() == Some(&b'\n');
+        let text = if complete { &buf[..n - 1] } else { &buf[..] };
+        match line_object(text, complete) {
+            Ok(None) => {}
+            Ok(Some(m)) => each(number, at, Ok(m))?,
+            Err(problem) => each(number, at, Err(problem))?,
+        }
+    }
+}
+
+/// The object a line holds; `None` for a blank line; the problem otherwise.
+pub(super) fn line_object(
+    text: &[u8],
+    complete: bool,
+) -> std::result::Result<Option<Map<String, Value>>, (&'static str, String)> {
+    if text.iter().all(u8::is_ascii_whitespace) && complete {
+        return Ok(None);
+    }
+    if !complete {
+        return Err((
+            "torn_line",
+            "the last line is incomplete (a write was cut off)".into(),
+        ));
+    }
+    if [&b"<<<<<<<"[..], b"=======", b">>>>>>>"]
+        .iter()
+        .any(|m| text.starts_with(m))
+    {
+        return Err((
+            "conflict_marker",
+            "a git conflict marker: resolve the merge (relay logs merge with `merge=union`)".into(),
+        ));
+    }
+    if text.ends_with(log::TORN_MARK) {
+        return Err((
+            "torn_line",
+            "a write cut off by a crash, sealed by a later append".into(),
+        ));
+    }
+    match serde_json::from_slice::<Value>(text) {
+        Ok(Value::Object(m)) => Ok(Some(m)),
+        Ok(_) => Err(("corrupt_line", "the line is not a JSON object".into())),
+        Err(e) => Err(("corrupt_line", format!("the line is not valid JSON ({e})"))),
+    }
+}
+
+/// The record on the line at `offset`, if it reads and validates: the current version of an
+/// id, read back when a tie needs the whole record.
+pub(super) fn record_at<T: crate::store::records::Versioned>(
+    path: &Path,
+    offset: u64,
+) -> Result<Option<T>> {
+    let io = |e| Error::io(format!("cannot read {}", path.display()), e);
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let line = log::line_at(&mut file, offset).map_err(io)?;
+    Ok(match serde_json::from_slice::<Value>(&line) {
+        Ok(Value::Object(m)) => T::parse(m).ok(),
+        _ => None,
+    })
+}

@@ -1,0 +1,278 @@
+//! verify's checks of the versioned logs of a project, facts and sessions: streamed a line at
+//! a time, keeping per id only what the checks need of its current version (the whole
+//! version is read back from its line in the rare tie that needs it).
+
+use std::cmp::Ordering;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use super::Problem;
+use super::lines::{each_line, record_at};
+use crate::error::Result;
+use crate::search::index::id_key;
+use crate::store::Store;
+use crate::store::records::Versioned;
+use crate::wire::{Fact, Session, time};
+
+/// The problems of one file, in the order found.
+struct Found {
+    file: String,
+    problems: Vec<Problem>,
+}
+
+impl Found {
+    fn new(store: &Store, path: &Path) -> Found {
+        Found {
+            file: super::relative(store, path),
+            problems: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, line: u64, kind: &'static str, message: impl Into<String>) {
+        self.problems.push(Problem {
+            file: self.file.clone(),
+            line,
+            kind,
+            message: message.into(),
+        });
+    }
+}
+
+/// What the fact checks keep of a fact's current version.
+struct FactSlot {
+    id: Box<str>,
+    /// The index of its (subject, predicate).
+    key: u32,
+    valid_from: time::Timestamp,
+    valid_to: Option<time::Timestamp>,
+    created_at: time::Timestamp,
+    offset: u64,
+}
+
+/// The current version of every fact id. Slots are found by a 64-bit key of the id, which
+/// takes a fraction of the memory of a map by the id's text; an id whose key another id
+/// already holds (rare) is found by its text instead.
+#[derive(Default)]
+struct FactSlots {
+    slots: Vec<FactSlot>,
+    by_key: HashMap<u64, u32>,
+    collided: HashMap<Box<str>, u32>,
+}
+
+impl FactSlots {
+    fn find(&self, id: &str) -> Option<usize> {
+        let i = *self.by_key.get(&id_key(id))? as usize;
+        if *self.slots[i].id == *id {
+            Some(i)
+        } else {
+            self.collided.get(id).map(|&i| i as usize)
+        }
+    }
+
+    /// Sets the slot of `slot.id`, at `at` as [`FactSlots::find`] found it.
+    fn set(&mut self, at: Option<usize>, slot: FactSlot) {
+        if let Some(i) = at {
+            self.slots[i] = slot;
+            return;
+        }
+        let i = self.slots.len() as u32;
+        match self.by_key.entry(id_key(&slot.id)) {
+            Entry::Vacant(e) => {
+                e.insert(i);
+            }
+            Entry::Occupied(_) => {
+                self.collided.insert(slot.id.clone(), i);
+            }
+        }
+        self.slots.push(slot);
+    }
+}
+
+/// A project's facts: per fact id a compact slot for its current version, then per key the
+/// chain checked for forks and overlaps. Returns the problems, and the forked facts read
+/// back in full for `--fix` to close.
+pub(super) fn check_facts(store: &Store, path: &Path) -> Result<(Vec<Problem>, Vec<Fact>)> {
+    let mut found = Found::new(store, path);
+    let mut keys: Vec<(String, String)> = Vec::new();
+    let mut key_of: HashMap<(String, String), u32> = HashMap::new();
+    let mut current = FactSlots::default();
+    each_line(path, |number, at, object| {
+        let map = match object {
+            Ok(m) => m,
+            Err((kind, message)) => {
+                found.add(number, kind, message);
+                return Ok(());
+            }
+        };
+        let f = match Fact::parse(map) {
+            Ok(f) => f,
+            Err(e) => {
+                found.add(number, "invalid_record", format!("not a valid fact: {e}"));
+                return Ok(());
+            }
+        };
+        // The version order of the fact log: closed beats open, the earlier end wins;
+        // only a tie needs the current version read back.
+        let slot = current.find(f.id());
+        let newer = match slot.map(|i| &current.slots[i]) {
+            None => true,
+            Some(cur) => match (f.valid_to(), cur.valid_to) {
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (Some(a), Some(b)) if a != b => a < b,
+                _ => match record_at::<Fact>(path, cur.offset)? {
+                    Some(c) => f.version_order(&c) == Ordering::Greater,
+                    None => true,
+                },
+            },
+        };
+        if newer {
+            let pair = (f.subject().to_string(), f.predicate().to_string());
+            let key = *key_of.entry(pair.clone()).or_insert_with(|| {
+                keys.push(pair);
+                (keys.len() - 1) as u32
+            });
+            let new = FactSlot {
+                id: f.id().into(),
+                key,
+                valid_from: f.valid_from(),
+                valid_to: f.valid_to(),
+                created_at: f.created_at(),
+                offset: at,
+            };
+            current.set(slot, new);
+        }
+        Ok(())
+    })?;
+    drop(key_of);
+    // The chains: by key, then start, creation and id. Keys sort by rank, not by text.
+    let mut slots = current.slots;
+    let mut by_text: Vec<usize> = (0..keys.len()).collect();
+    by_text.sort_unstable_by(|&a, &b| keys[a].cmp(&keys[b]));
+    let mut rank = vec![0; keys.len()];
+    for (r, &k) in by_text.iter().enumerate() {
+        rank[k] = r;
+    }
+    slots.sort_unstable_by(|a, b| {
+        let order = |s: &FactSlot| (rank[s.key as usize], s.valid_from, s.created_at);
+        order(a).cmp(&order(b)).then_with(|| a.id.cmp(&b.id))
+    });
+    let mut losers = Vec::new();
+    for chain in slots.chunk_by(|a, b| a.key == b.key) {
+        let (s, p) = &keys[chain[0].key as usize];
+        let open: Vec<&FactSlot> = chain.iter().filter(|f| f.valid_to.is_none()).collect();
+        if open.len() > 1 {
+            found.add(0, "fact_fork", format!("{} facts are current for ({s}, {p}); the newest wins, the others should be closed", open.len()));
+            for slot in &open[..open.len() - 1] {
+                losers.extend(record_at::<Fact>(path, slot.offset)?);
+            }
+        }
+        for pair in chain.windows(2) {
+            if let Some(end) = pair[0].valid_to
+                && end > pair[1].valid_from
+            {
+                found.add(
+                    0,
+                    "fact_overlap",
+                    format!(
+                        "facts {} and {} of ({s}, {p}) overlap in time",
+                        pair[0].id, pair[1].id
+                    ),
+                );
+            }
+        }
+    }
+    Ok((found.problems, losers))
+}
+
+/// What the session checks keep of a session's current version.
+struct SessionSlot {
+    started: Option<time::Timestamp>,
+    ended: Option<time::Timestamp>,
+    active: bool,
+    callsign: Option<Box<str>>,
+    offset: u64,
+}
+
+/// A project's sessions: each line's shape, then each line's schema, then the current
+/// versions' consistency (none ends before it starts; no two open ones share a callsign).
+pub(super) fn check_sessions(store: &Store, path: &Path) -> Result<Vec<Problem>> {
+    let mut shapes = Found::new(store, path);
+    let mut invalid = Found::new(store, path);
+    let mut current: BTreeMap<String, SessionSlot> = BTreeMap::new();
+    let parse = |t: Option<&str>| t.and_then(|t| time::parse(t).ok());
+    each_line(path, |number, at, object| {
+        let s = match object.map(Session::parse) {
+            Ok(Ok(s)) => s,
+            Ok(Err(e)) => {
+                invalid.add(
+                    number,
+                    "invalid_record",
+                    format!("not a valid session: {e}"),
+                );
+                return Ok(());
+            }
+            Err((kind, message)) => {
+                shapes.add(number, kind, message);
+                return Ok(());
+            }
+        };
+        let new = SessionSlot {
+            started: parse(s.str_field("started_at")),
+            ended: parse(s.str_field("ended_at")),
+            active: s.is_active(),
+            callsign: s.callsign().map(Into::into),
+            offset: at,
+        };
+        // The version order of sessions: ended beats open, the earlier end wins; only a tie
+        // needs the current version read back.
+        match current.get_mut(s.id()) {
+            None => {
+                current.insert(s.id().to_string(), new);
+            }
+            Some(cur) => {
+                let newer = match (new.ended, cur.ended) {
+                    (Some(_), None) => true,
+                    (None, Some(_)) => false,
+                    (Some(a), Some(b)) if a != b => a < b,
+                    _ => match record_at::<Session>(path, cur.offset)? {
+                        Some(c) => s.version_order(&c) == Ordering::Greater,
+                        None => true,
+                    },
+                };
+                if newer {
+                    *cur = new;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    let mut found = shapes;
+    found.problems.extend(invalid.problems);
+    let mut open_callsigns: BTreeMap<&str, usize> = BTreeMap::new();
+    for (id, s) in &current {
+        if let (Some(a), Some(b)) = (s.started, s.ended)
+            && b < a
+        {
+            found.add(
+                0,
+                "session_inconsistent",
+                format!("session {id} ends before it starts"),
+            );
+        }
+        if s.active
+            && let Some(c) = &s.callsign
+        {
+            *open_callsigns.entry(c).or_default() += 1;
+        }
+    }
+    for (c, n) in open_callsigns.into_iter().filter(|(_, n)| *n > 1) {
+        found.add(
+            0,
+            "session_inconsistent",
+            format!("{n} open sessions share the callsign {c}"),
+        );
+    }
+    Ok(found.problems)
+}
