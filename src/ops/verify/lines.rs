@@ -125,8 +125,8 @@ pub(super) fn record_at<T: crate::store::records::Versioned>(
     offset: u64,
 ) -> Result<Option<T>> {
     let io = |e| Error::io(format!("cannot read {}", path.display()), e);
-    let mut file = std::fs::File::open(path).map_err(io)?;
-    let line = log::line_at(&mut file, offset).map_err(io)?;
+    let file = std::fs::File::open(path).map_err(io)?;
+    let line = log::line_at(&file, offset).map_err(io)?;
     Ok(match serde_json::from_slice::<Value>(&line) {
         Ok(Value::Object(m)) => T::parse(m).ok(),
         _ => None,
