@@ -14,7 +14,6 @@ use super::pull::Filter;
 use crate::error::Result;
 use crate::search::index::{self, QueryView, hash_prefix};
 use crate::search::lite::LiteLine;
-use crate::search::query::MAX_TERMS;
 use crate::search::{Query, parse, rank, scan};
 use crate::store::Store;
 use crate::store::packages::StoredPackage;
@@ -41,32 +40,49 @@ impl Ranked {
     }
 }
 
-/// What is kept of a candidate line until the scores are known: a few dozen bytes.
+/// What is kept of a candidate line until the scores are known: 56 bytes, plus its term
+/// weights in its [`Part`]'s `tf`. Memory follows the matches (hundreds of thousands for a
+/// broad query at a million packages), so the record is kept small.
 struct Candidate {
-    file: u32,
+    /// The key of its package id ([`id_key`]).
+    id: u64,
     offset: u64,
-    /// The version order of `store::packages::version_order`: complete, version, and the
-    /// hash's first 64 bits (a tie there is as unlikely as a SHA-256 collision).
-    order: (bool, u64, u64),
+    /// With `status`, the version order of `store::packages::version_order` (see
+    /// [`Candidate::order`]).
+    version: u64,
+    hash_prefix: u64,
+    created_at: time::Timestamp,
+    len: f32,
+    file: u32,
     status: Status,
     /// Whether the viewer made it (drafts are shown to their creator only).
     viewer_is_creator: bool,
-    created_at: time::Timestamp,
     significance: i8,
-    /// Weighted occurrences of each query term (at most `MAX_TERMS`).
-    tf: [f32; MAX_TERMS],
-    len: f32,
+    /// Whether a newer version of its package was found in another log.
+    superseded: bool,
 }
 
-/// Reads a candidate line; `None` for a line that is not a package the filter accepts, or
-/// that holds no query term outside ids and keys.
+impl Candidate {
+    /// Complete before not, then version, then the hash's first 64 bits (a tie there is as
+    /// unlikely as a SHA-256 collision).
+    fn order(&self) -> (bool, u64, u64) {
+        (
+            self.status == Status::Complete,
+            self.version,
+            self.hash_prefix,
+        )
+    }
+}
+
+/// Reads a candidate line into a candidate and its term weights; `None` for a line that is
+/// not a package the filter accepts, or that holds no query term outside ids and keys.
 fn candidate(
     bytes: &[u8],
     file: u32,
     offset: u64,
     q: &Query,
     filter: &Filter,
-) -> Option<(u64, Candidate)> {
+) -> Option<(Candidate, Vec<f32>)> {
     let line: LiteLine = serde_json::from_slice(bytes).ok()?;
     let p = line.package;
     let ptype = p.package_type.as_deref().unwrap_or("standard");
@@ -100,34 +116,23 @@ fn candidate(
     let status =
         Status::parse(p.status.as_deref().unwrap_or("complete")).unwrap_or(Status::Complete);
     let c = Candidate {
-        file,
+        id: id_key(&p.package_id),
         offset,
-        order: (
-            status == Status::Complete,
-            line.version.unwrap_or(1),
-            hash_prefix(line.hash.as_deref().unwrap_or_default()),
-        ),
+        version: line.version.unwrap_or(1),
+        hash_prefix: hash_prefix(line.hash.as_deref().unwrap_or_default()),
+        created_at,
+        len: stats.len,
+        file,
         status,
         viewer_is_creator: status != Status::Draft
             || filter.viewer.id().is_none_or(|v| v == creator),
-        created_at,
         significance: p
             .significance
             .map(|s| s.clamp(1.0, 10.0) as i8)
             .unwrap_or(5),
-        tf: tf_array(&stats.tf),
-        len: stats.len,
+        superseded: false,
     };
-    Some((id_key(&p.package_id), c))
-}
-
-/// Keeps, per package id, the candidate of its current version.
-fn tf_array(tf: &[f32]) -> [f32; MAX_TERMS] {
-    let mut out = [0.0; MAX_TERMS];
-    for (o, t) in out.iter_mut().zip(tf) {
-        *o = *t;
-    }
-    out
+    Some((c, stats.tf))
 }
 
 /// The key a package is deduplicated by: a 64-bit hash of its id (two ids of one store sharing
@@ -140,18 +145,6 @@ fn id_key(id: &str) -> u64 {
     h.finish()
 }
 
-fn keep_best(best: &mut HashMap<u64, Candidate>, id: u64, c: Candidate) {
-    match best.entry(id) {
-        Entry::Occupied(mut e) if c.order > e.get().order => {
-            e.insert(c);
-        }
-        Entry::Occupied(_) => {}
-        Entry::Vacant(e) => {
-            e.insert(c);
-        }
-    }
-}
-
 /// The totals the scan gathers besides candidates.
 #[derive(Default)]
 struct Totals {
@@ -161,6 +154,48 @@ struct Totals {
     bytes_scanned: u64,
     candidate_bytes: u64,
     candidate_lines: u64,
+}
+
+/// What one scan thread keeps: per log, the candidate of each package's current version (a
+/// package's versions share the log of its creation month, so a map of one log's packages
+/// suffices; the rare id in several logs is settled by [`settle_duplicates`]).
+#[derive(Default)]
+struct Part {
+    candidates: Vec<Candidate>,
+    /// The query's term weights of each candidate, in candidate order, `terms` apiece.
+    tf: Vec<f32>,
+    /// Per id key, the index of its candidate from the current log.
+    in_log: HashMap<u64, usize>,
+    totals: Totals,
+    /// Scratch of [`from_index`], reused from log to log rather than allocated afresh (which
+    /// costs page faults): each document's term weights, and the documents with a term.
+    doc_tf: Vec<f32>,
+    touched: Vec<u32>,
+}
+
+impl Part {
+    /// Starts the next log: its packages are new to the map.
+    fn next_log(&mut self) {
+        self.in_log.clear();
+    }
+
+    /// Keeps `c` (with its term weights) unless the current log has a later version of it.
+    fn keep(&mut self, c: Candidate, tf: &[f32]) {
+        match self.in_log.entry(c.id) {
+            Entry::Occupied(e) => {
+                let i = *e.get();
+                if c.order() > self.candidates[i].order() {
+                    self.candidates[i] = c;
+                    self.tf[i * tf.len()..(i + 1) * tf.len()].copy_from_slice(tf);
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert(self.candidates.len());
+                self.candidates.push(c);
+                self.tf.extend_from_slice(tf);
+            }
+        }
+    }
 }
 
 /// Whether a candidate can be judged from the index alone, or needs its line: phrases need
@@ -179,11 +214,16 @@ fn from_index(
     file: u32,
     q: &Query,
     filter: &Filter,
-    best: &mut HashMap<u64, Candidate>,
+    part: &mut Part,
 ) -> Result<()> {
     let terms = q.terms.len();
-    let mut tf = vec![0f32; idx.doc_count() * terms];
-    let mut touched: Vec<u32> = Vec::new();
+    let (mut tf, mut touched) = (
+        std::mem::take(&mut part.doc_tf),
+        std::mem::take(&mut part.touched),
+    );
+    tf.clear();
+    tf.resize(idx.doc_count() * terms, 0.0);
+    touched.clear();
     for (i, list) in idx.postings.iter().enumerate() {
         for &(doc, count) in list {
             let row = doc as usize * terms;
@@ -204,7 +244,7 @@ fn from_index(
     touched.retain(|&doc| required.iter().all(|&i| tf[doc as usize * terms + i] > 0.0));
     let line_checks = needs_line(q, filter);
     let mut reader: Option<std::io::BufReader<std::fs::File>> = None;
-    for doc in touched {
+    for &doc in &touched {
         let Some(d) = idx.doc(doc) else { continue };
         let Some(created_at) = chrono::DateTime::from_timestamp_micros(d.created_micros) else {
             continue;
@@ -214,7 +254,11 @@ fn from_index(
         {
             continue;
         }
-        let c = if line_checks || (d.status == Status::Draft && filter.viewer.may_hide_drafts()) {
+        let Some(id) = idx.doc_id(doc).map(id_key) else {
+            continue;
+        };
+        let row = doc as usize * terms;
+        if line_checks || (d.status == Status::Draft && filter.viewer.may_hide_drafts()) {
             let r = match &mut reader {
                 Some(r) => r,
                 None => {
@@ -227,79 +271,126 @@ fn from_index(
             let read = r
                 .seek(std::io::SeekFrom::Start(d.offset))
                 .and_then(|_| r.read_until(b'\n', &mut line));
-            match read
+            if let Some((c, line_tf)) = read
                 .ok()
                 .and_then(|_| candidate(&line, file, d.offset, q, filter))
             {
-                Some((_, c)) => c,
-                None => continue,
+                // The index's id decides, as the line's would (they are the same).
+                part.keep(Candidate { id, ..c }, &line_tf);
             }
         } else {
-            let row = doc as usize * terms;
-            Candidate {
-                file,
+            let c = Candidate {
+                id,
                 offset: d.offset,
-                order: (
-                    d.status == Status::Complete,
-                    u64::from(d.version),
-                    d.hash_prefix,
-                ),
+                version: u64::from(d.version),
+                hash_prefix: d.hash_prefix,
+                created_at,
+                len: d.len,
+                file,
                 status: d.status,
                 viewer_is_creator: true,
-                created_at,
                 significance: d.significance,
-                tf: tf_array(&tf[row..row + terms]),
-                len: d.len,
-            }
-        };
-        let Some(id) = idx.doc_id(doc) else { continue };
-        keep_best(best, id_key(id), c);
+                superseded: false,
+            };
+            part.keep(c, &tf[row..row + terms]);
+        }
     }
+    (part.doc_tf, part.touched) = (tf, touched);
     Ok(())
 }
 
-/// The best candidate of each package, and the totals.
-type ScanResult = (HashMap<u64, Candidate>, Totals);
+/// Marks superseded, of candidates whose id key turns up in several logs (two projects, or a
+/// key collision), all but the current version: the rule [`Part::keep`] applies within a log,
+/// with the earlier log winning a tie.
+fn settle_duplicates(parts: &mut [Part]) {
+    let mut keys: Vec<u64> = parts
+        .iter()
+        .flat_map(|p| p.candidates.iter().map(|c| c.id))
+        .collect();
+    keys.sort_unstable();
+    let mut shared: Vec<u64> = keys
+        .windows(2)
+        .filter(|w| w[0] == w[1])
+        .map(|w| w[0])
+        .collect();
+    drop(keys);
+    if shared.is_empty() {
+        return;
+    }
+    shared.dedup();
+    let rank = |c: &Candidate| (c.order(), std::cmp::Reverse(c.file));
+    // Per shared key, where its best candidate so far is: (part, index).
+    let mut best: HashMap<u64, (usize, usize)> = HashMap::new();
+    for p in 0..parts.len() {
+        for i in 0..parts[p].candidates.len() {
+            let c = &parts[p].candidates[i];
+            if shared.binary_search(&c.id).is_err() {
+                continue;
+            }
+            let (this, id) = (rank(c), c.id);
+            let loser = match best.entry(id) {
+                Entry::Vacant(e) => {
+                    e.insert((p, i));
+                    continue;
+                }
+                Entry::Occupied(mut e) => {
+                    let (bp, bi) = *e.get();
+                    if this > rank(&parts[bp].candidates[bi]) {
+                        e.insert((p, i));
+                        (bp, bi)
+                    } else {
+                        (p, i)
+                    }
+                }
+            };
+            parts[loser.0].candidates[loser.1].superseded = true;
+        }
+    }
+}
 
 /// Scans `files` (on up to as many threads as the machine has cores, files shared out in
-/// turn) and returns the best candidate of each package.
+/// turn) and returns each thread's candidates, each package's current version not superseded.
 fn scan_all(
     files: &[PathBuf],
     cache: Option<&Path>,
     q: &Query,
     filter: &Filter,
-) -> Result<ScanResult> {
+) -> Result<Vec<Part>> {
     let matcher = scan::matcher(&q.terms)?;
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
         .min(files.len())
         .max(1);
-    let results: Vec<Result<ScanResult>> = std::thread::scope(|s| {
+    let results: Vec<Result<Part>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let matcher = &matcher;
-                s.spawn(move || -> Result<ScanResult> {
-                    let mut best = HashMap::new();
-                    let mut totals = Totals::default();
+                s.spawn(move || -> Result<Part> {
+                    let mut part = Part::default();
                     for (file, path) in files.iter().enumerate().skip(t).step_by(threads) {
+                        part.next_log();
                         if let Some(Ok(idx)) = cache.map(|c| index::query(c, path, &q.terms)) {
-                            totals.indexed_docs += idx.doc_count() as u64;
-                            from_index(&idx, path, file as u32, q, filter, &mut best)?;
+                            part.totals.indexed_docs += idx.doc_count() as u64;
+                            from_index(&idx, path, file as u32, q, filter, &mut part)?;
                             continue;
                         }
                         // No usable index (an unreadable cache, say): scan the log itself.
-                        totals.bytes_scanned += scan::scan_file(path, matcher, |offset, bytes| {
-                            totals.candidate_lines += 1;
-                            totals.candidate_bytes += bytes.len() as u64;
-                            if let Some((id, c)) = candidate(bytes, file as u32, offset, q, filter)
-                            {
-                                keep_best(&mut best, id, c);
-                            }
-                            Ok(true)
-                        })?;
+                        part.totals.bytes_scanned +=
+                            scan::scan_file(path, matcher, |offset, bytes| {
+                                part.totals.candidate_lines += 1;
+                                part.totals.candidate_bytes += bytes.len() as u64;
+                                if let Some((c, tf)) =
+                                    candidate(bytes, file as u32, offset, q, filter)
+                                {
+                                    part.keep(c, &tf);
+                                }
+                                Ok(true)
+                            })?;
                     }
-                    Ok((best, totals))
+                    // Freed before the scoring.
+                    (part.in_log, part.doc_tf, part.touched) = Default::default();
+                    Ok(part)
                 })
             })
             .collect();
@@ -308,25 +399,9 @@ fn scan_all(
             .map(|h| h.join().unwrap_or_else(|_| Ok(Default::default())))
             .collect()
     });
-    // Merge the threads' maps into the largest, so that no third map is built.
     let mut parts = results.into_iter().collect::<Result<Vec<_>>>()?;
-    parts.sort_by_key(|(m, _)| std::cmp::Reverse(m.len()));
-    let mut totals = Totals::default();
-    let mut best = HashMap::new();
-    for (i, (part, t)) in parts.into_iter().enumerate() {
-        totals.indexed_docs += t.indexed_docs;
-        totals.bytes_scanned += t.bytes_scanned;
-        totals.candidate_bytes += t.candidate_bytes;
-        totals.candidate_lines += t.candidate_lines;
-        if i == 0 {
-            best = part;
-        } else {
-            for (id, c) in part {
-                keep_best(&mut best, id, c);
-            }
-        }
-    }
-    Ok((best, totals))
+    settle_duplicates(&mut parts);
+    Ok(parts)
 }
 
 /// Runs a relevant pull over `projects`.
@@ -353,53 +428,76 @@ pub fn relevant(
         .config()
         .search_index()
         .then(|| store.layout().cache_dir());
-    let (mut best, totals) = scan_all(&files, cache.as_deref(), &q, filter)?;
-    // Status and draft visibility are judged on the current version.
-    best.retain(|_, c| {
-        filter.status.is_none_or(|s| s == c.status)
-            && (c.status != Status::Draft || c.viewer_is_creator)
-    });
-    if best.is_empty() {
+    let parts = scan_all(&files, cache.as_deref(), &q, filter)?;
+    let mut totals = Totals::default();
+    for t in parts.iter().map(|p| &p.totals) {
+        totals.indexed_docs += t.indexed_docs;
+        totals.bytes_scanned += t.bytes_scanned;
+        totals.candidate_bytes += t.candidate_bytes;
+        totals.candidate_lines += t.candidate_lines;
+    }
+    // Each package's current version with its term weights; status and draft visibility are
+    // judged on it.
+    let terms = q.terms.len();
+    let current = || {
+        parts
+            .iter()
+            .flat_map(|p| p.candidates.iter().zip(p.tf.chunks_exact(terms)))
+            .filter(|(c, _)| {
+                !c.superseded
+                    && filter.status.is_none_or(|s| s == c.status)
+                    && (c.status != Status::Draft || c.viewer_is_creator)
+            })
+    };
+    let mut count = 0usize;
+    let mut df = vec![0f32; terms];
+    // Summed in f64, which is exact while the field weights are whole numbers: the average (and
+    // so every score) does not depend on the order the candidates come in.
+    let mut total_len = 0f64;
+    for (c, tf) in current() {
+        count += 1;
+        total_len += f64::from(c.len);
+        for (d, &t) in df.iter_mut().zip(tf) {
+            if t > 0.0 {
+                *d += 1.0;
+            }
+        }
+    }
+    if count == 0 {
         return Ok(Vec::new());
     }
     // Document frequencies come from the same scan; the store's size in documents is estimated
     // from the bytes scanned and the mean candidate line.
     let mean_line = totals.candidate_bytes as f64 / totals.candidate_lines.max(1) as f64;
     let scanned_docs = totals.bytes_scanned as f64 / mean_line.max(1.0);
-    let docs = (totals.indexed_docs as f64 + scanned_docs).max(best.len() as f64) as f32;
-    let mut df = vec![0f32; q.terms.len()];
-    let mut total_len = 0f32;
-    for c in best.values() {
-        total_len += c.len;
-        for (i, &tf) in c.tf.iter().take(df.len()).enumerate() {
-            if tf > 0.0 {
-                df[i] += 1.0;
-            }
+    let docs = (totals.indexed_docs as f64 + scanned_docs).max(count as f64) as f32;
+    let idfs: Vec<f32> = df.iter().map(|&d| rank::idf(docs, d)).collect();
+    let avg_len = (total_len / count as f64) as f32;
+    let now = time::now();
+    // Best first: score, then the newer package, then a fixed order of ids (unique by now, so
+    // the order is total). Only the head is kept, and sorted; a margin covers winners whose
+    // lines fail their check.
+    let order = |a: &(f64, &Candidate), b: &(f64, &Candidate)| {
+        b.0.total_cmp(&a.0)
+            .then_with(|| b.1.created_at.cmp(&a.1.created_at))
+            .then_with(|| a.1.id.cmp(&b.1.id))
+    };
+    let head = limit.saturating_mul(2).saturating_add(16).min(count);
+    let mut scored: Vec<(f64, &Candidate)> = Vec::with_capacity(2 * head);
+    for (c, tf) in current() {
+        let age_days = (now - c.created_at).num_seconds() as f32 / 86_400.0;
+        let s = rank::nudge(
+            rank::bm25(tf, c.len, &idfs, avg_len),
+            i64::from(c.significance),
+            age_days,
+        );
+        scored.push((s as f64, c));
+        // The best `head` of the whole are the best `head` of those kept so far and the rest.
+        if scored.len() == 2 * head {
+            scored.select_nth_unstable_by(head, order);
+            scored.truncate(head);
         }
     }
-    let idfs: Vec<f32> = df.iter().map(|&d| rank::idf(docs, d)).collect();
-    let avg_len = total_len / best.len() as f32;
-    let now = time::now();
-    let mut scored: Vec<(f64, u64, &Candidate)> = best
-        .iter()
-        .map(|(id, c)| {
-            let age_days = (now - c.created_at).num_seconds() as f32 / 86_400.0;
-            let s = rank::nudge(
-                rank::bm25(&c.tf[..idfs.len()], c.len, &idfs, avg_len),
-                i64::from(c.significance),
-                age_days,
-            );
-            (s as f64, *id, c)
-        })
-        .collect();
-    // Best first: score, then the newer package, then a fixed order of ids. Only the head
-    // needs sorting; a margin covers winners whose lines fail their check.
-    let order = |a: &(f64, u64, &Candidate), b: &(f64, u64, &Candidate)| {
-        b.0.total_cmp(&a.0)
-            .then_with(|| b.2.created_at.cmp(&a.2.created_at))
-            .then_with(|| a.1.cmp(&b.1))
-    };
-    let head = (limit.saturating_mul(2) + 16).min(scored.len());
     if head < scored.len() {
         scored.select_nth_unstable_by(head, order);
         scored.truncate(head);
@@ -407,7 +505,7 @@ pub fn relevant(
     scored.sort_by(order);
     // Read the winners in full; one that fails validation or its hash is reported and skipped.
     let mut out = Vec::new();
-    for (score, _, c) in scored {
+    for (score, c) in scored {
         if out.len() == limit {
             break;
         }
@@ -436,4 +534,64 @@ pub fn relevant(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cand(id: u64, file: u32, offset: u64, version: u64, status: Status) -> Candidate {
+        Candidate {
+            id,
+            offset,
+            version,
+            hash_prefix: 0,
+            created_at: chrono::DateTime::from_timestamp_micros(0).unwrap(),
+            len: 1.0,
+            file,
+            status,
+            viewer_is_creator: true,
+            significance: 5,
+            superseded: false,
+        }
+    }
+
+    /// The survivors as (file, offset), with their first term weight.
+    fn survivors(parts: &[Part]) -> Vec<(u32, u64, f32)> {
+        let mut out: Vec<_> = parts
+            .iter()
+            .flat_map(|p| p.candidates.iter().zip(p.tf.chunks_exact(2)))
+            .filter(|(c, _)| !c.superseded)
+            .map(|(c, tf)| (c.file, c.offset, tf[0]))
+            .collect();
+        out.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        out
+    }
+
+    #[test]
+    fn one_candidate_per_package_its_current_version_across_logs_and_threads() {
+        let mut a = Part::default();
+        a.next_log();
+        a.keep(cand(1, 0, 0, 1, Status::Complete), &[1.0, 0.0]);
+        a.keep(cand(1, 0, 10, 2, Status::Complete), &[2.0, 0.0]);
+        // A later version that is not complete does not replace a complete one.
+        a.keep(cand(1, 0, 20, 3, Status::Draft), &[3.0, 0.0]);
+        a.keep(cand(2, 0, 30, 1, Status::Complete), &[4.0, 0.0]);
+        a.next_log();
+        // Key 2 again in another log, equal in order: the earlier log wins.
+        a.keep(cand(2, 2, 0, 1, Status::Complete), &[5.0, 0.0]);
+        let mut b = Part::default();
+        b.next_log();
+        // Key 1 in another thread's log, newer: it wins over both of thread a's.
+        b.keep(cand(1, 1, 0, 4, Status::Complete), &[6.0, 0.0]);
+        b.keep(cand(3, 1, 10, 1, Status::Complete), &[7.0, 0.0]);
+        assert_eq!(a.candidates.len(), 3);
+        assert_eq!(std::mem::size_of::<Candidate>(), 56);
+        let mut parts = vec![a, b];
+        settle_duplicates(&mut parts);
+        assert_eq!(
+            survivors(&parts),
+            vec![(0, 30, 4.0), (1, 0, 6.0), (1, 10, 7.0)]
+        );
+    }
 }
