@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::backup::{Kind, Sink};
 use crate::error::{Error, Result};
-use crate::store::records::Versioned;
+use crate::store::records::{Versioned, newer_by_end};
 use crate::store::{Store, WarningKind, log};
 use crate::wire::{Fact, Session, time, time::Timestamp};
 
@@ -20,9 +20,6 @@ use crate::wire::{Fact, Session, time, time::Timestamp};
 pub(super) trait Exported: Versioned {
     const KIND: Kind;
     fn log(store: &Store, project: &str) -> std::path::PathBuf;
-    /// When this version ended (a closed fact, an ended session): an ended version beats an
-    /// open one, the earlier end a later one; equal ends are settled by `version_order`.
-    fn end(&self) -> Option<Timestamp>;
     /// The group the export sorts by first (a fact's subject and predicate).
     fn group(&self) -> (&str, &str);
     /// The times it sorts by within a group, then by id.
@@ -33,9 +30,6 @@ impl Exported for Fact {
     const KIND: Kind = Kind::Facts;
     fn log(store: &Store, project: &str) -> std::path::PathBuf {
         store.layout().facts_file(project)
-    }
-    fn end(&self) -> Option<Timestamp> {
-        self.valid_to()
     }
     fn group(&self) -> (&str, &str) {
         (self.subject(), self.predicate())
@@ -49,9 +43,6 @@ impl Exported for Session {
     const KIND: Kind = Kind::Sessions;
     fn log(store: &Store, project: &str) -> std::path::PathBuf {
         store.layout().sessions_file(project)
-    }
-    fn end(&self) -> Option<Timestamp> {
-        self.str_field("ended_at").and_then(|t| time::parse(t).ok())
     }
     fn group(&self) -> (&str, &str) {
         ("", "")
@@ -113,14 +104,11 @@ fn record_at<T: Exported>(file: &File, offset: u64) -> std::io::Result<Option<T>
 }
 
 /// Whether the version at `new` comes after the one at `current` in the log's version order:
-/// ended beats open, the earlier end wins; only a tie needs both read back and compared in
-/// full.
+/// their ends decide, and only a tie needs both read back and compared in full.
 fn supersedes<T: Exported>(file: &File, new: &Slot, current: &Slot) -> std::io::Result<bool> {
-    Ok(match (new.end, current.end) {
-        (Some(_), None) => true,
-        (None, Some(_)) => false,
-        (Some(a), Some(b)) if a != b => a < b,
-        _ => match (
+    Ok(match newer_by_end(new.end, current.end) {
+        Some(newer) => newer,
+        None => match (
             record_at::<T>(file, new.offset)?,
             record_at::<T>(file, current.offset)?,
         ) {

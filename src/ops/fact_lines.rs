@@ -89,14 +89,6 @@ impl FactLines {
             .filter_map(|l| serde_json::from_slice(l).ok())
             .collect()
     }
-
-    /// The facts themselves, parsed.
-    pub fn to_facts(&self) -> Vec<Fact> {
-        self.lines()
-            .filter_map(|l| serde_json::from_slice(l).ok())
-            .filter_map(|v| Fact::from_value(v).ok())
-            .collect()
-    }
 }
 
 /// A JSON array of the facts, each written as stored.
@@ -137,7 +129,6 @@ mod tests {
             serde_json::to_string(&lines).unwrap(),
             serde_json::to_string(&facts).unwrap()
         );
-        assert_eq!(lines.to_facts(), facts);
         let from_bytes = FactLines::from_lines(lines.bytes.clone());
         assert_eq!(from_bytes.len(), 2);
         let s = from_bytes.summaries();

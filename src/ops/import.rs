@@ -17,7 +17,7 @@ use crate::error::{Error, Result, SchemaError};
 use crate::search::index::{hash_prefix, id_key};
 use crate::store::config::SecretPolicy;
 use crate::store::packages::StoredPackage;
-use crate::store::records::{Versioned, parsed_end_order};
+use crate::store::records::{Versioned, end_order};
 use crate::store::{Store, log};
 use crate::wire::{Fact, Package, Project, Session, Status, canonical, time};
 
@@ -355,23 +355,16 @@ fn digest(bytes: &[u8]) -> u128 {
     u128::from_le_bytes(d[..16].try_into().unwrap_or_default())
 }
 
-/// The end time a versioned record's order looks at, and its project.
+/// A versioned record of a project (a fact or a session).
 trait Ending: Versioned {
-    fn end(&self) -> Option<&str>;
     fn project_id(&self) -> &str;
 }
 impl Ending for Fact {
-    fn end(&self) -> Option<&str> {
-        self.str_field("valid_to")
-    }
     fn project_id(&self) -> &str {
         self.str_field("project_id").unwrap_or_default()
     }
 }
 impl Ending for Session {
-    fn end(&self) -> Option<&str> {
-        self.str_field("ended_at")
-    }
     fn project_id(&self) -> &str {
         self.str_field("project_id").unwrap_or_default()
     }
@@ -384,10 +377,6 @@ struct Slot {
     end: Option<time::Timestamp>,
     canonical: u128,
     offset: u64,
-}
-
-fn parse_end(end: Option<&str>) -> Option<time::Timestamp> {
-    end.and_then(|t| time::parse(t).ok())
 }
 
 /// The current versions of a fact or session log, compactly, to judge incoming versions.
@@ -442,7 +431,7 @@ impl<T: Ending> VersionTable<T> {
     fn slot(rec: &T, offset: u64) -> Slot {
         let value = serde_json::to_value(rec).unwrap_or_default();
         Slot {
-            end: parse_end(rec.end()),
+            end: rec.end(),
             canonical: digest(canonical::to_canonical_string(&value).as_bytes()),
             offset,
         }
@@ -454,7 +443,7 @@ impl<T: Ending> VersionTable<T> {
         let Some(cur) = self.slots.get(&digest(rec.record_id().as_bytes())) else {
             return Ok(std::cmp::Ordering::Greater);
         };
-        let by_end = parsed_end_order(parse_end(rec.end()), cur.end);
+        let by_end = end_order(rec.end(), cur.end);
         if by_end != std::cmp::Ordering::Equal {
             return Ok(by_end);
         }

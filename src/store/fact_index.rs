@@ -292,12 +292,12 @@ impl FactIndex {
     }
 
     /// `len` bytes of the index file at `at`.
+    fn stored(&self) -> std::io::Result<&Stored> {
+        (self.stored.as_ref()).ok_or_else(|| std::io::Error::other("no index file"))
+    }
+
     fn stored_bytes(&self, at: u64, len: u64) -> std::io::Result<Vec<u8>> {
-        let stored = self
-            .stored
-            .as_ref()
-            .ok_or_else(|| std::io::Error::other("no index file"))?;
-        let mut file = File::open(&stored.path)?;
+        let mut file = File::open(&self.stored()?.path)?;
         file.seek(SeekFrom::Start(at))?;
         let mut bytes = vec![0u8; len as usize];
         file.read_exact(&mut bytes)?;
@@ -308,10 +308,7 @@ impl FactIndex {
         if let Some(t) = self.tables.get() {
             return Ok(t);
         }
-        let stored = self
-            .stored
-            .as_ref()
-            .ok_or_else(|| std::io::Error::other("no index file"))?;
+        let stored = self.stored()?;
         let (nk, nc) = (stored.keys, stored.current);
         let body = self.stored_bytes(stored.tables_at, (nk + nc) as u64 * 16)?;
         let pair = |i: usize| {
@@ -330,10 +327,7 @@ impl FactIndex {
         if let Some(l) = self.lines.get() {
             return Ok(l);
         }
-        let stored = self
-            .stored
-            .as_ref()
-            .ok_or_else(|| std::io::Error::other("no index file"))?;
+        let stored = self.stored()?;
         let at = stored.tables_at + (stored.keys + stored.current) as u64 * 16;
         let lines = self.stored_bytes(at, stored.lines_len)?;
         Ok(self.lines.get_or_init(|| lines))

@@ -21,6 +21,24 @@ pub trait Versioned: Sized + serde::Serialize {
     /// How two versions of one id compare; the greatest is current. Must be a total order that
     /// does not depend on which line came first.
     fn version_order(&self, other: &Self) -> Ordering;
+    /// When this version ended (a closed fact, an ended session), as the version order compares
+    /// it: `None` while open (or for records that never end).
+    fn end(&self) -> Option<time::Timestamp> {
+        None
+    }
+}
+
+/// Whether a version that ended at `new` comes after one that ended at `current`, when their
+/// ends decide it (see [`end_order`]); `None` on a tie, which only the full `version_order`
+/// settles. Readers that keep compact slots rather than records use this first.
+pub(crate) fn newer_by_end(
+    new: Option<time::Timestamp>,
+    current: Option<time::Timestamp>,
+) -> Option<bool> {
+    match end_order(new, current) {
+        Ordering::Equal => None,
+        order => Some(order == Ordering::Greater),
+    }
 }
 
 /// The tie-breaker of last resort: the canonical JSON of the two versions.
@@ -28,15 +46,10 @@ pub fn canonical_order(a: &Value, b: &Value) -> Ordering {
     canonical::to_canonical_string(a).cmp(&canonical::to_canonical_string(b))
 }
 
-/// Orders optional end times so that "ended" beats "open" and the earlier end beats the later:
-/// once a record is closed it stays closed, whatever a merge brings.
-pub(crate) fn end_order(a: Option<&str>, b: Option<&str>) -> Ordering {
-    let parse = |s: Option<&str>| s.and_then(|s| time::parse(s).ok());
-    parsed_end_order(parse(a), parse(b))
-}
-
-/// [`end_order`] of ends already parsed (`None`: open, or an end that does not parse).
-pub(crate) fn parsed_end_order(a: Option<time::Timestamp>, b: Option<time::Timestamp>) -> Ordering {
+/// Orders optional end times (`None`: open, or an end that does not parse) so that "ended"
+/// beats "open" and the earlier end beats the later: once a record is closed it stays closed,
+/// whatever a merge brings.
+pub(crate) fn end_order(a: Option<time::Timestamp>, b: Option<time::Timestamp>) -> Ordering {
     match (a, b) {
         (None, None) => Ordering::Equal,
         (Some(_), None) => Ordering::Greater,
@@ -71,8 +84,11 @@ impl Versioned for Fact {
     }
     /// A closed version beats an open one; of two closed ones, the earlier `valid_to`.
     fn version_order(&self, other: &Self) -> Ordering {
-        end_order(self.str_field("valid_to"), other.str_field("valid_to"))
+        end_order(self.end(), other.end())
             .then_with(|| canonical_order(&self.to_value(), &other.to_value()))
+    }
+    fn end(&self) -> Option<time::Timestamp> {
+        self.valid_to()
     }
 }
 
@@ -86,8 +102,11 @@ impl Versioned for Session {
     }
     /// An ended version beats an open one; of two ended ones, the earlier `ended_at`.
     fn version_order(&self, other: &Self) -> Ordering {
-        end_order(self.str_field("ended_at"), other.str_field("ended_at"))
+        end_order(self.end(), other.end())
             .then_with(|| canonical_order(&self.to_value(), &other.to_value()))
+    }
+    fn end(&self) -> Option<time::Timestamp> {
+        self.str_field("ended_at").and_then(|t| time::parse(t).ok())
     }
 }
 

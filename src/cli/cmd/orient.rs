@@ -43,8 +43,5 @@ pub fn run(ctx: &mut Ctx, args: OrientArgs) -> CmdResult {
             markdown::orient(&o, args.view.max_chars)
         )?;
     }
-    // A bundle holds thousands of small maps; the process exit reclaims them faster than
-    // freeing them one by one would.
-    std::mem::forget(o);
     Ok(())
 }

@@ -12,7 +12,7 @@ use super::lines::{each_line, record_at};
 use crate::error::Result;
 use crate::search::index::id_key;
 use crate::store::Store;
-use crate::store::records::Versioned;
+use crate::store::records::{Versioned, newer_by_end};
 use crate::wire::{Fact, Session, time};
 
 /// The problems of one file, in the order found.
@@ -117,11 +117,9 @@ pub(super) fn check_facts(store: &Store, path: &Path) -> Result<(Vec<Problem>, V
         let slot = current.find(f.id());
         let newer = match slot.map(|i| &current.slots[i]) {
             None => true,
-            Some(cur) => match (f.valid_to(), cur.valid_to) {
-                (Some(_), None) => true,
-                (None, Some(_)) => false,
-                (Some(a), Some(b)) if a != b => a < b,
-                _ => match record_at::<Fact>(path, cur.offset)? {
+            Some(cur) => match newer_by_end(f.valid_to(), cur.valid_to) {
+                Some(newer) => newer,
+                None => match record_at::<Fact>(path, cur.offset)? {
                     Some(c) => f.version_order(&c) == Ordering::Greater,
                     None => true,
                 },
@@ -232,11 +230,9 @@ pub(super) fn check_sessions(store: &Store, path: &Path) -> Result<Vec<Problem>>
                 current.insert(s.id().to_string(), new);
             }
             Some(cur) => {
-                let newer = match (new.ended, cur.ended) {
-                    (Some(_), None) => true,
-                    (None, Some(_)) => false,
-                    (Some(a), Some(b)) if a != b => a < b,
-                    _ => match record_at::<Session>(path, cur.offset)? {
+                let newer = match newer_by_end(new.ended, cur.ended) {
+                    Some(newer) => newer,
+                    None => match record_at::<Session>(path, cur.offset)? {
                         Some(c) => s.version_order(&c) == Ordering::Greater,
                         None => true,
                     },
