@@ -80,6 +80,9 @@ pub fn each_record(store: &Store, projects: &[String], sink: &mut Sink<'_>) -> R
     Ok(())
 }
 
+/// The most of a log one export batch reads at once.
+const WINDOW_BYTES: u64 = 16 << 20;
+
 /// One project's packages, month by month, each month's lines turned into records by two
 /// threads.
 fn each_package(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()> {
@@ -101,8 +104,26 @@ fn each_package(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()>
         entries
             .sort_by(|a, b| (a.created_micros, month.id(a)).cmp(&(b.created_micros, month.id(b))));
         let render = |part: &[&super::catalog::Entry]| -> Result<(Vec<u8>, usize)> {
-            let (mut out, mut n) = (Vec::new(), 0);
+            let (mut out, mut n) = (Vec::with_capacity(part.len() * 1024), 0);
+            // The batch's lines in one read, when they lie close together (the log is mostly
+            // in creation order).
+            let window = log::Window::read(
+                &file,
+                part.iter().flat_map(|e| month.versions(e)).copied(),
+                WINDOW_BYTES,
+            );
             for e in part {
+                // A package with one version goes out as it was stored, once it checks out.
+                if let [offset] = month.versions(e)
+                    && let Some(text) = window
+                        .line(*offset)
+                        .and_then(crate::store::packages::checked_package_text)
+                {
+                    out.extend_from_slice(text.as_bytes());
+                    out.push(b'\n');
+                    n += 1;
+                    continue;
+                }
                 if let Some(p) = month.read_in(store, &file, e) {
                     serde_json::to_writer(&mut out, &p.package)
                         .map_err(|e| Error::Integrity(format!("cannot encode a record: {e}")))?;
@@ -112,21 +133,44 @@ fn each_package(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()>
             }
             Ok((out, n))
         };
-        // Rounds of two batches, one per thread, written in order: memory holds two batches'
-        // records, not the month.
-        const BATCH: usize = 2048;
-        for round in entries.chunks(2 * BATCH) {
-            let (first, second) = round.split_at(round.len().min(BATCH));
-            let (a, b) = std::thread::scope(|s| {
-                let later = s.spawn(|| render(second));
-                (render(first), later.join())
-            });
-            let b = b.map_err(|_| Error::Integrity("an export thread failed".into()))?;
-            for (out, n) in [a?, b?] {
+        render_in_rounds(&entries, 2048, render, &mut |out, n| {
+            sink(Kind::Packages, &out, n)
+        })?;
+    }
+    Ok(())
+}
+
+/// Renders `items` in batches of `batch`, two at a time on two threads, and hands each batch's
+/// lines to `write` in order. A round is written while the next is rendered, so the disk and
+/// the cores work at once; memory holds three batches' lines, never the whole.
+pub(super) fn render_in_rounds<I: Sync>(
+    items: &[I],
+    batch: usize,
+    render: impl Fn(&[I]) -> Result<(Vec<u8>, usize)> + Sync,
+    write: &mut dyn FnMut(Vec<u8>, usize) -> Result<()>,
+) -> Result<()> {
+    let failed = || Error::Integrity("an export thread failed".into());
+    let mut pending: Vec<(Vec<u8>, usize)> = Vec::new();
+    for round in items.chunks(2 * batch) {
+        let (first, second) = round.split_at(round.len().min(batch));
+        pending = std::thread::scope(|s| -> Result<Vec<(Vec<u8>, usize)>> {
+            let render = &render;
+            let a = s.spawn(move || render(first));
+            let b = s.spawn(move || render(second));
+            for (out, n) in pending.drain(..) {
                 if n > 0 {
-                    sink(Kind::Packages, &out, n)?;
+                    write(out, n)?;
                 }
             }
+            Ok(vec![
+                a.join().map_err(|_| failed())??,
+                b.join().map_err(|_| failed())??,
+            ])
+        })?;
+    }
+    for (out, n) in pending {
+        if n > 0 {
+            write(out, n)?;
         }
     }
     Ok(())

@@ -75,7 +75,7 @@ impl MonthCatalog {
     }
 
     /// Line offsets of the versions of `entry`, the current one first.
-    fn versions(&self, entry: &Entry) -> &[u64] {
+    pub fn versions(&self, entry: &Entry) -> &[u64] {
         let first = entry.first as usize;
         &self.versions[first..first + entry.count as usize]
     }

@@ -186,14 +186,15 @@ fn current_versions<T: Exported>(chosen: &mut Chosen, file: &File) -> std::io::R
     Ok(())
 }
 
-/// The lines at `slots`' offsets, each read back and written out as a record.
+/// The lines at `slots`' offsets, read back and written out as they are stored: each was read
+/// as a valid record when its slot was made, and a log's lines never change once written.
 fn render(file: &File, slots: &[&Slot]) -> std::io::Result<(Vec<u8>, usize)> {
     let (mut out, mut n) = (Vec::with_capacity(slots.len() * 400), 0);
     for slot in slots {
-        if let Ok(v @ Value::Object(_)) =
-            serde_json::from_slice::<Value>(&log::line_at(file, slot.offset)?)
-        {
-            serde_json::to_writer(&mut out, &v).map_err(std::io::Error::other)?;
+        let line = log::line_at(file, slot.offset)?;
+        let record = line.trim_ascii();
+        if record.starts_with(b"{") {
+            out.extend_from_slice(record);
             out.push(b'\n');
             n += 1;
         }
@@ -265,20 +266,10 @@ pub(super) fn each<T: Exported>(store: &Store, project: &str, sink: &mut Sink<'_
             chosen.id(b),
         ))
     });
-    // Written in rounds of two batches, one per thread, in order.
-    const BATCH: usize = 4096;
-    for round in slots.chunks(2 * BATCH) {
-        let (first, second) = round.split_at(round.len().min(BATCH));
-        let (a, b) = std::thread::scope(|s| {
-            let later = s.spawn(|| render(&file, second));
-            (render(&file, first), later.join())
-        });
-        let b = b.map_err(|_| Error::Integrity("an export thread failed".into()))?;
-        for (out, n) in [a.map_err(io)?, b.map_err(io)?] {
-            if n > 0 {
-                sink(T::KIND, &out, n)?;
-            }
-        }
-    }
-    Ok(())
+    super::backup::render_in_rounds(
+        &slots,
+        4096,
+        |part| render(&file, part).map_err(io),
+        &mut |out, n| sink(T::KIND, &out, n),
+    )
 }

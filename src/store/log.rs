@@ -327,6 +327,37 @@ pub fn append(path: &Path, bytes: &[u8], fsync: bool) -> Result<bool> {
     Ok(sealed)
 }
 
+/// Puts `finished`, a file of complete lines, in place as the log `path` when that log is
+/// absent or empty: a rename, so the log appears whole or not at all and nothing is copied.
+/// Returns false, leaving both alone, when the log has lines (append to it instead) or the
+/// rename cannot be made (`finished` is on another file system). Call this only while holding
+/// the writer lock.
+pub fn adopt(path: &Path, finished: &Path, fsync: bool) -> Result<bool> {
+    let ctx = |what: &str| format!("cannot {what} {}", path.display());
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() > 0 => return Ok(false),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(Error::io(ctx("stat"), e)),
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(ctx("create the folder for"), e))?;
+    if fsync {
+        File::open(finished)
+            .and_then(|f| f.sync_data())
+            .map_err(|e| Error::io(format!("cannot sync {}", finished.display()), e))?;
+    }
+    if std::fs::rename(finished, path).is_err() {
+        return Ok(false);
+    }
+    if fsync {
+        for d in dir.ancestors().take(3) {
+            sync_dir(d);
+        }
+    }
+    Ok(true)
+}
+
 /// Makes a new directory entry durable. Best effort: not every platform can open a directory.
 fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
@@ -421,6 +452,53 @@ pub fn line_at(file: &File, offset: u64) -> std::io::Result<Vec<u8>> {
     }
 }
 
+/// A stretch of a log read in one go, for reading many lines that lie close together without a
+/// read per line.
+pub struct Window {
+    start: u64,
+    bytes: Vec<u8>,
+}
+
+impl Window {
+    /// Past the last offset, how much is read for its line; a longer line is read by itself.
+    const TAIL: u64 = 64 * 1024;
+
+    /// The stretch from the first of `offsets` to a little past the last, when that is at most
+    /// `max_bytes`; an empty window otherwise (every line is then read by [`line_at`]).
+    pub fn read(file: &File, offsets: impl Iterator<Item = u64>, max_bytes: u64) -> Window {
+        use std::os::unix::fs::FileExt;
+        let (lo, hi) = offsets.fold((u64::MAX, 0), |(lo, hi), o| (lo.min(o), hi.max(o)));
+        let mut window = Window {
+            start: 0,
+            bytes: Vec::new(),
+        };
+        if lo > hi || hi - lo + Self::TAIL > max_bytes {
+            return window;
+        }
+        window.bytes.resize((hi - lo + Self::TAIL) as usize, 0);
+        let mut filled = 0;
+        while filled < window.bytes.len() {
+            match file.read_at(&mut window.bytes[filled..], lo + filled as u64) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        window.bytes.truncate(filled);
+        window.start = lo;
+        window
+    }
+
+    /// The whole line that starts at `offset` (without its newline), if the window holds it.
+    pub fn line(&self, offset: u64) -> Option<&[u8]> {
+        let from = usize::try_from(offset.checked_sub(self.start)?).ok()?;
+        let rest = self.bytes.get(from..)?;
+        let end = rest.iter().position(|&b| b == b'\n')?;
+        Some(&rest[..end])
+    }
+}
+
 /// One record as a line: compact JSON and `\n`.
 pub fn to_line(value: &impl serde::Serialize) -> Result<Vec<u8>> {
     let mut line = serde_json::to_vec(value)
@@ -432,6 +510,22 @@ pub fn to_line(value: &impl serde::Serialize) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_window_gives_the_lines_it_holds_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.ndjson");
+        std::fs::write(&path, b"one\ntwo\nthree").expect("writes");
+        let file = File::open(&path).expect("opens");
+        let w = Window::read(&file, [0u64, 4].into_iter(), 1 << 20);
+        assert_eq!(w.line(0), Some(&b"one"[..]));
+        assert_eq!(w.line(4), Some(&b"two"[..]));
+        // The torn last line has no newline: not a whole line.
+        assert_eq!(w.line(8), None);
+        assert_eq!(w.line(100), None);
+        let narrow = Window::read(&file, [0u64, 8].into_iter(), 16);
+        assert_eq!(narrow.line(0), None, "too wide a stretch is not read");
+    }
 
     #[test]
     fn a_log_read_in_parts_reads_as_one() {

@@ -158,6 +158,12 @@ impl Store {
             .sum()
     }
 
+    /// Makes `finished` the log `path` if that log is absent or empty ([`log::adopt`]); false
+    /// when it has lines, and the caller appends instead. Hold the lock.
+    pub fn adopt(&self, path: &Path, finished: &Path) -> Result<bool> {
+        log::adopt(path, finished, self.config.fsync())
+    }
+
     /// Appends complete lines to a log under the store's fsync policy. Hold the lock.
     /// A torn last line it seals is reported, as a reader would have.
     pub fn append(&self, path: &Path, bytes: &[u8]) -> Result<()> {

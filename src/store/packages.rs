@@ -113,6 +113,26 @@ impl StoredPackage {
     }
 }
 
+/// The package of a stored line as the text it was stored as, when the line checks out the way
+/// [`StoredPackage::from_envelope`] checks it (a valid package that matches its hash). `None`
+/// for anything else, or anything unusual; the caller then reads the line the full way, which
+/// reports what is wrong.
+pub fn checked_package_text(line: &[u8]) -> Option<&str> {
+    #[derive(serde::Deserialize)]
+    struct Envelope<'a> {
+        #[serde(borrow)]
+        package: &'a serde_json::value::RawValue,
+        hash: &'a str,
+    }
+    let env: Envelope<'_> = serde_json::from_slice(line).ok()?;
+    let text = env.package.get();
+    let Value::Object(map) = serde_json::from_str::<Value>(text).ok()? else {
+        return None;
+    };
+    let package = Package::from_map(map).ok()?;
+    (package.content_hash() == env.hash).then_some(text)
+}
+
 /// Orders two versions of one package: the greater is current. A `complete` version wins
 /// (complete is terminal); then the higher version number; then the greater hash; then the
 /// greater transition metadata. Line order

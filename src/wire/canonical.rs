@@ -73,6 +73,14 @@ pub fn format_number(x: f64) -> String {
     if x == 0.0 {
         return "0".to_owned(); // covers -0
     }
+    if x.fract() == 0.0 && x.abs() < EXACT_INTEGERS as f64 {
+        return (x as i64).to_string();
+    }
+    format_shortest(x)
+}
+
+/// [`format_number`] for a finite, non-zero `x`, by way of Rust's shortest round-trip digits.
+fn format_shortest(x: f64) -> String {
     // `{:e}` yields the shortest round-trip digits, e.g. "1.2345e-7" or "5e-324".
     let (digits, exp) = split_sci(&format!("{:e}", x.abs()));
     let digits = round_ties_to_even(x.abs(), digits, exp);
@@ -157,7 +165,18 @@ fn round_ties_to_even(abs: f64, digits: String, exp: i64) -> String {
     }
 }
 
+/// Integers of magnitude below 2^53 print as themselves: every such integer is a double, so
+/// no shorter digit string can name it.
+const EXACT_INTEGERS: i64 = 1 << 53;
+
 fn write_number(n: &Number, out: &mut String) {
+    if let Some(i) = n.as_i64()
+        && i.unsigned_abs() < EXACT_INTEGERS as u64
+    {
+        use std::fmt::Write as _;
+        let _ = write!(out, "{i}");
+        return;
+    }
     match n.as_f64() {
         Some(x) => out.push_str(&format_number(x)),
         // Unreachable without serde_json's `arbitrary_precision`; keep the literal text.
@@ -306,6 +325,22 @@ mod tests {
                 want,
                 "bits {bits:#018x}"
             );
+        }
+    }
+
+    #[test]
+    fn integers_take_the_short_path_to_the_same_text() {
+        let mut xs: Vec<i64> = vec![1, 7, 10, 99, 100, 1_000_000, 123_456_789_012_345];
+        for shift in 0..53 {
+            let p = 1i64 << shift;
+            xs.extend([p - 1, p, p + 1, 3 * p / 2]);
+        }
+        xs.retain(|x| *x > 0 && *x < EXACT_INTEGERS);
+        for x in xs {
+            for v in [x as f64, -(x as f64)] {
+                assert_eq!(format_number(v), format_shortest(v), "{v}");
+                assert_eq!(to_canonical_string(&json!(v as i64)), format_shortest(v));
+            }
         }
     }
 

@@ -366,3 +366,50 @@ fn restoring_a_later_backup_brings_the_later_review_state() {
     dst.ok(&["import", src.store().to_str().unwrap()]);
     assert_eq!(dst.ok(&["verify"]), "The store is sound.\n");
 }
+
+#[test]
+fn import_takes_over_new_and_empty_logs_and_appends_to_the_rest() {
+    let src = full_store();
+    let text = src.run(&["export", "--all-projects", "--out", "-"]).stdout;
+    let log_name = src.package_lines_file().file_name().unwrap().to_owned();
+
+    // An empty log where the packages belong: it is replaced by the imported lines.
+    let emptied = empty_store();
+    let empty_log = emptied
+        .store()
+        .join("projects/demo/packages")
+        .join(&log_name);
+    std::fs::create_dir_all(empty_log.parent().unwrap()).unwrap();
+    std::fs::write(&empty_log, b"").unwrap();
+    let r = emptied.run_stdin(&["import", "-"], text.as_bytes());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(stream(&emptied), stream(&src));
+
+    // A log with lines of its own keeps them, first, and gains the imported ones after.
+    let holding = Env::new();
+    let own = holding.deposit("Already here", &[]);
+    let before = holding.package_lines("demo");
+    let r = holding.run_stdin(&["import", "-"], text.as_bytes());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let after = holding.package_lines("demo");
+    assert_eq!(after[..before.len()], before[..]);
+    assert!(after.len() > before.len());
+    assert!(read(&holding.package_lines_file()).ends_with('\n'));
+    let ids: Vec<String> = stream(&holding)
+        .iter()
+        .filter_map(|r| r["package_id"].as_str().map(str::to_string))
+        .collect();
+    assert!(ids.contains(&own));
+    assert_eq!(ids.len(), 1 + 3, "its own and the stream's three");
+
+    for env in [&emptied, &holding] {
+        assert_eq!(env.ok(&["verify"]), "The store is sound.\n");
+        let leftovers: Vec<_> = std::fs::read_dir(env.store().join("cache"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("staged"))
+            .collect();
+        assert!(leftovers.is_empty(), "staged files left in cache/");
+    }
+}
