@@ -114,6 +114,29 @@ mod line_parsing {
         });
     }
 
+    /// A stored line checked the way export reads it: into a borrowing tree, validated, the
+    /// hash recomputed and compared; the package's text comes back as stored.
+    #[divan::bench(args = FIXTURES)]
+    fn to_checked_text(bencher: Bencher, name: &str) {
+        let line = stored_line(name);
+        let line = line.trim_ascii_end();
+        bencher.counter(BytesCount::of_slice(line)).bench(|| {
+            relay::store::packages::checked_package_text(black_box(line))
+                .expect("sound")
+                .len()
+        });
+    }
+
+    /// A stored line into the borrowing tree (`wire::tree::Json`) alone.
+    #[divan::bench(args = FIXTURES)]
+    fn to_tree(bencher: Bencher, name: &str) {
+        let line = stored_line(name);
+        let text = std::str::from_utf8(&line).expect("UTF-8");
+        bencher
+            .counter(BytesCount::of_slice(&line))
+            .bench(|| relay::wire::tree::Json::parse(black_box(text)).expect("JSON"));
+    }
+
     /// A stored line into the borrowed view that search reads (text fields, id, time).
     #[divan::bench(args = FIXTURES)]
     fn to_lite_line(bencher: Bencher, name: &str) {

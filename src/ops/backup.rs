@@ -6,12 +6,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 use sha2::{Digest, Sha256};
 
+use super::catalog::{Entry, MonthCatalog};
 use crate::error::{Error, Result};
 use crate::store::packages::StoredPackage;
 use crate::store::{Store, log};
+use crate::wire::tree::Object;
 use crate::wire::{Session, time};
 
 pub const BACKUP_FORMAT_VERSION: u64 = 1;
@@ -29,14 +31,14 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub fn of(map: &Map<String, Value>) -> Option<Kind> {
-        if map.contains_key("package_id") {
+    pub fn of<O: Object>(map: &O) -> Option<Kind> {
+        if map.get("package_id").is_some() {
             Some(Kind::Packages)
-        } else if map.contains_key("fact_id") {
+        } else if map.get("fact_id").is_some() {
             Some(Kind::Facts)
-        } else if map.contains_key("session_id") {
+        } else if map.get("session_id").is_some() {
             Some(Kind::Sessions)
-        } else if map.contains_key("project_id") {
+        } else if map.get("project_id").is_some() {
             Some(Kind::Projects)
         } else {
             None
@@ -96,48 +98,78 @@ fn each_package(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()>
         return Ok(());
     }
     super::catalog::warm(store, project)?;
-    for path in store.package_logs(project)? {
-        let month = super::catalog::MonthCatalog::load(store, &path)?;
-        let file = std::fs::File::open(&path)
-            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
-        let mut entries: Vec<&super::catalog::Entry> = month.entries.iter().collect();
-        entries
-            .sort_by(|a, b| (a.created_micros, month.id(a)).cmp(&(b.created_micros, month.id(b))));
-        let render = |part: &[&super::catalog::Entry]| -> Result<(Vec<u8>, usize)> {
-            let (mut out, mut n) = (Vec::with_capacity(part.len() * 1024), 0);
-            // The batch's lines in one read, when they lie close together (the log is mostly
-            // in creation order).
-            let window = log::Window::read(
-                &file,
-                part.iter().flat_map(|e| month.versions(e)).copied(),
-                WINDOW_BYTES,
-            );
-            for e in part {
-                // A package with one version goes out as it was stored, once it checks out.
-                if let [offset] = month.versions(e)
-                    && let Some(text) = window
-                        .line(*offset)
-                        .and_then(crate::store::packages::checked_package_text)
-                {
-                    out.extend_from_slice(text.as_bytes());
-                    out.push(b'\n');
-                    n += 1;
-                    continue;
-                }
-                if let Some(p) = month.read_in(store, &file, e) {
-                    serde_json::to_writer(&mut out, &p.package)
-                        .map_err(|e| Error::Integrity(format!("cannot encode a record: {e}")))?;
-                    out.push(b'\n');
-                    n += 1;
-                }
-            }
-            Ok((out, n))
+    let logs = store.package_logs(project)?;
+    // Each month's catalog is loaded, and its packages put in creation order, on a thread of
+    // its own while the month before is written.
+    let load = |path: &std::path::PathBuf| -> Result<(MonthCatalog, Vec<u32>)> {
+        let month = MonthCatalog::load(store, path)?;
+        let mut order: Vec<u32> = (0..month.entries.len() as u32).collect();
+        let key = |i: &u32| {
+            let e = &month.entries[*i as usize];
+            (e.created_micros, month.id(e))
         };
-        render_in_rounds(&entries, 2048, render, &mut |out, n| {
-            sink(Kind::Packages, &out, n)
-        })?;
-    }
-    Ok(())
+        order.sort_by(|a, b| key(a).cmp(&key(b)));
+        Ok((month, order))
+    };
+    std::thread::scope(|s| -> Result<()> {
+        let failed = || Error::Integrity("an export thread failed".into());
+        let mut loading = logs.first().map(|p| s.spawn(move || load(p)));
+        for (i, path) in logs.iter().enumerate() {
+            let (month, order) = match loading.take() {
+                Some(h) => h.join().map_err(|_| failed())??,
+                None => break,
+            };
+            loading = logs.get(i + 1).map(|p| s.spawn(move || load(p)));
+            export_month(store, path, &month, &order, sink)?;
+        }
+        Ok(())
+    })
+}
+
+/// One month's packages, in creation order (`order`: entries by their place in `month`).
+fn export_month(
+    store: &Store,
+    path: &std::path::Path,
+    month: &MonthCatalog,
+    order: &[u32],
+    sink: &mut Sink<'_>,
+) -> Result<()> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+    let entries: Vec<&Entry> = order.iter().map(|&i| &month.entries[i as usize]).collect();
+    let render = |part: &[&Entry]| -> Result<(Vec<u8>, usize)> {
+        let (mut out, mut n) = (Vec::with_capacity(part.len() * 1024), 0);
+        // The batch's lines in one read, when they lie close together (the log is mostly
+        // in creation order).
+        let window = log::Window::read(
+            &file,
+            part.iter().flat_map(|e| month.versions(e)).copied(),
+            WINDOW_BYTES,
+        );
+        for e in part {
+            // A package with one version goes out as it was stored, once it checks out.
+            if let [offset] = month.versions(e)
+                && let Some(text) = window
+                    .line(*offset)
+                    .and_then(crate::store::packages::checked_package_text)
+            {
+                out.extend_from_slice(text.as_bytes());
+                out.push(b'\n');
+                n += 1;
+                continue;
+            }
+            if let Some(p) = month.read_in(store, &file, e) {
+                serde_json::to_writer(&mut out, &p.package)
+                    .map_err(|e| Error::Integrity(format!("cannot encode a record: {e}")))?;
+                out.push(b'\n');
+                n += 1;
+            }
+        }
+        Ok((out, n))
+    };
+    render_in_rounds(&entries, 2048, render, &mut |out, n| {
+        sink(Kind::Packages, &out, n)
+    })
 }
 
 /// Renders `items` in batches of `batch`, two at a time on two threads, and hands each batch's

@@ -1,353 +1,32 @@
 //! Import (§10.3) at the speed of the disk and in bounded memory: the source is read once, as
-//! a stream, in chunks whose lines two threads parse and validate; each record is then judged
-//! against a snapshot of the store and the records before it, and what is new is staged in
-//! files under `cache/`. Only when every record has passed are the staged lines appended to
-//! the logs, under the locks of the projects they touch. A conflict or a bad record anywhere
-//! writes nothing.
+//! a stream, in chunks whose lines two threads parse and check (`check`); each record is then
+//! judged, in source order, against a snapshot of the store and the records before it, and
+//! what is new is staged in files under `cache/`. Only when every record has passed are the
+//! staged lines added to the logs, under the locks of the projects they touch: a new log takes
+//! its staged file whole, by a rename; a log with lines gets whole-line appends. A conflict or
+//! a bad record anywhere writes nothing.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::PathBuf;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::backup::{ImportOptions, ImportSummary, Kind, OnConflict};
-use crate::error::{Error, Result, SchemaError};
+use crate::error::{Error, Result};
 use crate::search::index::{hash_prefix, id_key};
-use crate::store::config::SecretPolicy;
 use crate::store::packages::StoredPackage;
 use crate::store::records::{Versioned, end_order};
 use crate::store::{Store, log};
 use crate::wire::{Fact, Package, Project, Session, Status, canonical, time};
 
-/// Lines parsed per chunk: enough to keep two threads busy, little enough to bound memory.
-const CHUNK_BYTES: usize = 1 << 20;
+mod check;
+mod source;
 
-/// One file of a source, with the SHA-256 its manifest promises (if any).
-#[derive(Debug, Clone)]
-pub struct SourceFile {
-    pub path: PathBuf,
-    pub label: String,
-    pub expected: Option<String>,
-}
-
-/// What an import reads: files in order, and a folder of temporary files to remove after.
-#[derive(Debug, Default)]
-pub struct Source {
-    pub files: Vec<SourceFile>,
-    /// Kept for its `Drop`: the spooled files go when the source does.
-    _spool: Option<Spool>,
-}
-
-/// A temporary folder under `cache/`, removed when dropped.
-#[derive(Debug)]
-struct Spool(PathBuf);
-
-impl Spool {
-    fn new(store: &Store, what: &str) -> Result<Spool> {
-        let dir = store.layout().cache_dir().join(format!(
-            "{what}-{}-{}",
-            std::process::id(),
-            crate::wire::ids::new_id("s")
-        ));
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
-        Ok(Spool(dir))
-    }
-}
-
-impl Drop for Spool {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-impl Source {
-    /// A stream from `reader` (stdin), spooled to a file so that it can be read in chunks.
-    pub fn spooled(store: &Store, mut reader: impl Read, label: &str) -> Result<Source> {
-        let spool = Spool::new(store, "import")?;
-        let path = spool.0.join("stream.ndjson");
-        let mut f = std::fs::File::create(&path)
-            .map_err(|e| Error::io(format!("cannot create {}", path.display()), e))?;
-        std::io::copy(&mut reader, &mut f)
-            .map_err(|e| Error::io(format!("cannot read {label}"), e))?;
-        Ok(Source {
-            files: vec![SourceFile {
-                path,
-                label: label.to_string(),
-                expected: None,
-            }],
-            _spool: Some(spool),
-        })
-    }
-
-    /// Another store's records, exported to a spooled stream first (a line whose hash does not
-    /// match is an error).
-    pub fn from_store(store: &Store, root: &Path) -> Result<Source> {
-        let other = Store::open(root.to_path_buf())?;
-        let projects: Vec<String> = super::projects::list(&other)?
-            .iter()
-            .map(|p| p.id().to_string())
-            .collect();
-        let spool = Spool::new(store, "import")?;
-        let path = spool.0.join("store.ndjson");
-        let file = std::fs::File::create(&path)
-            .map_err(|e| Error::io(format!("cannot create {}", path.display()), e))?;
-        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-        super::backup::each_record(&other, &projects, &mut |_, lines, _| {
-            out.write_all(lines)
-                .map_err(|e| Error::io("cannot write the spooled records", e))
-        })?;
-        out.flush()
-            .map_err(|e| Error::io("cannot write the spooled records", e))?;
-        if let Some(w) = (other.diagnostics().take().into_iter())
-            .find(|w| w.kind == crate::store::WarningKind::HashMismatch)
-        {
-            return Err(Error::Integrity(format!(
-                "{}:{}: {}",
-                w.path.display(),
-                w.line,
-                w.message
-            )));
-        }
-        Ok(Source {
-            files: vec![SourceFile {
-                path,
-                label: root.display().to_string(),
-                expected: None,
-            }],
-            _spool: Some(spool),
-        })
-    }
-
-    /// What `path` holds: a backup folder (its files checked against the manifest as they
-    /// are read), another store's `.relay/` folder, a folder of record files without a
-    /// manifest (`force`), or an NDJSON stream file.
-    pub fn open(store: &Store, path: &Path, force: bool) -> Result<Source> {
-        let io = |e| Error::io(format!("cannot read {}", path.display()), e);
-        let single = |p: &Path| SourceFile {
-            path: p.to_path_buf(),
-            label: p.display().to_string(),
-            expected: None,
-        };
-        if !path.is_dir() {
-            std::fs::metadata(path).map_err(io)?;
-            return Ok(Source {
-                files: vec![single(path)],
-                _spool: None,
-            });
-        }
-        let manifest_path = path.join(super::backup::MANIFEST);
-        if manifest_path.is_file() {
-            let manifest: Value = serde_json::from_slice(
-                &std::fs::read(&manifest_path).map_err(io)?,
-            )
-            .map_err(|e| {
-                Error::InvalidInput(format!(
-                    "{} is not valid JSON: {e}",
-                    manifest_path.display()
-                ))
-            })?;
-            let listed = manifest
-                .get("files")
-                .and_then(Value::as_object)
-                .cloned()
-                .unwrap_or_default();
-            let mut files = Vec::new();
-            for k in super::backup::KINDS {
-                let name = format!("{k}.ndjson");
-                let file = path.join(&name);
-                if !file.is_file() {
-                    if listed.contains_key(&name) {
-                        return Err(Error::Integrity(format!(
-                            "{} is listed in the manifest but missing; the backup is damaged",
-                            file.display()
-                        )));
-                    }
-                    continue;
-                }
-                files.push(SourceFile {
-                    expected: listed
-                        .get(&name)
-                        .and_then(Value::as_str)
-                        .map(str::to_string),
-                    ..single(&file)
-                });
-            }
-            return Ok(Source {
-                files,
-                _spool: None,
-            });
-        }
-        if path.join("projects").is_dir() && path.join("projects.ndjson").is_file() {
-            return Source::from_store(store, path);
-        }
-        let files: Vec<SourceFile> = (super::backup::KINDS.iter())
-            .map(|k| path.join(format!("{k}.ndjson")))
-            .filter(|f| f.is_file())
-            .map(|f| single(&f))
-            .collect();
-        if files.is_empty() {
-            return Err(Error::InvalidInput(format!(
-                "{} is neither a backup folder, a relay store, nor an NDJSON file",
-                path.display()
-            )));
-        }
-        if !force {
-            return Err(Error::InvalidInput(format!(
-                "{} has no {}: it is a partial backup (the manifest is written last); pass --force to import it anyway",
-                path.display(),
-                super::backup::MANIFEST
-            )));
-        }
-        Ok(Source {
-            files,
-            _spool: None,
-        })
-    }
-
-    /// The total size of the files, for progress.
-    pub fn bytes(&self) -> u64 {
-        (self.files.iter())
-            .filter_map(|f| std::fs::metadata(&f.path).ok())
-            .map(|m| m.len())
-            .sum()
-    }
-}
-
-/// A package that passed every check: what judging it needs, and its line as a first version
-/// (the package itself is dropped by the thread that parsed it).
-struct Incoming {
-    project: String,
-    id: String,
-    hash: String,
-    line: Vec<u8>,
-    log: PathBuf,
-}
-
-impl Incoming {
-    /// The package again, from its line: only for the rare id the store already holds.
-    fn package(&self) -> Result<Package> {
-        let env: Map<String, Value> = serde_json::from_slice(&self.line)
-            .map_err(|e| Error::Integrity(format!("cannot re-read a staged package: {e}")))?;
-        Ok(Package::from_value(
-            env.get("package").cloned().unwrap_or_default(),
-        )?)
-    }
-}
-
-/// A record that passed every check, ready to be judged.
-enum Checked {
-    Project(Project),
-    Package(Incoming),
-    Fact(Fact),
-    Session(Session),
-}
-
-fn schema_at(location: &dyn std::fmt::Display, e: SchemaError) -> Error {
-    Error::InvalidSchema(SchemaError::new(
-        e.field,
-        format!("{} (at {location})", e.problem),
-    ))
-}
-
-/// One line of a stream read as a wire record: its kind, the record, and the hash the line
-/// carried (a store's package line is an envelope; a backup's is the bare package).
-pub fn parse_record(
-    line: &[u8],
-    location: &dyn std::fmt::Display,
-) -> Result<(Kind, Map<String, Value>, Option<String>)> {
-    let value: Value = serde_json::from_slice(line)
-        .map_err(|e| Error::malformed_json(location.to_string(), &e))?;
-    let Value::Object(mut map) = value else {
-        return Err(Error::InvalidInput(format!(
-            "{location}: a record must be a JSON object"
-        )));
-    };
-    let mut carried = None;
-    if let (Some(Value::Object(_)), Some(Value::String(h))) = (map.get("package"), map.get("hash"))
-    {
-        carried = Some(h.clone());
-        if let Some(Value::Object(p)) = map.remove("package") {
-            map = p;
-        }
-    }
-    let kind = Kind::of(&map).ok_or_else(|| {
-        Error::InvalidInput(format!(
-            "{location}: not a wire record (no package_id, fact_id, session_id or project_id)"
-        ))
-    })?;
-    Ok((kind, map, carried))
-}
-
-/// Parses and checks one line: JSON, kind, carried hash, project map, limits, secrets, schema.
-fn check_line(store: &Store, opts: &ImportOptions, line: &[u8], at: &Loc) -> Result<Checked> {
-    let location = at;
-    let (kind, mut map, carried) = parse_record(line, at)?;
-    // Hashes are checked as the source wrote them; --project-map applies after.
-    let mut known_hash = None;
-    if kind == Kind::Packages
-        && let Some(h) = &carried
-    {
-        let computed = canonical::content_hash_of_map(&map);
-        if *h != computed {
-            let id = map.get("package_id").and_then(Value::as_str).unwrap_or("?");
-            return Err(Error::Integrity(format!(
-                "{location}: package {id} does not match the hash it carries ({h}, computed {computed})"
-            )));
-        }
-        known_hash = Some(computed);
-    }
-    let mut remapped = false;
-    if let Some(Value::String(p)) = map.get("project_id")
-        && let Some(new) = opts.project_map.get(p)
-    {
-        map.insert("project_id".into(), Value::String(new.clone()));
-        remapped = true;
-    }
-    store
-        .config()
-        .limits()
-        .check_record("the record", &map)
-        .map_err(|e| Error::InvalidInput(format!("{location}: {e}")))?;
-    super::secrets::guard(store, &mut map).map_err(|e| match e {
-        Error::SecretDetected {
-            field,
-            rule,
-            preview,
-        } => Error::SecretDetected {
-            field: format!("{field}` at `{location}"),
-            rule,
-            preview,
-        },
-        e => e,
-    })?;
-    Ok(match kind {
-        Kind::Projects => {
-            Checked::Project(Project::from_map(map).map_err(|e| schema_at(location, e))?)
-        }
-        Kind::Packages => {
-            let p = Package::from_map(map).map_err(|e| schema_at(location, e))?;
-            // Unchanged since its hash was checked: no need to hash it again.
-            let hash = match known_hash {
-                Some(h) if !remapped && store.secret_policy() != SecretPolicy::Redact => h,
-                _ => p.content_hash(),
-            };
-            Checked::Package(Incoming {
-                project: p.project_id().to_string(),
-                id: p.id().to_string(),
-                line: StoredPackage::envelope_line(&p, &hash)?,
-                log: store.package_log_for(&p),
-                hash,
-            })
-        }
-        Kind::Facts => Checked::Fact(Fact::from_map(map).map_err(|e| schema_at(location, e))?),
-        Kind::Sessions => {
-            Checked::Session(Session::from_map(map).map_err(|e| schema_at(location, e))?)
-        }
-    })
-}
+use check::{Checked, CheckedChunk, Chunk, Incoming, check_chunk, read_chunk};
+use source::Spool;
+pub use source::{Source, SourceFile};
 
 /// The first 128 bits of a SHA-256: a compact identity for a line or a canonical form.
 fn digest(bytes: &[u8]) -> u128 {
@@ -786,59 +465,110 @@ fn same_but_review(a: &Package, b: &Package) -> bool {
     strip(a) == strip(b)
 }
 
-/// Where a line is, for messages: `file:line`.
-struct Loc<'a> {
-    label: &'a str,
-    line: u64,
-}
-
-impl std::fmt::Display for Loc<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}", self.label, self.line)
-    }
-}
-
-/// The next whole lines of `reader`, about [`CHUNK_BYTES`] of them; empty at the end.
-fn read_chunk(reader: &mut impl BufRead) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::with_capacity(CHUNK_BYTES + 4096);
-    while bytes.len() < CHUNK_BYTES && reader.read_until(b'\n', &mut bytes)? > 0 {}
-    Ok(bytes)
-}
-
-/// One chunk of a source file: whole lines, with the number of the first.
-struct Chunk {
-    bytes: Vec<u8>,
-    first_line: u64,
-}
-
-/// Checks a chunk's lines on two threads; results in line order.
-fn check_chunk(
+/// Reads one source file and judges its records in order. A reader thread cuts the file into
+/// chunks of whole lines; two threads check whole chunks, each its own; this thread takes the
+/// results back in order and judges them, while the next chunks are being checked.
+fn judge_file(
     store: &Store,
     opts: &ImportOptions,
-    chunk: &Chunk,
-    label: &str,
-) -> Vec<Result<Checked>> {
-    let lines: Vec<(u64, &[u8])> = chunk
-        .bytes
-        .split(|&b| b == b'\n')
-        .enumerate()
-        .map(|(i, l)| (chunk.first_line + i as u64, l))
-        .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
-        .collect();
-    let check = |part: &[(u64, &[u8])]| -> Vec<Result<Checked>> {
-        part.iter()
-            .map(|&(n, l)| check_line(store, opts, l, &Loc { label, line: n }))
-            .collect()
-    };
-    let half = lines.len() / 2;
-    std::thread::scope(|s| {
-        let later = s.spawn(|| check(&lines[half..]));
-        let mut out = check(&lines[..half]);
-        match later.join() {
-            Ok(rest) => out.extend(rest),
-            Err(_) => out.push(Err(Error::Integrity("an import thread failed".into()))),
+    file: &SourceFile,
+    run: &mut Run<'_>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<()> {
+    use std::sync::{Mutex, mpsc};
+    let io = |e| Error::io(format!("cannot read {}", file.path.display()), e);
+    let failed = || Error::Integrity("an import thread failed".into());
+    let (chunk_tx, chunk_rx) = mpsc::sync_channel::<(u64, Chunk)>(1);
+    // Shared by the checkers; the first to stop drops it, so that the reader stops too.
+    let chunk_rx = Mutex::new(Some(chunk_rx));
+    struct Closing<'a, T>(&'a Mutex<Option<T>>);
+    impl<T> Drop for Closing<'_, T> {
+        fn drop(&mut self) {
+            self.0.lock().unwrap_or_else(|e| e.into_inner()).take();
         }
-        out
+    }
+    let (done_tx, done_rx) = mpsc::sync_channel::<CheckedChunk>(1);
+    std::thread::scope(|scope| -> Result<()> {
+        let reader = scope.spawn(move || -> Result<Option<String>> {
+            let handle = std::fs::File::open(&file.path).map_err(io)?;
+            let mut reader = BufReader::with_capacity(1 << 20, handle);
+            // The manifest's digest, only when there is one to compare with.
+            let mut hasher = file.expected.as_ref().map(|_| Sha256::new());
+            let (mut line_no, mut number) = (1u64, 0u64);
+            loop {
+                let bytes = read_chunk(&mut reader).map_err(io)?;
+                if bytes.is_empty() {
+                    break;
+                }
+                if let Some(h) = hasher.as_mut() {
+                    h.update(&bytes);
+                }
+                let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+                let chunk = Chunk {
+                    bytes,
+                    first_line: line_no,
+                };
+                line_no += lines;
+                if chunk_tx.send((number, chunk)).is_err() {
+                    break; // the judge stopped at an error
+                }
+                number += 1;
+            }
+            Ok(hasher.map(|h| h.finalize().iter().map(|b| format!("{b:02x}")).collect()))
+        });
+        let checkers: Vec<_> = (0..2)
+            .map(|_| {
+                let (chunk_rx, done_tx) = (&chunk_rx, done_tx.clone());
+                scope.spawn(move || {
+                    let _closing = Closing(chunk_rx);
+                    loop {
+                        let next = match chunk_rx.lock().as_deref() {
+                            Ok(Some(rx)) => rx.recv().ok(),
+                            _ => None,
+                        };
+                        let Some((number, chunk)) = next else { break };
+                        let size = chunk.bytes.len() as u64;
+                        let checked = check_chunk(store, opts, &chunk, &file.label);
+                        if done_tx.send((number, size, checked)).is_err() {
+                            break;
+                        }
+                    }
+                })
+            })
+            .collect();
+        drop(done_tx);
+        // Chunks come back in any order; they are judged in file order.
+        let mut early: BTreeMap<u64, (u64, Vec<Result<Checked>>)> = BTreeMap::new();
+        let mut next = 0u64;
+        let judged = (|| -> Result<()> {
+            for (number, size, checked) in &done_rx {
+                early.insert(number, (size, checked));
+                while let Some((size, checked)) = early.remove(&next) {
+                    for rec in checked {
+                        run.record(rec?)?;
+                    }
+                    progress(size);
+                    next += 1;
+                }
+            }
+            Ok(())
+        })();
+        // On an error, stop the others: they see their channels close.
+        drop(done_rx);
+        for c in checkers {
+            c.join().map_err(|_| failed())?;
+        }
+        let digest = reader.join().map_err(|_| failed())??;
+        judged?;
+        if let (Some(expected), Some(actual)) = (&file.expected, digest)
+            && *expected != format!("sha256:{actual}")
+        {
+            return Err(Error::Integrity(format!(
+                "{} does not match the manifest (expected {expected}, found sha256:{actual}); the backup is damaged",
+                file.path.display()
+            )));
+        }
+        Ok(())
     })
 }
 
@@ -875,61 +605,10 @@ pub fn import(
         Some(store.lock("projects")?)
     };
     for file in &source.files {
-        // A reader thread reads and checks the next chunk while this one judges the last.
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<(u64, Vec<Result<Checked>>)>>(1);
-        let judged = std::thread::scope(|scope| -> Result<()> {
-            let reader_thread = scope.spawn(move || -> Result<String> {
-                let io = |e| Error::io(format!("cannot read {}", file.path.display()), e);
-                let file_handle = std::fs::File::open(&file.path).map_err(io)?;
-                let mut reader = BufReader::with_capacity(1 << 20, file_handle);
-                let mut hasher = Sha256::new();
-                let mut line_no = 1u64;
-                loop {
-                    let bytes = read_chunk(&mut reader).map_err(io)?;
-                    if bytes.is_empty() {
-                        break;
-                    }
-                    hasher.update(&bytes);
-                    let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
-                    let size = bytes.len() as u64;
-                    let chunk = Chunk {
-                        bytes,
-                        first_line: line_no,
-                    };
-                    line_no += lines;
-                    let checked = check_chunk(store, opts, &chunk, &file.label);
-                    if tx.send(Ok((size, checked))).is_err() {
-                        break; // the judge stopped at an error
-                    }
-                }
-                Ok(hasher
-                    .finalize()
-                    .iter()
-                    .map(|b| format!("{b:02x}"))
-                    .collect())
-            });
-            for batch in rx {
-                let (size, checked) = batch?;
-                for rec in checked {
-                    run.record(rec?)?;
-                }
-                done += size;
-                progress(done, total);
-            }
-            let actual = reader_thread
-                .join()
-                .map_err(|_| Error::Integrity("the import reader failed".into()))??;
-            if let Some(expected) = &file.expected
-                && *expected != format!("sha256:{actual}")
-            {
-                return Err(Error::Integrity(format!(
-                    "{} does not match the manifest (expected {expected}, found sha256:{actual}); the backup is damaged",
-                    file.path.display()
-                )));
-            }
-            Ok(())
-        });
-        judged?;
+        judge_file(store, opts, file, &mut run, &mut |size| {
+            done += size;
+            progress(done, total);
+        })?;
     }
     let new_projects = run.projects_to_create()?;
     if !opts.dry_run {

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::{Store, WarningKind, layout, log};
 use crate::error::{Error, Result};
+use crate::wire::tree::Json;
 use crate::wire::{Package, Status};
 
 /// Where a record was read from.
@@ -126,11 +127,12 @@ pub fn checked_package_text(line: &[u8]) -> Option<&str> {
     }
     let env: Envelope<'_> = serde_json::from_slice(line).ok()?;
     let text = env.package.get();
-    let Value::Object(map) = serde_json::from_str::<Value>(text).ok()? else {
+    // Read into a borrowing tree: no `Package` is built, so nothing is allocated per member.
+    let Json::Object(package) = Json::parse(text).ok()? else {
         return None;
     };
-    let package = Package::from_map(map).ok()?;
-    (package.content_hash() == env.hash).then_some(text)
+    crate::wire::package::validate(&package).ok()?;
+    (crate::wire::canonical::content_hash_of_map(&package) == env.hash).then_some(text)
 }
 
 /// Orders two versions of one package: the greater is current. A `complete` version wins
@@ -367,8 +369,17 @@ impl Store {
     /// The log a package belongs in: the month of its `created_at`, so all its versions share
     /// one file.
     pub fn package_log_for(&self, package: &Package) -> PathBuf {
-        let month = crate::wire::time::month_key(package.created_at());
-        self.layout.package_log(package.project_id(), &month)
+        self.package_log_at(package.project_id(), package.created_at())
+    }
+
+    /// [`Store::package_log_for`] a package of `project_id` created at `created_at`.
+    pub fn package_log_at(
+        &self,
+        project_id: &str,
+        created_at: crate::wire::time::Timestamp,
+    ) -> PathBuf {
+        let month = crate::wire::time::month_key(created_at);
+        self.layout.package_log(project_id, &month)
     }
 }
 
@@ -416,6 +427,28 @@ mod tests {
             assert_eq!(version_order(&winner, &loser), Ordering::Greater);
             assert_eq!(version_order(&loser, &winner), Ordering::Less);
         }
+    }
+
+    #[test]
+    fn a_sound_line_gives_its_package_text_and_others_none() {
+        let p = stored("complete", 1, "");
+        let hash = p.package.content_hash();
+        let text = serde_json::to_string(p.package.as_map()).unwrap();
+        let line = format!(r#"{{"package":{text},"hash":"{hash}"}}"#);
+        assert_eq!(checked_package_text(line.as_bytes()), Some(text.as_str()));
+        // Spacing is kept: the text is what was stored.
+        let spaced = line.replacen(r#""title":"T""#, r#""title" : "T""#, 1);
+        assert!(checked_package_text(spaced.as_bytes()).is_some_and(|t| t.contains(" : ")));
+        let changed = line.replacen(r#""title":"T""#, r#""title":"U""#, 1);
+        assert_eq!(
+            checked_package_text(changed.as_bytes()),
+            None,
+            "hash mismatch"
+        );
+        let invalid = line.replacen(r#""status":"complete""#, r#""status":"done""#, 1);
+        assert_eq!(checked_package_text(invalid.as_bytes()), None, "invalid");
+        assert_eq!(checked_package_text(b"{\"package\":{}}"), None, "no hash");
+        assert_eq!(checked_package_text(b"not json"), None);
     }
 
     #[test]

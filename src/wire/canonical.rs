@@ -2,20 +2,22 @@
 //! RFC 8785 number and string rules, but keys sort byte-wise on UTF-8 and object members
 //! whose value is `null` are dropped at every depth, so equal packages hash equally.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
+
+use super::tree::{Node, Object, View};
 use sha2::{Digest, Sha256};
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-/// Appends the canonical form of `value` to `out`.
-pub fn write_canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(true) => out.push_str("true"),
-        Value::Bool(false) => out.push_str("false"),
-        Value::Number(n) => write_number(n, out),
-        Value::String(s) => write_string(s, out),
-        Value::Array(items) => {
+/// Appends the canonical form of `value` (in either kind of tree) to `out`.
+pub fn write_canonical<N: Node>(value: &N, out: &mut String) {
+    match value.view() {
+        View::Null => out.push_str("null"),
+        View::Bool(true) => out.push_str("true"),
+        View::Bool(false) => out.push_str("false"),
+        View::Number(n) => write_number(n, out),
+        View::Str(s) => write_string(s, out),
+        View::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
@@ -25,7 +27,7 @@ pub fn write_canonical(value: &Value, out: &mut String) {
             }
             out.push(']');
         }
-        Value::Object(map) => write_object(map, out),
+        View::Object(map) => write_object(map, out),
     }
 }
 
@@ -41,8 +43,9 @@ pub fn content_hash(value: &Value) -> String {
     hash_hex(&to_canonical_string(value))
 }
 
-/// [`content_hash`] of an object, without building a `Value` around it.
-pub fn content_hash_of_map(map: &Map<String, Value>) -> String {
+/// [`content_hash`] of an object (in either kind of tree), without building a `Value` around
+/// it.
+pub fn content_hash_of_map<O: Object>(map: &O) -> String {
     let mut text = String::with_capacity(1024);
     write_object(map, &mut text);
     hash_hex(&text)
@@ -184,8 +187,8 @@ fn write_number(n: &Number, out: &mut String) {
     }
 }
 
-fn write_object(map: &Map<String, Value>, out: &mut String) {
-    let mut members: Vec<(&String, &Value)> = map.iter().filter(|(_, v)| !v.is_null()).collect();
+fn write_object<O: Object>(map: &O, out: &mut String) {
+    let mut members: Vec<(&str, &O::Node)> = map.members().filter(|(_, v)| !v.is_null()).collect();
     // `str` ordering is byte-wise on UTF-8, which is what the protocol asks for.
     members.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     out.push('{');

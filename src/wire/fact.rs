@@ -1,8 +1,9 @@
 //! The Fact (§7): a subject/predicate/value triple valid from `valid_from` until `valid_to`.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::time::{self, Timestamp};
+use super::tree::{Node, Object, View};
 use super::validate::{Check, Fields};
 use crate::error::SchemaError;
 
@@ -63,16 +64,18 @@ impl Fact {
 }
 
 /// Checks every constraint of §7.
-pub fn validate(map: &Map<String, Value>) -> Check<()> {
+pub fn validate<O: Object>(map: &O) -> Check<()> {
     let f = Fields::root(map);
     f.id("fact_id")?;
     f.id("project_id")?;
     f.id("subject")?;
     f.id("predicate")?;
-    match f.get("value") {
-        None => return Err(SchemaError::new("value", "is required")),
-        Some(Value::String(_)) => {}
-        Some(Value::Number(n)) => {
+    let Some(value) = f.get("value") else {
+        return Err(SchemaError::new("value", "is required"));
+    };
+    match value.view() {
+        View::Str(_) => {}
+        View::Number(n) => {
             return Err(SchemaError::new(
                 "value",
                 format!(
@@ -80,10 +83,10 @@ pub fn validate(map: &Map<String, Value>) -> Check<()> {
                 ),
             ));
         }
-        Some(v) => {
+        _ => {
             return Err(SchemaError::new(
                 "value",
-                format!("must be a string, got {}", super::validate::kind(v)),
+                format!("must be a string, got {}", super::validate::kind(value)),
             ));
         }
     }

@@ -2,7 +2,7 @@
 //! of an unbounded store: the size of a package and of an input line, nesting depth, and the
 //! number of elements of an array. All configurable in `config.toml`.
 
-use serde_json::{Map, Value};
+use super::tree::{Node, Object, View};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -47,7 +47,11 @@ impl Limits {
     }
 
     /// Checks a record: its compact size, nesting and arrays. `what` names it in the error.
-    pub fn check_record(&self, what: &str, record: &Map<String, Value>) -> Result<(), String> {
+    pub fn check_record<O: Object + serde::Serialize>(
+        &self,
+        what: &str,
+        record: &O,
+    ) -> Result<(), String> {
         let mut counter = ByteCount(0);
         let size = match serde_json::to_writer(&mut counter, record) {
             Ok(()) => counter.0,
@@ -61,7 +65,7 @@ impl Limits {
             ));
         }
         let mut worst = (0u64, 0u64);
-        for v in record.values() {
+        for (_, v) in record.members() {
             shape(v, 1, &mut worst);
         }
         if worst.0 > self.depth {
@@ -81,14 +85,14 @@ impl Limits {
 }
 
 /// The deepest nesting and the longest array under `v`.
-fn shape(v: &Value, depth: u64, worst: &mut (u64, u64)) {
+fn shape<N: Node>(v: &N, depth: u64, worst: &mut (u64, u64)) {
     worst.0 = worst.0.max(depth);
-    match v {
-        Value::Array(a) => {
+    match v.view() {
+        View::Array(a) => {
             worst.1 = worst.1.max(a.len() as u64);
             a.iter().for_each(|x| shape(x, depth + 1, worst));
         }
-        Value::Object(m) => m.values().for_each(|x| shape(x, depth + 1, worst)),
+        View::Object(m) => m.members().for_each(|(_, x)| shape(x, depth + 1, worst)),
         _ => {}
     }
 }

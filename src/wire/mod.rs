@@ -64,6 +64,7 @@ mod props;
 pub mod secrets;
 pub mod session;
 pub mod time;
+pub mod tree;
 pub mod validate;
 
 pub use fact::Fact;

@@ -2,8 +2,9 @@
 //! and `x-*` members, explicit `""` and member order survive untouched (DESIGN invariant 5);
 //! construction validates it, and the accessors below read the validated fields.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use super::tree::Object;
 use super::validate::{Check, Fields};
 use super::{canonical, time};
 use crate::error::SchemaError;
@@ -177,7 +178,7 @@ pub struct Deliverable<'a> {
 }
 
 /// Checks every constraint of §6 that relay enforces.
-pub fn validate(map: &Map<String, Value>) -> Check<()> {
+pub fn validate<O: Object>(map: &O) -> Check<()> {
     let f = Fields::root(map);
     f.id("package_id")?;
     f.id("project_id")?;

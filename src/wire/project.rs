@@ -1,8 +1,7 @@
 //! The Project (§5.2): the scope of packages, facts and sessions, and the unit of archival.
 
-use serde_json::{Map, Value};
-
 use super::time::{self, Timestamp};
+use super::tree::Object;
 use super::validate::{Check, Fields};
 
 wire_record! {
@@ -35,7 +34,7 @@ impl Project {
 }
 
 /// Checks a project record.
-pub fn validate(map: &Map<String, Value>) -> Check<()> {
+pub fn validate<O: Object>(map: &O) -> Check<()> {
     let f = Fields::root(map);
     f.id("project_id")?;
     f.id("name")?;

@@ -185,13 +185,25 @@ pub fn find(text: &str) -> Vec<Finding> {
     if text.len() < 12 {
         return out;
     }
-    let assigns = text.bytes().any(|b| b == b'=' || b == b':');
+    // Which bytes occur, in one pass: a keyword with a byte that does not occur cannot be in
+    // the text, and most are ruled out so, without searching for them.
+    let mut seen = [0u64; 4];
+    for b in text.bytes() {
+        seen[usize::from(b >> 6)] |= 1 << (b & 63);
+    }
+    let occurs = |b: u8| seen[usize::from(b >> 6)] & (1 << (b & 63)) != 0;
+    let assigns = occurs(b'=') || occurs(b':');
     for (i, rule) in RULES.iter().enumerate() {
         if rule.fold && !assigns {
             continue;
         }
         let hit = rule.keywords.iter().any(|k| {
-            if rule.fold {
+            let possible = k
+                .bytes()
+                .all(|b| occurs(b) || (rule.fold && occurs(b.to_ascii_uppercase())));
+            if !possible {
+                false
+            } else if rule.fold {
                 lower.get_or_init(|| text.to_ascii_lowercase()).contains(k)
             } else {
                 text.contains(k)
@@ -317,6 +329,18 @@ pub fn scan_record(map: &Map<String, Value>) -> Vec<Located> {
     out
 }
 
+/// Whether any string in `value` (in either kind of tree) holds a credential: what
+/// [`scan_record`] looks at, without saying where.
+pub fn any_in<N: super::tree::Node>(value: &N) -> bool {
+    use super::tree::{Object, View};
+    match value.view() {
+        View::Str(s) => !find(s).is_empty(),
+        View::Array(items) => items.iter().any(any_in),
+        View::Object(m) => m.members().any(|(_, v)| any_in(v)),
+        _ => false,
+    }
+}
+
 /// Redacts every credential in a record in place; returns what was redacted.
 pub fn redact_record(map: &mut Map<String, Value>) -> Vec<Located> {
     let mut out = Vec::new();
@@ -360,6 +384,11 @@ mod tests {
             ),
             ("-----BEGIN OPENSSH PRIVATE KEY-----\nabc", "private-key"),
             ("DB_PASSWORD=Zx9#qL2!vR7p", "generic-secret"),
+            (
+                "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+                "aws-secret-access-key",
+            ),
+            ("Api_Key: 'f8Kq2#Lm9!xZ'", "generic-secret"),
             ("token: 'f8Kq2#Lm9!xZ'", "generic-secret"),
         ];
         for (text, rule) in cases {

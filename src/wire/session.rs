@@ -1,7 +1,6 @@
 //! The Session (§5.5): one actor's continuous work period, named by a callsign.
 
-use serde_json::{Map, Value};
-
+use super::tree::Object;
 use super::validate::{Check, Fields};
 
 wire_record! {
@@ -24,7 +23,7 @@ impl Session {
 }
 
 /// Checks every constraint of §5.5.
-pub fn validate(map: &Map<String, Value>) -> Check<()> {
+pub fn validate<O: Object>(map: &O) -> Check<()> {
     let f = Fields::root(map);
     f.id("session_id")?;
     f.id("project_id")?;

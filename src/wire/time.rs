@@ -30,12 +30,56 @@ pub fn format(t: Timestamp) -> String {
 
 /// Parses an RFC 3339 timestamp (any offset) into UTC.
 pub fn parse(s: &str) -> Result<Timestamp, String> {
+    if let Some(t) = parse_utc(s.as_bytes()) {
+        return Ok(t);
+    }
     let t = DateTime::parse_from_rfc3339(s)
         .map(|t| t.with_timezone(&Utc))
         .map_err(|e| {
             format!("`{s}` is not an RFC 3339 timestamp ({e}); expected e.g. 2026-04-18T20:00:00Z")
         })?;
     in_range(t).map_err(|m| format!("`{s}` {m}"))
+}
+
+/// The form relay writes, `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, read directly: nearly every
+/// timestamp a store holds, and a bulk read checks each. `None` for anything else (another
+/// offset, a leap second, an invalid date), which the general parser then reads or refuses.
+fn parse_utc(b: &[u8]) -> Option<Timestamp> {
+    fn digits(b: &[u8]) -> Option<u32> {
+        b.iter().try_fold(0u32, |n, &c| {
+            c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0'))
+        })
+    }
+    let (head, tail) = (b.get(..19)?, &b[19..]);
+    if head[4] != b'-'
+        || head[7] != b'-'
+        || head[10] != b'T'
+        || head[13] != b':'
+        || head[16] != b':'
+    {
+        return None;
+    }
+    let nanos = match tail {
+        [b'Z'] => 0,
+        [b'.', fraction @ .., b'Z'] if (1..=9).contains(&fraction.len()) => {
+            digits(fraction)? * 10u32.pow(9 - fraction.len() as u32)
+        }
+        _ => return None,
+    };
+    let date = NaiveDate::from_ymd_opt(
+        i32::try_from(digits(&head[0..4])?).ok()?,
+        digits(&head[5..7])?,
+        digits(&head[8..10])?,
+    )?;
+    let (h, m, sec) = (
+        digits(&head[11..13])?,
+        digits(&head[14..16])?,
+        digits(&head[17..19])?,
+    );
+    if sec > 59 {
+        return None;
+    }
+    Some(date.and_hms_nano_opt(h, m, sec, nanos)?.and_utc())
 }
 
 /// RFC 3339 has four-digit years; an offset must not carry a time outside them in UTC.
@@ -93,6 +137,53 @@ pub fn month_key(t: Timestamp) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_written_form_reads_as_the_general_parser_reads_it() {
+        let general = |s: &str| {
+            DateTime::parse_from_rfc3339(s)
+                .ok()
+                .map(|t| t.with_timezone(&Utc))
+        };
+        for s in [
+            "2026-04-18T20:00:00Z",
+            "2026-04-18T20:00:00.1Z",
+            "2026-04-18T20:00:00.123456Z",
+            "2026-04-18T20:00:00.123456789Z",
+            "2024-02-29T23:59:59.999999Z",
+            "0000-01-01T00:00:00Z",
+            "9999-12-31T23:59:59.999999999Z",
+        ] {
+            assert_eq!(parse_utc(s.as_bytes()), general(s), "{s}");
+            assert!(
+                parse_utc(s.as_bytes()).is_some(),
+                "{s} takes the direct path"
+            );
+        }
+        // Anything else is left to the general parser, which accepts or refuses it.
+        for s in [
+            "2023-02-29T00:00:00Z",
+            "2026-13-01T00:00:00Z",
+            "2026-04-18T24:00:00Z",
+            "2026-04-18T20:60:00Z",
+            "2016-12-31T23:59:60Z",
+            "2026-04-18T20:00:00.Z",
+            "2026-04-18T20:00:00.1234567890Z",
+            "2026-04-18t20:00:00z",
+            "2026-04-18T20:00:00+02:00",
+            "2026-04-18 20:00:00Z",
+            "+2026-04-18T20:00:00Z",
+            "2026-04-18T20:00:00",
+            "",
+        ] {
+            assert_eq!(parse_utc(s.as_bytes()), None, "{s}");
+            assert_eq!(
+                parse(s).ok(),
+                general(s).filter(|t| in_range(*t).is_ok()),
+                "{s}"
+            );
+        }
+    }
 
     #[test]
     fn parses_offsets_into_utc_and_compares_by_instant() {

@@ -4,30 +4,32 @@
 
 use serde_json::{Map, Value};
 
+use super::tree::{Node, Object, View};
 use crate::error::SchemaError;
 
 pub type Check<T> = Result<T, SchemaError>;
 
 /// The JSON kind of a value, for messages: "a number", "an object", …
-pub fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+pub fn kind<N: Node>(v: &N) -> &'static str {
+    match v.view() {
+        View::Null => "null",
+        View::Bool(_) => "a boolean",
+        View::Number(_) => "a number",
+        View::Str(_) => "a string",
+        View::Array(_) => "an array",
+        View::Object(_) => "an object",
     }
 }
 
-/// A view of one JSON object being validated, with the path that leads to it.
-pub struct Fields<'a> {
-    map: &'a Map<String, Value>,
+/// A view of one JSON object being validated (in either kind of tree), with the path that
+/// leads to it.
+pub struct Fields<'a, O: Object> {
+    map: &'a O,
     prefix: String,
 }
 
-impl<'a> Fields<'a> {
-    pub fn root(map: &'a Map<String, Value>) -> Self {
+impl<'a, O: Object> Fields<'a, O> {
+    pub fn root(map: &'a O) -> Self {
         Fields {
             map,
             prefix: String::new(),
@@ -43,15 +45,17 @@ impl<'a> Fields<'a> {
     }
 
     /// The member's value, or `None` when it is absent or `null`.
-    pub fn get(&self, name: &str) -> Option<&'a Value> {
+    pub fn get(&self, name: &str) -> Option<&'a O::Node> {
         self.map.get(name).filter(|v| !v.is_null())
     }
 
     pub fn optional_str(&self, name: &str) -> Check<Option<&'a str>> {
         match self.get(name) {
             None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s)),
-            Some(v) => Err(self.err(name, format!("must be a string, got {}", kind(v)))),
+            Some(v) => match v.view() {
+                View::Str(s) => Ok(Some(s)),
+                _ => Err(self.err(name, format!("must be a string, got {}", kind(v)))),
+            },
         }
     }
 
@@ -102,11 +106,13 @@ impl<'a> Fields<'a> {
     }
 
     pub fn string_list(&self, name: &str) -> Check<()> {
-        match self.get(name) {
-            None => Ok(()),
-            Some(Value::Array(items)) => {
+        let Some(v) = self.get(name) else {
+            return Ok(());
+        };
+        match v.view() {
+            View::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
-                    if !item.is_string() {
+                    if !matches!(item.view(), View::Str(_)) {
                         return Err(self.err(
                             &format!("{name}[{i}]"),
                             format!("must be a string, got {}", kind(item)),
@@ -115,52 +121,56 @@ impl<'a> Fields<'a> {
                 }
                 Ok(())
             }
-            Some(v) => Err(self.err(
+            _ => Err(self.err(
                 name,
                 format!("must be an array of strings, got {}", kind(v)),
             )),
         }
     }
 
-    pub fn optional_object(&self, name: &str) -> Check<Option<Fields<'a>>> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(Value::Object(m)) => Ok(Some(Fields {
+    pub fn optional_object(&self, name: &str) -> Check<Option<Fields<'a, O>>> {
+        let Some(v) = self.get(name) else {
+            return Ok(None);
+        };
+        match v.view() {
+            View::Object(m) => Ok(Some(Fields {
                 map: m,
                 prefix: format!("{}.", self.path(name)),
             })),
-            Some(v) => Err(self.err(name, format!("must be an object, got {}", kind(v)))),
+            _ => Err(self.err(name, format!("must be an object, got {}", kind(v)))),
         }
     }
 
-    pub fn required_object(&self, name: &str) -> Check<Fields<'a>> {
+    pub fn required_object(&self, name: &str) -> Check<Fields<'a, O>> {
         self.optional_object(name)?
             .ok_or_else(|| self.err(name, "is required"))
     }
 
     /// An optional array of objects, each handed to `each` with its own path.
-    pub fn object_list(&self, name: &str, each: impl Fn(&Fields<'a>) -> Check<()>) -> Check<()> {
-        match self.get(name) {
-            None => Ok(()),
-            Some(Value::Array(items)) => {
+    pub fn object_list(&self, name: &str, each: impl Fn(&Fields<'a, O>) -> Check<()>) -> Check<()> {
+        let Some(v) = self.get(name) else {
+            return Ok(());
+        };
+        match v.view() {
+            View::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
                     let path = format!("{}[{i}]", self.path(name));
-                    match item {
-                        Value::Object(m) => each(&Fields {
+                    match item.view() {
+                        View::Object(m) => each(&Fields {
                             map: m,
                             prefix: format!("{path}."),
                         })?,
-                        v => {
+                        _ => {
                             return Err(SchemaError::new(
                                 path,
-                                format!("must be an object, got {}", kind(v)),
+                                format!("must be an object, got {}", kind(item)),
                             ));
                         }
                     }
                 }
                 Ok(())
             }
-            Some(v) => Err(self.err(
+            _ => Err(self.err(
                 name,
                 format!("must be an array of objects, got {}", kind(v)),
             )),
@@ -169,10 +179,12 @@ impl<'a> Fields<'a> {
 
     /// An optional integer within `min..=max`.
     pub fn optional_int(&self, name: &str, min: i64, max: i64) -> Check<Option<i64>> {
-        match self.get(name) {
-            None => Ok(None),
+        let Some(v) = self.get(name) else {
+            return Ok(None);
+        };
+        match v.view() {
             // 5.0 is the integer 5: canonical JSON (and JavaScript) cannot tell them apart.
-            Some(Value::Number(n)) => match n.as_i64().or_else(|| {
+            View::Number(n) => match n.as_i64().or_else(|| {
                 n.as_f64()
                     .filter(|f| f.fract() == 0.0 && f.abs() < 9e15)
                     .map(|f| f as i64)
@@ -183,7 +195,7 @@ impl<'a> Fields<'a> {
                     format!("must be an integer from {min} to {max} (got {n})"),
                 )),
             },
-            Some(v) => Err(self.err(
+            _ => Err(self.err(
                 name,
                 format!("must be an integer from {min} to {max}, got {}", kind(v)),
             )),
@@ -192,16 +204,18 @@ impl<'a> Fields<'a> {
 
     /// An optional number within `min..=max`.
     pub fn optional_number(&self, name: &str, min: f64, max: f64) -> Check<Option<f64>> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(Value::Number(n)) => match n.as_f64() {
+        let Some(v) = self.get(name) else {
+            return Ok(None);
+        };
+        match v.view() {
+            View::Number(n) => match n.as_f64() {
                 Some(x) if x >= min && x <= max => Ok(Some(x)),
                 _ => Err(self.err(
                     name,
                     format!("must be a number from {min} to {max} (got {n})"),
                 )),
             },
-            Some(v) => Err(self.err(
+            _ => Err(self.err(
                 name,
                 format!("must be a number from {min} to {max}, got {}", kind(v)),
             )),

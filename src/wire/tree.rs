@@ -1,0 +1,288 @@
+//! Parsed JSON as validation and canonical hashing see it: the [`Node`] and [`Object`] traits,
+//! read-only, with two kinds of tree behind them.
+//!
+//! - `serde_json::Value`, for records being built or changed.
+//! - [`Json`], for records read in bulk (export, import). It borrows its strings from the line
+//!   it was parsed from and keeps an object's members in a plain list, in order. A `Value`
+//!   allocates every key and string and hashes every key into a map; for records of a dozen
+//!   members, that was most of the cost of reading one.
+//!
+//! Both behave alike where it matters: a repeated key keeps its first place and takes its last
+//! value, as `serde_json::Map` does, so a record hashes, validates and serializes the same
+//! whichever tree holds it.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::{Map, Number, Value};
+
+/// One value, seen without caring which tree holds it.
+pub enum View<'v, N: Node> {
+    Null,
+    Bool(bool),
+    Number(&'v Number),
+    Str(&'v str),
+    Array(&'v [N]),
+    Object(&'v N::Object),
+}
+
+/// A JSON value in some tree.
+pub trait Node: Sized {
+    type Object: Object<Node = Self>;
+    fn view(&self) -> View<'_, Self>;
+    fn is_null(&self) -> bool {
+        matches!(self.view(), View::Null)
+    }
+}
+
+/// A JSON object in some tree.
+pub trait Object {
+    type Node: Node<Object = Self>;
+    /// The member's value (`null` included), or `None` when absent.
+    fn get(&self, name: &str) -> Option<&Self::Node>;
+    /// The members, in their order.
+    fn members(&self) -> impl Iterator<Item = (&str, &Self::Node)>;
+}
+
+impl Node for Value {
+    type Object = Map<String, Value>;
+    fn view(&self) -> View<'_, Self> {
+        match self {
+            Value::Null => View::Null,
+            Value::Bool(b) => View::Bool(*b),
+            Value::Number(n) => View::Number(n),
+            Value::String(s) => View::Str(s),
+            Value::Array(a) => View::Array(a),
+            Value::Object(m) => View::Object(m),
+        }
+    }
+}
+
+impl Object for Map<String, Value> {
+    type Node = Value;
+    fn get(&self, name: &str) -> Option<&Value> {
+        Map::get(self, name)
+    }
+    fn members(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.iter().map(|(k, v)| (k.as_str(), v))
+    }
+}
+
+/// A JSON value whose strings borrow from the text it was parsed from where they can (where
+/// the text holds them without escapes).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json<'a> {
+    Null,
+    Bool(bool),
+    Number(Number),
+    Str(Cow<'a, str>),
+    Array(Vec<Json<'a>>),
+    Object(Members<'a>),
+}
+
+/// An object's members, in order, each key once.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Members<'a>(Vec<(Cow<'a, str>, Json<'a>)>);
+
+impl<'a> Json<'a> {
+    /// Parses one JSON text, borrowing from it.
+    pub fn parse(text: &'a str) -> serde_json::Result<Json<'a>> {
+        serde_json::from_str(text)
+    }
+}
+
+impl Members<'_> {
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<'a> Node for Json<'a> {
+    type Object = Members<'a>;
+    fn view(&self) -> View<'_, Self> {
+        match self {
+            Json::Null => View::Null,
+            Json::Bool(b) => View::Bool(*b),
+            Json::Number(n) => View::Number(n),
+            Json::Str(s) => View::Str(s),
+            Json::Array(a) => View::Array(a),
+            Json::Object(m) => View::Object(m),
+        }
+    }
+}
+
+impl<'a> Object for Members<'a> {
+    type Node = Json<'a>;
+    fn get(&self, name: &str) -> Option<&Json<'a>> {
+        self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+    fn members(&self) -> impl Iterator<Item = (&str, &Json<'a>)> {
+        self.0.iter().map(|(k, v)| (k.as_ref(), v))
+    }
+}
+
+/// A key or string that borrows when the parser can lend it (serde's own `Cow` never does).
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct TextVisitor;
+        impl<'de> Visitor<'de> for TextVisitor {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(s)))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(s.to_owned())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(s)))
+            }
+        }
+        d.deserialize_str(TextVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for Json<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = Json<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<Json<'de>, E> {
+        Ok(Json::Null)
+    }
+    fn visit_none<E>(self) -> Result<Json<'de>, E> {
+        Ok(Json::Null)
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Json<'de>, E> {
+        Ok(Json::Bool(b))
+    }
+    fn visit_i64<E>(self, i: i64) -> Result<Json<'de>, E> {
+        Ok(Json::Number(i.into()))
+    }
+    fn visit_u64<E>(self, u: u64) -> Result<Json<'de>, E> {
+        Ok(Json::Number(u.into()))
+    }
+    fn visit_f64<E>(self, x: f64) -> Result<Json<'de>, E> {
+        // JSON text cannot spell a non-finite number; `Value` makes it null too.
+        Ok(Number::from_f64(x).map_or(Json::Null, Json::Number))
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Json<'de>, E> {
+        Ok(Json::Str(Cow::Borrowed(s)))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Json<'de>, E> {
+        Ok(Json::Str(Cow::Owned(s.to_owned())))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Json<'de>, E> {
+        Ok(Json::Str(Cow::Owned(s)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'de>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'de>, A::Error> {
+        let mut members: Vec<(Cow<'de, str>, Json<'de>)> = Vec::with_capacity(16);
+        while let Some(Text(key)) = map.next_key()? {
+            let value: Json<'de> = map.next_value()?;
+            // A repeated key keeps its first place and takes the last value, as in a `Map`.
+            match members.iter_mut().find(|(k, _)| *k == key) {
+                Some(slot) => slot.1 = value,
+                None => members.push((key, value)),
+            }
+        }
+        Ok(Json::Object(Members(members)))
+    }
+}
+
+impl Serialize for Json<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Json::Null => s.serialize_unit(),
+            Json::Bool(b) => s.serialize_bool(*b),
+            Json::Number(n) => n.serialize(s),
+            Json::Str(t) => s.serialize_str(t),
+            Json::Array(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Json::Object(m) => m.serialize(s),
+        }
+    }
+}
+
+impl Serialize for Members<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k.as_ref(), v)?;
+        }
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLES: &[&str] = &[
+        r#"{"b":1,"a":[true,null,{"x":"\u00e9\n\"q\""}],"c":-0.5,"d":1e300,"e":""}"#,
+        r#"{"k":1,"j":2,"k":3}"#,
+        r#"[1, 2.50, -7, 18446744073709551615, -9223372036854775808, "tab\tand\\"]"#,
+        r#"{"nested":{"deep":{"deeper":[[],{}]}}, "n":null}"#,
+        "\"just a string\"",
+    ];
+
+    #[test]
+    fn serializes_as_a_value_would_and_borrows_plain_strings() {
+        for text in SAMPLES {
+            let json = Json::parse(text).expect("parses");
+            let value: Value = serde_json::from_str(text).expect("parses");
+            assert_eq!(
+                serde_json::to_string(&json).unwrap(),
+                serde_json::to_string(&value).unwrap(),
+                "{text}"
+            );
+        }
+        let Json::Object(m) = Json::parse(r#"{"plain":"yes","esc":"a\"b"}"#).unwrap() else {
+            panic!("an object")
+        };
+        assert!(matches!(
+            m.get("plain"),
+            Some(Json::Str(Cow::Borrowed("yes")))
+        ));
+        assert!(matches!(m.get("esc"), Some(Json::Str(Cow::Owned(s))) if s == "a\"b"));
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_place_and_its_last_value() {
+        let Json::Object(m) = Json::parse(r#"{"k":1,"j":2,"k":3}"#).unwrap() else {
+            panic!("an object")
+        };
+        let keys: Vec<&str> = m.members().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["k", "j"]);
+        assert_eq!(m.get("k"), Some(&Json::Number(3.into())));
+    }
+}
