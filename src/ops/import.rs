@@ -164,6 +164,10 @@ struct ProjectState {
     sessions: Option<VersionTable<Session>>,
 }
 
+/// A little less than a package's line takes in a typical stream (the benchmark corpus
+/// averages 880 bytes): the source's size over this is about as many packages as it holds.
+const BYTES_PER_PACKAGE: u64 = 600;
+
 /// In `ProjectState::existing`: the id has lines in more than one log.
 const IN_SEVERAL_LOGS: u16 = u16::MAX;
 
@@ -173,6 +177,9 @@ struct Run<'a> {
     opts: &'a ImportOptions,
     summary: ImportSummary,
     projects: HashMap<String, ProjectState>,
+    /// How many packages a project's table of ids met is sized for at first: growing a
+    /// table of a million ids would hold the old one and the new at once.
+    expected_packages: usize,
     stream_projects: Vec<Project>,
     needed: BTreeSet<String>,
     locks: Vec<crate::store::lock::LockGuard>,
@@ -221,7 +228,8 @@ impl Run<'_> {
                 ProjectState {
                     existing,
                     logs,
-                    seen: HashMap::new(),
+                    // Sized for the whole source at the first project met; others grow.
+                    seen: HashMap::with_capacity(std::mem::take(&mut self.expected_packages)),
                     facts: None,
                     sessions: None,
                 },
@@ -345,6 +353,7 @@ impl Run<'_> {
     fn versioned<T: Ending>(
         &mut self,
         rec: T,
+        line: &[u8],
         kind: Kind,
         path_of: fn(&crate::store::Layout, &str) -> PathBuf,
         table_of: fn(&mut ProjectState) -> &mut Option<VersionTable<T>>,
@@ -357,9 +366,8 @@ impl Run<'_> {
             Some(t) => t,
             None => slot.insert(VersionTable::load(store, path.clone())?),
         };
-        let line = log::to_line(&rec)?;
-        if table.is_new(store, &rec, &line)? {
-            self.stage(path, &line)?;
+        if table.is_new(store, &rec, line)? {
+            self.stage(path, line)?;
             bump(&mut self.summary.added, kind);
         } else {
             bump(&mut self.summary.unchanged, kind);
@@ -374,13 +382,16 @@ impl Run<'_> {
                 Ok(())
             }
             Checked::Package(p) => self.package(p),
-            Checked::Fact(f) => {
-                self.versioned(f, Kind::Facts, crate::store::Layout::facts_file, |st| {
-                    &mut st.facts
-                })
-            }
-            Checked::Session(s) => self.versioned(
+            Checked::Fact(f, line) => self.versioned(
+                f,
+                &line,
+                Kind::Facts,
+                crate::store::Layout::facts_file,
+                |st| &mut st.facts,
+            ),
+            Checked::Session(s, line) => self.versioned(
                 s,
+                &line,
                 Kind::Sessions,
                 crate::store::Layout::sessions_file,
                 |st| &mut st.sessions,
@@ -589,6 +600,7 @@ pub fn import(
             ..Default::default()
         },
         projects: HashMap::new(),
+        expected_packages: (total / BYTES_PER_PACKAGE) as usize,
         stream_projects: Vec::new(),
         needed: BTreeSet::new(),
         locks: Vec::new(),

@@ -52,10 +52,26 @@ impl Limits {
         what: &str,
         record: &O,
     ) -> Result<(), String> {
-        let mut counter = ByteCount(0);
-        let size = match serde_json::to_writer(&mut counter, record) {
-            Ok(()) => counter.0,
-            Err(_) => u64::MAX,
+        self.check_parsed_record(what, record, usize::MAX)
+    }
+
+    /// [`Limits::check_record`] for a record parsed from `text_len` bytes of JSON. Its compact
+    /// form is at most eight times as long (only a number can grow, as `1e5` becomes
+    /// `100000.0`), so its size is counted only when that bound is over the limit.
+    pub fn check_parsed_record<O: Object + serde::Serialize>(
+        &self,
+        what: &str,
+        record: &O,
+        text_len: usize,
+    ) -> Result<(), String> {
+        let size = if (text_len as u64).saturating_mul(8) <= self.package_bytes {
+            0
+        } else {
+            let mut counter = ByteCount(0);
+            match serde_json::to_writer(&mut counter, record) {
+                Ok(()) => counter.0,
+                Err(_) => u64::MAX,
+            }
         };
         if size > self.package_bytes {
             return Err(format!(
@@ -133,6 +149,16 @@ mod tests {
             l.check_record("the package", big.as_object().unwrap())
                 .unwrap_err()
                 .contains("max_package_bytes")
+        );
+        let text = big.to_string();
+        assert!(
+            l.check_parsed_record("it", big.as_object().unwrap(), text.len())
+                .is_err()
+        );
+        let small = json!({"n": 1e5});
+        assert!(
+            l.check_parsed_record("it", small.as_object().unwrap(), 3)
+                .is_ok()
         );
         let deep = json!({"a": [[[[1]]]]});
         assert!(

@@ -175,6 +175,52 @@ fn matcher(i: usize) -> Option<&'static RegexMatcher> {
         .as_ref()
 }
 
+/// A set of byte values, as four 64-bit words.
+#[derive(Clone, Copy, Default)]
+struct ByteSet([u64; 4]);
+
+impl ByteSet {
+    fn of(bytes: &[u8]) -> ByteSet {
+        let mut set = ByteSet::default();
+        for &b in bytes {
+            set.0[usize::from(b >> 6)] |= 1 << (b & 63);
+        }
+        set
+    }
+
+    fn has(&self, b: u8) -> bool {
+        self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+    }
+
+    /// The set with each ASCII capital also counted as its small letter.
+    fn folded(&self) -> ByteSet {
+        // `A`–`Z` are bits 1–26 of the second word; `a`–`z` are 32 bits above them.
+        let capitals = self.0[1] & (((1u64 << 26) - 1) << 1);
+        let mut set = *self;
+        set.0[1] |= capitals << 32;
+        set
+    }
+
+    fn within(&self, other: &ByteSet) -> bool {
+        (0..4).all(|i| self.0[i] & !other.0[i] == 0)
+    }
+}
+
+/// The bytes of each rule's keywords, in the order of [`RULES`].
+fn keyword_bytes() -> &'static [Vec<ByteSet>] {
+    static SETS: std::sync::OnceLock<Vec<Vec<ByteSet>>> = std::sync::OnceLock::new();
+    SETS.get_or_init(|| {
+        (RULES.iter())
+            .map(|r| {
+                r.keywords
+                    .iter()
+                    .map(|k| ByteSet::of(k.as_bytes()))
+                    .collect()
+            })
+            .collect()
+    })
+}
+
 /// The credentials in `text`, in order.
 pub fn find(text: &str) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
@@ -187,21 +233,16 @@ pub fn find(text: &str) -> Vec<Finding> {
     }
     // Which bytes occur, in one pass: a keyword with a byte that does not occur cannot be in
     // the text, and most are ruled out so, without searching for them.
-    let mut seen = [0u64; 4];
-    for b in text.bytes() {
-        seen[usize::from(b >> 6)] |= 1 << (b & 63);
-    }
-    let occurs = |b: u8| seen[usize::from(b >> 6)] & (1 << (b & 63)) != 0;
-    let assigns = occurs(b'=') || occurs(b':');
+    let seen = ByteSet::of(text.as_bytes());
+    let folded = seen.folded();
+    let assigns = seen.has(b'=') || seen.has(b':');
     for (i, rule) in RULES.iter().enumerate() {
         if rule.fold && !assigns {
             continue;
         }
-        let hit = rule.keywords.iter().any(|k| {
-            let possible = k
-                .bytes()
-                .all(|b| occurs(b) || (rule.fold && occurs(b.to_ascii_uppercase())));
-            if !possible {
+        let within = if rule.fold { &folded } else { &seen };
+        let hit = rule.keywords.iter().enumerate().any(|(j, k)| {
+            if !keyword_bytes()[i][j].within(within) {
                 false
             } else if rule.fold {
                 lower.get_or_init(|| text.to_ascii_lowercase()).contains(k)
@@ -394,6 +435,19 @@ mod tests {
         for (text, rule) in cases {
             assert_eq!(rules(text), [rule], "{text}");
         }
+    }
+
+    #[test]
+    fn byte_sets_fold_capitals_only() {
+        let set = ByteSet::of(b"AbZ_=");
+        let folded = set.folded();
+        for b in *b"abzAZ_=" {
+            assert!(folded.has(b), "{}", b as char);
+        }
+        assert!(!set.has(b'a') && !set.has(b'z'));
+        assert!(!folded.has(b'B') && !folded.has(b'c') && !folded.has(b'@' + 32));
+        assert!(ByteSet::of(b"ab").within(&folded));
+        assert!(!ByteSet::of(b"abc").within(&folded));
     }
 
     #[test]

@@ -9,9 +9,9 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result, SchemaError};
 use crate::ops::backup::{ImportOptions, Kind};
-use crate::store::Store;
 use crate::store::config::SecretPolicy;
 use crate::store::packages::StoredPackage;
+use crate::store::{Store, log};
 use crate::wire::{Fact, Package, Project, Session, canonical, time};
 
 /// Lines parsed per chunk: enough to keep two threads busy, little enough to bound memory.
@@ -38,12 +38,13 @@ impl Incoming {
     }
 }
 
-/// A record that passed every check, ready to be judged.
+/// A record that passed every check, ready to be judged. A fact or session comes with its
+/// line as it would be written, made on the checking thread.
 pub(super) enum Checked {
     Project(Project),
     Package(Incoming),
-    Fact(Fact),
-    Session(Session),
+    Fact(Fact, Vec<u8>),
+    Session(Session, Vec<u8>),
 }
 
 fn schema_at(location: &dyn std::fmt::Display, e: SchemaError) -> Error {
@@ -86,8 +87,20 @@ pub fn parse_record(
 /// same checks as [`check_line`] in the same order, and the same staged line. `None` whenever
 /// the line is anything else (another kind of record, a project the import renames, a
 /// credential found, any failed check); [`check_line`] then reads it again, and reports.
-fn check_package_line(store: &Store, opts: &ImportOptions, line: &[u8]) -> Option<Checked> {
+fn check_package_line(
+    store: &Store,
+    opts: &ImportOptions,
+    line: &[u8],
+    logs: &mut LogCache,
+) -> Option<Checked> {
     use crate::wire::tree::{Json, Object};
+    // Exported facts, sessions and projects say what they are in their first member.
+    if [&b"{\"fact_id\""[..], b"{\"session_id\"", b"{\"project_id\""]
+        .iter()
+        .any(|p| line.starts_with(p))
+    {
+        return None;
+    }
     let Json::Object(root) = Json::parse(std::str::from_utf8(line).ok()?).ok()? else {
         return None;
     };
@@ -112,7 +125,7 @@ fn check_package_line(store: &Store, opts: &ImportOptions, line: &[u8]) -> Optio
     store
         .config()
         .limits()
-        .check_record("the record", package)
+        .check_parsed_record("the record", package, line.len())
         .ok()?;
     if store.secret_policy() != SecretPolicy::Off
         && package
@@ -127,33 +140,50 @@ fn check_package_line(store: &Store, opts: &ImportOptions, line: &[u8]) -> Optio
     else {
         return None;
     };
-    #[derive(serde::Serialize)]
-    struct Envelope<'a, P> {
-        package: &'a P,
-        hash: &'a str,
-    }
+    // The envelope line a deposit writes: {"package":…,"hash":"sha256:…"}.
     let mut staged = Vec::with_capacity(line.len() + 96);
-    serde_json::to_writer(
-        &mut staged,
-        &Envelope {
-            package,
-            hash: &hash,
-        },
-    )
-    .ok()?;
-    staged.push(b'\n');
+    staged.extend_from_slice(b"{\"package\":");
+    package.write_compact(&mut staged);
+    staged.extend_from_slice(b",\"hash\":\"");
+    staged.extend_from_slice(hash.as_bytes());
+    staged.extend_from_slice(b"\"}\n");
     Some(Checked::Package(Incoming {
         line: staged,
-        log: store.package_log_at(project, time::parse(created_at).ok()?),
+        log: logs.log(store, project, time::parse(created_at).ok()?),
         project: project.to_string(),
         id: id.to_string(),
         hash,
     }))
 }
 
+/// The package log of the last package checked: most lines of a stream go to the log before.
+#[derive(Default)]
+pub(super) struct LogCache(Option<(String, (i32, u32), PathBuf)>);
+
+impl LogCache {
+    fn log(&mut self, store: &Store, project: &str, created_at: time::Timestamp) -> PathBuf {
+        use chrono::Datelike;
+        let month = (created_at.year(), created_at.month());
+        match &self.0 {
+            Some((p, m, log)) if p == project && *m == month => log.clone(),
+            _ => {
+                let log = store.package_log_at(project, created_at);
+                self.0 = Some((project.to_string(), month, log.clone()));
+                log
+            }
+        }
+    }
+}
+
 /// Parses and checks one line: JSON, kind, carried hash, project map, limits, secrets, schema.
-fn check_line(store: &Store, opts: &ImportOptions, line: &[u8], at: &Loc) -> Result<Checked> {
-    match check_package_line(store, opts, line) {
+fn check_line(
+    store: &Store,
+    opts: &ImportOptions,
+    line: &[u8],
+    at: &Loc,
+    logs: &mut LogCache,
+) -> Result<Checked> {
+    match check_package_line(store, opts, line, logs) {
         Some(checked) => Ok(checked),
         None => check_any_line(store, opts, line, at),
     }
@@ -221,9 +251,15 @@ fn check_any_line(store: &Store, opts: &ImportOptions, line: &[u8], at: &Loc) ->
                 hash,
             })
         }
-        Kind::Facts => Checked::Fact(Fact::from_map(map).map_err(|e| schema_at(location, e))?),
+        Kind::Facts => {
+            let fact = Fact::from_map(map).map_err(|e| schema_at(location, e))?;
+            let line = log::to_line(&fact)?;
+            Checked::Fact(fact, line)
+        }
         Kind::Sessions => {
-            Checked::Session(Session::from_map(map).map_err(|e| schema_at(location, e))?)
+            let session = Session::from_map(map).map_err(|e| schema_at(location, e))?;
+            let line = log::to_line(&session)?;
+            Checked::Session(session, line)
         }
     })
 }
@@ -260,6 +296,7 @@ pub(super) fn check_chunk(
     chunk: &Chunk,
     label: &str,
 ) -> Vec<Result<Checked>> {
+    let mut logs = LogCache::default();
     chunk
         .bytes
         .split(|&b| b == b'\n')
@@ -270,7 +307,7 @@ pub(super) fn check_chunk(
                 label,
                 line: chunk.first_line + i as u64,
             };
-            check_line(store, opts, l, &at)
+            check_line(store, opts, l, &at, &mut logs)
         })
         .collect()
 }
@@ -306,6 +343,7 @@ mod tests {
             label: "test",
             line: 1,
         };
+        let mut logs = LogCache::default();
         let base = r#""project_id":"demo","relay_version":"0.1","title":"T","status":"complete","package_type":"standard","review_type":"none","created_at":"2026-03-01T10:00:00.5Z","created_by":{"id":"me","type":"human"}"#;
         let lines = [
             format!(r#"{{"package_id":"pkg_a",{base}}}"#),
@@ -318,29 +356,31 @@ mod tests {
             ),
         ];
         for line in &lines {
-            let fast = check_package_line(&store, &opts, line.as_bytes()).expect("the fast path");
+            let fast = check_package_line(&store, &opts, line.as_bytes(), &mut logs)
+                .expect("the fast path");
             let general = check_any_line(&store, &opts, line.as_bytes(), &at).expect("valid");
             assert_eq!(staged(fast), staged(general), "{line}");
             // The same line as a store's envelope, with the hash it carries.
             let (_, hash, ..) =
                 staged(check_any_line(&store, &opts, line.as_bytes(), &at).unwrap());
             let envelope = format!(r#"{{"package":{line},"hash":"{hash}"}}"#);
-            let fast = check_package_line(&store, &opts, envelope.as_bytes()).expect("fast");
+            let fast =
+                check_package_line(&store, &opts, envelope.as_bytes(), &mut logs).expect("fast");
             let general = check_any_line(&store, &opts, envelope.as_bytes(), &at).unwrap();
             assert_eq!(staged(fast), staged(general));
             let wrong = envelope.replace(&hash, &format!("sha256:{}", "0".repeat(64)));
-            assert!(check_package_line(&store, &opts, wrong.as_bytes()).is_none());
-            assert!(check_line(&store, &opts, wrong.as_bytes(), &at).is_err());
+            assert!(check_package_line(&store, &opts, wrong.as_bytes(), &mut logs).is_none());
+            assert!(check_line(&store, &opts, wrong.as_bytes(), &at, &mut logs).is_err());
         }
         // Left to the general path: other records, invalid packages, credentials.
         let fact = r#"{"fact_id":"fact_1","project_id":"demo","subject":"s","predicate":"p","value":"v","valid_from":"2026-01-01T00:00:00Z","created_at":"2026-01-01T00:00:00Z"}"#;
-        assert!(check_package_line(&store, &opts, fact.as_bytes()).is_none());
+        assert!(check_package_line(&store, &opts, fact.as_bytes(), &mut logs).is_none());
         let invalid = format!(r#"{{"package_id":"pkg_c",{base},"significance":11}}"#);
-        assert!(check_package_line(&store, &opts, invalid.as_bytes()).is_none());
-        assert!(check_line(&store, &opts, invalid.as_bytes(), &at).is_err());
+        assert!(check_package_line(&store, &opts, invalid.as_bytes(), &mut logs).is_none());
+        assert!(check_line(&store, &opts, invalid.as_bytes(), &at, &mut logs).is_err());
         let secret = format!(
             r#"{{"package_id":"pkg_d",{base},"description":"key ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}"#
         );
-        assert!(check_package_line(&store, &opts, secret.as_bytes()).is_none());
+        assert!(check_package_line(&store, &opts, secret.as_bytes(), &mut logs).is_none());
     }
 }
