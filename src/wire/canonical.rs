@@ -188,17 +188,40 @@ fn write_number(n: &Number, out: &mut String) {
 }
 
 fn write_object<O: Object>(map: &O, out: &mut String) {
-    let mut members: Vec<(&str, &O::Node)> = map.members().filter(|(_, v)| !v.is_null()).collect();
+    // Most objects have a few dozen members at most: sorted on the stack, not in a Vec.
+    const ON_STACK: usize = 32;
+    let mut stack: [(&str, Option<&O::Node>); ON_STACK] = [("", None); ON_STACK];
+    let mut n = 0;
+    for (key, value) in map.members().filter(|(_, v)| !v.is_null()) {
+        if n == ON_STACK {
+            let mut members: Vec<(&str, Option<&O::Node>)> = stack.to_vec();
+            members.extend(
+                (map.members().filter(|(_, v)| !v.is_null()))
+                    .skip(ON_STACK)
+                    .map(|(k, v)| (k, Some(v))),
+            );
+            return write_members(&mut members, out);
+        }
+        stack[n] = (key, Some(value));
+        n += 1;
+    }
+    write_members(&mut stack[..n], out);
+}
+
+/// Writes an object's non-null members in canonical order.
+fn write_members<N: Node>(members: &mut [(&str, Option<&N>)], out: &mut String) {
     // `str` ordering is byte-wise on UTF-8, which is what the protocol asks for.
     members.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     out.push('{');
-    for (i, (key, val)) in members.into_iter().enumerate() {
+    for (i, (key, val)) in members.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         write_string(key, out);
         out.push(':');
-        write_canonical(val, out);
+        if let Some(val) = val {
+            write_canonical(*val, out);
+        }
     }
     out.push('}');
 }
@@ -369,6 +392,20 @@ mod tests {
         );
         assert_eq!(format_number(f64::NAN), "NaN");
         assert_eq!(format_number(f64::NEG_INFINITY), "-Infinity");
+    }
+
+    #[test]
+    fn objects_of_any_size_sort_their_members() {
+        for size in [0usize, 1, 31, 32, 33, 100] {
+            let mut map = serde_json::Map::new();
+            for i in (0..size).rev() {
+                map.insert(format!("k{i:03}"), json!(i));
+                map.insert(format!("n{i:03}"), Value::Null);
+            }
+            let text = to_canonical_string(&Value::Object(map));
+            let want: Vec<String> = (0..size).map(|i| format!("\"k{i:03}\":{i}")).collect();
+            assert_eq!(text, format!("{{{}}}", want.join(",")), "{size} members");
+        }
     }
 
     #[test]

@@ -135,7 +135,7 @@ impl<'a, O: Object> Fields<'a, O> {
         match v.view() {
             View::Object(m) => Ok(Some(Fields {
                 map: m,
-                prefix: format!("{}.", self.path(name)),
+                prefix: joined(&self.prefix, name, None, true),
             })),
             _ => Err(self.err(name, format!("must be an object, got {}", kind(v)))),
         }
@@ -154,15 +154,14 @@ impl<'a, O: Object> Fields<'a, O> {
         match v.view() {
             View::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
-                    let path = format!("{}[{i}]", self.path(name));
                     match item.view() {
                         View::Object(m) => each(&Fields {
                             map: m,
-                            prefix: format!("{path}."),
+                            prefix: joined(&self.prefix, name, Some(i), true),
                         })?,
                         _ => {
                             return Err(SchemaError::new(
-                                path,
+                                joined(&self.prefix, name, Some(i), false),
                                 format!("must be an object, got {}", kind(item)),
                             ));
                         }
@@ -232,6 +231,34 @@ impl<'a, O: Object> Fields<'a, O> {
     }
 }
 
+/// `prefix` and `name`, then `[index]` and `.` when asked: the path of a nested object. Built
+/// by hand, not by `format!`: one is made for every nested object validated, and read only when
+/// something in it is wrong.
+fn joined(prefix: &str, name: &str, index: Option<usize>, dot: bool) -> String {
+    let mut path = String::with_capacity(prefix.len() + name.len() + 24);
+    path.push_str(prefix);
+    path.push_str(name);
+    if let Some(mut i) = index {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (i % 10) as u8;
+            i /= 10;
+            if i == 0 {
+                break;
+            }
+        }
+        path.push('[');
+        path.extend(digits[at..].iter().map(|&d| char::from(d)));
+        path.push(']');
+    }
+    if dot {
+        path.push('.');
+    }
+    path
+}
+
 /// Requires `value` to be a JSON object; `what` names it in the error.
 pub fn into_object(value: Value, what: &str) -> Check<Map<String, Value>> {
     match value {
@@ -240,5 +267,26 @@ pub fn into_object(value: Value, what: &str) -> Check<Map<String, Value>> {
             "",
             format!("a {what} must be a JSON object, got {}", kind(&other)),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nested_paths_name_the_member_and_item() {
+        assert_eq!(joined("", "created_by", None, true), "created_by.");
+        assert_eq!(
+            joined("a.", "deliverables", Some(0), false),
+            "a.deliverables[0]"
+        );
+        assert_eq!(joined("", "d", Some(1207), true), "d[1207].");
+        let v = serde_json::json!({"deliverables": [{"path": "p"}, {"path": 3}]});
+        let f = Fields::root(v.as_object().unwrap());
+        let e = f
+            .object_list("deliverables", |d| d.required_str("path").map(|_| ()))
+            .unwrap_err();
+        assert_eq!(e.field, "deliverables[1].path");
     }
 }
