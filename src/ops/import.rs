@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 
 use super::backup::{ImportOptions, ImportSummary, Kind, OnConflict};
 use crate::error::{Error, Result};
-use crate::search::index::{hash_prefix, id_key};
+use crate::search::index::id_key;
 use crate::store::packages::StoredPackage;
 use crate::store::records::{Versioned, end_order};
 use crate::store::{Store, log};
@@ -61,8 +61,8 @@ struct Slot {
 /// The current versions of a fact or session log, compactly, to judge incoming versions.
 struct VersionTable<T> {
     path: PathBuf,
-    slots: HashMap<u128, Slot>,
-    written: HashSet<u128>,
+    slots: KeyMap<u128, Slot>,
+    written: HashSet<u128, KeyHashing>,
     _kind: std::marker::PhantomData<T>,
 }
 
@@ -70,8 +70,8 @@ impl<T: Ending> VersionTable<T> {
     fn load(store: &Store, path: PathBuf) -> Result<VersionTable<T>> {
         let mut table = VersionTable {
             path,
-            slots: HashMap::new(),
-            written: HashSet::new(),
+            slots: KeyMap::default(),
+            written: HashSet::default(),
             _kind: std::marker::PhantomData,
         };
         let file = match std::fs::File::open(&table.path) {
@@ -152,14 +152,41 @@ impl<T: Ending> VersionTable<T> {
     }
 }
 
+/// A map keyed by what is already a hash (an id key, a digest): one multiply, not SipHash.
+type KeyMap<K, V> = HashMap<K, V, KeyHashing>;
+type KeyHashing = std::hash::BuildHasherDefault<KeyHasher>;
+
+/// Hashes a key that is itself a hash, folding its high bits into the low ones the table
+/// indexes by.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        let y = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        y ^ (y >> 32)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+    fn write_u128(&mut self, n: u128) {
+        self.0 ^= (n as u64) ^ ((n >> 64) as u64);
+    }
+}
+
 /// What the import knows of one project while it reads.
 struct ProjectState {
     /// Keys of the ids the store held when the project was first met.
-    existing: HashMap<u64, u16>,
+    existing: KeyMap<u64, u16>,
     /// The project's package logs when it was first met (`existing` points into it).
     logs: Vec<PathBuf>,
     /// Keys of the ids met in the source, with their hash prefix.
-    seen: HashMap<u64, u64>,
+    seen: KeyMap<u64, u64>,
     facts: Option<VersionTable<Fact>>,
     sessions: Option<VersionTable<Session>>,
 }
@@ -188,6 +215,11 @@ struct Run<'a> {
     /// Target log → its place in `staged`; and the last one used, which most lines share.
     staged_at: HashMap<std::ffi::OsString, usize>,
     last_staged: Option<usize>,
+    /// The thread that syncs staged files early (see [`Run::early_sync`]).
+    syncer: Option<(
+        std::sync::mpsc::Sender<std::fs::File>,
+        std::thread::JoinHandle<()>,
+    )>,
     spool: Option<Spool>,
 }
 
@@ -209,7 +241,7 @@ impl Run<'_> {
             if !self.opts.dry_run {
                 self.locks.push(self.store.lock_project(id)?);
             }
-            let mut existing = HashMap::new();
+            let mut existing = KeyMap::default();
             super::catalog::warm(self.store, id)?;
             let logs = self.store.package_logs(id)?;
             for (i, log) in logs.iter().enumerate() {
@@ -229,7 +261,10 @@ impl Run<'_> {
                     existing,
                     logs,
                     // Sized for the whole source at the first project met; others grow.
-                    seen: HashMap::with_capacity(std::mem::take(&mut self.expected_packages)),
+                    seen: KeyMap::with_capacity_and_hasher(
+                        std::mem::take(&mut self.expected_packages),
+                        KeyHashing::default(),
+                    ),
                     facts: None,
                     sessions: None,
                 },
@@ -268,6 +303,9 @@ impl Run<'_> {
                 }
             },
         };
+        if let Some(before) = self.last_staged.filter(|&b| b != at) {
+            self.early_sync(before);
+        }
         self.last_staged = Some(at);
         self.staged[at]
             .writer
@@ -275,14 +313,38 @@ impl Run<'_> {
             .map_err(|e| Error::io("cannot stage the import", e))
     }
 
+    /// A staged file the stream has moved on from (a month's packages arrive together) is
+    /// written to disk now, by a thread of its own, rather than all at the commit: the commit
+    /// then finds most of its syncing done. Best effort, when the store syncs at all: the
+    /// commit syncs every file again and reports what fails.
+    fn early_sync(&mut self, staged: usize) {
+        if !self.store.config().fsync() {
+            return;
+        }
+        let Ok(file) = (self.staged[staged].writer.flush())
+            .and_then(|()| self.staged[staged].writer.get_ref().try_clone())
+        else {
+            return;
+        };
+        let syncer = self.syncer.get_or_insert_with(|| {
+            let (tx, rx) = std::sync::mpsc::channel::<std::fs::File>();
+            let handle = std::thread::spawn(move || {
+                for file in rx {
+                    let _ = file.sync_data();
+                }
+            });
+            (tx, handle)
+        });
+        let _ = syncer.0.send(file);
+    }
+
     fn package(&mut self, incoming: Incoming) -> Result<()> {
         let store = self.store;
-        let project = incoming.project.clone();
-        let hash = incoming.hash.clone();
-        let (key, hp) = (id_key(&incoming.id), hash_prefix(&hash));
+        let (key, hp) = (incoming.key, incoming.hash_prefix);
         let on_conflict = self.opts.on_conflict;
-        let st = self.project(&project)?;
-        if st.seen.get(&key) == Some(&hp) {
+        let st = self.project(&incoming.project)?;
+        let seen = st.seen.get(&key).copied();
+        if seen == Some(hp) {
             bump(&mut self.summary.unchanged, Kind::Packages);
             return Ok(());
         }
@@ -295,7 +357,7 @@ impl Run<'_> {
                 None => st.logs.as_slice(),
             };
             let versions = store.package_versions_in(logs, &incoming.id)?;
-            if versions.iter().any(|v| v.hash == hash) {
+            if versions.iter().any(|v| v.hash == incoming.hash) {
                 bump(&mut self.summary.unchanged, Kind::Packages);
                 return Ok(());
             }
@@ -306,7 +368,7 @@ impl Run<'_> {
             // The same package at another point of its review: a later version, not a conflict.
             let p = incoming.package()?;
             if let Some(current) = current
-                && !st.seen.contains_key(&key)
+                && seen.is_none()
                 && same_but_review(&current.package, &p)
             {
                 if current.package.status() == Status::Complete
@@ -323,7 +385,7 @@ impl Run<'_> {
                         "by": {"id": "relay import", "type": "script"}, "at": time::format(time::now()),
                         "note": "a later version of the package, imported from a backup",
                     })),
-                    hash,
+                    hash: incoming.hash.clone(),
                     package: p,
                     location: current.location.clone(),
                 };
@@ -333,7 +395,7 @@ impl Run<'_> {
                 return Ok(());
             }
         }
-        if in_store || st.seen.contains_key(&key) {
+        if in_store || seen.is_some() {
             return match on_conflict {
                 OnConflict::Skip => {
                     bump(&mut self.summary.skipped, Kind::Packages);
@@ -436,6 +498,10 @@ impl Run<'_> {
         }
         self.staged_at.clear();
         self.last_staged = None;
+        if let Some((tx, handle)) = self.syncer.take() {
+            drop(tx);
+            let _ = handle.join();
+        }
         for staged in std::mem::take(&mut self.staged) {
             let Staged {
                 target,
@@ -607,6 +673,7 @@ pub fn import(
         staged: Vec::new(),
         staged_at: HashMap::new(),
         last_staged: None,
+        syncer: None,
         spool: None,
     };
     // New projects are created under the projects lock, held from the start so that the

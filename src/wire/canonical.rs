@@ -16,7 +16,15 @@ pub fn write_canonical<N: Node>(value: &N, out: &mut String) {
         View::Bool(true) => out.push_str("true"),
         View::Bool(false) => out.push_str("false"),
         View::Number(n) => write_number(n, out),
-        View::Str(s) => write_string(s, out),
+        View::Str(s) => match value.plain_str() {
+            // Canonical JSON escapes what compact JSON escapes: nothing, here.
+            Some(plain) => {
+                out.push('"');
+                out.push_str(plain);
+                out.push('"');
+            }
+            None => write_string(s, out),
+        },
         View::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {

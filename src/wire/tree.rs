@@ -35,6 +35,10 @@ pub trait Node: Sized {
     fn is_null(&self) -> bool {
         matches!(self.view(), View::Null)
     }
+    /// The string, when it is known to hold nothing that JSON escapes (`"`, `\`, controls).
+    fn plain_str(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// A JSON object in some tree.
@@ -170,6 +174,14 @@ impl<'a> Node for Json<'a> {
             Json::Str(s) => View::Str(s),
             Json::Array(a) => View::Array(a),
             Json::Object(m) => View::Object(m),
+        }
+    }
+    /// A borrowed string held no escape in its source text, and JSON text cannot hold a bare
+    /// `"`, `\` or control character: it holds nothing to escape.
+    fn plain_str(&self) -> Option<&str> {
+        match self {
+            Json::Str(Cow::Borrowed(s)) => Some(s),
+            _ => None,
         }
     }
 }
@@ -327,6 +339,13 @@ mod tests {
             let mut compact = Vec::new();
             json.write_compact(&mut compact);
             assert_eq!(compact, serde_json::to_vec(&value).unwrap(), "{text}");
+            let mut canonical = String::new();
+            crate::wire::canonical::write_canonical(&json, &mut canonical);
+            assert_eq!(
+                canonical,
+                crate::wire::canonical::to_canonical_string(&value),
+                "{text}"
+            );
         }
         let Json::Object(m) = Json::parse(r#"{"plain":"yes","esc":"a\"b"}"#).unwrap() else {
             panic!("an object")

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result, SchemaError};
 use crate::ops::backup::{ImportOptions, Kind};
+use crate::search::index::{hash_prefix, id_key};
 use crate::store::config::SecretPolicy;
 use crate::store::packages::StoredPackage;
 use crate::store::{Store, log};
@@ -23,11 +24,26 @@ pub(super) struct Incoming {
     pub(super) project: String,
     pub(super) id: String,
     pub(super) hash: String,
+    /// [`id_key`] of the id and [`hash_prefix`] of the hash, made here rather than by the judge.
+    pub(super) key: u64,
+    pub(super) hash_prefix: u64,
     pub(super) line: Vec<u8>,
     pub(super) log: PathBuf,
 }
 
 impl Incoming {
+    fn new(project: &str, id: &str, hash: String, line: Vec<u8>, log: PathBuf) -> Incoming {
+        Incoming {
+            project: project.to_string(),
+            id: id.to_string(),
+            key: id_key(id),
+            hash_prefix: hash_prefix(&hash),
+            hash,
+            line,
+            log,
+        }
+    }
+
     /// The package again, from its line: only for the rare id the store already holds.
     pub(super) fn package(&self) -> Result<Package> {
         let env: Map<String, Value> = serde_json::from_slice(&self.line)
@@ -147,13 +163,10 @@ fn check_package_line(
     staged.extend_from_slice(b",\"hash\":\"");
     staged.extend_from_slice(hash.as_bytes());
     staged.extend_from_slice(b"\"}\n");
-    Some(Checked::Package(Incoming {
-        line: staged,
-        log: logs.log(store, project, time::parse(created_at).ok()?),
-        project: project.to_string(),
-        id: id.to_string(),
-        hash,
-    }))
+    let log = logs.log(store, project, time::parse(created_at).ok()?);
+    Some(Checked::Package(Incoming::new(
+        project, id, hash, staged, log,
+    )))
 }
 
 /// The package log of the last package checked: most lines of a stream go to the log before.
@@ -243,13 +256,14 @@ fn check_any_line(store: &Store, opts: &ImportOptions, line: &[u8], at: &Loc) ->
                 Some(h) if !remapped && store.secret_policy() != SecretPolicy::Redact => h,
                 _ => p.content_hash(),
             };
-            Checked::Package(Incoming {
-                project: p.project_id().to_string(),
-                id: p.id().to_string(),
-                line: StoredPackage::envelope_line(&p, &hash)?,
-                log: store.package_log_for(&p),
+            let line = StoredPackage::envelope_line(&p, &hash)?;
+            Checked::Package(Incoming::new(
+                p.project_id(),
+                p.id(),
                 hash,
-            })
+                line,
+                store.package_log_for(&p),
+            ))
         }
         Kind::Facts => {
             let fact = Fact::from_map(map).map_err(|e| schema_at(location, e))?;
