@@ -555,7 +555,7 @@ fn judge_file(
     use std::sync::{Mutex, mpsc};
     let io = |e| Error::io(format!("cannot read {}", file.path.display()), e);
     let failed = || Error::Integrity("an import thread failed".into());
-    let (chunk_tx, chunk_rx) = mpsc::sync_channel::<(u64, Chunk)>(1);
+    let (chunk_tx, chunk_rx) = mpsc::sync_channel::<(u64, Chunk)>(2);
     // Shared by the checkers; the first to stop drops it, so that the reader stops too.
     let chunk_rx = Mutex::new(Some(chunk_rx));
     struct Closing<'a, T>(&'a Mutex<Option<T>>);
@@ -564,7 +564,7 @@ fn judge_file(
             self.0.lock().unwrap_or_else(|e| e.into_inner()).take();
         }
     }
-    let (done_tx, done_rx) = mpsc::sync_channel::<CheckedChunk>(1);
+    let (done_tx, done_rx) = mpsc::sync_channel::<CheckedChunk>(2);
     std::thread::scope(|scope| -> Result<()> {
         let reader = scope.spawn(move || -> Result<Option<String>> {
             let handle = std::fs::File::open(&file.path).map_err(io)?;
