@@ -272,12 +272,29 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'de>, A::Error> {
         let mut members: Vec<(Cow<'de, str>, Json<'de>)> = Vec::with_capacity(16);
+        // Past a few dozen members, keys are found through a table: a hostile object of a
+        // hundred thousand keys must not take quadratic time.
+        const SCANNED: usize = 32;
+        let mut places: Option<std::collections::HashMap<Cow<'de, str>, usize>> = None;
         while let Some(Text(key)) = map.next_key()? {
             let value: Json<'de> = map.next_value()?;
+            if members.len() == SCANNED && places.is_none() {
+                let table = members.iter().enumerate().map(|(i, (k, _))| (k.clone(), i));
+                places = Some(table.collect());
+            }
             // A repeated key keeps its first place and takes the last value, as in a `Map`.
-            match members.iter_mut().find(|(k, _)| *k == key) {
-                Some(slot) => slot.1 = value,
-                None => members.push((key, value)),
+            let found = match &places {
+                Some(table) => table.get(&key).copied(),
+                None => members.iter().position(|(k, _)| *k == key),
+            };
+            match found {
+                Some(i) => members[i].1 = value,
+                None => {
+                    if let Some(table) = places.as_mut() {
+                        table.insert(key.clone(), members.len());
+                    }
+                    members.push((key, value));
+                }
             }
         }
         Ok(Json::Object(Members(members)))
@@ -355,6 +372,23 @@ mod tests {
             Some(Json::Str(Cow::Borrowed("yes")))
         ));
         assert!(matches!(m.get("esc"), Some(Json::Str(Cow::Owned(s))) if s == "a\"b"));
+    }
+
+    #[test]
+    fn large_objects_keep_their_order_and_their_last_values() {
+        let mut text = String::from("{");
+        for i in 0..20_000 {
+            text.push_str(&format!("\"k{i}\":{i},"));
+        }
+        text.push_str("\"k5\":-5,\"k19999\":-1}");
+        let Json::Object(m) = Json::parse(&text).unwrap() else {
+            panic!("an object")
+        };
+        assert_eq!(m.len(), 20_000);
+        assert_eq!(m.get("k5"), Some(&Json::Number((-5).into())));
+        assert_eq!(m.get("k19999"), Some(&Json::Number((-1).into())));
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(serde_json::to_string(&m).unwrap(), value.to_string());
     }
 
     #[test]
