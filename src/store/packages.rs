@@ -445,7 +445,12 @@ mod tests {
             None,
             "hash mismatch"
         );
-        let invalid = line.replacen(r#""status":"complete""#, r#""status":"done""#, 1);
+        // Invalid, yet carrying the hash of exactly what it holds: only validation refuses it.
+        let mut bad = p.package.as_map().clone();
+        bad.insert("status".into(), Value::from("done"));
+        let bad_hash = crate::wire::canonical::content_hash_of_map(&bad);
+        let bad_text = serde_json::to_string(&bad).unwrap();
+        let invalid = format!(r#"{{"package":{bad_text},"hash":"{bad_hash}"}}"#);
         assert_eq!(checked_package_text(invalid.as_bytes()), None, "invalid");
         assert_eq!(checked_package_text(b"{\"package\":{}}"), None, "no hash");
         assert_eq!(checked_package_text(b"not json"), None);
