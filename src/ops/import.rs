@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -24,7 +24,7 @@ use crate::wire::{Fact, Package, Project, Session, Status, canonical, time};
 mod check;
 mod source;
 
-use check::{Checked, CheckedChunk, Chunk, Incoming, check_chunk, read_chunk};
+use check::{Checked, CheckedChunk, Chunk, Incoming, Text, Version, check_chunk, read_chunk};
 use source::Spool;
 pub use source::{Source, SourceFile};
 
@@ -67,7 +67,7 @@ struct VersionTable<T> {
 }
 
 impl<T: Ending> VersionTable<T> {
-    fn load(store: &Store, path: PathBuf) -> Result<VersionTable<T>> {
+    fn load(path: PathBuf) -> Result<VersionTable<T>> {
         let mut table = VersionTable {
             path,
             slots: KeyMap::default(),
@@ -96,39 +96,52 @@ impl<T: Ending> VersionTable<T> {
             }
             if let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(&buf)
                 && let Ok(rec) = T::parse(map)
-                && table.is_newer(store, &rec)? == std::cmp::Ordering::Greater
             {
-                table
-                    .slots
-                    .insert(digest(rec.record_id().as_bytes()), Self::slot(&rec, offset));
+                let value = serde_json::to_value(&rec).unwrap_or_default();
+                let text = canonical::to_canonical_string(&value);
+                let slot = Slot {
+                    end: rec.end(),
+                    canonical: digest(text.as_bytes()),
+                    offset,
+                };
+                let id = digest(rec.record_id().as_bytes());
+                if table.order(id, slot.end, slot.canonical, || text)?
+                    == std::cmp::Ordering::Greater
+                {
+                    table.slots.insert(id, slot);
+                }
             }
             offset += n as u64;
         }
         Ok(table)
     }
 
-    fn slot(rec: &T, offset: u64) -> Slot {
-        let value = serde_json::to_value(rec).unwrap_or_default();
-        Slot {
-            end: rec.end(),
-            canonical: digest(canonical::to_canonical_string(&value).as_bytes()),
-            offset,
-        }
+    /// How `version` compares with the current version of its id (Greater when there is
+    /// none), by the store's version order.
+    fn is_newer(&self, version: &Version, text: &Text) -> Result<std::cmp::Ordering> {
+        self.order(version.id, version.end, version.canonical, || {
+            let value: Value = serde_json::from_slice(text.bytes(version.line)).unwrap_or_default();
+            canonical::to_canonical_string(&value)
+        })
     }
 
-    /// How `rec` compares with the current version of its id (Greater when there is none),
-    /// by the store's version order.
-    fn is_newer(&self, _store: &Store, rec: &T) -> Result<std::cmp::Ordering> {
-        let Some(cur) = self.slots.get(&digest(rec.record_id().as_bytes())) else {
+    /// How a version of the id whose digest is `id` compares with its current version, from
+    /// its end and the digest of its canonical form; only a tie on both reads `canonical`.
+    fn order(
+        &self,
+        id: u128,
+        end: Option<time::Timestamp>,
+        canonical_digest: u128,
+        canonical: impl FnOnce() -> String,
+    ) -> Result<std::cmp::Ordering> {
+        let Some(cur) = self.slots.get(&id) else {
             return Ok(std::cmp::Ordering::Greater);
         };
-        let by_end = end_order(rec.end(), cur.end);
+        let by_end = end_order(end, cur.end);
         if by_end != std::cmp::Ordering::Equal {
             return Ok(by_end);
         }
-        let value = serde_json::to_value(rec).unwrap_or_default();
-        let text = canonical::to_canonical_string(&value);
-        if digest(text.as_bytes()) == cur.canonical {
+        if canonical_digest == cur.canonical {
             return Ok(std::cmp::Ordering::Equal);
         }
         // Same end, other content: the canonical forms decide; read the current one back.
@@ -141,14 +154,14 @@ impl<T: Ending> VersionTable<T> {
             .read_until(b'\n', &mut line)
             .map_err(|e| Error::io(format!("cannot read {}", self.path.display()), e))?;
         let current: Value = serde_json::from_slice(&line).unwrap_or_default();
-        Ok(text.cmp(&canonical::to_canonical_string(&current)))
+        Ok(canonical().cmp(&canonical::to_canonical_string(&current)))
     }
 
-    /// Whether `rec` adds anything: newer than what the store holds, and not a line already
-    /// staged.
-    fn is_new(&mut self, store: &Store, rec: &T, line: &[u8]) -> Result<bool> {
-        Ok(self.is_newer(store, rec)? == std::cmp::Ordering::Greater
-            && self.written.insert(digest(line)))
+    /// Whether `version` adds anything: newer than what the store holds, and not a line
+    /// already staged.
+    fn is_new(&mut self, version: &Version, text: &Text) -> Result<bool> {
+        Ok(self.is_newer(version, text)? == std::cmp::Ordering::Greater
+            && self.written.insert(version.line_digest))
     }
 }
 
@@ -273,7 +286,7 @@ impl Run<'_> {
         Ok(self.projects.get_mut(id).expect("inserted above"))
     }
 
-    fn stage(&mut self, target: PathBuf, line: &[u8]) -> Result<()> {
+    fn stage(&mut self, target: &Path, line: &[u8]) -> Result<()> {
         if self.opts.dry_run {
             return Ok(());
         }
@@ -293,9 +306,9 @@ impl Run<'_> {
                         .map_err(|e| Error::io(format!("cannot create {}", path.display()), e))?;
                     let writer = std::io::BufWriter::with_capacity(1 << 16, f);
                     self.staged_at
-                        .insert(target.clone().into_os_string(), self.staged.len());
+                        .insert(target.as_os_str().to_owned(), self.staged.len());
                     self.staged.push(Staged {
-                        target,
+                        target: target.to_path_buf(),
                         path,
                         writer,
                     });
@@ -338,11 +351,12 @@ impl Run<'_> {
         let _ = syncer.0.send(file);
     }
 
-    fn package(&mut self, incoming: Incoming) -> Result<()> {
+    fn package(&mut self, incoming: &Incoming, text: &Text) -> Result<()> {
         let store = self.store;
         let (key, hp) = (incoming.key, incoming.hash_prefix);
+        let (id, hash) = (text.str(incoming.id), text.str(incoming.hash));
         let on_conflict = self.opts.on_conflict;
-        let st = self.project(&incoming.project)?;
+        let st = self.project(text.str(incoming.project))?;
         let seen = st.seen.get(&key).copied();
         if seen == Some(hp) {
             bump(&mut self.summary.unchanged, Kind::Packages);
@@ -356,8 +370,8 @@ impl Run<'_> {
                 Some(log) => std::slice::from_ref(log),
                 None => st.logs.as_slice(),
             };
-            let versions = store.package_versions_in(logs, &incoming.id)?;
-            if versions.iter().any(|v| v.hash == incoming.hash) {
+            let versions = store.package_versions_in(logs, id)?;
+            if versions.iter().any(|v| v.hash == hash) {
                 bump(&mut self.summary.unchanged, Kind::Packages);
                 return Ok(());
             }
@@ -366,7 +380,7 @@ impl Run<'_> {
                 .into_iter()
                 .max_by(crate::store::packages::version_order);
             // The same package at another point of its review: a later version, not a conflict.
-            let p = incoming.package()?;
+            let p = incoming.package(text)?;
             if let Some(current) = current
                 && seen.is_none()
                 && same_but_review(&current.package, &p)
@@ -385,12 +399,12 @@ impl Run<'_> {
                         "by": {"id": "relay import", "type": "script"}, "at": time::format(time::now()),
                         "note": "a later version of the package, imported from a backup",
                     })),
-                    hash: incoming.hash.clone(),
+                    hash: hash.to_string(),
                     package: p,
                     location: current.location.clone(),
                 };
                 let line = log::to_line(&next.to_envelope())?;
-                self.stage(store.package_log_for(&next.package), &line)?;
+                self.stage(&store.package_log_for(&next.package), &line)?;
                 bump(&mut self.summary.added, Kind::Packages);
                 return Ok(());
             }
@@ -401,11 +415,11 @@ impl Run<'_> {
                     bump(&mut self.summary.skipped, Kind::Packages);
                     Ok(())
                 }
-                OnConflict::Fail => Err(Error::DuplicatePackageId(incoming.id)),
+                OnConflict::Fail => Err(Error::DuplicatePackageId(id.to_string())),
             };
         }
         st.seen.insert(key, hp);
-        self.stage(incoming.log, &incoming.line)?;
+        self.stage(text.log(incoming.log), text.bytes(incoming.line))?;
         bump(&mut self.summary.added, Kind::Packages);
         Ok(())
     }
@@ -414,22 +428,22 @@ impl Run<'_> {
     /// id and not a line already staged.
     fn versioned<T: Ending>(
         &mut self,
-        rec: T,
-        line: &[u8],
+        version: &Version,
+        text: &Text,
         kind: Kind,
         path_of: fn(&crate::store::Layout, &str) -> PathBuf,
         table_of: fn(&mut ProjectState) -> &mut Option<VersionTable<T>>,
     ) -> Result<()> {
         let store = self.store;
-        let project = rec.project_id().to_string();
-        let path = path_of(store.layout(), &project);
-        let slot = table_of(self.project(&project)?);
+        let project = text.str(version.project);
+        let path = path_of(store.layout(), project);
+        let slot = table_of(self.project(project)?);
         let table = match slot {
             Some(t) => t,
-            None => slot.insert(VersionTable::load(store, path.clone())?),
+            None => slot.insert(VersionTable::load(path.clone())?),
         };
-        if table.is_new(store, &rec, line)? {
-            self.stage(path, line)?;
+        if table.is_new(version, text)? {
+            self.stage(&path, text.bytes(version.line))?;
             bump(&mut self.summary.added, kind);
         } else {
             bump(&mut self.summary.unchanged, kind);
@@ -437,23 +451,23 @@ impl Run<'_> {
         Ok(())
     }
 
-    fn record(&mut self, rec: Checked) -> Result<()> {
+    fn record(&mut self, rec: Checked, text: &Text) -> Result<()> {
         match rec {
             Checked::Project(p) => {
                 self.stream_projects.push(p);
                 Ok(())
             }
-            Checked::Package(p) => self.package(p),
-            Checked::Fact(f, line) => self.versioned(
-                f,
-                &line,
+            Checked::Package(p) => self.package(&p, text),
+            Checked::Fact(f) => self.versioned::<Fact>(
+                &f,
+                text,
                 Kind::Facts,
                 crate::store::Layout::facts_file,
                 |st| &mut st.facts,
             ),
-            Checked::Session(s, line) => self.versioned(
-                s,
-                &line,
+            Checked::Session(s) => self.versioned::<Session>(
+                &s,
+                text,
                 Kind::Sessions,
                 crate::store::Layout::sessions_file,
                 |st| &mut st.sessions,
@@ -604,9 +618,8 @@ fn judge_file(
                             _ => None,
                         };
                         let Some((number, chunk)) = next else { break };
-                        let size = chunk.bytes.len() as u64;
-                        let checked = check_chunk(store, opts, &chunk, &file.label);
-                        if done_tx.send((number, size, checked)).is_err() {
+                        let checked = check_chunk(store, opts, number, &chunk, &file.label);
+                        if done_tx.send(checked).is_err() {
                             break;
                         }
                     }
@@ -615,16 +628,16 @@ fn judge_file(
             .collect();
         drop(done_tx);
         // Chunks come back in any order; they are judged in file order.
-        let mut early: BTreeMap<u64, (u64, Vec<Result<Checked>>)> = BTreeMap::new();
+        let mut early: BTreeMap<u64, CheckedChunk> = BTreeMap::new();
         let mut next = 0u64;
         let judged = (|| -> Result<()> {
-            for (number, size, checked) in &done_rx {
-                early.insert(number, (size, checked));
-                while let Some((size, checked)) = early.remove(&next) {
-                    for rec in checked {
-                        run.record(rec?)?;
+            for checked in &done_rx {
+                early.insert(checked.number, checked);
+                while let Some(chunk) = early.remove(&next) {
+                    for rec in chunk.records {
+                        run.record(rec?, &chunk.text)?;
                     }
-                    progress(size);
+                    progress(chunk.size);
                     next += 1;
                 }
             }

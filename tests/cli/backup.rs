@@ -413,3 +413,35 @@ fn import_takes_over_new_and_empty_logs_and_appends_to_the_rest() {
         assert!(leftovers.is_empty(), "staged files left in cache/");
     }
 }
+
+#[test]
+fn fact_versions_that_end_alike_are_ordered_by_their_canonical_form() {
+    let env = Env::new();
+    env.ok(&["facts", "assert", "db", "engine", "postgres"]);
+    let fact = env
+        .run(&["export", "--out", "-"])
+        .json_lines()
+        .into_iter()
+        .find(|r| r.get("fact_id").is_some())
+        .unwrap();
+    let import = |stream: &str| {
+        let r = env.run_stdin(&["import", "-", "--json"], stream.as_bytes());
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v = r.json();
+        (v["added"]["facts"].clone(), v["unchanged"]["facts"].clone())
+    };
+    let with_value = |v: &str| {
+        let mut f = fact.clone();
+        f["value"] = json!(v);
+        format!("{f}\n")
+    };
+    // Both open, so their ends tie: the greater canonical form is the current version.
+    let smaller = with_value("aaa");
+    assert_eq!(import(&smaller), (json!(null), json!(1)));
+    let greater = with_value("zzz");
+    let twice = format!("{greater}{greater}");
+    assert_eq!(import(&twice), (json!(1), json!(1)));
+    let got = env.ok_json(&["facts", "get", "db", "engine"]);
+    assert_eq!(got["value"], "zzz", "{got}");
+    assert_eq!(import(&greater), (json!(null), json!(1)));
+}

@@ -10,43 +10,116 @@ use serde_json::{Map, Value};
 use crate::error::{Error, Result, SchemaError};
 use crate::ops::backup::{ImportOptions, Kind};
 use crate::search::index::{hash_prefix, id_key};
+use crate::store::Store;
 use crate::store::config::SecretPolicy;
 use crate::store::packages::StoredPackage;
-use crate::store::{Store, log};
 use crate::wire::{Fact, Package, Project, Session, canonical, time};
+
+use super::{Ending, digest};
 
 /// Lines parsed per chunk: enough to keep two threads busy, little enough to bound memory.
 const CHUNK_BYTES: usize = 1 << 19;
 
-/// A package that passed every check: what judging it needs, and its line as a first version
-/// (the package itself is dropped by the thread that parsed it).
+/// The text a chunk's checked records point into: the lines to stage, and the ids, projects
+/// and hashes judging needs, back to back; and the logs the packages go to. A few allocations
+/// per chunk rather than several per record: the judging thread frees them, and freeing
+/// another thread's allocations one by one contends with it for the allocator's lock.
+#[derive(Default)]
+pub(super) struct Text {
+    bytes: Vec<u8>,
+    logs: Vec<PathBuf>,
+}
+
+/// Where something is in its chunk's [`Text`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Span {
+    start: usize,
+    end: usize,
+}
+
+impl Text {
+    fn with_capacity(bytes: usize) -> Text {
+        Text {
+            bytes: Vec::with_capacity(bytes),
+            logs: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, bytes: &[u8]) -> Span {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(bytes);
+        self.since(start)
+    }
+
+    /// What was written from `start` on.
+    fn since(&self, start: usize) -> Span {
+        Span {
+            start,
+            end: self.bytes.len(),
+        }
+    }
+
+    pub(super) fn bytes(&self, span: Span) -> &[u8] {
+        &self.bytes[span.start..span.end]
+    }
+
+    /// A span pushed as a `&str`.
+    pub(super) fn str(&self, span: Span) -> &str {
+        std::str::from_utf8(self.bytes(span)).unwrap_or_default()
+    }
+
+    /// The number of `log` in [`Text::log`]: lines of a chunk mostly share one.
+    fn add_log(&mut self, log: PathBuf) -> usize {
+        if self.logs.last() != Some(&log) {
+            self.logs.push(log);
+        }
+        self.logs.len() - 1
+    }
+
+    pub(super) fn log(&self, at: usize) -> &std::path::Path {
+        &self.logs[at]
+    }
+}
+
+/// A package that passed every check: what judging it needs, in its chunk's [`Text`], with its
+/// line as a first version (the package itself is dropped by the thread that parsed it).
 pub(super) struct Incoming {
-    pub(super) project: String,
-    pub(super) id: String,
-    pub(super) hash: String,
+    pub(super) project: Span,
+    pub(super) id: Span,
+    pub(super) hash: Span,
+    pub(super) line: Span,
+    /// In [`Text::log`].
+    pub(super) log: usize,
     /// [`id_key`] of the id and [`hash_prefix`] of the hash, made here rather than by the judge.
     pub(super) key: u64,
     pub(super) hash_prefix: u64,
-    pub(super) line: Vec<u8>,
-    pub(super) log: PathBuf,
 }
 
 impl Incoming {
-    fn new(project: &str, id: &str, hash: String, line: Vec<u8>, log: PathBuf) -> Incoming {
+    /// A package whose staged line was written to `text` from `start` on.
+    fn new(
+        text: &mut Text,
+        line_start: usize,
+        project: &str,
+        id: &str,
+        hash: &str,
+        log: usize,
+    ) -> Incoming {
+        let line = text.since(line_start);
         Incoming {
-            project: project.to_string(),
-            id: id.to_string(),
-            key: id_key(id),
-            hash_prefix: hash_prefix(&hash),
-            hash,
+            project: text.push(project.as_bytes()),
+            id: text.push(id.as_bytes()),
+            hash: text.push(hash.as_bytes()),
             line,
             log,
+            key: id_key(id),
+            hash_prefix: hash_prefix(hash),
         }
     }
 
     /// The package again, from its line: only for the rare id the store already holds.
-    pub(super) fn package(&self) -> Result<Package> {
-        let env: Map<String, Value> = serde_json::from_slice(&self.line)
+    pub(super) fn package(&self, text: &Text) -> Result<Package> {
+        let env: Map<String, Value> = serde_json::from_slice(text.bytes(self.line))
             .map_err(|e| Error::Integrity(format!("cannot re-read a staged package: {e}")))?;
         Ok(Package::from_value(
             env.get("package").cloned().unwrap_or_default(),
@@ -54,13 +127,46 @@ impl Incoming {
     }
 }
 
-/// A record that passed every check, ready to be judged. A fact or session comes with its
-/// line as it would be written, made on the checking thread.
+/// A fact or session that passed every check: what judging it needs, worked out here.
+pub(super) struct Version {
+    pub(super) project: Span,
+    /// The line as it would be written (as `log::to_line` writes it).
+    pub(super) line: Span,
+    /// When the version ended, as the version order compares it.
+    pub(super) end: Option<time::Timestamp>,
+    /// [`digest`] of the record id, of the record's canonical form, and of its line.
+    pub(super) id: u128,
+    pub(super) canonical: u128,
+    pub(super) line_digest: u128,
+}
+
+impl Version {
+    fn new<T: Ending>(rec: &T, text: &mut Text) -> Result<Version> {
+        let value = serde_json::to_value(rec)
+            .map_err(|e| Error::Integrity(format!("cannot encode a record: {e}")))?;
+        let canonical = digest(canonical::to_canonical_string(&value).as_bytes());
+        let start = text.bytes.len();
+        serde_json::to_writer(&mut text.bytes, rec)
+            .map_err(|e| Error::Integrity(format!("cannot encode a record: {e}")))?;
+        text.bytes.push(b'\n');
+        let line = text.since(start);
+        Ok(Version {
+            line,
+            line_digest: digest(text.bytes(line)),
+            project: text.push(rec.project_id().as_bytes()),
+            end: rec.end(),
+            id: digest(rec.record_id().as_bytes()),
+            canonical,
+        })
+    }
+}
+
+/// A record that passed every check, ready to be judged.
 pub(super) enum Checked {
     Project(Project),
     Package(Incoming),
-    Fact(Fact, Vec<u8>),
-    Session(Session, Vec<u8>),
+    Fact(Version),
+    Session(Version),
 }
 
 fn schema_at(location: &dyn std::fmt::Display, e: SchemaError) -> Error {
@@ -108,6 +214,7 @@ fn check_package_line(
     opts: &ImportOptions,
     line: &[u8],
     logs: &mut LogCache,
+    text: &mut Text,
 ) -> Option<Checked> {
     use crate::wire::tree::{Json, Object};
     // Exported facts, sessions and projects say what they are in their first member.
@@ -156,33 +263,40 @@ fn check_package_line(
     else {
         return None;
     };
+    let log = logs.log(store, text, project, time::parse(created_at).ok()?);
     // The envelope line a deposit writes: {"package":…,"hash":"sha256:…"}.
-    let mut staged = Vec::with_capacity(line.len() + 96);
-    staged.extend_from_slice(b"{\"package\":");
-    package.write_compact(&mut staged);
-    staged.extend_from_slice(b",\"hash\":\"");
-    staged.extend_from_slice(hash.as_bytes());
-    staged.extend_from_slice(b"\"}\n");
-    let log = logs.log(store, project, time::parse(created_at).ok()?);
+    let start = text.bytes.len();
+    text.bytes.extend_from_slice(b"{\"package\":");
+    package.write_compact(&mut text.bytes);
+    text.bytes.extend_from_slice(b",\"hash\":\"");
+    text.bytes.extend_from_slice(hash.as_bytes());
+    text.bytes.extend_from_slice(b"\"}\n");
     Some(Checked::Package(Incoming::new(
-        project, id, hash, staged, log,
+        text, start, project, id, &hash, log,
     )))
 }
 
-/// The package log of the last package checked: most lines of a stream go to the log before.
+/// The package log of the last package checked, and its number in the chunk's [`Text`]: most
+/// lines of a stream go to the log before.
 #[derive(Default)]
-pub(super) struct LogCache(Option<(String, (i32, u32), PathBuf)>);
+pub(super) struct LogCache(Option<(String, (i32, u32), usize)>);
 
 impl LogCache {
-    fn log(&mut self, store: &Store, project: &str, created_at: time::Timestamp) -> PathBuf {
+    fn log(
+        &mut self,
+        store: &Store,
+        text: &mut Text,
+        project: &str,
+        created_at: time::Timestamp,
+    ) -> usize {
         use chrono::Datelike;
         let month = (created_at.year(), created_at.month());
         match &self.0 {
-            Some((p, m, log)) if p == project && *m == month => log.clone(),
+            Some((p, m, at)) if p == project && *m == month => *at,
             _ => {
-                let log = store.package_log_at(project, created_at);
-                self.0 = Some((project.to_string(), month, log.clone()));
-                log
+                let at = text.add_log(store.package_log_at(project, created_at));
+                self.0 = Some((project.to_string(), month, at));
+                at
             }
         }
     }
@@ -195,16 +309,23 @@ fn check_line(
     line: &[u8],
     at: &Loc,
     logs: &mut LogCache,
+    text: &mut Text,
 ) -> Result<Checked> {
-    match check_package_line(store, opts, line, logs) {
+    match check_package_line(store, opts, line, logs, text) {
         Some(checked) => Ok(checked),
-        None => check_any_line(store, opts, line, at),
+        None => check_any_line(store, opts, line, at, text),
     }
 }
 
 /// [`check_line`] for any line, through a `Value`: every kind of record, every policy, and the
 /// error that says what is wrong.
-fn check_any_line(store: &Store, opts: &ImportOptions, line: &[u8], at: &Loc) -> Result<Checked> {
+fn check_any_line(
+    store: &Store,
+    opts: &ImportOptions,
+    line: &[u8],
+    at: &Loc,
+    text: &mut Text,
+) -> Result<Checked> {
     let location = at;
     let (kind, mut map, carried) = parse_record(line, at)?;
     // Hashes are checked as the source wrote them; --project-map applies after.
@@ -256,24 +377,26 @@ fn check_any_line(store: &Store, opts: &ImportOptions, line: &[u8], at: &Loc) ->
                 Some(h) if !remapped && store.secret_policy() != SecretPolicy::Redact => h,
                 _ => p.content_hash(),
             };
-            let line = StoredPackage::envelope_line(&p, &hash)?;
+            let start = text.bytes.len();
+            text.bytes
+                .extend_from_slice(&StoredPackage::envelope_line(&p, &hash)?);
+            let log = text.add_log(store.package_log_for(&p));
             Checked::Package(Incoming::new(
+                text,
+                start,
                 p.project_id(),
                 p.id(),
-                hash,
-                line,
-                store.package_log_for(&p),
+                &hash,
+                log,
             ))
         }
         Kind::Facts => {
             let fact = Fact::from_map(map).map_err(|e| schema_at(location, e))?;
-            let line = log::to_line(&fact)?;
-            Checked::Fact(fact, line)
+            Checked::Fact(Version::new(&fact, text)?)
         }
         Kind::Sessions => {
             let session = Session::from_map(map).map_err(|e| schema_at(location, e))?;
-            let line = log::to_line(&session)?;
-            Checked::Session(session, line)
+            Checked::Session(Version::new(&session, text)?)
         }
     })
 }
@@ -303,15 +426,27 @@ pub(super) struct Chunk {
     pub(super) first_line: u64,
 }
 
-/// Checks a chunk's lines; results in line order.
+/// A chunk's records, checked, in line order, and the text they point into.
+pub(super) struct CheckedChunk {
+    /// The chunk's number in its file, and its size in bytes.
+    pub(super) number: u64,
+    pub(super) size: u64,
+    pub(super) records: Vec<Result<Checked>>,
+    pub(super) text: Text,
+}
+
+/// Checks a chunk's lines.
 pub(super) fn check_chunk(
     store: &Store,
     opts: &ImportOptions,
+    number: u64,
     chunk: &Chunk,
     label: &str,
-) -> Vec<Result<Checked>> {
+) -> CheckedChunk {
     let mut logs = LogCache::default();
-    chunk
+    // Room for the lines, their envelopes, and the ids and hashes judging needs.
+    let mut text = Text::with_capacity(chunk.bytes.len() + chunk.bytes.len() / 4 + 4096);
+    let records = chunk
         .bytes
         .split(|&b| b == b'\n')
         .enumerate()
@@ -321,28 +456,37 @@ pub(super) fn check_chunk(
                 label,
                 line: chunk.first_line + i as u64,
             };
-            check_line(store, opts, l, &at, &mut logs)
+            check_line(store, opts, l, &at, &mut logs, &mut text)
         })
-        .collect()
+        .collect();
+    CheckedChunk {
+        number,
+        size: chunk.bytes.len() as u64,
+        records,
+        text,
+    }
 }
-
-/// A checked chunk: its number in the file, its size, and its records in line order.
-pub(super) type CheckedChunk = (u64, u64, Vec<Result<Checked>>);
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// The staged line, hash, id, project and log of a package line, by either path.
-    fn staged(checked: Checked) -> (Vec<u8>, String, String, String, PathBuf) {
+    fn staged(checked: Checked, text: &Text) -> (Vec<u8>, String, String, String, PathBuf) {
         match checked {
-            Checked::Package(p) => (p.line, p.hash, p.id, p.project, p.log),
+            Checked::Package(p) => (
+                text.bytes(p.line).to_vec(),
+                text.str(p.hash).to_string(),
+                text.str(p.id).to_string(),
+                text.str(p.project).to_string(),
+                text.log(p.log).to_path_buf(),
+            ),
             _ => panic!("not a package"),
         }
     }
 
-    #[test]
-    fn the_package_path_stages_what_the_general_path_stages() {
+    /// A store with project `demo`, and plain import options.
+    fn demo_store() -> (tempfile::TempDir, Store, ImportOptions) {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join(".relay");
         Store::create(&root, "demo").unwrap();
@@ -353,6 +497,12 @@ mod tests {
             on_conflict: crate::ops::backup::OnConflict::Fail,
             force: false,
         };
+        (dir, store, opts)
+    }
+
+    #[test]
+    fn the_package_path_stages_what_the_general_path_stages() {
+        let (_dir, store, opts) = demo_store();
         let at = Loc {
             label: "test",
             line: 1,
@@ -369,32 +519,60 @@ mod tests {
                 "topic": null, "tags": ["a", "a"], "x-o": {{"z": 1, "a": {{}}}}, "title": "Again" }}"#
             ),
         ];
+        let mut text = Text::default();
+        let t = &mut text;
         for line in &lines {
-            let fast = check_package_line(&store, &opts, line.as_bytes(), &mut logs)
+            let fast = check_package_line(&store, &opts, line.as_bytes(), &mut logs, t)
                 .expect("the fast path");
-            let general = check_any_line(&store, &opts, line.as_bytes(), &at).expect("valid");
-            assert_eq!(staged(fast), staged(general), "{line}");
+            let general = check_any_line(&store, &opts, line.as_bytes(), &at, t).expect("valid");
+            assert_eq!(staged(fast, t), staged(general, t), "{line}");
             // The same line as a store's envelope, with the hash it carries.
-            let (_, hash, ..) =
-                staged(check_any_line(&store, &opts, line.as_bytes(), &at).unwrap());
+            let checked = check_any_line(&store, &opts, line.as_bytes(), &at, t).unwrap();
+            let (_, hash, ..) = staged(checked, t);
             let envelope = format!(r#"{{"package":{line},"hash":"{hash}"}}"#);
             let fast =
-                check_package_line(&store, &opts, envelope.as_bytes(), &mut logs).expect("fast");
-            let general = check_any_line(&store, &opts, envelope.as_bytes(), &at).unwrap();
-            assert_eq!(staged(fast), staged(general));
+                check_package_line(&store, &opts, envelope.as_bytes(), &mut logs, t).expect("fast");
+            let general = check_any_line(&store, &opts, envelope.as_bytes(), &at, t).unwrap();
+            assert_eq!(staged(fast, t), staged(general, t));
             let wrong = envelope.replace(&hash, &format!("sha256:{}", "0".repeat(64)));
-            assert!(check_package_line(&store, &opts, wrong.as_bytes(), &mut logs).is_none());
-            assert!(check_line(&store, &opts, wrong.as_bytes(), &at, &mut logs).is_err());
+            assert!(check_package_line(&store, &opts, wrong.as_bytes(), &mut logs, t).is_none());
+            assert!(check_line(&store, &opts, wrong.as_bytes(), &at, &mut logs, t).is_err());
         }
         // Left to the general path: other records, invalid packages, credentials.
         let fact = r#"{"fact_id":"fact_1","project_id":"demo","subject":"s","predicate":"p","value":"v","valid_from":"2026-01-01T00:00:00Z","created_at":"2026-01-01T00:00:00Z"}"#;
-        assert!(check_package_line(&store, &opts, fact.as_bytes(), &mut logs).is_none());
+        assert!(check_package_line(&store, &opts, fact.as_bytes(), &mut logs, t).is_none());
         let invalid = format!(r#"{{"package_id":"pkg_c",{base},"significance":11}}"#);
-        assert!(check_package_line(&store, &opts, invalid.as_bytes(), &mut logs).is_none());
-        assert!(check_line(&store, &opts, invalid.as_bytes(), &at, &mut logs).is_err());
+        assert!(check_package_line(&store, &opts, invalid.as_bytes(), &mut logs, t).is_none());
+        assert!(check_line(&store, &opts, invalid.as_bytes(), &at, &mut logs, t).is_err());
         let secret = format!(
             r#"{{"package_id":"pkg_d",{base},"description":"key ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}"#
         );
-        assert!(check_package_line(&store, &opts, secret.as_bytes(), &mut logs).is_none());
+        assert!(check_package_line(&store, &opts, secret.as_bytes(), &mut logs, t).is_none());
+    }
+
+    #[test]
+    fn a_version_carries_its_line_and_digests() {
+        let (_dir, store, opts) = demo_store();
+        let at = Loc {
+            label: "test",
+            line: 1,
+        };
+        let fact = r#"{ "fact_id":"fact_1","project_id":"demo","subject":"s","predicate":"p","value":"caf\u00e9","valid_from":"2026-01-01T00:00:00Z","valid_to":"2026-02-01T00:00:00Z","created_at":"2026-01-01T00:00:00Z","asserted_by":{"id":"me","type":"human"}}"#;
+        let mut text = Text::default();
+        text.push(b"something before");
+        let Checked::Fact(v) =
+            check_any_line(&store, &opts, fact.as_bytes(), &at, &mut text).expect("a valid fact")
+        else {
+            panic!("not a fact")
+        };
+        let parsed = Fact::from_value(serde_json::from_str(fact).unwrap()).unwrap();
+        let line = crate::store::log::to_line(&parsed).unwrap();
+        assert_eq!(text.bytes(v.line), line.as_slice());
+        assert_eq!(v.line_digest, digest(&line));
+        assert_eq!(text.str(v.project), "demo");
+        assert_eq!(v.id, digest(b"fact_1"));
+        assert_eq!(v.end, Some(time::parse("2026-02-01T00:00:00Z").unwrap()));
+        let canonical_text = canonical::to_canonical_string(&parsed.to_value());
+        assert_eq!(v.canonical, digest(canonical_text.as_bytes()));
     }
 }
