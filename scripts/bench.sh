@@ -87,7 +87,8 @@ export RELAY_ACTOR=bench RELAY_ACTOR_TYPE=script NO_COLOR=1
 unset RELAY_SESSION RELAY_PROJECT RELAY_STORE 2> /dev/null || true
 
 if [ "$size" -ge 1000000 ]; then min_runs=3 slow_runs=3; else min_runs=5 slow_runs=5; fi
-quick=(-w 1 --min-runs "$min_runs" --max-runs "$runs")
+# BENCH_RUNS below the floor raises no error: the floor wins.
+quick=(-w 1 --min-runs "$min_runs" --max-runs "$((runs > min_runs ? runs : min_runs))")
 slow=(-w 1 -r "$slow_runs")
 prep=()
 
