@@ -1,6 +1,7 @@
 //! Reading an import's lines: each is parsed and checked (JSON, kind, carried hash, project
 //! map, limits, secrets, schema) on the checking threads, so that judging it needs only what
-//! [`Checked`] keeps. Packages, nearly all of a stream, are read through a borrowing tree.
+//! [`Checked`] keeps. Packages, facts and sessions are read through a borrowing tree; a
+//! project, or a line that fails a check, is read again through a `Value`, which reports.
 
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -14,6 +15,8 @@ use crate::store::Store;
 use crate::store::config::SecretPolicy;
 use crate::store::packages::StoredPackage;
 use crate::wire::{Fact, Package, Project, Session, canonical, time};
+
+use crate::wire::tree::{Json, Members, Object};
 
 use super::{Ending, digest};
 
@@ -205,41 +208,51 @@ pub fn parse_record(
     Ok((kind, map, carried))
 }
 
-/// A package line the common way, read through a borrowing tree rather than a `Value`: the
-/// same checks as [`check_line`] in the same order, and the same staged line. `None` whenever
-/// the line is anything else (another kind of record, a project the import renames, a
-/// credential found, any failed check); [`check_line`] then reads it again, and reports.
-fn check_package_line(
+/// A line the common way, read through a borrowing tree rather than a `Value`: a package, a
+/// fact or a session, with the same checks as [`check_any_line`] in the same order, and the
+/// same staged line. `None` whenever the line is anything else (a project, a project the
+/// import renames, a credential found, any failed check); [`check_line`] then reads it again,
+/// and reports.
+fn check_tree_line(
     store: &Store,
     opts: &ImportOptions,
     line: &[u8],
     logs: &mut LogCache,
     text: &mut Text,
 ) -> Option<Checked> {
-    use crate::wire::tree::{Json, Object};
-    // Exported facts, sessions and projects say what they are in their first member.
-    if [&b"{\"fact_id\""[..], b"{\"session_id\"", b"{\"project_id\""]
-        .iter()
-        .any(|p| line.starts_with(p))
+    // Exported projects say what they are in their first member.
+    if line.starts_with(b"{\"project_id\"") {
+        return None;
+    }
+    let root = Json::parse(std::str::from_utf8(line).ok()?).ok()?;
+    let Json::Object(record) = &root else {
+        return None;
+    };
+    // A store's package line is an envelope that carries its hash; a backup's is the bare
+    // package.
+    if let (Some(Json::Object(package)), Some(Json::Str(carried))) =
+        (record.get("package"), record.get("hash"))
     {
-        return None;
+        return check_package(store, opts, package, Some(carried), line.len(), logs, text);
     }
-    let Json::Object(root) = Json::parse(std::str::from_utf8(line).ok()?).ok()? else {
-        return None;
-    };
-    // A store's line is an envelope that carries its hash; a backup's is the bare package.
-    let (package, carried) = match (root.get("package"), root.get("hash")) {
-        (Some(Json::Object(p)), Some(Json::Str(h))) => (p, Some(h.as_ref())),
-        _ => (&root, None),
-    };
-    if Kind::of(package) != Some(Kind::Packages) {
-        return None;
+    match Kind::of(record)? {
+        Kind::Packages => check_package(store, opts, record, None, line.len(), logs, text),
+        Kind::Facts => check_version::<Fact>(store, opts, &root, record, line.len(), text),
+        Kind::Sessions => check_version::<Session>(store, opts, &root, record, line.len(), text),
+        Kind::Projects => None,
     }
-    let hash = canonical::content_hash_of_map(package);
-    if carried.is_some_and(|h| h != hash) {
-        return None;
-    }
-    let Some(Json::Str(project)) = package.get("project_id") else {
+}
+
+/// The checks every record takes, in [`check_any_line`]'s order once its hash is checked:
+/// its project is not one the import renames, it is within the limits, and it holds no
+/// credential (where the store looks for them).
+fn passes_common_checks<'r>(
+    store: &Store,
+    opts: &ImportOptions,
+    record: &'r Members,
+    line_len: usize,
+) -> Option<&'r str> {
+    let Some(Json::Str(project)) = record.get("project_id") else {
         return None;
     };
     if opts.project_map.contains_key(project.as_ref()) {
@@ -248,15 +261,36 @@ fn check_package_line(
     store
         .config()
         .limits()
-        .check_parsed_record("the record", package, line.len())
+        .check_parsed_record("the record", record, line_len)
         .ok()?;
     if store.secret_policy() != SecretPolicy::Off
-        && package
+        && record
             .members()
             .any(|(_, v)| crate::wire::secrets::any_in(v))
     {
         return None;
     }
+    Some(project)
+}
+
+/// A package, bare or from an envelope that carried `carried`.
+fn check_package(
+    store: &Store,
+    opts: &ImportOptions,
+    package: &Members,
+    carried: Option<&str>,
+    line_len: usize,
+    logs: &mut LogCache,
+    text: &mut Text,
+) -> Option<Checked> {
+    if Kind::of(package) != Some(Kind::Packages) {
+        return None;
+    }
+    let hash = canonical::content_hash_of_map(package);
+    if carried.is_some_and(|h| h != hash) {
+        return None;
+    }
+    let project = passes_common_checks(store, opts, package, line_len)?;
     crate::wire::package::validate(package).ok()?;
     let (Some(Json::Str(id)), Some(Json::Str(created_at))) =
         (package.get("package_id"), package.get("created_at"))
@@ -274,6 +308,72 @@ fn check_package_line(
     Some(Checked::Package(Incoming::new(
         text, start, project, id, &hash, log,
     )))
+}
+
+/// A fact or session, as the [`Version`] that [`Version::new`] makes of the parsed record.
+fn check_version<T: TreeVersion>(
+    store: &Store,
+    opts: &ImportOptions,
+    root: &Json,
+    record: &Members,
+    line_len: usize,
+    text: &mut Text,
+) -> Option<Checked> {
+    let project = passes_common_checks(store, opts, record, line_len)?;
+    T::validate(record).ok()?;
+    let Some(Json::Str(id)) = record.get(T::ID) else {
+        return None;
+    };
+    let end = match record.get(T::END) {
+        Some(Json::Str(t)) => time::parse(t).ok(),
+        _ => None,
+    };
+    let mut form = String::with_capacity(line_len);
+    canonical::write_canonical(root, &mut form);
+    let start = text.bytes.len();
+    record.write_compact(&mut text.bytes);
+    text.bytes.push(b'\n');
+    let line = text.since(start);
+    Some(T::checked(Version {
+        line,
+        line_digest: digest(text.bytes(line)),
+        project: text.push(project.as_bytes()),
+        end,
+        id: digest(id.as_bytes()),
+        canonical: digest(form.as_bytes()),
+    }))
+}
+
+/// What [`check_version`] reads of a fact or a session: its id member, the member its
+/// [`Versioned::end`](crate::store::records::Versioned::end) comes from, its validation, and
+/// which [`Checked`] it is.
+trait TreeVersion {
+    const ID: &'static str;
+    const END: &'static str;
+    fn validate(record: &Members) -> Result<(), SchemaError>;
+    fn checked(version: Version) -> Checked;
+}
+
+impl TreeVersion for Fact {
+    const ID: &'static str = "fact_id";
+    const END: &'static str = "valid_to";
+    fn validate(record: &Members) -> Result<(), SchemaError> {
+        crate::wire::fact::validate(record)
+    }
+    fn checked(version: Version) -> Checked {
+        Checked::Fact(version)
+    }
+}
+
+impl TreeVersion for Session {
+    const ID: &'static str = "session_id";
+    const END: &'static str = "ended_at";
+    fn validate(record: &Members) -> Result<(), SchemaError> {
+        crate::wire::session::validate(record)
+    }
+    fn checked(version: Version) -> Checked {
+        Checked::Session(version)
+    }
 }
 
 /// The package log of the last package checked, and its number in the chunk's [`Text`]: most
@@ -311,7 +411,7 @@ fn check_line(
     logs: &mut LogCache,
     text: &mut Text,
 ) -> Result<Checked> {
-    match check_package_line(store, opts, line, logs, text) {
+    match check_tree_line(store, opts, line, logs, text) {
         Some(checked) => Ok(checked),
         None => check_any_line(store, opts, line, at, text),
     }
@@ -485,8 +585,8 @@ mod tests {
         }
     }
 
-    /// A store with project `demo`, and plain import options.
-    fn demo_store() -> (tempfile::TempDir, Store, ImportOptions) {
+    /// A store with project `demo`, plain import options, and a place for messages.
+    fn demo_store() -> (tempfile::TempDir, Store, ImportOptions, Loc<'static>) {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join(".relay");
         Store::create(&root, "demo").unwrap();
@@ -497,16 +597,16 @@ mod tests {
             on_conflict: crate::ops::backup::OnConflict::Fail,
             force: false,
         };
-        (dir, store, opts)
-    }
-
-    #[test]
-    fn the_package_path_stages_what_the_general_path_stages() {
-        let (_dir, store, opts) = demo_store();
         let at = Loc {
             label: "test",
             line: 1,
         };
+        (dir, store, opts, at)
+    }
+
+    #[test]
+    fn the_package_path_stages_what_the_general_path_stages() {
+        let (_dir, store, opts, at) = demo_store();
         let mut logs = LogCache::default();
         let base = r#""project_id":"demo","relay_version":"0.1","title":"T","status":"complete","package_type":"standard","review_type":"none","created_at":"2026-03-01T10:00:00.5Z","created_by":{"id":"me","type":"human"}"#;
         let lines = [
@@ -522,7 +622,7 @@ mod tests {
         let mut text = Text::default();
         let t = &mut text;
         for line in &lines {
-            let fast = check_package_line(&store, &opts, line.as_bytes(), &mut logs, t)
+            let fast = check_tree_line(&store, &opts, line.as_bytes(), &mut logs, t)
                 .expect("the fast path");
             let general = check_any_line(&store, &opts, line.as_bytes(), &at, t).expect("valid");
             assert_eq!(staged(fast, t), staged(general, t), "{line}");
@@ -531,32 +631,28 @@ mod tests {
             let (_, hash, ..) = staged(checked, t);
             let envelope = format!(r#"{{"package":{line},"hash":"{hash}"}}"#);
             let fast =
-                check_package_line(&store, &opts, envelope.as_bytes(), &mut logs, t).expect("fast");
+                check_tree_line(&store, &opts, envelope.as_bytes(), &mut logs, t).expect("fast");
             let general = check_any_line(&store, &opts, envelope.as_bytes(), &at, t).unwrap();
             assert_eq!(staged(fast, t), staged(general, t));
             let wrong = envelope.replace(&hash, &format!("sha256:{}", "0".repeat(64)));
-            assert!(check_package_line(&store, &opts, wrong.as_bytes(), &mut logs, t).is_none());
+            assert!(check_tree_line(&store, &opts, wrong.as_bytes(), &mut logs, t).is_none());
             assert!(check_line(&store, &opts, wrong.as_bytes(), &at, &mut logs, t).is_err());
         }
-        // Left to the general path: other records, invalid packages, credentials.
-        let fact = r#"{"fact_id":"fact_1","project_id":"demo","subject":"s","predicate":"p","value":"v","valid_from":"2026-01-01T00:00:00Z","created_at":"2026-01-01T00:00:00Z"}"#;
-        assert!(check_package_line(&store, &opts, fact.as_bytes(), &mut logs, t).is_none());
+        // Left to the general path: projects, invalid packages, credentials.
+        let project = r#"{"project_id":"demo","name":"Demo","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}"#;
+        assert!(check_tree_line(&store, &opts, project.as_bytes(), &mut logs, t).is_none());
         let invalid = format!(r#"{{"package_id":"pkg_c",{base},"significance":11}}"#);
-        assert!(check_package_line(&store, &opts, invalid.as_bytes(), &mut logs, t).is_none());
+        assert!(check_tree_line(&store, &opts, invalid.as_bytes(), &mut logs, t).is_none());
         assert!(check_line(&store, &opts, invalid.as_bytes(), &at, &mut logs, t).is_err());
         let secret = format!(
             r#"{{"package_id":"pkg_d",{base},"description":"key ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}"#
         );
-        assert!(check_package_line(&store, &opts, secret.as_bytes(), &mut logs, t).is_none());
+        assert!(check_tree_line(&store, &opts, secret.as_bytes(), &mut logs, t).is_none());
     }
 
     #[test]
     fn a_version_carries_its_line_and_digests() {
-        let (_dir, store, opts) = demo_store();
-        let at = Loc {
-            label: "test",
-            line: 1,
-        };
+        let (_dir, store, opts, at) = demo_store();
         let fact = r#"{ "fact_id":"fact_1","project_id":"demo","subject":"s","predicate":"p","value":"caf\u00e9","valid_from":"2026-01-01T00:00:00Z","valid_to":"2026-02-01T00:00:00Z","created_at":"2026-01-01T00:00:00Z","asserted_by":{"id":"me","type":"human"}}"#;
         let mut text = Text::default();
         text.push(b"something before");
@@ -574,5 +670,66 @@ mod tests {
         assert_eq!(v.end, Some(time::parse("2026-02-01T00:00:00Z").unwrap()));
         let canonical_text = canonical::to_canonical_string(&parsed.to_value());
         assert_eq!(v.canonical, digest(canonical_text.as_bytes()));
+    }
+
+    /// A fact's or session's line, line digest, project, end, id digest and canonical digest.
+    type Judged = (Vec<u8>, u128, String, Option<time::Timestamp>, u128, u128);
+
+    fn version(checked: Checked, text: &Text) -> Judged {
+        match checked {
+            Checked::Fact(v) | Checked::Session(v) => (
+                text.bytes(v.line).to_vec(),
+                v.line_digest,
+                text.str(v.project).to_string(),
+                v.end,
+                v.id,
+                v.canonical,
+            ),
+            _ => panic!("not a fact or session"),
+        }
+    }
+
+    #[test]
+    fn fact_and_session_lines_take_the_tree_and_stage_what_the_general_path_stages() {
+        let (_dir, store, opts, at) = demo_store();
+        let mut logs = LogCache::default();
+        let mut text = Text::default();
+        let t = &mut text;
+        let fact = r#""project_id":"demo","subject":"db","predicate":"engine","valid_from":"2026-01-01T00:00:00.5Z","created_at":"2026-01-01T00:00:00Z","asserted_by":{"id":"me","type":"human"}"#;
+        let lines = [
+            format!(r#"{{"fact_id":"fact_1",{fact},"value":"v","valid_to":null}}"#),
+            // Ended; escapes, non-ASCII, numbers, a repeated key, spacing, extension members.
+            format!(
+                r#"{{ "fact_id" : "fact_2", {fact}, "value": "caf\u00e9 \"q\" é",
+                "valid_to": "2026-02-01T00:00:00Z", "confidence": 1.0, "x-n": [1e21, -0, 7],
+                "value": "last" }}"#
+            ),
+            r#"{"session_id":"sess_1","project_id":"demo","actor_id":"me","actor_type":"human","callsign":"eager-marten","started_at":"2026-01-01T00:00:00Z","ended_at":"2026-01-01T01:00:00.25Z","packages_deposited":["pkg_a"]}"#.to_string(),
+            r#"{"session_id":"sess_2","project_id":"demo","actor_id":"me","actor_type":"human","started_at":"2026-01-01T00:00:00Z"}"#.to_string(),
+        ];
+        for line in &lines {
+            let fast = check_tree_line(&store, &opts, line.as_bytes(), &mut logs, t)
+                .expect("the tree path");
+            let general = check_any_line(&store, &opts, line.as_bytes(), &at, t).expect("valid");
+            assert_eq!(version(fast, t), version(general, t), "{line}");
+        }
+        let ended = check_tree_line(&store, &opts, lines[1].as_bytes(), &mut logs, t).unwrap();
+        assert_eq!(
+            version(ended, t).3,
+            Some(time::parse("2026-02-01T00:00:00Z").unwrap())
+        );
+        // Left to the general path: an invalid fact, a credential, a renamed project.
+        let invalid = format!(r#"{{"fact_id":"fact_3",{fact},"value":"v","confidence":2}}"#);
+        assert!(check_tree_line(&store, &opts, invalid.as_bytes(), &mut logs, t).is_none());
+        assert!(check_line(&store, &opts, invalid.as_bytes(), &at, &mut logs, t).is_err());
+        let secret = format!(
+            r#"{{"fact_id":"fact_4",{fact},"value":"ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}"#
+        );
+        assert!(check_tree_line(&store, &opts, secret.as_bytes(), &mut logs, t).is_none());
+        let renaming = ImportOptions {
+            project_map: [("demo".to_string(), "other".to_string())].into(),
+            ..opts
+        };
+        assert!(check_tree_line(&store, &renaming, lines[0].as_bytes(), &mut logs, t).is_none());
     }
 }
