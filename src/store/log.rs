@@ -443,7 +443,7 @@ pub fn line_at(file: &File, offset: u64) -> std::io::Result<Vec<u8>> {
         if n == 0 {
             return Ok(line);
         }
-        if let Some(end) = chunk[..n].iter().position(|&b| b == b'\n') {
+        if let Some(end) = memchr::memchr(b'\n', &chunk[..n]) {
             line.extend_from_slice(&chunk[..end]);
             return Ok(line);
         }
@@ -494,7 +494,7 @@ impl Window {
     pub fn line(&self, offset: u64) -> Option<&[u8]> {
         let from = usize::try_from(offset.checked_sub(self.start)?).ok()?;
         let rest = self.bytes.get(from..)?;
-        let end = rest.iter().position(|&b| b == b'\n')?;
+        let end = memchr::memchr(b'\n', rest)?;
         Some(&rest[..end])
     }
 }

@@ -125,15 +125,48 @@ pub fn checked_package_text(line: &[u8]) -> Option<&str> {
         package: &'a serde_json::value::RawValue,
         hash: &'a str,
     }
-    let env: Envelope<'_> = serde_json::from_slice(line).ok()?;
-    let text = env.package.get();
+    let (text, hash) = match split_first_version_line(line) {
+        Some(parts) => parts,
+        None => {
+            let env: Envelope<'_> = serde_json::from_slice(line).ok()?;
+            (env.package.get(), env.hash)
+        }
+    };
     // Read into a borrowing tree: no `Package` is built, so nothing is allocated per member.
     let Json::Object(package) = Json::parse(text).ok()? else {
         return None;
     };
     crate::wire::package::validate(&package).ok()?;
-    (crate::wire::canonical::content_hash_of_map(&package) == env.hash).then_some(text)
+    (crate::wire::canonical::content_hash_of_map(&package) == hash).then_some(text)
 }
+
+/// The package text and hash of a line laid out exactly as relay writes a first version,
+/// `{"package":{…},"hash":"sha256:…"}`, found by its fixed ends instead of by parsing the line
+/// twice. What lies between the ends is only taken as the package once it parses as one JSON
+/// object, so a line that merely looks like this one is never misread. `None` for any other
+/// layout.
+fn split_first_version_line(line: &[u8]) -> Option<(&str, &str)> {
+    const HEAD: &[u8] = b"{\"package\":";
+    const HASH: &[u8] = b",\"hash\":\"";
+    let body = line.strip_prefix(HEAD)?.strip_suffix(b"\"}")?;
+    let at = body.len().checked_sub(HASH.len() + SHA256_HASH_LEN)?;
+    let (package, hash) = (&body[..at], &body[at + HASH.len()..]);
+    // The hash is not looked into here: the caller compares it with the package's computed
+    // hash, which holds no quote, so a match also proves the split was at the real member.
+    if !body[at..].starts_with(HASH)
+        || package.first() != Some(&b'{')
+        || package.last() != Some(&b'}')
+    {
+        return None;
+    }
+    Some((
+        std::str::from_utf8(package).ok()?,
+        std::str::from_utf8(hash).ok()?,
+    ))
+}
+
+/// The length of `sha256:` and 64 hex digits.
+const SHA256_HASH_LEN: usize = 7 + 64;
 
 /// Orders two versions of one package: the greater is current. A `complete` version wins
 /// (complete is terminal); then the higher version number; then the greater hash; then the
@@ -454,6 +487,27 @@ mod tests {
         assert_eq!(checked_package_text(invalid.as_bytes()), None, "invalid");
         assert_eq!(checked_package_text(b"{\"package\":{}}"), None, "no hash");
         assert_eq!(checked_package_text(b"not json"), None);
+        // Any other layout is read by parsing the line: spacing, members in another order.
+        let loose = format!(r#"{{ "package" : {text} , "hash" : "{hash}" }}"#);
+        assert_eq!(checked_package_text(loose.as_bytes()), Some(text.as_str()));
+        let reordered = format!(r#"{{"hash":"{hash}","package":{text}}}"#);
+        assert_eq!(
+            checked_package_text(reordered.as_bytes()),
+            Some(text.as_str())
+        );
+        // A line with relay's ends but another member between them is not read as a package
+        // that runs on into that member.
+        let smuggled = format!(r#"{{"package":{text},"x":{{}},"hash":"{hash}"}}"#);
+        assert_eq!(
+            split_first_version_line(smuggled.as_bytes()).map(|p| p.0.len()),
+            Some(text.len() + r#","x":{}"#.len())
+        );
+        assert_eq!(checked_package_text(smuggled.as_bytes()), None);
+        assert_eq!(
+            split_first_version_line(line.as_bytes()),
+            Some((text.as_str(), hash.as_str())),
+            "relay's own layout is split at its ends"
+        );
     }
 
     #[test]

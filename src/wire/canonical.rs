@@ -218,8 +218,12 @@ fn write_object<O: Object>(map: &O, out: &mut String) {
 
 /// Writes an object's non-null members in canonical order.
 fn write_members<N: Node>(members: &mut [(&str, Option<&N>)], out: &mut String) {
-    // `str` ordering is byte-wise on UTF-8, which is what the protocol asks for.
-    members.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    // `str` ordering is byte-wise on UTF-8, which is what the protocol asks for. Names mostly
+    // differ in their first byte, so that is compared before the call that compares the rest.
+    members.sort_unstable_by(|a, b| {
+        let (a, b) = (a.0.as_bytes(), b.0.as_bytes());
+        a.first().cmp(&b.first()).then_with(|| a.cmp(b))
+    });
     out.push('{');
     for (i, (key, val)) in members.iter().enumerate() {
         if i > 0 {

@@ -189,7 +189,16 @@ impl<'a> Node for Json<'a> {
 impl<'a> Object for Members<'a> {
     type Node = Json<'a>;
     fn get(&self, name: &str) -> Option<&Json<'a>> {
-        self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+        // The first bytes are compared before the rest: member names mostly differ there, and a
+        // record is looked into member by member while it is validated.
+        let name = name.as_bytes();
+        self.0
+            .iter()
+            .find(|(k, _)| {
+                let k = k.as_bytes();
+                k.len() == name.len() && k.first() == name.first() && k == name
+            })
+            .map(|(_, v)| v)
     }
     fn members(&self) -> impl Iterator<Item = (&str, &Json<'a>)> {
         self.0.iter().map(|(k, v)| (k.as_ref(), v))
