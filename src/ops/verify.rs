@@ -16,11 +16,12 @@ use serde_json::{Map, Value, json};
 
 use super::review::Action;
 use crate::error::{Error, Result};
-use crate::store::packages::StoredPackage;
+use crate::store::packages::{StoredPackage, checked_first_version};
 use crate::store::records::Versioned;
 use crate::store::{Store, layout, log};
+use crate::wire::tree::{Json, Object};
 use crate::wire::{Fact, Project, Status, time};
-use lines::{Line, each_line, line_object, lines};
+use lines::{Line, each_raw_line, line_object, lines};
 
 /// One problem found.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -356,9 +357,42 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
         .and_then(|s| s.to_str())
         .unwrap_or_default()
         .to_string();
-    each_line(path, |number, at, object| {
-        let env = match object {
-            Ok(env) => env,
+    // A package in another project's folder, or in another month's log.
+    let misplacement = |id: &str, project_id: &str, created: time::Timestamp| {
+        let mut found = Vec::new();
+        if project_id != project {
+            found.push(format!("package {id} belongs to project `{project_id}`"));
+        }
+        let created = time::month_key(created);
+        if created != month {
+            found.push(format!(
+                "package {id} was created in {created}, not {month}"
+            ));
+        }
+        found
+    };
+    each_raw_line(path, |number, at, text, complete| {
+        // Most lines are first versions as relay writes them: those are read from a borrowing
+        // tree, and only the others are parsed into a `Package`.
+        if complete && let Some(first) = checked_first_version(text) {
+            let field = |k: &str| match first.package.get(k) {
+                Some(Json::Str(s)) => s.as_ref(),
+                _ => "",
+            };
+            let created = time::parse(field("created_at")).unwrap_or_default();
+            for message in misplacement(field("package_id"), field("project_id"), created) {
+                problem(number, "misplaced", message);
+            }
+            out.firsts.push(FirstVersion {
+                key: crate::search::index::id_key(field("package_id")),
+                hash: crate::search::index::hash_prefix(first.hash),
+                offset: at,
+            });
+            return Ok(());
+        }
+        let env = match line_object(text, complete) {
+            Ok(None) => return Ok(()),
+            Ok(Some(env)) => env,
             Err((kind, message)) => {
                 problem(number, kind, message);
                 return Ok(());
@@ -371,31 +405,13 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
                 return Ok(());
             }
         };
-        if p.package.project_id() != project {
-            problem(
-                number,
-                "misplaced",
-                format!(
-                    "package {} belongs to project `{}`",
-                    p.package.id(),
-                    p.package.project_id()
-                ),
-            );
-        }
-        let created = time::month_key(p.package.created_at());
-        if created != month {
-            problem(
-                number,
-                "misplaced",
-                format!(
-                    "package {} was created in {created}, not {month}",
-                    p.package.id()
-                ),
-            );
+        let (id, created) = (p.package.id(), p.package.created_at());
+        for message in misplacement(id, p.package.project_id(), created) {
+            problem(number, "misplaced", message);
         }
         if p.version == 1 {
             out.firsts.push(FirstVersion {
-                key: crate::search::index::id_key(p.package.id()),
+                key: crate::search::index::id_key(id),
                 hash: crate::search::index::hash_prefix(&p.hash),
                 offset: at,
             });

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::{Store, WarningKind, layout, log};
 use crate::error::{Error, Result};
-use crate::wire::tree::Json;
+use crate::wire::tree::{Json, Members};
 use crate::wire::{Package, Status};
 
 /// Where a record was read from.
@@ -125,19 +125,43 @@ pub fn checked_package_text(line: &[u8]) -> Option<&str> {
         package: &'a serde_json::value::RawValue,
         hash: &'a str,
     }
-    let (text, hash) = match split_first_version_line(line) {
-        Some(parts) => parts,
-        None => {
-            let env: Envelope<'_> = serde_json::from_slice(line).ok()?;
-            (env.package.get(), env.hash)
-        }
-    };
-    // Read into a borrowing tree: no `Package` is built, so nothing is allocated per member.
+    if let Some(first) = checked_first_version(line) {
+        return Some(first.text);
+    }
+    let env: Envelope<'_> = serde_json::from_slice(line).ok()?;
+    checked_package_tree(env.package.get(), env.hash).map(|_| env.package.get())
+}
+
+/// A first version read the quick way, from a line laid out exactly as relay writes one.
+pub struct FirstVersionLine<'a> {
+    /// The package as the text it was stored as.
+    pub text: &'a str,
+    pub package: Members<'a>,
+    pub hash: &'a str,
+}
+
+/// The line as a first version when it is laid out exactly as relay writes one
+/// (`{"package":{…},"hash":"sha256:…"}`, nothing else, so version 1 without a transition) and
+/// checks out the way [`StoredPackage::from_envelope`] checks it. `None` for anything else:
+/// the caller then reads the line the full way, which reports what is wrong.
+pub fn checked_first_version(line: &[u8]) -> Option<FirstVersionLine<'_>> {
+    let (text, hash) = split_first_version_line(line)?;
+    let package = checked_package_tree(text, hash)?;
+    Some(FirstVersionLine {
+        text,
+        package,
+        hash,
+    })
+}
+
+/// The package `text` as a borrowing tree (no `Package` is built, so nothing is allocated per
+/// member), when it is one object that validates and matches `hash`.
+fn checked_package_tree<'a>(text: &'a str, hash: &str) -> Option<Members<'a>> {
     let Json::Object(package) = Json::parse(text).ok()? else {
         return None;
     };
     crate::wire::package::validate(&package).ok()?;
-    (crate::wire::canonical::content_hash_of_map(&package) == hash).then_some(text)
+    (crate::wire::canonical::content_hash_of_map(&package) == hash).then_some(package)
 }
 
 /// The package text and hash of a line laid out exactly as relay writes a first version,
@@ -495,14 +519,18 @@ mod tests {
             checked_package_text(reordered.as_bytes()),
             Some(text.as_str())
         );
-        // A line with relay's ends but another member between them is not read as a package
-        // that runs on into that member.
+        // A line with relay's ends but another member between them is not split into a package
+        // that runs on into that member; read the full way, the extra member is ignored.
         let smuggled = format!(r#"{{"package":{text},"x":{{}},"hash":"{hash}"}}"#);
         assert_eq!(
             split_first_version_line(smuggled.as_bytes()).map(|p| p.0.len()),
             Some(text.len() + r#","x":{}"#.len())
         );
-        assert_eq!(checked_package_text(smuggled.as_bytes()), None);
+        assert!(checked_first_version(smuggled.as_bytes()).is_none());
+        assert_eq!(
+            checked_package_text(smuggled.as_bytes()),
+            Some(text.as_str())
+        );
         assert_eq!(
             split_first_version_line(line.as_bytes()),
             Some((text.as_str(), hash.as_str())),

@@ -281,4 +281,10 @@ fn duplicates_illegal_transitions_misplaced_packages_and_overlaps_are_found() {
         "{found:#?}"
     );
     assert!(found[2]["message"].as_str().unwrap().contains("pkg_dup"));
+    // The twin is read the quick way (a first version laid out as relay writes it); its
+    // fields still name it exactly.
+    assert_eq!(
+        found[0]["message"],
+        "package pkg_dup was created in 2026-01, not 2026-02"
+    );
 }

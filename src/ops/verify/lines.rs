@@ -27,10 +27,7 @@ pub(super) fn lines(path: &Path) -> Result<Vec<Line>> {
     let mut number = 0;
     while start < bytes.len() {
         number += 1;
-        let end = bytes[start..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map(|i| start + i);
+        let end = memchr::memchr(b'\n', &bytes[start..]).map(|i| start + i);
         let (text, complete, next) = match end {
             Some(e) => (bytes[start..e].to_vec(), true, e + 1),
             None => (bytes[start..].to_vec(), false, bytes.len()),
@@ -54,6 +51,21 @@ pub(super) fn each_line(
     path: &Path,
     mut each: impl FnMut(u64, u64, LineObject) -> Result<()>,
 ) -> Result<()> {
+    each_raw_line(path, |number, at, text, complete| {
+        match line_object(text, complete) {
+            Ok(None) => Ok(()),
+            Ok(Some(m)) => each(number, at, Ok(m)),
+            Err(problem) => each(number, at, Err(problem)),
+        }
+    })
+}
+
+/// Streams the lines of `path` (a missing file has none) to `each(number, offset, text,
+/// complete)`, as read, without their newline; one line held at a time.
+pub(super) fn each_raw_line(
+    path: &Path,
+    mut each: impl FnMut(u64, u64, &[u8], bool) -> Result<()>,
+) -> Result<()> {
     use std::io::BufRead;
     let io = |e| Error::io(format!("cannot read {}", path.display()), e);
     let file = match std::fs::File::open(path) {
@@ -74,11 +86,7 @@ pub(super) fn each_line(
         offset += n as u64;
         let complete = buf.last() == Some(&b'\n');
         let text = if complete { &buf[..n - 1] } else { &buf[..] };
-        match line_object(text, complete) {
-            Ok(None) => {}
-            Ok(Some(m)) => each(number, at, Ok(m))?,
-            Err(problem) => each(number, at, Err(problem))?,
-        }
+        each(number, at, text, complete)?;
     }
 }
 
