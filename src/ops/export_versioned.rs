@@ -11,19 +11,33 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::backup::{Kind, Sink};
+use crate::error::SchemaError;
 use crate::error::{Error, Result};
 use crate::store::records::{Versioned, newer_by_end};
 use crate::store::{Store, WarningKind, log};
-use crate::wire::{Fact, Session, time, time::Timestamp};
+use crate::wire::tree::Members;
+use crate::wire::{Fact, Session, time::Timestamp};
 
-/// What the export needs to know of a versioned record.
+/// What the export needs to know of a versioned record. It reads every version from the
+/// line's borrowing tree: only a version that ties with another on its end is parsed whole.
 pub(super) trait Exported: Versioned {
     const KIND: Kind;
     fn log(store: &Store, project: &str) -> std::path::PathBuf;
+    /// The checks `Versioned::parse` makes, on the tree.
+    fn validate(record: &Members) -> std::result::Result<(), SchemaError>;
+    /// What the export keeps of a valid version.
+    fn seen<'a>(record: &'a Members) -> Seen<'a>;
+}
+
+/// One version as the export orders it.
+pub(super) struct Seen<'a> {
+    id: &'a str,
+    /// When it ended, as [`Versioned::end`] tells it.
+    end: Option<Timestamp>,
     /// The group the export sorts by first (a fact's subject and predicate).
-    fn group(&self) -> (&str, &str);
+    group: (&'a str, &'a str),
     /// The times it sorts by within a group, then by id.
-    fn times(&self) -> (Option<Timestamp>, Option<Timestamp>);
+    times: (Option<Timestamp>, Option<Timestamp>),
 }
 
 impl Exported for Fact {
@@ -31,11 +45,22 @@ impl Exported for Fact {
     fn log(store: &Store, project: &str) -> std::path::PathBuf {
         store.layout().facts_file(project)
     }
-    fn group(&self) -> (&str, &str) {
-        (self.subject(), self.predicate())
+    fn validate(record: &Members) -> std::result::Result<(), SchemaError> {
+        crate::wire::fact::validate(record)
     }
-    fn times(&self) -> (Option<Timestamp>, Option<Timestamp>) {
-        (Some(self.valid_from()), Some(self.created_at()))
+    fn seen<'a>(record: &'a Members) -> Seen<'a> {
+        Seen {
+            id: record.str_member("fact_id").unwrap_or_default(),
+            end: record.time_member("valid_to"),
+            group: (
+                record.str_member("subject").unwrap_or_default(),
+                record.str_member("predicate").unwrap_or_default(),
+            ),
+            times: (
+                Some(record.time_member("valid_from").unwrap_or_default()),
+                Some(record.time_member("created_at").unwrap_or_default()),
+            ),
+        }
     }
 }
 
@@ -44,20 +69,24 @@ impl Exported for Session {
     fn log(store: &Store, project: &str) -> std::path::PathBuf {
         store.layout().sessions_file(project)
     }
-    fn group(&self) -> (&str, &str) {
-        ("", "")
+    fn validate(record: &Members) -> std::result::Result<(), SchemaError> {
+        crate::wire::session::validate(record)
     }
-    fn times(&self) -> (Option<Timestamp>, Option<Timestamp>) {
-        let started = self
-            .str_field("started_at")
-            .and_then(|t| time::parse(t).ok());
-        (started, None)
+    fn seen<'a>(record: &'a Members) -> Seen<'a> {
+        Seen {
+            id: record.str_member("session_id").unwrap_or_default(),
+            end: record.time_member("ended_at"),
+            group: ("", ""),
+            times: (record.time_member("started_at"), None),
+        }
     }
 }
 
 /// Where a version of a record is, and what the export is ordered by.
 struct Slot {
     offset: u64,
+    /// The line's length, without its newline.
+    len: u32,
     end: Option<Timestamp>,
     /// The group, by its number in [`Chosen::keys`].
     key: u32,
@@ -122,27 +151,26 @@ fn supersedes<T: Exported>(file: &File, new: &Slot, current: &Slot) -> std::io::
 /// The versions of one part of the log.
 fn choose<T: Exported>(store: &Store, path: &Path, part: (u64, u64, u64)) -> Result<Chosen> {
     let mut chosen = Chosen::default();
-    log::read_objects_between(path, store.diagnostics(), part, |line, at, map| {
-        let r = match T::parse(map) {
-            Ok(r) => r,
-            Err(e) => {
-                store.diagnostics().warn(
-                    path,
-                    line,
-                    WarningKind::InvalidRecord,
-                    format!("not a valid {}: {e}; skipped", T::WHAT),
-                );
-                return Ok(());
-            }
-        };
-        let id = (chosen.ids.len() as u32, r.record_id().len() as u32);
-        chosen.ids.extend(r.record_id().as_bytes());
-        let (subject, predicate) = r.group();
+    log::read_trees_between(path, store.diagnostics(), part, |line, at, len, record| {
+        if let Err(e) = T::validate(record) {
+            store.diagnostics().warn(
+                path,
+                line,
+                WarningKind::InvalidRecord,
+                format!("not a valid {}: {e}; skipped", T::WHAT),
+            );
+            return Ok(());
+        }
+        let r = T::seen(record);
+        let id = (chosen.ids.len() as u32, r.id.len() as u32);
+        chosen.ids.extend(r.id.as_bytes());
+        let (subject, predicate) = r.group;
         let slot = Slot {
             offset: at,
-            end: r.end(),
+            len: u32::try_from(len).unwrap_or(u32::MAX),
+            end: r.end,
             key: chosen.key(subject, predicate),
-            times: r.times(),
+            times: r.times,
             id,
         };
         chosen.slots.push(slot);
@@ -187,16 +215,26 @@ fn current_versions<T: Exported>(chosen: &mut Chosen, file: &File) -> std::io::R
 }
 
 /// The lines at `slots`' offsets, read back and written out as they are stored: each was read
-/// as a valid record when its slot was made, and a log's lines never change once written.
+/// as a valid record when its slot was made, and a log's lines never change once written. Each
+/// is read straight into the output, no more bytes than it holds.
 fn render(file: &File, slots: &[&Slot]) -> std::io::Result<(Vec<u8>, usize)> {
+    use std::os::unix::fs::FileExt;
     let (mut out, mut n) = (Vec::with_capacity(slots.len() * 400), 0);
     for slot in slots {
-        let line = log::line_at(file, slot.offset)?;
-        let record = line.trim_ascii();
-        if record.starts_with(b"{") {
-            out.extend_from_slice(record);
+        let start = out.len();
+        out.resize(start + slot.len as usize, 0);
+        file.read_exact_at(&mut out[start..], slot.offset)?;
+        // Blanks around the object (JSON allows them) stay behind.
+        let line = &out[start..];
+        let lead = line.len() - line.trim_ascii_start().len();
+        let kept = line.trim_ascii().len();
+        out.copy_within(start + lead..start + lead + kept, start);
+        out.truncate(start + kept);
+        if out.get(start) == Some(&b'{') {
             out.push(b'\n');
             n += 1;
+        } else {
+            out.truncate(start);
         }
     }
     Ok((out, n))

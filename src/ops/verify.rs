@@ -19,7 +19,6 @@ use crate::error::{Error, Result};
 use crate::store::packages::{StoredPackage, checked_first_version};
 use crate::store::records::Versioned;
 use crate::store::{Store, layout, log};
-use crate::wire::tree::{Json, Object};
 use crate::wire::{Fact, Project, Status, time};
 use lines::{Line, each_raw_line, line_object, lines};
 
@@ -375,11 +374,8 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
         // Most lines are first versions as relay writes them: those are read from a borrowing
         // tree, and only the others are parsed into a `Package`.
         if complete && let Some(first) = checked_first_version(text) {
-            let field = |k: &str| match first.package.get(k) {
-                Some(Json::Str(s)) => s.as_ref(),
-                _ => "",
-            };
-            let created = time::parse(field("created_at")).unwrap_or_default();
+            let field = |k: &str| first.package.str_member(k).unwrap_or_default();
+            let created = first.package.time_member("created_at").unwrap_or_default();
             for message in misplacement(field("package_id"), field("project_id"), created) {
                 problem(number, "misplaced", message);
             }

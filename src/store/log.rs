@@ -10,6 +10,7 @@ use std::sync::Mutex;
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
+use crate::wire::tree::{Json, Members};
 
 /// Something a reader met and skipped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -201,12 +202,110 @@ fn read_objects_offsets(
 }
 
 fn read_lines_from(
+    reader: impl BufRead,
+    path: &Path,
+    diag: &Diagnostics,
+    prefilter: Option<&[u8]>,
+    at: (u64, u64),
+    each: &mut impl FnMut(u64, u64, Map<String, Value>) -> Result<()>,
+) -> Result<()> {
+    each_whole_line(
+        reader,
+        path,
+        diag,
+        prefilter,
+        at,
+        &mut |line_no, offset, text| match serde_json::from_slice::<Value>(text) {
+            Ok(Value::Object(map)) => each(line_no, offset, map),
+            other => {
+                warn_unreadable(diag, path, line_no, text, other.map(|v| kind(&v)));
+                Ok(())
+            }
+        },
+    )
+}
+
+/// Like [`read_objects_between`], each object read into a borrowing tree instead of a
+/// `serde_json` map: for readers that only look at a few members of every line. `each` also
+/// learns the line's length (without its newline). Lines that are not objects are warned about
+/// exactly as there.
+pub fn read_trees_between(
+    path: &Path,
+    diag: &Diagnostics,
+    (start, end, first_line): (u64, u64, u64),
+    mut each: impl FnMut(u64, u64, usize, &Members<'_>) -> Result<()>,
+) -> Result<()> {
+    let ctx = |e| Error::io(format!("cannot read {}", path.display()), e);
+    let mut file = File::open(path).map_err(ctx)?;
+    file.seek(SeekFrom::Start(start)).map_err(ctx)?;
+    let reader = BufReader::with_capacity(256 * 1024, file.take(end - start));
+    let at = (first_line, start);
+    each_whole_line(
+        reader,
+        path,
+        diag,
+        None,
+        at,
+        &mut |line_no, offset, text| {
+            match std::str::from_utf8(text).map(Json::parse) {
+                Ok(Ok(Json::Object(members))) => each(line_no, offset, text.len(), &members),
+                // Whatever else the line is, it is told as the map reader tells it.
+                _ => {
+                    let parsed = serde_json::from_slice::<Value>(text);
+                    warn_unreadable(diag, path, line_no, text, parsed.map(|v| kind(&v)));
+                    Ok(())
+                }
+            }
+        },
+    )
+}
+
+/// What a JSON value is, as a warning names it.
+fn kind(v: &Value) -> &'static str {
+    crate::wire::validate::kind(v)
+}
+
+/// Warns about a line that holds no JSON object: `what` it holds instead, or why it did not
+/// parse.
+fn warn_unreadable(
+    diag: &Diagnostics,
+    path: &Path,
+    line_no: u64,
+    text: &[u8],
+    what: serde_json::Result<&'static str>,
+) {
+    match what {
+        Ok(what) => diag.warn(
+            path,
+            line_no,
+            WarningKind::CorruptLine,
+            format!("the line is {what} rather than a JSON object; it was skipped"),
+        ),
+        Err(_) if text.ends_with(TORN_MARK) => diag.warn(
+            path,
+            line_no,
+            WarningKind::TornLine,
+            "a write that was cut off (a crash) left this incomplete line; it was skipped",
+        ),
+        Err(e) => diag.warn(
+            path,
+            line_no,
+            WarningKind::CorruptLine,
+            format!("the line is not valid JSON ({e}); it was skipped"),
+        ),
+    }
+}
+
+/// Hands `each(line_number, offset, text)` every whole, non-blank line of `reader` (which
+/// starts at byte `start`, on line `first_line`), without its newline; an unfinished last line
+/// is warned about instead. With a `prefilter`, lines that cannot hold it are passed over.
+fn each_whole_line(
     mut reader: impl BufRead,
     path: &Path,
     diag: &Diagnostics,
     prefilter: Option<&[u8]>,
     (first_line, start): (u64, u64),
-    each: &mut impl FnMut(u64, u64, Map<String, Value>) -> Result<()>,
+    each: &mut impl FnMut(u64, u64, &[u8]) -> Result<()>,
 ) -> Result<()> {
     let mut buf = Vec::with_capacity(4096);
     let mut line_no = first_line - 1;
@@ -239,30 +338,7 @@ fn read_lines_from(
         if prefilter.is_some_and(|needle| !contains(text, needle) && !text.contains(&b'\\')) {
             continue;
         }
-        match serde_json::from_slice::<Value>(text) {
-            Ok(Value::Object(map)) => each(line_no, offset, map)?,
-            Ok(other) => diag.warn(
-                path,
-                line_no,
-                WarningKind::CorruptLine,
-                format!(
-                    "the line is {} rather than a JSON object; it was skipped",
-                    crate::wire::validate::kind(&other)
-                ),
-            ),
-            Err(_) if text.ends_with(TORN_MARK) => diag.warn(
-                path,
-                line_no,
-                WarningKind::TornLine,
-                "a write that was cut off (a crash) left this incomplete line; it was skipped",
-            ),
-            Err(e) => diag.warn(
-                path,
-                line_no,
-                WarningKind::CorruptLine,
-                format!("the line is not valid JSON ({e}); it was skipped"),
-            ),
-        }
+        each(line_no, offset, text)?;
     }
 }
 

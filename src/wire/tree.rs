@@ -156,6 +156,21 @@ impl Members<'_> {
         out.push(b'}');
     }
 
+    /// A member that is a string, as a record's `str_field` reads it: `None` when absent or
+    /// not a string.
+    pub fn str_member(&self, name: &str) -> Option<&str> {
+        match self.get(name) {
+            Some(Json::Str(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A string member that parses as a timestamp.
+    pub fn time_member(&self, name: &str) -> Option<super::time::Timestamp> {
+        self.str_member(name)
+            .and_then(|t| super::time::parse(t).ok())
+    }
+
     pub fn len(&self) -> usize {
         self.0.len()
     }

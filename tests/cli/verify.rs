@@ -288,3 +288,150 @@ fn duplicates_illegal_transitions_misplaced_packages_and_overlaps_are_found() {
         "package pkg_dup was created in 2026-01, not 2026-02"
     );
 }
+
+/// The fact and session logs, line by line: lines that are no object, records that fail
+/// their schema, a tie between two versions of one fact (their ends alike, so their canonical
+/// forms decide), an overlap only the tie's winner makes, and sessions that contradict
+/// themselves or each other. Every problem is pinned with its words.
+#[test]
+fn versioned_logs_report_damage_invalid_records_ties_and_inconsistent_sessions() {
+    let env = Env::new();
+    let fact = |id: &str, from: &str, to: &str, created: &str| {
+        json!({"fact_id": id, "project_id": "demo", "subject": "svc", "predicate": "status",
+               "value": id, "valid_from": from, "valid_to": to, "created_at": created})
+        .to_string()
+    };
+    // fact_t's two versions end alike; the one created later has the greater canonical form
+    // and wins, and only it (from January) overlaps fact_u.
+    let loser = fact(
+        "fact_t",
+        "2026-02-01T00:00:00Z",
+        "2026-03-01T00:00:00Z",
+        "2026-01-01T00:00:00Z",
+    );
+    let winner = fact(
+        "fact_t",
+        "2026-01-01T00:00:00Z",
+        "2026-03-01T00:00:00Z",
+        "2026-01-02T00:00:00Z",
+    );
+    let other = fact(
+        "fact_u",
+        "2026-01-15T00:00:00Z",
+        "2026-01-25T00:00:00Z",
+        "2026-01-15T00:00:00Z",
+    );
+    let no_value = r#"{"fact_id":"fact_v","project_id":"demo","subject":"svc","predicate":"status","valid_from":"2026-01-01T00:00:00Z","created_at":"2026-01-01T00:00:00Z"}"#;
+    let facts = env.store().join("projects/demo/facts.ndjson");
+    std::fs::create_dir_all(facts.parent().unwrap()).unwrap();
+    std::fs::write(
+        &facts,
+        format!("[1,2]\n{loser}\n{{\"fact_id\": \n{winner}\n{no_value}\n{other}\n"),
+    )
+    .unwrap();
+    let session = |id: &str, started: &str, ended: Option<&str>| {
+        let mut s = json!({"session_id": id, "project_id": "demo", "actor_id": "me",
+                           "actor_type": "human", "callsign": "blue-fox", "started_at": started});
+        if let Some(end) = ended {
+            s["ended_at"] = json!(end);
+        }
+        s.to_string()
+    };
+    let sessions = env.store().join("projects/demo/sessions.ndjson");
+    std::fs::write(
+        &sessions,
+        [
+            "\"text\"".to_string(),
+            r#"{"session_id":"s0","project_id":"demo","actor_id":"me","actor_type":"human"}"#
+                .to_string(),
+            session("s1", "2026-02-01T00:00:00Z", Some("2026-01-01T00:00:00Z")),
+            session("s2", "2026-02-01T00:00:00Z", None),
+            session("s3", "2026-02-02T00:00:00Z", None),
+        ]
+        .join("\n")
+            + "\n",
+    )
+    .unwrap();
+    let (code, found) = problems(&env);
+    assert_eq!(code, 5);
+    let seen: Vec<(String, u64, String, String)> = found
+        .iter()
+        .map(|p| {
+            let text = |k: &str| p[k].as_str().unwrap().to_string();
+            (
+                text("file"),
+                p["line"].as_u64().unwrap(),
+                text("kind"),
+                text("message"),
+            )
+        })
+        .collect();
+    let f = "projects/demo/facts.ndjson".to_string();
+    let s = "projects/demo/sessions.ndjson".to_string();
+    let row = |file: &String, line: u64, kind: &str, message: &str| {
+        (file.clone(), line, kind.to_string(), message.to_string())
+    };
+    assert_eq!(
+        seen,
+        [
+            row(&f, 1, "corrupt_line", "the line is not a JSON object"),
+            row(
+                &f,
+                3,
+                "corrupt_line",
+                "the line is not valid JSON (EOF while parsing a value at line 1 column 12)"
+            ),
+            row(
+                &f,
+                5,
+                "invalid_record",
+                "not a valid fact: `value` is required"
+            ),
+            row(
+                &f,
+                0,
+                "fact_overlap",
+                "facts fact_t and fact_u of (svc, status) overlap in time"
+            ),
+            row(&s, 1, "corrupt_line", "the line is not a JSON object"),
+            row(
+                &s,
+                2,
+                "invalid_record",
+                "not a valid session: `started_at` is required"
+            ),
+            row(
+                &s,
+                0,
+                "session_inconsistent",
+                "session s1 ends before it starts"
+            ),
+            row(
+                &s,
+                0,
+                "session_inconsistent",
+                "2 open sessions share the callsign blue-fox"
+            ),
+        ],
+        "{found:#?}"
+    );
+    // Export picks the same winner, and refuses to call the damaged logs a backup.
+    let r = env.run(&["export", "--out", "-"]);
+    assert_eq!(r.code, 5, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("2 record(s) could not be read (")
+            && r.stderr.ends_with(
+                "facts.ndjson:5: not a valid fact: `value` is required; skipped); run `relay \
+                 verify --fix` before backing up\n"
+            ),
+        "{}",
+        r.stderr
+    );
+    let exported: Vec<Value> = r.json_lines();
+    let t: Vec<&Value> = exported
+        .iter()
+        .filter(|r| r["fact_id"] == "fact_t")
+        .collect();
+    assert_eq!(t.len(), 1);
+    assert_eq!(t[0]["created_at"], "2026-01-02T00:00:00Z");
+}

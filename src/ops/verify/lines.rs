@@ -7,6 +7,8 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::store::log;
+use crate::store::records::Versioned;
+use crate::wire::tree::{Json, Members};
 
 /// One line of a log, as read.
 pub(super) struct Line {
@@ -40,24 +42,6 @@ pub(super) fn lines(path: &Path) -> Result<Vec<Line>> {
         start = next;
     }
     Ok(out)
-}
-
-/// The object a line holds, or the problem it has instead.
-pub(super) type LineObject = std::result::Result<Map<String, Value>, (&'static str, String)>;
-
-/// Streams the lines of `path` (a missing file has none) to `each(number, offset, object)`,
-/// one line held at a time.
-pub(super) fn each_line(
-    path: &Path,
-    mut each: impl FnMut(u64, u64, LineObject) -> Result<()>,
-) -> Result<()> {
-    each_raw_line(path, |number, at, text, complete| {
-        match line_object(text, complete) {
-            Ok(None) => Ok(()),
-            Ok(Some(m)) => each(number, at, Ok(m)),
-            Err(problem) => each(number, at, Err(problem)),
-        }
-    })
 }
 
 /// Streams the lines of `path` (a missing file has none) to `each(number, offset, text,
@@ -95,8 +79,37 @@ pub(super) fn line_object(
     text: &[u8],
     complete: bool,
 ) -> std::result::Result<Option<Map<String, Value>>, (&'static str, String)> {
-    if text.iter().all(u8::is_ascii_whitespace) && complete {
+    if !worth_parsing(text, complete)? {
         return Ok(None);
+    }
+    match serde_json::from_slice::<Value>(text) {
+        Ok(Value::Object(m)) => Ok(Some(m)),
+        Ok(_) => Err(("corrupt_line", "the line is not a JSON object".into())),
+        Err(e) => Err(("corrupt_line", format!("the line is not valid JSON ({e})"))),
+    }
+}
+
+/// Like [`line_object`], the object read into a borrowing tree: for checks that look at a few
+/// members of every line. A line that is no object has the same problem as there.
+pub(super) fn line_tree(
+    text: &[u8],
+    complete: bool,
+) -> std::result::Result<Option<Members<'_>>, (&'static str, String)> {
+    if !worth_parsing(text, complete)? {
+        return Ok(None);
+    }
+    if let Ok(Ok(Json::Object(m))) = std::str::from_utf8(text).map(Json::parse) {
+        return Ok(Some(m));
+    }
+    line_object(text, complete)?;
+    Err(("corrupt_line", "the line is not valid JSON".into()))
+}
+
+/// What a line's first and last bytes tell before it is parsed: `false` for a blank line
+/// (skipped); the problem of a torn line or a conflict marker.
+fn worth_parsing(text: &[u8], complete: bool) -> std::result::Result<bool, (&'static str, String)> {
+    if text.iter().all(u8::is_ascii_whitespace) && complete {
+        return Ok(false);
     }
     if !complete {
         return Err((
@@ -119,24 +132,22 @@ pub(super) fn line_object(
             "a write cut off by a crash, sealed by a later append".into(),
         ));
     }
-    match serde_json::from_slice::<Value>(text) {
-        Ok(Value::Object(m)) => Ok(Some(m)),
-        Ok(_) => Err(("corrupt_line", "the line is not a JSON object".into())),
-        Err(e) => Err(("corrupt_line", format!("the line is not valid JSON ({e})"))),
-    }
+    Ok(true)
 }
 
 /// The record on the line at `offset`, if it reads and validates: the current version of an
 /// id, read back when a tie needs the whole record.
-pub(super) fn record_at<T: crate::store::records::Versioned>(
-    path: &Path,
-    offset: u64,
-) -> Result<Option<T>> {
+pub(super) fn record_at<T: Versioned>(path: &Path, offset: u64) -> Result<Option<T>> {
     let io = |e| Error::io(format!("cannot read {}", path.display()), e);
     let file = std::fs::File::open(path).map_err(io)?;
     let line = log::line_at(&file, offset).map_err(io)?;
-    Ok(match serde_json::from_slice::<Value>(&line) {
+    Ok(whole(&line))
+}
+
+/// The record a line holds, if it reads and validates.
+pub(super) fn whole<T: Versioned>(line: &[u8]) -> Option<T> {
+    match serde_json::from_slice::<Value>(line) {
         Ok(Value::Object(m)) => T::parse(m).ok(),
         _ => None,
-    })
+    }
 }

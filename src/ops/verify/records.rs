@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use super::Problem;
-use super::lines::{each_line, record_at};
+use super::lines::{each_raw_line, line_tree, record_at, whole};
 use crate::error::Result;
 use crate::search::index::id_key;
 use crate::store::Store;
@@ -97,46 +97,49 @@ pub(super) fn check_facts(store: &Store, path: &Path) -> Result<(Vec<Problem>, V
     let mut keys: Vec<(String, String)> = Vec::new();
     let mut key_of: HashMap<(String, String), u32> = HashMap::new();
     let mut current = FactSlots::default();
-    each_line(path, |number, at, object| {
-        let map = match object {
-            Ok(m) => m,
+    each_raw_line(path, |number, at, text, complete| {
+        let record = match line_tree(text, complete) {
+            Ok(Some(record)) => record,
+            Ok(None) => return Ok(()),
             Err((kind, message)) => {
                 found.add(number, kind, message);
                 return Ok(());
             }
         };
-        let f = match Fact::parse(map) {
-            Ok(f) => f,
-            Err(e) => {
-                found.add(number, "invalid_record", format!("not a valid fact: {e}"));
-                return Ok(());
-            }
-        };
+        if let Err(e) = crate::wire::fact::validate(&record) {
+            found.add(number, "invalid_record", format!("not a valid fact: {e}"));
+            return Ok(());
+        }
+        let id = record.str_member("fact_id").unwrap_or_default();
+        let valid_to = record.time_member("valid_to");
         // The version order of the fact log: closed beats open, the earlier end wins;
-        // only a tie needs the current version read back.
-        let slot = current.find(f.id());
+        // only a tie needs both versions read whole.
+        let slot = current.find(id);
         let newer = match slot.map(|i| &current.slots[i]) {
             None => true,
-            Some(cur) => match newer_by_end(f.valid_to(), cur.valid_to) {
+            Some(cur) => match newer_by_end(valid_to, cur.valid_to) {
                 Some(newer) => newer,
                 None => match record_at::<Fact>(path, cur.offset)? {
-                    Some(c) => f.version_order(&c) == Ordering::Greater,
+                    Some(c) => whole::<Fact>(text)
+                        .is_some_and(|f| f.version_order(&c) == Ordering::Greater),
                     None => true,
                 },
             },
         };
         if newer {
-            let pair = (f.subject().to_string(), f.predicate().to_string());
+            let subject = record.str_member("subject").unwrap_or_default();
+            let predicate = record.str_member("predicate").unwrap_or_default();
+            let pair = (subject.to_string(), predicate.to_string());
             let key = *key_of.entry(pair.clone()).or_insert_with(|| {
                 keys.push(pair);
                 (keys.len() - 1) as u32
             });
             let new = FactSlot {
-                id: f.id().into(),
+                id: id.into(),
                 key,
-                valid_from: f.valid_from(),
-                valid_to: f.valid_to(),
-                created_at: f.created_at(),
+                valid_from: record.time_member("valid_from").unwrap_or_default(),
+                valid_to,
+                created_at: record.time_member("created_at").unwrap_or_default(),
                 offset: at,
             };
             current.set(slot, new);
@@ -199,41 +202,43 @@ pub(super) fn check_sessions(store: &Store, path: &Path) -> Result<Vec<Problem>>
     let mut shapes = Found::new(store, path);
     let mut invalid = Found::new(store, path);
     let mut current: BTreeMap<String, SessionSlot> = BTreeMap::new();
-    let parse = |t: Option<&str>| t.and_then(|t| time::parse(t).ok());
-    each_line(path, |number, at, object| {
-        let s = match object.map(Session::parse) {
-            Ok(Ok(s)) => s,
-            Ok(Err(e)) => {
-                invalid.add(
-                    number,
-                    "invalid_record",
-                    format!("not a valid session: {e}"),
-                );
-                return Ok(());
-            }
+    each_raw_line(path, |number, at, text, complete| {
+        let record = match line_tree(text, complete) {
+            Ok(Some(record)) => record,
+            Ok(None) => return Ok(()),
             Err((kind, message)) => {
                 shapes.add(number, kind, message);
                 return Ok(());
             }
         };
+        if let Err(e) = crate::wire::session::validate(&record) {
+            invalid.add(
+                number,
+                "invalid_record",
+                format!("not a valid session: {e}"),
+            );
+            return Ok(());
+        }
         let new = SessionSlot {
-            started: parse(s.str_field("started_at")),
-            ended: parse(s.str_field("ended_at")),
-            active: s.is_active(),
-            callsign: s.callsign().map(Into::into),
+            started: record.time_member("started_at"),
+            ended: record.time_member("ended_at"),
+            active: record.str_member("ended_at").is_none(),
+            callsign: record.str_member("callsign").map(Into::into),
             offset: at,
         };
+        let id = record.str_member("session_id").unwrap_or_default();
         // The version order of sessions: ended beats open, the earlier end wins; only a tie
-        // needs the current version read back.
-        match current.get_mut(s.id()) {
+        // needs both versions read whole.
+        match current.get_mut(id) {
             None => {
-                current.insert(s.id().to_string(), new);
+                current.insert(id.to_string(), new);
             }
             Some(cur) => {
                 let newer = match newer_by_end(new.ended, cur.ended) {
                     Some(newer) => newer,
                     None => match record_at::<Session>(path, cur.offset)? {
-                        Some(c) => s.version_order(&c) == Ordering::Greater,
+                        Some(c) => whole::<Session>(text)
+                            .is_some_and(|s| s.version_order(&c) == Ordering::Greater),
                         None => true,
                     },
                 };
