@@ -101,25 +101,44 @@ struct Slot {
 struct Chosen {
     slots: Vec<Slot>,
     ids: Vec<u8>,
-    keys: Vec<(String, String)>,
-    key_numbers: HashMap<String, u32>,
+    keys: GroupNumbers,
 }
 
 impl Chosen {
     fn key(&mut self, subject: &str, predicate: &str) -> u32 {
-        // Length-prefixed, so that no two keys share a name.
-        let name = format!("{}:{subject}{predicate}", subject.len());
-        if let Some(&k) = self.key_numbers.get(&name) {
-            return k;
-        }
-        let k = self.keys.len() as u32;
-        self.keys.push((subject.to_string(), predicate.to_string()));
-        self.key_numbers.insert(name, k);
-        k
+        self.keys.number(subject, predicate)
     }
 
     fn id(&self, slot: &Slot) -> &[u8] {
         &self.ids[slot.id.0 as usize..(slot.id.0 + slot.id.1) as usize]
+    }
+}
+
+/// Numbers the (subject, predicate) groups of a log in the order first seen, without an
+/// allocation for a group it has seen before.
+#[derive(Default)]
+pub(super) struct GroupNumbers {
+    /// Each group, by its number.
+    pub(super) groups: Vec<(String, String)>,
+    numbers: HashMap<String, u32>,
+    /// The name of the group being looked up, built in place.
+    name: String,
+}
+
+impl GroupNumbers {
+    pub(super) fn number(&mut self, subject: &str, predicate: &str) -> u32 {
+        use std::fmt::Write;
+        // Length-prefixed, so that no two groups share a name.
+        self.name.clear();
+        let _ = write!(self.name, "{}:{subject}{predicate}", subject.len());
+        if let Some(&k) = self.numbers.get(self.name.as_str()) {
+            return k;
+        }
+        let k = self.groups.len() as u32;
+        self.groups
+            .push((subject.to_string(), predicate.to_string()));
+        self.numbers.insert(self.name.clone(), k);
+        k
     }
 }
 
@@ -181,7 +200,9 @@ fn choose<T: Exported>(store: &Store, path: &Path, part: (u64, u64, u64)) -> Res
 
 /// Appends the versions of a later part to `into`, keys renumbered and ids moved over.
 fn merge(into: &mut Chosen, other: Chosen) {
-    let renumber: Vec<u32> = (other.keys.iter()).map(|(s, p)| into.key(s, p)).collect();
+    let renumber: Vec<u32> = (other.keys.groups.iter())
+        .map(|(s, p)| into.key(s, p))
+        .collect();
     let shift = into.ids.len() as u32;
     into.ids.extend(&other.ids);
     into.slots.reserve_exact(other.slots.len());
@@ -290,8 +311,9 @@ pub(super) fn each<T: Exported>(store: &Store, project: &str, sink: &mut Sink<'_
         return Ok(());
     };
     // Groups in order by name, then each record by its times and id.
-    let mut key_order: Vec<u32> = (0..chosen.keys.len() as u32).collect();
-    key_order.sort_by(|&a, &b| chosen.keys[a as usize].cmp(&chosen.keys[b as usize]));
+    let groups = &chosen.keys.groups;
+    let mut key_order: Vec<u32> = (0..groups.len() as u32).collect();
+    key_order.sort_by(|&a, &b| groups[a as usize].cmp(&groups[b as usize]));
     let mut rank = vec![0u32; key_order.len()];
     for (r, &k) in key_order.iter().enumerate() {
         rank[k as usize] = r as u32;

@@ -166,21 +166,42 @@ pub fn split_at_lines(path: &Path, parts: u64) -> Result<Vec<(u64, u64, u64)>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(ctx(e)),
     };
-    let mut reader = BufReader::with_capacity(256 * 1024, File::open(path).map_err(ctx)?);
+    let reader = BufReader::with_capacity(256 * 1024, File::open(path).map_err(ctx)?);
+    split_lines_of(reader, len, parts).map_err(ctx)
+}
+
+/// [`split_at_lines`] over a reader of `len` bytes. Lines are counted a buffer at a time (the
+/// cut falls at the end of the line holding the byte before each even share), so finding the
+/// cuts reads the bytes but copies none.
+fn split_lines_of(
+    mut reader: impl BufRead,
+    len: u64,
+    parts: u64,
+) -> std::io::Result<Vec<(u64, u64, u64)>> {
     let mut pieces = Vec::new();
     let (mut start, mut start_line) = (0u64, 1u64);
-    // `pos` is where line `line` begins.
-    let (mut pos, mut line, mut buf) = (0u64, 1u64, Vec::new());
+    // `pos` is where line `line` begins, unless the reader stopped inside a line.
+    let (mut pos, mut line, mut inside) = (0u64, 1u64, false);
     for i in 1..parts.max(1) {
         let target = len * i / parts;
-        while pos < target {
-            buf.clear();
-            let n = reader.read_until(b'\n', &mut buf).map_err(ctx)? as u64;
-            if n == 0 {
+        while pos < target || inside {
+            let buf = reader.fill_buf()?;
+            if buf.is_empty() {
                 break;
             }
-            pos += n;
-            line += 1;
+            // Up to the byte before `target`, then on to the end of its line.
+            let before = usize::try_from(target.saturating_sub(pos + 1)).unwrap_or(usize::MAX);
+            let used = match buf
+                .get(before..)
+                .and_then(|rest| memchr::memchr(b'\n', rest))
+            {
+                Some(at) => before + at + 1,
+                None => buf.len(),
+            };
+            line += memchr::memchr_iter(b'\n', &buf[..used]).count() as u64;
+            pos += used as u64;
+            inside = buf[used - 1] != b'\n';
+            reader.consume(used);
         }
         if pos > start && pos < len {
             pieces.push((start, pos, start_line));
@@ -645,6 +666,54 @@ mod tests {
             let lines = |d: &Diagnostics| d.take().iter().map(|w| w.line).collect::<Vec<_>>();
             assert_eq!(lines(&diag), lines(&whole_diag), "in {parts} parts");
             read_objects_at(&path, &whole_diag, |_, _, _| Ok(())).unwrap();
+        }
+    }
+
+    /// The cuts are the same whatever the reader's buffer: counted a buffer at a time, a cut
+    /// still falls where reading whole lines up to each even share would put it.
+    #[test]
+    fn cuts_do_not_depend_on_the_buffer() {
+        let text: Vec<u8> = (0..40)
+            .map(|i| format!("{{\"n\":{i},\"pad\":\"{}\"}}\n", "x".repeat(i * 7 % 23)))
+            .collect::<String>()
+            .into_bytes();
+        for torn in [&b""[..], b"{\"torn\":"] {
+            let bytes = [&text[..], torn].concat();
+            let len = bytes.len() as u64;
+            // Whole lines read until each share is reached.
+            let by_lines = |parts: u64| {
+                let mut starts = vec![0u64];
+                starts.extend(
+                    (bytes.iter().enumerate())
+                        .filter(|(_, b)| **b == b'\n')
+                        .map(|(i, _)| i as u64 + 1),
+                );
+                let mut pieces = Vec::new();
+                let (mut start, mut start_line) = (0u64, 1u64);
+                for i in 1..parts.max(1) {
+                    let target = len * i / parts;
+                    let (n, &pos) = (starts.iter().enumerate())
+                        .find(|(_, s)| **s >= target)
+                        .unwrap_or((starts.len(), &len));
+                    if pos > start && pos < len {
+                        pieces.push((start, pos, start_line));
+                        (start, start_line) = (pos, n as u64 + 1);
+                    }
+                }
+                pieces.push((start, len, start_line));
+                pieces
+            };
+            for parts in [1, 2, 3, 7, 100] {
+                for capacity in [1, 2, 3, 16, 100, 1 << 18] {
+                    let reader = BufReader::with_capacity(capacity, &bytes[..]);
+                    assert_eq!(
+                        split_lines_of(reader, len, parts).unwrap(),
+                        by_lines(parts),
+                        "{parts} parts, buffer {capacity}, torn {}",
+                        !torn.is_empty()
+                    );
+                }
+            }
         }
     }
 

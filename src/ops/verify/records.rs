@@ -10,6 +10,7 @@ use std::path::Path;
 use super::Problem;
 use super::lines::{each_raw_line, line_tree, record_at, whole};
 use crate::error::Result;
+use crate::ops::export_versioned::GroupNumbers;
 use crate::search::index::id_key;
 use crate::store::Store;
 use crate::store::records::{Versioned, newer_by_end};
@@ -94,8 +95,7 @@ impl FactSlots {
 /// back in full for `--fix` to close.
 pub(super) fn check_facts(store: &Store, path: &Path) -> Result<(Vec<Problem>, Vec<Fact>)> {
     let mut found = Found::new(store, path);
-    let mut keys: Vec<(String, String)> = Vec::new();
-    let mut key_of: HashMap<(String, String), u32> = HashMap::new();
+    let mut groups = GroupNumbers::default();
     let mut current = FactSlots::default();
     each_raw_line(path, |number, at, text, complete| {
         let record = match line_tree(text, complete) {
@@ -129,11 +129,7 @@ pub(super) fn check_facts(store: &Store, path: &Path) -> Result<(Vec<Problem>, V
         if newer {
             let subject = record.str_member("subject").unwrap_or_default();
             let predicate = record.str_member("predicate").unwrap_or_default();
-            let pair = (subject.to_string(), predicate.to_string());
-            let key = *key_of.entry(pair.clone()).or_insert_with(|| {
-                keys.push(pair);
-                (keys.len() - 1) as u32
-            });
+            let key = groups.number(subject, predicate);
             let new = FactSlot {
                 id: id.into(),
                 key,
@@ -146,7 +142,7 @@ pub(super) fn check_facts(store: &Store, path: &Path) -> Result<(Vec<Problem>, V
         }
         Ok(())
     })?;
-    drop(key_of);
+    let keys = groups.groups;
     // The chains: by key, then start, creation and id. Keys sort by rank, not by text.
     let mut slots = current.slots;
     let mut by_text: Vec<usize> = (0..keys.len()).collect();
