@@ -11,8 +11,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::backup::{Kind, Sink};
-use crate::error::SchemaError;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SchemaError};
 use crate::store::records::{Versioned, newer_by_end};
 use crate::store::{Store, WarningKind, log};
 use crate::wire::tree::Members;
