@@ -87,7 +87,7 @@ struct Slot {
     /// The line's length, without its newline.
     len: u32,
     end: Option<Timestamp>,
-    /// The group, by its number in [`Chosen::keys`].
+    /// The group, by its number in [`Chosen::groups`].
     key: u32,
     times: (Option<Timestamp>, Option<Timestamp>),
     /// The fact id: `ids[id.0..id.0 + id.1]` of the part that read it.
@@ -100,14 +100,10 @@ struct Slot {
 struct Chosen {
     slots: Vec<Slot>,
     ids: Vec<u8>,
-    keys: GroupNumbers,
+    groups: GroupNumbers,
 }
 
 impl Chosen {
-    fn key(&mut self, subject: &str, predicate: &str) -> u32 {
-        self.keys.number(subject, predicate)
-    }
-
     fn id(&self, slot: &Slot) -> &[u8] {
         &self.ids[slot.id.0 as usize..(slot.id.0 + slot.id.1) as usize]
     }
@@ -187,7 +183,7 @@ fn choose<T: Exported>(store: &Store, path: &Path, part: (u64, u64, u64)) -> Res
             offset: at,
             len: u32::try_from(len).unwrap_or(u32::MAX),
             end: r.end,
-            key: chosen.key(subject, predicate),
+            key: chosen.groups.number(subject, predicate),
             times: r.times,
             id,
         };
@@ -199,8 +195,8 @@ fn choose<T: Exported>(store: &Store, path: &Path, part: (u64, u64, u64)) -> Res
 
 /// Appends the versions of a later part to `into`, keys renumbered and ids moved over.
 fn merge(into: &mut Chosen, other: Chosen) {
-    let renumber: Vec<u32> = (other.keys.groups.iter())
-        .map(|(s, p)| into.key(s, p))
+    let renumber: Vec<u32> = (other.groups.groups.iter())
+        .map(|(s, p)| into.groups.number(s, p))
         .collect();
     let shift = into.ids.len() as u32;
     into.ids.extend(&other.ids);
@@ -310,7 +306,7 @@ pub(super) fn each<T: Exported>(store: &Store, project: &str, sink: &mut Sink<'_
         return Ok(());
     };
     // Groups in order by name, then each record by its times and id.
-    let groups = &chosen.keys.groups;
+    let groups = &chosen.groups.groups;
     let mut key_order: Vec<u32> = (0..groups.len() as u32).collect();
     key_order.sort_by(|&a, &b| groups[a as usize].cmp(&groups[b as usize]));
     let mut rank = vec![0u32; key_order.len()];

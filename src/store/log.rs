@@ -239,7 +239,13 @@ fn read_lines_from(
         &mut |line_no, offset, text| match serde_json::from_slice::<Value>(text) {
             Ok(Value::Object(map)) => each(line_no, offset, map),
             other => {
-                warn_unreadable(diag, path, line_no, text, other.map(|v| kind(&v)));
+                warn_unreadable(
+                    diag,
+                    path,
+                    line_no,
+                    text,
+                    other.map(|v| crate::wire::validate::kind(&v)),
+                );
                 Ok(())
             }
         },
@@ -273,17 +279,18 @@ pub fn read_trees_between(
                 // Whatever else the line is, it is told as the map reader tells it.
                 _ => {
                     let parsed = serde_json::from_slice::<Value>(text);
-                    warn_unreadable(diag, path, line_no, text, parsed.map(|v| kind(&v)));
+                    warn_unreadable(
+                        diag,
+                        path,
+                        line_no,
+                        text,
+                        parsed.map(|v| crate::wire::validate::kind(&v)),
+                    );
                     Ok(())
                 }
             }
         },
     )
-}
-
-/// What a JSON value is, as a warning names it.
-fn kind(v: &Value) -> &'static str {
-    crate::wire::validate::kind(v)
 }
 
 /// Warns about a line that holds no JSON object: `what` it holds instead, or why it did not
