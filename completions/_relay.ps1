@@ -294,7 +294,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('assert', 'assert', [CompletionResultType]::ParameterValue, 'Record a value, superseding the current one (no-op if the value is already current)')
+            [CompletionResult]::new('assert', 'assert', [CompletionResultType]::ParameterValue, 'Record a value, superseding the current one (a no-op only if the value, confidence, source, tags and start are all already current)')
             [CompletionResult]::new('invalidate', 'invalidate', [CompletionResultType]::ParameterValue, 'End the current fact(s) of a key without a replacement; prints how many ended')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'The current value of a key, or the one valid at --at (exit 1 if none)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Current facts (one per subject and predicate), filtered')
@@ -384,14 +384,14 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
             [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
             [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'relay;facts;help' {
-            [CompletionResult]::new('assert', 'assert', [CompletionResultType]::ParameterValue, 'Record a value, superseding the current one (no-op if the value is already current)')
+            [CompletionResult]::new('assert', 'assert', [CompletionResultType]::ParameterValue, 'Record a value, superseding the current one (a no-op only if the value, confidence, source, tags and start are all already current)')
             [CompletionResult]::new('invalidate', 'invalidate', [CompletionResultType]::ParameterValue, 'End the current fact(s) of a key without a replacement; prints how many ended')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'The current value of a key, or the one valid at --at (exit 1 if none)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Current facts (one per subject and predicate), filtered')
@@ -1004,7 +1004,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             break
         }
         'relay;help;facts' {
-            [CompletionResult]::new('assert', 'assert', [CompletionResultType]::ParameterValue, 'Record a value, superseding the current one (no-op if the value is already current)')
+            [CompletionResult]::new('assert', 'assert', [CompletionResultType]::ParameterValue, 'Record a value, superseding the current one (a no-op only if the value, confidence, source, tags and start are all already current)')
             [CompletionResult]::new('invalidate', 'invalidate', [CompletionResultType]::ParameterValue, 'End the current fact(s) of a key without a replacement; prints how many ended')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'The current value of a key, or the one valid at --at (exit 1 if none)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Current facts (one per subject and predicate), filtered')

@@ -272,7 +272,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand assert 'Record a value, superseding the current one (no-op if the value is already current)'
+            cand assert 'Record a value, superseding the current one (a no-op only if the value, confidence, source, tags and start are all already current)'
             cand invalidate 'End the current fact(s) of a key without a replacement; prints how many ended'
             cand get 'The current value of a key, or the one valid at --at (exit 1 if none)'
             cand list 'Current facts (one per subject and predicate), filtered'
@@ -357,13 +357,13 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --quiet 'Print only results: no notes or warnings on stderr'
             cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
             cand --allow-secrets 'For this command, store credentials found in the input as they are'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
         &'relay;facts;help'= {
-            cand assert 'Record a value, superseding the current one (no-op if the value is already current)'
+            cand assert 'Record a value, superseding the current one (a no-op only if the value, confidence, source, tags and start are all already current)'
             cand invalidate 'End the current fact(s) of a key without a replacement; prints how many ended'
             cand get 'The current value of a key, or the one valid at --at (exit 1 if none)'
             cand list 'Current facts (one per subject and predicate), filtered'
@@ -915,7 +915,7 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;help;projects;unarchive'= {
         }
         &'relay;help;facts'= {
-            cand assert 'Record a value, superseding the current one (no-op if the value is already current)'
+            cand assert 'Record a value, superseding the current one (a no-op only if the value, confidence, source, tags and start are all already current)'
             cand invalidate 'End the current fact(s) of a key without a replacement; prints how many ended'
             cand get 'The current value of a key, or the one valid at --at (exit 1 if none)'
             cand list 'Current facts (one per subject and predicate), filtered'

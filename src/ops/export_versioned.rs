@@ -26,6 +26,9 @@ pub(super) trait Exported: Versioned {
     fn validate(record: &Members) -> std::result::Result<(), SchemaError>;
     /// What the export keeps of a valid version.
     fn seen<'a>(record: &'a Members) -> Seen<'a>;
+    /// Whether each group is a chain whose records end where the next begins (facts: see
+    /// `store::fact_chain`), so a record is written with its effective end.
+    const CHAINED: bool = false;
 }
 
 /// One version as the export orders it.
@@ -41,6 +44,7 @@ pub(super) struct Seen<'a> {
 
 impl Exported for Fact {
     const KIND: Kind = Kind::Facts;
+    const CHAINED: bool = true;
     fn log(store: &Store, project: &str) -> std::path::PathBuf {
         store.layout().facts_file(project)
     }
@@ -230,13 +234,25 @@ fn current_versions<T: Exported>(chosen: &mut Chosen, file: &File) -> std::io::R
     Ok(())
 }
 
+/// One record as the export writes it: the line at its slot, or a line made anew.
+struct Out<'a> {
+    slot: &'a Slot,
+    /// The record with its effective end, where that differs from what its line stores.
+    line: Option<Vec<u8>>,
+}
+
 /// The lines at `slots`' offsets, read back and written out as they are stored: each was read
 /// as a valid record when its slot was made, and a log's lines never change once written. Each
 /// is read straight into the output, no more bytes than it holds.
-fn render(file: &File, slots: &[&Slot]) -> std::io::Result<(Vec<u8>, usize)> {
+fn render(file: &File, slots: &[Out]) -> std::io::Result<(Vec<u8>, usize)> {
     use std::os::unix::fs::FileExt;
     let (mut out, mut n) = (Vec::with_capacity(slots.len() * 400), 0);
-    for slot in slots {
+    for Out { slot, line } in slots {
+        if let Some(line) = line {
+            out.extend(line);
+            n += 1;
+            continue;
+        }
         let start = out.len();
         out.resize(start + slot.len as usize, 0);
         file.read_exact_at(&mut out[start..], slot.offset)?;
@@ -321,10 +337,51 @@ pub(super) fn each<T: Exported>(store: &Store, project: &str, sink: &mut Sink<'_
             chosen.id(b),
         ))
     });
+    let mut outs: Vec<Out> = slots.iter().map(|&slot| Out { slot, line: None }).collect();
+    if T::CHAINED {
+        effective_ends(&file, &mut outs, io)?;
+    }
     super::backup::render_in_rounds(
-        &slots,
+        &outs,
         4096,
         |part| render(&file, part).map_err(io),
         &mut |out, n| sink(T::KIND, &out, n),
     )
+}
+
+/// Makes anew the line of every fact, in export order, whose effective end (`fact_chain`)
+/// differs from the one its line stores: the version that closes it where the next fact of its
+/// key begins, as `verify --fix` would append it.
+fn effective_ends(
+    file: &File,
+    outs: &mut [Out],
+    io: impl Fn(std::io::Error) -> Error,
+) -> Result<()> {
+    use crate::store::fact_chain::{ChainEnd, chain_ends, closing_text, with_valid_to};
+    let mut at = 0;
+    while at < outs.len() {
+        let key = outs[at].slot.key;
+        let len = outs[at..].iter().take_while(|o| o.slot.key == key).count();
+        let chain = &mut outs[at..at + len];
+        let ends = chain_ends(
+            chain,
+            |o| o.slot.times.0.unwrap_or_default(),
+            |o| o.slot.end,
+        );
+        for (i, end) in ends.into_iter().enumerate() {
+            if end != ChainEnd::AtNext {
+                continue;
+            }
+            let (Some(fact), Some(next)) = (
+                record_at::<Fact>(file, chain[i].slot.offset).map_err(&io)?,
+                record_at::<Fact>(file, chain[i + 1].slot.offset).map_err(&io)?,
+            ) else {
+                continue;
+            };
+            let closed = with_valid_to(&fact, closing_text(&fact, &next))?;
+            chain[i].line = Some(log::to_line(&closed)?);
+        }
+        at += len;
+    }
+    Ok(())
 }

@@ -1,16 +1,17 @@
 //! Facts (§7, §8.6, §8.7): assert with atomic supersession, invalidate, and queries for the
 //! current value, the value at a past time, and the whole history.
 //!
-//! After a merge, one key may hold several open facts. Every query then answers with the
-//! greatest (`valid_from`, `created_at`, `fact_id`), so all clones agree (DESIGN invariant 6);
-//! the next assert or invalidate closes them all.
+//! Every read follows the key's effective chain (`store::fact_chain`), so clones merged by
+//! git answer alike (DESIGN invariant 6); an assert or invalidate also appends the versions
+//! that make the stored chain equal the effective one.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
 use crate::error::{Error, Result, SchemaError};
 use crate::store::Store;
+use crate::store::fact_chain::{self, Link};
 use crate::store::fact_index::Facts;
 use crate::wire::{Fact, ids, time, time::Timestamp};
 
@@ -39,8 +40,31 @@ pub struct Asserted {
     pub fact: Fact,
     /// The facts this one closed (usually one; none for a new key).
     pub superseded: Vec<Fact>,
-    /// False when the value was already current and nothing was written.
+    /// False when the same value with the same metadata was already current and nothing was
+    /// written.
     pub created: bool,
+}
+
+impl Asserted {
+    /// The answer as transports give it: `{"fact": {…}, "unchanged": bool, "superseded": [id…]}`.
+    pub fn to_value(&self) -> Value {
+        let superseded: Vec<&str> = self.superseded.iter().map(Fact::id).collect();
+        json!({"fact": self.fact.to_value(), "unchanged": !self.created, "superseded": superseded})
+    }
+}
+
+/// The member of a `history --json` line that says what a fact's current version stores as
+/// `valid_to` when the effective end differs (`null`: stored as open).
+pub const STORED_VALID_TO: &str = "x-stored_valid_to";
+
+/// A fact of a history as transports give it: the fact with its effective `valid_to`, and
+/// [`STORED_VALID_TO`] where that differs from what is stored.
+pub fn link_value(link: &Link) -> Value {
+    let mut v = link.fact.to_value();
+    if let (Some(stored), Value::Object(map)) = (&link.stored_valid_to, &mut v) {
+        map.insert(STORED_VALID_TO.into(), json!(stored));
+    }
+    v
 }
 
 /// Which facts `list` shows.
@@ -55,20 +79,32 @@ pub struct ListQuery {
     pub include_ended: bool,
 }
 
-type Rank<'a> = (Timestamp, Timestamp, &'a str);
-
-fn rank(f: &Fact) -> Rank<'_> {
-    (f.valid_from(), f.created_at(), f.id())
+/// The effective chain of one key, from facts at their current versions (a superset of the
+/// key's is fine).
+pub fn chain_of(
+    facts: &BTreeMap<String, Fact>,
+    subject: &str,
+    predicate: &str,
+) -> Result<Vec<Link>> {
+    let of_key = facts
+        .values()
+        .filter(|f| f.subject() == subject && f.predicate() == predicate)
+        .cloned()
+        .collect();
+    fact_chain::effective_chain(of_key)
 }
 
-fn of_key<'a, 'k>(
-    facts: &'a BTreeMap<String, Fact>,
-    subject: &'k str,
-    predicate: &'k str,
-) -> impl Iterator<Item = &'a Fact> + use<'a, 'k> {
-    facts
-        .values()
-        .filter(move |f| f.subject() == subject && f.predicate() == predicate)
+/// How many keys of `facts` (at their current versions) have a current fact: the last of
+/// each chain, unless it ended.
+pub fn current_count(facts: &BTreeMap<String, Fact>) -> usize {
+    let mut last: std::collections::HashMap<(&str, &str), &Fact> = Default::default();
+    for f in facts.values() {
+        let slot = last.entry((f.subject(), f.predicate())).or_insert(f);
+        if fact_chain::chain_rank(f) > fact_chain::chain_rank(slot) {
+            *slot = f;
+        }
+    }
+    last.values().filter(|f| f.is_current()).count()
 }
 
 /// The facts of one key (or more: a superset is fine, callers filter by key), through the
@@ -85,30 +121,6 @@ fn key_facts(
     }
 }
 
-/// The current fact of a key: the greatest open one.
-pub fn current_of<'a>(
-    facts: &'a BTreeMap<String, Fact>,
-    subject: &str,
-    predicate: &str,
-) -> Option<&'a Fact> {
-    facts
-        .values()
-        .filter(|f| f.subject() == subject && f.predicate() == predicate && f.is_current())
-        .max_by(|a, b| rank(a).cmp(&rank(b)))
-}
-
-/// The fact of a key valid at `t`: `valid_from ≤ t < valid_to`.
-pub fn at_of<'a>(
-    facts: &'a BTreeMap<String, Fact>,
-    subject: &str,
-    predicate: &str,
-    t: Timestamp,
-) -> Option<&'a Fact> {
-    of_key(facts, subject, predicate)
-        .filter(|f| f.valid_at(t))
-        .max_by(|a, b| rank(a).cmp(&rank(b)))
-}
-
 /// A copy of `fact` ended at `end` (never before it began: an end at or before the start is
 /// written as the start, verbatim, whatever its precision).
 fn closed(fact: &Fact, end: Timestamp) -> Result<Fact> {
@@ -117,9 +129,7 @@ fn closed(fact: &Fact, end: Timestamp) -> Result<Fact> {
     } else {
         time::format(end)
     };
-    let mut map = fact.as_map().clone();
-    map.insert("valid_to".into(), Value::String(to));
-    Ok(Fact::from_map(map)?)
+    fact_chain::with_valid_to(fact, &to)
 }
 
 fn asserted_by_for(store: &Store, project_id: &str, req: &AssertRequest) -> Result<Value> {
@@ -146,8 +156,27 @@ fn asserted_by_for(store: &Store, project_id: &str, req: &AssertRequest) -> Resu
         .unwrap_or_else(|| req.asserted_by.clone()))
 }
 
-/// Asserts a fact. Under the project lock it finds the current fact, closes it at the new
-/// fact's `valid_from`, and appends both lines in one write (§7.3).
+/// Whether asserting `req` would record what `current` already says: the same value, and the
+/// same confidence, source, tags and (when given) `valid_from`. Who asserts is not compared.
+fn restates(current: &Fact, req: &AssertRequest) -> bool {
+    current.value() == req.value
+        && current.confidence() == req.confidence.unwrap_or(1.0)
+        && current.str_field("source_package_id") == req.source_package_id.as_deref()
+        && current.list("tags") == req.tags.iter().map(String::as_str).collect::<Vec<_>>()
+        && req.valid_from.is_none_or(|t| t == current.valid_from())
+}
+
+/// The closing versions that make the stored chain of `chain` equal its effective one.
+fn closing_versions(chain: &[Link]) -> Vec<Fact> {
+    chain
+        .iter()
+        .filter(|l| l.differs())
+        .map(|l| l.fact.clone())
+        .collect()
+}
+
+/// Asserts a fact. Under the project lock it finds the key's chain, and appends in one write
+/// the new fact and the versions that close what it supersedes at its `valid_from` (§7.3).
 pub fn assert(store: &Store, project_id: &str, req: &AssertRequest) -> Result<Asserted> {
     let mut req = req.clone();
     let mut texts = vec![
@@ -185,13 +214,10 @@ pub fn assert(store: &Store, project_id: &str, req: &AssertRequest) -> Result<As
     writable(store, project_id, &req.asserted_by)?;
     let asserted_by = asserted_by_for(store, project_id, req)?;
     let now = time::now();
-    let facts = key_facts(store, project_id, &req.subject, &req.predicate)?;
-    let open: Vec<&Fact> = of_key(&facts, &req.subject, &req.predicate)
-        .filter(|f| f.is_current())
-        .collect();
-    let current = open.iter().copied().max_by(|a, b| rank(a).cmp(&rank(b)));
-    if let Some(cur) = current
-        && cur.value() == req.value
+    let mut facts = key_facts(store, project_id, &req.subject, &req.predicate)?;
+    let chain = chain_of(&facts, &req.subject, &req.predicate)?;
+    if let Some(cur) = fact_chain::current(&chain)
+        && restates(cur, req)
     {
         return Ok(Asserted {
             fact: cur.clone(),
@@ -199,26 +225,32 @@ pub fn assert(store: &Store, project_id: &str, req: &AssertRequest) -> Result<As
             created: false,
         });
     }
-    let valid_from = match (req.valid_from, current) {
-        (Some(t), Some(cur)) if t < cur.valid_from() => {
+    let last = chain.last().map(|l| &l.fact);
+    let valid_from = match (req.valid_from, last) {
+        (Some(t), Some(last)) if t < last.valid_from() => {
             return Err(Error::FactChainConflict(format!(
-                "valid_from {} is earlier than the current fact's valid_from {} ({}); a new fact must \
-                 start at or after the fact it supersedes",
+                "valid_from {} is earlier than the valid_from {} of the key's latest fact ({}); a \
+                 new fact must start at or after the fact it supersedes",
                 time::format(t),
-                time::format(cur.valid_from()),
-                cur.id()
+                time::format(last.valid_from()),
+                last.id()
             )));
         }
         (Some(t), _) => t,
-        // A clock that stepped back must not break the chain: start just after the current one.
-        (None, Some(cur)) if cur.valid_from() >= now => cur.valid_from() + time::tick(),
+        // A clock that stepped back must not break the chain: start just after the latest.
+        (None, Some(last)) if last.valid_from() >= now => last.valid_from() + time::tick(),
         (None, _) => now,
     };
-    let fact = build(project_id, req, valid_from, now, asserted_by)?;
-    let superseded = open
-        .iter()
-        .map(|f| closed(f, valid_from))
-        .collect::<Result<Vec<_>>>()?;
+    // A fact that starts with the latest one must still come after it in the chain.
+    let created_at = match last {
+        Some(last) if last.valid_from() == valid_from && last.created_at() >= now => {
+            last.created_at() + time::tick()
+        }
+        _ => now,
+    };
+    let fact = build(project_id, req, valid_from, created_at, asserted_by)?;
+    facts.insert(fact.id().to_string(), fact.clone());
+    let superseded = closing_versions(&chain_of(&facts, &req.subject, &req.predicate)?);
     let mut lines: Vec<&Fact> = superseded.iter().collect();
     lines.push(&fact);
     store.append_records(&store.layout().facts_file(project_id), &lines)?;
@@ -269,8 +301,9 @@ fn writable(store: &Store, project_id: &str, by: &Value) -> Result<()> {
     Ok(())
 }
 
-/// Ends the current facts of a key (only those with `value`, when given) without a
-/// replacement (§7.4). Returns the facts it ended.
+/// Ends the current fact of a key (only if it has `value`, when given) without a
+/// replacement (§7.4), and closes any fact a merge left open at its effective end. Returns
+/// the current fact it ended, if any.
 pub fn invalidate(
     store: &Store,
     project_id: &str,
@@ -287,17 +320,21 @@ pub fn invalidate(
     writable(store, project_id, &Value::Null)?;
     let now = time::now();
     let facts = key_facts(store, project_id, subject, predicate)?;
-    let ended = of_key(&facts, subject, predicate)
-        .filter(|f| f.is_current() && value.is_none_or(|v| v == f.value()))
+    let chain = chain_of(&facts, subject, predicate)?;
+    let ended = fact_chain::current(&chain)
+        .filter(|f| value.is_none_or(|v| v == f.value()))
         .map(|f| closed(f, now))
-        .collect::<Result<Vec<_>>>()?;
-    if !ended.is_empty() {
-        store.append_records(
-            &store.layout().facts_file(project_id),
-            &ended.iter().collect::<Vec<_>>(),
-        )?;
-    }
-    Ok(ended)
+        .transpose()?;
+    let Some(ended) = ended else {
+        return Ok(Vec::new());
+    };
+    let mut lines = closing_versions(&chain);
+    lines.push(ended.clone());
+    store.append_records(
+        &store.layout().facts_file(project_id),
+        &lines.iter().collect::<Vec<_>>(),
+    )?;
+    Ok(vec![ended])
 }
 
 /// The current fact of a key, or the one valid at `at`.
@@ -308,102 +345,82 @@ pub fn get(
     predicate: &str,
     at: Option<Timestamp>,
 ) -> Result<Fact> {
+    let not_found = || Error::FactNotFound {
+        subject: subject.into(),
+        predicate: predicate.into(),
+    };
     if at.is_none()
         && let Some(current) = store.current_fact_of_key(project_id, subject, predicate)?
     {
-        return current.ok_or_else(|| Error::FactNotFound {
-            subject: subject.into(),
-            predicate: predicate.into(),
-        });
+        return current.ok_or_else(not_found);
     }
     let facts = key_facts(store, project_id, subject, predicate)?;
+    let chain = chain_of(&facts, subject, predicate)?;
     let found = match at {
-        Some(t) => at_of(&facts, subject, predicate, t),
-        None => current_of(&facts, subject, predicate),
+        Some(t) => fact_chain::at(&chain, t),
+        None => fact_chain::current(&chain),
     };
-    found.cloned().ok_or_else(|| Error::FactNotFound {
-        subject: subject.into(),
-        predicate: predicate.into(),
-    })
+    found.cloned().ok_or_else(not_found)
 }
 
 /// Facts matching `q`, by subject and predicate: one per key (current, or valid at `q.at`),
-/// or every fact with `include_ended`.
+/// or every fact with `include_ended`; each with its effective `valid_to`.
 pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>> {
     let matches = |f: &Fact| {
         q.subject.as_deref().is_none_or(|s| s == f.subject())
             && q.predicate.as_deref().is_none_or(|p| p == f.predicate())
-            && q.tag.as_deref().is_none_or(|t| f.list("tags").contains(&t))
     };
+    let tagged = |f: &Fact| q.tag.as_deref().is_none_or(|t| f.list("tags").contains(&t));
     // The current facts come from the index, already one per key and in order; other views
     // need every fact.
     if q.at.is_none()
         && !q.include_ended
         && let Some(current) = store.current_facts(project_id)?
     {
-        return Ok(current.into_iter().filter(|f| matches(f)).collect());
-    }
-    let facts = store.facts(project_id)?;
-    let facts: Vec<Fact> = facts.into_values().filter(|f| matches(f)).collect();
-    let out: Vec<Fact> = if q.include_ended {
-        facts
-    } else {
-        // The best live fact of each key, chosen by position so that nothing is copied.
-        let mut best: HashMap<(&str, &str), usize> = HashMap::new();
-        for (i, f) in facts.iter().enumerate() {
-            let live = match q.at {
-                Some(t) => f.valid_at(t),
-                None => f.is_current(),
-            };
-            if !live {
-                continue;
-            }
-            let slot = best.entry((f.subject(), f.predicate())).or_insert(i);
-            if rank(f) > rank(&facts[*slot]) {
-                *slot = i;
-            }
-        }
-        let mut keep = vec![false; facts.len()];
-        for &i in best.values() {
-            keep[i] = true;
-        }
-        facts
+        return Ok(current
             .into_iter()
-            .zip(keep)
-            .filter_map(|(f, keep)| keep.then_some(f))
-            .collect()
-    };
-    Ok(sorted_by_key_then_rank(out))
+            .filter(|f| matches(f) && tagged(f))
+            .collect());
+    }
+    // Every key's chain, keys in order: the tag filter applies to what the chain shows, since
+    // a fact without the tag still ends the one before it.
+    let mut by_key: BTreeMap<(String, String), Vec<Fact>> = BTreeMap::new();
+    for f in store
+        .facts(project_id)?
+        .into_values()
+        .filter(|f| matches(f))
+    {
+        by_key
+            .entry((f.subject().to_string(), f.predicate().to_string()))
+            .or_default()
+            .push(f);
+    }
+    let mut out = Vec::new();
+    for facts in by_key.into_values() {
+        let chain = fact_chain::effective_chain(facts)?;
+        if q.include_ended {
+            out.extend(chain.into_iter().map(|l| l.fact).filter(|f| tagged(f)));
+            continue;
+        }
+        let live = match q.at {
+            Some(t) => fact_chain::at(&chain, t),
+            None => fact_chain::current(&chain),
+        };
+        out.extend(live.filter(|f| tagged(f)).cloned());
+    }
+    Ok(out)
 }
 
-/// `facts` by subject, predicate and [`rank`], each sort key worked out once (a rank parses
-/// timestamps: comparing with it directly costs a list of thousands dearly).
-fn sorted_by_key_then_rank(facts: Vec<Fact>) -> Vec<Fact> {
-    let mut order: Vec<_> = facts
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.subject(), f.predicate(), rank(f), i))
-        .collect();
-    order.sort_unstable();
-    let order: Vec<usize> = order.into_iter().map(|(.., i)| i).collect();
-    let mut slots: Vec<Option<Fact>> = facts.into_iter().map(Some).collect();
-    order.into_iter().filter_map(|i| slots[i].take()).collect()
-}
-
-/// Every fact of a key, oldest first.
+/// Every fact of a key, oldest first, each with its effective `valid_to` and, where that
+/// differs, what its current version stores.
 pub fn history(
     store: &Store,
     project_id: &str,
     subject: &str,
     predicate: &str,
-) -> Result<Vec<Fact>> {
+) -> Result<Vec<Link>> {
     let facts = key_facts(store, project_id, subject, predicate)?;
-    let mut out: Vec<Fact> = of_key(&facts, subject, predicate).cloned().collect();
-    out.sort_by_cached_key(|f| {
-        let (from, created, id) = rank(f);
-        (from, created, id.to_string())
-    });
-    Ok(out)
+    chain_of(&facts, subject, predicate)
 }
 
 #[cfg(test)]
@@ -431,12 +448,16 @@ mod tests {
             fact("fact_b", "2", "2026-01-02T00:00:00Z", None, t),
             fact("fact_c", "3", "2026-01-02T00:00:00Z", None, t),
         ]);
-        assert_eq!(current_of(&facts, "s", "p").unwrap().value(), "3");
+        let current = |facts| {
+            let chain = chain_of(facts, "s", "p").unwrap();
+            fact_chain::current(&chain).map(|f| f.value().to_string())
+        };
+        assert_eq!(current(&facts).as_deref(), Some("3"));
         let facts = index(vec![
             fact("fact_z", "1", t, None, "2026-01-01T00:00:00Z"),
             fact("fact_y", "2", t, None, "2026-01-01T00:00:01Z"),
         ]);
-        assert_eq!(current_of(&facts, "s", "p").unwrap().value(), "2");
+        assert_eq!(current(&facts).as_deref(), Some("2"));
     }
 
     #[test]
@@ -457,13 +478,66 @@ mod tests {
                 "2026-02-01T00:00:00Z",
             ),
         ]);
+        let chain = chain_of(&facts, "s", "p").unwrap();
         let at = |s: &str| {
-            at_of(&facts, "s", "p", time::parse(s).unwrap()).map(|f| f.value().to_string())
+            fact_chain::at(&chain, time::parse(s).unwrap()).map(|f| f.value().to_string())
         };
         assert_eq!(at("2025-12-31T23:59:59Z"), None);
         assert_eq!(at("2026-01-01T00:00:00Z").as_deref(), Some("old"));
         assert_eq!(at("2026-01-31T23:59:59.999999Z").as_deref(), Some("old"));
         assert_eq!(at("2026-02-01T00:00:00Z").as_deref(), Some("new"));
         assert_eq!(at("2030-01-01T00:00:00Z").as_deref(), Some("new"));
+    }
+
+    #[test]
+    fn only_the_same_value_and_metadata_restate_the_current_fact() {
+        let mut cur = fact(
+            "fact_1",
+            "live",
+            "2026-01-01T00:00:00Z",
+            None,
+            "2026-01-01T00:00:00Z",
+        );
+        let req = AssertRequest {
+            value: "live".into(),
+            ..AssertRequest::default()
+        };
+        assert!(restates(&cur, &req));
+        let differs = [
+            AssertRequest {
+                value: "down".into(),
+                ..req.clone()
+            },
+            AssertRequest {
+                confidence: Some(0.5),
+                ..req.clone()
+            },
+            AssertRequest {
+                source_package_id: Some("pkg_1".into()),
+                ..req.clone()
+            },
+            AssertRequest {
+                tags: vec!["x".into()],
+                ..req.clone()
+            },
+            AssertRequest {
+                valid_from: Some(time::parse("2026-02-01T00:00:00Z").unwrap()),
+                ..req.clone()
+            },
+        ];
+        for d in &differs {
+            assert!(!restates(&cur, d), "{d:?}");
+        }
+        let same_start = AssertRequest {
+            valid_from: Some(time::parse("2026-01-01T00:00:00Z").unwrap()),
+            confidence: Some(1.0),
+            ..req.clone()
+        };
+        assert!(restates(&cur, &same_start));
+        cur = fact_chain::with_valid_to(&cur, "2026-01-02T00:00:00Z").unwrap();
+        assert!(
+            restates(&cur, &req),
+            "restating compares members, not whether it is open"
+        );
     }
 }

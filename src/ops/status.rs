@@ -95,8 +95,7 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
             Some((total, live)) => (total as usize, live as usize),
             None => {
                 let facts = store.facts(project.id())?;
-                let live = facts.values().filter(|f| f.is_current()).count();
-                (facts.len(), live)
+                (facts.len(), super::facts::current_count(&facts))
             }
         };
         s.facts.total += facts_total;

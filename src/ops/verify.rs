@@ -1,8 +1,8 @@
 //! Integrity (`relay verify [--fix]`): every line of every log is read and checked: JSON,
 //! schema, hashes, ids, transitions, fact chains, sessions, torn lines, git conflict markers,
 //! and where each file sits. `--fix` repairs only what is safe and never deletes data
-//! silently: it truncates a torn last line, appends the closing versions that make a merge
-//! fork of facts explicit, and moves lines that fail their hash (or that a crash left
+//! silently: it truncates a torn last line, appends the closing versions that make the stored
+//! fact chains equal the effective ones that reads follow after a merge, and moves lines that fail their hash (or that a crash left
 //! unfinished) into `quarantine.ndjson` with a record of why.
 
 mod lines;
@@ -22,15 +22,49 @@ use crate::store::{Store, layout, log};
 use crate::wire::{Fact, Project, Status, time};
 use lines::{Line, each_raw_line, line_object, lines};
 
+/// How much a problem matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The store is damaged: `verify` fails.
+    Error,
+    /// Worth knowing, but every read already answers soundly (a merge fork that reads resolve,
+    /// a time that is not UTC): `verify` still succeeds.
+    Note,
+}
+
 /// One problem found.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Problem {
     /// The file, relative to the store.
     pub file: String,
-    /// 1-based; 0 when the problem is the file's, not a line's.
+    /// 1-based; 0 when the problem is the whole file's (written as `null` in JSON).
+    #[serde(serialize_with = "line_or_null")]
     pub line: u64,
     pub kind: &'static str,
     pub message: String,
+    pub severity: Severity,
+}
+
+fn line_or_null<S: serde::Serializer>(line: &u64, s: S) -> std::result::Result<S::Ok, S::Error> {
+    match line {
+        0 => s.serialize_none(),
+        n => s.serialize_u64(*n),
+    }
+}
+
+impl Problem {
+    /// Where it is: `file:line`, or the file alone.
+    pub fn location(&self) -> String {
+        match self.line {
+            0 => self.file.clone(),
+            n => format!("{}:{n}", self.file),
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
 }
 
 /// What `verify` found, and what `--fix` did.
@@ -38,6 +72,13 @@ pub struct Problem {
 pub struct Report {
     pub problems: Vec<Problem>,
     pub fixed: Vec<String>,
+}
+
+impl Report {
+    /// How many of the problems are errors (the rest are notes).
+    pub fn errors(&self) -> usize {
+        self.problems.iter().filter(|p| p.is_error()).count()
+    }
 }
 
 struct Checker<'a> {
@@ -60,6 +101,7 @@ impl Checker<'_> {
             line,
             kind,
             message: message.into(),
+            severity: Severity::Error,
         });
     }
 
@@ -96,7 +138,7 @@ impl Checker<'_> {
     /// biggest first (so the fact log overlaps the package logs instead of running alone),
     /// and reported in a fixed order: the package logs, then the ids deposited more than once
     /// with different content, the facts, the sessions. Returns the facts a merge left forked.
-    fn project(&mut self, project: &str) -> Result<Vec<Fact>> {
+    fn project(&mut self, project: &str) -> Result<bool> {
         let store = self.store;
         let logs = store.package_logs(project)?;
         let facts = store.layout().facts_file(project);
@@ -135,10 +177,10 @@ impl Checker<'_> {
             firsts.push(c.firsts);
         }
         self.duplicates(&logs, &firsts);
-        let (fact_problems, losers) = fact_check.unwrap_or_default();
+        let (fact_problems, chain_differs) = fact_check.unwrap_or_default();
         self.report.problems.extend(fact_problems);
         self.report.problems.extend(session_problems);
-        Ok(losers)
+        Ok(chain_differs)
     }
 
     /// The ids deposited more than once with different content. `firsts[i]` holds the first
@@ -273,8 +315,8 @@ enum Job {
 /// What a [`Job`] found.
 enum Done {
     Packages(usize, LogCheck),
-    /// The fact log's problems, and the facts a merge left forked (for `--fix`).
-    Facts((Vec<Problem>, Vec<Fact>)),
+    /// The fact log's problems, and whether a stored chain differs from its effective one.
+    Facts((Vec<Problem>, bool)),
     Sessions(Vec<Problem>),
 }
 
@@ -349,6 +391,7 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
             line,
             kind,
             message,
+            severity: Severity::Error,
         })
     };
     let month = path
@@ -478,60 +521,65 @@ fn removable(
     None
 }
 
-/// Checks the whole store.
-pub fn verify(store: &Store) -> Result<(Report, Vec<Fact>)> {
+/// Checks the whole store. Returns the report, and the projects whose stored fact chains
+/// differ from their effective ones.
+pub fn verify(store: &Store) -> Result<(Report, Vec<String>)> {
     let mut c = Checker {
         store,
         report: Report::default(),
     };
     let projects_file = store.layout().projects_file();
     c.records::<Project>(&projects_file)?;
-    let mut losers = Vec::new();
+    let mut forked = Vec::new();
     for p in super::projects::list(store)? {
-        losers.extend(c.project(p.id())?);
+        if c.project(p.id())? {
+            forked.push(p.id().to_string());
+        }
     }
     c.layout();
     let _ = store.diagnostics().take();
-    Ok((c.report, losers))
+    Ok((c.report, forked))
+}
+
+/// Appends, under the project's lock, the versions that close every fact of `project` at
+/// its effective end, so that the stored chains equal the ones reads follow. Returns what it
+/// did, a line per key.
+fn close_merged_chains(store: &Store, project: &str) -> Result<Vec<String>> {
+    let _lock = store.lock_project(project)?;
+    let mut by_key: BTreeMap<(String, String), Vec<Fact>> = BTreeMap::new();
+    for f in store.facts(project)?.into_values() {
+        let key = (f.subject().to_string(), f.predicate().to_string());
+        by_key.entry(key).or_default().push(f);
+    }
+    let (mut closing, mut done) = (Vec::new(), Vec::new());
+    for ((s, p), facts) in by_key {
+        let chain = crate::store::fact_chain::effective_chain(facts)?;
+        let before = closing.len();
+        closing.extend(chain.into_iter().filter(|l| l.differs()).map(|l| l.fact));
+        if closing.len() > before {
+            done.push(format!(
+                "closed {} fact(s) of ({s}, {p}) in project {project} where a merge left them \
+                 open or overlapping",
+                closing.len() - before
+            ));
+        }
+    }
+    if !closing.is_empty() {
+        store.append_records(
+            &store.layout().facts_file(project),
+            &closing.iter().collect::<Vec<_>>(),
+        )?;
+    }
+    Ok(done)
 }
 
 /// Checks, repairs what is safe, and checks again. Returns the report of the second check
 /// (what is left) with the repairs made.
 pub fn fix(store: &Store) -> Result<Report> {
-    let (first, losers) = verify(store)?;
+    let (first, forked) = verify(store)?;
     let mut fixed = Vec::new();
-    // Merge forks of facts: close every losing open fact at the winner's start.
-    let mut by_project: BTreeMap<String, Vec<Fact>> = BTreeMap::new();
-    for f in losers {
-        by_project
-            .entry(f.str_field("project_id").unwrap_or_default().to_string())
-            .or_default()
-            .push(f);
-    }
-    for (project, losers) in by_project {
-        let _lock = store.lock_project(&project)?;
-        let facts = store.facts(&project)?;
-        let mut closing = Vec::new();
-        for f in losers {
-            let winner = super::facts::current_of(&facts, f.subject(), f.predicate());
-            let end = winner
-                .map(|w| w.valid_from())
-                .unwrap_or_else(time::now)
-                .max(f.valid_from());
-            let mut map = f.as_map().clone();
-            map.insert("valid_to".into(), Value::String(time::format(end)));
-            closing.push(Fact::from_map(map)?);
-            fixed.push(format!(
-                "closed fact {} of ({}, {}), left open by a merge",
-                f.id(),
-                f.subject(),
-                f.predicate()
-            ));
-        }
-        store.append_records(
-            &store.layout().facts_file(&project),
-            &closing.iter().collect::<Vec<_>>(),
-        )?;
+    for project in forked {
+        fixed.extend(close_merged_chains(store, &project)?);
     }
     // Lines to take out of their logs: torn, sealed, or failing their hash.
     let mut by_file: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();

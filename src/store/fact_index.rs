@@ -14,12 +14,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::coverage::Coverage;
+use super::fact_chain::chain_rank;
 use super::records::Versioned;
 use super::{Store, layout, log};
 use crate::error::{Error, Result};
 use crate::wire::Fact;
 
-const FORMAT: u32 = 3;
+/// 4: the current fact of a key is the last of its effective chain (`fact_chain`), unless
+/// that one ended; 3 took the greatest open fact.
+const FORMAT: u32 = 4;
 /// Bytes appended since the index was written that a read parses itself before the index is
 /// rewritten.
 const TAIL_LIMIT: u64 = 1 << 20;
@@ -34,7 +37,7 @@ struct Header {
     /// Entries of the key table, then of the current table.
     keys: u64,
     current: u64,
-    /// Fact ids, and those whose current version is open (for `status`).
+    /// Fact ids, and the keys that have a current fact (for `status`).
     #[serde(default)]
     ids: u64,
     #[serde(default)]
@@ -190,18 +193,21 @@ impl FactIndex {
                 }
             }
             ids += by_id.len() as u64;
-            open += by_id.values().filter(|(f, _)| f.is_current()).count() as u64;
-            let mut best: HashMap<(&str, &str), &(Fact, u64)> = HashMap::new();
-            for entry in by_id.values().filter(|(f, _)| f.is_current()) {
+            // Each key's last fact in chain order; it is current unless it ended.
+            let mut last: HashMap<(&str, &str), &(Fact, u64)> = HashMap::new();
+            for entry in by_id.values() {
                 let f = &entry.0;
-                let slot = best.entry((f.subject(), f.predicate())).or_insert(entry);
-                if rank(f) > rank(&slot.0) {
+                let slot = last.entry((f.subject(), f.predicate())).or_insert(entry);
+                if chain_rank(f) > chain_rank(&slot.0) {
                     *slot = entry;
                 }
             }
-            current.extend(best.values().map(|(_, o)| (group[0].0, *o)));
+            let best: Vec<&(Fact, u64)> =
+                last.into_values().filter(|(f, _)| f.is_current()).collect();
+            open += best.len() as u64;
+            current.extend(best.iter().map(|(_, o)| (group[0].0, *o)));
             listed.extend(
-                best.values()
+                best.iter()
                     .map(|(f, o)| (f.subject().to_string(), f.predicate().to_string(), *o)),
             );
         }
@@ -334,23 +340,13 @@ impl FactIndex {
     }
 }
 
-/// The current facts among the versions of one key's facts: the greatest open one (see
-/// `ops::facts`), or all open ones tied for it — at most one per key.
-fn current_facts(by_id: &BTreeMap<String, Fact>) -> Option<&Fact> {
+/// The current fact of one key, from its facts at their current versions: the last of its
+/// chain (`fact_chain`), unless that one ended.
+fn current_fact(by_id: &BTreeMap<String, Fact>) -> Option<&Fact> {
     by_id
         .values()
+        .max_by(|a, b| chain_rank(a).cmp(&chain_rank(b)))
         .filter(|f| f.is_current())
-        .max_by(|a, b| rank(a).cmp(&rank(b)))
-}
-
-fn rank(
-    f: &Fact,
-) -> (
-    crate::wire::time::Timestamp,
-    crate::wire::time::Timestamp,
-    &str,
-) {
-    (f.valid_from(), f.created_at(), f.id())
 }
 
 /// What a fact query reads instead of the whole log.
@@ -439,7 +435,7 @@ impl Store {
         Ok(Facts::Some(by_id))
     }
 
-    /// The current fact of one key (the greatest open one), from the index's table of
+    /// The current fact of one key (the last of its chain, unless it ended), from the index's table of
     /// current facts: one line read, however long the key's history. `None` when there is
     /// no usable index.
     pub fn current_fact_of_key(
@@ -459,7 +455,7 @@ impl Store {
         {
             // The key changed since the index was written: all its lines decide.
             let by_id = key_facts(&index, &log, subject, predicate, &tail).map_err(io)?;
-            return Ok(Some(current_facts(&by_id).cloned()));
+            return Ok(Some(current_fact(&by_id).cloned()));
         }
         let k = key_hash(subject, predicate);
         let current = &index.tables().map_err(io)?.current;
@@ -473,8 +469,8 @@ impl Store {
         Ok(Some(None))
     }
 
-    /// How many facts a project has, and how many of them are open, or `None` without a
-    /// usable index.
+    /// How many facts a project has, and how many keys have a current fact, or `None`
+    /// without a usable index.
     pub fn fact_counts(&self, project_id: &str) -> Result<Option<(u64, u64)>> {
         let Some(Indexed { index, log, tail }) = self.indexed(project_id)? else {
             return Ok(None);
@@ -488,12 +484,8 @@ impl Store {
             if !done.insert(key.clone()) {
                 continue;
             }
-            let count = |m: &BTreeMap<String, Fact>| {
-                (
-                    m.len() as i64,
-                    m.values().filter(|f| f.is_current()).count() as i64,
-                )
-            };
+            let count =
+                |m: &BTreeMap<String, Fact>| (m.len() as i64, i64::from(current_fact(m).is_some()));
             let before = count(&key_facts(&index, &log, &key.0, &key.1, &[]).map_err(io)?);
             let after = count(&key_facts(&index, &log, &key.0, &key.1, &tail).map_err(io)?);
             ids += after.0 - before.0;
@@ -523,7 +515,7 @@ impl Store {
         out.retain(|f| !touched.contains(&(f.subject().to_string(), f.predicate().to_string())));
         for (s, p) in &touched {
             let by_id = key_facts(&index, &log, s, p, &tail).map_err(io)?;
-            if let Some(f) = current_facts(&by_id) {
+            if let Some(f) = current_fact(&by_id) {
                 out.push(f.clone());
             }
         }

@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod coverage;
+pub mod fact_chain;
 pub mod fact_index;
 pub mod layout;
 pub mod local;

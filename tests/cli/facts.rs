@@ -8,6 +8,7 @@ fn facts_file(env: &Env) -> std::path::PathBuf {
     env.store().join("projects/demo/facts.ndjson")
 }
 
+/// Asserts `svc status VALUE` from `valid_from`; returns the fact of the answer.
 fn assert_at(env: &Env, value: &str, valid_from: &str) -> Value {
     env.ok_json(&[
         "facts",
@@ -17,7 +18,8 @@ fn assert_at(env: &Env, value: &str, valid_from: &str) -> Value {
         value,
         "--valid-from",
         valid_from,
-    ])
+    ])["fact"]
+        .clone()
 }
 
 #[test]
@@ -64,11 +66,26 @@ fn assert_supersedes_atomically_and_keeps_history() {
 fn numbers_stay_text_and_repeating_the_current_value_writes_nothing() {
     let env = Env::new();
     let f = env.ok_json(&["facts", "assert", "eval", "recall", "97.0"]);
-    assert_eq!(f["value"], "97.0");
+    assert_eq!(f["fact"]["value"], "97.0");
+    assert_eq!(
+        (&f["unchanged"], &f["superseded"]),
+        (&json!(false), &json!([]))
+    );
     let before = read(&facts_file(&env));
     let again = env.ok_json(&["facts", "assert", "eval", "recall", "97.0"]);
-    assert_eq!(again, f);
+    assert_eq!(
+        again,
+        json!({"fact": f["fact"], "unchanged": true, "superseded": []})
+    );
     assert_eq!(read(&facts_file(&env)), before);
+    let r = env.run(&["facts", "assert", "eval", "recall", "97.0"]);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stderr
+            .contains("Unchanged: that value is already current"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -141,12 +158,9 @@ fn an_earlier_valid_from_is_refused_and_writes_nothing() {
     ]);
     assert_eq!(r.code, 3);
     assert_eq!(r.error()["error"], "fact_chain_conflict");
-    assert!(
-        r.error()["message"]
-            .as_str()
-            .unwrap()
-            .contains("earlier than the current fact's valid_from")
-    );
+    assert!(r.error()["message"].as_str().unwrap().contains(
+        "earlier than the valid_from 2026-02-01T00:00:00.000000Z of the key's latest fact"
+    ));
     assert_eq!(read(&facts_file(&env)), before);
 }
 
@@ -190,7 +204,8 @@ fn list_filters_and_source_package_attribution() {
         "bench",
         "--confidence",
         "0.5",
-    ]);
+    ])["fact"]
+        .clone();
     assert_eq!(f["source_package_id"], pkg.as_str());
     assert_eq!(
         f["asserted_by"],
@@ -417,7 +432,8 @@ fn an_explicit_actor_beats_the_source_package_author() {
     let pkg = env.deposit("eval", &["--actor", "bob"]);
     let f = env.ok_json(&[
         "facts", "assert", "k", "q", "v", "--source", &pkg, "--actor", "dave",
-    ]);
+    ])["fact"]
+        .clone();
     assert_eq!(f["asserted_by"], json!({"id": "dave", "type": "human"}));
     assert_eq!(f["source_package_id"], pkg.as_str());
 }
@@ -437,7 +453,8 @@ fn foreign_precision_valid_from_can_be_superseded_at_the_same_instant() {
         "new",
         "--valid-from",
         "2026-01-01T00:00:00.0000019Z",
-    ]);
+    ])["fact"]
+        .clone();
     assert_eq!(
         f["valid_from"], "2026-01-01T00:00:00.000001900Z",
         "no precision is lost"

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use crate::harness::Env;
 
-fn git(dir: &Path, args: &[&str]) -> String {
+pub fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .args([
             "-c",
@@ -34,7 +34,17 @@ fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn in_dir(env: &Env, dir: &Path, args: &[&str]) -> String {
+/// Commits everything in `from`, pushes it to `origin`'s main, and clones that into `to`.
+pub fn publish_and_clone(from: &Path, origin: &Path, to: &Path, message: &str) {
+    git(from, &["add", "-A"]);
+    git(from, &["commit", "-q", "-m", message]);
+    git(from, &["push", "-q", "origin", "HEAD:main"]);
+    let parent = to.parent().expect("a folder to clone into");
+    let (origin, to) = (origin.to_str().unwrap(), to.to_str().unwrap());
+    git(parent, &["clone", "-q", "-b", "main", origin, to]);
+}
+
+pub fn in_dir(env: &Env, dir: &Path, args: &[&str]) -> String {
     let out = env.command(args).current_dir(dir).output().unwrap();
     assert!(
         out.status.success(),
@@ -87,21 +97,8 @@ fn two_clones_merge_both_ways_without_conflicts_and_agree() {
             "2026-01-01T00:00:00Z",
         ],
     );
-    git(&a, &["add", "-A"]);
-    git(&a, &["commit", "-q", "-m", "relay store"]);
-    git(&a, &["push", "-q", "origin", "HEAD:main"]);
     let b = root.join("b");
-    git(
-        &root,
-        &[
-            "clone",
-            "-q",
-            "-b",
-            "main",
-            origin.to_str().unwrap(),
-            b.to_str().unwrap(),
-        ],
-    );
+    publish_and_clone(&a, &origin, &b, "relay store");
 
     // Independent work in each clone.
     in_dir(

@@ -3,6 +3,7 @@
 mod harness;
 
 mod backup;
+mod convergence;
 mod deposit;
 mod examples;
 mod facts;

@@ -102,7 +102,7 @@ fn redact_and_off_by_flag_or_config() {
         read(&config).replace("secrets = \"reject\"", "secrets = \"redact\""),
     )
     .unwrap();
-    let f = env.ok_json(&["facts", "assert", "k", "v", &format!("token={AWS}")]);
+    let f = env.ok_json(&["facts", "assert", "k", "v", &format!("token={AWS}")])["fact"].clone();
     assert_eq!(f["value"], "token=<REDACTED:aws-access-key-id>");
     std::fs::write(
         &config,

@@ -41,7 +41,7 @@ fn start_deposit_show_end() {
         p["package"]["created_by"],
         json!({"id": "claude", "type": "agent", "session_id": id})
     );
-    let f = env.ok_json(&["facts", "assert", "cache", "backend", "redis"]);
+    let f = env.ok_json(&["facts", "assert", "cache", "backend", "redis"])["fact"].clone();
     assert_eq!(f["asserted_by"]["session_id"], id.as_str());
     let pkg = p["package"]["package_id"].as_str().unwrap();
 

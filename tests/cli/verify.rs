@@ -119,9 +119,47 @@ fn fix_closes_fact_forks_left_by_a_merge() {
     )
     .unwrap();
     let (code, found) = problems(&env);
-    assert_eq!(code, 5);
-    assert_eq!(found[0]["kind"], "fact_fork");
+    assert_eq!(code, 0, "a fork that reads resolve is a note, not damage");
+    assert_eq!(
+        found,
+        [
+            json!({"file": "projects/demo/facts.ndjson", "line": 1, "kind": "fact_fork",
+                "message": "2 facts of (svc, status) are stored as open, as merged clones leave them; reads end each at the next one's start, and fact_b is current (`relay verify --fix` records that)",
+                "severity": "note"})
+        ]
+    );
+    let human = env.run(&["verify"]);
+    assert_eq!(human.code, 0);
+    assert!(
+        human
+            .stdout
+            .starts_with("projects/demo/facts.ndjson:1: 2 facts of (svc, status)"),
+        "{}",
+        human.stdout
+    );
+    assert!(
+        human.stdout.contains("[fact_fork] (note)\n"),
+        "{}",
+        human.stdout
+    );
     let current = env.ok_json(&["facts", "get", "svc", "status"]);
+    let history = env
+        .run(&["facts", "history", "svc", "status", "--json"])
+        .json_lines();
+    assert_eq!(history[0]["valid_to"], "2026-02-01T00:00:00Z");
+    assert_eq!(history[0]["x-stored_valid_to"], Value::Null);
+    assert!(
+        history[0]
+            .as_object()
+            .unwrap()
+            .contains_key("x-stored_valid_to")
+    );
+    assert!(
+        !history[1]
+            .as_object()
+            .unwrap()
+            .contains_key("x-stored_valid_to")
+    );
     env.ok(&["verify", "--fix"]);
     assert_eq!(problems(&env), (0, vec![]));
     assert_eq!(
@@ -129,10 +167,15 @@ fn fix_closes_fact_forks_left_by_a_merge() {
         current,
         "the winner stays current"
     );
-    let history = env
+    let fixed = env
         .run(&["facts", "history", "svc", "status", "--json"])
         .json_lines();
-    assert_eq!(history[0]["valid_to"], "2026-02-01T00:00:00.000000Z");
+    let mut expected = history.clone();
+    expected[0]
+        .as_object_mut()
+        .unwrap()
+        .remove("x-stored_valid_to");
+    assert_eq!(fixed, expected, "--fix stores the chain that reads showed");
 }
 
 /// Writers killed at random moments: afterwards verify reports at most a torn last line,
@@ -257,13 +300,14 @@ fn duplicates_illegal_transitions_misplaced_packages_and_overlaps_are_found() {
     .unwrap();
     let (code, found) = problems(&env);
     assert_eq!(code, 5);
-    let seen: Vec<(String, u64, String)> = found
+    let seen: Vec<(String, u64, String, String)> = found
         .iter()
         .map(|p| {
             (
                 p["file"].as_str().unwrap().to_string(),
                 p["line"].as_u64().unwrap(),
                 p["kind"].as_str().unwrap().to_string(),
+                p["severity"].as_str().unwrap().to_string(),
             )
         })
         .collect();
@@ -273,10 +317,10 @@ fn duplicates_illegal_transitions_misplaced_packages_and_overlaps_are_found() {
     assert_eq!(
         seen,
         [
-            (feb.clone(), 2, "misplaced".to_string()),
-            (feb, 3, "invalid_transition".to_string()),
-            (jan, 1, "duplicate_id".to_string()),
-            (facts_rel, 0, "fact_overlap".to_string()),
+            (feb.clone(), 2, "misplaced".into(), "error".into()),
+            (feb, 3, "invalid_transition".into(), "error".into()),
+            (jan, 1, "duplicate_id".into(), "error".into()),
+            (facts_rel, 1, "fact_overlap".into(), "note".into()),
         ],
         "{found:#?}"
     );
@@ -389,9 +433,9 @@ fn versioned_logs_report_damage_invalid_records_ties_and_inconsistent_sessions()
             ),
             row(
                 &f,
-                0,
+                4,
                 "fact_overlap",
-                "facts fact_t and fact_u of (svc, status) overlap in time"
+                "facts fact_t and fact_u of (svc, status) overlap in time, as merged clones leave them; reads end each at the next one's start, and none is current (`relay verify --fix` records that)"
             ),
             row(&s, 1, "corrupt_line", "the line is not a JSON object"),
             row(
@@ -402,13 +446,13 @@ fn versioned_logs_report_damage_invalid_records_ties_and_inconsistent_sessions()
             ),
             row(
                 &s,
-                0,
+                3,
                 "session_inconsistent",
                 "session s1 ends before it starts"
             ),
             row(
                 &s,
-                0,
+                5,
                 "session_inconsistent",
                 "2 open sessions share the callsign blue-fox"
             ),

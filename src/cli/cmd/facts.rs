@@ -36,7 +36,8 @@ pub struct FactsArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Action {
-    /// Record a value, superseding the current one (no-op if the value is already current)
+    /// Record a value, superseding the current one (a no-op only if the value, confidence,
+    /// source, tags and start are all already current)
     Assert {
         subject: String,
         predicate: String,
@@ -89,6 +90,10 @@ pub enum Action {
         include_ended: bool,
     },
     /// Every value a key has had, oldest first
+    ///
+    /// Each fact ends where the next begins, even when merged clones left it stored as open
+    /// or overlapping; with --json, such a fact carries `x-stored_valid_to` (what is stored,
+    /// `null` for open) beside its effective `valid_to`.
     History { subject: String, predicate: String },
 }
 
@@ -102,6 +107,11 @@ pub fn parse_time(flag: &str, value: Option<&str>) -> Result<Option<time::Timest
 }
 
 fn fact_line(out: &mut impl Write, f: &Fact) -> std::io::Result<()> {
+    fact_line_noting(out, f, "")
+}
+
+/// A fact's line, with `extra` after its span (e.g. what is stored, where it differs).
+fn fact_line_noting(out: &mut impl Write, f: &Fact, extra: &str) -> std::io::Result<()> {
     let from = f.valid_from().format("%Y-%m-%d %H:%M UTC");
     let span = match f.valid_to() {
         Some(to) => format!("{from} → {}", to.format("%Y-%m-%d %H:%M UTC")),
@@ -118,7 +128,7 @@ fn fact_line(out: &mut impl Write, f: &Fact) -> std::io::Result<()> {
         render::clean_line(f.subject()).cyan(),
         render::clean_line(f.predicate()),
         render::clean_line(f.value()).bold(),
-        format!("({span}{conf}; {})", f.id()).dimmed()
+        format!("({span}{conf}{extra}; {})", f.id()).dimmed()
     )
 }
 
@@ -178,12 +188,14 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             };
             let done = assert(ctx, &project, req, &who, &session)?;
             if ctx.ui.json {
-                ctx.ui.json_line(&done.fact)?;
+                ctx.ui.json_line(&done.to_value())?;
             } else {
                 fact_line(ctx.ui.out(), &done.fact)?;
                 if !done.created {
-                    ctx.ui
-                        .note("That value is already current; nothing was written.");
+                    ctx.ui.note(
+                        "Unchanged: that value is already current with the same confidence, \
+                         source, tags and start; nothing was written.",
+                    );
                 }
                 for old in &done.superseded {
                     ctx.ui.note(&format!(
@@ -243,7 +255,25 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             if list.is_empty() {
                 return Err(Error::FactNotFound { subject, predicate }.into());
             }
-            print_facts(ctx, &list)
+            for link in &list {
+                if ctx.ui.json {
+                    ctx.ui.json_line(&facts::link_value(link))?;
+                    continue;
+                }
+                let extra = match &link.stored_valid_to {
+                    Some(Some(stored)) => format!(", stored end {stored}"),
+                    Some(None) => ", stored as open".to_string(),
+                    None => String::new(),
+                };
+                fact_line_noting(ctx.ui.out(), &link.fact, &extra)?;
+            }
+            if list.iter().any(|l| l.differs()) && !ctx.ui.json {
+                ctx.ui.note(
+                    "Merged clones left facts of this key open or overlapping; each is shown \
+                     ending where the next begins. `relay verify --fix` records that.",
+                );
+            }
+            Ok(())
         }
     }
 }

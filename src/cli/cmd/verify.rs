@@ -11,12 +11,16 @@ use crate::ops::verify;
 /// Check every line of the store; with --fix, repair what is safe
 ///
 /// Checks that every line parses and validates, every stored hash matches its package, ids are
-/// unique (but for legal versions), transitions are legal, fact chains have no fork or overlap,
-/// sessions are consistent, no line is torn, no file holds git conflict markers, and every file
-/// sits where the layout expects it. Each problem is reported with its file and line; problems
-/// exit 5. --fix truncates a torn last line, appends the closing versions that make a merge
-/// fork of facts explicit, and moves lines that fail their hash (or a crash left unfinished)
-/// into .relay/quarantine.ndjson with a record of why: nothing is deleted silently.
+/// unique (but for legal versions), transitions are legal, sessions are consistent, no line is
+/// torn, no file holds git conflict markers, and every file sits where the layout expects it.
+/// Each problem is reported with its file and line (or its file alone); problems exit 5.
+///
+/// Notes (`"severity": "note"`) exit 0: they report what every read already resolves, such as
+/// facts that merged clones left open or overlapping (reads end each where the next begins) and
+/// times that are not UTC. --fix truncates a torn last line, appends the closing versions that
+/// make the stored fact chains equal the ones reads follow, and moves lines that fail their
+/// hash (or a crash left unfinished) into .relay/quarantine.ndjson with a record of why:
+/// nothing is deleted silently.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay verify
@@ -42,25 +46,28 @@ pub fn run(ctx: &mut Ctx, args: VerifyArgs) -> CmdResult {
         if ctx.ui.json {
             ctx.ui.json_line(p)?;
         } else if !ctx.ui.quiet {
+            let note = if p.is_error() { "" } else { " (note)" };
             writeln!(
                 ctx.ui.out(),
-                "{}:{}: {} [{}]",
-                p.file,
-                p.line,
+                "{}: {} [{}]{note}",
+                p.location(),
                 p.message,
                 p.kind
             )?;
         }
     }
-    if report.problems.is_empty() {
+    let errors = report.errors();
+    if errors == 0 {
         if !ctx.ui.json && !ctx.ui.quiet {
-            writeln!(ctx.ui.out(), "The store is sound.")?;
+            match report.problems.len() {
+                0 => writeln!(ctx.ui.out(), "The store is sound.")?,
+                n => writeln!(ctx.ui.out(), "The store is sound; {n} note(s) above.")?,
+            }
         }
         return Ok(());
     }
     Err(CliError::Relay(Error::Integrity(format!(
-        "{} problem(s) found{}",
-        report.problems.len(),
+        "{errors} problem(s) found{}",
         if args.fix {
             " that --fix cannot repair safely"
         } else {

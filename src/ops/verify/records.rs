@@ -7,12 +7,13 @@ use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use super::Problem;
 use super::lines::{each_raw_line, line_tree, record_at, whole};
+use super::{Problem, Severity};
 use crate::error::Result;
 use crate::ops::export_versioned::GroupNumbers;
 use crate::search::index::id_key;
 use crate::store::Store;
+use crate::store::fact_chain::{ChainEnd, chain_ends};
 use crate::store::records::{Versioned, newer_by_end};
 use crate::wire::{Fact, Session, time};
 
@@ -31,11 +32,20 @@ impl Found {
     }
 
     fn add(&mut self, line: u64, kind: &'static str, message: impl Into<String>) {
+        self.push(line, kind, message.into(), Severity::Error);
+    }
+
+    fn note(&mut self, line: u64, kind: &'static str, message: impl Into<String>) {
+        self.push(line, kind, message.into(), Severity::Note);
+    }
+
+    fn push(&mut self, line: u64, kind: &'static str, message: String, severity: Severity) {
         self.problems.push(Problem {
             file: self.file.clone(),
             line,
             kind,
-            message: message.into(),
+            message,
+            severity,
         });
     }
 }
@@ -49,6 +59,8 @@ struct FactSlot {
     valid_to: Option<time::Timestamp>,
     created_at: time::Timestamp,
     offset: u64,
+    /// The line's number, for the notes that name it.
+    line: u64,
 }
 
 /// The current version of every fact id. Slots are found by a 64-bit key of the id, which
@@ -91,9 +103,9 @@ impl FactSlots {
 }
 
 /// A project's facts: per fact id a compact slot for its current version, then per key the
-/// chain checked for forks and overlaps. Returns the problems, and the forked facts read
-/// back in full for `--fix` to close.
-pub(super) fn check_facts(store: &Store, path: &Path) -> Result<(Vec<Problem>, Vec<Fact>)> {
+/// chain compared with its effective one (`store::fact_chain`). Returns the problems, and
+/// whether some stored chain differs from its effective one (what `--fix` closes).
+pub(super) fn check_facts(store: &Store, path: &Path) -> Result<(Vec<Problem>, bool)> {
     let mut found = Found::new(store, path);
     let mut groups = GroupNumbers::default();
     let mut current = FactSlots::default();
@@ -137,6 +149,7 @@ pub(super) fn check_facts(store: &Store, path: &Path) -> Result<(Vec<Problem>, V
                 valid_to,
                 created_at: record.time_member("created_at").unwrap_or_default(),
                 offset: at,
+                line: number,
             };
             current.set(slot, new);
         }
@@ -155,32 +168,44 @@ pub(super) fn check_facts(store: &Store, path: &Path) -> Result<(Vec<Problem>, V
         let order = |s: &FactSlot| (rank[s.key as usize], s.valid_from, s.created_at);
         order(a).cmp(&order(b)).then_with(|| a.id.cmp(&b.id))
     });
-    let mut losers = Vec::new();
+    let mut differs = false;
     for chain in slots.chunk_by(|a, b| a.key == b.key) {
+        let ends = chain_ends(chain, |f| f.valid_from, |f| f.valid_to);
+        let Some(first) = ends.iter().position(|e| *e == ChainEnd::AtNext) else {
+            continue;
+        };
+        differs = true;
         let (s, p) = &keys[chain[0].key as usize];
-        let open: Vec<&FactSlot> = chain.iter().filter(|f| f.valid_to.is_none()).collect();
-        if open.len() > 1 {
-            found.add(0, "fact_fork", format!("{} facts are current for ({s}, {p}); the newest wins, the others should be closed", open.len()));
-            for slot in &open[..open.len() - 1] {
-                losers.extend(record_at::<Fact>(path, slot.offset)?);
-            }
-        }
-        for pair in chain.windows(2) {
-            if let Some(end) = pair[0].valid_to
-                && end > pair[1].valid_from
-            {
-                found.add(
-                    0,
-                    "fact_overlap",
-                    format!(
-                        "facts {} and {} of ({s}, {p}) overlap in time",
-                        pair[0].id, pair[1].id
-                    ),
-                );
-            }
-        }
+        let open = chain.iter().filter(|f| f.valid_to.is_none()).count();
+        let current = match ends.last() {
+            Some(ChainEnd::Open) => format!("{} is current", chain[chain.len() - 1].id),
+            _ => "none is current".to_string(),
+        };
+        let what = if open > 1 {
+            (
+                "fact_fork",
+                format!("{open} facts of ({s}, {p}) are stored as open"),
+            )
+        } else {
+            (
+                "fact_overlap",
+                format!(
+                    "facts {} and {} of ({s}, {p}) overlap in time",
+                    chain[first].id,
+                    chain[first + 1].id
+                ),
+            )
+        };
+        found.note(
+            chain[first].line,
+            what.0,
+            format!(
+                "{}, as merged clones leave them; reads end each at the next one's start, and {current} (`relay verify --fix` records that)",
+                what.1
+            ),
+        );
     }
-    Ok((found.problems, losers))
+    Ok((found.problems, differs))
 }
 
 /// What the session checks keep of a session's current version.
@@ -190,6 +215,8 @@ struct SessionSlot {
     active: bool,
     callsign: Option<Box<str>>,
     offset: u64,
+    /// The line's number, for the problems that name it.
+    line: u64,
 }
 
 /// A project's sessions: each line's shape, then each line's schema, then the current
@@ -221,6 +248,7 @@ pub(super) fn check_sessions(store: &Store, path: &Path) -> Result<Vec<Problem>>
             active: record.str_member("ended_at").is_none(),
             callsign: record.str_member("callsign").map(Into::into),
             offset: at,
+            line: number,
         };
         let id = record.str_member("session_id").unwrap_or_default();
         // The version order of sessions: ended beats open, the earlier end wins; only a tie
@@ -247,13 +275,14 @@ pub(super) fn check_sessions(store: &Store, path: &Path) -> Result<Vec<Problem>>
     })?;
     let mut found = shapes;
     found.problems.extend(invalid.problems);
-    let mut open_callsigns: BTreeMap<&str, usize> = BTreeMap::new();
+    // Each open callsign's sessions' lines, so a clash is reported at the last of them.
+    let mut open_callsigns: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
     for (id, s) in &current {
         if let (Some(a), Some(b)) = (s.started, s.ended)
             && b < a
         {
             found.add(
-                0,
+                s.line,
                 "session_inconsistent",
                 format!("session {id} ends before it starts"),
             );
@@ -261,14 +290,14 @@ pub(super) fn check_sessions(store: &Store, path: &Path) -> Result<Vec<Problem>>
         if s.active
             && let Some(c) = &s.callsign
         {
-            *open_callsigns.entry(c).or_default() += 1;
+            open_callsigns.entry(c).or_default().push(s.line);
         }
     }
-    for (c, n) in open_callsigns.into_iter().filter(|(_, n)| *n > 1) {
+    for (c, lines) in open_callsigns.into_iter().filter(|(_, l)| l.len() > 1) {
         found.add(
-            0,
+            lines.iter().copied().max().unwrap_or_default(),
             "session_inconsistent",
-            format!("{n} open sessions share the callsign {c}"),
+            format!("{} open sessions share the callsign {c}", lines.len()),
         );
     }
     Ok(found.problems)
