@@ -17,6 +17,7 @@ mod orient;
 mod pull;
 mod review;
 mod robustness;
+mod search_output;
 mod search_quality;
 mod secrets;
 mod sessions;

@@ -165,7 +165,8 @@ fn mcp_deposit_and_pull_latest_specific_and_relevant_answer_like_the_cli() {
                 "handoff_note": "Load-test before Friday",
                 "tags": ["infra"],
                 "significance": 7,
-                "package": {"x-origin": "mcp-test", "tags": ["cache"]},
+                // `score` and `matched` are the package's own: a relevant pull keeps them.
+                "package": {"x-origin": "mcp-test", "tags": ["cache"], "score": 1, "matched": "own"},
                 "actor": "claude",
                 "actor_type": "agent",
             }),
@@ -220,8 +221,17 @@ fn mcp_deposit_and_pull_latest_specific_and_relevant_answer_like_the_cli() {
                 .json_lines()
         )
     );
-    assert_eq!(relevant["packages"][0]["package_id"], id);
-    assert!(relevant["packages"][0]["score"].as_f64().unwrap() > 0.0);
+    // One envelope per result: the package as stored, the ranking beside it.
+    let top = &relevant["packages"][0];
+    assert_eq!(top["package"], *pkg);
+    assert_eq!(top["package"]["score"], 1);
+    assert_eq!(top["package"]["matched"], "own");
+    assert!(top["score"].as_f64().unwrap() > 0.0);
+    assert_eq!(
+        top["matched"],
+        json!(["title", "decisions_made", "open_questions"])
+    );
+    assert_eq!(top.as_object().unwrap().len(), 3);
     let tagged = ok(&replies[3]);
     assert_eq!(tagged["packages"].as_array().unwrap().len(), 1);
     assert_eq!(ok(&replies[4])["versions"], json!([line]));

@@ -342,7 +342,7 @@ fn drafts_are_visible_to_their_creator_only() {
         env.run_env(&["pull", "--relevant", "theirs", "--json"], env_vars)
             .json_lines()
             .iter()
-            .map(|p| p["title"].as_str().unwrap().to_string())
+            .map(|r| r["package"]["title"].as_str().unwrap().to_string())
             .collect()
     };
     assert_eq!(found(&[("RELAY_ACTOR", "bob")]), ["theirs"]);

@@ -85,7 +85,7 @@ async def main():
             ))
             assert found["packages"], found
             top = found["packages"][0]
-            assert top["package_id"] == package["package_id"], found
+            assert top["package"] == package, found
             assert top["score"] > 0 and "title" in top["matched"], top
             checks += 1
 
