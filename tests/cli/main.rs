@@ -4,6 +4,7 @@ mod harness;
 
 mod backup;
 mod deposit;
+mod error_codes;
 mod examples;
 mod facts;
 mod generated;

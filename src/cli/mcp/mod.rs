@@ -21,6 +21,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde_json::{Map, Value, json};
 
 use crate::cli::{CliError, Ctx};
+use crate::error::Code;
 pub use tools::Defaults;
 
 /// The protocol revisions this server speaks, newest first. A client asking for one of them
@@ -291,8 +292,8 @@ fn tool_result(value: Value, is_error: bool) -> Value {
 fn tool_error(e: &CliError) -> Value {
     let (code, message, _) = e.describe();
     // A usage error of the command line is bad input from a client.
-    let code = if code == "usage" {
-        "invalid_input"
+    let code = if code == Code::Usage.as_str() {
+        Code::InvalidInput.as_str()
     } else {
         code
     };
