@@ -1,5 +1,6 @@
 //! The typed error shared by every layer below the CLI. Each variant carries the protocol's error
 //! code (§8) where the spec names one, and a kind that the CLI maps to a documented exit code.
+//! [`Code`] is the one table of error codes and the HTTP statuses (§8, §9.1) they answer with.
 
 use std::fmt;
 use std::io;
@@ -96,6 +97,101 @@ pub enum Error {
     },
 }
 
+/// Defines [`Code`] from one list, so that [`Code::ALL`] and [`Code::as_str`] cannot miss one.
+macro_rules! codes {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal,)*) => {
+        /// Every error code: the spec's (§8, §10.2) and relay's own where the spec names none.
+        /// This is the one table of codes and their HTTP statuses; `--json` errors, MCP tool
+        /// errors and an HTTP transport all name failures with [`Code::as_str`].
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Code {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Code {
+            /// Every code, the spec's first.
+            pub const ALL: &[Code] = &[$(Code::$variant,)*];
+
+            /// The code as the protocol and relay's output spell it.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    /// A record broke the wire schema, or its JSON did not parse (§8.1).
+    InvalidSchema = "invalid_schema",
+    /// The package's status does not allow this review action (§8.5).
+    InvalidTransition = "invalid_transition",
+    PackageNotFound = "package_not_found",
+    DuplicatePackageId = "duplicate_package_id",
+    ProjectArchived = "project_archived",
+    /// Transport auth rejected the actor (§8.1). relay has no auth, so it never says this.
+    Unauthorized = "unauthorized",
+    /// An operation needs a capability the implementation lacks (§10.2). relay never says this.
+    NotImplemented = "not_implemented",
+    /// Relevant pull without search (§8.2). relay always searches, so it never says this.
+    SearchNotSupported = "search_not_supported",
+    /// A value given to relay (a time, a flag) could not be understood.
+    InvalidInput = "invalid_input",
+    /// The command line was wrong (a CLI's own code; MCP reports it as `invalid_input`).
+    Usage = "usage",
+    SecretDetected = "secret_detected",
+    ProjectNotFound = "project_not_found",
+    FactNotFound = "fact_not_found",
+    SessionNotFound = "session_not_found",
+    StoreNotFound = "store_not_found",
+    ProjectExists = "project_exists",
+    FactChainConflict = "fact_chain_conflict",
+    SessionEnded = "session_ended",
+    CallsignInUse = "callsign_in_use",
+    IntegrityError = "integrity_error",
+    LockTimeout = "lock_timeout",
+    IoError = "io_error",
+}
+
+impl Code {
+    /// The HTTP status of the code: the spec's own for its codes (§8, §9.1, §10.2), and for
+    /// relay's the nearest in kind. Bad input is 400 as the spec answers every refused request
+    /// body (`secret_detected` too: the body is well formed but refused, as an
+    /// `invalid_transition` is, and the code in the body says which); what is not there is 404;
+    /// a clash with the store's state is 409; a store that cannot serve is 500, or 503 while
+    /// another writer holds the lock (worth retrying).
+    pub fn http_status(self) -> u16 {
+        match self {
+            Code::InvalidSchema
+            | Code::InvalidTransition
+            | Code::InvalidInput
+            | Code::Usage
+            | Code::SecretDetected => 400,
+            Code::ProjectArchived | Code::Unauthorized => 403,
+            Code::PackageNotFound
+            | Code::ProjectNotFound
+            | Code::FactNotFound
+            | Code::SessionNotFound
+            | Code::StoreNotFound => 404,
+            Code::DuplicatePackageId
+            | Code::ProjectExists
+            | Code::FactChainConflict
+            | Code::SessionEnded
+            | Code::CallsignInUse => 409,
+            Code::IntegrityError | Code::IoError => 500,
+            Code::NotImplemented | Code::SearchNotSupported => 501,
+            Code::LockTimeout => 503,
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// The classes of failure that the CLI maps to exit codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
@@ -119,26 +215,36 @@ impl Error {
 
     /// The protocol error code (or relay's own code where the spec names none).
     pub fn code(&self) -> &'static str {
+        self.error_code().as_str()
+    }
+
+    /// The error code as a [`Code`].
+    pub fn error_code(&self) -> Code {
         match self {
-            Error::InvalidSchema(_) | Error::MalformedJson { .. } => "invalid_schema",
-            Error::InvalidInput(_) => "invalid_input",
-            Error::SecretDetected { .. } | Error::SecretsFound(_) => "secret_detected",
-            Error::PackageNotFound(_) => "package_not_found",
-            Error::ProjectNotFound(_) => "project_not_found",
-            Error::DuplicatePackageId(_) => "duplicate_package_id",
-            Error::ProjectExists(_) => "project_exists",
-            Error::ProjectArchived(_) => "project_archived",
-            Error::FactNotFound { .. } => "fact_not_found",
-            Error::FactChainConflict(_) => "fact_chain_conflict",
-            Error::SessionNotFound(_) => "session_not_found",
-            Error::InvalidTransition { .. } => "invalid_transition",
-            Error::SessionEnded(_) => "session_ended",
-            Error::CallsignInUse(_) => "callsign_in_use",
-            Error::StoreNotFound { .. } => "store_not_found",
-            Error::Integrity(_) => "integrity_error",
-            Error::LockTimeout { .. } => "lock_timeout",
-            Error::Io { .. } => "io_error",
+            Error::InvalidSchema(_) | Error::MalformedJson { .. } => Code::InvalidSchema,
+            Error::InvalidInput(_) => Code::InvalidInput,
+            Error::SecretDetected { .. } | Error::SecretsFound(_) => Code::SecretDetected,
+            Error::PackageNotFound(_) => Code::PackageNotFound,
+            Error::ProjectNotFound(_) => Code::ProjectNotFound,
+            Error::DuplicatePackageId(_) => Code::DuplicatePackageId,
+            Error::ProjectExists(_) => Code::ProjectExists,
+            Error::ProjectArchived(_) => Code::ProjectArchived,
+            Error::FactNotFound { .. } => Code::FactNotFound,
+            Error::FactChainConflict(_) => Code::FactChainConflict,
+            Error::SessionNotFound(_) => Code::SessionNotFound,
+            Error::InvalidTransition { .. } => Code::InvalidTransition,
+            Error::SessionEnded(_) => Code::SessionEnded,
+            Error::CallsignInUse(_) => Code::CallsignInUse,
+            Error::StoreNotFound { .. } => Code::StoreNotFound,
+            Error::Integrity(_) => Code::IntegrityError,
+            Error::LockTimeout { .. } => Code::LockTimeout,
+            Error::Io { .. } => Code::IoError,
         }
+    }
+
+    /// The HTTP status an HTTP transport answers this error with (see [`Code::http_status`]).
+    pub fn http_status(&self) -> u16 {
+        self.error_code().http_status()
     }
 
     pub fn kind(&self) -> ErrorKind {
@@ -279,5 +385,125 @@ impl Error {
 impl From<SchemaError> for Error {
     fn from(e: SchemaError) -> Self {
         Error::InvalidSchema(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole table, as the spec (§8, §9.1, §10.2) and the README give it. `http_status`
+    /// matches every code without a wildcard, so a new code does not compile without a status;
+    /// this test then fails until the code is added here, with the status chosen.
+    const TABLE: [(&str, u16); 22] = [
+        ("invalid_schema", 400),
+        ("invalid_transition", 400),
+        ("package_not_found", 404),
+        ("duplicate_package_id", 409),
+        ("project_archived", 403),
+        ("unauthorized", 403),
+        ("not_implemented", 501),
+        ("search_not_supported", 501),
+        ("invalid_input", 400),
+        ("usage", 400),
+        ("secret_detected", 400),
+        ("project_not_found", 404),
+        ("fact_not_found", 404),
+        ("session_not_found", 404),
+        ("store_not_found", 404),
+        ("project_exists", 409),
+        ("fact_chain_conflict", 409),
+        ("session_ended", 409),
+        ("callsign_in_use", 409),
+        ("integrity_error", 500),
+        ("lock_timeout", 503),
+        ("io_error", 500),
+    ];
+
+    #[test]
+    fn every_code_has_its_http_status() {
+        let got: Vec<(&str, u16)> = Code::ALL
+            .iter()
+            .map(|c| (c.as_str(), c.http_status()))
+            .collect();
+        assert_eq!(got, TABLE);
+    }
+
+    #[test]
+    fn code_names_are_distinct() {
+        let mut names: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), Code::ALL.len());
+    }
+
+    /// Every error, one of each variant, answers with its code's status.
+    #[test]
+    fn errors_answer_with_their_codes_status() {
+        let io = || io::Error::other("disk");
+        let errors = [
+            Error::InvalidSchema(SchemaError::new("title", "is required")),
+            Error::malformed_json("stdin", &serde_json::from_str::<u8>("x").unwrap_err()),
+            Error::InvalidInput("bad time".into()),
+            Error::PackageNotFound("pkg_1".into()),
+            Error::ProjectNotFound("p".into()),
+            Error::DuplicatePackageId("pkg_1".into()),
+            Error::ProjectExists("p".into()),
+            Error::ProjectArchived("p".into()),
+            Error::FactNotFound {
+                subject: "s".into(),
+                predicate: "p".into(),
+            },
+            Error::FactChainConflict("before".into()),
+            Error::InvalidTransition {
+                package_id: "pkg_1".into(),
+                from: "complete".into(),
+                action: "flag".into(),
+            },
+            Error::SessionNotFound("s".into()),
+            Error::SessionEnded("s".into()),
+            Error::CallsignInUse("coral-heron".into()),
+            Error::SecretDetected {
+                field: "title".into(),
+                rule: "aws",
+                preview: "AKIA…".into(),
+            },
+            Error::SecretsFound(2),
+            Error::StoreNotFound {
+                searched_from: PathBuf::from("/"),
+            },
+            Error::Integrity("bad config".into()),
+            Error::LockTimeout {
+                path: PathBuf::from("lock"),
+                waited_ms: 1,
+            },
+            Error::io("read", io()),
+        ];
+        let got: Vec<(&str, u16)> = errors.iter().map(|e| (e.code(), e.http_status())).collect();
+        assert_eq!(
+            got,
+            [
+                ("invalid_schema", 400),
+                ("invalid_schema", 400),
+                ("invalid_input", 400),
+                ("package_not_found", 404),
+                ("project_not_found", 404),
+                ("duplicate_package_id", 409),
+                ("project_exists", 409),
+                ("project_archived", 403),
+                ("fact_not_found", 404),
+                ("fact_chain_conflict", 409),
+                ("invalid_transition", 400),
+                ("session_not_found", 404),
+                ("session_ended", 409),
+                ("callsign_in_use", 409),
+                ("secret_detected", 400),
+                ("secret_detected", 400),
+                ("store_not_found", 404),
+                ("integrity_error", 500),
+                ("lock_timeout", 503),
+                ("io_error", 500),
+            ]
+        );
     }
 }

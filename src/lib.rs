@@ -7,7 +7,7 @@
 pub mod error;
 pub mod wire;
 
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Code, Error, ErrorKind, Result};
 pub mod cli;
 pub mod ops;
 pub mod search;

@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::exit;
 use super::ui::{ColorChoice, Ui};
-use crate::error::Error;
+use crate::error::{Code, Error};
 use crate::ops::Actor;
 use crate::ops::pull::Viewer;
 use crate::store::Store;
@@ -127,9 +127,9 @@ impl CliError {
                 };
                 (e.code(), message, exit::for_kind(e.kind()))
             }
-            CliError::Usage(m) => ("usage", m.clone(), exit::USAGE),
+            CliError::Usage(m) => (Code::Usage.as_str(), m.clone(), exit::USAGE),
             CliError::Output(e) => (
-                "io_error",
+                Code::IoError.as_str(),
                 format!("cannot write output: {e}"),
                 exit::INTERNAL,
             ),

@@ -17,6 +17,8 @@ use clap::{Parser, Subcommand};
 
 pub use context::{CliError, CmdResult, Ctx, GlobalArgs};
 
+use crate::error::Code;
+
 const AFTER_HELP: &str = "\
 Start here:
   relay init                                 create .relay/ in this folder
@@ -80,7 +82,7 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
                 let message = first.strip_prefix("error: ").unwrap_or(first).to_string();
                 eprintln!(
                     "{}",
-                    serde_json::json!({"error": "usage", "message": message.trim()})
+                    serde_json::json!({"error": Code::Usage.as_str(), "message": message.trim()})
                 );
             } else {
                 let _ = e.print();

@@ -6,6 +6,7 @@ pub mod backup;
 pub mod callsign;
 mod callsign_words;
 pub mod catalog;
+pub mod conformance;
 pub mod deposit;
 pub mod export_versioned;
 pub mod fact_lines;

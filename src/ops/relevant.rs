@@ -30,13 +30,15 @@ pub struct Ranked {
 }
 
 impl Ranked {
-    /// The result as `relay search --json` prints it: the wire package with its `score` and
-    /// the `matched` fields.
+    /// The result as `relay search --json` prints it: `{"package", "score", "matched"}`, the
+    /// stored package exactly as stored (its own members, a `score` or `matched` among them,
+    /// untouched) beside the ranking's score and the fields that matched.
     pub fn to_value(&self) -> serde_json::Value {
-        let mut v = self.stored.package.to_value();
-        v["score"] = serde_json::json!(self.score);
-        v["matched"] = serde_json::json!(self.matched);
-        v
+        serde_json::json!({
+            "package": self.stored.package.to_value(),
+            "score": self.score,
+            "matched": self.matched,
+        })
     }
 }
 

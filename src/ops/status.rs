@@ -1,9 +1,8 @@
-//! A summary of the whole store for `relay status`, and the conformance descriptor (§11.5).
+//! A summary of the whole store for `relay status`.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use serde_json::{Value, json};
 
 use crate::error::Result;
 use crate::store::Store;
@@ -115,23 +114,4 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
     s.last_deposit = newest.map(|(_, text)| text);
     s.size_bytes = store.size_on_disk();
     Ok(s)
-}
-
-/// The conformance descriptor of §11.5. It says what relay actually does: L3 (deposit, facts,
-/// review), no hybrid or semantic search, no realtime subscriptions, no blob storage; relevant
-/// pull is keyword search ranked with BM25 (`x-keyword_search`).
-pub fn conformance() -> Value {
-    json!({
-        "protocol_version": crate::wire::PROTOCOL_VERSION,
-        "conformance_level": "L3",
-        "capabilities": {
-            "hybrid_search": false,
-            "semantic_search": false,
-            "realtime": false,
-            "blob_storage": false,
-            // What relevant pull does here: keyword ranking, no embeddings.
-            "x-keyword_search": "bm25",
-        },
-        "implementation": {"name": "relay", "version": env!("CARGO_PKG_VERSION")},
-    })
 }

@@ -176,6 +176,17 @@ impl Env {
         r.json()
     }
 
+    /// Deposits a (partial) wire package through `--from -` and returns the printed envelope.
+    #[track_caller]
+    pub fn deposit_from(&self, package: &Value) -> Value {
+        let r = self.run_stdin(
+            &["deposit", "--from", "-", "--json"],
+            package.to_string().as_bytes(),
+        );
+        assert_eq!(r.code, 0, "deposit {package} failed: {}", r.stderr);
+        r.json()
+    }
+
     /// Deposits with the given extra flags and returns the package id.
     #[track_caller]
     pub fn deposit(&self, title: &str, extra: &[&str]) -> String {

@@ -5,7 +5,8 @@ use serde_json::{Value, json};
 
 use crate::harness::{BIN, Env};
 
-const TOOLS: [&str; 15] = [
+const TOOLS: [&str; 16] = [
+    "conformance",
     "deposit",
     "facts_assert",
     "facts_get",
@@ -117,6 +118,16 @@ fn mcp_initialize_negotiates_the_version_and_lists_every_tool_with_a_schema() {
     assert_eq!(init["serverInfo"]["name"], "relay");
     assert_eq!(init["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
     assert!(init["instructions"].as_str().unwrap().contains("`orient`"));
+    // Both the server's description and its instructions point at the conformance tool.
+    assert_eq!(
+        init["serverInfo"]["description"],
+        "Shared context for agents and humans: an Agentic Protocol v0.1 store at conformance \
+         level L3. The `conformance` tool returns the §11.5 descriptor."
+    );
+    assert!(init["instructions"].as_str().unwrap().contains(
+        "`conformance` says what this server implements (Agentic Protocol §11.5): level L3, \
+             and relevant pull is keyword search (BM25), not semantic search."
+    ));
     assert_eq!(replies[1]["result"]["protocolVersion"], "2025-11-25");
     assert_eq!(replies[2], json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
 
@@ -146,8 +157,10 @@ fn mcp_initialize_negotiates_the_version_and_lists_every_tool_with_a_schema() {
         required("facts_assert"),
         json!(["subject", "predicate", "value"])
     );
-    let orient = tools.iter().find(|t| t["name"] == "orient").unwrap();
-    assert_eq!(orient["annotations"]["readOnlyHint"], true);
+    for read_only in ["orient", "conformance"] {
+        let tool = tools.iter().find(|t| t["name"] == read_only).unwrap();
+        assert_eq!(tool["annotations"]["readOnlyHint"], true, "{tool}");
+    }
 }
 
 #[test]
@@ -165,7 +178,8 @@ fn mcp_deposit_and_pull_latest_specific_and_relevant_answer_like_the_cli() {
                 "handoff_note": "Load-test before Friday",
                 "tags": ["infra"],
                 "significance": 7,
-                "package": {"x-origin": "mcp-test", "tags": ["cache"]},
+                // `score` and `matched` are the package's own: a relevant pull keeps them.
+                "package": {"x-origin": "mcp-test", "tags": ["cache"], "score": 1, "matched": "own"},
                 "actor": "claude",
                 "actor_type": "agent",
             }),
@@ -220,8 +234,17 @@ fn mcp_deposit_and_pull_latest_specific_and_relevant_answer_like_the_cli() {
                 .json_lines()
         )
     );
-    assert_eq!(relevant["packages"][0]["package_id"], id);
-    assert!(relevant["packages"][0]["score"].as_f64().unwrap() > 0.0);
+    // One envelope per result: the package as stored, the ranking beside it.
+    let top = &relevant["packages"][0];
+    assert_eq!(top["package"], *pkg);
+    assert_eq!(top["package"]["score"], 1);
+    assert_eq!(top["package"]["matched"], "own");
+    assert!(top["score"].as_f64().unwrap() > 0.0);
+    assert_eq!(
+        top["matched"],
+        json!(["title", "decisions_made", "open_questions"])
+    );
+    assert_eq!(top.as_object().unwrap().len(), 3);
     let tagged = ok(&replies[3]);
     assert_eq!(tagged["packages"].as_array().unwrap().len(), 1);
     assert_eq!(ok(&replies[4])["versions"], json!([line]));
@@ -467,6 +490,29 @@ fn mcp_tool_errors_name_the_spec_code_and_protocol_errors_are_json_rpc_errors() 
         0,
         "nothing failed was written"
     );
+}
+
+#[test]
+fn mcp_conformance_is_the_11_5_descriptor_of_relay_conformance_even_without_a_store() {
+    let expected = json!({
+        "protocol_version": "0.1",
+        "conformance_level": "L3",
+        "capabilities": {
+            "hybrid_search": false,
+            "semantic_search": false,
+            "realtime": false,
+            "blob_storage": false,
+            "x-keyword_search": true,
+        },
+        "implementation": {"name": "relay", "version": env!("CARGO_PKG_VERSION")},
+    });
+    for env in [Env::new(), Env::empty()] {
+        let replies = serve(&env, &[call(1, "conformance", json!({}))]);
+        let got = ok(&replies[0]);
+        // Exact, member order included.
+        assert_eq!(got.to_string(), expected.to_string());
+        assert_eq!(got, env.ok_json(&["conformance"]));
+    }
 }
 
 #[test]

@@ -248,7 +248,7 @@ fn search_human_output_highlights_and_empty_queries_are_quiet() {
     let r = env.run(&["search", "the", "--json"]);
     assert_eq!(r.code, 0);
     let r = env.run(&["pull", "--relevant", "pool", "--limit", "1", "--json"]);
-    assert_eq!(r.json()["title"], "Connection pool leaking");
+    assert_eq!(r.json()["package"]["title"], "Connection pool leaking");
 }
 
 #[test]
@@ -267,7 +267,7 @@ fn search_finds_every_inflection_and_phrases_across_wrapped_lines() {
         env.run(&["search", q, "--json"])
             .json_lines()
             .first()
-            .map(|p| p["package_id"].as_str().unwrap().to_string())
+            .map(|r| r["package"]["package_id"].as_str().unwrap().to_string())
     };
     for q in ["retry", "retries", "retried", "retrying"] {
         assert_eq!(top(q).as_deref(), Some(retries.as_str()), "{q}");
@@ -300,9 +300,9 @@ fn a_tampered_newer_line_does_not_hide_the_package_from_search() {
     assert_eq!(r.code, 0);
     let hits = r.json_lines();
     assert_eq!(hits.len(), 1);
-    assert_eq!(hits[0]["package_id"], id.as_str());
+    assert_eq!(hits[0]["package"]["package_id"], id.as_str());
     assert_eq!(
-        hits[0]["description"], "caching for the API",
+        hits[0]["package"]["description"], "caching for the API",
         "the verified version is returned"
     );
     assert!(r.stderr.contains("hash_mismatch"), "{}", r.stderr);
@@ -336,7 +336,7 @@ fn the_search_index_is_disposable_incremental_and_follows_rewrites() {
         env.run(&["search", q, "--limit", "10", "--json"])
             .json_lines()
             .iter()
-            .map(|p| p["package_id"].as_str().unwrap().to_string())
+            .map(|r| r["package"]["package_id"].as_str().unwrap().to_string())
             .collect()
     };
     assert_eq!(ids("flaky"), std::slice::from_ref(&a));
@@ -420,7 +420,7 @@ fn searching_without_the_index_scans_and_agrees() {
         env.run(&["search", q, "--limit", "10", "--json"])
             .json_lines()
             .iter()
-            .map(|p| p["package_id"].as_str().unwrap().to_string())
+            .map(|r| r["package"]["package_id"].as_str().unwrap().to_string())
             .collect()
     };
     let indexed: Vec<Vec<String>> = queries.iter().map(|q| run(q)).collect();

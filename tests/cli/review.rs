@@ -342,7 +342,7 @@ fn drafts_are_visible_to_their_creator_only() {
         env.run_env(&["pull", "--relevant", "theirs", "--json"], env_vars)
             .json_lines()
             .iter()
-            .map(|p| p["title"].as_str().unwrap().to_string())
+            .map(|r| r["package"]["title"].as_str().unwrap().to_string())
             .collect()
     };
     assert_eq!(found(&[("RELAY_ACTOR", "bob")]), ["theirs"]);
@@ -367,7 +367,7 @@ fn conformance_descriptor_is_exact() {
             "protocol_version": "0.1",
             "conformance_level": "L3",
             "capabilities": {"hybrid_search": false, "semantic_search": false, "realtime": false, "blob_storage": false,
-                             "x-keyword_search": "bm25"},
+                             "x-keyword_search": true},
             "implementation": {"name": "relay", "version": env!("CARGO_PKG_VERSION")}
         })
     );
@@ -377,6 +377,7 @@ fn conformance_descriptor_is_exact() {
         "{text}"
     );
     assert!(text.contains("  semantic_search: no\n"));
+    assert!(text.ends_with("  x-keyword_search: yes\n"), "{text}");
 }
 
 #[test]

@@ -26,7 +26,7 @@ fn seeded(n: usize) -> (Env, Vec<String>) {
         let p =
             json!({"title": format!("p{i}"), "created_at": format!("2026-03-{i:02}T00:00:00Z")});
         ids.push(
-            deposit_from(&env, &p)["package"]["package_id"]
+            env.deposit_from(&p)["package"]["package_id"]
                 .as_str()
                 .unwrap()
                 .to_string(),
@@ -34,17 +34,6 @@ fn seeded(n: usize) -> (Env, Vec<String>) {
     }
     assert_eq!(read_lines(&env.path(MARCH)).len(), n);
     (env, ids)
-}
-
-/// Deposits a (partial) wire package through `--from -` and returns the printed envelope.
-#[track_caller]
-fn deposit_from(env: &Env, package: &Value) -> Value {
-    let r = env.run_stdin(
-        &["deposit", "--from", "-", "--json"],
-        package.to_string().as_bytes(),
-    );
-    assert_eq!(r.code, 0, "deposit {package} failed: {}", r.stderr);
-    r.json()
 }
 
 /// The raw lines of a file, each without its `\n` (a torn last line included).
@@ -365,10 +354,8 @@ fn a_corrupt_middle_line_is_skipped_with_its_file_and_line_and_nothing_else_brea
         );
 
         // deposit, into this very log and into the current month.
-        let march = deposit_from(
-            &env,
-            &json!({"title": "after", "created_at": "2026-03-20T00:00:00Z"}),
-        );
+        let march =
+            env.deposit_from(&json!({"title": "after", "created_at": "2026-03-20T00:00:00Z"}));
         let now_id = env.deposit("now", &[]);
         assert_eq!(
             read_lines(&log)[2],
@@ -509,8 +496,7 @@ fn a_record_torn_before_its_newline_does_not_shadow_a_later_deposit_of_its_id() 
     const ID: &str = "pkg_0000000000000000000000000000dead";
     let record = |title: &str| {
         let scratch = Env::new();
-        deposit_from(
-            &scratch,
+        scratch.deposit_from(
             &json!({"package_id": ID, "title": title, "created_at": "2026-03-10T00:00:00Z",
                     "created_by": {"id": "tester", "type": "human"}}),
         );
@@ -762,8 +748,7 @@ fn crlf_line_ends_and_exact_duplicate_lines_read_as_the_lines_they_are() {
     assert_eq!(r.json()["counts"]["packages"], 3);
     assert_eq!(env.ok_json(&["pull", &ids[1]])["title"], "p2");
     // And a deposit still appends after them, and an identical retry still writes nothing.
-    let v = deposit_from(
-        &env,
+    let v = env.deposit_from(
         &json!({"package_id": ids[1], "title": "p2", "created_at": "2026-03-02T00:00:00Z"}),
     );
     assert_eq!(v["package"]["title"], "p2");
@@ -842,10 +827,7 @@ fn a_deposit_at_the_edge_of_time_is_readable_or_refused() {
 #[test]
 fn a_created_at_with_an_offset_goes_to_its_utc_month() {
     let env = Env::new();
-    deposit_from(
-        &env,
-        &json!({"title": "late march", "created_at": "2026-04-01T00:30:00+01:00"}),
-    );
+    env.deposit_from(&json!({"title": "late march", "created_at": "2026-04-01T00:30:00+01:00"}));
     let lines = read_lines(&env.path(MARCH));
     assert_eq!(lines.len(), 1, "the record is in the March log");
     assert!(

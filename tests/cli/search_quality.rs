@@ -253,8 +253,9 @@ fn search(env: &Env, query: &str, limit: usize) -> Run {
     env.run(&["search", query, "--limit", &limit, "--json"])
 }
 
-/// Checks the shape of a result list: every line has an id, a numeric score and a `matched`
-/// array; scores never increase; no package appears twice. Returns the ids, best first.
+/// Checks the shape of a result list: every line is `{"package", "score", "matched"}` with a
+/// package id, a numeric score and a `matched` array; scores never increase; no package appears
+/// twice. Returns the ids, best first.
 #[track_caller]
 fn check_results(query: &str, r: &Run, limit: usize) -> Vec<String> {
     assert_eq!(
@@ -271,7 +272,14 @@ fn check_results(query: &str, r: &Run, limit: usize) -> Vec<String> {
     let mut ids = Vec::new();
     let mut previous = f64::INFINITY;
     for line in &lines {
-        let id = line["package_id"]
+        let keys: Vec<&str> = line
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|k| k.as_str())
+            .collect();
+        assert_eq!(keys, ["package", "score", "matched"], "{query:?}: {line}");
+        let id = line["package"]["package_id"]
             .as_str()
             .unwrap_or_else(|| panic!("{query:?}: result without package_id: {line}"));
         let score = line["score"]
@@ -409,9 +417,12 @@ fn labelled_queries_find_their_package_in_the_top_3() {
     let reviewed = r
         .json_lines()
         .into_iter()
-        .find(|l| l["package_id"] == REVIEWED)
+        .find(|l| l["package"]["package_id"] == REVIEWED)
         .unwrap();
-    assert_eq!(reviewed["status"], "revision_requested", "current version");
+    assert_eq!(
+        reviewed["package"]["status"], "revision_requested",
+        "current version"
+    );
 
     // `pull --relevant` is the same search.
     let via_pull = env.run(&[

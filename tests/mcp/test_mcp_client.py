@@ -28,7 +28,7 @@ TOOLS = {
     "deposit", "pull", "orient", "orchestrate",
     "facts_assert", "facts_invalidate", "facts_get", "facts_list",
     "review_flag", "review_list", "review_approve", "review_request_changes",
-    "session_start", "session_end", "status",
+    "session_start", "session_end", "status", "conformance",
 }
 
 
@@ -55,6 +55,7 @@ async def main():
             assert init.serverInfo.name == "relay", init
             assert init.capabilities.tools is not None, init
             assert "orient" in (init.instructions or ""), init
+            assert "`conformance`" in (init.instructions or ""), init
             checks += 1
 
             listed = await session.list_tools()
@@ -63,6 +64,12 @@ async def main():
             deposit = next(t for t in listed.tools if t.name == "deposit")
             assert deposit.inputSchema["required"] == ["title"], deposit.inputSchema
             assert deposit.inputSchema["additionalProperties"] is False
+            checks += 1
+
+            descriptor = structured(await session.call_tool("conformance", {}))
+            assert descriptor["conformance_level"] == "L3", descriptor
+            assert descriptor["capabilities"]["x-keyword_search"] is True, descriptor
+            assert descriptor["capabilities"]["semantic_search"] is False, descriptor
             checks += 1
 
             stored = structured(await session.call_tool("deposit", {
@@ -85,7 +92,7 @@ async def main():
             ))
             assert found["packages"], found
             top = found["packages"][0]
-            assert top["package_id"] == package["package_id"], found
+            assert top["package"] == package, found
             assert top["score"] > 0 and "title" in top["matched"], top
             checks += 1
 

@@ -35,7 +35,7 @@ pub fn run(ctx: &mut Ctx, args: McpArgs) -> CmdResult {
             store.root().display()
         )),
         Err(e) => ctx.ui.note(&format!(
-            "relay mcp: {e}; tools will fail until `relay init` creates one"
+            "relay mcp: {e}; every tool but `conformance` will fail until `relay init` creates one"
         )),
     }
     let defaults = Defaults {

@@ -14,7 +14,8 @@ use crate::wire::{Status, package, time};
 ///
 /// With no id, lists the newest packages of the project (5 unless --latest N says otherwise),
 /// newest first, each at its current version. --relevant QUERY ranks packages by relevance
-/// instead (see `relay search --help`). With --json, prints one wire package per line.
+/// instead (see `relay search --help`). With --json, prints one wire package per line, and with
+/// --relevant one result per line: {"package": {…}, "score": …, "matched": […]}.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay pull                          the 5 newest packages

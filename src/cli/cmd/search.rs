@@ -17,11 +17,14 @@ use crate::search::{query, rank};
 /// the title (weight 3), decisions, open questions, handoff note and tags (2), and the
 /// description and Markdown body (1), nudged by significance and recency. A query that matches
 /// nothing prints nothing and exits 0.
+///
+/// With --json, prints one result per line, best first: {"package": {…}, "score": …,
+/// "matched": [the fields that hold query words]}, the package exactly as stored.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay search connection pool leak
   relay search '\"rate limit\" billing' --limit 10 --since 30d
-  relay search flaky tests --json | jq -r '.title'")]
+  relay search flaky tests --json | jq -r '.package.title'")]
 pub struct SearchArgs {
     /// Words and \"quoted phrases\"
     #[arg(required = true, value_name = "QUERY")]

@@ -15,7 +15,8 @@ use crate::cli::{CliError, Ctx};
 use crate::error::Error;
 use crate::ops::review::{Action, Reviewer};
 use crate::ops::{
-    facts, orchestrate as orchestrate_op, orient as orient_op, pull as pull_op, relevant, sessions,
+    conformance as conformance_op, facts, orchestrate as orchestrate_op, orient as orient_op,
+    pull as pull_op, relevant, sessions,
 };
 use crate::store::packages::StoredPackage;
 
@@ -313,4 +314,9 @@ pub fn status(c: &Call) -> Result<Value, CliError> {
     let s = crate::ops::status::status(store)?;
     let warnings = store.diagnostics().take();
     Ok(status_cmd::to_json(store, &s, &warnings)?)
+}
+
+/// The §11.5 descriptor, as `relay conformance --json` prints it; it needs no store.
+pub fn conformance(_c: &Call) -> Result<Value, CliError> {
+    to_value(&conformance_op::descriptor())
 }

@@ -21,6 +21,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde_json::{Map, Value, json};
 
 use crate::cli::{CliError, Ctx};
+use crate::error::Code;
 pub use tools::Defaults;
 
 /// The protocol revisions this server speaks, newest first. A client asking for one of them
@@ -39,7 +40,13 @@ handoff notes, facts) in an append-only log that humans and other agents read to
 of a session call `orient` and read the latest handoff, the open questions and the active facts. \
 Before working on a topic, `pull` with mode `relevant` to find earlier work on it. When you \
 finish something meaningful, `deposit` a package: a title, the decisions you made, the questions \
-left open, and a handoff note for whoever continues. Record what is true now with `facts_assert`.";
+left open, and a handoff note for whoever continues. Record what is true now with `facts_assert`. \
+`conformance` says what this server implements (Agentic Protocol §11.5): level L3, and relevant \
+pull is keyword search (BM25), not semantic search.";
+
+/// `serverInfo.description` (protocol revision 2025-11-25; older clients ignore it).
+const DESCRIPTION: &str = "Shared context for agents and humans: an Agentic Protocol v0.1 \
+store at conformance level L3. The `conformance` tool returns the §11.5 descriptor.";
 
 /// A JSON-RPC error: its code and message.
 type Failure = (i64, String);
@@ -260,7 +267,12 @@ fn initialize(params: &Map<String, Value>) -> Value {
     json!({
         "protocolVersion": version,
         "capabilities": {"tools": {}},
-        "serverInfo": {"name": "relay", "title": "relay", "version": env!("CARGO_PKG_VERSION")},
+        "serverInfo": {
+            "name": "relay",
+            "title": "relay",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": DESCRIPTION,
+        },
         "instructions": INSTRUCTIONS,
     })
 }
@@ -280,8 +292,8 @@ fn tool_result(value: Value, is_error: bool) -> Value {
 fn tool_error(e: &CliError) -> Value {
     let (code, message, _) = e.describe();
     // A usage error of the command line is bad input from a client.
-    let code = if code == "usage" {
-        "invalid_input"
+    let code = if code == Code::Usage.as_str() {
+        Code::InvalidInput.as_str()
     } else {
         code
     };

@@ -532,6 +532,14 @@ pub const TOOLS: &[Tool] = &[
         read_only: true,
         run: h::status,
     },
+    Tool {
+        name: "conformance",
+        title: "Conformance descriptor",
+        description: "What this relay implements (Agentic Protocol §11.5): protocol_version, conformance_level (L3: deposit, pull, facts, review) and capabilities. Relevant pull is keyword search ranked with BM25 (x-keyword_search), not semantic or hybrid search; no realtime subscriptions, no blob storage. Needs no store.",
+        params: &[],
+        read_only: true,
+        run: h::conformance,
+    },
 ];
 
 #[cfg(test)]

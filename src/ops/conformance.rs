@@ -1,0 +1,97 @@
+//! The conformance descriptor of §11.5: the protocol version, the level and the capabilities
+//! (§10.2) this build implements. Every transport (`relay conformance`, the MCP tool
+//! `conformance`) serves this one value.
+
+use serde::Serialize;
+
+/// What §11.5 publishes at `/v1/conformance`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Descriptor {
+    pub protocol_version: &'static str,
+    pub conformance_level: &'static str,
+    pub capabilities: Capabilities,
+    pub implementation: Implementation,
+}
+
+/// The optional capabilities of §10.2, and relay's own extension flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Capabilities {
+    /// Relevant pull by semantic and keyword search fused.
+    pub hybrid_search: bool,
+    /// Relevant pull by semantic (embedding) search.
+    pub semantic_search: bool,
+    /// Subscribing to changes.
+    pub realtime: bool,
+    /// Deliverables stored as blobs apart from the package metadata.
+    pub blob_storage: bool,
+    /// Relevant pull by keyword search: stemmed words and phrases ranked with BM25.
+    #[serde(rename = "x-keyword_search")]
+    pub keyword_search: bool,
+}
+
+impl Capabilities {
+    /// Each flag with its name in the descriptor, in the descriptor's order.
+    pub fn flags(&self) -> [(&'static str, bool); 5] {
+        [
+            ("hybrid_search", self.hybrid_search),
+            ("semantic_search", self.semantic_search),
+            ("realtime", self.realtime),
+            ("blob_storage", self.blob_storage),
+            ("x-keyword_search", self.keyword_search),
+        ]
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Implementation {
+    pub name: &'static str,
+    pub version: &'static str,
+}
+
+/// What relay actually does: L3 (deposit, pull, facts, review). Relevant pull is keyword
+/// search ranked with BM25, with no embeddings, so neither hybrid nor semantic search; there is
+/// no subscription to changes and no blob store (a deliverable is a path, URL or hash recorded
+/// in the package).
+pub fn descriptor() -> Descriptor {
+    Descriptor {
+        protocol_version: crate::wire::PROTOCOL_VERSION,
+        conformance_level: "L3",
+        capabilities: Capabilities {
+            hybrid_search: false,
+            semantic_search: false,
+            realtime: false,
+            blob_storage: false,
+            keyword_search: true,
+        },
+        implementation: Implementation {
+            name: "relay",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_descriptor_has_the_shape_of_11_5_and_says_relevant_pull_is_keyword_search() {
+        let d = descriptor();
+        let v = serde_json::to_value(&d).unwrap();
+        assert_eq!(
+            v.to_string(),
+            format!(
+                r#"{{"protocol_version":"0.1","conformance_level":"L3","capabilities":{{"hybrid_search":false,"semantic_search":false,"realtime":false,"blob_storage":false,"x-keyword_search":true}},"implementation":{{"name":"relay","version":"{}"}}}}"#,
+                env!("CARGO_PKG_VERSION")
+            )
+        );
+        let named: Vec<&str> = d.capabilities.flags().iter().map(|(n, _)| *n).collect();
+        let keys: Vec<String> = v["capabilities"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(named, keys, "flags() names every capability, in order");
+    }
+}
