@@ -3,6 +3,7 @@
 mod harness;
 
 mod backup;
+mod compat;
 mod convergence;
 mod deposit;
 mod error_codes;

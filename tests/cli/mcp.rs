@@ -285,10 +285,15 @@ fn mcp_orient_orchestrate_facts_and_status_answer_like_the_cli() {
             call(6, "status", json!({})),
         ],
     );
-    let fact = ok(&replies[0]);
+    let asserted = ok(&replies[0]);
+    let fact = asserted["fact"].clone();
     assert_eq!(
         (&fact["value"], &fact["tags"]),
         (&json!("live"), &json!(["ops"]))
+    );
+    assert_eq!(
+        (&asserted["unchanged"], &asserted["superseded"]),
+        (&json!(false), &json!([]))
     );
     assert_eq!(ok(&replies[1]), fact);
     let orient = ok(&replies[2]);

@@ -212,7 +212,7 @@ pub fn facts_assert(c: &Call) -> Result<Value, CliError> {
         ..facts::AssertRequest::default()
     };
     let done = facts_cmd::assert(c.ctx, &project, req, &c.who(), &c.session())?;
-    to_value(&done.fact)
+    Ok(done.to_value())
 }
 
 pub fn facts_invalidate(c: &Call) -> Result<Value, CliError> {

@@ -353,7 +353,7 @@ pub const TOOLS: &[Tool] = &[
     Tool {
         name: "facts_assert",
         title: "Assert a fact",
-        description: "Record what is true now as a subject/predicate/value triple. A new value closes the current fact of the key and records the new one atomically, keeping the history; asserting the current value again writes nothing. Returns the fact.",
+        description: "Record what is true now as a subject/predicate/value triple. A new value closes the current fact of the key and records the new one atomically, keeping the history; asserting the current value again with the same confidence, source, tags and start writes nothing. Returns {fact, unchanged, superseded}: the current fact, whether nothing was written, and the ids of the facts it closed.",
         params: &[
             SUBJECT_PREDICATE,
             &[
