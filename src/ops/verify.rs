@@ -67,6 +67,27 @@ impl Problem {
     }
 }
 
+/// The note for the times of one record that are not in UTC (`…Z`), if any: relay writes
+/// UTC, and keeps an imported time as it came because the package hash covers it.
+pub(crate) fn non_utc_note<'a>(
+    times: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
+) -> Option<String> {
+    let off: Vec<String> = times
+        .into_iter()
+        .filter_map(|(name, t)| {
+            t.filter(|t| !t.ends_with('Z'))
+                .map(|t| format!("{name} {t}"))
+        })
+        .collect();
+    (!off.is_empty()).then(|| {
+        format!(
+            "{} not in UTC (RFC 3339 with Z); reads compare it correctly, and relay keeps it as \
+             written because the record's hash may cover it",
+            off.join(", ") + if off.len() == 1 { " is" } else { " are" }
+        )
+    })
+}
+
 /// What `verify` found, and what `--fix` did.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Report {
@@ -95,6 +116,16 @@ fn relative(store: &Store, path: &Path) -> String {
 }
 
 impl Checker<'_> {
+    fn note(&mut self, path: &Path, line: u64, kind: &'static str, message: String) {
+        self.report.problems.push(Problem {
+            file: relative(self.store, path),
+            line,
+            kind,
+            message,
+            severity: Severity::Note,
+        });
+    }
+
     fn problem(&mut self, path: &Path, line: u64, kind: &'static str, message: impl Into<String>) {
         self.report.problems.push(Problem {
             file: relative(self.store, path),
@@ -385,6 +416,18 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
         firsts: Vec::new(),
     };
     let rel = relative(store, path);
+    let mut notes = Vec::new();
+    let mut note = |line: u64, time: Option<&str>| {
+        if let Some(message) = non_utc_note([("created_at", time)]) {
+            notes.push(Problem {
+                file: rel.clone(),
+                line,
+                kind: "non_utc_time",
+                message,
+                severity: Severity::Note,
+            });
+        }
+    };
     let mut problem = |line: u64, kind: &'static str, message: String| {
         out.problems.push(Problem {
             file: rel.clone(),
@@ -422,6 +465,7 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
             for message in misplacement(field("package_id"), field("project_id"), created) {
                 problem(number, "misplaced", message);
             }
+            note(number, first.package.str_member("created_at"));
             out.firsts.push(FirstVersion {
                 key: crate::search::index::id_key(field("package_id")),
                 hash: crate::search::index::hash_prefix(first.hash),
@@ -448,6 +492,7 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
         for message in misplacement(id, p.package.project_id(), created) {
             problem(number, "misplaced", message);
         }
+        note(number, Some(p.package.created_at_str()));
         if p.version == 1 {
             out.firsts.push(FirstVersion {
                 key: crate::search::index::id_key(id),
@@ -460,6 +505,7 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
         Ok(())
     })?;
     out.firsts.sort_unstable_by_key(|f| (f.key, f.offset));
+    out.problems.extend(notes);
     Ok(out)
 }
 
@@ -529,7 +575,12 @@ pub fn verify(store: &Store) -> Result<(Report, Vec<String>)> {
         report: Report::default(),
     };
     let projects_file = store.layout().projects_file();
-    c.records::<Project>(&projects_file)?;
+    for (line, p) in c.records::<Project>(&projects_file)? {
+        let times = ["created_at", "updated_at", "archived_at"].map(|k| (k, p.str_field(k)));
+        if let Some(message) = non_utc_note(times) {
+            c.note(&projects_file, line, "non_utc_time", message);
+        }
+    }
     let mut forked = Vec::new();
     for p in super::projects::list(store)? {
         if c.project(p.id())? {

@@ -479,3 +479,54 @@ fn versioned_logs_report_damage_invalid_records_ties_and_inconsistent_sessions()
     assert_eq!(t.len(), 1);
     assert_eq!(t[0]["created_at"], "2026-01-02T00:00:00Z");
 }
+
+/// Times with an offset are read correctly, kept as imported (a hash covers them), and
+/// noted: a note, so verify still passes.
+#[test]
+fn times_that_are_not_utc_are_noted_not_failed() {
+    let env = Env::new();
+    let package = json!({"package_id": "pkg_00000000000000000000000000000001", "project_id": "demo",
+        "relay_version": "0.1", "title": "Offset", "status": "complete", "package_type": "standard",
+        "review_type": "none", "created_at": "2026-05-01T12:00:00+02:00",
+        "created_by": {"id": "x", "type": "human"}});
+    let fact = json!({"fact_id": "fact_1", "project_id": "demo", "subject": "s", "predicate": "p",
+        "value": "v", "valid_from": "2026-05-01T12:00:00+02:00", "created_at": "2026-05-01T10:00:00Z"});
+    let stream = env.path("in.ndjson");
+    std::fs::write(&stream, format!("{package}\n{fact}\n")).unwrap();
+    env.ok(&["import", stream.to_str().unwrap()]);
+    let (code, found) = problems(&env);
+    assert_eq!(code, 0);
+    let note = |file: &str, message: &str| {
+        json!({"file": file, "line": 1, "kind": "non_utc_time", "severity": "note",
+               "message": format!("{message} not in UTC (RFC 3339 with Z); reads compare it correctly, and relay keeps it as written because the record's hash may cover it")})
+    };
+    assert_eq!(
+        found,
+        [
+            note(
+                "projects/demo/packages/2026-05.ndjson",
+                "created_at 2026-05-01T12:00:00+02:00 is"
+            ),
+            note(
+                "projects/demo/facts.ndjson",
+                "valid_from 2026-05-01T12:00:00+02:00 is"
+            ),
+        ]
+    );
+    let stored = read(&env.store().join("projects/demo/packages/2026-05.ndjson"));
+    assert!(stored.contains("\"created_at\":\"2026-05-01T12:00:00+02:00\""));
+    assert_eq!(
+        env.run(&[
+            "facts",
+            "get",
+            "s",
+            "p",
+            "--at",
+            "2026-05-01T10:00:00Z",
+            "--json"
+        ])
+        .json()["value"],
+        "v",
+        "the offset is read as the instant it names"
+    );
+}

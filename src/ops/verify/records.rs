@@ -122,6 +122,10 @@ pub(super) fn check_facts(store: &Store, path: &Path) -> Result<(Vec<Problem>, b
             found.add(number, "invalid_record", format!("not a valid fact: {e}"));
             return Ok(());
         }
+        let times = ["valid_from", "valid_to", "created_at"].map(|k| (k, record.str_member(k)));
+        if let Some(message) = super::non_utc_note(times) {
+            found.note(number, "non_utc_time", message);
+        }
         let id = record.str_member("fact_id").unwrap_or_default();
         let valid_to = record.time_member("valid_to");
         // The version order of the fact log: closed beats open, the earlier end wins;
@@ -241,6 +245,10 @@ pub(super) fn check_sessions(store: &Store, path: &Path) -> Result<Vec<Problem>>
                 format!("not a valid session: {e}"),
             );
             return Ok(());
+        }
+        let times = ["started_at", "ended_at"].map(|k| (k, record.str_member(k)));
+        if let Some(message) = super::non_utc_note(times) {
+            invalid.note(number, "non_utc_time", message);
         }
         let new = SessionSlot {
             started: record.time_member("started_at"),
