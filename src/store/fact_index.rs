@@ -1,4 +1,4 @@
-//! A disposable index of a project's fact log under `cache/facts-v3/` (DESIGN invariant 9):
+//! A disposable index of a project's fact log under `cache/facts-v4/` (DESIGN invariant 9):
 //! the lines of each (subject, predicate) key, and the facts that are current, with a copy of
 //! their lines so that listing them reads one block.
 //! `facts get`, `assert` and orient then read a few lines instead of the whole history. The
