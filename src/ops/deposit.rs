@@ -49,6 +49,13 @@ pub fn deposit(
         .limits()
         .check_record("the package", &input)
         .map_err(Error::InvalidInput)?;
+    // Times are stored in UTC with `Z` (§6.1), converted before the hash is taken. One that
+    // does not parse is left for validation to report.
+    if let Some(Value::String(t)) = input.get_mut("created_at")
+        && let Ok(utc) = time::to_utc_text(t)
+    {
+        *t = utc;
+    }
     let mut filled: Vec<&'static str> = Vec::new();
     let mut fill = |map: &mut Map<String, Value>, key: &'static str, value: Value| {
         if map.get(key).is_none_or(Value::is_null) {
@@ -94,6 +101,12 @@ pub fn deposit(
     let hash = package.content_hash();
     let project_id = package.project_id().to_string();
 
+    // An id relay draws now from 128 random bits is new: only a given id can be a replay or
+    // a clash, and only then is the store searched, every project of it (ids are unique in
+    // the whole store, §6.1), under the store-wide lock that keeps two writers from putting
+    // one id into two projects at once.
+    let given_id = !filled.contains(&"package_id");
+    let _ids_lock = given_id.then(|| store.lock_package_ids()).transpose()?;
     let _lock = store.lock_project(&project_id)?;
     let project = super::projects::get(store, &project_id)?;
     if project.is_archived() {
@@ -116,10 +129,11 @@ pub fn deposit(
     } else {
         (package, hash)
     };
-    // An id relay drew just now from 128 random bits is new: only a given id can be a replay
-    // or a clash, and only then are the logs searched.
-    if !filled.contains(&"package_id") {
-        let versions = store.package_versions(&project_id, package.id())?;
+    if given_id {
+        let versions: Vec<StoredPackage> = (store.package_everywhere(package.id())?)
+            .into_iter()
+            .flat_map(|(_, versions)| versions)
+            .collect();
         if !versions.is_empty() {
             return replay(package, &filled, versions);
         }
@@ -150,9 +164,10 @@ fn core_fields_first(mut input: Map<String, Value>) -> Map<String, Value> {
     out
 }
 
-/// A deposit whose id is taken: identical content returns the stored package; anything else
-/// is `duplicate_package_id`. Fields relay filled in are compared as the stored package has
-/// them, so a retried partial package (no `created_at`, say) still counts as identical.
+/// A deposit whose id is taken, in any project: identical content returns the stored package
+/// (its current version); anything else is `duplicate_package_id`. Fields relay filled in are
+/// compared as the stored package has them, so a retried partial package (no `created_at`,
+/// say, or no `project_id` and another `--project`) still counts as identical.
 fn replay(package: Package, filled: &[&str], versions: Vec<StoredPackage>) -> Result<Deposited> {
     let id = package.id().to_string();
     let input = package.into_map();
@@ -179,8 +194,8 @@ fn replay(package: Package, filled: &[&str], versions: Vec<StoredPackage>) -> Re
             };
         }
         if canonical::content_hash(&Value::Object(candidate)) == stored.hash {
-            let current = versions
-                .iter()
+            let current = (versions.iter())
+                .filter(|v| v.package.project_id() == stored.package.project_id())
                 .max_by(|a, b| crate::store::packages::version_order(a, b))
                 .unwrap_or(stored);
             return Ok(Deposited {

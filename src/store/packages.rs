@@ -351,6 +351,28 @@ impl Store {
         self.package_versions_in(&logs, package_id)
     }
 
+    /// Every project that holds package `package_id`, with its versions there: package ids
+    /// are unique in the whole store (§6.1), so this is one project, or none; more than one
+    /// only in a store that broke the rule (two clones merged, an older relay). Projects come
+    /// in byte-wise order of their ids, whatever project is selected, so every reader picks
+    /// the same one. Each project's logs are looked up through their indexes, as
+    /// [`Store::package_versions`] does.
+    pub fn package_everywhere(
+        &self,
+        package_id: &str,
+    ) -> Result<Vec<(String, Vec<StoredPackage>)>> {
+        let mut projects = self.project_ids_on_disk()?;
+        projects.sort();
+        let mut out = Vec::new();
+        for project in projects {
+            let versions = self.package_versions(&project, package_id)?;
+            if !versions.is_empty() {
+                out.push((project, versions));
+            }
+        }
+        Ok(out)
+    }
+
     /// [`Store::package_versions`] in `logs` only, their indexes taken as they are.
     pub fn package_versions_in(
         &self,

@@ -9,6 +9,7 @@ mod facts;
 mod generated;
 mod git;
 mod hooks;
+mod ids;
 mod indexes;
 mod init_projects;
 mod mcp;
