@@ -68,6 +68,71 @@ fn an_id_taken_in_another_project_is_a_replay_or_a_duplicate() {
 }
 
 #[test]
+fn import_refuses_an_id_another_project_holds() {
+    let env = two_projects();
+    env.deposit("Kept", &["--id", "pkg_one"]);
+    let stream = env.ok(&["export", "--out", "-"]);
+    // The same backup again: nothing new.
+    let r = env.run_stdin(&["import", "-", "--json"], stream.as_bytes());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["unchanged"]["packages"], 1);
+    // Restored under another project name into the same store: its ids are taken.
+    let lines_before = env.package_lines("demo");
+    let projects_before = read(&env.store().join("projects.ndjson"));
+    let r = env.run_stdin(
+        &["import", "-", "--project-map", "demo=other", "--json"],
+        stream.as_bytes(),
+    );
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert_eq!(r.error()["error"], "duplicate_package_id");
+    assert!(
+        r.error()["message"].as_str().unwrap().contains("`pkg_one`"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(env.package_lines("other"), Vec::<String>::new());
+    assert_eq!(env.package_lines("demo"), lines_before);
+    assert_eq!(read(&env.store().join("projects.ndjson")), projects_before);
+    // Skipped on request, and said so.
+    let r = env.run_stdin(
+        &[
+            "import",
+            "-",
+            "--project-map",
+            "demo=other",
+            "--on-conflict",
+            "skip",
+            "--json",
+        ],
+        stream.as_bytes(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["skipped"], json!({"packages": 1}));
+    assert_eq!(r.json()["skipped_records"][0]["id"], "pkg_one");
+    assert_eq!(env.package_lines("other"), Vec::<String>::new());
+    // Two projects of one stream cannot share an id either.
+    let fresh = Env::new();
+    let mut copy: Value = serde_json::from_str(
+        stream
+            .lines()
+            .find(|l| l.contains("\"package_id\""))
+            .unwrap(),
+    )
+    .unwrap();
+    let mut twice = serde_json::to_string(&copy).unwrap() + "\n";
+    copy["project_id"] = json!("other");
+    twice += &(serde_json::to_string(&copy).unwrap() + "\n");
+    let r = fresh.run_stdin(&["import", "-", "--json"], twice.as_bytes());
+    assert_eq!(
+        (r.code, r.error()["error"].as_str()),
+        (3, Some("duplicate_package_id")),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(fresh.package_lines("demo"), Vec::<String>::new());
+}
+
+#[test]
 fn pull_by_id_needs_no_project() {
     let env = two_projects();
     let id = env.deposit("Elsewhere", &["--project", "other"]);

@@ -10,6 +10,7 @@ mod generated;
 mod git;
 mod hooks;
 mod ids;
+mod import_rules;
 mod indexes;
 mod init_projects;
 mod mcp;
