@@ -237,6 +237,17 @@ const BYTES_PER_PACKAGE: u64 = 600;
 /// In `ProjectState::existing`: the id has lines in more than one log.
 const IN_SEVERAL_LOGS: u16 = u16::MAX;
 
+/// What an incoming package follows in its project.
+enum Before {
+    /// A version identical to it: nothing to write.
+    Same,
+    /// Nothing: it is new to the project.
+    Nothing,
+    /// A version in this status with this version number: the store's (the package), or the
+    /// one the source carried last (its hash prefix).
+    Version(Status, u64, std::result::Result<crate::wire::Package, u64>),
+}
+
 /// The state of one import.
 struct Run<'a> {
     store: &'a Store,
@@ -391,14 +402,14 @@ impl Run<'_> {
         // The version this one would follow: the one the source carried last, else the
         // store's current version.
         let before = match st.seen.get(&key) {
-            Some(&seen) if seen == hp => None,
+            Some(&seen) if seen == hp => Before::Same,
             Some(&seen) => {
                 let (status, version) = st.open.get(&key).copied().unwrap_or((Status::Complete, 0));
-                Some((status, version, Err(seen)))
+                Before::Version(status, version, Err(seen))
             }
+            // Only the log that holds the id is looked in (its index was brought up to date
+            // when the project was first met).
             None => match st.existing.get(&key) {
-                // Only the log that holds the id is looked in (its index was brought up to
-                // date when the project was first met).
                 Some(&at) => {
                     let logs = match st.logs.get(usize::from(at)) {
                         Some(log) => std::slice::from_ref(log),
@@ -406,35 +417,38 @@ impl Run<'_> {
                     };
                     let versions = store.package_versions_in(logs, id)?;
                     if versions.iter().any(|v| v.hash == hash) {
-                        None
+                        Before::Same
                     } else {
+                        // None only for another id with the same key.
                         (versions.into_iter())
                             .max_by(crate::store::packages::version_order)
-                            .map(|c| (c.package.status(), c.version, Ok(c.package)))
+                            .map_or(Before::Nothing, |c| {
+                                Before::Version(c.package.status(), c.version, Ok(c.package))
+                            })
                     }
                 }
-                None => {
-                    if self.held_elsewhere(project, key, id)? {
-                        return self.refuse(
-                            Kind::Packages,
-                            id,
-                            Error::DuplicatePackageId(id.into()),
-                        );
-                    }
-                    let st = self.project(project)?;
-                    st.seen.insert(key, hp);
-                    if incoming.status != Status::Complete {
-                        st.open.insert(key, (incoming.status, 1));
-                    }
-                    self.stage(text.log(incoming.log), text.bytes(incoming.line))?;
-                    bump(&mut self.summary.added, Kind::Packages);
-                    return Ok(());
-                }
+                None => Before::Nothing,
             },
         };
-        let Some((from, version, earlier)) = before else {
-            bump(&mut self.summary.unchanged, Kind::Packages);
-            return Ok(());
+        let (from, version, earlier) = match before {
+            Before::Same => {
+                bump(&mut self.summary.unchanged, Kind::Packages);
+                return Ok(());
+            }
+            Before::Nothing => {
+                if self.held_elsewhere(project, key, id)? {
+                    return self.refuse(Kind::Packages, id, Error::DuplicatePackageId(id.into()));
+                }
+                let st = self.project(project)?;
+                st.seen.insert(key, hp);
+                if incoming.status != Status::Complete {
+                    st.open.insert(key, (incoming.status, 1));
+                }
+                self.stage(text.log(incoming.log), text.bytes(incoming.line))?;
+                bump(&mut self.summary.added, Kind::Packages);
+                return Ok(());
+            }
+            Before::Version(from, version, earlier) => (from, version, earlier),
         };
         let p = incoming.package(text)?;
         let same = match &earlier {
