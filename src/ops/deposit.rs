@@ -312,6 +312,46 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_given_id_is_checked_in_every_project_and_times_are_stored_in_utc() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join(".relay");
+        Store::create(&root, "demo").unwrap();
+        let store = Store::open(root).unwrap();
+        for project in ["demo", "other"] {
+            crate::ops::projects::create(&store, project, None, None).unwrap();
+        }
+        let ctx = |project: &str| DepositContext {
+            project_id: project.into(),
+            actor: Actor {
+                id: "jo".into(),
+                actor_type: "human".into(),
+            },
+            session_id: None,
+            git_commit: None,
+            attribution_explicit: false,
+            now: time::now(),
+        };
+        let input = |title: &str| {
+            json!({"package_id": "pkg_x", "title": title, "created_at": "2026-05-01T12:00:00.5+02:00"})
+                .as_object()
+                .unwrap()
+                .clone()
+        };
+        let first = deposit(&store, input("T"), &ctx("demo")).unwrap();
+        assert_eq!(first.package.created_at_str(), "2026-05-01T10:00:00.5Z");
+        assert_eq!(first.hash, first.package.content_hash());
+        // Into another project, the project filled in: the same package, nothing written.
+        let again = deposit(&store, input("T"), &ctx("other")).unwrap();
+        assert_eq!(
+            (again.created, again.package.project_id(), again.hash),
+            (false, "demo", first.hash)
+        );
+        assert!(store.package_versions("other", "pkg_x").unwrap().is_empty());
+        let clash = deposit(&store, input("U"), &ctx("other")).unwrap_err();
+        assert_eq!(clash.code(), "duplicate_package_id");
+    }
+
+    #[test]
     fn deliverable_paths_are_relative_to_the_project_root() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();

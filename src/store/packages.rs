@@ -561,6 +561,33 @@ mod tests {
     }
 
     #[test]
+    fn an_id_is_found_in_every_project_that_holds_it_in_byte_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join(".relay");
+        Store::create(&root, "p").unwrap();
+        let store = Store::open(root).unwrap();
+        for project in ["zeta", "Alpha", "mid"] {
+            let mut map = stored("complete", 1, "").package.as_map().clone();
+            map.insert("project_id".into(), Value::from(project));
+            let package = Package::from_map(map).unwrap();
+            let line = StoredPackage::envelope_line(&package, &package.content_hash()).unwrap();
+            std::fs::create_dir_all(store.package_log_for(&package).parent().unwrap()).unwrap();
+            store
+                .append(&store.package_log_for(&package), &line)
+                .unwrap();
+        }
+        let found = store.package_everywhere("pkg_1").unwrap();
+        let projects: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(projects, ["Alpha", "mid", "zeta"]);
+        assert!(
+            found
+                .iter()
+                .all(|(p, v)| v.len() == 1 && v[0].package.project_id() == p)
+        );
+        assert!(store.package_everywhere("pkg_2").unwrap().is_empty());
+    }
+
+    #[test]
     fn fragments_match_the_stored_form() {
         assert_eq!(json_fragment("pkg_1"), "pkg_1");
         assert_eq!(json_fragment("a\"b"), "a\\\"b");
