@@ -307,20 +307,26 @@ pub fn deliverable_for_path(
     })
 }
 
+/// A store and deposit contexts for the tests of `ops`.
 #[cfg(test)]
-mod tests {
+pub(crate) mod test_support {
     use super::*;
 
-    #[test]
-    fn a_given_id_is_checked_in_every_project_and_times_are_stored_in_utc() {
+    /// A new store with these projects (the first is the default).
+    pub(crate) fn store_with(projects: &[&str]) -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join(".relay");
-        Store::create(&root, "demo").unwrap();
+        Store::create(&root, projects[0]).unwrap();
         let store = Store::open(root).unwrap();
-        for project in ["demo", "other"] {
+        for project in projects {
             crate::ops::projects::create(&store, project, None, None).unwrap();
         }
-        let ctx = |project: &str| DepositContext {
+        (dir, store)
+    }
+
+    /// Deposits by `jo`, a human, into `project`, outside any session.
+    pub(crate) fn context(project: &str) -> DepositContext {
+        DepositContext {
             project_id: project.into(),
             actor: Actor {
                 id: "jo".into(),
@@ -330,7 +336,18 @@ mod tests {
             git_commit: None,
             attribution_explicit: false,
             now: time::now(),
-        };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_given_id_is_checked_in_every_project_and_times_are_stored_in_utc() {
+        let (_dir, store) = test_support::store_with(&["demo", "other"]);
+        let ctx = test_support::context;
         let input = |title: &str| {
             json!({"package_id": "pkg_x", "title": title, "created_at": "2026-05-01T12:00:00.5+02:00"})
                 .as_object()

@@ -24,31 +24,15 @@ pub fn check_source_package(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::deposit::{DepositContext, deposit};
+    use crate::ops::deposit::deposit;
+    use crate::ops::deposit::test_support::{context, store_with};
     use serde_json::json;
 
     #[test]
     fn the_source_must_be_a_package_of_the_same_project() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join(".relay");
-        Store::create(&root, "demo").unwrap();
-        let store = Store::open(root).unwrap();
-        for project in ["demo", "other"] {
-            crate::ops::projects::create(&store, project, None, None).unwrap();
-        }
-        let ctx = DepositContext {
-            project_id: "demo".into(),
-            actor: crate::ops::Actor {
-                id: "jo".into(),
-                actor_type: "human".into(),
-            },
-            session_id: None,
-            git_commit: None,
-            attribution_explicit: false,
-            now: crate::wire::time::now(),
-        };
+        let (_dir, store) = store_with(&["demo", "other"]);
         let input = json!({"package_id": "pkg_src", "title": "Source"});
-        deposit(&store, input.as_object().unwrap().clone(), &ctx).unwrap();
+        deposit(&store, input.as_object().unwrap().clone(), &context("demo")).unwrap();
         let found = check_source_package(&store, "demo", "pkg_src").unwrap();
         assert_eq!(found.package.created_by().id, "jo");
         for (project, id) in [("other", "pkg_src"), ("demo", "pkg_none")] {
