@@ -361,10 +361,8 @@ impl Store {
         &self,
         package_id: &str,
     ) -> Result<Vec<(String, Vec<StoredPackage>)>> {
-        let mut projects = self.project_ids_on_disk()?;
-        projects.sort();
         let mut out = Vec::new();
-        for project in projects {
+        for project in self.all_project_ids()? {
             let versions = self.package_versions(&project, package_id)?;
             if !versions.is_empty() {
                 out.push((project, versions));
@@ -566,7 +564,16 @@ mod tests {
         let root = dir.path().join(".relay");
         Store::create(&root, "p").unwrap();
         let store = Store::open(root).unwrap();
-        for project in ["zeta", "Alpha", "mid"] {
+        // A long id's folder name is shortened by a digest: its record makes it known.
+        let long = "p".repeat(300);
+        store
+            .append_project(
+                &crate::wire::Project::from_value(json!({"project_id": long, "name": "L",
+                "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}))
+                .unwrap(),
+            )
+            .unwrap();
+        for project in ["zeta", "Alpha", long.as_str(), "mid"] {
             let mut map = stored("complete", 1, "").package.as_map().clone();
             map.insert("project_id".into(), Value::from(project));
             let package = Package::from_map(map).unwrap();
@@ -578,7 +585,7 @@ mod tests {
         }
         let found = store.package_everywhere("pkg_1").unwrap();
         let projects: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
-        assert_eq!(projects, ["Alpha", "mid", "zeta"]);
+        assert_eq!(projects, ["Alpha", "mid", long.as_str(), "zeta"]);
         assert!(
             found
                 .iter()

@@ -84,8 +84,7 @@ pub(super) struct Elsewhere {
 
 impl Elsewhere {
     pub(super) fn load(store: &Store) -> Result<Elsewhere> {
-        let mut projects = store.project_ids_on_disk()?;
-        projects.sort();
+        let projects = store.all_project_ids()?;
         let mut ids = KeyMap::with_hasher(KeyHashing::default());
         for (n, project) in projects.iter().enumerate() {
             super::each_stored_id(store, project, |id, _| {
