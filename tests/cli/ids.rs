@@ -257,3 +257,34 @@ fn an_imported_time_with_an_offset_keeps_its_bytes_and_hash() {
     );
     assert_eq!(env.ok(&["pull", "pkg_t", "--json"]), format!("{line}\n"));
 }
+
+#[test]
+fn writers_racing_one_id_into_several_projects_leave_it_in_one() {
+    const PROJECTS: [&str; 4] = ["p0", "p1", "p2", "p3"];
+    let env = Env::new();
+    for p in PROJECTS {
+        env.ok(&["projects", "create", p]);
+    }
+    for round in 0..8 {
+        let id = format!("pkg_race_{round}");
+        let codes: Vec<i32> = std::thread::scope(|s| {
+            let handles: Vec<_> = (PROJECTS.iter())
+                .map(|p| {
+                    let (env, id) = (&env, &id);
+                    s.spawn(move || {
+                        let args = ["deposit", "--id", id, "--title", p, "--project", p];
+                        env.command(&args).output().unwrap().status.code().unwrap()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let mut sorted = codes.clone();
+        sorted.sort();
+        assert_eq!(sorted, [0, 3, 3, 3], "round {round}: {codes:?}");
+        let r = env.run(&["pull", &id, "--json"]);
+        assert_eq!((r.code, r.stderr.as_str()), (0, ""), "one copy only");
+        let winner = PROJECTS[codes.iter().position(|&c| c == 0).unwrap()];
+        assert_eq!(r.json()["project_id"], winner);
+    }
+}
