@@ -495,21 +495,42 @@ impl Run<'_> {
         path_of: fn(&crate::store::Layout, &str) -> PathBuf,
         table_of: fn(&mut ProjectState) -> &mut Option<VersionTable<T>>,
     ) -> Result<()> {
-        let store = self.store;
         let project = text.str(version.project);
-        let path = path_of(store.layout(), project);
-        let slot = table_of(self.project(project)?);
-        let table = match slot {
-            Some(t) => t,
-            None => slot.insert(VersionTable::load(path.clone())?),
-        };
-        if table.is_new(version, text)? {
+        let path = path_of(self.store.layout(), project);
+        if self
+            .table(project, &path, table_of)?
+            .is_new(version, text)?
+        {
             self.stage(&path, text.bytes(version.line))?;
             bump(&mut self.summary.added, kind);
         } else {
             bump(&mut self.summary.unchanged, kind);
         }
         Ok(())
+    }
+
+    /// The version table of a fact or session log of `project` (at `path`), loaded when
+    /// first needed.
+    fn table<T: Ending>(
+        &mut self,
+        project: &str,
+        path: &Path,
+        table_of: fn(&mut ProjectState) -> &mut Option<VersionTable<T>>,
+    ) -> Result<&mut VersionTable<T>> {
+        let slot = table_of(self.project(project)?);
+        Ok(match slot {
+            Some(t) => t,
+            None => slot.insert(VersionTable::load(path.to_path_buf())?),
+        })
+    }
+
+    /// Whether a fact version would be written: it is not in the store or staged already.
+    fn fact_would_be_added(&mut self, fact: &Version, text: &Text) -> Result<bool> {
+        let project = text.str(fact.project);
+        let path = self.store.layout().facts_file(project);
+        let table = self.table::<Fact>(project, &path, |st| &mut st.facts)?;
+        Ok(table.is_newer(fact, text)? == std::cmp::Ordering::Greater
+            && !table.written.contains(&fact.line_digest))
     }
 
     fn record(&mut self, rec: Checked, text: &Text) -> Result<()> {

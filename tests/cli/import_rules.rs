@@ -221,6 +221,17 @@ fn a_fact_whose_source_package_is_missing_is_refused() {
     assert_eq!(r.json()["added"], json!({"facts": 1, "packages": 1}));
     let r = import(&env, &[fact("fact_2", "demo", "pkg_src")], &[]);
     assert_eq!(r.json()["added"], json!({"facts": 1}), "{}", r.stderr);
-    let facts = read(&env.store().join("projects/demo/facts.ndjson"));
-    assert_eq!(facts.lines().count(), 2);
+    let facts_file = env.store().join("projects/demo/facts.ndjson");
+    assert_eq!(read(&facts_file).lines().count(), 2);
+    // A fact an older relay stored without its source is left alone, as it is: importing it
+    // again changes nothing, and is no error.
+    let dangling = fact("fact_old", "demo", "pkg_gone");
+    std::fs::write(
+        &facts_file,
+        read(&facts_file) + &ndjson(std::slice::from_ref(&dangling)),
+    )
+    .unwrap();
+    let r = import(&env, &[dangling], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["unchanged"], json!({"facts": 1}));
 }

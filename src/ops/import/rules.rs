@@ -169,13 +169,14 @@ impl Run<'_> {
         }
     }
 
-    /// A fact: its source package must be known (see [`Run::source_known`]). One whose source
+    /// A fact: one to be written must have a known source package (see
+    /// [`Run::source_known`]); one already stored is left alone, as it is. A fact whose source
     /// is not known yet waits for the end of the source, which may still bring it.
     pub(super) fn fact(&mut self, fact: Version, text: &Text, last_chance: bool) -> Result<()> {
         if let Some((package, fact_id)) = fact.source {
             let project = text.str(fact.project);
             let (package, fact_id) = (text.str(package), text.str(fact_id));
-            if !self.source_known(project, package)? {
+            if !self.source_known(project, package)? && self.fact_would_be_added(&fact, text)? {
                 if !last_chance {
                     self.waiting.push(fact.detach(text));
                     return Ok(());
