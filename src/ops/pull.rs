@@ -130,9 +130,13 @@ fn versions_of(store: &Store, package_id: &str) -> Result<Vec<StoredPackage>> {
     };
     for (other, their) in holders {
         let at = &their[0].location;
+        let line = match at.line {
+            0 => store.line_of_package(&at.path, package_id),
+            n => n,
+        };
         store.diagnostics().warn(
             &at.path,
-            at.line,
+            line,
             WarningKind::DuplicatePackageId,
             format!(
                 "package `{package_id}` is stored in project `{project}` and again in project \

@@ -299,6 +299,27 @@ impl Store {
             .map(str::to_string)
     }
 
+    /// The number (from 1) of the first line of `path` that holds package `package_id` as relay
+    /// writes it, or 0 when there is none: for a message about a version read through an
+    /// index, which knows offsets, not line numbers. It reads the log, so it is for rare paths.
+    pub fn line_of_package(&self, path: &Path, package_id: &str) -> u64 {
+        use std::io::BufRead;
+        let needle = format!("\"package_id\":\"{}\"", json_fragment(package_id));
+        let Ok(file) = std::fs::File::open(path) else {
+            return 0;
+        };
+        for (i, line) in std::io::BufReader::new(file).split(b'\n').enumerate() {
+            match line {
+                Ok(l) if l.windows(needle.len()).any(|w| w == needle.as_bytes()) => {
+                    return i as u64 + 1;
+                }
+                Ok(_) => {}
+                Err(_) => return 0,
+            }
+        }
+        0
+    }
+
     /// Reads the package line that starts at `offset` in `path` (as a search found it).
     /// Problems are reported to the diagnostics and give `None`.
     pub fn package_at(&self, path: &Path, offset: u64) -> Result<Option<StoredPackage>> {

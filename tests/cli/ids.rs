@@ -195,6 +195,9 @@ fn a_duplicate_left_by_an_older_store_answers_from_the_first_project_and_warns()
         assert_eq!(p["title"], "In demo", "{args:?}");
         let w: Value = serde_json::from_str(r.stderr.lines().next().unwrap()).unwrap();
         assert_eq!(w["warning"], "duplicate_package_id");
+        let file = w["file"].as_str().unwrap();
+        assert!(file.starts_with(".relay/projects/zeta/packages/"), "{file}");
+        assert_eq!(w["line"], 1);
         assert_eq!(
             w["message"],
             "package `pkg_dup` is stored in project `demo` and again in project `zeta`, but \
