@@ -763,7 +763,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         }
         'relay;import' {
             [CompletionResult]::new('--project-map', '--project-map', [CompletionResultType]::ParameterName, 'Import project OLD as NEW (repeatable)')
-            [CompletionResult]::new('--on-conflict', '--on-conflict', [CompletionResultType]::ParameterName, 'What to do with a package id that exists with other content')
+            [CompletionResult]::new('--on-conflict', '--on-conflict', [CompletionResultType]::ParameterName, 'What to do with a record the store refuses: a package id held with other content or by another project, a package taken back in its review, a fact whose source package is missing (skip: leave it out and list it)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')

@@ -699,7 +699,7 @@ set edit:completion:arg-completer[relay] = {|@words|
         }
         &'relay;import'= {
             cand --project-map 'Import project OLD as NEW (repeatable)'
-            cand --on-conflict 'What to do with a package id that exists with other content'
+            cand --on-conflict 'What to do with a record the store refuses: a package id held with other content or by another project, a package taken back in its review, a fact whose source package is missing (skip: leave it out and list it)'
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'

@@ -574,7 +574,7 @@ complete -c relay -n "__fish_relay_using_subcommand export" -l allow-secrets -d 
 complete -c relay -n "__fish_relay_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand export" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand import" -l project-map -d 'Import project OLD as NEW (repeatable)' -r
-complete -c relay -n "__fish_relay_using_subcommand import" -l on-conflict -d 'What to do with a package id that exists with other content' -r -f -a "fail\t''
+complete -c relay -n "__fish_relay_using_subcommand import" -l on-conflict -d 'What to do with a record the store refuses: a package id held with other content or by another project, a package taken back in its review, a fact whose source package is missing (skip: leave it out and list it)' -r -f -a "fail\t''
 skip\t''"
 complete -c relay -n "__fish_relay_using_subcommand import" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand import" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r

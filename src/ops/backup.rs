@@ -310,9 +310,26 @@ pub struct ImportSummary {
     pub added: Counts,
     /// Records already present, identical, per kind.
     pub unchanged: Counts,
-    /// Conflicting packages skipped with `--on-conflict skip`.
+    /// Records refused but skipped with `--on-conflict skip`, per kind.
     pub skipped: Counts,
+    /// The first [`SKIPPED_LISTED`] of them, with why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped_records: Vec<SkippedRecord>,
     pub dry_run: bool,
+}
+
+/// How many skipped records an import summary lists (it counts them all).
+pub const SKIPPED_LISTED: usize = 100;
+
+/// A record an import refused and, as asked, skipped.
+#[derive(Debug, Clone, Serialize)]
+pub struct SkippedRecord {
+    pub kind: Kind,
+    /// Its `package_id` or `fact_id`.
+    pub id: String,
+    /// The error it would have stopped the import with: its code, and its message.
+    pub error: &'static str,
+    pub message: String,
 }
 
 /// How an import treats a package whose id exists with other content.

@@ -49,6 +49,13 @@ pub fn deposit(
         .limits()
         .check_record("the package", &input)
         .map_err(Error::InvalidInput)?;
+    // Times are stored in UTC with `Z` (§6.1), converted before the hash is taken. One that
+    // does not parse is left for validation to report.
+    if let Some(Value::String(t)) = input.get_mut("created_at")
+        && let Ok(utc) = time::to_utc_text(t)
+    {
+        *t = utc;
+    }
     let mut filled: Vec<&'static str> = Vec::new();
     let mut fill = |map: &mut Map<String, Value>, key: &'static str, value: Value| {
         if map.get(key).is_none_or(Value::is_null) {
@@ -94,6 +101,12 @@ pub fn deposit(
     let hash = package.content_hash();
     let project_id = package.project_id().to_string();
 
+    // An id relay draws now from 128 random bits is new: only a given id can be a replay or
+    // a clash, and only then is the store searched, every project of it (ids are unique in
+    // the whole store, §6.1), under the store-wide lock that keeps two writers from putting
+    // one id into two projects at once.
+    let given_id = !filled.contains(&"package_id");
+    let _ids_lock = given_id.then(|| store.lock_package_ids()).transpose()?;
     let _lock = store.lock_project(&project_id)?;
     let project = super::projects::get(store, &project_id)?;
     if project.is_archived() {
@@ -116,10 +129,11 @@ pub fn deposit(
     } else {
         (package, hash)
     };
-    // An id relay drew just now from 128 random bits is new: only a given id can be a replay
-    // or a clash, and only then are the logs searched.
-    if !filled.contains(&"package_id") {
-        let versions = store.package_versions(&project_id, package.id())?;
+    if given_id {
+        let versions: Vec<StoredPackage> = (store.package_everywhere(package.id())?)
+            .into_iter()
+            .flat_map(|(_, versions)| versions)
+            .collect();
         if !versions.is_empty() {
             return replay(package, &filled, versions);
         }
@@ -150,9 +164,10 @@ fn core_fields_first(mut input: Map<String, Value>) -> Map<String, Value> {
     out
 }
 
-/// A deposit whose id is taken: identical content returns the stored package; anything else
-/// is `duplicate_package_id`. Fields relay filled in are compared as the stored package has
-/// them, so a retried partial package (no `created_at`, say) still counts as identical.
+/// A deposit whose id is taken, in any project: identical content returns the stored package
+/// (its current version); anything else is `duplicate_package_id`. Fields relay filled in are
+/// compared as the stored package has them, so a retried partial package (no `created_at`,
+/// say, or no `project_id` and another `--project`) still counts as identical.
 fn replay(package: Package, filled: &[&str], versions: Vec<StoredPackage>) -> Result<Deposited> {
     let id = package.id().to_string();
     let input = package.into_map();
@@ -179,8 +194,8 @@ fn replay(package: Package, filled: &[&str], versions: Vec<StoredPackage>) -> Re
             };
         }
         if canonical::content_hash(&Value::Object(candidate)) == stored.hash {
-            let current = versions
-                .iter()
+            let current = (versions.iter())
+                .filter(|v| v.package.project_id() == stored.package.project_id())
                 .max_by(|a, b| crate::store::packages::version_order(a, b))
                 .unwrap_or(stored);
             return Ok(Deposited {
@@ -292,9 +307,66 @@ pub fn deliverable_for_path(
     })
 }
 
+/// A store and deposit contexts for the tests of `ops`.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::*;
+
+    /// A new store with these projects (the first is the default).
+    pub(crate) fn store_with(projects: &[&str]) -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join(".relay");
+        Store::create(&root, projects[0]).unwrap();
+        let store = Store::open(root).unwrap();
+        for project in projects {
+            crate::ops::projects::create(&store, project, None, None).unwrap();
+        }
+        (dir, store)
+    }
+
+    /// Deposits by `jo`, a human, into `project`, outside any session.
+    pub(crate) fn context(project: &str) -> DepositContext {
+        DepositContext {
+            project_id: project.into(),
+            actor: Actor {
+                id: "jo".into(),
+                actor_type: "human".into(),
+            },
+            session_id: None,
+            git_commit: None,
+            attribution_explicit: false,
+            now: time::now(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_given_id_is_checked_in_every_project_and_times_are_stored_in_utc() {
+        let (_dir, store) = test_support::store_with(&["demo", "other"]);
+        let ctx = test_support::context;
+        let input = |title: &str| {
+            json!({"package_id": "pkg_x", "title": title, "created_at": "2026-05-01T12:00:00.5+02:00"})
+                .as_object()
+                .unwrap()
+                .clone()
+        };
+        let first = deposit(&store, input("T"), &ctx("demo")).unwrap();
+        assert_eq!(first.package.created_at_str(), "2026-05-01T10:00:00.5Z");
+        assert_eq!(first.hash, first.package.content_hash());
+        // Into another project, the project filled in: the same package, nothing written.
+        let again = deposit(&store, input("T"), &ctx("other")).unwrap();
+        assert_eq!(
+            (again.created, again.package.project_id(), again.hash),
+            (false, "demo", first.hash)
+        );
+        assert!(store.package_versions("other", "pkg_x").unwrap().is_empty());
+        let clash = deposit(&store, input("U"), &ctx("other")).unwrap_err();
+        assert_eq!(clash.code(), "duplicate_package_id");
+    }
 
     #[test]
     fn deliverable_paths_are_relative_to_the_project_root() {

@@ -13,18 +13,19 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::backup::{ImportOptions, ImportSummary, Kind, OnConflict};
+use super::backup::{ImportOptions, ImportSummary, Kind};
 use crate::error::{Error, Result};
 use crate::search::index::id_key;
-use crate::store::packages::StoredPackage;
 use crate::store::records::{Versioned, end_order};
 use crate::store::{Store, log};
-use crate::wire::{Fact, Package, Project, Session, Status, canonical, time};
+use crate::wire::{Fact, Project, Session, Status, canonical, time};
 
 mod check;
+mod rules;
 mod source;
 
 use check::{Checked, CheckedChunk, Chunk, Incoming, Text, Version, check_chunk, read_chunk};
+use rules::Elsewhere;
 use source::Spool;
 pub use source::{Source, SourceFile};
 
@@ -37,10 +38,17 @@ fn digest(bytes: &[u8]) -> u128 {
 /// A versioned record of a project (a fact or a session).
 trait Ending: Versioned {
     fn project_id(&self) -> &str;
+    /// The package the record names as its source, for a kind that can.
+    fn source_package(&self) -> Option<&str> {
+        None
+    }
 }
 impl Ending for Fact {
     fn project_id(&self) -> &str {
         self.str_field("project_id").unwrap_or_default()
+    }
+    fn source_package(&self) -> Option<&str> {
+        self.str_field("source_package_id")
     }
 }
 impl Ending for Session {
@@ -200,8 +208,26 @@ struct ProjectState {
     logs: Vec<PathBuf>,
     /// Keys of the ids met in the source, with their hash prefix.
     seen: KeyMap<u64, u64>,
+    /// Of the ids met in the source, those whose last version met is not `complete`: its
+    /// status and version number, for the next version to follow (§5.3).
+    open: KeyMap<u64, (Status, u64)>,
+    /// Keys of the stored packages that facts of the source name as their source.
+    sources: HashSet<u64, KeyHashing>,
     facts: Option<VersionTable<Fact>>,
     sessions: Option<VersionTable<Session>>,
+}
+
+/// Every package id stored in `project`, with the number of its log in
+/// [`Store::package_logs`], read from the logs' catalogs (brought up to date first).
+fn each_stored_id(store: &Store, project: &str, mut each: impl FnMut(&str, usize)) -> Result<()> {
+    super::catalog::warm(store, project)?;
+    for (i, log) in store.package_logs(project)?.iter().enumerate() {
+        let month = super::catalog::MonthCatalog::load(store, log)?;
+        for e in &month.entries {
+            each(month.id(e), i);
+        }
+    }
+    Ok(())
 }
 
 /// A little less than a package's line takes in a typical stream (the benchmark corpus
@@ -210,6 +236,17 @@ const BYTES_PER_PACKAGE: u64 = 600;
 
 /// In `ProjectState::existing`: the id has lines in more than one log.
 const IN_SEVERAL_LOGS: u16 = u16::MAX;
+
+/// What an incoming package follows in its project.
+enum Before {
+    /// A version identical to it: nothing to write.
+    Same,
+    /// Nothing: it is new to the project.
+    Nothing,
+    /// A version in this status with this version number: the store's (the package), or the
+    /// one the source carried last (its hash prefix).
+    Version(Status, u64, std::result::Result<crate::wire::Package, u64>),
+}
 
 /// The state of one import.
 struct Run<'a> {
@@ -234,6 +271,10 @@ struct Run<'a> {
         std::thread::JoinHandle<()>,
     )>,
     spool: Option<Spool>,
+    /// The ids the store held in every project, loaded when a new id is first met.
+    elsewhere: Option<Elsewhere>,
+    /// Facts whose source package was not known when they were met, with their text.
+    waiting: Vec<(Version, Text)>,
 }
 
 /// The new lines of one log, written to a file under `cache/` until the import commits.
@@ -255,19 +296,15 @@ impl Run<'_> {
                 self.locks.push(self.store.lock_project(id)?);
             }
             let mut existing = KeyMap::default();
-            super::catalog::warm(self.store, id)?;
-            let logs = self.store.package_logs(id)?;
-            for (i, log) in logs.iter().enumerate() {
-                let month = super::catalog::MonthCatalog::load(self.store, log)?;
-                for e in &month.entries {
-                    // An id in two logs (versions that disagree on their month) is looked up
-                    // in every log.
-                    let at = existing.entry(id_key(month.id(e))).or_insert(i as u16);
-                    if *at != i as u16 {
-                        *at = IN_SEVERAL_LOGS;
-                    }
+            each_stored_id(self.store, id, |package, i| {
+                // An id in two logs (versions that disagree on their month) is looked up in
+                // every log.
+                let at = existing.entry(id_key(package)).or_insert(i as u16);
+                if *at != i as u16 {
+                    *at = IN_SEVERAL_LOGS;
                 }
-            }
+            })?;
+            let logs = self.store.package_logs(id)?;
             self.projects.insert(
                 id.to_string(),
                 ProjectState {
@@ -278,6 +315,8 @@ impl Run<'_> {
                         std::mem::take(&mut self.expected_packages),
                         KeyHashing::default(),
                     ),
+                    open: KeyMap::default(),
+                    sources: HashSet::default(),
                     facts: None,
                     sessions: None,
                 },
@@ -351,75 +390,97 @@ impl Run<'_> {
         let _ = syncer.0.send(file);
     }
 
+    /// A package: new, the same as a version already held (nothing to write), a later version
+    /// of one held (§5.3 must allow the step), or refused: its id is held with other content,
+    /// here or by another project (§6.1), or it would take the package back in its lifecycle.
     fn package(&mut self, incoming: &Incoming, text: &Text) -> Result<()> {
         let store = self.store;
         let (key, hp) = (incoming.key, incoming.hash_prefix);
         let (id, hash) = (text.str(incoming.id), text.str(incoming.hash));
-        let on_conflict = self.opts.on_conflict;
-        let st = self.project(text.str(incoming.project))?;
-        let seen = st.seen.get(&key).copied();
-        if seen == Some(hp) {
-            bump(&mut self.summary.unchanged, Kind::Packages);
-            return Ok(());
-        }
-        let mut in_store = false;
-        if let Some(&at) = st.existing.get(&key) {
+        let project = text.str(incoming.project);
+        let st = self.project(project)?;
+        // The version this one would follow: the one the source carried last, else the
+        // store's current version.
+        let before = match st.seen.get(&key) {
+            Some(&seen) if seen == hp => Before::Same,
+            Some(&seen) => {
+                let (status, version) = st.open.get(&key).copied().unwrap_or((Status::Complete, 0));
+                Before::Version(status, version, Err(seen))
+            }
             // Only the log that holds the id is looked in (its index was brought up to date
             // when the project was first met).
-            let logs = match st.logs.get(usize::from(at)) {
-                Some(log) => std::slice::from_ref(log),
-                None => st.logs.as_slice(),
-            };
-            let versions = store.package_versions_in(logs, id)?;
-            if versions.iter().any(|v| v.hash == hash) {
+            None => match st.existing.get(&key) {
+                Some(&at) => {
+                    let logs = match st.logs.get(usize::from(at)) {
+                        Some(log) => std::slice::from_ref(log),
+                        None => st.logs.as_slice(),
+                    };
+                    let versions = store.package_versions_in(logs, id)?;
+                    if versions.iter().any(|v| v.hash == hash) {
+                        Before::Same
+                    } else {
+                        // None only for another id with the same key.
+                        (versions.into_iter())
+                            .max_by(crate::store::packages::version_order)
+                            .map_or(Before::Nothing, |c| {
+                                Before::Version(c.package.status(), c.version, Ok(c.package))
+                            })
+                    }
+                }
+                None => Before::Nothing,
+            },
+        };
+        let (from, version, earlier) = match before {
+            Before::Same => {
                 bump(&mut self.summary.unchanged, Kind::Packages);
                 return Ok(());
             }
-            in_store = !versions.is_empty();
-            let current = versions
-                .into_iter()
-                .max_by(crate::store::packages::version_order);
-            // The same package at another point of its review: a later version, not a conflict.
-            let p = incoming.package(text)?;
-            if let Some(current) = current
-                && seen.is_none()
-                && same_but_review(&current.package, &p)
-            {
-                if current.package.status() == Status::Complete
-                    || (p.status() != Status::Complete && p.status() == current.package.status())
-                {
-                    bump(&mut self.summary.unchanged, Kind::Packages);
-                    return Ok(());
+            Before::Nothing => {
+                if self.held_elsewhere(project, key, id)? {
+                    return self.refuse(Kind::Packages, id, Error::DuplicatePackageId(id.into()));
                 }
+                let st = self.project(project)?;
                 st.seen.insert(key, hp);
-                let next = StoredPackage {
-                    version: current.version + 1,
-                    transition: Some(json!({
-                        "action": "import", "from": current.package.status().as_str(), "to": p.status().as_str(),
-                        "by": {"id": "relay import", "type": "script"}, "at": time::format(time::now()),
-                        "note": "a later version of the package, imported from a backup",
-                    })),
-                    hash: hash.to_string(),
-                    package: p,
-                    location: current.location.clone(),
-                };
-                let line = log::to_line(&next.to_envelope())?;
-                self.stage(&store.package_log_for(&next.package), &line)?;
+                if incoming.status != Status::Complete {
+                    st.open.insert(key, (incoming.status, 1));
+                }
+                self.stage(text.log(incoming.log), text.bytes(incoming.line))?;
                 bump(&mut self.summary.added, Kind::Packages);
                 return Ok(());
             }
+            Before::Version(from, version, earlier) => (from, version, earlier),
+        };
+        let p = incoming.package(text)?;
+        let same = match &earlier {
+            Ok(stored) => rules::same_but_review(stored, &p),
+            Err(prefix) => rules::same_as_earlier(&p, from, *prefix),
+        };
+        if !same {
+            return self.refuse(Kind::Packages, id, Error::DuplicatePackageId(id.into()));
         }
-        if in_store || seen.is_some() {
-            return match on_conflict {
-                OnConflict::Skip => {
-                    bump(&mut self.summary.skipped, Kind::Packages);
-                    Ok(())
-                }
-                OnConflict::Fail => Err(Error::DuplicatePackageId(id.to_string())),
+        let to = p.status();
+        if to == from {
+            // The same state under another review type: nothing moves.
+            bump(&mut self.summary.unchanged, Kind::Packages);
+            return Ok(());
+        }
+        if !rules::legal(from, to) {
+            let error = Error::InvalidTransition {
+                package_id: id.to_string(),
+                from: from.as_str().to_string(),
+                action: format!("import a `{}` version of", to.as_str()),
             };
+            return self.refuse(Kind::Packages, id, error);
         }
+        let next = rules::next_version(p, hash, from, version);
+        let st = self.project(project)?;
         st.seen.insert(key, hp);
-        self.stage(text.log(incoming.log), text.bytes(incoming.line))?;
+        match to {
+            Status::Complete => st.open.remove(&key),
+            _ => st.open.insert(key, (to, next.version)),
+        };
+        let line = log::to_line(&next.to_envelope())?;
+        self.stage(&store.package_log_for(&next.package), &line)?;
         bump(&mut self.summary.added, Kind::Packages);
         Ok(())
     }
@@ -434,21 +495,42 @@ impl Run<'_> {
         path_of: fn(&crate::store::Layout, &str) -> PathBuf,
         table_of: fn(&mut ProjectState) -> &mut Option<VersionTable<T>>,
     ) -> Result<()> {
-        let store = self.store;
         let project = text.str(version.project);
-        let path = path_of(store.layout(), project);
-        let slot = table_of(self.project(project)?);
-        let table = match slot {
-            Some(t) => t,
-            None => slot.insert(VersionTable::load(path.clone())?),
-        };
-        if table.is_new(version, text)? {
+        let path = path_of(self.store.layout(), project);
+        if self
+            .table(project, &path, table_of)?
+            .is_new(version, text)?
+        {
             self.stage(&path, text.bytes(version.line))?;
             bump(&mut self.summary.added, kind);
         } else {
             bump(&mut self.summary.unchanged, kind);
         }
         Ok(())
+    }
+
+    /// The version table of a fact or session log of `project` (at `path`), loaded when
+    /// first needed.
+    fn table<T: Ending>(
+        &mut self,
+        project: &str,
+        path: &Path,
+        table_of: fn(&mut ProjectState) -> &mut Option<VersionTable<T>>,
+    ) -> Result<&mut VersionTable<T>> {
+        let slot = table_of(self.project(project)?);
+        Ok(match slot {
+            Some(t) => t,
+            None => slot.insert(VersionTable::load(path.to_path_buf())?),
+        })
+    }
+
+    /// Whether a fact version would be written: it is not in the store or staged already.
+    fn fact_would_be_added(&mut self, fact: &Version, text: &Text) -> Result<bool> {
+        let project = text.str(fact.project);
+        let path = self.store.layout().facts_file(project);
+        let table = self.table::<Fact>(project, &path, |st| &mut st.facts)?;
+        Ok(table.is_newer(fact, text)? == std::cmp::Ordering::Greater
+            && !table.written.contains(&fact.line_digest))
     }
 
     fn record(&mut self, rec: Checked, text: &Text) -> Result<()> {
@@ -458,13 +540,7 @@ impl Run<'_> {
                 Ok(())
             }
             Checked::Package(p) => self.package(&p, text),
-            Checked::Fact(f) => self.versioned::<Fact>(
-                &f,
-                text,
-                Kind::Facts,
-                crate::store::Layout::facts_file,
-                |st| &mut st.facts,
-            ),
+            Checked::Fact(f) => self.fact(f, text, false),
             Checked::Session(s) => self.versioned::<Session>(
                 &s,
                 text,
@@ -543,17 +619,6 @@ impl Run<'_> {
         }
         Ok(())
     }
-}
-
-/// Whether two packages differ at most in their review state (`status`, `review_type`).
-fn same_but_review(a: &Package, b: &Package) -> bool {
-    let strip = |p: &Package| {
-        let mut m = p.as_map().clone();
-        m.remove("status");
-        m.remove("review_type");
-        canonical::to_canonical_string(&Value::Object(m))
-    };
-    strip(a) == strip(b)
 }
 
 /// Reads one source file and judges its records in order. A reader thread cuts the file into
@@ -688,19 +753,25 @@ pub fn import(
         last_staged: None,
         syncer: None,
         spool: None,
+        elsewhere: None,
+        waiting: Vec::new(),
     };
     // New projects are created under the projects lock, held from the start so that the
-    // projects judged new are still new when written.
-    let _projects_lock = if opts.dry_run {
+    // projects judged new are still new when written; and package ids are checked against
+    // every project under the store-wide ids lock, taken before any project's.
+    let _locks = if opts.dry_run {
         None
     } else {
-        Some(store.lock("projects")?)
+        Some((store.lock("projects")?, store.lock_package_ids()?))
     };
     for file in &source.files {
         judge_file(store, opts, file, &mut run, &mut |size| {
             done += size;
             progress(done, total);
         })?;
+    }
+    for (fact, text) in std::mem::take(&mut run.waiting) {
+        run.fact(fact, &text, true)?;
     }
     let new_projects = run.projects_to_create()?;
     if !opts.dry_run {

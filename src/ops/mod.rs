@@ -23,6 +23,7 @@ pub mod relevant;
 pub mod review;
 pub mod secrets;
 pub mod sessions;
+pub mod sources;
 pub mod status;
 pub mod verify;
 

@@ -2,8 +2,8 @@
 
 use super::catalog::{self, MonthCatalog};
 use crate::error::{Error, Result};
-use crate::store::Store;
 use crate::store::packages::StoredPackage;
+use crate::store::{Store, WarningKind};
 use crate::wire::{Status, time::Timestamp};
 
 /// Filters shared by every listing mode. Empty means "any".
@@ -119,40 +119,57 @@ impl Filter {
     }
 }
 
-/// The current version of one package. `projects` are searched in order; package ids are
-/// meant to be globally unique, so the first hit is the answer.
-pub fn specific(store: &Store, projects: &[String], package_id: &str) -> Result<StoredPackage> {
-    for project in projects {
-        let versions = store.package_versions(project, package_id)?;
-        if let Some(current) = versions
-            .into_iter()
-            .max_by(crate::store::packages::version_order)
-        {
-            return Ok(current);
-        }
+/// The versions of one package, wherever it is stored: package ids are unique in the whole
+/// store (§6.1), so no project needs naming. A store that holds the id in several projects
+/// (clones merged, or an older relay) answers from the project whose id sorts first,
+/// byte-wise, whichever project is selected, and warns that the id is not unique.
+fn versions_of(store: &Store, package_id: &str) -> Result<Vec<StoredPackage>> {
+    let mut holders = store.package_everywhere(package_id)?.into_iter();
+    let Some((project, versions)) = holders.next() else {
+        return Err(Error::PackageNotFound(package_id.to_string()));
+    };
+    for (other, their) in holders {
+        let at = &their[0].location;
+        let line = match at.line {
+            0 => store.line_of_package(&at.path, package_id),
+            n => n,
+        };
+        store.diagnostics().warn(
+            &at.path,
+            line,
+            WarningKind::DuplicatePackageId,
+            format!(
+                "package `{package_id}` is stored in project `{project}` and again in project \
+                 `{other}`, but package ids are unique in a store; this answer is the one in \
+                 `{project}` (the project whose id sorts first); `relay verify` lists such ids"
+            ),
+        );
     }
-    Err(Error::PackageNotFound(package_id.to_string()))
+    Ok(versions)
 }
 
-/// Every version of one package, oldest first (by version, then hash), from the first project
-/// in `projects` that holds it.
-pub fn history(store: &Store, projects: &[String], package_id: &str) -> Result<Vec<StoredPackage>> {
-    for project in projects {
-        let mut versions = store.package_versions(project, package_id)?;
-        if !versions.is_empty() {
-            versions.sort_by(|a, b| {
-                a.version
-                    .cmp(&b.version)
-                    .then_with(|| crate::store::packages::version_order(a, b))
-            });
-            // Only exact duplicate lines (a union merge keeps both copies) count once.
-            versions.dedup_by(|a, b| {
-                a.hash == b.hash && a.version == b.version && a.transition == b.transition
-            });
-            return Ok(versions);
-        }
-    }
-    Err(Error::PackageNotFound(package_id.to_string()))
+/// The current version of one package, wherever it is stored (see [`versions_of`]).
+pub fn specific(store: &Store, package_id: &str) -> Result<StoredPackage> {
+    versions_of(store, package_id)?
+        .into_iter()
+        .max_by(crate::store::packages::version_order)
+        .ok_or_else(|| Error::PackageNotFound(package_id.to_string()))
+}
+
+/// Every version of one package, oldest first (by version, then hash), wherever it is stored
+/// (see [`versions_of`]).
+pub fn history(store: &Store, package_id: &str) -> Result<Vec<StoredPackage>> {
+    let mut versions = versions_of(store, package_id)?;
+    versions.sort_by(|a, b| {
+        a.version
+            .cmp(&b.version)
+            .then_with(|| crate::store::packages::version_order(a, b))
+    });
+    // Only exact duplicate lines (a union merge keeps both copies) count once.
+    versions.dedup_by(|a, b| {
+        a.hash == b.hash && a.version == b.version && a.transition == b.transition
+    });
+    Ok(versions)
 }
 
 /// The `limit` newest packages (current versions) across `projects` that match `filter`:

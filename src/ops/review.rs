@@ -80,12 +80,11 @@ pub struct TransitionRequest {
     pub session_id: Option<String>,
 }
 
-/// Applies a review action to the current version of a package found in `projects` (searched
-/// in order). Under the project lock it checks the transition against §5.3 and appends the new
+/// Applies a review action to the current version of a package, wherever it is stored (see
+/// [`super::pull::specific`]). Under the project lock it checks the transition against §5.3 and appends the new
 /// version; an illegal transition writes nothing.
 pub fn transition(
     store: &Store,
-    projects: &[String],
     package_id: &str,
     req: &TransitionRequest,
 ) -> Result<StoredPackage> {
@@ -97,7 +96,7 @@ pub fn transition(
         note,
         ..req.clone()
     };
-    let current = super::pull::specific(store, projects, package_id)?;
+    let current = super::pull::specific(store, package_id)?;
     let project_id = current.package.project_id().to_string();
     let _lock = store.lock_project(&project_id)?;
     if super::projects::get(store, &project_id)?.is_archived() {

@@ -32,6 +32,8 @@ pub enum WarningKind {
     InvalidRecord,
     /// The stored hash does not match the package.
     HashMismatch,
+    /// A package id is stored in more than one project (ids are unique in a store, §6.1).
+    DuplicatePackageId,
 }
 
 impl WarningKind {
@@ -41,6 +43,7 @@ impl WarningKind {
             WarningKind::CorruptLine => "corrupt_line",
             WarningKind::InvalidRecord => "invalid_record",
             WarningKind::HashMismatch => "hash_mismatch",
+            WarningKind::DuplicatePackageId => "duplicate_package_id",
         }
     }
 }

@@ -146,6 +146,13 @@ impl Store {
         ))
     }
 
+    /// The store-wide lock under which a package id that a writer was given (not one relay
+    /// drew) is checked against every project and written: the project locks alone would let
+    /// two writers put one id into two projects at once. Take it before any project lock.
+    pub fn lock_package_ids(&self) -> Result<lock::LockGuard> {
+        self.lock("package-ids")
+    }
+
     /// The bytes of every file in the store, but for the per-clone `cache/` and `local/`.
     pub fn size_on_disk(&self) -> u64 {
         let derived = [self.layout.cache_dir(), self.layout.local_dir()];

@@ -299,6 +299,27 @@ impl Store {
             .map(str::to_string)
     }
 
+    /// The number (from 1) of the first line of `path` that holds package `package_id` as relay
+    /// writes it, or 0 when there is none: for a message about a version read through an
+    /// index, which knows offsets, not line numbers. It reads the log, so it is for rare paths.
+    pub fn line_of_package(&self, path: &Path, package_id: &str) -> u64 {
+        use std::io::BufRead;
+        let needle = format!("\"package_id\":\"{}\"", json_fragment(package_id));
+        let Ok(file) = std::fs::File::open(path) else {
+            return 0;
+        };
+        for (i, line) in std::io::BufReader::new(file).split(b'\n').enumerate() {
+            match line {
+                Ok(l) if l.windows(needle.len()).any(|w| w == needle.as_bytes()) => {
+                    return i as u64 + 1;
+                }
+                Ok(_) => {}
+                Err(_) => return 0,
+            }
+        }
+        0
+    }
+
     /// Reads the package line that starts at `offset` in `path` (as a search found it).
     /// Problems are reported to the diagnostics and give `None`.
     pub fn package_at(&self, path: &Path, offset: u64) -> Result<Option<StoredPackage>> {
@@ -349,6 +370,26 @@ impl Store {
             let _ = crate::search::index::warm(&self.layout.cache_dir(), &logs);
         }
         self.package_versions_in(&logs, package_id)
+    }
+
+    /// Every project that holds package `package_id`, with its versions there: package ids
+    /// are unique in the whole store (§6.1), so this is one project, or none; more than one
+    /// only in a store that broke the rule (two clones merged, an older relay). Projects come
+    /// in byte-wise order of their ids, whatever project is selected, so every reader picks
+    /// the same one. Each project's logs are looked up through their indexes, as
+    /// [`Store::package_versions`] does.
+    pub fn package_everywhere(
+        &self,
+        package_id: &str,
+    ) -> Result<Vec<(String, Vec<StoredPackage>)>> {
+        let mut out = Vec::new();
+        for project in self.all_project_ids()? {
+            let versions = self.package_versions(&project, package_id)?;
+            if !versions.is_empty() {
+                out.push((project, versions));
+            }
+        }
+        Ok(out)
     }
 
     /// [`Store::package_versions`] in `logs` only, their indexes taken as they are.
@@ -536,6 +577,42 @@ mod tests {
             Some((text.as_str(), hash.as_str())),
             "relay's own layout is split at its ends"
         );
+    }
+
+    #[test]
+    fn an_id_is_found_in_every_project_that_holds_it_in_byte_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join(".relay");
+        Store::create(&root, "p").unwrap();
+        let store = Store::open(root).unwrap();
+        // A long id's folder name is shortened by a digest: its record makes it known.
+        let long = "p".repeat(300);
+        store
+            .append_project(
+                &crate::wire::Project::from_value(json!({"project_id": long, "name": "L",
+                "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}))
+                .unwrap(),
+            )
+            .unwrap();
+        for project in ["zeta", "Alpha", long.as_str(), "mid"] {
+            let mut map = stored("complete", 1, "").package.as_map().clone();
+            map.insert("project_id".into(), Value::from(project));
+            let package = Package::from_map(map).unwrap();
+            let line = StoredPackage::envelope_line(&package, &package.content_hash()).unwrap();
+            std::fs::create_dir_all(store.package_log_for(&package).parent().unwrap()).unwrap();
+            store
+                .append(&store.package_log_for(&package), &line)
+                .unwrap();
+        }
+        let found = store.package_everywhere("pkg_1").unwrap();
+        let projects: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(projects, ["Alpha", "mid", long.as_str(), "zeta"]);
+        assert!(
+            found
+                .iter()
+                .all(|(p, v)| v.len() == 1 && v[0].package.project_id() == p)
+        );
+        assert!(store.package_everywhere("pkg_2").unwrap().is_empty());
     }
 
     #[test]

@@ -37,6 +37,14 @@ impl Store {
             .collect())
     }
 
+    /// Every project id the store knows, in byte order: those with a record and those with a
+    /// folder (a folder whose name a digest shortened is known by its record only).
+    pub fn all_project_ids(&self) -> Result<Vec<String>> {
+        let mut ids: std::collections::BTreeSet<String> = self.projects()?.into_keys().collect();
+        ids.extend(self.project_ids_on_disk()?);
+        Ok(ids.into_iter().collect())
+    }
+
     pub fn project(&self, id: &str) -> Result<Option<Project>> {
         Ok(self.projects()?.remove(id))
     }

@@ -41,6 +41,32 @@ pub fn parse(s: &str) -> Result<Timestamp, String> {
     in_range(t).map_err(|m| format!("`{s}` {m}"))
 }
 
+/// An RFC 3339 timestamp as text in UTC with `Z` (§6.1, §7.1): `2026-05-01T12:00:00+02:00`
+/// becomes `2026-05-01T10:00:00Z`. The fraction keeps the input's digits (`.5+01:00` stays
+/// `.5Z`), so no precision is added or lost; a time that already ends in `Z` is returned
+/// unchanged. For times relay is given to store, before they are hashed; never for records
+/// read back or imported, whose bytes their hashes cover.
+pub fn to_utc_text(s: &str) -> Result<String, String> {
+    let t = parse(s)?;
+    if s.ends_with('Z') {
+        return Ok(s.to_string());
+    }
+    // `parse` accepted it, so it is `date` `T` `time` with 19 characters before any fraction.
+    let digits = s
+        .get(19..)
+        .and_then(|rest| rest.strip_prefix('.'))
+        .map_or(0, |f| f.bytes().take_while(u8::is_ascii_digit).count());
+    let mut out = t.format("%Y-%m-%dT%H:%M:%S").to_string();
+    if digits > 0 {
+        use chrono::Timelike;
+        let nanos = format!("{:09}", t.nanosecond() % 1_000_000_000);
+        out.push('.');
+        out.push_str(&nanos[..digits.min(9)]);
+    }
+    out.push('Z');
+    Ok(out)
+}
+
 /// The form relay writes, `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, read directly: nearly every
 /// timestamp a store holds, and a bulk read checks each. `None` for anything else (another
 /// offset, a leap second, an invalid date), which the general parser then reads or refuses.
@@ -200,6 +226,28 @@ mod tests {
             "year -1 in UTC"
         );
         assert!(parse("9999-12-31T23:59:59Z").is_ok());
+    }
+
+    #[test]
+    fn offsets_are_converted_to_utc_text_keeping_the_precision() {
+        for (input, utc) in [
+            ("2026-05-01T12:00:00+02:00", "2026-05-01T10:00:00Z"),
+            ("2026-05-01T12:00:00.5+02:00", "2026-05-01T10:00:00.5Z"),
+            (
+                "2026-05-01T00:30:00.123456789-01:30",
+                "2026-05-01T02:00:00.123456789Z",
+            ),
+            ("2026-05-01T01:00:00.000+02:00", "2026-04-30T23:00:00.000Z"),
+            ("2026-05-01T10:00:00+00:00", "2026-05-01T10:00:00Z"),
+            ("2026-05-01t10:00:00z", "2026-05-01T10:00:00Z"),
+            ("2026-05-01T10:00:00Z", "2026-05-01T10:00:00Z"),
+            ("2026-05-01T10:00:00.10Z", "2026-05-01T10:00:00.10Z"),
+        ] {
+            assert_eq!(to_utc_text(input).as_deref(), Ok(utc), "{input}");
+            assert_eq!(parse(utc), parse(input), "the same instant: {input}");
+        }
+        assert!(to_utc_text("2026-05-01 12:00").is_err());
+        assert!(to_utc_text("9999-12-31T23:00:00-05:00").is_err());
     }
 
     #[test]

@@ -12,6 +12,8 @@ mod facts;
 mod generated;
 mod git;
 mod hooks;
+mod ids;
+mod import_rules;
 mod indexes;
 mod init_projects;
 mod mcp;

@@ -356,9 +356,9 @@ pub fn run(ctx: &mut Ctx, args: DepositArgs) -> CmdResult {
 
 fn auto(ctx: &mut Ctx, mut args: DepositArgs) -> CmdResult {
     let store = ctx.store()?;
-    let project = ctx.project()?;
+    // Package ids are unique in the whole store: one deposited into any project is taken.
     let deposited =
-        |id: &str| -> crate::Result<bool> { Ok(!store.package_versions(&project, id)?.is_empty()) };
+        |id: &str| -> crate::Result<bool> { Ok(!store.package_everywhere(id)?.is_empty()) };
     let Some(found) = ops::auto::build(&ctx.cwd, &deposited)? else {
         ctx.ui.note("Nothing new to deposit.");
         return Ok(());

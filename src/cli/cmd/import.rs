@@ -33,7 +33,9 @@ pub struct ImportArgs {
     /// Report what would change; write nothing
     #[arg(long)]
     pub dry_run: bool,
-    /// What to do with a package id that exists with other content
+    /// What to do with a record the store refuses: a package id held with other content or
+    /// by another project, a package taken back in its review, a fact whose source package is
+    /// missing (skip: leave it out and list it)
     #[arg(long, value_enum, default_value_t = Conflict::Fail)]
     pub on_conflict: Conflict,
     /// Import a backup folder that has no manifest
@@ -109,7 +111,15 @@ pub fn run(ctx: &mut Ctx, args: ImportArgs) -> CmdResult {
     writeln!(out, "{verb}: {}", line(&summary.added))?;
     writeln!(out, "Already present: {}", line(&summary.unchanged))?;
     if !summary.skipped.is_empty() {
-        writeln!(out, "Skipped (conflicting ids): {}", line(&summary.skipped))?;
+        writeln!(out, "Skipped (refused): {}", line(&summary.skipped))?;
+        for r in &summary.skipped_records {
+            writeln!(
+                out,
+                "  {}: {}",
+                r.error,
+                crate::cli::render::clean_line(&r.message)
+            )?;
+        }
     }
     Ok(())
 }

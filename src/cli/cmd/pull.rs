@@ -105,10 +105,11 @@ fn parse_time(flag: &str, value: &Option<String>) -> Result<Option<time::Timesta
 pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
     let store = ctx.store()?;
     if let Some(id) = &args.package_id {
-        let projects = ctx.search_order()?;
+        // Ids are unique in the whole store: every project is looked in, whichever is selected.
+        let projects = ctx.projects(true)?;
         ctx.note_cold_indexes(&projects);
         if args.history {
-            for v in pull::history(store, &projects, id)? {
+            for v in pull::history(store, id)? {
                 if ctx.ui.json {
                     ctx.ui.json_line(&v.to_envelope())?;
                 } else {
@@ -117,7 +118,7 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
             }
             return Ok(());
         }
-        let found = pull::specific(store, &projects, id)?;
+        let found = pull::specific(store, id)?;
         if ctx.ui.json {
             ctx.ui.json_line(&found.package)?;
         } else {

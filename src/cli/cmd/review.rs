@@ -112,8 +112,7 @@ pub fn transition(
     session: &SessionArg,
 ) -> Result<StoredPackage, CliError> {
     let store = ctx.store()?;
-    let projects = ctx.search_order()?;
-    let target = crate::ops::pull::specific(store, &projects, package_id)?;
+    let target = crate::ops::pull::specific(store, package_id)?;
     let (actor, session_id) = ctx.writer(target.package.project_id(), who, session)?;
     let req = TransitionRequest {
         action,
@@ -121,7 +120,7 @@ pub fn transition(
         actor,
         session_id,
     };
-    Ok(review::transition(store, &projects, package_id, &req)?)
+    Ok(review::transition(store, package_id, &req)?)
 }
 
 fn apply(

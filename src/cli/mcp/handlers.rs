@@ -166,13 +166,12 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
             .args
             .str("id")
             .ok_or_else(|| invalid("mode `specific` needs `id`, the package id".into()))?;
-        let projects = c.ctx.search_order()?;
         if c.args.flag("history") {
-            let versions = pull_op::history(store, &projects, &id)?;
+            let versions = pull_op::history(store, &id)?;
             let versions: Vec<_> = versions.iter().map(StoredPackage::to_envelope).collect();
             return Ok(json!({ "versions": versions }));
         }
-        return Ok(pull_op::specific(store, &projects, &id)?.package.to_value());
+        return Ok(pull_op::specific(store, &id)?.package.to_value());
     }
     let filter = FilterArgs {
         types: c.args.strs("types"),

@@ -14,7 +14,7 @@ use crate::search::index::{hash_prefix, id_key};
 use crate::store::Store;
 use crate::store::config::SecretPolicy;
 use crate::store::packages::StoredPackage;
-use crate::wire::{Fact, Package, Project, Session, canonical, time};
+use crate::wire::{Fact, Package, Project, Session, Status, canonical, time};
 
 use crate::wire::tree::{Json, Members, Object};
 
@@ -96,6 +96,7 @@ pub(super) struct Incoming {
     /// [`id_key`] of the id and [`hash_prefix`] of the hash, made here rather than by the judge.
     pub(super) key: u64,
     pub(super) hash_prefix: u64,
+    pub(super) status: Status,
 }
 
 impl Incoming {
@@ -106,7 +107,7 @@ impl Incoming {
         project: &str,
         id: &str,
         hash: &str,
-        log: usize,
+        (log, status): (usize, Status),
     ) -> Incoming {
         let line = text.since(line_start);
         Incoming {
@@ -117,6 +118,7 @@ impl Incoming {
             log,
             key: id_key(id),
             hash_prefix: hash_prefix(hash),
+            status,
         }
     }
 
@@ -141,6 +143,8 @@ pub(super) struct Version {
     pub(super) id: u128,
     pub(super) canonical: u128,
     pub(super) line_digest: u128,
+    /// A fact's `source_package_id`, and its `fact_id`.
+    pub(super) source: Option<(Span, Span)>,
 }
 
 impl Version {
@@ -160,7 +164,29 @@ impl Version {
             end: rec.end(),
             id: digest(rec.record_id().as_bytes()),
             canonical,
+            source: rec.source_package().map(|p| {
+                (
+                    text.push(p.as_bytes()),
+                    text.push(rec.record_id().as_bytes()),
+                )
+            }),
         })
+    }
+
+    /// This version with its own copy of the text it points into, to be judged after its
+    /// chunk is gone.
+    pub(super) fn detach(&self, text: &Text) -> (Version, Text) {
+        let mut own = Text::default();
+        let mut copy = |span: Span| own.push(text.bytes(span));
+        let (line, project) = (copy(self.line), copy(self.project));
+        let source = self.source.map(|(p, f)| (copy(p), copy(f)));
+        let version = Version {
+            line,
+            project,
+            source,
+            ..*self
+        };
+        (version, own)
     }
 }
 
@@ -298,6 +324,10 @@ fn check_package(
         return None;
     };
     let log = logs.log(store, text, project, time::parse(created_at).ok()?);
+    let status = match package.get("status") {
+        Some(Json::Str(s)) => Status::parse(s)?,
+        _ => return None,
+    };
     // The envelope line a deposit writes: {"package":…,"hash":"sha256:…"}.
     let start = text.bytes.len();
     text.bytes.extend_from_slice(b"{\"package\":");
@@ -306,7 +336,12 @@ fn check_package(
     text.bytes.extend_from_slice(hash.as_bytes());
     text.bytes.extend_from_slice(b"\"}\n");
     Some(Checked::Package(Incoming::new(
-        text, start, project, id, &hash, log,
+        text,
+        start,
+        project,
+        id,
+        &hash,
+        (log, status),
     )))
 }
 
@@ -334,6 +369,10 @@ fn check_version<T: TreeVersion>(
     record.write_compact(&mut text.bytes);
     text.bytes.push(b'\n');
     let line = text.since(start);
+    let source = match T::SOURCE.and_then(|member| record.get(member)) {
+        Some(Json::Str(package)) => Some((text.push(package.as_bytes()), text.push(id.as_bytes()))),
+        _ => None,
+    };
     Some(T::checked(Version {
         line,
         line_digest: digest(text.bytes(line)),
@@ -341,6 +380,7 @@ fn check_version<T: TreeVersion>(
         end,
         id: digest(id.as_bytes()),
         canonical: digest(form.as_bytes()),
+        source,
     }))
 }
 
@@ -350,6 +390,8 @@ fn check_version<T: TreeVersion>(
 trait TreeVersion {
     const ID: &'static str;
     const END: &'static str;
+    /// The member naming a source package, for a kind that has one.
+    const SOURCE: Option<&'static str>;
     fn validate(record: &Members) -> Result<(), SchemaError>;
     fn checked(version: Version) -> Checked;
 }
@@ -357,6 +399,7 @@ trait TreeVersion {
 impl TreeVersion for Fact {
     const ID: &'static str = "fact_id";
     const END: &'static str = "valid_to";
+    const SOURCE: Option<&'static str> = Some("source_package_id");
     fn validate(record: &Members) -> Result<(), SchemaError> {
         crate::wire::fact::validate(record)
     }
@@ -368,6 +411,7 @@ impl TreeVersion for Fact {
 impl TreeVersion for Session {
     const ID: &'static str = "session_id";
     const END: &'static str = "ended_at";
+    const SOURCE: Option<&'static str> = None;
     fn validate(record: &Members) -> Result<(), SchemaError> {
         crate::wire::session::validate(record)
     }
@@ -487,7 +531,7 @@ fn check_any_line(
                 p.project_id(),
                 p.id(),
                 &hash,
-                log,
+                (log, p.status()),
             ))
         }
         Kind::Facts => {
