@@ -49,6 +49,11 @@ pub enum Error {
     /// A value given to relay (a time, a flag) could not be understood: `invalid_input`.
     InvalidInput(String),
     PackageNotFound(String),
+    /// A fact names as its source a package its project does not hold: `package_not_found`.
+    SourcePackageNotFound {
+        fact_id: String,
+        package_id: String,
+    },
     ProjectNotFound(String),
     /// A package with this id exists with other content: `duplicate_package_id`.
     DuplicatePackageId(String),
@@ -224,7 +229,9 @@ impl Error {
             Error::InvalidSchema(_) | Error::MalformedJson { .. } => Code::InvalidSchema,
             Error::InvalidInput(_) => Code::InvalidInput,
             Error::SecretDetected { .. } | Error::SecretsFound(_) => Code::SecretDetected,
-            Error::PackageNotFound(_) => Code::PackageNotFound,
+            Error::PackageNotFound(_) | Error::SourcePackageNotFound { .. } => {
+                Code::PackageNotFound
+            }
             Error::ProjectNotFound(_) => Code::ProjectNotFound,
             Error::DuplicatePackageId(_) => Code::DuplicatePackageId,
             Error::ProjectExists(_) => Code::ProjectExists,
@@ -250,6 +257,7 @@ impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Error::PackageNotFound(_)
+            | Error::SourcePackageNotFound { .. }
             | Error::ProjectNotFound(_)
             | Error::StoreNotFound { .. }
             | Error::FactNotFound { .. }
@@ -302,6 +310,14 @@ impl fmt::Display for Error {
                 "`{field}` holds what looks like a credential (rule {rule}: {preview}); nothing was written"
             ),
             Error::PackageNotFound(id) => write!(f, "no package with id `{id}` in this store"),
+            Error::SourcePackageNotFound {
+                fact_id,
+                package_id,
+            } => write!(
+                f,
+                "fact `{fact_id}` names `{package_id}` as its source_package_id, but its project \
+                 holds no such package"
+            ),
             Error::ProjectNotFound(id) => write!(f, "no project `{id}` in this store"),
             Error::DuplicatePackageId(id) => write!(
                 f,
@@ -446,6 +462,10 @@ mod tests {
             Error::malformed_json("stdin", &serde_json::from_str::<u8>("x").unwrap_err()),
             Error::InvalidInput("bad time".into()),
             Error::PackageNotFound("pkg_1".into()),
+            Error::SourcePackageNotFound {
+                fact_id: "fact_1".into(),
+                package_id: "pkg_1".into(),
+            },
             Error::ProjectNotFound("p".into()),
             Error::DuplicatePackageId("pkg_1".into()),
             Error::ProjectExists("p".into()),
@@ -486,6 +506,7 @@ mod tests {
                 ("invalid_schema", 400),
                 ("invalid_schema", 400),
                 ("invalid_input", 400),
+                ("package_not_found", 404),
                 ("package_not_found", 404),
                 ("project_not_found", 404),
                 ("duplicate_package_id", 409),

@@ -132,23 +132,18 @@ fn closed(fact: &Fact, end: Timestamp) -> Result<Fact> {
     fact_chain::with_valid_to(fact, &to)
 }
 
+/// Who asserts: the caller when named explicitly or when there is no source package, else
+/// the source package's author. The source must be a package of the project
+/// ([`super::sources::check_source_package`], the rule import applies too).
 fn asserted_by_for(store: &Store, project_id: &str, req: &AssertRequest) -> Result<Value> {
     let Some(src) = &req.source_package_id else {
         return Ok(req.asserted_by.clone());
     };
+    let source = super::sources::check_source_package(store, project_id, src)?;
     if req.actor_explicit {
-        // Still check the source exists.
-        store
-            .package_versions(project_id, src)?
-            .first()
-            .ok_or_else(|| Error::PackageNotFound(src.clone()))?;
         return Ok(req.asserted_by.clone());
     }
-    let versions = store.package_versions(project_id, src)?;
-    let first = versions
-        .first()
-        .ok_or_else(|| Error::PackageNotFound(src.clone()))?;
-    Ok(first
+    Ok(source
         .package
         .as_map()
         .get("created_by")

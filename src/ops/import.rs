@@ -464,7 +464,7 @@ impl Run<'_> {
             bump(&mut self.summary.unchanged, Kind::Packages);
             return Ok(());
         }
-        if !rules::legal(from, to) {
+        if !from.may_become(to) {
             let error = Error::InvalidTransition {
                 package_id: id.to_string(),
                 from: from.as_str().to_string(),

@@ -67,6 +67,16 @@ impl Problem {
     }
 }
 
+/// The number of the line at `offset` of `path` (0 if it cannot be read).
+fn line_of(path: &Path, offset: u64) -> u64 {
+    std::fs::read(path)
+        .map(|b| {
+            let head = b.get(..offset as usize).unwrap_or(&b);
+            head.iter().filter(|&&c| c == b'\n').count() as u64 + 1
+        })
+        .unwrap_or(0)
+}
+
 /// The note for the times of one record that are not in UTC (`…Z`), if any: relay writes
 /// UTC, and keeps an imported time as it came because the package hash covers it.
 pub(crate) fn non_utc_note<'a>(
@@ -105,6 +115,12 @@ impl Report {
 struct Checker<'a> {
     store: &'a Store,
     report: Report,
+    /// Each project's package logs, and one first version per id key of each project (key,
+    /// project, log, offset): what the check for ids held by two projects reads.
+    logs: Vec<(String, Vec<PathBuf>)>,
+    firsts: Vec<(u64, u32, u32, u64)>,
+    /// A store of one project needs no such check, nor the memory it takes.
+    single_project: bool,
 }
 
 /// `path` as a problem names it: relative to the store.
@@ -208,10 +224,58 @@ impl Checker<'_> {
             firsts.push(c.firsts);
         }
         self.duplicates(&logs, &firsts);
+        if self.single_project {
+            firsts.clear();
+        }
+        let at = self.logs.len() as u32;
+        let mut mine: Vec<(u64, u32, u32, u64)> = (firsts.iter().enumerate())
+            .flat_map(|(i, f)| f.iter().map(move |f| (f.key, at, i as u32, f.offset)))
+            .collect();
+        mine.sort_unstable();
+        mine.dedup_by_key(|f| f.0);
+        self.firsts.extend(mine);
+        self.logs.push((project.to_string(), logs));
         let (fact_problems, chain_differs) = fact_check.unwrap_or_default();
         self.report.problems.extend(fact_problems);
         self.report.problems.extend(session_problems);
         Ok(chain_differs)
+    }
+
+    /// Ids that two projects hold (§6.1 wants them unique in the store; an older relay or
+    /// merged clones may have written them): a note at the copy `pull ID` does not answer
+    /// with, since it answers from the project whose id sorts first.
+    fn ids_in_two_projects(&mut self) {
+        let mut firsts = std::mem::take(&mut self.firsts);
+        firsts.sort_unstable();
+        let mut found: BTreeMap<String, Vec<(u32, u32, u64)>> = BTreeMap::new();
+        for run in firsts.chunk_by(|a, b| a.0 == b.0).filter(|r| r.len() > 1) {
+            for &(_, project, log, offset) in run {
+                let path = &self.logs[project as usize].1[log as usize];
+                if let Some(id) = self.store.package_id_at(path, offset) {
+                    found.entry(id).or_default().push((project, log, offset));
+                }
+            }
+        }
+        for (id, mut copies) in found.into_iter().filter(|(_, c)| c.len() > 1) {
+            copies.sort_by(|a, b| self.logs[a.0 as usize].0.cmp(&self.logs[b.0 as usize].0));
+            let names: Vec<String> = (copies.iter())
+                .map(|c| format!("`{}`", self.logs[c.0 as usize].0))
+                .collect();
+            let answered = names[0].clone();
+            for &(project, log, offset) in &copies[1..] {
+                let path = self.logs[project as usize].1[log as usize].clone();
+                self.note(
+                    &path,
+                    line_of(&path, offset),
+                    "duplicate_package_id",
+                    format!(
+                        "package id {id} is stored in projects {}; ids are unique in a store \
+                         (§6.1), and `relay pull {id}` answers from {answered}",
+                        names.join(" and ")
+                    ),
+                );
+            }
+        }
     }
 
     /// The ids deposited more than once with different content. `firsts[i]` holds the first
@@ -258,12 +322,7 @@ impl Checker<'_> {
             for (id, same) in by_id.into_iter().filter(|(_, v)| v.len() > 1) {
                 let (file, first) = same[0];
                 let log = &logs[*file];
-                let line = std::fs::read(log)
-                    .map(|b| {
-                        let head = b.get(..first.offset as usize).unwrap_or(&b);
-                        head.iter().filter(|&&c| c == b'\n').count() as u64 + 1
-                    })
-                    .unwrap_or(0);
+                let line = line_of(log, first.offset);
                 self.problem(
                     log,
                     line,
@@ -417,12 +476,12 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
     };
     let rel = relative(store, path);
     let mut notes = Vec::new();
-    let mut note = |line: u64, time: Option<&str>| {
-        if let Some(message) = non_utc_note([("created_at", time)]) {
+    let mut note = |line: u64, kind: &'static str, message: Option<String>| {
+        if let Some(message) = message {
             notes.push(Problem {
                 file: rel.clone(),
                 line,
-                kind: "non_utc_time",
+                kind,
                 message,
                 severity: Severity::Note,
             });
@@ -465,7 +524,8 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
             for message in misplacement(field("package_id"), field("project_id"), created) {
                 problem(number, "misplaced", message);
             }
-            note(number, first.package.str_member("created_at"));
+            let time = first.package.str_member("created_at");
+            note(number, "non_utc_time", non_utc_note([("created_at", time)]));
             out.firsts.push(FirstVersion {
                 key: crate::search::index::id_key(field("package_id")),
                 hash: crate::search::index::hash_prefix(first.hash),
@@ -492,15 +552,21 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
         for message in misplacement(id, p.package.project_id(), created) {
             problem(number, "misplaced", message);
         }
-        note(number, Some(p.package.created_at_str()));
+        let time = Some(p.package.created_at_str());
+        note(number, "non_utc_time", non_utc_note([("created_at", time)]));
         if p.version == 1 {
             out.firsts.push(FirstVersion {
                 key: crate::search::index::id_key(id),
                 hash: crate::search::index::hash_prefix(&p.hash),
                 offset: at,
             });
-        } else if let Some(message) = illegal_transition(&p) {
-            problem(number, "invalid_transition", message);
+        } else if let Some((by_import, message)) = illegal_transition(&p) {
+            if by_import {
+                // relay 0.1.0 imported any later review state; reads keep the version order.
+                note(number, "imported_transition", Some(message));
+            } else {
+                problem(number, "invalid_transition", message);
+            }
         }
         Ok(())
     })?;
@@ -509,8 +575,9 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
     Ok(out)
 }
 
-/// Why a later version's transition is not one §5.3 allows, if it is not.
-fn illegal_transition(p: &StoredPackage) -> Option<String> {
+/// Why a later version's transition is not one §5.3 allows, if it is not, and whether an
+/// import recorded it.
+fn illegal_transition(p: &StoredPackage) -> Option<(bool, String)> {
     let t = p.transition.as_ref();
     let field = |k: &str| t.and_then(|t| t.get(k)).and_then(Value::as_str);
     let action = match field("action") {
@@ -522,19 +589,24 @@ fn illegal_transition(p: &StoredPackage) -> Option<String> {
         _ => None,
     };
     let from = field("from").and_then(Status::parse);
-    // An import brings a later review state from a backup: legal but from complete.
-    let imported = field("action") == Some("import") && from.is_some_and(|f| f != Status::Complete);
-    let legal = imported
-        || matches!((action, from), (Some(a), Some(f)) if a.target(f) == Some(p.package.status()));
+    // An import brings a later review state from a backup, one step of §5.3 at a time.
+    let by_import = field("action") == Some("import");
+    let legal = if by_import {
+        from.is_some_and(|f| f.may_become(p.package.status()))
+    } else {
+        matches!((action, from), (Some(a), Some(f)) if a.target(f) == Some(p.package.status()))
+    };
     (!legal).then(|| {
-        format!(
+        let message = format!(
             "version {} of {} records an illegal transition ({} from {} to {})",
             p.version,
             p.package.id(),
             field("action").unwrap_or("?"),
             field("from").unwrap_or("?"),
             p.package.status().as_str()
-        )
+        );
+        // relay 0.1.0 imported any later state but from `complete`: a note, not damage.
+        (by_import && from != Some(Status::Complete), message)
     })
 }
 
@@ -573,6 +645,9 @@ pub fn verify(store: &Store) -> Result<(Report, Vec<String>)> {
     let mut c = Checker {
         store,
         report: Report::default(),
+        logs: Vec::new(),
+        firsts: Vec::new(),
+        single_project: false,
     };
     let projects_file = store.layout().projects_file();
     for (line, p) in c.records::<Project>(&projects_file)? {
@@ -582,11 +657,14 @@ pub fn verify(store: &Store) -> Result<(Report, Vec<String>)> {
         }
     }
     let mut forked = Vec::new();
-    for p in super::projects::list(store)? {
+    let projects = super::projects::list(store)?;
+    c.single_project = projects.len() < 2;
+    for p in projects {
         if c.project(p.id())? {
             forked.push(p.id().to_string());
         }
     }
+    c.ids_in_two_projects();
     c.layout();
     let _ = store.diagnostics().take();
     Ok((c.report, forked))

@@ -46,6 +46,18 @@ pub enum Status {
 }
 
 impl Status {
+    /// Whether the lifecycle of §5.3 lets a package go from this state to `to` in one step.
+    /// `complete` is terminal.
+    pub fn may_become(self, to: Status) -> bool {
+        use Status::*;
+        matches!(
+            (self, to),
+            (Draft, Complete | AwaitingReview)
+                | (AwaitingReview, Complete | RevisionRequested)
+                | (RevisionRequested, AwaitingReview | Complete)
+        )
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Draft => "draft",

@@ -211,6 +211,22 @@ fn a_duplicate_left_by_an_older_store_answers_from_the_first_project_and_warns()
         (r.code, r.error()["error"].as_str()),
         (3, Some("duplicate_package_id"))
     );
+    // verify lists it, as a note (reads answer soundly; no repair can choose for the user).
+    let r = env.run(&["verify", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let notes = r.json_lines();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    let file = notes[0]["file"].as_str().unwrap();
+    assert!(file.starts_with("projects/zeta/packages/"), "{file}");
+    assert_eq!(
+        (&notes[0]["line"], &notes[0]["kind"], &notes[0]["severity"]),
+        (&json!(1), &json!("duplicate_package_id"), &json!("note"))
+    );
+    assert_eq!(
+        notes[0]["message"],
+        "package id pkg_dup is stored in projects `demo` and `zeta`; ids are unique in a store \
+         (§6.1), and `relay pull pkg_dup` answers from `demo`"
+    );
 }
 
 #[test]

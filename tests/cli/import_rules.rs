@@ -192,8 +192,8 @@ fn a_fact_whose_source_package_is_missing_is_refused() {
             json!({
                 "error": "package_not_found",
                 "message": format!(
-                    "no package with id `{source}`, the source_package_id of fact `fact_1` in \
-                     this store"
+                    "fact `fact_1` names `{source}` as its source_package_id, but its project \
+                     holds no such package"
                 )
             })
         );

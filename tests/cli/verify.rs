@@ -530,3 +530,45 @@ fn times_that_are_not_utc_are_noted_not_failed() {
         "the offset is read as the instant it names"
     );
 }
+
+/// relay 0.1.0 imported any later review state of a package (e.g. `awaiting_review` back to
+/// `draft`); such a version is noted, while the same step by review stays an error.
+#[test]
+fn a_backwards_version_an_older_import_wrote_is_a_note() {
+    let env = Env::new();
+    let id = env.deposit(
+        "Waiting",
+        &["--status", "awaiting_review", "--review", "human"],
+    );
+    let log = env.package_lines_file();
+    let first: Value = serde_json::from_str(read(&log).lines().next().unwrap()).unwrap();
+    let mut package = first["package"].clone();
+    package["status"] = json!("draft");
+    let version = |action: &str| {
+        json!({"package": package, "hash": relay::wire::canonical::content_hash(&package),
+               "version": 2, "transition": {"action": action, "from": "awaiting_review",
+               "to": "draft", "by": {"id": "me", "type": "human"}, "at": "2026-06-01T00:00:00Z"}})
+        .to_string()
+    };
+    let original = read(&log);
+    std::fs::write(&log, format!("{original}{}\n", version("import"))).unwrap();
+    let (code, found) = problems(&env);
+    assert_eq!(code, 0, "{found:?}");
+    assert_eq!(
+        (&found[0]["kind"], &found[0]["line"], &found[0]["severity"]),
+        (&json!("imported_transition"), &json!(2), &json!("note"))
+    );
+    assert_eq!(
+        found[0]["message"],
+        format!(
+            "version 2 of {id} records an illegal transition (import from awaiting_review to draft)"
+        )
+    );
+    std::fs::write(&log, format!("{original}{}\n", version("approve"))).unwrap();
+    let (code, found) = problems(&env);
+    assert_eq!(code, 5);
+    assert_eq!(
+        (&found[0]["kind"], &found[0]["severity"]),
+        (&json!("invalid_transition"), &json!("error"))
+    );
+}

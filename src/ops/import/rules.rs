@@ -14,17 +14,6 @@ use crate::store::Store;
 use crate::store::packages::{Location, StoredPackage};
 use crate::wire::{Fact, Package, Status, canonical, time};
 
-/// Whether §5.3 lets a package go from `from` to `to`.
-pub(super) fn legal(from: Status, to: Status) -> bool {
-    use Status::*;
-    matches!(
-        (from, to),
-        (Draft, Complete | AwaitingReview)
-            | (AwaitingReview, Complete | RevisionRequested)
-            | (RevisionRequested, AwaitingReview | Complete)
-    )
-}
-
 /// Whether two packages differ at most in their review state (`status`, `review_type`).
 pub(super) fn same_but_review(a: &Package, b: &Package) -> bool {
     let strip = |p: &Package| {
@@ -181,9 +170,10 @@ impl Run<'_> {
                     self.waiting.push(fact.detach(text));
                     return Ok(());
                 }
-                let error = Error::PackageNotFound(format!(
-                    "{package}`, the source_package_id of fact `{fact_id}"
-                ));
+                let error = Error::SourcePackageNotFound {
+                    fact_id: fact_id.to_string(),
+                    package_id: package.to_string(),
+                };
                 return self.refuse(Kind::Facts, fact_id, error);
             }
         }
@@ -208,7 +198,7 @@ mod tests {
         let allowed: Vec<(Status, Status)> = all
             .iter()
             .flat_map(|&a| all.iter().map(move |&b| (a, b)))
-            .filter(|&(a, b)| legal(a, b))
+            .filter(|&(a, b)| a.may_become(b))
             .collect();
         assert_eq!(
             allowed,
