@@ -162,10 +162,12 @@ impl Cluster {
         out.push(self.output(clone, &["facts", "list", "--json"]));
         out.push(self.output(clone, &["facts", "list", "--include-ended", "--json"]));
         // `generated_at` is the time of the call.
-        let (code, orient) = self.output(clone, &["orient", "--json"]);
-        let mut orient: serde_json::Value = serde_json::from_str(&orient).unwrap();
-        orient.as_object_mut().unwrap().remove("generated_at");
-        out.push((code, orient.to_string()));
+        for digest in ["orient", "orchestrate"] {
+            let (code, text) = self.output(clone, &[digest, "--json"]);
+            let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            v.as_object_mut().unwrap().remove("generated_at");
+            out.push((code, v.to_string()));
+        }
         out.push(self.output(clone, &["export", "--out", "-"]));
         out
     }

@@ -468,3 +468,53 @@ fn foreign_precision_valid_from_can_be_superseded_at_the_same_instant() {
     );
     assert_eq!(env.ok_json(&["facts", "get", "s", "p"])["value"], "new");
 }
+
+/// §8.6: an assert supersedes unless it restates the current fact exactly. The same value
+/// with another confidence, source, tag or start is a new fact; only the identical assert is
+/// a no-op, and it says `"unchanged": true`.
+#[test]
+fn the_same_value_with_other_metadata_supersedes() {
+    let env = Env::new();
+    let pkg = env.deposit("eval run", &[]);
+    let first = assert_at(&env, "live", "2026-01-01T00:00:00Z");
+    let mut current = first.clone();
+    for (extra, member, expected) in [
+        (
+            vec!["--valid-from", "2026-02-01T00:00:00Z"],
+            "valid_from",
+            json!("2026-02-01T00:00:00.000000Z"),
+        ),
+        (vec!["--confidence", "0.5"], "confidence", json!(0.5)),
+        (
+            vec!["--source", pkg.as_str()],
+            "source_package_id",
+            json!(pkg),
+        ),
+        (vec!["--tag", "ops"], "tags", json!(["ops"])),
+    ] {
+        let mut args = vec!["facts", "assert", "svc", "status", "live"];
+        args.extend(&extra);
+        let r = env.ok_json(&args);
+        assert_eq!(r["unchanged"], false, "{extra:?}");
+        assert_eq!(r["fact"][member], expected, "{extra:?}");
+        assert_ne!(
+            r["fact"]["fact_id"], current["fact_id"],
+            "{extra:?}: a new fact"
+        );
+        assert_eq!(r["superseded"], json!([current["fact_id"]]), "{extra:?}");
+        current = r["fact"].clone();
+    }
+    let before = read(&facts_file(&env));
+    let same = env.ok_json(&["facts", "assert", "svc", "status", "live", "--tag", "ops"]);
+    assert_eq!(
+        same,
+        json!({"fact": current, "unchanged": true, "superseded": []}),
+        "the identical assert is a no-op"
+    );
+    assert_eq!(read(&facts_file(&env)), before);
+    let history = env
+        .run(&["facts", "history", "svc", "status", "--json"])
+        .json_lines();
+    assert_eq!(history.len(), 5);
+    assert_eq!(history[0]["fact_id"], first["fact_id"]);
+}

@@ -558,3 +558,33 @@ fn mcp_official_python_sdk_client() {
     );
     assert!(stdout.contains("ok:"), "{stdout}");
 }
+
+/// The source rule of `facts assert --source` and of import holds over MCP too: the source
+/// must be a package of the fact's own project.
+#[test]
+fn mcp_facts_assert_checks_its_source_as_the_cli_and_import_do() {
+    let env = Env::new();
+    env.ok(&["projects", "create", "other"]);
+    let elsewhere = env.deposit("In other", &["--project", "other"]);
+    let replies = serve(
+        &env,
+        &[call(
+            1,
+            "facts_assert",
+            json!({"subject": "s", "predicate": "p", "value": "v", "source_package_id": elsewhere}),
+        )],
+    );
+    let (code, message) = tool_error(&replies[0]);
+    assert_eq!(code, "package_not_found");
+    assert_eq!(
+        message,
+        format!("no package with id `{elsewhere}` in this store")
+    );
+    let cli = env.run(&[
+        "facts", "assert", "s", "p", "v", "--source", &elsewhere, "--json",
+    ]);
+    assert_eq!(
+        (cli.code, cli.error()["error"].as_str()),
+        (1, Some("package_not_found"))
+    );
+}
