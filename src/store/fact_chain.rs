@@ -92,23 +92,38 @@ pub fn closing_text<'a>(fact: &'a Fact, next: &'a Fact) -> &'a str {
 /// must share subject and predicate). The effective end, where it comes from the next fact,
 /// is that fact's `valid_from` text as stored.
 pub fn effective_chain(mut facts: Vec<Fact>) -> Result<Vec<Link>> {
-    facts.sort_by(|a, b| chain_rank(a).cmp(&chain_rank(b)));
+    facts.sort_by_cached_key(|f| {
+        let (from, created, id) = chain_rank(f);
+        (from, created, id.to_string())
+    });
+    effective_chain_in_order(facts)
+}
+
+/// [`effective_chain`] of facts already in chain order.
+pub fn effective_chain_in_order(facts: Vec<Fact>) -> Result<Vec<Link>> {
     let ends = chain_ends(&facts, Fact::valid_from, Fact::valid_to);
-    let mut out = Vec::with_capacity(facts.len());
-    for (i, end) in ends.iter().enumerate() {
-        let fact = &facts[i];
-        out.push(match end {
-            ChainEnd::Open | ChainEnd::Stored => Link {
-                fact: fact.clone(),
-                stored_valid_to: None,
-            },
-            ChainEnd::AtNext => Link {
-                fact: with_valid_to(fact, closing_text(fact, &facts[i + 1]))?,
-                stored_valid_to: Some(fact.str_field("valid_to").map(str::to_string)),
-            },
-        });
-    }
-    Ok(out)
+    // The ends that come from the next fact, worked out before the facts are moved out.
+    let closing: Vec<Option<String>> = (ends.iter().enumerate())
+        .map(|(i, end)| {
+            (*end == ChainEnd::AtNext).then(|| closing_text(&facts[i], &facts[i + 1]).to_string())
+        })
+        .collect();
+    facts
+        .into_iter()
+        .zip(closing)
+        .map(|(fact, closing)| {
+            Ok(match closing {
+                None => Link {
+                    fact,
+                    stored_valid_to: None,
+                },
+                Some(to) => Link {
+                    stored_valid_to: Some(fact.str_field("valid_to").map(str::to_string)),
+                    fact: with_valid_to(&fact, &to)?,
+                },
+            })
+        })
+        .collect()
 }
 
 /// The current fact of a chain: its last, unless that one ended.
