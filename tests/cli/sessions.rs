@@ -196,21 +196,35 @@ fn no_deposit_lands_in_a_session_after_its_end() {
         .strip_prefix("export RELAY_SESSION=")
         .unwrap()
         .to_string();
+    // Each deposit lands in the session (exit 0) or, once the session has ended, is refused
+    // with session_ended (exit 3) and writes nothing.
+    let landed = std::sync::Mutex::new(Vec::new());
     let ended = std::thread::scope(|s| {
         for w in 0..3 {
-            let (env, id) = (&env, &id);
+            let (env, id, landed) = (&env, &id, &landed);
             s.spawn(move || {
                 for i in 0..15 {
                     let r = env.run_env(
-                        &["deposit", "--title", &format!("w{w} {i}")],
+                        &["deposit", "--title", &format!("w{w} {i}"), "--json"],
                         &[("RELAY_SESSION", id)],
                     );
-                    assert!(r.code == 0 || r.code == 3, "{}", r.stderr);
+                    match r.code {
+                        0 => landed.lock().unwrap().push(
+                            r.json()["package"]["package_id"]
+                                .as_str()
+                                .unwrap()
+                                .to_string(),
+                        ),
+                        3 => assert_eq!(r.error()["error"], "session_ended", "{}", r.stderr),
+                        code => panic!("exit {code}: {}", r.stderr),
+                    }
                 }
             });
         }
         env.ok_json(&["session", "end", &id])
     });
+    let mut landed = landed.into_inner().unwrap();
+    landed.sort();
     let recorded: Vec<String> =
         serde_json::from_value(ended["packages_deposited"].clone()).unwrap();
     let carrying: Vec<String> = env
@@ -227,6 +241,10 @@ fn no_deposit_lands_in_a_session_after_its_end() {
     assert_eq!(
         a, b,
         "every package carrying the session is in packages_deposited"
+    );
+    assert_eq!(
+        b, landed,
+        "exactly the deposits that succeeded carry the session"
     );
 }
 
