@@ -548,4 +548,76 @@ mod tests {
             "restating compares members, not whether it is open"
         );
     }
+
+    /// Two open facts of one key, as a merge of two clones leaves them, in a real store.
+    fn forked_store() -> (tempfile::TempDir, Store) {
+        let (dir, store) = crate::ops::deposit::test_support::store_with(&["demo"]);
+        let open = |id: &str, from: &str| {
+            Fact::from_value(json!({"fact_id": id, "project_id": "demo", "subject": "s",
+                "predicate": "p", "value": id, "valid_from": from, "created_at": from}))
+            .unwrap()
+        };
+        let (a, b) = (
+            open("fact_a", "2026-01-01T00:00:00Z"),
+            open("fact_b", "2026-02-01T00:00:00Z"),
+        );
+        store
+            .append_records(&store.layout().facts_file("demo"), &[&a, &b])
+            .unwrap();
+        (dir, store)
+    }
+
+    fn by(id: &str) -> AssertRequest {
+        AssertRequest {
+            subject: "s".into(),
+            predicate: "p".into(),
+            value: id.into(),
+            asserted_by: json!({"id": "jo", "type": "human"}),
+            ..AssertRequest::default()
+        }
+    }
+
+    #[test]
+    fn an_assert_on_a_forked_key_closes_every_fact_at_its_effective_end() {
+        let (_dir, store) = forked_store();
+        let done = assert(&store, "demo", &by("c")).unwrap();
+        let closed: Vec<(&str, Option<&str>)> = (done.superseded.iter())
+            .map(|f| (f.id(), f.str_field("valid_to")))
+            .collect();
+        assert_eq!(closed[0], ("fact_a", Some("2026-02-01T00:00:00Z")));
+        assert_eq!(closed[1].0, "fact_b");
+        assert_eq!(closed[1].1, done.fact.str_field("valid_from"));
+        let chain = history(&store, "demo", "s", "p").unwrap();
+        assert!(chain.iter().all(|l| !l.differs()), "{chain:?}");
+        assert_eq!(fact_chain::current(&chain), Some(&done.fact));
+    }
+
+    #[test]
+    fn invalidate_ends_the_current_fact_only_and_records_the_fork() {
+        let (_dir, store) = forked_store();
+        assert!(
+            invalidate(&store, "demo", "s", "p", Some("fact_a"))
+                .unwrap()
+                .is_empty()
+        );
+        let ended = invalidate(&store, "demo", "s", "p", Some("fact_b")).unwrap();
+        assert_eq!(ended.len(), 1);
+        assert_eq!(ended[0].id(), "fact_b");
+        let chain = history(&store, "demo", "s", "p").unwrap();
+        assert!(chain.iter().all(|l| !l.differs()), "{chain:?}");
+        assert!(fact_chain::current(&chain).is_none());
+        let err = get(&store, "demo", "s", "p", None).unwrap_err();
+        assert_eq!(err.code(), "fact_not_found");
+    }
+
+    #[test]
+    fn a_start_before_the_latest_fact_is_a_chain_conflict() {
+        let (_dir, store) = forked_store();
+        let early = AssertRequest {
+            valid_from: Some(time::parse("2026-01-15T00:00:00Z").unwrap()),
+            ..by("c")
+        };
+        let err = assert(&store, "demo", &early).unwrap_err();
+        assert_eq!(err.code(), "fact_chain_conflict");
+    }
 }

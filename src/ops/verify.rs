@@ -762,3 +762,66 @@ pub fn fix(store: &Store) -> Result<Report> {
     report.fixed = fixed;
     Ok(report)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_merge_fork_is_a_note_that_fix_records() {
+        let (_dir, store) = crate::ops::deposit::test_support::store_with(&["demo"]);
+        let open = |id: &str, from: &str| {
+            Fact::from_value(json!({"fact_id": id, "project_id": "demo", "subject": "s",
+                "predicate": "p", "value": id, "valid_from": from, "created_at": from}))
+            .unwrap()
+        };
+        let (a, b) = (
+            open("fact_a", "2026-01-01T00:00:00Z"),
+            open("fact_b", "2026-02-01T00:00:00Z"),
+        );
+        let log = store.layout().facts_file("demo");
+        store.append_records(&log, &[&a, &b]).unwrap();
+        let (report, forked) = verify(&store).unwrap();
+        assert_eq!(forked, ["demo"]);
+        assert_eq!(report.errors(), 0);
+        let kinds: Vec<(&str, u64, Severity)> = (report.problems.iter())
+            .map(|p| (p.kind, p.line, p.severity))
+            .collect();
+        assert_eq!(kinds, [("fact_fork", 1, Severity::Note)]);
+        let fixed = fix(&store).unwrap();
+        assert!(fixed.problems.is_empty(), "{:?}", fixed.problems);
+        assert_eq!(fixed.fixed.len(), 1);
+        assert_eq!(verify(&store).unwrap().1, Vec::<String>::new());
+    }
+
+    #[test]
+    fn times_without_z_are_named_in_one_note() {
+        assert_eq!(
+            non_utc_note([("created_at", Some("2026-01-01T00:00:00Z"))]),
+            None
+        );
+        assert_eq!(non_utc_note([("valid_to", None)]), None);
+        let note = non_utc_note([
+            ("valid_from", Some("2026-01-01T02:00:00+02:00")),
+            ("created_at", Some("2026-01-01T00:00:00Z")),
+            ("valid_to", Some("2026-01-02T00:00:00-05:00")),
+        ])
+        .unwrap();
+        assert!(
+            note.starts_with(
+                "valid_from 2026-01-01T02:00:00+02:00, valid_to 2026-01-02T00:00:00-05:00 are \
+                 not in UTC"
+            ),
+            "{note}"
+        );
+    }
+
+    #[test]
+    fn line_of_counts_the_lines_before_an_offset() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log");
+        std::fs::write(&path, "a\nbb\nccc\n").unwrap();
+        assert_eq!([0, 2, 5].map(|offset| line_of(&path, offset)), [1, 2, 3]);
+        assert_eq!(line_of(&dir.path().join("missing"), 0), 0);
+    }
+}
