@@ -257,3 +257,63 @@ pub fn for_write(
         None => Ok(None),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::deposit::deposit;
+    use crate::ops::deposit::test_support::{context, store_with};
+
+    fn claude() -> Actor {
+        Actor {
+            id: "claude".into(),
+            actor_type: "agent".into(),
+        }
+    }
+
+    #[test]
+    fn a_session_records_its_packages_and_refuses_writes_once_ended() {
+        let (_dir, store) = store_with(&["demo"]);
+        let s = start(&store, "demo", &claude(), Some("coral-heron")).unwrap();
+        assert_eq!(s.callsign(), Some("coral-heron"));
+        let clash = start(&store, "demo", &claude(), Some("coral-heron")).unwrap_err();
+        assert_eq!(clash.code(), "callsign_in_use");
+        let mut ctx = context("demo");
+        ctx.session_id = Some(s.id().to_string());
+        let input = json!({"title": "In the session"});
+        let done = deposit(&store, input.as_object().unwrap().clone(), &ctx).unwrap();
+        let id = done.package.id().to_string();
+        assert!(ensure_open(&store, "demo", s.id()).is_ok());
+
+        let ended = end(&store, &s).unwrap();
+        assert_eq!(ended.session.list("packages_deposited"), [id.as_str()]);
+        assert!(!ended.session.is_active());
+        let e = ensure_open(&store, "demo", s.id()).unwrap_err();
+        assert_eq!(e.code(), "session_ended");
+        // Ending again changes nothing; the callsign is free again.
+        let again = end(&store, &s).unwrap();
+        assert_eq!(again.session, ended.session);
+        assert!(start(&store, "demo", &claude(), Some("coral-heron")).is_ok());
+    }
+
+    #[test]
+    fn a_callsign_names_the_open_session_before_older_ones() {
+        let (_dir, store) = store_with(&["demo"]);
+        let old = start(&store, "demo", &claude(), Some("amber-fox")).unwrap();
+        end(&store, &old).unwrap();
+        let new = start(&store, "demo", &claude(), Some("amber-fox")).unwrap();
+        let projects = ["demo".to_string()];
+        assert_eq!(
+            resolve(&store, &projects, "amber-fox").unwrap().id(),
+            new.id()
+        );
+        assert_eq!(resolve(&store, &projects, old.id()).unwrap().id(), old.id());
+        let e = resolve(&store, &projects, "no-such").unwrap_err();
+        assert_eq!(e.code(), "session_not_found");
+        let listed: Vec<String> = (list(&store, "demo", false).unwrap().iter())
+            .map(|v| v.session.id().to_string())
+            .collect();
+        assert_eq!(listed, [old.id(), new.id()]);
+        assert_eq!(list(&store, "demo", true).unwrap().len(), 1);
+    }
+}
