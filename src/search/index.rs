@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::lite::LiteLine;
 use super::{query, rank};
-use crate::store::coverage::Coverage;
+use crate::store::cache::coverage::Coverage;
 use crate::wire::{Status, time};
 
 const FORMAT: u32 = 2;

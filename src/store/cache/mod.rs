@@ -1,0 +1,41 @@
+//! `cache/`: every derived index, disposable (DESIGN invariant 9). This module is the one
+//! place that knows its layout: each index's folder and format version ([`Index`]), and the
+//! rule by which an index follows its log ([`coverage`]): a log that only grew is indexed
+//! incrementally (up to [`Index::tail_limit`] new bytes are read directly rather than rewrite
+//! the index); a log changed any other way (a checkout, a merge, a repair) is indexed again.
+//! Deleting `cache/` only costs the time to rebuild.
+//!
+//! A new derived index (a vector index, watch cursors) gets its own file here and its own
+//! [`Index`] below, and follows the same coverage rule.
+
+pub mod coverage;
+pub mod facts;
+
+use std::path::{Path, PathBuf};
+
+/// One kind of index: its folder under `cache/`, `<name>-v<format>`, and the format version
+/// its files carry. Bumping `format` makes every reader ignore the old files and rebuild.
+#[derive(Debug, Clone, Copy)]
+pub struct Index {
+    name: &'static str,
+    pub format: u32,
+    /// Bytes a log may have gained since its index was written that a read parses itself
+    /// before the index is rewritten.
+    pub tail_limit: u64,
+}
+
+/// The fact index of each project (`facts.rs`). Format 4: the current fact of a key is the
+/// last of its effective chain (`fact_chain`), unless that one ended; 3 took the greatest
+/// open fact.
+pub const FACTS: Index = Index {
+    name: "facts",
+    format: 4,
+    tail_limit: 1 << 20,
+};
+
+impl Index {
+    /// The folder of this index under `cache_dir`.
+    pub fn dir(&self, cache_dir: &Path) -> PathBuf {
+        cache_dir.join(format!("{}-v{}", self.name, self.format))
+    }
+}
