@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use super::pull::Filter;
 use crate::error::{Error, Result};
-use crate::search::index::{self, Doc, QueryView};
 use crate::store::Store;
+use crate::store::cache::packages::{self as index, Doc, QueryView};
 use crate::store::packages::StoredPackage;
 use crate::wire::Status;
 

@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 
 use super::pull::Filter;
 use crate::error::Result;
-use crate::search::index::{self, QueryView, hash_prefix};
-use crate::search::lite::LiteLine;
 use crate::search::{Query, parse, rank, scan};
 use crate::store::Store;
+use crate::store::cache::lite::LiteLine;
+use crate::store::cache::packages::{self, QueryView, hash_prefix};
 use crate::store::packages::StoredPackage;
 use crate::wire::{Status, time};
 
@@ -372,7 +372,7 @@ fn scan_all(
                     let mut part = Part::default();
                     for (file, path) in files.iter().enumerate().skip(t).step_by(threads) {
                         part.next_log();
-                        if let Some(Ok(idx)) = cache.map(|c| index::query(c, path, &q.terms)) {
+                        if let Some(Ok(idx)) = cache.map(|c| packages::query(c, path, &q.terms)) {
                             part.totals.indexed_docs += idx.doc_count() as u64;
                             from_index(&idx, path, file as u32, q, filter, &mut part)?;
                             continue;

@@ -9,8 +9,8 @@ use super::check::{Text, Version};
 use super::{KeyHashing, KeyMap, Run, bump};
 use crate::error::{Error, Result};
 use crate::ops::backup::{Kind, OnConflict, SKIPPED_LISTED, SkippedRecord};
-use crate::search::index::{hash_prefix, id_key};
 use crate::store::Store;
+use crate::store::cache::packages::{hash_prefix, id_key};
 use crate::store::packages::{Location, StoredPackage};
 use crate::wire::{Fact, Package, Status, canonical, time};
 

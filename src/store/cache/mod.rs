@@ -10,6 +10,9 @@
 
 pub mod coverage;
 pub mod facts;
+pub mod lite;
+pub mod packages;
+pub mod terms;
 
 use std::path::{Path, PathBuf};
 
@@ -31,6 +34,14 @@ pub const FACTS: Index = Index {
     name: "facts",
     format: 4,
     tail_limit: 1 << 20,
+};
+
+/// The package index of each monthly package log (`packages/`). Format 2 added the id table
+/// and what listings need of each line.
+pub const PACKAGES: Index = Index {
+    name: "search",
+    format: 2,
+    tail_limit: 4 << 20,
 };
 
 impl Index {

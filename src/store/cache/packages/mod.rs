@@ -1,49 +1,28 @@
-//! A disposable inverted index per monthly package log, kept under `cache/` (DESIGN invariant
-//! 9): for each stem, the lines that hold it and its weighted count; for each line, what
-//! ranking needs. An index records how many bytes of its log it covers and fingerprints of
-//! them. A log that grew is indexed incrementally; a log that changed any other way (a git
-//! checkout, a merge, a repair) is indexed again from scratch. Deleting `cache/` only costs
-//! the time to rebuild.
+//! The package index: a disposable inverted index per monthly package log, under
+//! `cache/search-v2/` ([`super::PACKAGES`]). For each stem, the lines that hold it and its
+//! weighted count; for each line, what listings and ranking need (id, version, hash prefix,
+//! status, type, time, significance) and an id table for lookups by package id. It follows
+//! its log by the coverage rule of [`super`]. The file format is in `file.rs`; the stems are
+//! those of [`super::terms`], which search's queries use too.
+
+mod file;
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
+use self::file::{
+    DOC_BYTES, decode_doc, encode_doc, lookup_id, open_valid, read, read_partial, write,
+};
+use super::PACKAGES;
 use super::lite::LiteLine;
-use super::{query, rank};
-use crate::store::cache::coverage::Coverage;
+use super::terms;
 use crate::wire::{Status, time};
 
-const FORMAT: u32 = 2;
-pub(super) const DOC_BYTES: usize = 41;
-const DICT_BYTES: usize = 20;
-const POSTING_BYTES: usize = 8;
-/// One entry of the id table: a 64-bit key of the package id, and the document.
-const ID_ENTRY_BYTES: usize = 12;
-/// Lines a log may have beyond its index before the index file is brought up to date: a read
-/// parses up to this much of a grown log itself rather than rewrite the index every time.
-pub const TAIL_LIMIT: u64 = 4 << 20;
 /// Package types get one byte in a document; this one means "more types than fit: read the
 /// line".
 pub const TYPE_OVERFLOW: u8 = u8::MAX;
-
-/// What an index says about its log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct Header {
-    format: u32,
-    #[serde(flatten)]
-    coverage: Coverage,
-    /// The package types of the documents, by code.
-    #[serde(default)]
-    types: Vec<String>,
-    /// Lines of the covered bytes that are not package lines: readers that use the index must
-    /// still report them, so they read such a log in full.
-    #[serde(default)]
-    damaged: u64,
-}
 
 /// One indexed line.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,7 +50,7 @@ pub fn id_key(id: &str) -> u64 {
 /// An index in memory: its documents, and postings by stem.
 #[derive(Debug, Default)]
 pub struct MonthIndex {
-    header_covered: u64,
+    pub(super) header_covered: u64,
     pub docs: Vec<Doc>,
     /// Package types by code.
     pub types: Vec<String>,
@@ -126,24 +105,6 @@ pub fn hash_prefix(hash: &str) -> u64 {
     u64::from_str_radix(hex.get(..16).unwrap_or("0"), 16).unwrap_or(0)
 }
 
-fn status_code(s: Status) -> u8 {
-    match s {
-        Status::Draft => 0,
-        Status::Complete => 1,
-        Status::AwaitingReview => 2,
-        Status::RevisionRequested => 3,
-    }
-}
-
-fn status_of(code: u8) -> Status {
-    match code {
-        0 => Status::Draft,
-        2 => Status::AwaitingReview,
-        3 => Status::RevisionRequested,
-        _ => Status::Complete,
-    }
-}
-
 impl MonthIndex {
     /// Adds one line (its bytes, without or with the newline) found at `offset`. Lines that are
     /// not packages are left out: the plain readers report them.
@@ -163,15 +124,15 @@ impl MonthIndex {
         let doc = self.docs.len() as u32;
         let mut len = 0.0;
         let mut scratch = std::mem::take(&mut self.scratch);
-        for &(field, weight) in rank::FIELDS {
+        for &(field, weight) in terms::FIELDS {
             let text = p.text(field);
             for word in text.split(|c: char| !c.is_alphanumeric()) {
                 if word.is_empty() {
                     continue;
                 }
                 len += weight;
-                query::lowercase_into(word, &mut scratch.word);
-                query::stem_into(&scratch.word, &mut scratch.stem);
+                terms::lowercase_into(word, &mut scratch.word);
+                terms::stem_into(&scratch.word, &mut scratch.stem);
                 let slot = self.slot(&scratch.stem) as usize;
                 if slot >= scratch.counts.len() {
                     scratch.counts.resize(slot + 1, 0.0);
@@ -215,7 +176,7 @@ impl MonthIndex {
     }
 
     /// Indexes the complete lines of `log` from byte `from` on; returns the new covered length.
-    fn add_from(&mut self, log: &Path, from: u64) -> std::io::Result<u64> {
+    pub(super) fn add_from(&mut self, log: &Path, from: u64) -> std::io::Result<u64> {
         let mut file = File::open(log)?;
         file.seek(SeekFrom::Start(from))?;
         let mut reader = BufReader::with_capacity(1 << 20, file);
@@ -262,7 +223,7 @@ impl MonthIndex {
     }
 }
 
-/// Where the index of `log` lives: `cache/search-v1/<project folder>/<month>.idx`.
+/// Where the index of `log` lives: `cache/search-v2/<project folder>/<month>.idx`.
 pub fn index_path(cache_dir: &Path, log: &Path) -> PathBuf {
     let month = log
         .file_stem()
@@ -274,8 +235,8 @@ pub fn index_path(cache_dir: &Path, log: &Path) -> PathBuf {
         .and_then(|p| p.file_name())
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    cache_dir
-        .join(format!("search-v{FORMAT}"))
+    PACKAGES
+        .dir(cache_dir)
         .join(project)
         .join(format!("{month}.idx"))
 }
@@ -298,78 +259,6 @@ pub fn load_or_build(cache_dir: &Path, log: &Path) -> std::io::Result<MonthIndex
         let _ = write(&path, log, &index);
     }
     Ok(index)
-}
-
-fn write(path: &Path, log: &Path, index: &MonthIndex) -> std::io::Result<()> {
-    let header = Header {
-        format: FORMAT,
-        coverage: Coverage::of(log, index.header_covered)?,
-        types: index.types.clone(),
-        damaged: index.damaged,
-    };
-    let stems = index.sorted_postings();
-    let header = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
-    // Written as it is produced: a busy month's index is megabytes, and two are built at once.
-    crate::store::log::write_atomic_with(path, |out| write_body(out, &header, index, &stems))
-        .map_err(|e| std::io::Error::other(e.to_string()))
-}
-
-fn write_body(
-    out: &mut dyn std::io::Write,
-    header: &[u8],
-    index: &MonthIndex,
-    stems: &[(&str, &[(u32, f32)])],
-) -> std::io::Result<()> {
-    out.write_all(header)?;
-    out.write_all(b"\n")?;
-    let n_postings: usize = stems.iter().map(|(_, list)| list.len()).sum();
-    let ids_len: usize = index.docs.iter().map(|d| d.id.len()).sum();
-    let stems_len: usize = stems.iter().map(|(s, _)| s.len()).sum();
-    out.write_all(&(index.docs.len() as u32).to_le_bytes())?;
-    out.write_all(&(stems.len() as u32).to_le_bytes())?;
-    out.write_all(&(n_postings as u64).to_le_bytes())?;
-    out.write_all(&(ids_len as u64).to_le_bytes())?;
-    out.write_all(&(stems_len as u64).to_le_bytes())?;
-    let (mut id_off, mut record) = (0u32, Vec::with_capacity(DOC_BYTES));
-    for d in &index.docs {
-        record.clear();
-        encode_doc(&mut record, d, id_off);
-        out.write_all(&record)?;
-        id_off += d.id.len() as u32;
-    }
-    let (mut stem_off, mut post_off) = (0u32, 0u64);
-    for (s, list) in stems {
-        let count = list.len();
-        out.write_all(&stem_off.to_le_bytes())?;
-        out.write_all(&(s.len() as u16).to_le_bytes())?;
-        out.write_all(&[0u8; 2])?;
-        out.write_all(&post_off.to_le_bytes())?;
-        out.write_all(&(count as u32).to_le_bytes())?;
-        stem_off += s.len() as u32;
-        post_off += count as u64;
-    }
-    for d in &index.docs {
-        out.write_all(d.id.as_bytes())?;
-    }
-    for (s, _) in stems {
-        out.write_all(s.as_bytes())?;
-    }
-    for (_, list) in stems {
-        for (doc, tf) in *list {
-            out.write_all(&doc.to_le_bytes())?;
-            out.write_all(&tf.to_le_bytes())?;
-        }
-    }
-    // Last, the id table, sorted by key: a lookup reads a few entries of it in place.
-    let mut keys: Vec<(u64, u32)> = (index.docs.iter().enumerate())
-        .map(|(i, d)| (id_key(&d.id), i as u32))
-        .collect();
-    keys.sort_unstable();
-    for (key, doc) in keys {
-        out.write_all(&key.to_le_bytes())?;
-        out.write_all(&doc.to_le_bytes())?;
-    }
-    Ok(())
 }
 
 /// What a query needs of one log's index: the document table (decoded on demand) and the
@@ -450,58 +339,18 @@ impl QueryView {
     }
 }
 
-fn encode_doc(out: &mut Vec<u8>, d: &Doc, id_off: u32) {
-    out.extend(d.offset.to_le_bytes());
-    out.extend(d.created_micros.to_le_bytes());
-    out.extend(d.len.to_le_bytes());
-    out.extend(d.version.to_le_bytes());
-    out.extend(d.hash_prefix.to_le_bytes());
-    out.extend(id_off.to_le_bytes());
-    out.extend((d.id.len() as u16).to_le_bytes());
-    out.push(d.significance as u8);
-    out.push(status_code(d.status));
-    out.push(d.type_code);
-}
-
-/// Decodes a document record; its id too when `ids` is given.
-fn decode_doc(raw: &[u8], ids: Option<&[u8]>) -> Option<Doc> {
-    let mut d = Fields(raw);
-    let (offset, created_micros, len, version, hash_prefix) =
-        (d.u64()?, d.i64()?, d.f32()?, d.u32()?, d.u64()?);
-    let (id_off, id_len) = (d.u32()? as usize, d.u16()? as usize);
-    let (significance, status) = (d.take::<1>()?[0] as i8, status_of(d.take::<1>()?[0]));
-    let type_code = d.take::<1>()?[0];
-    let id = match ids {
-        Some(ids) => std::str::from_utf8(ids.get(id_off..id_off + id_len)?)
-            .ok()?
-            .to_string(),
-        None => String::new(),
-    };
-    Some(Doc {
-        offset,
-        created_micros,
-        len,
-        version,
-        hash_prefix,
-        significance,
-        status,
-        type_code,
-        id,
-    })
-}
-
 /// The index of `log` as far as a query for `stems` needs it. A valid index that covers the
 /// whole log is read in part (header, documents, dictionary, and the postings of `stems`);
 /// otherwise the index is brought up to date first.
 ///
-/// An index that covers all but the last few lines of a grown log ([`TAIL_LIMIT`]) is used as
+/// An index that covers all but the last few lines of a grown log ([`super::Index::tail_limit`]) is used as
 /// it is, and those lines are indexed in memory: a deposit does not cost the next read a
 /// rewrite of the month's index.
 pub fn query(cache_dir: &Path, log: &Path, stems: &[String]) -> std::io::Result<QueryView> {
     let log_len = std::fs::metadata(log)?.len();
     let path = index_path(cache_dir, log);
     if let Ok(Some((mut view, covered))) = read_partial(&path, log, log_len, stems)
-        && log_len - covered <= TAIL_LIMIT
+        && log_len - covered <= PACKAGES.tail_limit
     {
         if covered < log_len {
             let mut tail = MonthIndex::default();
@@ -514,37 +363,6 @@ pub fn query(cache_dir: &Path, log: &Path, stems: &[String]) -> std::io::Result<
     Ok(QueryView::from_index(&index, stems))
 }
 
-/// An open index file whose header still holds for its log.
-struct OpenIndex {
-    file: File,
-    header: Header,
-    /// Where the fixed counts start (after the header line).
-    body: u64,
-}
-
-fn open_valid(path: &Path, log: &Path, log_len: u64) -> std::io::Result<Option<OpenIndex>> {
-    let mut file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    let mut line = Vec::new();
-    BufReader::with_capacity(1024, &mut file)
-        .take(64 << 10)
-        .read_until(b'\n', &mut line)?;
-    let Ok(header) = serde_json::from_slice::<Header>(&line) else {
-        return Ok(None);
-    };
-    if header.format != FORMAT || !header.coverage.still_holds(log, log_len)? {
-        return Ok(None);
-    }
-    Ok(Some(OpenIndex {
-        file,
-        header,
-        body: line.len() as u64,
-    }))
-}
-
 /// Whether the index of `log` can be used as it is (it may lag a grown log by a little).
 pub fn is_warm(cache_dir: &Path, log: &Path) -> bool {
     let Ok(log_len) = std::fs::metadata(log).map(|m| m.len()) else {
@@ -552,7 +370,7 @@ pub fn is_warm(cache_dir: &Path, log: &Path) -> bool {
     };
     matches!(
         open_valid(&index_path(cache_dir, log), log, log_len),
-        Ok(Some(open)) if log_len - open.header.coverage.covered <= TAIL_LIMIT
+        Ok(Some(open)) if log_len - open.header.coverage.covered <= PACKAGES.tail_limit
     )
 }
 
@@ -596,7 +414,7 @@ pub fn find_id(cache_dir: &Path, log: &Path, id: &str) -> std::io::Result<Option
     let path = index_path(cache_dir, log);
     let found = match open_valid(&path, log, log_len)? {
         Some(open) if open.header.damaged > 0 => return Ok(None),
-        Some(open) if log_len - open.header.coverage.covered <= TAIL_LIMIT => {
+        Some(open) if log_len - open.header.coverage.covered <= PACKAGES.tail_limit => {
             lookup_id(open, id).ok().flatten()
         }
         _ => None,
@@ -619,256 +437,6 @@ pub fn find_id(cache_dir: &Path, log: &Path, id: &str) -> std::io::Result<Option
         offsets.extend(tail.docs.iter().filter(|d| d.id == id).map(|d| d.offset));
     }
     Ok(Some(offsets))
-}
-
-/// Binary search of the id table in place; `None` when the file is damaged.
-fn lookup_id(mut open: OpenIndex, id: &str) -> std::io::Result<Option<(Vec<u64>, u64)>> {
-    let read_at = |file: &mut File, at: u64, buf: &mut [u8]| -> std::io::Result<()> {
-        file.seek(SeekFrom::Start(at))?;
-        file.read_exact(buf)
-    };
-    let mut fixed = [0u8; 32];
-    read_at(&mut open.file, open.body, &mut fixed)?;
-    let n_docs = u32::from_le_bytes(fixed[..4].try_into().unwrap_or_default()) as u64;
-    let file_len = open.file.metadata()?.len();
-    let Some(table) = file_len.checked_sub(n_docs * ID_ENTRY_BYTES as u64) else {
-        return Ok(None);
-    };
-    let key = id_key(id);
-    let mut entry = |i: u64| -> std::io::Result<(u64, u32)> {
-        let mut raw = [0u8; ID_ENTRY_BYTES];
-        read_at(&mut open.file, table + i * ID_ENTRY_BYTES as u64, &mut raw)?;
-        let mut f = Fields(&raw);
-        Ok((f.u64().unwrap_or(0), f.u32().unwrap_or(0)))
-    };
-    let (mut lo, mut hi) = (0, n_docs);
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        if entry(mid)?.0 < key {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    let mut docs = Vec::new();
-    while lo < n_docs {
-        let (k, doc) = entry(lo)?;
-        if k != key {
-            break;
-        }
-        docs.push(doc);
-        lo += 1;
-    }
-    let mut offsets = Vec::with_capacity(docs.len());
-    for doc in docs {
-        if u64::from(doc) >= n_docs {
-            return Ok(None);
-        }
-        let mut raw = [0u8; DOC_BYTES];
-        read_at(
-            &mut open.file,
-            open.body + 32 + u64::from(doc) * DOC_BYTES as u64,
-            &mut raw,
-        )?;
-        let Some(d) = decode_doc(&raw, None) else {
-            return Ok(None);
-        };
-        offsets.push(d.offset);
-    }
-    Ok(Some((offsets, open.header.coverage.covered)))
-}
-
-/// Reads what a query needs from an index file whose header still holds for its log, with the
-/// number of log bytes it covers; `None` when it is missing, stale, or damaged.
-fn read_partial(
-    path: &Path,
-    log: &Path,
-    log_len: u64,
-    stems: &[String],
-) -> std::io::Result<Option<(QueryView, u64)>> {
-    let Some(OpenIndex {
-        mut file,
-        header,
-        body,
-    }) = open_valid(path, log, log_len)?
-    else {
-        return Ok(None);
-    };
-    file.seek(SeekFrom::Start(body))?;
-    let mut reader = BufReader::new(&mut file);
-    let mut fixed = [0u8; 32];
-    reader.read_exact(&mut fixed)?;
-    let mut f = Fields(&fixed);
-    let (n_docs, n_terms) = (f.u32().unwrap_or(0) as usize, f.u32().unwrap_or(0) as usize);
-    let (_, ids_len, stems_len) = (
-        f.u64().unwrap_or(0),
-        f.u64().unwrap_or(0) as usize,
-        f.u64().unwrap_or(0) as usize,
-    );
-    let read_n = |r: &mut BufReader<&mut File>, n: usize| -> std::io::Result<Vec<u8>> {
-        let mut buf = vec![0u8; n];
-        r.read_exact(&mut buf)?;
-        Ok(buf)
-    };
-    let doc_bytes = read_n(&mut reader, n_docs * DOC_BYTES)?;
-    // A listing needs no stems: skip the dictionary rather than read it.
-    let (dict, ids, stem_blob) = if stems.is_empty() {
-        reader.seek_relative((n_terms * DICT_BYTES) as i64)?;
-        (Vec::new(), read_n(&mut reader, ids_len)?, Vec::new())
-    } else {
-        (
-            read_n(&mut reader, n_terms * DICT_BYTES)?,
-            read_n(&mut reader, ids_len)?,
-            read_n(&mut reader, stems_len)?,
-        )
-    };
-    let postings_start =
-        body + 32 + (n_docs * DOC_BYTES + n_terms * DICT_BYTES + ids_len + stems_len) as u64;
-    drop(reader);
-    let entry = |i: usize| -> Option<(&[u8], u64, usize)> {
-        let mut d = Fields(dict.get(i * DICT_BYTES..(i + 1) * DICT_BYTES)?);
-        let (off, len) = (d.u32()? as usize, d.u16()? as usize);
-        d.u16()?;
-        Some((stem_blob.get(off..off + len)?, d.u64()?, d.u32()? as usize))
-    };
-    let mut postings = Vec::with_capacity(stems.len());
-    for stem in stems {
-        // The dictionary is sorted by stem bytes: binary search it in place.
-        let (mut lo, mut hi) = (0, n_terms);
-        let mut found = None;
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            let Some((s, post_off, count)) = entry(mid) else {
-                return Ok(None);
-            };
-            match s.cmp(stem.as_bytes()) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => {
-                    found = Some((post_off, count));
-                    break;
-                }
-            }
-        }
-        let mut list = Vec::new();
-        if let Some((post_off, count)) = found {
-            file.seek(SeekFrom::Start(
-                postings_start + post_off * POSTING_BYTES as u64,
-            ))?;
-            let mut raw = vec![0u8; count * POSTING_BYTES];
-            file.read_exact(&mut raw)?;
-            for c in raw.chunks_exact(POSTING_BYTES) {
-                let mut p = Fields(c);
-                match (p.u32(), p.f32()) {
-                    (Some(doc), Some(tf)) if (doc as usize) < n_docs => list.push((doc, tf)),
-                    _ => return Ok(None),
-                }
-            }
-        }
-        postings.push(list);
-    }
-    Ok(Some((
-        QueryView {
-            doc_bytes,
-            ids,
-            types: header.types,
-            damaged: header.damaged > 0,
-            postings,
-        },
-        header.coverage.covered,
-    )))
-}
-
-/// Little-endian fields from a byte slice, in order.
-struct Fields<'a>(&'a [u8]);
-
-impl<'a> Fields<'a> {
-    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
-        let (head, rest) = self.0.split_at_checked(N)?;
-        self.0 = rest;
-        head.try_into().ok()
-    }
-    fn u16(&mut self) -> Option<u16> {
-        self.take().map(u16::from_le_bytes)
-    }
-    fn u32(&mut self) -> Option<u32> {
-        self.take().map(u32::from_le_bytes)
-    }
-    fn u64(&mut self) -> Option<u64> {
-        self.take().map(u64::from_le_bytes)
-    }
-    fn i64(&mut self) -> Option<i64> {
-        self.take().map(i64::from_le_bytes)
-    }
-    fn f32(&mut self) -> Option<f32> {
-        self.take().map(f32::from_le_bytes)
-    }
-    fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
-        let (head, rest) = self.0.split_at_checked(n)?;
-        self.0 = rest;
-        Some(head)
-    }
-}
-
-/// Reads an index file; `Ok(None)` when it is missing or unreadable (it is then rebuilt).
-fn read(path: &Path) -> std::io::Result<Option<(Header, MonthIndex)>> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    Ok(parse(&bytes))
-}
-
-fn parse(bytes: &[u8]) -> Option<(Header, MonthIndex)> {
-    let nl = bytes.iter().position(|&b| b == b'\n')?;
-    let header: Header = serde_json::from_slice(&bytes[..nl]).ok()?;
-    if header.format != FORMAT {
-        return None;
-    }
-    let mut f = Fields(&bytes[nl + 1..]);
-    let (n_docs, n_terms) = (f.u32()? as usize, f.u32()? as usize);
-    let (_n_postings, ids_len, stems_len) = (f.u64()?, f.u64()? as usize, f.u64()? as usize);
-    let doc_bytes = f.bytes(n_docs * DOC_BYTES)?;
-    let mut dict = Vec::with_capacity(n_terms);
-    for _ in 0..n_terms {
-        let mut d = Fields(f.bytes(DICT_BYTES)?);
-        let (off, len) = (d.u32()? as usize, d.u16()? as usize);
-        d.u16()?;
-        dict.push((off, len, d.u64()? as usize, d.u32()? as usize));
-    }
-    let ids = f.bytes(ids_len)?;
-    let stems = f.bytes(stems_len)?;
-    let postings_bytes = f.0;
-    let mut index = MonthIndex {
-        header_covered: header.coverage.covered,
-        types: header.types.clone(),
-        damaged: header.damaged,
-        ..Default::default()
-    };
-    for raw in doc_bytes.chunks_exact(DOC_BYTES) {
-        index.docs.push(decode_doc(raw, Some(ids))?);
-    }
-    for (off, len, post_off, count) in dict {
-        let stem = std::str::from_utf8(stems.get(off..off + len)?)
-            .ok()?
-            .to_string();
-        let raw =
-            postings_bytes.get(post_off * POSTING_BYTES..(post_off + count) * POSTING_BYTES)?;
-        let list = raw
-            .chunks_exact(POSTING_BYTES)
-            .map(|c| {
-                let mut p = Fields(c);
-                Some((p.u32()?, p.f32()?))
-            })
-            .collect::<Option<Vec<_>>>()?;
-        if list.iter().any(|&(d, _)| d as usize >= index.docs.len()) {
-            return None;
-        }
-        let slot = index.slot(&stem) as usize;
-        index.lists[slot] = list;
-    }
-    Some((header, index))
 }
 
 #[cfg(test)]
