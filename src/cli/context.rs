@@ -191,7 +191,7 @@ impl Ctx {
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(COLD_NOTE_BYTES);
-        let bytes = crate::ops::catalog::cold_bytes(store, projects);
+        let bytes = crate::store::cache::catalog::cold_bytes(store, projects);
         if bytes > 0 && bytes >= threshold {
             eprintln!(
                 "relay: indexing {:.1} MB of package logs into .relay/cache/ (first use since the cache was cleared); later commands reuse it",

@@ -9,8 +9,8 @@ use serde::Serialize;
 use serde_json::{Map, json};
 use sha2::{Digest, Sha256};
 
-use super::catalog::{Entry, MonthCatalog};
 use crate::error::{Error, Result};
+use crate::store::cache::catalog::{self, Entry, MonthCatalog};
 use crate::store::packages::StoredPackage;
 use crate::store::{Store, log};
 use crate::wire::tree::Object;
@@ -97,7 +97,7 @@ fn each_package(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()>
         }
         return Ok(());
     }
-    super::catalog::warm(store, project)?;
+    catalog::warm(store, project)?;
     let logs = store.package_logs(project)?;
     // Each month's catalog is loaded, and its packages put in creation order, on a thread of
     // its own while the month before is written.

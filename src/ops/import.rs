@@ -220,9 +220,9 @@ struct ProjectState {
 /// Every package id stored in `project`, with the number of its log in
 /// [`Store::package_logs`], read from the logs' catalogs (brought up to date first).
 fn each_stored_id(store: &Store, project: &str, mut each: impl FnMut(&str, usize)) -> Result<()> {
-    super::catalog::warm(store, project)?;
+    crate::store::cache::catalog::warm(store, project)?;
     for (i, log) in store.package_logs(project)?.iter().enumerate() {
-        let month = super::catalog::MonthCatalog::load(store, log)?;
+        let month = crate::store::cache::catalog::MonthCatalog::load(store, log)?;
         for e in &month.entries {
             each(month.id(e), i);
         }

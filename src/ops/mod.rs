@@ -5,7 +5,6 @@ pub mod auto;
 pub mod backup;
 pub mod callsign;
 mod callsign_words;
-pub mod catalog;
 pub mod conformance;
 pub mod deposit;
 pub mod export_versioned;

@@ -1,7 +1,7 @@
 //! pull (§8.2): one package by id, or the latest packages of one or more projects, filtered.
 
-use super::catalog::{self, MonthCatalog};
 use crate::error::{Error, Result};
+use crate::store::cache::catalog::{Entry, MonthCatalog};
 use crate::store::packages::StoredPackage;
 use crate::store::{Store, WarningKind};
 use crate::wire::{Status, time::Timestamp};
@@ -82,6 +82,22 @@ impl std::fmt::Debug for Viewer {
 }
 
 impl Filter {
+    /// Whether `entry` can pass this filter, judged from the index alone (a `true` still needs the
+    /// line read and [`Filter::matches`]).
+    pub fn may_match(&self, month: &MonthCatalog, entry: &Entry) -> bool {
+        let at = entry.created_micros;
+        if self.since.is_some_and(|s| at < s.timestamp_micros())
+            || self.until.is_some_and(|u| at >= u.timestamp_micros())
+            || self.status.is_some_and(|s| s != entry.status)
+        {
+            return false;
+        }
+        self.types.is_empty()
+            || month
+                .package_type(entry)
+                .is_none_or(|t| self.types.iter().any(|wanted| wanted == t))
+    }
+
     pub fn matches(&self, p: &StoredPackage) -> bool {
         let pkg = &p.package;
         if !self.types.is_empty() && !self.types.iter().any(|t| t == pkg.package_type()) {
@@ -229,7 +245,7 @@ pub fn newest_first(
         }
         let month = MonthCatalog::load(store, &log)?;
         for entry in &month.entries {
-            if !catalog::may_match(&month, entry, filter) {
+            if !filter.may_match(&month, entry) {
                 continue;
             }
             if let Some(p) = month.read(store, entry)?

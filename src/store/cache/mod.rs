@@ -8,6 +8,7 @@
 //! A new derived index (a vector index, watch cursors) gets its own file here and its own
 //! [`Index`] below, and follows the same coverage rule.
 
+pub mod catalog;
 pub mod coverage;
 pub mod facts;
 pub mod lite;
