@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 
 use super::backup::{ImportOptions, ImportSummary, Kind};
 use crate::error::{Error, Result};
-use crate::store::cache::packages::id_key;
+use crate::store::cache::id_key;
 use crate::store::records::{Versioned, end_order};
 use crate::store::{Store, log};
 use crate::wire::{Fact, Project, Session, Status, canonical, time};

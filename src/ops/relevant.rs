@@ -14,6 +14,7 @@ use super::pull::Filter;
 use crate::error::Result;
 use crate::search::{Query, parse, rank, scan};
 use crate::store::Store;
+use crate::store::cache::id_key;
 use crate::store::cache::lite::LiteLine;
 use crate::store::cache::packages::{self, QueryView, hash_prefix};
 use crate::store::packages::StoredPackage;
@@ -46,7 +47,9 @@ impl Ranked {
 /// weights in its [`Part`]'s `tf`. Memory follows the matches (hundreds of thousands for a
 /// broad query at a million packages), so the record is kept small.
 struct Candidate {
-    /// The key of its package id ([`id_key`]).
+    /// The key of its package id ([`id_key`]), which candidates are deduplicated by: two ids
+    /// of one store sharing one is about as likely as 1 in 10^7 at a million packages, and
+    /// the winners' ids are read back from their lines.
     id: u64,
     offset: u64,
     /// With `status`, the version order of `store::packages::version_order` (see
@@ -135,16 +138,6 @@ fn candidate(
         superseded: false,
     };
     Some((c, stats.tf))
-}
-
-/// The key a package is deduplicated by: a 64-bit hash of its id (two ids of one store sharing
-/// one is about as likely as 1 in 10^7 at a million packages; the winners' ids are read back
-/// from their lines).
-fn id_key(id: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    id.hash(&mut h);
-    h.finish()
 }
 
 /// The totals the scan gathers besides candidates.

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use crate::error::{Error, Result, SchemaError};
 use crate::ops::backup::{ImportOptions, Kind};
 use crate::store::Store;
-use crate::store::cache::packages::{hash_prefix, id_key};
+use crate::store::cache::{id_key, packages::hash_prefix};
 use crate::store::config::SecretPolicy;
 use crate::store::packages::StoredPackage;
 use crate::wire::{Fact, Package, Project, Session, Status, canonical, time};

@@ -10,7 +10,7 @@ use super::{KeyHashing, KeyMap, Run, bump};
 use crate::error::{Error, Result};
 use crate::ops::backup::{Kind, OnConflict, SKIPPED_LISTED, SkippedRecord};
 use crate::store::Store;
-use crate::store::cache::packages::{hash_prefix, id_key};
+use crate::store::cache::{id_key, packages::hash_prefix};
 use crate::store::packages::{Location, StoredPackage};
 use crate::wire::{Fact, Package, Status, canonical, time};
 

@@ -12,7 +12,7 @@ use super::{Problem, Severity};
 use crate::error::Result;
 use crate::ops::export_versioned::GroupNumbers;
 use crate::store::Store;
-use crate::store::cache::packages::id_key;
+use crate::store::cache::id_key;
 use crate::store::fact_chain::{ChainEnd, chain_ends};
 use crate::store::records::{Versioned, newer_by_end};
 use crate::wire::{Fact, Session, time};

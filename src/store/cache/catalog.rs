@@ -169,7 +169,7 @@ fn entries(view: &QueryView) -> (Vec<Entry>, Vec<u64>) {
     let docs: Vec<Doc> = (0..n).filter_map(|i| view.doc(i)).collect();
     let id = |i: u32| view.doc_id(i).unwrap_or_default();
     let mut by_key: Vec<(u64, u32)> = (0..docs.len() as u32)
-        .map(|i| (packages::id_key(id(i)), i))
+        .map(|i| (super::id_key(id(i)), i))
         .collect();
     by_key.sort_unstable();
     let mut entries = Vec::with_capacity(by_key.len());

@@ -13,8 +13,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::FACTS;
+use std::hash::Hasher as _;
+
 use super::coverage::Coverage;
+use super::{FACTS, Fnv};
 use crate::error::{Error, Result};
 use crate::store::fact_chain::chain_rank;
 use crate::store::records::Versioned;
@@ -42,13 +44,14 @@ struct Header {
     current_bytes: u64,
 }
 
-/// A stable 64-bit key of (subject, predicate) (FNV-1a, with a separator no string holds).
+/// A stable 64-bit key of (subject, predicate): the one hash of `cache/` over both, with a
+/// separator no string holds.
 fn key_hash(subject: &str, predicate: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in subject.bytes().chain([0xff]).chain(predicate.bytes()) {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    let mut h = Fnv::default();
+    h.write(subject.as_bytes());
+    h.write(&[0xff]);
+    h.write(predicate.as_bytes());
+    h.finish()
 }
 
 /// What reading needs of a fact line before parsing it in full.

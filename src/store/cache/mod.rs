@@ -45,9 +45,54 @@ pub const PACKAGES: Index = Index {
     tail_limit: 4 << 20,
 };
 
+/// The one 64-bit hash of `cache/` (FNV-1a): of package ids ([`id_key`]), of the fact
+/// index's (subject, predicate) keys, and of the stems while the package index is built. Its
+/// values are stored in index files (tables are sorted by them), so changing it means bumping
+/// the format of every index that stores them.
+#[derive(Debug, Clone, Copy)]
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// A stable 64-bit key of a package id ([`Fnv`]): what the package index's id table is sorted
+/// by, and what readers group a package's versions by before comparing the ids themselves.
+pub fn id_key(id: &str) -> u64 {
+    use std::hash::Hasher as _;
+    let mut h = Fnv::default();
+    h.write(id.as_bytes());
+    h.finish()
+}
+
 impl Index {
     /// The folder of this index under `cache_dir`.
     pub fn dir(&self, cache_dir: &Path) -> PathBuf {
         cache_dir.join(format!("{}-v{}", self.name, self.format))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stored_hash_keeps_its_values() {
+        // FNV-1a 64 of "" and of "a": index files hold these keys, so they must not drift.
+        assert_eq!(id_key(""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(id_key("a"), 0xaf63_dc4c_8601_ec8c);
     }
 }

@@ -1,7 +1,7 @@
 //! The package index's file: a JSON header line ([`Header`]: format, coverage, type table,
 //! damaged lines), then little-endian tables: counts, one fixed record per document, the stem
 //! dictionary, the ids, the stems, the postings, and last the id table sorted by
-//! [`super::id_key`]. Queries and id lookups read the parts they need in place.
+//! [`crate::store::cache::id_key`]. Queries and id lookups read the parts they need in place.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
@@ -9,9 +9,10 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Doc, MonthIndex, QueryView, id_key};
+use super::{Doc, MonthIndex, QueryView};
 use crate::store::cache::PACKAGES;
 use crate::store::cache::coverage::Coverage;
+use crate::store::cache::id_key;
 use crate::wire::Status;
 
 const FORMAT: u32 = PACKAGES.format;

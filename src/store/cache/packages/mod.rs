@@ -9,15 +9,16 @@ mod file;
 
 use std::collections::HashMap;
 use std::fs::File;
+use std::hash::BuildHasherDefault;
 use std::io::{BufRead, BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use self::file::{
     DOC_BYTES, decode_doc, encode_doc, lookup_id, open_valid, read, read_partial, write,
 };
-use super::PACKAGES;
 use super::lite::LiteLine;
 use super::terms;
+use super::{Fnv, PACKAGES};
 use crate::wire::{Status, time};
 
 /// Package types get one byte in a document; this one means "more types than fit: read the
@@ -40,13 +41,6 @@ pub struct Doc {
     pub id: String,
 }
 
-/// A stable 64-bit key of a package id (FNV-1a): the id table is sorted by it.
-pub fn id_key(id: &str) -> u64 {
-    id.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// An index in memory: its documents, and postings by stem.
 #[derive(Debug, Default)]
 pub struct MonthIndex {
@@ -56,8 +50,9 @@ pub struct MonthIndex {
     pub types: Vec<String>,
     /// Covered lines that are not package lines.
     pub damaged: u64,
-    /// Stem → its slot in `lists`.
-    terms: HashMap<String, u32, FnvBuild>,
+    /// Stem → its slot in `lists`. FNV ([`Fnv`]): short keys, hashed once per word indexed,
+    /// and no need for SipHash's protection (the keys come from the store being indexed).
+    terms: HashMap<String, u32, BuildHasherDefault<Fnv>>,
     /// Per stem slot, (doc, weighted count), docs ascending.
     lists: Vec<Vec<(u32, f32)>>,
     /// Scratch of [`MonthIndex::add_line`], kept between lines so that indexing a word
@@ -72,31 +67,6 @@ struct Scratch {
     stem: String,
     counts: Vec<f32>,
     touched: Vec<u32>,
-}
-
-/// FNV-1a for the stem table: short keys, hashed once per word indexed, and no need for
-/// SipHash's protection (the keys come from the store being indexed, by its owner).
-#[derive(Debug, Default, Clone, Copy)]
-struct FnvBuild;
-
-struct Fnv(u64);
-
-impl std::hash::BuildHasher for FnvBuild {
-    type Hasher = Fnv;
-    fn build_hasher(&self) -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
 }
 
 /// The first 64 bits of a `sha256:` hash, for ordering versions.
