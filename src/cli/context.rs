@@ -10,7 +10,7 @@ use super::exit;
 use super::ui::{ColorChoice, Ui};
 use crate::error::{Code, Error};
 use crate::ops::Actor;
-use crate::ops::pull::Viewer;
+use crate::ops::filter::Viewer;
 use crate::store::Store;
 
 /// Flags every command accepts.

@@ -10,6 +10,7 @@ pub mod deposit;
 pub mod export_versioned;
 pub mod fact_lines;
 pub mod facts;
+pub mod filter;
 pub mod git;
 pub mod hooks;
 pub mod identity;

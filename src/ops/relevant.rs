@@ -10,7 +10,7 @@ use std::collections::hash_map::Entry;
 use std::io::{BufRead, Seek};
 use std::path::{Path, PathBuf};
 
-use super::pull::Filter;
+use super::filter::Filter;
 use crate::error::Result;
 use crate::search::{Query, parse, rank, scan};
 use crate::store::Store;

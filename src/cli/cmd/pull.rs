@@ -5,7 +5,8 @@ use std::io::Write;
 use clap::Args;
 
 use crate::cli::{CliError, CmdResult, Ctx, render};
-use crate::ops::pull::{self, Filter, Viewer};
+use crate::ops::filter::{Filter, Viewer};
+use crate::ops::pull;
 use crate::store::packages::StoredPackage;
 use crate::wire::{Status, package, time};
 
