@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::backup::{ImportOptions, ImportSummary, Kind};
+use super::export::Kind;
 use crate::error::{Error, Result};
 use crate::store::cache::id_key;
 use crate::store::records::{Versioned, end_order};
@@ -21,10 +21,12 @@ use crate::store::{Store, log};
 use crate::wire::{Fact, Project, Session, Status, canonical, time};
 
 mod check;
+mod options;
 mod rules;
 mod source;
 
 use check::{Checked, CheckedChunk, Chunk, Incoming, Text, Version, check_chunk, read_chunk};
+pub use options::{ImportOptions, ImportSummary, OnConflict, SKIPPED_LISTED, SkippedRecord};
 use rules::Elsewhere;
 use source::Spool;
 pub use source::{Source, SourceFile};
@@ -284,7 +286,7 @@ struct Staged {
     writer: std::io::BufWriter<std::fs::File>,
 }
 
-fn bump(c: &mut super::backup::Counts, k: Kind) {
+fn bump(c: &mut super::export::Counts, k: Kind) {
     *c.entry(k).or_default() += 1;
 }
 

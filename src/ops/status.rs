@@ -100,8 +100,7 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
         s.facts.total += facts_total;
         s.facts.live += facts_live;
         // Counted from compact slots: parsed, ten thousand sessions take tens of MB.
-        let (total, open) =
-            super::export_versioned::count_open::<crate::wire::Session>(store, project.id())?;
+        let (total, open) = super::export::count_open::<crate::wire::Session>(store, project.id())?;
         s.sessions.total += total;
         s.sessions.live += open;
         s.projects.push(ProjectSummary {

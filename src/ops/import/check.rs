@@ -8,8 +8,9 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
+use super::ImportOptions;
 use crate::error::{Error, Result, SchemaError};
-use crate::ops::backup::{ImportOptions, Kind};
+use crate::ops::export::Kind;
 use crate::store::Store;
 use crate::store::cache::{id_key, packages::hash_prefix};
 use crate::store::config::SecretPolicy;
@@ -638,7 +639,7 @@ mod tests {
         let opts = ImportOptions {
             project_map: Default::default(),
             dry_run: false,
-            on_conflict: crate::ops::backup::OnConflict::Fail,
+            on_conflict: crate::ops::import::OnConflict::Fail,
             force: false,
         };
         let at = Loc {

@@ -10,7 +10,7 @@ use std::path::Path;
 use super::lines::{each_raw_line, line_tree, record_at, whole};
 use super::{Problem, Severity};
 use crate::error::Result;
-use crate::ops::export_versioned::GroupNumbers;
+use crate::ops::export::GroupNumbers;
 use crate::store::Store;
 use crate::store::cache::id_key;
 use crate::store::fact_chain::{ChainEnd, chain_ends};
