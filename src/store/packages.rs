@@ -357,8 +357,8 @@ impl Store {
     }
 
     /// Every stored version of one package in a project (empty when there is none). Each
-    /// log's search index says which lines to read; a log without a usable index is scanned
-    /// for the id's bytes.
+    /// log's package index (`cache::packages`) says which lines to read; a log without a
+    /// usable index is scanned for the id's bytes.
     pub fn package_versions(
         &self,
         project_id: &str,
