@@ -13,8 +13,8 @@ use std::sync::LazyLock;
 
 use divan::Bencher;
 use divan::counter::{BytesCount, ItemsCount};
-use relay::search::lite::LiteLine;
 use relay::search::{query, rank};
+use relay::store::cache::lite::LiteLine;
 use relay::store::log;
 use relay::store::packages::StoredPackage;
 use relay::wire::{Package, canonical, secrets};

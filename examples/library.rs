@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use relay::ops::deposit::{DepositContext, deposit};
 use relay::ops::facts::{self, AssertRequest};
-use relay::ops::{Actor, projects, pull};
+use relay::ops::{Actor, filter::Filter, projects, pull};
 use relay::store::Store;
 use relay::wire::time;
 use serde_json::{Map, Value, json};
@@ -81,7 +81,7 @@ fn run(dir: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
 
     // Pull: the newest packages, then one by id, checked against its stored hash.
     let scope = [project.to_string()];
-    let latest = pull::latest(&store, &scope, &pull::Filter::default(), 5)?;
+    let latest = pull::latest(&store, &scope, &Filter::default(), 5)?;
     println!("latest: {}", latest[0].package.title());
     assert_eq!(latest[0].package.id(), second.package.id());
     let again = pull::specific(&store, first.package.id())?;

@@ -10,7 +10,7 @@ use super::exit;
 use super::ui::{ColorChoice, Ui};
 use crate::error::{Code, Error};
 use crate::ops::Actor;
-use crate::ops::pull::Viewer;
+use crate::ops::filter::Viewer;
 use crate::store::Store;
 
 /// Flags every command accepts.
@@ -191,7 +191,7 @@ impl Ctx {
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(COLD_NOTE_BYTES);
-        let bytes = crate::ops::catalog::cold_bytes(store, projects);
+        let bytes = crate::store::cache::catalog::cold_bytes(store, projects);
         if bytes > 0 && bytes >= threshold {
             eprintln!(
                 "relay: indexing {:.1} MB of package logs into .relay/cache/ (first use since the cache was cleared); later commands reuse it",

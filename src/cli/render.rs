@@ -139,7 +139,7 @@ fn status_colored(status: &str) -> colored::ColoredString {
 }
 
 /// Counts per kind as `2 projects, 3 packages`, or `nothing`.
-pub fn counts(c: &crate::ops::backup::Counts) -> String {
+pub fn counts(c: &crate::ops::export::Counts) -> String {
     let parts: Vec<String> = c
         .iter()
         .map(|(k, n)| {

@@ -11,8 +11,8 @@ use serde_json::{Map, Value, json};
 
 use crate::error::{Error, Result, SchemaError};
 use crate::store::Store;
+use crate::store::cache::facts::Facts;
 use crate::store::fact_chain::{self, Link};
-use crate::store::fact_index::Facts;
 use crate::wire::{Fact, ids, time, time::Timestamp};
 
 /// What `facts assert` records.

@@ -13,18 +13,20 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::backup::{ImportOptions, ImportSummary, Kind};
+use super::export::Kind;
 use crate::error::{Error, Result};
-use crate::search::index::id_key;
+use crate::store::cache::id_key;
 use crate::store::records::{Versioned, end_order};
 use crate::store::{Store, log};
 use crate::wire::{Fact, Project, Session, Status, canonical, time};
 
 mod check;
+mod options;
 mod rules;
 mod source;
 
 use check::{Checked, CheckedChunk, Chunk, Incoming, Text, Version, check_chunk, read_chunk};
+pub use options::{ImportOptions, ImportSummary, OnConflict, SKIPPED_LISTED, SkippedRecord};
 use rules::Elsewhere;
 use source::Spool;
 pub use source::{Source, SourceFile};
@@ -220,9 +222,9 @@ struct ProjectState {
 /// Every package id stored in `project`, with the number of its log in
 /// [`Store::package_logs`], read from the logs' catalogs (brought up to date first).
 fn each_stored_id(store: &Store, project: &str, mut each: impl FnMut(&str, usize)) -> Result<()> {
-    super::catalog::warm(store, project)?;
+    crate::store::cache::catalog::warm(store, project)?;
     for (i, log) in store.package_logs(project)?.iter().enumerate() {
-        let month = super::catalog::MonthCatalog::load(store, log)?;
+        let month = crate::store::cache::catalog::MonthCatalog::load(store, log)?;
         for e in &month.entries {
             each(month.id(e), i);
         }
@@ -284,7 +286,7 @@ struct Staged {
     writer: std::io::BufWriter<std::fs::File>,
 }
 
-fn bump(c: &mut super::backup::Counts, k: Kind) {
+fn bump(c: &mut super::export::Counts, k: Kind) {
     *c.entry(k).or_default() += 1;
 }
 

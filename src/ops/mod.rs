@@ -2,15 +2,14 @@
 //! inputs and returns typed results or an [`Error`](crate::Error) named after the spec's codes.
 
 pub mod auto;
-pub mod backup;
 pub mod callsign;
 mod callsign_words;
-pub mod catalog;
 pub mod conformance;
 pub mod deposit;
-pub mod export_versioned;
+pub mod export;
 pub mod fact_lines;
 pub mod facts;
+pub mod filter;
 pub mod git;
 pub mod hooks;
 pub mod identity;

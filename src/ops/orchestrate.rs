@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::pull::Filter;
+use super::filter::Filter;
 use super::relevant::Ranked;
 use crate::error::Result;
 use crate::store::Store;
@@ -109,7 +109,7 @@ pub fn digest(store: &Store, req: &DigestRequest) -> Result<Digest> {
             let ids: Vec<String> = scope.iter().map(|p| p.id().to_string()).collect();
             // Drafts stay out of digests: no viewer sees them here.
             let filter = Filter {
-                viewer: super::pull::Viewer::known(Some(String::new())),
+                viewer: super::filter::Viewer::known(Some(String::new())),
                 ..Filter::default()
             };
             super::relevant::relevant(store, &ids, focus, &filter, req.snippets)?

@@ -92,7 +92,7 @@ pub fn recent_packages(
         if name < first.as_str() {
             break;
         }
-        let month = super::catalog::MonthCatalog::load(store, &log)?;
+        let month = crate::store::cache::catalog::MonthCatalog::load(store, &log)?;
         for entry in &month.entries {
             let t = entry.created_micros;
             if t < lo || t > hi || entry.status == crate::wire::Status::Draft {

@@ -1,123 +1,11 @@
 //! pull (§8.2): one package by id, or the latest packages of one or more projects, filtered.
 
-use super::catalog::{self, MonthCatalog};
+use super::filter::Filter;
 use crate::error::{Error, Result};
+use crate::store::cache::catalog::MonthCatalog;
 use crate::store::packages::StoredPackage;
 use crate::store::{Store, WarningKind};
-use crate::wire::{Status, time::Timestamp};
-
-/// Filters shared by every listing mode. Empty means "any".
-#[derive(Debug, Clone, Default)]
-pub struct Filter {
-    /// Any of these package types.
-    pub types: Vec<String>,
-    /// All of these tags.
-    pub tags: Vec<String>,
-    /// `created_by.id` equals this.
-    pub actor: Option<String>,
-    pub status: Option<Status>,
-    /// `created_at ≥ since`.
-    pub since: Option<Timestamp>,
-    /// `created_at < until`.
-    pub until: Option<Timestamp>,
-    /// Who is looking: drafts are shown to their creator only (§5.3).
-    pub viewer: Viewer,
-}
-
-/// Who is looking at a listing. Working it out may ask git for the user's email, so a
-/// deferred viewer is resolved only when a draft is met, at most once.
-#[derive(Clone, Default)]
-pub struct Viewer {
-    /// `None` inside: anyone, every draft shown.
-    known: std::sync::Arc<std::sync::OnceLock<Option<String>>>,
-    resolve: Option<std::sync::Arc<dyn Fn() -> Option<String> + Send + Sync>>,
-}
-
-impl Viewer {
-    /// Anyone: drafts are shown whoever made them.
-    pub fn anyone() -> Viewer {
-        Viewer::known(None)
-    }
-
-    /// A viewer already known (`None`: anyone; `Some("")`: nobody's drafts are shown).
-    pub fn known(id: Option<String>) -> Viewer {
-        Viewer {
-            known: std::sync::Arc::new(std::sync::OnceLock::from(id)),
-            resolve: None,
-        }
-    }
-
-    /// A viewer worked out by `resolve` when first needed.
-    pub fn deferred(resolve: impl Fn() -> Option<String> + Send + Sync + 'static) -> Viewer {
-        Viewer {
-            known: std::sync::Arc::default(),
-            resolve: Some(std::sync::Arc::new(resolve)),
-        }
-    }
-
-    /// The viewer's actor id; `None` for anyone.
-    pub fn id(&self) -> Option<&str> {
-        self.known
-            .get_or_init(|| self.resolve.as_ref().and_then(|f| f()))
-            .as_deref()
-    }
-
-    /// Whether some drafts may be hidden (so a listing must read a draft's line to decide).
-    pub fn may_hide_drafts(&self) -> bool {
-        match self.known.get() {
-            Some(known) => known.is_some(),
-            None => self.resolve.is_some(),
-        }
-    }
-}
-
-impl std::fmt::Debug for Viewer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.known.get() {
-            Some(id) => write!(f, "Viewer({id:?})"),
-            None if self.resolve.is_some() => f.write_str("Viewer(deferred)"),
-            None => f.write_str("Viewer(None)"),
-        }
-    }
-}
-
-impl Filter {
-    pub fn matches(&self, p: &StoredPackage) -> bool {
-        let pkg = &p.package;
-        if !self.types.is_empty() && !self.types.iter().any(|t| t == pkg.package_type()) {
-            return false;
-        }
-        if !self.tags.is_empty() {
-            let tags = pkg.list("tags");
-            if !self.tags.iter().all(|t| tags.contains(&t.as_str())) {
-                return false;
-            }
-        }
-        if self
-            .actor
-            .as_deref()
-            .is_some_and(|a| a != pkg.created_by().id)
-        {
-            return false;
-        }
-        if self.status.is_some_and(|s| s != pkg.status()) {
-            return false;
-        }
-        if pkg.status() == Status::Draft
-            && self
-                .viewer
-                .id()
-                .is_some_and(|v| !super::review::visible_to(pkg, v))
-        {
-            return false;
-        }
-        let at = pkg.created_at();
-        if self.since.is_some_and(|s| at < s) || self.until.is_some_and(|u| at >= u) {
-            return false;
-        }
-        true
-    }
-}
+use crate::wire::time::Timestamp;
 
 /// The versions of one package, wherever it is stored: package ids are unique in the whole
 /// store (§6.1), so no project needs naming. A store that holds the id in several projects
@@ -229,7 +117,7 @@ pub fn newest_first(
         }
         let month = MonthCatalog::load(store, &log)?;
         for entry in &month.entries {
-            if !catalog::may_match(&month, entry, filter) {
+            if !filter.may_match(&month, entry) {
                 continue;
             }
             if let Some(p) = month.read(store, entry)?

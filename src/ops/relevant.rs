@@ -10,12 +10,13 @@ use std::collections::hash_map::Entry;
 use std::io::{BufRead, Seek};
 use std::path::{Path, PathBuf};
 
-use super::pull::Filter;
+use super::filter::Filter;
 use crate::error::Result;
-use crate::search::index::{self, QueryView, hash_prefix};
-use crate::search::lite::LiteLine;
 use crate::search::{Query, parse, rank, scan};
 use crate::store::Store;
+use crate::store::cache::id_key;
+use crate::store::cache::lite::LiteLine;
+use crate::store::cache::packages::{self, QueryView, hash_prefix};
 use crate::store::packages::StoredPackage;
 use crate::wire::{Status, time};
 
@@ -46,7 +47,9 @@ impl Ranked {
 /// weights in its [`Part`]'s `tf`. Memory follows the matches (hundreds of thousands for a
 /// broad query at a million packages), so the record is kept small.
 struct Candidate {
-    /// The key of its package id ([`id_key`]).
+    /// The key of its package id ([`id_key`]), which candidates are deduplicated by: two ids
+    /// of one store sharing one is about as likely as 1 in 10^7 at a million packages, and
+    /// the winners' ids are read back from their lines.
     id: u64,
     offset: u64,
     /// With `status`, the version order of `store::packages::version_order` (see
@@ -135,16 +138,6 @@ fn candidate(
         superseded: false,
     };
     Some((c, stats.tf))
-}
-
-/// The key a package is deduplicated by: a 64-bit hash of its id (two ids of one store sharing
-/// one is about as likely as 1 in 10^7 at a million packages; the winners' ids are read back
-/// from their lines).
-fn id_key(id: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    id.hash(&mut h);
-    h.finish()
 }
 
 /// The totals the scan gathers besides candidates.
@@ -372,7 +365,7 @@ fn scan_all(
                     let mut part = Part::default();
                     for (file, path) in files.iter().enumerate().skip(t).step_by(threads) {
                         part.next_log();
-                        if let Some(Ok(idx)) = cache.map(|c| index::query(c, path, &q.terms)) {
+                        if let Some(Ok(idx)) = cache.map(|c| packages::query(c, path, &q.terms)) {
                             part.totals.indexed_docs += idx.doc_count() as u64;
                             from_index(&idx, path, file as u32, q, filter, &mut part)?;
                             continue;

@@ -229,11 +229,6 @@ pub fn in_digests(p: &Package) -> bool {
     p.status() != Status::Draft
 }
 
-/// Whether `viewer` may see a package in listings: drafts are visible to their creator only.
-pub fn visible_to(p: &Package, viewer: &str) -> bool {
-    p.status() != Status::Draft || p.created_by().id == viewer
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

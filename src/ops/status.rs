@@ -64,11 +64,11 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
             }
         };
         if store.config().search_index() {
-            super::catalog::warm(store, project.id())?;
+            crate::store::cache::catalog::warm(store, project.id())?;
             // Counted from the logs' catalogs: a line is read only for the newest package's
             // time as written, or a type the catalog could not hold.
             for log in store.package_logs(project.id())? {
-                let month = super::catalog::MonthCatalog::load(store, &log)?;
+                let month = crate::store::cache::catalog::MonthCatalog::load(store, &log)?;
                 for (i, e) in month.entries.iter().enumerate() {
                     match (month.package_type(e), i == 0) {
                         (Some(t), false) => tally(t, e.status),
@@ -100,8 +100,7 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
         s.facts.total += facts_total;
         s.facts.live += facts_live;
         // Counted from compact slots: parsed, ten thousand sessions take tens of MB.
-        let (total, open) =
-            super::export_versioned::count_open::<crate::wire::Session>(store, project.id())?;
+        let (total, open) = super::export::count_open::<crate::wire::Session>(store, project.id())?;
         s.sessions.total += total;
         s.sessions.live += open;
         s.projects.push(ProjectSummary {

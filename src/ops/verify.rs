@@ -527,8 +527,8 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
             let time = first.package.str_member("created_at");
             note(number, "non_utc_time", non_utc_note([("created_at", time)]));
             out.firsts.push(FirstVersion {
-                key: crate::search::index::id_key(field("package_id")),
-                hash: crate::search::index::hash_prefix(first.hash),
+                key: crate::store::cache::id_key(field("package_id")),
+                hash: crate::store::cache::packages::hash_prefix(first.hash),
                 offset: at,
             });
             return Ok(());
@@ -556,8 +556,8 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
         note(number, "non_utc_time", non_utc_note([("created_at", time)]));
         if p.version == 1 {
             out.firsts.push(FirstVersion {
-                key: crate::search::index::id_key(id),
-                hash: crate::search::index::hash_prefix(&p.hash),
+                key: crate::store::cache::id_key(id),
+                hash: crate::store::cache::packages::hash_prefix(&p.hash),
                 offset: at,
             });
         } else if let Some((by_import, message)) = illegal_transition(&p) {

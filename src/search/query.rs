@@ -1,6 +1,8 @@
 //! Queries: words and `"quoted phrases"`, lowercased and reduced to stems, so that "leaking"
-//! finds "leak" and "timezones" finds "timezone". The same tokenizer and stemmer read the
-//! packages, so a query stem and a text stem meet exactly.
+//! finds "leak" and "timezones" finds "timezone". The stemmer is the one the package index
+//! is built with (`store::cache::terms`), so a query stem and a text stem meet exactly.
+
+pub use crate::store::cache::terms::{lowercase_into, stem, stem_into};
 
 /// A parsed query.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -25,93 +27,6 @@ pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
-}
-
-fn is_vowel(c: u8) -> bool {
-    matches!(c, b'a' | b'e' | b'i' | b'o' | b'u')
-}
-
-/// A light suffix stemmer of our own, so that inflections of one word share a stem: leak,
-/// leaks, leaked, leaking → `leak`; timezone, timezones → `timezon`; index, indexes, indexing
-/// → `index`; retry, retries, retried → `retry`; setting, settings → `set`; add, added →
-/// `add`. Plurals go first, then `-ation`, `-ied`, `-ing` and `-ed`, then a final `e`. Words
-/// of three letters or fewer, and non-ASCII words, stay as they are.
-///
-/// A stem is always a prefix of the lowercased word, but for a final `y` that `-ies`/`-ied`
-/// write; the candidate scan and the term matcher rely on that.
-pub fn stem(word: &str) -> String {
-    let mut w = String::new();
-    stem_into(word, &mut w);
-    w
-}
-
-/// [`stem`], written into `w` (whose buffer is reused).
-pub fn stem_into(word: &str, w: &mut String) {
-    w.clear();
-    w.push_str(word);
-    if word.len() <= 3 || !word.is_ascii() {
-        return;
-    }
-    let strip = |w: &mut String, suffix: &str, with: &str, min_left: usize| -> bool {
-        if w.ends_with(suffix) && w.len() - suffix.len() >= min_left {
-            w.truncate(w.len() - suffix.len());
-            w.push_str(with);
-            true
-        } else {
-            false
-        }
-    };
-    // Plurals.
-    let _ = strip(w, "ies", "y", 3)
-        || strip(w, "sses", "ss", 2)
-        || ((w.ends_with("xes")
-            || w.ends_with("ches")
-            || w.ends_with("shes")
-            || w.ends_with("zes"))
-            && strip(w, "es", "", 3))
-        || (w.ends_with('s')
-            && !w.ends_with("ss")
-            && !w.ends_with("us")
-            && !w.ends_with("is")
-            && strip(w, "s", "", 3));
-    // Derivations and verb endings.
-    let _ = strip(w, "ation", "at", 3) || strip(w, "ied", "y", 3) || strip_verb(w);
-    if w.len() > 3 && w.ends_with('e') {
-        w.pop();
-    }
-}
-
-/// `word` lowercased into `out` (whose buffer is reused), as [`str::to_lowercase`] has it.
-pub fn lowercase_into(word: &str, out: &mut String) {
-    out.clear();
-    if word.is_ascii() {
-        out.extend(word.bytes().map(|b| char::from(b.to_ascii_lowercase())));
-    } else {
-        out.push_str(&word.to_lowercase());
-    }
-}
-
-/// `-ing` and `-ed` (not after `e`: speed, proceed), undoubling a final consonant (running →
-/// run) except l, s and z, and never below three letters (added → add).
-fn strip_verb(w: &mut String) -> bool {
-    for suffix in ["ing", "ed"] {
-        if w.ends_with(suffix) && w.len() - suffix.len() >= 3 {
-            let base = &w.as_bytes()[..w.len() - suffix.len()];
-            if !base.iter().any(|&c| is_vowel(c) || c == b'y')
-                || (suffix == "ed" && base.ends_with(b"e"))
-            {
-                return false;
-            }
-            let n = base.len();
-            let undouble = n > 3
-                && base[n - 1] == base[n - 2]
-                && !is_vowel(base[n - 1])
-                && !matches!(base[n - 1], b'l' | b's' | b'z');
-            w.truncate(if undouble { n - 1 } else { n });
-            return true;
-        }
-    }
-    false
 }
 
 /// The text the candidate scan looks for to find words with this stem: the stem itself, less

@@ -4,17 +4,7 @@
 use super::query::{Query, stem, stems};
 use crate::wire::Package;
 
-/// The fields searched, with their weights: title highest; then decisions, open questions,
-/// the handoff note and tags; then the description and the Markdown body.
-pub const FIELDS: &[(&str, f32)] = &[
-    ("title", 3.0),
-    ("decisions_made", 2.0),
-    ("open_questions", 2.0),
-    ("handoff_note", 2.0),
-    ("tags", 2.0),
-    ("description", 1.0),
-    ("content_md", 1.0),
-];
+pub use crate::store::cache::terms::FIELDS;
 
 pub const K1: f32 = 1.2;
 pub const B: f32 = 0.75;

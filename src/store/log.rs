@@ -811,4 +811,29 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+            #[test]
+            fn the_log_reader_never_panics(
+                bytes in prop::collection::vec(any::<u8>(), 0..512),
+                lines in prop::collection::vec(crate::wire::props::json(), 0..4),
+            ) {
+                let mut data = bytes;
+                for l in lines {
+                    data.extend(serde_json::to_vec(&l).unwrap());
+                    data.push(b'\n');
+                }
+                let diag = Diagnostics::default();
+                let mut n = 0;
+                let _ = read_objects_from(&data[..], std::path::Path::new("p"), &diag, None, &mut |_, _| { n += 1; Ok(()) });
+                prop_assert!(n <= data.iter().filter(|&&b| b == b'\n').count());
+            }
+        }
+    }
 }

@@ -2,10 +2,9 @@
 //! appending its logs. This layer never prints; what its readers skip is collected in
 //! [`Diagnostics`] for the caller to report.
 
+pub mod cache;
 pub mod config;
-pub mod coverage;
 pub mod fact_chain;
-pub mod fact_index;
 pub mod layout;
 pub mod local;
 pub mod lock;

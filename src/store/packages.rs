@@ -357,8 +357,8 @@ impl Store {
     }
 
     /// Every stored version of one package in a project (empty when there is none). Each
-    /// log's search index says which lines to read; a log without a usable index is scanned
-    /// for the id's bytes.
+    /// log's package index (`cache::packages`) says which lines to read; a log without a
+    /// usable index is scanned for the id's bytes.
     pub fn package_versions(
         &self,
         project_id: &str,
@@ -367,7 +367,7 @@ impl Store {
         let logs = self.package_logs(project_id)?;
         if self.config.search_index() {
             // Indexes first, two logs at a time; a log that cannot be indexed is scanned.
-            let _ = crate::search::index::warm(&self.layout.cache_dir(), &logs);
+            let _ = super::cache::packages::warm(&self.layout.cache_dir(), &logs);
         }
         self.package_versions_in(&logs, package_id)
     }
@@ -403,7 +403,7 @@ impl Store {
         let mut out = Vec::new();
         for path in logs {
             let offsets = (cache.as_deref())
-                .and_then(|c| crate::search::index::find_id(c, path, package_id).ok())
+                .and_then(|c| super::cache::packages::find_id(c, path, package_id).ok())
                 .flatten();
             let Some(offsets) = offsets else {
                 self.scan_log(path, Some(fragment.as_bytes()), &mut |p: StoredPackage| {

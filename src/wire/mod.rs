@@ -60,7 +60,7 @@ pub mod limits;
 pub mod package;
 pub mod project;
 #[cfg(test)]
-mod props;
+pub(crate) mod props;
 pub mod secrets;
 pub mod session;
 pub mod time;

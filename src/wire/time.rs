@@ -139,6 +139,21 @@ pub fn parse_user_time(s: &str, now: Timestamp) -> Result<Timestamp, String> {
     ))
 }
 
+/// A time the user gave for `flag` (`--since`, an MCP tool's `at`), when one was given: as
+/// [`parse_user_time`] reads it against the current time, or an invalid-input error that
+/// names the flag. Every transport reads user times through this.
+pub fn parse_time(
+    flag: &str,
+    value: Option<&str>,
+) -> Result<Option<Timestamp>, crate::error::Error> {
+    value
+        .map(|v| {
+            parse_user_time(v, now())
+                .map_err(|m| crate::error::Error::InvalidInput(format!("{flag}: {m}")))
+        })
+        .transpose()
+}
+
 fn parse_age(s: &str) -> Option<TimeDelta> {
     let unit = s.chars().last()?;
     let n: i64 = s[..s.len() - unit.len_utf8()].parse().ok()?;

@@ -7,7 +7,7 @@ use clap::Args;
 
 use crate::cli::{CliError, CmdResult, Ctx};
 use crate::error::Error;
-use crate::ops::backup;
+use crate::ops::export as backup;
 
 /// Back up projects as plain wire records (offline, restorable anywhere)
 ///

@@ -97,15 +97,6 @@ pub enum Action {
     History { subject: String, predicate: String },
 }
 
-pub fn parse_time(flag: &str, value: Option<&str>) -> Result<Option<time::Timestamp>, CliError> {
-    value
-        .map(|v| {
-            time::parse_user_time(v, time::now())
-                .map_err(|m| Error::InvalidInput(format!("{flag}: {m}")).into())
-        })
-        .transpose()
-}
-
 fn fact_line(out: &mut impl Write, f: &Fact) -> std::io::Result<()> {
     fact_line_noting(out, f, "")
 }
@@ -183,7 +174,7 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
                 source_package_id: source,
                 confidence,
                 tags,
-                valid_from: parse_time("--valid-from", valid_from.as_deref())?,
+                valid_from: time::parse_time("--valid-from", valid_from.as_deref())?,
                 ..AssertRequest::default()
             };
             let done = assert(ctx, &project, req, &who, &session)?;
@@ -226,7 +217,7 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             predicate,
             at,
         } => {
-            let at = parse_time("--at", at.as_deref())?;
+            let at = time::parse_time("--at", at.as_deref())?;
             let f = facts::get(store, &project, &subject, &predicate, at)?;
             print_facts(ctx, &[f])
         }
@@ -241,7 +232,7 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
                 subject,
                 predicate,
                 tag,
-                at: parse_time("--at", at.as_deref())?,
+                at: time::parse_time("--at", at.as_deref())?,
                 include_ended,
             };
             let list = facts::list(store, &project, &q)?;

@@ -8,8 +8,8 @@ use clap::{Args, ValueEnum};
 
 use crate::cli::{CliError, CmdResult, Ctx};
 use crate::error::Error;
-use crate::ops::backup::{ImportOptions, OnConflict};
 use crate::ops::import::{self, Source};
+use crate::ops::import::{ImportOptions, OnConflict};
 
 /// Restore records: a backup folder, an NDJSON stream, or another store's .relay/ folder
 ///

@@ -5,8 +5,8 @@ use std::io::Write;
 use clap::Args;
 
 use crate::cli::{CliError, CmdResult, Ctx, render};
-use crate::error::Error;
-use crate::ops::pull::{self, Filter, Viewer};
+use crate::ops::filter::{Filter, Viewer};
+use crate::ops::pull;
 use crate::store::packages::StoredPackage;
 use crate::wire::{Status, package, time};
 
@@ -84,22 +84,12 @@ impl FilterArgs {
             tags: self.tags,
             actor: self.actor,
             status: self.status.as_deref().and_then(Status::parse),
-            since: parse_time("--since", &self.since)?,
-            until: parse_time("--until", &self.until)?,
+            since: time::parse_time("--since", self.since.as_deref())?,
+            until: time::parse_time("--until", self.until.as_deref())?,
             viewer,
         };
         Ok((projects, filter))
     }
-}
-
-fn parse_time(flag: &str, value: &Option<String>) -> Result<Option<time::Timestamp>, CliError> {
-    value
-        .as_deref()
-        .map(|v| {
-            time::parse_user_time(v, time::now())
-                .map_err(|m| Error::InvalidInput(format!("{flag}: {m}")).into())
-        })
-        .transpose()
 }
 
 pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {

@@ -196,7 +196,7 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
                 .viewer(v.session.str_field("project_id").unwrap_or_default())?
                 .id;
             v.packages
-                .retain(|p| crate::ops::review::visible_to(&p.package, &viewer));
+                .retain(|p| crate::ops::filter::visible_to(&p.package, &viewer));
             if ctx.ui.json {
                 let packages: Vec<_> = v.packages.iter().map(|p| &p.package).collect();
                 ctx.ui

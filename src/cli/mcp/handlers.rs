@@ -51,7 +51,10 @@ impl Call<'_> {
     }
 
     fn time(&self, name: &str) -> Result<Option<crate::wire::time::Timestamp>, CliError> {
-        facts_cmd::parse_time(name, self.args.str(name).as_deref())
+        Ok(crate::wire::time::parse_time(
+            name,
+            self.args.str(name).as_deref(),
+        )?)
     }
 
     /// Whether an argument was given; `false` counts as not given, as a flag left off.

@@ -8,10 +8,11 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
+use super::ImportOptions;
 use crate::error::{Error, Result, SchemaError};
-use crate::ops::backup::{ImportOptions, Kind};
-use crate::search::index::{hash_prefix, id_key};
+use crate::ops::export::Kind;
 use crate::store::Store;
+use crate::store::cache::{id_key, packages::hash_prefix};
 use crate::store::config::SecretPolicy;
 use crate::store::packages::StoredPackage;
 use crate::wire::{Fact, Package, Project, Session, Status, canonical, time};
@@ -638,7 +639,7 @@ mod tests {
         let opts = ImportOptions {
             project_map: Default::default(),
             dry_run: false,
-            on_conflict: crate::ops::backup::OnConflict::Fail,
+            on_conflict: crate::ops::import::OnConflict::Fail,
             force: false,
         };
         let at = Loc {

@@ -7,10 +7,11 @@ use serde_json::{Value, json};
 
 use super::check::{Text, Version};
 use super::{KeyHashing, KeyMap, Run, bump};
+use super::{OnConflict, SKIPPED_LISTED, SkippedRecord};
 use crate::error::{Error, Result};
-use crate::ops::backup::{Kind, OnConflict, SKIPPED_LISTED, SkippedRecord};
-use crate::search::index::{hash_prefix, id_key};
+use crate::ops::export::Kind;
 use crate::store::Store;
+use crate::store::cache::{id_key, packages::hash_prefix};
 use crate::store::packages::{Location, StoredPackage};
 use crate::wire::{Fact, Package, Status, canonical, time};
 

@@ -80,7 +80,7 @@ impl Source {
         let file = std::fs::File::create(&path)
             .map_err(|e| Error::io(format!("cannot create {}", path.display()), e))?;
         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-        crate::ops::backup::each_record(&other, &projects, &mut |_, lines, _| {
+        crate::ops::export::each_record(&other, &projects, &mut |_, lines, _| {
             out.write_all(lines)
                 .map_err(|e| Error::io("cannot write the spooled records", e))
         })?;
@@ -123,7 +123,7 @@ impl Source {
                 _spool: None,
             });
         }
-        let manifest_path = path.join(crate::ops::backup::MANIFEST);
+        let manifest_path = path.join(crate::ops::export::MANIFEST);
         if manifest_path.is_file() {
             let manifest: Value = serde_json::from_slice(
                 &std::fs::read(&manifest_path).map_err(io)?,
@@ -140,7 +140,7 @@ impl Source {
                 .cloned()
                 .unwrap_or_default();
             let mut files = Vec::new();
-            for k in crate::ops::backup::KINDS {
+            for k in crate::ops::export::KINDS {
                 let name = format!("{k}.ndjson");
                 let file = path.join(&name);
                 if !file.is_file() {
@@ -168,7 +168,7 @@ impl Source {
         if path.join("projects").is_dir() && path.join("projects.ndjson").is_file() {
             return Source::from_store(store, path);
         }
-        let files: Vec<SourceFile> = (crate::ops::backup::KINDS.iter())
+        let files: Vec<SourceFile> = (crate::ops::export::KINDS.iter())
             .map(|k| path.join(format!("{k}.ndjson")))
             .filter(|f| f.is_file())
             .map(|f| single(&f))
@@ -183,7 +183,7 @@ impl Source {
             return Err(Error::InvalidInput(format!(
                 "{} has no {}: it is a partial backup (the manifest is written last); pass --force to import it anyway",
                 path.display(),
-                crate::ops::backup::MANIFEST
+                crate::ops::export::MANIFEST
             )));
         }
         Ok(Source {

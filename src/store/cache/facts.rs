@@ -1,4 +1,4 @@
-//! A disposable index of a project's fact log under `cache/facts-v4/` (DESIGN invariant 9):
+//! The index of a project's fact log, under `cache/facts-v4/` ([`super::FACTS`]):
 //! the lines of each (subject, predicate) key, and the facts that are current, with a copy of
 //! their lines so that listing them reads one block.
 //! `facts get`, `assert` and orient then read a few lines instead of the whole history. The
@@ -13,19 +13,17 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use std::hash::Hasher as _;
+
 use super::coverage::Coverage;
-use super::fact_chain::chain_rank;
-use super::records::Versioned;
-use super::{Store, layout, log};
+use super::{FACTS, Fnv};
 use crate::error::{Error, Result};
+use crate::store::fact_chain::chain_rank;
+use crate::store::records::Versioned;
+use crate::store::{Store, layout, log};
 use crate::wire::Fact;
 
-/// 4: the current fact of a key is the last of its effective chain (`fact_chain`), unless
-/// that one ended; 3 took the greatest open fact.
-const FORMAT: u32 = 4;
-/// Bytes appended since the index was written that a read parses itself before the index is
-/// rewritten.
-const TAIL_LIMIT: u64 = 1 << 20;
+const FORMAT: u32 = FACTS.format;
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Header {
@@ -46,13 +44,14 @@ struct Header {
     current_bytes: u64,
 }
 
-/// A stable 64-bit key of (subject, predicate) (FNV-1a, with a separator no string holds).
+/// A stable 64-bit key of (subject, predicate): the one hash of `cache/` over both, with a
+/// separator no string holds.
 fn key_hash(subject: &str, predicate: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in subject.bytes().chain([0xff]).chain(predicate.bytes()) {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    let mut h = Fnv::default();
+    h.write(subject.as_bytes());
+    h.write(&[0xff]);
+    h.write(predicate.as_bytes());
+    h.finish()
 }
 
 /// What reading needs of a fact line before parsing it in full.
@@ -95,10 +94,8 @@ struct Stored {
 }
 
 fn index_path(store: &Store, project_id: &str) -> PathBuf {
-    store
-        .layout()
-        .cache_dir()
-        .join(format!("facts-v{FORMAT}"))
+    FACTS
+        .dir(&store.layout().cache_dir())
         .join(format!("{}.idx", layout::encode_project_dir(project_id)))
 }
 
@@ -415,7 +412,7 @@ impl Store {
         };
         let path = index_path(self, project_id);
         let index = match FactIndex::read(&path, &log, log_len).map_err(io)? {
-            Some(i) if log_len - i.coverage.covered <= TAIL_LIMIT => i,
+            Some(i) if log_len - i.coverage.covered <= FACTS.tail_limit => i,
             _ => {
                 let i = FactIndex::build(&log).map_err(io)?;
                 let _ = i.write(&path); // a cache that cannot be written is no error

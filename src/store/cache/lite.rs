@@ -1,6 +1,6 @@
-//! The parts of a stored package line that search reads: the package's id, status, type,
-//! time, author, significance and text fields. Everything else is skipped by the parser
-//! without being built, which is what makes reading many candidate lines cheap.
+//! The parts of a stored package line that the package index and search read: the package's
+//! id, status, type, time, author, significance and text fields. Everything else is skipped
+//! by the parser without being built, which is what makes reading many candidate lines cheap.
 
 use std::borrow::Cow;
 

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::backup::{Kind, Sink};
+use super::{Kind, Sink};
 use crate::error::{Error, Result, SchemaError};
 use crate::store::records::{Versioned, newer_by_end};
 use crate::store::{Store, WarningKind, log};
@@ -19,7 +19,7 @@ use crate::wire::{Fact, Session, time::Timestamp};
 
 /// What the export needs to know of a versioned record. It reads every version from the
 /// line's borrowing tree: only a version that ties with another on its end is parsed whole.
-pub(super) trait Exported: Versioned {
+pub(in crate::ops) trait Exported: Versioned {
     const KIND: Kind;
     fn log(store: &Store, project: &str) -> std::path::PathBuf;
     /// The checks `Versioned::parse` makes, on the tree.
@@ -32,7 +32,7 @@ pub(super) trait Exported: Versioned {
 }
 
 /// One version as the export orders it.
-pub(super) struct Seen<'a> {
+pub(in crate::ops) struct Seen<'a> {
     id: &'a str,
     /// When it ended, as [`Versioned::end`] tells it.
     end: Option<Timestamp>,
@@ -116,16 +116,16 @@ impl Chosen {
 /// Numbers the (subject, predicate) groups of a log in the order first seen, without an
 /// allocation for a group it has seen before.
 #[derive(Default)]
-pub(super) struct GroupNumbers {
+pub(in crate::ops) struct GroupNumbers {
     /// Each group, by its number.
-    pub(super) groups: Vec<(String, String)>,
+    pub(in crate::ops) groups: Vec<(String, String)>,
     numbers: HashMap<String, u32>,
     /// The name of the group being looked up, built in place.
     name: String,
 }
 
 impl GroupNumbers {
-    pub(super) fn number(&mut self, subject: &str, predicate: &str) -> u32 {
+    pub(in crate::ops) fn number(&mut self, subject: &str, predicate: &str) -> u32 {
         use std::fmt::Write;
         // Length-prefixed, so that no two groups share a name.
         self.name.clear();
@@ -304,7 +304,10 @@ fn current<T: Exported>(store: &Store, path: &Path) -> Result<Option<(Chosen, Fi
 
 /// How many ids a project's log of `T` holds, and how many of them are open (a fact not
 /// closed, a session not ended), without keeping the records: what `status` counts.
-pub(super) fn count_open<T: Exported>(store: &Store, project: &str) -> Result<(usize, usize)> {
+pub(in crate::ops) fn count_open<T: Exported>(
+    store: &Store,
+    project: &str,
+) -> Result<(usize, usize)> {
     Ok(match current::<T>(store, &T::log(store, project))? {
         Some((chosen, _)) => (
             chosen.slots.len(),
@@ -315,7 +318,11 @@ pub(super) fn count_open<T: Exported>(store: &Store, project: &str) -> Result<(u
 }
 
 /// One project's records of type `T` at their current versions, in the export's order.
-pub(super) fn each<T: Exported>(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()> {
+pub(in crate::ops) fn each<T: Exported>(
+    store: &Store,
+    project: &str,
+    sink: &mut Sink<'_>,
+) -> Result<()> {
     let path = T::log(store, project);
     let io = |e| Error::io(format!("cannot read {}", path.display()), e);
     let Some((chosen, file)) = current::<T>(store, &path)? else {
@@ -341,7 +348,7 @@ pub(super) fn each<T: Exported>(store: &Store, project: &str, sink: &mut Sink<'_
     if T::CHAINED {
         effective_ends(&file, &mut outs, io)?;
     }
-    super::backup::render_in_rounds(
+    super::render_in_rounds(
         &outs,
         4096,
         |part| render(&file, part).map_err(io),

@@ -1,13 +1,14 @@
-//! The package logs as their search indexes describe them: per month, each package once, at
+//! The package logs as their package indexes describe them: per month, each package once, at
 //! its current version, with the few numbers listings need (created_at, status, type), and
 //! without reading a line. Listings (`pull --latest`, orient, status) choose from this and
 //! read only the lines they show, so their cost follows what they print, not the store's size.
+//! (Which entries a listing's filter may pass, judged from the catalog, is `ops::filter`'s
+//! `Filter::may_match`.)
 
 use std::path::{Path, PathBuf};
 
-use super::pull::Filter;
+use super::packages::{self, Doc, QueryView};
 use crate::error::{Error, Result};
-use crate::search::index::{self, Doc, QueryView};
 use crate::store::Store;
 use crate::store::packages::StoredPackage;
 use crate::wire::Status;
@@ -50,7 +51,7 @@ impl MonthCatalog {
     pub fn load(store: &Store, log: &Path) -> Result<MonthCatalog> {
         let cache = store.layout().cache_dir();
         let io = |e| Error::io(format!("cannot read {}", log.display()), e);
-        let view = index::query(&cache, log, &[]).map_err(io)?;
+        let view = packages::query(&cache, log, &[]).map_err(io)?;
         if view.damaged || ends_torn(log).map_err(io)? {
             store.report_damage(log)?;
         }
@@ -168,7 +169,7 @@ fn entries(view: &QueryView) -> (Vec<Entry>, Vec<u64>) {
     let docs: Vec<Doc> = (0..n).filter_map(|i| view.doc(i)).collect();
     let id = |i: u32| view.doc_id(i).unwrap_or_default();
     let mut by_key: Vec<(u64, u32)> = (0..docs.len() as u32)
-        .map(|i| (index::id_key(id(i)), i))
+        .map(|i| (super::id_key(id(i)), i))
         .collect();
     by_key.sort_unstable();
     let mut entries = Vec::with_capacity(by_key.len());
@@ -209,22 +210,6 @@ fn entries(view: &QueryView) -> (Vec<Entry>, Vec<u64>) {
     (entries, versions)
 }
 
-/// Whether `entry` can pass `filter`, judged from the index alone (a `true` still needs the
-/// line read and [`Filter::matches`]).
-pub fn may_match(month: &MonthCatalog, entry: &Entry, filter: &Filter) -> bool {
-    let at = entry.created_micros;
-    if filter.since.is_some_and(|s| at < s.timestamp_micros())
-        || filter.until.is_some_and(|u| at >= u.timestamp_micros())
-        || filter.status.is_some_and(|s| s != entry.status)
-    {
-        return false;
-    }
-    filter.types.is_empty()
-        || month
-            .package_type(entry)
-            .is_none_or(|t| filter.types.iter().any(|wanted| wanted == t))
-}
-
 /// Brings every package log's index of `project` up to date, two logs at a time: commands that
 /// read every month call this first, so a cold cache is rebuilt on both cores.
 pub fn warm(store: &Store, project: &str) -> Result<()> {
@@ -232,7 +217,7 @@ pub fn warm(store: &Store, project: &str) -> Result<()> {
         return Ok(());
     }
     let logs = store.package_logs(project)?;
-    index::warm(&store.layout().cache_dir(), &logs)
+    packages::warm(&store.layout().cache_dir(), &logs)
         .map_err(|e| Error::io("cannot build the package indexes under cache/", e))?;
     Ok(())
 }
@@ -245,7 +230,7 @@ pub fn cold_bytes(store: &Store, projects: &[String]) -> u64 {
         .iter()
         .filter_map(|p| store.package_logs(p).ok())
         .flatten()
-        .filter(|log| !index::is_warm(&cache, log))
+        .filter(|log| !packages::is_warm(&cache, log))
         .filter_map(|log| std::fs::metadata(log).ok())
         .map(|m| m.len())
         .sum()

@@ -1,16 +1,20 @@
-//! Backup and restore (§5.2, §10.1, §10.3): export projects to plain wire records (a backup
-//! folder with a manifest, or one NDJSON stream) and import them back, validated, hash-checked,
-//! idempotent. Packages travel in their current version, facts with their whole history.
+//! Backup (§5.2, §10.1): export projects to plain wire records, a backup folder with a
+//! manifest or one NDJSON stream, that `ops::import` reads back. Packages travel in their
+//! current version, facts and sessions with their whole history (`versioned.rs`).
 
-use std::collections::{BTreeMap, HashMap};
+mod versioned;
+
+pub(in crate::ops) use versioned::{GroupNumbers, count_open};
+
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Serialize;
 use serde_json::{Map, json};
 use sha2::{Digest, Sha256};
 
-use super::catalog::{Entry, MonthCatalog};
 use crate::error::{Error, Result};
+use crate::store::cache::catalog::{self, Entry, MonthCatalog};
 use crate::store::packages::StoredPackage;
 use crate::store::{Store, log};
 use crate::wire::tree::Object;
@@ -74,10 +78,10 @@ pub fn each_record(store: &Store, projects: &[String], sink: &mut Sink<'_>) -> R
         each_package(store, id, sink)?;
     }
     for id in projects {
-        super::export_versioned::each::<crate::wire::Fact>(store, id, sink)?;
+        versioned::each::<crate::wire::Fact>(store, id, sink)?;
     }
     for id in projects {
-        super::export_versioned::each::<Session>(store, id, sink)?;
+        versioned::each::<Session>(store, id, sink)?;
     }
     Ok(())
 }
@@ -97,7 +101,7 @@ fn each_package(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()>
         }
         return Ok(());
     }
-    super::catalog::warm(store, project)?;
+    catalog::warm(store, project)?;
     let logs = store.package_logs(project)?;
     // Each month's catalog is loaded, and its packages put in creation order, on a thread of
     // its own while the month before is written.
@@ -301,49 +305,4 @@ pub fn export_dir(store: &Store, projects: &[String], dir: &Path) -> Result<Coun
     text.push(b'\n');
     log::write_atomic(&dir.join(MANIFEST), &text)?;
     Ok(counts)
-}
-
-/// What an import would do, or did.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct ImportSummary {
-    /// New records written (or to write, in a dry run), per kind.
-    pub added: Counts,
-    /// Records already present, identical, per kind.
-    pub unchanged: Counts,
-    /// Records refused but skipped with `--on-conflict skip`, per kind.
-    pub skipped: Counts,
-    /// The first [`SKIPPED_LISTED`] of them, with why.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub skipped_records: Vec<SkippedRecord>,
-    pub dry_run: bool,
-}
-
-/// How many skipped records an import summary lists (it counts them all).
-pub const SKIPPED_LISTED: usize = 100;
-
-/// A record an import refused and, as asked, skipped.
-#[derive(Debug, Clone, Serialize)]
-pub struct SkippedRecord {
-    pub kind: Kind,
-    /// Its `package_id` or `fact_id`.
-    pub id: String,
-    /// The error it would have stopped the import with: its code, and its message.
-    pub error: &'static str,
-    pub message: String,
-}
-
-/// How an import treats a package whose id exists with other content.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OnConflict {
-    Fail,
-    Skip,
-}
-
-#[derive(Debug, Clone)]
-pub struct ImportOptions {
-    pub project_map: HashMap<String, String>,
-    pub dry_run: bool,
-    pub on_conflict: OnConflict,
-    /// Accept a backup folder without a manifest.
-    pub force: bool,
 }

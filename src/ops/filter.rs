@@ -1,0 +1,135 @@
+//! Who may see what, and the filters of listings (pull, relevant pull, orchestrate): what
+//! every listing applies to a package, and what it can judge from a month's catalog alone.
+
+use crate::store::cache::catalog::{Entry, MonthCatalog};
+use crate::store::packages::StoredPackage;
+use crate::wire::{Package, Status, time::Timestamp};
+
+/// Filters shared by every listing mode. Empty means "any".
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Any of these package types.
+    pub types: Vec<String>,
+    /// All of these tags.
+    pub tags: Vec<String>,
+    /// `created_by.id` equals this.
+    pub actor: Option<String>,
+    pub status: Option<Status>,
+    /// `created_at ≥ since`.
+    pub since: Option<Timestamp>,
+    /// `created_at < until`.
+    pub until: Option<Timestamp>,
+    /// Who is looking: drafts are shown to their creator only (§5.3).
+    pub viewer: Viewer,
+}
+
+/// Who is looking at a listing. Working it out may ask git for the user's email, so a
+/// deferred viewer is resolved only when a draft is met, at most once.
+#[derive(Clone, Default)]
+pub struct Viewer {
+    /// `None` inside: anyone, every draft shown.
+    known: std::sync::Arc<std::sync::OnceLock<Option<String>>>,
+    resolve: Option<std::sync::Arc<dyn Fn() -> Option<String> + Send + Sync>>,
+}
+
+impl Viewer {
+    /// Anyone: drafts are shown whoever made them.
+    pub fn anyone() -> Viewer {
+        Viewer::known(None)
+    }
+
+    /// A viewer already known (`None`: anyone; `Some("")`: nobody's drafts are shown).
+    pub fn known(id: Option<String>) -> Viewer {
+        Viewer {
+            known: std::sync::Arc::new(std::sync::OnceLock::from(id)),
+            resolve: None,
+        }
+    }
+
+    /// A viewer worked out by `resolve` when first needed.
+    pub fn deferred(resolve: impl Fn() -> Option<String> + Send + Sync + 'static) -> Viewer {
+        Viewer {
+            known: std::sync::Arc::default(),
+            resolve: Some(std::sync::Arc::new(resolve)),
+        }
+    }
+
+    /// The viewer's actor id; `None` for anyone.
+    pub fn id(&self) -> Option<&str> {
+        self.known
+            .get_or_init(|| self.resolve.as_ref().and_then(|f| f()))
+            .as_deref()
+    }
+
+    /// Whether some drafts may be hidden (so a listing must read a draft's line to decide).
+    pub fn may_hide_drafts(&self) -> bool {
+        match self.known.get() {
+            Some(known) => known.is_some(),
+            None => self.resolve.is_some(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Viewer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.known.get() {
+            Some(id) => write!(f, "Viewer({id:?})"),
+            None if self.resolve.is_some() => f.write_str("Viewer(deferred)"),
+            None => f.write_str("Viewer(None)"),
+        }
+    }
+}
+
+impl Filter {
+    /// Whether `entry` can pass this filter, judged from the index alone (a `true` still needs the
+    /// line read and [`Filter::matches`]).
+    pub fn may_match(&self, month: &MonthCatalog, entry: &Entry) -> bool {
+        let at = entry.created_micros;
+        if self.since.is_some_and(|s| at < s.timestamp_micros())
+            || self.until.is_some_and(|u| at >= u.timestamp_micros())
+            || self.status.is_some_and(|s| s != entry.status)
+        {
+            return false;
+        }
+        self.types.is_empty()
+            || month
+                .package_type(entry)
+                .is_none_or(|t| self.types.iter().any(|wanted| wanted == t))
+    }
+
+    pub fn matches(&self, p: &StoredPackage) -> bool {
+        let pkg = &p.package;
+        if !self.types.is_empty() && !self.types.iter().any(|t| t == pkg.package_type()) {
+            return false;
+        }
+        if !self.tags.is_empty() {
+            let tags = pkg.list("tags");
+            if !self.tags.iter().all(|t| tags.contains(&t.as_str())) {
+                return false;
+            }
+        }
+        if self
+            .actor
+            .as_deref()
+            .is_some_and(|a| a != pkg.created_by().id)
+        {
+            return false;
+        }
+        if self.status.is_some_and(|s| s != pkg.status()) {
+            return false;
+        }
+        if pkg.status() == Status::Draft && self.viewer.id().is_some_and(|v| !visible_to(pkg, v)) {
+            return false;
+        }
+        let at = pkg.created_at();
+        if self.since.is_some_and(|s| at < s) || self.until.is_some_and(|u| at >= u) {
+            return false;
+        }
+        true
+    }
+}
+
+/// Whether `viewer` may see a package in listings: drafts are visible to their creator only.
+pub fn visible_to(p: &Package, viewer: &str) -> bool {
+    p.status() != Status::Draft || p.created_by().id == viewer
+}

@@ -1,0 +1,98 @@
+//! `cache/`: every derived index, disposable (DESIGN invariant 9). This module is the one
+//! place that knows its layout: each index's folder and format version ([`Index`]), and the
+//! rule by which an index follows its log ([`coverage`]): a log that only grew is indexed
+//! incrementally (up to [`Index::tail_limit`] new bytes are read directly rather than rewrite
+//! the index); a log changed any other way (a checkout, a merge, a repair) is indexed again.
+//! Deleting `cache/` only costs the time to rebuild.
+//!
+//! A new derived index (a vector index, watch cursors) gets its own file here and its own
+//! [`Index`] below, and follows the same coverage rule.
+
+pub mod catalog;
+pub mod coverage;
+pub mod facts;
+pub mod lite;
+pub mod packages;
+pub mod terms;
+
+use std::path::{Path, PathBuf};
+
+/// One kind of index: its folder under `cache/`, `<name>-v<format>`, and the format version
+/// its files carry. Bumping `format` makes every reader ignore the old files and rebuild.
+#[derive(Debug, Clone, Copy)]
+pub struct Index {
+    name: &'static str,
+    pub format: u32,
+    /// Bytes a log may have gained since its index was written that a read parses itself
+    /// before the index is rewritten.
+    pub tail_limit: u64,
+}
+
+/// The fact index of each project (`facts.rs`). Format 4: the current fact of a key is the
+/// last of its effective chain (`fact_chain`), unless that one ended; 3 took the greatest
+/// open fact.
+pub const FACTS: Index = Index {
+    name: "facts",
+    format: 4,
+    tail_limit: 1 << 20,
+};
+
+/// The package index of each monthly package log (`packages/`). Format 2 added the id table
+/// and what listings need of each line.
+pub const PACKAGES: Index = Index {
+    name: "search",
+    format: 2,
+    tail_limit: 4 << 20,
+};
+
+/// The one 64-bit hash of `cache/` (FNV-1a): of package ids ([`id_key`]), of the fact
+/// index's (subject, predicate) keys, and of the stems while the package index is built. Its
+/// values are stored in index files (tables are sorted by them), so changing it means bumping
+/// the format of every index that stores them.
+#[derive(Debug, Clone, Copy)]
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// A stable 64-bit key of a package id ([`Fnv`]): what the package index's id table is sorted
+/// by, and what readers group a package's versions by before comparing the ids themselves.
+pub fn id_key(id: &str) -> u64 {
+    use std::hash::Hasher as _;
+    let mut h = Fnv::default();
+    h.write(id.as_bytes());
+    h.finish()
+}
+
+impl Index {
+    /// The folder of this index under `cache_dir`.
+    pub fn dir(&self, cache_dir: &Path) -> PathBuf {
+        cache_dir.join(format!("{}-v{}", self.name, self.format))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stored_hash_keeps_its_values() {
+        // FNV-1a 64 of "" and of "a": index files hold these keys, so they must not drift.
+        assert_eq!(id_key(""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(id_key("a"), 0xaf63_dc4c_8601_ec8c);
+    }
+}
