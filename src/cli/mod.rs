@@ -1,6 +1,7 @@
 //! The command line: argument parsing, one module per command under [`cmd`], rendering, and
 //! the mapping from errors to exit codes. Only this layer writes to stdout or stderr.
 
+pub mod args;
 pub mod cmd;
 pub mod context;
 pub mod exit;

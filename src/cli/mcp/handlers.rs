@@ -4,12 +4,11 @@
 
 use serde_json::{Value, json};
 
-use super::schema::Args;
-use super::tools::{Defaults, FILTERS};
-use crate::cli::cmd::pull::FilterArgs;
-use crate::cli::{CliError, Ctx};
-use crate::error::Error;
-use crate::ops::attribution::{self, Claim};
+use super::call::{Call, invalid, to_value};
+use super::schema::FILTERS;
+use crate::cli::CliError;
+use crate::cli::args::FilterArgs;
+use crate::ops::attribution;
 use crate::ops::deposit::extend;
 use crate::ops::review::{Action, Reviewer};
 use crate::ops::{
@@ -17,60 +16,6 @@ use crate::ops::{
     orient as orient_op, pull as pull_op, relevant, sessions,
 };
 use crate::store::packages::StoredPackage;
-use crate::wire::time;
-
-/// One call in progress.
-pub struct Call<'a> {
-    pub ctx: &'a Ctx,
-    pub args: Args,
-    pub defaults: &'a Defaults,
-}
-
-impl Call<'_> {
-    /// The identity the call claims: its own arguments, else the server's defaults.
-    fn claim(&self) -> Claim {
-        let d = &self.defaults;
-        Claim {
-            actor: self.args.str("actor").or_else(|| d.who.actor.clone()),
-            actor_type: (self.args.str("actor_type")).or_else(|| d.who.actor_type.clone()),
-            session: self.session(),
-        }
-    }
-
-    fn session(&self) -> Option<String> {
-        (self.args.str("session")).or_else(|| self.defaults.session.session.clone())
-    }
-
-    fn time(&self, name: &str) -> Result<Option<time::Timestamp>, CliError> {
-        let value = self.args.str(name);
-        let parse = |v: &str| time::parse_user_time(v, time::now());
-        let parsed = value.as_deref().map(parse).transpose();
-        Ok(parsed.map_err(|m| Error::InvalidInput(format!("{name}: {m}")))?)
-    }
-
-    /// Whether an argument was given; `false` counts as not given, as a flag left off.
-    fn given(&self, name: &str) -> bool {
-        self.args
-            .get(name)
-            .is_some_and(|v| v != &Value::Bool(false))
-    }
-
-    /// Refuses arguments that cannot go together.
-    fn exclusive(&self, a: &str, b: &str) -> Result<(), CliError> {
-        if self.given(a) && self.given(b) {
-            return Err(invalid(format!("`{a}` and `{b}` cannot be used together")));
-        }
-        Ok(())
-    }
-}
-
-fn invalid(message: String) -> CliError {
-    Error::InvalidInput(message).into()
-}
-
-fn to_value(v: &impl serde::Serialize) -> Result<Value, CliError> {
-    serde_json::to_value(v).map_err(|e| Error::Integrity(e.to_string()).into())
-}
 
 pub fn orient(c: &Call) -> Result<Value, CliError> {
     let project = c.ctx.project()?;
