@@ -197,8 +197,7 @@ impl Ctx {
     /// On a terminal, says so when this command is about to index many megabytes of package
     /// logs (the first read after `cache/` was cleared, or after a clone).
     pub fn note_cold_indexes(&self, projects: &[String]) {
-        use std::io::IsTerminal;
-        if self.ui.quiet || !std::io::stderr().is_terminal() {
+        if self.ui.quiet || self.ui.json {
             return;
         }
         let Ok(store) = self.store() else { return };
@@ -212,10 +211,10 @@ impl Ctx {
             .unwrap_or(COLD_NOTE_BYTES);
         let bytes = crate::ops::catalog::cold_bytes(store, projects);
         if bytes > 0 && bytes >= threshold {
-            eprintln!(
+            self.ui.terminal_note(&format!(
                 "relay: indexing {:.1} MB of package logs into .relay/cache/ (first use since the cache was cleared); later commands reuse it",
                 bytes as f64 / f64::from(1 << 20)
-            );
+            ));
         }
     }
 

@@ -1,5 +1,7 @@
 //! Terminal decisions and the output channels: color only for a TTY with `NO_COLOR` unset,
-//! JSON or human rendering, and warnings and errors on stderr.
+//! JSON or human rendering, notes, warnings, errors and progress on stderr. Every byte relay
+//! writes to stdout or stderr goes through here, so `--quiet` and `--json` hold everywhere, and
+//! color is decided here alone.
 
 use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
 use std::path::Path;
@@ -46,6 +48,13 @@ impl Ui {
         &mut self.out
     }
 
+    /// Standard output for a stream relay passes through rather than renders (`export --out -`,
+    /// the MCP server's JSON-RPC messages), after what [`Ui::out`] buffered.
+    pub fn stream_out(&mut self) -> io::Result<io::StdoutLock<'static>> {
+        self.out.flush()?;
+        Ok(io::stdout().lock())
+    }
+
     /// Prints one JSON value as a line.
     pub fn json_line(&mut self, value: &impl serde::Serialize) -> io::Result<()> {
         serde_json::to_writer(&mut self.out, value)?;
@@ -89,6 +98,44 @@ impl Ui {
         }
     }
 
+    /// An error the command reports but does not fail on (`deposit --auto` in a hook must not
+    /// fail a commit): `relay: {message}`, shown under `--quiet` as errors are, and under
+    /// `--json` a warning object `{"warning": code, "message": …}`, since the command succeeds.
+    pub fn tolerated_error(&self, code: &str, message: &str) {
+        if self.json {
+            eprintln!("{}", json!({"warning": code, "message": message}));
+        } else {
+            eprintln!("relay: {message}");
+        }
+    }
+
+    /// A note worth a person's attention only on a terminal (a long first indexing): like
+    /// [`Ui::note`], and only when stderr is a terminal.
+    pub fn terminal_note(&self, text: &str) {
+        if io::stderr().is_terminal() {
+            self.note(text);
+        }
+    }
+
+    /// A progress bar for long work on stderr (see [`Progress`]).
+    pub fn progress(&self, label: &'static str) -> Progress {
+        Progress {
+            label,
+            draw: !self.quiet && !self.json && io::stderr().is_terminal(),
+        }
+    }
+
+    /// The last-resort report of an error that came before a `Ui` could be made (the command
+    /// line did not parse, or the working folder cannot be read): the same format as
+    /// [`Ui::error`], without color.
+    pub fn early_error(json: bool, code: &str, message: &str) {
+        if json {
+            eprintln!("{}", json!({"error": code, "message": message}));
+        } else {
+            eprintln!("relay: error: {message}");
+        }
+    }
+
     pub fn error(&self, code: &str, message: &str) {
         if self.json {
             eprintln!("{}", json!({"error": code, "message": message}));
@@ -103,6 +150,35 @@ impl Ui {
             format!("\x1b[{sgr}m{text}\x1b[0m")
         } else {
             text.to_string()
+        }
+    }
+}
+
+/// Progress of long work (import), drawn on stderr only when it is a terminal and neither
+/// `--quiet` nor `--json` is given: output that scripts and tests read never changes.
+pub struct Progress {
+    label: &'static str,
+    draw: bool,
+}
+
+impl Progress {
+    /// Shows `done` of `total` bytes.
+    pub fn set(&mut self, done: u64, total: u64) {
+        if !self.draw || total == 0 {
+            return;
+        }
+        let width = 30;
+        let filled = (done.min(total) * width / total) as usize;
+        eprint!(
+            "\r{} [{}{}] {} / {} MB",
+            self.label,
+            "#".repeat(filled),
+            " ".repeat(width as usize - filled),
+            done >> 20,
+            total >> 20
+        );
+        if done >= total {
+            eprintln!();
         }
     }
 }

@@ -322,8 +322,9 @@ pub fn run(ctx: &mut Ctx, args: DepositArgs) -> CmdResult {
     match auto(ctx, args) {
         Err(CliError::Output(e)) => Err(CliError::Output(e)),
         Err(e) => {
-            let (_, message, _) = e.describe();
-            eprintln!("relay: deposit --auto skipped: {message}");
+            let (code, message, _) = e.describe();
+            let message = format!("deposit --auto skipped: {message}");
+            ctx.ui.tolerated_error(code, &message);
             Ok(())
         }
         ok => ok,
