@@ -117,14 +117,6 @@ impl Ui {
         }
     }
 
-    /// A progress bar for long work on stderr (see [`Progress`]).
-    pub fn progress(&self, label: &'static str) -> Progress {
-        Progress {
-            label,
-            draw: !self.quiet && !self.json && io::stderr().is_terminal(),
-        }
-    }
-
     /// The last-resort report of an error that came before a `Ui` could be made (the command
     /// line did not parse, or the working folder cannot be read): the same format as
     /// [`Ui::error`], without color.
@@ -154,31 +146,72 @@ impl Ui {
     }
 }
 
-/// Progress of long work (import), drawn on stderr only when it is a terminal and neither
-/// `--quiet` nor `--json` is given: output that scripts and tests read never changes.
-pub struct Progress {
-    label: &'static str,
-    draw: bool,
+/// Progress of long work (import, export, verify) on stderr, drawn with indicatif only when
+/// stderr is a terminal and neither `--quiet` nor `--json` is given, so output that scripts
+/// and tests read never changes. Dropping it clears the line it drew.
+pub struct Progress(indicatif::ProgressBar);
+
+impl Ui {
+    /// Whether progress is drawn at all.
+    fn draws_progress(&self) -> bool {
+        !self.quiet && !self.json && io::stderr().is_terminal()
+    }
+
+    fn progress_with(&self, bar: impl FnOnce() -> indicatif::ProgressBar) -> Progress {
+        Progress(if self.draws_progress() {
+            bar()
+        } else {
+            indicatif::ProgressBar::hidden()
+        })
+    }
+
+    /// A bar over a known number of bytes, set with [`Progress::set`] (import).
+    pub fn progress_bytes(&self, label: &'static str) -> Progress {
+        self.progress_with(|| {
+            let style =
+                indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {bytes} / {total_bytes}")
+                    .map(|s| s.progress_chars("#> "))
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            indicatif::ProgressBar::new(0)
+                .with_style(style)
+                .with_message(label)
+        })
+    }
+
+    /// A spinner for work of unknown length, counting what [`Progress::inc`] adds when
+    /// `counts` names it (export), else showing the time taken (verify).
+    pub fn progress_spinner(&self, label: &'static str, counts: Option<&str>) -> Progress {
+        self.progress_with(|| {
+            let template = match counts {
+                Some(unit) => format!("{{spinner}} {{msg}} {{human_pos}} {unit} ({{elapsed}})"),
+                None => "{spinner} {msg} ({elapsed})".to_string(),
+            };
+            let style = indicatif::ProgressStyle::with_template(&template)
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner());
+            let bar = indicatif::ProgressBar::new_spinner()
+                .with_style(style)
+                .with_message(label);
+            bar.enable_steady_tick(std::time::Duration::from_millis(120));
+            bar
+        })
+    }
 }
 
 impl Progress {
-    /// Shows `done` of `total` bytes.
-    pub fn set(&mut self, done: u64, total: u64) {
-        if !self.draw || total == 0 {
-            return;
-        }
-        let width = 30;
-        let filled = (done.min(total) * width / total) as usize;
-        eprint!(
-            "\r{} [{}{}] {} / {} MB",
-            self.label,
-            "#".repeat(filled),
-            " ".repeat(width as usize - filled),
-            done >> 20,
-            total >> 20
-        );
-        if done >= total {
-            eprintln!();
-        }
+    /// `done` of `total` bytes.
+    pub fn set(&self, done: u64, total: u64) {
+        self.0.set_length(total);
+        self.0.set_position(done.min(total));
+    }
+
+    /// `n` more of what a spinner counts.
+    pub fn inc(&self, n: u64) {
+        self.0.inc(n);
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
     }
 }

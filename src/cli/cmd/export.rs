@@ -41,7 +41,9 @@ pub fn run(ctx: &mut Ctx, args: ExportArgs) -> CmdResult {
         // fails (exit 5) after what it wrote, so a pipe's reader can tell.
         let mut out = std::io::BufWriter::with_capacity(1 << 20, stdout);
         let mut failed: Option<std::io::Error> = None;
-        let streamed = backup::each_record(store, &projects, &mut |_, lines, _| {
+        let bar = ctx.ui.progress_spinner("exporting", Some("records"));
+        let streamed = backup::each_record(store, &projects, &mut |_, lines, n| {
+            bar.inc(n as u64);
             out.write_all(lines).map_err(|e| {
                 let error = Error::io(
                     "cannot write the export",
@@ -51,6 +53,7 @@ pub fn run(ctx: &mut Ctx, args: ExportArgs) -> CmdResult {
                 error
             })
         });
+        drop(bar);
         if let Some(e) = failed {
             return Err(CliError::Output(e));
         }
@@ -60,7 +63,9 @@ pub fn run(ctx: &mut Ctx, args: ExportArgs) -> CmdResult {
         return Ok(());
     }
     let dir = ctx.cwd.join(&args.out);
+    let bar = ctx.ui.progress_spinner("exporting", None);
     let counts = backup::export_dir(store, &projects, &dir)?;
+    drop(bar);
     if ctx.ui.json {
         ctx.ui
             .json_line(&serde_json::json!({"out": dir.display().to_string(), "counts": counts}))?;

@@ -79,7 +79,7 @@ pub fn run(ctx: &mut Ctx, args: ImportArgs) -> CmdResult {
         },
         force: args.force,
     };
-    let mut bar = ctx.ui.progress("importing");
+    let bar = ctx.ui.progress_bytes("importing");
     let mut progress = |done: u64, total: u64| bar.set(done, total);
     let summary = import::import(store, &source, &opts, &mut progress)?;
     if ctx.ui.json {
