@@ -1,5 +1,6 @@
 //! What every command needs: the global flags, the output, the working folder, and the store
-//! (opened on first use), plus the CLI's own error type.
+//! (opened on first use), plus the CLI's own error type. Identity is resolved by
+//! [`crate::ops::attribution`]; the identity flags here only say what the user claimed.
 
 use std::cell::OnceCell;
 use std::path::PathBuf;

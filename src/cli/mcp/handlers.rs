@@ -1,6 +1,6 @@
-//! What each tool of `relay mcp` does: it calls the same functions as the matching command and
-//! returns the JSON that command prints with `--json` (a list wrapped in an object, since a
-//! tool's structured result is one).
+//! What each tool of `relay mcp` does: it calls the same `ops` functions as the matching
+//! command (never the command itself) and returns the JSON that command prints with `--json`
+//! (a list wrapped in an object, since a tool's structured result is one).
 
 use serde_json::{Value, json};
 
