@@ -166,3 +166,70 @@ pub fn transition(
     };
     super::review::transition(store, package_id, &req)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn demo() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join(".relay");
+        Store::create(&root, "demo").unwrap();
+        let store = Store::open(root).unwrap();
+        super::super::projects::create(&store, "demo", None, None).unwrap();
+        (dir, store)
+    }
+
+    fn titled(title: &str) -> Map<String, Value> {
+        let mut map = Map::new();
+        map.insert("title".into(), json!(title));
+        map
+    }
+
+    #[test]
+    fn a_deposit_in_a_session_is_its_actors_unless_another_is_claimed() {
+        let (dir, store) = demo();
+        let agent = Actor {
+            id: "agent-7".into(),
+            actor_type: "agent".into(),
+        };
+        let s = super::super::sessions::start(&store, "demo", &agent, None).unwrap();
+        let claim = Claim {
+            session: Some(s.id().to_string()),
+            ..Claim::default()
+        };
+        let done = deposit(&store, dir.path(), titled("a"), "demo".into(), &claim).unwrap();
+        let by = &done.package.to_value()["created_by"];
+        assert_eq!(
+            (by["id"].as_str(), by["type"].as_str()),
+            (Some("agent-7"), Some("agent"))
+        );
+        assert_eq!(by["session_id"].as_str(), Some(s.id()));
+
+        let claim = Claim {
+            actor: Some("ada".into()),
+            ..claim
+        };
+        let done = deposit(&store, dir.path(), titled("b"), "demo".into(), &claim).unwrap();
+        let by = &done.package.to_value()["created_by"];
+        assert_eq!(
+            (by["id"].as_str(), by["type"].as_str()),
+            (Some("ada"), Some("human"))
+        );
+        assert_eq!(by["session_id"].as_str(), Some(s.id()));
+    }
+
+    #[test]
+    fn a_given_created_by_is_kept_as_it_came() {
+        let (dir, store) = demo();
+        let mut input = titled("c");
+        input.insert("created_by".into(), json!({"id": "bob", "type": "script"}));
+        let claim = Claim {
+            actor: Some("ada".into()),
+            ..Claim::default()
+        };
+        let done = deposit(&store, dir.path(), input, "demo".into(), &claim).unwrap();
+        let by = &done.package.to_value()["created_by"];
+        assert_eq!(by, &json!({"id": "bob", "type": "script"}));
+    }
+}
