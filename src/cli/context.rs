@@ -1,15 +1,19 @@
 //! What every command needs: the global flags, the output, the working folder, and the store
-//! (opened on first use), plus the CLI's own error type.
+//! (opened on first use), plus the CLI's own error type. Identity is resolved by
+//! [`crate::ops::attribution`]; the identity flags here only say what the user claimed.
 
 use std::cell::OnceCell;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
 use super::exit;
 use super::ui::{ColorChoice, Ui};
 use crate::error::{Code, Error};
+use serde_json::{Map, Value};
+
 use crate::ops::Actor;
+use crate::ops::attribution::{self, Claim};
 use crate::ops::filter::Viewer;
 use crate::store::Store;
 
@@ -48,6 +52,17 @@ pub struct ActorArgs {
     /// What kind of actor
     #[arg(long, env = "RELAY_ACTOR_TYPE", value_name = "TYPE", value_parser = ["human", "agent", "script"])]
     pub actor_type: Option<String>,
+}
+
+impl ActorArgs {
+    /// What these flags and `session` claim, for [`crate::ops::attribution`].
+    pub fn claim(&self, session: &SessionArg) -> Claim {
+        Claim {
+            actor: self.actor.clone(),
+            actor_type: self.actor_type.clone(),
+            session: session.session.clone(),
+        }
+    }
 }
 
 /// The session flag for commands that record one.
@@ -117,6 +132,11 @@ fn hint(e: &Error) -> Option<String> {
 }
 
 impl CliError {
+    /// Ending "the current session" when there is none.
+    pub fn no_current_session() -> CliError {
+        CliError::Usage("no current session to end: name one (relay session end SESSION)".into())
+    }
+
     /// The error code, the message, and the exit status.
     pub fn describe(&self) -> (&'static str, String, u8) {
         match self {
@@ -178,8 +198,7 @@ impl Ctx {
     /// On a terminal, says so when this command is about to index many megabytes of package
     /// logs (the first read after `cache/` was cleared, or after a clone).
     pub fn note_cold_indexes(&self, projects: &[String]) {
-        use std::io::IsTerminal;
-        if self.ui.quiet || !std::io::stderr().is_terminal() {
+        if self.ui.quiet || self.ui.json {
             return;
         }
         let Ok(store) = self.store() else { return };
@@ -193,10 +212,10 @@ impl Ctx {
             .unwrap_or(COLD_NOTE_BYTES);
         let bytes = crate::store::cache::catalog::cold_bytes(store, projects);
         if bytes > 0 && bytes >= threshold {
-            eprintln!(
+            self.ui.terminal_note(&format!(
                 "relay: indexing {:.1} MB of package logs into .relay/cache/ (first use since the cache was cleared); later commands reuse it",
                 bytes as f64 / f64::from(1 << 20)
-            );
+            ));
         }
     }
 
@@ -251,45 +270,30 @@ impl Ctx {
     }
 
     pub fn actor(&self, args: &ActorArgs) -> Result<Actor, Error> {
-        Actor::resolve(
-            args.actor.as_deref(),
-            args.actor_type.as_deref(),
-            self.store()?.config(),
-            &self.cwd,
-        )
+        let claim = args.claim(&SessionArg { session: None });
+        attribution::actor(self.store()?, &self.cwd, &claim)
     }
 
-    /// Who writes into `project_id`, and in which session: the session is `--session` /
-    /// `RELAY_SESSION`, else the clone's current session when it belongs to that project; the
-    /// actor is `--actor` / `RELAY_ACTOR`, else the session's actor, else the usual defaults.
-    pub fn writer(
-        &self,
-        project_id: &str,
-        who: &ActorArgs,
-        arg: &SessionArg,
-    ) -> Result<(Actor, Option<String>), Error> {
-        writer_in(self.store()?, &self.cwd, project_id, who, arg)
-    }
-
-    /// Who is looking, for what listings show (drafts are visible to their creator): the
-    /// writer identity a deposit here would record.
+    /// Who is looking, for what listings show ([`attribution::viewer`]).
     pub fn viewer(&self, project_id: &str) -> Result<Actor, Error> {
-        viewer_in(self.store()?, &self.cwd, project_id)
+        attribution::viewer(self.store()?, &self.cwd, project_id)
     }
 
-    /// The viewer of [`Ctx::viewer`], worked out only if a listing meets a draft: resolving it
-    /// may run git, which would otherwise cost every listing a few milliseconds.
+    /// The viewer, worked out only if a listing meets a draft ([`attribution::deferred_viewer`]).
     pub fn deferred_viewer(&self, project_id: &str) -> Result<Viewer, Error> {
-        let store = self.store()?;
-        let (root, cwd, project) = (
-            store.root().to_path_buf(),
-            self.cwd.clone(),
-            project_id.to_string(),
-        );
-        Ok(Viewer::deferred(move || {
-            let store = Store::open(root.clone()).ok()?;
-            viewer_in(&store, &cwd, &project).ok().map(|a| a.id)
-        }))
+        Ok(attribution::deferred_viewer(
+            self.store()?,
+            &self.cwd,
+            project_id,
+        ))
+    }
+
+    /// The project a package goes into: its `project_id`, else the selected project.
+    pub fn target_project(&self, input: &Map<String, Value>) -> Result<String, CliError> {
+        match input.get("project_id").and_then(Value::as_str) {
+            Some(p) => Ok(p.to_string()),
+            None => self.project(),
+        }
     }
 
     /// Prints what the store's readers skipped, once each.
@@ -299,47 +303,5 @@ impl Ctx {
                 self.ui.warning(&w, &self.cwd);
             }
         }
-    }
-}
-
-/// [`Ctx::writer`] on an opened store.
-fn writer_in(
-    store: &Store,
-    cwd: &Path,
-    project_id: &str,
-    who: &ActorArgs,
-    arg: &SessionArg,
-) -> Result<(Actor, Option<String>), Error> {
-    let session = crate::ops::sessions::for_write(store, project_id, arg.session.as_deref())?;
-    let actor = match (&who.actor, &session) {
-        (None, Some(s)) => Actor {
-            id: s.str_field("actor_id").unwrap_or_default().to_string(),
-            actor_type: who
-                .actor_type
-                .clone()
-                .unwrap_or_else(|| s.str_field("actor_type").unwrap_or("human").to_string()),
-        },
-        _ => Actor::resolve(
-            who.actor.as_deref(),
-            who.actor_type.as_deref(),
-            store.config(),
-            cwd,
-        )?,
-    };
-    Ok((actor, session.map(|s| s.id().to_string())))
-}
-
-/// [`Ctx::viewer`] on an opened store.
-fn viewer_in(store: &Store, cwd: &Path, project_id: &str) -> Result<Actor, Error> {
-    let who = ActorArgs {
-        actor: std::env::var("RELAY_ACTOR").ok(),
-        actor_type: None,
-    };
-    let session = SessionArg {
-        session: std::env::var("RELAY_SESSION").ok(),
-    };
-    match writer_in(store, cwd, project_id, &who, &session) {
-        Ok((actor, _)) => Ok(actor),
-        Err(_) => Actor::resolve(who.actor.as_deref(), None, store.config(), cwd),
     }
 }

@@ -1,6 +1,8 @@
 //! The command line: argument parsing, one module per command under [`cmd`], rendering, and
-//! the mapping from errors to exit codes. Only this layer writes to stdout or stderr.
+//! the mapping from errors to exit codes. Only this layer writes to stdout or stderr, and only
+//! through [`ui::Ui`].
 
+pub mod args;
 pub mod cmd;
 pub mod context;
 pub mod exit;
@@ -18,6 +20,7 @@ use clap::{Parser, Subcommand};
 pub use context::{CliError, CmdResult, Ctx, GlobalArgs};
 
 use crate::error::Code;
+use ui::Ui;
 
 const AFTER_HELP: &str = "\
 Start here:
@@ -80,20 +83,19 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
                 let rendered = e.to_string();
                 let first = rendered.lines().next().unwrap_or_default();
                 let message = first.strip_prefix("error: ").unwrap_or(first).to_string();
-                eprintln!(
-                    "{}",
-                    serde_json::json!({"error": Code::Usage.as_str(), "message": message.trim()})
-                );
+                Ui::early_error(true, Code::Usage.as_str(), message.trim());
             } else {
+                // clap prints its own help, version and usage errors (its format, its colors).
                 let _ = e.print();
             }
             return ExitCode::from(code.clamp(0, 255) as u8);
         }
     };
+    let json = cli.global.json;
     let mut ctx = match Ctx::new(cli.global) {
         Ok(ctx) => ctx,
         Err(e) => {
-            eprintln!("relay: error: {e}");
+            Ui::early_error(json, e.code(), &e.to_string());
             return ExitCode::from(exit::INTERNAL);
         }
     };

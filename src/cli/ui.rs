@@ -1,5 +1,7 @@
 //! Terminal decisions and the output channels: color only for a TTY with `NO_COLOR` unset,
-//! JSON or human rendering, and warnings and errors on stderr.
+//! JSON or human rendering, notes, warnings, errors and progress on stderr. Every byte relay
+//! writes to stdout or stderr goes through here, so `--quiet` and `--json` hold everywhere, and
+//! color is decided here alone.
 
 use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
 use std::path::Path;
@@ -46,6 +48,13 @@ impl Ui {
         &mut self.out
     }
 
+    /// Standard output for a stream relay passes through rather than renders (`export --out -`,
+    /// the MCP server's JSON-RPC messages), after what [`Ui::out`] buffered.
+    pub fn stream_out(&mut self) -> io::Result<io::StdoutLock<'static>> {
+        self.out.flush()?;
+        Ok(io::stdout().lock())
+    }
+
     /// Prints one JSON value as a line.
     pub fn json_line(&mut self, value: &impl serde::Serialize) -> io::Result<()> {
         serde_json::to_writer(&mut self.out, value)?;
@@ -89,6 +98,36 @@ impl Ui {
         }
     }
 
+    /// An error the command reports but does not fail on (`deposit --auto` in a hook must not
+    /// fail a commit): `relay: {message}`, shown under `--quiet` as errors are, and under
+    /// `--json` a warning object `{"warning": code, "message": …}`, since the command succeeds.
+    pub fn tolerated_error(&self, code: &str, message: &str) {
+        if self.json {
+            eprintln!("{}", json!({"warning": code, "message": message}));
+        } else {
+            eprintln!("relay: {message}");
+        }
+    }
+
+    /// A note worth a person's attention only on a terminal (a long first indexing): like
+    /// [`Ui::note`], and only when stderr is a terminal.
+    pub fn terminal_note(&self, text: &str) {
+        if io::stderr().is_terminal() {
+            self.note(text);
+        }
+    }
+
+    /// The last-resort report of an error that came before a `Ui` could be made (the command
+    /// line did not parse, or the working folder cannot be read): the same format as
+    /// [`Ui::error`], without color.
+    pub fn early_error(json: bool, code: &str, message: &str) {
+        if json {
+            eprintln!("{}", json!({"error": code, "message": message}));
+        } else {
+            eprintln!("relay: error: {message}");
+        }
+    }
+
     pub fn error(&self, code: &str, message: &str) {
         if self.json {
             eprintln!("{}", json!({"error": code, "message": message}));
@@ -104,5 +143,75 @@ impl Ui {
         } else {
             text.to_string()
         }
+    }
+}
+
+/// Progress of long work (import, export, verify) on stderr, drawn with indicatif only when
+/// stderr is a terminal and neither `--quiet` nor `--json` is given, so output that scripts
+/// and tests read never changes. Dropping it clears the line it drew.
+pub struct Progress(indicatif::ProgressBar);
+
+impl Ui {
+    /// Whether progress is drawn at all.
+    fn draws_progress(&self) -> bool {
+        !self.quiet && !self.json && io::stderr().is_terminal()
+    }
+
+    fn progress_with(&self, bar: impl FnOnce() -> indicatif::ProgressBar) -> Progress {
+        Progress(if self.draws_progress() {
+            bar()
+        } else {
+            indicatif::ProgressBar::hidden()
+        })
+    }
+
+    /// A bar over a known number of bytes, set with [`Progress::set`] (import).
+    pub fn progress_bytes(&self, label: &'static str) -> Progress {
+        self.progress_with(|| {
+            let style =
+                indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {bytes} / {total_bytes}")
+                    .map(|s| s.progress_chars("#> "))
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            indicatif::ProgressBar::new(0)
+                .with_style(style)
+                .with_message(label)
+        })
+    }
+
+    /// A spinner for work of unknown length, counting what [`Progress::inc`] adds when
+    /// `counts` names it (export), else showing the time taken (verify).
+    pub fn progress_spinner(&self, label: &'static str, counts: Option<&str>) -> Progress {
+        self.progress_with(|| {
+            let template = match counts {
+                Some(unit) => format!("{{spinner}} {{msg}} {{human_pos}} {unit} ({{elapsed}})"),
+                None => "{spinner} {msg} ({elapsed})".to_string(),
+            };
+            let style = indicatif::ProgressStyle::with_template(&template)
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner());
+            let bar = indicatif::ProgressBar::new_spinner()
+                .with_style(style)
+                .with_message(label);
+            bar.enable_steady_tick(std::time::Duration::from_millis(120));
+            bar
+        })
+    }
+}
+
+impl Progress {
+    /// `done` of `total` bytes.
+    pub fn set(&self, done: u64, total: u64) {
+        self.0.set_length(total);
+        self.0.set_position(done.min(total));
+    }
+
+    /// `n` more of what a spinner counts.
+    pub fn inc(&self, n: u64) {
+        self.0.inc(n);
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
     }
 }

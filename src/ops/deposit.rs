@@ -208,6 +208,44 @@ fn replay(package: Package, filled: &[&str], versions: Vec<StoredPackage>) -> Re
     Err(Error::DuplicatePackageId(id))
 }
 
+/// Adds `items` to the list `key` of a partial package (creating it when absent or null).
+pub fn extend(map: &mut Map<String, Value>, key: &str, items: Vec<Value>) -> Result<()> {
+    if items.is_empty() {
+        return Ok(());
+    }
+    match map
+        .entry(key.to_string())
+        .or_insert_with(|| Value::Array(Vec::new()))
+    {
+        Value::Array(list) => list.extend(items),
+        other @ Value::Null => *other = Value::Array(items),
+        _ => {
+            return Err(Error::InvalidSchema(crate::error::SchemaError::new(
+                key,
+                "must be an array to be added to",
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Deliverables for paths (relative to `cwd`) or URLs, each with its path, recorded relative to
+/// the folder that holds the store (see [`deliverable_for_path`]).
+pub fn deliverables_for_paths(
+    store: &Store,
+    cwd: &Path,
+    paths: Vec<String>,
+) -> Result<Vec<(String, PathDeliverable)>> {
+    let root = store.root().parent().unwrap_or(store.root());
+    paths
+        .into_iter()
+        .map(|path| {
+            let d = deliverable_for_path(&path, cwd, root)?;
+            Ok((path, d))
+        })
+        .collect()
+}
+
 /// A deliverable made from a path given on the command line.
 #[derive(Debug, Clone)]
 pub struct PathDeliverable {

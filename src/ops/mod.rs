@@ -1,6 +1,7 @@
 //! The protocol's operations (§8) over a [`Store`](crate::store::Store): each takes typed
 //! inputs and returns typed results or an [`Error`](crate::Error) named after the spec's codes.
 
+pub mod attribution;
 pub mod auto;
 pub mod callsign;
 mod callsign_words;

@@ -202,6 +202,21 @@ pub fn make_current(store: &Store, session: &Session) -> Result<()> {
     }))
 }
 
+/// Ends the session named by `key` (an id or callsign, looked for in `projects` in order), else
+/// the acting one of [`acting`] with `explicit`; `None` when none is named and none is acting.
+pub fn end_named(
+    store: &Store,
+    projects: &[String],
+    key: Option<&str>,
+    explicit: Option<&str>,
+) -> Result<Option<SessionView>> {
+    let target = match key {
+        Some(key) => Some(resolve(store, projects, key)?),
+        None => acting(store, projects, explicit)?,
+    };
+    target.map(|s| end(store, &s)).transpose()
+}
+
 /// The session a command acts in: `explicit` (an id or callsign from `--session` /
 /// `RELAY_SESSION`), else the clone's current session. An explicit session that does not exist
 /// is an error; a stale clone setting is ignored.

@@ -3,9 +3,10 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
+use serde_json::{Value, json};
 
-use crate::error::Result;
-use crate::store::Store;
+use crate::error::{Error, Result};
+use crate::store::{Store, Warning};
 use crate::wire::{Project, Status, time};
 
 /// One project in the summary.
@@ -113,4 +114,17 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
     s.last_deposit = newest.map(|(_, text)| text);
     s.size_bytes = store.size_on_disk();
     Ok(s)
+}
+
+/// The status as `--json` prints it (and every transport returns it): the summary, the store's
+/// folder and the integrity warnings its readers reported.
+pub fn to_json(store: &Store, s: &StoreStatus, warnings: &[Warning]) -> Result<Value> {
+    let w: Vec<_> = warnings
+        .iter()
+        .map(|w| json!({"warning": w.kind.as_str(), "file": w.path.display().to_string(), "line": w.line, "message": w.message}))
+        .collect();
+    let mut v = serde_json::to_value(s).map_err(|e| Error::Integrity(e.to_string()))?;
+    v["store"] = json!(store.root().display().to_string());
+    v["warnings"] = json!(w);
+    Ok(v)
 }

@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CliError, CmdResult, Ctx, render, ui::Ui};
 use crate::error::Error;
-use crate::ops::{self, deposit::DepositContext};
-use crate::wire::{package, time};
+use crate::ops::{self, deposit::extend};
+use crate::wire::package;
 
 /// Record a context package: what you did, decided, left open, and who should pick it up
 ///
@@ -134,26 +134,6 @@ fn set(map: &mut Map<String, Value>, key: &str, value: Option<String>) {
     }
 }
 
-/// Adds `items` to the list `key` of a partial package (creating it when absent or null).
-pub fn extend(map: &mut Map<String, Value>, key: &str, items: Vec<Value>) -> Result<(), CliError> {
-    if items.is_empty() {
-        return Ok(());
-    }
-    match map
-        .entry(key.to_string())
-        .or_insert_with(|| Value::Array(Vec::new()))
-    {
-        Value::Array(list) => list.extend(items),
-        other @ Value::Null => *other = Value::Array(items),
-        _ => {
-            return Err(CliError::Relay(Error::InvalidSchema(
-                crate::error::SchemaError::new(key, "must be an array to be added to"),
-            )));
-        }
-    }
-    Ok(())
-}
-
 fn strings(items: Vec<String>) -> Vec<Value> {
     items.into_iter().map(Value::String).collect()
 }
@@ -243,22 +223,18 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
 }
 
 /// Deliverables for paths (relative to the working folder) or URLs, each with its path.
-pub fn path_deliverables(
+fn path_deliverables(
     ctx: &Ctx,
     paths: Vec<String>,
 ) -> Result<Vec<(String, ops::deposit::PathDeliverable)>, CliError> {
     if paths.is_empty() {
         return Ok(Vec::new());
     }
-    let store = ctx.store()?;
-    let root = store.root().parent().unwrap_or(store.root()).to_path_buf();
-    paths
-        .into_iter()
-        .map(|path| {
-            let d = ops::deposit::deliverable_for_path(&path, &ctx.cwd, &root)?;
-            Ok((path, d))
-        })
-        .collect()
+    Ok(ops::deposit::deliverables_for_paths(
+        ctx.store()?,
+        &ctx.cwd,
+        paths,
+    )?)
 }
 
 /// An `--ext` value: JSON when it parses, else the text. A number whose JSON form would differ
@@ -346,8 +322,9 @@ pub fn run(ctx: &mut Ctx, args: DepositArgs) -> CmdResult {
     match auto(ctx, args) {
         Err(CliError::Output(e)) => Err(CliError::Output(e)),
         Err(e) => {
-            let (_, message, _) = e.describe();
-            eprintln!("relay: deposit --auto skipped: {message}");
+            let (code, message, _) = e.describe();
+            let message = format!("deposit --auto skipped: {message}");
+            ctx.ui.tolerated_error(code, &message);
             Ok(())
         }
         ok => ok,
@@ -376,51 +353,9 @@ fn deposit(ctx: &mut Ctx, mut args: DepositArgs) -> CmdResult {
     finish(ctx, args, input)
 }
 
-/// The project a package goes into: its `project_id`, else the selected project.
-pub fn target_project(ctx: &Ctx, input: &Map<String, Value>) -> Result<String, CliError> {
-    match input.get("project_id").and_then(Value::as_str) {
-        Some(p) => Ok(p.to_string()),
-        None => ctx.project(),
-    }
-}
-
-/// Deposits a whole or partial package into `project_id`. When the input has no
-/// `created_by`, relay attributes it: the writer identity (`who` in `session`) and the work
-/// tree's HEAD commit.
-pub fn store_package(
-    ctx: &Ctx,
-    input: Map<String, Value>,
-    project_id: String,
-    who: &ActorArgs,
-    session: &SessionArg,
-) -> Result<ops::deposit::Deposited, CliError> {
-    let attribute = !input.contains_key("created_by");
-    let git_commit = if attribute {
-        ops::git::head_commit(&ctx.cwd)
-    } else {
-        None
-    };
-    let (actor, session_id) = if attribute {
-        ctx.writer(&project_id, who, session)?
-    } else {
-        (ctx.actor(who)?, None)
-    };
-    let deposit_ctx = DepositContext {
-        attribution_explicit: who.actor.is_some()
-            || who.actor_type.is_some()
-            || session.session.is_some(),
-        actor,
-        project_id,
-        session_id,
-        git_commit,
-        now: time::now(),
-    };
-    Ok(ops::deposit::deposit(ctx.store()?, input, &deposit_ctx)?)
-}
-
 fn finish(ctx: &mut Ctx, args: DepositArgs, mut input: Map<String, Value>) -> CmdResult {
     let store = ctx.store()?;
-    let project_id = target_project(ctx, &input)?;
+    let project_id = ctx.target_project(&input)?;
     if input.get("title").is_none_or(Value::is_null) {
         if args.from.as_deref() != Some("-") && Ui::can_prompt() {
             // Fail before asking anything if the deposit cannot land.
@@ -434,7 +369,8 @@ fn finish(ctx: &mut Ctx, args: DepositArgs, mut input: Map<String, Value>) -> Cm
             ));
         }
     }
-    let done = store_package(ctx, input, project_id, &args.who, &args.session)?;
+    let claim = args.who.claim(&args.session);
+    let done = ops::attribution::deposit(store, &ctx.cwd, input, project_id, &claim)?;
     if ctx.ui.json {
         ctx.ui
             .json_line(&crate::store::packages::StoredPackage::envelope(

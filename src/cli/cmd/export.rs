@@ -33,13 +33,17 @@ pub struct ExportArgs {
 pub fn run(ctx: &mut Ctx, args: ExportArgs) -> CmdResult {
     let projects = ctx.projects(args.all_projects)?;
     ctx.note_cold_indexes(&projects);
+    let to_stdout = args.out.as_os_str() == "-";
+    let stdout = to_stdout.then(|| ctx.ui.stream_out()).transpose()?;
     let store = ctx.store()?;
-    if args.out.as_os_str() == "-" {
+    if let Some(stdout) = stdout {
         // Streamed as read: a damaged store is found out on the way, and the command then
         // fails (exit 5) after what it wrote, so a pipe's reader can tell.
-        let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, stdout);
         let mut failed: Option<std::io::Error> = None;
-        let streamed = backup::each_record(store, &projects, &mut |_, lines, _| {
+        let bar = ctx.ui.progress_spinner("exporting", Some("records"));
+        let streamed = backup::each_record(store, &projects, &mut |_, lines, n| {
+            bar.inc(n as u64);
             out.write_all(lines).map_err(|e| {
                 let error = Error::io(
                     "cannot write the export",
@@ -49,6 +53,7 @@ pub fn run(ctx: &mut Ctx, args: ExportArgs) -> CmdResult {
                 error
             })
         });
+        drop(bar);
         if let Some(e) = failed {
             return Err(CliError::Output(e));
         }
@@ -58,7 +63,9 @@ pub fn run(ctx: &mut Ctx, args: ExportArgs) -> CmdResult {
         return Ok(());
     }
     let dir = ctx.cwd.join(&args.out);
+    let bar = ctx.ui.progress_spinner("exporting", None);
     let counts = backup::export_dir(store, &projects, &dir)?;
+    drop(bar);
     if ctx.ui.json {
         ctx.ui
             .json_line(&serde_json::json!({"out": dir.display().to_string(), "counts": counts}))?;

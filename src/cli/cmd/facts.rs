@@ -4,11 +4,11 @@ use std::io::Write;
 
 use clap::{Args, Subcommand};
 use colored::Colorize;
-use serde_json::json;
 
 use crate::cli::context::{ActorArgs, SessionArg};
-use crate::cli::{CliError, CmdResult, Ctx, render};
+use crate::cli::{CmdResult, Ctx, render};
 use crate::error::Error;
+use crate::ops;
 use crate::ops::facts::{self, AssertRequest, ListQuery};
 use crate::wire::{Fact, time};
 
@@ -134,24 +134,6 @@ fn print_facts(ctx: &mut Ctx, list: &[Fact]) -> CmdResult {
     Ok(())
 }
 
-/// Asserts a fact in `project` as `who` in `session` (the writer identity of the project).
-pub fn assert(
-    ctx: &Ctx,
-    project: &str,
-    mut req: AssertRequest,
-    who: &ActorArgs,
-    session: &SessionArg,
-) -> Result<facts::Asserted, CliError> {
-    let (actor, session_id) = ctx.writer(project, who, session)?;
-    let mut by = json!({"id": actor.id, "type": actor.actor_type});
-    if let Some(s) = session_id {
-        by["session_id"] = json!(s);
-    }
-    req.asserted_by = by;
-    req.actor_explicit = who.actor.is_some() || who.actor_type.is_some();
-    Ok(facts::assert(ctx.store()?, project, &req)?)
-}
-
 pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
     let project = ctx.project()?;
     let store = ctx.store()?;
@@ -177,7 +159,8 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
                 valid_from: time::parse_time("--valid-from", valid_from.as_deref())?,
                 ..AssertRequest::default()
             };
-            let done = assert(ctx, &project, req, &who, &session)?;
+            let done =
+                ops::attribution::assert(store, &ctx.cwd, &project, req, &who.claim(&session))?;
             if ctx.ui.json {
                 ctx.ui.json_line(&done.to_value())?;
             } else {
@@ -205,7 +188,8 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
         } => {
             let ended = facts::invalidate(store, &project, &subject, &predicate, value.as_deref())?;
             if ctx.ui.json {
-                ctx.ui.json_line(&json!({"invalidated": ended.len()}))?;
+                ctx.ui
+                    .json_line(&serde_json::json!({"invalidated": ended.len()}))?;
             } else {
                 let s = if ended.len() == 1 { "" } else { "s" };
                 writeln!(ctx.ui.out(), "Ended {} fact{s}.", ended.len())?;

@@ -1,7 +1,7 @@
 //! `relay import`: restore a backup folder, a stream, or another store's `.relay/` folder.
 
 use std::collections::HashMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -79,23 +79,8 @@ pub fn run(ctx: &mut Ctx, args: ImportArgs) -> CmdResult {
         },
         force: args.force,
     };
-    let tty = std::io::stderr().is_terminal() && !ctx.ui.quiet;
-    let mut progress = |done: u64, total: u64| {
-        if tty && total > 0 {
-            let width = 30;
-            let filled = (done.min(total) * width / total) as usize;
-            eprint!(
-                "\rimporting [{}{}] {} / {} MB",
-                "#".repeat(filled),
-                " ".repeat(width as usize - filled),
-                done >> 20,
-                total >> 20
-            );
-            if done >= total {
-                eprintln!();
-            }
-        }
-    };
+    let bar = ctx.ui.progress_bytes("importing");
+    let mut progress = |done: u64, total: u64| bar.set(done, total);
     let summary = import::import(store, &source, &opts, &mut progress)?;
     if ctx.ui.json {
         ctx.ui.json_line(&summary)?;

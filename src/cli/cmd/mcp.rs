@@ -43,11 +43,7 @@ pub fn run(ctx: &mut Ctx, args: McpArgs) -> CmdResult {
         session: args.session,
         project: ctx.global.project.clone(),
     };
-    mcp::serve(
-        ctx,
-        defaults,
-        std::io::stdin().lock(),
-        std::io::stdout().lock(),
-    )?;
+    let out = ctx.ui.stream_out()?;
+    mcp::serve(ctx, defaults, std::io::stdin().lock(), out)?;
     Ok(())
 }

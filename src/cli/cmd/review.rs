@@ -8,8 +8,8 @@ use colored::Colorize;
 
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CliError, CmdResult, Ctx, render};
-use crate::ops::review::{self, Action, Reviewer, TransitionRequest};
-use crate::store::packages::StoredPackage;
+use crate::ops::attribution;
+use crate::ops::review::{self, Action, Reviewer};
 
 /// Put packages through review: flag, approve, request changes, list
 ///
@@ -101,28 +101,6 @@ pub enum ReviewAction {
     },
 }
 
-/// Applies a review action to a package found in the selected project or any other, as
-/// `who` in `session` (the writer identity of the package's project).
-pub fn transition(
-    ctx: &Ctx,
-    package_id: &str,
-    action: Action,
-    note: Option<String>,
-    who: &ActorArgs,
-    session: &SessionArg,
-) -> Result<StoredPackage, CliError> {
-    let store = ctx.store()?;
-    let target = crate::ops::pull::specific(store, package_id)?;
-    let (actor, session_id) = ctx.writer(target.package.project_id(), who, session)?;
-    let req = TransitionRequest {
-        action,
-        note,
-        actor,
-        session_id,
-    };
-    Ok(review::transition(store, package_id, &req)?)
-}
-
 fn apply(
     ctx: &mut Ctx,
     package_id: &str,
@@ -131,7 +109,8 @@ fn apply(
     who: &ActorArgs,
     session: &SessionArg,
 ) -> CmdResult {
-    let done = transition(ctx, package_id, action, note, who, session)?;
+    let claim = who.claim(session);
+    let done = attribution::transition(ctx.store()?, &ctx.cwd, package_id, action, note, &claim)?;
     if ctx.ui.json {
         ctx.ui.json_line(&done.to_envelope())?;
     } else {

@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::Args;
 use colored::Colorize;
 
-use super::pull::FilterArgs;
+use crate::cli::args::FilterArgs;
 use crate::cli::{CmdResult, Ctx, render};
 use crate::ops::relevant::{self, Ranked};
 use crate::search::{query, rank};

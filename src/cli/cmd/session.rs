@@ -100,19 +100,6 @@ fn current(ctx: &Ctx) -> Result<Option<Session>, CliError> {
     )?)
 }
 
-/// Ends the session named by id or callsign, else the current one.
-pub fn end(ctx: &Ctx, session: Option<&str>) -> Result<SessionView, CliError> {
-    let target = match session {
-        Some(key) => sessions::resolve(ctx.store()?, &ctx.search_order()?, key)?,
-        None => current(ctx)?.ok_or_else(|| {
-            CliError::Usage(
-                "no current session to end: name one (relay session end SESSION)".into(),
-            )
-        })?,
-    };
-    Ok(sessions::end(ctx.store()?, &target)?)
-}
-
 pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
     let store = ctx.store()?;
     match args.action {
@@ -149,7 +136,10 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
             Ok(())
         }
         Action::End { session } => {
-            let v = end(ctx, session.as_deref())?;
+            let explicit = std::env::var("RELAY_SESSION").ok();
+            let order = ctx.search_order()?;
+            let v = sessions::end_named(store, &order, session.as_deref(), explicit.as_deref())?
+                .ok_or_else(CliError::no_current_session)?;
             if ctx.ui.json {
                 ctx.ui.json_line(&v.session)?;
             } else {

@@ -4,12 +4,9 @@ use std::io::Write;
 
 use clap::Args;
 use colored::Colorize;
-use serde_json::{Value, json};
 
 use crate::cli::{CmdResult, Ctx, render};
-use crate::error::Error;
-use crate::ops::status::{self, StoreStatus};
-use crate::store::{Store, Warning};
+use crate::ops::status;
 
 /// Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings
 #[derive(Debug, Args)]
@@ -25,19 +22,6 @@ fn counts(map: &std::collections::BTreeMap<String, usize>) -> String {
         .join(", ")
 }
 
-/// The status as `--json` prints it: the summary, the store's folder and the integrity
-/// warnings its readers reported.
-pub fn to_json(store: &Store, s: &StoreStatus, warnings: &[Warning]) -> Result<Value, Error> {
-    let w: Vec<_> = warnings
-        .iter()
-        .map(|w| json!({"warning": w.kind.as_str(), "file": w.path.display().to_string(), "line": w.line, "message": w.message}))
-        .collect();
-    let mut v = serde_json::to_value(s).map_err(|e| Error::Integrity(e.to_string()))?;
-    v["store"] = json!(store.root().display().to_string());
-    v["warnings"] = json!(w);
-    Ok(v)
-}
-
 pub fn run(ctx: &mut Ctx, _args: StatusArgs) -> CmdResult {
     let all: Vec<String> = crate::ops::projects::list(ctx.store()?)?
         .iter()
@@ -48,7 +32,7 @@ pub fn run(ctx: &mut Ctx, _args: StatusArgs) -> CmdResult {
     let s = status::status(store)?;
     let warnings = store.diagnostics().take();
     if ctx.ui.json {
-        let v = to_json(store, &s, &warnings)?;
+        let v = status::to_json(store, &s, &warnings)?;
         ctx.ui.json_line(&v)?;
         return Ok(());
     }

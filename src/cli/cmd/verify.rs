@@ -34,11 +34,13 @@ pub struct VerifyArgs {
 
 pub fn run(ctx: &mut Ctx, args: VerifyArgs) -> CmdResult {
     let store = ctx.store()?;
+    let bar = ctx.ui.progress_spinner("verifying", None);
     let report = if args.fix {
         verify::fix(store)?
     } else {
         verify::verify(store)?.0
     };
+    drop(bar);
     for f in &report.fixed {
         ctx.ui.note(&format!("fixed: {f}"));
     }

@@ -1,85 +1,21 @@
-//! What each tool of `relay mcp` does: it calls the same functions as the matching command and
-//! returns the JSON that command prints with `--json` (a list wrapped in an object, since a
-//! tool's structured result is one).
+//! What each tool of `relay mcp` does: it calls the same `ops` functions as the matching
+//! command (never the command itself) and returns the JSON that command prints with `--json`
+//! (a list wrapped in an object, since a tool's structured result is one).
 
 use serde_json::{Value, json};
 
-use super::schema::Args;
-use super::tools::{Defaults, FILTERS};
-use crate::cli::cmd::{
-    deposit as deposit_cmd, facts as facts_cmd, pull::FilterArgs, review, session,
-    status as status_cmd,
-};
-use crate::cli::context::{ActorArgs, SessionArg};
-use crate::cli::{CliError, Ctx};
-use crate::error::Error;
+use super::call::{Call, invalid, to_value};
+use super::schema::FILTERS;
+use crate::cli::CliError;
+use crate::cli::args::FilterArgs;
+use crate::ops::attribution;
+use crate::ops::deposit::extend;
 use crate::ops::review::{Action, Reviewer};
 use crate::ops::{
-    conformance as conformance_op, facts, orchestrate as orchestrate_op, orient as orient_op,
-    pull as pull_op, relevant, sessions,
+    conformance as conformance_op, deposit, facts, orchestrate as orchestrate_op,
+    orient as orient_op, pull as pull_op, relevant, sessions,
 };
 use crate::store::packages::StoredPackage;
-
-/// One call in progress.
-pub struct Call<'a> {
-    pub ctx: &'a Ctx,
-    pub args: Args,
-    pub defaults: &'a Defaults,
-}
-
-impl Call<'_> {
-    fn who(&self) -> ActorArgs {
-        ActorArgs {
-            actor: self
-                .args
-                .str("actor")
-                .or_else(|| self.defaults.who.actor.clone()),
-            actor_type: self
-                .args
-                .str("actor_type")
-                .or_else(|| self.defaults.who.actor_type.clone()),
-        }
-    }
-
-    fn session(&self) -> SessionArg {
-        SessionArg {
-            session: self
-                .args
-                .str("session")
-                .or_else(|| self.defaults.session.session.clone()),
-        }
-    }
-
-    fn time(&self, name: &str) -> Result<Option<crate::wire::time::Timestamp>, CliError> {
-        Ok(crate::wire::time::parse_time(
-            name,
-            self.args.str(name).as_deref(),
-        )?)
-    }
-
-    /// Whether an argument was given; `false` counts as not given, as a flag left off.
-    fn given(&self, name: &str) -> bool {
-        self.args
-            .get(name)
-            .is_some_and(|v| v != &Value::Bool(false))
-    }
-
-    /// Refuses arguments that cannot go together.
-    fn exclusive(&self, a: &str, b: &str) -> Result<(), CliError> {
-        if self.given(a) && self.given(b) {
-            return Err(invalid(format!("`{a}` and `{b}` cannot be used together")));
-        }
-        Ok(())
-    }
-}
-
-fn invalid(message: String) -> CliError {
-    Error::InvalidInput(message).into()
-}
-
-fn to_value(v: &impl serde::Serialize) -> Result<Value, CliError> {
-    serde_json::to_value(v).map_err(|e| Error::Integrity(e.to_string()).into())
-}
 
 pub fn orient(c: &Call) -> Result<Value, CliError> {
     let project = c.ctx.project()?;
@@ -133,13 +69,19 @@ pub fn deposit(c: &Call) -> Result<Value, CliError> {
     }
     for key in ["tags", "decisions_made", "open_questions"] {
         let items = c.args.strs(key).into_iter().map(Value::String).collect();
-        deposit_cmd::extend(&mut input, key, items)?;
+        extend(&mut input, key, items)?;
     }
-    let deliverables = deposit_cmd::path_deliverables(c.ctx, c.args.strs("deliverables"))?;
-    let deliverables = deliverables.into_iter().map(|(_, d)| d.value).collect();
-    deposit_cmd::extend(&mut input, "deliverables", deliverables)?;
-    let project = deposit_cmd::target_project(c.ctx, &input)?;
-    let done = deposit_cmd::store_package(c.ctx, input, project, &c.who(), &c.session())?;
+    let paths = c.args.strs("deliverables");
+    if !paths.is_empty() {
+        let found = deposit::deliverables_for_paths(c.ctx.store()?, &c.ctx.cwd, paths)?;
+        extend(
+            &mut input,
+            "deliverables",
+            found.into_iter().map(|(_, d)| d.value).collect(),
+        )?;
+    }
+    let project = c.ctx.target_project(&input)?;
+    let done = attribution::deposit(c.ctx.store()?, &c.ctx.cwd, input, project, &c.claim())?;
     Ok(Value::Object(StoredPackage::envelope(
         &done.package,
         &done.hash,
@@ -213,7 +155,7 @@ pub fn facts_assert(c: &Call) -> Result<Value, CliError> {
         valid_from: c.time("valid_from")?,
         ..facts::AssertRequest::default()
     };
-    let done = facts_cmd::assert(c.ctx, &project, req, &c.who(), &c.session())?;
+    let done = attribution::assert(c.ctx.store()?, &c.ctx.cwd, &project, req, &c.claim())?;
     Ok(done.to_value())
 }
 
@@ -264,14 +206,8 @@ fn reviewer(c: &Call) -> Option<Reviewer> {
 
 fn review_with(c: &Call, action: Action) -> Result<Value, CliError> {
     let id = c.args.text("package_id");
-    let done = review::transition(
-        c.ctx,
-        &id,
-        action,
-        c.args.str("note"),
-        &c.who(),
-        &c.session(),
-    )?;
+    let (store, note) = (c.ctx.store()?, c.args.str("note"));
+    let done = attribution::transition(store, &c.ctx.cwd, &id, action, note, &c.claim())?;
     Ok(Value::Object(done.to_envelope()))
 }
 
@@ -298,7 +234,7 @@ pub fn review_list(c: &Call) -> Result<Value, CliError> {
 pub fn session_start(c: &Call) -> Result<Value, CliError> {
     let project = c.ctx.project()?;
     let store = c.ctx.store()?;
-    let actor = c.ctx.actor(&c.who())?;
+    let actor = attribution::actor(store, &c.ctx.cwd, &c.claim())?;
     let s = sessions::start(store, &project, &actor, c.args.str("callsign").as_deref())?;
     if c.args.get("make_current").and_then(Value::as_bool) != Some(false) {
         sessions::make_current(store, &s)?;
@@ -307,15 +243,21 @@ pub fn session_start(c: &Call) -> Result<Value, CliError> {
 }
 
 pub fn session_end(c: &Call) -> Result<Value, CliError> {
-    let key = c.session().session;
-    Ok(session::end(c.ctx, key.as_deref())?.session.to_value())
+    let explicit = std::env::var("RELAY_SESSION").ok();
+    let order = c.ctx.search_order()?;
+    let key = c.session();
+    let ended = sessions::end_named(c.ctx.store()?, &order, key.as_deref(), explicit.as_deref())?;
+    Ok(ended
+        .ok_or_else(CliError::no_current_session)?
+        .session
+        .to_value())
 }
 
 pub fn status(c: &Call) -> Result<Value, CliError> {
     let store = c.ctx.store()?;
     let s = crate::ops::status::status(store)?;
     let warnings = store.diagnostics().take();
-    Ok(status_cmd::to_json(store, &s, &warnings)?)
+    Ok(crate::ops::status::to_json(store, &s, &warnings)?)
 }
 
 /// The §11.5 descriptor, as `relay conformance --json` prints it; it needs no store.

@@ -11,6 +11,7 @@
 //! back as tool results with `isError: true` that name the protocol's error code, so that the
 //! model sees them; malformed messages, unknown methods and unknown tools are JSON-RPC errors.
 
+mod call;
 mod handlers;
 pub mod schema;
 pub mod tools;
@@ -22,7 +23,7 @@ use serde_json::{Map, Value, json};
 
 use crate::cli::{CliError, Ctx};
 use crate::error::Code;
-pub use tools::Defaults;
+pub use call::Defaults;
 
 /// The protocol revisions this server speaks, newest first. A client asking for one of them
 /// gets it; any other gets the newest.

@@ -5,6 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::error::Error;
+use crate::wire::package;
 
 /// What a parameter accepts.
 #[derive(Debug, Clone, Copy)]
@@ -226,6 +227,45 @@ impl Args {
         self.0.get(name).and_then(Value::as_object).cloned()
     }
 }
+
+/// The filters of a listing, as `relay pull`'s [`FilterArgs`](crate::cli::args::FilterArgs).
+pub(super) const FILTERS: &[Param] = &[
+    opt(
+        "types",
+        Kind::Strs,
+        "Only packages of these types (any of them)",
+    ),
+    opt(
+        "tags",
+        Kind::Strs,
+        "Only packages carrying all of these tags",
+    ),
+    opt(
+        "created_by",
+        Kind::Str,
+        "Only packages created by this actor id",
+    ),
+    opt(
+        "status",
+        Kind::OneOf(package::STATUSES),
+        "Only packages in this status",
+    ),
+    opt(
+        "since",
+        Kind::Str,
+        "Only packages created at or after this time: an RFC 3339 timestamp, a date (2026-04-18) or an age (30m, 12h, 7d, 2w)",
+    ),
+    opt(
+        "until",
+        Kind::Str,
+        "Only packages created before this time (same forms as since)",
+    ),
+    opt(
+        "all_projects",
+        Kind::Bool,
+        "Cover every project, not just the selected one",
+    ),
+];
 
 #[cfg(test)]
 mod tests {

@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::handlers::{self as h, Call};
-use super::schema::{self, Kind, Param, opt, req};
-use crate::cli::context::{ActorArgs, SessionArg};
+use super::call::{Call, Defaults};
+use super::handlers as h;
+use super::schema::{self, FILTERS, Kind, Param, opt, req};
 use crate::cli::{CliError, Ctx};
 use crate::wire::{ACTOR_TYPES, package};
 
@@ -38,16 +38,6 @@ impl Tool {
             },
         })
     }
-}
-
-/// The server-wide defaults a call's own arguments override: `relay mcp --actor …
-/// --session …` (or RELAY_ACTOR, RELAY_ACTOR_TYPE, RELAY_SESSION).
-#[derive(Debug, Clone)]
-pub struct Defaults {
-    pub who: ActorArgs,
-    pub session: SessionArg,
-    /// `relay mcp --project`.
-    pub project: Option<String>,
 }
 
 /// Finds a tool by name.
@@ -96,44 +86,6 @@ const SESSION: &[Param] = &[opt(
     Kind::Str,
     "The session (id or callsign) to record; default: the server's (RELAY_SESSION), else this clone's current session",
 )];
-
-pub(super) const FILTERS: &[Param] = &[
-    opt(
-        "types",
-        Kind::Strs,
-        "Only packages of these types (any of them)",
-    ),
-    opt(
-        "tags",
-        Kind::Strs,
-        "Only packages carrying all of these tags",
-    ),
-    opt(
-        "created_by",
-        Kind::Str,
-        "Only packages created by this actor id",
-    ),
-    opt(
-        "status",
-        Kind::OneOf(package::STATUSES),
-        "Only packages in this status",
-    ),
-    opt(
-        "since",
-        Kind::Str,
-        "Only packages created at or after this time: an RFC 3339 timestamp, a date (2026-04-18) or an age (30m, 12h, 7d, 2w)",
-    ),
-    opt(
-        "until",
-        Kind::Str,
-        "Only packages created before this time (same forms as since)",
-    ),
-    opt(
-        "all_projects",
-        Kind::Bool,
-        "Cover every project, not just the selected one",
-    ),
-];
 
 const WINDOW: Param = opt(
     "window_days",

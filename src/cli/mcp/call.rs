@@ -1,0 +1,72 @@
+//! One tool call in progress ([`Call`]): the checked arguments, the server's [`Defaults`] they
+//! override, and the helpers every handler reads them with. The tool table ([`super::tools`])
+//! and the handlers ([`super::handlers`]) both build on it, and neither on the other's types.
+
+use serde_json::Value;
+
+use super::schema::Args;
+use crate::cli::context::{ActorArgs, SessionArg};
+use crate::cli::{CliError, Ctx};
+use crate::error::Error;
+use crate::ops::attribution::Claim;
+use crate::wire::time;
+
+/// The server-wide defaults a call's own arguments override: `relay mcp --actor …
+/// --session …` (or RELAY_ACTOR, RELAY_ACTOR_TYPE, RELAY_SESSION).
+#[derive(Debug, Clone)]
+pub struct Defaults {
+    pub who: ActorArgs,
+    pub session: SessionArg,
+    /// `relay mcp --project`.
+    pub project: Option<String>,
+}
+
+/// One call in progress.
+pub struct Call<'a> {
+    pub ctx: &'a Ctx,
+    pub args: Args,
+    pub defaults: &'a Defaults,
+}
+
+impl Call<'_> {
+    /// The identity the call claims: its own arguments, else the server's defaults.
+    pub(super) fn claim(&self) -> Claim {
+        let d = &self.defaults;
+        Claim {
+            actor: self.args.str("actor").or_else(|| d.who.actor.clone()),
+            actor_type: (self.args.str("actor_type")).or_else(|| d.who.actor_type.clone()),
+            session: self.session(),
+        }
+    }
+
+    pub(super) fn session(&self) -> Option<String> {
+        (self.args.str("session")).or_else(|| self.defaults.session.session.clone())
+    }
+
+    pub(super) fn time(&self, name: &str) -> Result<Option<time::Timestamp>, CliError> {
+        Ok(time::parse_time(name, self.args.str(name).as_deref())?)
+    }
+
+    /// Whether an argument was given; `false` counts as not given, as a flag left off.
+    pub(super) fn given(&self, name: &str) -> bool {
+        self.args
+            .get(name)
+            .is_some_and(|v| v != &Value::Bool(false))
+    }
+
+    /// Refuses arguments that cannot go together.
+    pub(super) fn exclusive(&self, a: &str, b: &str) -> Result<(), CliError> {
+        if self.given(a) && self.given(b) {
+            return Err(invalid(format!("`{a}` and `{b}` cannot be used together")));
+        }
+        Ok(())
+    }
+}
+
+pub(super) fn invalid(message: String) -> CliError {
+    Error::InvalidInput(message).into()
+}
+
+pub(super) fn to_value(v: &impl serde::Serialize) -> Result<Value, CliError> {
+    serde_json::to_value(v).map_err(|e| Error::Integrity(e.to_string()).into())
+}
