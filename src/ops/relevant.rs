@@ -17,7 +17,7 @@ use crate::store::Store;
 use crate::store::cache::id_key;
 use crate::store::cache::lite::LiteLine;
 use crate::store::cache::packages::{self, QueryView, hash_prefix};
-use crate::store::packages::StoredPackage;
+use crate::store::packages::{StoredPackage, VersionKey};
 use crate::wire::{Status, time};
 
 /// One result.
@@ -68,14 +68,10 @@ struct Candidate {
 }
 
 impl Candidate {
-    /// Complete before not, then version, then the hash's first 64 bits (a tie there is as
-    /// unlikely as a SHA-256 collision).
-    fn order(&self) -> (bool, u64, u64) {
-        (
-            self.status == Status::Complete,
-            self.version,
-            self.hash_prefix,
-        )
+    /// The store's version order as the candidate knows it (a tie is as unlikely as a
+    /// SHA-256 prefix collision).
+    fn order(&self) -> VersionKey {
+        VersionKey::new(self.status, self.version, self.hash_prefix)
     }
 }
 

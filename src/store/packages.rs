@@ -205,6 +205,36 @@ pub fn version_order(a: &StoredPackage, b: &StoredPackage) -> Ordering {
         .then_with(|| transition_order(a, b))
 }
 
+/// [`version_order`] as a compact key, for readers that keep a few numbers per line instead of
+/// the versions themselves (the package index's catalog, relevant pull): complete first, then
+/// the version number, then the hash's first 64 bits. Two versions that differ only past
+/// those bits (a SHA-256 prefix collision, or one transition made twice) compare equal here;
+/// only [`version_order`] settles them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct VersionKey {
+    complete: bool,
+    version: u64,
+    hash_prefix: u64,
+}
+
+impl VersionKey {
+    pub fn new(status: Status, version: u64, hash_prefix: u64) -> VersionKey {
+        VersionKey {
+            complete: status == Status::Complete,
+            version,
+            hash_prefix,
+        }
+    }
+
+    pub fn of(p: &StoredPackage) -> VersionKey {
+        VersionKey::new(
+            p.package.status(),
+            p.version,
+            crate::store::cache::packages::hash_prefix(&p.hash),
+        )
+    }
+}
+
 /// Two clones can make the same transition (same package, so same hash) by different people
 /// at different times: the transition metadata, compared canonically, settles it.
 fn transition_order(a: &StoredPackage, b: &StoredPackage) -> Ordering {
@@ -524,6 +554,29 @@ mod tests {
         for (winner, loser) in cases {
             assert_eq!(version_order(&winner, &loser), Ordering::Greater);
             assert_eq!(version_order(&loser, &winner), Ordering::Less);
+        }
+    }
+
+    #[test]
+    fn the_compact_key_orders_as_the_full_rule_does() {
+        let hashes = [
+            "sha256:00ff000000000000aa",
+            "sha256:0100000000000000bb",
+            "sha256:ff00000000000000cc",
+        ];
+        let mut all = Vec::new();
+        for status in ["complete", "awaiting_review", "revision_requested", "draft"] {
+            for version in 1..4 {
+                for hash in hashes {
+                    all.push(stored(status, version, hash));
+                }
+            }
+        }
+        for a in &all {
+            for b in &all {
+                let key = VersionKey::of(a).cmp(&VersionKey::of(b));
+                assert_eq!(key, version_order(a, b), "{a:?} {b:?}");
+            }
         }
     }
 

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use super::packages::{self, Doc, QueryView};
 use crate::error::{Error, Result};
 use crate::store::Store;
-use crate::store::packages::StoredPackage;
+use crate::store::packages::{StoredPackage, VersionKey};
 use crate::wire::Status;
 
 /// One package of a month, at its current version. Its id, type and versions are kept by the
@@ -39,10 +39,9 @@ pub struct MonthCatalog {
     versions: Vec<u64>,
 }
 
-/// The version order of `store::packages::version_order` as the index knows it: complete
-/// wins, then the version number, then the hash's first 64 bits.
-fn order(d: &Doc) -> (bool, u32, u64) {
-    (d.status == Status::Complete, d.version, d.hash_prefix)
+/// The version order of `store::packages::version_order` as the index knows it.
+fn order(d: &Doc) -> VersionKey {
+    VersionKey::new(d.status, u64::from(d.version), d.hash_prefix)
 }
 
 impl MonthCatalog {
