@@ -2,6 +2,7 @@
 
 mod harness;
 
+mod architecture;
 mod backup;
 mod compat;
 mod convergence;
