@@ -434,6 +434,8 @@ impl Run<'_> {
         };
         let (from, version, earlier) = match before {
             Before::Same => {
+                // Held already: a fact of the source may name it without a lookup.
+                self.project(project)?.sources.insert(key);
                 bump(&mut self.summary.unchanged, Kind::Packages);
                 return Ok(());
             }

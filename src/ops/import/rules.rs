@@ -138,7 +138,9 @@ impl Run<'_> {
     }
 
     /// Whether the package a fact of `project` names as its source is known: met earlier in
-    /// the source, or stored in that project ([`crate::ops::sources::check_source_package`]).
+    /// the source, or stored in that project (the rule of
+    /// [`crate::ops::sources::check_source_package`], asked of the log the package index
+    /// places the id in).
     pub(super) fn source_known(&mut self, project: &str, package_id: &str) -> Result<bool> {
         let store = self.store;
         let key = id_key(package_id);
@@ -146,17 +148,19 @@ impl Run<'_> {
         if st.seen.contains_key(&key) || st.sources.contains(&key) {
             return Ok(true);
         }
-        if !st.existing.contains_key(&key) {
+        let Some(&at) = st.existing.get(&key) else {
             return Ok(false);
+        };
+        // The rule of `check_source_package`, asked of the one log that holds the id's key.
+        let logs = match st.logs.get(usize::from(at)) {
+            Some(log) => std::slice::from_ref(log),
+            None => st.logs.as_slice(),
+        };
+        let held = !store.package_versions_in(logs, package_id)?.is_empty();
+        if held {
+            st.sources.insert(key);
         }
-        match crate::ops::sources::check_source_package(store, project, package_id) {
-            Ok(_) => {
-                st.sources.insert(key);
-                Ok(true)
-            }
-            Err(Error::PackageNotFound(_)) => Ok(false),
-            Err(e) => Err(e),
-        }
+        Ok(held)
     }
 
     /// A fact: one to be written must have a known source package (see
@@ -166,7 +170,8 @@ impl Run<'_> {
         if let Some((package, fact_id)) = fact.source {
             let project = text.str(fact.project);
             let (package, fact_id) = (text.str(package), text.str(fact_id));
-            if !self.source_known(project, package)? && self.fact_would_be_added(&fact, text)? {
+            // Only a fact to be written needs its source: a stored one is left as it is.
+            if self.fact_would_be_added(&fact, text)? && !self.source_known(project, package)? {
                 if !last_chance {
                     self.waiting.push(fact.detach(text));
                     return Ok(());
