@@ -1,80 +1,16 @@
-//! Append-only NDJSON logs: whole-line appends with one `write_all` (DESIGN invariants 1, 2, 7),
-//! and a streaming reader that skips a torn final line or a corrupt line and reports it instead
-//! of failing the whole file.
+//! The log readers: stream the whole lines of a log, skipping a torn final line or a corrupt
+//! line and reporting it to [`Diagnostics`] instead of failing the whole file (DESIGN
+//! invariant 2); cut a log into parts at line boundaries; read single lines by offset.
 
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use super::{Diagnostics, TORN_MARK, WarningKind};
 use crate::error::{Error, Result};
 use crate::wire::tree::{Json, Members};
-
-/// Something a reader met and skipped.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Warning {
-    pub path: PathBuf,
-    /// 1-based line number.
-    pub line: u64,
-    pub kind: WarningKind,
-    pub message: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum WarningKind {
-    /// The last line has no newline: a write was cut off.
-    TornLine,
-    /// The line is not a JSON object.
-    CorruptLine,
-    /// The line is JSON but not a valid record.
-    InvalidRecord,
-    /// The stored hash does not match the package.
-    HashMismatch,
-    /// A package id is stored in more than one project (ids are unique in a store, §6.1).
-    DuplicatePackageId,
-}
-
-impl WarningKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WarningKind::TornLine => "torn_line",
-            WarningKind::CorruptLine => "corrupt_line",
-            WarningKind::InvalidRecord => "invalid_record",
-            WarningKind::HashMismatch => "hash_mismatch",
-            WarningKind::DuplicatePackageId => "duplicate_package_id",
-        }
-    }
-}
-
-/// Warnings collected while a command runs, each reported once.
-#[derive(Debug, Default)]
-pub struct Diagnostics {
-    warnings: Mutex<Vec<Warning>>,
-}
-
-impl Diagnostics {
-    pub fn warn(&self, path: &Path, line: u64, kind: WarningKind, message: impl Into<String>) {
-        let mut w = self.warnings.lock().unwrap_or_else(|p| p.into_inner());
-        if w.iter()
-            .any(|x| x.line == line && x.path == path && x.kind == kind)
-        {
-            return;
-        }
-        w.push(Warning {
-            path: path.to_path_buf(),
-            line,
-            kind,
-            message: message.into(),
-        });
-    }
-
-    /// Takes the warnings gathered so far.
-    pub fn take(&self) -> Vec<Warning> {
-        std::mem::take(&mut *self.warnings.lock().unwrap_or_else(|p| p.into_inner()))
-    }
-}
 
 /// Streams the JSON objects of one log to `each(line_number, object)`. A missing file is empty.
 /// Blank lines are skipped silently; a torn final line or a corrupt line goes to `diag`.
@@ -373,169 +309,8 @@ fn each_whole_line(
     }
 }
 
-/// Appended to a torn last line before a new record. It holds no quote, brace or bracket, so no
-/// fragment it follows can become valid JSON.
-pub const TORN_MARK: &[u8] = b" <torn write sealed by relay>";
-
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     needle.is_empty() || haystack.windows(needle.len()).any(|w| w == needle)
-}
-
-/// Appends `bytes` (one or more complete lines) to `path` with a single `write_all`, creating
-/// the file and its folders as needed. If the file ends in a torn line, a newline goes first so
-/// that the new record starts on a line of its own. Call this only while holding the writer lock.
-/// Returns whether a torn last line had to be sealed first.
-pub fn append(path: &Path, bytes: &[u8], fsync: bool) -> Result<bool> {
-    debug_assert!(bytes.ends_with(b"\n"));
-    let ctx = |what: &str| format!("cannot {what} {}", path.display());
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let created = !path.exists();
-    if created {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(ctx("create the folder for"), e))?;
-    }
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .read(true)
-        .open(path)
-        .map_err(|e| Error::io(ctx("open"), e))?;
-    let len = file
-        .metadata()
-        .map_err(|e| Error::io(ctx("stat"), e))?
-        .len();
-    let mut data = Vec::with_capacity(bytes.len() + 1);
-    let mut sealed = false;
-    if len > 0 {
-        let mut last = [0u8; 1];
-        file.seek(SeekFrom::Start(len - 1))
-            .map_err(|e| Error::io(ctx("seek in"), e))?;
-        file.read_exact(&mut last)
-            .map_err(|e| Error::io(ctx("read"), e))?;
-        if last[0] != b'\n' {
-            // The torn record never reported success: seal it as an invalid line rather than
-            // let our newline complete it and bring it back.
-            data.extend_from_slice(TORN_MARK);
-            data.push(b'\n');
-            sealed = true;
-        }
-    }
-    data.extend_from_slice(bytes);
-    file.write_all(&data)
-        .map_err(|e| Error::io(ctx("append to"), e))?;
-    if fsync {
-        file.sync_data().map_err(|e| Error::io(ctx("sync"), e))?;
-        if created {
-            // The new file's entry, and the folders create_dir_all may just have made.
-            for d in dir.ancestors().take(3) {
-                sync_dir(d);
-            }
-        }
-    }
-    Ok(sealed)
-}
-
-/// Puts `finished`, a file of complete lines, in place as the log `path` when that log is
-/// absent or empty: a rename, so the log appears whole or not at all and nothing is copied.
-/// Returns false, leaving both alone, when the log has lines (append to it instead) or the
-/// rename cannot be made (`finished` is on another file system). Call this only while holding
-/// the writer lock.
-pub fn adopt(path: &Path, finished: &Path, fsync: bool) -> Result<bool> {
-    let ctx = |what: &str| format!("cannot {what} {}", path.display());
-    match std::fs::metadata(path) {
-        Ok(m) if m.len() > 0 => return Ok(false),
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(Error::io(ctx("stat"), e)),
-    }
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(ctx("create the folder for"), e))?;
-    if fsync {
-        File::open(finished)
-            .and_then(|f| f.sync_data())
-            .map_err(|e| Error::io(format!("cannot sync {}", finished.display()), e))?;
-    }
-    if std::fs::rename(finished, path).is_err() {
-        return Ok(false);
-    }
-    if fsync {
-        for d in dir.ancestors().take(3) {
-            sync_dir(d);
-        }
-    }
-    Ok(true)
-}
-
-/// Makes a new directory entry durable. Best effort: not every platform can open a directory.
-fn sync_dir(dir: &Path) {
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
-}
-
-/// Writes a whole small file atomically: a temporary file beside it, synced, then renamed.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_atomic_with(path, |w| w.write_all(bytes))
-}
-
-/// [`write_atomic`] for a file written piece by piece by `write`, through a buffer: a large
-/// file need not be assembled in memory first.
-pub fn write_atomic_with(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut f = std::io::BufWriter::with_capacity(1 << 16, File::create(&tmp)?);
-        write(&mut f)?;
-        let f = f.into_inner().map_err(|e| e.into_error())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(format!("cannot write {}", path.display()), e));
-    }
-    sync_dir(dir);
-    Ok(())
-}
-
-/// Creates a whole small file unless one exists, atomically and without ever replacing what
-/// another process made meanwhile: a synced temporary file is hard-linked into place, which
-/// fails if the name is taken. Returns whether this call created it.
-pub fn create_new(path: &Path, bytes: &[u8]) -> Result<bool> {
-    if path.exists() {
-        return Ok(false);
-    }
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let tmp = dir.join(format!(
-        ".{}.new-{}-{}",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
-        std::process::id(),
-        crate::wire::ids::random_below(1 << 30)
-    ));
-    let result = (|| {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        match std::fs::hard_link(&tmp, path) {
-            Ok(()) => Ok(true),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
-            Err(e) => Err(e),
-        }
-    })();
-    let _ = std::fs::remove_file(&tmp);
-    let created = result.map_err(|e| Error::io(format!("cannot create {}", path.display()), e))?;
-    if created {
-        sync_dir(dir);
-    }
-    Ok(created)
 }
 
 /// The line that starts at `offset` (without its newline), read a few KiB at a time: for
@@ -604,14 +379,6 @@ impl Window {
         let end = memchr::memchr(b'\n', rest)?;
         Some(&rest[..end])
     }
-}
-
-/// One record as a line: compact JSON and `\n`.
-pub fn to_line(value: &impl serde::Serialize) -> Result<Vec<u8>> {
-    let mut line = serde_json::to_vec(value)
-        .map_err(|e| Error::Integrity(format!("cannot encode a record: {e}")))?;
-    line.push(b'\n');
-    Ok(line)
 }
 
 #[cfg(test)]
@@ -768,48 +535,6 @@ mod tests {
     fn a_missing_file_is_empty() {
         let diag = Diagnostics::default();
         assert!(collect(Path::new("/nonexistent/relay/x.ndjson"), &diag).is_empty());
-    }
-
-    #[test]
-    fn append_after_a_torn_line_starts_a_new_line() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("sub/log.ndjson");
-        append(&path, b"{\"a\":1}\n", true).unwrap();
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .unwrap()
-            .write_all(b"{\"torn\":")
-            .unwrap();
-        append(&path, b"{\"b\":2}\n", false).unwrap();
-        assert_eq!(
-            std::fs::read_to_string(&path).unwrap(),
-            "{\"a\":1}\n{\"torn\": <torn write sealed by relay>\n{\"b\":2}\n"
-        );
-        let diag = Diagnostics::default();
-        assert_eq!(collect(&path, &diag).len(), 2);
-        assert_eq!(diag.take()[0].kind, WarningKind::TornLine);
-        // A record torn just before its newline stays dead too.
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .unwrap()
-            .write_all(b"{\"c\":3}")
-            .unwrap();
-        append(&path, b"{\"d\":4}\n", false).unwrap();
-        let got: Vec<_> = collect(&path, &diag).into_iter().map(|(_, m)| m).collect();
-        assert_eq!(got.len(), 3);
-        assert!(got.iter().all(|m| !m.contains_key("c")));
-    }
-
-    #[test]
-    fn write_atomic_replaces_whole_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("m.json");
-        write_atomic(&path, b"one").unwrap();
-        write_atomic(&path, b"two").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"two");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     mod props {
