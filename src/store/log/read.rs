@@ -1,14 +1,15 @@
-//! The log readers: stream the whole lines of a log, skipping a torn final line or a corrupt
-//! line and reporting it to [`Diagnostics`] instead of failing the whole file (DESIGN
-//! invariant 2); cut a log into parts at line boundaries; read single lines by offset.
+//! The log readers over [`LogReader`]: a log's JSON objects (as `serde_json` maps or borrowing
+//! trees), skipping a torn final line or a corrupt line and reporting it to [`Diagnostics`]
+//! instead of failing the whole file (DESIGN invariant 2); cutting a log into parts at line
+//! boundaries; reading single lines by offset.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::{Diagnostics, TORN_MARK, WarningKind};
+use super::{Diagnostics, LineSink, LogReader, TORN_MARK, WarningKind};
 use crate::error::{Error, Result};
 use crate::wire::tree::{Json, Members};
 
@@ -23,26 +24,16 @@ pub fn read_objects(
 }
 
 /// Like [`read_objects`], but only lines whose raw bytes contain `prefilter` (or any `\`
-/// escape) are parsed (the
-/// others are not checked either). A torn final line is still reported.
+/// escape) are parsed (the others are not checked either). A torn final line is still
+/// reported.
 pub fn read_objects_filtered(
     path: &Path,
     diag: &Diagnostics,
     prefilter: Option<&[u8]>,
     mut each: impl FnMut(u64, Map<String, Value>) -> Result<()>,
 ) -> Result<()> {
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error::io(format!("cannot open {}", path.display()), e)),
-    };
-    read_objects_from(
-        BufReader::with_capacity(256 * 1024, file),
-        path,
-        diag,
-        prefilter,
-        &mut each,
-    )
+    let mut sink = Objects::new(path, diag, prefilter, |line, _, map| each(line, map));
+    LogReader::new(path).read(&mut sink).map(drop)
 }
 
 /// The reader behind [`read_objects_filtered`], over any buffered input (`path` names it in
@@ -54,9 +45,8 @@ pub fn read_objects_from(
     prefilter: Option<&[u8]>,
     each: &mut impl FnMut(u64, Map<String, Value>) -> Result<()>,
 ) -> Result<()> {
-    read_objects_offsets(reader, path, diag, prefilter, &mut |line, _, map| {
-        each(line, map)
-    })
+    let mut sink = Objects::new(path, diag, prefilter, |line, _, map| each(line, map));
+    LogReader::new(path).read_from(reader, &mut sink).map(drop)
 }
 
 /// Like [`read_objects`], telling `each(line_number, byte_offset, object)` where each line
@@ -64,20 +54,10 @@ pub fn read_objects_from(
 pub fn read_objects_at(
     path: &Path,
     diag: &Diagnostics,
-    mut each: impl FnMut(u64, u64, Map<String, Value>) -> Result<()>,
+    each: impl FnMut(u64, u64, Map<String, Value>) -> Result<()>,
 ) -> Result<()> {
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error::io(format!("cannot open {}", path.display()), e)),
-    };
-    read_objects_offsets(
-        BufReader::with_capacity(256 * 1024, file),
-        path,
-        diag,
-        None,
-        &mut each,
-    )
+    let mut sink = Objects::new(path, diag, None, each);
+    LogReader::new(path).read(&mut sink).map(drop)
 }
 
 /// [`read_objects_at`] over the part of the log from byte `start` (where line `first_line`
@@ -87,13 +67,20 @@ pub fn read_objects_between(
     path: &Path,
     diag: &Diagnostics,
     (start, end, first_line): (u64, u64, u64),
-    mut each: impl FnMut(u64, u64, Map<String, Value>) -> Result<()>,
+    each: impl FnMut(u64, u64, Map<String, Value>) -> Result<()>,
 ) -> Result<()> {
-    let ctx = |e| Error::io(format!("cannot read {}", path.display()), e);
-    let mut file = File::open(path).map_err(ctx)?;
-    file.seek(SeekFrom::Start(start)).map_err(ctx)?;
-    let reader = BufReader::with_capacity(256 * 1024, file.take(end - start));
-    read_lines_from(reader, path, diag, None, (first_line, start), &mut each)
+    let mut sink = Objects::new(path, diag, None, each);
+    part(path, (start, end, first_line))
+        .read(&mut sink)
+        .map(drop)
+}
+
+/// The reader of one part of a log, as [`split_at_lines`] cuts it.
+fn part(path: &Path, (start, end, first_line): (u64, u64, u64)) -> LogReader<'_> {
+    LogReader::new(path)
+        .from(start, first_line)
+        .until(end)
+        .must_exist()
 }
 
 /// Where a log can be cut into `parts` pieces at line boundaries: (start, end, number of the
@@ -151,44 +138,52 @@ fn split_lines_of(
     Ok(pieces)
 }
 
-fn read_objects_offsets(
-    reader: impl BufRead,
-    path: &Path,
-    diag: &Diagnostics,
-    prefilter: Option<&[u8]>,
-    each: &mut impl FnMut(u64, u64, Map<String, Value>) -> Result<()>,
-) -> Result<()> {
-    read_lines_from(reader, path, diag, prefilter, (1, 0), each)
+/// A sink that parses each line into a `serde_json` map for `each(line, offset, map)`, warning
+/// about the lines that hold no object and about a torn last line.
+struct Objects<'a, F> {
+    path: &'a Path,
+    diag: &'a Diagnostics,
+    prefilter: Option<&'a [u8]>,
+    each: F,
 }
 
-fn read_lines_from(
-    reader: impl BufRead,
-    path: &Path,
-    diag: &Diagnostics,
-    prefilter: Option<&[u8]>,
-    at: (u64, u64),
-    each: &mut impl FnMut(u64, u64, Map<String, Value>) -> Result<()>,
-) -> Result<()> {
-    each_whole_line(
-        reader,
-        path,
-        diag,
-        prefilter,
-        at,
-        &mut |line_no, offset, text| match serde_json::from_slice::<Value>(text) {
-            Ok(Value::Object(map)) => each(line_no, offset, map),
-            other => {
-                warn_unreadable(
-                    diag,
-                    path,
-                    line_no,
-                    text,
-                    other.map(|v| crate::wire::validate::kind(&v)),
-                );
-                Ok(())
-            }
-        },
-    )
+impl<'a, F: FnMut(u64, u64, Map<String, Value>) -> Result<()>> Objects<'a, F> {
+    fn new(path: &'a Path, diag: &'a Diagnostics, prefilter: Option<&'a [u8]>, each: F) -> Self {
+        Objects {
+            path,
+            diag,
+            prefilter,
+            each,
+        }
+    }
+}
+
+impl<F: FnMut(u64, u64, Map<String, Value>) -> Result<()>> LineSink for Objects<'_, F> {
+    type Error = Error;
+
+    fn line(&mut self, line_no: u64, offset: u64, text: &[u8]) -> Result<bool> {
+        // A line with any escape might spell the needle differently: parse it to be sure.
+        if (self.prefilter).is_some_and(|needle| !contains(text, needle) && !text.contains(&b'\\'))
+        {
+            return Ok(true);
+        }
+        match serde_json::from_slice::<Value>(text) {
+            Ok(Value::Object(map)) => (self.each)(line_no, offset, map)?,
+            other => warn_unreadable(
+                self.diag,
+                self.path,
+                line_no,
+                text,
+                other.map(|v| crate::wire::validate::kind(&v)),
+            ),
+        }
+        Ok(true)
+    }
+
+    fn torn(&mut self, line_no: u64, _: u64, _: &[u8]) -> Result<()> {
+        warn_torn(self.diag, self.path, line_no);
+        Ok(())
+    }
 }
 
 /// Like [`read_objects_between`], each object read into a borrowing tree instead of a
@@ -198,38 +193,55 @@ fn read_lines_from(
 pub fn read_trees_between(
     path: &Path,
     diag: &Diagnostics,
-    (start, end, first_line): (u64, u64, u64),
-    mut each: impl FnMut(u64, u64, usize, &Members<'_>) -> Result<()>,
+    piece: (u64, u64, u64),
+    each: impl FnMut(u64, u64, usize, &Members<'_>) -> Result<()>,
 ) -> Result<()> {
-    let ctx = |e| Error::io(format!("cannot read {}", path.display()), e);
-    let mut file = File::open(path).map_err(ctx)?;
-    file.seek(SeekFrom::Start(start)).map_err(ctx)?;
-    let reader = BufReader::with_capacity(256 * 1024, file.take(end - start));
-    let at = (first_line, start);
-    each_whole_line(
-        reader,
-        path,
-        diag,
-        None,
-        at,
-        &mut |line_no, offset, text| {
-            match std::str::from_utf8(text).map(Json::parse) {
-                Ok(Ok(Json::Object(members))) => each(line_no, offset, text.len(), &members),
-                // Whatever else the line is, it is told as the map reader tells it.
-                _ => {
-                    let parsed = serde_json::from_slice::<Value>(text);
-                    warn_unreadable(
-                        diag,
-                        path,
-                        line_no,
-                        text,
-                        parsed.map(|v| crate::wire::validate::kind(&v)),
-                    );
-                    Ok(())
-                }
+    part(path, piece)
+        .read(&mut Trees { path, diag, each })
+        .map(drop)
+}
+
+/// The sink of [`read_trees_between`].
+struct Trees<'a, F> {
+    path: &'a Path,
+    diag: &'a Diagnostics,
+    each: F,
+}
+
+impl<F: FnMut(u64, u64, usize, &Members<'_>) -> Result<()>> LineSink for Trees<'_, F> {
+    type Error = Error;
+
+    fn line(&mut self, line_no: u64, offset: u64, text: &[u8]) -> Result<bool> {
+        match std::str::from_utf8(text).map(Json::parse) {
+            Ok(Ok(Json::Object(members))) => (self.each)(line_no, offset, text.len(), &members)?,
+            // Whatever else the line is, it is told as the map reader tells it.
+            _ => {
+                let parsed = serde_json::from_slice::<Value>(text);
+                warn_unreadable(
+                    self.diag,
+                    self.path,
+                    line_no,
+                    text,
+                    parsed.map(|v| crate::wire::validate::kind(&v)),
+                );
             }
-        },
-    )
+        }
+        Ok(true)
+    }
+
+    fn torn(&mut self, line_no: u64, _: u64, _: &[u8]) -> Result<()> {
+        warn_torn(self.diag, self.path, line_no);
+        Ok(())
+    }
+}
+
+fn warn_torn(diag: &Diagnostics, path: &Path, line_no: u64) {
+    diag.warn(
+        path,
+        line_no,
+        WarningKind::TornLine,
+        "the last line is incomplete (a write was cut off); it was skipped",
+    );
 }
 
 /// Warns about a line that holds no JSON object: `what` it holds instead, or why it did not
@@ -260,52 +272,6 @@ fn warn_unreadable(
             WarningKind::CorruptLine,
             format!("the line is not valid JSON ({e}); it was skipped"),
         ),
-    }
-}
-
-/// Hands `each(line_number, offset, text)` every whole, non-blank line of `reader` (which
-/// starts at byte `start`, on line `first_line`), without its newline; an unfinished last line
-/// is warned about instead. With a `prefilter`, lines that cannot hold it are passed over.
-fn each_whole_line(
-    mut reader: impl BufRead,
-    path: &Path,
-    diag: &Diagnostics,
-    prefilter: Option<&[u8]>,
-    (first_line, start): (u64, u64),
-    each: &mut impl FnMut(u64, u64, &[u8]) -> Result<()>,
-) -> Result<()> {
-    let mut buf = Vec::with_capacity(4096);
-    let mut line_no = first_line - 1;
-    let mut next = start;
-    loop {
-        buf.clear();
-        let n = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
-        if n == 0 {
-            return Ok(());
-        }
-        line_no += 1;
-        let offset = next;
-        next += n as u64;
-        if buf.last() != Some(&b'\n') {
-            diag.warn(
-                path,
-                line_no,
-                WarningKind::TornLine,
-                "the last line is incomplete (a write was cut off); it was skipped",
-            );
-            return Ok(());
-        }
-        let text = &buf[..buf.len() - 1];
-        if text.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        // A line with any escape might spell the needle differently: parse it to be sure.
-        if prefilter.is_some_and(|needle| !contains(text, needle) && !text.contains(&b'\\')) {
-            continue;
-        }
-        each(line_no, offset, text)?;
     }
 }
 
