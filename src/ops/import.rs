@@ -7,7 +7,7 @@
 //! a bad record anywhere writes nothing.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -150,15 +150,9 @@ impl<T: Ending> VersionTable<T> {
             return Ok(std::cmp::Ordering::Equal);
         }
         // Same end, other content: the canonical forms decide; read the current one back.
-        let mut f = std::fs::File::open(&self.path)
-            .map_err(|e| Error::io(format!("cannot read {}", self.path.display()), e))?;
-        f.seek(SeekFrom::Start(cur.offset))
-            .map_err(|e| Error::io(format!("cannot read {}", self.path.display()), e))?;
-        let mut line = Vec::new();
-        BufReader::new(f)
-            .read_until(b'\n', &mut line)
-            .map_err(|e| Error::io(format!("cannot read {}", self.path.display()), e))?;
-        let current: Value = serde_json::from_slice(&line).unwrap_or_default();
+        let current: Value = log::with_line_at(&self.path, cur.offset, |line| {
+            serde_json::from_slice(line).unwrap_or_default()
+        })?;
         Ok(canonical().cmp(&canonical::to_canonical_string(&current)))
     }
 

@@ -315,7 +315,7 @@ impl Store {
 
     /// The `package_id` written in the line at `offset`, however damaged the rest is.
     pub fn package_id_at(&self, path: &Path, offset: u64) -> Option<String> {
-        with_line_at(path, offset, |line| {
+        log::with_line_at(path, offset, |line| {
             let v: Value = serde_json::from_slice(line).ok()?;
             v.get("package")?
                 .get("package_id")?
@@ -359,7 +359,7 @@ impl Store {
                 std::io::Read::read_to_end(&mut std::io::Read::take(&mut *file, offset), &mut head);
             head.iter().filter(|&&b| b == b'\n').count() as u64 + 1
         };
-        let parsed = with_line_at(path, offset, |line| {
+        let parsed = log::with_line_at(path, offset, |line| {
             match serde_json::from_slice::<Value>(line) {
                 Ok(Value::Object(env)) => StoredPackage::from_envelope(env, path, 0),
                 _ => Err((
@@ -501,36 +501,6 @@ impl Store {
         let month = crate::wire::time::month_key(created_at);
         self.layout.package_log(project_id, &month)
     }
-}
-
-/// `read(line)` of the line that starts at `offset` in `path`, without its newline, whether it
-/// is whole, blank or torn (empty past the end), read through an 8 KiB buffer: for reading one
-/// line out of many.
-fn with_line_at<T>(path: &Path, offset: u64, read: impl FnOnce(&[u8]) -> T) -> Result<T> {
-    /// Hands the first line it meets to its function, then stops the read.
-    struct First<F, T>(Option<F>, Option<T>);
-    impl<F: FnOnce(&[u8]) -> T, T> log::LineSink for First<F, T> {
-        type Error = Error;
-        fn line(&mut self, _: u64, _: u64, text: &[u8]) -> Result<bool> {
-            self.1 = self.0.take().map(|read| read(text));
-            Ok(false)
-        }
-        fn blank(&mut self, number: u64, offset: u64, text: &[u8]) -> Result<bool> {
-            self.line(number, offset, text)
-        }
-        fn torn(&mut self, number: u64, offset: u64, text: &[u8]) -> Result<()> {
-            self.line(number, offset, text).map(drop)
-        }
-    }
-    let mut first = First(Some(read), None);
-    (log::LogReader::new(path).from(offset, 1))
-        .buffer(8 * 1024)
-        .must_exist()
-        .read(&mut first)?;
-    Ok(match first {
-        First(Some(read), _) => read(b""),
-        First(None, got) => got.expect("the sink read its line"),
-    })
 }
 
 #[cfg(test)]

@@ -169,6 +169,40 @@ impl<'p> LogReader<'p> {
     }
 }
 
+/// `read(line)` of the line that starts at `offset` in `path`, without its newline, whether it
+/// is whole, blank or torn (empty past the end), read through an 8 KiB buffer: for reading one
+/// line out of many. A missing file is an error ("cannot read").
+pub fn with_line_at<T>(
+    path: &Path,
+    offset: u64,
+    read: impl FnOnce(&[u8]) -> T,
+) -> Result<T, Error> {
+    /// Hands the first line it meets to its function, then stops the read.
+    struct First<F, T>(Option<F>, Option<T>);
+    impl<F: FnOnce(&[u8]) -> T, T> LineSink for First<F, T> {
+        type Error = Error;
+        fn line(&mut self, _: u64, _: u64, text: &[u8]) -> Result<bool, Error> {
+            self.1 = self.0.take().map(|read| read(text));
+            Ok(false)
+        }
+        fn blank(&mut self, number: u64, offset: u64, text: &[u8]) -> Result<bool, Error> {
+            self.line(number, offset, text)
+        }
+        fn torn(&mut self, number: u64, offset: u64, text: &[u8]) -> Result<(), Error> {
+            self.line(number, offset, text).map(drop)
+        }
+    }
+    let mut first = First(Some(read), None);
+    (LogReader::new(path).from(offset, 1))
+        .buffer(8 * 1024)
+        .must_exist()
+        .read(&mut first)?;
+    Ok(match first {
+        First(Some(read), _) => read(b""),
+        First(None, got) => got.expect("the sink read its line"),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
