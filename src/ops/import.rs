@@ -7,7 +7,7 @@
 //! a bad record anywhere writes nothing.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -94,17 +94,10 @@ impl<T: Ending> VersionTable<T> {
                 ));
             }
         };
-        let mut reader = BufReader::with_capacity(1 << 20, file);
-        let (mut buf, mut offset) = (Vec::new(), 0u64);
-        loop {
-            buf.clear();
-            let n = reader
-                .read_until(b'\n', &mut buf)
-                .map_err(|e| Error::io(format!("cannot read {}", table.path.display()), e))?;
-            if n == 0 || buf.last() != Some(&b'\n') {
-                break;
-            }
-            if let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(&buf)
+        // The table reads itself back while it loads (`order`), so the reader names a copy.
+        let path = table.path.clone();
+        let mut sink = log::Lines(|_, offset, line: &[u8]| {
+            if let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(line)
                 && let Ok(rec) = T::parse(map)
             {
                 let value = serde_json::to_value(&rec).unwrap_or_default();
@@ -121,8 +114,10 @@ impl<T: Ending> VersionTable<T> {
                     table.slots.insert(id, slot);
                 }
             }
-            offset += n as u64;
-        }
+            Ok::<_, Error>(true)
+        });
+        // Blank lines and a torn last line hold no record: the sink never sees them.
+        log::LogReader::new(&path).read_from(BufReader::with_capacity(1 << 20, file), &mut sink)?;
         Ok(table)
     }
 
@@ -155,15 +150,9 @@ impl<T: Ending> VersionTable<T> {
             return Ok(std::cmp::Ordering::Equal);
         }
         // Same end, other content: the canonical forms decide; read the current one back.
-        let mut f = std::fs::File::open(&self.path)
-            .map_err(|e| Error::io(format!("cannot read {}", self.path.display()), e))?;
-        f.seek(SeekFrom::Start(cur.offset))
-            .map_err(|e| Error::io(format!("cannot read {}", self.path.display()), e))?;
-        let mut line = Vec::new();
-        BufReader::new(f)
-            .read_until(b'\n', &mut line)
-            .map_err(|e| Error::io(format!("cannot read {}", self.path.display()), e))?;
-        let current: Value = serde_json::from_slice(&line).unwrap_or_default();
+        let current: Value = log::with_line_at(&self.path, cur.offset, |line| {
+            serde_json::from_slice(line).unwrap_or_default()
+        })?;
         Ok(canonical().cmp(&canonical::to_canonical_string(&current)))
     }
 

@@ -315,18 +315,14 @@ impl Store {
 
     /// The `package_id` written in the line at `offset`, however damaged the rest is.
     pub fn package_id_at(&self, path: &Path, offset: u64) -> Option<String> {
-        use std::io::{BufRead, Seek, SeekFrom};
-        let mut file = std::fs::File::open(path).ok()?;
-        file.seek(SeekFrom::Start(offset)).ok()?;
-        let mut buf = Vec::new();
-        std::io::BufReader::new(file)
-            .read_until(b'\n', &mut buf)
-            .ok()?;
-        let v: Value = serde_json::from_slice(&buf).ok()?;
-        v.get("package")?
-            .get("package_id")?
-            .as_str()
-            .map(str::to_string)
+        log::with_line_at(path, offset, |line| {
+            let v: Value = serde_json::from_slice(line).ok()?;
+            v.get("package")?
+                .get("package_id")?
+                .as_str()
+                .map(str::to_string)
+        })
+        .ok()?
     }
 
     /// The number (from 1) of the first line of `path` that holds package `package_id` as relay
@@ -353,9 +349,8 @@ impl Store {
     /// Reads the package line that starts at `offset` in `path` (as a search found it).
     /// Problems are reported to the diagnostics and give `None`.
     pub fn package_at(&self, path: &Path, offset: u64) -> Result<Option<StoredPackage>> {
-        use std::io::{BufRead, Seek, SeekFrom};
+        use std::io::{Seek, SeekFrom};
         let ctx = |e| Error::io(format!("cannot read {}", path.display()), e);
-        let mut file = std::fs::File::open(path).map_err(ctx)?;
         // The line number, for a warning: the newlines before the offset.
         let line_number = |file: &mut std::fs::File| -> u64 {
             let mut head = Vec::new();
@@ -364,18 +359,15 @@ impl Store {
                 std::io::Read::read_to_end(&mut std::io::Read::take(&mut *file, offset), &mut head);
             head.iter().filter(|&&b| b == b'\n').count() as u64 + 1
         };
-        file.seek(SeekFrom::Start(offset)).map_err(ctx)?;
-        let mut buf = Vec::new();
-        std::io::BufReader::new(file)
-            .read_until(b'\n', &mut buf)
-            .map_err(ctx)?;
-        let parsed = match serde_json::from_slice::<Value>(&buf) {
-            Ok(Value::Object(env)) => StoredPackage::from_envelope(env, path, 0),
-            _ => Err((
-                WarningKind::CorruptLine,
-                "the line is not a JSON object; it was skipped".into(),
-            )),
-        };
+        let parsed = log::with_line_at(path, offset, |line| {
+            match serde_json::from_slice::<Value>(line) {
+                Ok(Value::Object(env)) => StoredPackage::from_envelope(env, path, 0),
+                _ => Err((
+                    WarningKind::CorruptLine,
+                    "the line is not a JSON object; it was skipped".into(),
+                )),
+            }
+        })?;
         match parsed {
             Ok(p) => Ok(Some(p)),
             Err((kind, message)) => {

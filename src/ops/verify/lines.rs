@@ -48,29 +48,35 @@ pub(super) fn lines(path: &Path) -> Result<Vec<Line>> {
 /// complete)`, as read, without their newline; one line held at a time.
 pub(super) fn each_raw_line(
     path: &Path,
-    mut each: impl FnMut(u64, u64, &[u8], bool) -> Result<()>,
+    each: impl FnMut(u64, u64, &[u8], bool) -> Result<()>,
 ) -> Result<()> {
-    use std::io::BufRead;
-    let io = |e| Error::io(format!("cannot read {}", path.display()), e);
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(io(e)),
+        Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
     };
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-    let (mut buf, mut number, mut offset) = (Vec::new(), 0u64, 0u64);
-    loop {
-        buf.clear();
-        let n = reader.read_until(b'\n', &mut buf).map_err(io)?;
-        if n == 0 {
-            return Ok(());
-        }
-        number += 1;
-        let at = offset;
-        offset += n as u64;
-        let complete = buf.last() == Some(&b'\n');
-        let text = if complete { &buf[..n - 1] } else { &buf[..] };
-        each(number, at, text, complete)?;
+    let reader = std::io::BufReader::with_capacity(1 << 20, file);
+    log::LogReader::new(path)
+        .read_from(reader, &mut Raw(each))
+        .map(drop)
+}
+
+/// The sink of [`each_raw_line`]: every line, blank or torn too.
+struct Raw<F>(F);
+
+impl<F: FnMut(u64, u64, &[u8], bool) -> Result<()>> log::LineSink for Raw<F> {
+    type Error = Error;
+
+    fn line(&mut self, number: u64, offset: u64, text: &[u8]) -> Result<bool> {
+        (self.0)(number, offset, text, true).map(|()| true)
+    }
+
+    fn blank(&mut self, number: u64, offset: u64, text: &[u8]) -> Result<bool> {
+        self.line(number, offset, text)
+    }
+
+    fn torn(&mut self, number: u64, offset: u64, text: &[u8]) -> Result<()> {
+        (self.0)(number, offset, text, false)
     }
 }
 

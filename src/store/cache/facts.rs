@@ -121,24 +121,17 @@ fn keep(by_id: &mut BTreeMap<String, Fact>, f: Fact) {
     }
 }
 
-/// Calls `each(offset, line)` for the complete, non-blank lines from `from` on; returns where
-/// the complete lines end.
+/// Calls `each(offset, line)` for the complete, non-blank lines from `from` on (without their
+/// newlines); returns where the complete lines end.
 fn for_lines(path: &Path, from: u64, mut each: impl FnMut(u64, &[u8])) -> std::io::Result<u64> {
-    let mut file = File::open(path)?;
-    file.seek(SeekFrom::Start(from))?;
-    let mut reader = BufReader::with_capacity(1 << 20, file);
-    let (mut buf, mut offset) = (Vec::new(), from);
-    loop {
-        buf.clear();
-        let n = reader.read_until(b'\n', &mut buf)?;
-        if n == 0 || buf.last() != Some(&b'\n') {
-            return Ok(offset);
-        }
-        if !buf.iter().all(u8::is_ascii_whitespace) {
-            each(offset, &buf);
-        }
-        offset += n as u64;
-    }
+    let mut sink = log::Lines(|_, offset, text: &[u8]| {
+        each(offset, text);
+        Ok::<_, std::io::Error>(true)
+    });
+    (log::LogReader::new(path).from(from, 1))
+        .buffer(1 << 20)
+        .must_exist()
+        .read(&mut sink)
 }
 
 /// Complete lines with their offsets.

@@ -8,9 +8,7 @@
 mod file;
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::hash::BuildHasherDefault;
-use std::io::{BufRead, BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use self::file::{
@@ -19,6 +17,7 @@ use self::file::{
 use super::lite::LiteLine;
 use super::terms;
 use super::{Fnv, PACKAGES};
+use crate::store::log;
 use crate::wire::{Status, time};
 
 /// Package types get one byte in a document; this one means "more types than fit: read the
@@ -147,20 +146,15 @@ impl MonthIndex {
 
     /// Indexes the complete lines of `log` from byte `from` on; returns the new covered length.
     pub(super) fn add_from(&mut self, log: &Path, from: u64) -> std::io::Result<u64> {
-        let mut file = File::open(log)?;
-        file.seek(SeekFrom::Start(from))?;
-        let mut reader = BufReader::with_capacity(1 << 20, file);
-        let mut buf = Vec::with_capacity(4096);
-        let mut offset = from;
-        loop {
-            buf.clear();
-            let n = reader.read_until(b'\n', &mut buf)?;
-            if n == 0 || buf.last() != Some(&b'\n') {
-                return Ok(offset); // end, or a torn last line: not covered yet
-            }
-            self.add_line(&buf, offset);
-            offset += n as u64;
-        }
+        // A torn last line is not covered yet: the read ends where it begins.
+        let mut sink = log::Lines(|_, offset, text: &[u8]| {
+            self.add_line(text, offset);
+            Ok::<_, std::io::Error>(true)
+        });
+        (log::LogReader::new(log).from(from, 1))
+            .buffer(1 << 20)
+            .must_exist()
+            .read(&mut sink)
     }
 
     /// The documents holding `stem`, with its weighted count.
