@@ -362,6 +362,25 @@ pub(crate) mod test_support {
         (dir, store)
     }
 
+    /// Project `demo` with two open facts of (`s`, `p`), `fact_a` and `fact_b`, as a merge of
+    /// two clones leaves them.
+    pub(crate) fn forked_store() -> (tempfile::TempDir, Store) {
+        let (dir, store) = store_with(&["demo"]);
+        let open = |id: &str, from: &str| {
+            crate::wire::Fact::from_value(serde_json::json!({"fact_id": id,
+                "project_id": "demo", "subject": "s", "predicate": "p", "value": id,
+                "valid_from": from, "created_at": from}))
+            .unwrap()
+        };
+        let (a, b) = (
+            open("fact_a", "2026-01-01T00:00:00Z"),
+            open("fact_b", "2026-02-01T00:00:00Z"),
+        );
+        let log = store.layout().facts_file("demo");
+        store.append_records(&log, &[&a, &b]).unwrap();
+        (dir, store)
+    }
+
     /// Deposits by `jo`, a human, into `project`, outside any session.
     pub(crate) fn context(project: &str) -> DepositContext {
         DepositContext {

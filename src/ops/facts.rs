@@ -549,23 +549,7 @@ mod tests {
         );
     }
 
-    /// Two open facts of one key, as a merge of two clones leaves them, in a real store.
-    fn forked_store() -> (tempfile::TempDir, Store) {
-        let (dir, store) = crate::ops::deposit::test_support::store_with(&["demo"]);
-        let open = |id: &str, from: &str| {
-            Fact::from_value(json!({"fact_id": id, "project_id": "demo", "subject": "s",
-                "predicate": "p", "value": id, "valid_from": from, "created_at": from}))
-            .unwrap()
-        };
-        let (a, b) = (
-            open("fact_a", "2026-01-01T00:00:00Z"),
-            open("fact_b", "2026-02-01T00:00:00Z"),
-        );
-        store
-            .append_records(&store.layout().facts_file("demo"), &[&a, &b])
-            .unwrap();
-        (dir, store)
-    }
+    use crate::ops::deposit::test_support::forked_store;
 
     fn by(id: &str) -> AssertRequest {
         AssertRequest {

@@ -769,18 +769,7 @@ mod tests {
 
     #[test]
     fn a_merge_fork_is_a_note_that_fix_records() {
-        let (_dir, store) = crate::ops::deposit::test_support::store_with(&["demo"]);
-        let open = |id: &str, from: &str| {
-            Fact::from_value(json!({"fact_id": id, "project_id": "demo", "subject": "s",
-                "predicate": "p", "value": id, "valid_from": from, "created_at": from}))
-            .unwrap()
-        };
-        let (a, b) = (
-            open("fact_a", "2026-01-01T00:00:00Z"),
-            open("fact_b", "2026-02-01T00:00:00Z"),
-        );
-        let log = store.layout().facts_file("demo");
-        store.append_records(&log, &[&a, &b]).unwrap();
+        let (_dir, store) = crate::ops::deposit::test_support::forked_store();
         let (report, forked) = verify(&store).unwrap();
         assert_eq!(forked, ["demo"]);
         assert_eq!(report.errors(), 0);

@@ -225,14 +225,6 @@ impl VersionKey {
             hash_prefix,
         }
     }
-
-    pub fn of(p: &StoredPackage) -> VersionKey {
-        VersionKey::new(
-            p.package.status(),
-            p.version,
-            crate::store::cache::packages::hash_prefix(&p.hash),
-        )
-    }
 }
 
 /// Two clones can make the same transition (same package, so same hash) by different people
@@ -566,7 +558,11 @@ mod tests {
         }
         for a in &all {
             for b in &all {
-                let key = VersionKey::of(a).cmp(&VersionKey::of(b));
+                let of = |p: &StoredPackage| {
+                    let prefix = crate::store::cache::packages::hash_prefix(&p.hash);
+                    VersionKey::new(p.package.status(), p.version, prefix)
+                };
+                let key = of(a).cmp(&of(b));
                 assert_eq!(key, version_order(a, b), "{a:?} {b:?}");
             }
         }

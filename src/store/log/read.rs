@@ -348,7 +348,27 @@ impl Window {
 }
 
 #[cfg(test)]
+pub(super) mod test_support {
+    use super::*;
+
+    /// Every object `read_objects` hands over, with its line number.
+    pub(in crate::store::log) fn collect(
+        path: &Path,
+        diag: &Diagnostics,
+    ) -> Vec<(u64, Map<String, Value>)> {
+        let mut out = Vec::new();
+        read_objects(path, diag, |n, m| {
+            out.push((n, m));
+            Ok(())
+        })
+        .unwrap();
+        out
+    }
+}
+
+#[cfg(test)]
 mod tests {
+    use super::test_support::collect;
     use super::*;
 
     #[test]
@@ -458,16 +478,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    fn collect(path: &Path, diag: &Diagnostics) -> Vec<(u64, Map<String, Value>)> {
-        let mut out = Vec::new();
-        read_objects(path, diag, |n, m| {
-            out.push((n, m));
-            Ok(())
-        })
-        .unwrap();
-        out
     }
 
     #[test]

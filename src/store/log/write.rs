@@ -179,18 +179,8 @@ pub fn to_line(value: &impl serde::Serialize) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::log::{Diagnostics, WarningKind, read_objects};
-    use serde_json::{Map, Value};
-
-    fn collect(path: &Path, diag: &Diagnostics) -> Vec<(u64, Map<String, Value>)> {
-        let mut out = Vec::new();
-        read_objects(path, diag, |n, m| {
-            out.push((n, m));
-            Ok(())
-        })
-        .unwrap();
-        out
-    }
+    use crate::store::log::read::test_support::collect;
+    use crate::store::log::{Diagnostics, WarningKind};
 
     #[test]
     fn append_after_a_torn_line_starts_a_new_line() {
