@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 use super::export::Kind;
 use crate::error::{Error, Result};
 use crate::store::cache::id_key;
-use crate::store::records::{Versioned, end_order};
+use crate::store::records::{Versioned, slot_order};
 use crate::store::{Store, log};
 use crate::wire::{Fact, Project, Session, Status, canonical, time};
 
@@ -108,7 +108,7 @@ impl<T: Ending> VersionTable<T> {
                     offset,
                 };
                 let id = digest(rec.record_id().as_bytes());
-                if table.order(id, slot.end, slot.canonical, || text)?
+                if table.order(id, slot.end, slot.canonical, || Some(rec))?
                     == std::cmp::Ordering::Greater
                 {
                     table.slots.insert(id, slot);
@@ -125,35 +125,31 @@ impl<T: Ending> VersionTable<T> {
     /// none), by the store's version order.
     fn is_newer(&self, version: &Version, text: &Text) -> Result<std::cmp::Ordering> {
         self.order(version.id, version.end, version.canonical, || {
-            let value: Value = serde_json::from_slice(text.bytes(version.line)).unwrap_or_default();
-            canonical::to_canonical_string(&value)
+            parse_record(text.bytes(version.line))
         })
     }
 
     /// How a version of the id whose digest is `id` compares with its current version, from
-    /// its end and the digest of its canonical form; only a tie on both reads `canonical`.
+    /// its end and the digest of its canonical form; only when the ends tie are the versions
+    /// (`new`, and the current one from its line) read whole.
     fn order(
         &self,
         id: u128,
         end: Option<time::Timestamp>,
         canonical_digest: u128,
-        canonical: impl FnOnce() -> String,
+        new: impl FnOnce() -> Option<T>,
     ) -> Result<std::cmp::Ordering> {
         let Some(cur) = self.slots.get(&id) else {
             return Ok(std::cmp::Ordering::Greater);
         };
-        let by_end = end_order(end, cur.end);
-        if by_end != std::cmp::Ordering::Equal {
-            return Ok(by_end);
-        }
+        // The same version again, as a re-import brings it: nothing to read back.
         if canonical_digest == cur.canonical {
             return Ok(std::cmp::Ordering::Equal);
         }
-        // Same end, other content: the canonical forms decide; read the current one back.
-        let current: Value = log::with_line_at(&self.path, cur.offset, |line| {
-            serde_json::from_slice(line).unwrap_or_default()
-        })?;
-        Ok(canonical().cmp(&canonical::to_canonical_string(&current)))
+        slot_order(end, cur.end, || {
+            let current = log::with_line_at(&self.path, cur.offset, parse_record::<T>)?;
+            Ok::<_, Error>((new(), current))
+        })
     }
 
     /// Whether `version` adds anything: newer than what the store holds, and not a line
@@ -161,6 +157,14 @@ impl<T: Ending> VersionTable<T> {
     fn is_new(&mut self, version: &Version, text: &Text) -> Result<bool> {
         Ok(self.is_newer(version, text)? == std::cmp::Ordering::Greater
             && self.written.insert(version.line_digest))
+    }
+}
+
+/// A record of kind `T` from its line; `None` if the line holds none.
+fn parse_record<T: Versioned>(line: &[u8]) -> Option<T> {
+    match serde_json::from_slice::<Value>(line) {
+        Ok(Value::Object(map)) => T::parse(map).ok(),
+        _ => None,
     }
 }
 

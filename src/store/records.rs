@@ -28,17 +28,25 @@ pub trait Versioned: Sized + serde::Serialize {
     }
 }
 
-/// Whether a version that ended at `new` comes after one that ended at `current`, when their
-/// ends decide it (see [`end_order`]); `None` on a tie, which only the full `version_order`
-/// settles. Readers that keep compact slots rather than records use this first.
-pub(crate) fn newer_by_end(
-    new: Option<time::Timestamp>,
-    current: Option<time::Timestamp>,
-) -> Option<bool> {
-    match end_order(new, current) {
-        Ordering::Equal => None,
-        order => Some(order == Ordering::Greater),
+/// The version order for readers that keep compact slots (a version's end and where its line
+/// is) rather than whole records: the ends decide, as in every `version_order` here; only a
+/// tie reads the two versions back (`read_back` gives the new one, then the current one) and
+/// lets `version_order` settle it. A version that cannot be read back loses to one that can.
+pub(crate) fn slot_order<T: Versioned, E>(
+    new_end: Option<time::Timestamp>,
+    current_end: Option<time::Timestamp>,
+    read_back: impl FnOnce() -> std::result::Result<(Option<T>, Option<T>), E>,
+) -> std::result::Result<Ordering, E> {
+    let by_end = end_order(new_end, current_end);
+    if by_end != Ordering::Equal {
+        return Ok(by_end);
     }
+    Ok(match read_back()? {
+        (Some(new), Some(current)) => new.version_order(&current),
+        (Some(_), None) => Ordering::Greater,
+        (None, Some(_)) => Ordering::Less,
+        (None, None) => Ordering::Equal,
+    })
 }
 
 /// The tie-breaker of last resort: the canonical JSON of the two versions.
@@ -49,7 +57,7 @@ pub fn canonical_order(a: &Value, b: &Value) -> Ordering {
 /// Orders optional end times (`None`: open, or an end that does not parse) so that "ended"
 /// beats "open" and the earlier end beats the later: once a record is closed it stays closed,
 /// whatever a merge brings.
-pub(crate) fn end_order(a: Option<time::Timestamp>, b: Option<time::Timestamp>) -> Ordering {
+fn end_order(a: Option<time::Timestamp>, b: Option<time::Timestamp>) -> Ordering {
     match (a, b) {
         (None, None) => Ordering::Equal,
         (Some(_), None) => Ordering::Greater,
@@ -198,5 +206,58 @@ mod tests {
         assert_eq!(early.version_order(&late), Ordering::Greater);
         assert_eq!(late.version_order(&early), Ordering::Less);
         assert_eq!(open.version_order(&open.clone()), Ordering::Equal);
+    }
+
+    fn session(ended_at: Option<&str>, summary: &str) -> Session {
+        let mut v = json!({"session_id": "sess_1", "project_id": "p", "callsign": "c", "actor_id": "me", "actor_type": "human",
+            "started_at": "2026-01-01T00:00:00Z", "summary": summary});
+        if let Some(t) = ended_at {
+            v["ended_at"] = json!(t);
+        }
+        Session::from_value(v).unwrap()
+    }
+
+    /// Every pair compares the same through slots (ends first, then read back) as in full.
+    fn slot_order_agrees<T: Versioned + Clone>(versions: &[T]) {
+        for a in versions {
+            for b in versions {
+                let read_back = || Ok::<_, ()>((Some(a.clone()), Some(b.clone())));
+                let by_slots = slot_order(a.end(), b.end(), read_back).unwrap();
+                assert_eq!(by_slots, a.version_order(b));
+            }
+        }
+    }
+
+    #[test]
+    fn slots_order_versions_as_the_records_do() {
+        let mut facts = vec![fact(None), fact(Some("2026-03-01T00:00:00Z"))];
+        facts.push(fact(Some("2026-02-01T00:00:00Z")));
+        let mut other_value = fact(Some("2026-02-01T00:00:00Z")).to_value();
+        other_value["value"] = json!("w");
+        facts.push(Fact::from_value(other_value).unwrap());
+        slot_order_agrees(&facts);
+        let sessions = [
+            session(None, "a"),
+            session(None, "b"),
+            session(Some("2026-02-01T00:00:00Z"), "a"),
+            session(Some("2026-02-01T00:00:00Z"), "b"),
+            session(Some("2026-01-02T00:00:00Z"), "a"),
+        ];
+        slot_order_agrees(&sessions);
+    }
+
+    #[test]
+    fn a_version_that_cannot_be_read_back_loses() {
+        let f = fact(None);
+        let order = |pair: (Option<Fact>, Option<Fact>)| {
+            slot_order(None, None, || Ok::<_, ()>(pair)).unwrap()
+        };
+        assert_eq!(order((Some(f.clone()), None)), Ordering::Greater);
+        assert_eq!(order((None, Some(f.clone()))), Ordering::Less);
+        assert_eq!(order((None, None)), Ordering::Equal);
+        // Ends that decide never read back.
+        let closed = Some(time::parse("2026-02-01T00:00:00Z").unwrap());
+        let never = || -> Result<(Option<Fact>, Option<Fact>), ()> { panic!("read back") };
+        assert_eq!(slot_order(closed, None, never), Ok(Ordering::Greater));
     }
 }

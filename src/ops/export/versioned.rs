@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::{Kind, Sink};
 use crate::error::{Error, Result, SchemaError};
-use crate::store::records::{Versioned, newer_by_end};
+use crate::store::records::{Versioned, slot_order};
 use crate::store::{Store, WarningKind, log};
 use crate::wire::tree::Members;
 use crate::wire::{Fact, Session, time::Timestamp};
@@ -153,17 +153,13 @@ fn record_at<T: Exported>(file: &File, offset: u64) -> std::io::Result<Option<T>
 /// Whether the version at `new` comes after the one at `current` in the log's version order:
 /// their ends decide, and only a tie needs both read back and compared in full.
 fn supersedes<T: Exported>(file: &File, new: &Slot, current: &Slot) -> std::io::Result<bool> {
-    Ok(match newer_by_end(new.end, current.end) {
-        Some(newer) => newer,
-        None => match (
-            record_at::<T>(file, new.offset)?,
-            record_at::<T>(file, current.offset)?,
-        ) {
-            (Some(n), Some(c)) => n.version_order(&c) == std::cmp::Ordering::Greater,
-            (Some(_), None) => true,
-            _ => false,
-        },
-    })
+    let order = slot_order::<T, _>(new.end, current.end, || {
+        Ok::<_, std::io::Error>((
+            record_at(file, new.offset)?,
+            record_at(file, current.offset)?,
+        ))
+    })?;
+    Ok(order == std::cmp::Ordering::Greater)
 }
 
 /// The versions of one part of the log.

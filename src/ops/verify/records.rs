@@ -9,12 +9,12 @@ use std::path::Path;
 
 use super::lines::{each_raw_line, line_tree, record_at, whole};
 use super::{Problem, Severity};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::ops::export::GroupNumbers;
 use crate::store::Store;
 use crate::store::cache::id_key;
 use crate::store::fact_chain::{ChainEnd, chain_ends};
-use crate::store::records::{Versioned, newer_by_end};
+use crate::store::records::slot_order;
 use crate::wire::{Fact, Session, time};
 
 /// The problems of one file, in the order found.
@@ -133,14 +133,11 @@ pub(super) fn check_facts(store: &Store, path: &Path) -> Result<(Vec<Problem>, b
         let slot = current.find(id);
         let newer = match slot.map(|i| &current.slots[i]) {
             None => true,
-            Some(cur) => match newer_by_end(valid_to, cur.valid_to) {
-                Some(newer) => newer,
-                None => match record_at::<Fact>(path, cur.offset)? {
-                    Some(c) => whole::<Fact>(text)
-                        .is_some_and(|f| f.version_order(&c) == Ordering::Greater),
-                    None => true,
-                },
-            },
+            Some(cur) => {
+                slot_order::<Fact, _>(valid_to, cur.valid_to, || {
+                    Ok::<_, Error>((whole(text), record_at(path, cur.offset)?))
+                })? == Ordering::Greater
+            }
         };
         if newer {
             let subject = record.str_member("subject").unwrap_or_default();
@@ -266,14 +263,9 @@ pub(super) fn check_sessions(store: &Store, path: &Path) -> Result<Vec<Problem>>
                 current.insert(id.to_string(), new);
             }
             Some(cur) => {
-                let newer = match newer_by_end(new.ended, cur.ended) {
-                    Some(newer) => newer,
-                    None => match record_at::<Session>(path, cur.offset)? {
-                        Some(c) => whole::<Session>(text)
-                            .is_some_and(|s| s.version_order(&c) == Ordering::Greater),
-                        None => true,
-                    },
-                };
+                let newer = slot_order::<Session, _>(new.ended, cur.ended, || {
+                    Ok::<_, Error>((whole(text), record_at(path, cur.offset)?))
+                })? == Ordering::Greater;
                 if newer {
                     *cur = new;
                 }
