@@ -3,6 +3,7 @@
 //! [`crate::ops::attribution`]; the identity flags here only say what the user claimed.
 
 use std::cell::OnceCell;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -198,7 +199,9 @@ impl Ctx {
     /// On a terminal, says so when this command is about to index many megabytes of package
     /// logs (the first read after `cache/` was cleared, or after a clone).
     pub fn note_cold_indexes(&self, projects: &[String]) {
-        if self.ui.quiet || self.ui.json {
+        // The note is for a terminal only; off one, its check (a coverage test per log) is
+        // not worth its cost.
+        if self.ui.quiet || self.ui.json || !std::io::stderr().is_terminal() {
             return;
         }
         let Ok(store) = self.store() else { return };
