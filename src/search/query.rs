@@ -43,6 +43,21 @@ pub fn stems(text: &str) -> Vec<String> {
     words(text).map(|w| stem(&w)).collect()
 }
 
+/// The distinct stems of a text's words that are not stopwords, in the order first seen: the
+/// terms a query made of that text searches for (before [`MAX_TERMS`] cuts them).
+pub fn content_stems(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in words(text)
+        .filter(|w| !STOPWORDS.contains(&w.as_str()))
+        .map(|w| stem(&w))
+    {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    out
+}
+
 /// Parses a query: `"quoted phrases"` and single words.
 pub fn parse(text: &str) -> Query {
     let mut q = Query::default();
@@ -61,16 +76,13 @@ pub fn parse(text: &str) -> Query {
             plain.push_str(part);
         }
     }
-    let chosen: Vec<String> = words(&plain)
-        .filter(|w| !STOPWORDS.contains(&w.as_str()))
-        .collect();
     let mut push = |s: String| {
         if !q.terms.contains(&s) && q.terms.len() < MAX_TERMS {
             q.terms.push(s);
         }
     };
-    for w in &chosen {
-        push(stem(w));
+    for s in content_stems(&plain) {
+        push(s);
     }
     for phrase in q.phrases.clone() {
         for s in phrase
@@ -159,6 +171,17 @@ mod tests {
                 "{w}: stem {s} is found by the scan"
             );
         }
+    }
+
+    #[test]
+    fn content_stems_are_the_terms_of_a_plain_query() {
+        let text = "The leaking pools and the leaks of retries in Billing";
+        assert_eq!(content_stems(text), ["leak", "pool", "retry", "bill"]);
+        assert_eq!(content_stems(text), parse(text).terms);
+        assert!(content_stems("the of and to").is_empty());
+        let long = "one two three four five six seven eight nine ten";
+        assert_eq!(content_stems(long).len(), 10, "no cap");
+        assert_eq!(parse(long).terms, content_stems(long)[..MAX_TERMS]);
     }
 
     #[test]

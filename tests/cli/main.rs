@@ -24,6 +24,7 @@ mod pull;
 mod review;
 mod robustness;
 mod search_output;
+mod search_paraphrases;
 mod search_quality;
 mod secrets;
 mod sessions;
