@@ -56,13 +56,18 @@ fn hybrid_and_semantic_search_meet_their_floors_on_both_labelled_sets() {
         hybrid.1
     );
     // The target for the paraphrases is hybrid >= 85% hit@3; the static model made
-    // from MiniLM reaches about a third of that (docs/BENCHMARKS.md). The floor here keeps
-    // what it does reach from sliding back: semantic search finds what keyword search cannot.
+    // from MiniLM reaches under a third of that (docs/BENCHMARKS.md: semantic 33.0%, hybrid
+    // 25.9%). The floors here keep what it does reach from sliding back.
     let semantic = report.iter().find(|r| r.0 == "semantic").unwrap();
     assert!(
         semantic.2 >= 25.0,
         "semantic hit@3 on the paraphrases: {:.1}% (floor 25%)",
         semantic.2
+    );
+    assert!(
+        hybrid.2 >= 20.0,
+        "hybrid hit@3 on the paraphrases: {:.1}% (floor 20%)",
+        hybrid.2
     );
 }
 
