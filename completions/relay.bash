@@ -429,12 +429,16 @@ _relay() {
             return 0
             ;;
         relay__subcmd__conformance)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --model --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1783,7 +1787,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__orchestrate)
-            opts="-q -h -V --all-projects --focus --snippets --include-archived --window-days --md --max-chars --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --all-projects --focus --snippets --include-archived --window-days --md --max-chars --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1802,6 +1806,14 @@ _relay() {
                     return 0
                     ;;
                 --max-chars)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mode)
+                    COMPREPLY=($(compgen -W "keyword semantic hybrid" -- "${cur}"))
+                    return 0
+                    ;;
+                --model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2165,7 +2177,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__pull)
-            opts="-q -h -V --history --latest --relevant --limit --type --tag --actor --status --since --until --all-projects --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --history --latest --relevant --limit --type --tag --actor --status --since --until --all-projects --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2204,6 +2216,14 @@ _relay() {
                     return 0
                     ;;
                 --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mode)
+                    COMPREPLY=($(compgen -W "keyword semantic hybrid" -- "${cur}"))
+                    return 0
+                    ;;
+                --model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2515,7 +2535,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__search)
-            opts="-q -h -V --limit --type --tag --actor --status --since --until --all-projects --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --limit --explain --type --tag --actor --status --since --until --all-projects --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2546,6 +2566,14 @@ _relay() {
                     return 0
                     ;;
                 --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mode)
+                    COMPREPLY=($(compgen -W "keyword semantic hybrid" -- "${cur}"))
+                    return 0
+                    ;;
+                --model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -122,6 +122,10 @@ awaiting_review\t''
 revision_requested\t''"
 complete -c relay -n "__fish_relay_using_subcommand pull" -l since -d 'Only packages created at or after TIME' -r
 complete -c relay -n "__fish_relay_using_subcommand pull" -l until -d 'Only packages created before TIME' -r
+complete -c relay -n "__fish_relay_using_subcommand pull" -l mode -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword' -r -f -a "keyword\t''
+semantic\t''
+hybrid\t''"
+complete -c relay -n "__fish_relay_using_subcommand pull" -l model -d 'The embedding model\'s folder (a Model2Vec static model: config.json, model.safetensors, tokenizer.json); else `[search] model` in .relay/config.toml' -r -F
 complete -c relay -n "__fish_relay_using_subcommand pull" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand pull" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand pull" -l color -d 'When to color human output' -r -f -a "auto\t''
@@ -416,11 +420,16 @@ awaiting_review\t''
 revision_requested\t''"
 complete -c relay -n "__fish_relay_using_subcommand search" -l since -d 'Only packages created at or after TIME' -r
 complete -c relay -n "__fish_relay_using_subcommand search" -l until -d 'Only packages created before TIME' -r
+complete -c relay -n "__fish_relay_using_subcommand search" -l mode -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword' -r -f -a "keyword\t''
+semantic\t''
+hybrid\t''"
+complete -c relay -n "__fish_relay_using_subcommand search" -l model -d 'The embedding model\'s folder (a Model2Vec static model: config.json, model.safetensors, tokenizer.json); else `[search] model` in .relay/config.toml' -r -F
 complete -c relay -n "__fish_relay_using_subcommand search" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand search" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand search" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand search" -l explain -d 'Show why each result ranked where it did (its place in each list, its similarity)'
 complete -c relay -n "__fish_relay_using_subcommand search" -l all-projects -d 'Cover every project, not just the selected one'
 complete -c relay -n "__fish_relay_using_subcommand search" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand search" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
@@ -447,6 +456,10 @@ complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l focus -d 'A 
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l snippets -d 'How many relevant packages to pull for --focus' -r
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l window-days -d 'How many days back the summary looks' -r
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l max-chars -d 'Trim the Markdown to N characters, least significant material first' -r
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l mode -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword' -r -f -a "keyword\t''
+semantic\t''
+hybrid\t''"
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l model -d 'The embedding model\'s folder (a Model2Vec static model: config.json, model.safetensors, tokenizer.json); else `[search] model` in .relay/config.toml' -r -F
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l color -d 'When to color human output' -r -f -a "auto\t''
@@ -656,6 +669,7 @@ complete -c relay -n "__fish_relay_using_subcommand scan" -l redact-secrets -d '
 complete -c relay -n "__fish_relay_using_subcommand scan" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
 complete -c relay -n "__fish_relay_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand scan" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand conformance" -l model -d 'The embedding model\'s folder (see `relay search --help`)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l color -d 'When to color human output' -r -f -a "auto\t''
@@ -665,7 +679,7 @@ complete -c relay -n "__fish_relay_using_subcommand conformance" -l json -d 'Mac
 complete -c relay -n "__fish_relay_using_subcommand conformance" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
-complete -c relay -n "__fish_relay_using_subcommand conformance" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand conformance" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand conformance" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand completions" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand completions" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r

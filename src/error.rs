@@ -90,6 +90,9 @@ pub enum Error {
     StoreNotFound {
         searched_from: PathBuf,
     },
+    /// Semantic or hybrid search was asked for, and no embedding model is configured or the
+    /// configured one does not load: `search_not_supported` (§8.2).
+    SearchNotSupported(String),
     /// The store exists but something in it is unusable (e.g. a malformed config).
     Integrity(String),
     LockTimeout {
@@ -139,7 +142,8 @@ codes! {
     Unauthorized = "unauthorized",
     /// An operation needs a capability the implementation lacks (§10.2). relay never says this.
     NotImplemented = "not_implemented",
-    /// Relevant pull without search (§8.2). relay always searches, so it never says this.
+    /// The search asked for is not available (§8.2): semantic or hybrid search without a
+    /// usable embedding model.
     SearchNotSupported = "search_not_supported",
     /// A value given to relay (a time, a flag) could not be understood.
     InvalidInput = "invalid_input",
@@ -244,6 +248,7 @@ impl Error {
             Error::CallsignInUse(_) => Code::CallsignInUse,
             Error::StoreNotFound { .. } => Code::StoreNotFound,
             Error::Integrity(_) => Code::IntegrityError,
+            Error::SearchNotSupported(_) => Code::SearchNotSupported,
             Error::LockTimeout { .. } => Code::LockTimeout,
             Error::Io { .. } => Code::IoError,
         }
@@ -273,7 +278,8 @@ impl Error {
             | Error::MalformedJson { .. }
             | Error::InvalidInput(_)
             | Error::SecretDetected { .. }
-            | Error::SecretsFound(_) => ErrorKind::InvalidInput,
+            | Error::SecretsFound(_)
+            | Error::SearchNotSupported(_) => ErrorKind::InvalidInput,
             Error::Integrity(_) => ErrorKind::Integrity,
             Error::LockTimeout { .. } => ErrorKind::LockTimeout,
             Error::Io { .. } => ErrorKind::Internal,
@@ -359,6 +365,7 @@ impl fmt::Display for Error {
                 searched_from.display()
             ),
             Error::Integrity(m) => write!(f, "{m}"),
+            Error::SearchNotSupported(m) => write!(f, "{m}"),
             Error::LockTimeout { path, waited_ms } => write!(
                 f,
                 "gave up waiting for the lock {} after {waited_ms} ms: another relay process is \

@@ -1,10 +1,15 @@
 //! Arguments more than one command takes, and their parsing: the listing filters
-//! ([`FilterArgs`]) of `pull`, `search` and the MCP `pull` tool.
+//! ([`FilterArgs`]) of `pull`, `search` and the MCP `pull` tool, and how a search ranks
+//! ([`ModeArgs`]).
 
 use clap::Args;
 
 use crate::cli::{CliError, Ctx};
+use crate::error::{Code, Error};
 use crate::ops::filter::{Filter, Viewer};
+use crate::ops::semantic::{self, ModelChoice, ModelState};
+use crate::search::fuse::Mode;
+use crate::search::model::Model;
 use crate::wire::{Status, package, time};
 
 /// The filters every listing takes.
@@ -51,5 +56,73 @@ impl FilterArgs {
             viewer,
         };
         Ok((projects, filter))
+    }
+}
+
+/// How a search ranks: its mode and the embedding model semantic and hybrid search use.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ModeArgs {
+    /// keyword (BM25 over the words), semantic (similarity of meaning, with an embedding
+    /// model) or hybrid (both lists fused by rank). Default: hybrid when a model is
+    /// configured, else keyword
+    #[arg(long, value_parser = ["keyword", "semantic", "hybrid"])]
+    pub mode: Option<String>,
+    /// The embedding model's folder (a Model2Vec static model: config.json,
+    /// model.safetensors, tokenizer.json); else `[search] model` in .relay/config.toml
+    #[arg(long, value_name = "PATH", env = "RELAY_MODEL")]
+    pub model: Option<std::path::PathBuf>,
+}
+
+/// What `relay search` says, once per clone, when no model is configured.
+const SEMANTIC_HINT: &str = "relay: searching by keyword only. For search by meaning, point relay at an embedding model: `[search] model = \"PATH\"` in .relay/config.toml, RELAY_MODEL or --model (see `relay search --help`)";
+
+impl ModeArgs {
+    /// The mode to search in, with its model loaded. An explicit semantic or hybrid mode
+    /// without a usable model is an error; the default falls back to keyword search, with a
+    /// warning when a configured model does not load.
+    pub fn resolve(&self, ctx: &Ctx) -> Result<(Mode, Option<Model>), CliError> {
+        let store = ctx.store()?;
+        let choice = ModelChoice {
+            given: self.model.clone(),
+        };
+        let asked = self.mode.as_deref().and_then(Mode::parse);
+        if asked == Some(Mode::Keyword) {
+            return Ok((Mode::Keyword, None));
+        }
+        match (asked, semantic::load_model(Some(store), &choice)) {
+            (Some(mode), ModelState::Loaded(m)) => Ok((mode, Some(*m))),
+            (None, ModelState::Loaded(m)) => Ok((Mode::Hybrid, Some(*m))),
+            (Some(mode), ModelState::None) => Err(Error::SearchNotSupported(format!(
+                "{} search needs an embedding model: pass --model PATH, set RELAY_MODEL, or set `[search] model = \"PATH\"` in .relay/config.toml (see `relay search --help`)",
+                mode.as_str()
+            ))
+            .into()),
+            (Some(mode), ModelState::Broken { path, reason }) => {
+                Err(Error::SearchNotSupported(format!(
+                    "{} search needs an embedding model, and the one at {} does not load: {reason}",
+                    mode.as_str(),
+                    path.display()
+                ))
+                .into())
+            }
+            (None, ModelState::Broken { path, reason }) => {
+                ctx.ui.tolerated_error(
+                    Code::SearchNotSupported.as_str(),
+                    &format!(
+                        "the embedding model at {} does not load ({reason}); searching by keyword only",
+                        path.display()
+                    ),
+                );
+                Ok((Mode::Keyword, None))
+            }
+            (None, ModelState::None) => {
+                let marker = store.layout().local_dir().join("semantic-search-hint");
+                if !ctx.ui.quiet && !ctx.ui.json && !marker.exists() {
+                    ctx.ui.note(SEMANTIC_HINT);
+                    let _ = crate::store::log::write_atomic(&marker, b"shown\n");
+                }
+                Ok((Mode::Keyword, None))
+            }
+        }
     }
 }

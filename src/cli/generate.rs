@@ -270,6 +270,10 @@ fn environment(roff: &mut Roff) {
             "What kind of actor: human, agent or script, as --actor-type. Default: human.",
         ),
         (
+            "RELAY_MODEL",
+            "The embedding model's folder for semantic and hybrid search, as --model (search, pull --relevant, orchestrate --focus, conformance, and the MCP server). Default: [search] model in config.toml.",
+        ),
+        (
             "RELAY_COLD_NOTE_BYTES",
             "How many bytes of package logs without an index make a command say, on a terminal, that it is indexing them first. Default: 64 MiB.",
         ),

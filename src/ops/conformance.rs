@@ -49,16 +49,16 @@ pub struct Implementation {
 }
 
 /// What relay actually does: L3 (deposit, pull, facts, review). Relevant pull is keyword
-/// search ranked with BM25, with no embeddings, so neither hybrid nor semantic search; there is
-/// no subscription to changes and no blob store (a deliverable is a path, URL or hash recorded
-/// in the package).
-pub fn descriptor() -> Descriptor {
+/// search ranked with BM25, and semantic and hybrid search when `semantic` (an embedding model
+/// is configured and loads); there is no subscription to changes and no blob store (a
+/// deliverable is a path, URL or hash recorded in the package).
+pub fn descriptor(semantic: bool) -> Descriptor {
     Descriptor {
         protocol_version: crate::wire::PROTOCOL_VERSION,
         conformance_level: "L3",
         capabilities: Capabilities {
-            hybrid_search: false,
-            semantic_search: false,
+            hybrid_search: semantic,
+            semantic_search: semantic,
             realtime: false,
             blob_storage: false,
             keyword_search: true,
@@ -76,7 +76,7 @@ mod tests {
 
     #[test]
     fn the_descriptor_has_the_shape_of_11_5_and_says_relevant_pull_is_keyword_search() {
-        let d = descriptor();
+        let d = descriptor(false);
         let v = serde_json::to_value(&d).unwrap();
         assert_eq!(
             v.to_string(),

@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 
 use super::export::Kind;
 use crate::error::{Error, Result};
-use crate::store::cache::id_key;
+use crate::store::cache::{KeyHashing, KeyMap, id_key};
 use crate::store::records::{Versioned, slot_order};
 use crate::store::{Store, log};
 use crate::wire::{Fact, Project, Session, Status, canonical, time};
@@ -165,33 +165,6 @@ fn parse_record<T: Versioned>(line: &[u8]) -> Option<T> {
     match serde_json::from_slice::<Value>(line) {
         Ok(Value::Object(map)) => T::parse(map).ok(),
         _ => None,
-    }
-}
-
-/// A map keyed by what is already a hash (an id key, a digest): one multiply, not SipHash.
-type KeyMap<K, V> = HashMap<K, V, KeyHashing>;
-type KeyHashing = std::hash::BuildHasherDefault<KeyHasher>;
-
-/// Hashes a key that is itself a hash, folding its high bits into the low ones the table
-/// indexes by.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        let y = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        y ^ (y >> 32)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 ^= n;
-    }
-    fn write_u128(&mut self, n: u128) {
-        self.0 ^= (n as u64) ^ ((n >> 64) as u64);
     }
 }
 

@@ -22,6 +22,7 @@ pub mod pull;
 pub mod relevant;
 pub mod review;
 pub mod secrets;
+pub mod semantic;
 pub mod sessions;
 pub mod sources;
 pub mod status;

@@ -9,6 +9,8 @@ use serde_json::{Value, json};
 use super::filter::Filter;
 use super::relevant::Ranked;
 use crate::error::Result;
+use crate::search::fuse::Mode;
+use crate::search::model::Model;
 use crate::store::Store;
 use crate::store::packages::StoredPackage;
 use crate::wire::{Fact, Project, time};
@@ -24,6 +26,9 @@ pub struct DigestRequest {
     /// Global mode: include archived projects too.
     pub include_archived: bool,
     pub window_days: u32,
+    /// How the focus is searched, and the model semantic and hybrid search use.
+    pub mode: Mode,
+    pub model: Option<std::sync::Arc<Model>>,
 }
 
 /// Counts for one project in global mode.
@@ -112,7 +117,8 @@ pub fn digest(store: &Store, req: &DigestRequest) -> Result<Digest> {
                 viewer: super::filter::Viewer::known(Some(String::new())),
                 ..Filter::default()
             };
-            super::relevant::relevant(store, &ids, focus, &filter, req.snippets)?
+            let model = req.model.as_deref();
+            super::semantic::search(store, &ids, focus, &filter, req.snippets, req.mode, model)?
         }
         None => Vec::new(),
     };

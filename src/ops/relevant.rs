@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::filter::Filter;
 use crate::error::Result;
+use crate::search::fuse::Mode;
 use crate::search::{Query, parse, rank, scan};
 use crate::store::Store;
 use crate::store::cache::id_key;
@@ -28,6 +29,20 @@ pub struct Ranked {
     /// The fields that hold query terms.
     pub matched: Vec<&'static str>,
     pub query: Query,
+    /// How semantic and hybrid search ranked it; `None` for keyword search.
+    pub explain: Option<Explain>,
+}
+
+/// Why a package ranked where it did in a semantic or hybrid search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explain {
+    pub mode: Mode,
+    /// Its place in the keyword (BM25) list, 1-based, if it is in it.
+    pub keyword_rank: Option<usize>,
+    /// Its place in the vector list, if it is in it.
+    pub semantic_rank: Option<usize>,
+    /// The cosine similarity of its vector with the query's.
+    pub similarity: Option<f32>,
 }
 
 impl Ranked {
@@ -35,11 +50,21 @@ impl Ranked {
     /// stored package exactly as stored (its own members, a `score` or `matched` among them,
     /// untouched) beside the ranking's score and the fields that matched.
     pub fn to_value(&self) -> serde_json::Value {
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "package": self.stored.package.to_value(),
             "score": self.score,
             "matched": self.matched,
-        })
+        });
+        if let Some(e) = &self.explain {
+            v["mode"] = e.mode.as_str().into();
+            v["ranks"] =
+                serde_json::json!({"keyword": e.keyword_rank, "semantic": e.semantic_rank});
+            v["similarity"] = e
+                .similarity
+                .map(|s| serde_json::Value::from((f64::from(s) * 10_000.0).round() / 10_000.0))
+                .unwrap_or_default();
+        }
+        v
     }
 }
 
@@ -191,7 +216,7 @@ impl Part {
 
 /// Whether a candidate can be judged from the index alone, or needs its line: phrases need
 /// word order, and the type, tag and actor filters and a draft's creator are not indexed.
-fn needs_line(q: &Query, filter: &Filter) -> bool {
+pub(crate) fn needs_line(q: &Query, filter: &Filter) -> bool {
     !q.phrases.is_empty()
         || !filter.types.is_empty()
         || !filter.tags.is_empty()
@@ -395,13 +420,27 @@ fn scan_all(
     Ok(parts)
 }
 
-/// Runs a relevant pull over `projects`.
+/// Runs a relevant pull over `projects`: keyword search, BM25 nudged by significance and
+/// recency.
 pub fn relevant(
     store: &Store,
     projects: &[String],
     query_text: &str,
     filter: &Filter,
     limit: usize,
+) -> Result<Vec<Ranked>> {
+    keyword_list(store, projects, query_text, filter, limit, true)
+}
+
+/// The keyword list: the best `limit` packages by BM25, `nudged` by significance and recency
+/// (hybrid search nudges only after fusing the lists).
+pub(crate) fn keyword_list(
+    store: &Store,
+    projects: &[String],
+    query_text: &str,
+    filter: &Filter,
+    limit: usize,
+    nudged: bool,
 ) -> Result<Vec<Ranked>> {
     let q = parse(query_text);
     if q.terms.is_empty() || limit == 0 {
@@ -477,11 +516,12 @@ pub fn relevant(
     let mut scored: Vec<(f64, &Candidate)> = Vec::with_capacity(2 * head);
     for (c, tf) in current() {
         let age_days = (now - c.created_at).num_seconds() as f32 / 86_400.0;
-        let s = rank::nudge(
-            rank::bm25(tf, c.len, &idfs, avg_len),
-            i64::from(c.significance),
-            age_days,
-        );
+        let bm25 = rank::bm25(tf, c.len, &idfs, avg_len);
+        let s = if nudged {
+            rank::nudge(bm25, i64::from(c.significance), age_days)
+        } else {
+            bm25
+        };
         scored.push((s as f64, c));
         // The best `head` of the whole are the best `head` of those kept so far and the rest.
         if scored.len() == 2 * head {
@@ -521,6 +561,7 @@ pub fn relevant(
                 score: rounded,
                 matched,
                 query: q.clone(),
+                explain: None,
             });
         }
     }

@@ -1,7 +1,11 @@
 //! Relevant pull (§8.2), relevance only: parse the query, find candidate lines with
 //! grep-searcher, parse only those, and rank them with BM25 over the package's text fields.
 //! The package index whose postings a query reads is the store's (`store::cache::packages`).
+//! Semantic search embeds text with [`model::Model`] and compares it with the store's vector
+//! index (`store::cache::vectors`); hybrid search merges both lists ([`fuse`]).
 
+pub mod fuse;
+pub mod model;
 pub mod query;
 pub mod rank;
 pub mod scan;

@@ -32,6 +32,16 @@ pub struct Config {
     pub max_array_len: Option<u64>,
     #[serde(default)]
     pub actor: ActorConfig,
+    #[serde(default)]
+    pub search: SearchConfig,
+}
+
+/// `[search]`: how relay searches.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SearchConfig {
+    /// The folder of a static (Model2Vec) embedding model, for semantic and hybrid search:
+    /// absolute, or relative to the folder that holds `.relay/`.
+    pub model: Option<String>,
 }
 
 /// What relay does with a credential in something it is asked to write.

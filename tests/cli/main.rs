@@ -26,6 +26,7 @@ mod robustness;
 mod search_output;
 mod search_paraphrases;
 mod search_quality;
+mod search_semantic;
 mod secrets;
 mod sessions;
 mod verify;

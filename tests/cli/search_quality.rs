@@ -339,6 +339,11 @@ impl Scores {
 
 /// Runs every labelled query against `env` and scores where its package lands.
 pub fn measure(env: &Env, queries: &[Labelled]) -> Scores {
+    measure_with(env, queries, &[])
+}
+
+/// [`measure`], with more arguments for `relay search` (a mode, a model).
+pub fn measure_with(env: &Env, queries: &[Labelled], extra: &[&str]) -> Scores {
     let titles = corpus_titles();
     let (mut hit1, mut hit3, mut rr) = (0, 0, 0.0);
     let mut misses = Vec::new();
@@ -349,7 +354,7 @@ pub fn measure(env: &Env, queries: &[Labelled]) -> Scores {
             q.query,
             q.expect
         );
-        let ids = check_results(&q.query, &search(env, &q.query, DEPTH), DEPTH);
+        let ids = check_results(&q.query, &search(env, &q.query, DEPTH, extra), DEPTH);
         let rank = ids.iter().position(|id| *id == q.expect);
         if let Some(r) = rank {
             rr += 1.0 / (r + 1) as f64;
@@ -387,14 +392,17 @@ pub fn measure(env: &Env, queries: &[Labelled]) -> Scores {
     }
 }
 
-fn search(env: &Env, query: &str, limit: usize) -> Run {
+fn search(env: &Env, query: &str, limit: usize, extra: &[&str]) -> Run {
     let limit = limit.to_string();
-    env.run(&["search", query, "--limit", &limit, "--json"])
+    let mut args = vec!["search", query, "--limit", &limit, "--json"];
+    args.extend(extra);
+    env.run(&args)
 }
 
-/// Checks the shape of a result list: every line is `{"package", "score", "matched"}` with a
-/// package id, a numeric score and a `matched` array; scores never increase; no package appears
-/// twice. Returns the ids, best first.
+/// Checks the shape of a result list: every line is `{"package", "score", "matched"}` (with
+/// `"mode", "ranks", "similarity"` after them in semantic and hybrid search) with a package id,
+/// a numeric score and a `matched` array; scores never increase; no package appears twice.
+/// Returns the ids, best first.
 #[track_caller]
 fn check_results(query: &str, r: &Run, limit: usize) -> Vec<String> {
     assert_eq!(
@@ -417,7 +425,11 @@ fn check_results(query: &str, r: &Run, limit: usize) -> Vec<String> {
             .keys()
             .map(|k| k.as_str())
             .collect();
-        assert_eq!(keys, ["package", "score", "matched"], "{query:?}: {line}");
+        let explained = ["package", "score", "matched", "mode", "ranks", "similarity"];
+        assert!(
+            keys == ["package", "score", "matched"] || keys == explained,
+            "{query:?}: {line}"
+        );
         let id = line["package"]["package_id"]
             .as_str()
             .unwrap_or_else(|| panic!("{query:?}: result without package_id: {line}"));
@@ -453,14 +465,14 @@ fn labelled_queries_find_their_package_in_the_top_3() {
     scores.print("keyword set");
 
     // A query that matches nothing prints nothing and succeeds.
-    let none = search(&env, "zyzzogeton quokkaflux", 3);
+    let none = search(&env, "zyzzogeton quokkaflux", 3, &[]);
     assert_eq!(none.code, 0, "no match is not an error: {}", none.stderr);
     assert_eq!(none.stdout, "", "no match prints nothing");
     let none = env.run(&["search", "zyzzogeton", "quokkaflux"]);
     assert_eq!(none.code, 0, "no match is not an error: {}", none.stderr);
 
     // A broad query: many results, ordered by non-increasing score, each package once.
-    let broad = check_results("billing", &search(&env, "billing", 50), 50);
+    let broad = check_results("billing", &search(&env, "billing", 50, &[]), 50);
     assert!(
         broad.len() >= 20,
         "billing matches many packages: {broad:?}"
@@ -469,7 +481,7 @@ fn labelled_queries_find_their_package_in_the_top_3() {
     assert_eq!(unique.len(), broad.len());
 
     // The reviewed target has three versions but appears once, at its current status.
-    let r = search(&env, "connection leak postgres pool retry", 50);
+    let r = search(&env, "connection leak postgres pool retry", 50, &[]);
     let ids = check_results("connection leak postgres pool retry", &r, 50);
     assert_eq!(
         ids.iter().filter(|id| *id == REVIEWED).count(),
@@ -497,7 +509,7 @@ fn labelled_queries_find_their_package_in_the_top_3() {
     ]);
     assert_eq!(
         check_results("cache stampede", &via_pull, 3),
-        check_results("cache stampede", &search(&env, "cache stampede", 3), 3),
+        check_results("cache stampede", &search(&env, "cache stampede", 3, &[]), 3),
         "pull --relevant and search agree"
     );
 

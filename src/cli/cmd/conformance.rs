@@ -5,14 +5,22 @@ use std::io::Write;
 use clap::Args;
 
 use crate::cli::{CmdResult, Ctx};
-use crate::ops::conformance;
+use crate::ops::{conformance, semantic};
 
 /// Print the conformance descriptor (§11.5): protocol version, level and capabilities
+///
+/// semantic_search and hybrid_search are true only when an embedding model is configured
+/// (--model, RELAY_MODEL, or `[search] model` in .relay/config.toml) and loads.
 #[derive(Debug, Args)]
-pub struct ConformanceArgs {}
+pub struct ConformanceArgs {
+    /// The embedding model's folder (see `relay search --help`)
+    #[arg(long, value_name = "PATH", env = "RELAY_MODEL")]
+    pub model: Option<std::path::PathBuf>,
+}
 
-pub fn run(ctx: &mut Ctx, _args: ConformanceArgs) -> CmdResult {
-    let d = conformance::descriptor();
+pub fn run(ctx: &mut Ctx, args: ConformanceArgs) -> CmdResult {
+    let choice = semantic::ModelChoice { given: args.model };
+    let d = conformance::descriptor(semantic::available(ctx.store().ok(), &choice));
     if ctx.ui.json {
         ctx.ui.json_line(&d)?;
         return Ok(());

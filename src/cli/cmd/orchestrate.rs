@@ -4,9 +4,11 @@ use std::io::Write;
 
 use clap::Args;
 
+use crate::cli::args::ModeArgs;
 use crate::cli::markdown::{self, MarkdownArgs};
 use crate::cli::{CmdResult, Ctx};
 use crate::ops::orchestrate::{self, DigestRequest};
+use crate::search::fuse::Mode;
 
 /// Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)
 ///
@@ -35,6 +37,9 @@ pub struct OrchestrateArgs {
     pub window_days: u32,
     #[command(flatten)]
     pub view: MarkdownArgs,
+    /// How --focus is searched (see `relay search --help`)
+    #[command(flatten)]
+    pub mode: ModeArgs,
 }
 
 pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
@@ -43,12 +48,18 @@ pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
     } else {
         Some(ctx.project()?)
     };
+    let (mode, model) = match &args.focus {
+        Some(_) => args.mode.resolve(ctx)?,
+        None => (Mode::Keyword, None),
+    };
     let req = DigestRequest {
         project,
         focus: args.focus,
         snippets: args.snippets,
         include_archived: args.include_archived,
         window_days: args.window_days,
+        mode,
+        model: model.map(std::sync::Arc::new),
     };
     let d = orchestrate::digest(ctx.store()?, &req)?;
     if ctx.ui.json {

@@ -4,8 +4,8 @@ use std::io::Write;
 
 use clap::Args;
 
-use crate::cli::args::FilterArgs;
-use crate::cli::{CmdResult, Ctx, render};
+use crate::cli::args::{FilterArgs, ModeArgs};
+use crate::cli::{CliError, CmdResult, Ctx, render};
 use crate::ops::pull;
 use crate::store::packages::StoredPackage;
 
@@ -42,6 +42,9 @@ pub struct PullArgs {
     pub limit: usize,
     #[command(flatten)]
     pub filter: FilterArgs,
+    /// With --relevant: how results are ranked (see `relay search --help`)
+    #[command(flatten)]
+    pub mode: ModeArgs,
 }
 
 pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
@@ -68,8 +71,13 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         }
         return Ok(());
     }
+    if args.relevant.is_none() && args.mode.mode.is_some() {
+        return Err(CliError::Usage(
+            "--mode ranks a relevant pull: add --relevant QUERY".into(),
+        ));
+    }
     if let Some(query) = &args.relevant {
-        return super::search::run_query(ctx, query, args.filter, args.limit);
+        return super::search::run_query(ctx, query, args.filter, &args.mode, false, args.limit);
     }
     let (projects, filter) = args.filter.resolve(ctx)?;
     let found = pull::latest(store, &projects, &filter, args.latest.unwrap_or(5))?;

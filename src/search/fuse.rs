@@ -1,0 +1,135 @@
+//! Search modes, and hybrid search's reciprocal rank fusion: the keyword (BM25) list and the
+//! vector list are merged by rank, not by score, since their scores are on different scales.
+//! A package's fused score is Σ 1/(k + rank) over the lists that hold it, with k = 60.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+/// The fusion constant of reciprocal rank fusion: how flat the rank curve is.
+pub const RRF_K: f64 = 60.0;
+
+/// How a search finds its packages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// BM25 over the words of the query (inflections match).
+    Keyword,
+    /// Cosine similarity of the query's embedding with each package's.
+    Semantic,
+    /// Both lists, merged by reciprocal rank fusion.
+    Hybrid,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 3] = [Mode::Keyword, Mode::Semantic, Mode::Hybrid];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Keyword => "keyword",
+            Mode::Semantic => "semantic",
+            Mode::Hybrid => "hybrid",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.as_str() == text)
+    }
+
+    /// Whether the mode needs an embedding model.
+    pub fn needs_model(self) -> bool {
+        self != Mode::Keyword
+    }
+}
+
+/// A package's place in each list (1-based), and its fused score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fused<K> {
+    pub key: K,
+    pub keyword_rank: Option<usize>,
+    pub semantic_rank: Option<usize>,
+    pub score: f64,
+}
+
+/// Fuses two ranked lists (best first) by reciprocal rank fusion. The result holds every key
+/// of either list, best first; ties keep the keyword list's order, then the vector list's.
+pub fn rrf<K: Clone + Eq + Hash>(keyword: &[K], semantic: &[K]) -> Vec<Fused<K>> {
+    let weighted: Vec<(K, f64)> = keyword.iter().map(|k| (k.clone(), 1.0)).collect();
+    rrf_weighted(&weighted, semantic)
+}
+
+/// [`rrf`], each keyword entry's term 1/(k + rank) scaled by its weight in 0..=1: hybrid
+/// search gives a package the share of the query's terms it holds, so a package that holds
+/// one word of a five-word question does not outvote the vector list's best.
+pub fn rrf_weighted<K: Clone + Eq + Hash>(keyword: &[(K, f64)], semantic: &[K]) -> Vec<Fused<K>> {
+    let keys: Vec<K> = keyword.iter().map(|(k, _)| k.clone()).collect();
+    let mut out: Vec<Fused<K>> = Vec::new();
+    let mut at: HashMap<K, usize> = HashMap::new();
+    for (list, is_keyword) in [(&keys[..], true), (semantic, false)] {
+        for (i, key) in list.iter().enumerate() {
+            let rank = i + 1;
+            let slot = *at.entry(key.clone()).or_insert_with(|| {
+                out.push(Fused {
+                    key: key.clone(),
+                    keyword_rank: None,
+                    semantic_rank: None,
+                    score: 0.0,
+                });
+                out.len() - 1
+            });
+            let f = &mut out[slot];
+            if is_keyword {
+                f.keyword_rank.get_or_insert(rank);
+            } else {
+                f.semantic_rank.get_or_insert(rank);
+            }
+            let weight = if is_keyword { keyword[i].1 } else { 1.0 };
+            f.score += weight / (RRF_K + rank as f64);
+        }
+    }
+    // Stable: equal scores keep the order of first appearance.
+    out.sort_by(|a, b| b.score.total_cmp(&a.score));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_package_in_both_lists_beats_one_in_either() {
+        let fused = rrf(&["a", "b", "c"], &["c", "d", "a"]);
+        let keys: Vec<_> = fused.iter().map(|f| f.key).collect();
+        // a: 1/61 + 1/63; c: 1/63 + 1/61 (a tie, kept in the keyword list's order); b: 1/62;
+        // d: 1/62 (after b: the keyword list first).
+        assert_eq!(keys, ["a", "c", "b", "d"]);
+        assert_eq!(fused[0].keyword_rank, Some(1));
+        assert_eq!(fused[0].semantic_rank, Some(3));
+        assert_eq!(fused[3].keyword_rank, None);
+        let expected = 1.0 / 61.0 + 1.0 / 63.0;
+        assert!((fused[0].score - expected).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_weak_keyword_match_counts_for_its_share() {
+        // b holds a quarter of the query's terms: 0.25/61 is below d's 1/62.
+        let fused = rrf_weighted(&[("b", 0.25), ("a", 1.0)], &["d", "a"]);
+        let keys: Vec<_> = fused.iter().map(|f| f.key).collect();
+        assert_eq!(keys, ["a", "d", "b"]);
+        assert!((fused[2].score - 0.25 / 61.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn one_empty_list_keeps_the_others_order() {
+        let fused = rrf::<&str>(&[], &["x", "y"]);
+        assert_eq!(fused.iter().map(|f| f.key).collect::<Vec<_>>(), ["x", "y"]);
+        assert!(rrf::<&str>(&[], &[]).is_empty());
+    }
+
+    #[test]
+    fn modes_parse_their_names() {
+        for m in Mode::ALL {
+            assert_eq!(Mode::parse(m.as_str()), Some(m));
+        }
+        assert_eq!(Mode::parse("fuzzy"), None);
+        assert!(!Mode::Keyword.needs_model() && Mode::Hybrid.needs_model());
+    }
+}
