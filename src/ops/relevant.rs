@@ -429,18 +429,17 @@ pub fn relevant(
     filter: &Filter,
     limit: usize,
 ) -> Result<Vec<Ranked>> {
-    keyword_list(store, projects, query_text, filter, limit, true)
+    keyword_list(store, projects, query_text, filter, limit)
 }
 
-/// The keyword list: the best `limit` packages by BM25, `nudged` by significance and recency
-/// (hybrid search nudges only after fusing the lists).
+/// The keyword list: the best `limit` packages by BM25 nudged by significance and recency
+/// (hybrid search fuses this list as it is).
 pub(crate) fn keyword_list(
     store: &Store,
     projects: &[String],
     query_text: &str,
     filter: &Filter,
     limit: usize,
-    nudged: bool,
 ) -> Result<Vec<Ranked>> {
     let q = parse(query_text);
     if q.terms.is_empty() || limit == 0 {
@@ -517,11 +516,7 @@ pub(crate) fn keyword_list(
     for (c, tf) in current() {
         let age_days = (now - c.created_at).num_seconds() as f32 / 86_400.0;
         let bm25 = rank::bm25(tf, c.len, &idfs, avg_len);
-        let s = if nudged {
-            rank::nudge(bm25, i64::from(c.significance), age_days)
-        } else {
-            bm25
-        };
+        let s = rank::nudge(bm25, i64::from(c.significance), age_days);
         scored.push((s as f64, c));
         // The best `head` of the whole are the best `head` of those kept so far and the rest.
         if scored.len() == 2 * head {

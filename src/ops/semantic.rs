@@ -165,12 +165,12 @@ pub fn search(
 ) -> Result<Vec<Ranked>> {
     let model = match (mode, model) {
         (Mode::Keyword, _) => {
-            return keyword_list(store, projects, query_text, filter, limit, true);
+            return keyword_list(store, projects, query_text, filter, limit);
         }
         (_, Some(m)) => m,
         (_, None) => {
             return Err(Error::SearchNotSupported(format!(
-                "{} search needs an embedding model; see `relay search --help`",
+                "{} search needs an embedding model, and none is configured",
                 mode.as_str()
             )));
         }
@@ -216,7 +216,7 @@ pub fn search(
     // Each list is nudged by significance and recency before the fusion, as each mode nudges
     // on its own: nudges then order near-ties within a list. After the fusion they would not:
     // a rank step moves an RRF score by under 2%, a nudge by up to 20%.
-    let keyword = keyword_list(store, projects, query_text, filter, depth, true)?;
+    let keyword = keyword_list(store, projects, query_text, filter, depth)?;
     let key = |r: &Ranked| r.stored.package.id().to_string();
     // A keyword match weighs the share of the query's terms it holds.
     let keyword_keys: Vec<(String, f64)> = keyword

@@ -418,6 +418,15 @@ mod tests {
         offsets
     }
 
+    /// A temporary folder, its `cache/`, and where project `demo`'s log of January 2026 goes.
+    fn fixture() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let logs = dir.path().join("demo").join("packages");
+        std::fs::create_dir_all(&logs).unwrap();
+        let (cache, path) = (dir.path().join("cache"), logs.join("2026-01.ndjson"));
+        (dir, cache, path)
+    }
+
     fn sims(v: &Vectors, q: &[f32]) -> Vec<f32> {
         v.similarities(q)
             .iter()
@@ -427,11 +436,7 @@ mod tests {
 
     #[test]
     fn a_build_is_needed_until_the_file_covers_the_log_for_this_model() {
-        let dir = tempfile::tempdir().unwrap();
-        let cache = dir.path().join("cache");
-        let logs = dir.path().join("demo").join("packages");
-        std::fs::create_dir_all(&logs).unwrap();
-        let path = logs.join("2026-01.ndjson");
+        let (_dir, cache, path) = fixture();
         let offsets = log(&path, &["aaa", "bbb"]);
         let m = Letters("m1");
         assert!(needs_build(&cache, &path, &m), "no file yet");
@@ -451,11 +456,7 @@ mod tests {
 
     #[test]
     fn vectors_are_stored_reused_and_follow_the_log() {
-        let dir = tempfile::tempdir().unwrap();
-        let cache = dir.path().join("cache");
-        let logs = dir.path().join("demo").join("packages");
-        std::fs::create_dir_all(&logs).unwrap();
-        let path = logs.join("2026-01.ndjson");
+        let (_dir, cache, path) = fixture();
         let offsets = log(&path, &["aaa", "bbb", "xyz"]);
         let m = Letters("m1");
         let v = open(Some(&cache), &path, &offsets, &m).unwrap();
