@@ -50,6 +50,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand completions 'Print a shell completion script'
             cand onboard 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
             cand mcp 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
+            cand watch 'Print records as they are appended to the store, until interrupted'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;init'= {
@@ -873,6 +874,26 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'relay;watch'= {
+            cand --since 'Where to start: `now` (the default), `beginning`, or a cursor from an earlier event'
+            cand --kind 'The kinds to print, comma-separated: package, transition, fact, session, project (default: all). Resync events always come'
+            cand --until-idle 'Exit after SECONDS with no new event'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --all-projects 'Every project, including those created while watching (default: the current project)'
+            cand --once 'Print what is there after --since, then exit'
+            cand --cursor 'Print the cursor of the current end of the store (for a later --since) and exit'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'relay;help'= {
             cand init 'Create a relay store (.relay/) in this folder, with a first project'
             cand deposit 'Record a context package: what you did, decided, left open, and who should pick it up'
@@ -894,6 +915,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand completions 'Print a shell completion script'
             cand onboard 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
             cand mcp 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
+            cand watch 'Print records as they are appended to the store, until interrupted'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;help;init'= {
@@ -1001,6 +1023,8 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;help;onboard'= {
         }
         &'relay;help;mcp'= {
+        }
+        &'relay;help;watch'= {
         }
         &'relay;help;help'= {
         }

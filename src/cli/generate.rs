@@ -278,6 +278,10 @@ fn environment(roff: &mut Roff) {
             "How many bytes of package logs without an index make a command say, on a terminal, that it is indexing them first. Default: 64 MiB.",
         ),
         (
+            "RELAY_WATCH_POLL",
+            "When 1, relay watch (and the MCP watch tool) polls the logs every 100 ms instead of waking on file events.",
+        ),
+        (
             "NO_COLOR",
             "When set and not empty, human output is not colored (--color always overrides).",
         ),

@@ -59,7 +59,7 @@ pub fn descriptor(semantic: bool) -> Descriptor {
         capabilities: Capabilities {
             hybrid_search: semantic,
             semantic_search: semantic,
-            realtime: false,
+            realtime: true,
             blob_storage: false,
             keyword_search: true,
         },
@@ -81,7 +81,7 @@ mod tests {
         assert_eq!(
             v.to_string(),
             format!(
-                r#"{{"protocol_version":"0.1","conformance_level":"L3","capabilities":{{"hybrid_search":false,"semantic_search":false,"realtime":false,"blob_storage":false,"x-keyword_search":true}},"implementation":{{"name":"relay","version":"{}"}}}}"#,
+                r#"{{"protocol_version":"0.1","conformance_level":"L3","capabilities":{{"hybrid_search":false,"semantic_search":false,"realtime":true,"blob_storage":false,"x-keyword_search":true}},"implementation":{{"name":"relay","version":"{}"}}}}"#,
                 env!("CARGO_PKG_VERSION")
             )
         );

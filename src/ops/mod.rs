@@ -27,5 +27,6 @@ pub mod sessions;
 pub mod sources;
 pub mod status;
 pub mod verify;
+pub mod watch;
 
 pub use identity::Actor;

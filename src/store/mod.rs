@@ -12,6 +12,8 @@ pub mod log;
 pub mod packages;
 pub mod projects;
 pub mod records;
+pub mod tail;
+pub mod wake;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

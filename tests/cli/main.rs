@@ -30,3 +30,4 @@ mod search_semantic;
 mod secrets;
 mod sessions;
 mod verify;
+mod watch;

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use crate::harness::{BIN, Env};
 
-const TOOLS: [&str; 16] = [
+const TOOLS: [&str; 17] = [
     "conformance",
     "deposit",
     "facts_assert",
@@ -22,6 +22,7 @@ const TOOLS: [&str; 16] = [
     "session_end",
     "session_start",
     "status",
+    "watch",
 ];
 
 fn request(id: u64, method: &str, params: Value) -> Value {
@@ -125,8 +126,9 @@ fn mcp_initialize_negotiates_the_version_and_lists_every_tool_with_a_schema() {
          level L3. The `conformance` tool returns the §11.5 descriptor."
     );
     assert!(init["instructions"].as_str().unwrap().contains(
-        "`conformance` says what this server implements (Agentic Protocol §11.5): level L3, \
-             and relevant pull is keyword search (BM25), not semantic search."
+        "`conformance` says what this server implements (Agentic Protocol §11.5): level L3; \
+             relevant pull is keyword search (BM25), and semantic or hybrid search when a model \
+             is configured."
     ));
     assert_eq!(replies[1]["result"]["protocolVersion"], "2025-11-25");
     assert_eq!(replies[2], json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
@@ -505,7 +507,7 @@ fn mcp_conformance_is_the_11_5_descriptor_of_relay_conformance_even_without_a_st
         "capabilities": {
             "hybrid_search": false,
             "semantic_search": false,
-            "realtime": false,
+            "realtime": true,
             "blob_storage": false,
             "x-keyword_search": true,
         },
@@ -587,4 +589,49 @@ fn mcp_facts_assert_checks_its_source_as_the_cli_and_import_do() {
         (cli.code, cli.error()["error"].as_str()),
         (1, Some("package_not_found"))
     );
+}
+
+#[test]
+fn mcp_watch_returns_new_records_and_a_cursor_to_resume_from() {
+    let env = Env::new();
+    let first = ok(&serve(&env, &[call(1, "watch", json!({}))])[0]);
+    assert_eq!(first["events"], json!([]));
+    let cursor = first["cursor"].as_str().unwrap().to_string();
+    let a = env.deposit("alpha", &[]);
+    let b = env.deposit("beta", &[]);
+    let replies = serve(
+        &env,
+        &[
+            call(1, "watch", json!({"since": cursor, "limit": 1})),
+            call(
+                2,
+                "watch",
+                json!({"since": cursor, "kinds": "fact", "wait_ms": 50}),
+            ),
+            call(3, "watch", json!({"since": "yesterday"})),
+        ],
+    );
+    let one = ok(&replies[0]);
+    assert_eq!(one["events"].as_array().unwrap().len(), 1);
+    let event = &one["events"][0];
+    assert_eq!(event["kind"], "package");
+    assert_eq!(event["record"]["package"]["package_id"], a.as_str());
+    assert_eq!(one["cursor"], event["cursor"]);
+    // No fact came: an empty list after the wait, and a cursor past the packages.
+    let facts = ok(&replies[1]);
+    assert_eq!(facts["events"], json!([]));
+    let (code, message) = tool_error(&replies[2]);
+    assert_eq!(code, "invalid_input");
+    assert!(message.contains("not a watch cursor"), "{message}");
+
+    let rest = ok(&serve(&env, &[call(1, "watch", json!({"since": one["cursor"]}))])[0]);
+    let ids: Vec<&Value> = rest["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["record"]["package"]["package_id"])
+        .collect();
+    assert_eq!(ids, [&json!(b)]);
+    let after = ok(&serve(&env, &[call(1, "watch", json!({"since": facts["cursor"]}))])[0]);
+    assert_eq!(after["events"], json!([]));
 }

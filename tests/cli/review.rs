@@ -366,7 +366,7 @@ fn conformance_descriptor_is_exact() {
         json!({
             "protocol_version": "0.1",
             "conformance_level": "L3",
-            "capabilities": {"hybrid_search": false, "semantic_search": false, "realtime": false, "blob_storage": false,
+            "capabilities": {"hybrid_search": false, "semantic_search": false, "realtime": true, "blob_storage": false,
                              "x-keyword_search": true},
             "implementation": {"name": "relay", "version": env!("CARGO_PKG_VERSION")}
         })

@@ -20,3 +20,4 @@ pub mod search;
 pub mod session;
 pub mod status;
 pub mod verify;
+pub mod watch;

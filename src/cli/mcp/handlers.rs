@@ -13,7 +13,7 @@ use crate::ops::deposit::extend;
 use crate::ops::review::{Action, Reviewer};
 use crate::ops::{
     conformance as conformance_op, deposit, facts, orchestrate as orchestrate_op,
-    orient as orient_op, pull as pull_op, relevant, semantic, sessions,
+    orient as orient_op, pull as pull_op, relevant, semantic, sessions, watch as watch_op,
 };
 use crate::store::packages::StoredPackage;
 
@@ -285,6 +285,40 @@ pub fn status(c: &Call) -> Result<Value, CliError> {
 }
 
 /// The §11.5 descriptor, as `relay conformance --json` prints it; it needs no store.
+/// New records after a cursor: what `relay watch --json` prints, as a list, with the cursor to
+/// pass next time. With `wait_ms`, waits that long for a first event (a long poll).
+pub fn watch(c: &Call) -> Result<Value, CliError> {
+    let store = c.ctx.store()?;
+    let scope = watch_op::Scope {
+        projects: if c.args.flag("all_projects") {
+            None
+        } else {
+            Some(c.ctx.projects(false)?)
+        },
+        kinds: watch_op::EventKind::parse_list(&c.args.str("kinds").unwrap_or_default())?,
+    };
+    let since = watch_op::Since::parse(&c.args.str("since").unwrap_or_else(|| "now".into()))?;
+    let limit = c.args.int("limit").unwrap_or(100) as usize;
+    let wait = std::time::Duration::from_millis(c.args.int("wait_ms").unwrap_or(0) as u64);
+    let mut w = watch_op::Watch::open(store, scope, since)?;
+    let mut events = Vec::new();
+    let until = watch_op::Until {
+        once: wait.is_zero(),
+        idle: Some(wait),
+    };
+    let got_some = std::cell::Cell::new(false);
+    watch_op::follow(store, &mut w, until, &mut || got_some.get(), &mut |e| {
+        events.push(e);
+        got_some.set(true);
+        Ok(events.len() < limit)
+    })?;
+    let cursor = match events.last() {
+        Some(last) if events.len() >= limit => last.cursor.clone(),
+        _ => w.cursor(),
+    };
+    Ok(json!({ "events": events, "cursor": cursor }))
+}
+
 pub fn conformance(c: &Call) -> Result<Value, CliError> {
     to_value(&conformance_op::descriptor(semantic_available(c.ctx)))
 }

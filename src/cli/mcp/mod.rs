@@ -42,8 +42,9 @@ of a session call `orient` and read the latest handoff, the open questions and t
 Before working on a topic, `pull` with mode `relevant` to find earlier work on it. When you \
 finish something meaningful, `deposit` a package: a title, the decisions you made, the questions \
 left open, and a handoff note for whoever continues. Record what is true now with `facts_assert`. \
-`conformance` says what this server implements (Agentic Protocol §11.5): level L3, and relevant \
-pull is keyword search (BM25), not semantic search.";
+To follow other agents' work as it lands, call `watch` with the cursor it returned last time. \
+`conformance` says what this server implements (Agentic Protocol §11.5): level L3; relevant \
+pull is keyword search (BM25), and semantic or hybrid search when a model is configured.";
 
 /// `serverInfo.description` (protocol revision 2025-11-25; older clients ignore it).
 const DESCRIPTION: &str = "Shared context for agents and humans: an Agentic Protocol v0.1 \

@@ -495,9 +495,52 @@ pub const TOOLS: &[Tool] = &[
         run: h::status,
     },
     Tool {
+        name: "watch",
+        title: "New records since a cursor",
+        description: "What was added to the store after `since` (a cursor from an earlier call, `now` or `beginning`): packages, review transitions, fact versions, sessions and project records, oldest first, each as {cursor, kind, project_id, record}, plus a `resync` event when a log was rewritten under the cursor (a checkout or a rebase). Returns {events, cursor}: pass `cursor` as `since` next time to get only what came after, with nothing missed or repeated. Call with since `now` to get a starting cursor. With wait_ms, waits up to that long for the first event (a long poll).",
+        params: &[
+            &[
+                opt(
+                    "since",
+                    Kind::Str,
+                    "A cursor from an earlier call, `now` (default) or `beginning`",
+                ),
+                opt(
+                    "kinds",
+                    Kind::Str,
+                    "Kinds to report, comma-separated: package, transition, fact, session, project (default: all)",
+                ),
+                opt(
+                    "all_projects",
+                    Kind::Bool,
+                    "Every project, not only the selected one",
+                ),
+                opt(
+                    "limit",
+                    Kind::Int {
+                        min: 1,
+                        max: Some(1000),
+                    },
+                    "The most events to return (default 100); the cursor then points after the last one",
+                ),
+                opt(
+                    "wait_ms",
+                    Kind::Int {
+                        min: 0,
+                        max: Some(30000),
+                    },
+                    "Wait up to this many milliseconds for a first event (default 0: answer at once)",
+                ),
+            ],
+            PROJECT,
+        ],
+        read_only: true,
+        run: h::watch,
+    },
+    Tool {
         name: "conformance",
         title: "Conformance descriptor",
-        description: "What this relay implements (Agentic Protocol §11.5): protocol_version, conformance_level (L3: deposit, pull, facts, review) and capabilities. Relevant pull is keyword search ranked with BM25 (x-keyword_search), not semantic or hybrid search; no realtime subscriptions, no blob storage. Needs no store.",
+        description: "What this relay implements (Agentic Protocol §11.5): protocol_version, conformance_level (L3: deposit, pull, facts, review) and capabilities. Relevant pull is keyword search ranked with BM25 (x-keyword_search), and semantic and hybrid search when an embedding model is configured; realtime: the `watch` tool follows changes; no blob storage. Needs no store.",
         params: &[],
         read_only: true,
         run: h::conformance,

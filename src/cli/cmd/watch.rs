@@ -1,0 +1,198 @@
+//! `relay watch`: every record as it lands in the store, one line an event, resumable from a
+//! cursor.
+
+use std::io::Write;
+use std::time::Duration;
+
+use clap::Args;
+use colored::Colorize;
+use serde_json::Value;
+
+use crate::cli::{CliError, CmdResult, Ctx, render::clean_line};
+use crate::ops::watch::{self, Event, EventKind, Scope, Since, Until, Watch};
+
+/// Print records as they are appended to the store, until interrupted
+///
+/// Each event is a package deposited, a review transition, a fact version, a session or a
+/// project record, from any process: another terminal, a git hook, an agent, `relay serve`,
+/// or a `git merge` or `git pull` that brings in another clone's records.
+///
+/// With --json each event is one line: {"cursor", "kind", "project_id", "record"}, where
+/// record is the line as stored. Give the last cursor you saw to --since to carry on after a
+/// restart with nothing missed and nothing repeated. When a log is rewritten under the
+/// watch (a checkout, a merge that reorders lines, `verify --fix`), a {"kind": "resync"}
+/// event names the log, and the records of the new log that this watch has not given yet
+/// follow it.
+///
+/// Examples:
+///   relay watch                                 new records in the current project
+///   relay watch --all-projects --kind package,transition
+///   relay watch --json | jq -c 'select(.kind == "fact") | .record'
+///   relay watch --since beginning --once --json  everything there is, then exit
+///   relay watch --since "$CURSOR" --until-idle 5 --json
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// Where to start: `now` (the default), `beginning`, or a cursor from an earlier event
+    #[arg(long, value_name = "CURSOR", default_value = "now")]
+    pub since: String,
+    /// The kinds to print, comma-separated: package, transition, fact, session, project
+    /// (default: all). Resync events always come
+    #[arg(long, value_name = "KINDS")]
+    pub kind: Option<String>,
+    /// Every project, including those created while watching (default: the current project)
+    #[arg(long)]
+    pub all_projects: bool,
+    /// Print what is there after --since, then exit
+    #[arg(long, conflicts_with = "until_idle")]
+    pub once: bool,
+    /// Exit after SECONDS with no new event
+    #[arg(long, value_name = "SECONDS")]
+    pub until_idle: Option<f64>,
+    /// Print the cursor of the current end of the store (for a later --since) and exit
+    #[arg(long, conflicts_with_all = ["once", "until_idle"])]
+    pub cursor: bool,
+}
+
+pub fn run(ctx: &mut Ctx, args: WatchArgs) -> CmdResult {
+    let kinds = match &args.kind {
+        Some(k) => EventKind::parse_list(k)?,
+        None => Vec::new(),
+    };
+    let projects = if args.all_projects {
+        None
+    } else {
+        Some(ctx.projects(false)?)
+    };
+    let idle = match args.until_idle {
+        Some(s) if !(s.is_finite() && s >= 0.0) => {
+            return Err(CliError::Usage(format!(
+                "--until-idle takes a number of seconds, not {s}"
+            )));
+        }
+        Some(s) => Some(Duration::from_secs_f64(s)),
+        None => None,
+    };
+    let since = Since::parse(&args.since)?;
+    let store = ctx.store()?;
+    let mut w = Watch::open(store, Scope { projects, kinds }, since)?;
+    if args.cursor {
+        let cursor = w.cursor();
+        if ctx.ui.json {
+            ctx.ui.json_line(&serde_json::json!({ "cursor": cursor }))?;
+        } else {
+            writeln!(ctx.ui.out(), "{cursor}")?;
+        }
+        return Ok(());
+    }
+    let until = Until {
+        once: args.once,
+        idle,
+    };
+    // The watch reads through a store of its own, so that the command's keeps `ui` free.
+    let store = crate::store::Store::open(ctx.store()?.root().to_path_buf())?;
+    let ui = &mut ctx.ui;
+    let mut failed = None;
+    watch::follow(&store, &mut w, until, &mut || false, &mut |event| {
+        let written = if ui.json {
+            ui.json_line(&event)
+        } else {
+            writeln!(ui.out(), "{}", human(&event))
+        };
+        match written.and_then(|()| ui.flush()) {
+            Ok(()) => Ok(true),
+            Err(e) => {
+                failed = Some(e);
+                Ok(false)
+            }
+        }
+    })?;
+    match failed {
+        Some(e) => Err(CliError::Output(e)),
+        None => Ok(()),
+    }
+}
+
+fn text<'a>(v: &'a Value, path: &[&str]) -> &'a str {
+    let mut at = v;
+    for key in path {
+        at = &at[*key];
+    }
+    at.as_str().unwrap_or("")
+}
+
+/// One line for a person: the time, the kind, the project and what happened.
+fn human(e: &Event) -> String {
+    let r = &e.record;
+    let project = clean_line(e.project_id.as_deref().unwrap_or("-")).into_owned();
+    let (when, what) = match e.kind {
+        EventKind::Package => (
+            text(r, &["package", "created_at"]),
+            format!(
+                "{} {:?} by {}",
+                text(r, &["package", "package_id"]),
+                text(r, &["package", "title"]),
+                text(r, &["package", "created_by", "id"])
+            ),
+        ),
+        EventKind::Transition => (
+            text(r, &["transition", "at"]),
+            format!(
+                "{} {} -> {} by {}",
+                text(r, &["package", "package_id"]),
+                text(r, &["transition", "from"]),
+                text(r, &["transition", "to"]),
+                text(r, &["transition", "by", "id"])
+            ),
+        ),
+        EventKind::Fact => {
+            let ended = if r["valid_to"].is_string() {
+                format!(" (ended {})", text(r, &["valid_to"]))
+            } else {
+                String::new()
+            };
+            (
+                text(r, &["created_at"]),
+                format!(
+                    "{} {} = {}{ended}",
+                    text(r, &["subject"]),
+                    text(r, &["predicate"]),
+                    r["value"]
+                ),
+            )
+        }
+        EventKind::Session => (
+            text(r, &["started_at"]),
+            format!(
+                "{} {} {}",
+                text(r, &["session_id"]),
+                text(r, &["callsign"]),
+                if r["ended_at"].is_string() {
+                    "ended"
+                } else {
+                    "open"
+                }
+            ),
+        ),
+        EventKind::Project => (text(r, &["created_at"]), text(r, &["name"]).to_string()),
+        EventKind::Resync => (
+            "",
+            format!(
+                "{} was {}; what follows is {}",
+                text(r, &["log"]),
+                text(r, &["reason"]).replace('_', " "),
+                if text(r, &["replay"]) == "whole_log" {
+                    "the whole log again"
+                } else {
+                    "what this watch had not printed"
+                }
+            ),
+        ),
+    };
+    let kind = format!("{:<10}", e.kind.as_str());
+    let kind = match e.kind {
+        EventKind::Resync => kind.yellow(),
+        _ => kind.cyan(),
+    };
+    let when = if when.is_empty() { "-" } else { when };
+    clean_line(&format!("{when} {kind} {} {what}", project.bold())).into_owned()
+}
