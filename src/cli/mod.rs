@@ -69,6 +69,7 @@ pub enum Command {
     Completions(cmd::completions::CompletionsArgs),
     Onboard(cmd::onboard::OnboardArgs),
     Mcp(cmd::mcp::McpArgs),
+    Token(cmd::token::TokenArgs),
 }
 
 /// Parses `args`, runs the command, reports errors and warnings, and returns the exit code.
@@ -120,6 +121,7 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
         Command::Completions(a) => cmd::completions::run(&mut ctx, a),
         Command::Onboard(a) => cmd::onboard::run(&mut ctx, a),
         Command::Mcp(a) => cmd::mcp::run(&mut ctx, a),
+        Command::Token(a) => cmd::token::run(&mut ctx, a),
     };
     let result = result.and_then(|()| ctx.ui.flush().map_err(CliError::Output));
     ctx.report_warnings();

@@ -12,6 +12,7 @@ pub mod log;
 pub mod packages;
 pub mod projects;
 pub mod records;
+pub mod tokens;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

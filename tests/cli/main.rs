@@ -29,4 +29,5 @@ mod search_quality;
 mod search_semantic;
 mod secrets;
 mod sessions;
+mod tokens;
 mod verify;

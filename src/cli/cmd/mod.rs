@@ -19,4 +19,5 @@ pub mod scan;
 pub mod search;
 pub mod session;
 pub mod status;
+pub mod token;
 pub mod verify;
