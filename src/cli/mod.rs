@@ -69,6 +69,7 @@ pub enum Command {
     Completions(cmd::completions::CompletionsArgs),
     Onboard(cmd::onboard::OnboardArgs),
     Mcp(cmd::mcp::McpArgs),
+    Serve(cmd::serve::ServeArgs),
     Token(cmd::token::TokenArgs),
 }
 
@@ -121,6 +122,7 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
         Command::Completions(a) => cmd::completions::run(&mut ctx, a),
         Command::Onboard(a) => cmd::onboard::run(&mut ctx, a),
         Command::Mcp(a) => cmd::mcp::run(&mut ctx, a),
+        Command::Serve(a) => cmd::serve::run(&mut ctx, a),
         Command::Token(a) => cmd::token::run(&mut ctx, a),
     };
     let result = result.and_then(|()| ctx.ui.flush().map_err(CliError::Output));

@@ -17,6 +17,7 @@ pub mod pull;
 pub mod review;
 pub mod scan;
 pub mod search;
+pub mod serve;
 pub mod session;
 pub mod status;
 pub mod token;
