@@ -1,5 +1,6 @@
 //! The layers of DESIGN §2 hold in the source: no module imports from a higher layer
-//! (`wire` → `store` → `search` → `ops` → `cli`), and the modules' imports form no circle.
+//! (`wire` → `store` → `search` → `ops` → the transports `http` and `cli`), and the modules'
+//! imports form no circle.
 //! Imports are read from the text: every `crate::…` and `super::…` path outside comments and
 //! the `#[cfg(test)] mod tests` block, resolved to the longest module it names.
 
@@ -115,9 +116,12 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
     edges
 }
 
+/// The layers, lowest first. `http` and `cli` are both transports; `http` sits below `cli`
+/// so that `cli` may start the server (`cli::cmd::serve`) while `http` imports nothing of
+/// the CLI.
 fn layer(module: &str) -> Option<usize> {
     let top = module.split("::").next()?;
-    ["wire", "store", "search", "ops", "cli"]
+    ["wire", "store", "search", "ops", "http", "cli"]
         .iter()
         .position(|l| *l == top)
 }
@@ -192,4 +196,21 @@ fn the_graph_sees_imports() {
         g["ops::facts"]
     );
     assert!(g["cli::cmd::pull"].contains("cli::cmd::search"));
+    assert!(g["http::auth"].contains("ops::tokens"));
+    assert!(g["cli::cmd::serve"].contains("http"));
+}
+
+#[test]
+fn the_http_server_imports_nothing_of_the_cli() {
+    let into_cli: Vec<String> = graph()
+        .into_iter()
+        .filter(|(from, _)| is_within(from, "http"))
+        .flat_map(|(from, targets)| {
+            targets
+                .into_iter()
+                .filter(|t| is_within(t, "cli"))
+                .map(move |t| format!("{from} -> {t}"))
+        })
+        .collect();
+    assert!(into_cli.is_empty(), "{into_cli:#?}");
 }
