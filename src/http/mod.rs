@@ -1,7 +1,7 @@
 //! The HTTP transport behind `relay serve`: the spec's §9.1 mapping of the operations, with
 //! bearer tokens (§9.2). It sits beside `cli` and `cli/mcp` and imports neither: it parses
 //! requests ([`reply`]), resolves who acts ([`auth`], through `ops::attribution`), calls `ops`
-//! ([`routes`], [`facts`], [`sessions`]) and answers JSON; it never prints, and its failures are
+//! ([`routes`], [`facts`], [`sessions`], [`events`]) and answers JSON (or a stream of events); it never prints, and its failures are
 //! [`crate::Error`]s whose statuses come from `error::Code::http_status`.
 //!
 //! This file is the server's life: [`Server::bind`] makes the runtime, binds the address and
@@ -11,6 +11,7 @@
 //! accepting, lets every request in flight finish (writes included), and returns.
 
 pub mod auth;
+mod events;
 pub mod extract;
 mod facts;
 pub mod reply;
@@ -128,8 +129,13 @@ impl Server {
         let app = router(state.clone());
         let timeout = state.timeout;
         runtime.block_on(async move {
-            accept_until(listener, app, timeout, signals.received()).await;
-            let _ = stopping.send(true);
+            // Long-lived responses (event streams) hear of the stop at once, so that the
+            // connections they hold can finish.
+            let stop = async {
+                signals.received().await;
+                let _ = stopping.send(true);
+            };
+            accept_until(listener, app, timeout, stop).await;
         });
         // Dropping the runtime waits for the blocking threads: a write under way completes.
         drop(runtime);

@@ -17,7 +17,7 @@ use super::auth::{Access, Caller, ProjectCall};
 use super::extract::{JsonBody, Params, PathId};
 use super::reply::{Answer, ApiError, Reply, to_json};
 use super::state::AppState;
-use super::{facts, sessions};
+use super::{events, facts, sessions};
 use crate::error::{Error, Result, SchemaError};
 use crate::ops::filter::Filter;
 use crate::ops::review::{Action, Reviewer};
@@ -62,6 +62,7 @@ pub fn routes() -> Router<AppState> {
             get(sessions::list).post(sessions::start),
         )
         .route("/v1/sessions/{session_id}/end", post(sessions::end))
+        .route("/v1/projects/{project_id}/events", get(events::events))
 }
 
 /// The whole service: [`routes`], JSON errors for an unknown route (404) or method (405), and
