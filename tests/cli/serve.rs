@@ -324,7 +324,7 @@ fn sigterm_finishes_the_request_in_flight_then_exits_0() {
 #[test]
 fn bad_requests_answer_json_errors_and_write_nothing() {
     let env = Env::new();
-    let server = Served::start(&env, &["--max-body", "1024", "--timeout", "1"]);
+    let server = Served::start(&env, &["--max-body", "1024"]);
     let before = logs(&env);
     let deposit = "/v1/projects/demo/packages";
     let big = json!({"title": "x".repeat(2000)}).to_string();
@@ -389,7 +389,16 @@ fn bad_requests_answer_json_errors_and_write_nothing() {
         );
         assert!(body["message"].is_string(), "{body}");
     }
-    // A body that never finishes arriving: 408 after the time limit.
+    assert_eq!(logs(&env), before, "no bad request wrote anything");
+}
+
+/// A slow client holds nothing for long: a body that does not finish arriving is a 408, and
+/// headers that do not are a closed connection, each after the time limit (1 s here).
+#[test]
+fn slow_clients_time_out_and_write_nothing() {
+    let env = Env::new();
+    let server = Served::start(&env, &["--timeout", "1"]);
+    let before = logs(&env);
     let mut stream = TcpStream::connect(server.address).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(20)))
@@ -442,7 +451,7 @@ fn python_httpx_client_drives_every_route() {
         return;
     }
     env.ok(&["projects", "create", "other"]);
-    let server = Served::start(&env, &["--timeout", "2"]);
+    let server = Served::start(&env, &[]);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/http/test_routes.py");
     let out = env
         .program(&python, &[script])

@@ -8,7 +8,7 @@ an unknown route, a wrong method, a slow client), each checked to leave the stor
 they were.
 
 Run by `cargo test --test cli python_httpx_client_drives_every_route`, which starts the
-server (`--timeout 2`) in a fresh store holding the projects `demo` (the default) and
+server in a fresh store holding the projects `demo` (the default) and
 `other`, when RELAY_MCP_PYTHON names a python with httpx (.ci/run sets it up). By hand, from
 the repository root:
 
@@ -16,7 +16,7 @@ the repository root:
     cargo build && cd "$(mktemp -d)"
     relay=$OLDPWD/target/debug/relay
     $relay init --project demo && $relay projects create other
-    $relay serve --listen 127.0.0.1:7700 --timeout 2 &
+    $relay serve --listen 127.0.0.1:7700 &
     RELAY_HTTP_BIN=$relay RELAY_HTTP_URL=http://127.0.0.1:7700 \\
         $OLDPWD/target/mcp-venv/bin/python $OLDPWD/tests/http/test_routes.py
 
@@ -83,9 +83,10 @@ def refused(response, status, code):
     return expect(response, status, code)
 
 
-def raw(request_bytes, timeout=15):
-    """Sends raw bytes on a new connection; returns everything the server sent before closing."""
-    with socket.create_connection((HOST, PORT), timeout=timeout) as s:
+def raw(request_bytes, at=None, timeout=20):
+    """Sends raw bytes on a new connection (to the server at `at`, by default the one under
+    test); returns everything the server sent before closing."""
+    with socket.create_connection(at or (HOST, PORT), timeout=timeout) as s:
         s.sendall(request_bytes)
         chunks = []
         while True:
@@ -280,14 +281,26 @@ def bad_inputs(c):
     ok("`..` and percent-encoded ids: never a path")
 
     # A slow client: headers that never end lose the connection, a body that never ends is a
-    # 408; either way within the server's time limit (2 s here), and no worker is held.
-    answer = raw(b"GET /v1/conformance HTTP/1.1\r\nHost: rel")
-    assert answer == "" or answer.startswith("HTTP/1.1 408"), answer
-    answer = raw(b"POST /v1/projects/demo/packages HTTP/1.1\r\nHost: relay\r\n"
-                 b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"title\"")
-    assert answer.startswith("HTTP/1.1 408"), answer
-    assert json.loads(answer.split("\r\n\r\n", 1)[1])["error"] == "request_timeout", answer
-    expect(c.get("/v1/conformance"), 200)
+    # 408; either way within the server's time limit, and no worker is held. A second server
+    # on the same store, with a limit of 1 s, so that this one's stays roomy for a busy machine.
+    slow = subprocess.Popen([BIN, "serve", "--listen", "127.0.0.1:0", "--timeout", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        line = slow.stdout.readline().decode()
+        assert line.startswith("listening on http://"), line
+        address = urllib.parse.urlsplit(line.split()[-1])
+        at = (address.hostname, address.port)
+        answer = raw(b"GET /v1/conformance HTTP/1.1\r\nHost: rel", at=at)
+        assert answer == "" or answer.startswith("HTTP/1.1 408"), answer
+        answer = raw(b"POST /v1/projects/demo/packages HTTP/1.1\r\nHost: relay\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"title\"",
+                     at=at)
+        assert answer.startswith("HTTP/1.1 408"), answer
+        assert json.loads(answer.split("\r\n\r\n", 1)[1])["error"] == "request_timeout", answer
+        assert httpx.get(line.split()[-1] + "/v1/conformance").status_code == 200
+    finally:
+        slow.terminate()
+        assert slow.wait(timeout=30) == 0, "relay serve exits 0 on SIGTERM"
     ok("slow headers and a slow body time out")
     assert snapshot() == before, "a refused request wrote something"
     ok("no bad request wrote anything")
