@@ -425,31 +425,40 @@ fn slow_clients_time_out_and_write_nothing() {
 /// A real HTTP client relay did not write (httpx, pinned in tests/http/requirements.txt)
 /// drives every route, the token checks and the bad inputs (tests/http/test_routes.py).
 /// `.ci/run` installs httpx into the venv RELAY_MCP_PYTHON names.
-#[test]
-fn python_httpx_client_drives_every_route() {
+/// The Python that has httpx (RELAY_MCP_PYTHON, which `.ci/run` sets), or `None` after saying
+/// loudly why `test` is skipped.
+fn httpx_python(env: &Env, test: &str) -> Option<String> {
     // Read here: the harness keeps RELAY_* out of the programs it starts.
     let Some(python) = std::env::var("RELAY_MCP_PYTHON")
         .ok()
         .filter(|p| !p.is_empty())
     else {
         eprintln!(
-            "SKIPPED python_httpx_client_drives_every_route: RELAY_MCP_PYTHON is not set, so \
-             the httpx client test of `relay serve` did not run (.ci/run sets it)"
+            "SKIPPED {test}: RELAY_MCP_PYTHON is not set, so the httpx client test of \
+             `relay serve` did not run (.ci/run sets it)"
         );
-        return;
+        return None;
     };
-    let env = Env::new();
     let has_httpx = env
         .program(&python, &["-c", "import httpx"])
         .status()
         .is_ok_and(|s| s.success());
     if !has_httpx {
         eprintln!(
-            "SKIPPED python_httpx_client_drives_every_route: {python} has no httpx; \
-             pip install -r tests/http/requirements.txt (.ci/run does)"
+            "SKIPPED {test}: {python} has no httpx; pip install -r tests/http/requirements.txt \
+             (.ci/run does)"
         );
-        return;
+        return None;
     }
+    Some(python)
+}
+
+#[test]
+fn python_httpx_client_drives_every_route() {
+    let env = Env::new();
+    let Some(python) = httpx_python(&env, "python_httpx_client_drives_every_route") else {
+        return;
+    };
     env.ok(&["projects", "create", "other"]);
     let server = Served::start(&env, &[]);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/http/test_routes.py");
@@ -468,4 +477,78 @@ fn python_httpx_client_drives_every_route() {
     assert!(stdout.contains("ok:"), "{stdout}");
     let (code, server_stderr) = server.stop();
     assert_eq!(code, Some(0), "{server_stderr}");
+}
+
+/// The event stream read by httpx: events as deposits land, and a client that disconnects
+/// mid-stream and reconnects with Last-Event-ID gets exactly what it missed
+/// (tests/http/test_events.py).
+#[test]
+fn python_httpx_follows_the_event_stream_and_resumes_with_last_event_id() {
+    let env = Env::new();
+    let Some(python) = httpx_python(&env, "python_httpx_follows_the_event_stream") else {
+        return;
+    };
+    let server = Served::start(&env, &[]);
+    let cursor = env.ok(&["watch", "--cursor"]);
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/http/test_events.py");
+    let out = env
+        .program(&python, &[script, &server.url, "demo", cursor.trim()])
+        .output()
+        .expect("run the Python event-stream test");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "tests/http/test_events.py failed:\nstdout: {stdout}\nstderr: {stderr}"
+    );
+    assert!(stdout.contains("ok:"), "{stdout}");
+    let (code, server_stderr) = server.stop();
+    assert_eq!(code, Some(0), "{server_stderr}");
+}
+
+/// `curl -N` follows the stream as `relay watch` would, with a token, and an open stream does
+/// not hold up a graceful stop.
+#[test]
+fn curl_follows_events_with_a_token_and_a_stop_ends_the_stream() {
+    let env = Env::new();
+    let token = env.ok(&["token", "create", "--actor", "watcher", "--read-only", "-q"]);
+    let token = token.trim().to_string();
+    let server = Served::start(&env, &[]);
+    let cursor = env.ok(&["watch", "--cursor"]);
+    let url = server.at(&format!("/v1/projects/demo/events?since={}", cursor.trim()));
+    let auth = format!("Authorization: Bearer {token}");
+    let denied = env
+        .program(
+            "curl",
+            &["-s", "-o", "/dev/null", "-w", "%{http_code}", &url],
+        )
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&denied.stdout), "401");
+    let mut curl = env
+        .program("curl", &["-sN", "-H", &auth, &url])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("curl runs");
+    let id = env.deposit("seen by curl", &[]);
+    let mut out = BufReader::new(curl.stdout.take().unwrap());
+    let mut lines = Vec::new();
+    while !lines.iter().any(|l: &String| l.starts_with("data:")) {
+        let mut line = String::new();
+        assert!(
+            out.read_line(&mut line).unwrap() > 0,
+            "the stream ended early"
+        );
+        lines.push(line.trim_end().to_string());
+    }
+    let id_line = lines.iter().find(|l| l.starts_with("id: ")).unwrap();
+    assert!(lines.contains(&"event: package".to_string()), "{lines:?}");
+    let data: Value =
+        serde_json::from_str(lines.last().unwrap().trim_start_matches("data:").trim()).unwrap();
+    assert_eq!(data["record"]["package"]["package_id"], id.as_str());
+    assert_eq!(id_line.trim_start_matches("id: "), data["cursor"]);
+    // SIGTERM with the stream open: the server ends it and stops cleanly.
+    let (code, stderr) = server.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+    let _ = curl.wait();
 }
