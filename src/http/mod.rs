@@ -14,6 +14,7 @@ pub mod auth;
 mod events;
 pub mod extract;
 mod facts;
+mod projects;
 pub mod reply;
 pub mod routes;
 mod sessions;

@@ -552,3 +552,63 @@ fn curl_follows_events_with_a_token_and_a_stop_ends_the_stream() {
     assert_eq!(code, Some(0), "{stderr}");
     let _ = curl.wait();
 }
+
+/// relay's project routes: create (201, then 409), list what the caller may see, archive
+/// (writes are then refused), and a token's scope holds for creation too.
+#[test]
+fn projects_are_created_listed_and_archived_over_http() {
+    let env = Env::new();
+    let server = Served::start(&env, &[]);
+    let json_body = ["-H", "Content-Type: application/json", "-d"];
+    let url = server.at("/v1/projects");
+    let create = |body: &str| {
+        let mut args = vec!["-X", "POST", url.as_str()];
+        args.extend(json_body);
+        args.push(body);
+        curl(&env, &args)
+    };
+    let (status, made) = create(r#"{"project_id": "web", "name": "Web"}"#);
+    assert_eq!(
+        (status, &made["project_id"], &made["name"]),
+        (201, &json!("web"), &json!("Web"))
+    );
+    let (status, again) = create(r#"{"project_id": "web"}"#);
+    assert_eq!((status, &again["error"]), (409, &json!("project_exists")));
+    let (status, bad) = create(r#"{"name": "no id"}"#);
+    assert_eq!(status, 400, "{bad}");
+    let (status, listed) = curl(&env, &[&url]);
+    assert_eq!(status, 200);
+    let ids: Vec<&Value> = listed["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["project_id"])
+        .collect();
+    assert_eq!(ids, [&json!("demo"), &json!("web")]);
+
+    let archive = server.at("/v1/projects/web/archive");
+    let (status, archived) = curl(&env, &["-X", "POST", &archive]);
+    assert_eq!(status, 200, "{archived}");
+    assert!(archived["archived_at"].is_string(), "{archived}");
+    let deposit = server.at("/v1/projects/web/packages");
+    let mut args = vec!["-X", "POST", deposit.as_str()];
+    args.extend(json_body);
+    args.push(r#"{"title": "late"}"#);
+    assert_eq!(curl(&env, &args).1["error"], "project_archived");
+    assert_eq!(
+        env.ok(&["projects", "list", "--json"])
+            .matches("archived_at")
+            .count(),
+        1
+    );
+
+    // A token scoped to `web` may not create `api`.
+    let token = env.ok(&["token", "create", "--actor", "bot", "--scope", "web", "-q"]);
+    let auth = format!("Authorization: Bearer {}", token.trim());
+    let mut args = vec!["-X", "POST", url.as_str(), "-H", &auth];
+    args.extend(json_body);
+    args.push(r#"{"project_id": "api"}"#);
+    assert_eq!(curl(&env, &args).0, 403);
+    let (code, stderr) = server.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+}
