@@ -1,5 +1,7 @@
 //! The layers of DESIGN §2 hold in the source: no module imports from a higher layer
 //! (`wire` → `store` → `search` → `ops` → `cli`), and the modules' imports form no circle.
+//! The conformance suite (`suite`) is a client of a server's HTTP mapping: it uses `wire` and
+//! `error` alone, and only `cli` uses it.
 //! Imports are read from the text: every `crate::…` and `super::…` path outside comments and
 //! the `#[cfg(test)] mod tests` block, resolved to the longest module it names.
 
@@ -115,9 +117,11 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
     edges
 }
 
+/// The layers, lowest first. `suite` sits below `cli`, which runs it; that it uses nothing
+/// between it and `wire` is checked on its own.
 fn layer(module: &str) -> Option<usize> {
     let top = module.split("::").next()?;
-    ["wire", "store", "search", "ops", "cli"]
+    ["wire", "store", "search", "ops", "suite", "cli"]
         .iter()
         .position(|l| *l == top)
 }
@@ -192,4 +196,21 @@ fn the_graph_sees_imports() {
         g["ops::facts"]
     );
     assert!(g["cli::cmd::pull"].contains("cli::cmd::search"));
+    assert!(g["suite::deposit"].contains("wire::canonical"));
+    assert!(g["cli::cmd::conformance"].contains("suite"));
+}
+
+#[test]
+fn the_conformance_suite_uses_the_wire_format_and_errors_only() {
+    let beyond: Vec<String> = graph()
+        .into_iter()
+        .filter(|(from, _)| is_within(from, "suite"))
+        .flat_map(|(from, targets)| {
+            targets
+                .into_iter()
+                .filter(|t| !is_within(t, "suite") && !is_within(t, "wire") && t != "error")
+                .map(move |t| format!("{from} -> {t}"))
+        })
+        .collect();
+    assert!(beyond.is_empty(), "{beyond:#?}");
 }
