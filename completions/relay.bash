@@ -70,11 +70,17 @@ _relay() {
             relay,search)
                 cmd="relay__subcmd__search"
                 ;;
+            relay,serve)
+                cmd="relay__subcmd__serve"
+                ;;
             relay,session)
                 cmd="relay__subcmd__session"
                 ;;
             relay,status)
                 cmd="relay__subcmd__status"
+                ;;
+            relay,token)
+                cmd="relay__subcmd__token"
                 ;;
             relay,verify)
                 cmd="relay__subcmd__verify"
@@ -172,11 +178,17 @@ _relay() {
             relay__subcmd__help,search)
                 cmd="relay__subcmd__help__subcmd__search"
                 ;;
+            relay__subcmd__help,serve)
+                cmd="relay__subcmd__help__subcmd__serve"
+                ;;
             relay__subcmd__help,session)
                 cmd="relay__subcmd__help__subcmd__session"
                 ;;
             relay__subcmd__help,status)
                 cmd="relay__subcmd__help__subcmd__status"
+                ;;
+            relay__subcmd__help,token)
+                cmd="relay__subcmd__help__subcmd__token"
                 ;;
             relay__subcmd__help,verify)
                 cmd="relay__subcmd__help__subcmd__verify"
@@ -249,6 +261,15 @@ _relay() {
                 ;;
             relay__subcmd__help__subcmd__session,status)
                 cmd="relay__subcmd__help__subcmd__session__subcmd__status"
+                ;;
+            relay__subcmd__help__subcmd__token,create)
+                cmd="relay__subcmd__help__subcmd__token__subcmd__create"
+                ;;
+            relay__subcmd__help__subcmd__token,list)
+                cmd="relay__subcmd__help__subcmd__token__subcmd__list"
+                ;;
+            relay__subcmd__help__subcmd__token,revoke)
+                cmd="relay__subcmd__help__subcmd__token__subcmd__revoke"
                 ;;
             relay__subcmd__hook,help)
                 cmd="relay__subcmd__hook__subcmd__help"
@@ -376,6 +397,30 @@ _relay() {
             relay__subcmd__session__subcmd__help,status)
                 cmd="relay__subcmd__session__subcmd__help__subcmd__status"
                 ;;
+            relay__subcmd__token,create)
+                cmd="relay__subcmd__token__subcmd__create"
+                ;;
+            relay__subcmd__token,help)
+                cmd="relay__subcmd__token__subcmd__help"
+                ;;
+            relay__subcmd__token,list)
+                cmd="relay__subcmd__token__subcmd__list"
+                ;;
+            relay__subcmd__token,revoke)
+                cmd="relay__subcmd__token__subcmd__revoke"
+                ;;
+            relay__subcmd__token__subcmd__help,create)
+                cmd="relay__subcmd__token__subcmd__help__subcmd__create"
+                ;;
+            relay__subcmd__token__subcmd__help,help)
+                cmd="relay__subcmd__token__subcmd__help__subcmd__help"
+                ;;
+            relay__subcmd__token__subcmd__help,list)
+                cmd="relay__subcmd__token__subcmd__help__subcmd__list"
+                ;;
+            relay__subcmd__token__subcmd__help,revoke)
+                cmd="relay__subcmd__token__subcmd__help__subcmd__revoke"
+                ;;
             *)
                 ;;
         esac
@@ -383,7 +428,7 @@ _relay() {
 
     case "${cmd}" in
         relay)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -923,7 +968,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help)
-            opts="init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch help"
+            opts="init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1426,6 +1471,20 @@ _relay() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        relay__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         relay__subcmd__help__subcmd__session)
             opts="start end status list show"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1513,6 +1572,62 @@ _relay() {
         relay__subcmd__help__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__token)
+            opts="create list revoke"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__token__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__token__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__token__subcmd__revoke)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2628,6 +2743,60 @@ _relay() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        relay__subcmd__serve)
+            opts="-q -h -V --listen --max-body --timeout --model --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor-type)
+                    COMPREPLY=($(compgen -W "human agent script" -- "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         relay__subcmd__session)
             opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version start end status list show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -2897,6 +3066,192 @@ _relay() {
         relay__subcmd__status)
             opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__token)
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version create list revoke help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__token__subcmd__create)
+            opts="-q -h -V --actor --actor-type --scope --read-only --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor-type)
+                    COMPREPLY=($(compgen -W "human agent script" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__token__subcmd__help)
+            opts="create list revoke help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__token__subcmd__help__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__token__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__token__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__token__subcmd__help__subcmd__revoke)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__token__subcmd__list)
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__token__subcmd__revoke)
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

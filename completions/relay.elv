@@ -51,6 +51,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand onboard 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
             cand mcp 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
             cand watch 'Print records as they are appended to the store, until interrupted'
+            cand serve 'Serve the store over HTTP: the Agentic Protocol''s HTTP mapping (§9.1), with bearer tokens'
+            cand token 'Make, list and revoke the bearer tokens of `relay serve`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;init'= {
@@ -897,6 +899,105 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'relay;serve'= {
+            cand --listen 'The address to listen on, IP:PORT (port 0: any free port). Only loopback until a token exists'
+            cand --max-body 'The largest request body, in bytes (larger: 413)'
+            cand --timeout 'Seconds a request may take to arrive and be answered (slower: 408, or for headers the connection is closed)'
+            cand --model 'The embedding model for semantic and hybrid search (see `relay search --help`)'
+            cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
+            cand --actor-type 'What kind of actor'
+            cand --session 'The session (id or callsign) to record; default: this clone''s current session'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;token'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand create 'Make a token and print it (once: only its hash is kept)'
+            cand list 'Every token, revoked ones too (no secrets: ids, actors, scopes, times)'
+            cand revoke 'Revoke a token: requests with it are refused from now on'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;token;create'= {
+            cand --actor 'The actor the token acts as'
+            cand --actor-type 'What kind of actor'
+            cand --scope 'Limit the token to this project too (repeatable, or comma-separated)'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --read-only 'The token may read, never write'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;token;list'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;token;revoke'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;token;help'= {
+            cand create 'Make a token and print it (once: only its hash is kept)'
+            cand list 'Every token, revoked ones too (no secrets: ids, actors, scopes, times)'
+            cand revoke 'Revoke a token: requests with it are refused from now on'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;token;help;create'= {
+        }
+        &'relay;token;help;list'= {
+        }
+        &'relay;token;help;revoke'= {
+        }
+        &'relay;token;help;help'= {
+        }
         &'relay;help'= {
             cand init 'Create a relay store (.relay/) in this folder, with a first project'
             cand deposit 'Record a context package: what you did, decided, left open, and who should pick it up'
@@ -919,6 +1020,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand onboard 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
             cand mcp 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
             cand watch 'Print records as they are appended to the store, until interrupted'
+            cand serve 'Serve the store over HTTP: the Agentic Protocol''s HTTP mapping (§9.1), with bearer tokens'
+            cand token 'Make, list and revoke the bearer tokens of `relay serve`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;help;init'= {
@@ -1028,6 +1131,19 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;help;mcp'= {
         }
         &'relay;help;watch'= {
+        }
+        &'relay;help;serve'= {
+        }
+        &'relay;help;token'= {
+            cand create 'Make a token and print it (once: only its hash is kept)'
+            cand list 'Every token, revoked ones too (no secrets: ids, actors, scopes, times)'
+            cand revoke 'Revoke a token: requests with it are refused from now on'
+        }
+        &'relay;help;token;create'= {
+        }
+        &'relay;help;token;list'= {
+        }
+        &'relay;help;token;revoke'= {
         }
         &'relay;help;help'= {
         }

@@ -95,6 +95,34 @@ pub enum Error {
     SearchNotSupported(String),
     /// The store exists but something in it is unusable (e.g. a malformed config).
     Integrity(String),
+    /// An HTTP request carried no bearer token where one is needed, or one that is wrong or
+    /// revoked (`relay serve`).
+    Unauthenticated(String),
+    /// The caller's token does not allow this: a project outside its scope, a write with a
+    /// read-only token, or a record naming another actor (§8.1 `unauthorized`).
+    Unauthorized(String),
+    /// No token with this id (`relay token revoke`).
+    TokenNotFound(String),
+    /// An HTTP request for a path the server does not route.
+    NoRoute {
+        method: String,
+        path: String,
+    },
+    /// An HTTP request with a method its path does not take.
+    MethodNotAllowed {
+        method: String,
+        path: String,
+    },
+    /// An HTTP request body over the server's limit, in bytes.
+    PayloadTooLarge {
+        limit: u64,
+    },
+    /// An HTTP request body that is not JSON by its `Content-Type` (what it said).
+    UnsupportedMediaType(String),
+    /// An HTTP request not read and answered within the server's time limit, in seconds.
+    RequestTimeout {
+        seconds: u64,
+    },
     LockTimeout {
         path: PathBuf,
         waited_ms: u64,
@@ -138,7 +166,8 @@ codes! {
     PackageNotFound = "package_not_found",
     DuplicatePackageId = "duplicate_package_id",
     ProjectArchived = "project_archived",
-    /// Transport auth rejected the actor (§8.1). relay has no auth, so it never says this.
+    /// Transport auth rejected the actor (§8.1): `relay serve` says it when a token does not
+    /// allow the request (a project outside its scope, a write with a read-only token).
     Unauthorized = "unauthorized",
     /// An operation needs a capability the implementation lacks (§10.2). relay never says this.
     NotImplemented = "not_implemented",
@@ -161,6 +190,15 @@ codes! {
     IntegrityError = "integrity_error",
     LockTimeout = "lock_timeout",
     IoError = "io_error",
+    /// An HTTP request without a valid bearer token where one is needed (`relay serve`).
+    Unauthenticated = "unauthenticated",
+    TokenNotFound = "token_not_found",
+    /// No such route (`relay serve`).
+    NotFound = "not_found",
+    MethodNotAllowed = "method_not_allowed",
+    RequestTimeout = "request_timeout",
+    PayloadTooLarge = "payload_too_large",
+    UnsupportedMediaType = "unsupported_media_type",
 }
 
 impl Code {
@@ -169,9 +207,16 @@ impl Code {
     /// body (`secret_detected` too: the body is well formed but refused, as an
     /// `invalid_transition` is, and the code in the body says which); what is not there is 404;
     /// a clash with the store's state is 409; a store that cannot serve is 500, or 503 while
-    /// another writer holds the lock (worth retrying).
+    /// another writer holds the lock (worth retrying). The HTTP server's own refusals have
+    /// the statuses HTTP names them by (RFC 9110): no or a bad token 401, no route 404, a
+    /// wrong method 405, too slow 408, too large 413, not JSON 415.
     pub fn http_status(self) -> u16 {
         match self {
+            Code::Unauthenticated => 401,
+            Code::MethodNotAllowed => 405,
+            Code::RequestTimeout => 408,
+            Code::PayloadTooLarge => 413,
+            Code::UnsupportedMediaType => 415,
             Code::InvalidSchema
             | Code::InvalidTransition
             | Code::InvalidInput
@@ -182,7 +227,9 @@ impl Code {
             | Code::ProjectNotFound
             | Code::FactNotFound
             | Code::SessionNotFound
-            | Code::StoreNotFound => 404,
+            | Code::StoreNotFound
+            | Code::TokenNotFound
+            | Code::NotFound => 404,
             Code::DuplicatePackageId
             | Code::ProjectExists
             | Code::FactChainConflict
@@ -251,6 +298,14 @@ impl Error {
             Error::SearchNotSupported(_) => Code::SearchNotSupported,
             Error::LockTimeout { .. } => Code::LockTimeout,
             Error::Io { .. } => Code::IoError,
+            Error::Unauthenticated(_) => Code::Unauthenticated,
+            Error::Unauthorized(_) => Code::Unauthorized,
+            Error::TokenNotFound(_) => Code::TokenNotFound,
+            Error::NoRoute { .. } => Code::NotFound,
+            Error::MethodNotAllowed { .. } => Code::MethodNotAllowed,
+            Error::PayloadTooLarge { .. } => Code::PayloadTooLarge,
+            Error::UnsupportedMediaType(_) => Code::UnsupportedMediaType,
+            Error::RequestTimeout { .. } => Code::RequestTimeout,
         }
     }
 
@@ -266,7 +321,9 @@ impl Error {
             | Error::ProjectNotFound(_)
             | Error::StoreNotFound { .. }
             | Error::FactNotFound { .. }
-            | Error::SessionNotFound(_) => ErrorKind::NotFound,
+            | Error::SessionNotFound(_)
+            | Error::TokenNotFound(_)
+            | Error::NoRoute { .. } => ErrorKind::NotFound,
             Error::DuplicatePackageId(_)
             | Error::ProjectExists(_)
             | Error::ProjectArchived(_)
@@ -279,7 +336,13 @@ impl Error {
             | Error::InvalidInput(_)
             | Error::SecretDetected { .. }
             | Error::SecretsFound(_)
-            | Error::SearchNotSupported(_) => ErrorKind::InvalidInput,
+            | Error::SearchNotSupported(_)
+            | Error::Unauthenticated(_)
+            | Error::Unauthorized(_)
+            | Error::MethodNotAllowed { .. }
+            | Error::PayloadTooLarge { .. }
+            | Error::UnsupportedMediaType(_)
+            | Error::RequestTimeout { .. } => ErrorKind::InvalidInput,
             Error::Integrity(_) => ErrorKind::Integrity,
             Error::LockTimeout { .. } => ErrorKind::LockTimeout,
             Error::Io { .. } => ErrorKind::Internal,
@@ -373,6 +436,27 @@ impl fmt::Display for Error {
                 path.display()
             ),
             Error::Io { context, source } => write!(f, "{context}: {source}"),
+            Error::Unauthenticated(m) | Error::Unauthorized(m) => write!(f, "{m}"),
+            Error::TokenNotFound(id) => write!(f, "no token with id `{id}`"),
+            Error::NoRoute { method, path } => write!(
+                f,
+                "no route for {method} {path}; the routes are under /v1/ (see `relay serve --help`)"
+            ),
+            Error::MethodNotAllowed { method, path } => {
+                write!(f, "{path} does not take {method}")
+            }
+            Error::PayloadTooLarge { limit } => write!(
+                f,
+                "the request body is over the server's limit of {limit} bytes (relay serve --max-body); nothing was written"
+            ),
+            Error::UnsupportedMediaType(given) => write!(
+                f,
+                "the request body must be JSON with `Content-Type: application/json`, not {given}"
+            ),
+            Error::RequestTimeout { seconds } => write!(
+                f,
+                "the request was not received and answered within {seconds} s (relay serve --timeout)"
+            ),
         }
     }
 }
@@ -418,7 +502,7 @@ mod tests {
     /// The whole table, as the spec (§8, §9.1, §10.2) and the README give it. `http_status`
     /// matches every code without a wildcard, so a new code does not compile without a status;
     /// this test then fails until the code is added here, with the status chosen.
-    const TABLE: [(&str, u16); 22] = [
+    const TABLE: [(&str, u16); 29] = [
         ("invalid_schema", 400),
         ("invalid_transition", 400),
         ("package_not_found", 404),
@@ -441,6 +525,13 @@ mod tests {
         ("integrity_error", 500),
         ("lock_timeout", 503),
         ("io_error", 500),
+        ("unauthenticated", 401),
+        ("token_not_found", 404),
+        ("not_found", 404),
+        ("method_not_allowed", 405),
+        ("request_timeout", 408),
+        ("payload_too_large", 413),
+        ("unsupported_media_type", 415),
     ];
 
     #[test]
@@ -505,6 +596,20 @@ mod tests {
                 waited_ms: 1,
             },
             Error::io("read", io()),
+            Error::Unauthenticated("no token".into()),
+            Error::Unauthorized("read-only".into()),
+            Error::TokenNotFound("tok_1".into()),
+            Error::NoRoute {
+                method: "GET".into(),
+                path: "/x".into(),
+            },
+            Error::MethodNotAllowed {
+                method: "PUT".into(),
+                path: "/v1/conformance".into(),
+            },
+            Error::RequestTimeout { seconds: 30 },
+            Error::PayloadTooLarge { limit: 1 },
+            Error::UnsupportedMediaType("text/plain".into()),
         ];
         let got: Vec<(&str, u16)> = errors.iter().map(|e| (e.code(), e.http_status())).collect();
         assert_eq!(
@@ -531,6 +636,14 @@ mod tests {
                 ("integrity_error", 500),
                 ("lock_timeout", 503),
                 ("io_error", 500),
+                ("unauthenticated", 401),
+                ("unauthorized", 403),
+                ("token_not_found", 404),
+                ("not_found", 404),
+                ("method_not_allowed", 405),
+                ("request_timeout", 408),
+                ("payload_too_large", 413),
+                ("unsupported_media_type", 415),
             ]
         );
     }

@@ -11,6 +11,7 @@ pub mod wire;
 
 pub use error::{Code, Error, ErrorKind, Result};
 pub mod cli;
+pub mod http;
 pub mod ops;
 pub mod search;
 pub mod store;

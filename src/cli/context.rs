@@ -62,6 +62,7 @@ impl ActorArgs {
             actor: self.actor.clone(),
             actor_type: self.actor_type.clone(),
             session: session.session.clone(),
+            remote: false,
         }
     }
 }

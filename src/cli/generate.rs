@@ -271,7 +271,7 @@ fn environment(roff: &mut Roff) {
         ),
         (
             "RELAY_MODEL",
-            "The embedding model's folder for semantic and hybrid search, as --model (search, pull --relevant, orchestrate --focus, conformance, and the MCP server). Default: [search] model in config.toml.",
+            "The embedding model's folder for semantic and hybrid search, as --model (search, pull --relevant, orchestrate --focus, conformance, the MCP server and relay serve). Default: [search] model in config.toml.",
         ),
         (
             "RELAY_COLD_NOTE_BYTES",
@@ -303,7 +303,7 @@ fn environment(roff: &mut Roff) {
 fn files_section(roff: &mut Roff) {
     use crate::store::layout::{
         CACHE_DIR, CONFIG_FILE, FACTS_FILE, LOCAL_DIR, PACKAGES_DIR, PROJECTS_DIR, PROJECTS_FILE,
-        SESSIONS_FILE, STORE_DIR,
+        SESSIONS_FILE, STORE_DIR, TOKENS_FILE,
     };
     roff.control("SH", ["FILES"]);
     roff.text([
@@ -352,6 +352,10 @@ fn files_section(roff: &mut Roff) {
         (
             store(&format!("{LOCAL_DIR}/")),
             "Per-clone state: locks and the current session. Not committed.".to_string(),
+        ),
+        (
+            store(&format!("{LOCAL_DIR}/{TOKENS_FILE}")),
+            "The bearer tokens of relay serve (relay token): each one's SHA-256, actor and scope, and its revocation; never the token itself.".to_string(),
         ),
     ];
     for (path, text) in &files {

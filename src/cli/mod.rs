@@ -70,6 +70,8 @@ pub enum Command {
     Onboard(cmd::onboard::OnboardArgs),
     Mcp(cmd::mcp::McpArgs),
     Watch(cmd::watch::WatchArgs),
+    Serve(cmd::serve::ServeArgs),
+    Token(cmd::token::TokenArgs),
 }
 
 /// Parses `args`, runs the command, reports errors and warnings, and returns the exit code.
@@ -122,6 +124,8 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
         Command::Onboard(a) => cmd::onboard::run(&mut ctx, a),
         Command::Mcp(a) => cmd::mcp::run(&mut ctx, a),
         Command::Watch(a) => cmd::watch::run(&mut ctx, a),
+        Command::Serve(a) => cmd::serve::run(&mut ctx, a),
+        Command::Token(a) => cmd::token::run(&mut ctx, a),
     };
     let result = result.and_then(|()| ctx.ui.flush().map_err(CliError::Output));
     ctx.report_warnings();

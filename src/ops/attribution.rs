@@ -24,6 +24,10 @@ pub struct Claim {
     pub actor_type: Option<String>,
     /// A session id or callsign.
     pub session: Option<String>,
+    /// The caller is not this clone's user but a client of it (a request to `relay serve`
+    /// with a token): the clone's current session and its work tree's HEAD are not the
+    /// caller's, so a write records neither, only a session the caller names.
+    pub remote: bool,
 }
 
 impl Claim {
@@ -33,6 +37,7 @@ impl Claim {
             actor: std::env::var("RELAY_ACTOR").ok(),
             actor_type: None,
             session: std::env::var("RELAY_SESSION").ok(),
+            remote: false,
         }
     }
 }
@@ -47,16 +52,19 @@ pub fn actor(store: &Store, cwd: &Path, claim: &Claim) -> Result<Actor> {
     )
 }
 
-/// Who writes into `project_id`, and in which session: the claimed session, else the clone's
-/// current session when it belongs to that project; the actor is the claimed one, else the
-/// session's actor, else the usual defaults.
+/// Who writes into `project_id`, and in which session: the claimed session, else (unless the
+/// claim is remote) the clone's current session when it belongs to that project; the actor
+/// is the claimed one, else the session's actor, else the usual defaults.
 pub fn writer(
     store: &Store,
     cwd: &Path,
     project_id: &str,
     claim: &Claim,
 ) -> Result<(Actor, Option<String>)> {
-    let session = super::sessions::for_write(store, project_id, claim.session.as_deref())?;
+    let session = match (&claim.session, claim.remote) {
+        (None, true) => None,
+        (named, _) => super::sessions::for_write(store, project_id, named.as_deref())?,
+    };
     let actor = match (&claim.actor, &session) {
         (None, Some(s)) => Actor {
             id: s.str_field("actor_id").unwrap_or_default().to_string(),
@@ -95,8 +103,8 @@ pub fn deferred_viewer(store: &Store, cwd: &Path, project_id: &str) -> Viewer {
 }
 
 /// Deposits a whole or partial package into `project_id`. When the input has no `created_by`,
-/// relay attributes it: the writer identity of the claim and the HEAD commit of the work tree
-/// at `cwd`.
+/// relay attributes it: the writer identity of the claim and (unless the claim is remote) the
+/// HEAD commit of the work tree at `cwd`.
 pub fn deposit(
     store: &Store,
     cwd: &Path,
@@ -105,7 +113,7 @@ pub fn deposit(
     claim: &Claim,
 ) -> Result<Deposited> {
     let attribute = !input.contains_key("created_by");
-    let git_commit = if attribute {
+    let git_commit = if attribute && !claim.remote {
         super::git::head_commit(cwd)
     } else {
         None
@@ -216,6 +224,44 @@ mod tests {
             (by["id"].as_str(), by["type"].as_str()),
             (Some("ada"), Some("human"))
         );
+        assert_eq!(by["session_id"].as_str(), Some(s.id()));
+    }
+
+    #[test]
+    fn a_remote_claim_does_not_write_in_the_clones_current_session() {
+        let (dir, store) = demo();
+        let agent = Actor {
+            id: "agent-7".into(),
+            actor_type: "agent".into(),
+        };
+        let s = super::super::sessions::start(&store, "demo", &agent, None).unwrap();
+        super::super::sessions::make_current(&store, &s).unwrap();
+        let local = deposit(
+            &store,
+            dir.path(),
+            titled("a"),
+            "demo".into(),
+            &Claim::default(),
+        );
+        let by = &local.unwrap().package.to_value()["created_by"];
+        assert_eq!(by["session_id"].as_str(), Some(s.id()));
+
+        let remote = Claim {
+            actor: Some("bot".into()),
+            actor_type: Some("script".into()),
+            remote: true,
+            ..Claim::default()
+        };
+        let done = deposit(&store, dir.path(), titled("b"), "demo".into(), &remote).unwrap();
+        let by = &done.package.to_value()["created_by"];
+        assert_eq!(by, &json!({"id": "bot", "type": "script"}));
+        // A session it names is recorded.
+        let named = Claim {
+            session: Some(s.id().to_string()),
+            ..remote
+        };
+        let done = deposit(&store, dir.path(), titled("c"), "demo".into(), &named).unwrap();
+        let by = &done.package.to_value()["created_by"];
         assert_eq!(by["session_id"].as_str(), Some(s.id()));
     }
 

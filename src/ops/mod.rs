@@ -26,6 +26,7 @@ pub mod semantic;
 pub mod sessions;
 pub mod sources;
 pub mod status;
+pub mod tokens;
 pub mod verify;
 pub mod watch;
 

@@ -25,6 +25,8 @@ pub struct DigestRequest {
     pub snippets: usize,
     /// Global mode: include archived projects too.
     pub include_archived: bool,
+    /// Global mode: only these projects (a caller's access scope); `None`: every project.
+    pub only: Option<Vec<String>>,
     pub window_days: u32,
     /// How the focus is searched, and the model semantic and hybrid search use.
     pub mode: Mode,
@@ -73,6 +75,7 @@ pub fn digest(store: &Store, req: &DigestRequest) -> Result<Digest> {
                 None,
                 all.into_iter()
                     .filter(|p| req.include_archived || !p.is_archived())
+                    .filter(|p| (req.only.as_ref()).is_none_or(|o| o.iter().any(|x| x == p.id())))
                     .collect(),
             )
         }

@@ -14,6 +14,7 @@ pub const FACTS_FILE: &str = "facts.ndjson";
 pub const SESSIONS_FILE: &str = "sessions.ndjson";
 pub const CACHE_DIR: &str = "cache";
 pub const LOCAL_DIR: &str = "local";
+pub const TOKENS_FILE: &str = "tokens.ndjson";
 
 /// Longest folder name the encoding produces; longer ids end in a digest of the whole id.
 const MAX_DIR_NAME: usize = 120;
@@ -139,6 +140,11 @@ impl Layout {
 
     pub fn local_dir(&self) -> PathBuf {
         self.root.join(LOCAL_DIR)
+    }
+
+    /// The bearer tokens of `relay serve` (their hashes), per clone.
+    pub fn tokens_file(&self) -> PathBuf {
+        self.local_dir().join(TOKENS_FILE)
     }
 
     pub fn lock_file(&self, name: &str) -> PathBuf {

@@ -13,6 +13,7 @@ pub mod packages;
 pub mod projects;
 pub mod records;
 pub mod tail;
+pub mod tokens;
 pub mod wake;
 
 use std::path::{Path, PathBuf};

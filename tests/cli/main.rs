@@ -28,6 +28,8 @@ mod search_paraphrases;
 mod search_quality;
 mod search_semantic;
 mod secrets;
+mod serve;
 mod sessions;
+mod tokens;
 mod verify;
 mod watch;

@@ -57,6 +57,7 @@ pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
         focus: args.focus,
         snippets: args.snippets,
         include_archived: args.include_archived,
+        only: None,
         window_days: args.window_days,
         mode,
         model: model.map(std::sync::Arc::new),

@@ -36,6 +36,7 @@ impl Call<'_> {
             actor: self.args.str("actor").or_else(|| d.who.actor.clone()),
             actor_type: (self.args.str("actor_type")).or_else(|| d.who.actor_type.clone()),
             session: self.session(),
+            remote: false,
         }
     }
 

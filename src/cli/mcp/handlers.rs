@@ -46,6 +46,7 @@ pub fn orchestrate(c: &Call) -> Result<Value, CliError> {
         focus,
         snippets: c.args.int("snippets").unwrap_or(25) as usize,
         include_archived: c.args.flag("include_archived"),
+        only: None,
         window_days: c.args.int("window_days").unwrap_or(14) as u32,
         mode,
         model: model.map(std::sync::Arc::new),
