@@ -145,29 +145,34 @@ pub fn conflict(s: &mut Suite) -> Check {
     }
 }
 
-/// A package without `title` (§6.1): 400 `invalid_schema` (§8.1), and nothing stored.
+/// A package without `title`, and one whose `status` is not of §6.1's enum: each 400
+/// `invalid_schema` (§8.1), and nothing stored.
 pub fn invalid(s: &mut Suite) -> Check {
-    let mut package = s.package("Conformance invalid", "complete", TimeDelta::zero());
-    if let Some(m) = package.as_object_mut() {
+    let mut untitled = s.package("Conformance invalid", "complete", TimeDelta::zero());
+    if let Some(m) = untitled.as_object_mut() {
         m.remove("title");
     }
-    let a = s.deposit(&package);
-    expect_error(
-        &a,
-        400,
-        "invalid_schema",
-        "§8.1: a required field (title, §6.1) missing",
-    )?;
-    let id = shape::text(&package, "package_id");
-    let b = s.client.get(&["v1", "packages", id], &[]);
-    expect_error(
-        &b,
-        404,
-        "package_not_found",
-        "§8.1, §8.2: a refused package is not stored",
-    )
+    let cases = [
+        (untitled, "a required field (title, §6.1) missing"),
+        (
+            s.package("Conformance invalid", "finished", TimeDelta::zero()),
+            "a status outside draft, complete, awaiting_review, revision_requested (§6.1)",
+        ),
+    ];
+    for (package, what) in cases {
+        let a = s.deposit(&package);
+        expect_error(&a, 400, "invalid_schema", &format!("§8.1: {what}"))?;
+        let id = shape::text(&package, "package_id");
+        let b = s.client.get(&["v1", "packages", id], &[]);
+        expect_error(
+            &b,
+            404,
+            "package_not_found",
+            "§8.1, §8.2: a refused package is not stored",
+        )?;
+    }
+    Ok(())
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

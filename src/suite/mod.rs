@@ -306,6 +306,12 @@ pub const SCENARIOS: &[Scenario] = &[
         check: review::flag_complete_refused,
     },
     Scenario {
+        name: "flag_unknown",
+        level: Level::L3,
+        sections: "§8.5",
+        check: review::flag_unknown,
+    },
+    Scenario {
         name: "flag_for_review",
         level: Level::L3,
         sections: "§8.5, §5.3",
@@ -366,8 +372,18 @@ pub(crate) fn expect<'a>(a: &'a Answer, statuses: &[u16], expected: &str) -> Che
     if !statuses.contains(&a.status) {
         return fail(format!("{}; expected {expected}", a.answered()));
     }
+    json_body(a, expected)
+}
+
+/// The JSON body of an answer that says it is JSON (§9.1: every body is application/json).
+fn json_body<'a>(a: &'a Answer, expected: &str) -> Check<&'a Value> {
     match &a.body {
-        Some(v) => Ok(v),
+        Some(v) if a.content_type.starts_with("application/json") => Ok(v),
+        Some(_) => fail(format!(
+            "{} answered {} with Content-Type `{}`; expected {expected} as application/json \
+             (§9.1)",
+            a.request, a.status, a.content_type
+        )),
         None => fail(format!(
             "{} answered {} with a body that is not JSON; expected {expected} (§9.1: bodies are \
              application/json)",
@@ -379,7 +395,7 @@ pub(crate) fn expect<'a>(a: &'a Answer, statuses: &[u16], expected: &str) -> Che
 /// A refusal: `status` with the error code `code`.
 pub(crate) fn expect_error(a: &Answer, status: u16, code: &str, section: &str) -> Check {
     if a.status == status && a.error_code() == Some(code) {
-        return Ok(());
+        return json_body(a, &format!("the error {code}")).map(drop);
     }
     fail(format!(
         "{}; expected {status} with {{\"error\": \"{code}\"}} ({section})",
@@ -504,8 +520,10 @@ impl Suite {
         }
     }
 
-    /// A complete wire package (§6.1) of the suite's project, made `age` ago, with an `x-*`
-    /// member that must come back unchanged (§12.1).
+    /// A complete wire package (§6.1) of the suite's project, made `age` ago, with an open
+    /// question for orient to gather (§8.3), and members that must come back unchanged: text
+    /// beyond ASCII and with escapes (Appendix A), an unknown member (§6) and an `x-*` one
+    /// holding numbers (§12.1).
     pub fn package(&self, title: &str, status: &str, age: chrono::TimeDelta) -> Value {
         json!({
             "package_id": ids::new_id("pkg"),
@@ -518,7 +536,11 @@ impl Suite {
             "created_at": time::format(time::now() - age),
             "created_by": self.actor,
             "tags": ["conformance"],
-            "x-conformance": {"suite": "relay", "run": self.word},
+            "description": "Written by relay's conformance suite: café, 日本, 🚀, \"quoted\", tab\t.",
+            "significance": 3,
+            "open_questions": [format!("Does orient gather the question of {}?", self.word)],
+            "conformance_note": "an unknown member: kept as sent (§6)",
+            "x-conformance": {"suite": "relay", "run": self.word, "ratio": 0.25, "count": 3},
         })
     }
 

@@ -186,14 +186,30 @@ pub fn orient(s: &mut Suite) -> Check {
             a.request, s.project
         ));
     }
-    let newest = s.seeds.last().map(|p| p["package_id"].clone());
-    if let Some(id) = newest
-        && !recent.iter().any(|p| p["package_id"] == id)
+    let Some(newest) = s.seeds.last() else {
+        return Ok(());
+    };
+    if !recent
+        .iter()
+        .any(|p| p["package_id"] == newest["package_id"])
     {
         return fail(format!(
-            "{}: `recent_packages` lacks {id}, deposited seconds ago (§8.3, §11.1: raw recent \
+            "{}: `recent_packages` lacks {}, deposited seconds ago (§8.3, §11.1: raw recent \
              packages)",
-            a.request
+            a.request, newest["package_id"]
+        ));
+    }
+    // An entry may be the question itself or an object that holds it.
+    let question = newest["open_questions"][0].to_string();
+    let questions = body["open_questions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    if !questions.iter().any(|q| q.to_string().contains(&question)) {
+        return fail(format!(
+            "{}: `open_questions` lacks {question}, an open question of {} (§8.3: aggregated \
+             from recent packages)",
+            a.request, newest["package_id"]
         ));
     }
     Ok(())

@@ -15,6 +15,7 @@ use super::{
     Check, Kind, Stop, Suite, expect, expect_error, expect_list, fail, needs, offered, packages_in,
     skip,
 };
+use crate::wire::ids;
 
 /// The review routes relay adds where §9.1 maps none.
 const REVIEW_ROUTE: &str = "route for it (§9.1 maps only flag; relay's is POST /v1/packages/{id}/";
@@ -103,6 +104,13 @@ pub fn flag_complete_refused(s: &mut Suite) -> Check {
         "invalid_transition",
         "§5.3: complete is terminal; §8.5",
     )
+}
+
+/// flag_for_review of a package that does not exist (§8.5): 404 `package_not_found`.
+pub fn flag_unknown(s: &mut Suite) -> Check {
+    let id = ids::new_id("pkg");
+    let a = s.act(&id, "flag", json!({"review_type": "human"}));
+    expect_error(&a, 404, "package_not_found", "§8.5")
 }
 
 /// flag_for_review of a draft (§8.5): `awaiting_review` with the review_type asked for.
