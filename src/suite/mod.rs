@@ -629,6 +629,39 @@ mod tests {
     }
 
     #[test]
+    fn answers_must_be_json_with_the_status_and_code_expected() {
+        let a = Answer::canned("GET /v1/x", 404, json!({"error": "package_not_found"}));
+        assert_eq!(expect_error(&a, 404, "package_not_found", "§8.2"), Ok(()));
+        let Err(Stop::Fail(why)) = expect_error(&a, 404, "project_not_found", "§8.2") else {
+            panic!("another code passed")
+        };
+        assert_eq!(
+            why,
+            r#"GET /v1/x answered 404 {"error":"package_not_found"}; expected 404 with {"error": "project_not_found"} (§8.2)"#
+        );
+        let mut text = Answer::canned("GET /v1/x", 200, json!({"ok": true}));
+        assert!(expect(&text, &[200], "the thing").is_ok());
+        assert!(expect(&text, &[201], "the thing").is_err());
+        text.content_type = "text/plain".into();
+        let Err(Stop::Fail(why)) = expect(&text, &[200], "the thing") else {
+            panic!("text/plain passed")
+        };
+        assert!(
+            why.contains("Content-Type `text/plain`") && why.contains("§9.1"),
+            "{why}"
+        );
+        let missing = Answer::canned("GET /v1/x", 404, json!({"error": "not_found"}));
+        assert!(matches!(offered(&missing, "thing"), Err(Stop::Skip(_))));
+        assert_eq!(needs(&Some(1), "x"), Ok(1));
+        assert_eq!(
+            needs::<u8>(&None, "the fact of `assert_fact`"),
+            Err(Stop::Skip(
+                "it needs the fact of `assert_fact`, which failed".into()
+            ))
+        );
+    }
+
+    #[test]
     fn every_level_has_scenarios_and_names_are_unique() {
         for level in Level::ALL {
             assert!(SCENARIOS.iter().any(|s| s.level == level), "{level:?}");

@@ -400,3 +400,35 @@ pub fn wire_format(s: &mut Suite) -> Check {
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_missing_capability_must_answer_501_naming_it() {
+        let named =
+            json!({"error": "search_not_supported", "message": "Semantic search needs a model"});
+        let a = Answer::canned("GET /x", 501, named);
+        assert_eq!(probe(&a, "semantic", true), Probe::Named);
+        let Probe::Failed(why) = probe(&a, "hybrid", true) else {
+            panic!("a body naming another capability passed")
+        };
+        assert!(
+            why.ends_with("does not name the missing capability `hybrid`"),
+            "{why}"
+        );
+        let ok = Answer::canned("GET /x", 200, json!({"packages": []}));
+        let Probe::Failed(why) = probe(&ok, "semantic", true) else {
+            panic!("a 200 passed")
+        };
+        assert!(why.ends_with("expected 501 naming `semantic`"), "{why}");
+        // A server that does not know relay's `search=` may answer anything but 501.
+        let unknown = Answer::canned("GET /x", 400, json!({"error": "invalid_input"}));
+        assert!(matches!(
+            probe(&unknown, "semantic", false),
+            Probe::Unprobed(_)
+        ));
+    }
+}
