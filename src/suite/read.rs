@@ -19,8 +19,13 @@ fn capabilities(s: &Suite) -> Option<Capabilities> {
         .and_then(|d| shape::descriptor(d).ok())
 }
 
-/// `GET /v1/conformance`: 200 and the shape of §11.5.
+/// `GET /v1/conformance`: 200 and the shape of §11.5. A server that publishes none is skipped:
+/// §11.5 says it SHOULD (and the capability checks, which need it, are skipped too).
 pub fn descriptor(s: &mut Suite) -> Check {
+    offered(
+        &s.descriptor,
+        "conformance descriptor (§11.5: an implementation SHOULD publish one)",
+    )?;
     let d = expect(&s.descriptor, &[200], "200 and the descriptor (§11.5)")?;
     shape::descriptor(d)
         .map_err(|e| super::Stop::Fail(format!("{} answered: {e}", s.descriptor.request)))?;

@@ -462,3 +462,24 @@ fn a_server_that_cannot_be_reached_is_an_error_not_a_list_of_failures() {
             .contains("not an http or https URL")
     );
 }
+
+#[test]
+fn a_server_without_a_descriptor_skips_it_and_the_checks_that_need_it() {
+    let env = Env::new();
+    let server = http_server(|_| json_reply(404, json!({"error": "not_found"})));
+    let run = check(&env, &server.url, &["--project", "p"], &[]);
+    assert_eq!(run.code, 5, "{}", run.stderr);
+    let (lines, _) = outcomes(&run);
+    let descriptor = result_of(&lines, "descriptor");
+    assert_eq!(descriptor["result"], "skip");
+    assert!(
+        descriptor["reason"]
+            .as_str()
+            .unwrap()
+            .ends_with("SHOULD publish one)"),
+        "{descriptor}"
+    );
+    for needs_it in ["pull_relevant", "missing_capabilities", "realtime"] {
+        assert_eq!(result_of(&lines, needs_it)["result"], "skip", "{needs_it}");
+    }
+}
