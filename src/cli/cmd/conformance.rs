@@ -21,8 +21,8 @@ use crate::suite::{self, Outcome, Report, Verdict};
 /// §10.2 against the server at URL, through the HTTP mapping of §9.1, and prints one line per
 /// scenario (pass, fail or skip, its level, its name, and for a failure or a skip the reason),
 /// then the highest level passed: the one whose scenarios, and those of every level below,
-/// passed or were skipped. The suite writes into the project named by --project, or into one
-/// it makes with relay's `POST /v1/projects`; at the end it invalidates the facts it asserted
+/// passed or were skipped. The suite writes into the project named by --project (on that
+/// server; RELAY_PROJECT is not used), or into one it makes with relay's `POST /v1/projects`; at the end it invalidates the facts it asserted
 /// and archives the project it made (relay's `POST /v1/projects/ID/archive`). Exits 5 when a
 /// scenario fails, 7 when the server cannot be reached, 4 when it refuses the token or there is
 /// no project to write into.
