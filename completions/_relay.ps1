@@ -49,7 +49,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check every line of the store; with --fix, repair what is safe')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Hook relay into git and coding agents')
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Look for credentials in the store: every line, every version')
-            [CompletionResult]::new('conformance', 'conformance', [CompletionResultType]::ParameterValue, 'Print the conformance descriptor (§11.5): protocol version, level and capabilities')
+            [CompletionResult]::new('conformance', 'conformance', [CompletionResultType]::ParameterValue, 'Print the conformance descriptor (§11.5), or check a server''s conformance (--check URL)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('onboard', 'onboard', [CompletionResultType]::ParameterValue, 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout')
@@ -891,6 +891,9 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         }
         'relay;conformance' {
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The embedding model''s folder (see `relay search --help`)')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Check the server at this http or https URL instead: run the conformance test suite against it (with --project ID: write into that existing project)')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'With --check: the token to send as `Authorization: Bearer TOKEN`')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'With --check: the seconds one request may take')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
@@ -1101,7 +1104,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check every line of the store; with --fix, repair what is safe')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Hook relay into git and coding agents')
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Look for credentials in the store: every line, every version')
-            [CompletionResult]::new('conformance', 'conformance', [CompletionResultType]::ParameterValue, 'Print the conformance descriptor (§11.5): protocol version, level and capabilities')
+            [CompletionResult]::new('conformance', 'conformance', [CompletionResultType]::ParameterValue, 'Print the conformance descriptor (§11.5), or check a server''s conformance (--check URL)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('onboard', 'onboard', [CompletionResultType]::ParameterValue, 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout')

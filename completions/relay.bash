@@ -480,13 +480,25 @@ _relay() {
             return 0
             ;;
         relay__subcmd__conformance)
-            opts="-q -h -V --model --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --model --check --token --timeout --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

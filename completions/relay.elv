@@ -46,7 +46,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand verify 'Check every line of the store; with --fix, repair what is safe'
             cand hook 'Hook relay into git and coding agents'
             cand scan 'Look for credentials in the store: every line, every version'
-            cand conformance 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
+            cand conformance 'Print the conformance descriptor (§11.5), or check a server''s conformance (--check URL)'
             cand completions 'Print a shell completion script'
             cand onboard 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
             cand mcp 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
@@ -817,6 +817,9 @@ set edit:completion:arg-completer[relay] = {|@words|
         }
         &'relay;conformance'= {
             cand --model 'The embedding model''s folder (see `relay search --help`)'
+            cand --check 'Check the server at this http or https URL instead: run the conformance test suite against it (with --project ID: write into that existing project)'
+            cand --token 'With --check: the token to send as `Authorization: Bearer TOKEN`'
+            cand --timeout 'With --check: the seconds one request may take'
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'
@@ -1012,7 +1015,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand verify 'Check every line of the store; with --fix, repair what is safe'
             cand hook 'Hook relay into git and coding agents'
             cand scan 'Look for credentials in the store: every line, every version'
-            cand conformance 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
+            cand conformance 'Print the conformance descriptor (§11.5), or check a server''s conformance (--check URL)'
             cand completions 'Print a shell completion script'
             cand onboard 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
             cand mcp 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'

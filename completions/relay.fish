@@ -51,7 +51,7 @@ complete -c relay -n "__fish_relay_needs_command" -f -a "import" -d 'Restore rec
 complete -c relay -n "__fish_relay_needs_command" -f -a "verify" -d 'Check every line of the store; with --fix, repair what is safe'
 complete -c relay -n "__fish_relay_needs_command" -f -a "hook" -d 'Hook relay into git and coding agents'
 complete -c relay -n "__fish_relay_needs_command" -f -a "scan" -d 'Look for credentials in the store: every line, every version'
-complete -c relay -n "__fish_relay_needs_command" -f -a "conformance" -d 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
+complete -c relay -n "__fish_relay_needs_command" -f -a "conformance" -d 'Print the conformance descriptor (§11.5), or check a server\'s conformance (--check URL)'
 complete -c relay -n "__fish_relay_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c relay -n "__fish_relay_needs_command" -f -a "onboard" -d 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
 complete -c relay -n "__fish_relay_needs_command" -f -a "mcp" -d 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
@@ -673,6 +673,9 @@ complete -c relay -n "__fish_relay_using_subcommand scan" -l allow-secrets -d 'F
 complete -c relay -n "__fish_relay_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand scan" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l model -d 'The embedding model\'s folder (see `relay search --help`)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand conformance" -l check -d 'Check the server at this http or https URL instead: run the conformance test suite against it (with --project ID: write into that existing project)' -r
+complete -c relay -n "__fish_relay_using_subcommand conformance" -l token -d 'With --check: the token to send as `Authorization: Bearer TOKEN`' -r
+complete -c relay -n "__fish_relay_using_subcommand conformance" -l timeout -d 'With --check: the seconds one request may take' -r
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l color -d 'When to color human output' -r -f -a "auto\t''
@@ -834,7 +837,7 @@ complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_su
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token help" -f -a "verify" -d 'Check every line of the store; with --fix, repair what is safe'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token help" -f -a "hook" -d 'Hook relay into git and coding agents'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token help" -f -a "scan" -d 'Look for credentials in the store: every line, every version'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token help" -f -a "conformance" -d 'Print the conformance descriptor (§11.5): protocol version, level and capabilities'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token help" -f -a "conformance" -d 'Print the conformance descriptor (§11.5), or check a server\'s conformance (--check URL)'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token help" -f -a "completions" -d 'Print a shell completion script'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token help" -f -a "onboard" -d 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token help" -f -a "mcp" -d 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'

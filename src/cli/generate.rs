@@ -221,11 +221,11 @@ fn exit_status(roff: &mut Roff) {
         ),
         (
             exit::INVALID_INPUT,
-            "Invalid input: invalid_schema, invalid_input, secret_detected.",
+            "Invalid input: invalid_schema, invalid_input, secret_detected; for relay conformance --check, a server that refuses the token or has no project to write into.",
         ),
         (
             exit::INTEGRITY,
-            "Integrity failure: the store itself is damaged (integrity_error).",
+            "Integrity failure: the store itself is damaged (integrity_error); for relay conformance --check, a server that fails a scenario.",
         ),
         (
             exit::LOCK_TIMEOUT,
@@ -233,7 +233,7 @@ fn exit_status(roff: &mut Roff) {
         ),
         (
             exit::INTERNAL,
-            "Internal error: an I/O failure or a bug (io_error).",
+            "Internal error: an I/O failure or a bug (io_error); for relay conformance --check, a server that cannot be reached.",
         ),
     ];
     for (code, text) in codes {
@@ -280,6 +280,10 @@ fn environment(roff: &mut Roff) {
         (
             "RELAY_WATCH_POLL",
             "When 1, relay watch (and the MCP watch tool) polls the logs every 100 ms instead of waking on file events.",
+        ),
+        (
+            "RELAY_TOKEN",
+            "The bearer token relay conformance --check sends (Authorization: Bearer), as --token.",
         ),
         (
             "NO_COLOR",

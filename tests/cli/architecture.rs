@@ -1,6 +1,7 @@
 //! The layers of DESIGN §2 hold in the source: no module imports from a higher layer
 //! (`wire` → `store` → `search` → `ops` → the transports `http` and `cli`), and the modules'
-//! imports form no circle.
+//! imports form no circle. The conformance suite (`suite`) is a client of a server's HTTP
+//! mapping: it uses `wire` and `error` alone, and only `cli` uses it.
 //! Imports are read from the text: every `crate::…` and `super::…` path outside comments and
 //! the `#[cfg(test)] mod tests` block, resolved to the longest module it names.
 
@@ -118,10 +119,11 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
 
 /// The layers, lowest first. `http` and `cli` are both transports; `http` sits below `cli`
 /// so that `cli` may start the server (`cli::cmd::serve`) while `http` imports nothing of
-/// the CLI.
+/// the CLI. `suite` sits below both, and that it uses nothing between it and `wire` is
+/// checked on its own.
 fn layer(module: &str) -> Option<usize> {
     let top = module.split("::").next()?;
-    ["wire", "store", "search", "ops", "http", "cli"]
+    ["wire", "store", "search", "ops", "suite", "http", "cli"]
         .iter()
         .position(|l| *l == top)
 }
@@ -198,19 +200,34 @@ fn the_graph_sees_imports() {
     assert!(g["cli::cmd::pull"].contains("cli::cmd::search"));
     assert!(g["http::auth"].contains("ops::tokens"));
     assert!(g["cli::cmd::serve"].contains("http"));
+    assert!(g["suite::deposit"].contains("wire::canonical"));
+    assert!(g["cli::cmd::conformance"].contains("suite"));
+}
+
+/// The imports of the modules within `from` whose target `shown` picks, as `a -> b`.
+fn imports_within(from: &str, shown: impl Fn(&str) -> bool) -> Vec<String> {
+    graph()
+        .into_iter()
+        .filter(|(m, _)| is_within(m, from))
+        .flat_map(|(m, targets)| {
+            targets
+                .into_iter()
+                .filter(|t| shown(t))
+                .map(move |t| format!("{m} -> {t}"))
+        })
+        .collect()
 }
 
 #[test]
 fn the_http_server_imports_nothing_of_the_cli() {
-    let into_cli: Vec<String> = graph()
-        .into_iter()
-        .filter(|(from, _)| is_within(from, "http"))
-        .flat_map(|(from, targets)| {
-            targets
-                .into_iter()
-                .filter(|t| is_within(t, "cli"))
-                .map(move |t| format!("{from} -> {t}"))
-        })
-        .collect();
+    let into_cli = imports_within("http", |t| is_within(t, "cli"));
     assert!(into_cli.is_empty(), "{into_cli:#?}");
+}
+
+#[test]
+fn the_conformance_suite_uses_the_wire_format_and_errors_only() {
+    let beyond = imports_within("suite", |t| {
+        !is_within(t, "suite") && !is_within(t, "wire") && t != "error"
+    });
+    assert!(beyond.is_empty(), "{beyond:#?}");
 }

@@ -5,6 +5,7 @@ mod harness;
 mod architecture;
 mod backup;
 mod compat;
+mod conformance_suite;
 mod convergence;
 mod deposit;
 mod error_codes;

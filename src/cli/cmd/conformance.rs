@@ -1,24 +1,70 @@
-//! `relay conformance`: the §11.5 descriptor of what this build implements.
+//! `relay conformance`: the §11.5 descriptor of what this build implements, or, with
+//! `--check URL`, the conformance test suite ([`crate::suite`]) run against a server.
 
 use std::io::Write;
+use std::time::Duration;
 
 use clap::Args;
 
-use crate::cli::{CmdResult, Ctx};
+use crate::cli::{CliError, CmdResult, Ctx};
+use crate::error::Error;
 use crate::ops::{conformance, semantic};
+use crate::suite::{self, Outcome, Report, Verdict};
 
-/// Print the conformance descriptor (§11.5): protocol version, level and capabilities
+/// Print the conformance descriptor (§11.5), or check a server's conformance (--check URL)
 ///
-/// semantic_search and hybrid_search are true only when an embedding model is configured
-/// (--model, RELAY_MODEL, or `[search] model` in .relay/config.toml) and loads.
+/// Without --check: this build's protocol version, level and capabilities. semantic_search and
+/// hybrid_search are true only when an embedding model is configured (--model, RELAY_MODEL, or
+/// `[search] model` in .relay/config.toml) and loads.
+///
+/// With --check URL: runs the scenarios of levels L0 to L3 (§11) and the capability checks of
+/// §10.2 against the server at URL, through the HTTP mapping of §9.1, and prints one line per
+/// scenario (pass, fail or skip, its level, its name, and for a failure or a skip the reason),
+/// then the highest level passed: the one whose scenarios, and those of every level below,
+/// passed or were skipped. The suite writes into the project named by --project (on that
+/// server; RELAY_PROJECT is not used), or into one it makes with relay's `POST /v1/projects`; at the end it invalidates the facts it asserted
+/// and archives the project it made (relay's `POST /v1/projects/ID/archive`). Exits 5 when a
+/// scenario fails, 7 when the server cannot be reached, 4 when it refuses the token or there is
+/// no project to write into.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  relay conformance --json
+  relay serve --listen 127.0.0.1:7700 &
+  relay conformance --check http://127.0.0.1:7700
+  relay conformance --check https://relay.example.com --token \"$TOKEN\" --project conformance
+  relay conformance --check http://127.0.0.1:7700 --json | jq -c 'select(.result == \"fail\")'")]
 pub struct ConformanceArgs {
     /// The embedding model's folder (see `relay search --help`)
     #[arg(long, value_name = "PATH", env = "RELAY_MODEL")]
     pub model: Option<std::path::PathBuf>,
+    /// Check the server at this http or https URL instead: run the conformance test suite
+    /// against it (with --project ID: write into that existing project)
+    #[arg(long, value_name = "URL")]
+    pub check: Option<String>,
+    /// With --check: the token to send as `Authorization: Bearer TOKEN`
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "RELAY_TOKEN",
+        hide_env_values = true
+    )]
+    pub token: Option<String>,
+    /// With --check: the seconds one request may take
+    #[arg(long, value_name = "SECS", default_value_t = 30, requires = "check",
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub timeout: u64,
 }
 
 pub fn run(ctx: &mut Ctx, args: ConformanceArgs) -> CmdResult {
+    if let Some(url) = args.check {
+        let options = suite::Options {
+            url,
+            token: args.token,
+            project: ctx.global.project.clone(),
+            timeout: Duration::from_secs(args.timeout),
+        };
+        return check(ctx, &options);
+    }
     let choice = semantic::ModelChoice { given: args.model };
     let d = conformance::descriptor(semantic::available(ctx.store().ok(), &choice));
     if ctx.ui.json {
@@ -40,5 +86,78 @@ pub fn run(ctx: &mut Ctx, args: ConformanceArgs) -> CmdResult {
     for (name, on) in d.capabilities.flags() {
         writeln!(out, "  {name}: {}", if on { "yes" } else { "no" })?;
     }
+    Ok(())
+}
+
+/// Runs the suite, printing each scenario's line as it ends, then the summary.
+fn check(ctx: &mut Ctx, options: &suite::Options) -> CmdResult {
+    let mut written = Ok(());
+    let report = suite::run(options, &mut |o| {
+        if written.is_ok() {
+            written = outcome(ctx, o);
+        }
+    })?;
+    written?;
+    summary(ctx, &report)?;
+    for note in &report.notes {
+        ctx.ui.note(note);
+    }
+    let failed: Vec<&str> = (report.outcomes.iter())
+        .filter(|o| o.result == Verdict::Fail)
+        .map(|o| o.scenario)
+        .collect();
+    if failed.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::Relay(Error::Integrity(format!(
+        "{} of {} conformance scenarios failed at {}: {}",
+        failed.len(),
+        report.outcomes.len(),
+        options.url,
+        failed.join(", ")
+    ))))
+}
+
+/// One scenario's line: `pass  L0  descriptor`, or with `: reason`; under --json its object.
+fn outcome(ctx: &mut Ctx, o: &Outcome) -> CmdResult {
+    if ctx.ui.json {
+        ctx.ui.json_line(o)?;
+    } else {
+        let out = ctx.ui.out();
+        write!(
+            out,
+            "{}  {}  {}",
+            o.result.as_str(),
+            o.level.as_str(),
+            o.scenario
+        )?;
+        match &o.reason {
+            Some(r) => writeln!(out, ": {r}")?,
+            None => writeln!(out)?,
+        }
+    }
+    // A slow server's progress shows line by line.
+    ctx.ui.flush()?;
+    Ok(())
+}
+
+fn summary(ctx: &mut Ctx, report: &Report) -> CmdResult {
+    let s = &report.summary;
+    if ctx.ui.json {
+        ctx.ui.json_line(s)?;
+        return Ok(());
+    }
+    let level = s.level_passed.map_or("none", |l| l.as_str());
+    let declared = match &report.declared_level {
+        Some(d) => format!(" (the server declares {d})"),
+        None => String::new(),
+    };
+    writeln!(
+        ctx.ui.out(),
+        "Level passed: {level}{declared}; {} passed, {} failed, {} skipped",
+        s.passed,
+        s.failed,
+        s.skipped
+    )?;
     Ok(())
 }

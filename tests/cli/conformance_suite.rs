@@ -1,0 +1,485 @@
+//! `relay conformance --check URL`: the suite passes `relay serve` at L3 (with the project
+//! given, and with a token that writes as its own actor), and reports servers that break the
+//! spec: a canned one that breaks most of it, and `relay serve` behind a proxy that breaks
+//! one rule (a 409 turned into a 200). A server that cannot be reached, one that makes no
+//! projects and one that refuses the token are clear errors, not lists of failures.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde_json::{Value, json};
+
+use crate::harness::{Env, Run};
+use crate::serve::Served;
+
+/// A request as the test servers see it.
+struct Request {
+    method: String,
+    /// Path and query.
+    target: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+/// An answer of a test server. An event stream sends its head only and closes.
+struct Reply {
+    status: u16,
+    content_type: String,
+    body: Vec<u8>,
+}
+
+fn json_reply(status: u16, body: Value) -> Reply {
+    Reply {
+        status,
+        content_type: "application/json".into(),
+        body: body.to_string().into_bytes(),
+    }
+}
+
+/// A test server; it stops accepting when dropped.
+struct TestServer {
+    url: String,
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wakes the accepting thread, which then sees `stop`.
+        let _ = TcpStream::connect(self.url.trim_start_matches("http://"));
+    }
+}
+
+/// Serves `handler` on a free loopback port, a thread a connection, one request each
+/// (`Connection: close`).
+fn http_server(handler: impl Fn(&Request) -> Reply + Send + Sync + 'static) -> TestServer {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopped = stop.clone();
+    let handler = Arc::new(handler);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().map_while(Result::ok) {
+            if stopped.load(Ordering::SeqCst) {
+                break;
+            }
+            let handler = handler.clone();
+            std::thread::spawn(move || answer(stream, &*handler));
+        }
+    });
+    TestServer { url, stop }
+}
+
+fn answer(stream: TcpStream, handler: &dyn Fn(&Request) -> Reply) {
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    if reader.read_line(&mut line).is_err() {
+        return;
+    }
+    let mut parts = line.split_whitespace();
+    let (method, target) = (
+        parts.next().unwrap_or_default(),
+        parts.next().unwrap_or("/"),
+    );
+    let mut headers = Vec::new();
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h).unwrap_or(0) == 0 || h.trim().is_empty() {
+            break;
+        }
+        if let Some((k, v)) = h.split_once(':') {
+            headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
+        }
+    }
+    let length = (headers.iter())
+        .find(|(k, _)| k == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0; length];
+    let _ = reader.read_exact(&mut body);
+    let request = Request {
+        method: method.to_string(),
+        target: target.to_string(),
+        headers,
+        body,
+    };
+    let reply = handler(&request);
+    let mut stream = reader.into_inner();
+    let stream_only = reply.content_type.starts_with("text/event-stream");
+    let mut head = format!(
+        "HTTP/1.1 {} X\r\nContent-Type: {}\r\nConnection: close\r\n",
+        reply.status, reply.content_type
+    );
+    if !stream_only {
+        head.push_str(&format!("Content-Length: {}\r\n", reply.body.len()));
+    }
+    head.push_str("\r\n");
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(&reply.body);
+}
+
+/// `relay serve` at `upstream` behind a proxy: `handler` answers each request, and may hand
+/// it on with the function it is given.
+fn proxy(
+    upstream: String,
+    handler: impl Fn(&Request, &dyn Fn(&Request) -> Reply) -> Reply + Send + Sync + 'static,
+) -> TestServer {
+    let client = reqwest::blocking::Client::new();
+    let forward = move |req: &Request| {
+        let method = reqwest::Method::from_bytes(req.method.as_bytes()).unwrap();
+        let mut out = client
+            .request(method, format!("{upstream}{}", req.target))
+            .body(req.body.clone());
+        for (k, v) in &req.headers {
+            if matches!(k.as_str(), "content-type" | "authorization" | "accept") {
+                out = out.header(k.as_str(), v.as_str());
+            }
+        }
+        let response = out.send().expect("the upstream relay serve answers");
+        let status = response.status().as_u16();
+        let content_type = (response.headers().get("content-type"))
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default();
+        let body = if content_type.starts_with("text/event-stream") {
+            Vec::new()
+        } else {
+            response.bytes().unwrap().to_vec()
+        };
+        Reply {
+            status,
+            content_type,
+            body,
+        }
+    };
+    http_server(move |req| handler(req, &forward))
+}
+
+/// `relay conformance --check URL --json ARGS`.
+fn check(env: &Env, url: &str, args: &[&str], vars: &[(&str, &str)]) -> Run {
+    let mut all = vec!["conformance", "--check", url, "--json", "--timeout", "20"];
+    all.extend_from_slice(args);
+    env.run_env(&all, vars)
+}
+
+/// The scenario lines by name, and the summary line.
+fn outcomes(run: &Run) -> (Vec<Value>, Value) {
+    let mut lines = run.json_lines();
+    let summary = lines
+        .pop()
+        .unwrap_or_else(|| panic!("no output: {}", run.stderr));
+    (lines, summary)
+}
+
+fn result_of<'a>(lines: &'a [Value], scenario: &str) -> &'a Value {
+    (lines.iter())
+        .find(|o| o["scenario"] == scenario)
+        .unwrap_or_else(|| panic!("no scenario {scenario}: {lines:#?}"))
+}
+
+/// Asserts every scenario ran, in the suite's order, with its level, and passed.
+#[track_caller]
+fn all_pass(run: &Run) {
+    assert_eq!(
+        run.code, 0,
+        "stdout: {}\nstderr: {}",
+        run.stdout, run.stderr
+    );
+    let (lines, summary) = outcomes(run);
+    let expected: Vec<Value> = (relay::suite::SCENARIOS.iter())
+        .map(|s| json!({"scenario": s.name, "level": s.level.as_str(), "result": "pass", "reason": null}))
+        .collect();
+    assert_eq!(lines, expected);
+    let n = expected.len();
+    assert_eq!(
+        summary,
+        json!({"level_passed": "L3", "passed": n, "failed": 0, "skipped": 0})
+    );
+}
+
+#[test]
+fn relay_serve_passes_every_scenario_at_l3_in_the_project_given() {
+    let env = Env::new();
+    env.ok(&["projects", "create", "suite-target"]);
+    let server = Served::start(&env, &[]);
+    let run = check(&env, &server.url, &["--project", "suite-target"], &[]);
+    all_pass(&run);
+    // Everything went into the project given, and the fact asserted is no longer current.
+    assert_eq!(
+        env.ok(&["pull", "--latest", "--json", "--project", "demo"]),
+        ""
+    );
+    let written = env.ok(&[
+        "pull",
+        "--latest",
+        "50",
+        "--json",
+        "--project",
+        "suite-target",
+    ]);
+    // Three seeds, one deposit and two reviewed; a draft shows to its creator only.
+    assert_eq!(written.lines().count(), 6, "{written}");
+    let facts = env.ok(&["facts", "list", "--json", "--project", "suite-target"]);
+    assert_eq!(facts, "", "the suite invalidates what it asserted");
+    assert!(env.ok(&["verify"]).contains("sound"));
+}
+
+#[test]
+fn without_a_project_relay_serve_is_a_clear_error_naming_project() {
+    // relay serve has no `POST /v1/projects`, the extension the suite makes a project with.
+    let env = Env::new();
+    let server = Served::start(&env, &[]);
+    let run = check(&env, &server.url, &[], &[]);
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert_eq!(run.stdout, "", "no scenario ran");
+    let e = run.error();
+    assert_eq!(e["error"], "invalid_input");
+    let m = e["message"].as_str().unwrap();
+    assert!(m.starts_with("POST /v1/projects answered 404"), "{m}");
+    assert!(m.contains("Pass --project ID"), "{m}");
+}
+
+#[test]
+fn without_a_project_the_suite_makes_one_and_archives_it_where_the_server_can() {
+    // relay's extension routes, answered as a server that has them would: through the CLI.
+    let env = Arc::new(Env::new());
+    let server = Served::start(&env, &[]);
+    let cli = env.clone();
+    let extended = proxy(server.url.clone(), move |req, forward| {
+        let path: Vec<&str> = req.target.split('/').collect();
+        match (req.method.as_str(), path.as_slice()) {
+            ("POST", ["", "v1", "projects"]) => {
+                let body: Value = serde_json::from_slice(&req.body).unwrap();
+                let id = body["project_id"].as_str().unwrap();
+                json_reply(201, cli.ok_json(&["projects", "create", id]))
+            }
+            ("POST", ["", "v1", "projects", id, "archive"]) => {
+                json_reply(200, cli.ok_json(&["projects", "archive", id]))
+            }
+            _ => forward(req),
+        }
+    });
+    let run = check(&env, &extended.url, &[], &[]);
+    all_pass(&run);
+    let projects: Vec<Value> = (env.ok(&["projects", "list", "--json"]).lines())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let made: Vec<&Value> = (projects.iter())
+        .filter(|p| {
+            p["project_id"]
+                .as_str()
+                .unwrap()
+                .starts_with("conformance-")
+        })
+        .collect();
+    assert_eq!(made.len(), 1, "{projects:#?}");
+    assert!(made[0]["archived_at"].is_string(), "{:?}", made[0]);
+    assert_eq!(
+        env.ok(&["pull", "--latest", "--json", "--project", "demo"]),
+        ""
+    );
+    let human = env.run(&["conformance", "--check", &extended.url]);
+    assert_eq!(human.code, 0, "{}", human.stderr);
+    assert!(
+        human.stderr.contains("archived the project `conformance-"),
+        "{}",
+        human.stderr
+    );
+}
+
+#[test]
+fn a_token_that_writes_as_its_own_actor_passes_and_its_actor_signs_the_packages() {
+    let env = Env::new();
+    let token =
+        env.ok_json(&["token", "create", "--actor", "claude", "--project", "demo"])["token"]
+            .as_str()
+            .unwrap()
+            .to_string();
+    let server = Served::start(&env, &[]);
+    let refused = check(&env, &server.url, &["--project", "demo"], &[]);
+    assert_eq!(refused.code, 4, "{}", refused.stderr);
+    let m = refused.error()["message"].as_str().unwrap().to_string();
+    assert!(
+        m.contains("answered 401") && m.contains("--token TOKEN or RELAY_TOKEN"),
+        "{m}"
+    );
+    let run = check(
+        &env,
+        &server.url,
+        &["--project", "demo"],
+        &[("RELAY_TOKEN", &token)],
+    );
+    all_pass(&run);
+    let latest = env.ok_json(&["pull", "--latest", "1", "--project", "demo"]);
+    assert_eq!(latest["created_by"]["id"], "claude", "{latest}");
+}
+
+#[test]
+fn a_server_that_turns_a_conflict_into_success_fails_deposit_conflict_only() {
+    let env = Env::new();
+    let server = Served::start(&env, &[]);
+    let broken = proxy(server.url.clone(), |req, forward| match forward(req) {
+        // As if the second deposit had overwritten the first.
+        reply if reply.status == 409 => json_reply(200, json!({"ok": true})),
+        reply => reply,
+    });
+    let run = check(&env, &broken.url, &["--project", "demo"], &[]);
+    assert_eq!(run.code, 5, "{}", run.stderr);
+    let (lines, summary) = outcomes(&run);
+    let failed: Vec<&Value> = lines.iter().filter(|o| o["result"] != "pass").collect();
+    assert_eq!(failed.len(), 1, "{failed:#?}");
+    assert_eq!(failed[0]["scenario"], "deposit_conflict");
+    assert_eq!(failed[0]["level"], "L1");
+    let reason = failed[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with(
+            "POST /v1/projects/demo/packages answered 200 {\"ok\":true}; expected 409"
+        ),
+        "{reason}"
+    );
+    assert!(
+        reason.contains("duplicate_package_id") && reason.contains("§11.2"),
+        "{reason}"
+    );
+    assert_eq!(summary["level_passed"], "L0");
+    assert_eq!(summary["failed"], 1);
+    let e = run.error();
+    assert_eq!(e["error"], "integrity_error");
+    let m = e["message"].as_str().unwrap();
+    let tail = format!("failed at {}: deposit_conflict", broken.url);
+    assert!(m.ends_with(&tail), "{m}");
+}
+
+/// A server that declares protocol 0.2 and routes nothing else.
+fn off_spec() -> TestServer {
+    http_server(|req| match req.target.as_str() {
+        "/v1/conformance" => json_reply(
+            200,
+            json!({"protocol_version": "0.2", "conformance_level": "L3", "capabilities":
+                {"hybrid_search": false, "semantic_search": false, "realtime": false,
+                 "blob_storage": false}}),
+        ),
+        _ => json_reply(404, json!({"error": "not_found", "message": "no route"})),
+    })
+}
+
+#[test]
+fn a_server_off_the_spec_fails_the_scenarios_it_breaks_and_passes_no_level() {
+    let env = Env::new();
+    let server = off_spec();
+    let run = check(&env, &server.url, &["--project", "p"], &[]);
+    assert_eq!(run.code, 5, "{}", run.stderr);
+    let (lines, summary) = outcomes(&run);
+    assert_eq!(lines.len(), relay::suite::SCENARIOS.len());
+    let descriptor = result_of(&lines, "descriptor");
+    assert_eq!(descriptor["result"], "fail");
+    assert_eq!(
+        descriptor["reason"],
+        "GET /v1/conformance answered: `protocol_version` is \"0.2\", expected \"0.1\" (§11.5, §15.1)"
+    );
+    let unknown = result_of(&lines, "pull_specific_unknown");
+    assert_eq!(unknown["result"], "fail");
+    assert!(
+        unknown["reason"].as_str().unwrap().contains(
+            "answered 404 {\"error\":\"not_found\",\"message\":\"no route\"}; expected 404 with {\"error\": \"package_not_found\"} (§8.2)"
+        ),
+        "{unknown}"
+    );
+    let latest = result_of(&lines, "pull_latest");
+    assert_eq!(latest["result"], "skip");
+    assert!(latest["reason"].as_str().unwrap().starts_with("no packages to read back: depositing them failed (POST /v1/projects/p/packages answered 404"), "{latest}");
+    assert_eq!(result_of(&lines, "orchestrate")["result"], "skip");
+    assert_eq!(result_of(&lines, "deposit")["result"], "fail");
+    assert_eq!(summary["level_passed"], Value::Null);
+    assert!(
+        run.error()["message"]
+            .as_str()
+            .unwrap()
+            .contains("descriptor")
+    );
+}
+
+#[test]
+fn human_output_is_a_line_per_scenario_then_the_level() {
+    let env = Env::new();
+    let server = off_spec();
+    let run = env.run(&["conformance", "--check", &server.url, "--project", "p"]);
+    assert_eq!(run.code, 5, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        lines.len(),
+        relay::suite::SCENARIOS.len() + 1,
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        lines[0],
+        "fail  L0  descriptor: GET /v1/conformance answered: `protocol_version` is \"0.2\", expected \"0.1\" (§11.5, §15.1)"
+    );
+    assert!(
+        lines[6].starts_with("skip  L0  orchestrate: GET /v1/orchestrate?project=p&focus="),
+        "{}",
+        lines[6]
+    );
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("Level passed: none (the server declares L3); 0 passed, "),
+        "{last}"
+    );
+    let error = run.stderr.lines().last().unwrap();
+    assert!(
+        error.starts_with("relay: error: 9 of 25 conformance scenarios failed at"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_server_that_cannot_be_reached_is_an_error_not_a_list_of_failures() {
+    let env = Env::new();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}");
+    let run = check(&env, &url, &[], &[]);
+    assert_eq!(run.code, 7, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    let e = run.error();
+    assert_eq!(e["error"], "io_error");
+    let m = e["message"].as_str().unwrap();
+    assert!(
+        m.starts_with(&format!("cannot reach the server at {url}/: ")),
+        "{m}"
+    );
+    let bad = env.run(&["conformance", "--check", "ftp://example.com", "--json"]);
+    assert_eq!(bad.code, 4, "{}", bad.stderr);
+    assert!(
+        bad.error()["message"]
+            .as_str()
+            .unwrap()
+            .contains("not an http or https URL")
+    );
+}
+
+#[test]
+fn a_server_without_a_descriptor_skips_it_and_the_checks_that_need_it() {
+    let env = Env::new();
+    let server = http_server(|_| json_reply(404, json!({"error": "not_found"})));
+    let run = check(&env, &server.url, &["--project", "p"], &[]);
+    assert_eq!(run.code, 5, "{}", run.stderr);
+    let (lines, _) = outcomes(&run);
+    let descriptor = result_of(&lines, "descriptor");
+    assert_eq!(descriptor["result"], "skip");
+    assert!(
+        descriptor["reason"]
+            .as_str()
+            .unwrap()
+            .ends_with("SHOULD publish one)"),
+        "{descriptor}"
+    );
+    for needs_it in ["pull_relevant", "missing_capabilities", "realtime"] {
+        assert_eq!(result_of(&lines, needs_it)["result"], "skip", "{needs_it}");
+    }
+}
