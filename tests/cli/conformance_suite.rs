@@ -226,11 +226,20 @@ fn relay_serve_passes_every_scenario_at_l3_in_the_project_given() {
 }
 
 #[test]
-fn without_a_project_relay_serve_is_a_clear_error_naming_project() {
-    // relay serve has no `POST /v1/projects`, the extension the suite makes a project with.
+fn without_a_project_a_server_that_cannot_make_one_is_a_clear_error_naming_project() {
+    // A server without relay's `POST /v1/projects` extension (404, as §9.1 has no such route).
     let env = Env::new();
     let server = Served::start(&env, &[]);
-    let run = check(&env, &server.url, &[], &[]);
+    let plain = proxy(server.url.clone(), move |req, forward| {
+        match (req.method.as_str(), req.target.as_str()) {
+            ("POST", "/v1/projects") => json_reply(
+                404,
+                json!({"error": "not_found", "message": "no route POST /v1/projects"}),
+            ),
+            _ => forward(req),
+        }
+    });
+    let run = check(&env, &plain.url, &[], &[]);
     assert_eq!(run.code, 4, "{}", run.stderr);
     assert_eq!(run.stdout, "", "no scenario ran");
     let e = run.error();
@@ -241,26 +250,10 @@ fn without_a_project_relay_serve_is_a_clear_error_naming_project() {
 }
 
 #[test]
-fn without_a_project_the_suite_makes_one_and_archives_it_where_the_server_can() {
-    // relay's extension routes, answered as a server that has them would: through the CLI.
-    let env = Arc::new(Env::new());
+fn without_a_project_the_suite_makes_one_on_relay_serve_and_archives_it() {
+    let env = Env::new();
     let server = Served::start(&env, &[]);
-    let cli = env.clone();
-    let extended = proxy(server.url.clone(), move |req, forward| {
-        let path: Vec<&str> = req.target.split('/').collect();
-        match (req.method.as_str(), path.as_slice()) {
-            ("POST", ["", "v1", "projects"]) => {
-                let body: Value = serde_json::from_slice(&req.body).unwrap();
-                let id = body["project_id"].as_str().unwrap();
-                json_reply(201, cli.ok_json(&["projects", "create", id]))
-            }
-            ("POST", ["", "v1", "projects", id, "archive"]) => {
-                json_reply(200, cli.ok_json(&["projects", "archive", id]))
-            }
-            _ => forward(req),
-        }
-    });
-    let run = check(&env, &extended.url, &[], &[]);
+    let run = check(&env, &server.url, &[], &[]);
     all_pass(&run);
     let projects: Vec<Value> = (env.ok(&["projects", "list", "--json"]).lines())
         .map(|l| serde_json::from_str(l).unwrap())
@@ -279,7 +272,7 @@ fn without_a_project_the_suite_makes_one_and_archives_it_where_the_server_can() 
         env.ok(&["pull", "--latest", "--json", "--project", "demo"]),
         ""
     );
-    let human = env.run(&["conformance", "--check", &extended.url]);
+    let human = env.run(&["conformance", "--check", &server.url]);
     assert_eq!(human.code, 0, "{}", human.stderr);
     assert!(
         human.stderr.contains("archived the project `conformance-"),
