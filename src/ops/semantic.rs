@@ -180,22 +180,27 @@ pub fn search(
     if q.terms.is_empty() || limit == 0 {
         return Ok(Vec::new());
     }
-    let Some(query) = model.embed(query_text) else {
-        return Ok(Vec::new());
-    };
-    let files = logs(store, projects)?;
     let depth = if mode == Mode::Hybrid {
         limit.max(FUSION_DEPTH)
     } else {
         limit
     };
-    let hits = vector_list(store, &files, &query, filter, depth, model)?;
-    let asked = Asked {
-        model,
-        vector: &query,
-        query: &q,
+    // A query with no word the model knows has no vector: semantic search finds nothing,
+    // and hybrid search is its keyword list alone.
+    let query = model.embed(query_text);
+    let mut semantic = match &query {
+        Some(query) => {
+            let files = logs(store, projects)?;
+            let hits = vector_list(store, &files, query, filter, depth, model)?;
+            let asked = Asked {
+                model,
+                vector: query,
+                query: &q,
+            };
+            read_hits(store, &files, hits, filter, depth, &asked)?
+        }
+        None => Vec::new(),
     };
-    let mut semantic = read_hits(store, &files, hits, filter, depth, &asked)?;
     if mode == Mode::Semantic {
         semantic.truncate(limit);
         return Ok(semantic
@@ -246,8 +251,10 @@ pub fn search(
             continue;
         };
         r.score = f.score;
-        let similarity =
-            similarity.or_else(|| package_vector(model, &r.stored).map(|v| cosine(&v, &query)));
+        let similarity = similarity.or_else(|| {
+            let query = query.as_ref()?;
+            package_vector(model, &r.stored).map(|v| cosine(&v, query))
+        });
         r.explain = Some(Explain {
             mode,
             keyword_rank: f.keyword_rank,

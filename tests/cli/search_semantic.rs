@@ -299,3 +299,27 @@ fn vectors_follow_the_model_and_the_cache_changes_no_answer() {
     assert_eq!(c["capabilities"]["semantic_search"], true);
     assert_eq!(c["capabilities"]["hybrid_search"], true);
 }
+
+/// A query with no word the model knows has no vector: semantic search finds nothing, and
+/// hybrid search (the default with a model) is the keyword list, not nothing. Found by the
+/// conformance suite's `pull_relevant`.
+#[test]
+fn a_query_the_model_cannot_embed_is_keyword_search_in_hybrid_mode() {
+    let env = Env::new();
+    let id = env.deposit("Ship the qwzx build to staging", &[]);
+    env.deposit("Memory leak", &[]);
+    let model = env.path("model");
+    tiny_model(&model, &[[1.0, 0.0], [0.0, 1.0]]);
+    let m = model.to_string_lossy().into_owned();
+    let found = |mode: &str| -> Vec<String> {
+        let r = env.run(&["search", "qwzx", "--json", "--mode", mode, "--model", &m]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.json_lines()
+            .iter()
+            .map(|l| l["package"]["package_id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(found("keyword"), [id.clone()]);
+    assert_eq!(found("hybrid"), [id]);
+    assert!(found("semantic").is_empty());
+}
