@@ -23,14 +23,14 @@ use crate::ops::watch::{self, Event, EventKind, Scope, Since, Until, Watch};
 /// watch (a checkout, a merge that reorders lines, `verify --fix`), a {"kind": "resync"}
 /// event names the log, and the records of the new log that this watch has not given yet
 /// follow it.
-///
-/// Examples:
-///   relay watch                                 new records in the current project
-///   relay watch --all-projects --kind package,transition
-///   relay watch --json | jq -c 'select(.kind == "fact") | .record'
-///   relay watch --since beginning --once --json  everything there is, then exit
-///   relay watch --since "$CURSOR" --until-idle 5 --json
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  relay watch                                  new records in the current project
+  relay watch --all-projects --kind package,transition
+  relay watch --json | jq -c 'select(.kind == \"fact\") | .record'
+  CURSOR=$(relay watch --cursor)               a point to resume from
+  relay watch --since \"$CURSOR\" --until-idle 5 --json
+  relay watch --since beginning --once --json  everything there is, then exit")]
 pub struct WatchArgs {
     /// Where to start: `now` (the default), `beginning`, or a cursor from an earlier event
     #[arg(long, value_name = "CURSOR", default_value = "now")]
