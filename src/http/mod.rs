@@ -11,6 +11,7 @@
 //! accepting, lets every request in flight finish (writes included), and returns.
 
 pub mod auth;
+mod console;
 mod events;
 pub mod extract;
 mod facts;

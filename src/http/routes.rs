@@ -17,7 +17,7 @@ use super::auth::{Access, Caller, ProjectCall};
 use super::extract::{JsonBody, Params, PathId};
 use super::reply::{Answer, ApiError, Reply, to_json};
 use super::state::AppState;
-use super::{events, facts, projects, sessions};
+use super::{console, events, facts, projects, sessions};
 use crate::error::{Error, Result, SchemaError};
 use crate::ops::filter::Filter;
 use crate::ops::review::{Action, Reviewer};
@@ -65,6 +65,7 @@ pub fn routes() -> Router<AppState> {
         .route("/v1/projects/{project_id}/events", get(events::events))
         .route("/v1/projects", get(projects::list).post(projects::create))
         .route("/v1/projects/{project_id}/archive", post(projects::archive))
+        .merge(console::routes())
 }
 
 /// The whole service: [`routes`], JSON errors for an unknown route (404) or method (405), and

@@ -6,6 +6,7 @@ mod architecture;
 mod backup;
 mod compat;
 mod conformance_suite;
+mod console;
 mod convergence;
 mod deposit;
 mod error_codes;

@@ -1,0 +1,309 @@
+//! The web console of `relay serve`, for the people in the loop: server-rendered HTML (maud,
+//! which escapes every value it is given), one stylesheet and one small script, all served by
+//! relay itself, under a Content-Security-Policy that allows nothing but this origin and no
+//! inline script. This first page is the timeline: a project's packages by day, newest first,
+//! filtered and paged through the catalogs (never the whole store), with new deposits added
+//! live from the event stream. It reads through the same `ops` as the JSON routes.
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use maud::{DOCTYPE, Markup, html};
+use serde::Deserialize;
+
+use super::auth::Caller;
+use super::extract::Params;
+use super::reply::ApiError;
+use super::state::AppState;
+use crate::error::{Error, Result};
+use crate::ops::filter::Filter;
+use crate::ops::{projects, pull};
+use crate::store::packages::StoredPackage;
+use crate::wire::{Status, time};
+
+/// Only this origin, and no inline script or style: a stored string that slipped through
+/// escaping still could not run.
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
+connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+const CSS: &str = include_str!("console.css");
+const JS: &str = include_str!("console.js");
+
+/// Packages on one page of the timeline.
+const PAGE: usize = 50;
+
+/// The console's routes, added to the server's.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/", get(timeline))
+        .route("/console/console.css", get(css))
+        .route("/console/console.js", get(js))
+}
+
+fn with_policy(mut r: Response, content_type: &'static str) -> Response {
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    r
+}
+
+async fn css() -> Response {
+    with_policy(CSS.into_response(), "text/css; charset=utf-8")
+}
+
+async fn js() -> Response {
+    with_policy(JS.into_response(), "text/javascript; charset=utf-8")
+}
+
+/// The timeline's query: the project, the filters, and where a page ends.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimelineParams {
+    project: Option<String>,
+    #[serde(rename = "type")]
+    package_type: Option<String>,
+    status: Option<String>,
+    author: Option<String>,
+    tag: Option<String>,
+    /// Only packages created before this time (the next page).
+    before: Option<String>,
+}
+
+fn given(v: &Option<String>) -> Option<String> {
+    v.as_ref()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
+/// What a timeline page shows.
+struct Timeline {
+    project: String,
+    projects: Vec<String>,
+    packages: Vec<StoredPackage>,
+    more: bool,
+}
+
+async fn timeline(
+    State(state): State<AppState>,
+    caller: Caller,
+    Params(q): Params<TimelineParams>,
+) -> std::result::Result<Response, ApiError> {
+    let page = state
+        .blocking(move |s| -> Result<(Timeline, TimelineParams)> {
+            let visible = caller.projects(&s.store)?;
+            let project = match given(&q.project) {
+                Some(p) => p,
+                None => (s.store.config().default_project.clone())
+                    .filter(|p| visible.contains(p))
+                    .or_else(|| visible.first().cloned())
+                    .ok_or_else(|| {
+                        Error::InvalidInput(
+                            "this store has no project you may see: create one with `relay projects create ID`".into(),
+                        )
+                    })?,
+            };
+            caller.may_read(&project)?;
+            projects::get(&s.store, &project)?;
+            let status = match given(&q.status) {
+                Some(text) => Some(Status::parse(&text).ok_or_else(|| {
+                    Error::InvalidInput(format!("status `{text}` is not a package status"))
+                })?),
+                None => None,
+            };
+            let filter = Filter {
+                types: given(&q.package_type).into_iter().collect(),
+                tags: given(&q.tag).into_iter().collect(),
+                actor: given(&q.author),
+                status,
+                since: None,
+                until: time::parse_time("before", given(&q.before).as_deref())?,
+                viewer: caller.viewer(s, &project),
+            };
+            let mut packages = pull::latest(&s.store, std::slice::from_ref(&project), &filter, PAGE + 1)?;
+            let more = packages.len() > PAGE;
+            packages.truncate(PAGE);
+            let page = Timeline {
+                project,
+                projects: visible,
+                packages,
+                more,
+            };
+            Ok((page, q))
+        })
+        .await?;
+    let (page, q) = page;
+    Ok(with_policy(
+        render(&page, &q).into_string().into_response(),
+        "text/html; charset=utf-8",
+    ))
+}
+
+fn layout(title: &str, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · relay" }
+                link rel="stylesheet" href="/console/console.css";
+                script src="/console/console.js" defer {}
+            }
+            body { (body) }
+        }
+    }
+}
+
+fn text<'a>(p: &'a StoredPackage, key: &str) -> &'a str {
+    p.package
+        .as_map()
+        .get(key)
+        .and_then(|v| v.as_str())
+        .unwrap_or("")
+}
+
+fn render(page: &Timeline, q: &TimelineParams) -> Markup {
+    let mut days: Vec<(&str, Vec<&StoredPackage>)> = Vec::new();
+    for p in &page.packages {
+        let day = text(p, "created_at").get(..10).unwrap_or("");
+        match days.last_mut() {
+            Some((d, list)) if *d == day => list.push(p),
+            _ => days.push((day, vec![p])),
+        }
+    }
+    let next = page
+        .packages
+        .last()
+        .map(|p| text(p, "created_at").to_string());
+    let value = |v: &Option<String>| v.clone().unwrap_or_default();
+    layout(
+        &page.project,
+        html! {
+            header {
+                h1 { "relay" }
+                form method="get" action="/" class="switch" {
+                    label { "Project " select name="project" data-autosubmit {
+                        @for p in &page.projects {
+                            option value=(p) selected[*p == page.project] { (p) }
+                        }
+                    } }
+                    noscript { button type="submit" { "Go" } }
+                }
+            }
+            main id="timeline" data-project=(page.project) {
+                p class="note" { "Read-only: this page changes nothing in the store." }
+                form method="get" action="/" class="filters" {
+                    input type="hidden" name="project" value=(page.project);
+                    label { "Type " input name="type" value=(value(&q.package_type)); }
+                    label { "Status " input name="status" value=(value(&q.status)); }
+                    label { "Author " input name="author" value=(value(&q.author)); }
+                    label { "Tag " input name="tag" value=(value(&q.tag)); }
+                    button type="submit" { "Filter" }
+                }
+                ol id="live" class="packages" aria-live="polite" {}
+                @if days.is_empty() {
+                    p class="empty" { "No packages match." }
+                }
+                @for (day, list) in &days {
+                    section class="day" {
+                        h2 { time datetime=(day) { (day) } }
+                        ol class="packages" {
+                            @for p in list { (row(p)) }
+                        }
+                    }
+                }
+                @if page.more {
+                    @if let Some(before) = next {
+                        a class="older" href=(older_link(page, q, &before)) { "Older packages" }
+                    }
+                }
+            }
+        },
+    )
+}
+
+fn row(p: &StoredPackage) -> Markup {
+    let by = p.package.as_map().get("created_by");
+    let author = by
+        .and_then(|b| b.get("id"))
+        .and_then(|v| v.as_str())
+        .unwrap_or("");
+    let session = by
+        .and_then(|b| b.get("session_id"))
+        .and_then(|v| v.as_str());
+    let significance = p
+        .package
+        .as_map()
+        .get("significance")
+        .and_then(|v| v.as_i64());
+    html! {
+        li class="package" data-id=(p.package.id()) {
+            span class="when" { (text(p, "created_at").get(11..16).unwrap_or("")) }
+            span class="type" { (text(p, "package_type")) }
+            span class=(format!("status {}", text(p, "status"))) { (text(p, "status")) }
+            @if let Some(s) = significance { span class="significance" title="significance" { "★" (s) } }
+            a class="title" href=(format!("/v1/packages/{}", urlencode(p.package.id()))) { (text(p, "title")) }
+            span class="author" { (author) }
+            @if let Some(s) = session { span class="session" { (s) } }
+        }
+    }
+}
+
+/// Percent-encodes everything but unreserved characters, for a query value or a path part.
+fn urlencode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn older_link(page: &Timeline, q: &TimelineParams, before: &str) -> String {
+    let mut parts = vec![format!("project={}", urlencode(&page.project))];
+    for (key, v) in [
+        ("type", &q.package_type),
+        ("status", &q.status),
+        ("author", &q.author),
+        ("tag", &q.tag),
+    ] {
+        if let Some(v) = given(v) {
+            parts.push(format!("{key}={}", urlencode(&v)));
+        }
+    }
+    parts.push(format!("before={}", urlencode(before)));
+    format!("/?{}", parts.join("&"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_values_are_percent_encoded() {
+        assert_eq!(urlencode("a b&c=d/é"), "a%20b%26c%3Dd%2F%C3%A9");
+    }
+
+    #[test]
+    fn the_policy_allows_no_inline_script_and_no_other_origin() {
+        assert!(CSP.contains("script-src 'self'"));
+        assert!(!CSP.contains("unsafe-inline"));
+        assert!(!CSP.contains("http"));
+    }
+}

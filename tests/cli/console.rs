@@ -1,0 +1,118 @@
+//! The web console of `relay serve` at the HTML level: the timeline, its filters and paging,
+//! every stored string escaped, and the Content-Security-Policy on every page and asset.
+
+use crate::harness::Env;
+use crate::serve::Served;
+
+/// `curl -si URL`: the status line and headers, and the body.
+fn get(env: &Env, url: &str) -> (String, String) {
+    let out = env
+        .program("curl", &["-si", "--max-time", "20", url])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    (head.to_lowercase(), body.to_string())
+}
+
+const XSS: [&str; 2] = [
+    "<script>alert(1)</script>",
+    "\"><img src=x onerror=alert(2)>",
+];
+
+#[test]
+fn the_timeline_escapes_every_stored_string_under_a_strict_policy() {
+    let env = Env::new();
+    for t in XSS {
+        env.deposit(t, &["--tag", t, "--type", "decision"]);
+    }
+    env.deposit("plain", &[]);
+    let server = Served::start(&env, &[]);
+    let (head, body) = get(&env, &server.at("/"));
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(
+        head.contains("content-type: text/html; charset=utf-8"),
+        "{head}"
+    );
+    assert!(
+        head.contains("content-security-policy: default-src 'none'; script-src 'self';"),
+        "{head}"
+    );
+    assert!(
+        body.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{body}"
+    );
+    assert!(
+        body.contains("&quot;&gt;&lt;img src=x onerror=alert(2)&gt;"),
+        "{body}"
+    );
+    for t in XSS {
+        assert!(!body.contains(t), "{t} came out unescaped");
+    }
+    // One script, from this origin; no inline script or style.
+    assert_eq!(body.matches("<script").count(), 1);
+    assert!(body.contains(r#"<script src="/console/console.js" defer></script>"#));
+    assert!(!body.contains("style="));
+
+    // Filters: by type, and by a tag that is itself hostile.
+    let (_, decisions) = get(&env, &server.at("/?project=demo&type=decision"));
+    assert_eq!(decisions.matches("class=\"package\"").count(), 2);
+    let (_, tagged) = get(
+        &env,
+        &server.at("/?tag=%3Cscript%3Ealert(1)%3C%2Fscript%3E"),
+    );
+    assert_eq!(tagged.matches("class=\"package\"").count(), 1);
+    assert!(
+        tagged.contains("value=\"&lt;script&gt;alert(1)&lt;/script&gt;\""),
+        "{tagged}"
+    );
+
+    for asset in ["/console/console.css", "/console/console.js"] {
+        let (head, body) = get(&env, &server.at(asset));
+        assert!(head.starts_with("http/1.1 200"), "{asset}: {head}");
+        assert!(head.contains("content-security-policy:"), "{asset}");
+        assert!(!body.is_empty());
+    }
+    let (head, body) = get(&env, &server.at("/?project=nope"));
+    assert!(head.starts_with("http/1.1 404"), "{head}");
+    assert!(body.contains("project_not_found"), "{body}");
+    let (head, _) = get(&env, &server.at("/?colour=red"));
+    assert!(head.starts_with("http/1.1 400"), "{head}");
+    let (code, stderr) = server.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+#[test]
+fn the_timeline_pages_by_time_without_gaps_or_repeats() {
+    let env = Env::new();
+    let mut made = Vec::new();
+    for i in 0..53 {
+        made.push(env.deposit(&format!("package {i}"), &[]));
+    }
+    let server = Served::start(&env, &[]);
+    let ids = |body: &str| -> Vec<String> {
+        body.split("data-id=\"")
+            .skip(1)
+            .map(|s| s[..s.find('"').unwrap()].to_string())
+            .collect()
+    };
+    let (_, first) = get(&env, &server.at("/"));
+    let first_ids = ids(&first);
+    assert_eq!(first_ids.len(), 50);
+    let start = first
+        .find("class=\"older\" href=\"")
+        .expect("a link to older packages")
+        + 20;
+    let link = first[start..start + first[start..].find('"').unwrap()].replace("&amp;", "&");
+    let (_, second) = get(&env, &server.at(&link));
+    let second_ids = ids(&second);
+    assert!(
+        !second.contains("class=\"older\""),
+        "the last page links no further"
+    );
+    let mut all: Vec<String> = first_ids.into_iter().chain(second_ids).collect();
+    all.reverse();
+    assert_eq!(all, made, "every package once, newest first");
+    let (code, stderr) = server.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+}
