@@ -116,3 +116,60 @@ fn the_timeline_pages_by_time_without_gaps_or_repeats() {
     let (code, stderr) = server.stop();
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// The console in a real browser: Debian's headless Chromium, driven by Selenium in the venv
+/// `.ci/run` makes (tests/console/test_console.py): hostile titles are text in the DOM and run
+/// nothing, a filter narrows the timeline, and a deposit made with the CLI appears without a
+/// reload. Skipped, saying why, where the browser, its driver or Selenium is missing.
+#[test]
+fn in_chromium_the_timeline_shows_hostile_titles_as_text_and_deposits_live() {
+    let skip = |why: &str| eprintln!("SKIPPED the console's browser test: {why}");
+    let Some(python) = std::env::var("RELAY_MCP_PYTHON")
+        .ok()
+        .filter(|p| !p.is_empty())
+    else {
+        return skip("RELAY_MCP_PYTHON is not set (.ci/run sets it)");
+    };
+    let chromium = std::env::var("RELAY_CHROMIUM").unwrap_or("/usr/bin/chromium".into());
+    let driver = std::env::var("RELAY_CHROMEDRIVER").unwrap_or("/usr/bin/chromedriver".into());
+    for path in [&chromium, &driver] {
+        if !std::path::Path::new(path).exists() {
+            return skip(&format!(
+                "{path} is missing: apt-get install chromium chromium-driver (.ci/run does)"
+            ));
+        }
+    }
+    let env = Env::new();
+    let has_selenium = env
+        .program(&python, &["-c", "import selenium"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_selenium {
+        return skip(&format!(
+            "{python} has no selenium: pip install -r tests/console/requirements.txt (.ci/run does)"
+        ));
+    }
+    let server = Served::start(&env, &[]);
+    let shots = std::env::var("RELAY_CONSOLE_SHOTS")
+        .unwrap_or_else(|_| env.path("shots").to_string_lossy().into_owned());
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/console/test_console.py");
+    let store = env.dir.to_string_lossy().into_owned();
+    let out = env
+        .program(
+            &python,
+            &[script, &server.url, crate::harness::BIN, &store, &shots],
+        )
+        .env("RELAY_CHROMIUM", &chromium)
+        .env("RELAY_CHROMEDRIVER", &driver)
+        .output()
+        .expect("run the browser test");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "tests/console/test_console.py failed:\nstdout: {stdout}\nstderr: {stderr}"
+    );
+    assert!(stdout.contains("ok:"), "{stdout}");
+    let (code, server_stderr) = server.stop();
+    assert_eq!(code, Some(0), "{server_stderr}");
+}
