@@ -173,3 +173,63 @@ fn in_chromium_the_timeline_shows_hostile_titles_as_text_and_deposits_live() {
     let (code, server_stderr) = server.stop();
     assert_eq!(code, Some(0), "{server_stderr}");
 }
+
+#[test]
+fn a_package_page_shows_every_field_escaped_its_history_and_its_verified_hash() {
+    let env = Env::new();
+    let parent = env.deposit("The parent", &[]);
+    let id = env.deposit(
+        XSS[0],
+        &[
+            "--description",
+            XSS[1],
+            "--decision",
+            XSS[0],
+            "--question",
+            "Why <b>not</b>?",
+            "--handoff",
+            "Next: ship",
+            "--tag",
+            "web",
+            "--parent",
+            &parent,
+            "--status",
+            "awaiting_review",
+            "--review",
+            "human",
+        ],
+    );
+    env.ok(&["review", "approve", &id, "--note", "<i>fine</i>"]);
+    let server = Served::start(&env, &[]);
+    let (head, body) = get(&env, &server.at(&format!("/packages/{id}")));
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(head.contains("content-security-policy:"), "{head}");
+    for t in XSS {
+        assert!(!body.contains(t), "{t} came out unescaped");
+    }
+    assert!(body.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(body.contains("Why &lt;b&gt;not&lt;/b&gt;?"));
+    assert!(
+        body.contains(&format!(r#"href="/packages/{parent}""#)),
+        "a link to the parent"
+    );
+    assert!(body.contains("✓ verified"), "{body}");
+    assert!(
+        body.contains("version 1: deposited awaiting_review"),
+        "{body}"
+    );
+    assert!(
+        body.contains("version 2: approve awaiting_review → complete by tester"),
+        "{body}"
+    );
+    assert!(body.contains("&lt;i&gt;fine&lt;/i&gt;"));
+    assert!(body.contains("<code>sha256:"), "{body}");
+    // The timeline links to it.
+    let (_, timeline) = get(&env, &server.at("/"));
+    assert!(timeline.contains(&format!(r#"href="/packages/{id}""#)));
+    let (head, body) = get(&env, &server.at("/packages/pkg_nope"));
+    assert!(head.starts_with("http/1.1 404"), "{head}");
+    assert!(body.contains("package_not_found"));
+    let (code, stderr) = server.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+}

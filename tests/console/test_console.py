@@ -3,7 +3,7 @@
     python test_console.py BASE_URL RELAY_BINARY STORE_DIR SCREENSHOT_DIR
 
 It loads the timeline of a store whose titles are hostile strings and checks, in the DOM, that
-they are text and ran nothing; filters the timeline; then deposits with the CLI and waits for
+they are text and ran nothing; filters the timeline; opens a package; then deposits with the CLI and waits for
 the new package to appear without a reload. Screenshots go to SCREENSHOT_DIR. Exits non-zero
 with a message on the first failure.
 """
@@ -78,6 +78,14 @@ def main():
         shown = driver.find_elements(By.CSS_SELECTOR, "li.package")
         assert len(shown) == 1, [li.text for li in shown]
 
+        # A package's page, by clicking its title: the title is text there too.
+        shown[0].find_element(By.CSS_SELECTOR, "a.title").click()
+        WebDriverWait(driver, 10).until(lambda d: "/packages/" in d.current_url)
+        heading = driver.find_element(By.CSS_SELECTOR, "h2.package-title").text
+        assert heading == XSS[0], heading
+        assert "verified" in driver.find_element(By.CSS_SELECTOR, ".hash").text
+        driver.save_screenshot(os.path.join(SHOTS, "package.png"))
+
         # Live: a deposit from the CLI appears without a reload.
         driver.get(BASE + "/")
         WebDriverWait(driver, 10).until(
@@ -97,7 +105,7 @@ def main():
         driver.save_screenshot(os.path.join(SHOTS, "timeline-live.png"))
     finally:
         driver.quit()
-    print("ok: timeline, hostile titles as text, filter, live deposit")
+    print("ok: timeline, hostile titles as text, filter, package page, live deposit")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ document.addEventListener("DOMContentLoaded", () => {
     add("span", "type", p.package_type || "");
     add("span", `status ${p.status || ""}`, p.status || "");
     const title = add("a", "title", p.title || "");
-    title.href = `/v1/packages/${encodeURIComponent(p.package_id)}`;
+    title.href = `/packages/${encodeURIComponent(p.package_id)}`;
     add("span", "author", (p.created_by && p.created_by.id) || "");
     live.prepend(li);
   });

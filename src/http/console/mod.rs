@@ -3,7 +3,10 @@
 //! relay itself, under a Content-Security-Policy that allows nothing but this origin and no
 //! inline script. This first page is the timeline: a project's packages by day, newest first,
 //! filtered and paged through the catalogs (never the whole store), with new deposits added
-//! live from the event stream. It reads through the same `ops` as the JSON routes.
+//! live from the event stream; each package has a page of its own ([`package`]). The pages
+//! read through the same `ops` as the JSON routes.
+
+mod package;
 
 use axum::Router;
 use axum::extract::State;
@@ -38,11 +41,12 @@ const PAGE: usize = 50;
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(timeline))
+        .route("/packages/{package_id}", get(package::page))
         .route("/console/console.css", get(css))
         .route("/console/console.js", get(js))
 }
 
-fn with_policy(mut r: Response, content_type: &'static str) -> Response {
+pub(super) fn with_policy(mut r: Response, content_type: &'static str) -> Response {
     let h = r.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     h.insert(
@@ -151,7 +155,7 @@ async fn timeline(
     ))
 }
 
-fn layout(title: &str, body: Markup) -> Markup {
+pub(super) fn layout(title: &str, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -255,7 +259,7 @@ fn row(p: &StoredPackage) -> Markup {
             span class="type" { (text(p, "package_type")) }
             span class=(format!("status {}", text(p, "status"))) { (text(p, "status")) }
             @if let Some(s) = significance { span class="significance" title="significance" { "★" (s) } }
-            a class="title" href=(format!("/v1/packages/{}", urlencode(p.package.id()))) { (text(p, "title")) }
+            a class="title" href=(format!("/packages/{}", urlencode(p.package.id()))) { (text(p, "title")) }
             span class="author" { (author) }
             @if let Some(s) = session { span class="session" { (s) } }
         }
@@ -263,7 +267,7 @@ fn row(p: &StoredPackage) -> Markup {
 }
 
 /// Percent-encodes everything but unreserved characters, for a query value or a path part.
-fn urlencode(s: &str) -> String {
+pub(super) fn urlencode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
