@@ -233,3 +233,36 @@ fn a_package_page_shows_every_field_escaped_its_history_and_its_verified_hash() 
     let (code, stderr) = server.stop();
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+#[test]
+fn search_marks_the_query_words_in_escaped_results() {
+    let env = Env::new();
+    let leak = env.deposit(
+        "Memory leaking in the <worker>",
+        &["--handoff", "Fix the leak & restart"],
+    );
+    env.deposit("Timezone bug in invoice dates", &[]);
+    let server = Served::start(&env, &[]);
+    let (head, body) = get(&env, &server.at("/search?q=leak&mode=keyword"));
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(head.contains("content-security-policy:"));
+    assert_eq!(body.matches("class=\"result\"").count(), 1, "{body}");
+    assert!(body.contains(&format!(r#"href="/packages/{leak}""#)));
+    assert!(
+        body.contains("Memory <mark>leaking</mark> in the &lt;worker&gt;"),
+        "{body}"
+    );
+    assert!(
+        body.contains("Fix the <mark>leak</mark> &amp; restart"),
+        "{body}"
+    );
+    assert!(body.contains("this server has no embedding model"));
+    let (_, none) = get(&env, &server.at("/search?q=%3Cscript%3E"));
+    assert!(none.contains("value=\"&lt;script&gt;\""), "{none}");
+    assert!(none.contains("Nothing matches."));
+    let (head, body) = get(&env, &server.at("/search?q=leak&mode=semantic"));
+    assert!(head.starts_with("http/1.1 501"), "{head}");
+    assert!(body.contains("search_not_supported"));
+    let (code, stderr) = server.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+}

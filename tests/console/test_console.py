@@ -3,7 +3,7 @@
     python test_console.py BASE_URL RELAY_BINARY STORE_DIR SCREENSHOT_DIR
 
 It loads the timeline of a store whose titles are hostile strings and checks, in the DOM, that
-they are text and ran nothing; filters the timeline; opens a package; then deposits with the CLI and waits for
+they are text and ran nothing; filters the timeline; opens a package; searches; then deposits with the CLI and waits for
 the new package to appear without a reload. Screenshots go to SCREENSHOT_DIR. Exits non-zero
 with a message on the first failure.
 """
@@ -86,6 +86,19 @@ def main():
         assert "verified" in driver.find_element(By.CSS_SELECTOR, ".hash").text
         driver.save_screenshot(os.path.join(SHOTS, "package.png"))
 
+        # Search from the timeline's box: the query's words marked in the results.
+        driver.get(BASE + "/")
+        box = driver.find_element(By.CSS_SELECTOR, "form.find input[name=q]")
+        box.send_keys("alert")
+        driver.find_element(By.CSS_SELECTOR, "form.find button").click()
+        WebDriverWait(driver, 10).until(lambda d: "/search" in d.current_url)
+        results = driver.find_elements(By.CSS_SELECTOR, "li.result")
+        assert len(results) == 2, [r.text for r in results]
+        marks = {m.text for m in driver.find_elements(By.CSS_SELECTOR, "li.result mark")}
+        assert marks == {"alert"}, marks
+        assert driver.find_elements(By.CSS_SELECTOR, "main img") == [], "an injected <img>"
+        driver.save_screenshot(os.path.join(SHOTS, "search.png"))
+
         # Live: a deposit from the CLI appears without a reload.
         driver.get(BASE + "/")
         WebDriverWait(driver, 10).until(
@@ -105,7 +118,7 @@ def main():
         driver.save_screenshot(os.path.join(SHOTS, "timeline-live.png"))
     finally:
         driver.quit()
-    print("ok: timeline, hostile titles as text, filter, package page, live deposit")
+    print("ok: timeline, hostile titles as text, filter, package page, search, live deposit")
 
 
 if __name__ == "__main__":

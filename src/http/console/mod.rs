@@ -7,6 +7,7 @@
 //! read through the same `ops` as the JSON routes.
 
 mod package;
+mod search;
 
 use axum::Router;
 use axum::extract::State;
@@ -19,7 +20,7 @@ use serde::Deserialize;
 use super::auth::Caller;
 use super::extract::Params;
 use super::reply::ApiError;
-use super::state::AppState;
+use super::state::{AppState, Shared};
 use crate::error::{Error, Result};
 use crate::ops::filter::Filter;
 use crate::ops::{projects, pull};
@@ -42,6 +43,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(timeline))
         .route("/packages/{package_id}", get(package::page))
+        .route("/search", get(search::page))
         .route("/console/console.css", get(css))
         .route("/console/console.js", get(js))
 }
@@ -92,6 +94,29 @@ fn given(v: &Option<String>) -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
+/// The project a page is about: the one asked for (which the caller must be allowed to
+/// read), else the store's default project, else the first the caller may see.
+pub(super) fn choose_project(s: &Shared, caller: &Caller, asked: Option<&str>) -> Result<String> {
+    let asked = asked.map(str::trim).filter(|p| !p.is_empty());
+    let project = match asked {
+        Some(p) => p.to_string(),
+        None => {
+            let visible = caller.projects(&s.store)?;
+            (s.store.config().default_project.clone())
+                .filter(|p| visible.contains(p))
+                .or_else(|| visible.first().cloned())
+                .ok_or_else(|| {
+                    Error::InvalidInput(
+                        "this store has no project you may see: create one with `relay projects create ID`"
+                            .into(),
+                    )
+                })?
+        }
+    };
+    caller.may_read(&project)?;
+    Ok(project)
+}
+
 /// What a timeline page shows.
 struct Timeline {
     project: String,
@@ -108,18 +133,7 @@ async fn timeline(
     let page = state
         .blocking(move |s| -> Result<(Timeline, TimelineParams)> {
             let visible = caller.projects(&s.store)?;
-            let project = match given(&q.project) {
-                Some(p) => p,
-                None => (s.store.config().default_project.clone())
-                    .filter(|p| visible.contains(p))
-                    .or_else(|| visible.first().cloned())
-                    .ok_or_else(|| {
-                        Error::InvalidInput(
-                            "this store has no project you may see: create one with `relay projects create ID`".into(),
-                        )
-                    })?,
-            };
-            caller.may_read(&project)?;
+            let project = choose_project(s, &caller, q.project.as_deref())?;
             projects::get(&s.store, &project)?;
             let status = match given(&q.status) {
                 Some(text) => Some(Status::parse(&text).ok_or_else(|| {
@@ -136,7 +150,8 @@ async fn timeline(
                 until: time::parse_time("before", given(&q.before).as_deref())?,
                 viewer: caller.viewer(s, &project),
             };
-            let mut packages = pull::latest(&s.store, std::slice::from_ref(&project), &filter, PAGE + 1)?;
+            let mut packages =
+                pull::latest(&s.store, std::slice::from_ref(&project), &filter, PAGE + 1)?;
             let more = packages.len() > PAGE;
             packages.truncate(PAGE);
             let page = Timeline {
@@ -205,6 +220,11 @@ fn render(page: &Timeline, q: &TimelineParams) -> Markup {
                         }
                     } }
                     noscript { button type="submit" { "Go" } }
+                }
+                form method="get" action="/search" class="find" {
+                    input type="hidden" name="project" value=(page.project);
+                    label { "Search " input type="search" name="q"; }
+                    button type="submit" { "Find" }
                 }
             }
             main id="timeline" data-project=(page.project) {
