@@ -139,7 +139,10 @@ fn serve(bin: &Path, dir: &Path) -> (Child, String) {
 /// The package ids in the project's logs.
 fn stored_ids(store: &Path) -> HashSet<String> {
     let mut ids = HashSet::new();
-    for entry in walk(&store.join("projects")) {
+    let files = walkdir::WalkDir::new(store.join("projects"))
+        .into_iter()
+        .flatten();
+    for entry in files.map(|e| e.into_path()) {
         if entry.extension().is_some_and(|e| e == "ndjson")
             && entry.parent().is_some_and(|p| p.ends_with("packages"))
         {
@@ -158,19 +161,6 @@ fn stored_ids(store: &Path) -> HashSet<String> {
         }
     }
     ids
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }
 
 fn main() {

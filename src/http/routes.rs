@@ -19,14 +19,14 @@ use super::reply::{Answer, ApiError, Reply, to_json};
 use super::state::AppState;
 use super::{console, events, facts, projects, sessions};
 use crate::error::{Error, Result, SchemaError};
-use crate::ops::filter::Filter;
+use crate::ops::filter::{self, Filter};
 use crate::ops::review::{Action, Reviewer};
 use crate::ops::{attribution, conformance, orchestrate as digest, orient as orient_op, pull};
 use crate::ops::{relevant, review, semantic};
 use crate::search::fuse::Mode;
 use crate::search::model::Model;
 use crate::store::packages::StoredPackage;
-use crate::wire::{Status, time};
+use crate::wire::time;
 
 /// Every route, without the fallbacks and limits [`router`] adds. A new route goes here, so
 /// that it gets them too.
@@ -168,15 +168,11 @@ struct ListParams {
 
 impl ListParams {
     fn filter(&self, viewer: crate::ops::filter::Viewer) -> Result<Filter> {
-        let status = match self.status.as_deref() {
-            Some(s) => Some(Status::parse(s).ok_or_else(|| {
-                Error::InvalidInput(format!(
-                    "status `{s}` is not one of {}",
-                    crate::wire::package::STATUSES.join(", ")
-                ))
-            })?),
-            None => None,
-        };
+        let status = self
+            .status
+            .as_deref()
+            .map(filter::parse_status)
+            .transpose()?;
         Ok(Filter {
             types: self.package_type.iter().cloned().collect(),
             tags: self.tag.iter().cloned().collect(),

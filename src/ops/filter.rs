@@ -130,6 +130,17 @@ impl Filter {
 }
 
 /// Whether `viewer` may see a package in listings: drafts are visible to their creator only.
+/// A listing's `status` filter as given by a user: one of the §6 statuses, else
+/// `invalid_input` naming them.
+pub fn parse_status(text: &str) -> crate::error::Result<Status> {
+    Status::parse(text).ok_or_else(|| {
+        crate::error::Error::InvalidInput(format!(
+            "status `{text}` is not one of {}",
+            crate::wire::package::STATUSES.join(", ")
+        ))
+    })
+}
+
 pub fn visible_to(p: &Package, viewer: &str) -> bool {
     p.status() != Status::Draft || p.created_by().id == viewer
 }

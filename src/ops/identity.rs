@@ -34,12 +34,18 @@ impl Actor {
             .map(str::to_string)
             .or_else(|| config.actor.actor_type.clone())
             .unwrap_or_else(|| "human".to_string());
-        if !ACTOR_TYPES.contains(&actor_type.as_str()) {
-            return Err(Error::InvalidInput(format!(
-                "actor type `{actor_type}` is not one of {}",
-                ACTOR_TYPES.join(", ")
-            )));
-        }
+        check_actor_type(&actor_type)?;
         Ok(Actor { id, actor_type })
     }
+}
+
+/// Refuses an actor type outside the spec's enum (§6.2), naming the allowed ones.
+pub fn check_actor_type(actor_type: &str) -> Result<()> {
+    if ACTOR_TYPES.contains(&actor_type) {
+        return Ok(());
+    }
+    Err(Error::InvalidInput(format!(
+        "actor type `{actor_type}` is not one of {}",
+        ACTOR_TYPES.join(", ")
+    )))
 }

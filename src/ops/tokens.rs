@@ -11,7 +11,7 @@ use super::Actor;
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::tokens::{TokenLine, TokenRecord};
-use crate::wire::{ACTOR_TYPES, ids, time};
+use crate::wire::{ids, time};
 
 /// What every token starts with, so that it is recognisable in a config file or a leak scan.
 pub const PREFIX: &str = "relay_";
@@ -71,13 +71,7 @@ pub fn create(store: &Store, req: NewToken) -> Result<Created> {
             "a token's actor must not be empty".into(),
         ));
     }
-    if !ACTOR_TYPES.contains(&req.actor.actor_type.as_str()) {
-        return Err(Error::InvalidInput(format!(
-            "actor type `{}` is not one of {}",
-            req.actor.actor_type,
-            ACTOR_TYPES.join(", ")
-        )));
-    }
+    super::identity::check_actor_type(&req.actor.actor_type)?;
     let projects = match req.projects {
         Some(mut list) => {
             list.sort();

@@ -350,6 +350,35 @@ pub fn follow(
     }
 }
 
+/// At most `limit` events after `since`, waiting up to `wait` for the first (a long poll;
+/// zero answers at once), and the cursor to ask from next time: after the last event given
+/// when the limit cut the list short, else after everything read.
+pub fn collect(
+    store: &Store,
+    scope: Scope,
+    since: Since,
+    limit: usize,
+    wait: Duration,
+) -> Result<(Vec<Event>, String)> {
+    let mut w = Watch::open(store, scope, since)?;
+    let mut events: Vec<Event> = Vec::new();
+    let until = Until {
+        once: wait.is_zero(),
+        idle: Some(wait),
+    };
+    let got_some = std::cell::Cell::new(false);
+    follow(store, &mut w, until, &mut || got_some.get(), &mut |e| {
+        events.push(e);
+        got_some.set(true);
+        Ok(events.len() < limit)
+    })?;
+    let cursor = match events.last() {
+        Some(last) if events.len() >= limit => last.cursor.clone(),
+        _ => w.cursor(),
+    };
+    Ok((events, cursor))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -388,6 +417,45 @@ mod tests {
         })
         .unwrap();
         got
+    }
+
+    #[test]
+    fn collect_stops_at_its_limit_and_its_cursor_goes_on_from_there() {
+        let (_dir, store) = demo();
+        let all = || Scope {
+            projects: None,
+            kinds: vec![EventKind::Fact],
+        };
+        let (none, start) = collect(&store, all(), Since::Now, 10, Duration::ZERO).unwrap();
+        assert!(none.is_empty());
+        for subject in ["a", "b", "c"] {
+            assert(&store, "demo", subject);
+        }
+        let since = || Since::parse(&start).unwrap();
+        let (two, cursor) = collect(&store, all(), since(), 2, Duration::ZERO).unwrap();
+        assert_eq!(two.len(), 2);
+        assert_eq!(cursor, two[1].cursor);
+        let (rest, end) = collect(
+            &store,
+            all(),
+            Since::parse(&cursor).unwrap(),
+            10,
+            Duration::ZERO,
+        )
+        .unwrap();
+        assert_eq!(rest.len(), 1);
+        assert_eq!(rest[0].record["subject"], "c");
+        assert_eq!(end, rest[0].cursor);
+        // A long poll with nothing new waits, then answers empty.
+        let (later, _) = collect(
+            &store,
+            all(),
+            Since::parse(&end).unwrap(),
+            10,
+            Duration::from_millis(20),
+        )
+        .unwrap();
+        assert!(later.is_empty());
     }
 
     #[test]

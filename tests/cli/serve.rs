@@ -117,8 +117,11 @@ pub fn curl(env: &Env, args: &[&str]) -> (u16, Value) {
 /// Every log of the store and its token file, as bytes: what a refused request must leave
 /// as it was.
 pub fn logs(env: &Env) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out: Vec<(PathBuf, Vec<u8>)> = walkdir(&env.store())
+    let mut out: Vec<(PathBuf, Vec<u8>)> = walkdir::WalkDir::new(env.store())
         .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .map(walkdir::DirEntry::into_path)
         .filter(|p| {
             p.extension().is_some_and(|e| e == "ndjson")
                 && !p.starts_with(env.store().join("cache"))
@@ -129,19 +132,6 @@ pub fn logs(env: &Env) -> Vec<(PathBuf, Vec<u8>)> {
         })
         .collect();
     out.sort();
-    out
-}
-
-fn walkdir(dir: &std::path::Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            out.extend(walkdir(&path));
-        } else {
-            out.push(path);
-        }
-    }
     out
 }
 

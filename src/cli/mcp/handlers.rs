@@ -301,22 +301,7 @@ pub fn watch(c: &Call) -> Result<Value, CliError> {
     let since = watch_op::Since::parse(&c.args.str("since").unwrap_or_else(|| "now".into()))?;
     let limit = c.args.int("limit").unwrap_or(100) as usize;
     let wait = std::time::Duration::from_millis(c.args.int("wait_ms").unwrap_or(0) as u64);
-    let mut w = watch_op::Watch::open(store, scope, since)?;
-    let mut events = Vec::new();
-    let until = watch_op::Until {
-        once: wait.is_zero(),
-        idle: Some(wait),
-    };
-    let got_some = std::cell::Cell::new(false);
-    watch_op::follow(store, &mut w, until, &mut || got_some.get(), &mut |e| {
-        events.push(e);
-        got_some.set(true);
-        Ok(events.len() < limit)
-    })?;
-    let cursor = match events.last() {
-        Some(last) if events.len() >= limit => last.cursor.clone(),
-        _ => w.cursor(),
-    };
+    let (events, cursor) = watch_op::collect(store, scope, since, limit, wait)?;
     Ok(json!({ "events": events, "cursor": cursor }))
 }
 

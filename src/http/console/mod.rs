@@ -22,10 +22,10 @@ use super::extract::Params;
 use super::reply::ApiError;
 use super::state::{AppState, Shared};
 use crate::error::{Error, Result};
-use crate::ops::filter::Filter;
+use crate::ops::filter::{self, Filter};
 use crate::ops::{projects, pull};
 use crate::store::packages::StoredPackage;
-use crate::wire::{Status, time};
+use crate::wire::time;
 
 /// Only this origin, and no inline script or style: a stored string that slipped through
 /// escaping still could not run.
@@ -95,13 +95,18 @@ fn given(v: &Option<String>) -> Option<String> {
 }
 
 /// The project a page is about: the one asked for (which the caller must be allowed to
-/// read), else the store's default project, else the first the caller may see.
-pub(super) fn choose_project(s: &Shared, caller: &Caller, asked: Option<&str>) -> Result<String> {
+/// read), else the store's default project, else the first of `visible` (the projects the
+/// caller may see).
+pub(super) fn choose_project(
+    s: &Shared,
+    caller: &Caller,
+    visible: &[String],
+    asked: Option<&str>,
+) -> Result<String> {
     let asked = asked.map(str::trim).filter(|p| !p.is_empty());
     let project = match asked {
         Some(p) => p.to_string(),
         None => {
-            let visible = caller.projects(&s.store)?;
             (s.store.config().default_project.clone())
                 .filter(|p| visible.contains(p))
                 .or_else(|| visible.first().cloned())
@@ -133,14 +138,12 @@ async fn timeline(
     let page = state
         .blocking(move |s| -> Result<(Timeline, TimelineParams)> {
             let visible = caller.projects(&s.store)?;
-            let project = choose_project(s, &caller, q.project.as_deref())?;
+            let project = choose_project(s, &caller, &visible, q.project.as_deref())?;
             projects::get(&s.store, &project)?;
-            let status = match given(&q.status) {
-                Some(text) => Some(Status::parse(&text).ok_or_else(|| {
-                    Error::InvalidInput(format!("status `{text}` is not a package status"))
-                })?),
-                None => None,
-            };
+            let status = given(&q.status)
+                .as_deref()
+                .map(filter::parse_status)
+                .transpose()?;
             let filter = Filter {
                 types: given(&q.package_type).into_iter().collect(),
                 tags: given(&q.tag).into_iter().collect(),

@@ -38,7 +38,8 @@ pub async fn page(
 ) -> std::result::Result<Response, ApiError> {
     let (project, query, mode, found) = state
         .blocking(move |s| -> Result<_> {
-            let project = super::choose_project(s, &caller, q.project.as_deref())?;
+            let visible = caller.projects(&s.store)?;
+            let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
             projects::get(&s.store, &project)?;
             let model = s.model.as_deref();
             let mode = search_mode(q.mode.as_deref().filter(|m| !m.is_empty()), model)?;
