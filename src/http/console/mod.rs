@@ -6,8 +6,11 @@
 //! live from the event stream; each package has a page of its own ([`package`]). The pages
 //! read through the same `ops` as the JSON routes.
 
+mod login;
 mod package;
 mod search;
+
+pub use login::Who;
 
 use axum::Router;
 use axum::extract::State;
@@ -132,9 +135,10 @@ struct Timeline {
 
 async fn timeline(
     State(state): State<AppState>,
-    caller: Caller,
+    who: Who,
     Params(q): Params<TimelineParams>,
 ) -> std::result::Result<Response, ApiError> {
+    let caller = who.caller.clone();
     let page = state
         .blocking(move |s| -> Result<(Timeline, TimelineParams)> {
             let visible = caller.projects(&s.store)?;
@@ -168,9 +172,31 @@ async fn timeline(
         .await?;
     let (page, q) = page;
     Ok(with_policy(
-        render(&page, &q).into_string().into_response(),
+        render(&page, &q, &who).into_string().into_response(),
         "text/html; charset=utf-8",
     ))
+}
+
+/// The bar at the top of every page: the console's pages for `project`, and who is looking
+/// (read-only, or logged in and able to write).
+pub(super) fn top(project: &str, who: &Who) -> Markup {
+    let at = |path: &str| format!("{path}?project={}", urlencode(project));
+    html! {
+        nav class="top" {
+            a class="home" href=(at("/")) { "relay" }
+            a href=(at("/search")) { "Search" }
+            a href=(at("/facts")) { "Facts" }
+            a href=(at("/review")) { "Review" }
+            a href=(at("/orient")) { "Orient" }
+            span class="project" { "Project " (project) }
+            span class="who" {
+                @match &who.name {
+                    Some(name) => { "Signed in as " (name) @if !who.can_write() { " (read-only)" } }
+                    None => { "Read-only" }
+                }
+            }
+        }
+    }
 }
 
 pub(super) fn layout(title: &str, body: Markup) -> Markup {
@@ -197,7 +223,7 @@ fn text<'a>(p: &'a StoredPackage, key: &str) -> &'a str {
         .unwrap_or("")
 }
 
-fn render(page: &Timeline, q: &TimelineParams) -> Markup {
+fn render(page: &Timeline, q: &TimelineParams, who: &Who) -> Markup {
     let mut days: Vec<(&str, Vec<&StoredPackage>)> = Vec::new();
     for p in &page.packages {
         let day = text(p, "created_at").get(..10).unwrap_or("");
@@ -214,8 +240,8 @@ fn render(page: &Timeline, q: &TimelineParams) -> Markup {
     layout(
         &page.project,
         html! {
+            (top(&page.project, who))
             header {
-                h1 { "relay" }
                 form method="get" action="/" class="switch" {
                     label { "Project " select name="project" data-autosubmit {
                         @for p in &page.projects {

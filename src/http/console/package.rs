@@ -7,8 +7,7 @@ use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
 use serde_json::{Map, Value};
 
-use super::{layout, urlencode, with_policy};
-use crate::http::auth::Caller;
+use super::{Who, layout, top, urlencode, with_policy};
 use crate::http::extract::PathId;
 use crate::http::reply::ApiError;
 use crate::http::state::AppState;
@@ -38,9 +37,10 @@ const SHOWN: [&str; 17] = [
 
 pub async fn page(
     State(state): State<AppState>,
-    caller: Caller,
+    who: Who,
     PathId(id): PathId,
 ) -> Result<Response, ApiError> {
+    let caller = who.caller.clone();
     let versions = state
         .blocking(move |s| {
             let versions = pull::history(&s.store, &id)?;
@@ -56,7 +56,9 @@ pub async fn page(
         ));
     };
     Ok(with_policy(
-        render(current, &versions).into_string().into_response(),
+        render(current, &versions, &who)
+            .into_string()
+            .into_response(),
         "text/html; charset=utf-8",
     ))
 }
@@ -76,7 +78,7 @@ fn list(map: &Map<String, Value>, key: &str) -> Vec<String> {
     }
 }
 
-fn render(current: &StoredPackage, versions: &[StoredPackage]) -> Markup {
+fn render(current: &StoredPackage, versions: &[StoredPackage], who: &Who) -> Markup {
     let m = current.package.as_map();
     let get = |k: &str| m.get(k).map(show).unwrap_or_default();
     let by = m.get("created_by").and_then(Value::as_object);
@@ -93,10 +95,7 @@ fn render(current: &StoredPackage, versions: &[StoredPackage]) -> Markup {
     layout(
         &get("title"),
         html! {
-            header {
-                h1 { a href=(format!("/?project={}", urlencode(project))) { "relay" } }
-                span { "Project " (project) }
-            }
+            (top(project, who))
             main id="package" {
                 h2 class="package-title" { (get("title")) }
                 p class="hash" {

@@ -8,9 +8,8 @@ use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
 use serde::Deserialize;
 
-use super::{layout, urlencode, with_policy};
+use super::{Who, layout, top, urlencode, with_policy};
 use crate::error::Result;
-use crate::http::auth::Caller;
 use crate::http::extract::Params;
 use crate::http::reply::ApiError;
 use crate::http::routes::search_mode;
@@ -33,9 +32,10 @@ pub struct SearchParams {
 
 pub async fn page(
     State(state): State<AppState>,
-    caller: Caller,
+    who: Who,
     Params(q): Params<SearchParams>,
 ) -> std::result::Result<Response, ApiError> {
+    let caller = who.caller.clone();
     let (project, query, mode, found) = state
         .blocking(move |s| -> Result<_> {
             let visible = caller.projects(&s.store)?;
@@ -64,7 +64,7 @@ pub async fn page(
         .await?;
     let has_model = state.model.is_some();
     Ok(with_policy(
-        render(&project, &query, mode, has_model, &found)
+        render(&project, &query, mode, has_model, &found, &who)
             .into_string()
             .into_response(),
         "text/html; charset=utf-8",
@@ -126,7 +126,14 @@ fn snippet(r: &Ranked) -> String {
     }
 }
 
-fn render(project: &str, query: &str, mode: &str, has_model: bool, found: &[Ranked]) -> Markup {
+fn render(
+    project: &str,
+    query: &str,
+    mode: &str,
+    has_model: bool,
+    found: &[Ranked],
+    who: &Who,
+) -> Markup {
     let asked = words(query);
     let modes: &[&str] = if has_model {
         &["hybrid", "semantic", "keyword"]
@@ -136,10 +143,7 @@ fn render(project: &str, query: &str, mode: &str, has_model: bool, found: &[Rank
     layout(
         "Search",
         html! {
-            header {
-                h1 { a href=(format!("/?project={}", urlencode(project))) { "relay" } }
-                span { "Project " (project) }
-            }
+            (top(project, who))
             main id="search" {
                 form method="get" action="/search" class="filters" {
                     input type="hidden" name="project" value=(project);
