@@ -72,6 +72,7 @@ pub enum Command {
     Watch(cmd::watch::WatchArgs),
     Serve(cmd::serve::ServeArgs),
     Token(cmd::token::TokenArgs),
+    Ui(cmd::ui::UiArgs),
 }
 
 /// Parses `args`, runs the command, reports errors and warnings, and returns the exit code.
@@ -125,6 +126,7 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
         Command::Mcp(a) => cmd::mcp::run(&mut ctx, a),
         Command::Watch(a) => cmd::watch::run(&mut ctx, a),
         Command::Serve(a) => cmd::serve::run(&mut ctx, a),
+        Command::Ui(a) => cmd::ui::run(&mut ctx, a),
         Command::Token(a) => cmd::token::run(&mut ctx, a),
     };
     let result = result.and_then(|()| ctx.ui.flush().map_err(CliError::Output));

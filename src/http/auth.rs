@@ -5,7 +5,7 @@
 //! decides what a request may touch and whom its writes are attributed to.
 
 use axum::extract::FromRequestParts;
-use axum::http::{header, request::Parts};
+use axum::http::{Method, header, request::Parts};
 
 use super::extract::PathId;
 use super::reply::ApiError;
@@ -33,17 +33,25 @@ pub enum Access {
     Write,
 }
 
-/// What the `Authorization` header held.
+/// What the `Authorization` header held, or else the console's login cookie.
 enum Presented {
     None,
     Bearer(String),
+    /// The console's login cookie: a token, or a `relay ui` login.
+    Cookie(String),
     /// Another scheme, or not text.
     Other,
 }
 
 fn presented(parts: &Parts) -> Presented {
     let Some(value) = parts.headers.get(header::AUTHORIZATION) else {
-        return Presented::None;
+        // A browser's cookie goes with any request to this origin, so it counts for reads and
+        // for the console's own forms, which check a form token; never for a JSON write.
+        let reads = matches!(parts.method, Method::GET | Method::HEAD);
+        return match super::logins::cookie(&parts.headers) {
+            Some(c) if reads || parts.uri.path().starts_with("/console/") => Presented::Cookie(c),
+            _ => Presented::None,
+        };
     };
     let Ok(text) = value.to_str() else {
         return Presented::Other;
@@ -62,6 +70,14 @@ fn identify(shared: &Shared, presented: Presented) -> Result<Caller> {
     let store = &shared.store;
     match presented {
         Presented::Bearer(token) => Ok(Caller::Token(tokens::authenticate(store, &token)?)),
+        Presented::Cookie(login) => match shared.logins.grant(&login) {
+            Some(grant) => Ok(Caller::Token(grant)),
+            // A login that no longer holds (a revoked token) is no login at all.
+            None => match tokens::authenticate(store, &login) {
+                Ok(grant) => Ok(Caller::Token(grant)),
+                Err(_) => identify(shared, Presented::None),
+            },
+        },
         Presented::Other => Err(Error::Unauthenticated(
             "the Authorization header must read `Bearer TOKEN`".into(),
         )),

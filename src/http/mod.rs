@@ -15,6 +15,7 @@ mod console;
 mod events;
 pub mod extract;
 mod facts;
+pub mod logins;
 mod projects;
 pub mod reply;
 pub mod routes;
@@ -94,6 +95,7 @@ impl Server {
             max_body: options.max_body,
             timeout: options.timeout,
             warnings: options.warnings,
+            logins: logins::Logins::new()?,
             shutdown,
         });
         Ok(Server {
@@ -109,6 +111,13 @@ impl Server {
     /// The address really bound (port 0 asks the system for a free one).
     pub fn address(&self) -> SocketAddr {
         self.address
+    }
+
+    /// A one-time link that logs a browser in to the console as `grant` (what `relay ui`
+    /// opens): the login lives in this process only, and the link works once.
+    pub fn console_link(&self, grant: crate::ops::tokens::Grant) -> Result<String> {
+        let code = self.state.logins.one_time_code(grant)?;
+        Ok(format!("{}/console/login?code={code}", self.url()))
     }
 
     /// The server's base URL, e.g. `http://127.0.0.1:7700`.

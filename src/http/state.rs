@@ -44,6 +44,8 @@ pub struct Shared {
     /// How long a request may take to arrive and be answered.
     pub timeout: Duration,
     pub warnings: WarningSink,
+    /// The console's logins: its form secret and the logins of `relay ui` links.
+    pub logins: super::logins::Logins,
     /// Becomes `true` when the server starts to shut down: long-lived responses (streams)
     /// should end then, as the server waits for every connection to finish.
     pub shutdown: watch::Receiver<bool>,

@@ -49,18 +49,22 @@ fn digest(token: &str) -> String {
         .collect()
 }
 
-/// A new token: [`PREFIX`] and 64 hex digits of 32 bytes from the OS generator. Unlike record
-/// ids, a token has no fallback: without the generator there is no token.
-fn new_secret() -> Result<String> {
+/// 64 hex digits of 32 bytes from the OS generator, for `what` (a secret: unlike record ids,
+/// there is no fallback; without the generator there is no secret).
+pub fn random_hex(what: &str) -> Result<String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).map_err(|e| {
         Error::io(
-            "cannot draw random bytes for a token",
+            format!("cannot draw random bytes for {what}"),
             std::io::Error::other(e.to_string()),
         )
     })?;
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    Ok(format!("{PREFIX}{hex}"))
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A new token: [`PREFIX`] and 64 hex digits.
+fn new_secret() -> Result<String> {
+    Ok(format!("{PREFIX}{}", random_hex("a token")?))
 }
 
 /// Makes a token and records its hash.

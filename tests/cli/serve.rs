@@ -28,37 +28,59 @@ impl Served {
     /// from the first line of its stdout (so the server is listening when this returns).
     #[track_caller]
     pub fn start(env: &Env, args: &[&str]) -> Served {
-        let stderr = env.dir.join(format!("serve-{}.stderr", std::process::id()));
         let mut all = vec!["serve", "--listen", "127.0.0.1:0"];
         all.extend_from_slice(args);
+        let (served, line) = Served::launch(env, &all);
+        assert!(
+            line.starts_with("listening on "),
+            "relay serve printed {line:?}"
+        );
+        served
+    }
+
+    /// Starts `relay ui --no-open ARGS` in `env`: the server, and the one-time login link it
+    /// printed as its first line.
+    #[track_caller]
+    pub fn ui(env: &Env, args: &[&str]) -> (Served, String) {
+        let mut all = vec!["ui", "--no-open"];
+        all.extend_from_slice(args);
+        Served::launch(env, &all)
+    }
+
+    /// Runs relay with `all` and reads the first line of its stdout, which holds the URL the
+    /// server bound; returns the server and that line.
+    #[track_caller]
+    fn launch(env: &Env, all: &[&str]) -> (Served, String) {
+        let stderr = env.dir.join(format!("serve-{}.stderr", std::process::id()));
         let mut child = env
-            .command(&all)
+            .command(all)
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&stderr).unwrap())
             .spawn()
-            .expect("start relay serve");
+            .expect("start relay");
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
             .unwrap();
-        let url = match line.trim().strip_prefix("listening on ") {
-            Some(url) => url.to_string(),
-            None => {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!(
-                    "relay serve printed {line:?}; stderr: {}",
-                    std::fs::read_to_string(&stderr).unwrap_or_default()
-                );
-            }
+        let line = line.trim().to_string();
+        let Some(at) = line.find("http://") else {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "relay {all:?} printed {line:?}; stderr: {}",
+                std::fs::read_to_string(&stderr).unwrap_or_default()
+            );
         };
-        let address = url.trim_start_matches("http://").parse().unwrap();
-        Served {
+        let rest = &line[at + "http://".len()..];
+        let host = rest.split('/').next().unwrap();
+        let address = host.parse().unwrap();
+        let served = Served {
             child,
-            url,
+            url: format!("http://{host}"),
             address,
             stderr,
-        }
+        };
+        (served, line)
     }
 
     /// `url` + `path`.

@@ -21,5 +21,6 @@ pub mod serve;
 pub mod session;
 pub mod status;
 pub mod token;
+pub mod ui;
 pub mod verify;
 pub mod watch;

@@ -78,23 +78,9 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> CmdResult {
             args.listen
         )));
     }
-    let model = match semantic::load_model(Some(store), &ModelChoice { given: args.model }) {
-        ModelState::Loaded(m) => Some(Arc::new(*m)),
-        ModelState::None => None,
-        ModelState::Broken { path, reason } => {
-            ctx.ui.tolerated_error(
-                crate::Code::SearchNotSupported.as_str(),
-                &format!(
-                    "the embedding model at {} does not load ({reason}); relevant pull is keyword search only",
-                    path.display()
-                ),
-            );
-            None
-        }
-    };
-    // The server's own handle on the store, with this command's secrets policy.
-    let mut own = Store::open(store.root().to_path_buf())?;
-    own.set_secret_policy(store.secret_policy());
+    let model = load_model(ctx, args.model)?;
+    let store = ctx.store()?;
+    let own = own_store(store)?;
     let root = store.root().to_path_buf();
     let options = Options {
         listen: args.listen,
@@ -106,14 +92,7 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> CmdResult {
     };
     let server = Server::bind(own, ctx.cwd.clone(), options)?;
     let url = server.url();
-    if ctx.ui.json {
-        ctx.ui.json_line(&json!({"url": url, "store": root}))?;
-    } else {
-        use std::io::Write;
-        writeln!(ctx.ui.out(), "listening on {url}")?;
-    }
-    // Whoever reads the address (a test, a supervisor) has it before the first request.
-    ctx.ui.flush()?;
+    announce(ctx, &format!("listening on {url}"), &url, &root)?;
     let auth = if server.address().ip().is_loopback() && !tokens::any_live(ctx.store()?)? {
         "no token needed until one exists (relay token create)"
     } else {
@@ -128,9 +107,59 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> CmdResult {
     Ok(())
 }
 
+/// Prints where the server is as the first line: `line`, or with --json {"url", "store"};
+/// whoever reads it (a test, a supervisor) has it before the first request.
+pub(super) fn announce(
+    ctx: &mut Ctx,
+    line: &str,
+    url: &str,
+    root: &std::path::Path,
+) -> Result<(), CliError> {
+    if ctx.ui.json {
+        ctx.ui.json_line(&json!({"url": url, "store": root}))?;
+    } else {
+        use std::io::Write;
+        writeln!(ctx.ui.out(), "{line}")?;
+    }
+    ctx.ui.flush()?;
+    Ok(())
+}
+
+/// The embedding model of semantic and hybrid search: `given`, else the store's; one that
+/// does not load leaves keyword search, with a warning.
+pub(super) fn load_model(
+    ctx: &mut Ctx,
+    given: Option<std::path::PathBuf>,
+) -> Result<Option<Arc<crate::search::model::Model>>, CliError> {
+    let store = ctx.store()?;
+    Ok(
+        match semantic::load_model(Some(store), &ModelChoice { given }) {
+            ModelState::Loaded(m) => Some(Arc::new(*m)),
+            ModelState::None => None,
+            ModelState::Broken { path, reason } => {
+                ctx.ui.tolerated_error(
+                    crate::Code::SearchNotSupported.as_str(),
+                    &format!(
+                        "the embedding model at {} does not load ({reason}); relevant pull is keyword search only",
+                        path.display()
+                    ),
+                );
+                None
+            }
+        },
+    )
+}
+
+/// The server's own handle on the store, with this command's secrets policy.
+pub(super) fn own_store(store: &Store) -> Result<Store, CliError> {
+    let mut own = Store::open(store.root().to_path_buf())?;
+    own.set_secret_policy(store.secret_policy());
+    Ok(own)
+}
+
 /// Prints what the store's readers skipped, once per line of a log however many requests
 /// meet it, through a `Ui` of the command's own settings.
-fn warning_printer(ctx: &Ctx) -> http::WarningSink {
+pub(super) fn warning_printer(ctx: &Ctx) -> http::WarningSink {
     let ui = Ui::new(ctx.ui.json, ctx.ui.quiet, ctx.global.color);
     let cwd = ctx.cwd.clone();
     let seen: Mutex<HashSet<(std::path::PathBuf, u64, &'static str)>> = Mutex::default();

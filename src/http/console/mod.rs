@@ -8,15 +8,17 @@
 
 mod login;
 mod package;
+mod redact;
+mod review;
 mod search;
 
 pub use login::Who;
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use maud::{DOCTYPE, Markup, html};
 use serde::Deserialize;
 
@@ -47,6 +49,10 @@ pub fn routes() -> Router<AppState> {
         .route("/", get(timeline))
         .route("/packages/{package_id}", get(package::page))
         .route("/search", get(search::page))
+        .route("/review", get(review::page))
+        .route("/console/review/{package_id}", post(review::decide))
+        .route("/console/login", get(login::form).post(login::submit))
+        .route("/console/logout", post(login::logout))
         .route("/console/console.css", get(css))
         .route("/console/console.js", get(js))
 }
@@ -67,6 +73,17 @@ pub(super) fn with_policy(mut r: Response, content_type: &'static str) -> Respon
         HeaderValue::from_static("no-referrer"),
     );
     r
+}
+
+/// A page as it leaves the server: any credential in it redacted (the second line of defence,
+/// [`redact`]), under the console's policy.
+pub(super) fn html_page(status: StatusCode, page: Markup) -> Response {
+    let page = page.into_string();
+    let (shown, _) = redact::redact_html(&page);
+    with_policy(
+        (status, shown.into_owned()).into_response(),
+        "text/html; charset=utf-8",
+    )
 }
 
 async fn css() -> Response {
@@ -171,10 +188,7 @@ async fn timeline(
         })
         .await?;
     let (page, q) = page;
-    Ok(with_policy(
-        render(&page, &q, &who).into_string().into_response(),
-        "text/html; charset=utf-8",
-    ))
+    Ok(html_page(StatusCode::OK, render(&page, &q, &who)))
 }
 
 /// The bar at the top of every page: the console's pages for `project`, and who is looking
@@ -192,11 +206,35 @@ pub(super) fn top(project: &str, who: &Who) -> Markup {
             span class="who" {
                 @match &who.name {
                     Some(name) => { "Signed in as " (name) @if !who.can_write() { " (read-only)" } }
-                    None => { "Read-only" }
+                    None => { "Read-only · " a href="/console/login" { "Log in" } }
+                }
+                @if let Some(csrf) = &who.csrf {
+                    form method="post" action="/console/logout" class="logout" {
+                        input type="hidden" name="csrf" value=(csrf);
+                        button type="submit" { "Log out" }
+                    }
                 }
             }
         }
     }
+}
+
+/// A page that says what went wrong with a console action, with the error's status, and a
+/// link back to where the person came from.
+pub(super) fn failure(e: Error, back: &str) -> Response {
+    let status = super::reply::status_of(&e);
+    let page = layout(
+        "Not done",
+        html! {
+            nav class="top" { a class="home" href="/" { "relay" } }
+            main id="failure" {
+                h2 { "Not done" }
+                p class="problem" role="alert" { (e.to_string()) }
+                p { a href=(back) { "Back" } }
+            }
+        },
+    );
+    html_page(status, page)
 }
 
 pub(super) fn layout(title: &str, body: Markup) -> Markup {

@@ -3,11 +3,12 @@
 //! the store checked when it read the line ("verified").
 
 use axum::extract::State;
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use maud::{Markup, html};
 use serde_json::{Map, Value};
 
-use super::{Who, layout, top, urlencode, with_policy};
+use super::{Who, html_page, layout, top, urlencode};
 use crate::http::extract::PathId;
 use crate::http::reply::ApiError;
 use crate::http::state::AppState;
@@ -55,12 +56,7 @@ pub async fn page(
             crate::error::Error::PackageNotFound(String::new()),
         ));
     };
-    Ok(with_policy(
-        render(current, &versions, &who)
-            .into_string()
-            .into_response(),
-        "text/html; charset=utf-8",
-    ))
+    Ok(html_page(StatusCode::OK, render(current, &versions, &who)))
 }
 
 fn show(v: &Value) -> String {

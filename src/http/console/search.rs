@@ -4,11 +4,12 @@
 //! its title and text. Marking happens on text runs that maud escapes, never on HTML.
 
 use axum::extract::State;
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use maud::{Markup, html};
 use serde::Deserialize;
 
-use super::{Who, layout, top, urlencode, with_policy};
+use super::{Who, html_page, layout, top, urlencode};
 use crate::error::Result;
 use crate::http::extract::Params;
 use crate::http::reply::ApiError;
@@ -63,11 +64,9 @@ pub async fn page(
         })
         .await?;
     let has_model = state.model.is_some();
-    Ok(with_policy(
-        render(&project, &query, mode, has_model, &found, &who)
-            .into_string()
-            .into_response(),
-        "text/html; charset=utf-8",
+    Ok(html_page(
+        StatusCode::OK,
+        render(&project, &query, mode, has_model, &found, &who),
     ))
 }
 
