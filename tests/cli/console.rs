@@ -118,8 +118,10 @@ fn the_timeline_pages_by_time_without_gaps_or_repeats() {
 }
 
 /// The console in a real browser: Debian's headless Chromium, driven by Selenium in the venv
-/// `.ci/run` makes (tests/console/test_console.py): hostile titles are text in the DOM and run
-/// nothing, a filter narrows the timeline, and a deposit made with the CLI appears without a
+/// `.ci/run` makes (tests/console/test_console.py), against `relay ui`: its link logs in,
+/// hostile titles are text in the DOM and run nothing, a filter narrows the timeline, a
+/// search finds a package by meaning (with the test model), a flagged package is approved
+/// with a note from the review queue, and a deposit made with the CLI appears without a
 /// reload. Skipped, saying why, where the browser, its driver or Selenium is missing.
 #[test]
 fn in_chromium_the_timeline_shows_hostile_titles_as_text_and_deposits_live() {
@@ -149,16 +151,24 @@ fn in_chromium_the_timeline_shows_hostile_titles_as_text_and_deposits_live() {
             "{python} has no selenium: pip install -r tests/console/requirements.txt (.ci/run does)"
         ));
     }
-    let server = Served::start(&env, &[]);
+    // As a person would: `relay ui`, with the embedding model where there is one.
+    let model = crate::search_semantic::test_model();
+    let model_path = model.as_ref().map(|m| m.to_string_lossy().into_owned());
+    let mut args = vec!["--actor", "ana", "--actor-type", "human"];
+    if let Some(m) = &model_path {
+        args.extend(["--model", m.as_str()]);
+    }
+    let (server, link) = Served::ui(&env, &args);
     let shots = std::env::var("RELAY_CONSOLE_SHOTS")
         .unwrap_or_else(|_| env.path("shots").to_string_lossy().into_owned());
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/console/test_console.py");
     let store = env.dir.to_string_lossy().into_owned();
+    let mut script_args = vec![script, &link, crate::harness::BIN, &store, &shots];
+    if model.is_some() {
+        script_args.push("meaning");
+    }
     let out = env
-        .program(
-            &python,
-            &[script, &server.url, crate::harness::BIN, &store, &shots],
-        )
+        .program(&python, &script_args)
         .env("RELAY_CHROMIUM", &chromium)
         .env("RELAY_CHROMEDRIVER", &driver)
         .output()

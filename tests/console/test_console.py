@@ -1,13 +1,17 @@
 """The web console in a real browser: Debian's headless Chromium, driven by Selenium.
 
-    python test_console.py BASE_URL RELAY_BINARY STORE_DIR SCREENSHOT_DIR
+    python test_console.py LOGIN_LINK RELAY_BINARY STORE_DIR SCREENSHOT_DIR [meaning]
 
-It loads the timeline of a store whose titles are hostile strings and checks, in the DOM, that
-they are text and ran nothing; filters the timeline; opens a package; searches; then deposits with the CLI and waits for
-the new package to appear without a reload. Screenshots go to SCREENSHOT_DIR. Exits non-zero
-with a message on the first failure.
+LOGIN_LINK is the one-time link `relay ui --no-open` printed. The script logs in with it, loads
+the timeline of a store whose titles are hostile strings and checks, in the DOM, that they are
+text and ran nothing; filters the timeline; opens a package; searches by word and, with
+`meaning` (the server has an embedding model), by meaning; approves a flagged package with a
+note from the review queue; then deposits with the CLI and waits for the new package to
+appear without a reload. Screenshots go to SCREENSHOT_DIR. Exits non-zero with a message on
+the first failure.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -19,7 +23,17 @@ from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-BASE, RELAY, STORE, SHOTS = sys.argv[1:5]
+LINK, RELAY, STORE, SHOTS = sys.argv[1:5]
+MEANING = sys.argv[5:6] == ["meaning"]
+BASE = LINK.split("/console/")[0]
+# Topics with no word in common with the query that finds one of them by meaning.
+TOPICS = [
+    "Moved the Postgres tables to a new schema",
+    "Fixed the memory leak in the image resizer",
+    "Wrote the onboarding guide for new hires",
+    "Renamed the billing cron jobs",
+]
+FLAGGED = "Rotate the signing keys <before> Friday"
 XSS = [
     "<script>alert(1)</script>",
     '"><img src=x onerror=alert(2)>',
@@ -48,13 +62,29 @@ def relay(*args):
     return out.stdout
 
 
+def wait_for(driver, what, seconds=10):
+    try:
+        WebDriverWait(driver, seconds).until(what)
+    except Exception:
+        body = driver.page_source
+        raise AssertionError(f"waited in vain at {driver.current_url}: {body[:2000]}")
+
+
 def main():
     os.makedirs(SHOTS, exist_ok=True)
+    for t in TOPICS:
+        relay("deposit", "--title", t, "-q")
+    flagged = relay("deposit", "--title", FLAGGED, "--status", "draft", "-q").split()[0]
+    relay("review", "flag", flagged, "--human", "--note", "needs a <b>person</b>")
     for i, t in enumerate(XSS):
         relay("deposit", "--title", t, "--tag", t, "--type", "decision" if i == 0 else "standard", "-q")
     driver = browser()
     try:
-        driver.get(BASE + "/")
+        # The one-time link logs this browser in and lands on the timeline.
+        driver.get(LINK)
+        wait_for(driver, lambda d: d.current_url.rstrip("/") == BASE)
+        who = driver.find_element(By.CSS_SELECTOR, "nav.top .who").text
+        assert who.startswith("Signed in as ana"), who
         titles = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "li.package a.title")]
         for t in XSS:
             assert t in titles, (t, titles)
@@ -92,12 +122,48 @@ def main():
         box.send_keys("alert")
         driver.find_element(By.CSS_SELECTOR, "form.find button").click()
         WebDriverWait(driver, 10).until(lambda d: "/search" in d.current_url)
-        results = driver.find_elements(By.CSS_SELECTOR, "li.result")
-        assert len(results) == 2, [r.text for r in results]
+        titles = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "li.result a.title")]
+        # Both titles with the word come first (hybrid search adds the rest by meaning).
+        assert sorted(titles[:2]) == sorted(XSS[:2]), titles
+        if not MEANING:
+            assert len(titles) == 2, titles
         marks = {m.text for m in driver.find_elements(By.CSS_SELECTOR, "li.result mark")}
         assert marks == {"alert"}, marks
         assert driver.find_elements(By.CSS_SELECTOR, "main img") == [], "an injected <img>"
         driver.save_screenshot(os.path.join(SHOTS, "search.png"))
+
+        # By meaning: no word of the query is in the title it finds.
+        if MEANING:
+            box = driver.find_element(By.CSS_SELECTOR, "main form input[name=q]")
+            box.clear()
+            box.send_keys("documentation for people joining the team")
+            box.submit()
+            wait_for(driver, lambda d: "documentation" in d.current_url)
+            first = driver.find_element(By.CSS_SELECTOR, "li.result a.title").text
+            assert first == TOPICS[2], first
+            ranks = driver.find_element(By.CSS_SELECTOR, "li.result .ranks").text
+            assert "meaning #1" in ranks, ranks
+            driver.save_screenshot(os.path.join(SHOTS, "search-meaning.png"))
+        else:
+            print("SKIPPED search by meaning: the server has no embedding model")
+
+        # The review queue: approve the flagged package with a note, from the page.
+        driver.find_element(By.LINK_TEXT, "Review").click()
+        wait_for(driver, lambda d: "/review" in d.current_url)
+        item = driver.find_element(By.CSS_SELECTOR, f'li.pending[data-id="{flagged}"]')
+        assert item.find_element(By.CSS_SELECTOR, "a.title").text == FLAGGED
+        assert item.find_element(By.CSS_SELECTOR, "q.why").text == "needs a <b>person</b>"
+        item.find_element(By.CSS_SELECTOR, "textarea[name=note]").send_keys("Checked <i>twice</i>")
+        driver.save_screenshot(os.path.join(SHOTS, "review.png"))
+        item.find_element(By.CSS_SELECTOR, "button[value=approve]").click()
+        wait_for(driver, lambda d: "done=" in d.current_url)
+        done = driver.find_element(By.CSS_SELECTOR, "p.done").text
+        assert done.endswith("is now complete."), done
+        assert driver.find_elements(By.CSS_SELECTOR, f'li.pending[data-id="{flagged}"]') == []
+        last = json.loads(relay("pull", flagged, "--history", "--json").splitlines()[-1])
+        assert last["package"]["status"] == "complete", last
+        assert last["transition"]["note"] == "Checked <i>twice</i>", last
+        assert last["transition"]["by"]["id"] == "ana", last
 
         # Live: a deposit from the CLI appears without a reload.
         driver.get(BASE + "/")
@@ -118,7 +184,8 @@ def main():
         driver.save_screenshot(os.path.join(SHOTS, "timeline-live.png"))
     finally:
         driver.quit()
-    print("ok: timeline, hostile titles as text, filter, package page, search, live deposit")
+    print("ok: login link, timeline, hostile titles as text, filter, package page, search"
+          + (", search by meaning" if MEANING else "") + ", approval from the review queue, live deposit")
 
 
 if __name__ == "__main__":

@@ -70,7 +70,7 @@ pub(super) fn with_policy(mut r: Response, content_type: &'static str) -> Respon
     );
     h.insert(
         header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
+        HeaderValue::from_static("same-origin"),
     );
     r
 }
