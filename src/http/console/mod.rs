@@ -3,9 +3,11 @@
 //! relay itself, under a Content-Security-Policy that allows nothing but this origin and no
 //! inline script. This first page is the timeline: a project's packages by day, newest first,
 //! filtered and paged through the catalogs (never the whole store), with new deposits added
-//! live from the event stream; each package has a page of its own ([`package`]). The pages
-//! read through the same `ops` as the JSON routes.
+//! live from the event stream; each package has a page of its own ([`package`]), and search
+//! ([`search`]) and the facts ([`facts`]) have theirs. The pages read through the same `ops`
+//! as the JSON routes.
 
+mod facts;
 mod login;
 mod package;
 mod search;
@@ -47,6 +49,7 @@ pub fn routes() -> Router<AppState> {
         .route("/", get(timeline))
         .route("/packages/{package_id}", get(package::page))
         .route("/search", get(search::page))
+        .route("/facts", get(facts::page))
         .route("/console/console.css", get(css))
         .route("/console/console.js", get(js))
 }
@@ -91,7 +94,8 @@ pub struct TimelineParams {
     before: Option<String>,
 }
 
-fn given(v: &Option<String>) -> Option<String> {
+/// A query value that was given and is not blank, trimmed.
+pub(super) fn given(v: &Option<String>) -> Option<String> {
     v.as_ref()
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
