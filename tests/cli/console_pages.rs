@@ -182,3 +182,152 @@ fn hostile_facts_are_text_in_the_table_and_the_history() {
     let (code, stderr) = server.stop();
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// The text a browser shows for `html`, without white space (block boundaries are not
+/// compared): tags removed, the escapes HTML text uses decoded.
+fn shown_text(html: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            c if !in_tag && !c.is_whitespace() => text.push(c),
+            _ => {}
+        }
+    }
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// A line of `relay orient`'s Markdown as the text it shows, without white space: the list,
+/// heading and quote marks, bold and code marks left out.
+fn words_of(line: &str) -> String {
+    let line = line.trim_start_matches(['#', ' ', '-', '>']);
+    line.replace("**", "")
+        .replace('`', "")
+        .split_whitespace()
+        .collect()
+}
+
+#[test]
+fn the_orient_page_is_the_briefing_relay_orient_prints_rendered_and_escaped() {
+    let env = Env::new();
+    env.deposit(
+        "Chose the queue",
+        &[
+            "--type",
+            "decision",
+            "--decision",
+            "Use NATS",
+            "--question",
+            "How many brokers?",
+        ],
+    );
+    env.deposit("A small note", &["--type", "standard"]);
+    env.deposit(
+        XSS[0],
+        &[
+            "--type",
+            "handoff",
+            "--handoff",
+            XSS[1],
+            "--question",
+            "[why](javascript:alert(3))",
+        ],
+    );
+    assert_fact(
+        &env,
+        "dashboard",
+        "status",
+        "live",
+        "2026-01-01T00:00:00Z",
+        &[],
+    );
+    let printed = env.ok(&["orient"]);
+    let server = Served::start(&env, &[]);
+    let (head, body) = get(&env, &server.at("/orient?project=demo"));
+    assert_page(&head);
+
+    // Every line the CLI prints (but the time it was generated) is on the page.
+    let shown = shown_text(&body);
+    let mut compared = 0;
+    for line in printed.lines().filter(|l| !l.trim().is_empty()) {
+        if line.starts_with("Generated ") {
+            assert!(shown.contains("last14days·3packages"), "{shown}");
+            continue;
+        }
+        if line.contains("](javascript:") {
+            // A link whose address would run script: its text only, below.
+            continue;
+        }
+        let words = words_of(line);
+        assert!(
+            shown.contains(&words),
+            "{words:?} is not on the page:\n{shown}"
+        );
+        compared += 1;
+    }
+    assert!(compared >= 12, "{printed}");
+    for heading in [
+        "Latest handoff",
+        "Recent activity",
+        "Open questions",
+        "Active facts",
+    ] {
+        assert!(
+            body.contains(&format!("<h2>{heading}</h2>")),
+            "{heading}: {body}"
+        );
+    }
+    assert!(
+        body.contains("<h1>Orientation: demo (<code>demo</code>)</h1>"),
+        "{body}"
+    );
+    assert!(body.contains("dashboard status = live"), "{body}");
+
+    // Stored text is text: the hostile title and handoff, and a link that would run script.
+    assert!(
+        body.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{body}"
+    );
+    assert!(
+        body.contains("&lt;img src=x onerror=alert(2)&gt;"),
+        "{body}"
+    );
+    assert_eq!(body.matches("<script").count(), 1, "only console.js");
+    assert!(!body.contains("<img"), "{body}");
+    assert!(body.contains("<li>Open: why</li>"), "{body}");
+    assert!(!body.to_lowercase().contains("href=\"javascript"), "{body}");
+    assert!(!body.contains("style="));
+
+    // The window is a field.
+    assert!(body.contains(r#"name="days" min="0" value="14""#), "{body}");
+    let (head, body) = get(&env, &server.at("/orient?project=demo&days=0"));
+    assert_page(&head);
+    assert!(shown_text(&body).contains("last0days"), "{body}");
+    let (_, body) = get(&env, &server.at("/orient?project=demo&days="));
+    assert!(
+        shown_text(&body).contains("last14days"),
+        "an empty field is the default: {body}"
+    );
+
+    for (path, status, code) in [
+        ("/orient?project=demo&days=soon", "400", "invalid_input"),
+        ("/orient?project=demo&days=40000", "400", "invalid_input"),
+        ("/orient?project=nope", "404", "project_not_found"),
+        ("/orient?project=demo&window=3", "400", "invalid_input"),
+    ] {
+        let (head, body) = get(&env, &server.at(path));
+        assert!(
+            head.starts_with(&format!("http/1.1 {status}")),
+            "{path}: {head}"
+        );
+        assert!(body.contains(code), "{path}: {body}");
+    }
+    let (code, stderr) = server.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+}

@@ -4,11 +4,13 @@
 //! inline script. This first page is the timeline: a project's packages by day, newest first,
 //! filtered and paged through the catalogs (never the whole store), with new deposits added
 //! live from the event stream; each package has a page of its own ([`package`]), and search
-//! ([`search`]) and the facts ([`facts`]) have theirs. The pages read through the same `ops`
-//! as the JSON routes.
+//! ([`search`]), the facts ([`facts`]) and the orient briefing ([`orient`]) have theirs. The
+//! pages read through the same `ops` as the JSON routes.
 
 mod facts;
 mod login;
+mod markdown;
+mod orient;
 mod package;
 mod search;
 
@@ -50,6 +52,7 @@ pub fn routes() -> Router<AppState> {
         .route("/packages/{package_id}", get(package::page))
         .route("/search", get(search::page))
         .route("/facts", get(facts::page))
+        .route("/orient", get(orient::page))
         .route("/console/console.css", get(css))
         .route("/console/console.js", get(js))
 }
