@@ -56,6 +56,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print records as they are appended to the store, until interrupted')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the store over HTTP: the Agentic Protocol''s HTTP mapping (§9.1), with bearer tokens')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Make, list and revoke the bearer tokens of `relay serve`')
+            [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Open the web console: timeline, search, facts, the review queue and orient, in a browser')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1087,6 +1088,27 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         'relay;token;help;help' {
             break
         }
+        'relay;ui' {
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The port on 127.0.0.1 (0: any free port)')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The embedding model for search by meaning (see `relay search --help`)')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
+            [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--no-open', '--no-open', [CompletionResultType]::ParameterName, 'Print the link, do not open a browser')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'relay;help' {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a relay store (.relay/) in this folder, with a first project')
             [CompletionResult]::new('deposit', 'deposit', [CompletionResultType]::ParameterValue, 'Record a context package: what you did, decided, left open, and who should pick it up')
@@ -1111,6 +1133,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print records as they are appended to the store, until interrupted')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the store over HTTP: the Agentic Protocol''s HTTP mapping (§9.1), with bearer tokens')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Make, list and revoke the bearer tokens of `relay serve`')
+            [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Open the web console: timeline, search, facts, the review queue and orient, in a browser')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1281,6 +1304,9 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             break
         }
         'relay;help;token;revoke' {
+            break
+        }
+        'relay;help;ui' {
             break
         }
         'relay;help;help' {

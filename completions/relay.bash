@@ -82,6 +82,9 @@ _relay() {
             relay,token)
                 cmd="relay__subcmd__token"
                 ;;
+            relay,ui)
+                cmd="relay__subcmd__ui"
+                ;;
             relay,verify)
                 cmd="relay__subcmd__verify"
                 ;;
@@ -189,6 +192,9 @@ _relay() {
                 ;;
             relay__subcmd__help,token)
                 cmd="relay__subcmd__help__subcmd__token"
+                ;;
+            relay__subcmd__help,ui)
+                cmd="relay__subcmd__help__subcmd__ui"
                 ;;
             relay__subcmd__help,verify)
                 cmd="relay__subcmd__help__subcmd__verify"
@@ -428,7 +434,7 @@ _relay() {
 
     case "${cmd}" in
         relay)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -968,7 +974,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help)
-            opts="init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token help"
+            opts="init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1628,6 +1634,20 @@ _relay() {
         relay__subcmd__help__subcmd__token__subcmd__revoke)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__ui)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -3256,6 +3276,52 @@ _relay() {
                 return 0
             fi
             case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__ui)
+            opts="-q -h -V --port --no-open --model --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor-type)
+                    COMPREPLY=($(compgen -W "human agent script" -- "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -53,6 +53,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand watch 'Print records as they are appended to the store, until interrupted'
             cand serve 'Serve the store over HTTP: the Agentic Protocol''s HTTP mapping (§9.1), with bearer tokens'
             cand token 'Make, list and revoke the bearer tokens of `relay serve`'
+            cand ui 'Open the web console: timeline, search, facts, the review queue and orient, in a browser'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;init'= {
@@ -998,6 +999,26 @@ set edit:completion:arg-completer[relay] = {|@words|
         }
         &'relay;token;help;help'= {
         }
+        &'relay;ui'= {
+            cand --port 'The port on 127.0.0.1 (0: any free port)'
+            cand --model 'The embedding model for search by meaning (see `relay search --help`)'
+            cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
+            cand --actor-type 'What kind of actor'
+            cand --session 'The session (id or callsign) to record; default: this clone''s current session'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --no-open 'Print the link, do not open a browser'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'relay;help'= {
             cand init 'Create a relay store (.relay/) in this folder, with a first project'
             cand deposit 'Record a context package: what you did, decided, left open, and who should pick it up'
@@ -1022,6 +1043,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand watch 'Print records as they are appended to the store, until interrupted'
             cand serve 'Serve the store over HTTP: the Agentic Protocol''s HTTP mapping (§9.1), with bearer tokens'
             cand token 'Make, list and revoke the bearer tokens of `relay serve`'
+            cand ui 'Open the web console: timeline, search, facts, the review queue and orient, in a browser'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;help;init'= {
@@ -1144,6 +1166,8 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;help;token;list'= {
         }
         &'relay;help;token;revoke'= {
+        }
+        &'relay;help;ui'= {
         }
         &'relay;help;help'= {
         }

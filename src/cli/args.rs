@@ -1,6 +1,6 @@
 //! Arguments more than one command takes, and their parsing: the listing filters
-//! ([`FilterArgs`]) of `pull`, `search` and the MCP `pull` tool, and how a search ranks
-//! ([`ModeArgs`]).
+//! ([`FilterArgs`]) of `pull`, `search` and the MCP `pull` tool, how a search ranks
+//! ([`ModeArgs`]), and how a Markdown briefing is asked for ([`MarkdownArgs`]).
 
 use clap::Args;
 
@@ -11,6 +11,17 @@ use crate::ops::semantic::{self, ModelChoice, ModelState};
 use crate::search::fuse::Mode;
 use crate::search::model::Model;
 use crate::wire::{Status, package, time};
+
+/// How a Markdown view (`orient`, `orchestrate`; built by `ops::briefing`) is asked for.
+#[derive(Debug, Args)]
+pub struct MarkdownArgs {
+    /// Markdown (the default)
+    #[arg(long, conflicts_with = "json")]
+    pub md: bool,
+    /// Trim the Markdown to N characters, least significant material first
+    #[arg(long, value_name = "N")]
+    pub max_chars: Option<usize>,
+}
 
 /// The filters every listing takes.
 #[derive(Debug, Args, Clone)]

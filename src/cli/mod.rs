@@ -7,7 +7,6 @@ pub mod cmd;
 pub mod context;
 pub mod exit;
 pub mod generate;
-pub mod markdown;
 pub mod mcp;
 pub mod render;
 pub mod ui;

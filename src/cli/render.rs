@@ -6,28 +6,8 @@ use std::io::{self, Write};
 use colored::Colorize;
 
 use crate::store::packages::StoredPackage;
+pub use crate::wire::text::{clean, clean_line};
 use crate::wire::{Package, Project, time};
-
-/// Replaces terminal control characters (C0 except newline and tab, DEL, C1) with `�`, so a
-/// stored title cannot retitle, clear or recolor a terminal.
-pub fn clean(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            '\n' | '\t' => c,
-            c if c.is_control() => '\u{fffd}',
-            c => c,
-        })
-        .collect()
-}
-
-/// One line of stored text, with newlines folded to spaces. Text that needs neither (nearly
-/// all of it) is borrowed as it is.
-pub fn clean_line(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    std::borrow::Cow::Owned(clean(s).replace(['\n', '\t'], " "))
-}
 
 /// `2026-04-18 20:00 UTC`.
 pub fn short_time(p: &Package) -> String {
@@ -177,19 +157,4 @@ pub fn project_line(out: &mut impl Write, p: &Project) -> io::Result<()> {
         String::new()
     };
     writeln!(out, "{}{}  {}", clean_line(p.id()).cyan(), name, state)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn control_sequences_are_neutralised() {
-        assert_eq!(
-            clean("a\u{1b}]0;pwned\u{7}b\u{9b}c\u{7f}"),
-            "a\u{fffd}]0;pwned\u{fffd}b\u{fffd}c\u{fffd}"
-        );
-        assert_eq!(clean("line\n\tnext"), "line\n\tnext");
-        assert_eq!(clean_line("a\nb"), "a b");
-    }
 }

@@ -261,11 +261,12 @@ async fn package(State(state): State<AppState>, caller: Caller, PathId(id): Path
 /// The longest window a digest looks back, as the CLI allows.
 const MAX_WINDOW_DAYS: u32 = 36_500;
 
-fn window(days: Option<u32>) -> Result<u32> {
+/// The days a briefing looks back, given as the parameter `name` (14 when not given).
+pub(crate) fn window(name: &str, days: Option<u32>) -> Result<u32> {
     match days.unwrap_or(14) {
         d if d <= MAX_WINDOW_DAYS => Ok(d),
         d => Err(Error::InvalidInput(format!(
-            "window_days {d} is over {MAX_WINDOW_DAYS}"
+            "{name} {d} is over {MAX_WINDOW_DAYS}"
         ))),
     }
 }
@@ -279,7 +280,7 @@ struct OrientParams {
 
 /// orient (§8.3): the OrientationBundle.
 async fn orient(call: ProjectCall, Params(q): Params<OrientParams>) -> Answer {
-    let days = window(q.window_days)?;
+    let days = window("window_days", q.window_days)?;
     call.run(Access::Read, move |s, _, project| {
         let limit = q.limit.unwrap_or(orient_op::DEFAULT_RECENT_LIMIT);
         let o = orient_op::orient(&s.store, &project, days, limit)?;
@@ -307,7 +308,7 @@ async fn orchestrate(
     caller: Caller,
     Params(q): Params<OrchestrateParams>,
 ) -> Answer {
-    let days = window(q.window_days)?;
+    let days = window("window_days", q.window_days)?;
     state
         .blocking(move |s| {
             if let Some(p) = &q.project {

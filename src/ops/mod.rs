@@ -3,6 +3,7 @@
 
 pub mod attribution;
 pub mod auto;
+pub mod briefing;
 pub mod callsign;
 mod callsign_words;
 pub mod conformance;

@@ -63,6 +63,7 @@ pub mod project;
 pub(crate) mod props;
 pub mod secrets;
 pub mod session;
+pub mod text;
 pub mod time;
 pub mod tree;
 pub mod validate;

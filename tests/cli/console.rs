@@ -4,8 +4,8 @@
 use crate::harness::Env;
 use crate::serve::Served;
 
-/// `curl -si URL`: the status line and headers, and the body.
-fn get(env: &Env, url: &str) -> (String, String) {
+/// `curl -si URL`: the status line and headers (lower-cased), and the body.
+pub fn get(env: &Env, url: &str) -> (String, String) {
     let out = env
         .program("curl", &["-si", "--max-time", "20", url])
         .output()
@@ -15,20 +15,15 @@ fn get(env: &Env, url: &str) -> (String, String) {
     (head.to_lowercase(), body.to_string())
 }
 
-const XSS: [&str; 2] = [
+/// Stored strings that would run if they reached the page unescaped.
+pub const XSS: [&str; 2] = [
     "<script>alert(1)</script>",
     "\"><img src=x onerror=alert(2)>",
 ];
 
-#[test]
-fn the_timeline_escapes_every_stored_string_under_a_strict_policy() {
-    let env = Env::new();
-    for t in XSS {
-        env.deposit(t, &["--tag", t, "--type", "decision"]);
-    }
-    env.deposit("plain", &[]);
-    let server = Served::start(&env, &[]);
-    let (head, body) = get(&env, &server.at("/"));
+/// An HTML page, answered 200 under the console's policy.
+#[track_caller]
+pub fn assert_page(head: &str) {
     assert!(head.starts_with("http/1.1 200"), "{head}");
     assert!(
         head.contains("content-type: text/html; charset=utf-8"),
@@ -38,6 +33,12 @@ fn the_timeline_escapes_every_stored_string_under_a_strict_policy() {
         head.contains("content-security-policy: default-src 'none'; script-src 'self';"),
         "{head}"
     );
+}
+
+/// Both [`XSS`] strings are in `body`, escaped, and the page runs no script but console.js
+/// and carries no inline style.
+#[track_caller]
+pub fn assert_escaped(body: &str) {
     assert!(
         body.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
         "{body}"
@@ -49,10 +50,22 @@ fn the_timeline_escapes_every_stored_string_under_a_strict_policy() {
     for t in XSS {
         assert!(!body.contains(t), "{t} came out unescaped");
     }
-    // One script, from this origin; no inline script or style.
-    assert_eq!(body.matches("<script").count(), 1);
-    assert!(body.contains(r#"<script src="/console/console.js" defer></script>"#));
+    assert_eq!(body.matches("<script").count(), 1, "only console.js");
     assert!(!body.contains("style="));
+}
+
+#[test]
+fn the_timeline_escapes_every_stored_string_under_a_strict_policy() {
+    let env = Env::new();
+    for t in XSS {
+        env.deposit(t, &["--tag", t, "--type", "decision"]);
+    }
+    env.deposit("plain", &[]);
+    let server = Served::start(&env, &[]);
+    let (head, body) = get(&env, &server.at("/"));
+    assert_page(&head);
+    assert_escaped(&body);
+    assert!(body.contains(r#"<script src="/console/console.js" defer></script>"#));
 
     // Filters: by type, and by a tag that is itself hostile.
     let (_, decisions) = get(&env, &server.at("/?project=demo&type=decision"));

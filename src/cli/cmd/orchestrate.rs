@@ -4,9 +4,9 @@ use std::io::Write;
 
 use clap::Args;
 
-use crate::cli::args::ModeArgs;
-use crate::cli::markdown::{self, MarkdownArgs};
+use crate::cli::args::{MarkdownArgs, ModeArgs};
 use crate::cli::{CmdResult, Ctx};
+use crate::ops::briefing;
 use crate::ops::orchestrate::{self, DigestRequest};
 use crate::search::fuse::Mode;
 
@@ -69,7 +69,7 @@ pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
         write!(
             ctx.ui.out(),
             "{}",
-            markdown::digest(&d, args.view.max_chars)
+            briefing::digest(&d, args.view.max_chars)
         )?;
     }
     Ok(())

@@ -4,9 +4,9 @@ use std::io::Write;
 
 use clap::Args;
 
-use crate::cli::markdown::{self, MarkdownArgs};
+use crate::cli::args::MarkdownArgs;
 use crate::cli::{CmdResult, Ctx};
-use crate::ops::orient;
+use crate::ops::{briefing, orient};
 
 /// Brief a new session: latest handoff, recent work, open questions, active facts
 ///
@@ -40,7 +40,7 @@ pub fn run(ctx: &mut Ctx, args: OrientArgs) -> CmdResult {
         write!(
             ctx.ui.out(),
             "{}",
-            markdown::orient(&o, args.view.max_chars)
+            briefing::orient(&o, args.view.max_chars)
         )?;
     }
     Ok(())

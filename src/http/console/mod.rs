@@ -3,10 +3,14 @@
 //! relay itself, under a Content-Security-Policy that allows nothing but this origin and no
 //! inline script. This first page is the timeline: a project's packages by day, newest first,
 //! filtered and paged through the catalogs (never the whole store), with new deposits added
-//! live from the event stream; each package has a page of its own ([`package`]). The pages
-//! read through the same `ops` as the JSON routes.
+//! live from the event stream; each package has a page of its own ([`package`]), and search
+//! ([`search`]), the facts ([`facts`]) and the orient briefing ([`orient`]) have theirs. The
+//! pages read through the same `ops` as the JSON routes.
 
+mod facts;
 mod login;
+mod markdown;
+mod orient;
 mod package;
 mod redact;
 mod review;
@@ -53,6 +57,8 @@ pub fn routes() -> Router<AppState> {
         .route("/console/review/{package_id}", post(review::decide))
         .route("/console/login", get(login::form).post(login::submit))
         .route("/console/logout", post(login::logout))
+        .route("/facts", get(facts::page))
+        .route("/orient", get(orient::page))
         .route("/console/console.css", get(css))
         .route("/console/console.js", get(js))
 }
@@ -108,7 +114,8 @@ pub struct TimelineParams {
     before: Option<String>,
 }
 
-fn given(v: &Option<String>) -> Option<String> {
+/// A query value that was given and is not blank, trimmed.
+pub(super) fn given(v: &Option<String>) -> Option<String> {
     v.as_ref()
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())

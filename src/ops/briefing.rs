@@ -1,26 +1,17 @@
-//! Markdown views of orient and orchestrate, for a person and for an agent's system prompt,
-//! with `--max-chars` trimming that drops the least significant material first.
+//! The briefings of orient and orchestrate as Markdown, for a person and for an agent's system
+//! prompt, with a character budget that drops the least significant material first. Pure
+//! text, so every transport shows the same briefing: `relay orient` prints it, the web
+//! console renders it.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::render::clean_line;
-
-/// How a Markdown view is asked for.
-#[derive(Debug, clap::Args)]
-pub struct MarkdownArgs {
-    /// Markdown (the default)
-    #[arg(long, conflicts_with = "json")]
-    pub md: bool,
-    /// Trim the Markdown to N characters, least significant material first
-    #[arg(long, value_name = "N")]
-    pub max_chars: Option<usize>,
-}
-use crate::ops::fact_lines::FactSummary;
-use crate::ops::orchestrate::Digest;
-use crate::ops::orient::Orientation;
+use super::fact_lines::FactSummary;
+use super::orchestrate::Digest;
+use super::orient::Orientation;
 use crate::store::packages::StoredPackage;
 use crate::wire::Package;
+use crate::wire::text::clean_line;
 
 /// Whether a package is shown in full (the rest are compressed into counts).
 fn significant(p: &Package) -> bool {
