@@ -431,6 +431,39 @@ pub fn history(
     chain_of(&facts, subject, predicate)
 }
 
+/// The facts whose source is package `package_id` (§7.2 `source_package_id`), current and
+/// ended, each with its effective `valid_to`: by subject and predicate, then in chain order.
+/// The log is searched for the id's bytes; only the keys found there are read whole (through
+/// the fact index), since a fact's effective end depends on the other facts of its key.
+pub fn sourced_by(store: &Store, project_id: &str, package_id: &str) -> Result<Vec<Fact>> {
+    let from_it = |f: &Fact| f.str_field("source_package_id") == Some(package_id);
+    let keys: std::collections::BTreeSet<(String, String)> = (store
+        .facts_mentioning(project_id, package_id)?
+        .into_values())
+    .filter(from_it)
+    .map(|f| (f.subject().to_string(), f.predicate().to_string()))
+    .collect();
+    // Without a usable index every key would read the whole log: read it once instead.
+    let mut whole: Option<BTreeMap<String, Fact>> = None;
+    let mut out = Vec::new();
+    for (subject, predicate) in &keys {
+        let one;
+        let facts = match store.facts_of_key(project_id, subject, predicate)? {
+            Facts::Some(facts) => {
+                one = facts;
+                &one
+            }
+            Facts::Unindexed => match &mut whole {
+                Some(all) => all,
+                None => whole.insert(store.facts(project_id)?),
+            },
+        };
+        let chain = chain_of(facts, subject, predicate)?;
+        out.extend(chain.into_iter().map(|l| l.fact).filter(from_it));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -603,5 +636,74 @@ mod tests {
         };
         let err = assert(&store, "demo", &early).unwrap_err();
         assert_eq!(err.code(), "fact_chain_conflict");
+    }
+
+    /// A fact of project `demo` from `source`, stored open unless `to` is given.
+    fn sourced(id: &str, key: (&str, &str), from: &str, to: Option<&str>, source: &str) -> Fact {
+        let mut v = json!({"fact_id": id, "project_id": "demo", "subject": key.0,
+            "predicate": key.1, "value": id, "valid_from": from, "created_at": from});
+        if let Some(t) = to {
+            v["valid_to"] = json!(t);
+        }
+        if !source.is_empty() {
+            v["source_package_id"] = json!(source);
+        }
+        Fact::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn sourced_by_finds_the_package_facts_current_and_ended_with_their_effective_ends() {
+        let (jan, feb, mar) = (
+            "2026-01-01T00:00:00Z",
+            "2026-02-01T00:00:00Z",
+            "2026-03-01T00:00:00Z",
+        );
+        for indexed in [true, false] {
+            let (dir, store) = crate::ops::deposit::test_support::store_with(&["demo"]);
+            let store = if indexed {
+                store
+            } else {
+                let config = store.layout().root().join("config.toml");
+                let text = std::fs::read_to_string(&config).unwrap();
+                std::fs::write(
+                    &config,
+                    text.replace("search_index = true", "search_index = false"),
+                )
+                .unwrap();
+                Store::open(store.layout().root().to_path_buf()).unwrap()
+            };
+            assert_eq!(store.config().search_index(), indexed);
+            let facts = [
+                // Ended as stored.
+                sourced("fact_1", ("s", "p"), jan, Some(feb), "pkg_src"),
+                sourced("fact_2", ("s", "p"), feb, None, ""),
+                // Stored open, but ended by the next fact of the chain (a merge's fork).
+                sourced("fact_3", ("s", "q"), jan, None, "pkg_src"),
+                sourced("fact_4", ("s", "q"), mar, None, "pkg_other"),
+                // Current.
+                sourced("fact_5", ("t", "p"), feb, None, "pkg_src"),
+                // Mentions the package but comes from another.
+                sourced("fact_6", ("pkg_src", "p"), jan, None, "pkg_other"),
+            ];
+            let log = store.layout().facts_file("demo");
+            store
+                .append_records(&log, &facts.iter().collect::<Vec<_>>())
+                .unwrap();
+            let got = sourced_by(&store, "demo", "pkg_src").unwrap();
+            let shown: Vec<(&str, &str, &str, Option<&str>)> = (got.iter())
+                .map(|f| (f.id(), f.subject(), f.predicate(), f.str_field("valid_to")))
+                .collect();
+            assert_eq!(
+                shown,
+                [
+                    ("fact_1", "s", "p", Some(feb)),
+                    ("fact_3", "s", "q", Some(mar)),
+                    ("fact_5", "t", "p", None),
+                ],
+                "indexed: {indexed}"
+            );
+            assert!(sourced_by(&store, "demo", "pkg_none").unwrap().is_empty());
+            drop(dir);
+        }
     }
 }

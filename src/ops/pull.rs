@@ -1,6 +1,7 @@
-//! pull (§8.2): one package by id, or the latest packages of one or more projects, filtered.
+//! pull (§8.2): one package by id, or the latest packages of one or more projects, filtered;
+//! and the packages that name one as their parent.
 
-use super::filter::Filter;
+use super::filter::{Filter, Viewer};
 use crate::error::{Error, Result};
 use crate::store::cache::catalog::MonthCatalog;
 use crate::store::packages::StoredPackage;
@@ -131,4 +132,107 @@ pub fn newest_first(
         }
     }
     Ok(out)
+}
+
+/// The packages of `projects` whose `parent_package_id` is `parent_id`, at their current
+/// versions, oldest first (ties by id); drafts as listings show them to `viewer(project)`.
+/// No index records parents, so every package log of those projects is read, but only the
+/// lines that hold the id's bytes are parsed: the cost is a byte search of the logs.
+pub fn children(
+    store: &Store,
+    projects: &[String],
+    parent_id: &str,
+    viewer: impl Fn(&str) -> Viewer,
+) -> Result<Vec<StoredPackage>> {
+    let needle = crate::store::packages::json_fragment(parent_id);
+    let mut out = Vec::new();
+    for project in projects {
+        let mut found: std::collections::HashMap<String, StoredPackage> = Default::default();
+        store.scan_packages(project, Some(needle.as_bytes()), |p| {
+            if p.package.str_field("parent_package_id") == Some(parent_id) {
+                crate::store::packages::keep_current(&mut found, p);
+            }
+            Ok(())
+        })?;
+        let filter = Filter {
+            viewer: viewer(project),
+            ..Filter::default()
+        };
+        out.extend(found.into_values().filter(|p| filter.matches(p)));
+    }
+    out.sort_by_cached_key(|p| (p.package.created_at(), p.package.id().to_string()));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::deposit::deposit;
+    use crate::ops::deposit::test_support::{context, store_with};
+    use serde_json::json;
+
+    #[test]
+    fn children_are_the_packages_naming_the_parent_in_any_given_project_drafts_to_their_author() {
+        let (_dir, store) = store_with(&["demo", "other", "hidden"]);
+        let child = json!({"parent_package_id": "pkg_parent"});
+        let dated = |t: &str| json!({"parent_package_id": "pkg_parent", "created_at": t});
+        let in_review = json!({"parent_package_id": "pkg_parent", "status": "awaiting_review",
+            "review_type": "human", "created_at": "2026-01-01T00:00:00Z"});
+        let draft = json!({"parent_package_id": "pkg_parent", "status": "draft"});
+        for (project, id, extra) in [
+            ("demo", "pkg_parent", json!({})),
+            ("demo", "pkg_b", dated("2026-02-01T00:00:00Z")),
+            ("demo", "pkg_a", in_review),
+            ("demo", "pkg_draft", draft),
+            // Mentions the parent, but is no child of it.
+            ("demo", "pkg_m", json!({"description": "See pkg_parent"})),
+            ("other", "pkg_c", dated("2026-03-01T00:00:00Z")),
+            ("hidden", "pkg_h", child),
+        ] {
+            let mut input = extra.as_object().unwrap().clone();
+            input.insert("package_id".into(), json!(id));
+            input.insert("title".into(), json!(id));
+            deposit(&store, input, &context(project)).unwrap();
+        }
+        // A review moves pkg_a on: its current version is the one listed.
+        let approve = crate::ops::review::TransitionRequest {
+            action: crate::ops::review::Action::Approve,
+            note: None,
+            actor: context("demo").actor,
+            session_id: None,
+        };
+        crate::ops::review::transition(&store, "pkg_a", &approve).unwrap();
+        let projects = ["demo".to_string(), "other".to_string()];
+        let ids = |viewer: Option<&str>| -> Vec<(String, String)> {
+            let who = viewer.map(str::to_string);
+            children(&store, &projects, "pkg_parent", |_| {
+                Viewer::known(who.clone())
+            })
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p.package.id().to_string(),
+                    p.package.status().as_str().to_string(),
+                )
+            })
+            .collect()
+        };
+        let pair = |id: &str, status: &str| (id.to_string(), status.to_string());
+        assert_eq!(
+            ids(Some("someone")),
+            [
+                pair("pkg_a", "complete"),
+                pair("pkg_b", "complete"),
+                pair("pkg_c", "complete")
+            ]
+        );
+        assert_eq!(ids(Some("jo")).len(), 4, "the draft, to its author");
+        assert!(ids(Some("jo")).contains(&pair("pkg_draft", "draft")));
+        assert!(
+            children(&store, &projects, "pkg_b", |_| Viewer::anyone())
+                .unwrap()
+                .is_empty()
+        );
+    }
 }

@@ -239,10 +239,22 @@ fn transition_order(a: &StoredPackage, b: &StoredPackage) -> Ordering {
     text(a).cmp(&text(b))
 }
 
-/// The quoted JSON form of `id` without its quotes, as it appears inside a stored line.
-fn json_fragment(id: &str) -> String {
+/// The quoted JSON form of `id` without its quotes, as it appears inside a stored line: the
+/// bytes a prefiltered read ([`Store::scan_packages`]) looks for.
+pub fn json_fragment(id: &str) -> String {
     let quoted = serde_json::to_string(id).unwrap_or_default();
     quoted[1..quoted.len().saturating_sub(1)].to_string()
+}
+
+/// Keeps `p` in `current` (by package id) if it is the newest version met so far
+/// ([`version_order`]).
+pub fn keep_current(current: &mut HashMap<String, StoredPackage>, p: StoredPackage) {
+    match current.get(p.package.id()) {
+        Some(cur) if version_order(&p, cur) != Ordering::Greater => {}
+        _ => {
+            current.insert(p.package.id().to_string(), p);
+        }
+    }
 }
 
 impl Store {
@@ -463,14 +475,8 @@ impl Store {
                 continue;
             }
             self.scan_log(&path, None, &mut |p: StoredPackage| {
-                if since.is_some_and(|t| p.package.created_at() < t) {
-                    return Ok(());
-                }
-                match out.get(p.package.id()) {
-                    Some(cur) if version_order(&p, cur) != Ordering::Greater => {}
-                    _ => {
-                        out.insert(p.package.id().to_string(), p);
-                    }
+                if since.is_none_or(|t| p.package.created_at() >= t) {
+                    keep_current(&mut out, p);
                 }
                 Ok(())
             })?;

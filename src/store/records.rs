@@ -177,9 +177,23 @@ impl Store {
         project_id: &str,
         key: &str,
     ) -> Result<BTreeMap<String, Session>> {
-        let quoted = serde_json::to_string(key).unwrap_or_default();
-        let fragment = &quoted.as_bytes()[1..quoted.len().saturating_sub(1)];
-        self.read_current_filtered(&self.layout.sessions_file(project_id), Some(fragment))
+        let fragment = super::packages::json_fragment(key);
+        self.read_current_filtered(
+            &self.layout.sessions_file(project_id),
+            Some(fragment.as_bytes()),
+        )
+    }
+
+    /// The facts of a project whose lines mention `key` (a package id, say), each at its
+    /// newest version among those lines: only they are parsed, so this costs a byte search of
+    /// the log. Every fact whose current version holds `key` is among them; callers check the
+    /// member that should hold it.
+    pub fn facts_mentioning(&self, project_id: &str, key: &str) -> Result<BTreeMap<String, Fact>> {
+        let fragment = super::packages::json_fragment(key);
+        self.read_current_filtered(
+            &self.layout.facts_file(project_id),
+            Some(fragment.as_bytes()),
+        )
     }
 }
 

@@ -7,6 +7,7 @@ mod backup;
 mod compat;
 mod conformance_suite;
 mod console;
+mod console_package;
 mod console_pages;
 mod console_review;
 mod convergence;

@@ -1,6 +1,7 @@
 //! The console's package page: every field of a package's current version, its lists, its
 //! deliverables, its review history (each version's transition) and its content hash, which
-//! the store checked when it read the line ("verified").
+//! the store checked when it read the line ("verified"); then the packages that name it as
+//! their parent (in the projects the caller may read) and the facts it is the source of.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -12,8 +13,9 @@ use super::{Who, html_page, layout, top, urlencode};
 use crate::http::extract::PathId;
 use crate::http::reply::ApiError;
 use crate::http::state::AppState;
-use crate::ops::pull;
+use crate::ops::{facts, pull};
 use crate::store::packages::StoredPackage;
+use crate::wire::Fact;
 
 /// Members shown in their own place on the page; any other is listed under "Other fields".
 const SHOWN: [&str; 17] = [
@@ -36,27 +38,47 @@ const SHOWN: [&str; 17] = [
     "deliverables",
 ];
 
+/// What the page shows besides the package's own fields.
+struct Related {
+    /// Every version, oldest first.
+    versions: Vec<StoredPackage>,
+    /// The packages that name it as their parent, oldest first.
+    children: Vec<StoredPackage>,
+    /// The facts whose source it is, current and ended.
+    facts: Vec<Fact>,
+}
+
 pub async fn page(
     State(state): State<AppState>,
     who: Who,
     PathId(id): PathId,
 ) -> Result<Response, ApiError> {
     let caller = who.caller.clone();
-    let versions = state
+    let related = state
         .blocking(move |s| {
             let versions = pull::history(&s.store, &id)?;
-            if let Some(first) = versions.first() {
-                caller.may_read(first.package.project_id())?;
-            }
-            Ok(versions)
+            let Some(project) = versions.first().map(|v| v.package.project_id().to_string()) else {
+                return Err(crate::error::Error::PackageNotFound(id));
+            };
+            caller.may_read(&project)?;
+            // Its own project (even one the project log lacks), then every other it may read.
+            let mut projects = vec![project.clone()];
+            projects.extend((caller.projects(&s.store)?.into_iter()).filter(|p| *p != project));
+            let children = pull::children(&s.store, &projects, &id, |p| caller.viewer(s, p))?;
+            let facts = facts::sourced_by(&s.store, &project, &id)?;
+            Ok(Related {
+                versions,
+                children,
+                facts,
+            })
         })
         .await?;
-    let Some(current) = versions.iter().max_by_key(|v| v.version) else {
+    let Some(current) = related.versions.iter().max_by_key(|v| v.version) else {
         return Err(ApiError(
             crate::error::Error::PackageNotFound(String::new()),
         ));
     };
-    Ok(html_page(StatusCode::OK, render(current, &versions, &who)))
+    Ok(html_page(StatusCode::OK, render(current, &related, &who)))
 }
 
 fn show(v: &Value) -> String {
@@ -74,7 +96,7 @@ fn list(map: &Map<String, Value>, key: &str) -> Vec<String> {
     }
 }
 
-fn render(current: &StoredPackage, versions: &[StoredPackage], who: &Who) -> Markup {
+fn render(current: &StoredPackage, related: &Related, who: &Who) -> Markup {
     let m = current.package.as_map();
     let get = |k: &str| m.get(k).map(show).unwrap_or_default();
     let by = m.get("created_by").and_then(Value::as_object);
@@ -133,7 +155,7 @@ fn render(current: &StoredPackage, versions: &[StoredPackage], who: &Who) -> Mar
                     } }
                 }
                 section { h3 { "History" } ol class="history" {
-                    @for v in versions {
+                    @for v in &related.versions {
                         li { "version " (v.version) ": "
                             @match &v.transition {
                                 Some(t) => {
@@ -146,7 +168,60 @@ fn render(current: &StoredPackage, versions: &[StoredPackage], who: &Who) -> Mar
                         }
                     }
                 } }
+                (children(&related.children, project))
+                (sourced_facts(&related.facts, project))
             }
         },
     )
+}
+
+/// The packages that name this one as their parent; nothing when there are none.
+fn children(list: &[StoredPackage], project: &str) -> Markup {
+    html! {
+        @if !list.is_empty() {
+            section { h3 { "Children" } ol class="children" {
+                @for c in list {
+                    @let p = &c.package;
+                    li {
+                        a class="title" href=(format!("/packages/{}", urlencode(p.id()))) { (p.title()) }
+                        " " span class="type" { (p.package_type()) }
+                        " " span class=(format!("status {}", p.status().as_str())) { (p.status().as_str()) }
+                        " " time datetime=(p.created_at_str()) { (p.created_at_str()) }
+                        @if p.project_id() != project { " " span class="project" { "in " (p.project_id()) } }
+                    }
+                }
+            } }
+        }
+    }
+}
+
+/// The facts whose source is this package, each linked to its key's facts; nothing when
+/// there are none.
+fn sourced_facts(list: &[Fact], project: &str) -> Markup {
+    let key_link = |f: &Fact| {
+        format!(
+            "/facts?project={}&subject={}&predicate={}",
+            urlencode(project),
+            urlencode(f.subject()),
+            urlencode(f.predicate())
+        )
+    };
+    html! {
+        @if !list.is_empty() {
+            section { h3 { "Facts from this package" } table class="facts" {
+                thead { tr { th { "subject" } th { "predicate" } th { "value" } th { "valid from" } th { "valid to" } } }
+                tbody {
+                    @for f in list {
+                        tr class=(if f.is_current() { "current" } else { "ended" }) {
+                            td { a href=(key_link(f)) { (f.subject()) } }
+                            td { (f.predicate()) }
+                            td { (f.value()) }
+                            td { (f.str_field("valid_from").unwrap_or_default()) }
+                            td { (f.str_field("valid_to").unwrap_or("current")) }
+                        }
+                    }
+                }
+            } }
+        }
+    }
 }

@@ -143,7 +143,8 @@ fn split_lines_of(
 struct Objects<'a, F> {
     path: &'a Path,
     diag: &'a Diagnostics,
-    prefilter: Option<&'a [u8]>,
+    /// The searcher for the prefilter's bytes, built once for every line.
+    prefilter: Option<memchr::memmem::Finder<'a>>,
     each: F,
 }
 
@@ -152,7 +153,7 @@ impl<'a, F: FnMut(u64, u64, Map<String, Value>) -> Result<()>> Objects<'a, F> {
         Objects {
             path,
             diag,
-            prefilter,
+            prefilter: prefilter.map(memchr::memmem::Finder::new),
             each,
         }
     }
@@ -163,7 +164,8 @@ impl<F: FnMut(u64, u64, Map<String, Value>) -> Result<()>> LineSink for Objects<
 
     fn line(&mut self, line_no: u64, offset: u64, text: &[u8]) -> Result<bool> {
         // A line with any escape might spell the needle differently: parse it to be sure.
-        if (self.prefilter).is_some_and(|needle| !contains(text, needle) && !text.contains(&b'\\'))
+        if (self.prefilter.as_ref())
+            .is_some_and(|needle| needle.find(text).is_none() && !text.contains(&b'\\'))
         {
             return Ok(true);
         }
@@ -273,10 +275,6 @@ fn warn_unreadable(
             format!("the line is not valid JSON ({e}); it was skipped"),
         ),
     }
-}
-
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    needle.is_empty() || haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 /// The line that starts at `offset` (without its newline), read a few KiB at a time: for
