@@ -4,6 +4,7 @@
 //! Per candidate a few numbers are kept, so memory follows the matches, not the store; the
 //! winners are read again in full and checked against their hashes before they are returned.
 
+pub use crate::search::query::is_stopword;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;

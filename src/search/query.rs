@@ -43,6 +43,11 @@ pub fn stems(text: &str) -> Vec<String> {
     words(text).map(|w| stem(&w)).collect()
 }
 
+/// Whether search ignores `word` (lower-case): too common to mean anything.
+pub fn is_stopword(word: &str) -> bool {
+    STOPWORDS.contains(&word)
+}
+
 /// The distinct stems of a text's words that are not stopwords, in the order first seen: the
 /// terms a query made of that text searches for (before [`MAX_TERMS`] cuts them).
 pub fn content_stems(text: &str) -> Vec<String> {

@@ -289,3 +289,29 @@ fn search_marks_the_query_words_in_escaped_results() {
     let (code, stderr) = server.stop();
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+#[test]
+fn the_timeline_shows_callsigns_and_filters_by_time() {
+    let env = Env::new();
+    env.ok(&["session", "start", "--callsign", "<b>night-owl</b>"]);
+    env.deposit("in a session", &[]);
+    let server = Served::start(&env, &[]);
+    let (_, body) = get(&env, &server.at("/"));
+    assert!(
+        body.contains("class=\"session\" title=\"sess_"),
+        "the session id is kept as the title: {body}"
+    );
+    assert!(
+        body.contains("\">&lt;b&gt;night-owl&lt;/b&gt;</span>"),
+        "{body}"
+    );
+    let (_, recent) = get(&env, &server.at("/?since=1d"));
+    assert_eq!(recent.matches("class=\"package\"").count(), 1);
+    assert!(recent.contains("name=\"since\" value=\"1d\""));
+    let (_, future) = get(&env, &server.at("/?since=2099-01-01"));
+    assert_eq!(future.matches("class=\"package\"").count(), 0);
+    assert!(future.contains("No packages match."));
+    let (head, bad) = get(&env, &server.at("/?since=someday"));
+    assert!(head.starts_with("http/1.1 400"), "{head}");
+    assert!(bad.contains("since"), "{bad}");
+}

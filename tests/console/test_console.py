@@ -62,6 +62,19 @@ def relay(*args):
     return out.stdout
 
 
+def no_injection(driver):
+    """Nothing a stored string holds became an element or ran."""
+    assert driver.find_elements(By.CSS_SELECTOR, "main img") == [], "an injected <img>"
+    scripts = driver.find_elements(By.TAG_NAME, "script")
+    assert [s.get_attribute("src") for s in scripts] == [BASE + "/console/console.js"]
+    assert driver.execute_script("return window.__relay_xss === undefined"), "a string ran"
+    try:
+        driver.switch_to.alert
+        raise AssertionError("a stored string opened an alert")
+    except NoAlertPresentException:
+        pass
+
+
 def wait_for(driver, what, seconds=10):
     try:
         WebDriverWait(driver, seconds).until(what)
@@ -77,7 +90,11 @@ def main():
     flagged = relay("deposit", "--title", FLAGGED, "--status", "draft", "-q").split()[0]
     relay("review", "flag", flagged, "--human", "--note", "needs a <b>person</b>")
     for i, t in enumerate(XSS):
-        relay("deposit", "--title", t, "--tag", t, "--type", "decision" if i == 0 else "standard", "-q")
+        other = XSS[(i + 1) % len(XSS)]
+        relay("deposit", "--title", t, "--tag", t, "--type", "decision" if i == 0 else "standard",
+              "--description", other, "--decision", other, "--question", other, "--handoff", other,
+              "-q")
+    relay("facts", "assert", XSS[0], "owner", XSS[1])
     driver = browser()
     try:
         # The one-time link logs this browser in and lands on the timeline.
@@ -88,16 +105,7 @@ def main():
         titles = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "li.package a.title")]
         for t in XSS:
             assert t in titles, (t, titles)
-        # Nothing the titles hold became an element or ran.
-        assert driver.find_elements(By.CSS_SELECTOR, "main img") == [], "an injected <img>"
-        scripts = driver.find_elements(By.TAG_NAME, "script")
-        assert [s.get_attribute("src") for s in scripts] == [BASE + "/console/console.js"]
-        assert driver.execute_script("return window.__relay_xss === undefined"), "a title ran"
-        try:
-            driver.switch_to.alert
-            raise AssertionError("a title opened an alert")
-        except NoAlertPresentException:
-            pass
+        no_injection(driver)
         driver.save_screenshot(os.path.join(SHOTS, "timeline.png"))
 
         # A filter narrows the timeline.
@@ -113,6 +121,10 @@ def main():
         WebDriverWait(driver, 10).until(lambda d: "/packages/" in d.current_url)
         heading = driver.find_element(By.CSS_SELECTOR, "h2.package-title").text
         assert heading == XSS[0], heading
+        # Every text field of the package is text in the DOM.
+        shown = driver.find_element(By.ID, "package").text
+        assert shown.count(XSS[1]) >= 4, shown
+        no_injection(driver)
         assert "verified" in driver.find_element(By.CSS_SELECTOR, ".hash").text
         driver.save_screenshot(os.path.join(SHOTS, "package.png"))
 
@@ -123,10 +135,11 @@ def main():
         driver.find_element(By.CSS_SELECTOR, "form.find button").click()
         WebDriverWait(driver, 10).until(lambda d: "/search" in d.current_url)
         titles = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "li.result a.title")]
-        # Both titles with the word come first (hybrid search adds the rest by meaning).
-        assert sorted(titles[:2]) == sorted(XSS[:2]), titles
+        # The three packages with the word (two in the title, one in its other fields) come
+        # first; hybrid search adds the rest by meaning.
+        assert sorted(titles[:3]) == sorted(XSS), titles
         if not MEANING:
-            assert len(titles) == 2, titles
+            assert len(titles) == 3, titles
         marks = {m.text for m in driver.find_elements(By.CSS_SELECTOR, "li.result mark")}
         assert marks == {"alert"}, marks
         assert driver.find_elements(By.CSS_SELECTOR, "main img") == [], "an injected <img>"
@@ -165,6 +178,22 @@ def main():
         assert last["transition"]["note"] == "Checked <i>twice</i>", last
         assert last["transition"]["by"]["id"] == "ana", last
 
+        # Facts: a hostile subject and value are text in the table.
+        driver.find_element(By.LINK_TEXT, "Facts").click()
+        wait_for(driver, lambda d: "/facts" in d.current_url)
+        cells = [td.text for td in driver.find_elements(By.CSS_SELECTOR, "table.facts td")]
+        assert XSS[0] in cells and XSS[1] in cells, cells
+        no_injection(driver)
+        driver.save_screenshot(os.path.join(SHOTS, "facts.png"))
+
+        # Orient: the briefing `relay orient` prints, rendered, hostile titles still text.
+        driver.find_element(By.LINK_TEXT, "Orient").click()
+        wait_for(driver, lambda d: "/orient" in d.current_url)
+        briefing = driver.find_element(By.TAG_NAME, "main").text
+        assert XSS[0] in briefing, briefing
+        no_injection(driver)
+        driver.save_screenshot(os.path.join(SHOTS, "orient.png"))
+
         # Live: a deposit from the CLI appears without a reload.
         driver.get(BASE + "/")
         WebDriverWait(driver, 10).until(
@@ -185,7 +214,7 @@ def main():
     finally:
         driver.quit()
     print("ok: login link, timeline, hostile titles as text, filter, package page, search"
-          + (", search by meaning" if MEANING else "") + ", approval from the review queue, live deposit")
+          + (", search by meaning" if MEANING else "") + ", approval from the review queue, facts, orient, live deposit")
 
 
 if __name__ == "__main__":

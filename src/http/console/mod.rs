@@ -18,6 +18,8 @@ mod search;
 
 pub use login::Who;
 
+use std::collections::HashMap;
+
 use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -110,6 +112,8 @@ pub struct TimelineParams {
     status: Option<String>,
     author: Option<String>,
     tag: Option<String>,
+    /// Only packages created at or after this time (a timestamp, a date or an age like `7d`).
+    since: Option<String>,
     /// Only packages created before this time (the next page).
     before: Option<String>,
 }
@@ -155,6 +159,17 @@ struct Timeline {
     projects: Vec<String>,
     packages: Vec<StoredPackage>,
     more: bool,
+    /// The callsign of each session on the page.
+    callsigns: HashMap<String, String>,
+}
+
+/// The session a package was deposited in.
+fn session_of(p: &StoredPackage) -> Option<&str> {
+    p.package
+        .as_map()
+        .get("created_by")
+        .and_then(|b| b.get("session_id"))
+        .and_then(|v| v.as_str())
 }
 
 async fn timeline(
@@ -177,7 +192,7 @@ async fn timeline(
                 tags: given(&q.tag).into_iter().collect(),
                 actor: given(&q.author),
                 status,
-                since: None,
+                since: time::parse_time("since", given(&q.since).as_deref())?,
                 until: time::parse_time("before", given(&q.before).as_deref())?,
                 viewer: caller.viewer(s, &project),
             };
@@ -185,11 +200,22 @@ async fn timeline(
                 pull::latest(&s.store, std::slice::from_ref(&project), &filter, PAGE + 1)?;
             let more = packages.len() > PAGE;
             packages.truncate(PAGE);
+            let on_page: std::collections::HashSet<&str> =
+                packages.iter().filter_map(|p| session_of(p)).collect();
+            let callsigns = if on_page.is_empty() {
+                HashMap::new()
+            } else {
+                (s.store.sessions(&project)?.into_iter())
+                    .filter(|(id, _)| on_page.contains(id.as_str()))
+                    .filter_map(|(id, session)| Some((id, session.callsign()?.to_string())))
+                    .collect()
+            };
             let page = Timeline {
                 project,
                 projects: visible,
                 packages,
                 more,
+                callsigns,
             };
             Ok((page, q))
         })
@@ -302,13 +328,13 @@ fn render(page: &Timeline, q: &TimelineParams, who: &Who) -> Markup {
                 }
             }
             main id="timeline" data-project=(page.project) {
-                p class="note" { "Read-only: this page changes nothing in the store." }
                 form method="get" action="/" class="filters" {
                     input type="hidden" name="project" value=(page.project);
                     label { "Type " input name="type" value=(value(&q.package_type)); }
                     label { "Status " input name="status" value=(value(&q.status)); }
                     label { "Author " input name="author" value=(value(&q.author)); }
                     label { "Tag " input name="tag" value=(value(&q.tag)); }
+                    label { "Since " input name="since" value=(value(&q.since)) placeholder="7d or 2026-11-01"; }
                     button type="submit" { "Filter" }
                 }
                 ol id="live" class="packages" aria-live="polite" {}
@@ -319,7 +345,7 @@ fn render(page: &Timeline, q: &TimelineParams, who: &Who) -> Markup {
                     section class="day" {
                         h2 { time datetime=(day) { (day) } }
                         ol class="packages" {
-                            @for p in list { (row(p)) }
+                            @for p in list { (row(p, &page.callsigns)) }
                         }
                     }
                 }
@@ -333,15 +359,13 @@ fn render(page: &Timeline, q: &TimelineParams, who: &Who) -> Markup {
     )
 }
 
-fn row(p: &StoredPackage) -> Markup {
+fn row(p: &StoredPackage, callsigns: &HashMap<String, String>) -> Markup {
     let by = p.package.as_map().get("created_by");
     let author = by
         .and_then(|b| b.get("id"))
         .and_then(|v| v.as_str())
         .unwrap_or("");
-    let session = by
-        .and_then(|b| b.get("session_id"))
-        .and_then(|v| v.as_str());
+    let session = session_of(p);
     let significance = p
         .package
         .as_map()
@@ -355,7 +379,9 @@ fn row(p: &StoredPackage) -> Markup {
             @if let Some(s) = significance { span class="significance" title="significance" { "★" (s) } }
             a class="title" href=(format!("/packages/{}", urlencode(p.package.id()))) { (text(p, "title")) }
             span class="author" { (author) }
-            @if let Some(s) = session { span class="session" { (s) } }
+            @if let Some(s) = session {
+                span class="session" title=(s) { (callsigns.get(s).map_or(s, String::as_str)) }
+            }
         }
     }
 }
@@ -380,6 +406,7 @@ fn older_link(page: &Timeline, q: &TimelineParams, before: &str) -> String {
         ("status", &q.status),
         ("author", &q.author),
         ("tag", &q.tag),
+        ("since", &q.since),
     ] {
         if let Some(v) = given(v) {
             parts.push(format!("{key}={}", urlencode(&v)));

@@ -16,7 +16,7 @@ use crate::http::reply::ApiError;
 use crate::http::routes::search_mode;
 use crate::http::state::AppState;
 use crate::ops::filter::Filter;
-use crate::ops::relevant::Ranked;
+use crate::ops::relevant::{self, Ranked};
 use crate::ops::{projects, semantic};
 
 /// Results on the page.
@@ -76,6 +76,7 @@ fn words(query: &str) -> Vec<String> {
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().count() >= 2)
         .map(str::to_lowercase)
+        .filter(|w| !relevant::is_stopword(w))
         .collect()
 }
 
@@ -192,6 +193,16 @@ mod tests {
         assert_eq!(
             html,
             "Memory <mark>leaking</mark> &lt;b&gt;here&lt;/b&gt; &amp; <mark>leak</mark>"
+        );
+    }
+
+    #[test]
+    fn words_search_ignores_are_not_marked() {
+        let asked = words("the guide for hires");
+        let html = marked("Wrote the onboarding guide for new hires", &asked).into_string();
+        assert_eq!(
+            html,
+            "Wrote the onboarding <mark>guide</mark> for new <mark>hires</mark>"
         );
     }
 }
