@@ -11,10 +11,8 @@ use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Who, given, html_page, layout, top, urlencode};
+use super::{PageError, Query, Who, given, html_page, layout, top, urlencode};
 use crate::error::{Error, Result};
-use crate::http::extract::Params;
-use crate::http::reply::ApiError;
 use crate::http::state::AppState;
 use crate::ops::facts::{self, ListQuery};
 use crate::ops::projects;
@@ -48,8 +46,8 @@ enum View {
 pub async fn page(
     State(state): State<AppState>,
     who: Who,
-    Params(q): Params<FactsParams>,
-) -> std::result::Result<Response, ApiError> {
+    Query(q): Query<FactsParams>,
+) -> std::result::Result<Response, PageError> {
     let asked_time = given(&q.as_of);
     let as_of = time::parse_time("as_of", asked_time.as_deref())?;
     let caller = who.caller.clone();

@@ -99,7 +99,7 @@ impl FromRequestParts<AppState> for Who {
             Err(ApiError(Error::Unauthenticated(_))) if parts.method == axum::http::Method::GET => {
                 return Err(Redirect::to("/console/login").into_response());
             }
-            Err(e) => return Err(e.into_response()),
+            Err(ApiError(e)) => return Err(super::failure(e, "/")),
         };
         let bearer = parts.headers.contains_key(header::AUTHORIZATION);
         let cookie = cookie(&parts.headers).filter(|_| !bearer);

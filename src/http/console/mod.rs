@@ -29,7 +29,10 @@ use maud::{DOCTYPE, Markup, html};
 use serde::Deserialize;
 
 use super::auth::Caller;
-use super::extract::Params;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+
+use super::extract::{Params, PathId};
 use super::reply::ApiError;
 use super::state::{AppState, Shared};
 use crate::error::{Error, Result};
@@ -175,8 +178,8 @@ fn session_of(p: &StoredPackage) -> Option<&str> {
 async fn timeline(
     State(state): State<AppState>,
     who: Who,
-    Params(q): Params<TimelineParams>,
-) -> std::result::Result<Response, ApiError> {
+    Query(q): Query<TimelineParams>,
+) -> std::result::Result<Response, PageError> {
     let caller = who.caller.clone();
     let page = state
         .blocking(move |s| -> Result<(Timeline, TimelineParams)> {
@@ -252,6 +255,53 @@ pub(super) fn top(project: &str, who: &Who) -> Markup {
     }
 }
 
+/// A console page's failure: a page of its own (not the JSON routes' body), with the error's
+/// status and code.
+#[derive(Debug)]
+pub struct PageError(pub Error);
+
+impl From<ApiError> for PageError {
+    fn from(e: ApiError) -> PageError {
+        PageError(e.0)
+    }
+}
+
+impl From<Error> for PageError {
+    fn from(e: Error) -> PageError {
+        PageError(e)
+    }
+}
+
+impl IntoResponse for PageError {
+    fn into_response(self) -> Response {
+        failure(self.0, "/")
+    }
+}
+
+/// The query string of a page, parsed as [`Params`] does; a bad one is a [`PageError`].
+pub struct Query<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
+    type Rejection = PageError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, PageError> {
+        let Params(q) = Params::from_request_parts(parts, state).await?;
+        Ok(Query(q))
+    }
+}
+
+/// The id in a page's path, as [`PathId`] reads it; a bad one is a [`PageError`].
+pub struct PageId(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for PageId {
+    type Rejection = PageError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, PageError> {
+        let PathId(id) = PathId::from_request_parts(parts, state).await?;
+        Ok(PageId(id))
+    }
+}
+
 /// A page that says what went wrong with a console action, with the error's status, and a
 /// link back to where the person came from.
 pub(super) fn failure(e: Error, back: &str) -> Response {
@@ -263,6 +313,7 @@ pub(super) fn failure(e: Error, back: &str) -> Response {
             main id="failure" {
                 h2 { "Not done" }
                 p class="problem" role="alert" { (e.to_string()) }
+                p class="code" { "Error " code { (super::reply::error_body(&e)["error"].as_str().unwrap_or("")) } " (" (status.as_u16()) ")" }
                 p { a href=(back) { "Back" } }
             }
         },

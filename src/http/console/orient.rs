@@ -8,10 +8,8 @@ use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
 use serde::Deserialize;
 
-use super::{Who, given, html_page, layout, markdown, top};
+use super::{PageError, Query, Who, given, html_page, layout, markdown, top};
 use crate::error::{Error, Result};
-use crate::http::extract::Params;
-use crate::http::reply::ApiError;
 use crate::http::routes::window;
 use crate::http::state::AppState;
 use crate::ops::{briefing, orient};
@@ -28,8 +26,8 @@ pub struct OrientParams {
 pub async fn page(
     State(state): State<AppState>,
     who: Who,
-    Params(q): Params<OrientParams>,
-) -> std::result::Result<Response, ApiError> {
+    Query(q): Query<OrientParams>,
+) -> std::result::Result<Response, PageError> {
     let asked = given(&q.days)
         .map(|d| {
             d.parse::<u32>().map_err(|_| {

@@ -9,9 +9,7 @@ use axum::response::Response;
 use maud::{Markup, html};
 use serde_json::{Map, Value};
 
-use super::{Who, html_page, layout, top, urlencode};
-use crate::http::extract::PathId;
-use crate::http::reply::ApiError;
+use super::{PageError, PageId, Who, html_page, layout, top, urlencode};
 use crate::http::state::AppState;
 use crate::ops::{facts, pull};
 use crate::store::packages::StoredPackage;
@@ -51,8 +49,8 @@ struct Related {
 pub async fn page(
     State(state): State<AppState>,
     who: Who,
-    PathId(id): PathId,
-) -> Result<Response, ApiError> {
+    PageId(id): PageId,
+) -> Result<Response, PageError> {
     let caller = who.caller.clone();
     let related = state
         .blocking(move |s| {
@@ -74,9 +72,9 @@ pub async fn page(
         })
         .await?;
     let Some(current) = related.versions.iter().max_by_key(|v| v.version) else {
-        return Err(ApiError(
-            crate::error::Error::PackageNotFound(String::new()),
-        ));
+        return Err(PageError(crate::error::Error::PackageNotFound(
+            String::new(),
+        )));
     };
     Ok(html_page(StatusCode::OK, render(current, &related, &who)))
 }

@@ -13,9 +13,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::login::same_site;
-use super::{Who, failure, html_page, layout, top, urlencode};
+use super::{PageError, PageId, Query, Who, failure, html_page, layout, top, urlencode};
 use crate::error::{Error, Result};
-use crate::http::extract::{Params, PathId};
 use crate::http::reply::ApiError;
 use crate::http::state::AppState;
 use crate::ops::review::{self, Action, Pending};
@@ -39,8 +38,8 @@ struct Queue {
 pub async fn page(
     State(state): State<AppState>,
     who: Who,
-    Params(q): Params<QueueParams>,
-) -> std::result::Result<Response, ApiError> {
+    Query(q): Query<QueueParams>,
+) -> std::result::Result<Response, PageError> {
     let caller = who.caller.clone();
     let queue = state
         .blocking(move |s| -> Result<Queue> {
@@ -153,7 +152,7 @@ pub async fn decide(
     State(state): State<AppState>,
     headers: HeaderMap,
     who: Who,
-    PathId(package_id): PathId,
+    PageId(package_id): PageId,
     form: std::result::Result<Form<Decision>, FormRejection>,
 ) -> Response {
     let back = "/review";

@@ -9,10 +9,8 @@ use axum::response::Response;
 use maud::{Markup, html};
 use serde::Deserialize;
 
-use super::{Who, html_page, layout, top, urlencode};
+use super::{PageError, Query, Who, html_page, layout, top, urlencode};
 use crate::error::Result;
-use crate::http::extract::Params;
-use crate::http::reply::ApiError;
 use crate::http::routes::search_mode;
 use crate::http::state::AppState;
 use crate::ops::filter::Filter;
@@ -34,8 +32,8 @@ pub struct SearchParams {
 pub async fn page(
     State(state): State<AppState>,
     who: Who,
-    Params(q): Params<SearchParams>,
-) -> std::result::Result<Response, ApiError> {
+    Query(q): Query<SearchParams>,
+) -> std::result::Result<Response, PageError> {
     let caller = who.caller.clone();
     let (project, query, mode, found) = state
         .blocking(move |s| -> Result<_> {
