@@ -176,12 +176,16 @@ fn in_chromium_the_timeline_shows_hostile_titles_as_text_and_deposits_live() {
         .unwrap_or_else(|_| env.path("shots").to_string_lossy().into_owned());
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/console/test_console.py");
     let store = env.dir.to_string_lossy().into_owned();
+    let scratch = env.path("tmp");
+    std::fs::create_dir_all(&scratch).unwrap();
     let mut script_args = vec![script, &link, crate::harness::BIN, &store, &shots];
     if model.is_some() {
         script_args.push("meaning");
     }
     let out = env
         .program(&python, &script_args)
+        // Chromium leaves its scratch folders in TMPDIR: the test's own, removed with it.
+        .env("TMPDIR", &scratch)
         .env("RELAY_CHROMIUM", &chromium)
         .env("RELAY_CHROMEDRIVER", &driver)
         .output()
