@@ -97,6 +97,16 @@ impl Filter {
                 .is_none_or(|t| self.types.iter().any(|wanted| wanted == t))
     }
 
+    /// Text a package's line must hold to match: each tag and the author, as JSON strings.
+    /// The package index keeps neither, so a listing by them reads lines; these let it skip
+    /// the lines that cannot match ([`crate::store::cache::catalog::LinePrefilter`]).
+    pub fn line_needles(&self) -> Vec<String> {
+        let quoted = |s: &str| format!("\"{}\"", crate::store::packages::json_fragment(s));
+        (self.tags.iter().map(|t| quoted(t)))
+            .chain(self.actor.as_deref().map(quoted))
+            .collect()
+    }
+
     pub fn matches(&self, p: &StoredPackage) -> bool {
         let pkg = &p.package;
         if !self.types.is_empty() && !self.types.iter().any(|t| t == pkg.package_type()) {

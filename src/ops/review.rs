@@ -187,8 +187,15 @@ pub fn pending(
     reviewer: Option<Reviewer>,
 ) -> Result<Vec<Pending>> {
     let mut out = Vec::new();
+    // The catalogs know each package's status: only the lines awaiting review are read.
+    let waiting = super::filter::Filter {
+        status: Some(Status::AwaitingReview),
+        ..Default::default()
+    };
     for project in projects {
-        for p in store.current_packages(project)?.into_values() {
+        let current =
+            super::pull::latest(store, std::slice::from_ref(project), &waiting, usize::MAX)?;
+        for p in current {
             if p.package.status() != Status::AwaitingReview
                 || reviewer.is_some_and(|r| r.as_str() != p.package.review_type())
             {

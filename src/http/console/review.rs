@@ -21,6 +21,9 @@ use crate::ops::review::{self, Action, Pending};
 use crate::ops::{attribution, projects, pull};
 use crate::store::packages::StoredPackage;
 
+/// Requests shown of each kind, oldest first: a queue is worked from its front.
+const SHOWN: usize = 100;
+
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct QueueParams {
@@ -102,7 +105,10 @@ fn render(queue: &Queue, who: &Who) -> Markup {
                         h2 { (heading) " (" (list.len()) ")" }
                         @if list.is_empty() { p class="empty" { "Nothing waits." } }
                         ol class="queue" {
-                            @for p in list.iter() { (item(p, project, who)) }
+                            @for p in list.iter().take(SHOWN) { (item(p, project, who)) }
+                        }
+                        @if list.len() > SHOWN {
+                            p class="note" { "The " (SHOWN) " oldest requests are shown; " (list.len() - SHOWN) " more wait behind them." }
                         }
                     }
                 }

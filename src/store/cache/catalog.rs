@@ -103,6 +103,46 @@ impl MonthCatalog {
     }
 }
 
+/// Which entries of a month may hold every one of some byte strings: the month's log is read
+/// once, and an entry passes if the line of any of its versions holds them all, or holds a
+/// `\` (an escape could spell them otherwise, so such a line is left to the parser).
+pub struct LinePrefilter {
+    pass: Vec<bool>,
+}
+
+impl LinePrefilter {
+    /// Whether `entry` (by its place in `entries`) may match.
+    pub fn may_match(&self, at: usize) -> bool {
+        self.pass.get(at).copied().unwrap_or(true)
+    }
+}
+
+impl MonthCatalog {
+    /// The entries whose lines may hold every one of `needles` (see [`LinePrefilter`]): what
+    /// lets a listing filtered by text the index does not keep (tags, authors) skip parsing
+    /// the lines that cannot match.
+    pub fn prefilter(&self, needles: &[String]) -> Result<LinePrefilter> {
+        let bytes = std::fs::read(&self.log)
+            .map_err(|e| Error::io(format!("cannot read {}", self.log.display()), e))?;
+        let finders: Vec<memchr::memmem::Finder> = needles
+            .iter()
+            .map(|n| memchr::memmem::Finder::new(n.as_bytes()))
+            .collect();
+        let line = |offset: u64| -> &[u8] {
+            let start = (offset as usize).min(bytes.len());
+            let rest = &bytes[start..];
+            &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())]
+        };
+        let holds = |l: &[u8]| {
+            memchr::memchr(b'\\', l).is_some() || finders.iter().all(|f| f.find(l).is_some())
+        };
+        let pass = (self.entries.iter())
+            .map(|e| self.versions(e).iter().any(|&o| holds(line(o))))
+            .collect();
+        Ok(LinePrefilter { pass })
+    }
+}
+
 /// Whether the last line of `log` lacks its newline.
 fn ends_torn(log: &Path) -> std::io::Result<bool> {
     use std::io::{Read, Seek, SeekFrom};
