@@ -757,6 +757,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         }
         'relay;export' {
             [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'A new or empty folder, or - for stdout')
+            [CompletionResult]::new('--share', '--share', [CompletionResultType]::ParameterName, 'Apply the share profile [share.NAME] of config.toml: what may leave, dropped, redacted')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')

@@ -642,13 +642,17 @@ _relay() {
             return 0
             ;;
         relay__subcmd__export)
-            opts="-q -h -V --out --all-projects --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --out --all-projects --share --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --share)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

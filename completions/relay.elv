@@ -694,6 +694,7 @@ set edit:completion:arg-completer[relay] = {|@words|
         }
         &'relay;export'= {
             cand --out 'A new or empty folder, or - for stdout'
+            cand --share 'Apply the share profile [share.NAME] of config.toml: what may leave, dropped, redacted'
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'

@@ -578,6 +578,7 @@ complete -c relay -n "__fish_relay_using_subcommand status" -l allow-secrets -d 
 complete -c relay -n "__fish_relay_using_subcommand status" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand status" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand export" -l out -d 'A new or empty folder, or - for stdout' -r -F
+complete -c relay -n "__fish_relay_using_subcommand export" -l share -d 'Apply the share profile [share.NAME] of config.toml: what may leave, dropped, redacted' -r
 complete -c relay -n "__fish_relay_using_subcommand export" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand export" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand export" -l color -d 'When to color human output' -r -f -a "auto\t''

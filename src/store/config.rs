@@ -1,5 +1,7 @@
 //! `config.toml`: the store's committed settings. Unknown keys are ignored so that newer relays
-//! can add settings without breaking older ones.
+//! can add settings without breaking older ones, except inside a share profile
+//! (`[share.NAME]`): there a misspelt key would share what it meant to hold back, so it is an
+//! error, reported when the profile is used.
 
 use std::path::Path;
 
@@ -34,6 +36,69 @@ pub struct Config {
     pub actor: ActorConfig,
     #[serde(default)]
     pub search: SearchConfig,
+    /// `[share.NAME]` tables, read as written: a profile is checked when it is used
+    /// ([`Config::share_profile`]), so a broken one fails its export and nothing else.
+    #[serde(default)]
+    pub share: Option<toml::Value>,
+}
+
+/// The keys of a `[share.NAME]` profile, each a list of strings.
+pub const SHARE_KEYS: [&str; 6] = [
+    "projects",
+    "package_types",
+    "statuses",
+    "tags",
+    "drop_fields",
+    "redact",
+];
+
+/// One `[share.NAME]` profile as written: each key's list, `None` when the key is absent.
+/// What the values mean (and whether they are valid) is `ops::export::share`'s business.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShareConfig {
+    pub projects: Option<Vec<String>>,
+    pub package_types: Option<Vec<String>>,
+    pub statuses: Option<Vec<String>>,
+    pub tags: Option<Vec<String>>,
+    pub drop_fields: Option<Vec<String>>,
+    pub redact: Option<Vec<String>>,
+}
+
+impl ShareConfig {
+    /// The profile from its TOML table; the error names the key and what is wrong with it.
+    fn from_toml(value: &toml::Value) -> std::result::Result<ShareConfig, String> {
+        let toml::Value::Table(table) = value else {
+            return Err("must be a table of settings".into());
+        };
+        let mut profile = ShareConfig::default();
+        for (key, value) in table {
+            let slot = match key.as_str() {
+                "projects" => &mut profile.projects,
+                "package_types" => &mut profile.package_types,
+                "statuses" => &mut profile.statuses,
+                "tags" => &mut profile.tags,
+                "drop_fields" => &mut profile.drop_fields,
+                "redact" => &mut profile.redact,
+                _ => {
+                    return Err(format!(
+                        "unknown key `{key}` (a profile takes {})",
+                        SHARE_KEYS.join(", ")
+                    ));
+                }
+            };
+            let list = match value {
+                toml::Value::Array(items) => items
+                    .iter()
+                    .map(|v| v.as_str().map(str::to_string))
+                    .collect::<Option<Vec<String>>>(),
+                _ => None,
+            };
+            *slot = Some(list.ok_or_else(|| {
+                format!("`{key}` must be a list of strings, such as {key} = [\"…\"]")
+            })?);
+        }
+        Ok(profile)
+    }
 }
 
 /// `[search]`: how relay searches.
@@ -109,6 +174,29 @@ impl Config {
         }
     }
 
+    /// The names of the `[share.NAME]` profiles, sorted.
+    pub fn share_profiles(&self) -> Vec<&str> {
+        match &self.share {
+            Some(toml::Value::Table(t)) => t.keys().map(String::as_str).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The profile `[share.NAME]`: `None` when there is none by that name, else the profile
+    /// or what is wrong with it (naming the profile and the key).
+    pub fn share_profile(&self, name: &str) -> Option<std::result::Result<ShareConfig, String>> {
+        let profile = match &self.share {
+            Some(toml::Value::Table(t)) => t.get(name)?,
+            Some(_) => {
+                return Some(Err(
+                    "`share` must be a table of [share.NAME] profiles".into()
+                ));
+            }
+            None => return None,
+        };
+        Some(ShareConfig::from_toml(profile).map_err(|m| format!("{}: {m}", share_label(name))))
+    }
+
     pub fn search_index(&self) -> bool {
         self.search_index.unwrap_or(true)
     }
@@ -147,6 +235,17 @@ impl Config {
     }
 }
 
+/// How a profile's table is written: `[share.public]`, `[share."my team"]`.
+pub fn share_label(name: &str) -> String {
+    let bare = !name.is_empty()
+        && (name.bytes()).all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if bare {
+        format!("[share.{name}]")
+    } else {
+        format!("[share.{}]", toml::Value::String(name.to_string()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,5 +264,35 @@ mod tests {
     fn bad_config_is_an_error_with_a_message() {
         assert!(Config::parse("fsync = maybe").is_err());
         assert!(Config::parse("future_key = 1\n[actor]\nid = \"a\"").is_ok());
+    }
+
+    #[test]
+    fn share_profiles_are_read_when_used_and_name_the_bad_key() {
+        let c = Config::parse(
+            "[share.public]\nstatuses = [\"complete\"]\ndrop_fields = [\"content_md\"]\n\
+             [share.typo]\ndrop_feilds = [\"content_md\"]\n\
+             [share.\"my team\"]\ntags = \"x\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.share_profiles(), ["my team", "public", "typo"]);
+        let public = c.share_profile("public").unwrap().unwrap();
+        assert_eq!(public.statuses, Some(vec!["complete".to_string()]));
+        assert_eq!(public.drop_fields, Some(vec!["content_md".to_string()]));
+        assert_eq!(public.projects, None);
+        let typo = c.share_profile("typo").unwrap().unwrap_err();
+        assert!(
+            typo.starts_with("[share.typo]: unknown key `drop_feilds`")
+                && typo.contains("drop_fields"),
+            "{typo}"
+        );
+        let team = c.share_profile("my team").unwrap().unwrap_err();
+        assert_eq!(
+            team,
+            "[share.\"my team\"]: `tags` must be a list of strings, such as tags = [\"…\"]"
+        );
+        assert!(c.share_profile("none").is_none());
+        assert!(Config::default().share_profiles().is_empty());
+        let flat = Config::parse("share = 1").unwrap();
+        assert!(flat.share_profile("x").unwrap().is_err());
     }
 }

@@ -35,6 +35,7 @@ mod search_semantic;
 mod secrets;
 mod serve;
 mod sessions;
+mod share;
 mod tokens;
 mod verify;
 mod watch;

@@ -16,11 +16,28 @@ use crate::ops::export as backup;
 /// protocol versions, backup_format_version, generated_at, projects, counts, and the SHA-256 of
 /// each file). --out - writes one NDJSON stream to stdout instead; each record's kind is told
 /// by its id field. Restore with `relay import`.
+///
+/// --share NAME exports only what the profile [share.NAME] of .relay/config.toml lets leave
+/// the store (drafts and packages tagged never_share never do), drops and redacts what it
+/// says, and records in the manifest the profile and how many records of each kind it
+/// withheld. A package it changed gets a new hash; its line is the envelope
+/// {"package", "hash", "derived_from": ORIGINAL HASH}. An unchanged one keeps its hash.
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:
+#[command(after_help = r#"Examples:
   relay export --out backups/2026-11-22
   relay export --all-projects --out - | gzip > relay.ndjson.gz
-  relay import backups/2026-11-22")]
+  relay import backups/2026-11-22
+  relay export --all-projects --share public --out share/2026-11-22
+
+A share profile in .relay/config.toml (every key is optional):
+  [share.public]
+  projects = ["web"]            # default: every project exported
+  package_types = ["decision"]  # default: every type
+  statuses = ["complete"]       # default: every status but draft
+  tags = ["public"]             # only packages with one of these tags
+  drop_fields = ["content_md", "deliverables.path", "created_by.git_commit"]
+  redact = ['[a-z0-9-]+\.corp\.example']   # each match becomes <REDACTED:share>
+A package or fact tagged never_share never leaves, whatever the profile says."#)]
 pub struct ExportArgs {
     /// A new or empty folder, or - for stdout
     #[arg(long, value_name = "DIR|-")]
@@ -28,6 +45,9 @@ pub struct ExportArgs {
     /// Every project, not just the selected one
     #[arg(long)]
     pub all_projects: bool,
+    /// Apply the share profile [share.NAME] of config.toml: what may leave, dropped, redacted
+    #[arg(long, value_name = "NAME")]
+    pub share: Option<String>,
 }
 
 pub fn run(ctx: &mut Ctx, args: ExportArgs) -> CmdResult {
@@ -36,39 +56,50 @@ pub fn run(ctx: &mut Ctx, args: ExportArgs) -> CmdResult {
     let to_stdout = args.out.as_os_str() == "-";
     let stdout = to_stdout.then(|| ctx.ui.stream_out()).transpose()?;
     let store = ctx.store()?;
+    let policy = (args.share.as_deref())
+        .map(|name| backup::share::Policy::load(store, name))
+        .transpose()?;
     if let Some(stdout) = stdout {
         // Streamed as read: a damaged store is found out on the way, and the command then
         // fails (exit 5) after what it wrote, so a pipe's reader can tell.
         let mut out = std::io::BufWriter::with_capacity(1 << 20, stdout);
         let mut failed: Option<std::io::Error> = None;
         let bar = ctx.ui.progress_spinner("exporting", Some("records"));
-        let streamed = backup::each_record(store, &projects, &mut |_, lines, n| {
-            bar.inc(n as u64);
-            out.write_all(lines).map_err(|e| {
-                let error = Error::io(
-                    "cannot write the export",
-                    std::io::Error::new(e.kind(), e.to_string()),
-                );
-                failed = Some(e);
-                error
-            })
-        });
+        let streamed =
+            backup::each_exported(store, &projects, policy.as_ref(), &mut |_, lines, n| {
+                bar.inc(n as u64);
+                out.write_all(lines).map_err(|e| {
+                    let error = Error::io(
+                        "cannot write the export",
+                        std::io::Error::new(e.kind(), e.to_string()),
+                    );
+                    failed = Some(e);
+                    error
+                })
+            });
         drop(bar);
         if let Some(e) = failed {
             return Err(CliError::Output(e));
         }
-        streamed?;
+        let shared = streamed?;
         out.flush().map_err(CliError::Output)?;
         backup::refuse_damage(store)?;
+        // A stream has no manifest: what the profile withheld is told on stderr.
+        if let Some(s) = shared {
+            ctx.ui.note(&withheld(&s));
+        }
         return Ok(());
     }
     let dir = ctx.cwd.join(&args.out);
     let bar = ctx.ui.progress_spinner("exporting", None);
-    let counts = backup::export_dir(store, &projects, &dir)?;
+    let (counts, shared) = backup::export_dir(store, &projects, policy.as_ref(), &dir)?;
     drop(bar);
     if ctx.ui.json {
-        ctx.ui
-            .json_line(&serde_json::json!({"out": dir.display().to_string(), "counts": counts}))?;
+        let mut v = serde_json::json!({"out": dir.display().to_string(), "counts": counts});
+        if let Some(s) = &shared {
+            v["share"] = serde_json::json!(s);
+        }
+        ctx.ui.json_line(&v)?;
     } else {
         writeln!(
             ctx.ui.out(),
@@ -76,6 +107,26 @@ pub fn run(ctx: &mut Ctx, args: ExportArgs) -> CmdResult {
             crate::cli::render::counts(&counts),
             dir.display()
         )?;
+        if let Some(s) = &shared {
+            writeln!(ctx.ui.out(), "{}", withheld(s))?;
+        }
     }
     Ok(())
+}
+
+/// `Share profile public withheld 3 packages, 1 facts; derived 2 packages`.
+fn withheld(s: &backup::share::Shared) -> String {
+    let nonzero = |c: &backup::Counts| -> backup::Counts {
+        c.iter()
+            .filter(|(_, n)| **n > 0)
+            .map(|(k, n)| (*k, *n))
+            .collect()
+    };
+    let render = crate::cli::render::counts;
+    format!(
+        "Share profile {} withheld {}; derived {}",
+        s.profile,
+        render(&nonzero(&s.withheld)),
+        render(&nonzero(&s.derived))
+    )
 }

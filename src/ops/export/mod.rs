@@ -1,7 +1,9 @@
 //! Backup (§5.2, §10.1): export projects to plain wire records, a backup folder with a
 //! manifest or one NDJSON stream, that `ops::import` reads back. Packages travel in their
-//! current version, facts and sessions with their whole history (`versioned.rs`).
+//! current version, facts and sessions with their whole history (`versioned.rs`); a share
+//! profile (`share.rs`) narrows and derives what leaves.
 
+pub mod share;
 mod versioned;
 
 pub(in crate::ops) use versioned::{GroupNumbers, count_open};
@@ -84,6 +86,20 @@ pub fn each_record(store: &Store, projects: &[String], sink: &mut Sink<'_>) -> R
         versioned::each::<Session>(store, id, sink)?;
     }
     Ok(())
+}
+
+/// [`each_record`], or [`share::each_shared_record`] when a profile is given (then what it
+/// withheld and derived).
+pub fn each_exported(
+    store: &Store,
+    projects: &[String],
+    share: Option<&share::Policy>,
+    sink: &mut Sink<'_>,
+) -> Result<Option<share::Shared>> {
+    match share {
+        Some(policy) => share::each_shared_record(store, projects, policy, sink).map(Some),
+        None => each_record(store, projects, sink).map(|()| None),
+    }
 }
 
 /// The most of a log one export batch reads at once.
@@ -242,8 +258,15 @@ pub fn refuse_damage(store: &Store) -> Result<()> {
 pub type Counts = BTreeMap<Kind, usize>;
 
 /// Writes a backup folder: one NDJSON file per kind, then `manifest.json` last, so a folder
-/// without a manifest is known to be partial. `dir` must not exist or be empty.
-pub fn export_dir(store: &Store, projects: &[String], dir: &Path) -> Result<Counts> {
+/// without a manifest is known to be partial. `dir` must not exist or be empty. Under a share
+/// profile, the manifest lists only the projects shared, and says what was withheld (how many,
+/// never which).
+pub fn export_dir(
+    store: &Store,
+    projects: &[String],
+    share: Option<&share::Policy>,
+    dir: &Path,
+) -> Result<(Counts, Option<share::Shared>)> {
     if dir.exists()
         && std::fs::read_dir(dir)
             .map_err(|e| Error::io(format!("cannot read {}", dir.display()), e))?
@@ -269,7 +292,7 @@ pub fn export_dir(store: &Store, projects: &[String], dir: &Path) -> Result<Coun
         );
     }
     let mut counts = Counts::new();
-    each_record(store, projects, &mut |kind, lines, n| {
+    let shared = each_exported(store, projects, share, &mut |kind, lines, n| {
         use std::io::Write;
         let (w, h) = files.get_mut(&kind).expect("every kind has a file");
         h.update(lines);
@@ -290,21 +313,24 @@ pub fn export_dir(store: &Store, projects: &[String], dir: &Path) -> Result<Coun
         hashes.insert(kind.file().to_string(), json!(format!("sha256:{digest}")));
         counts.entry(kind).or_default();
     }
-    let manifest = json!({
+    let mut manifest = json!({
         "tool": "relay",
         "tool_version": env!("CARGO_PKG_VERSION"),
         "protocol_version": crate::wire::PROTOCOL_VERSION,
         "backup_format_version": BACKUP_FORMAT_VERSION,
         "generated_at": time::format(time::now()),
-        "projects": projects,
+        "projects": shared.as_ref().map_or(projects, |s| &s.projects),
         "counts": counts,
         "files": hashes,
     });
+    if let Some(s) = &shared {
+        manifest["share"] = json!(s);
+    }
     let mut text =
         serde_json::to_vec_pretty(&manifest).map_err(|e| Error::Integrity(e.to_string()))?;
     text.push(b'\n');
     log::write_atomic(&dir.join(MANIFEST), &text)?;
-    Ok(counts)
+    Ok((counts, shared))
 }
 
 #[cfg(test)]
