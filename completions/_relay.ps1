@@ -43,6 +43,8 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('orient', 'orient', [CompletionResultType]::ParameterValue, 'Brief a new session: latest handoff, recent work, open questions, active facts')
             [CompletionResult]::new('orchestrate', 'orchestrate', [CompletionResultType]::ParameterValue, 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)')
             [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Put packages through review: flag, approve, request changes, list')
+            [CompletionResult]::new('retract', 'retract', [CompletionResultType]::ParameterValue, 'Take back a package or a fact: reads stop showing it, its history keeps it')
+            [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Remove expired or retracted records from the logs (the one command that rewrites them)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Back up projects as plain wire records (offline, restorable anywhere)')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder')
@@ -96,6 +98,8 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--ext', '--ext', [CompletionResultType]::ParameterName, 'An x-* extension field (repeatable); VALUE is parsed as JSON when it parses, else a string')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Read a whole or partial wire package (JSON) from FILE or - (stdin)')
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Use this package_id instead of a new one (makes retries idempotent)')
+            [CompletionResult]::new('--expires-at', '--expires-at', [CompletionResultType]::ParameterName, 'Hide the record from reads from TIME on (RFC 3339 or a date; it must be in the future)')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Hide the record from reads once this span has passed: 90m, 12h, 30d, 2w')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
             [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')
@@ -131,6 +135,8 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--history', '--history', [CompletionResultType]::ParameterName, 'With PACKAGE_ID: every stored version, with its transition (who, when, note)')
             [CompletionResult]::new('--all-projects', '--all-projects', [CompletionResultType]::ParameterName, 'Cover every project, not just the selected one')
+            [CompletionResult]::new('--include-expired', '--include-expired', [CompletionResultType]::ParameterName, 'Show packages whose x-expires-at has passed (hidden otherwise)')
+            [CompletionResult]::new('--include-retracted', '--include-retracted', [CompletionResultType]::ParameterName, 'Show packages that `relay retract` has retracted (hidden otherwise)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
@@ -313,6 +319,8 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'How sure, from 0 to 1 (default 1)')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A label (repeatable)')
             [CompletionResult]::new('--valid-from', '--valid-from', [CompletionResultType]::ParameterName, 'When it became true (default: now); not before the current fact''s valid_from')
+            [CompletionResult]::new('--expires-at', '--expires-at', [CompletionResultType]::ParameterName, 'Hide the record from reads from TIME on (RFC 3339 or a date; it must be in the future)')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Hide the record from reads once this span has passed: 90m, 12h, 30d, 2w')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
             [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')
@@ -350,6 +358,8 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--include-expired', '--include-expired', [CompletionResultType]::ParameterName, 'Show facts whose x-expires-at has passed (hidden otherwise)')
+            [CompletionResult]::new('--include-retracted', '--include-retracted', [CompletionResultType]::ParameterName, 'Show facts that `relay retract` has retracted (hidden otherwise)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
@@ -370,6 +380,8 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--include-ended', '--include-ended', [CompletionResultType]::ParameterName, 'Every fact, ended ones included')
+            [CompletionResult]::new('--include-expired', '--include-expired', [CompletionResultType]::ParameterName, 'Show facts whose x-expires-at has passed (hidden otherwise)')
+            [CompletionResult]::new('--include-retracted', '--include-retracted', [CompletionResultType]::ParameterName, 'Show facts that `relay retract` has retracted (hidden otherwise)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
@@ -566,6 +578,8 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Show why each result ranked where it did (its place in each list, its similarity)')
             [CompletionResult]::new('--all-projects', '--all-projects', [CompletionResultType]::ParameterName, 'Cover every project, not just the selected one')
+            [CompletionResult]::new('--include-expired', '--include-expired', [CompletionResultType]::ParameterName, 'Show packages whose x-expires-at has passed (hidden otherwise)')
+            [CompletionResult]::new('--include-retracted', '--include-retracted', [CompletionResultType]::ParameterName, 'Show packages that `relay retract` has retracted (hidden otherwise)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
@@ -738,6 +752,45 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             break
         }
         'relay;review;help;help' {
+            break
+        }
+        'relay;retract' {
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why: kept with the retraction and shown in the record''s history')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
+            [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;purge' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--expired', '--expired', [CompletionResultType]::ParameterName, 'Remove records whose x-expires-at has passed')
+            [CompletionResult]::new('--retracted', '--retracted', [CompletionResultType]::ParameterName, 'Remove records that `relay retract` retracted')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Say what would be removed; change nothing')
+            [CompletionResult]::new('--no-backup', '--no-backup', [CompletionResultType]::ParameterName, 'Do not keep the old files under .relay/local/purged/')
+            [CompletionResult]::new('--all-projects', '--all-projects', [CompletionResultType]::ParameterName, 'Every project, not just the selected one')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'relay;status' {
@@ -1121,6 +1174,8 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('orient', 'orient', [CompletionResultType]::ParameterValue, 'Brief a new session: latest handoff, recent work, open questions, active facts')
             [CompletionResult]::new('orchestrate', 'orchestrate', [CompletionResultType]::ParameterValue, 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)')
             [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Put packages through review: flag, approve, request changes, list')
+            [CompletionResult]::new('retract', 'retract', [CompletionResultType]::ParameterValue, 'Take back a package or a fact: reads stop showing it, its history keeps it')
+            [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Remove expired or retracted records from the logs (the one command that rewrites them)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Back up projects as plain wire records (offline, restorable anywhere)')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder')
@@ -1246,6 +1301,12 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             break
         }
         'relay;help;review;list' {
+            break
+        }
+        'relay;help;retract' {
+            break
+        }
+        'relay;help;purge' {
             break
         }
         'relay;help;status' {

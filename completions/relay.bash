@@ -61,6 +61,12 @@ _relay() {
             relay,pull)
                 cmd="relay__subcmd__pull"
                 ;;
+            relay,purge)
+                cmd="relay__subcmd__purge"
+                ;;
+            relay,retract)
+                cmd="relay__subcmd__retract"
+                ;;
             relay,review)
                 cmd="relay__subcmd__review"
                 ;;
@@ -171,6 +177,12 @@ _relay() {
                 ;;
             relay__subcmd__help,pull)
                 cmd="relay__subcmd__help__subcmd__pull"
+                ;;
+            relay__subcmd__help,purge)
+                cmd="relay__subcmd__help__subcmd__purge"
+                ;;
+            relay__subcmd__help,retract)
+                cmd="relay__subcmd__help__subcmd__retract"
                 ;;
             relay__subcmd__help,review)
                 cmd="relay__subcmd__help__subcmd__review"
@@ -434,7 +446,7 @@ _relay() {
 
     case "${cmd}" in
         relay)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token ui help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -528,7 +540,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__deposit)
-            opts="-q -h -V --title --description --type --status --review --tag --decision --question --handoff --next-actor --deliverable --parent --significance --topic --artifact-type --content-md --ext --from --id --auto --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --title --description --type --status --review --tag --decision --question --handoff --next-actor --deliverable --parent --significance --topic --artifact-type --content-md --ext --from --id --auto --expires-at --ttl --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -607,6 +619,14 @@ _relay() {
                     return 0
                     ;;
                 --id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expires-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ttl)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -702,7 +722,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__facts__subcmd__assert)
-            opts="-q -h -V --source --confidence --tag --valid-from --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --source --confidence --tag --valid-from --expires-at --ttl --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -721,6 +741,14 @@ _relay() {
                     return 0
                     ;;
                 --valid-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expires-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ttl)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -756,7 +784,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__facts__subcmd__get)
-            opts="-q -h -V --at --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --at --include-expired --include-retracted --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -936,7 +964,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__facts__subcmd__list)
-            opts="-q -h -V --subject --predicate --tag --at --include-ended --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --subject --predicate --tag --at --include-ended --include-expired --include-retracted --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -978,7 +1006,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help)
-            opts="init deposit pull projects facts session search orient orchestrate review status export import verify hook scan conformance completions onboard mcp watch serve token ui help"
+            opts="init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1370,6 +1398,34 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help__subcmd__pull)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__purge)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__retract)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2348,7 +2404,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__pull)
-            opts="-q -h -V --history --latest --relevant --limit --type --tag --actor --status --since --until --all-projects --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --history --latest --relevant --limit --type --tag --actor --status --since --until --all-projects --include-expired --include-retracted --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2395,6 +2451,74 @@ _relay() {
                     return 0
                     ;;
                 --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__purge)
+            opts="-q -h -V --expired --retracted --dry-run --no-backup --all-projects --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__retract)
+            opts="-q -h -V --reason --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor-type)
+                    COMPREPLY=($(compgen -W "human agent script" -- "${cur}"))
+                    return 0
+                    ;;
+                --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2706,7 +2830,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__search)
-            opts="-q -h -V --limit --explain --type --tag --actor --status --since --until --all-projects --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --limit --explain --type --tag --actor --status --since --until --all-projects --include-expired --include-retracted --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -40,6 +40,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand orient 'Brief a new session: latest handoff, recent work, open questions, active facts'
             cand orchestrate 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)'
             cand review 'Put packages through review: flag, approve, request changes, list'
+            cand retract 'Take back a package or a fact: reads stop showing it, its history keeps it'
+            cand purge 'Remove expired or retracted records from the logs (the one command that rewrites them)'
             cand status 'Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings'
             cand export 'Back up projects as plain wire records (offline, restorable anywhere)'
             cand import 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder'
@@ -91,6 +93,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --ext 'An x-* extension field (repeatable); VALUE is parsed as JSON when it parses, else a string'
             cand --from 'Read a whole or partial wire package (JSON) from FILE or - (stdin)'
             cand --id 'Use this package_id instead of a new one (makes retries idempotent)'
+            cand --expires-at 'Hide the record from reads from TIME on (RFC 3339 or a date; it must be in the future)'
+            cand --ttl 'Hide the record from reads once this span has passed: 90m, 12h, 30d, 2w'
             cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
             cand --actor-type 'What kind of actor'
             cand --session 'The session (id or callsign) to record; default: this clone''s current session'
@@ -125,6 +129,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --color 'When to color human output'
             cand --history 'With PACKAGE_ID: every stored version, with its transition (who, when, note)'
             cand --all-projects 'Cover every project, not just the selected one'
+            cand --include-expired 'Show packages whose x-expires-at has passed (hidden otherwise)'
+            cand --include-retracted 'Show packages that `relay retract` has retracted (hidden otherwise)'
             cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
             cand -q 'Print only results: no notes or warnings on stderr'
             cand --quiet 'Print only results: no notes or warnings on stderr'
@@ -290,6 +296,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --confidence 'How sure, from 0 to 1 (default 1)'
             cand --tag 'A label (repeatable)'
             cand --valid-from 'When it became true (default: now); not before the current fact''s valid_from'
+            cand --expires-at 'Hide the record from reads from TIME on (RFC 3339 or a date; it must be in the future)'
+            cand --ttl 'Hide the record from reads once this span has passed: 90m, 12h, 30d, 2w'
             cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
             cand --actor-type 'What kind of actor'
             cand --session 'The session (id or callsign) to record; default: this clone''s current session'
@@ -325,6 +333,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'
+            cand --include-expired 'Show facts whose x-expires-at has passed (hidden otherwise)'
+            cand --include-retracted 'Show facts that `relay retract` has retracted (hidden otherwise)'
             cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
             cand -q 'Print only results: no notes or warnings on stderr'
             cand --quiet 'Print only results: no notes or warnings on stderr'
@@ -344,6 +354,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'
             cand --include-ended 'Every fact, ended ones included'
+            cand --include-expired 'Show facts whose x-expires-at has passed (hidden otherwise)'
+            cand --include-retracted 'Show facts that `relay retract` has retracted (hidden otherwise)'
             cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
             cand -q 'Print only results: no notes or warnings on stderr'
             cand --quiet 'Print only results: no notes or warnings on stderr'
@@ -518,6 +530,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --color 'When to color human output'
             cand --explain 'Show why each result ranked where it did (its place in each list, its similarity)'
             cand --all-projects 'Cover every project, not just the selected one'
+            cand --include-expired 'Show packages whose x-expires-at has passed (hidden otherwise)'
+            cand --include-retracted 'Show packages that `relay retract` has retracted (hidden otherwise)'
             cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
             cand -q 'Print only results: no notes or warnings on stderr'
             cand --quiet 'Print only results: no notes or warnings on stderr'
@@ -677,6 +691,43 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;review;help;list'= {
         }
         &'relay;review;help;help'= {
+        }
+        &'relay;retract'= {
+            cand --reason 'Why: kept with the retraction and shown in the record''s history'
+            cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
+            cand --actor-type 'What kind of actor'
+            cand --session 'The session (id or callsign) to record; default: this clone''s current session'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;purge'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --expired 'Remove records whose x-expires-at has passed'
+            cand --retracted 'Remove records that `relay retract` retracted'
+            cand --dry-run 'Say what would be removed; change nothing'
+            cand --no-backup 'Do not keep the old files under .relay/local/purged/'
+            cand --all-projects 'Every project, not just the selected one'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
         }
         &'relay;status'= {
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
@@ -1031,6 +1082,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand orient 'Brief a new session: latest handoff, recent work, open questions, active facts'
             cand orchestrate 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)'
             cand review 'Put packages through review: flag, approve, request changes, list'
+            cand retract 'Take back a package or a fact: reads stop showing it, its history keeps it'
+            cand purge 'Remove expired or retracted records from the logs (the one command that rewrites them)'
             cand status 'Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings'
             cand export 'Back up projects as plain wire records (offline, restorable anywhere)'
             cand import 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder'
@@ -1126,6 +1179,10 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;help;review;request-changes'= {
         }
         &'relay;help;review;list'= {
+        }
+        &'relay;help;retract'= {
+        }
+        &'relay;help;purge'= {
         }
         &'relay;help;status'= {
         }

@@ -113,7 +113,14 @@ fn run(dir: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
             asserted.superseded.len()
         );
     }
-    let current = facts::get(&store, project, "sessions", "backend", None)?;
+    let current = facts::get(
+        &store,
+        project,
+        "sessions",
+        "backend",
+        None,
+        Default::default(),
+    )?;
     println!("fact now: sessions backend = {}", current.value());
     assert_eq!(current.value(), "redis (live)");
     Ok(())

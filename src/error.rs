@@ -64,6 +64,13 @@ pub enum Error {
         subject: String,
         predicate: String,
     },
+    /// The record exists but reads hide it: it was retracted, or it has expired. `code` is
+    /// the not-found code of its kind (`package_not_found`, `fact_not_found`), and `message`
+    /// says why and which flag shows it anyway.
+    Hidden {
+        code: Code,
+        message: String,
+    },
     /// A new fact would start before the current one and break the chain (§7.3).
     FactChainConflict(String),
     /// The package's status does not allow this review action (§5.3).
@@ -288,6 +295,7 @@ impl Error {
             Error::ProjectExists(_) => Code::ProjectExists,
             Error::ProjectArchived(_) => Code::ProjectArchived,
             Error::FactNotFound { .. } => Code::FactNotFound,
+            Error::Hidden { code, .. } => *code,
             Error::FactChainConflict(_) => Code::FactChainConflict,
             Error::SessionNotFound(_) => Code::SessionNotFound,
             Error::InvalidTransition { .. } => Code::InvalidTransition,
@@ -321,6 +329,7 @@ impl Error {
             | Error::ProjectNotFound(_)
             | Error::StoreNotFound { .. }
             | Error::FactNotFound { .. }
+            | Error::Hidden { .. }
             | Error::SessionNotFound(_)
             | Error::TokenNotFound(_)
             | Error::NoRoute { .. } => ErrorKind::NotFound,
@@ -400,6 +409,7 @@ impl fmt::Display for Error {
                     "no fact for subject `{subject}`, predicate `{predicate}`"
                 )
             }
+            Error::Hidden { message, .. } => write!(f, "{message}"),
             Error::FactChainConflict(m) => write!(f, "{m}"),
             Error::SessionNotFound(s) => write!(f, "no session with id or callsign `{s}`"),
             Error::InvalidTransition {

@@ -6,7 +6,7 @@ use clap::Args;
 
 use crate::cli::{CliError, Ctx};
 use crate::error::{Code, Error};
-use crate::ops::filter::{Filter, Viewer};
+use crate::ops::filter::{Filter, Reveal, Viewer};
 use crate::ops::semantic::{self, ModelChoice, ModelState};
 use crate::search::fuse::Mode;
 use crate::search::model::Model;
@@ -47,6 +47,51 @@ pub struct FilterArgs {
     /// Cover every project, not just the selected one
     #[arg(long)]
     pub all_projects: bool,
+    /// Show packages whose x-expires-at has passed (hidden otherwise)
+    #[arg(long)]
+    pub include_expired: bool,
+    /// Show packages that `relay retract` has retracted (hidden otherwise)
+    #[arg(long)]
+    pub include_retracted: bool,
+}
+
+/// Which hidden records a read of facts shows anyway.
+#[derive(Debug, Args, Clone, Default)]
+pub struct RevealArgs {
+    /// Show facts whose x-expires-at has passed (hidden otherwise)
+    #[arg(long)]
+    pub include_expired: bool,
+    /// Show facts that `relay retract` has retracted (hidden otherwise)
+    #[arg(long)]
+    pub include_retracted: bool,
+}
+
+impl RevealArgs {
+    pub fn reveal(&self) -> Reveal {
+        Reveal {
+            expired: self.include_expired,
+            retracted: self.include_retracted,
+        }
+    }
+}
+
+/// When a new record stops being served: stored in it as `x-expires-at`, so it is hashed.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ExpiryArgs {
+    /// Hide the record from reads from TIME on (RFC 3339 or a date; it must be in the future)
+    #[arg(long, value_name = "TIME", conflicts_with = "ttl")]
+    pub expires_at: Option<String>,
+    /// Hide the record from reads once this span has passed: 90m, 12h, 30d, 2w
+    #[arg(long, value_name = "SPAN")]
+    pub ttl: Option<String>,
+}
+
+impl ExpiryArgs {
+    /// The `x-expires-at` text to store, if one was asked for.
+    pub fn resolve(&self) -> Result<Option<String>, CliError> {
+        crate::wire::expiry::requested(self.expires_at.as_deref(), self.ttl.as_deref(), time::now())
+            .map_err(|m| Error::InvalidInput(m).into())
+    }
 }
 
 impl FilterArgs {
@@ -65,6 +110,11 @@ impl FilterArgs {
             since: time::parse_time("--since", self.since.as_deref())?,
             until: time::parse_time("--until", self.until.as_deref())?,
             viewer,
+            reveal: Reveal {
+                expired: self.include_expired,
+                retracted: self.include_retracted,
+            },
+            ..Filter::default()
         };
         Ok((projects, filter))
     }

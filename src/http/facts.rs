@@ -121,6 +121,10 @@ pub struct ListParams {
     at: Option<String>,
     #[serde(default)]
     include_ended: bool,
+    #[serde(default)]
+    include_expired: bool,
+    #[serde(default)]
+    include_retracted: bool,
 }
 
 /// The current facts (one per key), or those valid at `at`: `{"facts": […]}`.
@@ -136,6 +140,10 @@ pub async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> Answer {
         tag: q.tag,
         at: time::parse_time("at", q.at.as_deref())?,
         include_ended: q.include_ended,
+        reveal: crate::ops::filter::Reveal {
+            expired: q.include_expired,
+            retracted: q.include_retracted,
+        },
     };
     call.run(Access::Read, move |s, _, project| {
         let list = facts::list(&s.store, &project, &query)?;

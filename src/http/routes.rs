@@ -164,6 +164,12 @@ struct ListParams {
     status: Option<String>,
     since: Option<String>,
     until: Option<String>,
+    /// Show packages whose expiry has passed.
+    #[serde(default)]
+    include_expired: bool,
+    /// Show retracted packages.
+    #[serde(default)]
+    include_retracted: bool,
 }
 
 impl ListParams {
@@ -181,6 +187,11 @@ impl ListParams {
             since: time::parse_time("since", self.since.as_deref())?,
             until: time::parse_time("until", self.until.as_deref())?,
             viewer,
+            reveal: filter::Reveal {
+                expired: self.include_expired,
+                retracted: self.include_retracted,
+            },
+            ..Filter::default()
         })
     }
 }
@@ -253,6 +264,8 @@ async fn package(State(state): State<AppState>, caller: Caller, PathId(id): Path
         .blocking(move |s| {
             let found = pull::specific(&s.store, &id)?;
             caller.may_read(found.package.project_id())?;
+            // Whether it is hidden (retracted, expired) is told only to who may read it.
+            let found = pull::visible(&s.store, &id, filter::Reveal::default())?;
             Ok(Reply::ok(found.package.to_value()))
         })
         .await

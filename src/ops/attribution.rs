@@ -175,6 +175,29 @@ pub fn transition(
     super::review::transition(store, package_id, &req)
 }
 
+/// Retracts a package or fact of any project, as the claim's writer in that record's project.
+pub fn retract(
+    store: &Store,
+    cwd: &Path,
+    id: &str,
+    reason: &str,
+    project_hint: Option<String>,
+    claim: &Claim,
+) -> Result<super::retract::Retracted> {
+    let (_, project) = super::retract::locate(store, id, project_hint.as_deref())?;
+    let (actor, session_id) = writer(store, cwd, &project, claim)?;
+    super::retract::retract(
+        store,
+        &super::retract::RetractRequest {
+            id: id.to_string(),
+            reason: reason.to_string(),
+            actor,
+            session_id,
+            project_hint: Some(project),
+        },
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

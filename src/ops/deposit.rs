@@ -51,10 +51,23 @@ pub fn deposit(
         .map_err(Error::InvalidInput)?;
     // Times are stored in UTC with `Z` (§6.1), converted before the hash is taken. One that
     // does not parse is left for validation to report.
-    if let Some(Value::String(t)) = input.get_mut("created_at")
-        && let Ok(utc) = time::to_utc_text(t)
-    {
-        *t = utc;
+    for key in ["created_at", crate::wire::expiry::EXPIRES_AT] {
+        if let Some(Value::String(t)) = input.get_mut(key)
+            && let Ok(utc) = time::to_utc_text(t)
+        {
+            *t = utc;
+        }
+    }
+    // An expiry must be a time to come: a package hidden as it is written helps nobody.
+    match input.get(crate::wire::expiry::EXPIRES_AT) {
+        None => {}
+        Some(Value::String(at)) => super::facts::check_expiry(Some(at))?,
+        Some(_) => {
+            return Err(Error::InvalidInput(format!(
+                "{} must be an RFC 3339 time as a string",
+                crate::wire::expiry::EXPIRES_AT
+            )));
+        }
     }
     let mut filled: Vec<&'static str> = Vec::new();
     let mut fill = |map: &mut Map<String, Value>, key: &'static str, value: Value| {

@@ -13,7 +13,7 @@ use crate::error::{Error, Result, SchemaError};
 use crate::store::Store;
 use crate::store::cache::facts::Facts;
 use crate::store::fact_chain::{self, Link};
-use crate::wire::{Fact, ids, time, time::Timestamp};
+use crate::wire::{Fact, expiry, ids, time, time::Timestamp};
 
 /// What `facts assert` records.
 #[derive(Debug, Clone, Default)]
@@ -32,6 +32,8 @@ pub struct AssertRequest {
     pub asserted_by: Value,
     /// Whether `asserted_by` was named explicitly; otherwise a source package's author wins.
     pub actor_explicit: bool,
+    /// When the fact stops being served (`x-expires-at`, RFC 3339; see [`crate::wire::expiry`]).
+    pub expires_at: Option<String>,
 }
 
 /// The outcome of an assert.
@@ -77,6 +79,8 @@ pub struct ListQuery {
     pub at: Option<Timestamp>,
     /// Every fact, ended ones too.
     pub include_ended: bool,
+    /// Retracted or expired facts shown anyway.
+    pub reveal: super::filter::Reveal,
 }
 
 /// The effective chain of one key, from facts at their current versions (a superset of the
@@ -159,6 +163,21 @@ fn restates(current: &Fact, req: &AssertRequest) -> bool {
         && current.str_field("source_package_id") == req.source_package_id.as_deref()
         && current.list("tags") == req.tags.iter().map(String::as_str).collect::<Vec<_>>()
         && req.valid_from.is_none_or(|t| t == current.valid_from())
+        && current.str_field(expiry::EXPIRES_AT) == req.expires_at.as_deref()
+}
+
+/// Refuses an expiry that is not a time, or not in the future (`invalid_input`).
+pub(crate) fn check_expiry(at: Option<&str>) -> Result<()> {
+    let Some(at) = at else { return Ok(()) };
+    let t = time::parse(at).map_err(|m| {
+        Error::InvalidInput(format!(
+            "{}: `{at}` is not an RFC 3339 time: {m}",
+            expiry::EXPIRES_AT
+        ))
+    })?;
+    expiry::requested(Some(&time::format(t)), None, time::now())
+        .map(drop)
+        .map_err(|m| Error::InvalidInput(format!("{}: {m}", expiry::EXPIRES_AT)))
 }
 
 /// The closing versions that make the stored chain of `chain` equal its effective one.
@@ -202,6 +221,7 @@ pub fn assert(store: &Store, project_id: &str, req: &AssertRequest) -> Result<As
         )
         .into());
     }
+    check_expiry(req.expires_at.as_deref())?;
     let draft_time = req.valid_from.unwrap_or_else(time::now);
     build(project_id, req, draft_time, draft_time, Value::Null)?;
 
@@ -211,8 +231,15 @@ pub fn assert(store: &Store, project_id: &str, req: &AssertRequest) -> Result<As
     let now = time::now();
     let mut facts = key_facts(store, project_id, &req.subject, &req.predicate)?;
     let chain = chain_of(&facts, &req.subject, &req.predicate)?;
+    // A current fact that reads hide (retracted, expired) is not restated: it is superseded.
+    let hidden = super::filter::Hidden::load(
+        store,
+        &[project_id.to_string()],
+        super::filter::Reveal::default(),
+    )?;
     if let Some(cur) = fact_chain::current(&chain)
         && restates(cur, req)
+        && hidden.fact(cur).is_none()
     {
         return Ok(Asserted {
             fact: cur.clone(),
@@ -282,6 +309,9 @@ fn build(
     if !req.tags.is_empty() {
         map.insert("tags".into(), json!(req.tags));
     }
+    if let Some(at) = &req.expires_at {
+        map.insert(expiry::EXPIRES_AT.into(), json!(at));
+    }
     Ok(Fact::from_map(map)?)
 }
 
@@ -332,22 +362,38 @@ pub fn invalidate(
     Ok(vec![ended])
 }
 
-/// The current fact of a key, or the one valid at `at`.
+/// The current fact of a key, or the one valid at `at`. A retracted or expired one is
+/// `fact_not_found`, saying why, unless `reveal` shows it: the key then has no fact, since
+/// the one before it stays ended.
 pub fn get(
     store: &Store,
     project_id: &str,
     subject: &str,
     predicate: &str,
     at: Option<Timestamp>,
+    reveal: super::filter::Reveal,
 ) -> Result<Fact> {
     let not_found = || Error::FactNotFound {
         subject: subject.into(),
         predicate: predicate.into(),
     };
+    let shown = |f: Fact| -> Result<Fact> {
+        let hidden = super::filter::Hidden::load(store, &[project_id.to_string()], reveal)?;
+        match hidden.fact(&f) {
+            Some(why) => Err(Error::Hidden {
+                code: crate::error::Code::FactNotFound,
+                message: why.explain(&format!(
+                    "the fact for subject `{subject}`, predicate `{predicate}` ({})",
+                    f.id()
+                )),
+            }),
+            None => Ok(f),
+        }
+    };
     if at.is_none()
         && let Some(current) = store.current_fact_of_key(project_id, subject, predicate)?
     {
-        return current.ok_or_else(not_found);
+        return shown(current.ok_or_else(not_found)?);
     }
     let facts = key_facts(store, project_id, subject, predicate)?;
     let chain = chain_of(&facts, subject, predicate)?;
@@ -355,17 +401,21 @@ pub fn get(
         Some(t) => fact_chain::at(&chain, t),
         None => fact_chain::current(&chain),
     };
-    found.cloned().ok_or_else(not_found)
+    shown(found.cloned().ok_or_else(not_found)?)
 }
 
 /// Facts matching `q`, by subject and predicate: one per key (current, or valid at `q.at`),
 /// or every fact with `include_ended`; each with its effective `valid_to`.
 pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>> {
+    let hidden = super::filter::Hidden::load(store, &[project_id.to_string()], q.reveal)?;
     let matches = |f: &Fact| {
         q.subject.as_deref().is_none_or(|s| s == f.subject())
             && q.predicate.as_deref().is_none_or(|p| p == f.predicate())
     };
-    let tagged = |f: &Fact| q.tag.as_deref().is_none_or(|t| f.list("tags").contains(&t));
+    // Hidden facts are left out of what is shown; they still end the facts before them.
+    let tagged = |f: &Fact| {
+        q.tag.as_deref().is_none_or(|t| f.list("tags").contains(&t)) && hidden.fact(f).is_none()
+    };
     // The current facts come from the index, already one per key and in order; other views
     // need every fact.
     if q.at.is_none()
@@ -623,7 +673,7 @@ mod tests {
         let chain = history(&store, "demo", "s", "p").unwrap();
         assert!(chain.iter().all(|l| !l.differs()), "{chain:?}");
         assert!(fact_chain::current(&chain).is_none());
-        let err = get(&store, "demo", "s", "p", None).unwrap_err();
+        let err = get(&store, "demo", "s", "p", None, Default::default()).unwrap_err();
         assert_eq!(err.code(), "fact_not_found");
     }
 

@@ -1,9 +1,116 @@
 //! Who may see what, and the filters of listings (pull, relevant pull, orchestrate): what
 //! every listing applies to a package, and what it can judge from a month's catalog alone.
+//! Retracted and expired records are hidden here too ([`Hidden`]), so every read that lists
+//! packages hides them the same way, whatever transport asked.
 
+use std::sync::Arc;
+
+use crate::error::Result;
+use crate::store::Store;
 use crate::store::cache::catalog::{Entry, MonthCatalog};
 use crate::store::packages::StoredPackage;
-use crate::wire::{Package, Status, time::Timestamp};
+use crate::store::retractions::{Retraction, Retractions};
+use crate::wire::{Fact, Package, Status, expiry, time, time::Timestamp};
+
+/// Which hidden records a read shows anyway (`--include-expired`, `--include-retracted`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reveal {
+    pub expired: bool,
+    pub retracted: bool,
+}
+
+impl Reveal {
+    pub const ALL: Reveal = Reveal {
+        expired: true,
+        retracted: true,
+    };
+}
+
+/// Why a record is hidden from reads.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HiddenBecause<'a> {
+    Retracted(&'a Retraction),
+    Expired(Timestamp),
+}
+
+impl HiddenBecause<'_> {
+    /// A sentence for an error or a note, naming the flag that shows the record anyway.
+    pub fn explain(&self, what: &str) -> String {
+        match self {
+            HiddenBecause::Retracted(r) => format!(
+                "{what} was retracted by {} at {}: {}; --include-retracted shows it",
+                r.actor(),
+                time::format(r.retracted_at),
+                r.reason
+            ),
+            HiddenBecause::Expired(at) => format!(
+                "{what} expired at {}; --include-expired shows it",
+                time::format(*at)
+            ),
+        }
+    }
+}
+
+/// What reads hide: the retractions of the projects read, and records whose expiry has come
+/// by `now`. Loaded once per read.
+#[derive(Debug, Clone, Default)]
+pub struct Hidden {
+    /// The time expiry is judged at; `None` shows expired records.
+    now: Option<Timestamp>,
+    /// `None` shows retracted records.
+    retractions: Option<Retractions>,
+}
+
+impl Hidden {
+    /// Hides nothing.
+    pub fn nothing() -> Hidden {
+        Hidden::default()
+    }
+
+    /// What a read of `projects` hides now, but for what `reveal` shows.
+    pub fn load(store: &Store, projects: &[String], reveal: Reveal) -> Result<Hidden> {
+        Ok(Hidden {
+            now: (!reveal.expired).then(time::now),
+            retractions: match reveal.retracted {
+                true => None,
+                false => Some(store.retractions_of(projects)?),
+            },
+        })
+    }
+
+    /// Whether some fact of the projects read is retracted.
+    pub fn retracts_facts(&self) -> bool {
+        (self.retractions.as_ref()).is_some_and(|r| r.counts().1 > 0)
+    }
+
+    /// Whether a package id is retracted (all a catalog entry can tell).
+    pub fn retracted_package(&self, id: &str) -> bool {
+        (self.retractions.as_ref()).is_some_and(|r| r.package(id).is_some())
+    }
+
+    /// Why `p` is hidden, if it is.
+    pub fn package(&self, p: &Package) -> Option<HiddenBecause<'_>> {
+        if let Some(r) = self.retractions.as_ref().and_then(|r| r.package(p.id())) {
+            return Some(HiddenBecause::Retracted(r));
+        }
+        self.expired(expiry::expires_at(p.as_map()))
+    }
+
+    /// Why fact `f` is hidden, if it is.
+    pub fn fact(&self, f: &Fact) -> Option<HiddenBecause<'_>> {
+        if let Some(r) = self.retractions.as_ref().and_then(|r| r.fact(f.id())) {
+            return Some(HiddenBecause::Retracted(r));
+        }
+        self.expired(expiry::expires_at(f.as_map()))
+    }
+
+    fn expired(&self, at: Option<Timestamp>) -> Option<HiddenBecause<'_>> {
+        match (self.now, at) {
+            (Some(now), Some(at)) if at <= now => Some(HiddenBecause::Expired(at)),
+            _ => None,
+        }
+    }
+}
 
 /// Filters shared by every listing mode. Empty means "any".
 #[derive(Debug, Clone, Default)]
@@ -21,6 +128,11 @@ pub struct Filter {
     pub until: Option<Timestamp>,
     /// Who is looking: drafts are shown to their creator only (§5.3).
     pub viewer: Viewer,
+    /// Hidden records the listing shows anyway.
+    pub reveal: Reveal,
+    /// What is hidden, once [`Filter::prepare`] has loaded it (leave it `None`: public only
+    /// so that filters can be written with `..Filter::default()`).
+    pub hidden: Option<Arc<Hidden>>,
 }
 
 /// Who is looking at a listing. Working it out may ask git for the user's email, so a
@@ -81,6 +193,22 @@ impl std::fmt::Debug for Viewer {
 }
 
 impl Filter {
+    /// This filter with what it hides loaded for a read of `projects` (retractions, and the
+    /// time expiry is judged at). Every listing calls it first; a filter already prepared is
+    /// returned as it is.
+    pub fn prepare(&self, store: &Store, projects: &[String]) -> Result<Filter> {
+        let mut out = self.clone();
+        if out.hidden.is_none() {
+            out.hidden = Some(Arc::new(Hidden::load(store, projects, self.reveal)?));
+        }
+        Ok(out)
+    }
+
+    /// What this filter hides (nothing until [`Filter::prepare`]).
+    pub fn hidden(&self) -> Option<&Hidden> {
+        self.hidden.as_deref()
+    }
+
     /// Whether `entry` can pass this filter, judged from the index alone (a `true` still needs the
     /// line read and [`Filter::matches`]).
     pub fn may_match(&self, month: &MonthCatalog, entry: &Entry) -> bool {
@@ -88,6 +216,10 @@ impl Filter {
         if self.since.is_some_and(|s| at < s.timestamp_micros())
             || self.until.is_some_and(|u| at >= u.timestamp_micros())
             || self.status.is_some_and(|s| s != entry.status)
+            || self
+                .hidden
+                .as_ref()
+                .is_some_and(|h| h.retracted_package(month.id(entry)))
         {
             return false;
         }
@@ -135,7 +267,9 @@ impl Filter {
         if self.since.is_some_and(|s| at < s) || self.until.is_some_and(|u| at >= u) {
             return false;
         }
-        true
+        self.hidden
+            .as_ref()
+            .is_none_or(|h| h.package(pkg).is_none())
     }
 }
 

@@ -63,10 +63,17 @@ pub fn recent_packages(
     now: time::Timestamp,
     limit: usize,
 ) -> Result<Window> {
+    // Retracted and expired packages are not part of a briefing.
+    let hidden = super::filter::Hidden::load(
+        store,
+        &[project_id.to_string()],
+        super::filter::Reveal::default(),
+    )?;
     let in_window = |p: &StoredPackage| {
         super::review::in_digests(&p.package)
             && p.package.created_at() >= since
             && p.package.created_at() <= now
+            && hidden.package(&p.package).is_none()
     };
     if !store.config().search_index() {
         let mut packages: Vec<StoredPackage> = store
@@ -95,7 +102,11 @@ pub fn recent_packages(
         let month = crate::store::cache::catalog::MonthCatalog::load(store, &log)?;
         for entry in &month.entries {
             let t = entry.created_micros;
-            if t < lo || t > hi || entry.status == crate::wire::Status::Draft {
+            if t < lo
+                || t > hi
+                || entry.status == crate::wire::Status::Draft
+                || hidden.retracted_package(month.id(entry))
+            {
                 continue;
             }
             if out.packages.len() < limit {
@@ -142,10 +153,22 @@ pub fn orient(
         now,
         limit,
     )?;
-    // The current facts as the fact index keeps them, unparsed; without one, read and listed.
+    // The current facts as the fact index keeps them, unparsed; without one, or when some
+    // may be hidden (a retraction, an expiry), read and listed.
+    let hidden = super::filter::Hidden::load(
+        store,
+        &[project_id.to_string()],
+        super::filter::Reveal::default(),
+    )?;
     let active_facts = match store.current_fact_lines(project_id)? {
-        Some(lines) => FactLines::from_lines(lines),
-        None => FactLines::from_facts(&super::facts::list(
+        Some(lines)
+            if !hidden.retracts_facts()
+                && memchr::memmem::find(&lines, crate::wire::expiry::EXPIRES_AT.as_bytes())
+                    .is_none() =>
+        {
+            FactLines::from_lines(lines)
+        }
+        _ => FactLines::from_facts(&super::facts::list(
             store,
             project_id,
             &super::facts::ListQuery::default(),

@@ -45,6 +45,38 @@ pub fn specific(store: &Store, package_id: &str) -> Result<StoredPackage> {
         .ok_or_else(|| Error::PackageNotFound(package_id.to_string()))
 }
 
+/// The current version of one package as reads show it: a retracted or expired package is
+/// `package_not_found`, with why and the flag that shows it, unless `reveal` shows it.
+pub fn visible(
+    store: &Store,
+    package_id: &str,
+    reveal: super::filter::Reveal,
+) -> Result<StoredPackage> {
+    let found = specific(store, package_id)?;
+    let hidden =
+        super::filter::Hidden::load(store, &[found.package.project_id().to_string()], reveal)?;
+    if let Some(why) = hidden.package(&found.package) {
+        return Err(Error::Hidden {
+            code: crate::error::Code::PackageNotFound,
+            message: why.explain(&format!("package `{package_id}`")),
+        });
+    }
+    Ok(found)
+}
+
+/// The retraction of a package, if it has one (`pull ID --history` shows it after the
+/// versions).
+pub fn retraction_of(
+    store: &Store,
+    package_id: &str,
+) -> Result<Option<crate::store::retractions::Retraction>> {
+    let found = specific(store, package_id)?;
+    Ok(store
+        .retractions(found.package.project_id())?
+        .package(package_id)
+        .cloned())
+}
+
 /// Every version of one package, oldest first (by version, then hash), wherever it is stored
 /// (see [`versions_of`]).
 pub fn history(store: &Store, package_id: &str) -> Result<Vec<StoredPackage>> {
@@ -69,6 +101,7 @@ pub fn latest(
     filter: &Filter,
     limit: usize,
 ) -> Result<Vec<StoredPackage>> {
+    let filter = &filter.prepare(store, projects)?;
     let mut all = Vec::new();
     for project in projects {
         if store.config().search_index() {
@@ -106,6 +139,7 @@ pub fn newest_first(
     if limit == 0 {
         return Ok(out);
     }
+    let filter = &filter.prepare(store, &[project.to_string()])?;
     let month_of = |t: Timestamp| format!("{}.ndjson", crate::wire::time::month_key(t));
     let (first, last) = (filter.since.map(month_of), filter.until.map(month_of));
     let needles = filter.line_needles();
@@ -164,7 +198,8 @@ pub fn children(
         let filter = Filter {
             viewer: viewer(project),
             ..Filter::default()
-        };
+        }
+        .prepare(store, std::slice::from_ref(project))?;
         out.extend(found.into_values().filter(|p| filter.matches(p)));
     }
     out.sort_by_cached_key(|p| (p.package.created_at(), p.package.id().to_string()));

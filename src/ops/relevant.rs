@@ -446,6 +446,7 @@ pub(crate) fn keyword_list(
     if q.terms.is_empty() || limit == 0 {
         return Ok(Vec::new());
     }
+    let filter = &filter.prepare(store, projects)?;
     let mut files: Vec<PathBuf> = Vec::new();
     let mut file_project: Vec<&str> = Vec::new();
     for project in projects {
@@ -549,7 +550,11 @@ pub(crate) fn keyword_list(
                 None => None,
             },
         };
-        if let Some(stored) = stored {
+        if let Some(stored) = stored.filter(|s| {
+            filter
+                .hidden()
+                .is_none_or(|h| h.package(&s.package).is_none())
+        }) {
             let rounded = (score * 10_000.0).round() / 10_000.0;
             let matched = rank::analyze(&stored.package, &q).matched;
             out.push(Ranked {

@@ -163,6 +163,7 @@ pub fn search(
     mode: Mode,
     model: Option<&Model>,
 ) -> Result<Vec<Ranked>> {
+    let filter = &filter.prepare(store, projects)?;
     let model = match (mode, model) {
         (Mode::Keyword, _) => {
             return keyword_list(store, projects, query_text, filter, limit);

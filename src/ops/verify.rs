@@ -190,13 +190,15 @@ impl Checker<'_> {
         let logs = store.package_logs(project)?;
         let facts = store.layout().facts_file(project);
         let sessions = store.layout().sessions_file(project);
+        let retractions = store.layout().retractions_file(project);
         let mut jobs: Vec<Job> = (0..logs.len()).map(Job::Packages).collect();
-        jobs.extend([Job::Facts, Job::Sessions]);
+        jobs.extend([Job::Facts, Job::Sessions, Job::Retractions]);
         jobs.sort_by_cached_key(|job| {
             let path = match job {
                 Job::Packages(i) => &logs[*i],
                 Job::Facts => &facts,
                 Job::Sessions => &sessions,
+                Job::Retractions => &retractions,
             };
             std::cmp::Reverse(std::fs::metadata(path).map_or(0, |m| m.len()))
         });
@@ -207,15 +209,20 @@ impl Checker<'_> {
                 }
                 Job::Facts => Done::Facts(records::check_facts(store, &facts)?),
                 Job::Sessions => Done::Sessions(records::check_sessions(store, &sessions)?),
+                Job::Retractions => {
+                    Done::Retractions(records::check_retractions(store, &retractions)?)
+                }
             })
         })?;
         let mut checked: Vec<Option<LogCheck>> = logs.iter().map(|_| None).collect();
         let (mut fact_check, mut session_problems) = (None, Vec::new());
+        let mut retraction_problems = Vec::new();
         for d in done {
             match d {
                 Done::Packages(i, c) => checked[i] = Some(c),
                 Done::Facts(c) => fact_check = Some(c),
                 Done::Sessions(p) => session_problems = p,
+                Done::Retractions(p) => retraction_problems = p,
             }
         }
         let mut firsts = Vec::with_capacity(logs.len());
@@ -238,6 +245,7 @@ impl Checker<'_> {
         let (fact_problems, chain_differs) = fact_check.unwrap_or_default();
         self.report.problems.extend(fact_problems);
         self.report.problems.extend(session_problems);
+        self.report.problems.extend(retraction_problems);
         Ok(chain_differs)
     }
 
@@ -375,7 +383,13 @@ impl Checker<'_> {
                 }
                 [layout::PROJECTS_DIR, _, f] => {
                     (is_dir && *f == layout::PACKAGES_DIR)
-                        || (!is_dir && matches!(*f, layout::FACTS_FILE | layout::SESSIONS_FILE))
+                        || (!is_dir
+                            && matches!(
+                                *f,
+                                layout::FACTS_FILE
+                                    | layout::SESSIONS_FILE
+                                    | layout::RETRACTIONS_FILE
+                            ))
                 }
                 [layout::PROJECTS_DIR, _, layout::PACKAGES_DIR, f] => {
                     !is_dir && layout::is_package_log_name(f)
@@ -400,6 +414,7 @@ enum Job {
     Packages(usize),
     Facts,
     Sessions,
+    Retractions,
 }
 
 /// What a [`Job`] found.
@@ -408,6 +423,7 @@ enum Done {
     /// The fact log's problems, and whether a stored chain differs from its effective one.
     Facts((Vec<Problem>, bool)),
     Sessions(Vec<Problem>),
+    Retractions(Vec<Problem>),
 }
 
 /// Runs `work` on every job on a few threads, each taking the next job not yet taken; the

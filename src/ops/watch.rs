@@ -405,6 +405,7 @@ mod tests {
             valid_from: None,
             asserted_by: serde_json::json!({"id": "me", "type": "human"}),
             actor_explicit: true,
+            expires_at: None,
         };
         facts::assert(store, project, &req).unwrap();
     }

@@ -12,6 +12,7 @@ pub const PROJECTS_DIR: &str = "projects";
 pub const PACKAGES_DIR: &str = "packages";
 pub const FACTS_FILE: &str = "facts.ndjson";
 pub const SESSIONS_FILE: &str = "sessions.ndjson";
+pub const RETRACTIONS_FILE: &str = "retractions.ndjson";
 pub const CACHE_DIR: &str = "cache";
 pub const LOCAL_DIR: &str = "local";
 pub const TOKENS_FILE: &str = "tokens.ndjson";
@@ -132,6 +133,11 @@ impl Layout {
 
     pub fn sessions_file(&self, project_id: &str) -> PathBuf {
         self.project_dir(project_id).join(SESSIONS_FILE)
+    }
+
+    /// The project's retractions: which packages and facts reads no longer show.
+    pub fn retractions_file(&self, project_id: &str) -> PathBuf {
+        self.project_dir(project_id).join(RETRACTIONS_FILE)
     }
 
     pub fn cache_dir(&self) -> PathBuf {

@@ -12,6 +12,7 @@ pub mod log;
 pub mod packages;
 pub mod projects;
 pub mod records;
+pub mod retractions;
 pub mod tail;
 pub mod tokens;
 pub mod wake;

@@ -54,6 +54,7 @@ macro_rules! wire_record {
 }
 
 pub mod canonical;
+pub mod expiry;
 pub mod fact;
 pub mod ids;
 pub mod limits;

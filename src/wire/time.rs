@@ -154,7 +154,9 @@ pub fn parse_time(
         .transpose()
 }
 
-fn parse_age(s: &str) -> Option<TimeDelta> {
+/// A span such as `30m`, `12h`, `7d` or `2w` (whole, non-negative), as ages and time-to-live
+/// values are written.
+pub fn parse_age(s: &str) -> Option<TimeDelta> {
     let unit = s.chars().last()?;
     let n: i64 = s[..s.len() - unit.len_utf8()].parse().ok()?;
     if n < 0 {

@@ -44,6 +44,24 @@ pub fn publish_and_clone(from: &Path, origin: &Path, to: &Path, message: &str) {
     git(parent, &["clone", "-q", "-b", "main", origin, to]);
 }
 
+/// A bare `origin.git` in the test's folder and a first clone of it, `a` (both paths); `None`
+/// (with a note that the test is skipped) where git is not installed.
+pub fn origin_and_clone(env: &Env) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    if Command::new("git").arg("--version").output().is_err() {
+        eprintln!("skipped: git is not installed");
+        return None;
+    }
+    let root = env.dir.clone();
+    let origin = root.join("origin.git");
+    git(&root, &["init", "--bare", "-q", origin.to_str().unwrap()]);
+    let a = root.join("a");
+    git(
+        &root,
+        &["clone", "-q", origin.to_str().unwrap(), a.to_str().unwrap()],
+    );
+    Some((origin, a))
+}
+
 pub fn in_dir(env: &Env, dir: &Path, args: &[&str]) -> String {
     let out = env.command(args).current_dir(dir).output().unwrap();
     assert!(
@@ -56,19 +74,11 @@ pub fn in_dir(env: &Env, dir: &Path, args: &[&str]) -> String {
 
 #[test]
 fn two_clones_merge_both_ways_without_conflicts_and_agree() {
-    if Command::new("git").arg("--version").output().is_err() {
-        eprintln!("skipped: git is not installed");
-        return;
-    }
     let env = Env::empty();
+    let Some((origin, a)) = origin_and_clone(&env) else {
+        return;
+    };
     let root = env.dir.clone();
-    let origin = root.join("origin.git");
-    git(&root, &["init", "--bare", "-q", origin.to_str().unwrap()]);
-    let a = root.join("a");
-    git(
-        &root,
-        &["clone", "-q", origin.to_str().unwrap(), a.to_str().unwrap()],
-    );
     in_dir(&env, &a, &["init", "--project", "demo"]);
     let shared = in_dir(
         &env,

@@ -26,6 +26,7 @@ mod mcp;
 mod onboard;
 mod orient;
 mod pull;
+mod retention;
 mod review;
 mod robustness;
 mod search_output;

@@ -5,6 +5,7 @@ use std::io::{Read, Write};
 use clap::Args;
 use serde_json::{Map, Value};
 
+use crate::cli::args::ExpiryArgs;
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CliError, CmdResult, Ctx, render, ui::Ui};
 use crate::error::Error;
@@ -92,6 +93,8 @@ pub struct DepositArgs {
     #[arg(long, conflicts_with_all = ["title", "from"])]
     pub auto: bool,
     #[command(flatten)]
+    pub expiry: ExpiryArgs,
+    #[command(flatten)]
     pub who: ActorArgs,
     #[command(flatten)]
     pub session: SessionArg,
@@ -177,6 +180,9 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
     set(&mut map, "parent_package_id", args.parent.take());
     set(&mut map, "topic", args.topic.take());
     set(&mut map, "artifact_type", args.artifact_type.take());
+    if let Some(at) = args.expiry.resolve()? {
+        map.insert(crate::wire::expiry::EXPIRES_AT.into(), Value::String(at));
+    }
     if let Some(n) = args.significance {
         map.insert("significance".into(), Value::from(n));
     }

@@ -5,6 +5,7 @@ use std::io::Write;
 use clap::{Args, Subcommand};
 use colored::Colorize;
 
+use crate::cli::args::{ExpiryArgs, RevealArgs};
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
 use crate::error::Error;
@@ -56,6 +57,8 @@ pub enum Action {
         #[arg(long, value_name = "TIME")]
         valid_from: Option<String>,
         #[command(flatten)]
+        expiry: ExpiryArgs,
+        #[command(flatten)]
         who: ActorArgs,
         #[command(flatten)]
         session: SessionArg,
@@ -73,6 +76,8 @@ pub enum Action {
         predicate: String,
         #[arg(long, value_name = "TIME")]
         at: Option<String>,
+        #[command(flatten)]
+        reveal: RevealArgs,
     },
     /// Current facts (one per subject and predicate), filtered
     List {
@@ -88,6 +93,8 @@ pub enum Action {
         /// Every fact, ended ones included
         #[arg(long)]
         include_ended: bool,
+        #[command(flatten)]
+        reveal: RevealArgs,
     },
     /// Every value a key has had, oldest first
     ///
@@ -146,10 +153,12 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             confidence,
             tags,
             valid_from,
+            expiry,
             who,
             session,
         } => {
             let req = AssertRequest {
+                expires_at: expiry.resolve()?,
                 subject,
                 predicate,
                 value,
@@ -200,9 +209,10 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             subject,
             predicate,
             at,
+            reveal,
         } => {
             let at = time::parse_time("--at", at.as_deref())?;
-            let f = facts::get(store, &project, &subject, &predicate, at)?;
+            let f = facts::get(store, &project, &subject, &predicate, at, reveal.reveal())?;
             print_facts(ctx, &[f])
         }
         Action::List {
@@ -211,6 +221,7 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             tag,
             at,
             include_ended,
+            reveal,
         } => {
             let q = ListQuery {
                 subject,
@@ -218,6 +229,7 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
                 tag,
                 at: time::parse_time("--at", at.as_deref())?,
                 include_ended,
+                reveal: reveal.reveal(),
             };
             let list = facts::list(store, &project, &q)?;
             if list.is_empty() && !ctx.ui.json {

@@ -14,6 +14,8 @@ pub mod orchestrate;
 pub mod orient;
 pub mod projects;
 pub mod pull;
+pub mod purge;
+pub mod retract;
 pub mod review;
 pub mod scan;
 pub mod search;

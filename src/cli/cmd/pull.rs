@@ -54,16 +54,36 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         let projects = ctx.projects(true)?;
         ctx.note_cold_indexes(&projects);
         if args.history {
-            for v in pull::history(store, id)? {
+            let (versions, retraction) =
+                (pull::history(store, id)?, pull::retraction_of(store, id)?);
+            for v in versions {
                 if ctx.ui.json {
                     ctx.ui.json_line(&v.to_envelope())?;
                 } else {
                     version_line(ctx.ui.out(), &v)?;
                 }
             }
+            if let Some(r) = retraction {
+                if ctx.ui.json {
+                    ctx.ui
+                        .json_line(&serde_json::json!({ "retraction": r.raw }))?;
+                } else {
+                    writeln!(
+                        ctx.ui.out(),
+                        "retracted by {} at {}: {}",
+                        render::clean_line(r.actor()),
+                        crate::wire::time::format(r.retracted_at),
+                        render::clean_line(&r.reason)
+                    )?;
+                }
+            }
             return Ok(());
         }
-        let found = pull::specific(store, id)?;
+        let reveal = crate::ops::filter::Reveal {
+            expired: args.filter.include_expired,
+            retracted: args.filter.include_retracted,
+        };
+        let found = pull::visible(store, id, reveal)?;
         if ctx.ui.json {
             ctx.ui.json_line(&found.package)?;
         } else {

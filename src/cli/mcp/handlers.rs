@@ -104,7 +104,7 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
     let mode = c.args.text("mode");
     let filters = FILTERS.iter().map(|p| p.name);
     let applies: Vec<&str> = match mode.as_str() {
-        "specific" => vec!["id", "history"],
+        "specific" => vec!["id", "history", "include_expired", "include_retracted"],
         "latest" => filters.chain(["limit"]).collect(),
         _ => filters.chain(["query", "limit", "search"]).collect(),
     };
@@ -128,7 +128,7 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
             let versions: Vec<_> = versions.iter().map(StoredPackage::to_envelope).collect();
             return Ok(json!({ "versions": versions }));
         }
-        return Ok(pull_op::specific(store, &id)?.package.to_value());
+        return Ok(pull_op::visible(store, &id, reveal(c))?.package.to_value());
     }
     let filter = FilterArgs {
         types: c.args.strs("types"),
@@ -138,6 +138,8 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
         since: c.args.str("since"),
         until: c.args.str("until"),
         all_projects: c.args.flag("all_projects"),
+        include_expired: c.args.flag("include_expired"),
+        include_retracted: c.args.flag("include_retracted"),
     };
     let (projects, filter) = filter.resolve(c.ctx)?;
     let limit = c.args.int("limit").unwrap_or(5) as usize;
@@ -196,6 +198,14 @@ pub fn facts_invalidate(c: &Call) -> Result<Value, CliError> {
     Ok(json!({ "invalidated": ended.len() }))
 }
 
+/// The hidden records a read shows anyway (`include_expired`, `include_retracted`).
+fn reveal(c: &Call) -> crate::ops::filter::Reveal {
+    crate::ops::filter::Reveal {
+        expired: c.args.flag("include_expired"),
+        retracted: c.args.flag("include_retracted"),
+    }
+}
+
 pub fn facts_get(c: &Call) -> Result<Value, CliError> {
     let project = c.ctx.project()?;
     let fact = facts::get(
@@ -204,6 +214,7 @@ pub fn facts_get(c: &Call) -> Result<Value, CliError> {
         &c.args.text("subject"),
         &c.args.text("predicate"),
         c.time("at")?,
+        reveal(c),
     )?;
     to_value(&fact)
 }
@@ -217,6 +228,7 @@ pub fn facts_list(c: &Call) -> Result<Value, CliError> {
         tag: c.args.str("tag"),
         at: c.time("at")?,
         include_ended: c.args.flag("include_ended"),
+        reveal: reveal(c),
     };
     let list = facts::list(c.ctx.store()?, &project, &q)?;
     Ok(json!({ "facts": to_value(&list)? }))

@@ -265,6 +265,16 @@ pub(super) const FILTERS: &[Param] = &[
         Kind::Bool,
         "Cover every project, not just the selected one",
     ),
+    opt(
+        "include_expired",
+        Kind::Bool,
+        "Also show packages whose x-expires-at has passed (hidden by default)",
+    ),
+    opt(
+        "include_retracted",
+        Kind::Bool,
+        "Also show retracted packages (hidden by default)",
+    ),
 ];
 
 #[cfg(test)]

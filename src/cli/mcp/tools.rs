@@ -248,6 +248,19 @@ const FACTS_LIST: &[Param] = &[
     ),
 ];
 
+const REVEAL_FACTS: &[Param] = &[
+    opt(
+        "include_expired",
+        Kind::Bool,
+        "Also show facts whose x-expires-at has passed (hidden by default)",
+    ),
+    opt(
+        "include_retracted",
+        Kind::Bool,
+        "Also show retracted facts (hidden by default)",
+    ),
+];
+
 /// Every tool, in the order `tools/list` gives them.
 pub const TOOLS: &[Tool] = &[
     Tool {
@@ -371,6 +384,7 @@ pub const TOOLS: &[Tool] = &[
                 Kind::Str,
                 "The fact valid at this time instead of now: an RFC 3339 timestamp, a date or an age",
             )],
+            REVEAL_FACTS,
             PROJECT,
         ],
         read_only: true,
@@ -380,7 +394,7 @@ pub const TOOLS: &[Tool] = &[
         name: "facts_list",
         title: "List facts",
         description: "The current facts (one per subject and predicate), filtered; or those valid at a past time, or every fact ever recorded.",
-        params: &[FACTS_LIST, PROJECT],
+        params: &[FACTS_LIST, REVEAL_FACTS, PROJECT],
         read_only: true,
         run: h::facts_list,
     },

@@ -198,6 +198,7 @@ async fn timeline(
                 since: time::parse_time("since", given(&q.since).as_deref())?,
                 until: time::parse_time("before", given(&q.before).as_deref())?,
                 viewer: caller.viewer(s, &project),
+                ..Filter::default()
             };
             let mut packages =
                 pull::latest(&s.store, std::slice::from_ref(&project), &filter, PAGE + 1)?;

@@ -59,6 +59,7 @@ pub async fn page(
                 return Err(crate::error::Error::PackageNotFound(id));
             };
             caller.may_read(&project)?;
+            pull::visible(&s.store, &id, crate::ops::filter::Reveal::default())?;
             // Its own project (even one the project log lacks), then every other it may read.
             let mut projects = vec![project.clone()];
             projects.extend((caller.projects(&s.store)?.into_iter()).filter(|p| *p != project));

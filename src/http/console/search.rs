@@ -54,6 +54,7 @@ pub async fn page(
                     since: None,
                     until: None,
                     viewer: caller.viewer(s, &project),
+                    ..Filter::default()
                 };
                 let projects = [project.clone()];
                 semantic::search(&s.store, &projects, &query, &filter, RESULTS, mode, model)?

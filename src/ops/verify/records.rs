@@ -302,3 +302,36 @@ pub(super) fn check_sessions(store: &Store, path: &Path) -> Result<Vec<Problem>>
     }
     Ok(found.problems)
 }
+
+/// The retractions log: every line a `{"retraction": {…}}` that relay can read. Retracted
+/// records are not damage: they are only counted by `relay status`.
+pub(super) fn check_retractions(store: &Store, path: &Path) -> Result<Vec<Problem>> {
+    let mut found = Found::new(store, path);
+    each_raw_line(path, |number, _, text, complete| {
+        if let Err((kind, message)) = line_tree(text, complete) {
+            found.add(number, kind, message);
+            return Ok(());
+        }
+        if text.iter().all(u8::is_ascii_whitespace) {
+            return Ok(());
+        }
+        let parsed = match serde_json::from_slice::<serde_json::Value>(text) {
+            Ok(serde_json::Value::Object(mut line)) => match line.remove("retraction") {
+                Some(serde_json::Value::Object(raw)) => {
+                    crate::store::retractions::Retraction::parse(raw).map(drop)
+                }
+                _ => Err("the line has no `retraction` object".to_string()),
+            },
+            _ => Err("the line is not a JSON object".to_string()),
+        };
+        if let Err(m) = parsed {
+            found.add(
+                number,
+                "invalid_record",
+                format!("not a valid retraction: {m}"),
+            );
+        }
+        Ok(())
+    })?;
+    Ok(found.problems)
+}
