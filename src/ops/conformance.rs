@@ -27,17 +27,25 @@ pub struct Capabilities {
     /// Relevant pull by keyword search: stemmed words and phrases ranked with BM25.
     #[serde(rename = "x-keyword_search")]
     pub keyword_search: bool,
+    /// Records may carry `x-expires-at`; reads hide them once it has passed.
+    #[serde(rename = "x-expiry")]
+    pub expiry: bool,
+    /// `relay retract` hides a package or fact from reads, kept in its history.
+    #[serde(rename = "x-retraction")]
+    pub retraction: bool,
 }
 
 impl Capabilities {
     /// Each flag with its name in the descriptor, in the descriptor's order.
-    pub fn flags(&self) -> [(&'static str, bool); 5] {
+    pub fn flags(&self) -> [(&'static str, bool); 7] {
         [
             ("hybrid_search", self.hybrid_search),
             ("semantic_search", self.semantic_search),
             ("realtime", self.realtime),
             ("blob_storage", self.blob_storage),
             ("x-keyword_search", self.keyword_search),
+            ("x-expiry", self.expiry),
+            ("x-retraction", self.retraction),
         ]
     }
 }
@@ -62,6 +70,8 @@ pub fn descriptor(semantic: bool) -> Descriptor {
             realtime: true,
             blob_storage: false,
             keyword_search: true,
+            expiry: true,
+            retraction: true,
         },
         implementation: Implementation {
             name: "relay",
@@ -81,7 +91,7 @@ mod tests {
         assert_eq!(
             v.to_string(),
             format!(
-                r#"{{"protocol_version":"0.1","conformance_level":"L3","capabilities":{{"hybrid_search":false,"semantic_search":false,"realtime":true,"blob_storage":false,"x-keyword_search":true}},"implementation":{{"name":"relay","version":"{}"}}}}"#,
+                r#"{{"protocol_version":"0.1","conformance_level":"L3","capabilities":{{"hybrid_search":false,"semantic_search":false,"realtime":true,"blob_storage":false,"x-keyword_search":true,"x-expiry":true,"x-retraction":true}},"implementation":{{"name":"relay","version":"{}"}}}}"#,
                 env!("CARGO_PKG_VERSION")
             )
         );

@@ -25,6 +25,16 @@ pub struct Counts {
     pub live: usize,
 }
 
+/// What the store hides from reads, and how: retracted records (counted) and records past
+/// their `x-expires-at` (not counted: that would read every line).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Retention {
+    pub retracted_packages: usize,
+    pub retracted_facts: usize,
+    /// How expiry and retraction work here, for a reader of `status --json`.
+    pub policy: &'static str,
+}
+
 /// What `relay status` reports.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct StoreStatus {
@@ -40,7 +50,12 @@ pub struct StoreStatus {
     /// `created_at` of the newest package.
     pub last_deposit: Option<String>,
     pub size_bytes: u64,
+    pub retention: Retention,
 }
+
+/// The retention policy `status` states.
+pub const RETENTION_POLICY: &str = "reads hide retracted records and records past their \
+    x-expires-at; `relay purge --expired --retracted` removes their lines";
 
 /// Counts everything in the store (every project, archived ones included).
 pub fn status(store: &Store) -> Result<StoreStatus> {
@@ -104,6 +119,9 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
         let (total, open) = super::export::count_open::<crate::wire::Session>(store, project.id())?;
         s.sessions.total += total;
         s.sessions.live += open;
+        let (packages, facts) = store.retractions(project.id())?.counts();
+        s.retention.retracted_packages += packages;
+        s.retention.retracted_facts += facts;
         s.projects.push(ProjectSummary {
             project_id: project.id().to_string(),
             name: project.name().to_string(),
@@ -112,6 +130,7 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
         });
     }
     s.last_deposit = newest.map(|(_, text)| text);
+    s.retention.policy = RETENTION_POLICY;
     s.size_bytes = store.size_on_disk();
     Ok(s)
 }

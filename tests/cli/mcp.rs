@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use crate::harness::{BIN, Env};
 
-const TOOLS: [&str; 17] = [
+const TOOLS: [&str; 18] = [
     "conformance",
     "deposit",
     "facts_assert",
@@ -15,6 +15,7 @@ const TOOLS: [&str; 17] = [
     "orchestrate",
     "orient",
     "pull",
+    "retract",
     "review_approve",
     "review_flag",
     "review_list",
@@ -396,6 +397,47 @@ fn mcp_review_and_sessions_go_through_the_same_operations() {
 }
 
 #[test]
+fn mcp_retract_hides_a_package_from_pull_and_history_keeps_it() {
+    let env = Env::new();
+    const PKG: &str = "pkg_00000000000000000000000000000abc";
+    let replies = serve(
+        &env,
+        &[
+            call(
+                1,
+                "deposit",
+                json!({"title": "Wrong numbers", "package_id": PKG}),
+            ),
+            call(
+                2,
+                "retract",
+                json!({"id": PKG, "reason": "From a debug build", "actor": "claude"}),
+            ),
+            call(3, "pull", json!({"mode": "latest"})),
+            call(4, "pull", json!({"mode": "specific", "id": PKG})),
+            call(
+                5,
+                "pull",
+                json!({"mode": "specific", "id": PKG, "include_retracted": true}),
+            ),
+            call(6, "retract", json!({"id": "pkg_nope", "reason": "x"})),
+        ],
+    );
+    let done = ok(&replies[1]);
+    assert_eq!(done["retraction"]["record"], "package");
+    assert_eq!(done["retraction"]["retracted_by"]["id"], "claude");
+    assert_eq!(done["unchanged"], false);
+    assert_eq!(ok(&replies[2])["packages"], json!([]));
+    let (code, message) = tool_error(&replies[3]);
+    assert_eq!(code, "package_not_found");
+    assert!(message.contains("From a debug build"), "{message}");
+    assert_eq!(ok(&replies[4])["title"], "Wrong numbers");
+    assert_eq!(tool_error(&replies[5]).0, "invalid_input");
+    let history = env.run(&["pull", PKG, "--history", "--json"]).json_lines();
+    assert_eq!(history[1]["retraction"]["reason"], "From a debug build");
+}
+
+#[test]
 fn mcp_tool_errors_name_the_spec_code_and_protocol_errors_are_json_rpc_errors() {
     let env = Env::new();
     env.ok(&["projects", "create", "web"]);
@@ -510,6 +552,8 @@ fn mcp_conformance_is_the_11_5_descriptor_of_relay_conformance_even_without_a_st
             "realtime": true,
             "blob_storage": false,
             "x-keyword_search": true,
+            "x-expiry": true,
+            "x-retraction": true,
         },
         "implementation": {"name": "relay", "version": env!("CARGO_PKG_VERSION")},
     });

@@ -259,6 +259,18 @@ fn a_retracted_package_and_fact_are_hidden_with_who_when_and_why_kept_in_the_his
     }
     assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 2);
     assert_eq!(env.run(&["verify"]).code, 0);
+    let status = env.ok_json(&["status"]);
+    assert_eq!(
+        (
+            &status["retention"]["retracted_packages"],
+            &status["retention"]["retracted_facts"]
+        ),
+        (&json!(1), &json!(1))
+    );
+    assert!(
+        env.ok(&["status"])
+            .contains("Retention 1 packages and 1 facts retracted")
+    );
 }
 
 #[test]

@@ -28,7 +28,7 @@ TOOLS = {
     "deposit", "pull", "orient", "orchestrate",
     "facts_assert", "facts_invalidate", "facts_get", "facts_list",
     "review_flag", "review_list", "review_approve", "review_request_changes",
-    "session_start", "session_end", "status", "conformance", "watch",
+    "session_start", "session_end", "status", "conformance", "watch", "retract",
 }
 
 

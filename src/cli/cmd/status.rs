@@ -77,6 +77,14 @@ pub fn run(ctx: &mut Ctx, _args: StatusArgs) -> CmdResult {
         s.sessions.live,
         s.sessions.total
     )?;
+    writeln!(
+        out,
+        "{} {} packages and {} facts retracted; reads hide them and whatever is past its \
+         x-expires-at (relay purge removes both)",
+        "Retention".bold(),
+        s.retention.retracted_packages,
+        s.retention.retracted_facts
+    )?;
     writeln!(out, "{} {} bytes on disk", "Size".bold(), s.size_bytes)?;
     if warnings.is_empty() {
         writeln!(out, "{} none", "Integrity warnings".bold())?;

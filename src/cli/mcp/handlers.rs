@@ -261,6 +261,19 @@ pub fn review_request_changes(c: &Call) -> Result<Value, CliError> {
     review_with(c, Action::RequestChanges)
 }
 
+pub fn retract(c: &Call) -> Result<Value, CliError> {
+    let hint = c.ctx.project().ok();
+    let done = attribution::retract(
+        c.ctx.store()?,
+        &c.ctx.cwd,
+        &c.args.text("id"),
+        &c.args.text("reason"),
+        hint,
+        &c.claim(),
+    )?;
+    Ok(done.to_value())
+}
+
 pub fn review_list(c: &Call) -> Result<Value, CliError> {
     let projects = c.ctx.projects(c.args.flag("all_projects"))?;
     let pending = crate::ops::review::pending(c.ctx.store()?, &projects, reviewer(c))?;

@@ -420,6 +420,30 @@ pub const TOOLS: &[Tool] = &[
         run: h::review_flag,
     },
     Tool {
+        name: "retract",
+        title: "Retract a package or fact",
+        description: "Take back a package or a fact (the Agent Memory Protocol's delete): from now on every read leaves it out, while its history keeps it with who retracted it, when and why. Nothing is rewritten; retracting twice keeps the first retraction. Returns {retraction, project_id, unchanged}.",
+        params: &[
+            &[
+                req(
+                    "id",
+                    Kind::Str,
+                    "The package (pkg_…) or fact (fact_…) to retract",
+                ),
+                req(
+                    "reason",
+                    Kind::Str,
+                    "Why: kept with the retraction and shown in the record's history",
+                ),
+            ],
+            PROJECT,
+            WHO,
+            SESSION,
+        ],
+        read_only: false,
+        run: h::retract,
+    },
+    Tool {
         name: "review_list",
         title: "List packages awaiting review",
         description: "The packages awaiting review, oldest request first, each with who flagged it, when and why.",
