@@ -412,3 +412,120 @@ fn purge_waits_for_another_writer_then_times_out_with_exit_6_writing_nothing() {
         gone
     );
 }
+
+#[test]
+fn export_leaves_retracted_records_behind_and_a_share_profile_leaves_expired_ones_too() {
+    let env = Env::new();
+    let kept = env.deposit("Kept result", &[]);
+    let gone = env.deposit("Retracted result", &[]);
+    env.ok(&[
+        "facts", "assert", "bench", "speed", "fast", "--source", &gone,
+    ]);
+    env.ok(&["facts", "assert", "bench", "owner", "ana"]);
+    import_expired(&env, "pkg_00000000000000000000000000000001", "Spring promo");
+    env.ok(&["retract", &gone, "--reason", "Wrong numbers"]);
+    let backup = env.dir.join("backup");
+    env.ok(&["export", "--out", backup.to_str().unwrap()]);
+    let exported = |file: &str| std::fs::read_to_string(backup.join(file)).unwrap();
+    let packages = exported("packages.ndjson");
+    assert!(
+        packages.contains(&kept) && !packages.contains(&gone),
+        "{packages}"
+    );
+    assert!(
+        packages.contains("Spring promo"),
+        "expired records travel with their expiry"
+    );
+    let facts = exported("facts.ndjson");
+    assert!(
+        !facts.contains("\"speed\""),
+        "a fact from a retracted package stays: {facts}"
+    );
+    assert!(facts.contains("\"owner\""));
+    // The copy imports into a fresh store, verifies, and hides the expired package there too.
+    let other = Env::new();
+    let run = other.run(&["import", backup.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(other.run(&["verify"]).code, 0);
+    assert_eq!(titles(&other, &["pull", "--latest", "10"]), ["Kept result"]);
+    assert_eq!(
+        titles(&other, &["pull", "--latest", "10", "--include-expired"]),
+        ["Kept result", "Spring promo"]
+    );
+    // A share profile withholds the expired package as well, and counts both.
+    let config = env.path(".relay/config.toml");
+    let text = std::fs::read_to_string(&config).unwrap() + "\n[share.all]\n";
+    std::fs::write(&config, text).unwrap();
+    let shared = env.dir.join("shared");
+    env.ok(&[
+        "export",
+        "--share",
+        "all",
+        "--out",
+        shared.to_str().unwrap(),
+    ]);
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(shared.join("manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["share"]["withheld"]["packages"], 2, "{manifest}");
+    assert_eq!(manifest["share"]["withheld"]["facts"], 1, "{manifest}");
+    let packages = std::fs::read_to_string(shared.join("packages.ndjson")).unwrap();
+    assert!(!packages.contains("Spring promo") && packages.contains("Kept result"));
+}
+
+#[test]
+fn relay_serve_hides_retracted_and_expired_packages_and_refuses_a_past_expiry() {
+    use crate::serve::{Served, curl};
+    let env = Env::new();
+    let kept = env.deposit("Kept result", &[]);
+    let gone = env.deposit("Retracted result", &[]);
+    import_expired(&env, "pkg_00000000000000000000000000000001", "Spring promo");
+    env.ok(&["retract", &gone, "--reason", "Wrong numbers"]);
+    let server = Served::start(&env, &[]);
+    let (status, body) = curl(
+        &env,
+        &[&server.at("/v1/projects/demo/packages?mode=latest")],
+    );
+    assert_eq!(status, 200, "{body}");
+    let ids: Vec<&str> = (body["packages"].as_array().unwrap().iter())
+        .map(|p| p["package_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [kept.as_str()]);
+    let revealing = server
+        .at("/v1/projects/demo/packages?mode=latest&include_expired=true&include_retracted=true");
+    assert_eq!(
+        curl(&env, &[&revealing]).1["packages"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    let (status, body) = curl(&env, &[&server.at(&format!("/v1/packages/{gone}"))]);
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (404, Some("package_not_found"))
+    );
+    assert!(
+        body["message"].as_str().unwrap().contains("Wrong numbers"),
+        "{body}"
+    );
+    let url = server.at("/v1/projects/demo/packages");
+    let past = json!({"title": "x", "x-expires-at": "2001-01-01T00:00:00Z"}).to_string();
+    let (status, body) = curl(
+        &env,
+        &[
+            "-X",
+            "POST",
+            "-H",
+            "Content-Type: application/json",
+            "-d",
+            &past,
+            &url,
+        ],
+    );
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (400, Some("invalid_input")),
+        "{body}"
+    );
+}

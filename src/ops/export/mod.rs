@@ -64,11 +64,62 @@ impl Kind {
 /// Receives exported records: their kind, one or more whole JSON lines, and how many.
 pub type Sink<'a> = dyn FnMut(Kind, &[u8], usize) -> Result<()> + 'a;
 
+/// Streams every record of the chosen projects to `sink` as [`each_stored_record`] does, but
+/// for what was retracted: a retracted package or fact, and a fact asserted from a retracted
+/// package, stay behind (an export is a read, and reads hide them; a copy without its
+/// retraction would show them again). Expired records travel with their `x-expires-at`, so
+/// they stay hidden wherever they land. Returns how many records of each kind stayed behind.
+pub fn each_record(store: &Store, projects: &[String], sink: &mut Sink<'_>) -> Result<Counts> {
+    let retractions = store.retractions_of(projects)?;
+    let mut withheld = Counts::new();
+    if retractions.is_empty() {
+        each_stored_record(store, projects, sink)?;
+        return Ok(withheld);
+    }
+    let ids: Vec<&str> = retractions.all().iter().map(|r| r.id.as_str()).collect();
+    let hidden = |line: &[u8]| -> bool {
+        if !ids
+            .iter()
+            .any(|id| memchr::memmem::find(line, id.as_bytes()).is_some())
+        {
+            return false;
+        }
+        let Ok(record) = serde_json::from_slice::<Map<String, serde_json::Value>>(line) else {
+            return false;
+        };
+        let text = |k: &str| record.get(k).and_then(serde_json::Value::as_str);
+        text("package_id").is_some_and(|id| retractions.package(id).is_some())
+            || text("fact_id").is_some_and(|id| retractions.fact(id).is_some())
+            || text("source_package_id").is_some_and(|id| retractions.package(id).is_some())
+    };
+    each_stored_record(store, projects, &mut |kind, lines, n| {
+        if !matches!(kind, Kind::Packages | Kind::Facts) {
+            return sink(kind, lines, n);
+        }
+        let (mut out, mut kept) = (Vec::with_capacity(lines.len()), 0);
+        for line in lines.split_inclusive(|&b| b == b'\n') {
+            match hidden(line.strip_suffix(b"\n").unwrap_or(line)) {
+                true => *withheld.entry(kind).or_default() += 1,
+                false => {
+                    out.extend_from_slice(line);
+                    kept += 1;
+                }
+            }
+        }
+        if kept > 0 {
+            sink(kind, &out, kept)
+        } else {
+            Ok(())
+        }
+    })?;
+    Ok(withheld)
+}
+
 /// Streams every record of the chosen projects to `sink`, in a fixed order: projects, packages
 /// (current versions, by creation), facts (every version that is current for its id: the
 /// whole history, by key and time), sessions. Memory holds one monthly log and a compact
 /// table of the facts, not the store.
-pub fn each_record(store: &Store, projects: &[String], sink: &mut Sink<'_>) -> Result<()> {
+fn each_stored_record(store: &Store, projects: &[String], sink: &mut Sink<'_>) -> Result<()> {
     let all = super::projects::list(store)?;
     for p in all
         .iter()
@@ -98,7 +149,7 @@ pub fn each_exported(
 ) -> Result<Option<share::Shared>> {
     match share {
         Some(policy) => share::each_shared_record(store, projects, policy, sink).map(Some),
-        None => each_record(store, projects, sink).map(|()| None),
+        None => each_record(store, projects, sink).map(|_| None),
     }
 }
 

@@ -49,6 +49,7 @@ pub fn each_shared_record(
     let mut filter = Filter {
         policy,
         withheld_packages: HashSet::new(),
+        now: crate::wire::time::now(),
         shared: Shared {
             profile: policy.name.clone(),
             withheld: zeros(),
@@ -61,10 +62,13 @@ pub fn each_shared_record(
         Ok(())
     })?;
     // Every package comes before any fact or session: by then the withheld ids are known.
-    each_record(store, &kept, &mut |kind, lines, _| {
+    let retracted = each_record(store, &kept, &mut |kind, lines, _| {
         let (out, n) = filter.pass(kind, lines)?;
         if n > 0 { sink(kind, &out, n) } else { Ok(()) }
     })?;
+    for (kind, n) in retracted {
+        *filter.shared.withheld.entry(kind).or_default() += n;
+    }
     Ok(filter.shared)
 }
 
@@ -82,6 +86,8 @@ struct Filter<'p> {
     /// sessions forget them.
     withheld_packages: HashSet<String>,
     shared: Shared,
+    /// The time expiry is judged at.
+    now: crate::wire::time::Timestamp,
 }
 
 impl Filter<'_> {
@@ -102,11 +108,14 @@ impl Filter<'_> {
     fn one(&mut self, kind: Kind, line: &[u8], out: &mut Vec<u8>) -> Result<bool> {
         let mut record: Map<String, Value> = serde_json::from_slice(line)
             .map_err(|e| Error::Integrity(format!("cannot re-read an exported record: {e}")))?;
-        let keep = match kind {
-            Kind::Packages => self.policy.selects_package(&record),
-            Kind::Facts => self.policy.selects_fact(&record, &self.withheld_packages),
-            Kind::Projects | Kind::Sessions => true,
-        };
+        // What has expired is not shared (retracted records never reach this filter).
+        let expired = crate::wire::expiry::is_expired(&record, self.now);
+        let keep = !expired
+            && match kind {
+                Kind::Packages => self.policy.selects_package(&record),
+                Kind::Facts => self.policy.selects_fact(&record, &self.withheld_packages),
+                Kind::Projects | Kind::Sessions => true,
+            };
         if !keep {
             if let Some(id) = record.get("package_id").and_then(Value::as_str) {
                 self.withheld_packages.insert(id.to_string());
