@@ -15,6 +15,8 @@ pub const SESSIONS_FILE: &str = "sessions.ndjson";
 pub const CACHE_DIR: &str = "cache";
 pub const LOCAL_DIR: &str = "local";
 pub const TOKENS_FILE: &str = "tokens.ndjson";
+pub const SIGNATURES_FILE: &str = "signatures.ndjson";
+pub const ALLOWED_SIGNERS_FILE: &str = "allowed_signers";
 
 /// Longest folder name the encoding produces; longer ids end in a digest of the whole id.
 const MAX_DIR_NAME: usize = 120;
@@ -132,6 +134,16 @@ impl Layout {
 
     pub fn sessions_file(&self, project_id: &str) -> PathBuf {
         self.project_dir(project_id).join(SESSIONS_FILE)
+    }
+
+    /// The signatures of a project's records, one `{"signature": {…}}` per line.
+    pub fn signatures_file(&self, project_id: &str) -> PathBuf {
+        self.project_dir(project_id).join(SIGNATURES_FILE)
+    }
+
+    /// Which keys may sign as which actors (committed; git's allowed-signers format).
+    pub fn allowed_signers(&self) -> PathBuf {
+        self.root.join(ALLOWED_SIGNERS_FILE)
     }
 
     pub fn cache_dir(&self) -> PathBuf {

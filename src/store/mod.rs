@@ -12,6 +12,7 @@ pub mod log;
 pub mod packages;
 pub mod projects;
 pub mod records;
+pub mod signing;
 pub mod tail;
 pub mod tokens;
 pub mod wake;
@@ -26,7 +27,7 @@ pub use log::{Diagnostics, Warning, WarningKind};
 use crate::error::{Error, Result};
 
 const GITIGNORE: &str = "# Derived and per-clone state: never committed.\ncache/\nlocal/\n";
-const GITATTRIBUTES: &str = "# Every log is append-only, so git can merge clones by keeping both sides' lines.\n*.ndjson merge=union\n";
+const GITATTRIBUTES: &str = "# Every log is append-only, so git can merge clones by keeping both sides' lines.\n*.ndjson merge=union\nallowed_signers merge=union\n";
 
 /// An opened store.
 #[derive(Debug)]
@@ -35,6 +36,7 @@ pub struct Store {
     config: Config,
     diagnostics: Diagnostics,
     secrets: config::SecretPolicy,
+    signing: signing::Signing,
 }
 
 /// Whether `dir` looks like a store folder.
@@ -84,6 +86,7 @@ impl Store {
             layout,
             config,
             diagnostics: Diagnostics::default(),
+            signing: signing::Signing::default(),
         })
     }
 

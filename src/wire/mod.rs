@@ -53,6 +53,7 @@ macro_rules! wire_record {
     };
 }
 
+pub mod allowed_signers;
 pub mod canonical;
 pub mod fact;
 pub mod ids;
@@ -63,6 +64,7 @@ pub mod project;
 pub(crate) mod props;
 pub mod secrets;
 pub mod session;
+pub mod signature;
 pub mod text;
 pub mod time;
 pub mod tree;

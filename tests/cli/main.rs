@@ -36,6 +36,7 @@ mod secrets;
 mod serve;
 mod sessions;
 mod share;
+mod signing;
 mod tokens;
 mod verify;
 mod watch;
