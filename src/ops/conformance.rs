@@ -27,17 +27,22 @@ pub struct Capabilities {
     /// Relevant pull by keyword search: stemmed words and phrases ranked with BM25.
     #[serde(rename = "x-keyword_search")]
     pub keyword_search: bool,
+    /// Records signed with OpenSSH Ed25519 keys (SSHSIG over content hashes, beside the
+    /// records), checked against an allowed-signers file: `relay verify --signatures`.
+    #[serde(rename = "x-signed_records")]
+    pub signed_records: bool,
 }
 
 impl Capabilities {
     /// Each flag with its name in the descriptor, in the descriptor's order.
-    pub fn flags(&self) -> [(&'static str, bool); 5] {
+    pub fn flags(&self) -> [(&'static str, bool); 6] {
         [
             ("hybrid_search", self.hybrid_search),
             ("semantic_search", self.semantic_search),
             ("realtime", self.realtime),
             ("blob_storage", self.blob_storage),
             ("x-keyword_search", self.keyword_search),
+            ("x-signed_records", self.signed_records),
         ]
     }
 }
@@ -62,6 +67,7 @@ pub fn descriptor(semantic: bool) -> Descriptor {
             realtime: true,
             blob_storage: false,
             keyword_search: true,
+            signed_records: true,
         },
         implementation: Implementation {
             name: "relay",
@@ -81,7 +87,7 @@ mod tests {
         assert_eq!(
             v.to_string(),
             format!(
-                r#"{{"protocol_version":"0.1","conformance_level":"L3","capabilities":{{"hybrid_search":false,"semantic_search":false,"realtime":true,"blob_storage":false,"x-keyword_search":true}},"implementation":{{"name":"relay","version":"{}"}}}}"#,
+                r#"{{"protocol_version":"0.1","conformance_level":"L3","capabilities":{{"hybrid_search":false,"semantic_search":false,"realtime":true,"blob_storage":false,"x-keyword_search":true,"x-signed_records":true}},"implementation":{{"name":"relay","version":"{}"}}}}"#,
                 env!("CARGO_PKG_VERSION")
             )
         );

@@ -343,9 +343,8 @@ pub fn package_verdicts(store: &Store, versions: &[StoredPackage]) -> Result<Vec
         return Ok(Vec::new());
     };
     let (project, id) = (first.package.project_id(), first.package.id());
-    let sigs: Vec<Signature> = (store.signatures(project)?.into_iter())
-        .map(|(_, s)| s)
-        .filter(|s| s.id == id && family(s.record) == RecordKind::Package)
+    let sigs: Vec<Signature> = (store.signatures_of(project, id)?.into_iter())
+        .filter(|s| family(s.record) == RecordKind::Package)
         .collect();
     if sigs.is_empty() {
         return Ok(versions

@@ -316,9 +316,28 @@ impl Store {
     /// Every signature of a project with its line number; lines that are not signatures are
     /// reported as warnings and skipped.
     pub fn signatures(&self, project_id: &str) -> Result<Vec<(u64, Signature)>> {
+        self.signatures_filtered(project_id, None)
+    }
+
+    /// The signatures of one record (by id): only lines that mention it are parsed.
+    pub fn signatures_of(&self, project_id: &str, id: &str) -> Result<Vec<Signature>> {
+        let fragment = super::packages::json_fragment(id);
+        let found = self.signatures_filtered(project_id, Some(fragment.as_bytes()))?;
+        Ok(found
+            .into_iter()
+            .map(|(_, s)| s)
+            .filter(|s| s.id == id)
+            .collect())
+    }
+
+    fn signatures_filtered(
+        &self,
+        project_id: &str,
+        prefilter: Option<&[u8]>,
+    ) -> Result<Vec<(u64, Signature)>> {
         let path = self.layout.signatures_file(project_id);
         let mut out = Vec::new();
-        log::read_objects(&path, &self.diagnostics, |line, map| {
+        log::read_objects_filtered(&path, &self.diagnostics, prefilter, |line, map| {
             match Signature::from_line(Value::Object(map)) {
                 Ok(s) => out.push((line, s)),
                 Err(m) => self.diagnostics.warn(

@@ -510,6 +510,7 @@ fn mcp_conformance_is_the_11_5_descriptor_of_relay_conformance_even_without_a_st
             "realtime": true,
             "blob_storage": false,
             "x-keyword_search": true,
+            "x-signed_records": true,
         },
         "implementation": {"name": "relay", "version": env!("CARGO_PKG_VERSION")},
     });

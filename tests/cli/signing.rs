@@ -634,3 +634,141 @@ fn two_clones_with_their_own_keys_merge_and_verify_good() {
     let allowed = read(&a.join(".relay/allowed_signers"));
     assert_eq!(allowed.lines().count(), 2, "{allowed}");
 }
+
+#[test]
+fn pull_shows_who_signed_and_history_carries_the_verdict() {
+    let (env, _, _) = signed_store();
+    let id = env.deposit("Signed", &["--status", "awaiting_review"]);
+    env.ok(&["review", "approve", &id]);
+    let key = signature_lines(&env)[0]["signature"]["key"].clone();
+    let card = env.ok(&["pull", &id]);
+    assert!(
+        card.ends_with(&format!("  signed by jo ({})\n", key.as_str().unwrap())),
+        "{card}"
+    );
+    let history = env.run(&["pull", &id, "--history", "--json"]).json_lines();
+    assert_eq!(history.len(), 2);
+    for v in &history {
+        assert_eq!(
+            v["signature"],
+            json!({"verdict": "good", "key": key, "actor": "jo"})
+        );
+    }
+    // Plain pull --json stays the bare wire package.
+    let bare = env.ok_json(&["pull", &id]);
+    assert_eq!(bare["package_id"], id.as_str());
+    assert!(bare.get("signature").is_none());
+    // Unsigned: nothing in the card; the verdict in the history.
+    let plain = Env::new();
+    let unsigned = plain.deposit("Unsigned", &[]);
+    let card = plain.ok(&["pull", &unsigned]);
+    assert!(
+        !card.contains("signed by") && !card.contains("signature:"),
+        "{card}"
+    );
+    let history = plain
+        .run(&["pull", &unsigned, "--history", "--json"])
+        .json();
+    assert_eq!(history["signature"], json!({"verdict": "unsigned"}));
+    // Revoked: a warning line in the card.
+    let line = read(&env.store().join("allowed_signers"));
+    let k = line
+        .split_whitespace()
+        .skip(2)
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ");
+    allow(&env.store(), &format!("@revoked {k}"));
+    let card = env.ok(&["pull", &id]);
+    assert!(card.contains("  signature: revoked (key SHA256:"), "{card}");
+}
+
+#[test]
+fn export_then_import_carries_the_signatures_of_what_travels() {
+    let (env, _, line) = signed_store();
+    let id = env.deposit("Travels", &[]);
+    env.ok(&["facts", "assert", "api", "status", "live", "--source", &id]);
+    env.ok(&["facts", "assert", "api", "status", "down"]);
+    env.ok(&["session", "start"]);
+    let backup = env.path("backup");
+    env.ok(&["export", "--out", backup.to_str().unwrap()]);
+    let carried = read(&backup.join("signatures.ndjson"));
+    // The package, each fact at its current version (the first one closed), the session: the
+    // open version of the first fact does not travel, nor does its signature.
+    assert_eq!(carried.lines().count(), 4, "{carried}");
+    let manifest: Value = serde_json::from_str(&read(&backup.join("manifest.json"))).unwrap();
+    assert!(
+        manifest["files"]["signatures.ndjson"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:")
+    );
+    // Into a fresh store that allows the same key.
+    let fresh = Env::new();
+    allow(&fresh.store(), &line);
+    let summary = fresh.ok_json(&["import", backup.to_str().unwrap()]);
+    assert_eq!(summary["signatures"], 4, "{summary}");
+    let (code, found) = verdicts(&fresh);
+    assert_eq!(code, 0);
+    assert_eq!(found.len(), 4, "{found:?}");
+    assert!(found.iter().all(|v| v["verdict"] == "good"), "{found:?}");
+    // Again: nothing new, no duplicate lines.
+    let again = fresh.ok_json(&["import", backup.to_str().unwrap()]);
+    assert_eq!(again.get("signatures"), None, "{again}");
+    let lines = read(&fresh.store().join("projects/demo/signatures.ndjson"));
+    assert_eq!(lines, carried);
+    // A damaged signatures file stops the import before anything is written.
+    let other = Env::new();
+    std::fs::write(backup.join("signatures.ndjson"), format!("{carried}{{}}\n")).unwrap();
+    let r = other.run(&["import", backup.to_str().unwrap()]);
+    assert_eq!(r.code, 5, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("does not match the hash its manifest lists"),
+        "{}",
+        r.stderr
+    );
+    assert!(other.package_lines("demo").is_empty());
+}
+
+#[test]
+fn status_and_conformance_say_whether_this_clone_signs() {
+    let env = Env::new();
+    let off = env.ok_json(&["status"]);
+    assert_eq!(
+        off["signing"],
+        json!({"key": null, "key_path": null, "require": false, "allowed_signers": 0, "revoked_keys": 0})
+    );
+    assert!(
+        env.ok(&["status"]).contains(
+            "Signing off; 0 allowed signer(s), 0 revoked key(s); signatures not required\n"
+        )
+    );
+    let (path, line) = key(&env, "jo.key", "jo");
+    allow(&env.store(), &line);
+    configure(
+        &env.store(),
+        &format!("key = {:?}\nrequire = true", path.to_str().unwrap()),
+        "jo",
+    );
+    let on = env.ok_json(&["status"]);
+    let fingerprint = on["signing"]["key"].as_str().unwrap().to_string();
+    assert!(fingerprint.starts_with("SHA256:"));
+    assert_eq!(on["signing"]["key_path"], path.to_str().unwrap());
+    assert_eq!(
+        (&on["signing"]["require"], &on["signing"]["allowed_signers"]),
+        (&json!(true), &json!(1))
+    );
+    let human = env.ok(&["status"]);
+    assert!(human.contains(&format!("Signing signed with {fingerprint}; 1 allowed signer(s), 0 revoked key(s); signatures required\n")), "{human}");
+    // A key that cannot be used is said, not failed on.
+    let broken = env.ok_json(&["status", "--sign-with", "missing.key"]);
+    assert!(
+        broken["signing"]["key_error"]
+            .as_str()
+            .unwrap()
+            .contains("missing.key")
+    );
+    let descriptor = env.ok_json(&["conformance"]);
+    assert_eq!(descriptor["capabilities"]["x-signed_records"], true);
+}
