@@ -772,3 +772,29 @@ fn status_and_conformance_say_whether_this_clone_signs() {
     let descriptor = env.ok_json(&["conformance"]);
     assert_eq!(descriptor["capabilities"]["x-signed_records"], true);
 }
+
+#[test]
+fn importing_another_store_carries_its_signatures() {
+    let (env, _, line) = signed_store();
+    env.deposit("From a store", &[]);
+    let fresh = Env::new();
+    allow(&fresh.store(), &line);
+    let summary = fresh.ok_json(&["import", env.store().to_str().unwrap()]);
+    assert_eq!(summary["signatures"], 1, "{summary}");
+    assert_eq!(kinds(&verdicts(&fresh).1), pairs(&[("package", "good")]));
+}
+
+#[test]
+fn serve_refuses_to_start_with_a_key_that_cannot_sign() {
+    let env = Env::new();
+    let r = env.run(&["serve", "--sign-with", "missing.key", "--json"]);
+    assert_eq!(r.code, 5);
+    assert!(
+        r.error()["message"]
+            .as_str()
+            .unwrap()
+            .contains("missing.key"),
+        "{}",
+        r.stderr
+    );
+}

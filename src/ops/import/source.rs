@@ -100,6 +100,27 @@ impl Source {
                 w.message
             )));
         }
+        // Its signatures, all of them: the import keeps those of the records it ends up holding.
+        let mut lines = Vec::new();
+        for p in &projects {
+            for (_, s) in other.signatures(p)? {
+                lines.extend(crate::store::log::to_line(
+                    &crate::wire::signature::SignatureLine { signature: s },
+                )?);
+            }
+        }
+        let signatures = (!lines.is_empty())
+            .then(|| -> Result<SourceFile> {
+                let sig_path = spool.0.join(crate::ops::export::signatures::FILE);
+                std::fs::write(&sig_path, &lines)
+                    .map_err(|e| Error::io(format!("cannot write {}", sig_path.display()), e))?;
+                Ok(SourceFile {
+                    path: sig_path,
+                    label: format!("the signatures of {}", root.display()),
+                    expected: None,
+                })
+            })
+            .transpose()?;
         Ok(Source {
             files: vec![SourceFile {
                 path,
@@ -107,7 +128,7 @@ impl Source {
                 expected: None,
             }],
             _spool: Some(spool),
-            signatures: None,
+            signatures,
         })
     }
 
