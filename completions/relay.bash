@@ -43,6 +43,9 @@ _relay() {
             relay,init)
                 cmd="relay__subcmd__init"
                 ;;
+            relay,keys)
+                cmd="relay__subcmd__keys"
+                ;;
             relay,mcp)
                 cmd="relay__subcmd__mcp"
                 ;;
@@ -160,6 +163,9 @@ _relay() {
             relay__subcmd__help,init)
                 cmd="relay__subcmd__help__subcmd__init"
                 ;;
+            relay__subcmd__help,keys)
+                cmd="relay__subcmd__help__subcmd__keys"
+                ;;
             relay__subcmd__help,mcp)
                 cmd="relay__subcmd__help__subcmd__mcp"
                 ;;
@@ -235,6 +241,12 @@ _relay() {
             relay__subcmd__help__subcmd__hook,uninstall)
                 cmd="relay__subcmd__help__subcmd__hook__subcmd__uninstall"
                 ;;
+            relay__subcmd__help__subcmd__keys,generate)
+                cmd="relay__subcmd__help__subcmd__keys__subcmd__generate"
+                ;;
+            relay__subcmd__help__subcmd__keys,list)
+                cmd="relay__subcmd__help__subcmd__keys__subcmd__list"
+                ;;
             relay__subcmd__help__subcmd__projects,archive)
                 cmd="relay__subcmd__help__subcmd__projects__subcmd__archive"
                 ;;
@@ -306,6 +318,24 @@ _relay() {
                 ;;
             relay__subcmd__hook__subcmd__help,uninstall)
                 cmd="relay__subcmd__hook__subcmd__help__subcmd__uninstall"
+                ;;
+            relay__subcmd__keys,generate)
+                cmd="relay__subcmd__keys__subcmd__generate"
+                ;;
+            relay__subcmd__keys,help)
+                cmd="relay__subcmd__keys__subcmd__help"
+                ;;
+            relay__subcmd__keys,list)
+                cmd="relay__subcmd__keys__subcmd__list"
+                ;;
+            relay__subcmd__keys__subcmd__help,generate)
+                cmd="relay__subcmd__keys__subcmd__help__subcmd__generate"
+                ;;
+            relay__subcmd__keys__subcmd__help,help)
+                cmd="relay__subcmd__keys__subcmd__help__subcmd__help"
+                ;;
+            relay__subcmd__keys__subcmd__help,list)
+                cmd="relay__subcmd__keys__subcmd__help__subcmd__list"
                 ;;
             relay__subcmd__projects,archive)
                 cmd="relay__subcmd__projects__subcmd__archive"
@@ -446,7 +476,7 @@ _relay() {
 
     case "${cmd}" in
         relay)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -464,6 +494,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -472,7 +506,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__completions)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version bash zsh fish elvish powershell"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version bash zsh fish elvish powershell"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -490,6 +524,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -498,7 +536,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__conformance)
-            opts="-q -h -V --model --check --token --timeout --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --model --check --token --timeout --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -532,6 +570,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -540,7 +582,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__deposit)
-            opts="-q -h -V --title --description --type --status --review --tag --decision --question --handoff --next-actor --deliverable --parent --significance --topic --artifact-type --content-md --ext --from --id --auto --expires-at --ttl --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --title --description --type --status --review --tag --decision --question --handoff --next-actor --deliverable --parent --significance --topic --artifact-type --content-md --ext --from --id --auto --expires-at --ttl --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -654,6 +696,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -662,7 +708,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__export)
-            opts="-q -h -V --out --all-projects --share --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --out --all-projects --share --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -688,6 +734,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -696,7 +746,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__facts)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version assert invalidate get list history help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version assert invalidate get list history help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -714,6 +764,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -722,7 +776,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__facts__subcmd__assert)
-            opts="-q -h -V --source --confidence --tag --valid-from --expires-at --ttl --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --source --confidence --tag --valid-from --expires-at --ttl --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -776,6 +830,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -784,7 +842,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__facts__subcmd__get)
-            opts="-q -h -V --at --include-expired --include-retracted --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --at --include-expired --include-retracted --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -804,6 +862,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -912,7 +974,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__facts__subcmd__history)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -928,6 +990,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -938,7 +1004,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__facts__subcmd__invalidate)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -956,6 +1022,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -964,7 +1034,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__facts__subcmd__list)
-            opts="-q -h -V --subject --predicate --tag --at --include-ended --include-expired --include-retracted --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --subject --predicate --tag --at --include-ended --include-expired --include-retracted --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -998,6 +1068,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1006,7 +1080,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help)
-            opts="init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help"
+            opts="init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1232,6 +1306,48 @@ _relay() {
         relay__subcmd__help__subcmd__init)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__keys)
+            opts="generate list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__keys__subcmd__generate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__keys__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1748,7 +1864,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__hook)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version install uninstall help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1764,6 +1880,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1830,7 +1950,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__hook__subcmd__install)
-            opts="-q -h -V --git --claude --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --git --claude --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1846,6 +1966,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1856,7 +1980,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__hook__subcmd__uninstall)
-            opts="-q -h -V --git --claude --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --git --claude --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1874,6 +1998,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1882,7 +2010,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__import)
-            opts="-q -h -V --project-map --dry-run --on-conflict --force --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --project-map --dry-run --on-conflict --force --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1908,6 +2036,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1916,7 +2048,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__init)
-            opts="-q -h -V --name --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --name --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1938,6 +2070,164 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__keys)
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version generate list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__keys__subcmd__generate)
+            opts="-q -h -V --out --actor --add --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__keys__subcmd__help)
+            opts="generate list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__keys__subcmd__help__subcmd__generate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__keys__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__keys__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__keys__subcmd__list)
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1946,7 +2236,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__mcp)
-            opts="-q -h -V --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1976,6 +2266,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1984,7 +2278,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__onboard)
-            opts="-q -h -V --write --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --write --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2006,6 +2300,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2014,7 +2312,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__orchestrate)
-            opts="-q -h -V --all-projects --focus --snippets --include-archived --window-days --md --max-chars --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --all-projects --focus --snippets --include-archived --window-days --md --max-chars --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2056,6 +2354,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2064,7 +2366,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__orient)
-            opts="-q -h -V --window-days --limit --md --max-chars --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --window-days --limit --md --max-chars --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2094,6 +2396,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2102,7 +2408,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__projects)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version list create info rename archive unarchive help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version list create info rename archive unarchive help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2120,6 +2426,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2128,7 +2438,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__projects__subcmd__archive)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2146,6 +2456,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2154,7 +2468,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__projects__subcmd__create)
-            opts="-q -h -V --name --description --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --name --description --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2178,6 +2492,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2300,7 +2618,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__projects__subcmd__info)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2316,6 +2634,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2326,7 +2648,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__projects__subcmd__list)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2342,6 +2664,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2352,7 +2678,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__projects__subcmd__rename)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2368,6 +2694,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2378,7 +2708,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__projects__subcmd__unarchive)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2396,6 +2726,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2404,7 +2738,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__pull)
-            opts="-q -h -V --history --latest --relevant --limit --type --tag --actor --status --since --until --all-projects --include-expired --include-retracted --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --history --latest --relevant --limit --type --tag --actor --status --since --until --all-projects --include-expired --include-retracted --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2466,6 +2800,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2474,7 +2812,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__purge)
-            opts="-q -h -V --expired --retracted --dry-run --no-backup --all-projects --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --expired --retracted --dry-run --no-backup --all-projects --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2492,6 +2830,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2500,7 +2842,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__retract)
-            opts="-q -h -V --reason --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --reason --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2534,6 +2876,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2542,7 +2888,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__review)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version flag approve request-changes list help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version flag approve request-changes list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2560,6 +2906,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2568,7 +2918,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__review__subcmd__approve)
-            opts="-q -h -V --note --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --note --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2600,6 +2950,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2610,7 +2964,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__review__subcmd__flag)
-            opts="-q -h -V --human --agent --note --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --human --agent --note --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2642,6 +2996,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2736,7 +3094,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__review__subcmd__list)
-            opts="-q -h -V --human --agent --all-projects --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --human --agent --all-projects --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2754,6 +3112,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2762,7 +3124,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__review__subcmd__request__subcmd__changes)
-            opts="-q -h -V --note --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --note --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2796,6 +3158,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2804,7 +3170,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__scan)
-            opts="-q -h -V --staged --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --staged --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2822,6 +3188,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2830,7 +3200,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__search)
-            opts="-q -h -V --limit --explain --type --tag --actor --status --since --until --all-projects --include-expired --include-retracted --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --limit --explain --type --tag --actor --status --since --until --all-projects --include-expired --include-retracted --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2884,6 +3254,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2892,7 +3266,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__serve)
-            opts="-q -h -V --listen --max-body --timeout --model --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --listen --max-body --timeout --model --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2938,6 +3312,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2946,7 +3324,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__session)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version start end status list show help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version start end status list show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2964,6 +3342,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2972,7 +3354,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__session__subcmd__end)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2988,6 +3370,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3096,7 +3482,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__session__subcmd__list)
-            opts="-q -h -V --active --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --active --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3112,6 +3498,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3122,7 +3512,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__session__subcmd__show)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3140,6 +3530,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3148,7 +3542,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__session__subcmd__start)
-            opts="-q -h -V --actor --actor-type --callsign --shell --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --actor --actor-type --callsign --shell --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3178,6 +3572,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3186,7 +3584,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__session__subcmd__status)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3204,6 +3602,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3212,7 +3614,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__status)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3228,6 +3630,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3238,7 +3644,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__token)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version create list revoke help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version create list revoke help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3256,6 +3662,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3264,7 +3674,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__token__subcmd__create)
-            opts="-q -h -V --actor --actor-type --scope --read-only --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --actor --actor-type --scope --read-only --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3292,6 +3702,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3372,7 +3786,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__token__subcmd__list)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3388,6 +3802,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3398,7 +3816,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__token__subcmd__revoke)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3416,6 +3834,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3424,7 +3846,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__ui)
-            opts="-q -h -V --port --no-open --model --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --port --no-open --model --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3462,6 +3884,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3470,7 +3896,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__verify)
-            opts="-q -h -V --fix --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --fix --signatures --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3488,6 +3914,10 @@ _relay() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3496,7 +3926,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__watch)
-            opts="-q -h -V --since --kind --all-projects --once --until-idle --cursor --store --project --json --color --quiet --redact-secrets --allow-secrets --help --version"
+            opts="-q -h -V --since --kind --all-projects --once --until-idle --cursor --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3524,6 +3954,10 @@ _relay() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_relay_global_optspecs
-    string join \n store= project= json color= q/quiet redact-secrets allow-secrets h/help V/version
+    string join \n store= project= json color= q/quiet redact-secrets allow-secrets sign sign-with= h/help V/version
 end
 
 function __fish_relay_needs_command
@@ -29,10 +29,12 @@ complete -c relay -n "__fish_relay_needs_command" -l project -d 'The project to 
 complete -c relay -n "__fish_relay_needs_command" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_needs_command" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_needs_command" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_needs_command" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_needs_command" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_needs_command" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_needs_command" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_needs_command" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_needs_command" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_needs_command" -f -a "init" -d 'Create a relay store (.relay/) in this folder, with a first project'
@@ -51,6 +53,7 @@ complete -c relay -n "__fish_relay_needs_command" -f -a "status" -d 'Summarise t
 complete -c relay -n "__fish_relay_needs_command" -f -a "export" -d 'Back up projects as plain wire records (offline, restorable anywhere)'
 complete -c relay -n "__fish_relay_needs_command" -f -a "import" -d 'Restore records: a backup folder, an NDJSON stream, or another store\'s .relay/ folder'
 complete -c relay -n "__fish_relay_needs_command" -f -a "verify" -d 'Check every line of the store; with --fix, repair what is safe'
+complete -c relay -n "__fish_relay_needs_command" -f -a "keys" -d 'Make signing keys and list who may sign (.relay/allowed_signers)'
 complete -c relay -n "__fish_relay_needs_command" -f -a "hook" -d 'Hook relay into git and coding agents'
 complete -c relay -n "__fish_relay_needs_command" -f -a "scan" -d 'Look for credentials in the store: every line, every version'
 complete -c relay -n "__fish_relay_needs_command" -f -a "conformance" -d 'Print the conformance descriptor (§11.5), or check a server\'s conformance (--check URL)'
@@ -68,10 +71,12 @@ complete -c relay -n "__fish_relay_using_subcommand init" -l project -d 'The pro
 complete -c relay -n "__fish_relay_using_subcommand init" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand init" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand init" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand init" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand init" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand init" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand init" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand init" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand deposit" -l title -d 'One-line summary (1–200 characters)' -r
@@ -111,11 +116,13 @@ complete -c relay -n "__fish_relay_using_subcommand deposit" -l project -d 'The 
 complete -c relay -n "__fish_relay_using_subcommand deposit" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand deposit" -l auto -d 'For hooks: record the new commit, or else the uncommitted changes, or nothing if nothing is new. Never fails: problems go to stderr and the exit code is 0'
 complete -c relay -n "__fish_relay_using_subcommand deposit" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand deposit" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand deposit" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand deposit" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand deposit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand deposit" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand pull" -l latest -d 'List the N newest packages' -r
@@ -139,6 +146,7 @@ complete -c relay -n "__fish_relay_using_subcommand pull" -l project -d 'The pro
 complete -c relay -n "__fish_relay_using_subcommand pull" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand pull" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand pull" -l history -d 'With PACKAGE_ID: every stored version, with its transition (who, when, note)'
 complete -c relay -n "__fish_relay_using_subcommand pull" -l all-projects -d 'Cover every project, not just the selected one'
 complete -c relay -n "__fish_relay_using_subcommand pull" -l include-expired -d 'Show packages whose x-expires-at has passed (hidden otherwise)'
@@ -147,6 +155,7 @@ complete -c relay -n "__fish_relay_using_subcommand pull" -l json -d 'Machine-re
 complete -c relay -n "__fish_relay_using_subcommand pull" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand pull" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand pull" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand pull" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand pull" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand pull" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -154,10 +163,12 @@ complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_see
 complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand projects; and not __fish_seen_subcommand_from list create info rename archive unarchive help" -f -a "list" -d 'List every project (NDJSON of project records with --json)'
@@ -172,10 +183,12 @@ complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_su
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -l name -d 'A display name (default: the id)' -r
@@ -185,10 +198,12 @@ complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_su
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -196,10 +211,12 @@ complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_su
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -207,10 +224,12 @@ complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_su
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from rename" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -218,10 +237,12 @@ complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_su
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from archive" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -229,10 +250,12 @@ complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_su
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from unarchive" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand projects; and __fish_seen_subcommand_from help" -f -a "list" -d 'List every project (NDJSON of project records with --json)'
@@ -247,10 +270,12 @@ complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_s
 complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -f -a "assert" -d 'Record a value, superseding the current one (a no-op only if the value, confidence, source, tags and start are all already current)'
@@ -275,10 +300,12 @@ complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subco
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -286,10 +313,12 @@ complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subco
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from invalidate" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l at -r
@@ -298,12 +327,14 @@ complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subco
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l include-expired -d 'Show facts whose x-expires-at has passed (hidden otherwise)'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l include-retracted -d 'Show facts that `relay retract` has retracted (hidden otherwise)'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l subject -r
@@ -315,6 +346,7 @@ complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subco
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l include-ended -d 'Every fact, ended ones included'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l include-expired -d 'Show facts whose x-expires-at has passed (hidden otherwise)'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l include-retracted -d 'Show facts that `relay retract` has retracted (hidden otherwise)'
@@ -322,6 +354,7 @@ complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subco
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -329,10 +362,12 @@ complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subco
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from help" -f -a "assert" -d 'Record a value, superseding the current one (a no-op only if the value, confidence, source, tags and start are all already current)'
@@ -346,10 +381,12 @@ complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen
 complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand session; and not __fish_seen_subcommand_from start end status list show help" -f -a "start" -d 'Start a session and make it current'
@@ -368,11 +405,13 @@ complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_sub
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l shell -d 'Print only `export RELAY_SESSION=…` for eval, and leave the clone\'s current session'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from start" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -380,10 +419,12 @@ complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_sub
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from end" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -391,10 +432,12 @@ complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_sub
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -402,11 +445,13 @@ complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_sub
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l active -d 'Only sessions that have not ended'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -414,10 +459,12 @@ complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_sub
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "start" -d 'Start a session and make it current'
@@ -445,6 +492,7 @@ complete -c relay -n "__fish_relay_using_subcommand search" -l project -d 'The p
 complete -c relay -n "__fish_relay_using_subcommand search" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand search" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand search" -l explain -d 'Show why each result ranked where it did (its place in each list, its similarity)'
 complete -c relay -n "__fish_relay_using_subcommand search" -l all-projects -d 'Cover every project, not just the selected one'
 complete -c relay -n "__fish_relay_using_subcommand search" -l include-expired -d 'Show packages whose x-expires-at has passed (hidden otherwise)'
@@ -453,6 +501,7 @@ complete -c relay -n "__fish_relay_using_subcommand search" -l json -d 'Machine-
 complete -c relay -n "__fish_relay_using_subcommand search" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand search" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand search" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand search" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand search" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand orient" -l window-days -d 'How many days back to look' -r
@@ -463,11 +512,13 @@ complete -c relay -n "__fish_relay_using_subcommand orient" -l project -d 'The p
 complete -c relay -n "__fish_relay_using_subcommand orient" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand orient" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand orient" -l md -d 'Markdown (the default)'
 complete -c relay -n "__fish_relay_using_subcommand orient" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand orient" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand orient" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand orient" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand orient" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand orient" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand orient" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l focus -d 'A topic: pulls the packages most relevant to it' -r
@@ -483,6 +534,7 @@ complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l project -d '
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l all-projects -d 'Every project (global mode), not just the selected one'
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l include-archived -d 'Global mode: include archived projects'
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l md -d 'Markdown (the default)'
@@ -490,6 +542,7 @@ complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l json -d 'Mac
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -497,10 +550,12 @@ complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_
 complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -f -a "flag" -d 'Ask for review: the package becomes awaiting_review (from draft, awaiting_review or revision_requested)'
@@ -519,12 +574,14 @@ complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subc
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l human -d 'A person must review it'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l agent -d 'An agent may review it'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l note -r
@@ -538,10 +595,12 @@ complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subc
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from approve" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l note -d 'What must change (required)' -r
@@ -555,10 +614,12 @@ complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subc
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -566,6 +627,7 @@ complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subc
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l human -d 'A person must review it'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l agent -d 'An agent may review it'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l all-projects -d 'Every project, not just the selected one'
@@ -573,6 +635,7 @@ complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subc
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from help" -f -a "flag" -d 'Ask for review: the package becomes awaiting_review (from draft, awaiting_review or revision_requested)'
@@ -591,10 +654,12 @@ complete -c relay -n "__fish_relay_using_subcommand retract" -l project -d 'The 
 complete -c relay -n "__fish_relay_using_subcommand retract" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand retract" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand retract" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand retract" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand retract" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand retract" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand retract" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand retract" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand retract" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand purge" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -602,6 +667,7 @@ complete -c relay -n "__fish_relay_using_subcommand purge" -l project -d 'The pr
 complete -c relay -n "__fish_relay_using_subcommand purge" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand purge" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand purge" -l expired -d 'Remove records whose x-expires-at has passed'
 complete -c relay -n "__fish_relay_using_subcommand purge" -l retracted -d 'Remove records that `relay retract` retracted'
 complete -c relay -n "__fish_relay_using_subcommand purge" -l dry-run -d 'Say what would be removed; change nothing'
@@ -611,6 +677,7 @@ complete -c relay -n "__fish_relay_using_subcommand purge" -l json -d 'Machine-r
 complete -c relay -n "__fish_relay_using_subcommand purge" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand purge" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand purge" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand purge" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand purge" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand purge" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand status" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -618,10 +685,12 @@ complete -c relay -n "__fish_relay_using_subcommand status" -l project -d 'The p
 complete -c relay -n "__fish_relay_using_subcommand status" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand status" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand status" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand status" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand status" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand status" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand status" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand status" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand status" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand export" -l out -d 'A new or empty folder, or - for stdout' -r -F
@@ -631,11 +700,13 @@ complete -c relay -n "__fish_relay_using_subcommand export" -l project -d 'The p
 complete -c relay -n "__fish_relay_using_subcommand export" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand export" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand export" -l all-projects -d 'Every project, not just the selected one'
 complete -c relay -n "__fish_relay_using_subcommand export" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand export" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand export" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand export" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand export" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand export" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand import" -l project-map -d 'Import project OLD as NEW (repeatable)' -r
@@ -646,12 +717,14 @@ complete -c relay -n "__fish_relay_using_subcommand import" -l project -d 'The p
 complete -c relay -n "__fish_relay_using_subcommand import" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand import" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand import" -l dry-run -d 'Report what would change; write nothing'
 complete -c relay -n "__fish_relay_using_subcommand import" -l force -d 'Import a backup folder that has no manifest'
 complete -c relay -n "__fish_relay_using_subcommand import" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand import" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand import" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand import" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand import" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand import" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand verify" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -659,22 +732,75 @@ complete -c relay -n "__fish_relay_using_subcommand verify" -l project -d 'The p
 complete -c relay -n "__fish_relay_using_subcommand verify" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand verify" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand verify" -l fix -d 'Repair what is safe, then check again'
+complete -c relay -n "__fish_relay_using_subcommand verify" -l signatures -d 'Also judge every record version\'s signature against .relay/allowed_signers'
 complete -c relay -n "__fish_relay_using_subcommand verify" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand verify" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand verify" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand verify" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand verify" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand verify" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate list help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate list help" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate list help" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate list help" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate list help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate list help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate list help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate list help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate list help" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate list help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate list help" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate list help" -f -a "generate" -d 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate list help" -f -a "list" -d 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -l out -d 'Where to write the private key (the public key goes to PATH.pub)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -l actor -d 'The actor the key signs as; default: [actor] id in config, then git user.email, then $USER' -r
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -l add -d 'Also append the line to .relay/allowed_signers'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from list" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from list" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from list" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from list" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from list" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from list" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from list" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from help" -f -a "generate" -d 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from help" -f -a "list" -d 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -f -a "install" -d 'Install hooks (installing twice changes nothing)'
@@ -685,12 +811,14 @@ complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l git -d 'The git hooks of the repository you are in'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l claude -d 'Claude Code\'s .claude/settings.json in the repository\'s top folder'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -698,12 +826,14 @@ complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l git -d 'The git hooks of the repository you are in'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l claude -d 'Claude Code\'s .claude/settings.json in the repository\'s top folder'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "install" -d 'Install hooks (installing twice changes nothing)'
@@ -714,11 +844,13 @@ complete -c relay -n "__fish_relay_using_subcommand scan" -l project -d 'The pro
 complete -c relay -n "__fish_relay_using_subcommand scan" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand scan" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand scan" -l staged -d 'Only the store lines staged for commit'
 complete -c relay -n "__fish_relay_using_subcommand scan" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand scan" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand scan" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand scan" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand scan" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand scan" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l model -d 'The embedding model\'s folder (see `relay search --help`)' -r -F
@@ -730,10 +862,12 @@ complete -c relay -n "__fish_relay_using_subcommand conformance" -l project -d '
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand conformance" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand conformance" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand conformance" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand conformance" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand conformance" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand completions" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -741,10 +875,12 @@ complete -c relay -n "__fish_relay_using_subcommand completions" -l project -d '
 complete -c relay -n "__fish_relay_using_subcommand completions" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand completions" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand completions" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand completions" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand completions" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand completions" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand completions" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand onboard" -l write -d 'Write the block into FILE (atomically) instead of printing it' -r -F
@@ -753,10 +889,12 @@ complete -c relay -n "__fish_relay_using_subcommand onboard" -l project -d 'The 
 complete -c relay -n "__fish_relay_using_subcommand onboard" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand onboard" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand onboard" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand onboard" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand onboard" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand onboard" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand onboard" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand onboard" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand onboard" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l actor -d 'Who is acting; default: [actor] id in config, then git user.email, then $USER' -r
@@ -769,10 +907,12 @@ complete -c relay -n "__fish_relay_using_subcommand mcp" -l project -d 'The proj
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand mcp" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand mcp" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand mcp" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand mcp" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand watch" -l since -d 'Where to start: `now` (the default), `beginning`, or a cursor from an earlier event' -r
@@ -783,6 +923,7 @@ complete -c relay -n "__fish_relay_using_subcommand watch" -l project -d 'The pr
 complete -c relay -n "__fish_relay_using_subcommand watch" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand watch" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand watch" -l all-projects -d 'Every project, including those created while watching (default: the current project)'
 complete -c relay -n "__fish_relay_using_subcommand watch" -l once -d 'Print what is there after --since, then exit'
 complete -c relay -n "__fish_relay_using_subcommand watch" -l cursor -d 'Print the cursor of the current end of the store (for a later --since) and exit'
@@ -790,6 +931,7 @@ complete -c relay -n "__fish_relay_using_subcommand watch" -l json -d 'Machine-r
 complete -c relay -n "__fish_relay_using_subcommand watch" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand watch" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand watch" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand watch" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand watch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand watch" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand serve" -l listen -d 'The address to listen on, IP:PORT (port 0: any free port). Only loopback until a token exists' -r
@@ -806,10 +948,12 @@ complete -c relay -n "__fish_relay_using_subcommand serve" -l project -d 'The pr
 complete -c relay -n "__fish_relay_using_subcommand serve" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand serve" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand serve" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand serve" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand serve" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand serve" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand serve" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand serve" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -817,10 +961,12 @@ complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_s
 complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -f -a "create" -d 'Make a token and print it (once: only its hash is kept)'
@@ -837,11 +983,13 @@ complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subco
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from create" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from create" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from create" -l read-only -d 'The token may read, never write'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from create" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from create" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from create" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from create" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from list" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -849,10 +997,12 @@ complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subco
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from list" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from list" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from list" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from list" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from list" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from revoke" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -860,10 +1010,12 @@ complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subco
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from revoke" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from revoke" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from revoke" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from revoke" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from revoke" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from revoke" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from revoke" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "create" -d 'Make a token and print it (once: only its hash is kept)'
@@ -882,40 +1034,43 @@ complete -c relay -n "__fish_relay_using_subcommand ui" -l project -d 'The proje
 complete -c relay -n "__fish_relay_using_subcommand ui" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c relay -n "__fish_relay_using_subcommand ui" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand ui" -l no-open -d 'Print the link, do not open a browser'
 complete -c relay -n "__fish_relay_using_subcommand ui" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand ui" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand ui" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand ui" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand ui" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand ui" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand ui" -s V -l version -d 'Print version'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "init" -d 'Create a relay store (.relay/) in this folder, with a first project'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "deposit" -d 'Record a context package: what you did, decided, left open, and who should pick it up'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "pull" -d 'Read packages: one in full by id, the newest ones, or the most relevant to a query'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "projects" -d 'Manage the store\'s projects'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "facts" -d 'Track what is true now, and what was true then'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "session" -d 'Group work into sessions with memorable callsigns (e.g. coral-heron)'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "search" -d 'Find the packages most relevant to a query'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "orient" -d 'Brief a new session: latest handoff, recent work, open questions, active facts'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "orchestrate" -d 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "review" -d 'Put packages through review: flag, approve, request changes, list'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "retract" -d 'Take back a package or a fact: reads stop showing it, its history keeps it'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "purge" -d 'Remove expired or retracted records from the logs (the one command that rewrites them)'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "status" -d 'Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "export" -d 'Back up projects as plain wire records (offline, restorable anywhere)'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "import" -d 'Restore records: a backup folder, an NDJSON stream, or another store\'s .relay/ folder'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "verify" -d 'Check every line of the store; with --fix, repair what is safe'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "hook" -d 'Hook relay into git and coding agents'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "scan" -d 'Look for credentials in the store: every line, every version'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "conformance" -d 'Print the conformance descriptor (§11.5), or check a server\'s conformance (--check URL)'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "completions" -d 'Print a shell completion script'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "onboard" -d 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "mcp" -d 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "watch" -d 'Print records as they are appended to the store, until interrupted'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "serve" -d 'Serve the store over HTTP: the Agentic Protocol\'s HTTP mapping (§9.1), with bearer tokens'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "token" -d 'Make, list and revoke the bearer tokens of `relay serve`'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "ui" -d 'Open the web console: timeline, search, facts, the review queue and orient, in a browser'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify hook scan conformance completions onboard mcp watch serve token ui help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "init" -d 'Create a relay store (.relay/) in this folder, with a first project'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "deposit" -d 'Record a context package: what you did, decided, left open, and who should pick it up'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "pull" -d 'Read packages: one in full by id, the newest ones, or the most relevant to a query'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "projects" -d 'Manage the store\'s projects'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "facts" -d 'Track what is true now, and what was true then'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "session" -d 'Group work into sessions with memorable callsigns (e.g. coral-heron)'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "search" -d 'Find the packages most relevant to a query'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "orient" -d 'Brief a new session: latest handoff, recent work, open questions, active facts'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "orchestrate" -d 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "review" -d 'Put packages through review: flag, approve, request changes, list'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "retract" -d 'Take back a package or a fact: reads stop showing it, its history keeps it'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "purge" -d 'Remove expired or retracted records from the logs (the one command that rewrites them)'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "status" -d 'Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "export" -d 'Back up projects as plain wire records (offline, restorable anywhere)'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "import" -d 'Restore records: a backup folder, an NDJSON stream, or another store\'s .relay/ folder'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "verify" -d 'Check every line of the store; with --fix, repair what is safe'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "keys" -d 'Make signing keys and list who may sign (.relay/allowed_signers)'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "hook" -d 'Hook relay into git and coding agents'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "scan" -d 'Look for credentials in the store: every line, every version'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "conformance" -d 'Print the conformance descriptor (§11.5), or check a server\'s conformance (--check URL)'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "completions" -d 'Print a shell completion script'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "onboard" -d 'Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "mcp" -d 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "watch" -d 'Print records as they are appended to the store, until interrupted'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "serve" -d 'Serve the store over HTTP: the Agentic Protocol\'s HTTP mapping (§9.1), with bearer tokens'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "token" -d 'Make, list and revoke the bearer tokens of `relay serve`'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "ui" -d 'Open the web console: timeline, search, facts, the review queue and orient, in a browser'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from projects" -f -a "list" -d 'List every project (NDJSON of project records with --json)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from projects" -f -a "create" -d 'Create a project'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from projects" -f -a "info" -d 'Show one project and how many packages it holds'
@@ -936,6 +1091,8 @@ complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from review" -f -a "approve" -d 'Approve: the package becomes complete (from any status but complete)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from review" -f -a "request-changes" -d 'Send it back: awaiting_review becomes revision_requested'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from review" -f -a "list" -d 'Packages awaiting review, oldest request first, with who flagged them and why'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from keys" -f -a "generate" -d 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from keys" -f -a "list" -d 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "install" -d 'Install hooks (installing twice changes nothing)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "uninstall" -d 'Remove relay\'s hooks and restore what was there before'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "create" -d 'Make a token and print it (once: only its hash is kept)'

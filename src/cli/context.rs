@@ -42,6 +42,12 @@ pub struct GlobalArgs {
     /// For this command, store credentials found in the input as they are
     #[arg(long, global = true)]
     pub allow_secrets: bool,
+    /// Sign this command's writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519
+    #[arg(long, global = true)]
+    pub sign: bool,
+    /// Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)
+    #[arg(long, global = true, env = "RELAY_SIGNING_KEY", value_name = "PATH")]
+    pub sign_with: Option<PathBuf>,
 }
 
 /// Identity flags for commands that write.
@@ -194,6 +200,13 @@ impl Ctx {
         } else if self.global.allow_secrets {
             store.set_secret_policy(crate::store::config::SecretPolicy::Off);
         }
+        let key = crate::ops::signatures::key_path(
+            &store,
+            self.global.sign_with.as_deref(),
+            self.global.sign,
+            &self.cwd,
+        );
+        store.set_signing_key(key);
         Ok(self.store.get_or_init(|| store))
     }
 

@@ -286,6 +286,14 @@ fn environment(roff: &mut Roff) {
             "The bearer token relay conformance --check sends (Authorization: Bearer), as --token.",
         ),
         (
+            "RELAY_SIGNING_KEY",
+            "An OpenSSH Ed25519 private key to sign every write with, as --sign-with. Default: [sign] key in config.toml.",
+        ),
+        (
+            "XDG_CONFIG_HOME, HOME",
+            "Where relay keys generate puts a key by default ($XDG_CONFIG_HOME/relay/signing_key, else ~/.config/relay/signing_key); HOME is what ~ stands for in a key's path.",
+        ),
+        (
             "NO_COLOR",
             "When set and not empty, human output is not colored (--color always overrides).",
         ),
@@ -302,8 +310,8 @@ fn environment(roff: &mut Roff) {
 
 fn files_section(roff: &mut Roff) {
     use crate::store::layout::{
-        CACHE_DIR, CONFIG_FILE, FACTS_FILE, LOCAL_DIR, PACKAGES_DIR, PROJECTS_DIR, PROJECTS_FILE,
-        SESSIONS_FILE, STORE_DIR, TOKENS_FILE,
+        ALLOWED_SIGNERS_FILE, CACHE_DIR, CONFIG_FILE, FACTS_FILE, LOCAL_DIR, PACKAGES_DIR,
+        PROJECTS_DIR, PROJECTS_FILE, SESSIONS_FILE, SIGNATURES_FILE, STORE_DIR, TOKENS_FILE,
     };
     roff.control("SH", ["FILES"]);
     roff.text([
@@ -315,7 +323,7 @@ fn files_section(roff: &mut Roff) {
     let files = [
         (
             store(CONFIG_FILE),
-            "default_project, fsync, lock_timeout_ms, search_index, secrets, input limits, [actor]. Committed.".to_string(),
+            "default_project, fsync, lock_timeout_ms, search_index, secrets, input limits, [sign], [actor]. Committed.".to_string(),
         ),
         (
             store(".gitignore"),
@@ -323,7 +331,7 @@ fn files_section(roff: &mut Roff) {
         ),
         (
             store(".gitattributes"),
-            "*.ndjson merge=union.".to_string(),
+            "*.ndjson merge=union, allowed_signers merge=union.".to_string(),
         ),
         (
             store(PROJECTS_FILE),
@@ -340,6 +348,14 @@ fn files_section(roff: &mut Roff) {
         (
             store(&format!("{PROJECTS_DIR}/DIR/{SESSIONS_FILE}")),
             "Session versions: the start, then the closed session.".to_string(),
+        ),
+        (
+            store(&format!("{PROJECTS_DIR}/DIR/{SIGNATURES_FILE}")),
+            "Signatures of the project's records, one {\"signature\": {record, id, hash, actor, key, sshsig}} per line (relay verify --signatures).".to_string(),
+        ),
+        (
+            store(ALLOWED_SIGNERS_FILE),
+            "Which keys may sign as which actors, in git's allowed-signers format; @revoked KEYTYPE BASE64 revokes a key. Committed.".to_string(),
         ),
         (
             store(crate::ops::verify::QUARANTINE),

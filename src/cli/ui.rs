@@ -89,10 +89,13 @@ impl Ui {
             let v = json!({"warning": w.kind.as_str(), "file": file, "line": w.line, "message": w.message});
             eprintln!("{v}");
         } else {
+            let at = match w.line {
+                0 => file,
+                n => format!("{file}:{n}"),
+            };
             eprintln!(
-                "relay: {} {file}:{}: {}",
+                "relay: {} {at}: {}",
                 self.paint("warning:", "1;33"),
-                w.line,
                 w.message
             );
         }

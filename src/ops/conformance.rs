@@ -33,11 +33,15 @@ pub struct Capabilities {
     /// `relay retract` hides a package or fact from reads, kept in its history.
     #[serde(rename = "x-retraction")]
     pub retraction: bool,
+    /// Records signed with OpenSSH Ed25519 keys (SSHSIG over content hashes, beside the
+    /// records), checked against an allowed-signers file: `relay verify --signatures`.
+    #[serde(rename = "x-signed_records")]
+    pub signed_records: bool,
 }
 
 impl Capabilities {
     /// Each flag with its name in the descriptor, in the descriptor's order.
-    pub fn flags(&self) -> [(&'static str, bool); 7] {
+    pub fn flags(&self) -> [(&'static str, bool); 8] {
         [
             ("hybrid_search", self.hybrid_search),
             ("semantic_search", self.semantic_search),
@@ -46,6 +50,7 @@ impl Capabilities {
             ("x-keyword_search", self.keyword_search),
             ("x-expiry", self.expiry),
             ("x-retraction", self.retraction),
+            ("x-signed_records", self.signed_records),
         ]
     }
 }
@@ -72,6 +77,7 @@ pub fn descriptor(semantic: bool) -> Descriptor {
             keyword_search: true,
             expiry: true,
             retraction: true,
+            signed_records: true,
         },
         implementation: Implementation {
             name: "relay",
@@ -91,7 +97,7 @@ mod tests {
         assert_eq!(
             v.to_string(),
             format!(
-                r#"{{"protocol_version":"0.1","conformance_level":"L3","capabilities":{{"hybrid_search":false,"semantic_search":false,"realtime":true,"blob_storage":false,"x-keyword_search":true,"x-expiry":true,"x-retraction":true}},"implementation":{{"name":"relay","version":"{}"}}}}"#,
+                r#"{{"protocol_version":"0.1","conformance_level":"L3","capabilities":{{"hybrid_search":false,"semantic_search":false,"realtime":true,"blob_storage":false,"x-keyword_search":true,"x-expiry":true,"x-retraction":true,"x-signed_records":true}},"implementation":{{"name":"relay","version":"{}"}}}}"#,
                 env!("CARGO_PKG_VERSION")
             )
         );

@@ -11,6 +11,7 @@ use super::Actor;
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::packages::StoredPackage;
+use crate::store::signing::RecordVersion;
 use crate::wire::{PROTOCOL_VERSION, Package, canonical, ids, package, time};
 
 /// Who deposits, where, and when: what relay fills into a package that lacks it.
@@ -152,7 +153,14 @@ pub fn deposit(
         }
     }
     let line = crate::store::log::to_line(&StoredPackage::envelope(&package, &hash))?;
-    store.append(&store.package_log_for(&package), &line)?;
+    let signed = [RecordVersion::first(&package, &hash)];
+    store.append_signed(
+        &store.package_log_for(&package),
+        &line,
+        &project_id,
+        &signed,
+        None,
+    )?;
     Ok(Deposited {
         package,
         hash,

@@ -275,7 +275,8 @@ pub fn assert(store: &Store, project_id: &str, req: &AssertRequest) -> Result<As
     let superseded = closing_versions(&chain_of(&facts, &req.subject, &req.predicate)?);
     let mut lines: Vec<&Fact> = superseded.iter().collect();
     lines.push(&fact);
-    store.append_records(&store.layout().facts_file(project_id), &lines)?;
+    let writer = req.asserted_by.get("id").and_then(Value::as_str);
+    store.append_facts(project_id, &lines, writer)?;
     Ok(Asserted {
         fact,
         superseded,
@@ -355,10 +356,7 @@ pub fn invalidate(
     };
     let mut lines = closing_versions(&chain);
     lines.push(ended.clone());
-    store.append_records(
-        &store.layout().facts_file(project_id),
-        &lines.iter().collect::<Vec<_>>(),
-    )?;
+    store.append_facts(project_id, &lines.iter().collect::<Vec<_>>(), None)?;
     Ok(vec![ended])
 }
 

@@ -23,6 +23,7 @@ use crate::wire::{Fact, Project, Session, Status, canonical, time};
 mod check;
 mod options;
 mod rules;
+mod signatures;
 mod source;
 
 use check::{Checked, CheckedChunk, Chunk, Incoming, Text, Version, check_chunk, read_chunk};
@@ -729,6 +730,8 @@ pub fn import(
     // New projects are created under the projects lock, held from the start so that the
     // projects judged new are still new when written; and package ids are checked against
     // every project under the store-wide ids lock, taken before any project's.
+    // A backup's signatures are read first, so a damaged file writes nothing.
+    let carried = signatures::read(source.signatures.as_ref())?;
     let _locks = if opts.dry_run {
         None
     } else {
@@ -746,6 +749,11 @@ pub fn import(
     let new_projects = run.projects_to_create()?;
     if !opts.dry_run {
         run.commit(new_projects)?;
+        // The projects' locks are taken again, one at a time, for their signatures.
+        run.locks.clear();
+        let mut projects: Vec<String> = run.projects.keys().cloned().collect();
+        projects.sort();
+        run.summary.signatures = signatures::carry(store, &projects, &carried)?;
     }
     progress(total, total);
     Ok(run.summary)

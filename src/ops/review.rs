@@ -151,7 +151,14 @@ pub fn transition(
         location: current.location.clone(),
     };
     let line = crate::store::log::to_line(&next.to_envelope())?;
-    store.append(&store.package_log_for(&next.package), &line)?;
+    let signed = [crate::store::signing::RecordVersion::package(&next)];
+    store.append_signed(
+        &store.package_log_for(&next.package),
+        &line,
+        &project_id,
+        &signed,
+        None,
+    )?;
     Ok(next)
 }
 

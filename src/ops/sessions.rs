@@ -98,7 +98,7 @@ pub fn start(
         "ended_at": null,
         "packages_deposited": [],
     }))?;
-    store.append_records(&store.layout().sessions_file(project_id), &[&session])?;
+    store.append_session(project_id, &session)?;
     Ok(session)
 }
 
@@ -147,7 +147,7 @@ pub fn end(store: &Store, session: &Session) -> Result<SessionView> {
     let mut map = current.into_map();
     map.insert("ended_at".into(), Value::String(time::format(time::now())));
     let view = with_packages(Session::from_map(map)?, packages)?;
-    store.append_records(&store.layout().sessions_file(&project_id), &[&view.session])?;
+    store.append_session(&project_id, &view.session)?;
     if store
         .current_session()
         .is_some_and(|c| c.session_id == view.session.id())

@@ -51,6 +51,48 @@ pub struct StoreStatus {
     pub last_deposit: Option<String>,
     pub size_bytes: u64,
     pub retention: Retention,
+    pub signing: SigningStatus,
+}
+
+/// Whether this clone signs what it writes, and what verify holds signatures to.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SigningStatus {
+    /// The signing key's fingerprint; `None` when writes are not signed.
+    pub key: Option<String>,
+    /// The key's path, when one is configured.
+    pub key_path: Option<String>,
+    /// Why the configured key cannot sign, if it cannot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_error: Option<String>,
+    /// `[sign] require = true`.
+    pub require: bool,
+    /// Entries of `allowed_signers` (revocations not counted).
+    pub allowed_signers: usize,
+    pub revoked_keys: usize,
+    /// Why `allowed_signers` cannot be read, if it cannot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed_signers_error: Option<String>,
+}
+
+/// The signing state, never failing: a key or `allowed_signers` that cannot be used is said.
+pub fn signing(store: &Store) -> SigningStatus {
+    let mut s = SigningStatus {
+        key_path: store.signing_key_path().map(|p| p.display().to_string()),
+        require: store.signatures_required(),
+        ..Default::default()
+    };
+    match store.signer() {
+        Ok(signer) => s.key = signer.map(|k| k.fingerprint.clone()),
+        Err(e) => s.key_error = Some(e.to_string()),
+    }
+    match store.allowed_signers() {
+        Ok(a) => {
+            s.allowed_signers = a.entries.len();
+            s.revoked_keys = a.revoked.len();
+        }
+        Err(e) => s.allowed_signers_error = Some(e.to_string()),
+    }
+    s
 }
 
 /// The retention policy `status` states.
@@ -132,6 +174,7 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
     s.last_deposit = newest.map(|(_, text)| text);
     s.retention.policy = RETENTION_POLICY;
     s.size_bytes = store.size_on_disk();
+    s.signing = signing(store);
     Ok(s)
 }
 

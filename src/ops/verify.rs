@@ -6,6 +6,7 @@
 //! unfinished) into `quarantine.ndjson` with a record of why.
 
 mod lines;
+mod placement;
 mod records;
 
 use std::collections::BTreeMap;
@@ -246,6 +247,12 @@ impl Checker<'_> {
         self.report.problems.extend(fact_problems);
         self.report.problems.extend(session_problems);
         self.report.problems.extend(retraction_problems);
+        let signatures = store.layout().signatures_file(project);
+        for (n, m) in self.objects(&signatures)? {
+            if let Err(e) = crate::wire::signature::Signature::from_line(Value::Object(m)) {
+                self.problem(&signatures, n, "invalid_signature", e);
+            }
+        }
         Ok(chain_differs)
     }
 
@@ -339,69 +346,6 @@ impl Checker<'_> {
                         "package id {id} was deposited {} times with different content",
                         same.len()
                     ),
-                );
-            }
-        }
-    }
-
-    /// Files that have no place in the layout.
-    fn layout(&mut self) {
-        let root = self.store.root().to_path_buf();
-        for entry in walkdir::WalkDir::new(&root)
-            .min_depth(1)
-            .into_iter()
-            .filter_map(|e| e.ok())
-        {
-            let rel = entry
-                .path()
-                .strip_prefix(&root)
-                .unwrap_or(entry.path())
-                .to_path_buf();
-            let parts: Vec<String> = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            let is_dir = entry.file_type().is_dir();
-            let ok = match parts
-                .iter()
-                .map(String::as_str)
-                .collect::<Vec<_>>()
-                .as_slice()
-            {
-                [layout::CACHE_DIR, ..] | [layout::LOCAL_DIR, ..] => true,
-                [f] if !is_dir => matches!(
-                    *f,
-                    layout::CONFIG_FILE
-                        | layout::PROJECTS_FILE
-                        | ".gitignore"
-                        | ".gitattributes"
-                        | QUARANTINE
-                ),
-                [layout::PROJECTS_DIR] => true,
-                [layout::PROJECTS_DIR, d] => {
-                    is_dir && (layout::decode_project_dir(d).is_some() || d.contains('~'))
-                }
-                [layout::PROJECTS_DIR, _, f] => {
-                    (is_dir && *f == layout::PACKAGES_DIR)
-                        || (!is_dir
-                            && matches!(
-                                *f,
-                                layout::FACTS_FILE
-                                    | layout::SESSIONS_FILE
-                                    | layout::RETRACTIONS_FILE
-                            ))
-                }
-                [layout::PROJECTS_DIR, _, layout::PACKAGES_DIR, f] => {
-                    !is_dir && layout::is_package_log_name(f)
-                }
-                _ => false,
-            };
-            if !ok {
-                self.problem(
-                    entry.path(),
-                    0,
-                    "unexpected_file",
-                    "this file has no place in the store layout",
                 );
             }
         }
@@ -682,6 +626,7 @@ pub fn verify(store: &Store) -> Result<(Report, Vec<String>)> {
     }
     c.ids_in_two_projects();
     c.layout();
+    c.allowed_signers();
     let _ = store.diagnostics().take();
     Ok((c.report, forked))
 }
@@ -710,10 +655,7 @@ fn close_merged_chains(store: &Store, project: &str) -> Result<Vec<String>> {
         }
     }
     if !closing.is_empty() {
-        store.append_records(
-            &store.layout().facts_file(project),
-            &closing.iter().collect::<Vec<_>>(),
-        )?;
+        store.append_facts(project, &closing.iter().collect::<Vec<_>>(), None)?;
     }
     Ok(done)
 }

@@ -36,6 +36,8 @@ pub struct Config {
     pub actor: ActorConfig,
     #[serde(default)]
     pub search: SearchConfig,
+    #[serde(default)]
+    pub sign: SignConfig,
     /// `[share.NAME]` tables, read as written: a profile is checked when it is used
     /// ([`Config::share_profile`]), so a broken one fails its export and nothing else.
     #[serde(default)]
@@ -107,6 +109,16 @@ pub struct SearchConfig {
     /// The folder of a static (Model2Vec) embedding model, for semantic and hybrid search:
     /// absolute, or relative to the folder that holds `.relay/`.
     pub model: Option<String>,
+}
+
+/// `[sign]`: signed records.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SignConfig {
+    /// The OpenSSH Ed25519 private key every write of this clone is signed with (`~` is the
+    /// home folder; a relative path is relative to the folder that holds `.relay/`).
+    pub key: Option<String>,
+    /// Whether `relay verify --signatures` fails on unsigned records and keys not allowed.
+    pub require: Option<bool>,
 }
 
 /// What relay does with a credential in something it is asked to write.
@@ -226,6 +238,12 @@ impl Config {
              max_line_bytes = 2097152\n\
              max_depth = 32\n\
              max_array_len = 10000\n\
+             \n\
+             [sign]\n\
+             # Sign every write with this OpenSSH Ed25519 key (see `relay keys generate`).\n\
+             # key = \"~/.ssh/id_ed25519\"\n\
+             # Make `relay verify --signatures` fail on unsigned records and keys not allowed.\n\
+             # require = true\n\
              \n\
              [actor]\n\
              # Who deposits when --actor / RELAY_ACTOR is not given (else git user.email, then $USER).\n\

@@ -16,6 +16,8 @@ pub const RETRACTIONS_FILE: &str = "retractions.ndjson";
 pub const CACHE_DIR: &str = "cache";
 pub const LOCAL_DIR: &str = "local";
 pub const TOKENS_FILE: &str = "tokens.ndjson";
+pub const SIGNATURES_FILE: &str = "signatures.ndjson";
+pub const ALLOWED_SIGNERS_FILE: &str = "allowed_signers";
 
 /// Longest folder name the encoding produces; longer ids end in a digest of the whole id.
 const MAX_DIR_NAME: usize = 120;
@@ -138,6 +140,16 @@ impl Layout {
     /// The project's retractions: which packages and facts reads no longer show.
     pub fn retractions_file(&self, project_id: &str) -> PathBuf {
         self.project_dir(project_id).join(RETRACTIONS_FILE)
+    }
+
+    /// The signatures of a project's records, one `{"signature": {…}}` per line.
+    pub fn signatures_file(&self, project_id: &str) -> PathBuf {
+        self.project_dir(project_id).join(SIGNATURES_FILE)
+    }
+
+    /// Which keys may sign as which actors (committed; git's allowed-signers format).
+    pub fn allowed_signers(&self) -> PathBuf {
+        self.root.join(ALLOWED_SIGNERS_FILE)
     }
 
     pub fn cache_dir(&self) -> PathBuf {

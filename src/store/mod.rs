@@ -13,6 +13,7 @@ pub mod packages;
 pub mod projects;
 pub mod records;
 pub mod retractions;
+pub mod signing;
 pub mod tail;
 pub mod tokens;
 pub mod wake;
@@ -27,7 +28,7 @@ pub use log::{Diagnostics, Warning, WarningKind};
 use crate::error::{Error, Result};
 
 const GITIGNORE: &str = "# Derived and per-clone state: never committed.\ncache/\nlocal/\n";
-const GITATTRIBUTES: &str = "# Every log is append-only, so git can merge clones by keeping both sides' lines.\n*.ndjson merge=union\n";
+const GITATTRIBUTES: &str = "# Every log is append-only, so git can merge clones by keeping both sides' lines.\n*.ndjson merge=union\nallowed_signers merge=union\n";
 
 /// An opened store.
 #[derive(Debug)]
@@ -36,6 +37,7 @@ pub struct Store {
     config: Config,
     diagnostics: Diagnostics,
     secrets: config::SecretPolicy,
+    signing: signing::Signing,
 }
 
 /// Whether `dir` looks like a store folder.
@@ -85,6 +87,7 @@ impl Store {
             layout,
             config,
             diagnostics: Diagnostics::default(),
+            signing: signing::Signing::default(),
         })
     }
 

@@ -53,6 +53,7 @@ macro_rules! wire_record {
     };
 }
 
+pub mod allowed_signers;
 pub mod canonical;
 pub mod expiry;
 pub mod fact;
@@ -64,6 +65,7 @@ pub mod project;
 pub(crate) mod props;
 pub mod secrets;
 pub mod session;
+pub mod signature;
 pub mod text;
 pub mod time;
 pub mod tree;

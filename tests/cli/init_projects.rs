@@ -11,9 +11,11 @@ fn init_creates_the_layout_and_is_harmless_twice() {
         "{out}"
     );
     let store = env.store();
+    let attributes = read(&store.join(".gitattributes"));
+    let lines: Vec<&str> = attributes.lines().skip(1).collect();
     assert_eq!(
-        read(&store.join(".gitattributes")).lines().last(),
-        Some("*.ndjson merge=union")
+        lines,
+        ["*.ndjson merge=union", "allowed_signers merge=union"]
     );
     let ignore = read(&store.join(".gitignore"));
     assert!(ignore.lines().any(|l| l == "cache/") && ignore.lines().any(|l| l == "local/"));

@@ -37,6 +37,7 @@ mod secrets;
 mod serve;
 mod sessions;
 mod share;
+mod signing;
 mod tokens;
 mod verify;
 mod watch;

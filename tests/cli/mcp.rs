@@ -554,6 +554,7 @@ fn mcp_conformance_is_the_11_5_descriptor_of_relay_conformance_even_without_a_st
             "x-keyword_search": true,
             "x-expiry": true,
             "x-retraction": true,
+            "x-signed_records": true,
         },
         "implementation": {"name": "relay", "version": env!("CARGO_PKG_VERSION")},
     });

@@ -367,7 +367,8 @@ fn conformance_descriptor_is_exact() {
             "protocol_version": "0.1",
             "conformance_level": "L3",
             "capabilities": {"hybrid_search": false, "semantic_search": false, "realtime": true, "blob_storage": false,
-                             "x-keyword_search": true, "x-expiry": true, "x-retraction": true},
+                             "x-keyword_search": true, "x-expiry": true, "x-retraction": true,
+                             "x-signed_records": true},
             "implementation": {"name": "relay", "version": env!("CARGO_PKG_VERSION")}
         })
     );
@@ -378,7 +379,8 @@ fn conformance_descriptor_is_exact() {
     );
     assert!(text.contains("  semantic_search: no\n"));
     assert!(text.contains("  x-keyword_search: yes\n"), "{text}");
-    assert!(text.ends_with("  x-retraction: yes\n"), "{text}");
+    assert!(text.contains("  x-retraction: yes\n"), "{text}");
+    assert!(text.ends_with("  x-signed_records: yes\n"), "{text}");
 }
 
 #[test]

@@ -95,6 +95,9 @@ pub fn run(ctx: &mut Ctx, args: ImportArgs) -> CmdResult {
     };
     writeln!(out, "{verb}: {}", line(&summary.added))?;
     writeln!(out, "Already present: {}", line(&summary.unchanged))?;
+    if summary.signatures > 0 {
+        writeln!(out, "Signatures carried: {}", summary.signatures)?;
+    }
     if !summary.skipped.is_empty() {
         writeln!(out, "Skipped (refused): {}", line(&summary.skipped))?;
         for r in &summary.skipped_records {

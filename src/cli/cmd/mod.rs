@@ -8,6 +8,7 @@ pub mod facts;
 pub mod hook;
 pub mod import;
 pub mod init;
+pub mod keys;
 pub mod mcp;
 pub mod onboard;
 pub mod orchestrate;

@@ -7,6 +7,7 @@ use clap::Args;
 use crate::cli::args::{FilterArgs, ModeArgs};
 use crate::cli::{CliError, CmdResult, Ctx, render};
 use crate::ops::pull;
+use crate::ops::signatures::{self, Checked, Verdict};
 use crate::store::packages::StoredPackage;
 
 /// Read packages: one in full by id, the newest ones, or the most relevant to a query
@@ -54,13 +55,22 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         let projects = ctx.projects(true)?;
         ctx.note_cold_indexes(&projects);
         if args.history {
-            let (versions, retraction) =
-                (pull::history(store, id)?, pull::retraction_of(store, id)?);
-            for v in versions {
+            let versions = pull::history(store, id)?;
+            let retraction = pull::retraction_of(store, id)?;
+            let verdicts = verdicts(ctx, &versions);
+            for (i, v) in versions.iter().enumerate() {
+                let verdict = verdicts.as_ref().and_then(|all| all.get(i));
                 if ctx.ui.json {
-                    ctx.ui.json_line(&v.to_envelope())?;
+                    let mut env = v.to_envelope();
+                    if let Some(c) = verdict {
+                        env.insert("signature".into(), signature_member(c));
+                    }
+                    ctx.ui.json_line(&env)?;
                 } else {
-                    version_line(ctx.ui.out(), &v)?;
+                    version_line(ctx.ui.out(), v)?;
+                    if let Some(c) = verdict {
+                        signature_line(ctx.ui.out(), c, "    ")?;
+                    }
                 }
             }
             if let Some(r) = retraction {
@@ -88,6 +98,10 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
             ctx.ui.json_line(&found.package)?;
         } else {
             render::package_card(ctx.ui.out(), &found)?;
+            let verdicts = verdicts(ctx, std::slice::from_ref(&found));
+            if let Some(c) = verdicts.as_ref().and_then(|v| v.first()) {
+                signature_line(ctx.ui.out(), c, "  ")?;
+            }
         }
         return Ok(());
     }
@@ -154,5 +168,49 @@ fn version_line(out: &mut impl Write, v: &StoredPackage) -> std::io::Result<()> 
                 None => Ok(()),
             }
         }
+    }
+}
+
+/// The signature verdict on each version; `None`, with a warning, when they cannot be judged
+/// (an allowed_signers line that does not parse): a read still shows the package.
+fn verdicts(ctx: &Ctx, versions: &[StoredPackage]) -> Option<Vec<Checked>> {
+    let store = ctx.store().ok()?;
+    match signatures::package_verdicts(store, versions) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            ctx.ui
+                .tolerated_error(e.code(), &format!("signatures not checked: {e}"));
+            None
+        }
+    }
+}
+
+/// What `pull --history --json` adds to an envelope: the verdict, and the key when signed.
+fn signature_member(c: &Checked) -> serde_json::Value {
+    let mut v = serde_json::json!({"verdict": c.verdict});
+    if let Some(k) = &c.key {
+        v["key"] = serde_json::json!(k);
+        v["actor"] = serde_json::json!(c.actor);
+    }
+    v
+}
+
+/// `signed by ACTOR (KEY)` for a good signature, a warning line for a failing one, nothing
+/// when unsigned.
+fn signature_line(out: &mut impl Write, c: &Checked, indent: &str) -> std::io::Result<()> {
+    let key = c.key.as_deref().unwrap_or_default();
+    match c.verdict {
+        Verdict::Unsigned => Ok(()),
+        Verdict::Good => writeln!(
+            out,
+            "{indent}signed by {} ({key})",
+            render::clean_line(&c.actor)
+        ),
+        v => writeln!(
+            out,
+            "{indent}signature: {} ({})",
+            v.as_str(),
+            render::clean_line(c.reason.as_deref().unwrap_or(key))
+        ),
     }
 }

@@ -154,6 +154,9 @@ pub(super) fn load_model(
 pub(super) fn own_store(store: &Store) -> Result<Store, CliError> {
     let mut own = Store::open(store.root().to_path_buf())?;
     own.set_secret_policy(store.secret_policy());
+    // The server signs with the process's key; one that cannot sign fails now, not on a write.
+    own.set_signing_key(store.signing_key_path().map(std::path::Path::to_path_buf));
+    own.signer()?;
     Ok(own)
 }
 

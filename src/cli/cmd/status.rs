@@ -86,6 +86,29 @@ pub fn run(ctx: &mut Ctx, _args: StatusArgs) -> CmdResult {
         s.retention.retracted_facts
     )?;
     writeln!(out, "{} {} bytes on disk", "Size".bold(), s.size_bytes)?;
+    let g = &s.signing;
+    let key = match (&g.key, &g.key_error) {
+        (Some(k), _) => format!("signed with {k}"),
+        (None, Some(e)) => format!("cannot sign: {e}").red().to_string(),
+        (None, None) => "off".to_string(),
+    };
+    let allowed = match &g.allowed_signers_error {
+        Some(e) => e.red().to_string(),
+        None => format!(
+            "{} allowed signer(s), {} revoked key(s)",
+            g.allowed_signers, g.revoked_keys
+        ),
+    };
+    let require = if g.require {
+        "required"
+    } else {
+        "not required"
+    };
+    writeln!(
+        out,
+        "{} {key}; {allowed}; signatures {require}",
+        "Signing".bold()
+    )?;
     if warnings.is_empty() {
         writeln!(out, "{} none", "Integrity warnings".bold())?;
     } else {

@@ -6,7 +6,7 @@ use clap::Args;
 
 use crate::cli::{CliError, CmdResult, Ctx};
 use crate::error::Error;
-use crate::ops::verify;
+use crate::ops::{signatures, verify};
 
 /// Check every line of the store; with --fix, repair what is safe
 ///
@@ -25,11 +25,20 @@ use crate::ops::verify;
 #[command(after_help = "Examples:
   relay verify
   relay verify --fix
+  relay verify --signatures
   relay verify --json | jq -r '.file + \":\" + (.line|tostring) + \" \" + .message'")]
 pub struct VerifyArgs {
     /// Repair what is safe, then check again
     #[arg(long)]
     pub fix: bool,
+    /// Also judge every record version's signature against .relay/allowed_signers
+    ///
+    /// Verdicts: good, bad (does not verify, or the record changed after it was signed),
+    /// revoked, not_allowed (a key not allowed for the record's actor), unsigned. Bad and
+    /// revoked exit 5; with [sign] require = true in config.toml, so do unsigned and
+    /// not_allowed. --json prints one object per record version after the problems.
+    #[arg(long)]
+    pub signatures: bool,
 }
 
 pub fn run(ctx: &mut Ctx, args: VerifyArgs) -> CmdResult {
@@ -40,6 +49,11 @@ pub fn run(ctx: &mut Ctx, args: VerifyArgs) -> CmdResult {
     } else {
         verify::verify(store)?.0
     };
+    let signatures = match args.signatures {
+        true => Some(signatures::verify(store)?),
+        false => None,
+    };
+    let required = store.signatures_required();
     drop(bar);
     for f in &report.fixed {
         ctx.ui.note(&format!("fixed: {f}"));
@@ -59,6 +73,27 @@ pub fn run(ctx: &mut Ctx, args: VerifyArgs) -> CmdResult {
         }
     }
     let errors = report.errors();
+    if let Some(checked) = &signatures {
+        render_signatures(ctx, checked)?;
+    }
+    let failing = signatures.as_ref().map_or(0, signatures::Report::failures);
+    if failing > 0 {
+        let s = signatures.as_ref().map(signatures::Report::summary);
+        let required = if required {
+            " ([sign] require = true: unsigned and not_allowed fail too)"
+        } else {
+            ""
+        };
+        return Err(CliError::Relay(Error::Integrity(format!(
+            "{failing} record version(s) fail the signature check: {}{required}{}",
+            s.unwrap_or_default(),
+            if errors > 0 {
+                format!("; and {errors} problem(s) found")
+            } else {
+                String::new()
+            }
+        ))));
+    }
     if errors == 0 {
         if !ctx.ui.json && !ctx.ui.quiet {
             match report.problems.len() {
@@ -76,4 +111,39 @@ pub fn run(ctx: &mut Ctx, args: VerifyArgs) -> CmdResult {
             "; `relay verify --fix` repairs what is safe"
         }
     ))))
+}
+
+/// The verdicts: under --json one object per record version; else a summary line and a line
+/// per record version that is not good.
+fn render_signatures(ctx: &mut Ctx, report: &signatures::Report) -> CmdResult {
+    if ctx.ui.json {
+        for c in &report.records {
+            ctx.ui.json_line(c)?;
+        }
+        return Ok(());
+    }
+    if ctx.ui.quiet {
+        return Ok(());
+    }
+    writeln!(ctx.ui.out(), "signatures: {}", report.summary())?;
+    for c in report
+        .records
+        .iter()
+        .filter(|c| c.verdict != signatures::Verdict::Good)
+    {
+        let reason = c
+            .reason
+            .as_deref()
+            .map(|r| format!(": {r}"))
+            .unwrap_or_default();
+        writeln!(
+            ctx.ui.out(),
+            "{} {} {}{}",
+            c.record.as_str(),
+            c.id,
+            c.verdict.as_str(),
+            crate::wire::text::clean_line(&reason)
+        )?;
+    }
+    Ok(())
 }

@@ -4,6 +4,7 @@
 //! profile (`share.rs`) narrows and derives what leaves.
 
 pub mod share;
+pub mod signatures;
 mod versioned;
 
 pub(in crate::ops) use versioned::{GroupNumbers, count_open};
@@ -343,8 +344,12 @@ pub fn export_dir(
         );
     }
     let mut counts = Counts::new();
+    let mut carrier = signatures::Carrier::load(store, projects)?;
     let shared = each_exported(store, projects, share, &mut |kind, lines, n| {
         use std::io::Write;
+        if let Some(c) = carrier.as_mut() {
+            c.records(kind, lines);
+        }
         let (w, h) = files.get_mut(&kind).expect("every kind has a file");
         h.update(lines);
         w.write_all(lines)
@@ -363,6 +368,9 @@ pub fn export_dir(
         let digest: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
         hashes.insert(kind.file().to_string(), json!(format!("sha256:{digest}")));
         counts.entry(kind).or_default();
+    }
+    if let Some((name, hash)) = carrier.map(|c| c.write(dir)).transpose()?.flatten() {
+        hashes.insert(name, json!(hash));
     }
     let mut manifest = json!({
         "tool": "relay",

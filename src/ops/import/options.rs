@@ -18,7 +18,14 @@ pub struct ImportSummary {
     /// The first [`SKIPPED_LISTED`] of them, with why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped_records: Vec<SkippedRecord>,
+    /// Signatures carried from a backup folder for the records now held.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub signatures: usize,
     pub dry_run: bool,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// How many skipped records an import summary lists (it counts them all).

@@ -21,6 +21,9 @@ pub struct SourceFile {
 #[derive(Debug, Default)]
 pub struct Source {
     pub files: Vec<SourceFile>,
+    /// A backup folder's `signatures.ndjson`, carried into the store for the records that
+    /// match (see `ops::export::signatures`).
+    pub signatures: Option<SourceFile>,
     /// Kept for its `Drop`: the spooled files go when the source does.
     _spool: Option<Spool>,
 }
@@ -64,6 +67,7 @@ impl Source {
                 expected: None,
             }],
             _spool: Some(spool),
+            signatures: None,
         })
     }
 
@@ -96,6 +100,27 @@ impl Source {
                 w.message
             )));
         }
+        // Its signatures, all of them: the import keeps those of the records it ends up holding.
+        let mut lines = Vec::new();
+        for p in &projects {
+            for (_, s) in other.signatures(p)? {
+                lines.extend(crate::store::log::to_line(
+                    &crate::wire::signature::SignatureLine { signature: s },
+                )?);
+            }
+        }
+        let signatures = (!lines.is_empty())
+            .then(|| -> Result<SourceFile> {
+                let sig_path = spool.0.join(crate::ops::export::signatures::FILE);
+                std::fs::write(&sig_path, &lines)
+                    .map_err(|e| Error::io(format!("cannot write {}", sig_path.display()), e))?;
+                Ok(SourceFile {
+                    path: sig_path,
+                    label: format!("the signatures of {}", root.display()),
+                    expected: None,
+                })
+            })
+            .transpose()?;
         Ok(Source {
             files: vec![SourceFile {
                 path,
@@ -103,6 +128,7 @@ impl Source {
                 expected: None,
             }],
             _spool: Some(spool),
+            signatures,
         })
     }
 
@@ -121,6 +147,7 @@ impl Source {
             return Ok(Source {
                 files: vec![single(path)],
                 _spool: None,
+                signatures: None,
             });
         }
         let manifest_path = path.join(crate::ops::export::MANIFEST);
@@ -160,9 +187,11 @@ impl Source {
                     ..single(&file)
                 });
             }
+            let signatures = signatures_file(path, &listed)?;
             return Ok(Source {
                 files,
                 _spool: None,
+                signatures,
             });
         }
         if path.join("projects").is_dir() && path.join("projects.ndjson").is_file() {
@@ -189,6 +218,7 @@ impl Source {
         Ok(Source {
             files,
             _spool: None,
+            signatures: signatures_file(path, &Default::default())?,
         })
     }
 
@@ -199,4 +229,27 @@ impl Source {
             .map(|m| m.len())
             .sum()
     }
+}
+
+/// A backup folder's signatures file, with the hash its manifest lists (if any).
+fn signatures_file(
+    dir: &Path,
+    listed: &serde_json::Map<String, Value>,
+) -> Result<Option<SourceFile>> {
+    let name = crate::ops::export::signatures::FILE;
+    let path = dir.join(name);
+    if !path.is_file() {
+        if listed.contains_key(name) {
+            return Err(Error::Integrity(format!(
+                "{} is listed in the manifest but missing; the backup is damaged",
+                path.display()
+            )));
+        }
+        return Ok(None);
+    }
+    Ok(Some(SourceFile {
+        label: path.display().to_string(),
+        expected: listed.get(name).and_then(Value::as_str).map(str::to_string),
+        path,
+    }))
 }

@@ -26,6 +26,8 @@ pub enum WarningKind {
     HashMismatch,
     /// A package id is stored in more than one project (ids are unique in a store, §6.1).
     DuplicatePackageId,
+    /// The signing key's file can be read by others (line 0: the whole file).
+    KeyPermissions,
 }
 
 impl WarningKind {
@@ -36,6 +38,7 @@ impl WarningKind {
             WarningKind::InvalidRecord => "invalid_record",
             WarningKind::HashMismatch => "hash_mismatch",
             WarningKind::DuplicatePackageId => "duplicate_package_id",
+            WarningKind::KeyPermissions => "key_permissions",
         }
     }
 }
