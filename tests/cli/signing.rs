@@ -562,6 +562,13 @@ fn keys_generate_add_then_sign() {
         listed.trim_end().ends_with("namespaces=\"relay\""),
         "{listed}"
     );
+    // RELAY_ACTOR names the actor as it does for every write.
+    let out = env.dir.join("ci_key");
+    let r = env.run_env(
+        &["keys", "generate", "--out", out.to_str().unwrap()],
+        &[("RELAY_ACTOR", "ci-bot")],
+    );
+    assert!(r.stdout.starts_with("ci-bot namespaces="), "{}", r.stdout);
 }
 
 #[test]

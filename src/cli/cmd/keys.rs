@@ -38,7 +38,7 @@ pub enum Action {
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
         /// The actor the key signs as; default: [actor] id in config, then git user.email, then $USER
-        #[arg(long, value_name = "ID")]
+        #[arg(long, env = "RELAY_ACTOR", value_name = "ID")]
         actor: Option<String>,
         /// Also append the line to .relay/allowed_signers
         #[arg(long)]
