@@ -15,6 +15,7 @@ pub mod filter;
 pub mod git;
 pub mod hooks;
 pub mod identity;
+pub mod memory;
 pub mod import;
 pub mod keys;
 pub mod orchestrate;
