@@ -10,6 +10,7 @@
 //! with a time limit on reading a request's headers, until SIGINT or SIGTERM; then it stops
 //! accepting, lets every request in flight finish (writes included), and returns.
 
+mod amp;
 pub mod auth;
 mod console;
 mod events;

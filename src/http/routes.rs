@@ -17,7 +17,7 @@ use super::auth::{Access, Caller, ProjectCall};
 use super::extract::{JsonBody, Params, PathId};
 use super::reply::{Answer, ApiError, Reply, to_json};
 use super::state::AppState;
-use super::{console, events, facts, projects, sessions};
+use super::{amp, console, events, facts, projects, sessions};
 use crate::error::{Error, Result, SchemaError};
 use crate::ops::filter::{self, Filter};
 use crate::ops::review::{Action, Reviewer};
@@ -65,6 +65,11 @@ pub fn routes() -> Router<AppState> {
         .route("/v1/projects/{project_id}/events", get(events::events))
         .route("/v1/projects", get(projects::list).post(projects::create))
         .route("/v1/projects/{project_id}/archive", post(projects::archive))
+        .route("/amp/store", post(amp::store))
+        .route("/amp/search", post(amp::search))
+        .route("/amp/records", get(amp::list))
+        .route("/amp/records/{id}", get(amp::get).delete(amp::delete))
+        .route("/amp/status", get(amp::status))
         .merge(console::routes())
 }
 

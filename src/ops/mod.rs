@@ -1,6 +1,7 @@
 //! The protocol's operations (§8) over a [`Store`](crate::store::Store): each takes typed
 //! inputs and returns typed results or an [`Error`](crate::Error) named after the spec's codes.
 
+pub mod amp;
 pub mod attribution;
 pub mod auto;
 pub mod briefing;
@@ -15,9 +16,9 @@ pub mod filter;
 pub mod git;
 pub mod hooks;
 pub mod identity;
-pub mod memory;
 pub mod import;
 pub mod keys;
+pub mod memory;
 pub mod orchestrate;
 pub mod orient;
 pub mod projects;

@@ -2,6 +2,7 @@
 
 mod harness;
 
+mod amp;
 mod architecture;
 mod backup;
 mod compat;

@@ -5,7 +5,13 @@ use serde_json::{Value, json};
 
 use crate::harness::{BIN, Env};
 
-const TOOLS: [&str; 18] = [
+const TOOLS: [&str; 24] = [
+    "amp_delete",
+    "amp_get",
+    "amp_list",
+    "amp_search",
+    "amp_status",
+    "amp_store",
     "conformance",
     "deposit",
     "facts_assert",

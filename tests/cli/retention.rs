@@ -475,7 +475,7 @@ fn export_leaves_retracted_records_behind_and_a_share_profile_leaves_expired_one
 
 #[test]
 fn relay_serve_hides_retracted_and_expired_packages_and_refuses_a_past_expiry() {
-    use crate::serve::{Served, curl};
+    use crate::serve::{Served, curl, post_json};
     let env = Env::new();
     let kept = env.deposit("Kept result", &[]);
     let gone = env.deposit("Retracted result", &[]);
@@ -511,18 +511,7 @@ fn relay_serve_hides_retracted_and_expired_packages_and_refuses_a_past_expiry() 
     );
     let url = server.at("/v1/projects/demo/packages");
     let past = json!({"title": "x", "x-expires-at": "2001-01-01T00:00:00Z"}).to_string();
-    let (status, body) = curl(
-        &env,
-        &[
-            "-X",
-            "POST",
-            "-H",
-            "Content-Type: application/json",
-            "-d",
-            &past,
-            &url,
-        ],
-    );
+    let (status, body) = post_json(&env, &url, &serde_json::from_str(&past).unwrap());
     assert_eq!(
         (status, body["error"].as_str()),
         (400, Some("invalid_input")),

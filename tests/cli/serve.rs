@@ -136,6 +136,13 @@ pub fn curl(env: &Env, args: &[&str]) -> (u16, Value) {
     (status.parse().unwrap(), body)
 }
 
+/// POSTs `body` as JSON to `url` with curl: the status and the body as JSON.
+#[track_caller]
+pub fn post_json(env: &Env, url: &str, body: &Value) -> (u16, Value) {
+    let body = body.to_string();
+    curl(env, &["-X", "POST", "-H", JSON, "-d", &body, url])
+}
+
 /// Every log of the store and its token file, as bytes: what a refused request must leave
 /// as it was.
 pub fn logs(env: &Env) -> Vec<(PathBuf, Vec<u8>)> {

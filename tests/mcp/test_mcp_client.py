@@ -17,37 +17,25 @@ RELAY_MCP_BIN is the relay binary; RELAY_MCP_STORE an existing store (`relay ini
 """
 
 import asyncio
-import json
-import os
 
-from mcp import ClientSession, StdioServerParameters
+from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import McpError
+
+import relay_server
+from relay_server import structured
 
 TOOLS = {
     "deposit", "pull", "orient", "orchestrate",
     "facts_assert", "facts_invalidate", "facts_get", "facts_list",
     "review_flag", "review_list", "review_approve", "review_request_changes",
     "session_start", "session_end", "status", "conformance", "watch", "retract",
+    "amp_store", "amp_search", "amp_get", "amp_delete", "amp_list", "amp_status",
 }
 
 
-def structured(result):
-    """A successful tool result's object; its text content is the same JSON."""
-    assert not result.isError, result
-    assert json.loads(result.content[0].text) == result.structuredContent
-    return result.structuredContent
-
-
 async def main():
-    # Only what relay needs from the environment: the store, and the test's scrubbed basics.
-    env = {"RELAY_DIR": os.path.abspath(os.environ["RELAY_MCP_STORE"])}
-    for key in ("PATH", "HOME", "USER", "NO_COLOR", "GIT_CONFIG_NOSYSTEM"):
-        if key in os.environ:
-            env[key] = os.environ[key]
-    server = StdioServerParameters(
-        command=os.path.abspath(os.environ["RELAY_MCP_BIN"]), args=["mcp"], env=env
-    )
+    server = relay_server.server()
     checks = 0
     async with stdio_client(server) as (read, write):
         async with ClientSession(read, write) as session:

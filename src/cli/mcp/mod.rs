@@ -11,6 +11,7 @@
 //! back as tool results with `isError: true` that name the protocol's error code, so that the
 //! model sees them; malformed messages, unknown methods and unknown tools are JSON-RPC errors.
 
+mod amp;
 mod call;
 mod handlers;
 pub mod schema;

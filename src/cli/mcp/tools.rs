@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::amp;
 use super::call::{Call, Defaults};
 use super::handlers as h;
 use super::schema::{self, FILTERS, Kind, Param, opt, req};
@@ -531,6 +532,54 @@ pub const TOOLS: &[Tool] = &[
         params: &[],
         read_only: true,
         run: h::status,
+    },
+    Tool {
+        name: "amp_store",
+        title: "AMP: store a memory record",
+        description: "The Agent Memory Protocol's store: a lesson, checkpoint or snippet record becomes a package of type x-lesson, x-checkpoint or x-snippet (hashed, merged by git, verified and exported like every package). Fields of the wrong type are refused and nothing is written. Returns {success, id, created}.",
+        params: &[amp::STORE, PROJECT, WHO, SESSION],
+        read_only: false,
+        run: amp::store,
+    },
+    Tool {
+        name: "amp_search",
+        title: "AMP: search memory",
+        description: "The Agent Memory Protocol's search: lessons, checkpoints and snippets ranked by meaning (hybrid search when an embedding model is configured, else keyword search). Returns {success, results: [{id, score, record}], total, mode}.",
+        params: &[amp::SEARCH, PROJECT],
+        read_only: true,
+        run: amp::search,
+    },
+    Tool {
+        name: "amp_get",
+        title: "AMP: get a record",
+        description: "The Agent Memory Protocol's get: one record by id, in its AMP shape. A deleted (retracted) or expired record is not found. Returns {success, record}.",
+        params: &[amp::ID],
+        read_only: true,
+        run: amp::get,
+    },
+    Tool {
+        name: "amp_delete",
+        title: "AMP: delete a record",
+        description: "The Agent Memory Protocol's delete, as a retraction: every read stops showing the record, and its history keeps it with who deleted it, when and why. Returns {success, deleted, retraction}; deleted is false when it was already retracted.",
+        params: &[amp::ID, amp::DELETE, WHO, SESSION],
+        read_only: false,
+        run: amp::delete,
+    },
+    Tool {
+        name: "amp_list",
+        title: "AMP: list records",
+        description: "The Agent Memory Protocol's list: records by type and agent, newest first (order asc for oldest first), with offset paging. Returns {success, records, total, has_more}.",
+        params: &[amp::LIST, PROJECT],
+        read_only: true,
+        run: amp::list,
+    },
+    Tool {
+        name: "amp_status",
+        title: "AMP: memory status",
+        description: "The Agent Memory Protocol's status: how many lessons, checkpoints and snippets the project holds, and the embedding model search uses. Returns {success, healthy, version, stats}.",
+        params: &[PROJECT],
+        read_only: true,
+        run: amp::status,
     },
     Tool {
         name: "watch",
