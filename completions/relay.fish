@@ -137,6 +137,7 @@ awaiting_review\t''
 revision_requested\t''"
 complete -c relay -n "__fish_relay_using_subcommand pull" -l since -d 'Only packages created at or after TIME' -r
 complete -c relay -n "__fish_relay_using_subcommand pull" -l until -d 'Only packages created before TIME' -r
+complete -c relay -n "__fish_relay_using_subcommand pull" -l as-of -d 'Read the store as it stood at TIME: packages created by then, at the review version current then; retractions and expiry as of then' -r
 complete -c relay -n "__fish_relay_using_subcommand pull" -l mode -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword' -r -f -a "keyword\t''
 semantic\t''
 hybrid\t''"
@@ -341,6 +342,7 @@ complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subco
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l predicate -r
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l tag -r
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l at -d 'The facts valid at TIME instead of now' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l as-of -d 'The facts as the store stood at TIME: recorded by then and valid then (unlike --at, facts recorded since with an earlier valid_from are left out)' -r
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from list" -l color -d 'When to color human output' -r -f -a "auto\t''
@@ -483,6 +485,7 @@ awaiting_review\t''
 revision_requested\t''"
 complete -c relay -n "__fish_relay_using_subcommand search" -l since -d 'Only packages created at or after TIME' -r
 complete -c relay -n "__fish_relay_using_subcommand search" -l until -d 'Only packages created before TIME' -r
+complete -c relay -n "__fish_relay_using_subcommand search" -l as-of -d 'Read the store as it stood at TIME: packages created by then, at the review version current then; retractions and expiry as of then' -r
 complete -c relay -n "__fish_relay_using_subcommand search" -l mode -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword' -r -f -a "keyword\t''
 semantic\t''
 hybrid\t''"
@@ -506,6 +509,7 @@ complete -c relay -n "__fish_relay_using_subcommand search" -s h -l help -d 'Pri
 complete -c relay -n "__fish_relay_using_subcommand search" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand orient" -l window-days -d 'How many days back to look' -r
 complete -c relay -n "__fish_relay_using_subcommand orient" -l limit -d 'At most N recent packages, the newest (open questions come from these)' -r
+complete -c relay -n "__fish_relay_using_subcommand orient" -l as-of -d 'The briefing as it would have been at TIME: the window ends then, and it holds what the store held then; the same bytes however often it is asked for' -r
 complete -c relay -n "__fish_relay_using_subcommand orient" -l max-chars -d 'Trim the Markdown to N characters, least significant material first' -r
 complete -c relay -n "__fish_relay_using_subcommand orient" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand orient" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r

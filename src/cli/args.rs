@@ -53,6 +53,10 @@ pub struct FilterArgs {
     /// Show packages that `relay retract` has retracted (hidden otherwise)
     #[arg(long)]
     pub include_retracted: bool,
+    /// Read the store as it stood at TIME: packages created by then, at the review version
+    /// current then; retractions and expiry as of then
+    #[arg(long, value_name = "TIME")]
+    pub as_of: Option<String>,
 }
 
 /// Which hidden records a read of facts shows anyway.
@@ -114,6 +118,7 @@ impl FilterArgs {
                 expired: self.include_expired,
                 retracted: self.include_retracted,
             },
+            as_of: time::parse_time("--as-of", self.as_of.as_deref())?,
             ..Filter::default()
         };
         Ok((projects, filter))

@@ -125,6 +125,8 @@ pub struct ListParams {
     include_expired: bool,
     #[serde(default)]
     include_retracted: bool,
+    /// A snapshot read: the facts as the store stood at this time.
+    as_of: Option<String>,
 }
 
 /// The current facts (one per key), or those valid at `at`: `{"facts": […]}`.
@@ -144,6 +146,7 @@ pub async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> Answer {
             expired: q.include_expired,
             retracted: q.include_retracted,
         },
+        as_of: time::parse_time("as_of", q.as_of.as_deref())?,
     };
     call.run(Access::Read, move |s, _, project| {
         let list = facts::list(&s.store, &project, &query)?;

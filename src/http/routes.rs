@@ -175,6 +175,8 @@ struct ListParams {
     /// Show retracted packages.
     #[serde(default)]
     include_retracted: bool,
+    /// A snapshot read: the store as it stood at this time.
+    as_of: Option<String>,
 }
 
 impl ListParams {
@@ -196,6 +198,7 @@ impl ListParams {
                 expired: self.include_expired,
                 retracted: self.include_retracted,
             },
+            as_of: time::parse_time("as_of", self.as_of.as_deref())?,
             ..Filter::default()
         })
     }
@@ -294,14 +297,17 @@ pub(crate) fn window(name: &str, days: Option<u32>) -> Result<u32> {
 struct OrientParams {
     window_days: Option<u32>,
     limit: Option<usize>,
+    /// A snapshot read: the briefing as it would have been at this time.
+    as_of: Option<String>,
 }
 
 /// orient (§8.3): the OrientationBundle.
 async fn orient(call: ProjectCall, Params(q): Params<OrientParams>) -> Answer {
     let days = window("window_days", q.window_days)?;
+    let as_of = time::parse_time("as_of", q.as_of.as_deref())?;
     call.run(Access::Read, move |s, _, project| {
         let limit = q.limit.unwrap_or(orient_op::DEFAULT_RECENT_LIMIT);
-        let o = orient_op::orient(&s.store, &project, days, limit)?;
+        let o = orient_op::orient_at(&s.store, &project, days, limit, as_of)?;
         Ok(Reply::ok(to_json(&o.bundle())?))
     })
     .await

@@ -81,6 +81,9 @@ pub struct ListQuery {
     pub include_ended: bool,
     /// Retracted or expired facts shown anyway.
     pub reveal: super::filter::Reveal,
+    /// A snapshot read: the facts as recorded by this time and valid then, as the store stood
+    /// (facts recorded since are left out, whatever their `valid_from`).
+    pub as_of: Option<Timestamp>,
 }
 
 /// The effective chain of one key, from facts at their current versions (a superset of the
@@ -405,7 +408,12 @@ pub fn get(
 /// Facts matching `q`, by subject and predicate: one per key (current, or valid at `q.at`),
 /// or every fact with `include_ended`; each with its effective `valid_to`.
 pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>> {
-    let hidden = super::filter::Hidden::load(store, &[project_id.to_string()], q.reveal)?;
+    let hidden =
+        super::filter::Hidden::load_at(store, &[project_id.to_string()], q.reveal, q.as_of)?;
+    let q = &ListQuery {
+        at: q.at.or(q.as_of),
+        ..q.clone()
+    };
     let matches = |f: &Fact| {
         q.subject.as_deref().is_none_or(|s| s == f.subject())
             && q.predicate.as_deref().is_none_or(|p| p == f.predicate())
@@ -430,6 +438,10 @@ pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>>
     let facts: Vec<Fact> = (store.facts(project_id)?.into_values())
         .filter(|f| matches(f))
         .collect();
+    let facts = match q.as_of {
+        Some(t) => as_recorded_at(facts, t)?,
+        None => facts,
+    };
     let mut out = Vec::new();
     let mut rest = sorted_by_key_then_rank(facts).into_iter().peekable();
     while let Some(first) = rest.next() {
@@ -449,6 +461,36 @@ pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>>
             None => fact_chain::current(&chain),
         };
         out.extend(live.filter(|f| tagged(f)).cloned());
+    }
+    Ok(out)
+}
+
+/// The facts as the store held them at `t`: those recorded by then, each at the version it had
+/// then. A fact closed later (its `valid_to` after `t`, or a successor recorded after `t`,
+/// even one backdated to start before it) was still open then.
+fn as_recorded_at(facts: Vec<Fact>, t: Timestamp) -> Result<Vec<Fact>> {
+    let later: std::collections::HashSet<(String, String, Timestamp)> = (facts.iter())
+        .filter(|f| f.created_at() > t)
+        .map(|f| {
+            (
+                f.subject().to_string(),
+                f.predicate().to_string(),
+                f.valid_from(),
+            )
+        })
+        .collect();
+    let mut out = Vec::with_capacity(facts.len());
+    for f in facts.into_iter().filter(|f| f.created_at() <= t) {
+        let closed_since = f.valid_to().is_some_and(|end| {
+            end > t || later.contains(&(f.subject().to_string(), f.predicate().to_string(), end))
+        });
+        if !closed_since {
+            out.push(f);
+            continue;
+        }
+        let mut open = f.into_map();
+        open.insert("valid_to".into(), Value::Null);
+        out.push(Fact::from_map(open)?);
     }
     Ok(out)
 }

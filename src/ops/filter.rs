@@ -69,12 +69,30 @@ impl Hidden {
 
     /// What a read of `projects` hides now, but for what `reveal` shows.
     pub fn load(store: &Store, projects: &[String], reveal: Reveal) -> Result<Hidden> {
+        Hidden::load_at(store, projects, reveal, None)
+    }
+
+    /// What a read of `projects` hid at `at` (a snapshot read), or now when `None`: the
+    /// retractions made by then, and expiry judged at that time.
+    pub fn load_at(
+        store: &Store,
+        projects: &[String],
+        reveal: Reveal,
+        at: Option<Timestamp>,
+    ) -> Result<Hidden> {
+        let retractions = match reveal.retracted {
+            true => None,
+            false => {
+                let all = store.retractions_of(projects)?;
+                Some(match at {
+                    Some(t) => all.until(t),
+                    None => all,
+                })
+            }
+        };
         Ok(Hidden {
-            now: (!reveal.expired).then(time::now),
-            retractions: match reveal.retracted {
-                true => None,
-                false => Some(store.retractions_of(projects)?),
-            },
+            now: (!reveal.expired).then(|| at.unwrap_or_else(time::now)),
+            retractions,
         })
     }
 
@@ -130,6 +148,8 @@ pub struct Filter {
     pub viewer: Viewer,
     /// Hidden records the listing shows anyway.
     pub reveal: Reveal,
+    /// A snapshot read: the store as it stood at this time (`--as-of`).
+    pub as_of: Option<Timestamp>,
     /// What is hidden, once [`Filter::prepare`] has loaded it (leave it `None`: public only
     /// so that filters can be written with `..Filter::default()`).
     pub hidden: Option<Arc<Hidden>>,
@@ -199,7 +219,12 @@ impl Filter {
     pub fn prepare(&self, store: &Store, projects: &[String]) -> Result<Filter> {
         let mut out = self.clone();
         if out.hidden.is_none() {
-            out.hidden = Some(Arc::new(Hidden::load(store, projects, self.reveal)?));
+            out.hidden = Some(Arc::new(Hidden::load_at(
+                store,
+                projects,
+                self.reveal,
+                self.as_of,
+            )?));
         }
         Ok(out)
     }

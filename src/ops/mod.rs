@@ -31,6 +31,7 @@ pub mod secrets;
 pub mod semantic;
 pub mod sessions;
 pub mod signatures;
+pub mod snapshot;
 pub mod sources;
 pub mod status;
 pub mod tokens;

@@ -63,11 +63,25 @@ pub fn recent_packages(
     now: time::Timestamp,
     limit: usize,
 ) -> Result<Window> {
+    recent_packages_at(store, project_id, since, now, limit, None)
+}
+
+/// [`recent_packages`], or for a snapshot read (`as_of`, then `now` is that time) the
+/// window's packages as the store stood then, at the versions current then.
+pub fn recent_packages_at(
+    store: &Store,
+    project_id: &str,
+    since: time::Timestamp,
+    now: time::Timestamp,
+    limit: usize,
+    as_of: Option<time::Timestamp>,
+) -> Result<Window> {
     // Retracted and expired packages are not part of a briefing.
-    let hidden = super::filter::Hidden::load(
+    let hidden = super::filter::Hidden::load_at(
         store,
         &[project_id.to_string()],
         super::filter::Reveal::default(),
+        as_of,
     )?;
     let in_window = |p: &StoredPackage| {
         super::review::in_digests(&p.package)
@@ -75,12 +89,15 @@ pub fn recent_packages(
             && p.package.created_at() <= now
             && hidden.package(&p.package).is_none()
     };
-    if !store.config().search_index() {
-        let mut packages: Vec<StoredPackage> = store
-            .current_packages_since(project_id, Some(since))?
-            .into_values()
-            .filter(in_window)
-            .collect();
+    if as_of.is_some() || !store.config().search_index() {
+        let all = match as_of {
+            Some(t) => super::snapshot::packages_at(store, project_id, t)?,
+            None => store
+                .current_packages_since(project_id, Some(since))?
+                .into_values()
+                .collect(),
+        };
+        let mut packages: Vec<StoredPackage> = all.into_iter().filter(in_window).collect();
         packages.sort_by_cached_key(|p| {
             (
                 std::cmp::Reverse(p.package.created_at()),
@@ -144,25 +161,41 @@ pub fn orient(
     window_days: u32,
     limit: usize,
 ) -> Result<Orientation> {
+    orient_at(store, project_id, window_days, limit, None)
+}
+
+/// [`orient`], or for a snapshot read the briefing as it would have been generated at
+/// `as_of`: its window ends then, and it holds what the store held then (the same bytes
+/// however often it is read).
+pub fn orient_at(
+    store: &Store,
+    project_id: &str,
+    window_days: u32,
+    limit: usize,
+    as_of: Option<time::Timestamp>,
+) -> Result<Orientation> {
     let project = super::projects::get(store, project_id)?;
-    let now = time::now();
-    let window = recent_packages(
+    let now = as_of.unwrap_or_else(time::now);
+    let window = recent_packages_at(
         store,
         project_id,
         window_start(now, window_days),
         now,
         limit,
+        as_of,
     )?;
     // The current facts as the fact index keeps them, unparsed; without one, or when some
     // may be hidden (a retraction, an expiry), read and listed.
-    let hidden = super::filter::Hidden::load(
+    let hidden = super::filter::Hidden::load_at(
         store,
         &[project_id.to_string()],
         super::filter::Reveal::default(),
+        as_of,
     )?;
     let active_facts = match store.current_fact_lines(project_id)? {
         Some(lines)
-            if !hidden.retracts_facts()
+            if as_of.is_none()
+                && !hidden.retracts_facts()
                 && memchr::memmem::find(&lines, crate::wire::expiry::EXPIRES_AT.as_bytes())
                     .is_none() =>
         {
@@ -171,7 +204,10 @@ pub fn orient(
         _ => FactLines::from_facts(&super::facts::list(
             store,
             project_id,
-            &super::facts::ListQuery::default(),
+            &super::facts::ListQuery {
+                as_of,
+                ..Default::default()
+            },
         )?),
     };
     let open_questions = open_questions(&window.packages);

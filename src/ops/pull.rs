@@ -52,9 +52,26 @@ pub fn visible(
     package_id: &str,
     reveal: super::filter::Reveal,
 ) -> Result<StoredPackage> {
-    let found = specific(store, package_id)?;
-    let hidden =
-        super::filter::Hidden::load(store, &[found.package.project_id().to_string()], reveal)?;
+    visible_at(store, package_id, reveal, None)
+}
+
+/// [`visible`] as the store stood at `as_of` (a snapshot read), or now when `None`.
+pub fn visible_at(
+    store: &Store,
+    package_id: &str,
+    reveal: super::filter::Reveal,
+    as_of: Option<Timestamp>,
+) -> Result<StoredPackage> {
+    let found = match as_of {
+        Some(t) => super::snapshot::package_at(store, package_id, t)?,
+        None => specific(store, package_id)?,
+    };
+    let hidden = super::filter::Hidden::load_at(
+        store,
+        &[found.package.project_id().to_string()],
+        reveal,
+        as_of,
+    )?;
     if let Some(why) = hidden.package(&found.package) {
         return Err(Error::Hidden {
             code: crate::error::Code::PackageNotFound,
@@ -104,7 +121,12 @@ pub fn latest(
     let filter = &filter.prepare(store, projects)?;
     let mut all = Vec::new();
     for project in projects {
-        if store.config().search_index() {
+        if let Some(t) = filter.as_of {
+            all.extend(
+                (super::snapshot::packages_at(store, project, t)?.into_iter())
+                    .filter(|p| filter.matches(p)),
+            );
+        } else if store.config().search_index() {
             all.extend(newest_first(store, project, filter, limit)?);
         } else {
             all.extend(

@@ -163,6 +163,13 @@ pub fn search(
     mode: Mode,
     model: Option<&Model>,
 ) -> Result<Vec<Ranked>> {
+    if filter.as_of.is_some() {
+        return Err(Error::InvalidInput(
+            "--as-of does not apply to relevant pull and search yet: relevance is computed \
+             over the store as it is now; use pull --latest --as-of, or orient --as-of"
+                .into(),
+        ));
+    }
     let filter = &filter.prepare(store, projects)?;
     let model = match (mode, model) {
         (Mode::Keyword, _) => {

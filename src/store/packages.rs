@@ -311,6 +311,15 @@ impl Store {
         })
     }
 
+    /// Every version stored in one package log, in line order (damaged lines reported).
+    pub fn scan_log_at(
+        &self,
+        path: &Path,
+        mut each: impl FnMut(StoredPackage) -> Result<()>,
+    ) -> Result<()> {
+        self.scan_log(path, None, &mut each)
+    }
+
     /// Reads one log in full only for what it reports: the warnings for its damaged lines.
     /// Readers that go by an index call this for a log the index found damage in.
     pub fn report_damage(&self, path: &Path) -> Result<()> {

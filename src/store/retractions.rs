@@ -195,6 +195,17 @@ impl Retractions {
         out
     }
 
+    /// Only the retractions made at or before `t` (a snapshot read's view).
+    pub fn until(self, t: crate::wire::time::Timestamp) -> Retractions {
+        let keep = |m: HashMap<String, Retraction>| {
+            m.into_iter().filter(|(_, r)| r.retracted_at <= t).collect()
+        };
+        Retractions {
+            packages: keep(self.packages),
+            facts: keep(self.facts),
+        }
+    }
+
     /// Adds another project's retractions (ids are unique in a store).
     pub fn extend(&mut self, other: Retractions) {
         for r in other

@@ -39,6 +39,7 @@ mod serve;
 mod sessions;
 mod share;
 mod signing;
+mod snapshot;
 mod tokens;
 mod verify;
 mod watch;

@@ -93,6 +93,10 @@ pub enum Action {
         /// Every fact, ended ones included
         #[arg(long)]
         include_ended: bool,
+        /// The facts as the store stood at TIME: recorded by then and valid then (unlike
+        /// --at, facts recorded since with an earlier valid_from are left out)
+        #[arg(long, value_name = "TIME", conflicts_with_all = ["at", "include_ended"])]
+        as_of: Option<String>,
         #[command(flatten)]
         reveal: RevealArgs,
     },
@@ -221,9 +225,15 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             tag,
             at,
             include_ended,
+            as_of,
             reveal,
         } => {
+            let as_of = time::parse_time("--as-of", as_of.as_deref())?;
+            if let Some(note) = as_of.and_then(crate::ops::snapshot::future_note) {
+                ctx.ui.note(&note);
+            }
             let q = ListQuery {
+                as_of,
                 subject,
                 predicate,
                 tag,

@@ -27,13 +27,21 @@ pub struct OrientArgs {
     /// At most N recent packages, the newest (open questions come from these)
     #[arg(long, value_name = "N", default_value_t = orient::DEFAULT_RECENT_LIMIT)]
     pub limit: usize,
+    /// The briefing as it would have been at TIME: the window ends then, and it holds what
+    /// the store held then; the same bytes however often it is asked for
+    #[arg(long, value_name = "TIME")]
+    pub as_of: Option<String>,
     #[command(flatten)]
     pub view: MarkdownArgs,
 }
 
 pub fn run(ctx: &mut Ctx, args: OrientArgs) -> CmdResult {
     let project = ctx.project()?;
-    let o = orient::orient(ctx.store()?, &project, args.window_days, args.limit)?;
+    let as_of = crate::wire::time::parse_time("--as-of", args.as_of.as_deref())?;
+    if let Some(note) = as_of.and_then(crate::ops::snapshot::future_note) {
+        ctx.ui.note(&note);
+    }
+    let o = orient::orient_at(ctx.store()?, &project, args.window_days, args.limit, as_of)?;
     if ctx.ui.json {
         ctx.ui.json_line(&o.bundle())?;
     } else {

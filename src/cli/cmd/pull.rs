@@ -93,7 +93,11 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
             expired: args.filter.include_expired,
             retracted: args.filter.include_retracted,
         };
-        let found = pull::visible(store, id, reveal)?;
+        let as_of = crate::wire::time::parse_time("--as-of", args.filter.as_of.as_deref())?;
+        if let Some(note) = as_of.and_then(crate::ops::snapshot::future_note) {
+            ctx.ui.note(&note);
+        }
+        let found = pull::visible_at(store, id, reveal, as_of)?;
         if ctx.ui.json {
             ctx.ui.json_line(&found.package)?;
         } else {

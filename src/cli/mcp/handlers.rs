@@ -22,7 +22,8 @@ pub fn orient(c: &Call) -> Result<Value, CliError> {
     let days = c.args.int("window_days").unwrap_or(14) as u32;
     let limit =
         (c.args.int("limit")).map_or(orient_op::DEFAULT_RECENT_LIMIT, |n| n.max(0) as usize);
-    to_value(&orient_op::orient(c.ctx.store()?, &project, days, limit)?.bundle())
+    let as_of = c.time("as_of")?;
+    to_value(&orient_op::orient_at(c.ctx.store()?, &project, days, limit, as_of)?.bundle())
 }
 
 pub fn orchestrate(c: &Call) -> Result<Value, CliError> {
@@ -104,7 +105,13 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
     let mode = c.args.text("mode");
     let filters = FILTERS.iter().map(|p| p.name);
     let applies: Vec<&str> = match mode.as_str() {
-        "specific" => vec!["id", "history", "include_expired", "include_retracted"],
+        "specific" => vec![
+            "id",
+            "history",
+            "include_expired",
+            "include_retracted",
+            "as_of",
+        ],
         "latest" => filters.chain(["limit"]).collect(),
         _ => filters.chain(["query", "limit", "search"]).collect(),
     };
@@ -128,7 +135,10 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
             let versions: Vec<_> = versions.iter().map(StoredPackage::to_envelope).collect();
             return Ok(json!({ "versions": versions }));
         }
-        return Ok(pull_op::visible(store, &id, reveal(c))?.package.to_value());
+        let as_of = c.time("as_of")?;
+        return Ok(pull_op::visible_at(store, &id, reveal(c), as_of)?
+            .package
+            .to_value());
     }
     let filter = FilterArgs {
         types: c.args.strs("types"),
@@ -140,6 +150,7 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
         all_projects: c.args.flag("all_projects"),
         include_expired: c.args.flag("include_expired"),
         include_retracted: c.args.flag("include_retracted"),
+        as_of: c.args.str("as_of"),
     };
     let (projects, filter) = filter.resolve(c.ctx)?;
     let limit = c.args.int("limit").unwrap_or(5) as usize;
@@ -229,6 +240,7 @@ pub fn facts_list(c: &Call) -> Result<Value, CliError> {
         at: c.time("at")?,
         include_ended: c.args.flag("include_ended"),
         reveal: reveal(c),
+        as_of: c.time("as_of")?,
     };
     let list = facts::list(c.ctx.store()?, &project, &q)?;
     Ok(json!({ "facts": to_value(&list)? }))

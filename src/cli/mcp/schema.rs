@@ -275,6 +275,11 @@ pub(super) const FILTERS: &[Param] = &[
         Kind::Bool,
         "Also show retracted packages (hidden by default)",
     ),
+    opt(
+        "as_of",
+        Kind::Str,
+        "Read the store as it stood at this time (mode latest or specific): packages created by then, at the review version current then",
+    ),
 ];
 
 #[cfg(test)]

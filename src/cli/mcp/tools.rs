@@ -247,6 +247,11 @@ const FACTS_LIST: &[Param] = &[
         Kind::Bool,
         "Every fact, ended ones included",
     ),
+    opt(
+        "as_of",
+        Kind::Str,
+        "The facts as the store stood at this time: recorded by then and valid then",
+    ),
 ];
 
 const REVEAL_FACTS: &[Param] = &[
@@ -268,7 +273,18 @@ pub const TOOLS: &[Tool] = &[
         name: "orient",
         title: "Orient: brief a new session",
         description: "Call this first in a new session. Returns the project's OrientationBundle: the project, the recent packages of the window (newest first; the newest with a handoff_note is the latest handoff), the active facts and the open questions.",
-        params: &[&[WINDOW, RECENT_LIMIT], PROJECT],
+        params: &[
+            &[
+                WINDOW,
+                RECENT_LIMIT,
+                opt(
+                    "as_of",
+                    Kind::Str,
+                    "The briefing as it would have been at this time: the same bytes however often it is asked for",
+                ),
+            ],
+            PROJECT,
+        ],
         read_only: true,
         run: h::orient,
     },
