@@ -383,6 +383,17 @@ pub(crate) mod test_support {
         (dir, store)
     }
 
+    /// Approves package `id` as the test actor of project `demo`.
+    pub(crate) fn approve(store: &Store, id: &str) {
+        let approve = crate::ops::review::TransitionRequest {
+            action: crate::ops::review::Action::Approve,
+            note: None,
+            actor: context("demo").actor,
+            session_id: None,
+        };
+        crate::ops::review::transition(store, id, &approve).unwrap();
+    }
+
     /// Project `demo` with two open facts of (`s`, `p`), `fact_a` and `fact_b`, as a merge of
     /// two clones leaves them.
     pub(crate) fn forked_store() -> (tempfile::TempDir, Store) {

@@ -259,13 +259,7 @@ mod tests {
             deposit(&store, input, &context(project)).unwrap();
         }
         // A review moves pkg_a on: its current version is the one listed.
-        let approve = crate::ops::review::TransitionRequest {
-            action: crate::ops::review::Action::Approve,
-            note: None,
-            actor: context("demo").actor,
-            session_id: None,
-        };
-        crate::ops::review::transition(&store, "pkg_a", &approve).unwrap();
+        crate::ops::deposit::test_support::approve(&store, "pkg_a");
         let projects = ["demo".to_string(), "other".to_string()];
         let ids = |viewer: Option<&str>| -> Vec<(String, String)> {
             let who = viewer.map(str::to_string);

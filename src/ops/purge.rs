@@ -252,13 +252,7 @@ mod tests {
             deposit(&store, input, &context("demo")).unwrap();
             ids.push(id);
         }
-        let approve = crate::ops::review::TransitionRequest {
-            action: crate::ops::review::Action::Approve,
-            note: None,
-            actor: context("demo").actor,
-            session_id: None,
-        };
-        crate::ops::review::transition(&store, "pkg_gone", &approve).unwrap();
+        crate::ops::deposit::test_support::approve(&store, "pkg_gone");
         retract(
             &store,
             &RetractRequest {

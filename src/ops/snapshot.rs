@@ -102,13 +102,7 @@ mod tests {
         let first = deposit(&store, input, &context("demo")).unwrap();
         // The moment it was deposited: before the review that follows.
         let before_review = first.package.created_at();
-        let approve = crate::ops::review::TransitionRequest {
-            action: crate::ops::review::Action::Approve,
-            note: None,
-            actor: context("demo").actor,
-            session_id: None,
-        };
-        crate::ops::review::transition(&store, "pkg_a", &approve).unwrap();
+        crate::ops::deposit::test_support::approve(&store, "pkg_a");
         let mut later = Map::new();
         later.insert("title".into(), json!("B"));
         deposit(&store, later, &context("demo")).unwrap();
