@@ -142,7 +142,10 @@ impl Lesson {
             m.insert("tags".into(), json!(self.tags));
         }
         // Lessons outlive the window of recent work; orient lists them by severity.
-        m.insert("significance".into(), json!(severity_significance(severity)));
+        m.insert(
+            "significance".into(),
+            json!(severity_significance(severity)),
+        );
         Ok(m)
     }
 }
@@ -199,7 +202,10 @@ impl Snippet {
         m.insert("package_type".into(), json!(SNIPPET));
         m.insert(
             "title".into(),
-            json!(format!("{}:{}-{}", self.path, self.start_line, self.end_line)),
+            json!(format!(
+                "{}:{}-{}",
+                self.path, self.start_line, self.end_line
+            )),
         );
         if let Some(note) = self.note.as_deref().filter(|n| !n.trim().is_empty()) {
             m.insert("description".into(), json!(note));
