@@ -1,7 +1,8 @@
 //! Reading agent memory back: the lessons of projects, most severe first then newest, and
-//! each actor's latest checkpoint. Both go through [`super::pull::latest`] with a type filter,
-//! so the month catalogs pick out the few `x-lesson` / `x-checkpoint` lines and only those are
-//! read, and retracted or expired records are hidden as in every listing.
+//! each actor's latest checkpoint. Both find their packages through the types index
+//! ([`crate::store::cache::types`]: each month's ids of `x-lesson` and `x-checkpoint`), so only
+//! those lines are read however large the store; retracted or expired records are hidden as in
+//! every listing.
 
 use super::filter::Filter;
 use super::memory::{CHECKPOINT, LESSON, SEVERITIES, severity_rank};
@@ -45,19 +46,23 @@ pub fn lessons(
     query: &LessonQuery,
 ) -> Result<Vec<StoredPackage>> {
     let filter = Filter {
-        types: vec![LESSON.into()],
         tags: query.tags.clone(),
         ..Filter::default()
     };
-    let mut found: Vec<StoredPackage> = super::pull::latest(store, projects, &filter, usize::MAX)?
+    let mut found: Vec<StoredPackage> = of_type(store, projects, LESSON, &filter)?
         .into_iter()
         .filter(|p| {
             query.severities.is_empty() || query.severities.iter().any(|s| s == severity_of(p))
         })
         .filter(|p| !query.no_drafts || super::review::in_digests(&p.package))
         .collect();
-    // `latest` returns newest first (ties by id); a stable sort keeps that within a severity.
-    found.sort_by_key(|p| severity_rank(severity_of(p)));
+    found.sort_by_cached_key(|p| {
+        (
+            severity_rank(severity_of(p)),
+            std::cmp::Reverse(p.package.created_at()),
+            p.package.id().to_string(),
+        )
+    });
     Ok(found)
 }
 
@@ -70,18 +75,66 @@ pub fn latest_checkpoints(
     since: Option<Timestamp>,
 ) -> Result<Vec<StoredPackage>> {
     let filter = Filter {
-        types: vec![CHECKPOINT.into()],
         actor: actor.map(str::to_string),
         since,
         ..Filter::default()
     };
-    let all = super::pull::latest(store, &[project.to_string()], &filter, usize::MAX)?;
+    let mut all = of_type(store, &[project.to_string()], CHECKPOINT, &filter)?;
+    all.sort_by_cached_key(|p| {
+        (
+            std::cmp::Reverse(p.package.created_at()),
+            p.package.id().to_string(),
+        )
+    });
     let mut seen = std::collections::HashSet::new();
     Ok(all
         .into_iter()
         .filter(|p| super::review::in_digests(&p.package))
         .filter(|p| seen.insert(p.package.created_by().id.to_string()))
         .collect())
+}
+
+/// Every package of `package_type` (one the types index tracks) in `projects` that passes
+/// `filter`, at its current version. With an index, each month's ids of that type
+/// ([`crate::store::cache::types`]) name the few lines to read, and months before
+/// `filter.since` are skipped; without one, or when a list cannot be had, the catalogs are read.
+fn of_type(
+    store: &Store,
+    projects: &[String],
+    package_type: &str,
+    filter: &Filter,
+) -> Result<Vec<StoredPackage>> {
+    let filter = Filter {
+        types: vec![package_type.into()],
+        ..filter.clone()
+    }
+    .prepare(store, projects)?;
+    if !store.config().search_index() {
+        return super::pull::latest(store, projects, &filter, usize::MAX);
+    }
+    let first = (filter.since).map(|t| format!("{}.ndjson", crate::wire::time::month_key(t)));
+    let cache = store.layout().cache_dir();
+    let mut out = Vec::new();
+    for project in projects {
+        for log in store.package_logs(project)? {
+            let name = log.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            if first.as_deref().is_some_and(|first| name < first) {
+                continue;
+            }
+            let Ok(ids) = crate::store::cache::types::ids_of_type(&cache, &log, package_type)
+            else {
+                return super::pull::latest(store, projects, &filter, usize::MAX);
+            };
+            for id in ids {
+                let current = store
+                    .package_versions_in(std::slice::from_ref(&log), &id)?
+                    .into_iter()
+                    .max_by(crate::store::packages::version_order);
+                out.extend(current.filter(|p| filter.matches(p)));
+            }
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -67,6 +67,9 @@ fn lessons_are_listed_most_severe_first_then_newest() {
         ["A critical", "New warning", "Old warning", "An info"]
     );
     assert_eq!(listed[0], *p, "one wire package per line");
+    // The lesson ids kept under cache/ are disposable: the same answer without them.
+    std::fs::remove_dir_all(env.store().join("cache")).unwrap();
+    assert_eq!(env.run(&["lesson", "list", "--json"]).json_lines(), listed);
     let id = p["package_id"].as_str().unwrap();
     let human = env.ok(&["lesson", "list", "--limit", "2"]);
     let first_line = human.lines().next().unwrap();
