@@ -41,6 +41,9 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('projects', 'projects', [CompletionResultType]::ParameterValue, 'Manage the store''s projects')
             [CompletionResult]::new('facts', 'facts', [CompletionResultType]::ParameterValue, 'Track what is true now, and what was true then')
             [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Group work into sessions with memorable callsigns (e.g. coral-heron)')
+            [CompletionResult]::new('lesson', 'lesson', [CompletionResultType]::ParameterValue, 'Record lessons learned once and needed forever, and list them')
+            [CompletionResult]::new('checkpoint', 'checkpoint', [CompletionResultType]::ParameterValue, 'Record where you stand (working on, decisions, blockers), or show each agent''s latest')
+            [CompletionResult]::new('snippet', 'snippet', [CompletionResultType]::ParameterValue, 'Keep a piece of code or text as a snippet, with its path, lines and git blob id')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Find the packages most relevant to a query')
             [CompletionResult]::new('orient', 'orient', [CompletionResultType]::ParameterValue, 'Brief a new session: latest handoff, recent work, open questions, active facts')
             [CompletionResult]::new('orchestrate', 'orchestrate', [CompletionResultType]::ParameterValue, 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)')
@@ -610,6 +613,194 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             break
         }
         'relay;session;help;help' {
+            break
+        }
+        'relay;lesson' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('--sign', '--sign', [CompletionResultType]::ParameterName, 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Record a lesson; prints its id and hash like `relay deposit`')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The project''s lessons, most severe first, then newest')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;lesson;add' {
+            [CompletionResult]::new('--content', '--content', [CompletionResultType]::ParameterName, 'The lesson itself, or - to read it from stdin')
+            [CompletionResult]::new('--severity', '--severity', [CompletionResultType]::ParameterName, 'How much it matters: info (default), warning or critical')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A tag (repeatable)')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
+            [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('--sign', '--sign', [CompletionResultType]::ParameterName, 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;lesson;list' {
+            [CompletionResult]::new('--severity', '--severity', [CompletionResultType]::ParameterName, 'Only lessons of this severity: info, warning or critical')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only lessons with this tag (repeatable: all of them)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N lessons')
+            [CompletionResult]::new('--as-of', '--as-of', [CompletionResultType]::ParameterName, 'The lessons as the store held them at TIME')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
+            [CompletionResult]::new('--all-projects', '--all-projects', [CompletionResultType]::ParameterName, 'Cover every project, not just the selected one')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('--sign', '--sign', [CompletionResultType]::ParameterName, 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;lesson;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Record a lesson; prints its id and hash like `relay deposit`')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The project''s lessons, most severe first, then newest')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;lesson;help;add' {
+            break
+        }
+        'relay;lesson;help;list' {
+            break
+        }
+        'relay;lesson;help;help' {
+            break
+        }
+        'relay;checkpoint' {
+            [CompletionResult]::new('--working-on', '--working-on', [CompletionResultType]::ParameterName, 'What you are working on now')
+            [CompletionResult]::new('--decision', '--decision', [CompletionResultType]::ParameterName, 'A decision made (repeatable)')
+            [CompletionResult]::new('--blocker', '--blocker', [CompletionResultType]::ParameterName, 'What blocks you (repeatable)')
+            [CompletionResult]::new('--artifact', '--artifact', [CompletionResultType]::ParameterName, 'A file or other artifact you are working with (repeatable)')
+            [CompletionResult]::new('--flag', '--flag', [CompletionResultType]::ParameterName, 'IDLE, IN_PROGRESS or BLOCKED (any case)')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
+            [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('--sign', '--sign', [CompletionResultType]::ParameterName, 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Each actor''s latest checkpoint in the project (or ACTOR''s), newest first')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;checkpoint;show' {
+            [CompletionResult]::new('--as-of', '--as-of', [CompletionResultType]::ParameterName, 'Where each actor stood at TIME (checkpoints recorded by then)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('--sign', '--sign', [CompletionResultType]::ParameterName, 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;checkpoint;help' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Each actor''s latest checkpoint in the project (or ACTOR''s), newest first')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;checkpoint;help;show' {
+            break
+        }
+        'relay;checkpoint;help;help' {
+            break
+        }
+        'relay;snippet' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('--sign', '--sign', [CompletionResultType]::ParameterName, 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Store lines START..=END of FILE (1-based; the whole file without a range)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;snippet;add' {
+            [CompletionResult]::new('--language', '--language', [CompletionResultType]::ParameterName, 'The language of the text, e.g. rust')
+            [CompletionResult]::new('--note', '--note', [CompletionResultType]::ParameterName, 'What the snippet shows or why it matters')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
+            [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('--sign', '--sign', [CompletionResultType]::ParameterName, 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;snippet;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Store lines START..=END of FILE (1-based; the whole file without a range)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'relay;snippet;help;add' {
+            break
+        }
+        'relay;snippet;help;help' {
             break
         }
         'relay;search' {
@@ -1352,6 +1543,9 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('projects', 'projects', [CompletionResultType]::ParameterValue, 'Manage the store''s projects')
             [CompletionResult]::new('facts', 'facts', [CompletionResultType]::ParameterValue, 'Track what is true now, and what was true then')
             [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Group work into sessions with memorable callsigns (e.g. coral-heron)')
+            [CompletionResult]::new('lesson', 'lesson', [CompletionResultType]::ParameterValue, 'Record lessons learned once and needed forever, and list them')
+            [CompletionResult]::new('checkpoint', 'checkpoint', [CompletionResultType]::ParameterValue, 'Record where you stand (working on, decisions, blockers), or show each agent''s latest')
+            [CompletionResult]::new('snippet', 'snippet', [CompletionResultType]::ParameterValue, 'Keep a piece of code or text as a snippet, with its path, lines and git blob id')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Find the packages most relevant to a query')
             [CompletionResult]::new('orient', 'orient', [CompletionResultType]::ParameterValue, 'Brief a new session: latest handoff, recent work, open questions, active facts')
             [CompletionResult]::new('orchestrate', 'orchestrate', [CompletionResultType]::ParameterValue, 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)')
@@ -1456,6 +1650,31 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             break
         }
         'relay;help;session;show' {
+            break
+        }
+        'relay;help;lesson' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Record a lesson; prints its id and hash like `relay deposit`')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The project''s lessons, most severe first, then newest')
+            break
+        }
+        'relay;help;lesson;add' {
+            break
+        }
+        'relay;help;lesson;list' {
+            break
+        }
+        'relay;help;checkpoint' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Each actor''s latest checkpoint in the project (or ACTOR''s), newest first')
+            break
+        }
+        'relay;help;checkpoint;show' {
+            break
+        }
+        'relay;help;snippet' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Store lines START..=END of FILE (1-based; the whole file without a range)')
+            break
+        }
+        'relay;help;snippet;add' {
             break
         }
         'relay;help;search' {

@@ -16,6 +16,9 @@ _relay() {
             ",$1")
                 cmd="relay"
                 ;;
+            relay,checkpoint)
+                cmd="relay__subcmd__checkpoint"
+                ;;
             relay,completions)
                 cmd="relay__subcmd__completions"
                 ;;
@@ -45,6 +48,9 @@ _relay() {
                 ;;
             relay,keys)
                 cmd="relay__subcmd__keys"
+                ;;
+            relay,lesson)
+                cmd="relay__subcmd__lesson"
                 ;;
             relay,mcp)
                 cmd="relay__subcmd__mcp"
@@ -85,6 +91,9 @@ _relay() {
             relay,session)
                 cmd="relay__subcmd__session"
                 ;;
+            relay,snippet)
+                cmd="relay__subcmd__snippet"
+                ;;
             relay,status)
                 cmd="relay__subcmd__status"
                 ;;
@@ -99,6 +108,18 @@ _relay() {
                 ;;
             relay,watch)
                 cmd="relay__subcmd__watch"
+                ;;
+            relay__subcmd__checkpoint,help)
+                cmd="relay__subcmd__checkpoint__subcmd__help"
+                ;;
+            relay__subcmd__checkpoint,show)
+                cmd="relay__subcmd__checkpoint__subcmd__show"
+                ;;
+            relay__subcmd__checkpoint__subcmd__help,help)
+                cmd="relay__subcmd__checkpoint__subcmd__help__subcmd__help"
+                ;;
+            relay__subcmd__checkpoint__subcmd__help,show)
+                cmd="relay__subcmd__checkpoint__subcmd__help__subcmd__show"
                 ;;
             relay__subcmd__facts,assert)
                 cmd="relay__subcmd__facts__subcmd__assert"
@@ -136,6 +157,9 @@ _relay() {
             relay__subcmd__facts__subcmd__help,list)
                 cmd="relay__subcmd__facts__subcmd__help__subcmd__list"
                 ;;
+            relay__subcmd__help,checkpoint)
+                cmd="relay__subcmd__help__subcmd__checkpoint"
+                ;;
             relay__subcmd__help,completions)
                 cmd="relay__subcmd__help__subcmd__completions"
                 ;;
@@ -165,6 +189,9 @@ _relay() {
                 ;;
             relay__subcmd__help,keys)
                 cmd="relay__subcmd__help__subcmd__keys"
+                ;;
+            relay__subcmd__help,lesson)
+                cmd="relay__subcmd__help__subcmd__lesson"
                 ;;
             relay__subcmd__help,mcp)
                 cmd="relay__subcmd__help__subcmd__mcp"
@@ -205,6 +232,9 @@ _relay() {
             relay__subcmd__help,session)
                 cmd="relay__subcmd__help__subcmd__session"
                 ;;
+            relay__subcmd__help,snippet)
+                cmd="relay__subcmd__help__subcmd__snippet"
+                ;;
             relay__subcmd__help,status)
                 cmd="relay__subcmd__help__subcmd__status"
                 ;;
@@ -219,6 +249,9 @@ _relay() {
                 ;;
             relay__subcmd__help,watch)
                 cmd="relay__subcmd__help__subcmd__watch"
+                ;;
+            relay__subcmd__help__subcmd__checkpoint,show)
+                cmd="relay__subcmd__help__subcmd__checkpoint__subcmd__show"
                 ;;
             relay__subcmd__help__subcmd__facts,assert)
                 cmd="relay__subcmd__help__subcmd__facts__subcmd__assert"
@@ -246,6 +279,12 @@ _relay() {
                 ;;
             relay__subcmd__help__subcmd__keys,list)
                 cmd="relay__subcmd__help__subcmd__keys__subcmd__list"
+                ;;
+            relay__subcmd__help__subcmd__lesson,add)
+                cmd="relay__subcmd__help__subcmd__lesson__subcmd__add"
+                ;;
+            relay__subcmd__help__subcmd__lesson,list)
+                cmd="relay__subcmd__help__subcmd__lesson__subcmd__list"
                 ;;
             relay__subcmd__help__subcmd__projects,archive)
                 cmd="relay__subcmd__help__subcmd__projects__subcmd__archive"
@@ -292,6 +331,9 @@ _relay() {
             relay__subcmd__help__subcmd__session,status)
                 cmd="relay__subcmd__help__subcmd__session__subcmd__status"
                 ;;
+            relay__subcmd__help__subcmd__snippet,add)
+                cmd="relay__subcmd__help__subcmd__snippet__subcmd__add"
+                ;;
             relay__subcmd__help__subcmd__token,create)
                 cmd="relay__subcmd__help__subcmd__token__subcmd__create"
                 ;;
@@ -336,6 +378,24 @@ _relay() {
                 ;;
             relay__subcmd__keys__subcmd__help,list)
                 cmd="relay__subcmd__keys__subcmd__help__subcmd__list"
+                ;;
+            relay__subcmd__lesson,add)
+                cmd="relay__subcmd__lesson__subcmd__add"
+                ;;
+            relay__subcmd__lesson,help)
+                cmd="relay__subcmd__lesson__subcmd__help"
+                ;;
+            relay__subcmd__lesson,list)
+                cmd="relay__subcmd__lesson__subcmd__list"
+                ;;
+            relay__subcmd__lesson__subcmd__help,add)
+                cmd="relay__subcmd__lesson__subcmd__help__subcmd__add"
+                ;;
+            relay__subcmd__lesson__subcmd__help,help)
+                cmd="relay__subcmd__lesson__subcmd__help__subcmd__help"
+                ;;
+            relay__subcmd__lesson__subcmd__help,list)
+                cmd="relay__subcmd__lesson__subcmd__help__subcmd__list"
                 ;;
             relay__subcmd__projects,archive)
                 cmd="relay__subcmd__projects__subcmd__archive"
@@ -445,6 +505,18 @@ _relay() {
             relay__subcmd__session__subcmd__help,status)
                 cmd="relay__subcmd__session__subcmd__help__subcmd__status"
                 ;;
+            relay__subcmd__snippet,add)
+                cmd="relay__subcmd__snippet__subcmd__add"
+                ;;
+            relay__subcmd__snippet,help)
+                cmd="relay__subcmd__snippet__subcmd__help"
+                ;;
+            relay__subcmd__snippet__subcmd__help,add)
+                cmd="relay__subcmd__snippet__subcmd__help__subcmd__add"
+                ;;
+            relay__subcmd__snippet__subcmd__help,help)
+                cmd="relay__subcmd__snippet__subcmd__help__subcmd__help"
+                ;;
             relay__subcmd__token,create)
                 cmd="relay__subcmd__token__subcmd__create"
                 ;;
@@ -476,12 +548,150 @@ _relay() {
 
     case "${cmd}" in
         relay)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__checkpoint)
+            opts="-q -h -V --working-on --decision --blocker --artifact --flag --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version show help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --working-on)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --decision)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --blocker)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --artifact)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --flag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor-type)
+                    COMPREPLY=($(compgen -W "human agent script" -- "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__checkpoint__subcmd__help)
+            opts="show help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__checkpoint__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__checkpoint__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__checkpoint__subcmd__show)
+            opts="-q -h -V --as-of --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --as-of)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1084,8 +1294,36 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help)
-            opts="init deposit pull projects facts session search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help"
+            opts="init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__checkpoint)
+            opts="show"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__checkpoint__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1350,6 +1588,48 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help__subcmd__keys__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__lesson)
+            opts="add list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__lesson__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__lesson__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1742,6 +2022,34 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help__subcmd__session__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__snippet)
+            opts="add"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__snippet__subcmd__add)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2216,6 +2524,192 @@ _relay() {
                 return 0
             fi
             case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__lesson)
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version add list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__lesson__subcmd__add)
+            opts="-q -h -V --content --severity --tag --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --content)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --severity)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor-type)
+                    COMPREPLY=($(compgen -W "human agent script" -- "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__lesson__subcmd__help)
+            opts="add list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__lesson__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__lesson__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__lesson__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__lesson__subcmd__list)
+            opts="-q -h -V --severity --tag --limit --all-projects --as-of --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --severity)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-of)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3622,6 +4116,128 @@ _relay() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__snippet)
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version add help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__snippet__subcmd__add)
+            opts="-q -h -V --language --note --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --language)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --note)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor-type)
+                    COMPREPLY=($(compgen -W "human agent script" -- "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__snippet__subcmd__help)
+            opts="add help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__snippet__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__snippet__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

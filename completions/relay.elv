@@ -38,6 +38,9 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand projects 'Manage the store''s projects'
             cand facts 'Track what is true now, and what was true then'
             cand session 'Group work into sessions with memorable callsigns (e.g. coral-heron)'
+            cand lesson 'Record lessons learned once and needed forever, and list them'
+            cand checkpoint 'Record where you stand (working on, decisions, blockers), or show each agent''s latest'
+            cand snippet 'Keep a piece of code or text as a snippet, with its path, lines and git blob id'
             cand search 'Find the packages most relevant to a query'
             cand orient 'Brief a new session: latest handoff, recent work, open questions, active facts'
             cand orchestrate 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)'
@@ -563,6 +566,177 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;session;help;show'= {
         }
         &'relay;session;help;help'= {
+        }
+        &'relay;lesson'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand add 'Record a lesson; prints its id and hash like `relay deposit`'
+            cand list 'The project''s lessons, most severe first, then newest'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;lesson;add'= {
+            cand --content 'The lesson itself, or - to read it from stdin'
+            cand --severity 'How much it matters: info (default), warning or critical'
+            cand --tag 'A tag (repeatable)'
+            cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
+            cand --actor-type 'What kind of actor'
+            cand --session 'The session (id or callsign) to record; default: this clone''s current session'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;lesson;list'= {
+            cand --severity 'Only lessons of this severity: info, warning or critical'
+            cand --tag 'Only lessons with this tag (repeatable: all of them)'
+            cand --limit 'At most N lessons'
+            cand --as-of 'The lessons as the store held them at TIME'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --all-projects 'Cover every project, not just the selected one'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;lesson;help'= {
+            cand add 'Record a lesson; prints its id and hash like `relay deposit`'
+            cand list 'The project''s lessons, most severe first, then newest'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;lesson;help;add'= {
+        }
+        &'relay;lesson;help;list'= {
+        }
+        &'relay;lesson;help;help'= {
+        }
+        &'relay;checkpoint'= {
+            cand --working-on 'What you are working on now'
+            cand --decision 'A decision made (repeatable)'
+            cand --blocker 'What blocks you (repeatable)'
+            cand --artifact 'A file or other artifact you are working with (repeatable)'
+            cand --flag 'IDLE, IN_PROGRESS or BLOCKED (any case)'
+            cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
+            cand --actor-type 'What kind of actor'
+            cand --session 'The session (id or callsign) to record; default: this clone''s current session'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand show 'Each actor''s latest checkpoint in the project (or ACTOR''s), newest first'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;checkpoint;show'= {
+            cand --as-of 'Where each actor stood at TIME (checkpoints recorded by then)'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;checkpoint;help'= {
+            cand show 'Each actor''s latest checkpoint in the project (or ACTOR''s), newest first'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;checkpoint;help;show'= {
+        }
+        &'relay;checkpoint;help;help'= {
+        }
+        &'relay;snippet'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand add 'Store lines START..=END of FILE (1-based; the whole file without a range)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;snippet;add'= {
+            cand --language 'The language of the text, e.g. rust'
+            cand --note 'What the snippet shows or why it matters'
+            cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
+            cand --actor-type 'What kind of actor'
+            cand --session 'The session (id or callsign) to record; default: this clone''s current session'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;snippet;help'= {
+            cand add 'Store lines START..=END of FILE (1-based; the whole file without a range)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'relay;snippet;help;add'= {
+        }
+        &'relay;snippet;help;help'= {
         }
         &'relay;search'= {
             cand --limit 'How many results'
@@ -1253,6 +1427,9 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand projects 'Manage the store''s projects'
             cand facts 'Track what is true now, and what was true then'
             cand session 'Group work into sessions with memorable callsigns (e.g. coral-heron)'
+            cand lesson 'Record lessons learned once and needed forever, and list them'
+            cand checkpoint 'Record where you stand (working on, decisions, blockers), or show each agent''s latest'
+            cand snippet 'Keep a piece of code or text as a snippet, with its path, lines and git blob id'
             cand search 'Find the packages most relevant to a query'
             cand orient 'Brief a new session: latest handoff, recent work, open questions, active facts'
             cand orchestrate 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)'
@@ -1335,6 +1512,24 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;help;session;list'= {
         }
         &'relay;help;session;show'= {
+        }
+        &'relay;help;lesson'= {
+            cand add 'Record a lesson; prints its id and hash like `relay deposit`'
+            cand list 'The project''s lessons, most severe first, then newest'
+        }
+        &'relay;help;lesson;add'= {
+        }
+        &'relay;help;lesson;list'= {
+        }
+        &'relay;help;checkpoint'= {
+            cand show 'Each actor''s latest checkpoint in the project (or ACTOR''s), newest first'
+        }
+        &'relay;help;checkpoint;show'= {
+        }
+        &'relay;help;snippet'= {
+            cand add 'Store lines START..=END of FILE (1-based; the whole file without a range)'
+        }
+        &'relay;help;snippet;add'= {
         }
         &'relay;help;search'= {
         }

@@ -158,3 +158,27 @@ pub fn project_line(out: &mut impl Write, p: &Project) -> io::Result<()> {
     };
     writeln!(out, "{}{}  {}", clean_line(p.id()).cyan(), name, state)
 }
+
+/// What a deposit prints: `ID HASH` and a note, or under `--json` the stored envelope.
+pub fn deposited(
+    ui: &mut crate::cli::ui::Ui,
+    done: &crate::ops::deposit::Deposited,
+) -> Result<(), crate::cli::CliError> {
+    if ui.json {
+        ui.json_line(&StoredPackage::envelope(&done.package, &done.hash))?;
+        return Ok(());
+    }
+    writeln!(ui.out(), "{} {}", done.package.id(), done.hash)?;
+    let title = clean_line(done.package.title());
+    if done.created {
+        ui.note(&format!(
+            "Deposited “{title}” into project `{}`.",
+            clean_line(done.package.project_id())
+        ));
+    } else {
+        ui.note(&format!(
+            "“{title}” was already stored with identical content; nothing was written."
+        ));
+    }
+    Ok(())
+}

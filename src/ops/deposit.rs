@@ -45,6 +45,8 @@ pub fn deposit(
     ctx: &DepositContext,
 ) -> Result<Deposited> {
     super::secrets::guard(store, &mut input)?;
+    // Agent memory's own members are checked as verify checks them, so both agree.
+    super::memory::check_members(&input).map_err(Error::InvalidInput)?;
     store
         .config()
         .limits()

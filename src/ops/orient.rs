@@ -1,6 +1,7 @@
 //! orient (§8.3): what a new session needs first: the project, the recent packages of the
 //! window (drafts left out), the active facts and the open questions. Only the monthly logs
-//! the window reaches are read.
+//! the window reaches are read, except for lessons: the project's critical and warning
+//! lessons of any age, found through the month catalogs, which read only their lines.
 
 use serde::Serialize;
 
@@ -25,6 +26,11 @@ pub struct Orientation {
     pub open_questions: Vec<String>,
     pub window_days: u32,
     pub generated_at: time::Timestamp,
+    /// The project's critical and warning lessons, whatever their age: most severe first,
+    /// then newest.
+    pub lessons: Vec<StoredPackage>,
+    /// The latest checkpoint of each actor within the window, newest first.
+    pub checkpoints: Vec<StoredPackage>,
 }
 
 /// The OrientationBundle of §8.3, its members in the spec's order.
@@ -36,6 +42,11 @@ pub struct Bundle<'a> {
     pub open_questions: &'a [String],
     pub window_days: u32,
     pub generated_at: String,
+    /// Agent memory (§12.1 extension members): lessons and where each agent stands.
+    #[serde(rename = "x-lessons")]
+    pub lessons: Vec<&'a Package>,
+    #[serde(rename = "x-checkpoints")]
+    pub checkpoints: Vec<&'a Package>,
 }
 
 /// The start of a window of `days` ending at `now`.
@@ -176,14 +187,8 @@ pub fn orient_at(
 ) -> Result<Orientation> {
     let project = super::projects::get(store, project_id)?;
     let now = as_of.unwrap_or_else(time::now);
-    let window = recent_packages_at(
-        store,
-        project_id,
-        window_start(now, window_days),
-        now,
-        limit,
-        as_of,
-    )?;
+    let since = window_start(now, window_days);
+    let window = recent_packages_at(store, project_id, since, now, limit, as_of)?;
     // The current facts as the fact index keeps them, unparsed; without one, or when some
     // may be hidden (a retraction, an expiry), read and listed.
     let hidden = super::filter::Hidden::load_at(
@@ -211,6 +216,19 @@ pub fn orient_at(
         )?),
     };
     let open_questions = open_questions(&window.packages);
+    let projects = [project_id.to_string()];
+    let lessons = super::memory_reads::lessons(
+        store,
+        &projects,
+        &super::memory_reads::LessonQuery {
+            severities: vec!["critical".into(), "warning".into()],
+            no_drafts: true,
+            as_of,
+            ..Default::default()
+        },
+    )?;
+    let checkpoints =
+        super::memory_reads::latest_checkpoints(store, project_id, None, Some(since), as_of)?;
     Ok(Orientation {
         project,
         recent: window.packages,
@@ -219,6 +237,8 @@ pub fn orient_at(
         open_questions,
         window_days,
         generated_at: now,
+        lessons,
+        checkpoints,
     })
 }
 
@@ -232,6 +252,21 @@ impl Orientation {
             open_questions: &self.open_questions,
             window_days: self.window_days,
             generated_at: time::format(self.generated_at),
+            lessons: self.lessons.iter().map(|p| &p.package).collect(),
+            checkpoints: self.checkpoints.iter().map(|p| &p.package).collect(),
+        }
+    }
+
+    /// Whether `p` has a section of its own in the Markdown (a checkpoint, or a lesson listed
+    /// under Lessons), so the activity by day leaves it out.
+    pub fn shown_apart(&self, p: &StoredPackage) -> bool {
+        match p.package.package_type() {
+            super::memory::CHECKPOINT => true,
+            super::memory::LESSON => self
+                .lessons
+                .iter()
+                .any(|l| l.package.id() == p.package.id()),
+            _ => false,
         }
     }
 

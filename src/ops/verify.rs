@@ -484,6 +484,11 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
             for message in misplacement(field("package_id"), field("project_id"), created) {
                 problem(number, "misplaced", message);
             }
+            if super::memory::Kind::of_type(field("package_type")).is_some()
+                && let Some(message) = memory_problem(first.text)
+            {
+                problem(number, "invalid_record", message);
+            }
             let time = first.package.str_member("created_at");
             note(number, "non_utc_time", non_utc_note([("created_at", time)]));
             out.firsts.push(FirstVersion {
@@ -512,6 +517,9 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
         for message in misplacement(id, p.package.project_id(), created) {
             problem(number, "misplaced", message);
         }
+        if let Err(message) = super::memory::check_members(p.package.as_map()) {
+            problem(number, "invalid_record", format!("package {id}: {message}"));
+        }
         let time = Some(p.package.created_at_str());
         note(number, "non_utc_time", non_utc_note([("created_at", time)]));
         if p.version == 1 {
@@ -533,6 +541,17 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
     out.firsts.sort_unstable_by_key(|f| (f.key, f.offset));
     out.problems.extend(notes);
     Ok(out)
+}
+
+/// What is wrong with the agent-memory members of a package's JSON text, if anything.
+fn memory_problem(package_text: &str) -> Option<String> {
+    let map: serde_json::Map<String, Value> = serde_json::from_str(package_text).ok()?;
+    let id = map
+        .get("package_id")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let message = super::memory::check_members(&map).err()?;
+    Some(format!("package {id}: {message}"))
 }
 
 /// Why a later version's transition is not one §5.3 allows, if it is not, and whether an

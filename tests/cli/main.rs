@@ -24,6 +24,7 @@ mod import_rules;
 mod indexes;
 mod init_projects;
 mod mcp;
+mod memory;
 mod onboard;
 mod orient;
 mod pull;

@@ -59,7 +59,9 @@ fn orient_json_is_the_orientation_bundle() {
             "active_facts",
             "open_questions",
             "window_days",
-            "generated_at"
+            "generated_at",
+            "x-lessons",
+            "x-checkpoints"
         ]
     );
     assert_eq!(v["project"]["project_id"], "demo");
@@ -142,7 +144,8 @@ fn orient_markdown_has_the_sections_and_fits_a_budget() {
 #[test]
 fn orient_reads_only_the_logs_its_window_needs() {
     let env = populated();
-    // Damage a log far older than the window: orient must not even open it.
+    // Damage a log far older than the window: orient reads it only for the lesson ids of the
+    // types index (cache/types-v1), which skips what is not a package line, so nothing warns.
     let old = env.store().join("projects/demo/packages/2001-01.ndjson");
     std::fs::write(&old, "garbage that would warn\n").unwrap();
     let r = env.run(&["orient", "--json"]);

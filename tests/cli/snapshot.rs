@@ -9,6 +9,22 @@ use crate::harness::Env;
 fn as_of_reproduces_an_earlier_orient_byte_for_byte_whatever_is_written_since() {
     let env = Env::new();
     env.ok(&["facts", "assert", "api", "status", "beta"]);
+    env.ok(&[
+        "lesson",
+        "add",
+        "Migrations need a lock timeout",
+        "--content",
+        "Use --lock-timeout 5s",
+        "--severity",
+        "critical",
+    ]);
+    env.ok(&[
+        "checkpoint",
+        "--working-on",
+        "the schema plan",
+        "--actor",
+        "claude",
+    ]);
     let first = env.ok_json(&[
         "deposit",
         "--title",
@@ -31,6 +47,8 @@ fn as_of_reproduces_an_earlier_orient_byte_for_byte_whatever_is_written_since() 
             vec!["pull", "--latest", "10", "--as-of", &t, "--json"],
             vec!["pull", &id, "--as-of", &t, "--json"],
             vec!["facts", "list", "--as-of", &t, "--json"],
+            vec!["lesson", "list", "--as-of", &t, "--json"],
+            vec!["checkpoint", "show", "--as-of", &t, "--json"],
         ]
         .iter()
         .map(|args| env.ok(args))
@@ -51,6 +69,22 @@ fn as_of_reproduces_an_earlier_orient_byte_for_byte_whatever_is_written_since() 
         "2020-01-01",
     ]);
     env.ok(&["retract", &id, "--reason", "Replaced"]);
+    env.ok(&[
+        "lesson",
+        "add",
+        "A later lesson",
+        "--content",
+        "x",
+        "--severity",
+        "critical",
+    ]);
+    env.ok(&[
+        "checkpoint",
+        "--working-on",
+        "something later",
+        "--actor",
+        "claude",
+    ]);
     assert_eq!(reads(&env), before);
 
     let orient: Value = serde_json::from_str(&before[0]).unwrap();
@@ -58,6 +92,11 @@ fn as_of_reproduces_an_earlier_orient_byte_for_byte_whatever_is_written_since() 
     assert_eq!(
         orient["open_questions"],
         serde_json::json!(["Which index first?"])
+    );
+    assert_eq!(orient["x-lessons"].as_array().unwrap().len(), 1, "{orient}");
+    assert_eq!(
+        orient["x-checkpoints"][0]["x-working-on"],
+        "the schema plan"
     );
     let pulled: Value = serde_json::from_str(&before[3]).unwrap();
     assert_eq!(

@@ -1,6 +1,6 @@
 //! `relay deposit`: record a context package from flags, a JSON package (`--from`), or prompts.
 
-use std::io::{Read, Write};
+use std::io::Read;
 
 use clap::Args;
 use serde_json::{Map, Value};
@@ -377,25 +377,5 @@ fn finish(ctx: &mut Ctx, args: DepositArgs, mut input: Map<String, Value>) -> Cm
     }
     let claim = args.who.claim(&args.session);
     let done = ops::attribution::deposit(store, &ctx.cwd, input, project_id, &claim)?;
-    if ctx.ui.json {
-        ctx.ui
-            .json_line(&crate::store::packages::StoredPackage::envelope(
-                &done.package,
-                &done.hash,
-            ))?;
-    } else {
-        writeln!(ctx.ui.out(), "{} {}", done.package.id(), done.hash)?;
-        let title = render::clean_line(done.package.title());
-        if done.created {
-            ctx.ui.note(&format!(
-                "Deposited “{title}” into project `{}`.",
-                render::clean_line(done.package.project_id())
-            ));
-        } else {
-            ctx.ui.note(&format!(
-                "“{title}” was already stored with identical content; nothing was written."
-            ));
-        }
-    }
-    Ok(())
+    render::deposited(&mut ctx.ui, &done)
 }

@@ -1,5 +1,6 @@
 //! One module per command: its clap `Args` and its `run`.
 
+pub mod checkpoint;
 pub mod completions;
 pub mod conformance;
 pub mod deposit;
@@ -9,6 +10,7 @@ pub mod hook;
 pub mod import;
 pub mod init;
 pub mod keys;
+pub mod lesson;
 pub mod mcp;
 pub mod onboard;
 pub mod orchestrate;
@@ -22,6 +24,7 @@ pub mod scan;
 pub mod search;
 pub mod serve;
 pub mod session;
+pub mod snippet;
 pub mod status;
 pub mod token;
 pub mod ui;

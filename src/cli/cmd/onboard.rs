@@ -23,8 +23,9 @@ pub const BLOCK: &str = "<!-- relay:onboard:start -->
 This repository records its decisions, open questions and handoffs in `.relay/` with the
 `relay` CLI. Commit `.relay/` with your changes. Every command takes `--json`.
 
-- **At the start of a session**, read the briefing (the latest handoff, recent work, open
-  questions, current facts) before anything else:
+- **At the start of a session**, read the briefing (the latest handoff, the lessons that
+  matter, where each agent stands, recent work, open questions, current facts) before anything
+  else:
 
   ```sh
   relay orient
@@ -35,6 +36,20 @@ This repository records its decisions, open questions and handoffs in `.relay/` 
 
   ```sh
   relay deposit --title \"Moved sessions to Redis\" --decision \"Redis over Postgres: 10x fewer writes\" --question \"Do sessions need to survive a restart?\" --handoff \"Load-test the Redis cluster before Friday\"
+  ```
+
+- **When you learn something the hard way** (a gotcha any later session must know), record
+  it as a lesson; `warning` and `critical` lessons appear in every briefing:
+
+  ```sh
+  relay lesson add \"Migrations need a lock timeout\" --content \"Run migrations with --lock-timeout 5s or they block writes\" --severity critical
+  ```
+
+- **When you start, switch or stop a task, or get blocked**, record where you stand, so other
+  agents see it in their briefing:
+
+  ```sh
+  relay checkpoint --working-on \"Moving sessions to Redis\" --decision \"Redis over Postgres\" --blocker \"No staging credentials\"
   ```
 
 - **When some state changes** (a service goes live, a benchmark moves), assert it as a fact;
@@ -52,7 +67,8 @@ This repository records its decisions, open questions and handoffs in `.relay/` 
   relay review flag PKG --human --note \"Pick the retention period\"
   ```
 
-Look things up with `relay search WORDS` and `relay facts get SUBJECT PREDICATE`.
+Look things up with `relay search WORDS`, `relay facts get SUBJECT PREDICATE`,
+`relay lesson list` and `relay checkpoint show`.
 <!-- relay:onboard:end -->
 ";
 

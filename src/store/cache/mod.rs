@@ -14,6 +14,7 @@ pub mod facts;
 pub mod lite;
 pub mod packages;
 pub mod terms;
+pub mod types;
 pub mod vectors;
 
 use std::collections::HashMap;
@@ -52,6 +53,14 @@ pub const PACKAGES: Index = Index {
 /// embeds up to a few hundred new lines itself.
 pub const VECTORS: Index = Index {
     name: "vectors",
+    format: 1,
+    tail_limit: 0,
+};
+
+/// The ids of the packages of a few sparse custom types (`x-lesson`, `x-checkpoint`) per monthly package log
+/// (`types.rs`). `tail_limit` is unused: a grown log's new bytes are always scanned.
+pub const TYPES: Index = Index {
+    name: "types",
     format: 1,
     tail_limit: 0,
 };
