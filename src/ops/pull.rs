@@ -63,7 +63,7 @@ pub fn visible_at(
     as_of: Option<Timestamp>,
 ) -> Result<StoredPackage> {
     let found = match as_of {
-        Some(t) => super::snapshot::package_at(store, package_id, t)?,
+        Some(t) => specific_at(store, package_id, t)?,
         None => specific(store, package_id)?,
     };
     let hidden = super::filter::Hidden::load_at(
@@ -79,6 +79,17 @@ pub fn visible_at(
         });
     }
     Ok(found)
+}
+
+/// One package as it stood at `t`; `package_not_found` when it did not exist yet.
+pub fn specific_at(store: &Store, id: &str, t: Timestamp) -> Result<StoredPackage> {
+    super::snapshot::version_at(history(store, id)?, t).ok_or_else(|| Error::Hidden {
+        code: crate::error::Code::PackageNotFound,
+        message: format!(
+            "package `{id}` did not exist yet at {} (the --as-of time)",
+            crate::wire::time::format(t)
+        ),
+    })
 }
 
 /// The retraction of a package, if it has one (`pull ID --history` shows it after the

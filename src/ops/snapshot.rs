@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::store::Store;
 use crate::store::packages::{StoredPackage, version_order};
 use crate::wire::time::{self, Timestamp};
@@ -61,17 +61,6 @@ pub fn packages_at(store: &Store, project: &str, t: Timestamp) -> Result<Vec<Sto
     Ok(current.into_values().collect())
 }
 
-/// One package as it stood at `t`; `package_not_found` when it did not exist yet.
-pub fn package_at(store: &Store, id: &str, t: Timestamp) -> Result<StoredPackage> {
-    version_at(super::pull::history(store, id)?, t).ok_or_else(|| Error::Hidden {
-        code: crate::error::Code::PackageNotFound,
-        message: format!(
-            "package `{id}` did not exist yet at {} (the --as-of time)",
-            time::format(t)
-        ),
-    })
-}
-
 /// A note about an `--as-of` time that a snapshot cannot pin: one still to come (what is
 /// written until then changes the answer). `None` for a time in the past.
 pub fn future_note(t: Timestamp) -> Option<String> {
@@ -110,7 +99,7 @@ mod tests {
         assert_eq!(then.len(), 1);
         assert_eq!(then[0].package.status().as_str(), "awaiting_review");
         assert_eq!(
-            package_at(&store, "pkg_a", time::now())
+            crate::ops::pull::specific_at(&store, "pkg_a", time::now())
                 .unwrap()
                 .package
                 .status()
@@ -120,7 +109,9 @@ mod tests {
         let t0 = time::parse("2001-01-01T00:00:00Z").unwrap();
         assert!(packages_at(&store, "demo", t0).unwrap().is_empty());
         assert_eq!(
-            package_at(&store, "pkg_a", t0).unwrap_err().code(),
+            crate::ops::pull::specific_at(&store, "pkg_a", t0)
+                .unwrap_err()
+                .code(),
             "package_not_found"
         );
     }
