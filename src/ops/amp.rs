@@ -288,7 +288,6 @@ pub struct ListRequest {
 /// `list`: `{"success", "records", "total", "has_more"}`, newest first unless `order` is `asc`.
 pub fn list(store: &Store, projects: &[String], req: &ListRequest) -> Result<Value> {
     let filter = Filter {
-        types: types(req.kind.as_deref())?,
         actor: req.agent.clone(),
         ..Filter::default()
     };
@@ -297,7 +296,17 @@ pub fn list(store: &Store, projects: &[String], req: &ListRequest) -> Result<Val
         Some("asc") => true,
         Some(o) => return Err(bad(format!("order `{o}` is not asc or desc"))),
     };
-    let mut all = super::pull::latest(store, projects, &filter, usize::MAX)?;
+    let mut all = Vec::new();
+    for t in types(req.kind.as_deref())? {
+        all.extend(super::memory_reads::of_type(store, projects, &t, &filter)?);
+    }
+    // Newest first, ties by id: the order of every listing.
+    all.sort_by_cached_key(|p| {
+        (
+            std::cmp::Reverse(p.package.created_at()),
+            p.package.id().to_string(),
+        )
+    });
     if ascending {
         all.reverse();
     }
@@ -360,11 +369,9 @@ pub fn search(
 /// embedding_model}}`.
 pub fn status(store: &Store, projects: &[String], model: Option<&str>) -> Result<Value> {
     let count = |kind: Kind| -> Result<usize> {
-        let filter = Filter {
-            types: vec![kind.package_type().to_string()],
-            ..Filter::default()
-        };
-        Ok(super::pull::latest(store, projects, &filter, usize::MAX)?.len())
+        let all =
+            super::memory_reads::of_type(store, projects, kind.package_type(), &Filter::default())?;
+        Ok(all.len())
     };
     Ok(json!({
         "success": true,

@@ -99,11 +99,12 @@ pub fn latest_checkpoints(
         .collect())
 }
 
-/// Every package of `package_type` (one the types index tracks) in `projects` that passes
-/// `filter`, at its current version. With an index, each month's ids of that type
+/// Every package of `package_type` in `projects` that passes `filter`, at its current version,
+/// in no particular order. For a type the types index tracks, each month's ids of that type
 /// ([`crate::store::cache::types`]) name the few lines to read, and months before
-/// `filter.since` are skipped; without one, or when a list cannot be had, the catalogs are read.
-fn of_type(
+/// `filter.since` are skipped; for another type, without an index, for a snapshot, or when a
+/// list cannot be had, the catalogs are read.
+pub fn of_type(
     store: &Store,
     projects: &[String],
     package_type: &str,
@@ -115,7 +116,10 @@ fn of_type(
     }
     .prepare(store, projects)?;
     // A snapshot reads the months up to its time whole (the index knows current versions).
-    if !store.config().search_index() || filter.as_of.is_some() {
+    if !store.config().search_index()
+        || filter.as_of.is_some()
+        || !crate::store::cache::types::TRACKED.contains(&package_type)
+    {
         return super::pull::latest(store, projects, &filter, usize::MAX);
     }
     let first = (filter.since).map(|t| format!("{}.ndjson", crate::wire::time::month_key(t)));

@@ -74,26 +74,31 @@ pub fn recent_packages(
     now: time::Timestamp,
     limit: usize,
 ) -> Result<Window> {
-    recent_packages_at(store, project_id, since, now, limit, None)
+    let hidden = briefing_hides(store, project_id, None)?;
+    window_packages(store, project_id, (since, now), limit, None, &hidden)
 }
 
-/// [`recent_packages`], or for a snapshot read (`as_of`, then `now` is that time) the
-/// window's packages as the store stood then, at the versions current then.
-pub fn recent_packages_at(
+/// What a briefing leaves out: retracted and expired records, as of `as_of` or now.
+fn briefing_hides(
     store: &Store,
     project_id: &str,
-    since: time::Timestamp,
-    now: time::Timestamp,
+    as_of: Option<time::Timestamp>,
+) -> Result<super::filter::Hidden> {
+    let projects = [project_id.to_string()];
+    super::filter::Hidden::load_at(store, &projects, super::filter::Reveal::default(), as_of)
+}
+
+/// [`recent_packages`] of the window `(since, now)`, without what `hidden` hides; for a
+/// snapshot read (`as_of`, then `now` is that time) the packages as the store stood then, at
+/// the versions current then.
+fn window_packages(
+    store: &Store,
+    project_id: &str,
+    (since, now): (time::Timestamp, time::Timestamp),
     limit: usize,
     as_of: Option<time::Timestamp>,
+    hidden: &super::filter::Hidden,
 ) -> Result<Window> {
-    // Retracted and expired packages are not part of a briefing.
-    let hidden = super::filter::Hidden::load_at(
-        store,
-        &[project_id.to_string()],
-        super::filter::Reveal::default(),
-        as_of,
-    )?;
     let in_window = |p: &StoredPackage| {
         super::review::in_digests(&p.package)
             && p.package.created_at() >= since
@@ -188,15 +193,10 @@ pub fn orient_at(
     let project = super::projects::get(store, project_id)?;
     let now = as_of.unwrap_or_else(time::now);
     let since = window_start(now, window_days);
-    let window = recent_packages_at(store, project_id, since, now, limit, as_of)?;
+    let hidden = briefing_hides(store, project_id, as_of)?;
+    let window = window_packages(store, project_id, (since, now), limit, as_of, &hidden)?;
     // The current facts as the fact index keeps them, unparsed; without one, or when some
     // may be hidden (a retraction, an expiry), read and listed.
-    let hidden = super::filter::Hidden::load_at(
-        store,
-        &[project_id.to_string()],
-        super::filter::Reveal::default(),
-        as_of,
-    )?;
     let active_facts = match store.current_fact_lines(project_id)? {
         Some(lines)
             if as_of.is_none()

@@ -210,12 +210,6 @@ pub fn purge(store: &Store, req: &PurgeRequest) -> Result<PurgeReport> {
     Ok(report)
 }
 
-/// The folder name of a project's logs, as purge reports files (for tests).
-#[cfg(test)]
-fn dir_of(project: &str) -> String {
-    crate::store::layout::encode_project_dir(project)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,7 +282,10 @@ mod tests {
         let done = purge(&store, &request(false, true, false)).unwrap();
         assert_eq!(done.removed, dry.removed);
         assert_eq!(done.files.len(), 1);
-        assert!(done.files[0].starts_with(&format!("projects/{}/packages/", dir_of("demo"))));
+        assert!(done.files[0].starts_with(&format!(
+            "projects/{}/packages/",
+            crate::store::layout::encode_project_dir("demo")
+        )));
         let after = String::from_utf8(std::fs::read(&log).unwrap()).unwrap();
         let kept: String = String::from_utf8(before.clone())
             .unwrap()

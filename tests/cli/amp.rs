@@ -97,8 +97,21 @@ fn amp_over_http_stores_searches_lists_gets_and_deletes() {
         (listed["total"].as_u64(), listed["has_more"].as_bool()),
         (Some(1), Some(false))
     );
+    // A snippet is listed too (its type is not in the index of lessons and checkpoints).
+    let (status, _) = post(
+        "/amp/store",
+        json!({"record": {"type": "snippet", "content": "fn main() {}\n",
+            "file_path": "src/main.rs", "language": "rust"}}),
+    );
+    assert_eq!(status, 201);
+    let (_, snippets) = curl(&env, &[&server.at("/amp/records?type=snippet")]);
+    assert_eq!(snippets["total"], 1, "{snippets}");
+    assert_eq!(snippets["records"][0]["file_path"], "src/main.rs");
+    let (_, all) = curl(&env, &[&server.at("/amp/records")]);
+    assert_eq!(all["total"], 2, "{all}");
     let (_, status_body) = curl(&env, &[&server.at("/amp/status")]);
     assert_eq!(status_body["stats"]["lessons"], 1, "{status_body}");
+    assert_eq!(status_body["stats"]["snippets"], 1, "{status_body}");
     let (status, deleted) = curl(
         &env,
         &["-X", "DELETE", &server.at(&format!("/amp/records/{id}"))],

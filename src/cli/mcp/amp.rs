@@ -143,10 +143,9 @@ pub fn list(c: &Call) -> Result<Value, CliError> {
 
 pub fn status(c: &Call) -> Result<Value, CliError> {
     let store = c.ctx.store()?;
-    // The model is named by its folder (its identity is a digest of its files).
+    // The model is named by its identity (a digest of its files), as relay serve names it.
     let model = match semantic::load_model(Some(store), &ModelChoice::default()) {
-        ModelState::Loaded(_) => semantic::model_path(Some(store), &ModelChoice::default())
-            .map(|p| p.display().to_string()),
+        ModelState::Loaded(m) => Some(m.identity().to_string()),
         _ => None,
     };
     Ok(amp::status(store, &projects(c)?, model.as_deref())?)
