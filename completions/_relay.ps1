@@ -554,6 +554,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             break
         }
         'relay;session;list' {
+            [CompletionResult]::new('--as-of', '--as-of', [CompletionResultType]::ParameterName, 'The sessions as they were at TIME: those started by then, open if they ended since, with the packages deposited by then')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
@@ -860,6 +861,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--focus', '--focus', [CompletionResultType]::ParameterName, 'A topic: pulls the packages most relevant to it')
             [CompletionResult]::new('--snippets', '--snippets', [CompletionResultType]::ParameterName, 'How many relevant packages to pull for --focus')
             [CompletionResult]::new('--window-days', '--window-days', [CompletionResultType]::ParameterName, 'How many days back the summary looks')
+            [CompletionResult]::new('--as-of', '--as-of', [CompletionResultType]::ParameterName, 'The digest as it would have been at TIME: the window ends then, and it holds what the store held then; the same bytes however often it is asked for')
             [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'Trim the Markdown to N characters, least significant material first')
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The embedding model''s folder (a Model2Vec static model: config.json, model.safetensors, tokenizer.json); else `[search] model` in .relay/config.toml')

@@ -2810,7 +2810,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__orchestrate)
-            opts="-q -h -V --all-projects --focus --snippets --include-archived --window-days --md --max-chars --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --all-projects --focus --snippets --include-archived --window-days --as-of --md --max-chars --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2825,6 +2825,10 @@ _relay() {
                     return 0
                     ;;
                 --window-days)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-of)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3992,12 +3996,16 @@ _relay() {
             return 0
             ;;
         relay__subcmd__session__subcmd__list)
-            opts="-q -h -V --active --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --active --as-of --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --as-of)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

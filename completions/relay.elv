@@ -515,6 +515,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --version 'Print version'
         }
         &'relay;session;list'= {
+            cand --as-of 'The sessions as they were at TIME: those started by then, open if they ended since, with the packages deposited by then'
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'
@@ -793,6 +794,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --focus 'A topic: pulls the packages most relevant to it'
             cand --snippets 'How many relevant packages to pull for --focus'
             cand --window-days 'How many days back the summary looks'
+            cand --as-of 'The digest as it would have been at TIME: the window ends then, and it holds what the store held then; the same bytes however often it is asked for'
             cand --max-chars 'Trim the Markdown to N characters, least significant material first'
             cand --mode 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword'
             cand --model 'The embedding model''s folder (a Model2Vec static model: config.json, model.safetensors, tokenizer.json); else `[search] model` in .relay/config.toml'

@@ -445,6 +445,7 @@ complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_sub
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l as-of -d 'The sessions as they were at TIME: those started by then, open if they ended since, with the packages deposited by then' -r
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l color -d 'When to color human output' -r -f -a "auto\t''
@@ -667,6 +668,7 @@ complete -c relay -n "__fish_relay_using_subcommand orient" -s V -l version -d '
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l focus -d 'A topic: pulls the packages most relevant to it' -r
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l snippets -d 'How many relevant packages to pull for --focus' -r
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l window-days -d 'How many days back the summary looks' -r
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l as-of -d 'The digest as it would have been at TIME: the window ends then, and it holds what the store held then; the same bytes however often it is asked for' -r
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l max-chars -d 'Trim the Markdown to N characters, least significant material first' -r
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l mode -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword' -r -f -a "keyword\t''
 semantic\t''

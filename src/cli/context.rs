@@ -210,6 +210,21 @@ impl Ctx {
         Ok(self.store.get_or_init(|| store))
     }
 
+    /// Says on stderr when an `--as-of` time is one that a snapshot answers oddly: still to
+    /// come, or before the projects read existed ([`crate::ops::snapshot::note`]).
+    pub fn note_as_of(
+        &self,
+        projects: &[String],
+        as_of: Option<crate::wire::time::Timestamp>,
+    ) -> Result<(), Error> {
+        if let Some(t) = as_of
+            && let Some(note) = crate::ops::snapshot::note(self.store()?, projects, t)?
+        {
+            self.ui.note(&note);
+        }
+        Ok(())
+    }
+
     /// On a terminal, says so when this command is about to index many megabytes of package
     /// logs (the first read after `cache/` was cleared, or after a clone).
     pub fn note_cold_indexes(&self, projects: &[String]) {

@@ -15,6 +15,7 @@ use super::routes::search_mode;
 use super::state::{AppState, Shared};
 use crate::error::{Error, Result};
 use crate::ops::{amp, pull};
+use crate::wire::time;
 
 /// The project a request names, else the store's default.
 fn project_of(s: &Shared, named: Option<String>) -> Result<String> {
@@ -72,6 +73,8 @@ pub struct SearchBody {
     project: Option<String>,
     limit: Option<usize>,
     min_score: Option<f64>,
+    /// A snapshot read: ranked over the store as it stood at this time.
+    as_of: Option<String>,
 }
 
 pub async fn search(State(state): State<AppState>, caller: Caller, body: JsonBody) -> Answer {
@@ -89,6 +92,7 @@ pub async fn search(State(state): State<AppState>, caller: Caller, body: JsonBod
                 tags: body.tags,
                 limit: body.limit,
                 min_score: body.min_score,
+                as_of: time::parse_time("as_of", body.as_of.as_deref())?,
             };
             let answer = amp::search(&s.store, &[project], &req, mode, model.as_deref())?;
             Ok(Reply::ok(answer))
@@ -129,6 +133,8 @@ pub struct ListQuery {
     #[serde(default)]
     offset: usize,
     order: Option<String>,
+    /// A snapshot read: the records as the store stood at this time.
+    as_of: Option<String>,
 }
 
 pub async fn list(
@@ -146,6 +152,7 @@ pub async fn list(
                 limit: q.limit,
                 offset: q.offset,
                 order: q.order,
+                as_of: time::parse_time("as_of", q.as_of.as_deref())?,
             };
             Ok(Reply::ok(amp::list(&s.store, &[project], &req)?))
         })

@@ -323,6 +323,8 @@ struct OrchestrateParams {
     #[serde(default)]
     include_archived: bool,
     search: Option<String>,
+    /// A snapshot read: the digest as it would have been at this time.
+    as_of: Option<String>,
 }
 
 /// orchestrate (§8.4): the DigestBundle of one project, or of every project the caller may
@@ -356,6 +358,7 @@ async fn orchestrate(
                 window_days: days,
                 mode,
                 model,
+                as_of: time::parse_time("as_of", q.as_of.as_deref())?,
             };
             Ok(Reply::ok(digest::digest(&s.store, &req)?.bundle()))
         })

@@ -19,12 +19,15 @@ pub struct ListParams {
     /// Only the sessions that have not ended.
     #[serde(default)]
     active: bool,
+    /// A snapshot read: the sessions as they were at this time.
+    as_of: Option<String>,
 }
 
 /// A project's sessions, oldest first: `{"sessions": […]}`.
 pub async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> Answer {
     call.run(Access::Read, move |s, _, project| {
-        let all = sessions::list(&s.store, &project, q.active)?;
+        let as_of = crate::wire::time::parse_time("as_of", q.as_of.as_deref())?;
+        let all = sessions::list_at(&s.store, &project, q.active, as_of)?;
         let list: Vec<Value> = all.iter().map(|v| v.session.to_value()).collect();
         Ok(Reply::ok(json!({ "sessions": list })))
     })

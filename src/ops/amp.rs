@@ -283,12 +283,15 @@ pub struct ListRequest {
     pub offset: usize,
     /// `asc` or `desc` (the default), by `created_at`.
     pub order: Option<String>,
+    /// A snapshot read: the records as the store stood at this time.
+    pub as_of: Option<crate::wire::time::Timestamp>,
 }
 
 /// `list`: `{"success", "records", "total", "has_more"}`, newest first unless `order` is `asc`.
 pub fn list(store: &Store, projects: &[String], req: &ListRequest) -> Result<Value> {
     let filter = Filter {
         actor: req.agent.clone(),
+        as_of: req.as_of,
         ..Filter::default()
     };
     let ascending = match req.order.as_deref() {
@@ -329,6 +332,8 @@ pub struct SearchRequest {
     /// Results scoring below this are left out (the score is the cosine similarity where
     /// semantic search ranked it, else the ranking's score).
     pub min_score: Option<f64>,
+    /// A snapshot read: ranked over the store as it stood at this time.
+    pub as_of: Option<crate::wire::time::Timestamp>,
 }
 
 /// `search`: `{"success", "results": [{"id", "score", "record"}], "total", "mode"}`.
@@ -345,6 +350,7 @@ pub fn search(
     let filter = Filter {
         types: types(req.kind.as_deref())?,
         tags: req.tags.clone(),
+        as_of: req.as_of,
         ..Filter::default()
     };
     let limit = req.limit.unwrap_or(DEFAULT_LIMIT);

@@ -33,6 +33,7 @@ pub mod semantic;
 pub mod sessions;
 pub mod signatures;
 pub mod snapshot;
+pub mod snapshot_search;
 pub mod snippet_source;
 pub mod sources;
 pub mod status;

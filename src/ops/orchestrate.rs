@@ -31,6 +31,9 @@ pub struct DigestRequest {
     /// How the focus is searched, and the model semantic and hybrid search use.
     pub mode: Mode,
     pub model: Option<std::sync::Arc<Model>>,
+    /// A snapshot read: the digest as it would have been generated at this time, from what
+    /// the store held then.
+    pub as_of: Option<time::Timestamp>,
 }
 
 /// Counts for one project in global mode.
@@ -62,8 +65,16 @@ pub struct Digest {
 }
 
 pub fn digest(store: &Store, req: &DigestRequest) -> Result<Digest> {
-    let now = time::now();
+    let now = req.as_of.unwrap_or_else(time::now);
     let since = super::orient::window_start(now, req.window_days);
+    // A snapshot leaves out the projects created since, and counts archiving from its time.
+    let existed = |p: &Project| req.as_of.is_none_or(|t| p.created_at() <= t);
+    let archived = |p: &Project| {
+        p.archived_at().is_some_and(|at| {
+            req.as_of
+                .is_none_or(|t| time::parse(at).is_ok_and(|at| at <= t))
+        })
+    };
     let (project, scope): (Option<Project>, Vec<Project>) = match &req.project {
         Some(id) => {
             let p = super::projects::get(store, id)?;
@@ -74,7 +85,7 @@ pub fn digest(store: &Store, req: &DigestRequest) -> Result<Digest> {
             (
                 None,
                 all.into_iter()
-                    .filter(|p| req.include_archived || !p.is_archived())
+                    .filter(|p| existed(p) && (req.include_archived || !archived(p)))
                     .filter(|p| (req.only.as_ref()).is_none_or(|o| o.iter().any(|x| x == p.id())))
                     .collect(),
             )
@@ -87,16 +98,23 @@ pub fn digest(store: &Store, req: &DigestRequest) -> Result<Digest> {
         let window = super::orient::recent_packages(
             store,
             p.id(),
-            since,
-            now,
+            (since, now),
             super::orient::DEFAULT_RECENT_LIMIT,
+            req.as_of,
         )?;
         let mine = window.packages;
-        let facts = super::facts::list(store, p.id(), &super::facts::ListQuery::default())?;
+        let facts = super::facts::list(
+            store,
+            p.id(),
+            &super::facts::ListQuery {
+                as_of: req.as_of,
+                ..Default::default()
+            },
+        )?;
         projects.push(ProjectCounts {
             project_id: p.id().to_string(),
             name: p.name().to_string(),
-            archived: p.is_archived(),
+            archived: archived(p),
             recent_packages: window.total,
             open_questions: super::orient::open_questions(&mine).len(),
             active_facts: facts.len(),
@@ -118,6 +136,7 @@ pub fn digest(store: &Store, req: &DigestRequest) -> Result<Digest> {
             // Drafts stay out of digests: no viewer sees them here.
             let filter = Filter {
                 viewer: super::filter::Viewer::known(Some(String::new())),
+                as_of: req.as_of,
                 ..Filter::default()
             };
             let model = req.model.as_deref();

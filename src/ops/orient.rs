@@ -66,16 +66,17 @@ pub struct Window {
 }
 
 /// The window's packages of one project, newest first: current versions, no drafts. Through
-/// the logs' catalogs, only the `limit` newest are read.
+/// the logs' catalogs, only the `limit` newest are read. For a snapshot read (`as_of`, and
+/// `now` is that time) the packages as the store stood then.
 pub fn recent_packages(
     store: &Store,
     project_id: &str,
-    since: time::Timestamp,
-    now: time::Timestamp,
+    (since, now): (time::Timestamp, time::Timestamp),
     limit: usize,
+    as_of: Option<time::Timestamp>,
 ) -> Result<Window> {
-    let hidden = briefing_hides(store, project_id, None)?;
-    window_packages(store, project_id, (since, now), limit, None, &hidden)
+    let hidden = briefing_hides(store, project_id, as_of)?;
+    window_packages(store, project_id, (since, now), limit, as_of, &hidden)
 }
 
 /// What a briefing leaves out: retracted and expired records, as of `as_of` or now.

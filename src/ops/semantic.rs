@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use super::filter::Filter;
 use super::relevant::{Explain, Ranked, keyword_list};
+use super::snapshot_search::{Snapshot, cosine, package_vector};
 use crate::error::{Error, Result};
 use crate::search::fuse::{self, Mode};
 use crate::search::model::Model;
@@ -22,7 +23,7 @@ use crate::store::Store;
 use crate::store::cache::packages::{self, Doc, QueryView, TYPE_OVERFLOW};
 use crate::store::cache::vectors;
 use crate::store::cache::{KeyMap, id_key};
-use crate::store::packages::{StoredPackage, VersionKey};
+use crate::store::packages::VersionKey;
 use crate::wire::{Status, time};
 
 /// How many of each list hybrid search fuses, at least. Deeper lists let weak keyword matches
@@ -163,17 +164,18 @@ pub fn search(
     mode: Mode,
     model: Option<&Model>,
 ) -> Result<Vec<Ranked>> {
-    if filter.as_of.is_some() {
-        return Err(Error::InvalidInput(
-            "--as-of does not apply to relevant pull and search yet: relevance is computed \
-             over the store as it is now; use pull --latest --as-of, or orient --as-of"
-                .into(),
-        ));
-    }
     let filter = &filter.prepare(store, projects)?;
+    // A snapshot read ranks the store as it stood then, not through the indexes of now.
+    let snapshot = match filter.as_of {
+        Some(t) => Some(Snapshot::load(store, projects, filter, t)?),
+        None => None,
+    };
     let model = match (mode, model) {
         (Mode::Keyword, _) => {
-            return keyword_list(store, projects, query_text, filter, limit);
+            return match &snapshot {
+                Some(s) => Ok(s.keyword(&parse(query_text), limit)),
+                None => keyword_list(store, projects, query_text, filter, limit),
+            };
         }
         (_, Some(m)) => m,
         (_, None) => {
@@ -196,8 +198,9 @@ pub fn search(
     // A query with no word the model knows has no vector: semantic search finds nothing,
     // and hybrid search is its keyword list alone.
     let query = model.embed(query_text);
-    let mut semantic = match &query {
-        Some(query) => {
+    let mut semantic = match (&query, &snapshot) {
+        (Some(query), Some(s)) => s.semantic(model, query, &q, depth),
+        (Some(query), None) => {
             let files = logs(store, projects)?;
             let hits = vector_list(store, &files, query, filter, depth, model)?;
             let asked = Asked {
@@ -207,7 +210,7 @@ pub fn search(
             };
             read_hits(store, &files, hits, filter, depth, &asked)?
         }
-        None => Vec::new(),
+        (None, _) => Vec::new(),
     };
     if mode == Mode::Semantic {
         semantic.truncate(limit);
@@ -229,7 +232,10 @@ pub fn search(
     // Each list is nudged by significance and recency before the fusion, as each mode nudges
     // on its own: nudges then order near-ties within a list. After the fusion they would not:
     // a rank step moves an RRF score by under 2%, a nudge by up to 20%.
-    let keyword = keyword_list(store, projects, query_text, filter, depth)?;
+    let keyword = match &snapshot {
+        Some(s) => s.keyword(&q, depth),
+        None => keyword_list(store, projects, query_text, filter, depth)?,
+    };
     let key = |r: &Ranked| r.stored.package.id().to_string();
     // A keyword match weighs the share of the query's terms it holds.
     let keyword_keys: Vec<(String, f64)> = keyword
@@ -300,16 +306,6 @@ fn logs(store: &Store, projects: &[String]) -> Result<Vec<PathBuf>> {
         files.extend(store.package_logs(project)?);
     }
     Ok(files)
-}
-
-/// The vector of a package read whole: as its line's would be, unquantised.
-fn package_vector(model: &Model, stored: &StoredPackage) -> Option<Vec<f32>> {
-    let text = vectors::text_of(|f| std::borrow::Cow::Owned(rank::field_text(&stored.package, f)));
-    model.embed(&text)
-}
-
-fn cosine(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 /// The best `depth` packages (current versions that pass `filter`) by their similarity with

@@ -27,8 +27,21 @@ fn packages_by_session(
     store: &Store,
     project_id: &str,
 ) -> Result<BTreeMap<String, Vec<StoredPackage>>> {
+    packages_by_session_at(store, project_id, None)
+}
+
+/// [`packages_by_session`], or as the store stood at `as_of` (a snapshot read).
+fn packages_by_session_at(
+    store: &Store,
+    project_id: &str,
+    as_of: Option<time::Timestamp>,
+) -> Result<BTreeMap<String, Vec<StoredPackage>>> {
+    let packages: Vec<StoredPackage> = match as_of {
+        Some(t) => super::snapshot::packages_at(store, project_id, t)?,
+        None => store.current_packages(project_id)?.into_values().collect(),
+    };
     let mut out: BTreeMap<String, Vec<StoredPackage>> = BTreeMap::new();
-    for p in store.current_packages(project_id)?.into_values() {
+    for p in packages {
         if let Some(s) = p.package.created_by().session_id {
             out.entry(s.to_string()).or_default().push(p);
         }
@@ -159,9 +172,41 @@ pub fn end(store: &Store, session: &Session) -> Result<SessionView> {
 
 /// The sessions of a project, oldest first, with their packages.
 pub fn list(store: &Store, project_id: &str, active_only: bool) -> Result<Vec<SessionView>> {
-    let mut by_session = packages_by_session(store, project_id)?;
+    list_at(store, project_id, active_only, None)
+}
+
+/// A session as it stood at `t`: `None` if it had not started; still open if it ended since.
+fn session_at(s: Session, t: time::Timestamp) -> Result<Option<Session>> {
+    let at = |member: &str| s.str_field(member).and_then(|v| time::parse(v).ok());
+    if at("started_at").is_none_or(|started| started > t) {
+        return Ok(None);
+    }
+    if at("ended_at").is_none_or(|ended| ended <= t) {
+        return Ok(Some(s));
+    }
+    let mut map = s.into_map();
+    map.insert("ended_at".into(), Value::Null);
+    Ok(Some(Session::from_map(map)?))
+}
+
+/// [`list`], or for a snapshot read the sessions as they were at `as_of`: those started by
+/// then, open if they ended since, with the packages deposited by then.
+pub fn list_at(
+    store: &Store,
+    project_id: &str,
+    active_only: bool,
+    as_of: Option<time::Timestamp>,
+) -> Result<Vec<SessionView>> {
+    let mut by_session = packages_by_session_at(store, project_id, as_of)?;
     let mut out = Vec::new();
     for s in store.sessions(project_id)?.into_values() {
+        let s = match as_of {
+            Some(t) => match session_at(s, t)? {
+                Some(s) => s,
+                None => continue,
+            },
+            None => s,
+        };
         if active_only && !s.is_active() {
             continue;
         }

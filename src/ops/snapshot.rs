@@ -73,6 +73,33 @@ pub fn future_note(t: Timestamp) -> Option<String> {
     })
 }
 
+/// A note about an `--as-of` time that a snapshot answers oddly, for the reader rather than an
+/// error: a time still to come ([`future_note`]), or one before any of `projects` was created,
+/// when the store held nothing of them.
+pub fn note(store: &Store, projects: &[String], t: Timestamp) -> Result<Option<String>> {
+    if let Some(note) = future_note(t) {
+        return Ok(Some(note));
+    }
+    let mut created = Vec::new();
+    for id in projects {
+        if let Some(p) = store.project(id)? {
+            created.push((p.created_at(), p.id().to_string()));
+        }
+    }
+    Ok(created
+        .into_iter()
+        .min()
+        .filter(|(first, _)| t < *first)
+        .map(|(first, id)| {
+            format!(
+                "--as-of {} is before project `{id}` was created ({}): the store held nothing \
+                 of it then",
+                time::format(t),
+                time::format(first)
+            )
+        }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +135,13 @@ mod tests {
         );
         let t0 = time::parse("2001-01-01T00:00:00Z").unwrap();
         assert!(packages_at(&store, "demo", t0).unwrap().is_empty());
+        let projects = ["demo".to_string()];
+        assert!(
+            note(&store, &projects, t0)
+                .unwrap()
+                .is_some_and(|n| n.contains("before project `demo` was created")),
+        );
+        assert_eq!(note(&store, &projects, before_review).unwrap(), None);
         assert_eq!(
             crate::ops::pull::specific_at(&store, "pkg_a", t0)
                 .unwrap_err()

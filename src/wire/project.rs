@@ -18,6 +18,13 @@ impl Project {
         self.str_field("name").unwrap_or_default()
     }
 
+    /// When the project was created (§5.2 requires it).
+    pub fn created_at(&self) -> Timestamp {
+        self.str_field("created_at")
+            .and_then(|s| time::parse(s).ok())
+            .unwrap_or_default()
+    }
+
     pub fn updated_at(&self) -> Timestamp {
         self.str_field("updated_at")
             .and_then(|s| time::parse(s).ok())

@@ -96,6 +96,7 @@ fn show(
     as_of: Option<crate::wire::time::Timestamp>,
 ) -> CmdResult {
     let project = ctx.project()?;
+    ctx.note_as_of(std::slice::from_ref(&project), as_of)?;
     let found = memory_reads::latest_checkpoints(ctx.store()?, &project, actor, None, as_of)?;
     if found.is_empty() && !ctx.ui.json {
         ctx.ui.note("No checkpoints recorded.");

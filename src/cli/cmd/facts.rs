@@ -229,9 +229,7 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             reveal,
         } => {
             let as_of = time::parse_time("--as-of", as_of.as_deref())?;
-            if let Some(note) = as_of.and_then(crate::ops::snapshot::future_note) {
-                ctx.ui.note(&note);
-            }
+            ctx.note_as_of(&[ctx.project()?], as_of)?;
             let q = ListQuery {
                 as_of,
                 subject,

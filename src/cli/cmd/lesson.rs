@@ -124,6 +124,7 @@ pub fn run(ctx: &mut Ctx, args: LessonArgs) -> CmdResult {
                 as_of: crate::wire::time::parse_time("--as-of", as_of.as_deref())?,
             };
             let projects = ctx.projects(all_projects)?;
+            ctx.note_as_of(&projects, query.as_of)?;
             let mut found = memory_reads::lessons(ctx.store()?, &projects, &query)?;
             found.truncate(limit.unwrap_or(usize::MAX));
             for p in &found {

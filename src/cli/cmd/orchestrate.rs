@@ -18,7 +18,8 @@ use crate::search::fuse::Mode;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay orchestrate --focus \"billing migration\"
-  relay orchestrate --all-projects --json | jq '.projects'")]
+  relay orchestrate --all-projects --json | jq '.projects'
+  relay orchestrate --as-of 2026-11-20T09:00:00Z --json   the digest as it was then")]
 pub struct OrchestrateArgs {
     /// Every project (global mode), not just the selected one
     #[arg(long, conflicts_with = "project")]
@@ -35,6 +36,10 @@ pub struct OrchestrateArgs {
     /// How many days back the summary looks
     #[arg(long, value_name = "N", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=36_500))]
     pub window_days: u32,
+    /// The digest as it would have been at TIME: the window ends then, and it holds what the
+    /// store held then; the same bytes however often it is asked for
+    #[arg(long, value_name = "TIME")]
+    pub as_of: Option<String>,
     #[command(flatten)]
     pub view: MarkdownArgs,
     /// How --focus is searched (see `relay search --help`)
@@ -52,6 +57,12 @@ pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
         Some(_) => args.mode.resolve(ctx)?,
         None => (Mode::Keyword, None),
     };
+    let as_of = crate::wire::time::parse_time("--as-of", args.as_of.as_deref())?;
+    let noted = match &project {
+        Some(p) => vec![p.clone()],
+        None => ctx.projects(true)?,
+    };
+    ctx.note_as_of(&noted, as_of)?;
     let req = DigestRequest {
         project,
         focus: args.focus,
@@ -61,6 +72,7 @@ pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
         window_days: args.window_days,
         mode,
         model: model.map(std::sync::Arc::new),
+        as_of,
     };
     let d = orchestrate::digest(ctx.store()?, &req)?;
     if ctx.ui.json {

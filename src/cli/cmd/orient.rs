@@ -38,9 +38,7 @@ pub struct OrientArgs {
 pub fn run(ctx: &mut Ctx, args: OrientArgs) -> CmdResult {
     let project = ctx.project()?;
     let as_of = crate::wire::time::parse_time("--as-of", args.as_of.as_deref())?;
-    if let Some(note) = as_of.and_then(crate::ops::snapshot::future_note) {
-        ctx.ui.note(&note);
-    }
+    ctx.note_as_of(std::slice::from_ref(&project), as_of)?;
     let o = orient::orient_at(ctx.store()?, &project, args.window_days, args.limit, as_of)?;
     if ctx.ui.json {
         ctx.ui.json_line(&o.bundle())?;

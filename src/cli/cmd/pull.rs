@@ -94,9 +94,7 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
             retracted: args.filter.include_retracted,
         };
         let as_of = crate::wire::time::parse_time("--as-of", args.filter.as_of.as_deref())?;
-        if let Some(note) = as_of.and_then(crate::ops::snapshot::future_note) {
-            ctx.ui.note(&note);
-        }
+        ctx.note_as_of(&ctx.projects(true)?, as_of)?;
         let found = pull::visible_at(store, id, reveal, as_of)?;
         if ctx.ui.json {
             ctx.ui.json_line(&found.package)?;
@@ -118,6 +116,7 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         return super::search::run_query(ctx, query, args.filter, &args.mode, false, args.limit);
     }
     let (projects, filter) = args.filter.resolve(ctx)?;
+    ctx.note_as_of(&projects, filter.as_of)?;
     let found = pull::latest(store, &projects, &filter, args.latest.unwrap_or(5))?;
     if ctx.ui.json {
         for p in &found {

@@ -83,6 +83,7 @@ pub fn run_query(
     limit: usize,
 ) -> CmdResult {
     let (projects, filter) = filter.resolve(ctx)?;
+    ctx.note_as_of(&projects, filter.as_of)?;
     let (mode, model) = mode.resolve(ctx)?;
     ctx.note_cold_indexes(&projects);
     let store = ctx.store()?;

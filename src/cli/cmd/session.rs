@@ -53,6 +53,10 @@ pub enum Action {
         /// Only sessions that have not ended
         #[arg(long)]
         active: bool,
+        /// The sessions as they were at TIME: those started by then, open if they ended
+        /// since, with the packages deposited by then
+        #[arg(long, value_name = "TIME")]
+        as_of: Option<String>,
     },
     /// A session with the packages deposited in it, their decisions and open questions
     Show {
@@ -167,9 +171,11 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
             }
             Ok(())
         }
-        Action::List { active } => {
+        Action::List { active, as_of } => {
             let project = ctx.project()?;
-            for v in sessions::list(store, &project, active)? {
+            let as_of = crate::wire::time::parse_time("--as-of", as_of.as_deref())?;
+            ctx.note_as_of(std::slice::from_ref(&project), as_of)?;
+            for v in sessions::list_at(store, &project, active, as_of)? {
                 if ctx.ui.json {
                     ctx.ui.json_line(&v.session)?;
                 } else {

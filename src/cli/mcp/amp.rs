@@ -42,6 +42,11 @@ pub const SEARCH: &[Param] = &[
         Kind::Num { min: 0.0, max: 1.0 },
         "Leave out results scoring below this (cosine similarity when searched by meaning)",
     ),
+    opt(
+        "as_of",
+        Kind::Str,
+        "The memory as it stood at this time (RFC 3339): records created by then, as they were",
+    ),
 ];
 
 pub const ID: &[Param] = &[req("id", Kind::Str, "The record's id (pkg_…)")];
@@ -77,6 +82,11 @@ pub const LIST: &[Param] = &[
         Kind::OneOf(&["desc", "asc"]),
         "By created_at: desc (newest first, the default) or asc",
     ),
+    opt(
+        "as_of",
+        Kind::Str,
+        "The memory as it stood at this time (RFC 3339): records created by then, as they were",
+    ),
 ];
 
 /// The projects a call reads: the selected one.
@@ -106,6 +116,7 @@ pub fn search(c: &Call) -> Result<Value, CliError> {
         tags: c.args.strs("tags"),
         limit: c.args.int("limit").map(|n| n as usize),
         min_score: c.args.num("min_score"),
+        as_of: c.time("as_of")?,
     };
     Ok(amp::search(
         c.ctx.store()?,
@@ -137,6 +148,7 @@ pub fn list(c: &Call) -> Result<Value, CliError> {
         limit: c.args.int("limit").map(|n| n as usize),
         offset: c.args.int("offset").map_or(0, |n| n.max(0) as usize),
         order: c.args.str("order"),
+        as_of: c.time("as_of")?,
     };
     Ok(amp::list(c.ctx.store()?, &projects(c)?, &req)?)
 }

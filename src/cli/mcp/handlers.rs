@@ -51,6 +51,7 @@ pub fn orchestrate(c: &Call) -> Result<Value, CliError> {
         window_days: c.args.int("window_days").unwrap_or(14) as u32,
         mode,
         model: model.map(std::sync::Arc::new),
+        as_of: c.time("as_of")?,
     };
     Ok(orchestrate_op::digest(c.ctx.store()?, &req)?.bundle())
 }

@@ -278,7 +278,7 @@ pub(super) const FILTERS: &[Param] = &[
     opt(
         "as_of",
         Kind::Str,
-        "Read the store as it stood at this time (mode latest or specific): packages created by then, at the review version current then",
+        "Read the store as it stood at this time: packages created by then, at the review version current then; a relevant pull ranks them as they were",
     ),
 ];
 

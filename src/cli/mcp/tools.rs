@@ -336,6 +336,11 @@ pub const TOOLS: &[Tool] = &[
                     "Global mode: include archived projects",
                 ),
                 WINDOW,
+                opt(
+                    "as_of",
+                    Kind::Str,
+                    "The digest as it would have been at this time, from what the store held then",
+                ),
             ],
             PROJECT,
         ],
