@@ -147,6 +147,16 @@ pub fn exclude(dir: &Path) -> Result<Exclusion> {
     Ok(Exclusion::Added { file, pattern })
 }
 
+/// Whether git ignores the folder `dir` (by `info/exclude` or any `.gitignore`): false outside
+/// a git work tree.
+pub fn ignores(dir: &Path) -> bool {
+    let (Some(parent), Some(name)) = (dir.parent(), dir.file_name().and_then(|n| n.to_str()))
+    else {
+        return false;
+    };
+    git_raw(parent, &["check-ignore", "-q", "--", name]).is_some()
+}
+
 /// The gitignore pattern that matches exactly the folder `rel` (relative to the work tree's
 /// top): anchored with `/`, each character git would read as a wildcard escaped.
 fn exclude_pattern(rel: &Path) -> String {

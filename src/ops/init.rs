@@ -18,6 +18,9 @@ pub struct Initialized {
     pub local: bool,
     /// For a local store, how git was told to ignore it.
     pub exclusion: Option<Exclusion>,
+    /// Whether git ignores the store's folder: wanted for a local store, a surprise for a
+    /// shared one (an exclude line left by an earlier local store, a `.gitignore`).
+    pub git_ignored: bool,
     pub project: Project,
     pub created_project: bool,
 }
@@ -51,12 +54,14 @@ pub fn init(root: &Path, project_id: &str, name: Option<&str>, local: bool) -> R
     } else {
         None
     };
+    let git_ignored = git::ignores(root);
     let store = Store::open(root.to_path_buf())?;
     let (project, created_project) = super::projects::ensure(&store, project_id, name)?;
     Ok(Initialized {
         created_store,
         local,
         exclusion,
+        git_ignored,
         project,
         created_project,
     })

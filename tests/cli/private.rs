@@ -54,7 +54,10 @@ fn init_local_lists_the_store_in_info_exclude_once_and_touches_nothing_tracked()
     let before = read(&exclude);
     let v = env.ok_json(&["init", "--local", "--project", "demo"]);
     let file = exclude.canonicalize().unwrap().display().to_string();
-    assert_eq!(v["local"], true);
+    assert_eq!(
+        (&v["local"], &v["git_ignored"]),
+        (&json!(true), &json!(true))
+    );
     assert_eq!(
         v["git_exclude"],
         json!({"status": "added", "file": file, "pattern": "/.relay/"})
@@ -92,6 +95,29 @@ fn init_local_lists_the_store_in_info_exclude_once_and_touches_nothing_tracked()
 }
 
 #[test]
+fn a_shared_store_that_git_ignores_is_reported() {
+    let Some(env) = repo() else { return };
+    // A local store was here once: its exclude line stays when the folder is deleted.
+    env.ok(&["init", "--local", "--project", "demo"]);
+    std::fs::remove_dir_all(env.store()).unwrap();
+    let r = env.run(&["init", "--project", "demo"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        "git ignores .relay, so its records will not be committed: `git check-ignore -v .relay` \
+         names the line that ignores it; remove that line to share the store\n"
+    );
+    let exclude = env.path(".git/info/exclude");
+    std::fs::write(&exclude, read(&exclude).replace(EXCLUDE_LINES, "")).unwrap();
+    let v = env.ok_json(&["init", "--project", "demo"]);
+    assert_eq!(
+        (&v["local"], &v["git_ignored"]),
+        (&json!(false), &json!(false))
+    );
+    assert_eq!(env.run(&["init", "--project", "demo"]).stderr, "");
+}
+
+#[test]
 fn init_local_outside_git_says_there_is_nothing_to_exclude() {
     let env = Env::empty();
     let out = env.ok(&["init", "--local", "--project", "demo"]);
@@ -104,6 +130,7 @@ fn init_local_outside_git_says_there_is_nothing_to_exclude() {
     );
     let v = env.ok_json(&["init", "--local"]);
     assert_eq!(v["git_exclude"], json!({"status": "not_in_git"}));
+    assert_eq!(v["git_ignored"], false);
     assert_eq!(env.ok_json(&["status"])["local"], true);
     assert_eq!(
         env.ok(&["status"]).lines().nth(1),

@@ -80,6 +80,7 @@ pub fn run(ctx: &mut Ctx, args: InitArgs) -> CmdResult {
             "project_created": done.created_project,
             "local": done.local,
             "git_exclude": done.exclusion,
+            "git_ignored": done.git_ignored,
         }))?;
         return Ok(());
     }
@@ -90,6 +91,13 @@ pub fn run(ctx: &mut Ctx, args: InitArgs) -> CmdResult {
             .to_string()
     };
     let root_shown = shown(&root);
+    if done.git_ignored && !done.local {
+        ctx.ui.note(&format!(
+            "git ignores {root_shown}, so its records will not be committed: `git check-ignore \
+             -v {root_shown}` names the line that ignores it; remove that line to share the \
+             store"
+        ));
+    }
     let kind = if done.local {
         "local relay store"
     } else {
