@@ -70,6 +70,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'
             cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --local 'Make a private store that git never sees (listed in .git/info/exclude, not committed)'
             cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
             cand -q 'Print only results: no notes or warnings on stderr'
             cand --quiet 'Print only results: no notes or warnings on stderr'
@@ -987,8 +988,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
             cand --allow-secrets 'For this command, store credentials found in the input as they are'
             cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }

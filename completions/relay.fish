@@ -75,6 +75,7 @@ complete -c relay -n "__fish_relay_using_subcommand init" -l color -d 'When to c
 always\t''
 never\t''"
 complete -c relay -n "__fish_relay_using_subcommand init" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand init" -l local -d 'Make a private store that git never sees (listed in .git/info/exclude, not committed)'
 complete -c relay -n "__fish_relay_using_subcommand init" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand init" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand init" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
@@ -836,7 +837,7 @@ complete -c relay -n "__fish_relay_using_subcommand status" -s q -l quiet -d 'Pr
 complete -c relay -n "__fish_relay_using_subcommand status" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand status" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
 complete -c relay -n "__fish_relay_using_subcommand status" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
-complete -c relay -n "__fish_relay_using_subcommand status" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand status" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand export" -l out -d 'A new or empty folder, or - for stdout' -r -F
 complete -c relay -n "__fish_relay_using_subcommand export" -l share -d 'Apply the share profile [share.NAME] of config.toml: what may leave, dropped, redacted' -r

@@ -17,6 +17,7 @@ pub mod git;
 pub mod hooks;
 pub mod identity;
 pub mod import;
+pub mod init;
 pub mod keys;
 pub mod memory;
 pub mod memory_reads;

@@ -52,6 +52,11 @@ pub struct StoreStatus {
     pub size_bytes: u64,
     pub retention: Retention,
     pub signing: SigningStatus,
+    /// A local store (`relay init --local`): git never sees it.
+    pub local: bool,
+    /// How the store stands in git (files not committed, the branch against its upstream as
+    /// of the last fetch); `None` for a local store or outside a git work tree.
+    pub git: Option<super::git::StoreSync>,
 }
 
 /// Whether this clone signs what it writes, and what verify holds signatures to.
@@ -175,6 +180,11 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
     s.retention.policy = RETENTION_POLICY;
     s.size_bytes = store.size_on_disk();
     s.signing = signing(store);
+    s.local = store.config().local();
+    s.git = store
+        .root()
+        .parent()
+        .and_then(|holder| super::git::store_sync(holder, store.root()));
     Ok(s)
 }
 

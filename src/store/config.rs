@@ -15,6 +15,8 @@ pub const DEFAULT_LOCK_TIMEOUT_MS: u64 = 30_000;
 pub struct Config {
     /// The project used when neither `--project` nor `RELAY_PROJECT` names one.
     pub default_project: Option<String>,
+    /// A private store (`relay init --local`): listed in `.git/info/exclude`, never committed.
+    pub local: Option<bool>,
     /// Sync appended data to disk before reporting success (default true).
     pub fsync: Option<bool>,
     /// How long a writer waits for a project lock, in milliseconds.
@@ -163,6 +165,11 @@ impl Config {
         self.fsync.unwrap_or(true)
     }
 
+    /// Whether the store is private to this clone (`local = true`; default false).
+    pub fn local(&self) -> bool {
+        self.local.unwrap_or(false)
+    }
+
     /// The secrets policy; an unknown value is an error, never a silent "off".
     pub fn secrets(&self) -> std::result::Result<SecretPolicy, String> {
         match self.secrets.as_deref() {
@@ -207,6 +214,18 @@ impl Config {
             None => return None,
         };
         Some(ShareConfig::from_toml(profile).map_err(|m| format!("{}: {m}", share_label(name))))
+    }
+
+    /// The text `relay init --local` writes: [`Config::initial_text`]'s settings under a header
+    /// that says the store is never committed, and `local = true`.
+    pub fn initial_local_text(default_project: &str) -> String {
+        let text = Self::initial_text(default_project);
+        let settings = text.split_once('\n').map_or("", |(_, rest)| rest);
+        format!(
+            "# relay store settings (format v1). A local store: listed in .git/info/exclude, so\n\
+             # git never sees it. Not backed up by git: back it up with `relay export`.\n\
+             local = true\n{settings}"
+        )
     }
 
     pub fn search_index(&self) -> bool {
@@ -275,6 +294,10 @@ mod tests {
             assert_eq!(c.default_project.as_deref(), Some(name));
             assert!(c.fsync());
             assert_eq!(c.lock_timeout_ms(), DEFAULT_LOCK_TIMEOUT_MS);
+            assert!(!c.local());
+            let local = Config::parse(&Config::initial_local_text(name)).unwrap();
+            assert!(local.local());
+            assert_eq!(local.default_project.as_deref(), Some(name));
         }
     }
 

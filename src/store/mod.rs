@@ -40,6 +40,17 @@ pub struct Store {
     signing: signing::Signing,
 }
 
+/// Creates `root` and each file that is missing; whether anything was created.
+fn create_missing<const N: usize>(root: &Path, files: [(PathBuf, String); N]) -> Result<bool> {
+    std::fs::create_dir_all(root)
+        .map_err(|e| Error::io(format!("cannot create {}", root.display()), e))?;
+    let mut created = false;
+    for (path, text) in files {
+        created |= log::create_new(&path, text.as_bytes())?;
+    }
+    Ok(created)
+}
+
 /// Whether `dir` looks like a store folder.
 fn is_store(dir: &Path) -> bool {
     dir.is_dir()
@@ -94,20 +105,30 @@ impl Store {
     /// Creates the store's files at `root` where they are missing; existing files are left as
     /// they are, so running it twice is harmless. Returns whether anything was created.
     pub fn create(root: &Path, default_project: &str) -> Result<bool> {
-        std::fs::create_dir_all(root)
-            .map_err(|e| Error::io(format!("cannot create {}", root.display()), e))?;
         let layout = Layout::new(root.to_path_buf());
-        let mut created = false;
-        let files: [(PathBuf, String); 4] = [
-            (layout.config(), Config::initial_text(default_project)),
-            (root.join(".gitignore"), GITIGNORE.to_string()),
-            (root.join(".gitattributes"), GITATTRIBUTES.to_string()),
-            (layout.projects_file(), String::new()),
-        ];
-        for (path, text) in files {
-            created |= log::create_new(&path, text.as_bytes())?;
-        }
-        Ok(created)
+        create_missing(
+            root,
+            [
+                (layout.config(), Config::initial_text(default_project)),
+                (root.join(".gitignore"), GITIGNORE.to_string()),
+                (root.join(".gitattributes"), GITATTRIBUTES.to_string()),
+                (layout.projects_file(), String::new()),
+            ],
+        )
+    }
+
+    /// [`Store::create`] for a local store (`relay init --local`), which git never sees: its
+    /// config says `local = true`, and it gets no `.gitignore` or `.gitattributes`, which only
+    /// matter to a committed store.
+    pub fn create_local(root: &Path, default_project: &str) -> Result<bool> {
+        let layout = Layout::new(root.to_path_buf());
+        create_missing(
+            root,
+            [
+                (layout.config(), Config::initial_local_text(default_project)),
+                (layout.projects_file(), String::new()),
+            ],
+        )
     }
 
     pub fn layout(&self) -> &Layout {

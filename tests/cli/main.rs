@@ -27,6 +27,7 @@ mod mcp;
 mod memory;
 mod onboard;
 mod orient;
+mod private;
 mod pull;
 mod retention;
 mod review;

@@ -6,11 +6,41 @@ use clap::Args;
 use colored::Colorize;
 
 use crate::cli::{CmdResult, Ctx, render};
+use crate::ops::git::StoreSync;
 use crate::ops::status;
 
 /// Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings
+///
+/// The Git line says whether the store is local (git never sees it), else whether its files
+/// are all committed and how the branch stands against its upstream as of the last fetch
+/// (relay reads local refs only; it never fetches).
 #[derive(Debug, Args)]
 pub struct StatusArgs {}
+
+/// The Git line: local, or committed and in step with the upstream, in sentences.
+fn git_line(local: bool, sync: Option<&StoreSync>) -> String {
+    if local {
+        return "Local store: git never sees it; back it up with relay export.".into();
+    }
+    let Some(g) = sync else {
+        return "Not in a git work tree.".into();
+    };
+    let mut text = Vec::new();
+    if g.uncommitted == 0 {
+        text.push("Store committed.".to_string());
+    }
+    text.extend(g.header_note());
+    match &g.upstream {
+        None => text.push("No upstream branch.".into()),
+        Some(up) if g.ahead > 0 => {
+            let s = if g.ahead == 1 { "" } else { "s" };
+            text.push(format!("{} commit{s} not pushed to {up} yet.", g.ahead));
+        }
+        Some(up) if g.behind == 0 => text.push(format!("In step with {up} as of the last fetch.")),
+        Some(_) => {}
+    }
+    text.join(" ")
+}
 
 fn counts(map: &std::collections::BTreeMap<String, usize>) -> String {
     if map.is_empty() {
@@ -39,6 +69,12 @@ pub fn run(ctx: &mut Ctx, _args: StatusArgs) -> CmdResult {
     let root = store.root().display().to_string();
     let out = ctx.ui.out();
     writeln!(out, "{} {}", "Store".bold(), root)?;
+    writeln!(
+        out,
+        "{} {}",
+        "Git".bold(),
+        git_line(s.local, s.git.as_ref())
+    )?;
     writeln!(out, "{}", "Projects".bold())?;
     for p in &s.projects {
         let state = if p.archived {
