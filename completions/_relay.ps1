@@ -55,7 +55,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check every line of the store; with --fix, repair what is safe')
             [CompletionResult]::new('keys', 'keys', [CompletionResultType]::ParameterValue, 'Make signing keys and list who may sign (.relay/allowed_signers)')
-            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Hook relay into git and coding agents')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Hook relay into git and coding agents (Claude Code, Codex)')
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Look for credentials in the store: every line, every version')
             [CompletionResult]::new('conformance', 'conformance', [CompletionResultType]::ParameterValue, 'Print the conformance descriptor (§11.5), or check a server''s conformance (--check URL)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -1224,6 +1224,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install hooks (installing twice changes nothing)')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove relay''s hooks and restore what was there before')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Handle one agent event (what the installed agent hooks run)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1234,6 +1235,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
             [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'The git hooks of the repository you are in')
             [CompletionResult]::new('--claude', '--claude', [CompletionResultType]::ParameterName, 'Claude Code''s .claude/settings.json in the repository''s top folder')
+            [CompletionResult]::new('--codex', '--codex', [CompletionResultType]::ParameterName, 'Codex''s .codex/hooks.json in the repository''s top folder')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
@@ -1253,6 +1255,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
             [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'The git hooks of the repository you are in')
             [CompletionResult]::new('--claude', '--claude', [CompletionResultType]::ParameterName, 'Claude Code''s .claude/settings.json in the repository''s top folder')
+            [CompletionResult]::new('--codex', '--codex', [CompletionResultType]::ParameterName, 'Codex''s .codex/hooks.json in the repository''s top folder')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
@@ -1265,9 +1268,29 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'relay;hook;run' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent that sends it')
+            [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'SessionStart''s briefing budget in characters [default: 9000 for claude, 8000 for codex]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('--sign', '--sign', [CompletionResultType]::ParameterName, 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'relay;hook;help' {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install hooks (installing twice changes nothing)')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove relay''s hooks and restore what was there before')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Handle one agent event (what the installed agent hooks run)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1275,6 +1298,9 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             break
         }
         'relay;hook;help;uninstall' {
+            break
+        }
+        'relay;hook;help;run' {
             break
         }
         'relay;hook;help;help' {
@@ -1560,7 +1586,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check every line of the store; with --fix, repair what is safe')
             [CompletionResult]::new('keys', 'keys', [CompletionResultType]::ParameterValue, 'Make signing keys and list who may sign (.relay/allowed_signers)')
-            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Hook relay into git and coding agents')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Hook relay into git and coding agents (Claude Code, Codex)')
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Look for credentials in the store: every line, every version')
             [CompletionResult]::new('conformance', 'conformance', [CompletionResultType]::ParameterValue, 'Print the conformance descriptor (§11.5), or check a server''s conformance (--check URL)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -1740,12 +1766,16 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         'relay;help;hook' {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install hooks (installing twice changes nothing)')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove relay''s hooks and restore what was there before')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Handle one agent event (what the installed agent hooks run)')
             break
         }
         'relay;help;hook;install' {
             break
         }
         'relay;help;hook;uninstall' {
+            break
+        }
+        'relay;help;hook;run' {
             break
         }
         'relay;help;scan' {

@@ -271,6 +271,9 @@ _relay() {
             relay__subcmd__help__subcmd__hook,install)
                 cmd="relay__subcmd__help__subcmd__hook__subcmd__install"
                 ;;
+            relay__subcmd__help__subcmd__hook,run)
+                cmd="relay__subcmd__help__subcmd__hook__subcmd__run"
+                ;;
             relay__subcmd__help__subcmd__hook,uninstall)
                 cmd="relay__subcmd__help__subcmd__hook__subcmd__uninstall"
                 ;;
@@ -349,6 +352,9 @@ _relay() {
             relay__subcmd__hook,install)
                 cmd="relay__subcmd__hook__subcmd__install"
                 ;;
+            relay__subcmd__hook,run)
+                cmd="relay__subcmd__hook__subcmd__run"
+                ;;
             relay__subcmd__hook,uninstall)
                 cmd="relay__subcmd__hook__subcmd__uninstall"
                 ;;
@@ -357,6 +363,9 @@ _relay() {
                 ;;
             relay__subcmd__hook__subcmd__help,install)
                 cmd="relay__subcmd__hook__subcmd__help__subcmd__install"
+                ;;
+            relay__subcmd__hook__subcmd__help,run)
+                cmd="relay__subcmd__hook__subcmd__help__subcmd__run"
                 ;;
             relay__subcmd__hook__subcmd__help,uninstall)
                 cmd="relay__subcmd__hook__subcmd__help__subcmd__uninstall"
@@ -1490,7 +1499,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help__subcmd__hook)
-            opts="install uninstall"
+            opts="install uninstall run"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1504,6 +1513,20 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help__subcmd__hook__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__hook__subcmd__run)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2176,7 +2199,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__hook)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version install uninstall help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version install uninstall run help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2206,7 +2229,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__hook__subcmd__help)
-            opts="install uninstall help"
+            opts="install uninstall run help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2247,6 +2270,20 @@ _relay() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        relay__subcmd__hook__subcmd__help__subcmd__run)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         relay__subcmd__hook__subcmd__help__subcmd__uninstall)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -2262,7 +2299,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__hook__subcmd__install)
-            opts="-q -h -V --git --claude --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --git --claude --codex --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2291,8 +2328,46 @@ _relay() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        relay__subcmd__hook__subcmd__run)
+            opts="-q -h -V --agent --max-chars --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -W "claude codex" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-chars)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         relay__subcmd__hook__subcmd__uninstall)
-            opts="-q -h -V --git --claude --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --git --claude --codex --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -52,7 +52,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand import 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder'
             cand verify 'Check every line of the store; with --fix, repair what is safe'
             cand keys 'Make signing keys and list who may sign (.relay/allowed_signers)'
-            cand hook 'Hook relay into git and coding agents'
+            cand hook 'Hook relay into git and coding agents (Claude Code, Codex)'
             cand scan 'Look for credentials in the store: every line, every version'
             cand conformance 'Print the conformance descriptor (§11.5), or check a server''s conformance (--check URL)'
             cand completions 'Print a shell completion script'
@@ -1132,6 +1132,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --version 'Print version'
             cand install 'Install hooks (installing twice changes nothing)'
             cand uninstall 'Remove relay''s hooks and restore what was there before'
+            cand run 'Handle one agent event (what the installed agent hooks run)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;hook;install'= {
@@ -1141,6 +1142,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
             cand --git 'The git hooks of the repository you are in'
             cand --claude 'Claude Code''s .claude/settings.json in the repository''s top folder'
+            cand --codex 'Codex''s .codex/hooks.json in the repository''s top folder'
             cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
             cand -q 'Print only results: no notes or warnings on stderr'
             cand --quiet 'Print only results: no notes or warnings on stderr'
@@ -1159,6 +1161,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
             cand --git 'The git hooks of the repository you are in'
             cand --claude 'Claude Code''s .claude/settings.json in the repository''s top folder'
+            cand --codex 'Codex''s .codex/hooks.json in the repository''s top folder'
             cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
             cand -q 'Print only results: no notes or warnings on stderr'
             cand --quiet 'Print only results: no notes or warnings on stderr'
@@ -1170,14 +1173,35 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'relay;hook;run'= {
+            cand --agent 'The agent that sends it'
+            cand --max-chars 'SessionStart''s briefing budget in characters [default: 9000 for claude, 8000 for codex]'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'relay;hook;help'= {
             cand install 'Install hooks (installing twice changes nothing)'
             cand uninstall 'Remove relay''s hooks and restore what was there before'
+            cand run 'Handle one agent event (what the installed agent hooks run)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;hook;help;install'= {
         }
         &'relay;hook;help;uninstall'= {
+        }
+        &'relay;hook;help;run'= {
         }
         &'relay;hook;help;help'= {
         }
@@ -1444,7 +1468,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand import 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder'
             cand verify 'Check every line of the store; with --fix, repair what is safe'
             cand keys 'Make signing keys and list who may sign (.relay/allowed_signers)'
-            cand hook 'Hook relay into git and coding agents'
+            cand hook 'Hook relay into git and coding agents (Claude Code, Codex)'
             cand scan 'Look for credentials in the store: every line, every version'
             cand conformance 'Print the conformance descriptor (§11.5), or check a server''s conformance (--check URL)'
             cand completions 'Print a shell completion script'
@@ -1577,10 +1601,13 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;help;hook'= {
             cand install 'Install hooks (installing twice changes nothing)'
             cand uninstall 'Remove relay''s hooks and restore what was there before'
+            cand run 'Handle one agent event (what the installed agent hooks run)'
         }
         &'relay;help;hook;install'= {
         }
         &'relay;help;hook;uninstall'= {
+        }
+        &'relay;help;hook;run'= {
         }
         &'relay;help;scan'= {
         }

@@ -57,7 +57,7 @@ complete -c relay -n "__fish_relay_needs_command" -f -a "export" -d 'Back up pro
 complete -c relay -n "__fish_relay_needs_command" -f -a "import" -d 'Restore records: a backup folder, an NDJSON stream, or another store\'s .relay/ folder'
 complete -c relay -n "__fish_relay_needs_command" -f -a "verify" -d 'Check every line of the store; with --fix, repair what is safe'
 complete -c relay -n "__fish_relay_needs_command" -f -a "keys" -d 'Make signing keys and list who may sign (.relay/allowed_signers)'
-complete -c relay -n "__fish_relay_needs_command" -f -a "hook" -d 'Hook relay into git and coding agents'
+complete -c relay -n "__fish_relay_needs_command" -f -a "hook" -d 'Hook relay into git and coding agents (Claude Code, Codex)'
 complete -c relay -n "__fish_relay_needs_command" -f -a "scan" -d 'Look for credentials in the store: every line, every version'
 complete -c relay -n "__fish_relay_needs_command" -f -a "conformance" -d 'Print the conformance descriptor (§11.5), or check a server\'s conformance (--check URL)'
 complete -c relay -n "__fish_relay_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -936,22 +936,23 @@ complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from help" -f -a "generate" -d 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from help" -f -a "list" -d 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall run help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall run help" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall run help" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -s V -l version -d 'Print version'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -f -a "install" -d 'Install hooks (installing twice changes nothing)'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -f -a "uninstall" -d 'Remove relay\'s hooks and restore what was there before'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall run help" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall run help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall run help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall run help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall run help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall run help" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall run help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall run help" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall run help" -f -a "install" -d 'Install hooks (installing twice changes nothing)'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall run help" -f -a "uninstall" -d 'Remove relay\'s hooks and restore what was there before'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall run help" -f -a "run" -d 'Handle one agent event (what the installed agent hooks run)'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall run help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l color -d 'When to color human output' -r -f -a "auto\t''
@@ -960,6 +961,7 @@ never\t''"
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l git -d 'The git hooks of the repository you are in'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l claude -d 'Claude Code\'s .claude/settings.json in the repository\'s top folder'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l codex -d 'Codex\'s .codex/hooks.json in the repository\'s top folder'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
@@ -975,6 +977,7 @@ never\t''"
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l git -d 'The git hooks of the repository you are in'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l claude -d 'Claude Code\'s .claude/settings.json in the repository\'s top folder'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l codex -d 'Codex\'s .codex/hooks.json in the repository\'s top folder'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
@@ -982,8 +985,25 @@ complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l agent -d 'The agent that sends it' -r -f -a "claude\t'Claude Code'
+codex\t'Codex'"
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l max-chars -d 'SessionStart\'s briefing budget in characters [default: 9000 for claude, 8000 for codex]' -r
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "install" -d 'Install hooks (installing twice changes nothing)'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "uninstall" -d 'Remove relay\'s hooks and restore what was there before'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "run" -d 'Handle one agent event (what the installed agent hooks run)'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c relay -n "__fish_relay_using_subcommand scan" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand scan" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
@@ -1209,7 +1229,7 @@ complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_su
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "import" -d 'Restore records: a backup folder, an NDJSON stream, or another store\'s .relay/ folder'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "verify" -d 'Check every line of the store; with --fix, repair what is safe'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "keys" -d 'Make signing keys and list who may sign (.relay/allowed_signers)'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "hook" -d 'Hook relay into git and coding agents'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "hook" -d 'Hook relay into git and coding agents (Claude Code, Codex)'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "scan" -d 'Look for credentials in the store: every line, every version'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "conformance" -d 'Print the conformance descriptor (§11.5), or check a server\'s conformance (--check URL)'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "completions" -d 'Print a shell completion script'
@@ -1248,6 +1268,7 @@ complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from keys" -f -a "list" -d 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "install" -d 'Install hooks (installing twice changes nothing)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "uninstall" -d 'Remove relay\'s hooks and restore what was there before'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "run" -d 'Handle one agent event (what the installed agent hooks run)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "create" -d 'Make a token and print it (once: only its hash is kept)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "list" -d 'Every token, revoked ones too (no secrets: ids, actors, scopes, times)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "revoke" -d 'Revoke a token: requests with it are refused from now on'

@@ -20,7 +20,9 @@ pub struct AutoPackage {
     pub author: Option<String>,
 }
 
-fn id_for(what: &str) -> String {
+/// A package id derived from what it describes: the same description, the same id, so a second
+/// deposit of it is a no-op.
+pub fn id_for(what: &str) -> String {
     let digest = Sha256::digest(what.as_bytes());
     format!(
         "pkg_{}",
@@ -40,11 +42,21 @@ fn outside_store(paths: Vec<String>) -> Vec<String> {
         .collect()
 }
 
-fn deliverables(root: &Path, paths: &[String]) -> Result<Vec<Value>> {
+pub fn deliverables(root: &Path, paths: &[String]) -> Result<Vec<Value>> {
     paths
         .iter()
         .map(|p| Ok(super::deposit::deliverable_for_path(p, root, root)?.value))
         .collect()
+}
+
+/// The work tree's uncommitted changes outside the store: `git status --porcelain` (NULs as
+/// newlines) and the changed paths, untracked files included.
+pub fn uncommitted(root: &Path) -> (String, Vec<String>) {
+    let mut args = vec!["status", "--porcelain", "-z", "--untracked-files=all", "--"];
+    args.extend([".", ":(exclude).relay"]);
+    let raw_status = super::git::git_raw(root, &args).unwrap_or_default();
+    let status = String::from_utf8_lossy(&raw_status).replace('\0', "\n");
+    (status, outside_store(super::git::status_paths(&raw_status)))
 }
 
 /// The automatic package for the state of the work tree at `cwd`, or `None` when there is
@@ -97,11 +109,7 @@ pub fn build(cwd: &Path, deposited: &dyn Fn(&str) -> Result<bool>) -> Result<Opt
     // No new commit: the uncommitted changes, if any.
     // The store's own files are not work to report (and change with every deposit).
     let outside = [".", ":(exclude).relay"];
-    let mut args = vec!["status", "--porcelain", "-z", "--untracked-files=all", "--"];
-    args.extend(outside);
-    let raw_status = super::git::git_raw(root, &args).unwrap_or_default();
-    let status = String::from_utf8_lossy(&raw_status).replace('\0', "\n");
-    let files: Vec<String> = outside_store(super::git::status_paths(&raw_status));
+    let (status, files) = uncommitted(root);
     if files.is_empty() {
         return Ok(None);
     }

@@ -1,7 +1,8 @@
 //! Installing relay into the tools around it: git hooks (post-commit deposits the commit,
-//! post-merge checks and repairs the store) and Claude Code's settings (orient at session
-//! start, deposit at stop). Installing twice changes nothing; existing hooks are chained, not
-//! replaced, and kept in a backup that uninstalling restores.
+//! post-merge checks and repairs the store) and the hook files of coding agents (Claude Code's
+//! `.claude/settings.json`, Codex's `.codex/hooks.json`), whose every entry runs
+//! `relay hook run EVENT` (see `agent_session`). Installing twice changes nothing; existing
+//! hooks are chained or merged, not replaced, and uninstalling restores what was there.
 
 use std::path::{Path, PathBuf};
 
@@ -111,124 +112,228 @@ pub fn uninstall_git(hooks_dir: &Path) -> Result<Changes> {
     Ok(changes)
 }
 
-/// The Claude Code hooks relay adds: orient into the agent's context at session start, and an
-/// automatic deposit at stop.
-pub fn claude_hooks(relay: &str) -> Vec<(&'static str, String)> {
-    vec![
-        ("SessionStart", format!("{relay} orient --md")),
-        ("Stop", format!("{relay} deposit --auto --quiet")),
-    ]
+/// The coding agents whose hook files relay installs into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgentFile {
+    /// Claude Code: `.claude/settings.json`.
+    Claude,
+    /// Codex: `.codex/hooks.json` (same event → matcher → hooks shape).
+    Codex,
 }
 
-fn has_command(entries: &Value, command: &str) -> bool {
-    entries.as_array().is_some_and(|list| {
-        list.iter().any(|e| {
-            e.get("hooks").and_then(Value::as_array).is_some_and(|hs| {
-                hs.iter()
-                    .any(|h| h.get("command").and_then(Value::as_str) == Some(command))
+/// How long the agent lets a relay hook run, in seconds. `relay hook run` gives up by itself
+/// after [`super::agent_session::TIME_LIMIT`]; this is the agent's backstop.
+pub const HOOK_TIMEOUT_SECS: u64 = 15;
+
+impl AgentFile {
+    /// The file under the repository's top folder.
+    pub fn path(self, project_root: &Path) -> PathBuf {
+        project_root.join(self.shown())
+    }
+
+    /// The file as the changes name it.
+    fn shown(self) -> &'static str {
+        match self {
+            AgentFile::Claude => ".claude/settings.json",
+            AgentFile::Codex => ".codex/hooks.json",
+        }
+    }
+
+    fn agent(self) -> super::agent_session::Agent {
+        match self {
+            AgentFile::Claude => super::agent_session::Agent::Claude,
+            AgentFile::Codex => super::agent_session::Agent::Codex,
+        }
+    }
+
+    /// The events relay hooks, with the command each runs. Codex has no SessionEnd: a Codex
+    /// session's work is deposited at a later SessionStart (see `agent_session`).
+    pub fn hooks(self, relay: &str) -> Vec<(&'static str, String)> {
+        let agent = self.agent();
+        let name = agent.name();
+        let events: &[&'static str] = match self {
+            AgentFile::Claude => &["SessionStart", "PreCompact", "Stop", "SessionEnd"],
+            AgentFile::Codex => &["SessionStart", "PreCompact", "Stop"],
+        };
+        events
+            .iter()
+            .map(|&event| {
+                let budget = match event {
+                    "SessionStart" => format!(" --max-chars {}", agent.default_max_chars()),
+                    _ => String::new(),
+                };
+                (
+                    event,
+                    format!("{relay} hook run {event} --agent {name}{budget}"),
+                )
             })
-        })
-    })
+            .collect()
+    }
 }
 
-/// Merges relay's hooks into `.claude/settings.json` under `project_root`, keeping everything
-/// already there (a backup of the original is kept beside it).
-pub fn install_claude(project_root: &Path, relay: &str) -> Result<Changes> {
-    let path = project_root.join(".claude").join("settings.json");
-    let mut settings: Value = match std::fs::read(&path) {
+/// Whether a hook command is relay's: this version's `relay hook run`, or the entries earlier
+/// versions installed (`relay orient --md` at SessionStart, `relay deposit --auto --quiet` at
+/// Stop), which install upgrades and uninstall removes.
+fn is_relay_command(command: &str) -> bool {
+    (command.contains(" hook run ") && command.contains(" --agent "))
+        || command.ends_with(" orient --md")
+        || command.ends_with(" deposit --auto --quiet")
+}
+
+/// `value` without relay's hook entries. A matcher group left with no hooks goes, and so does
+/// an event left with no groups and the `hooks` object left empty, but only when relay emptied
+/// them: what someone else wrote stays as it was.
+fn without_relay(value: &Value) -> Value {
+    let mut value = value.clone();
+    let Some(hooks) = value.get_mut("hooks").and_then(Value::as_object_mut) else {
+        return value;
+    };
+    let mut emptied = Vec::new();
+    for (event, groups) in hooks.iter_mut() {
+        let Some(list) = groups.as_array_mut() else {
+            continue;
+        };
+        let before = list.len();
+        for group in list.iter_mut() {
+            if let Some(hs) = group.get_mut("hooks").and_then(Value::as_array_mut) {
+                hs.retain(|h| {
+                    !h.get("command")
+                        .and_then(Value::as_str)
+                        .is_some_and(is_relay_command)
+                });
+            }
+        }
+        list.retain(|g| {
+            g.get("hooks")
+                .and_then(Value::as_array)
+                .is_none_or(|hs| !hs.is_empty())
+        });
+        if list.is_empty() && before > 0 {
+            emptied.push(event.clone());
+        }
+    }
+    for event in emptied {
+        hooks.remove(&event);
+    }
+    if hooks.is_empty() {
+        value.as_object_mut().map(|o| o.remove("hooks"));
+    }
+    value
+}
+
+fn read_json(path: &Path) -> Result<Option<Value>> {
+    let value: Value = match std::fs::read(path) {
         Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
             Error::InvalidInput(format!(
                 "{} is not valid JSON ({e}); fix it first, relay will not overwrite it",
                 path.display()
             ))
         })?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => json!({}),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
     };
-    if !settings.is_object() {
+    let hooks_ok = value.get("hooks").is_none_or(|h| {
+        h.as_object()
+            .is_some_and(|o| o.values().all(Value::is_array))
+    });
+    if !value.is_object() || !hooks_ok {
         return Err(Error::InvalidInput(format!(
-            "{} does not hold a JSON object",
+            "{} does not hold a JSON object whose `hooks` maps events to lists; fix it first",
             path.display()
         )));
     }
-    let mut changes = Vec::new();
-    let mut changed = false;
-    for (event, command) in claude_hooks(relay) {
-        let hooks = settings.as_object_mut().and_then(|o| {
+    Ok(Some(value))
+}
+
+fn write_json(path: &Path, value: &Value) -> Result<()> {
+    let mut text = serde_json::to_vec_pretty(value).map_err(|e| Error::Integrity(e.to_string()))?;
+    text.push(b'\n');
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+    }
+    log::write_atomic(path, &text)
+}
+
+fn backup_of(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(".{BACKUP_SUFFIX}"));
+    PathBuf::from(name)
+}
+
+/// Merges relay's hooks into the agent's hook file under `project_root`, keeping everything
+/// already there; earlier relay entries are replaced. The file as it was is kept beside it
+/// (`<file>.relay-backup`) for uninstall. Installing twice leaves the file's bytes as they are.
+pub fn install_agent(file: AgentFile, project_root: &Path, relay: &str) -> Result<Changes> {
+    let path = file.path(project_root);
+    let shown = file.shown();
+    let original = read_json(&path)?;
+    let mut settings = without_relay(original.as_ref().unwrap_or(&json!({})));
+    let hooks = settings
+        .as_object_mut()
+        .and_then(|o| {
             o.entry("hooks")
                 .or_insert_with(|| json!({}))
                 .as_object_mut()
-        });
-        let Some(hooks) = hooks else {
-            return Err(Error::InvalidInput(format!(
-                "`hooks` in {} is not an object",
-                path.display()
-            )));
-        };
-        let list = hooks.entry(event).or_insert_with(|| json!([]));
-        if has_command(list, &command) {
-            changes.push(format!("{event}: already installed"));
-            continue;
+        })
+        .ok_or_else(|| Error::Integrity("hooks is an object".into()))?;
+    let mut changes = Vec::new();
+    for (event, command) in file.hooks(relay) {
+        if let Some(list) = hooks
+            .entry(event)
+            .or_insert_with(|| json!([]))
+            .as_array_mut()
+        {
+            list.push(json!({"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT_SECS}]}));
         }
-        let Some(list) = list.as_array_mut() else {
-            return Err(Error::InvalidInput(format!(
-                "`hooks.{event}` in {} is not a list",
-                path.display()
-            )));
-        };
-        list.push(json!({"hooks": [{"type": "command", "command": command}]}));
-        changes.push(format!("{event}: added `{command}`"));
-        changed = true;
+        changes.push(format!("{shown} {event}: `{command}`"));
     }
-    if changed {
-        let backup = path.with_extension(format!("json.{BACKUP_SUFFIX}"));
-        if path.exists() && !backup.exists() {
-            std::fs::copy(&path, &backup).map_err(io(&backup))?;
-        }
-        let mut text =
-            serde_json::to_vec_pretty(&settings).map_err(|e| Error::Integrity(e.to_string()))?;
-        text.push(b'\n');
-        log::write_atomic(&path, &text)?;
+    if original.as_ref() == Some(&settings) {
+        return Ok(vec![format!("{shown}: already installed")]);
     }
+    let backup = backup_of(&path);
+    if original.is_some() && !backup.exists() {
+        std::fs::copy(&path, &backup).map_err(io(&backup))?;
+    }
+    write_json(&path, &settings)?;
     Ok(changes)
 }
 
-/// Removes relay's entries from `.claude/settings.json`, leaving everything else.
-pub fn uninstall_claude(project_root: &Path) -> Result<Changes> {
-    let path = project_root.join(".claude").join("settings.json");
-    let Ok(bytes) = std::fs::read(&path) else {
+/// Removes relay's entries (this version's and earlier ones) from the agent's hook file,
+/// leaving everything else. When nothing else changed since install, the file is put back
+/// byte for byte; a file that held only relay's hooks (relay created it) is removed.
+pub fn uninstall_agent(file: AgentFile, project_root: &Path) -> Result<Changes> {
+    let path = file.path(project_root);
+    let shown = file.shown();
+    let Some(current) = read_json(&path)? else {
         return Ok(Vec::new());
     };
-    let Ok(mut settings) = serde_json::from_slice::<Value>(&bytes) else {
+    let cleaned = without_relay(&current);
+    if cleaned == current {
         return Ok(Vec::new());
-    };
-    let mut changes = Vec::new();
-    if let Some(hooks) = settings.get_mut("hooks").and_then(Value::as_object_mut) {
-        for (event, _) in claude_hooks("relay") {
-            if let Some(list) = hooks.get_mut(event).and_then(Value::as_array_mut) {
-                let before = list.len();
-                list.retain(|e| {
-                    !e.get("hooks").and_then(Value::as_array).is_some_and(|hs| {
-                        hs.iter().any(|h| {
-                            h.get("command").and_then(Value::as_str).is_some_and(|c| {
-                                c.contains(" orient --md") || c.contains(" deposit --auto")
-                            })
-                        })
-                    })
-                });
-                if list.len() != before {
-                    changes.push(format!("{event}: removed relay's hook"));
-                }
-            }
+    }
+    let backup = backup_of(&path);
+    let saved = std::fs::read(&backup).ok();
+    let saved_matches = saved
+        .as_deref()
+        .and_then(|b| serde_json::from_slice::<Value>(b).ok())
+        .is_some_and(|v| v == cleaned);
+    let change = if saved_matches {
+        std::fs::rename(&backup, &path).map_err(io(&path))?;
+        format!("{shown}: restored as it was before relay")
+    } else if cleaned == json!({}) {
+        std::fs::remove_file(&path).map_err(io(&path))?;
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::remove_dir(dir); // only when empty
         }
+        format!("{shown}: removed (it held only relay's hooks)")
+    } else {
+        write_json(&path, &cleaned)?;
+        format!("{shown}: removed relay's hooks")
+    };
+    if backup.exists() {
+        std::fs::remove_file(&backup).map_err(io(&backup))?;
     }
-    if !changes.is_empty() {
-        let mut text =
-            serde_json::to_vec_pretty(&settings).map_err(|e| Error::Integrity(e.to_string()))?;
-        text.push(b'\n');
-        log::write_atomic(&path, &text)?;
-    }
-    Ok(changes)
+    Ok(vec![change])
 }
 
 /// Where git keeps the hooks of the repository at `cwd` (honouring `core.hooksPath`).
@@ -239,4 +344,44 @@ pub fn git_hooks_dir(cwd: &Path) -> Result<PathBuf> {
         )
     })?;
     Ok(cwd.join(dir))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relay_entries_old_and_new_are_taken_out_and_only_what_relay_emptied_goes() {
+        assert!(is_relay_command("relay hook run Stop --agent claude"));
+        assert!(is_relay_command("'/opt/relay' orient --md"));
+        assert!(is_relay_command("relay deposit --auto --quiet"));
+        assert!(!is_relay_command("echo relay hook run"));
+        let cmd = |c: &str| json!({"hooks": [{"type": "command", "command": c}]});
+        let settings = json!({"model": "opus", "hooks": {
+            "Stop": [cmd("echo bye"), cmd("relay hook run Stop --agent claude")],
+            "SessionStart": [cmd("relay orient --md")],
+            "Notification": []}});
+        assert_eq!(
+            without_relay(&settings),
+            json!({"model": "opus", "hooks": {"Stop": [cmd("echo bye")], "Notification": []}})
+        );
+        let only_relay = json!({"hooks": {"Stop": [cmd("relay hook run Stop --agent codex")]}});
+        assert_eq!(without_relay(&only_relay), json!({}));
+        let installed = AgentFile::Codex.hooks("relay");
+        assert_eq!(
+            installed,
+            [
+                (
+                    "SessionStart",
+                    "relay hook run SessionStart --agent codex --max-chars 8000".to_string()
+                ),
+                (
+                    "PreCompact",
+                    "relay hook run PreCompact --agent codex".to_string()
+                ),
+                ("Stop", "relay hook run Stop --agent codex".to_string()),
+            ]
+        );
+        assert!(installed.iter().all(|(_, c)| is_relay_command(c)));
+    }
 }

@@ -1,6 +1,7 @@
 //! The protocol's operations (§8) over a [`Store`](crate::store::Store): each takes typed
 //! inputs and returns typed results or an [`Error`](crate::Error) named after the spec's codes.
 
+pub mod agent_session;
 pub mod amp;
 pub mod attribution;
 pub mod auto;
@@ -39,6 +40,7 @@ pub mod snippet_source;
 pub mod sources;
 pub mod status;
 pub mod tokens;
+pub mod transcript;
 pub mod verify;
 pub mod watch;
 

@@ -138,8 +138,12 @@ impl Env {
     }
 
     pub fn run_stdin(&self, args: &[&str], input: &[u8]) -> Run {
-        let mut child = self
-            .command(args)
+        Self::piped(self.command(args), input)
+    }
+
+    /// Runs `command`, writing `input` on its stdin.
+    pub fn piped(mut command: Command, input: &[u8]) -> Run {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

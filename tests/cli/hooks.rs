@@ -1,13 +1,14 @@
-//! `relay hook install|uninstall --git|--claude` and `relay deposit --auto`, driven by real git.
+//! `relay hook install|uninstall --git` and `relay deposit --auto`, driven by real git (the
+//! agents' hooks are in `agent_hooks`).
 
-use std::path::Path;
 use std::process::Command;
 
 use serde_json::{Value, json};
 
 use crate::harness::{Env, read};
 
-fn git(env: &Env, args: &[&str]) -> std::process::Output {
+/// Runs git in the test's work tree as Ada, outside the user's config.
+pub fn git(env: &Env, args: &[&str]) -> std::process::Output {
     let out = Command::new("git")
         .args([
             "-c",
@@ -33,7 +34,8 @@ fn git(env: &Env, args: &[&str]) -> std::process::Output {
     out
 }
 
-fn repo() -> Option<Env> {
+/// A store in a fresh git repository with one commit, or `None` without git.
+pub fn repo() -> Option<Env> {
     Command::new("git").arg("--version").output().ok()?;
     let env = Env::new();
     git(&env, &["init", "-q"]);
@@ -181,45 +183,6 @@ fn auto_records_uncommitted_work_once_and_skips_when_nothing_is_new() {
     let r = other.run(&["deposit", "--auto"]);
     assert_eq!(r.code, 0);
     assert!(r.stderr.contains("needs a git work tree"), "{}", r.stderr);
-}
-
-#[test]
-fn claude_settings_are_merged_not_clobbered() {
-    let Some(env) = repo() else { return };
-    let settings = env.path(".claude/settings.json");
-    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
-    let original = json!({"model": "opus", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo bye"}]}]}});
-    std::fs::write(&settings, serde_json::to_string_pretty(&original).unwrap()).unwrap();
-    env.ok(&["hook", "install", "--claude"]);
-    let merged: Value = serde_json::from_str(&read(&settings)).unwrap();
-    assert_eq!(merged["model"], "opus");
-    let stop = merged["hooks"]["Stop"].as_array().unwrap();
-    assert_eq!(stop.len(), 2);
-    assert_eq!(stop[0]["hooks"][0]["command"], "echo bye");
-    assert!(
-        stop[1]["hooks"][0]["command"]
-            .as_str()
-            .unwrap()
-            .ends_with("deposit --auto --quiet")
-    );
-    let start = merged["hooks"]["SessionStart"][0]["hooks"][0]["command"]
-        .as_str()
-        .unwrap();
-    assert!(start.ends_with("orient --md"), "{start}");
-    env.ok(&["hook", "install", "--claude"]);
-    assert_eq!(
-        serde_json::from_str::<Value>(&read(&settings)).unwrap(),
-        merged,
-        "idempotent"
-    );
-    assert!(Path::new(&format!("{}.relay-backup", settings.display())).exists());
-    env.ok(&["hook", "uninstall", "--claude"]);
-    let back: Value = serde_json::from_str(&read(&settings)).unwrap();
-    assert_eq!(back["hooks"]["Stop"], original["hooks"]["Stop"]);
-    assert_eq!(back["hooks"]["SessionStart"], json!([]));
-    // The SessionStart command really prints a briefing.
-    let r = env.run(&["orient", "--md"]);
-    assert!(r.stdout.starts_with("# Orientation"));
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 mod harness;
 
+mod agent_hooks;
 mod amp;
 mod architecture;
 mod backup;

@@ -1,26 +1,50 @@
-//! `relay hook`: install relay into git and into Claude Code, and take it out again.
+//! `relay hook`: install relay into git and into coding agents (Claude Code, Codex), take it
+//! out again, and `relay hook run`, which the agents' hooks call.
 
 use std::io::Write;
 
 use clap::{Args, Subcommand};
 use serde_json::json;
 
+use super::hook_run::{self, RunArgs};
 use crate::cli::{CliError, CmdResult, Ctx};
-use crate::ops::hooks;
+use crate::ops::hooks::{self, AgentFile};
 
-/// Hook relay into git and coding agents
+/// Hook relay into git and coding agents (Claude Code, Codex)
 ///
 /// --git installs a post-commit hook that deposits each commit (`relay deposit --auto`: title
 /// from the subject, description from the body, branch and diff stats, the changed files as
 /// deliverables, at most once per commit) and a post-merge hook that runs
 /// `relay verify --fix --quiet`. Neither ever blocks or fails git. Existing hooks are kept and
-/// still run. --claude merges into .claude/settings.json a SessionStart hook that prints
-/// `relay orient --md` into the agent's context and a Stop hook that deposits the session's work.
+/// still run.
+///
+/// --claude merges into .claude/settings.json, and --codex into .codex/hooks.json, hooks that
+/// run `relay hook run EVENT --agent claude|codex`, each with a 15 s timeout:
+///
+/// SessionStart: a briefing into the agent's context, at most 9,000 characters for Claude Code
+/// and 8,000 for Codex; after a compaction it leads with the session's latest checkpoint. It
+/// first deposits the work of earlier sessions that never reached SessionEnd and were last
+/// seen over an hour ago.
+///
+/// PreCompact: a checkpoint (x-checkpoint, with x-agent-session = the session id): the last
+/// prompt, the branch, the last commit, the files changed and not committed.
+///
+/// Stop (after every turn): only notes that the session is alive; no deposit.
+///
+/// SessionEnd: deposits the session's work once: the commits since it started and the
+/// uncommitted files; nothing when it did nothing. Codex has no SessionEnd: its sessions are
+/// deposited at a later SessionStart.
+///
+/// Installing twice changes nothing; entries of earlier versions (`relay orient --md`,
+/// `relay deposit --auto --quiet`) are replaced. Uninstall takes relay's entries out and keeps
+/// everyone else's; a file relay created is removed. Hooks never stage, commit or push.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay hook install --git
   relay hook install --claude
-  relay hook uninstall --git --claude")]
+  relay hook install --codex
+  relay hook uninstall --git --claude --codex
+  echo '{\"session_id\":\"s1\",\"source\":\"startup\"}' | relay hook run SessionStart --agent claude")]
 pub struct HookArgs {
     #[command(subcommand)]
     pub action: HookAction,
@@ -32,6 +56,13 @@ pub enum HookAction {
     Install(Which),
     /// Remove relay's hooks and restore what was there before
     Uninstall(Which),
+    /// Handle one agent event (what the installed agent hooks run)
+    ///
+    /// Reads the event's JSON on stdin. Always exits 0 and writes nothing on stderr: problems
+    /// are appended to .relay/local/hooks.log, one line each; after 10 s it gives up. Only
+    /// SessionStart prints: one line of JSON whose hookSpecificOutput.additionalContext is
+    /// the briefing (the form both agents document for adding context).
+    Run(RunArgs),
 }
 
 #[derive(Debug, Args)]
@@ -42,6 +73,9 @@ pub struct Which {
     /// Claude Code's .claude/settings.json in the repository's top folder
     #[arg(long)]
     pub claude: bool,
+    /// Codex's .codex/hooks.json in the repository's top folder
+    #[arg(long)]
+    pub codex: bool,
 }
 
 /// How hooks call relay: plain `relay` when that is this binary on PATH (so a committed
@@ -67,13 +101,14 @@ fn relay_command() -> String {
 }
 
 pub fn run(ctx: &mut Ctx, args: HookArgs) -> CmdResult {
-    let (which, install) = match &args.action {
+    let (which, install) = match args.action {
         HookAction::Install(w) => (w, true),
         HookAction::Uninstall(w) => (w, false),
+        HookAction::Run(run) => return hook_run::run(ctx, run),
     };
-    if !which.git && !which.claude {
+    if !which.git && !which.claude && !which.codex {
         return Err(CliError::Usage(
-            "say which hooks: --git, --claude, or both".into(),
+            "say which hooks: --git, --claude, --codex, or several".into(),
         ));
     }
     let relay = relay_command();
@@ -86,15 +121,18 @@ pub fn run(ctx: &mut Ctx, args: HookArgs) -> CmdResult {
             hooks::uninstall_git(&dir)?
         });
     }
-    if which.claude {
-        let top = crate::ops::git::git(&ctx.cwd, &["rev-parse", "--show-toplevel"])
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| ctx.cwd.clone());
-        changes.extend(if install {
-            hooks::install_claude(&top, &relay)?
-        } else {
-            hooks::uninstall_claude(&top)?
-        });
+    let top = crate::ops::agent_session::work_root(&ctx.cwd);
+    for (wanted, file) in [
+        (which.claude, AgentFile::Claude),
+        (which.codex, AgentFile::Codex),
+    ] {
+        if wanted {
+            changes.extend(if install {
+                hooks::install_agent(file, &top, &relay)?
+            } else {
+                hooks::uninstall_agent(file, &top)?
+            });
+        }
     }
     if ctx.ui.json {
         ctx.ui.json_line(&json!({"changes": changes}))?;

@@ -7,6 +7,7 @@ pub mod deposit;
 pub mod export;
 pub mod facts;
 pub mod hook;
+pub mod hook_run;
 pub mod import;
 pub mod init;
 pub mod keys;

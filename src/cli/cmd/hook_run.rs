@@ -1,0 +1,129 @@
+//! `relay hook run EVENT --agent claude|codex`: the one entry point the agents' hooks call. It
+//! reads the event's JSON on stdin, hands it to `ops::agent_session` on a worker thread, and
+//! never blocks or fails the agent: after `TIME_LIMIT` it gives up, it always exits 0, and
+//! problems go to `.relay/local/hooks.log`, never to stderr.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+
+use clap::{Args, ValueEnum};
+
+use crate::cli::{CmdResult, Ctx};
+use crate::error::Result;
+use crate::ops::agent_session::{self, Agent, Call, Event, Outcome, TIME_LIMIT};
+use crate::store::Store;
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum AgentArg {
+    /// Claude Code
+    Claude,
+    /// Codex
+    Codex,
+}
+
+impl From<AgentArg> for Agent {
+    fn from(a: AgentArg) -> Agent {
+        match a {
+            AgentArg::Claude => Agent::Claude,
+            AgentArg::Codex => Agent::Codex,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The agent's event: SessionStart, PreCompact, Stop or SessionEnd
+    #[arg(value_name = "EVENT")]
+    pub event: String,
+    /// The agent that sends it
+    #[arg(long, value_enum)]
+    pub agent: AgentArg,
+    /// SessionStart's briefing budget in characters [default: 9000 for claude, 8000 for codex]
+    #[arg(long, value_name = "N")]
+    pub max_chars: Option<usize>,
+}
+
+pub fn run(ctx: &mut Ctx, args: RunArgs) -> CmdResult {
+    let agent = Agent::from(args.agent);
+    let store_root = Store::locate(&ctx.cwd, ctx.global.store.as_deref()).ok();
+    let (cwd, project) = (ctx.cwd.clone(), ctx.project_flag());
+    let (event, max_chars) = (args.event.clone(), args.max_chars);
+    let root = store_root.clone();
+    let (tx, rx) = mpsc::channel();
+    // The worker owns what it needs: on time out the process exits without waiting for it.
+    std::thread::spawn(move || {
+        let _ = tx.send(work(root, &cwd, project, agent, &event, max_chars));
+    });
+    let outcome = rx.recv_timeout(TIME_LIMIT).unwrap_or_else(|_| {
+        Err(crate::Error::Integrity(format!(
+            "gave up after {} s; nothing was added to the agent's context",
+            TIME_LIMIT.as_secs()
+        )))
+    });
+    let log = |message: &str| {
+        if let Some(root) = &store_root {
+            agent_session::log_problem(root, &args.event, agent, message);
+        }
+    };
+    match outcome {
+        Ok(Outcome { context, problems }) => {
+            problems.iter().for_each(|p| log(p));
+            if let Some(context) = context {
+                write!(ctx.ui.out(), "{}", agent_session::context_output(&context))?;
+            }
+        }
+        Err(e) => log(&e.to_string()),
+    }
+    Ok(())
+}
+
+fn work(
+    store_root: Option<PathBuf>,
+    cwd: &Path,
+    project: Option<String>,
+    agent: Agent,
+    event: &str,
+    max_chars: Option<usize>,
+) -> Result<Outcome> {
+    let event = Event::parse(event)?;
+    let mut stdin = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut stdin)
+        .map_err(|e| crate::Error::io("cannot read the event on stdin", e))?;
+    let input = agent_session::parse_input(&stdin)?;
+    let Some(store_root) = store_root else {
+        return Ok(Outcome::default()); // no store here: relay has nothing to do
+    };
+    let mut store = Store::open(store_root)?;
+    let key = crate::ops::signatures::key_path(&store, None, false, cwd);
+    store.set_signing_key(key);
+    let project = match project.or_else(|| store.config().default_project.clone()) {
+        Some(p) => p,
+        None => {
+            return Err(crate::Error::InvalidInput(
+                "no project selected: set default_project in .relay/config.toml or RELAY_PROJECT"
+                    .into(),
+            ));
+        }
+    };
+    let root = agent_session::work_root(cwd);
+    let call = Call {
+        store: &store,
+        root: &root,
+        project: &project,
+        agent,
+        now: crate::wire::time::now(),
+    };
+    let mut outcome = call.handle(event, &input, max_chars)?;
+    // What the store's readers skipped goes to the log, not to the agent's stderr.
+    for w in store.diagnostics().take() {
+        outcome.problems.push(format!(
+            "warning {}:{}: {}",
+            w.path.display(),
+            w.line,
+            w.message
+        ));
+    }
+    Ok(outcome)
+}
