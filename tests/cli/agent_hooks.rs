@@ -392,6 +392,31 @@ fn bad_stdin_exits_0_quietly_and_is_logged() {
 }
 
 #[test]
+fn a_secret_in_the_last_prompt_is_never_stored() {
+    let Some(env) = repo() else { return };
+    let relay = env!("CARGO_BIN_EXE_relay");
+    let compact = format!("'{relay}' hook run PreCompact --agent claude");
+    transcript(&env, &["Deploy with AKIAIOSFODNN7EXAMPLE please"]);
+    let r = fire(
+        &env,
+        &compact,
+        &claude_event(&env, "leak", "PreCompact", json!({"trigger": "manual"})),
+    );
+    assert_eq!(r.stdout, "");
+    assert!(of_session(&packages(&env), "leak", "x-checkpoint").is_empty());
+    let log = read(&env.store().join("local/hooks.log"));
+    assert!(
+        log.contains(" PreCompact --agent claude: ") && !log.contains("AKIAIOSFODNN7EXAMPLE"),
+        "{log}"
+    );
+    let grep = env
+        .program("grep", &["-rq", "AKIAIOSFODNN7EXAMPLE", ".relay"])
+        .status()
+        .unwrap();
+    assert_eq!(grep.code(), Some(1), "the key is nowhere in the store");
+}
+
+#[test]
 fn installing_twice_changes_no_byte_and_uninstall_restores() {
     let Some(env) = repo() else { return };
     // Someone's settings, in their own layout, with the entries an earlier relay installed.
