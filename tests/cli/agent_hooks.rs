@@ -417,6 +417,29 @@ fn a_secret_in_the_last_prompt_is_never_stored() {
 }
 
 #[test]
+fn a_hook_that_cannot_finish_gives_up_after_10_seconds_with_exit_0() {
+    let Some(env) = repo() else { return };
+    // An agent that never closes stdin: the event never arrives.
+    let mut child = env
+        .command(&["hook", "run", "SessionStart", "--agent", "claude"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let held = child.stdin.take();
+    let started = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let took = started.elapsed().as_secs_f64();
+    drop(held);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+    assert!((10.0..14.0).contains(&took), "{took} s");
+    let log = read(&env.store().join("local/hooks.log"));
+    assert!(log.trim_end().ends_with(" SessionStart --agent claude: gave up after 10 s; nothing was added to the agent's context"), "{log}");
+}
+
+#[test]
 fn installing_twice_changes_no_byte_and_uninstall_restores() {
     let Some(env) = repo() else { return };
     // Someone's settings, in their own layout, with the entries an earlier relay installed.
