@@ -31,6 +31,9 @@ pub struct Orientation {
     pub lessons: Vec<StoredPackage>,
     /// The latest checkpoint of each actor within the window, newest first.
     pub checkpoints: Vec<StoredPackage>,
+    /// Notes about the briefing itself (the state of the clone, stale records), each shown
+    /// as a line of its own under the Markdown's "Generated" line; none by default.
+    pub notes: Vec<String>,
 }
 
 /// The OrientationBundle of §8.3, its members in the spec's order.
@@ -47,6 +50,16 @@ pub struct Bundle<'a> {
     pub lessons: Vec<&'a Package>,
     #[serde(rename = "x-checkpoints")]
     pub checkpoints: Vec<&'a Package>,
+}
+
+/// Whether a package is shown in full in the Markdown (the rest are one line or a count), and
+/// kept before the others under a budget.
+pub fn significant(p: &Package) -> bool {
+    p.significance() >= 6
+        || matches!(
+            p.package_type(),
+            "decision" | "milestone" | "handoff" | "question"
+        )
 }
 
 /// The start of a window of `days` ending at `now`.
@@ -239,6 +252,7 @@ pub fn orient_at(
         generated_at: now,
         lessons,
         checkpoints,
+        notes: Vec::new(),
     })
 }
 
