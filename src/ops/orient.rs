@@ -36,12 +36,13 @@ pub struct Orientation {
     pub notes: Vec<String>,
 }
 
-/// The OrientationBundle of §8.3, its members in the spec's order.
+/// The OrientationBundle of §8.3, its members in the spec's order; within a budget
+/// (`ops::orient_fit`) its facts are those that fit, and `x-omitted` ends it.
 #[derive(Debug, Serialize)]
-pub struct Bundle<'a> {
+pub struct Bundle<'a, F = &'a FactLines> {
     pub project: &'a Project,
     pub recent_packages: Vec<&'a Package>,
-    pub active_facts: &'a FactLines,
+    pub active_facts: F,
     pub open_questions: &'a [String],
     pub window_days: u32,
     pub generated_at: String,
@@ -50,6 +51,23 @@ pub struct Bundle<'a> {
     pub lessons: Vec<&'a Package>,
     #[serde(rename = "x-checkpoints")]
     pub checkpoints: Vec<&'a Package>,
+    /// Present when a budget was asked for.
+    #[serde(rename = "x-omitted", skip_serializing_if = "Option::is_none")]
+    pub omitted: Option<Omitted>,
+}
+
+/// `x-omitted`: how many records of each list a budget left out, and the commands that show
+/// them.
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct Omitted {
+    pub recent_packages: usize,
+    pub open_questions: usize,
+    pub active_facts: usize,
+    #[serde(rename = "x-lessons")]
+    pub lessons: usize,
+    #[serde(rename = "x-checkpoints")]
+    pub checkpoints: usize,
+    pub commands: Vec<String>,
 }
 
 /// Whether a package is shown in full in the Markdown (the rest are one line or a count), and
@@ -268,6 +286,7 @@ impl Orientation {
             generated_at: time::format(self.generated_at),
             lessons: self.lessons.iter().map(|p| &p.package).collect(),
             checkpoints: self.checkpoints.iter().map(|p| &p.package).collect(),
+            omitted: None,
         }
     }
 

@@ -9,10 +9,9 @@ use serde_json::value::RawValue;
 
 use super::budget::{Fill, count};
 use super::fact_lines::FactSummary;
-use super::orient::{Orientation, significant};
+use super::orient::{Bundle, Omitted, Orientation, significant};
 use crate::error::{Error, Result};
 use crate::store::packages::StoredPackage;
-use crate::wire::{Package, Project};
 
 /// The kinds of record a budget may leave out, as indices of the counts [`Fill`] keeps.
 pub const HANDOFF: usize = 0;
@@ -116,21 +115,8 @@ pub fn significant_first(packages: &[&StoredPackage]) -> Vec<usize> {
     first
 }
 
-/// `x-omitted`: how many records of each list a budget left out, and the commands that show
-/// them. Present whenever a budget was asked for.
-#[derive(Debug, Serialize, PartialEq, Eq)]
-pub struct Omitted {
-    pub recent_packages: usize,
-    pub open_questions: usize,
-    pub active_facts: usize,
-    #[serde(rename = "x-lessons")]
-    pub lessons: usize,
-    #[serde(rename = "x-checkpoints")]
-    pub checkpoints: usize,
-    pub commands: Vec<String>,
-}
-
 impl Omitted {
+    /// What `left` counts, with the commands that show it.
     fn of(o: &Orientation, left: &[usize]) -> Omitted {
         Omitted {
             recent_packages: left[PACKAGES] + left[HANDOFF],
@@ -141,24 +127,6 @@ impl Omitted {
             commands: commands(o, left),
         }
     }
-}
-
-/// The OrientationBundle of §8.3 within a budget: the same members in the same order, each
-/// list keeping the records that fit (in their usual order), then `x-omitted`.
-#[derive(Debug, Serialize)]
-pub struct FittedBundle<'a> {
-    pub project: &'a Project,
-    pub recent_packages: Vec<&'a Package>,
-    pub active_facts: Vec<&'a RawValue>,
-    pub open_questions: &'a [String],
-    pub window_days: u32,
-    pub generated_at: String,
-    #[serde(rename = "x-lessons")]
-    pub lessons: Vec<&'a Package>,
-    #[serde(rename = "x-checkpoints")]
-    pub checkpoints: Vec<&'a Package>,
-    #[serde(rename = "x-omitted")]
-    pub omitted: Omitted,
 }
 
 fn chars<T: Serialize + ?Sized>(v: &T) -> usize {
@@ -178,7 +146,7 @@ fn listed(lengths: impl IntoIterator<Item = usize>) -> impl Iterator<Item = usiz
 /// latest handoff, lessons, open questions, checkpoints, facts (most recently changed first),
 /// significant packages, the other packages. Refused when even the bundle with no records
 /// does not fit.
-pub fn bundle(o: &Orientation, max: usize) -> Result<FittedBundle<'_>> {
+pub fn bundle(o: &Orientation, max: usize) -> Result<Bundle<'_, Vec<&RawValue>>> {
     let facts: Vec<(&RawValue, FactSummary<'_>)> = o
         .active_facts
         .lines()
@@ -189,7 +157,7 @@ pub fn bundle(o: &Orientation, max: usize) -> Result<FittedBundle<'_>> {
             ))
         })
         .collect();
-    let mut b = FittedBundle {
+    let mut b = Bundle {
         project: &o.project,
         recent_packages: Vec::new(),
         active_facts: Vec::new(),
@@ -198,7 +166,7 @@ pub fn bundle(o: &Orientation, max: usize) -> Result<FittedBundle<'_>> {
         generated_at: crate::wire::time::format(o.generated_at),
         lessons: Vec::new(),
         checkpoints: Vec::new(),
-        omitted: Omitted::of(o, &[0; KINDS]),
+        omitted: Some(Omitted::of(o, &[0; KINDS])),
     };
     let bare = chars(&b) - chars(&b.omitted);
     let account = |left: &[usize]| chars(&Omitted::of(o, left));
@@ -261,7 +229,7 @@ pub fn bundle(o: &Orientation, max: usize) -> Result<FittedBundle<'_>> {
     for &i in &fact_order[..kept_facts] {
         fact_shown[i] = true;
     }
-    b.omitted = Omitted::of(o, fill.left());
+    b.omitted = Some(Omitted::of(o, fill.left()));
     b.recent_packages = (packages.iter().zip(&shown))
         .filter(|(_, s)| **s)
         .map(|(p, _)| &p.package)
