@@ -701,3 +701,23 @@ fn recorded_text_cannot_open_a_section_or_a_wrapper() {
         "{digest}"
     );
 }
+
+#[test]
+fn http_orient_takes_max_chars() {
+    let env = populated();
+    let server = crate::serve::Served::start(&env, &[]);
+    let url = server.at("/v1/projects/demo/orient?max_chars=100000");
+    let (status, v) = crate::serve::curl(&env, &[&url]);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["x-omitted"]["recent_packages"], 0, "{v}");
+    assert_eq!(v["recent_packages"].as_array().unwrap().len(), 3);
+    let (status, e) =
+        crate::serve::curl(&env, &[&server.at("/v1/projects/demo/orient?max_chars=10")]);
+    assert_eq!(
+        (status, e["error"].as_str()),
+        (400, Some("invalid_input")),
+        "{e}"
+    );
+    let (_, plain) = crate::serve::curl(&env, &[&server.at("/v1/projects/demo/orient")]);
+    assert!(plain.get("x-omitted").is_none(), "{plain}");
+}
