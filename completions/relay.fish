@@ -651,7 +651,8 @@ complete -c relay -n "__fish_relay_using_subcommand search" -s V -l version -d '
 complete -c relay -n "__fish_relay_using_subcommand orient" -l window-days -d 'How many days back to look' -r
 complete -c relay -n "__fish_relay_using_subcommand orient" -l limit -d 'At most N recent packages, the newest (open questions come from these)' -r
 complete -c relay -n "__fish_relay_using_subcommand orient" -l as-of -d 'The briefing as it would have been at TIME: the window ends then, and it holds what the store held then; the same bytes however often it is asked for' -r
-complete -c relay -n "__fish_relay_using_subcommand orient" -l max-chars -d 'Trim the Markdown to N characters, least significant material first' -r
+complete -c relay -n "__fish_relay_using_subcommand orient" -l max-chars -d 'Fit the briefing in N characters (Unicode scalar values), dropping the least important records first; a record is shown whole or not at all' -r
+complete -c relay -n "__fish_relay_using_subcommand orient" -l max-tokens -d 'Fit the briefing in about N tokens, estimated as 4 characters each: the same as --max-chars 4×N' -r
 complete -c relay -n "__fish_relay_using_subcommand orient" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand orient" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand orient" -l color -d 'When to color human output' -r -f -a "auto\t''
@@ -670,7 +671,8 @@ complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l focus -d 'A 
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l snippets -d 'How many relevant packages to pull for --focus' -r
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l window-days -d 'How many days back the summary looks' -r
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l as-of -d 'The digest as it would have been at TIME: the window ends then, and it holds what the store held then; the same bytes however often it is asked for' -r
-complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l max-chars -d 'Trim the Markdown to N characters, least significant material first' -r
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l max-chars -d 'Fit the briefing in N characters (Unicode scalar values), dropping the least important records first; a record is shown whole or not at all' -r
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l max-tokens -d 'Fit the briefing in about N tokens, estimated as 4 characters each: the same as --max-chars 4×N' -r
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l mode -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword' -r -f -a "keyword\t''
 semantic\t''
 hybrid\t''"

@@ -5,6 +5,10 @@
 # and ~8 GB of disk.
 #
 #   bash scripts/bench.sh [SIZE]     SIZE packages: 1000000 (default), 100000, or 10000 (quick)
+#   bash scripts/bench.sh orient-budget
+#                                    only orient within a 9,000-character budget, on a store of
+#                                    its own (500 packages, 200 open questions, 300 facts in
+#                                    the window; about a minute)
 #
 # Environment (all optional):
 #   BENCH_DIR       work folder: corpus cache, stores, peer database, results (/tmp/relay-bench)
@@ -22,6 +26,10 @@ cd "$(dirname "$0")/.."
 repo=$PWD
 
 size=${1:-1000000}
+only=
+if [ "$size" = orient-budget ]; then
+  only=$size size=0
+fi
 case $size in '' | *[!0-9]*)
   echo "usage: bash scripts/bench.sh [SIZE] (a number of packages, e.g. 10000)" >&2
   exit 2
@@ -63,7 +71,7 @@ commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.toml |
 
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
-res=$work/results-$size
+res=$work/results-${only:-$size}
 rm -rf "$res"
 mkdir -p "$res/rss"
 store=$work/store-$size
@@ -75,7 +83,7 @@ gen_args=(--packages "$size" --facts "$facts" --fact-keys "$fact_keys" --session
   --seed "$seed" --months 36 --end "$end")
 stream=$work/corpus-${size}p-${facts}f-${sessions}s-seed$seed-${end%%T*}.ndjson
 "$gen" "${gen_args[@]}" --describe > "$res/corpus.json"
-if [ ! -s "$stream" ]; then
+if [ -z "$only" ] && [ ! -s "$stream" ]; then
   echo "# generating $stream"
   /usr/bin/time -f "%e %M" -o "$res/generate.txt" "$gen" "${gen_args[@]}" --stream "$stream.tmp"
   mv "$stream.tmp" "$stream"
@@ -156,6 +164,61 @@ op() {
     done
   fi
 }
+
+# orient within a budget (a hook's cap): 9,000 characters out of a window of 500 packages (one
+# in five a decision, in full), 200 open questions and 300 facts, built with relay itself once
+# per work folder. Markdown and --json, with and without the budget; --limit 500 so the whole
+# window is read.
+orient_budget() {
+  local ob=$work/orient-budget
+  if [ ! -f "$ob/built" ]; then
+    echo "# building $ob"
+    rm -rf "$ob"
+    mkdir -p "$ob"
+    (cd "$ob" && "$relay" init --project bench -q > /dev/null)
+    sed -i 's/^fsync = true/fsync = false/' "$ob/.relay/config.toml"
+    local i now json
+    now=$(date -u +%s)
+    for i in $(seq 1 500); do
+      json="{\"title\": \"Package $i: retry budget and cache warming in the ingest path\",
+        \"description\": \"What changed in the ingest path for package $i, and why.\",
+        \"created_at\": \"$(date -u -d "@$((now - i * 37 * 60))" +%Y-%m-%dT%H:%M:%SZ)\""
+      if [ $((i % 5)) = 0 ]; then
+        json+=", \"package_type\": \"decision\", \"significance\": 7,
+          \"decisions_made\": [\"Decision $i: keep the cache warm across deploys\"]"
+      fi
+      if [ "$i" -le 200 ]; then
+        json+=", \"open_questions\": [\"Question $i: should the retry budget grow with load?\"]"
+      fi
+      if [ $((i % 50)) = 1 ]; then
+        json+=", \"handoff_note\": \"Handoff $i: the ingest path is yours; start with the retry budget\""
+      fi
+      printf '%s}' "$json" | "$relay" deposit --store "$ob/.relay" --from - -q > /dev/null
+    done
+    for i in $(seq 1 300); do
+      "$relay" facts assert --store "$ob/.relay" "service-$i" status "healthy since build $i" -q > /dev/null
+    done
+    touch "$ob/built"
+  fi
+  # The indexes built from scratch, as after an import: 300 facts asserted one by one leave
+  # them all in the fact log's unindexed tail, which reads parse once per key.
+  rm -rf "$ob/.relay/cache"
+  "$relay" orient --store "$ob/.relay" --limit 500 > /dev/null
+  local args="--store $ob/.relay --limit 500"
+  op orient_budget "${quick[*]}" \
+    "relay orient --max-chars 9000" "$relay orient $args --max-chars 9000" \
+    "relay orient --json --max-chars 9000" "$relay orient $args --json --max-chars 9000" \
+    "relay orient (no budget)" "$relay orient $args" \
+    "relay orient --json (no budget)" "$relay orient $args --json"
+}
+
+if [ -n "$only" ]; then
+  orient_budget
+  jq -r '.results[] | "\(.command): median \(.median * 10000 | round / 10) ms"' \
+    "$res/hf-orient_budget.json"
+  echo "# results in $res"
+  exit 0
+fi
 
 # The sizes of the files a command reads or writes, for MB/s.
 bytes_of() { find "$@" -type f -printf '%s\n' | awk '{s += $1} END {print s + 0}'; }
@@ -353,6 +416,8 @@ prep=(--prepare "rm -rf $store/.relay/cache")
 op cold_pull_latest "-w 0 -r 3" --wrap \
   "relay pull --latest 20 (no cache/)" "$relay pull --latest 20 --json"
 "$relay" search memory leak --limit 5 --json > /dev/null # leave the cache built
+
+orient_budget
 
 # ---------------------------------------------------------------------------------------------
 cache_bytes=$(bytes_of .relay/cache 2> /dev/null || echo 0)

@@ -30,6 +30,7 @@ OPS = [
     ("search_two_terms", "relevant pull: two terms", "search", None),
     ("search_three_terms", "relevant pull: three terms", "search", None),
     ("orient", "orient", "latency", 0.030),
+    ("orient_budget", "orient --max-chars 9000 (500 packages, 200 questions, 300 facts)", "latency", 0.050),
     ("facts_get_busiest", "facts get: longest history", "latency", 0.030),
     ("facts_get_quiet", "facts get: short history", "latency", 0.030),
     ("facts_list", "facts list", "none", None),

@@ -12,15 +12,30 @@ use crate::search::fuse::Mode;
 use crate::search::model::Model;
 use crate::wire::{Status, package, time};
 
-/// How a Markdown view (`orient`, `orchestrate`; built by `ops::briefing`) is asked for.
+/// How a Markdown view (`orient`, `orchestrate`; built by `ops::briefing`) is asked for, and
+/// the budget it must fit.
 #[derive(Debug, Args)]
 pub struct MarkdownArgs {
     /// Markdown (the default)
     #[arg(long, conflicts_with = "json")]
     pub md: bool,
-    /// Trim the Markdown to N characters, least significant material first
+    /// Fit the briefing in N characters (Unicode scalar values), dropping the least important
+    /// records first; a record is shown whole or not at all
     #[arg(long, value_name = "N")]
     pub max_chars: Option<usize>,
+    /// Fit the briefing in about N tokens, estimated as 4 characters each: the same as
+    /// --max-chars 4×N
+    #[arg(long, value_name = "N", conflicts_with = "max_chars")]
+    pub max_tokens: Option<usize>,
+}
+
+impl MarkdownArgs {
+    /// The budget asked for on the command line, in characters.
+    pub fn budget(&self) -> Option<usize> {
+        self.max_chars.or(self
+            .max_tokens
+            .map(crate::ops::orient_fit::chars_for_tokens))
+    }
 }
 
 /// The filters every listing takes.

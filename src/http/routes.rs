@@ -299,6 +299,9 @@ struct OrientParams {
     limit: Option<usize>,
     /// A snapshot read: the briefing as it would have been at this time.
     as_of: Option<String>,
+    /// A budget in characters of compact JSON: lists keep what fits, `x-omitted` says what
+    /// was left out (as `relay orient --json --max-chars`).
+    max_chars: Option<usize>,
 }
 
 /// orient (§8.3): the OrientationBundle.
@@ -308,7 +311,12 @@ async fn orient(call: ProjectCall, Params(q): Params<OrientParams>) -> Answer {
     call.run(Access::Read, move |s, _, project| {
         let limit = q.limit.unwrap_or(orient_op::DEFAULT_RECENT_LIMIT);
         let o = orient_op::orient_at(&s.store, &project, days, limit, as_of)?;
-        Ok(Reply::ok(to_json(&o.bundle())?))
+        match q.max_chars {
+            Some(max) => Ok(Reply::ok(to_json(&crate::ops::orient_fit::bundle(
+                &o, max,
+            )?)?)),
+            None => Ok(Reply::ok(to_json(&o.bundle())?)),
+        }
     })
     .await
 }

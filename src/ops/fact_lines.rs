@@ -28,6 +28,8 @@ pub struct FactSummary<'a> {
     pub value: Cow<'a, str>,
     #[serde(borrow)]
     valid_from: Cow<'a, str>,
+    #[serde(borrow, default)]
+    created_at: Cow<'a, str>,
 }
 
 impl<'a> FactSummary<'a> {
@@ -37,6 +39,7 @@ impl<'a> FactSummary<'a> {
             predicate: f.predicate().into(),
             value: f.value().into(),
             valid_from: f.str_field("valid_from").unwrap_or_default().into(),
+            created_at: f.str_field("created_at").unwrap_or_default().into(),
         }
     }
 
@@ -44,6 +47,12 @@ impl<'a> FactSummary<'a> {
     /// [`Fact::valid_from`] has it).
     pub fn valid_from(&self) -> time::Timestamp {
         time::parse(&self.valid_from).unwrap_or_default()
+    }
+
+    /// When this version of the fact was recorded (the last change to its key), else when it
+    /// became true.
+    pub fn changed_at(&self) -> time::Timestamp {
+        time::parse(&self.created_at).unwrap_or_else(|_| self.valid_from())
     }
 }
 
@@ -79,7 +88,8 @@ impl FactLines {
         self.count == 0
     }
 
-    fn lines(&self) -> impl Iterator<Item = &[u8]> {
+    /// Each fact as its stored JSON line (without the newline), in order.
+    pub fn lines(&self) -> impl Iterator<Item = &[u8]> {
         self.bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty())
     }
 

@@ -6,6 +6,9 @@ pub mod amp;
 pub mod attribution;
 pub mod auto;
 pub mod briefing;
+#[cfg(test)]
+mod briefing_props;
+pub mod budget;
 pub mod callsign;
 mod callsign_words;
 pub mod conformance;
@@ -24,6 +27,7 @@ pub mod memory;
 pub mod memory_reads;
 pub mod orchestrate;
 pub mod orient;
+pub mod orient_fit;
 pub mod projects;
 pub mod pull;
 pub mod purge;

@@ -31,14 +31,18 @@ pub struct Orientation {
     pub lessons: Vec<StoredPackage>,
     /// The latest checkpoint of each actor within the window, newest first.
     pub checkpoints: Vec<StoredPackage>,
+    /// Notes about the briefing itself (the state of the clone, stale records), each shown
+    /// as a line of its own under the Markdown's "Generated" line; none by default.
+    pub notes: Vec<String>,
 }
 
-/// The OrientationBundle of §8.3, its members in the spec's order.
+/// The OrientationBundle of §8.3, its members in the spec's order; within a budget
+/// (`ops::orient_fit`) its facts are those that fit, and `x-omitted` ends it.
 #[derive(Debug, Serialize)]
-pub struct Bundle<'a> {
+pub struct Bundle<'a, F = &'a FactLines> {
     pub project: &'a Project,
     pub recent_packages: Vec<&'a Package>,
-    pub active_facts: &'a FactLines,
+    pub active_facts: F,
     pub open_questions: &'a [String],
     pub window_days: u32,
     pub generated_at: String,
@@ -47,6 +51,33 @@ pub struct Bundle<'a> {
     pub lessons: Vec<&'a Package>,
     #[serde(rename = "x-checkpoints")]
     pub checkpoints: Vec<&'a Package>,
+    /// Present when a budget was asked for.
+    #[serde(rename = "x-omitted", skip_serializing_if = "Option::is_none")]
+    pub omitted: Option<Omitted>,
+}
+
+/// `x-omitted`: how many records of each list a budget left out, and the commands that show
+/// them.
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct Omitted {
+    pub recent_packages: usize,
+    pub open_questions: usize,
+    pub active_facts: usize,
+    #[serde(rename = "x-lessons")]
+    pub lessons: usize,
+    #[serde(rename = "x-checkpoints")]
+    pub checkpoints: usize,
+    pub commands: Vec<String>,
+}
+
+/// Whether a package is shown in full in the Markdown (the rest are one line or a count), and
+/// kept before the others under a budget.
+pub fn significant(p: &Package) -> bool {
+    p.significance() >= 6
+        || matches!(
+            p.package_type(),
+            "decision" | "milestone" | "handoff" | "question"
+        )
 }
 
 /// The start of a window of `days` ending at `now`.
@@ -240,6 +271,7 @@ pub fn orient_at(
         generated_at: now,
         lessons,
         checkpoints,
+        notes: Vec::new(),
     })
 }
 
@@ -255,6 +287,7 @@ impl Orientation {
             generated_at: time::format(self.generated_at),
             lessons: self.lessons.iter().map(|p| &p.package).collect(),
             checkpoints: self.checkpoints.iter().map(|p| &p.package).collect(),
+            omitted: None,
         }
     }
 

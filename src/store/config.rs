@@ -40,6 +40,8 @@ pub struct Config {
     pub search: SearchConfig,
     #[serde(default)]
     pub sign: SignConfig,
+    #[serde(default)]
+    pub orient: OrientConfig,
     /// `[share.NAME]` tables, read as written: a profile is checked when it is used
     /// ([`Config::share_profile`]), so a broken one fails its export and nothing else.
     #[serde(default)]
@@ -111,6 +113,14 @@ pub struct SearchConfig {
     /// The folder of a static (Model2Vec) embedding model, for semantic and hybrid search:
     /// absolute, or relative to the folder that holds `.relay/`.
     pub model: Option<String>,
+}
+
+/// `[orient]`: the briefing a session starts from.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct OrientConfig {
+    /// The budget of `relay orient` (Markdown and --json) and of the MCP `orient` tool, in
+    /// characters, when none is given with the call.
+    pub max_chars: Option<usize>,
 }
 
 /// `[sign]`: signed records.
@@ -305,6 +315,9 @@ mod tests {
     fn bad_config_is_an_error_with_a_message() {
         assert!(Config::parse("fsync = maybe").is_err());
         assert!(Config::parse("future_key = 1\n[actor]\nid = \"a\"").is_ok());
+        let c = Config::parse("[orient]\nmax_chars = 9000").unwrap();
+        assert_eq!(c.orient.max_chars, Some(9000));
+        assert!(Config::parse("[orient]\nmax_chars = -1").is_err());
     }
 
     #[test]

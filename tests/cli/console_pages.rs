@@ -204,11 +204,14 @@ fn shown_text(html: &str) -> String {
 }
 
 /// A line of `relay orient`'s Markdown as the text it shows, without white space: the list,
-/// heading and quote marks, bold and code marks left out.
+/// heading and quote marks, bold and code marks left out, and the entities that keep a tag in
+/// recorded text inert shown as the characters they stand for.
 fn words_of(line: &str) -> String {
     let line = line.trim_start_matches(['#', ' ', '-', '>']);
     line.replace("**", "")
         .replace('`', "")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
         .split_whitespace()
         .collect()
 }

@@ -686,3 +686,44 @@ fn mcp_watch_returns_new_records_and_a_cursor_to_resume_from() {
     let after = ok(&serve(&env, &[call(1, "watch", json!({"since": facts["cursor"]}))])[0]);
     assert_eq!(after["events"], json!([]));
 }
+
+#[test]
+fn mcp_orient_fits_max_chars_or_max_tokens_and_counts_what_it_left_out() {
+    let env = Env::new();
+    env.deposit("Dashboard shipped", &["--question", "Who owns on-call?"]);
+    let replies = serve(
+        &env,
+        &[
+            call(1, "orient", json!({"max_chars": 100000})),
+            call(2, "orient", json!({"max_tokens": 1})),
+            call(3, "orient", json!({"max_chars": 1, "max_tokens": 1})),
+            call(4, "orient", json!({"max_tokens": 150})),
+        ],
+    );
+    let roomy = ok(&replies[0]);
+    assert_eq!(
+        roomy["x-omitted"],
+        json!({"recent_packages": 0, "open_questions": 0, "active_facts": 0, "x-lessons": 0,
+            "x-checkpoints": 0, "commands": []})
+    );
+    let (code, message) = tool_error(&replies[1]);
+    assert_eq!(code, "invalid_input");
+    assert!(
+        message.starts_with("a budget of 4 characters is too small"),
+        "{message}"
+    );
+    assert_eq!(
+        tool_error(&replies[2]),
+        (
+            "invalid_input".to_string(),
+            "`max_chars` and `max_tokens` cannot be used together".to_string()
+        )
+    );
+    let fitted = ok(&replies[3]);
+    assert!(fitted.to_string().chars().count() <= 600, "{fitted}");
+    assert_eq!(fitted["x-omitted"]["recent_packages"], 1, "{fitted}");
+    assert_eq!(
+        fitted["x-omitted"]["commands"],
+        json!(["relay pull --project demo --latest 1"])
+    );
+}

@@ -78,11 +78,7 @@ pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
     if ctx.ui.json {
         ctx.ui.json_line(&d.bundle())?;
     } else {
-        write!(
-            ctx.ui.out(),
-            "{}",
-            briefing::digest(&d, args.view.max_chars)
-        )?;
+        write!(ctx.ui.out(), "{}", briefing::digest(&d, args.view.budget()))?;
     }
     Ok(())
 }

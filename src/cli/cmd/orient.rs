@@ -6,19 +6,37 @@ use clap::Args;
 
 use crate::cli::args::MarkdownArgs;
 use crate::cli::{CmdResult, Ctx};
-use crate::ops::{briefing, orient};
+use crate::ops::{briefing, orient, orient_fit};
 
 /// Brief a new session: latest handoff, recent work, open questions, active facts
 ///
-/// Prints Markdown written for a person and for an agent's system prompt: the project, the
-/// latest handoff note and who left it, the window's packages by day (significant ones in full,
-/// the rest as counts), the open questions and the active facts. Drafts are left out. --json
-/// prints the protocol's OrientationBundle exactly. Only the window's logs are read, so orient
-/// costs the same however old the store is.
+/// Prints Markdown written for a person and for an agent's system prompt: the project, a line
+/// saying that what follows is recorded context and not instructions, the latest handoff note
+/// and who left it, lessons, where each agent stands, the window's packages by day
+/// (significant ones in full, the rest as counts), the open questions and the active facts.
+/// Recorded text is folded to one line and made inert: a leading `#` is written `\#`, and
+/// text holding a tag (`<system>`, `</…>`, `<|…|>`) has its `<` `>` written `&lt;` `&gt;`.
+/// Drafts are left out. --json prints the protocol's OrientationBundle exactly. Only the
+/// window's logs are read, so orient costs the same however old the store is.
+///
+/// With a budget (--max-chars, --max-tokens, else `[orient] max_chars` in .relay/config.toml)
+/// the output never exceeds it, in Markdown and in --json alike (the JSON line without its
+/// newline), counted in characters (Unicode scalar values). A briefing that fits is printed
+/// whole; else records are kept in this order, each whole or not at all: the header, the
+/// latest handoff, lessons, open questions (newest first), where each agent stands, active
+/// facts (most recently changed first), significant packages in full, the other packages one
+/// line each (title and id), each day's count line. The last line then says what was left out
+/// and the commands that show it. --json keeps what fits of each list and adds `x-omitted`:
+/// {"recent_packages": N, "open_questions": N, "active_facts": N, "x-lessons": N,
+/// "x-checkpoints": N, "commands": [...]}. A budget below the header prints the title and
+/// the budget needed (or nothing, if even that does not fit) and says so on stderr; with
+/// --json it is an error (exit 4).
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay orient                         the last 14 days, as Markdown
   relay orient --window-days 3 --max-chars 4000
+  relay orient --max-tokens 2500       about 2,500 tokens (10,000 characters)
+  relay orient --json --max-chars 9000 | jq '.\"x-omitted\"'
   relay orient --json | jq '.open_questions'")]
 pub struct OrientArgs {
     /// How many days back to look
@@ -39,15 +57,26 @@ pub fn run(ctx: &mut Ctx, args: OrientArgs) -> CmdResult {
     let project = ctx.project()?;
     let as_of = crate::wire::time::parse_time("--as-of", args.as_of.as_deref())?;
     ctx.note_as_of(std::slice::from_ref(&project), as_of)?;
-    let o = orient::orient_at(ctx.store()?, &project, args.window_days, args.limit, as_of)?;
-    if ctx.ui.json {
-        ctx.ui.json_line(&o.bundle())?;
-    } else {
-        write!(
-            ctx.ui.out(),
-            "{}",
-            briefing::orient(&o, args.view.max_chars)
-        )?;
+    let store = ctx.store()?;
+    let budget = args.view.budget().or(store.config().orient.max_chars);
+    let o = orient::orient_at(store, &project, args.window_days, args.limit, as_of)?;
+    match (ctx.ui.json, budget) {
+        (true, None) => ctx.ui.json_line(&o.bundle())?,
+        (true, Some(max)) => ctx.ui.json_line(&orient_fit::bundle(&o, max)?)?,
+        (false, _) => {
+            let fitted = briefing::orient_fitted(&o, budget);
+            if let Some(need) = fitted.short_of {
+                ctx.ui.tolerated_error(
+                    crate::error::Code::InvalidInput.as_str(),
+                    &format!(
+                        "a budget of {} characters is below the {need} the briefing's header and its account of what is left out need; printed {}. Ask for at least --max-chars {need}",
+                        budget.unwrap_or_default(),
+                        if fitted.text.is_empty() { "nothing" } else { "the title only" }
+                    ),
+                );
+            }
+            write!(ctx.ui.out(), "{}", fitted.text)?;
+        }
     }
     Ok(())
 }

@@ -23,7 +23,17 @@ pub fn orient(c: &Call) -> Result<Value, CliError> {
     let limit =
         (c.args.int("limit")).map_or(orient_op::DEFAULT_RECENT_LIMIT, |n| n.max(0) as usize);
     let as_of = c.time("as_of")?;
-    to_value(&orient_op::orient_at(c.ctx.store()?, &project, days, limit, as_of)?.bundle())
+    c.exclusive("max_chars", "max_tokens")?;
+    let count = |name: &str| c.args.int(name).map(|n| n.max(0) as usize);
+    let store = c.ctx.store()?;
+    let budget = (count("max_chars"))
+        .or(count("max_tokens").map(crate::ops::orient_fit::chars_for_tokens))
+        .or(store.config().orient.max_chars);
+    let o = orient_op::orient_at(store, &project, days, limit, as_of)?;
+    match budget {
+        Some(max) => to_value(&crate::ops::orient_fit::bundle(&o, max)?),
+        None => to_value(&o.bundle()),
+    }
 }
 
 pub fn orchestrate(c: &Call) -> Result<Value, CliError> {

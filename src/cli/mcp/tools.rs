@@ -282,6 +282,16 @@ pub const TOOLS: &[Tool] = &[
                     Kind::Str,
                     "The briefing as it would have been at this time: the same bytes however often it is asked for",
                 ),
+                opt(
+                    "max_chars",
+                    Kind::Int { min: 0, max: None },
+                    "Fit the bundle in this many characters of compact JSON: lists keep what fits (the latest handoff, lessons, open questions, checkpoints, facts most recently changed first, significant packages, then the rest), and x-omitted counts what was left out with the commands that show it. Default: [orient] max_chars in .relay/config.toml, else no budget",
+                ),
+                opt(
+                    "max_tokens",
+                    Kind::Int { min: 0, max: None },
+                    "max_chars given in tokens, estimated as 4 characters each (not with max_chars)",
+                ),
             ],
             PROJECT,
         ],
