@@ -347,13 +347,24 @@ pub enum Facts {
     Unindexed,
 }
 
-/// The facts of one key in the covered lines and in `tail`, by id, at their current versions.
+/// The facts of the log's lines since the index, parsed once, by key (subject, predicate).
+fn tail_by_key(tail: &[(u64, Vec<u8>)]) -> BTreeMap<(String, String), Vec<Fact>> {
+    let mut out: BTreeMap<(String, String), Vec<Fact>> = BTreeMap::new();
+    for f in tail.iter().filter_map(|(_, b)| parse_fact(b)) {
+        let key = (f.subject().to_string(), f.predicate().to_string());
+        out.entry(key).or_default().push(f);
+    }
+    out
+}
+
+/// The facts of one key in the covered lines and in `tail` (the key's facts among the lines
+/// since the index), by id, at their current versions.
 fn key_facts(
     index: &FactIndex,
     log: &Path,
     subject: &str,
     predicate: &str,
-    tail: &[(u64, Vec<u8>)],
+    tail: &[Fact],
 ) -> std::io::Result<BTreeMap<String, Fact>> {
     let k = key_hash(subject, predicate);
     let keys = &index.tables()?.keys;
@@ -366,10 +377,8 @@ fn key_facts(
             keep(&mut by_id, f);
         }
     }
-    for (_, bytes) in tail {
-        if let Some(f) = parse_fact(bytes).filter(of_key) {
-            keep(&mut by_id, f);
-        }
+    for f in tail.iter().filter(|f| of_key(f)) {
+        keep(&mut by_id, f.clone());
     }
     Ok(by_id)
 }
@@ -421,7 +430,9 @@ impl Store {
             return Ok(Facts::Unindexed);
         };
         let io = |e| Error::io(format!("cannot read {}", log.display()), e);
-        let by_id = key_facts(&index, &log, subject, predicate, &tail).map_err(io)?;
+        let key = (subject.to_string(), predicate.to_string());
+        let mine = tail_by_key(&tail).remove(&key).unwrap_or_default();
+        let by_id = key_facts(&index, &log, subject, predicate, &mine).map_err(io)?;
         Ok(Facts::Some(by_id))
     }
 
@@ -439,12 +450,10 @@ impl Store {
         };
         let io = |e| Error::io(format!("cannot read {}", log.display()), e);
         let of_key = |f: &Fact| f.subject() == subject && f.predicate() == predicate;
-        if tail
-            .iter()
-            .any(|(_, b)| parse_fact(b).is_some_and(|f| of_key(&f)))
-        {
+        let key = (subject.to_string(), predicate.to_string());
+        if let Some(mine) = tail_by_key(&tail).remove(&key) {
             // The key changed since the index was written: all its lines decide.
-            let by_id = key_facts(&index, &log, subject, predicate, &tail).map_err(io)?;
+            let by_id = key_facts(&index, &log, subject, predicate, &mine).map_err(io)?;
             return Ok(Some(current_fact(&by_id).cloned()));
         }
         let k = key_hash(subject, predicate);
@@ -468,16 +477,11 @@ impl Store {
         let io = |e| Error::io(format!("cannot read {}", log.display()), e);
         // The index counted the covered lines; the keys the tail touches are counted again.
         let (mut ids, mut open) = (index.ids as i64, index.open as i64);
-        let mut done = std::collections::HashSet::new();
-        for f in tail.iter().filter_map(|(_, b)| parse_fact(b)) {
-            let key = (f.subject().to_string(), f.predicate().to_string());
-            if !done.insert(key.clone()) {
-                continue;
-            }
+        for (key, mine) in tail_by_key(&tail) {
             let count =
                 |m: &BTreeMap<String, Fact>| (m.len() as i64, i64::from(current_fact(m).is_some()));
             let before = count(&key_facts(&index, &log, &key.0, &key.1, &[]).map_err(io)?);
-            let after = count(&key_facts(&index, &log, &key.0, &key.1, &tail).map_err(io)?);
+            let after = count(&key_facts(&index, &log, &key.0, &key.1, &mine).map_err(io)?);
             ids += after.0 - before.0;
             open += after.1 - before.1;
         }
@@ -496,15 +500,12 @@ impl Store {
         if tail.is_empty() {
             return Ok(Some(out));
         }
-        // Keys the tail touches are worked out again from all their lines.
-        let touched: std::collections::BTreeSet<(String, String)> = tail
-            .iter()
-            .filter_map(|(_, b)| serde_json::from_slice::<KeyOnly>(b).ok())
-            .map(|k| (k.subject.into_owned(), k.predicate.into_owned()))
-            .collect();
-        out.retain(|f| !touched.contains(&(f.subject().to_string(), f.predicate().to_string())));
-        for (s, p) in &touched {
-            let by_id = key_facts(&index, &log, s, p, &tail).map_err(io)?;
+        // Keys the tail touches are worked out again from all their lines; the tail is parsed
+        // once, not once per key.
+        let touched = tail_by_key(&tail);
+        out.retain(|f| !touched.contains_key(&(f.subject().to_string(), f.predicate().to_string())));
+        for ((s, p), mine) in &touched {
+            let by_id = key_facts(&index, &log, s, p, mine).map_err(io)?;
             if let Some(f) = current_fact(&by_id) {
                 out.push(f.clone());
             }
