@@ -35,6 +35,7 @@ pub mod signatures;
 pub mod snapshot;
 pub mod snippet_source;
 pub mod sources;
+pub mod stale;
 pub mod status;
 pub mod tokens;
 pub mod verify;

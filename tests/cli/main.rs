@@ -41,6 +41,7 @@ mod sessions;
 mod share;
 mod signing;
 mod snapshot;
+mod stale;
 mod tokens;
 mod verify;
 mod watch;
