@@ -143,8 +143,16 @@ pub fn stale_line(out: &mut impl Write, indent: &str, stale: &[Stale]) -> io::Re
 /// A package as the `--json` reads print it: `{"package": {…}, "x-stale": [{"path", "reason"}]}`,
 /// the package exactly as stored and its stale deliverables beside it (`[]` when none is stale
 /// or none could be checked).
-pub fn package_envelope(p: &Package, stale: &[Stale]) -> serde_json::Value {
-    serde_json::json!({"package": p, "x-stale": stale})
+pub fn package_envelope<'a>(package: &'a Package, stale: &'a [Stale]) -> PackageEnvelope<'a> {
+    PackageEnvelope { package, stale }
+}
+
+/// See [`package_envelope`]; serialized as it is, without an intermediate JSON tree.
+#[derive(serde::Serialize)]
+pub struct PackageEnvelope<'a> {
+    package: &'a Package,
+    #[serde(rename = "x-stale")]
+    stale: &'a [Stale],
 }
 
 fn status_colored(status: &str) -> colored::ColoredString {

@@ -20,7 +20,7 @@ use super::FILE_HASHES;
 pub const SETTLED: Duration = Duration::from_secs(2);
 
 /// What identifies one state of a file without reading it: its mtime and its size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stamp {
     /// Nanoseconds since the Unix epoch.
     pub mtime_ns: u64,
@@ -48,9 +48,18 @@ impl Stamp {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Entry {
-    #[serde(flatten)]
-    stamp: Stamp,
+    mtime_ns: u64,
+    size: u64,
     sha256: String,
+}
+
+impl Entry {
+    fn stamp(&self) -> Stamp {
+        Stamp {
+            mtime_ns: self.mtime_ns,
+            size: self.size,
+        }
+    }
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -99,7 +108,7 @@ impl FileHashes {
         self.file
             .files
             .get(path)
-            .filter(|e| e.stamp == stamp)
+            .filter(|e| e.stamp() == stamp)
             .map(|e| e.sha256.as_str())
     }
 
@@ -111,14 +120,15 @@ impl FileHashes {
             return;
         }
         let entry = Entry {
-            stamp,
+            mtime_ns: stamp.mtime_ns,
+            size: stamp.size,
             sha256: sha256.to_string(),
         };
         let same = self
             .file
             .files
             .get(path)
-            .is_some_and(|e| e.stamp == stamp && e.sha256 == sha256);
+            .is_some_and(|e| e.stamp() == stamp && e.sha256 == sha256);
         if !same {
             self.file.files.insert(path.to_string(), entry);
             self.dirty = true;
