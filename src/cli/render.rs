@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use colored::Colorize;
 
+use crate::ops::stale::Stale;
 use crate::store::packages::StoredPackage;
 pub use crate::wire::text::{clean, clean_line};
 use crate::wire::{Package, Project, time};
@@ -28,6 +29,16 @@ fn indented(out: &mut impl Write, prefix: &str, text: &str) -> io::Result<()> {
 
 /// A readable card for one package.
 pub fn package_card(out: &mut impl Write, sp: &StoredPackage) -> io::Result<()> {
+    flagged_package_card(out, sp, &[])
+}
+
+/// [`package_card`] with its stale deliverables (`ops::stale`) flagged under its list of
+/// deliverables.
+pub fn flagged_package_card(
+    out: &mut impl Write,
+    sp: &StoredPackage,
+    stale: &[Stale],
+) -> io::Result<()> {
     let p = &sp.package;
     let by = p.created_by();
     writeln!(
@@ -98,6 +109,7 @@ pub fn package_card(out: &mut impl Write, sp: &StoredPackage) -> io::Result<()> 
                 size
             )?;
         }
+        stale_line(out, "  ", stale)?;
     }
     if let Some(parent) = p.str_field("parent_package_id") {
         writeln!(out, "  parent: {}", clean_line(parent))?;
@@ -107,6 +119,40 @@ pub fn package_card(out: &mut impl Write, sp: &StoredPackage) -> io::Result<()> 
         indented(out, "    ", md)?;
     }
     Ok(())
+}
+
+/// `⚠ may be stale: src/a.rs changed, docs/b.md missing` after `indent`, or nothing when no
+/// deliverable is stale. Without color (`NO_COLOR`, a pipe) the mark is `!`, so the line stays
+/// ASCII apart from the paths.
+pub fn stale_line(out: &mut impl Write, indent: &str, stale: &[Stale]) -> io::Result<()> {
+    if stale.is_empty() {
+        return Ok(());
+    }
+    let files: Vec<String> = stale
+        .iter()
+        .map(|s| format!("{} {}", clean_line(&s.path), s.reason.as_str()))
+        .collect();
+    let text = format!("may be stale: {}", files.join(", "));
+    if colored::control::SHOULD_COLORIZE.should_colorize() {
+        writeln!(out, "{indent}{} {}", "⚠".yellow(), text.yellow())
+    } else {
+        writeln!(out, "{indent}! {text}")
+    }
+}
+
+/// A package as the `--json` reads print it: `{"package": {…}, "x-stale": [{"path", "reason"}]}`,
+/// the package exactly as stored and its stale deliverables beside it (`[]` when none is stale
+/// or none could be checked).
+pub fn package_envelope<'a>(package: &'a Package, stale: &'a [Stale]) -> PackageEnvelope<'a> {
+    PackageEnvelope { package, stale }
+}
+
+/// See [`package_envelope`]; serialized as it is, without an intermediate JSON tree.
+#[derive(serde::Serialize)]
+pub struct PackageEnvelope<'a> {
+    package: &'a Package,
+    #[serde(rename = "x-stale")]
+    stale: &'a [Stale],
 }
 
 fn status_colored(status: &str) -> colored::ColoredString {

@@ -342,13 +342,23 @@ pub fn deliverable_for_path(
         }
         Err(e) => return Err(Error::io(format!("cannot read deliverable {path}"), e)),
     };
+    let (hash, size) = content_hash(&mut file)
+        .map_err(|e| Error::io(format!("cannot read deliverable {path}"), e))?;
+    let value = json!({"path": recorded, "type": ext, "hash": hash, "size_bytes": size});
+    Ok(PathDeliverable {
+        value,
+        exists: true,
+    })
+}
+
+/// A deliverable's recorded hash of what `content` reads, `sha256:<hex>`, and its size in
+/// bytes. `ops::stale` compares files with the same hash.
+pub fn content_hash(content: &mut impl Read) -> std::io::Result<(String, u64)> {
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 64 * 1024];
     let mut size = 0u64;
     loop {
-        let n = file
-            .read(&mut buf)
-            .map_err(|e| Error::io(format!("cannot read deliverable {path}"), e))?;
+        let n = content.read(&mut buf)?;
         if n == 0 {
             break;
         }
@@ -360,12 +370,7 @@ pub fn deliverable_for_path(
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let value =
-        json!({"path": recorded, "type": ext, "hash": format!("sha256:{hex}"), "size_bytes": size});
-    Ok(PathDeliverable {
-        value,
-        exists: true,
-    })
+    Ok((format!("sha256:{hex}"), size))
 }
 
 /// A store and deposit contexts for the tests of `ops`.

@@ -42,6 +42,7 @@ pub mod snapshot;
 pub mod snapshot_search;
 pub mod snippet_source;
 pub mod sources;
+pub mod stale;
 pub mod status;
 pub mod tokens;
 pub mod transcript;

@@ -194,7 +194,7 @@ fn dry_run_project_map_and_conflicts() {
     assert_eq!(v["added"]["projects"], 1);
     let restored = dst
         .run(&["pull", "--project", "restored", "--latest", "10", "--json"])
-        .json_lines();
+        .packages();
     assert_eq!(restored.len(), 2);
     assert!(restored.iter().all(|p| p["project_id"] == "restored"));
     // A package id present with other content: fail (default) or skip.
@@ -359,10 +359,10 @@ fn restoring_a_later_backup_brings_the_later_review_state() {
     dst.ok(&["import", bk1.to_str().unwrap()]);
     let v = dst.ok_json(&["import", bk2.to_str().unwrap()]);
     assert_eq!(v["added"]["packages"], 1, "a later version, not a conflict");
-    assert_eq!(dst.ok_json(&["pull", &id])["status"], "complete");
+    assert_eq!(dst.ok_json(&["pull", &id])["package"]["status"], "complete");
     let again = dst.ok_json(&["import", bk1.to_str().unwrap()]);
     assert_eq!(again["added"], json!({}), "an older state changes nothing");
-    assert_eq!(dst.ok_json(&["pull", &id])["status"], "complete");
+    assert_eq!(dst.ok_json(&["pull", &id])["package"]["status"], "complete");
     dst.ok(&["import", src.store().to_str().unwrap()]);
     assert_eq!(dst.ok(&["verify"]), "The store is sound.\n");
 }

@@ -36,7 +36,7 @@ fn a_store_written_by_0_1_0_opens() {
     let r = env.run(&["verify", "--json"]);
     assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
 
-    let latest = env.run(&["pull", "--latest", "10", "--json"]).json_lines();
+    let latest = env.run(&["pull", "--latest", "10", "--json"]).packages();
     let titles: Vec<&str> = latest
         .iter()
         .map(|p| p["title"].as_str().unwrap())
@@ -56,11 +56,14 @@ fn a_store_written_by_0_1_0_opens() {
         "the approved version is current, unknown members and times kept"
     );
     let decision = env.ok_json(&["pull", latest[1]["package_id"].as_str().unwrap()]);
-    assert_eq!(decision["decisions_made"], json!(["Redis over Postgres"]));
+    assert_eq!(
+        decision["package"]["decisions_made"],
+        json!(["Redis over Postgres"])
+    );
 
     let live = env.ok_json(&["facts", "get", "dashboard", "status"]);
     assert_eq!(live["value"], "live");
-    assert_eq!(live["source_package_id"], decision["package_id"]);
+    assert_eq!(live["source_package_id"], decision["package"]["package_id"]);
     let history = env
         .run(&["facts", "history", "dashboard", "status", "--json"])
         .json_lines();

@@ -304,7 +304,7 @@ fn a_token_that_writes_as_its_own_actor_passes_and_its_actor_signs_the_packages(
         &[("RELAY_TOKEN", &token)],
     );
     all_pass(&run);
-    let latest = env.ok_json(&["pull", "--latest", "1", "--project", "demo"]);
+    let latest = env.ok_json(&["pull", "--latest", "1", "--project", "demo"])["package"].clone();
     assert_eq!(latest["created_by"]["id"], "claude", "{latest}");
 }
 

@@ -80,7 +80,7 @@ fn flagged(env: &Env, title: &str, reviewer: &str) -> String {
 }
 
 fn status_of(env: &Env, id: &str) -> String {
-    env.ok_json(&["pull", id])["status"]
+    env.ok_json(&["pull", id])["package"]["status"]
         .as_str()
         .unwrap()
         .to_string()

@@ -71,7 +71,7 @@ fn deposit_fills_defaults_and_stores_exactly_what_it_prints() {
     assert_eq!(lines.len(), 1);
     let stored: Value = serde_json::from_str(&lines[0]).unwrap();
     assert_eq!(stored, v, "the log line is the envelope that was printed");
-    assert_eq!(env.ok_json(&["pull", id]), *p);
+    assert_eq!(env.ok_json(&["pull", id])["package"], *p);
 }
 
 #[test]
@@ -338,7 +338,7 @@ fn on_a_terminal_a_missing_title_is_asked_for() {
         "{}",
         r.stdout
     );
-    let p = env.ok_json(&["pull", "--latest", "1"]);
+    let p = env.ok_json(&["pull", "--latest", "1"])["package"].clone();
     assert_eq!(p["title"], "Prompted title");
     assert_eq!(p["package_type"], "standard");
     assert_eq!(p["description"], "Why it matters");

@@ -182,7 +182,7 @@ fn two_clones_merge_both_ways_without_conflicts_and_agree() {
     // The approved (complete) version wins over the request for changes; the latest fact wins.
     let p: serde_json::Value =
         serde_json::from_str(in_dir(&env, &a, &["pull", &shared, "--json"]).trim()).unwrap();
-    assert_eq!(p["status"], "complete");
+    assert_eq!(p["package"]["status"], "complete");
     let f: serde_json::Value =
         serde_json::from_str(in_dir(&env, &b, &["facts", "get", "svc", "status", "--json"]).trim())
             .unwrap();

@@ -41,6 +41,14 @@ impl Run {
             .collect()
     }
 
+    /// stdout as the envelopes `pull`, `search`, `lesson list` and `checkpoint show` print
+    /// under `--json`: each line's package.
+    pub fn packages(&self) -> Vec<Value> {
+        (self.json_lines().into_iter())
+            .map(|mut line| line["package"].take())
+            .collect()
+    }
+
     pub fn json(&self) -> Value {
         let mut lines = self.json_lines();
         assert_eq!(

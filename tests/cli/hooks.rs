@@ -53,7 +53,7 @@ fn autos(env: &Env) -> Vec<Value> {
         "auto_deposit",
         "--json",
     ])
-    .json_lines()
+    .packages()
 }
 
 #[test]

@@ -136,7 +136,7 @@ fn import_refuses_an_id_another_project_holds() {
 fn pull_by_id_needs_no_project() {
     let env = two_projects();
     let id = env.deposit("Elsewhere", &["--project", "other"]);
-    let v = env.ok_json(&["pull", &id]);
+    let v = env.ok_json(&["pull", &id])["package"].clone();
     assert_eq!(
         (v["title"].as_str(), v["project_id"].as_str()),
         (Some("Elsewhere"), Some("other"))
@@ -274,7 +274,10 @@ fn an_imported_time_with_an_offset_keeps_its_bytes_and_hash() {
             hash_of(&package)
         )]
     );
-    assert_eq!(env.ok(&["pull", "pkg_t", "--json"]), format!("{line}\n"));
+    assert_eq!(
+        env.ok(&["pull", "pkg_t", "--json"]),
+        format!("{{\"package\":{line},\"x-stale\":[]}}\n")
+    );
 }
 
 #[test]
@@ -304,6 +307,6 @@ fn writers_racing_one_id_into_several_projects_leave_it_in_one() {
         let r = env.run(&["pull", &id, "--json"]);
         assert_eq!((r.code, r.stderr.as_str()), (0, ""), "one copy only");
         let winner = PROJECTS[codes.iter().position(|&c| c == 0).unwrap()];
-        assert_eq!(r.json()["project_id"], winner);
+        assert_eq!(r.json()["package"]["project_id"], winner);
     }
 }

@@ -172,7 +172,7 @@ fn a_legal_path_of_versions_is_imported_in_order() {
     ];
     let r = import(&fresh, &all, &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let v = fresh.ok_json(&["pull", "pkg_r"]);
+    let v = fresh.ok_json(&["pull", "pkg_r"])["package"].clone();
     assert_eq!(v["status"], "complete");
 }
 

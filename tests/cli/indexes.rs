@@ -203,7 +203,7 @@ fn damaged_lines_are_reported_through_the_indexes_too() {
         r.stderr
     );
     let r = env.run(&["pull", "--latest", "--json"]);
-    assert_eq!(r.json()["package_id"], id.as_str());
+    assert_eq!(r.json()["package"]["package_id"], id.as_str());
     assert!(
         r.stderr.contains(".ndjson\",\"line\":2,") && r.stderr.contains("packages/"),
         "{}",

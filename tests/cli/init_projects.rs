@@ -147,7 +147,7 @@ fn hostile_project_ids_stay_inside_the_store() {
     ] {
         env.ok(&["projects", "create", id]);
         let pkg = env.deposit("inside", &["--project", id]);
-        let v = env.ok_json(&["pull", &pkg, "--project", id]);
+        let v = env.ok_json(&["pull", &pkg, "--project", id])["package"].clone();
         assert_eq!(v["project_id"], id);
     }
     let outside: Vec<_> = std::fs::read_dir(env.dir.parent().unwrap())

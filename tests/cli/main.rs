@@ -43,6 +43,7 @@ mod sessions;
 mod share;
 mod signing;
 mod snapshot;
+mod stale;
 mod tokens;
 mod verify;
 mod watch;

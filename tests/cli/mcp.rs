@@ -228,21 +228,25 @@ fn mcp_deposit_and_pull_latest_specific_and_relevant_answer_like_the_cli() {
             ),
         ],
     );
-    assert_eq!(ok(&replies[0]), env.ok_json(&["pull", id]));
+    assert_eq!(ok(&replies[0]), env.ok_json(&["pull", id])["package"]);
     let latest = ok(&replies[1]);
     assert_eq!(latest["packages"].as_array().unwrap().len(), 1);
     assert_eq!(
         latest["packages"][0],
-        env.ok_json(&["pull", "--latest", "1"])
+        env.ok_json(&["pull", "--latest", "1"])["package"]
     );
     let relevant = ok(&replies[2]);
-    assert_eq!(
-        relevant["packages"],
-        json!(
-            env.run(&["search", "redis persistence", "--json"])
-                .json_lines()
-        )
-    );
+    // The spec's mapping: the CLI's envelopes without the CLI's own `x-stale`.
+    let mut cli = env
+        .run(&["search", "redis persistence", "--json"])
+        .json_lines();
+    for line in &mut cli {
+        assert_eq!(
+            line.as_object_mut().unwrap().remove("x-stale"),
+            Some(json!([]))
+        );
+    }
+    assert_eq!(relevant["packages"], json!(cli));
     // One envelope per result: the package as stored, the ranking beside it.
     let top = &relevant["packages"][0];
     assert_eq!(top["package"], *pkg);

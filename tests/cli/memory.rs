@@ -61,25 +61,25 @@ fn lessons_are_listed_most_severe_first_then_newest() {
             &json!(9)
         )
     );
-    let listed = env.run(&["lesson", "list", "--json"]).json_lines();
+    let listed = env.run(&["lesson", "list", "--json"]).packages();
     assert_eq!(
         titles(&listed),
         ["A critical", "New warning", "Old warning", "An info"]
     );
-    assert_eq!(listed[0], *p, "one wire package per line");
+    assert_eq!(
+        listed[0], *p,
+        "the package as stored in each line's envelope"
+    );
     // The lesson ids kept under cache/ are disposable: the same answer without them.
     std::fs::remove_dir_all(env.store().join("cache")).unwrap();
-    assert_eq!(env.run(&["lesson", "list", "--json"]).json_lines(), listed);
+    assert_eq!(env.run(&["lesson", "list", "--json"]).packages(), listed);
     let id = p["package_id"].as_str().unwrap();
     let human = env.ok(&["lesson", "list", "--limit", "2"]);
     let first_line = human.lines().next().unwrap();
     assert_eq!(first_line, format!("[critical] A critical ({id})"));
     assert_eq!(human.lines().count(), 2);
     let warnings = env.run(&["lesson", "list", "--severity", "warning", "--json"]);
-    assert_eq!(
-        titles(&warnings.json_lines()),
-        ["New warning", "Old warning"]
-    );
+    assert_eq!(titles(&warnings.packages()), ["New warning", "Old warning"]);
     // The content can come from stdin.
     let r = env.run_stdin(
         &["lesson", "add", "From stdin", "--content", "-", "--json"],
@@ -201,7 +201,7 @@ fn checkpoints_record_where_each_actor_stands_and_show_gives_the_latest() {
             &json!("x-checkpoint")
         )
     );
-    let shown = env.run(&["checkpoint", "show", "--json"]).json_lines();
+    let shown = env.run(&["checkpoint", "show", "--json"]).packages();
     let who: Vec<(&str, &str)> = shown
         .iter()
         .map(|p| {
@@ -367,7 +367,7 @@ fn verify_flags_a_memory_member_written_by_hand() {
         "package pkg_0123456789abcdef0123456789abcdef: `x-severity` `urgent` is not one of info, warning, critical"
     );
     // Another implementation sees an ordinary package: pull returns it as stored.
-    let pulled = env.ok_json(&["pull", "pkg_0123456789abcdef0123456789abcdef"]);
+    let pulled = env.ok_json(&["pull", "pkg_0123456789abcdef0123456789abcdef"])["package"].clone();
     assert_eq!(pulled["x-severity"], "urgent");
 }
 
@@ -428,11 +428,11 @@ fn an_agent_following_onboard_finds_its_lessons_and_checkpoints_in_the_next_orie
         let r = env.run_env(&args, &agent);
         assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
     }
-    let lesson = env.ok_json(&["lesson", "list", "--severity", "critical"]);
+    let lesson = env.ok_json(&["lesson", "list", "--severity", "critical"])["package"].clone();
     let id = lesson["package_id"].as_str().unwrap();
     let old_id = env
         .run(&["lesson", "list", "--severity", "warning", "--json"])
-        .json()["package_id"]
+        .json()["package"]["package_id"]
         .as_str()
         .unwrap()
         .to_string();

@@ -176,7 +176,7 @@ fn every_command_in_the_block_works() {
             assert!(package.starts_with("pkg_"), "{out}");
         }
     }
-    let flagged = env.ok_json(&["pull", &package]);
+    let flagged = env.ok_json(&["pull", &package])["package"].clone();
     assert_eq!(flagged["status"], "awaiting_review", "{flagged}");
     assert!(
         env.ok(&["facts", "get", "api", "status"])

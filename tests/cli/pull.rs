@@ -9,7 +9,7 @@ fn titles(env: &Env, args: &[&str]) -> Vec<String> {
     all.extend_from_slice(args);
     let r = env.run(&all);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    r.json_lines()
+    r.packages()
         .iter()
         .map(|p| p["title"].as_str().unwrap().to_string())
         .collect()
@@ -126,7 +126,7 @@ fn all_projects_and_specific_across_projects() {
     assert_eq!(titles(&env, &["--all-projects"]).len(), 2);
     assert_eq!(titles(&env, &["--project", "other"]), ["there"]);
     assert_eq!(
-        env.ok_json(&["pull", &there])["title"],
+        env.ok_json(&["pull", &there])["package"]["title"],
         "there",
         "ids are found in any project"
     );
@@ -185,7 +185,7 @@ fn human_card_shows_the_parts_and_neutralises_control_characters() {
     ] {
         assert!(out.contains(part), "missing {part:?} in {out}");
     }
-    let json = env.ok_json(&["pull", &id]);
+    let json = env.ok_json(&["pull", &id])["package"].clone();
     assert_eq!(
         json["title"], "Evil \u{1b}]0;owned\u{7} title",
         "--json stays exact"

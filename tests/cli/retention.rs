@@ -141,7 +141,7 @@ fn expired_packages_leave_every_read_unless_asked_for_and_verify_calls_them_soun
         "pkg_00000000000000000000000000000001",
         "--include-expired",
     ]);
-    assert_eq!(shown["title"], "Spring promo");
+    assert_eq!(shown["package"]["title"], "Spring promo");
     let history = env.ok(&["pull", "pkg_00000000000000000000000000000001", "--history"]);
     assert!(history.starts_with("v1  complete"), "{history}");
     let orient = env.ok(&["orient", "--window-days", "36500"]);
@@ -300,7 +300,7 @@ fn a_retraction_merges_through_git_and_both_clones_hide_the_same_records() {
         let mut t: Vec<String> = out
             .lines()
             .map(|l| {
-                serde_json::from_str::<Value>(l).unwrap()["title"]
+                serde_json::from_str::<Value>(l).unwrap()["package"]["title"]
                     .as_str()
                     .unwrap()
                     .to_string()

@@ -9,7 +9,7 @@ fn deposit_with_status(env: &Env, status: &str) -> String {
 }
 
 fn status_of(env: &Env, id: &str) -> String {
-    env.ok_json(&["pull", id])["status"]
+    env.ok_json(&["pull", id])["package"]["status"]
         .as_str()
         .unwrap()
         .to_string()
@@ -267,7 +267,7 @@ fn forked_transitions_resolve_the_same_in_both_merge_orders() {
             lines.extend(order[0].iter().cloned());
             lines.extend(order[1].iter().cloned());
             std::fs::write(&log, format!("{}\n", lines.join("\n"))).unwrap();
-            results.push(env.ok_json(&["pull", &id]));
+            results.push(env.ok_json(&["pull", &id])["package"].clone());
         }
         assert_eq!(results[0], results[1], "merge order changed the answer");
         if !expected.is_empty() {
@@ -329,7 +329,7 @@ fn drafts_are_visible_to_their_creator_only() {
     env.deposit("public", &["--actor", "bob"]);
     let titles = |actor: &str| -> Vec<String> {
         env.run_env(&["pull", "--json"], &[("RELAY_ACTOR", actor)])
-            .json_lines()
+            .packages()
             .iter()
             .map(|p| p["title"].as_str().unwrap().to_string())
             .collect()
@@ -352,7 +352,7 @@ fn drafts_are_visible_to_their_creator_only() {
     // Asked for by id, a draft is shown.
     assert_eq!(
         env.run_env(&["pull", &theirs, "--json"], &[("RELAY_ACTOR", "carol")])
-            .json()["title"],
+            .json()["package"]["title"],
         "theirs"
     );
 }

@@ -120,7 +120,7 @@ fn pull_all(env: &Env) -> (Vec<String>, Run) {
     let r = env.run(&["pull", "--latest", "1000", "--json"]);
     assert_eq!(r.code, 0, "pull failed: {}", r.stderr);
     let titles = r
-        .json_lines()
+        .packages()
         .iter()
         .map(|p| p["title"].as_str().unwrap().to_string())
         .collect();
@@ -193,7 +193,7 @@ fn eight_processes_depositing_200_each_lose_and_tear_nothing() {
         r.stderr, "",
         "no warnings: every line is whole and verifies"
     );
-    let pulled = r.json_lines();
+    let pulled = r.packages();
     assert_eq!(pulled.len(), WRITERS * EACH);
     let pulled_ids: BTreeSet<&str> = pulled
         .iter()
@@ -298,7 +298,10 @@ fn eight_racing_deposits_of_one_id_with_different_content_store_one() {
         serde_json::from_str::<Value>(&lines[0]).unwrap(),
         winners[0].json()
     );
-    assert_eq!(env.ok_json(&["pull", ID]), winners[0].json()["package"]);
+    assert_eq!(
+        env.ok_json(&["pull", ID])["package"],
+        winners[0].json()["package"]
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -346,7 +349,7 @@ fn a_corrupt_middle_line_is_skipped_with_its_file_and_line_and_nothing_else_brea
         // lines of other packages, but if it reports the bad line, it names it exactly.
         let r = env.run(&["pull", &ids[3], "--json"]);
         assert_eq!(r.code, 0, "{shown}: {}", r.stderr);
-        assert_eq!(r.json()["title"], "p4");
+        assert_eq!(r.json()["package"]["title"], "p4");
         let w = json_warnings(&r);
         assert!(w.is_empty(), "{shown}: {w:?}");
 
@@ -374,8 +377,8 @@ fn a_corrupt_middle_line_is_skipped_with_its_file_and_line_and_nothing_else_brea
         let (titles, _) = pull_all(&env);
         assert_eq!(titles, ["now", "after", "p5", "p4", "p2", "p1"], "{shown}");
         let id = march["package"]["package_id"].as_str().unwrap();
-        assert_eq!(env.ok_json(&["pull", id])["title"], "after");
-        assert_eq!(env.ok_json(&["pull", &now_id])["title"], "now");
+        assert_eq!(env.ok_json(&["pull", id])["package"]["title"], "after");
+        assert_eq!(env.ok_json(&["pull", &now_id])["package"]["title"], "now");
     }
 }
 
@@ -471,7 +474,10 @@ fn a_torn_last_line_is_reported_once_and_the_next_deposit_starts_a_fresh_line() 
     assert_eq!(titles, ["after the crash", "p3", "p2", "p1"]);
     let w = json_warnings(&r);
     assert_eq!(w, [warning("torn_line", MARCH, 4)]);
-    assert_eq!(env.ok_json(&["pull", &id])["title"], "after the crash");
+    assert_eq!(
+        env.ok_json(&["pull", &id])["package"]["title"],
+        "after the crash"
+    );
     let r = env.run(&["pull", "--latest", "1000"]);
     assert_eq!(human_warnings(&r).len(), 1, "{}", r.stderr);
     assert!(
@@ -524,7 +530,7 @@ fn a_record_torn_before_its_newline_does_not_shadow_a_later_deposit_of_its_id() 
         0 => {
             assert_eq!(r.json()["package"], retried);
             assert_eq!(
-                env.ok_json(&["pull", ID]),
+                env.ok_json(&["pull", ID])["package"],
                 retried,
                 "pull returns the deposit"
             );
@@ -670,12 +676,12 @@ fn json_warnings_are_objects_on_stderr_and_stdout_stays_pure_ndjson() {
         let v: Value = serde_json::from_str(line)
             .unwrap_or_else(|e| panic!("stdout line is not JSON: {line:?}: {e}"));
         assert!(
-            v["package_id"].is_string(),
+            v["package"]["package_id"].is_string(),
             "stdout holds packages only: {line}"
         );
     }
     assert!(r.stdout.ends_with('\n'));
-    let titles: Vec<Value> = r.json_lines().iter().map(|p| p["title"].clone()).collect();
+    let titles: Vec<Value> = r.packages().iter().map(|p| p["title"].clone()).collect();
     assert_eq!(titles, [json!("p6"), json!("p1")]);
     // A blank line is no record and no warning; the rest in file order.
     assert_eq!(
@@ -740,7 +746,7 @@ fn crlf_line_ends_and_exact_duplicate_lines_read_as_the_lines_they_are() {
     assert_eq!(titles, ["p3", "p2", "p1"]);
     let r = env.run(&["projects", "info", "demo", "--json"]);
     assert_eq!(r.json()["counts"]["packages"], 3);
-    assert_eq!(env.ok_json(&["pull", &ids[1]])["title"], "p2");
+    assert_eq!(env.ok_json(&["pull", &ids[1]])["package"]["title"], "p2");
     // And a deposit still appends after them, and an identical retry still writes nothing.
     let v = env.deposit_from(
         &json!({"package_id": ids[1], "title": "p2", "created_at": "2026-03-02T00:00:00Z"}),

@@ -49,8 +49,9 @@ fn search_results_wrap_the_stored_package_and_never_overwrite_its_members() {
             };
             let score = result["score"].as_f64().expect("a numeric score");
             assert!(score > 0.0, "{line}");
-            // Exactly three members, in this order, and the package byte for byte as stored.
-            let expected = json!({"package": package, "score": score, "matched": ["title"]});
+            // Exactly four members, in this order, and the package byte for byte as stored.
+            let expected =
+                json!({"package": package, "score": score, "matched": ["title"], "x-stale": []});
             assert_eq!(*line, expected.to_string(), "{args:?}");
         }
     }

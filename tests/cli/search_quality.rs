@@ -293,7 +293,7 @@ pub fn labelled_store() -> Env {
         "Add the pool alert threshold",
     ]);
     assert_eq!(
-        env.ok_json(&["pull", REVIEWED])["status"],
+        env.ok_json(&["pull", REVIEWED])["package"]["status"],
         "revision_requested"
     );
     env
@@ -399,8 +399,8 @@ fn search(env: &Env, query: &str, limit: usize, extra: &[&str]) -> Run {
     env.run(&args)
 }
 
-/// Checks the shape of a result list: every line is `{"package", "score", "matched"}` (with
-/// `"mode", "ranks", "similarity"` after them in semantic and hybrid search) with a package id,
+/// Checks the shape of a result list: every line is `{"package", "score", "matched",
+/// "x-stale"}` (with `"mode", "ranks", "similarity"` before `x-stale` in semantic and hybrid search) with a package id,
 /// a numeric score and a `matched` array; scores never increase; no package appears twice.
 /// Returns the ids, best first.
 #[track_caller]
@@ -425,9 +425,17 @@ fn check_results(query: &str, r: &Run, limit: usize) -> Vec<String> {
             .keys()
             .map(|k| k.as_str())
             .collect();
-        let explained = ["package", "score", "matched", "mode", "ranks", "similarity"];
+        let explained = [
+            "package",
+            "score",
+            "matched",
+            "mode",
+            "ranks",
+            "similarity",
+            "x-stale",
+        ];
         assert!(
-            keys == ["package", "score", "matched"] || keys == explained,
+            keys == ["package", "score", "matched", "x-stale"] || keys == explained,
             "{query:?}: {line}"
         );
         let id = line["package"]["package_id"]

@@ -168,7 +168,7 @@ fn without_a_model_search_is_keyword_search_and_says_once_how_to_get_more() {
     let json = env.run(&["search", "memory", "--json"]);
     assert_eq!(
         json.json_lines()[0].as_object().unwrap().len(),
-        3,
+        4,
         "the envelope as before"
     );
     // Asking for semantic or hybrid search without a model is an error that says what to do.

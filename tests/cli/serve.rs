@@ -220,9 +220,9 @@ fn a_deposit_over_http_is_pulled_at_once_by_the_cli() {
     assert!(done["hash"].as_str().unwrap().starts_with("sha256:"));
     // Without a token, a write is the local user's, as from the CLI.
     assert_eq!(done["package"]["created_by"]["id"], "tester");
-    let pulled = env.ok_json(&["pull", id]);
+    let pulled = env.ok_json(&["pull", id])["package"].clone();
     assert_eq!(pulled, done["package"]);
-    let latest = env.ok_json(&["pull", "--latest", "--limit", "1"]);
+    let latest = env.ok_json(&["pull", "--latest", "--limit", "1"])["package"].clone();
     assert_eq!(latest["package_id"], id);
     // A retry of the same package is 200, and writes nothing.
     let before = logs(&env);
@@ -336,7 +336,7 @@ fn sigterm_finishes_the_request_in_flight_then_exits_0() {
     assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
     let (code, stderr) = server.wait();
     assert_eq!(code, Some(0), "{stderr}");
-    let latest = env.ok_json(&["pull", "--latest", "--limit", "1"]);
+    let latest = env.ok_json(&["pull", "--latest", "--limit", "1"])["package"].clone();
     assert_eq!(latest["title"], "Written during shutdown");
 }
 

@@ -661,10 +661,11 @@ fn pull_shows_who_signed_and_history_carries_the_verdict() {
             json!({"verdict": "good", "key": key, "actor": "jo"})
         );
     }
-    // Plain pull --json stays the bare wire package.
-    let bare = env.ok_json(&["pull", &id]);
-    assert_eq!(bare["package_id"], id.as_str());
-    assert!(bare.get("signature").is_none());
+    // Plain pull --json carries no verdict, in the envelope or the package.
+    let line = env.ok_json(&["pull", &id]);
+    assert_eq!(line["package"]["package_id"], id.as_str());
+    assert!(line.get("signature").is_none());
+    assert!(line["package"].get("signature").is_none());
     // Unsigned: nothing in the card; the verdict in the history.
     let plain = Env::new();
     let unsigned = plain.deposit("Unsigned", &[]);

@@ -100,7 +100,7 @@ fn as_of_reproduces_an_earlier_orient_byte_for_byte_whatever_is_written_since() 
     );
     let pulled: Value = serde_json::from_str(&before[3]).unwrap();
     assert_eq!(
-        pulled["status"], "awaiting_review",
+        pulled["package"]["status"], "awaiting_review",
         "the version current then"
     );
     let facts: Vec<Value> = before[4]

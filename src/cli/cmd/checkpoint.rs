@@ -9,7 +9,7 @@ use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
 use crate::error::Error;
 use crate::ops::memory::Checkpoint;
-use crate::ops::{attribution, memory_reads};
+use crate::ops::{attribution, memory_reads, stale};
 
 /// Record where you stand (working on, decisions, blockers), or show each agent's latest
 ///
@@ -58,7 +58,8 @@ pub enum Show {
     /// Each actor's latest checkpoint in the project (or ACTOR's), newest first
     ///
     /// One block each: `ACTOR [FLAG] WORKING_ON (TIME) ID`, then its blockers and decisions;
-    /// --json prints one wire package per line.
+    /// --json prints one line per checkpoint: {"package": {…}, "x-stale": [stale file
+    /// deliverables, see `relay pull --help`]}.
     Show {
         /// Only this actor's latest checkpoint
         #[arg(value_name = "ACTOR")]
@@ -101,9 +102,15 @@ fn show(
     if found.is_empty() && !ctx.ui.json {
         ctx.ui.note("No checkpoints recorded.");
     }
-    for p in &found {
+    let stale = if ctx.ui.json {
+        stale::of_packages(ctx.store()?, found.iter().map(|p| &p.package))
+    } else {
+        Vec::new()
+    };
+    for (i, p) in found.iter().enumerate() {
         if ctx.ui.json {
-            ctx.ui.json_line(&p.package)?;
+            ctx.ui
+                .json_line(&render::package_envelope(&p.package, &stale[i]))?;
             continue;
         }
         let pkg = &p.package;

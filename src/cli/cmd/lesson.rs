@@ -9,7 +9,7 @@ use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
 use crate::error::Error;
 use crate::ops::memory::Lesson;
-use crate::ops::{attribution, memory_reads};
+use crate::ops::{attribution, memory_reads, stale};
 
 /// Record lessons learned once and needed forever, and list them
 ///
@@ -49,7 +49,8 @@ pub enum Action {
     },
     /// The project's lessons, most severe first, then newest
     ///
-    /// One line each: `[SEVERITY] TITLE (ID)`; --json prints one wire package per line.
+    /// One line each: `[SEVERITY] TITLE (ID)`; --json prints one line per lesson:
+    /// {"package": {…}, "x-stale": [stale file deliverables, see `relay pull --help`]}.
     List {
         /// Only lessons of this severity: info, warning or critical
         #[arg(long, value_name = "SEVERITY")]
@@ -127,9 +128,15 @@ pub fn run(ctx: &mut Ctx, args: LessonArgs) -> CmdResult {
             ctx.note_as_of(&projects, query.as_of)?;
             let mut found = memory_reads::lessons(ctx.store()?, &projects, &query)?;
             found.truncate(limit.unwrap_or(usize::MAX));
-            for p in &found {
+            let stale = if ctx.ui.json {
+                stale::of_packages(ctx.store()?, found.iter().map(|p| &p.package))
+            } else {
+                Vec::new()
+            };
+            for (i, p) in found.iter().enumerate() {
                 if ctx.ui.json {
-                    ctx.ui.json_line(&p.package)?;
+                    ctx.ui
+                        .json_line(&render::package_envelope(&p.package, &stale[i]))?;
                 } else {
                     writeln!(
                         ctx.ui.out(),

@@ -8,21 +8,26 @@ use crate::cli::args::{FilterArgs, ModeArgs};
 use crate::cli::{CliError, CmdResult, Ctx, render};
 use crate::ops::pull;
 use crate::ops::signatures::{self, Checked, Verdict};
+use crate::ops::stale;
 use crate::store::packages::StoredPackage;
 
 /// Read packages: one in full by id, the newest ones, or the most relevant to a query
 ///
 /// With no id, lists the newest packages of the project (5 unless --latest N says otherwise),
 /// newest first, each at its current version. --relevant QUERY ranks packages by relevance
-/// instead (see `relay search --help`). With --json, prints one wire package per line, and with
-/// --relevant one result per line: {"package": {…}, "score": …, "matched": […]}.
+/// instead (see `relay search --help`). A package whose file deliverables changed or are gone
+/// since it was deposited is flagged `may be stale:` with those files.
+///
+/// With --json, prints one line per package: {"package": {…}, "x-stale": [{"path": …,
+/// "reason": "changed"|"missing"}]}, the package exactly as stored; with --relevant one result
+/// per line: {"package": {…}, "score": …, "matched": […], "x-stale": […]}.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay pull                          the 5 newest packages
   relay pull --latest 20 --type decision --since 7d
   relay pull --relevant \"connection pool\" leak --limit 10
   relay pull pkg_1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d
-  relay pull --latest 100 --json | jq -r '.title'
+  relay pull --latest 100 --json | jq -r '.package.title'
 
 TIME is an RFC 3339 timestamp (2026-04-18T20:00:00Z), a date (2026-04-18) or an age (30m, 12h, 7d, 2w).")]
 pub struct PullArgs {
@@ -96,10 +101,12 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         let as_of = crate::wire::time::parse_time("--as-of", args.filter.as_of.as_deref())?;
         ctx.note_as_of(&ctx.projects(true)?, as_of)?;
         let found = pull::visible_at(store, id, reveal, as_of)?;
+        let stale = stale::of_packages(store, [&found.package]).concat();
         if ctx.ui.json {
-            ctx.ui.json_line(&found.package)?;
+            ctx.ui
+                .json_line(&render::package_envelope(&found.package, &stale))?;
         } else {
-            render::package_card(ctx.ui.out(), &found)?;
+            render::flagged_package_card(ctx.ui.out(), &found, &stale)?;
             let verdicts = verdicts(ctx, std::slice::from_ref(&found));
             if let Some(c) = verdicts.as_ref().and_then(|v| v.first()) {
                 signature_line(ctx.ui.out(), c, "  ")?;
@@ -118,18 +125,20 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
     let (projects, filter) = args.filter.resolve(ctx)?;
     ctx.note_as_of(&projects, filter.as_of)?;
     let found = pull::latest(store, &projects, &filter, args.latest.unwrap_or(5))?;
+    let stale = stale::of_packages(store, found.iter().map(|p| &p.package));
     if ctx.ui.json {
-        for p in &found {
-            ctx.ui.json_line(&p.package)?;
+        for (p, stale) in found.iter().zip(&stale) {
+            ctx.ui
+                .json_line(&render::package_envelope(&p.package, stale))?;
         }
     } else if found.is_empty() {
         ctx.ui.note("No packages match.");
     } else {
-        for (i, p) in found.iter().enumerate() {
+        for (i, (p, stale)) in found.iter().zip(&stale).enumerate() {
             if i > 0 {
                 writeln!(ctx.ui.out())?;
             }
-            render::package_card(ctx.ui.out(), p)?;
+            render::flagged_package_card(ctx.ui.out(), p, stale)?;
         }
     }
     Ok(())

@@ -9,6 +9,7 @@ use crate::cli::args::{FilterArgs, ModeArgs};
 use crate::cli::{CmdResult, Ctx, render};
 use crate::ops::relevant::Ranked;
 use crate::ops::semantic;
+use crate::ops::stale::{self, Stale};
 use crate::search::fuse::Mode;
 use crate::search::{query, rank};
 
@@ -34,10 +35,13 @@ use crate::search::{query, rank};
 /// minishlab/potion-base-8M from its publisher. Then set `[search] model = "PATH"` in
 /// .relay/config.toml (relative to the folder holding .relay/), RELAY_MODEL, or --model.
 ///
+/// A result whose file deliverables changed or are gone since it was deposited is flagged
+/// `may be stale:` with those files.
+///
 /// With --json, prints one result per line, best first: {"package": {…}, "score": …,
-/// "matched": [the fields that hold query words]}, the package exactly as stored; semantic and
-/// hybrid results add "mode", "ranks": {"keyword": N or null, "semantic": N or null} and
-/// "similarity".
+/// "matched": [the fields that hold query words], "x-stale": [{"path": …, "reason":
+/// "changed"|"missing"}]}, the package exactly as stored; semantic and hybrid results add
+/// "mode", "ranks": {"keyword": N or null, "semantic": N or null} and "similarity".
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay search connection pool leak
@@ -100,17 +104,26 @@ pub fn run_query(
         mode,
         model.as_ref(),
     )?;
-    for (i, r) in results.iter().enumerate() {
+    let stale = stale::of_packages(store, results.iter().map(|r| &r.stored.package));
+    for (i, (r, stale)) in results.iter().zip(&stale).enumerate() {
         if ctx.ui.json {
-            ctx.ui.json_line(&r.to_value())?;
+            let mut line = r.to_value();
+            line["x-stale"] = serde_json::json!(stale);
+            ctx.ui.json_line(&line)?;
         } else {
-            result_card(ctx.ui.out(), i + 1, r, explain)?;
+            result_card(ctx.ui.out(), i + 1, r, stale, explain)?;
         }
     }
     Ok(())
 }
 
-fn result_card(out: &mut impl Write, n: usize, r: &Ranked, explain: bool) -> std::io::Result<()> {
+fn result_card(
+    out: &mut impl Write,
+    n: usize,
+    r: &Ranked,
+    stale: &[Stale],
+    explain: bool,
+) -> std::io::Result<()> {
     let p = &r.stored.package;
     writeln!(
         out,
@@ -125,6 +138,7 @@ fn result_card(out: &mut impl Write, n: usize, r: &Ranked, explain: bool) -> std
         render::short_time(p),
         render::clean_line(p.package_type())
     )?;
+    render::stale_line(out, "   ", stale)?;
     if let Some(s) = snippet(r) {
         writeln!(out, "   {s}")?;
     }

@@ -11,6 +11,7 @@
 pub mod catalog;
 pub mod coverage;
 pub mod facts;
+pub mod file_hashes;
 pub mod lite;
 pub mod packages;
 pub mod terms;
@@ -61,6 +62,15 @@ pub const VECTORS: Index = Index {
 /// (`types.rs`). `tail_limit` is unused: a grown log's new bytes are always scanned.
 pub const TYPES: Index = Index {
     name: "types",
+    format: 1,
+    tail_limit: 0,
+};
+
+/// The content hashes of the work-tree files that packages name as deliverables, by path,
+/// mtime and size (`file_hashes.rs`): one file for the store, not per log. `tail_limit` is
+/// unused.
+pub const FILE_HASHES: Index = Index {
+    name: "file-hashes",
     format: 1,
     tail_limit: 0,
 };

@@ -1,0 +1,179 @@
+//! Stale deliverables: a read flags a package's files that changed or are gone since the
+//! deposit (`may be stale:` on cards, `x-stale` beside the package under `--json`), and never
+//! alters the package.
+
+use serde_json::{Value, json};
+
+use crate::harness::{Env, read};
+
+/// `x-stale` of every line a `--json` read prints.
+fn x_stale(env: &Env, args: &[&str]) -> Vec<Value> {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let r = env.run(&all);
+    assert_eq!(r.code, 0, "relay {all:?}: {}", r.stderr);
+    r.json_lines()
+        .iter()
+        .map(|l| l["x-stale"].clone())
+        .collect()
+}
+
+/// The member names of a JSON object, in order.
+fn members(line: &Value) -> Vec<&str> {
+    line.as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect()
+}
+
+/// A package with the file deliverable `a.md` and a URL; returns its id.
+fn deposit_with_files(env: &Env) -> String {
+    std::fs::write(env.path("a.md"), "the original\n").unwrap();
+    env.deposit(
+        "Wrote the notes",
+        &[
+            "--deliverable",
+            "a.md",
+            "--deliverable",
+            "https://example.com/spec",
+        ],
+    )
+}
+
+/// Every read that prints the package, `--json`, and what each says of it.
+fn every_read(env: &Env, id: &str) -> Vec<Vec<Value>> {
+    [
+        vec!["pull"],
+        vec!["pull", id],
+        vec!["pull", "--relevant", "notes"],
+        vec!["search", "notes"],
+    ]
+    .iter()
+    .map(|args| x_stale(env, args))
+    .collect()
+}
+
+#[test]
+fn changed_missing_and_restored_files_are_flagged_in_every_read() {
+    let env = Env::new();
+    let id = deposit_with_files(&env);
+    let stored = read(&env.package_lines_file());
+    assert_eq!(every_read(&env, &id), vec![vec![json!([])]; 4]);
+
+    std::fs::write(env.path("a.md"), "edited since\n").unwrap();
+    let changed = json!([{"path": "a.md", "reason": "changed"}]);
+    assert_eq!(every_read(&env, &id), vec![vec![changed]; 4]);
+    let card = env.ok(&["pull", &id]);
+    assert!(
+        card.contains(concat!(
+            "  Deliverables:\n",
+            "    a.md (md, 13 bytes)\n",
+            "    https://example.com/spec (url)\n",
+            "  ! may be stale: a.md changed\n"
+        )),
+        "{card}"
+    );
+    let result = env.ok(&["search", "notes"]);
+    assert!(
+        result.contains(" · standard\n   ! may be stale: a.md changed\n"),
+        "{result}"
+    );
+    let latest = env.ok(&["pull"]);
+    assert!(
+        latest.contains("  ! may be stale: a.md changed\n"),
+        "{latest}"
+    );
+
+    std::fs::remove_file(env.path("a.md")).unwrap();
+    let missing = json!([{"path": "a.md", "reason": "missing"}]);
+    assert_eq!(every_read(&env, &id), vec![vec![missing]; 4]);
+    assert!(env.ok(&["pull"]).contains("! may be stale: a.md missing\n"));
+
+    std::fs::write(env.path("a.md"), "the original\n").unwrap();
+    assert_eq!(every_read(&env, &id), vec![vec![json!([])]; 4]);
+    assert!(!env.ok(&["pull"]).contains("stale"));
+    // Nothing was written to the logs.
+    assert_eq!(read(&env.package_lines_file()), stored);
+}
+
+#[test]
+fn json_reads_print_the_package_as_stored_in_an_envelope() {
+    let env = Env::new();
+    let id = deposit_with_files(&env);
+    let stored: Value = serde_json::from_str(read(&env.package_lines_file()).trim()).unwrap();
+    let line = format!(
+        "{{\"package\":{},\"x-stale\":[]}}\n",
+        serde_json::to_string(&stored["package"]).unwrap()
+    );
+    assert_eq!(env.ok(&["pull", "--json"]), line);
+    assert_eq!(env.ok(&["pull", &id, "--json"]), line);
+    let result = env.run(&["search", "notes", "--json"]).json();
+    assert_eq!(members(&result), ["package", "score", "matched", "x-stale"]);
+    assert_eq!(result["package"], stored["package"]);
+    // History prints version envelopes, unchanged.
+    let history = env.run(&["pull", &id, "--history", "--json"]).json();
+    assert!(history.get("x-stale").is_none(), "{history}");
+}
+
+#[test]
+fn paths_are_relative_to_the_folder_holding_the_store_wherever_relay_runs() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.path("sub")).unwrap();
+    std::fs::write(env.path("sub/b.rs"), "fn b() {}\n").unwrap();
+    let mut c = env.command(&["deposit", "--title", "B", "--deliverable", "b.rs"]);
+    assert!(c.current_dir(env.path("sub")).status().unwrap().success());
+    std::fs::write(env.path("sub/b.rs"), "fn b() { changed() }\n").unwrap();
+    let changed = json!([{"path": "sub/b.rs", "reason": "changed"}]);
+    let from_sub = env
+        .command(&["pull", "--json"])
+        .current_dir(env.path("sub"))
+        .output()
+        .unwrap();
+    let line: Value = serde_json::from_slice(&from_sub.stdout).unwrap();
+    assert_eq!(line["x-stale"], changed);
+    // From a folder outside the project, through --store.
+    let store = env.store();
+    let elsewhere = env
+        .command(&["pull", "--json", "--store", store.to_str().unwrap()])
+        .current_dir(env.path(".."))
+        .output()
+        .unwrap();
+    let line: Value = serde_json::from_slice(&elsewhere.stdout).unwrap();
+    assert_eq!(
+        line["x-stale"],
+        changed,
+        "{}",
+        String::from_utf8_lossy(&elsewhere.stderr)
+    );
+}
+
+#[test]
+fn a_second_read_keeps_the_hash_cache_and_a_deleted_cache_changes_no_answer() {
+    let env = Env::new();
+    deposit_with_files(&env);
+    std::fs::write(env.path("a.md"), "edited since\n").unwrap();
+    let changed = vec![json!([{"path": "a.md", "reason": "changed"}])];
+    assert_eq!(x_stale(&env, &["pull"]), changed);
+    std::fs::remove_dir_all(env.store().join("cache")).unwrap();
+    assert_eq!(x_stale(&env, &["pull"]), changed);
+    std::fs::create_dir_all(env.store().join("cache/file-hashes-v1")).unwrap();
+    std::fs::write(env.store().join("cache/file-hashes-v1/hashes.json"), "{").unwrap();
+    assert_eq!(x_stale(&env, &["pull"]), changed);
+    let rewritten = read(&env.store().join("cache/file-hashes-v1/hashes.json"));
+    assert!(rewritten.starts_with("{\"format\":1"), "{rewritten}");
+}
+
+#[test]
+fn lesson_list_and_checkpoint_show_print_envelopes() {
+    let env = Env::new();
+    env.ok(&["lesson", "add", "Lock timeouts", "--content", "always"]);
+    env.ok(&["checkpoint", "--working-on", "the tests"]);
+    for args in [&["lesson", "list"][..], &["checkpoint", "show"][..]] {
+        let mut all = args.to_vec();
+        all.push("--json");
+        let line = env.run(&all).json();
+        assert_eq!(members(&line), ["package", "x-stale"], "{args:?}");
+        assert_eq!(line["x-stale"], json!([]));
+    }
+}
