@@ -8,7 +8,8 @@
 #   bash scripts/bench.sh orient-budget
 #                                    only orient within a 9,000-character budget, on a store of
 #                                    its own (500 packages, 200 open questions, 300 facts in
-#                                    the window; about a minute)
+#                                    the window, a file deliverable each, 50 of them changed
+#                                    since: orient flags them; about a minute)
 #
 # Environment (all optional):
 #   BENCH_DIR       work folder: corpus cache, stores, peer database, results (/tmp/relay-bench)
@@ -193,15 +194,25 @@ orient_budget() {
       if [ $((i % 50)) = 1 ]; then
         json+=", \"handoff_note\": \"Handoff $i: the ingest path is yours; start with the retry budget\""
       fi
+      # Each package names a file it wrote, with its hash: orient checks them all (stale
+      # deliverables), and every tenth is rewritten after the deposit (same size, so it is
+      # hashed to find out).
+      mkdir -p "$ob/src"
+      printf 'content of file %04d\n' "$i" > "$ob/src/f$i.txt"
+      json+=", \"deliverables\": [{\"path\": \"src/f$i.txt\", \"type\": \"txt\",
+        \"hash\": \"sha256:$(sha256sum "$ob/src/f$i.txt" | cut -d' ' -f1)\", \"size_bytes\": 21}]"
       printf '%s}' "$json" | "$relay" deposit --store "$ob/.relay" --from - -q > /dev/null
+      if [ $((i % 10)) = 0 ]; then
+        printf 'CONTENT OF FILE %04d\n' "$i" > "$ob/src/f$i.txt"
+      fi
     done
     for i in $(seq 1 300); do
       "$relay" facts assert --store "$ob/.relay" "service-$i" status "healthy since build $i" -q > /dev/null
     done
     touch "$ob/built"
   fi
-  # The indexes built from scratch, as after an import: 300 facts asserted one by one leave
-  # them all in the fact log's unindexed tail, which reads parse once per key.
+  # The indexes (and the file hashes) built from scratch, as after an import; the first orient
+  # builds them.
   rm -rf "$ob/.relay/cache"
   "$relay" orient --store "$ob/.relay" --limit 500 > /dev/null
   local args="--store $ob/.relay --limit 500"

@@ -128,11 +128,10 @@ pub fn stale_line(out: &mut impl Write, indent: &str, stale: &[Stale]) -> io::Re
     if stale.is_empty() {
         return Ok(());
     }
-    let files: Vec<String> = stale
-        .iter()
-        .map(|s| format!("{} {}", clean_line(&s.path), s.reason.as_str()))
-        .collect();
-    let text = format!("may be stale: {}", files.join(", "));
+    let text = format!(
+        "may be stale: {}",
+        crate::ops::stale::describe(stale, |p| clean_line(p).into_owned())
+    );
     if colored::control::SHOULD_COLORIZE.should_colorize() {
         writeln!(out, "{indent}{} {}", "⚠".yellow(), text.yellow())
     } else {

@@ -19,7 +19,15 @@ fn day(p: &Package) -> String {
     p.created_at().format("%Y-%m-%d").to_string()
 }
 
-fn full_entry(out: &mut String, p: &Package) {
+/// `may be stale: a.rs changed, b.md missing`, the paths made inert.
+fn stale_text(stale: &[super::stale::Stale]) -> String {
+    format!(
+        "may be stale: {}",
+        super::stale::describe(stale, |p| inert_line(p).into_owned())
+    )
+}
+
+fn full_entry(out: &mut String, p: &Package, marks: &super::stale::Marks) {
     let by = p.created_by();
     let _ = writeln!(
         out,
@@ -39,6 +47,9 @@ fn full_entry(out: &mut String, p: &Package) {
     }
     if let Some(h) = p.str_field("handoff_note").filter(|h| !h.trim().is_empty()) {
         let _ = writeln!(out, "  - Handoff: {}", inert_line(h));
+    }
+    if let Some(stale) = marks.get(p.id()) {
+        let _ = writeln!(out, "  - ⚠ {}", stale_text(stale));
     }
 }
 
@@ -133,15 +144,22 @@ impl Shown {
 }
 
 /// Renders the window's packages grouped by day, newest day first.
-fn activity(out: &mut String, packages: &[&StoredPackage], shown: &Shown) {
+fn activity(
+    out: &mut String,
+    packages: &[&StoredPackage],
+    shown: &Shown,
+    marks: &super::stale::Marks,
+) {
     let days = day_groups(packages);
+    let marked = |i: usize| !shown.full[i] && marks.contains_key(packages[i].package.id());
     for (n, (d, idx)) in days.iter().enumerate() {
+        // A package that may be stale gets a line of its own rather than a place in a count.
         let rest: Vec<&Package> = idx
             .iter()
-            .filter(|&&i| !shown.full[i])
+            .filter(|&&i| !shown.full[i] && !marked(i))
             .map(|&i| &packages[i].package)
             .collect();
-        let any_full = idx.iter().any(|&i| shown.full[i]);
+        let any_full = idx.iter().any(|&i| shown.full[i] || marked(i));
         let counted = n < shown.counted_days;
         let show_count = counted && !rest.is_empty();
         if !any_full && !show_count {
@@ -150,7 +168,9 @@ fn activity(out: &mut String, packages: &[&StoredPackage], shown: &Shown) {
         let _ = writeln!(out, "\n### {d}");
         for &i in idx {
             if shown.full[i] {
-                full_entry(out, &packages[i].package);
+                full_entry(out, &packages[i].package, marks);
+            } else if marked(i) {
+                out.push_str(&one_line(&packages[i].package, marks));
             }
         }
         if show_count {
@@ -335,6 +355,9 @@ fn handoff_section(o: &Orientation) -> String {
                 inert_line(pkg.title()),
                 inert_line(pkg.id())
             );
+            if let Some(stale) = o.stale_files(pkg) {
+                let _ = writeln!(out, "\n⚠ The handoff's package {}", stale_text(stale));
+            }
         }
         None => {
             let _ = writeln!(out, "\nNone in this window.");
@@ -367,7 +390,7 @@ fn orient_whole(o: &Orientation) -> String {
         if packages.is_empty() {
             let _ = writeln!(out, "\nNo packages in this window.");
         }
-        activity(&mut out, &packages, shown);
+        activity(&mut out, &packages, shown, &o.stale);
         questions_and_facts(&mut out, &o.open_questions, &facts, shown);
         out
     })
@@ -382,8 +405,16 @@ enum Shape {
 }
 
 /// A package's one line under a budget: its title and id.
-fn one_line(p: &Package) -> String {
-    format!("- {} `{}`\n", inert_line(p.title()), inert_line(p.id()))
+pub(super) fn one_line(p: &Package, marks: &super::stale::Marks) -> String {
+    match marks.get(p.id()) {
+        Some(stale) => format!(
+            "- {} `{}` ⚠ {}\n",
+            inert_line(p.title()),
+            inert_line(p.id()),
+            stale_text(stale)
+        ),
+        None => format!("- {} `{}`\n", inert_line(p.title()), inert_line(p.id())),
+    }
 }
 
 fn chars(s: &str) -> usize {
@@ -474,7 +505,7 @@ fn fit_orient(o: &Orientation, max: usize) -> Fitted {
     let mut entries = vec![String::new(); packages.len()];
     for i in significant_first(&packages) {
         let mut entry = String::new();
-        full_entry(&mut entry, &packages[i].package);
+        full_entry(&mut entry, &packages[i].package, &o.stale);
         let heads = [h_activity, 5 + day_of[i]];
         if !fill.take(chars(&entry), &heads, Some(PACKAGES)) {
             break;
@@ -485,7 +516,7 @@ fn fit_orient(o: &Orientation, max: usize) -> Fitted {
         if shape[i] != Shape::Out {
             continue;
         }
-        let line = one_line(&packages[i].package);
+        let line = one_line(&packages[i].package, &o.stale);
         let heads = [h_activity, 5 + day_of[i]];
         if !fill.take(chars(&line), &heads, Some(PACKAGES)) {
             break;
@@ -735,7 +766,7 @@ pub fn digest(d: &Digest, max_chars: Option<usize>) -> String {
             }
         }
         let _ = writeln!(out, "\n## Recent activity");
-        activity(&mut out, &packages, shown);
+        activity(&mut out, &packages, shown, &Default::default());
         if let Some(focus) = &d.focus {
             let _ = writeln!(out, "\n## Relevant to “{}”\n", inert_line(focus));
             for r in &d.snippets {

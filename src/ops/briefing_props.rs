@@ -113,7 +113,18 @@ fn build(
             .unwrap()
         })
         .collect();
+    // Every third package names a file that changed since: its marks count in the budget too.
+    let stale = (recent.iter().step_by(3))
+        .map(|p| {
+            let mark = crate::ops::stale::Stale {
+                path: "src/ünï/<b>.rs".into(),
+                reason: crate::ops::stale::Reason::Changed,
+            };
+            (p.package.id().to_string(), vec![mark])
+        })
+        .collect();
     Orientation {
+        stale,
         project: Project::from_value(json!({"project_id": "demo", "name": name,
             "created_at": time(9000), "updated_at": time(9000)}))
         .unwrap(),
@@ -202,7 +213,7 @@ proptest! {
             for (i, line) in whole_records.enumerate() {
                 let one_line = o.recent.iter().find(|p| line.contains(&format!("`{}`", p.package.id())));
                 let shown = md_lines.contains(line) || one_line.is_some_and(|p| {
-                    md_lines.contains(format!("- {} `{}`", crate::wire::text::inert_line(p.package.title()), p.package.id()).as_str())
+                    md_lines.contains(briefing::one_line(&p.package, &o.stale).trim_end())
                 });
                 prop_assert!(shown, "record {i} {line:?} is missing, unaccounted for:\n{md}");
             }
@@ -217,7 +228,10 @@ proptest! {
         // Every line is a line of the whole briefing, a package's one line, a day's count
         // or the account of what was left out.
         let one_lines: Vec<String> = (o.recent.iter())
-            .map(|p| format!("- {} `{}`", crate::wire::text::inert_line(p.package.title()), p.package.id()))
+            .map(|p| {
+                let marks = &o.stale;
+                briefing::one_line(&p.package, marks).trim_end().to_string()
+            })
             .collect();
         let whole_lines: std::collections::HashSet<&str> = whole.lines().collect();
         for line in md.lines() {
@@ -264,7 +278,14 @@ proptest! {
         let v: Value = serde_json::from_str(&line).unwrap();
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
         prop_assert_eq!(keys, ["project", "recent_packages", "active_facts", "open_questions",
-            "window_days", "generated_at", "x-lessons", "x-checkpoints", "x-omitted"]);
+            "window_days", "generated_at", "x-lessons", "x-checkpoints", "x-stale", "x-omitted"]);
+        // Every shown package's stale files are listed, and only theirs.
+        let shown_ids: Vec<&str> = v["recent_packages"].as_array().unwrap().iter()
+            .map(|p| p["package_id"].as_str().unwrap()).collect();
+        let marked: Vec<&str> = v["x-stale"].as_object().unwrap().keys().map(String::as_str).collect();
+        let expected: Vec<&str> = o.stale.keys().map(String::as_str)
+            .filter(|id| shown_ids.contains(id)).collect();
+        prop_assert_eq!(marked, expected);
         let omitted = &v["x-omitted"];
         for (list, counted) in [("recent_packages", "recent_packages"), ("active_facts", "active_facts"),
             ("open_questions", "open_questions"), ("x-lessons", "x-lessons"), ("x-checkpoints", "x-checkpoints")] {

@@ -34,6 +34,10 @@ pub struct Orientation {
     /// Notes about the briefing itself (the state of the clone, stale records), each shown
     /// as a line of its own under the Markdown's "Generated" line; none by default.
     pub notes: Vec<String>,
+    /// The recent packages whose file deliverables changed or are gone since the deposit
+    /// (`may be stale` in the Markdown, `x-stale` in the bundle). Empty for a snapshot read:
+    /// the files as they are now say nothing of the store as it stood.
+    pub stale: super::stale::Marks,
 }
 
 /// The OrientationBundle of §8.3, its members in the spec's order; within a budget
@@ -51,6 +55,11 @@ pub struct Bundle<'a, F = &'a FactLines> {
     pub lessons: Vec<&'a Package>,
     #[serde(rename = "x-checkpoints")]
     pub checkpoints: Vec<&'a Package>,
+    /// The shown recent packages whose files changed or are gone since the deposit, by
+    /// package id: `{"pkg_…": [{"path", "reason"}]}`, `{}` when none is. The packages
+    /// themselves are never altered.
+    #[serde(rename = "x-stale")]
+    pub stale: std::collections::BTreeMap<&'a str, &'a [super::stale::Stale]>,
     /// Present when a budget was asked for.
     #[serde(rename = "x-omitted", skip_serializing_if = "Option::is_none")]
     pub omitted: Option<Omitted>,
@@ -263,16 +272,35 @@ pub fn orient_at(
         super::memory_reads::latest_checkpoints(store, project_id, None, Some(since), as_of)?;
     Ok(Orientation {
         project,
-        recent: window.packages,
         window_total: window.total,
         active_facts,
         open_questions,
         window_days,
         generated_at: now,
+        stale: match as_of {
+            None => super::stale::marks(store, window.packages.iter().map(|p| &p.package)),
+            Some(_) => Default::default(),
+        },
+        notes: match as_of {
+            // What git says of the clone now, for a briefing of now.
+            None => clone_notes(store),
+            Some(_) => Vec::new(),
+        },
         lessons,
         checkpoints,
-        notes: Vec::new(),
+        recent: window.packages,
     })
+}
+
+/// What the briefing says of the clone: records not committed yet, a branch behind its
+/// upstream (local refs only, no fetch); nothing for a local store or outside git.
+fn clone_notes(store: &Store) -> Vec<String> {
+    let root = store.root();
+    root.parent()
+        .and_then(|work_tree| super::git::store_sync(work_tree, root))
+        .and_then(|sync| sync.header_note())
+        .into_iter()
+        .collect()
 }
 
 impl Orientation {
@@ -287,8 +315,27 @@ impl Orientation {
             generated_at: time::format(self.generated_at),
             lessons: self.lessons.iter().map(|p| &p.package).collect(),
             checkpoints: self.checkpoints.iter().map(|p| &p.package).collect(),
+            stale: self.stale_of(self.recent.iter().map(|p| &p.package)),
             omitted: None,
         }
+    }
+
+    /// The stale marks of `shown`, as the bundle's `x-stale` lists them.
+    pub fn stale_of<'a>(
+        &'a self,
+        shown: impl Iterator<Item = &'a Package>,
+    ) -> std::collections::BTreeMap<&'a str, &'a [super::stale::Stale]> {
+        shown
+            .filter_map(|p| {
+                let (id, stale) = self.stale.get_key_value(p.id())?;
+                Some((id.as_str(), stale.as_slice()))
+            })
+            .collect()
+    }
+
+    /// The stale files of a package, when it has any.
+    pub fn stale_files(&self, p: &Package) -> Option<&[super::stale::Stale]> {
+        self.stale.get(p.id()).map(Vec::as_slice)
     }
 
     /// Whether `p` has a section of its own in the Markdown (a checkpoint, or a lesson listed

@@ -166,6 +166,7 @@ pub fn bundle(o: &Orientation, max: usize) -> Result<Bundle<'_, Vec<&RawValue>>>
         generated_at: crate::wire::time::format(o.generated_at),
         lessons: Vec::new(),
         checkpoints: Vec::new(),
+        stale: Default::default(),
         omitted: Some(Omitted::of(o, &[0; KINDS])),
     };
     let bare = chars(&b) - chars(&b.omitted);
@@ -184,9 +185,19 @@ pub fn bundle(o: &Orientation, max: usize) -> Result<Bundle<'_, Vec<&RawValue>>>
     };
     let packages: Vec<&StoredPackage> = o.recent.iter().collect();
     let mut shown = vec![false; packages.len()];
+    // A stale package shown brings its entry in `x-stale`: `"id":[…]`, a comma before all
+    // but the first.
+    let stale_cost = |i: usize, shown: &[bool]| {
+        let p = &packages[i].package;
+        o.stale_files(p).map_or(0, |stale| {
+            let marked = (packages.iter().zip(shown))
+                .any(|(q, s)| *s && o.stale_files(&q.package).is_some());
+            chars(p.id()) + 1 + chars(stale) + usize::from(marked)
+        })
+    };
     let take_package = |fill: &mut Fill<'_>, shown: &mut [bool], i: usize| -> bool {
         let listed = shown.iter().any(|&s| s);
-        let cost = chars(&packages[i].package) + usize::from(listed);
+        let cost = chars(&packages[i].package) + usize::from(listed) + stale_cost(i, shown);
         let taken = fill.take(cost, &[], Some(PACKAGES));
         shown[i] |= taken;
         taken
@@ -234,6 +245,7 @@ pub fn bundle(o: &Orientation, max: usize) -> Result<Bundle<'_, Vec<&RawValue>>>
         .filter(|(_, s)| **s)
         .map(|(p, _)| &p.package)
         .collect();
+    b.stale = o.stale_of(b.recent_packages.iter().copied());
     b.active_facts = (facts.iter().zip(&fact_shown))
         .filter(|(_, s)| **s)
         .map(|(f, _)| f.0)

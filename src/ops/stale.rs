@@ -196,6 +196,34 @@ fn checkable(path: &str) -> bool {
             .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
 }
 
+/// The stale deliverables of packages by package id, the packages with none left out: what a
+/// briefing marks (`x-stale` of orient's bundle).
+pub type Marks = std::collections::BTreeMap<String, Vec<Stale>>;
+
+/// [`Marks`] of `packages` (see [`Checker`]).
+pub fn marks<'a>(store: &Store, packages: impl IntoIterator<Item = &'a Package>) -> Marks {
+    let mut checker = Checker::new(store);
+    let out = packages
+        .into_iter()
+        .filter_map(|p| {
+            let stale = checker.check(p);
+            (!stale.is_empty()).then(|| (p.id().to_string(), stale))
+        })
+        .collect();
+    checker.finish();
+    out
+}
+
+/// `src/a.rs changed, docs/b.md missing`: the files and why, as one line of text (paths as
+/// recorded; a renderer makes them safe for its output).
+pub fn describe(stale: &[Stale], path: impl Fn(&str) -> String) -> String {
+    let files: Vec<String> = stale
+        .iter()
+        .map(|s| format!("{} {}", path(&s.path), s.reason.as_str()))
+        .collect();
+    files.join(", ")
+}
+
 /// The stale deliverables of each package, in order (see [`Checker`]).
 pub fn of_packages<'a>(
     store: &Store,

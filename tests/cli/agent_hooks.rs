@@ -55,8 +55,7 @@ fn context_of(r: &Run) -> String {
 }
 
 fn packages(env: &Env) -> Vec<Value> {
-    env.run(&["pull", "--latest", "1000", "--json"])
-        .json_lines()
+    env.run(&["pull", "--latest", "1000", "--json"]).packages()
 }
 
 fn of_session<'a>(all: &'a [Value], session: &str, package_type: &str) -> Vec<&'a Value> {

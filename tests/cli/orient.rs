@@ -61,9 +61,11 @@ fn orient_json_is_the_orientation_bundle() {
             "window_days",
             "generated_at",
             "x-lessons",
-            "x-checkpoints"
+            "x-checkpoints",
+            "x-stale"
         ]
     );
+    assert_eq!(v["x-stale"], json!({}), "no deliverable changed");
     assert_eq!(v["project"]["project_id"], "demo");
     assert_eq!(v["window_days"], 14);
     let titles: Vec<&str> = v["recent_packages"]

@@ -195,7 +195,7 @@ fn commit_with_hooks(env: &Env) -> String {
     }
     let autos = env
         .run(&["pull", "--latest", "10", "--type", "auto_deposit", "--json"])
-        .json_lines();
+        .packages();
     let mut titles: Vec<&str> = autos.iter().map(|p| p["title"].as_str().unwrap()).collect();
     titles.sort();
     assert_eq!(

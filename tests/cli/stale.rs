@@ -177,3 +177,56 @@ fn lesson_list_and_checkpoint_show_print_envelopes() {
         assert_eq!(line["x-stale"], json!([]));
     }
 }
+
+#[test]
+fn orient_marks_stale_packages_and_says_what_git_has_not_seen() {
+    let env = Env::new();
+    let git = |args: &[&str]| {
+        let mut all = vec!["-c", "user.name=Ada", "-c", "user.email=ada@example.com"];
+        all.extend(["-c", "init.defaultBranch=main"]);
+        all.extend_from_slice(args);
+        let out = env
+            .program("git", &all)
+            .current_dir(&env.dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(&["init", "-q"]);
+    let id = deposit_with_files(&env);
+    let md = env.ok(&["orient"]);
+    assert!(!md.contains("may be stale"), "{md}");
+    assert!(
+        md.contains("\nNot committed yet: "),
+        "the store's new lines are not committed: {md}"
+    );
+    std::fs::write(env.path("a.md"), "rewritten since\n").unwrap();
+    let md = env.ok(&["orient"]);
+    assert!(
+        md.contains(&format!("`{id}`\n  - ⚠ may be stale: a.md changed\n"))
+            || md.contains(&format!("`{id}` ⚠ may be stale: a.md changed\n")),
+        "{md}"
+    );
+    let bundle = env.ok_json(&["orient"]);
+    assert_eq!(
+        bundle["x-stale"],
+        json!({ id.clone(): [{"path": "a.md", "reason": "changed"}] })
+    );
+    // Within a budget the mark is counted like the rest, and kept with its package.
+    let fitted = env.ok(&["orient", "--max-chars", "900", "--json"]);
+    assert!(fitted.trim_end().chars().count() <= 900);
+    let fitted: Value = serde_json::from_str(&fitted).unwrap();
+    let shown = fitted["recent_packages"].as_array().unwrap().len();
+    assert_eq!(fitted["x-stale"].as_object().unwrap().len(), shown.min(1));
+    // Once everything is committed, the header says nothing of git; a snapshot read never
+    // marks files (they say nothing of the store as it stood).
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "all"]);
+    let md = env.ok(&["orient"]);
+    assert!(!md.contains("Not committed yet"), "{md}");
+    let then = bundle["generated_at"].as_str().unwrap();
+    assert_eq!(
+        env.ok_json(&["orient", "--as-of", then])["x-stale"],
+        json!({})
+    );
+}

@@ -503,7 +503,9 @@ impl Store {
         // Keys the tail touches are worked out again from all their lines; the tail is parsed
         // once, not once per key.
         let touched = tail_by_key(&tail);
-        out.retain(|f| !touched.contains_key(&(f.subject().to_string(), f.predicate().to_string())));
+        out.retain(|f| {
+            !touched.contains_key(&(f.subject().to_string(), f.predicate().to_string()))
+        });
         for ((s, p), mine) in &touched {
             let by_id = key_facts(&index, &log, s, p, mine).map_err(io)?;
             if let Some(f) = current_fact(&by_id) {
