@@ -193,11 +193,24 @@ pub struct StoreSync {
     pub ahead: usize,
 }
 
+/// Whether `dir` or a folder above it holds `.git` (or `GIT_DIR` names a repository): if not,
+/// git would only fail, and starting it is not worth its millisecond on every orient.
+fn may_be_in_git(dir: &Path) -> bool {
+    if std::env::var_os("GIT_DIR").is_some() {
+        return true;
+    }
+    dir.canonicalize()
+        .is_ok_and(|d| d.ancestors().any(|a| a.join(".git").exists()))
+}
+
 /// How the store at `store_dir` stands in the git work tree that holds `work_tree_root` (its
 /// top, or any folder of it such as the one that holds the store). One git process, reading
 /// local refs only: nothing is fetched. `None` outside a git work tree, for a local store,
 /// and on any git failure.
 pub fn store_sync(work_tree_root: &Path, store_dir: &Path) -> Option<StoreSync> {
+    if !may_be_in_git(work_tree_root) {
+        return None;
+    }
     if Config::load(&store_dir.join(layout::CONFIG_FILE))
         .ok()?
         .local()

@@ -229,7 +229,7 @@ fn no_deposit_lands_in_a_session_after_its_end() {
         serde_json::from_value(ended["packages_deposited"].clone()).unwrap();
     let carrying: Vec<String> = env
         .run(&["pull", "--latest", "1000", "--json"])
-        .json_lines()
+        .packages()
         .iter()
         .filter(|p| p["created_by"]["session_id"] == id.as_str())
         .map(|p| p["package_id"].as_str().unwrap().to_string())
