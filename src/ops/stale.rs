@@ -224,6 +224,20 @@ pub fn describe(stale: &[Stale], path: impl Fn(&str) -> String) -> String {
     files.join(", ")
 }
 
+/// [`of_packages`] for a read of now; for a snapshot read (`as_of`) nothing, as the files as
+/// they are now say nothing of the store as it stood (and a snapshot's answer must not change
+/// with them).
+pub fn of_packages_at<'a>(
+    store: &Store,
+    packages: impl IntoIterator<Item = &'a Package>,
+    as_of: Option<crate::wire::time::Timestamp>,
+) -> Vec<Vec<Stale>> {
+    match as_of {
+        None => of_packages(store, packages),
+        Some(_) => packages.into_iter().map(|_| Vec::new()).collect(),
+    }
+}
+
 /// The stale deliverables of each package, in order (see [`Checker`]).
 pub fn of_packages<'a>(
     store: &Store,

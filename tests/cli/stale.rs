@@ -229,4 +229,15 @@ fn orient_marks_stale_packages_and_says_what_git_has_not_seen() {
         env.ok_json(&["orient", "--as-of", then])["x-stale"],
         json!({})
     );
+    for args in [
+        vec!["pull", id.as_str(), "--as-of", then],
+        vec!["search", "notes", "--as-of", then],
+    ] {
+        assert_eq!(env.ok_json(&args)["x-stale"], json!([]), "{args:?}");
+    }
+    assert_eq!(
+        env.ok_json(&["pull", id.as_str()])["x-stale"],
+        json!([{"path": "a.md", "reason": "changed"}]),
+        "now, it is flagged"
+    );
 }

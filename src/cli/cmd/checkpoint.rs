@@ -103,7 +103,7 @@ fn show(
         ctx.ui.note("No checkpoints recorded.");
     }
     let stale = if ctx.ui.json {
-        stale::of_packages(ctx.store()?, found.iter().map(|p| &p.package))
+        stale::of_packages_at(ctx.store()?, found.iter().map(|p| &p.package), as_of)
     } else {
         Vec::new()
     };

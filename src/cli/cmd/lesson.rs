@@ -129,7 +129,7 @@ pub fn run(ctx: &mut Ctx, args: LessonArgs) -> CmdResult {
             let mut found = memory_reads::lessons(ctx.store()?, &projects, &query)?;
             found.truncate(limit.unwrap_or(usize::MAX));
             let stale = if ctx.ui.json {
-                stale::of_packages(ctx.store()?, found.iter().map(|p| &p.package))
+                stale::of_packages_at(ctx.store()?, found.iter().map(|p| &p.package), query.as_of)
             } else {
                 Vec::new()
             };

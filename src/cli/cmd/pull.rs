@@ -101,7 +101,7 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         let as_of = crate::wire::time::parse_time("--as-of", args.filter.as_of.as_deref())?;
         ctx.note_as_of(&ctx.projects(true)?, as_of)?;
         let found = pull::visible_at(store, id, reveal, as_of)?;
-        let stale = stale::of_packages(store, [&found.package]).concat();
+        let stale = stale::of_packages_at(store, [&found.package], as_of).concat();
         if ctx.ui.json {
             ctx.ui
                 .json_line(&render::package_envelope(&found.package, &stale))?;
@@ -125,7 +125,7 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
     let (projects, filter) = args.filter.resolve(ctx)?;
     ctx.note_as_of(&projects, filter.as_of)?;
     let found = pull::latest(store, &projects, &filter, args.latest.unwrap_or(5))?;
-    let stale = stale::of_packages(store, found.iter().map(|p| &p.package));
+    let stale = stale::of_packages_at(store, found.iter().map(|p| &p.package), filter.as_of);
     if ctx.ui.json {
         for (p, stale) in found.iter().zip(&stale) {
             ctx.ui

@@ -104,7 +104,11 @@ pub fn run_query(
         mode,
         model.as_ref(),
     )?;
-    let stale = stale::of_packages(store, results.iter().map(|r| &r.stored.package));
+    let stale = stale::of_packages_at(
+        store,
+        results.iter().map(|r| &r.stored.package),
+        filter.as_of,
+    );
     for (i, (r, stale)) in results.iter().zip(&stale).enumerate() {
         if ctx.ui.json {
             let mut line = r.to_value();
