@@ -183,3 +183,24 @@ fn every_command_in_the_block_works() {
             .starts_with("api status = live")
     );
 }
+
+#[test]
+fn a_local_store_is_told_never_to_commit_the_store() {
+    let env = Env::empty();
+    let git = env
+        .program("git", &["init", "-q"])
+        .current_dir(&env.dir)
+        .output()
+        .unwrap();
+    assert!(git.status.success(), "{git:?}");
+    env.ok(&["init", "--local", "--project", "demo"]);
+    let block = env.ok(&["onboard"]);
+    assert_eq!(
+        block,
+        BLOCK.replace(
+            "Commit `.relay/` with your changes.",
+            "This store is local: git never sees `.relay/`; never add it to a commit."
+        )
+    );
+    assert_ne!(block, BLOCK, "the shared store's line is in the block");
+}

@@ -111,16 +111,31 @@ impl Action {
     }
 }
 
+/// What the block tells an agent about committing the store, for a local one (`relay init
+/// --local`): git never sees it, so it must never be added.
+const COMMIT_LINE: &str = "Commit `.relay/` with your changes.";
+const LOCAL_LINE: &str = "This store is local: git never sees `.relay/`; never add it to a commit.";
+
+/// The block for the store here: [`BLOCK`], or for a local store the same with its commit line
+/// replaced (without a store, [`BLOCK`]).
+fn block_for(ctx: &Ctx) -> String {
+    match ctx.store() {
+        Ok(store) if store.config().local() => BLOCK.replace(COMMIT_LINE, LOCAL_LINE),
+        _ => BLOCK.to_string(),
+    }
+}
+
 pub fn run(ctx: &mut Ctx, args: OnboardArgs) -> CmdResult {
+    let block = block_for(ctx);
     let Some(file) = args.write else {
         if ctx.ui.json {
-            ctx.ui.json_line(&json!({"markdown": BLOCK}))?;
+            ctx.ui.json_line(&json!({ "markdown": block }))?;
         } else {
-            ctx.ui.out().write_all(BLOCK.as_bytes())?;
+            ctx.ui.out().write_all(block.as_bytes())?;
         }
         return Ok(());
     };
-    let action = write_block(&ctx.cwd.join(&file), &file)?;
+    let action = write_block(&ctx.cwd.join(&file), &file, &block)?;
     let shown = file.display();
     if ctx.ui.json {
         ctx.ui
@@ -139,7 +154,7 @@ pub fn run(ctx: &mut Ctx, args: OnboardArgs) -> CmdResult {
 
 /// Puts the block into the file at `path` (`shown` names it in errors), through a symlink if it
 /// is one (CLAUDE.md is often a link to AGENTS.md).
-fn write_block(path: &Path, shown: &Path) -> Result<Action, Error> {
+fn write_block(path: &Path, shown: &Path, block: &str) -> Result<Action, Error> {
     let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let existing = match std::fs::read(&target) {
         Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| {
@@ -151,7 +166,7 @@ fn write_block(path: &Path, shown: &Path) -> Result<Action, Error> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(Error::io(format!("cannot read {}", shown.display()), e)),
     };
-    let (text, action) = splice(existing.as_deref()).map_err(|problem| {
+    let (text, action) = splice(existing.as_deref(), block).map_err(|problem| {
         Error::InvalidInput(format!(
             "{} {problem}; fix the markers by hand (both {START} and {END}, in that order, or \
              neither), then run `relay onboard --write {}` again",
@@ -165,11 +180,11 @@ fn write_block(path: &Path, shown: &Path) -> Result<Action, Error> {
     Ok(action)
 }
 
-/// The file's new text with the block in it, and what changed; `Err` says what is wrong with
+/// The file's new text with `block` in it, and what changed; `Err` says what is wrong with
 /// the markers.
-pub fn splice(existing: Option<&str>) -> Result<(String, Action), String> {
+pub fn splice(existing: Option<&str>, block: &str) -> Result<(String, Action), String> {
     let Some(text) = existing else {
-        return Ok((BLOCK.to_string(), Action::Created));
+        return Ok((block.to_string(), Action::Created));
     };
     let starts = text.matches(START).count();
     let ends = text.matches(END).count();
@@ -181,7 +196,7 @@ pub fn splice(existing: Option<&str>) -> Result<(String, Action), String> {
                 t if t.ends_with('\n') => "\n",
                 _ => "\n\n",
             };
-            Ok((format!("{text}{sep}{BLOCK}"), Action::Appended))
+            Ok((format!("{text}{sep}{block}"), Action::Appended))
         }
         (1, 1) => {
             let (s, e) = (text.find(START).unwrap_or(0), text.find(END).unwrap_or(0));
@@ -191,7 +206,7 @@ pub fn splice(existing: Option<&str>) -> Result<(String, Action), String> {
             let new = format!(
                 "{}{}{}",
                 &text[..s],
-                BLOCK.trim_end_matches('\n'),
+                block.trim_end_matches('\n'),
                 &text[e + END.len()..]
             );
             let action = if new == text {
@@ -215,24 +230,27 @@ mod tests {
     #[test]
     fn splice_creates_appends_and_replaces() {
         assert!(BLOCK.starts_with(&format!("{START}\n")) && BLOCK.ends_with(&format!("\n{END}\n")));
-        assert_eq!(splice(None).unwrap(), (BLOCK.to_string(), Action::Created));
-        let (appended, a) = splice(Some("# Notes\nkeep me")).unwrap();
+        assert_eq!(
+            splice(None, BLOCK).unwrap(),
+            (BLOCK.to_string(), Action::Created)
+        );
+        let (appended, a) = splice(Some("# Notes\nkeep me"), BLOCK).unwrap();
         assert_eq!(a, Action::Appended);
         assert_eq!(appended, format!("# Notes\nkeep me\n\n{BLOCK}"));
         assert_eq!(
-            splice(Some(&appended)).unwrap(),
+            splice(Some(&appended), BLOCK).unwrap(),
             (appended, Action::Unchanged)
         );
         let old = format!("a\n{START}\nold text\n{END}\nb\n");
-        let (new, a) = splice(Some(&old)).unwrap();
+        let (new, a) = splice(Some(&old), BLOCK).unwrap();
         assert_eq!(a, Action::Updated);
         assert_eq!(new, format!("a\n{BLOCK}b\n"));
     }
 
     #[test]
     fn splice_refuses_broken_markers() {
-        assert!(splice(Some(&format!("{START}\nx\n"))).is_err());
-        assert!(splice(Some(&format!("{END}\nx\n{START}\n"))).is_err());
-        assert!(splice(Some(&format!("{START}{END}{START}{END}"))).is_err());
+        assert!(splice(Some(&format!("{START}\nx\n")), BLOCK).is_err());
+        assert!(splice(Some(&format!("{END}\nx\n{START}\n")), BLOCK).is_err());
+        assert!(splice(Some(&format!("{START}{END}{START}{END}")), BLOCK).is_err());
     }
 }
