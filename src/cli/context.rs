@@ -210,6 +210,23 @@ impl Ctx {
         Ok(self.store.get_or_init(|| store))
     }
 
+    /// Prints `packages` as every `--json` read of packages does: one envelope a line,
+    /// `{"package", "x-stale"}`, their files checked now (not for a snapshot read, `as_of`).
+    pub fn json_packages(
+        &mut self,
+        packages: &[crate::store::packages::StoredPackage],
+        as_of: Option<crate::wire::time::Timestamp>,
+    ) -> Result<(), super::CliError> {
+        let store = self.store()?;
+        let stale =
+            crate::ops::stale::of_packages_at(store, packages.iter().map(|p| &p.package), as_of);
+        for (p, stale) in packages.iter().zip(&stale) {
+            self.ui
+                .json_line(&super::render::package_envelope(&p.package, stale))?;
+        }
+        Ok(())
+    }
+
     /// Says on stderr when an `--as-of` time is one that a snapshot answers oddly: still to
     /// come, or before the projects read existed ([`crate::ops::snapshot::note`]).
     pub fn note_as_of(

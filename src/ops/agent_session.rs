@@ -31,7 +31,7 @@ use super::memory::{CHECKPOINT, Checkpoint};
 use crate::error::{Error, Result};
 use crate::store::packages::StoredPackage;
 use crate::store::{Store, log};
-use crate::wire::text::clean_line;
+use crate::wire::text::{clean_line, cut, whole_lines};
 use crate::wire::time::{self, Timestamp};
 
 /// `relay hook run` gives up after this, exits 0 and prints nothing.
@@ -390,7 +390,7 @@ impl Call<'_> {
         let lead = match compacted {
             true => self
                 .latest_checkpoint(session_id)?
-                .map(|p| cut(&checkpoint_lead(&p), max / LEAD_SHARE))
+                .map(|p| whole_lines(&checkpoint_lead(&p), max / LEAD_SHARE).to_string())
                 .unwrap_or_default(),
             false => String::new(),
         };
@@ -452,16 +452,7 @@ fn fold(text: &str, max: usize) -> String {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    cut(&line, max)
-}
-
-fn cut(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
+    cut(&line, max).into_owned()
 }
 
 /// The Markdown that leads the briefing after a compaction: where the session stood when it
@@ -678,6 +669,5 @@ mod tests {
         );
         assert_eq!(fold("a\n  b\tc", 10), "a b c");
         assert_eq!(fold("abcdef", 4), "abc…");
-        assert_eq!(cut("abc", 3), "abc");
     }
 }

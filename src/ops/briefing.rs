@@ -689,7 +689,10 @@ fn lesson_entry(p: &StoredPackage) -> String {
         "- [{}] **{}**: {} `{}`\n",
         inert_line(pkg.str_field("x-severity").unwrap_or("info")),
         inert_line(pkg.title()),
-        inert_line(&cut(pkg.str_field("description").unwrap_or_default(), 200)),
+        inert_line(&crate::wire::text::cut(
+            pkg.str_field("description").unwrap_or_default(),
+            200
+        )),
         inert_line(pkg.id())
     )
 }
@@ -708,14 +711,6 @@ fn checkpoint_entry(p: &StoredPackage) -> String {
         let _ = writeln!(out, "  - Blocked by: {}", inert_line(b));
     }
     out
-}
-
-/// `text` cut to `max` characters, with `…` when cut.
-fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
-    }
 }
 
 /// The orchestrate view: the digest for an agent to synthesise from.

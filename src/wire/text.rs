@@ -27,6 +27,35 @@ pub fn clean_line(s: &str) -> Cow<'_, str> {
     Cow::Owned(clean(s).replace(['\n', '\t'], " "))
 }
 
+/// `text` in at most `max` characters: whole when it fits, else its first `max - 1` and `…`.
+pub fn cut(text: &str, max: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => Cow::Borrowed(text),
+        Some(_) => {
+            let keep = text
+                .char_indices()
+                .nth(max.saturating_sub(1))
+                .map_or(text.len(), |(at, _)| at);
+            Cow::Owned(format!("{}…", &text[..keep]))
+        }
+    }
+}
+
+/// The first lines of `text` (each with its newline) that fit together in `max` characters:
+/// a line is kept whole or not at all.
+pub fn whole_lines(text: &str, max: usize) -> &str {
+    let mut used = 0;
+    let mut end = 0;
+    for line in text.split_inclusive('\n') {
+        used += line.chars().count();
+        if used > max {
+            break;
+        }
+        end += line.len();
+    }
+    &text[..end]
+}
+
 /// One line of recorded text made inert for a briefing: [`clean_line`], then text that begins
 /// with `#` gets a backslash (`\#`, so it cannot read as a heading), and text holding a tag
 /// (`<system>`, `</context>`, `<|im_end|>`, `<!--`, `<?xml`) has every `<` and `>` written
@@ -68,6 +97,17 @@ fn has_tag(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cut_keeps_text_within_max_and_whole_lines_keeps_lines_whole() {
+        assert_eq!(cut("abc", 3), "abc");
+        assert_eq!(cut("abcdef", 4), "abc…");
+        assert_eq!(cut("ééé", 2), "é…");
+        assert_eq!(cut("abc", 0), "…");
+        assert_eq!(whole_lines("ab\ncd\nef\n", 6), "ab\ncd\n");
+        assert_eq!(whole_lines("ab\ncd\n", 5), "ab\n");
+        assert_eq!(whole_lines("abcdef\n", 3), "");
+    }
 
     #[test]
     fn control_sequences_are_neutralised() {

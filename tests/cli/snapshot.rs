@@ -268,6 +268,9 @@ fn mcp_and_http_take_as_of_like_the_cli() {
     let first = env.ok_json(&["deposit", "--title", "Cache plan", "--question", "Which?"]);
     let t = first["package"]["created_at"].as_str().unwrap().to_string();
     env.deposit("Cache later", &["--question", "Later?"]);
+    // Memory and a session that came after t.
+    env.ok(&["lesson", "add", "Later lesson", "--content", "x"]);
+    env.ok(&["session", "start", "--actor", "agent-a"]);
     let calls = [
         ("orient", serde_json::json!({"as_of": t})),
         (
@@ -280,6 +283,7 @@ fn mcp_and_http_take_as_of_like_the_cli() {
         ),
         ("orchestrate", serde_json::json!({"as_of": t})),
         ("amp_list", serde_json::json!({"as_of": t})),
+        ("amp_list", serde_json::json!({})),
     ];
     let mut input = String::from(
         "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n",
@@ -305,7 +309,8 @@ fn mcp_and_http_take_as_of_like_the_cli() {
     assert_eq!(relevant.len(), 1, "{relevant:?}");
     assert_eq!(relevant[0]["package"]["title"], "Cache plan");
     assert_eq!(answer(4)["open_questions"], serde_json::json!(["Which?"]));
-    assert_eq!(answer(5)["total"], 0);
+    assert_eq!(answer(5)["total"], 0, "the lesson came after t");
+    assert_eq!(answer(6)["total"], 1, "and is there now");
 
     let server = crate::serve::Served::start(&env, &[]);
     let at = &t;
@@ -335,6 +340,16 @@ fn mcp_and_http_take_as_of_like_the_cli() {
         serde_json::json!(["Which?"]),
         "{digest}"
     );
+    let sessions = |query: &str| {
+        let (code, v) = crate::serve::curl(
+            &env,
+            &[&server.at(&format!("/v1/projects/demo/sessions{query}"))],
+        );
+        assert_eq!(code, 200, "{v}");
+        v["sessions"].as_array().unwrap().len()
+    };
+    assert_eq!(sessions(&format!("?as_of={at}")), 0, "started after t");
+    assert_eq!(sessions(""), 1);
     let (code, bad) = crate::serve::curl(
         &env,
         &[&server.at("/v1/projects/demo/orient?as_of=yesterday-ish")],

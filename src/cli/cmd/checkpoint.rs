@@ -9,7 +9,7 @@ use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
 use crate::error::Error;
 use crate::ops::memory::Checkpoint;
-use crate::ops::{attribution, memory_reads, stale};
+use crate::ops::{attribution, memory_reads};
 
 /// Record where you stand (working on, decisions, blockers), or show each agent's latest
 ///
@@ -102,17 +102,10 @@ fn show(
     if found.is_empty() && !ctx.ui.json {
         ctx.ui.note("No checkpoints recorded.");
     }
-    let stale = if ctx.ui.json {
-        stale::of_packages_at(ctx.store()?, found.iter().map(|p| &p.package), as_of)
-    } else {
-        Vec::new()
-    };
-    for (i, p) in found.iter().enumerate() {
-        if ctx.ui.json {
-            ctx.ui
-                .json_line(&render::package_envelope(&p.package, &stale[i]))?;
-            continue;
-        }
+    if ctx.ui.json {
+        return ctx.json_packages(&found, as_of);
+    }
+    for p in &found {
         let pkg = &p.package;
         let out = ctx.ui.out();
         writeln!(

@@ -9,7 +9,7 @@ use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
 use crate::error::Error;
 use crate::ops::memory::Lesson;
-use crate::ops::{attribution, memory_reads, stale};
+use crate::ops::{attribution, memory_reads};
 
 /// Record lessons learned once and needed forever, and list them
 ///
@@ -128,26 +128,19 @@ pub fn run(ctx: &mut Ctx, args: LessonArgs) -> CmdResult {
             ctx.note_as_of(&projects, query.as_of)?;
             let mut found = memory_reads::lessons(ctx.store()?, &projects, &query)?;
             found.truncate(limit.unwrap_or(usize::MAX));
-            let stale = if ctx.ui.json {
-                stale::of_packages_at(ctx.store()?, found.iter().map(|p| &p.package), query.as_of)
-            } else {
-                Vec::new()
-            };
-            for (i, p) in found.iter().enumerate() {
-                if ctx.ui.json {
-                    ctx.ui
-                        .json_line(&render::package_envelope(&p.package, &stale[i]))?;
-                } else {
-                    writeln!(
-                        ctx.ui.out(),
-                        "[{}] {} ({})",
-                        render::clean_line(memory_reads::severity_of(p)),
-                        render::clean_line(p.package.title()),
-                        p.package.id()
-                    )?;
-                }
+            if ctx.ui.json {
+                return ctx.json_packages(&found, query.as_of);
             }
-            if found.is_empty() && !ctx.ui.json {
+            for p in &found {
+                writeln!(
+                    ctx.ui.out(),
+                    "[{}] {} ({})",
+                    render::clean_line(memory_reads::severity_of(p)),
+                    render::clean_line(p.package.title()),
+                    p.package.id()
+                )?;
+            }
+            if found.is_empty() {
                 ctx.ui.note("No lessons recorded.");
             }
             Ok(())
