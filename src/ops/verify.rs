@@ -5,6 +5,7 @@
 //! fact chains equal the effective ones that reads follow after a merge, and moves lines that fail their hash (or that a crash left
 //! unfinished) into `quarantine.ndjson` with a record of why.
 
+mod indexes;
 mod lines;
 mod placement;
 mod records;
@@ -644,6 +645,7 @@ pub fn verify(store: &Store) -> Result<(Report, Vec<String>)> {
         }
     }
     c.ids_in_two_projects();
+    c.indexes()?;
     c.layout();
     c.allowed_signers();
     let _ = store.diagnostics().take();
@@ -683,7 +685,7 @@ fn close_merged_chains(store: &Store, project: &str) -> Result<Vec<String>> {
 /// (what is left) with the repairs made.
 pub fn fix(store: &Store) -> Result<Report> {
     let (first, forked) = verify(store)?;
-    let mut fixed = Vec::new();
+    let mut fixed = indexes::rebuild(store)?;
     for project in forked {
         fixed.extend(close_merged_chains(store, &project)?);
     }

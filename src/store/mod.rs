@@ -203,7 +203,21 @@ impl Store {
     /// A torn last line it seals is reported, as a reader would have.
     pub fn append(&self, path: &Path, bytes: &[u8]) -> Result<()> {
         let before = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-        if log::append(path, bytes, self.config.fsync())? {
+        let appended = log::append(path, bytes, self.config.fsync())?;
+        if self.config.search_index() {
+            // Keep what the cache knows of the log's content current, so the next read need
+            // not read the whole log to trust its indexes.
+            cache::witness::record_append(
+                &self.layout.cache_dir(),
+                path,
+                &cache::witness::Appended {
+                    before: appended.before,
+                    after: appended.after,
+                    bytes: &appended.written,
+                },
+            );
+        }
+        if appended.sealed {
             let torn_line = std::fs::read(path)
                 .map(|b| {
                     let head = b.get(..before as usize).unwrap_or(&b);

@@ -6,6 +6,7 @@ mod agent_hooks;
 mod amp;
 mod architecture;
 mod backup;
+mod cache_git;
 mod compat;
 mod conformance_suite;
 mod console;

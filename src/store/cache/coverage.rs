@@ -1,52 +1,49 @@
 //! What a disposable cache under `cache/` knows of the log it was built from (DESIGN
-//! invariant 9): how many bytes it covers, always ending at a line end, and fingerprints of
-//! the first and last (up to) 4 KiB of them. A log that only grew still matches, and the cache
-//! is extended with the new lines; a log rewritten under it (a git checkout or merge, a repair)
-//! does not, and the cache is built again.
+//! invariant 9): how many bytes it covers, always ending at a line end, and the fingerprint
+//! of the log's first `at` bytes (at least those covered) when it was built
+//! ([`super::witness`]). The index holds for as long as the log still begins with exactly
+//! those bytes, whatever happened to the file meanwhile: a log that only grew is extended
+//! with its new lines; a log whose covered bytes changed in any way (a checkout, a merge in
+//! another order, a rebase, a repair) is indexed again. Validity is decided by what the log
+//! holds, never by a sample of it.
 
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
-const FINGERPRINT_BYTES: u64 = 4096;
+use super::witness::{LogState, Sum};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Coverage {
     /// Bytes of the log covered: the end of a complete line.
     pub covered: u64,
-    /// SHA-256 prefixes of the first and the last (up to) 4 KiB of the covered bytes.
-    pub head: String,
-    pub tail: String,
-}
-
-fn fingerprint(file: &mut File, start: u64, len: u64) -> std::io::Result<String> {
-    file.seek(SeekFrom::Start(start))?;
-    let mut buf = Vec::with_capacity(len as usize);
-    file.take(len).read_to_end(&mut buf)?;
-    Ok(Sha256::digest(&buf)[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
+    /// The log's first `at` bytes (`at` ≥ `covered`) had the fingerprint `sum` under the
+    /// witness's `base` when the index was made.
+    pub at: u64,
+    pub sum: u64,
+    pub base: u64,
 }
 
 impl Coverage {
-    /// The coverage of the first `covered` bytes of `log`.
-    pub fn of(log: &Path, covered: u64) -> std::io::Result<Coverage> {
-        let mut file = File::open(log)?;
-        let n = covered.min(FINGERPRINT_BYTES);
-        Ok(Coverage {
+    /// The coverage of the first `covered` bytes of `log`, read since `start` was observed.
+    /// When the file was replaced during the read, the coverage proves nothing and never
+    /// holds (the index is built again next time).
+    pub fn of(log: &Path, start: &LogState, covered: u64) -> Coverage {
+        let proven = covered <= start.len && start.still_current(log);
+        Coverage {
             covered,
-            head: fingerprint(&mut file, 0, n)?,
-            tail: fingerprint(&mut file, covered - n, n)?,
-        })
+            at: if proven { start.len } else { 0 },
+            sum: if proven { start.sum.0 } else { u64::MAX },
+            base: start.base,
+        }
     }
 
-    /// Whether `log`, now `log_len` bytes long, still begins with the bytes this covers.
-    pub fn still_holds(&self, log: &Path, log_len: u64) -> std::io::Result<bool> {
-        Ok(self.covered <= log_len && *self == Coverage::of(log, self.covered)?)
+    /// Whether the log, as it stands (`now`), still begins with the bytes this covers.
+    pub fn holds(&self, log: &Path, now: &LogState) -> std::io::Result<bool> {
+        if self.base != now.base || self.covered > self.at || self.at > now.len {
+            return Ok(false);
+        }
+        now.has_prefix(log, self.at, Sum(self.sum))
     }
 }
 
@@ -57,13 +54,42 @@ mod tests {
     #[test]
     fn growth_keeps_coverage_and_rewrites_break_it() {
         let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("a.ndjson");
+        let cache = dir.path().join("cache");
+        let log = dir.path().join("p/a.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
         std::fs::write(&log, b"{\"a\":1}\n").unwrap();
-        let c = Coverage::of(&log, 8).unwrap();
+        let start = LogState::observe(&cache, &log).unwrap();
+        let c = Coverage::of(&log, &start, 8);
         std::fs::write(&log, b"{\"a\":1}\n{\"b\":2}\n").unwrap();
-        assert!(c.still_holds(&log, 16).unwrap());
+        let now = LogState::observe(&cache, &log).unwrap();
+        assert!(c.holds(&log, &now).unwrap());
         std::fs::write(&log, b"{\"a\":2}\n{\"b\":2}\n").unwrap();
-        assert!(!c.still_holds(&log, 16).unwrap());
-        assert!(!c.still_holds(&log, 4).unwrap());
+        let now = LogState::observe(&cache, &log).unwrap();
+        assert!(!c.holds(&log, &now).unwrap());
+        std::fs::write(&log, b"{\"a\"").unwrap();
+        let now = LogState::observe(&cache, &log).unwrap();
+        assert!(!c.holds(&log, &now).unwrap());
+    }
+
+    #[test]
+    fn lines_in_another_order_of_the_same_size_break_it() {
+        // What merging branches in another order gives: same length, same first and last
+        // 4 KiB; only the middle moved.
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        let log = dir.path().join("p/a.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let pad = "x".repeat(5000);
+        let line = |n: u32| format!("{{\"n\":{n},\"pad\":\"{pad}\"}}\n");
+        let x = [line(1), line(2), line(3), line(4)].concat();
+        let y = [line(1), line(3), line(2), line(4)].concat();
+        std::fs::write(&log, &x).unwrap();
+        let start = LogState::observe(&cache, &log).unwrap();
+        let c = Coverage::of(&log, &start, x.len() as u64);
+        std::fs::remove_file(&log).unwrap();
+        std::fs::write(&log, &y).unwrap();
+        let now = LogState::observe(&cache, &log).unwrap();
+        assert_eq!(now.len, x.len() as u64);
+        assert!(!c.holds(&log, &now).unwrap());
     }
 }

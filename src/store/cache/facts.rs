@@ -16,6 +16,7 @@ use serde_json::Value;
 use std::hash::Hasher as _;
 
 use super::coverage::Coverage;
+use super::witness::LogState;
 use super::{FACTS, Fnv};
 use crate::error::{Error, Result};
 use crate::store::fact_chain::chain_rank;
@@ -123,15 +124,22 @@ fn keep(by_id: &mut BTreeMap<String, Fact>, f: Fact) {
 
 /// Calls `each(offset, line)` for the complete, non-blank lines from `from` on (without their
 /// newlines); returns where the complete lines end.
-fn for_lines(path: &Path, from: u64, mut each: impl FnMut(u64, &[u8])) -> std::io::Result<u64> {
+fn for_lines(
+    path: &Path,
+    from: u64,
+    to: Option<u64>,
+    mut each: impl FnMut(u64, &[u8]),
+) -> std::io::Result<u64> {
     let mut sink = log::Lines(|_, offset, text: &[u8]| {
         each(offset, text);
         Ok::<_, std::io::Error>(true)
     });
-    (log::LogReader::new(path).from(from, 1))
-        .buffer(1 << 20)
-        .must_exist()
-        .read(&mut sink)
+    let reader = log::LogReader::new(path).from(from, 1);
+    let reader = match to {
+        Some(end) => reader.until(end),
+        None => reader,
+    };
+    reader.buffer(1 << 20).must_exist().read(&mut sink)
 }
 
 /// Complete lines with their offsets.
@@ -140,7 +148,7 @@ type Lines = Vec<(u64, Vec<u8>)>;
 /// The lines from `from` on (a short tail), and how many of them are not facts.
 fn lines_from(path: &Path, from: u64) -> std::io::Result<(Lines, u64)> {
     let (mut out, mut damaged) = (Vec::new(), 0);
-    for_lines(path, from, |offset, bytes| {
+    for_lines(path, from, None, |offset, bytes| {
         if serde_json::from_slice::<KeyOnly>(bytes).is_err() {
             damaged += 1;
         }
@@ -152,15 +160,23 @@ fn lines_from(path: &Path, from: u64) -> std::io::Result<(Lines, u64)> {
 impl FactIndex {
     /// Two passes, so memory holds the key table and one key's facts, not the log: the keys
     /// of every line, then each key's lines read again to find its current fact.
-    fn build(path: &Path) -> std::io::Result<FactIndex> {
+    fn build(path: &Path, state: &LogState) -> std::io::Result<FactIndex> {
+        FactIndex::build_to(path, state, state.len)
+    }
+
+    /// [`FactIndex::build`] of the log's first `end` bytes.
+    fn build_to(path: &Path, state: &LogState, end: u64) -> std::io::Result<FactIndex> {
         let mut keys = Vec::new();
         let mut damaged = 0;
-        let covered = for_lines(path, 0, |offset, bytes| {
-            match serde_json::from_slice::<KeyOnly>(bytes) {
+        let covered = for_lines(
+            path,
+            0,
+            Some(end),
+            |offset, bytes| match serde_json::from_slice::<KeyOnly>(bytes) {
                 Ok(k) => keys.push((key_hash(&k.subject, &k.predicate), offset)),
                 Err(_) => damaged += 1,
-            }
-        })?;
+            },
+        )?;
         keys.sort_unstable();
         let file = File::open(path)?;
         let mut current = Vec::new();
@@ -210,7 +226,7 @@ impl FactIndex {
             lines.push(b'\n');
         }
         Ok(FactIndex {
-            coverage: Coverage::of(path, covered)?,
+            coverage: Coverage::of(path, state, covered),
             damaged,
             ids,
             open,
@@ -249,7 +265,7 @@ impl FactIndex {
 
     /// The index at `from` if it still describes `log`: its header only; the tables and the
     /// lines are read when first needed.
-    fn read(from: &Path, log: &Path, log_len: u64) -> std::io::Result<Option<FactIndex>> {
+    fn read(from: &Path, log: &Path, state: &LogState) -> std::io::Result<Option<FactIndex>> {
         let file = match File::open(from) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -266,7 +282,7 @@ impl FactIndex {
         let tables = (h.keys + h.current) * 16;
         if h.format != FORMAT
             || file_len != line.len() as u64 + tables + h.current_bytes
-            || !h.coverage.still_holds(log, log_len)?
+            || !h.coverage.holds(log, state)?
         {
             return Ok(None);
         }
@@ -407,21 +423,59 @@ impl Store {
         }
         let log = self.layout().facts_file(project_id);
         let io = |e| Error::io(format!("cannot index {}", log.display()), e);
-        let log_len = match std::fs::metadata(&log) {
-            Ok(m) => m.len(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(io(e)),
-        };
+        if !log.exists() {
+            return Ok(None);
+        }
+        let state = LogState::observe(&self.layout().cache_dir(), &log).map_err(io)?;
         let path = index_path(self, project_id);
-        let index = match FactIndex::read(&path, &log, log_len).map_err(io)? {
-            Some(i) if log_len - i.coverage.covered <= FACTS.tail_limit => i,
+        let index = match FactIndex::read(&path, &log, &state).map_err(io)? {
+            Some(i) if state.len - i.coverage.covered <= FACTS.tail_limit => i,
             _ => {
-                let i = FactIndex::build(&log).map_err(io)?;
+                let i = FactIndex::build(&log, &state).map_err(io)?;
                 let _ = i.write(&path); // a cache that cannot be written is no error
                 i
             }
         };
         Ok((index.damaged == 0).then_some((index, log)))
+    }
+
+    /// Checks the fact index of `project_id` against the bytes of the log it covers.
+    pub fn check_fact_index(&self, project_id: &str) -> Result<super::Check> {
+        use super::Check;
+        let log = self.layout().facts_file(project_id);
+        let io = |e| Error::io(format!("cannot check the index of {}", log.display()), e);
+        let path = index_path(self, project_id);
+        if !path.exists() {
+            return Ok(Check::Absent);
+        }
+        let state = LogState::observe(&self.layout().cache_dir(), &log).map_err(io)?;
+        let Some(stored) = FactIndex::read(&path, &log, &state).map_err(io)? else {
+            return Ok(Check::OutOfDate);
+        };
+        let fresh = FactIndex::build_to(&log, &state, stored.coverage.covered).map_err(io)?;
+        let same = fresh.coverage.covered == stored.coverage.covered
+            && (fresh.damaged, fresh.ids, fresh.open) == (stored.damaged, stored.ids, stored.open)
+            && {
+                let (a, b) = (fresh.tables().map_err(io)?, stored.tables().map_err(io)?);
+                a.keys == b.keys && a.current == b.current
+            }
+            && fresh.current_lines().map_err(io)? == stored.current_lines().map_err(io)?;
+        Ok(match same {
+            true => Check::Sound,
+            false => Check::Stale("its keys or current facts are not the log's".into()),
+        })
+    }
+
+    /// Removes the fact index of `project_id` and builds it again.
+    pub fn rebuild_fact_index(&self, project_id: &str) -> Result<()> {
+        let path = index_path(self, project_id);
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(Error::io(format!("cannot remove {}", path.display()), e));
+            }
+            _ => {}
+        }
+        self.fact_index(project_id).map(|_| ())
     }
 
     /// The facts of one key, by id, at their current versions.

@@ -17,6 +17,7 @@ pub mod packages;
 pub mod terms;
 pub mod types;
 pub mod vectors;
+pub mod witness;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -133,6 +134,20 @@ impl std::hash::Hasher for KeyHasher {
     fn write_u128(&mut self, n: u128) {
         self.0 ^= (n as u64) ^ ((n >> 64) as u64);
     }
+}
+
+/// What checking one index file against its log found (`relay verify`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Check {
+    /// No index file: the next read builds it.
+    Absent,
+    /// It holds for its log and says what a fresh build of the bytes it covers says.
+    Sound,
+    /// The log no longer begins with what it covers: the next read builds it again.
+    OutOfDate,
+    /// It holds for its log by its coverage, yet differs from a fresh build of those bytes
+    /// (a damaged file, or a fault): reads would answer from it, so it must be rebuilt.
+    Stale(String),
 }
 
 impl Index {

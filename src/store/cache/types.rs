@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::TYPES;
 use super::coverage::Coverage;
+use super::witness::LogState;
 
 /// The package types this index tracks.
 pub const TRACKED: &[&str] = &["x-lesson", "x-checkpoint"];
@@ -75,14 +76,15 @@ pub fn ids_of_type(
     package_type: &str,
 ) -> std::io::Result<Vec<String>> {
     let path = file_path(cache_dir, log);
-    let log_len = std::fs::metadata(log)?.len();
+    let state = LogState::observe(cache_dir, log)?;
+    let log_len = state.len;
     let mut file = std::fs::read(&path)
         .ok()
         .and_then(|b| serde_json::from_slice::<TypesFile>(&b).ok())
         .filter(|f| f.format == TYPES.format && f.types == TRACKED)
         .unwrap_or_default();
     let holds = match &file.coverage {
-        Some(c) => c.still_holds(log, log_len)?,
+        Some(c) => c.holds(log, &state)?,
         None => false,
     };
     if !holds {
@@ -101,7 +103,7 @@ pub fn ids_of_type(
         // Only complete lines are covered: a torn last line is read again once it is whole.
         if let Some(end) = memchr::memrchr(b'\n', &bytes) {
             scan(&bytes[..end], &mut file.ids);
-            file.coverage = Some(Coverage::of(log, start + end as u64 + 1)?);
+            file.coverage = Some(Coverage::of(log, &state, start + end as u64 + 1));
             if let Some(dir) = path.parent()
                 && std::fs::create_dir_all(dir).is_ok()
                 && let Ok(text) = serde_json::to_vec(&file)
@@ -111,6 +113,46 @@ pub fn ids_of_type(
         }
     }
     Ok(file.ids.remove(package_type).unwrap_or_default())
+}
+
+/// Checks the types file of `log` against the bytes of the log it covers.
+pub fn check(cache_dir: &Path, log: &Path) -> std::io::Result<super::Check> {
+    use super::Check;
+    let path = file_path(cache_dir, log);
+    let Ok(bytes) = std::fs::read(&path) else {
+        return Ok(Check::Absent);
+    };
+    let Some(file) = serde_json::from_slice::<TypesFile>(&bytes)
+        .ok()
+        .filter(|f| f.format == TYPES.format && f.types == TRACKED)
+    else {
+        return Ok(Check::OutOfDate); // an older format or other types: rebuilt when read
+    };
+    let Some(coverage) = &file.coverage else {
+        return Ok(Check::OutOfDate);
+    };
+    let state = LogState::observe(cache_dir, log)?;
+    if !coverage.holds(log, &state)? {
+        return Ok(Check::OutOfDate);
+    }
+    let mut f = std::fs::File::open(log)?;
+    let mut covered = Vec::new();
+    (&mut f).take(coverage.covered).read_to_end(&mut covered)?;
+    let mut fresh = BTreeMap::new();
+    scan(&covered, &mut fresh);
+    Ok(if fresh == file.ids {
+        Check::Sound
+    } else {
+        Check::Stale("its package ids are not those of the log's lines".into())
+    })
+}
+
+/// Removes the types file of `log`; the next read of lessons or checkpoints builds it.
+pub fn remove(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(file_path(cache_dir, log)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

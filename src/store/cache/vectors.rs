@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::VECTORS;
 use super::coverage::Coverage;
 use super::lite::{LiteLine, LitePackage};
+use super::witness::LogState;
 use crate::store::log;
 
 /// What turns a text into a normalised vector: the search layer's model.
@@ -196,10 +197,11 @@ const TAIL_BYTES: u64 = 256 * 1024;
 /// Whether the vector file of `log` is missing, stale, or far enough behind its log that it
 /// should be written again before a search (a header read, and the coverage check).
 pub fn needs_build(cache_dir: &Path, log: &Path, embedder: &dyn Embedder) -> bool {
-    let Ok(log_len) = std::fs::metadata(log).map(|m| m.len()) else {
+    let Ok(state) = LogState::observe(cache_dir, log) else {
         return false;
     };
-    match open_valid(&vectors_path(cache_dir, log), log, log_len, embedder) {
+    let log_len = state.len;
+    match open_valid(&vectors_path(cache_dir, log), log, &state, embedder) {
         Some((header, _, _)) => log_len - header.coverage.covered.min(log_len) > TAIL_BYTES,
         None => log_len > 0,
     }
@@ -211,7 +213,7 @@ pub fn needs_build(cache_dir: &Path, log: &Path, embedder: &dyn Embedder) -> boo
 fn open_valid(
     path: &Path,
     log: &Path,
-    log_len: u64,
+    state: &LogState,
     embedder: &dyn Embedder,
 ) -> Option<(Header, usize, memmap2::Mmap)> {
     let file = File::open(path).ok()?;
@@ -226,7 +228,7 @@ fn open_valid(
         && header.model == embedder.identity()
         && header.dims == embedder.dims()
         && fits
-        && header.coverage.still_holds(log, log_len).ok()?)
+        && header.coverage.holds(log, state).ok()?)
     .then_some((header, body, map))
 }
 
@@ -241,11 +243,13 @@ pub fn open(
     offsets: &[u64],
     embedder: &dyn Embedder,
 ) -> std::io::Result<Vectors> {
-    let log_len = std::fs::metadata(log)?.len();
+    let state = match cache_dir {
+        Some(c) => Some(LogState::observe(c, log)?),
+        None => None,
+    };
     let path = cache_dir.map(|c| vectors_path(c, log));
-    let valid = path
-        .as_deref()
-        .and_then(|p| open_valid(p, log, log_len, embedder));
+    let valid = (path.as_deref().zip(state.as_ref()))
+        .and_then(|(p, state)| open_valid(p, log, state, embedder));
     let dims = embedder.dims();
     // The file's entries are in offset order, as `offsets` are: one walk pairs them.
     let stored_offset = |k: usize| -> Option<u64> {
@@ -273,18 +277,20 @@ pub fn open(
     let (memory, covered) = embed_lines(log, &missing, embedder)?;
     let (map, body) = match valid {
         Some((header, body, map)) => {
-            if let Some(path) = &path
+            if let (Some(path), Some(state)) = (&path, &state)
                 && (memory.len() > TAIL_LINES || covered > header.coverage.covered + TAIL_BYTES)
             {
                 let covered = covered.max(header.coverage.covered);
                 let old = Some((&map, body));
-                let _ = write(path, log, covered, offsets, &slots, old, &memory, embedder);
+                let at = (log, state, covered);
+                let _ = write(path, at, offsets, &slots, old, &memory, embedder);
             }
             (Some(map), body)
         }
         None => {
-            if let Some(path) = &path {
-                let _ = write(path, log, covered, offsets, &slots, None, &memory, embedder);
+            if let (Some(path), Some(state)) = (&path, &state) {
+                let at = (log, state, covered);
+                let _ = write(path, at, offsets, &slots, None, &memory, embedder);
             }
             (None, 0)
         }
@@ -337,8 +343,7 @@ fn embed_lines(
 #[allow(clippy::too_many_arguments)]
 fn write(
     path: &Path,
-    log: &Path,
-    covered: u64,
+    (log, state, covered): (&Path, &LogState, u64),
     offsets: &[u64],
     slots: &[Slot],
     old: Option<(&memmap2::Mmap, usize)>,
@@ -346,9 +351,7 @@ fn write(
     embedder: &dyn Embedder,
 ) -> crate::error::Result<()> {
     let dims = embedder.dims();
-    let covered = covered.min(std::fs::metadata(log).map(|m| m.len()).unwrap_or(0));
-    let coverage =
-        Coverage::of(log, covered).map_err(|e| crate::Error::io("cannot read the log", e))?;
+    let coverage = Coverage::of(log, state, covered);
     let header = Header {
         format: VECTORS.format,
         model: embedder.identity().to_string(),
@@ -474,7 +477,7 @@ mod tests {
             open_valid(
                 &file,
                 &path,
-                std::fs::metadata(&path).unwrap().len(),
+                &LogState::observe(&cache, &path).unwrap(),
                 &other
             )
             .is_none()
@@ -501,8 +504,8 @@ mod tests {
             .unwrap()
             .set_len(len - 3)
             .unwrap();
-        let log_len = std::fs::metadata(&path).unwrap().len();
-        assert!(open_valid(&file, &path, log_len, &m).is_none());
+        let state = LogState::observe(&cache, &path).unwrap();
+        assert!(open_valid(&file, &path, &state, &m).is_none());
         let v = open(Some(&cache), &path, &offsets, &m).unwrap();
         assert_eq!(sims(&v, &[1.0, 0.0]), [0.45, 1.0]);
         // Without a cache, nothing is written and the answers are the same.

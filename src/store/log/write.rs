@@ -6,16 +6,29 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::store::cache::witness::Identity;
 
 /// Appended to a torn last line before a new record. It holds no quote, brace or bracket, so no
 /// fragment it follows can become valid JSON.
 pub const TORN_MARK: &[u8] = b" <torn write sealed by relay>";
 
+/// What [`append`] did: whether it sealed a torn last line first, the file's identity before
+/// and after, and every byte it wrote (the seal included).
+pub struct Appended {
+    pub sealed: bool,
+    pub before: Identity,
+    pub after: Identity,
+    pub written: Vec<u8>,
+}
+
 /// Appends `bytes` (one or more complete lines) to `path` with a single `write_all`, creating
 /// the file and its folders as needed. If the file ends in a torn line, a newline goes first so
 /// that the new record starts on a line of its own. Call this only while holding the writer lock.
-/// Returns whether a torn last line had to be sealed first.
-pub fn append(path: &Path, bytes: &[u8], fsync: bool) -> Result<bool> {
+///
+/// The file's modification time is then set from the fine clock, so that no later write by
+/// anyone else, however soon, leaves the file with the identity this write gave it (see
+/// `cache/witness.rs`).
+pub fn append(path: &Path, bytes: &[u8], fsync: bool) -> Result<Appended> {
     debug_assert!(bytes.ends_with(b"\n"));
     let ctx = |what: &str| format!("cannot {what} {}", path.display());
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -29,10 +42,8 @@ pub fn append(path: &Path, bytes: &[u8], fsync: bool) -> Result<bool> {
         .read(true)
         .open(path)
         .map_err(|e| Error::io(ctx("open"), e))?;
-    let len = file
-        .metadata()
-        .map_err(|e| Error::io(ctx("stat"), e))?
-        .len();
+    let before = Identity::of(&file.metadata().map_err(|e| Error::io(ctx("stat"), e))?);
+    let len = before.len;
     let mut data = Vec::with_capacity(bytes.len() + 1);
     let mut sealed = false;
     if len > 0 {
@@ -52,6 +63,7 @@ pub fn append(path: &Path, bytes: &[u8], fsync: bool) -> Result<bool> {
     data.extend_from_slice(bytes);
     file.write_all(&data)
         .map_err(|e| Error::io(ctx("append to"), e))?;
+    let _ = file.set_modified(std::time::SystemTime::now());
     if fsync {
         file.sync_data().map_err(|e| Error::io(ctx("sync"), e))?;
         if created {
@@ -61,7 +73,13 @@ pub fn append(path: &Path, bytes: &[u8], fsync: bool) -> Result<bool> {
             }
         }
     }
-    Ok(sealed)
+    let after = Identity::of(&file.metadata().map_err(|e| Error::io(ctx("stat"), e))?);
+    Ok(Appended {
+        sealed,
+        before,
+        after,
+        written: data,
+    })
 }
 
 /// Puts `finished`, a file of complete lines, in place as the log `path` when that log is

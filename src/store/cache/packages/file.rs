@@ -13,6 +13,7 @@ use super::{Doc, MonthIndex, QueryView};
 use crate::store::cache::PACKAGES;
 use crate::store::cache::coverage::Coverage;
 use crate::store::cache::id_key;
+use crate::store::cache::witness::LogState;
 use crate::wire::Status;
 
 const FORMAT: u32 = PACKAGES.format;
@@ -55,10 +56,10 @@ fn status_of(code: u8) -> Status {
     }
 }
 
-pub(super) fn write(path: &Path, log: &Path, index: &MonthIndex) -> std::io::Result<()> {
+pub(super) fn write(path: &Path, coverage: &Coverage, index: &MonthIndex) -> std::io::Result<()> {
     let header = Header {
         format: FORMAT,
-        coverage: Coverage::of(log, index.header_covered)?,
+        coverage: coverage.clone(),
         types: index.types.clone(),
         damaged: index.damaged,
     };
@@ -178,7 +179,7 @@ pub(super) struct OpenIndex {
 pub(super) fn open_valid(
     path: &Path,
     log: &Path,
-    log_len: u64,
+    state: &LogState,
 ) -> std::io::Result<Option<OpenIndex>> {
     let mut file = match File::open(path) {
         Ok(f) => f,
@@ -192,7 +193,7 @@ pub(super) fn open_valid(
     let Ok(header) = serde_json::from_slice::<Header>(&line) else {
         return Ok(None);
     };
-    if header.format != FORMAT || !header.coverage.still_holds(log, log_len)? {
+    if header.format != FORMAT || !header.coverage.holds(log, state)? {
         return Ok(None);
     }
     Ok(Some(OpenIndex {
@@ -264,14 +265,14 @@ pub(super) fn lookup_id(mut open: OpenIndex, id: &str) -> std::io::Result<Option
 pub(super) fn read_partial(
     path: &Path,
     log: &Path,
-    log_len: u64,
+    state: &LogState,
     stems: &[String],
 ) -> std::io::Result<Option<(QueryView, u64)>> {
     let Some(OpenIndex {
         mut file,
         header,
         body,
-    }) = open_valid(path, log, log_len)?
+    }) = open_valid(path, log, state)?
     else {
         return Ok(None);
     };

@@ -14,8 +14,10 @@ use std::path::{Path, PathBuf};
 use self::file::{
     DOC_BYTES, decode_doc, encode_doc, lookup_id, open_valid, read, read_partial, write,
 };
+use super::coverage::Coverage;
 use super::lite::LiteLine;
 use super::terms;
+use super::witness::LogState;
 use super::{Fnv, PACKAGES};
 use crate::store::log;
 use crate::wire::{Status, time};
@@ -144,17 +146,25 @@ impl MonthIndex {
         });
     }
 
-    /// Indexes the complete lines of `log` from byte `from` on; returns the new covered length.
-    pub(super) fn add_from(&mut self, log: &Path, from: u64) -> std::io::Result<u64> {
+    /// Indexes the complete lines of `log` from byte `from` on (up to byte `to`, a line end,
+    /// when given); returns the new covered length.
+    pub(super) fn add_from(
+        &mut self,
+        log: &Path,
+        from: u64,
+        to: Option<u64>,
+    ) -> std::io::Result<u64> {
         // A torn last line is not covered yet: the read ends where it begins.
         let mut sink = log::Lines(|_, offset, text: &[u8]| {
             self.add_line(text, offset);
             Ok::<_, std::io::Error>(true)
         });
-        (log::LogReader::new(log).from(from, 1))
-            .buffer(1 << 20)
-            .must_exist()
-            .read(&mut sink)
+        let reader = log::LogReader::new(log).from(from, 1);
+        let reader = match to {
+            Some(end) => reader.until(end),
+            None => reader,
+        };
+        reader.buffer(1 << 20).must_exist().read(&mut sink)
     }
 
     /// The documents holding `stem`, with its weighted count.
@@ -209,20 +219,68 @@ pub fn index_path(cache_dir: &Path, log: &Path) -> PathBuf {
 /// built again when the log changed under it. The result is saved back when it changed; a
 /// cache that cannot be written is no error (the index is then only used this once).
 pub fn load_or_build(cache_dir: &Path, log: &Path) -> std::io::Result<MonthIndex> {
-    let log_len = std::fs::metadata(log)?.len();
+    let state = LogState::observe(cache_dir, log)?;
     let path = index_path(cache_dir, log);
     let mut index = match read(&path) {
-        Ok(Some((header, index))) if header.coverage.still_holds(log, log_len)? => index,
+        Ok(Some((header, index))) if header.coverage.holds(log, &state)? => index,
         _ => MonthIndex::default(),
     };
     let before = index.header_covered;
-    if before < log_len {
-        index.header_covered = index.add_from(log, before)?;
+    if before < state.len {
+        index.header_covered = index.add_from(log, before, Some(state.len))?;
     }
     if index.header_covered != before || !path.exists() {
-        let _ = write(&path, log, &index);
+        let _ = write(
+            &path,
+            &Coverage::of(log, &state, index.header_covered),
+            &index,
+        );
     }
     Ok(index)
+}
+
+/// Checks the index of `log` against the bytes of the log it covers ([`super::Check`]).
+pub fn check(cache_dir: &Path, log: &Path) -> std::io::Result<super::Check> {
+    use super::Check;
+    let path = index_path(cache_dir, log);
+    let stored = match read(&path)? {
+        Some(found) => found,
+        None if path.exists() => return Ok(Check::Stale("the file cannot be read".into())),
+        None => return Ok(Check::Absent),
+    };
+    let (header, index) = stored;
+    let state = LogState::observe(cache_dir, log)?;
+    if !header.coverage.holds(log, &state)? {
+        return Ok(Check::OutOfDate);
+    }
+    let mut fresh = MonthIndex::default();
+    let end = fresh.add_from(log, 0, Some(header.coverage.covered))?;
+    let differs = if end != header.coverage.covered {
+        Some("the lines it covers end elsewhere")
+    } else if fresh.docs != index.docs {
+        Some("its documents are not the log's lines")
+    } else if fresh.types != index.types || fresh.damaged != index.damaged {
+        Some("its package types or damaged lines differ")
+    } else if fresh.sorted_postings() != index.sorted_postings() {
+        Some("its postings differ")
+    } else {
+        None
+    };
+    Ok(match differs {
+        Some(why) => Check::Stale(why.into()),
+        None => Check::Sound,
+    })
+}
+
+/// Removes the index of `log` and builds it again.
+pub fn rebuild(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
+    let path = index_path(cache_dir, log);
+    match std::fs::remove_file(&path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    load_or_build(cache_dir, log).map(|_| ())
 }
 
 /// What a query needs of one log's index: the document table (decoded on demand) and the
@@ -311,14 +369,14 @@ impl QueryView {
 /// it is, and those lines are indexed in memory: a deposit does not cost the next read a
 /// rewrite of the month's index.
 pub fn query(cache_dir: &Path, log: &Path, stems: &[String]) -> std::io::Result<QueryView> {
-    let log_len = std::fs::metadata(log)?.len();
+    let state = LogState::observe(cache_dir, log)?;
     let path = index_path(cache_dir, log);
-    if let Ok(Some((mut view, covered))) = read_partial(&path, log, log_len, stems)
-        && log_len - covered <= PACKAGES.tail_limit
+    if let Ok(Some((mut view, covered))) = read_partial(&path, log, &state, stems)
+        && state.len - covered <= PACKAGES.tail_limit
     {
-        if covered < log_len {
+        if covered < state.len {
             let mut tail = MonthIndex::default();
-            tail.add_from(log, covered)?;
+            tail.add_from(log, covered, None)?;
             view.extend(&tail, stems);
         }
         return Ok(view);
@@ -331,18 +389,18 @@ pub fn query(cache_dir: &Path, log: &Path, stems: &[String]) -> std::io::Result<
 /// `cache/` (`search_index = false`).
 pub fn scan(log: &Path) -> std::io::Result<QueryView> {
     let mut index = MonthIndex::default();
-    index.add_from(log, 0)?;
+    index.add_from(log, 0, None)?;
     Ok(QueryView::from_index(&index, &[]))
 }
 
 /// Whether the index of `log` can be used as it is (it may lag a grown log by a little).
 pub fn is_warm(cache_dir: &Path, log: &Path) -> bool {
-    let Ok(log_len) = std::fs::metadata(log).map(|m| m.len()) else {
+    let Ok(state) = LogState::observe(cache_dir, log) else {
         return false;
     };
     matches!(
-        open_valid(&index_path(cache_dir, log), log, log_len),
-        Ok(Some(open)) if log_len - open.header.coverage.covered <= PACKAGES.tail_limit
+        open_valid(&index_path(cache_dir, log), log, &state),
+        Ok(Some(open)) if state.len - open.header.coverage.covered <= PACKAGES.tail_limit
     )
 }
 
@@ -382,11 +440,11 @@ pub fn warm(cache_dir: &Path, logs: &[PathBuf]) -> std::io::Result<u64> {
 /// id (two ids can share a key). `None` when the log has lines that are not package lines:
 /// the caller then scans it, so that one holding the id is reported.
 pub fn find_id(cache_dir: &Path, log: &Path, id: &str) -> std::io::Result<Option<Vec<u64>>> {
-    let log_len = std::fs::metadata(log)?.len();
+    let state = LogState::observe(cache_dir, log)?;
     let path = index_path(cache_dir, log);
-    let found = match open_valid(&path, log, log_len)? {
+    let found = match open_valid(&path, log, &state)? {
         Some(open) if open.header.damaged > 0 => return Ok(None),
-        Some(open) if log_len - open.header.coverage.covered <= PACKAGES.tail_limit => {
+        Some(open) if state.len - open.header.coverage.covered <= PACKAGES.tail_limit => {
             lookup_id(open, id).ok().flatten()
         }
         _ => None,
@@ -400,9 +458,9 @@ pub fn find_id(cache_dir: &Path, log: &Path, id: &str) -> std::io::Result<Option
                 .collect()
         }));
     };
-    if covered < log_len {
+    if covered < state.len {
         let mut tail = MonthIndex::default();
-        tail.add_from(log, covered)?;
+        tail.add_from(log, covered, None)?;
         if tail.damaged > 0 {
             return Ok(None);
         }
