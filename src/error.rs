@@ -33,6 +33,17 @@ pub struct SessionRef {
     pub started_at: String,
 }
 
+impl SessionRef {
+    /// Sessions in one phrase: `a`, `a and b`, `a, b and c`.
+    pub fn list(sessions: &[SessionRef]) -> String {
+        let each: Vec<String> = sessions.iter().map(ToString::to_string).collect();
+        match each.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => each.concat(),
+        }
+    }
+}
+
 impl fmt::Display for SessionRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -465,22 +476,14 @@ impl fmt::Display for Error {
                 callsign,
                 project,
                 sessions,
-            } => {
-                let each: Vec<String> = sessions.iter().map(ToString::to_string).collect();
-                let listed = match each.split_last() {
-                    Some((last, rest)) if !rest.is_empty() => {
-                        format!("{} and {last}", rest.join(", "))
-                    }
-                    _ => each.concat(),
-                };
-                write!(
-                    f,
-                    "callsign `{callsign}` names {} open sessions of project `{project}` \
-                     (merged clones each started one): {listed}; nothing was done: name the \
-                     session by its id instead",
-                    sessions.len()
-                )
-            }
+            } => write!(
+                f,
+                "callsign `{callsign}` names {} open sessions of project `{project}` (merged \
+                 clones each started one): {}; nothing was done: name the session by its id \
+                 instead",
+                sessions.len(),
+                SessionRef::list(sessions)
+            ),
             Error::StoreNotFound { searched_from } => write!(
                 f,
                 "no relay store (.relay/) found in {} or any parent folder",

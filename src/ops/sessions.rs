@@ -161,18 +161,21 @@ fn oldest_first(sessions: &mut [&Session]) {
 /// The error for a callsign that the open sessions `open` of `project` share.
 fn ambiguous(project: &str, callsign: &str, mut open: Vec<&Session>) -> Error {
     oldest_first(&mut open);
-    let field = |s: &Session, k: &str| s.str_field(k).unwrap_or_default().to_string();
     Error::AmbiguousCallsign {
         callsign: callsign.to_string(),
         project: project.to_string(),
-        sessions: (open.into_iter())
-            .map(|s| SessionRef {
-                id: s.id().to_string(),
-                actor_id: field(s, "actor_id"),
-                actor_type: field(s, "actor_type"),
-                started_at: field(s, "started_at"),
-            })
-            .collect(),
+        sessions: open.into_iter().map(session_ref).collect(),
+    }
+}
+
+/// A session as errors and reports name it: id, actor and start.
+pub fn session_ref(s: &Session) -> SessionRef {
+    let field = |k: &str| s.str_field(k).unwrap_or_default().to_string();
+    SessionRef {
+        id: s.id().to_string(),
+        actor_id: field("actor_id"),
+        actor_type: field("actor_type"),
+        started_at: field("started_at"),
     }
 }
 

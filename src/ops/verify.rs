@@ -8,6 +8,7 @@
 mod lines;
 mod placement;
 mod records;
+mod sessions;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
