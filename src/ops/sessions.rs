@@ -197,8 +197,8 @@ pub fn shared_callsigns<'a>(
     by_callsign
 }
 
-/// How each of `sessions` is shown by name, by id: its callsign, or where open sessions share
-/// its callsign, the callsign and the shortest prefix of the id (at least 8 hex digits) that
+/// The name each of `sessions` is shown by, keyed by session id: its callsign, or where open
+/// sessions share its callsign, the callsign and the shortest prefix of the id (at least 8 hex digits) that
 /// tells it from every other session of that callsign, e.g. `twin-fox (sess_0f3a9c21…)`. A
 /// session without a callsign is shown by its id. The same sessions give the same labels on
 /// every clone, whatever the order of their lines.
