@@ -567,8 +567,8 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
             [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
             [CompletionResult]::new('--sign', '--sign', [CompletionResultType]::ParameterName, 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break

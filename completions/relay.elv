@@ -528,8 +528,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
             cand --allow-secrets 'For this command, store credentials found in the input as they are'
             cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }

@@ -459,7 +459,7 @@ complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_sub
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
-complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand session; and __fish_seen_subcommand_from show" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r

@@ -24,6 +24,36 @@ impl SchemaError {
     }
 }
 
+/// One session as an error names it: enough to tell it from another with the same callsign.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionRef {
+    pub id: String,
+    pub actor_id: String,
+    pub actor_type: String,
+    pub started_at: String,
+}
+
+impl SessionRef {
+    /// Sessions in one phrase: `a`, `a and b`, `a, b and c`.
+    pub fn list(sessions: &[SessionRef]) -> String {
+        let each: Vec<String> = sessions.iter().map(ToString::to_string).collect();
+        match each.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => each.concat(),
+        }
+    }
+}
+
+impl fmt::Display for SessionRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ({}, {}, started {})",
+            self.id, self.actor_id, self.actor_type, self.started_at
+        )
+    }
+}
+
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.field.is_empty() {
@@ -85,6 +115,15 @@ pub enum Error {
     SessionEnded(String),
     /// An open session of the project already uses this callsign.
     CallsignInUse(String),
+    /// A callsign that more than one open session of a project holds, as merged clones leave
+    /// it (each clone checks only its own sessions at start): `callsign_in_use`, since the
+    /// store's state makes the name ambiguous. The sessions are oldest first; the caller must
+    /// name one by its id.
+    AmbiguousCallsign {
+        callsign: String,
+        project: String,
+        sessions: Vec<SessionRef>,
+    },
     /// A credential was found in something to be written, and the policy is to refuse.
     SecretDetected {
         field: String,
@@ -300,7 +339,7 @@ impl Error {
             Error::SessionNotFound(_) => Code::SessionNotFound,
             Error::InvalidTransition { .. } => Code::InvalidTransition,
             Error::SessionEnded(_) => Code::SessionEnded,
-            Error::CallsignInUse(_) => Code::CallsignInUse,
+            Error::CallsignInUse(_) | Error::AmbiguousCallsign { .. } => Code::CallsignInUse,
             Error::StoreNotFound { .. } => Code::StoreNotFound,
             Error::Integrity(_) => Code::IntegrityError,
             Error::SearchNotSupported(_) => Code::SearchNotSupported,
@@ -339,7 +378,8 @@ impl Error {
             | Error::FactChainConflict(_)
             | Error::InvalidTransition { .. }
             | Error::SessionEnded(_)
-            | Error::CallsignInUse(_) => ErrorKind::Conflict,
+            | Error::CallsignInUse(_)
+            | Error::AmbiguousCallsign { .. } => ErrorKind::Conflict,
             Error::InvalidSchema(_)
             | Error::MalformedJson { .. }
             | Error::InvalidInput(_)
@@ -432,6 +472,18 @@ impl fmt::Display for Error {
                     "callsign `{c}` is already used by an open session of this project"
                 )
             }
+            Error::AmbiguousCallsign {
+                callsign,
+                project,
+                sessions,
+            } => write!(
+                f,
+                "callsign `{callsign}` names {} open sessions of project `{project}` (merged \
+                 clones each started one): {}; nothing was done: name the session by its id \
+                 instead",
+                sessions.len(),
+                SessionRef::list(sessions)
+            ),
             Error::StoreNotFound { searched_from } => write!(
                 f,
                 "no relay store (.relay/) found in {} or any parent folder",
@@ -591,6 +643,11 @@ mod tests {
             Error::SessionNotFound("s".into()),
             Error::SessionEnded("s".into()),
             Error::CallsignInUse("coral-heron".into()),
+            Error::AmbiguousCallsign {
+                callsign: "twin-fox".into(),
+                project: "demo".into(),
+                sessions: Vec::new(),
+            },
             Error::SecretDetected {
                 field: "title".into(),
                 rule: "aws",
@@ -639,6 +696,7 @@ mod tests {
                 ("invalid_transition", 400),
                 ("session_not_found", 404),
                 ("session_ended", 409),
+                ("callsign_in_use", 409),
                 ("callsign_in_use", 409),
                 ("secret_detected", 400),
                 ("secret_detected", 400),

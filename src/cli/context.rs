@@ -129,6 +129,9 @@ fn hint(e: &Error) -> Option<String> {
             "start a new one with `relay session start`, or unset RELAY_SESSION".into()
         }
         Error::CallsignInUse(_) => "pick another with --callsign, or let relay choose".into(),
+        Error::AmbiguousCallsign { .. } => {
+            "`relay session list --active` shows each session with its id".into()
+        }
         Error::StoreNotFound { .. } => {
             "run `relay init` to create one, or point at one with --store DIR or RELAY_DIR".into()
         }

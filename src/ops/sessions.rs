@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::{Actor, callsign};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SessionRef};
 use crate::store::Store;
 use crate::store::local::CurrentSession;
 use crate::store::packages::StoredPackage;
@@ -116,27 +116,124 @@ pub fn start(
 }
 
 /// Finds a session by id or callsign in `projects` (searched in order). A callsign names the
-/// open session that holds it, else the one that started last.
+/// open session that holds it, else the one that started last. A callsign that two or more
+/// open sessions hold (merged clones that each started one) names none of them: that is
+/// [`Error::AmbiguousCallsign`], listing them, so that no one ends or writes into another's
+/// session by its name.
 pub fn resolve(store: &Store, projects: &[String], key: &str) -> Result<Session> {
     for project in projects {
         let sessions = store.sessions_mentioning(project, key)?;
         if let Some(s) = sessions.get(key) {
             return Ok(s.clone());
         }
-        let by_callsign = sessions
-            .values()
+        let named: Vec<&Session> = (sessions.values())
             .filter(|s| s.callsign() == Some(key))
-            .max_by_key(|s| {
-                (
-                    s.is_active(),
-                    s.str_field("started_at").and_then(|t| time::parse(t).ok()),
-                )
-            });
+            .collect();
+        let open: Vec<&Session> = named.iter().copied().filter(|s| s.is_active()).collect();
+        if open.len() > 1 {
+            return Err(ambiguous(project, key, open));
+        }
+        let by_callsign = named.into_iter().max_by_key(|s| {
+            (
+                s.is_active(),
+                started(s),
+                // A tie of start times is broken by the id, whatever the line order.
+                s.id().to_string(),
+            )
+        });
         if let Some(s) = by_callsign {
             return Ok(s.clone());
         }
     }
     Err(Error::SessionNotFound(key.to_string()))
+}
+
+/// When a session started (`None` if its time does not parse).
+fn started(s: &Session) -> Option<time::Timestamp> {
+    s.str_field("started_at").and_then(|t| time::parse(t).ok())
+}
+
+/// Sessions oldest first, a tie of start times broken by the id: one order on every clone.
+fn oldest_first(sessions: &mut [&Session]) {
+    sessions.sort_by_cached_key(|s| (started(s), s.id().to_string()));
+}
+
+/// The error for a callsign that the open sessions `open` of `project` share.
+fn ambiguous(project: &str, callsign: &str, mut open: Vec<&Session>) -> Error {
+    oldest_first(&mut open);
+    Error::AmbiguousCallsign {
+        callsign: callsign.to_string(),
+        project: project.to_string(),
+        sessions: open.into_iter().map(session_ref).collect(),
+    }
+}
+
+/// A session as errors and reports name it: id, actor and start.
+pub fn session_ref(s: &Session) -> SessionRef {
+    let field = |k: &str| s.str_field(k).unwrap_or_default().to_string();
+    SessionRef {
+        id: s.id().to_string(),
+        actor_id: field("actor_id"),
+        actor_type: field("actor_type"),
+        started_at: field("started_at"),
+    }
+}
+
+/// The callsigns that two or more open sessions hold, each with those sessions oldest first.
+/// Within one clone a callsign is never given twice; merged clones can hold such pairs.
+pub fn shared_callsigns<'a>(
+    sessions: impl IntoIterator<Item = &'a Session>,
+) -> BTreeMap<&'a str, Vec<&'a Session>> {
+    let mut by_callsign: BTreeMap<&str, Vec<&Session>> = BTreeMap::new();
+    for s in sessions.into_iter().filter(|s| s.is_active()) {
+        if let Some(c) = s.callsign() {
+            by_callsign.entry(c).or_default().push(s);
+        }
+    }
+    by_callsign.retain(|_, list| list.len() > 1);
+    for list in by_callsign.values_mut() {
+        oldest_first(list);
+    }
+    by_callsign
+}
+
+/// The name each of `sessions` is shown by, keyed by session id: its callsign, or where open
+/// sessions share its callsign, the callsign and the shortest prefix of the id (at least 8 hex digits) that
+/// tells it from every other session of that callsign, e.g. `twin-fox (sess_0f3a9c21…)`. A
+/// session without a callsign is shown by its id. The same sessions give the same labels on
+/// every clone, whatever the order of their lines.
+pub fn labels<'a>(sessions: impl IntoIterator<Item = &'a Session>) -> BTreeMap<String, String> {
+    let all: Vec<&Session> = sessions.into_iter().collect();
+    let shared = shared_callsigns(all.iter().copied());
+    let mut out = BTreeMap::new();
+    for s in &all {
+        let label = match s.callsign() {
+            None => s.id().to_string(),
+            Some(c) if !shared.contains_key(c) => c.to_string(),
+            Some(c) => {
+                let namesakes: Vec<&str> = (all.iter())
+                    .filter(|o| o.callsign() == Some(c))
+                    .map(|o| o.id())
+                    .collect();
+                format!("{c} ({})", short_id(s.id(), &namesakes))
+            }
+        };
+        out.insert(s.id().to_string(), label);
+    }
+    out
+}
+
+/// The shortest prefix of `id`, of at least `sess_` and 8 characters, that no other of `ids`
+/// starts with, followed by `…`; the whole id when no prefix is enough.
+fn short_id(id: &str, ids: &[&str]) -> String {
+    const SHORTEST: usize = "sess_".len() + 8;
+    for (end, _) in id.char_indices().skip(SHORTEST) {
+        let prefix = &id[..end];
+        if (ids.iter()).all(|other| *other == id || !other.starts_with(prefix)) {
+            return format!("{prefix}…");
+        }
+    }
+    id.to_string()
 }
 
 /// Ends a session: appends its closing version with `ended_at` and `packages_deposited`.
@@ -321,6 +418,7 @@ pub fn for_write(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
     use crate::ops::deposit::deposit;
     use crate::ops::deposit::test_support::{context, store_with};
 
@@ -375,5 +473,100 @@ mod tests {
             .collect();
         assert_eq!(listed, [old.id(), new.id()]);
         assert_eq!(list(&store, "demo", true).unwrap().len(), 1);
+    }
+
+    /// A session of `actor` with `callsign` started at `at`, appended as a merge would bring
+    /// it: no clone checked its callsign against the other's.
+    fn merged_in(store: &Store, callsign: &str, actor: &str, id: &str, at: &str) -> Session {
+        let s = Session::from_value(json!({
+            "session_id": id, "project_id": "demo", "actor_id": actor, "actor_type": "human",
+            "callsign": callsign, "started_at": at, "ended_at": null, "packages_deposited": [],
+        }))
+        .unwrap();
+        store.append_session("demo", &s).unwrap();
+        s
+    }
+
+    const ANA: &str = "sess_0000000000000000000000000000000a";
+    const BOB: &str = "sess_0000000000000000000000000000000b";
+
+    #[test]
+    fn a_callsign_two_open_sessions_share_names_neither() {
+        let (_dir, store) = store_with(&["demo"]);
+        let projects = ["demo".to_string()];
+        // Bob's line first: the order of lines must not change the answer.
+        merged_in(&store, "twin-fox", "bob", BOB, "2026-01-01T10:00:00Z");
+        merged_in(&store, "twin-fox", "ana", ANA, "2026-01-01T09:00:00Z");
+        let e = resolve(&store, &projects, "twin-fox").unwrap_err();
+        assert_eq!(
+            (e.code(), e.kind()),
+            ("callsign_in_use", ErrorKind::Conflict)
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "callsign `twin-fox` names 2 open sessions of project `demo` (merged clones each \
+                 started one): {ANA} (ana, human, started 2026-01-01T09:00:00Z) and {BOB} (bob, \
+                 human, started 2026-01-01T10:00:00Z); nothing was done: name the session by its \
+                 id instead"
+            )
+        );
+        // Ending by callsign ends nothing; the acting session and a write refuse it too.
+        let before = std::fs::read(store.layout().sessions_file("demo")).unwrap();
+        let e = end_named(&store, &projects, Some("twin-fox"), None).unwrap_err();
+        assert_eq!(e.code(), "callsign_in_use");
+        assert_eq!(
+            std::fs::read(store.layout().sessions_file("demo")).unwrap(),
+            before
+        );
+        assert!(acting(&store, &projects, Some("twin-fox")).is_err());
+        assert!(for_write(&store, "demo", Some("twin-fox")).is_err());
+        // By id, each is found and ended; then the callsign names the one still open.
+        assert_eq!(resolve(&store, &projects, BOB).unwrap().id(), BOB);
+        let ended = end_named(&store, &projects, Some(BOB), None)
+            .unwrap()
+            .unwrap();
+        assert!(!ended.session.is_active());
+        assert_eq!(resolve(&store, &projects, "twin-fox").unwrap().id(), ANA);
+        end_named(&store, &projects, Some("twin-fox"), None).unwrap();
+        // Both ended: the one that started last, as for any ended callsign.
+        assert_eq!(resolve(&store, &projects, "twin-fox").unwrap().id(), BOB);
+    }
+
+    #[test]
+    fn shared_callsigns_are_labelled_with_the_shortest_telling_id_prefix() {
+        let (_dir, store) = store_with(&["demo"]);
+        let alone = start(&store, "demo", &claude(), Some("amber-fox")).unwrap();
+        merged_in(&store, "twin-fox", "bob", BOB, "2026-01-01T10:00:00Z");
+        merged_in(&store, "twin-fox", "ana", ANA, "2026-01-01T09:00:00Z");
+        let other = "sess_1234567800000000000000000000000b";
+        merged_in(&store, "twin-fox", "cy", other, "2026-01-01T11:00:00Z");
+        let all = store.sessions("demo").unwrap();
+        let shared = shared_callsigns(all.values());
+        let ids: Vec<(&str, Vec<&str>)> = (shared.iter())
+            .map(|(c, list)| (*c, list.iter().map(|s| s.id()).collect()))
+            .collect();
+        assert_eq!(ids, [("twin-fox", vec![ANA, BOB, other])]);
+        let labels = labels(all.values());
+        assert_eq!(labels[alone.id()], "amber-fox");
+        // Told apart by their last digit only: the whole id.
+        assert_eq!(labels[ANA], format!("twin-fox ({ANA})"));
+        assert_eq!(labels[BOB], format!("twin-fox ({BOB})"));
+        assert_eq!(labels[other], "twin-fox (sess_12345678…)");
+        assert_eq!(short_id(ANA, &[ANA]), "sess_00000000…");
+        assert_eq!(short_id("sess_1", &["sess_1", "sess_2"]), "sess_1");
+    }
+
+    #[test]
+    fn an_ended_namesake_leaves_the_callsign_unambiguous() {
+        let (_dir, store) = store_with(&["demo"]);
+        let old = merged_in(&store, "twin-fox", "bob", BOB, "2026-01-01T10:00:00Z");
+        end(&store, &old).unwrap();
+        merged_in(&store, "twin-fox", "ana", ANA, "2026-01-01T09:00:00Z");
+        let projects = ["demo".to_string()];
+        assert_eq!(resolve(&store, &projects, "twin-fox").unwrap().id(), ANA);
+        let all = store.sessions("demo").unwrap();
+        assert!(shared_callsigns(all.values()).is_empty());
+        assert_eq!(labels(all.values())[ANA], "twin-fox");
     }
 }

@@ -9,6 +9,7 @@ mod indexes;
 mod lines;
 mod placement;
 mod records;
+mod sessions;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

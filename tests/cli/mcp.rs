@@ -36,7 +36,7 @@ fn request(id: u64, method: &str, params: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 }
 
-fn call(id: u64, tool: &str, arguments: Value) -> Value {
+pub fn call(id: u64, tool: &str, arguments: Value) -> Value {
     request(
         id,
         "tools/call",
@@ -65,7 +65,7 @@ fn serve_raw(env: &Env, input: &str) -> Vec<Value> {
 }
 
 /// Sends `messages` (after an initialize handshake) and returns the replies.
-fn serve(env: &Env, messages: &[Value]) -> Vec<Value> {
+pub fn serve(env: &Env, messages: &[Value]) -> Vec<Value> {
     let mut input = format!(
         "{}\n{}\n",
         initialize("2025-06-18"),
@@ -81,7 +81,7 @@ fn serve(env: &Env, messages: &[Value]) -> Vec<Value> {
 
 /// A successful tool result's structured content, checked against its text.
 #[track_caller]
-fn ok(reply: &Value) -> Value {
+pub fn ok(reply: &Value) -> Value {
     let result = &reply["result"];
     assert_eq!(result["isError"], false, "{reply}");
     let text = result["content"][0]["text"].as_str().unwrap();
@@ -94,7 +94,7 @@ fn ok(reply: &Value) -> Value {
 
 /// A failed tool result's error code and message.
 #[track_caller]
-fn tool_error(reply: &Value) -> (String, String) {
+pub fn tool_error(reply: &Value) -> (String, String) {
     let result = &reply["result"];
     assert_eq!(result["isError"], true, "{reply}");
     let code = result["structuredContent"]["error"].as_str().unwrap();

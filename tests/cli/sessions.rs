@@ -1,7 +1,10 @@
 //! `relay session`: callsigns, the clone's current session, RELAY_SESSION, and attribution.
 
-use serde_json::json;
+use std::path::Path;
 
+use serde_json::{Value, json};
+
+use crate::git::{git, in_dir, origin_and_clone, publish_and_clone};
 use crate::harness::Env;
 
 #[test]
@@ -268,4 +271,255 @@ fn session_show_hides_other_actors_drafts() {
         2,
         "bob's session, so bob sees both"
     );
+}
+
+/// `relay ARGS` in the clone at `dir`: the exit code, stdout and stderr.
+fn run_in(env: &Env, dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = env.command(args).current_dir(dir).output().unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        text(out.stdout),
+        text(out.stderr),
+    )
+}
+
+fn sessions_log(dir: &Path) -> String {
+    crate::harness::read(&dir.join(".relay/projects/demo/sessions.ndjson"))
+}
+
+/// Issue 35, story 5: two clones each start a session with one callsign and merge. The
+/// callsign then names neither: `session end twin-fox` refuses, lists both sessions and ends
+/// nothing (it ended the other person's session before); by id each ends; every read tells
+/// them apart the same way in both clones, whatever their line order; `verify` notes it and
+/// still passes.
+#[test]
+fn merged_clones_sharing_a_callsign_end_sessions_by_id_only() {
+    let env = Env::empty();
+    let Some((origin, a)) = origin_and_clone(&env) else {
+        return;
+    };
+    in_dir(&env, &a, &["init", "--project", "demo"]);
+    // A session log in the common base, so that each merge lays out its own line first.
+    in_dir(&env, &a, &["session", "start", "--callsign", "early-owl"]);
+    in_dir(&env, &a, &["session", "end"]);
+    let b = env.dir.join("b");
+    publish_and_clone(&a, &origin, &b, "relay store");
+    let start = |dir: &Path, actor: &str| {
+        let args = [
+            "session",
+            "start",
+            "--callsign",
+            "twin-fox",
+            "--actor",
+            actor,
+        ];
+        let out = in_dir(&env, dir, &[&args[..], &["--json"]].concat());
+        serde_json::from_str::<Value>(&out).unwrap()
+    };
+    let ana = start(&a, "ana");
+    let bob = start(&b, "bob");
+    for dir in [&a, &b] {
+        git(dir, &["add", "-A"]);
+        git(dir, &["commit", "-q", "-m", "a session"]);
+    }
+    // Each clone fetches the other's commit, then merges it: the same lines in each, laid
+    // out in the other order.
+    for (dir, peer) in [(&a, &b), (&b, &a)] {
+        let peer = peer.to_str().unwrap();
+        git(dir, &["fetch", "-q", peer, "main:refs/remotes/peer/main"]);
+    }
+    for dir in [&a, &b] {
+        git(dir, &["merge", "-q", "--no-edit", "peer/main"]);
+    }
+    let (in_a, in_b) = (sessions_log(&a), sessions_log(&b));
+    assert_eq!(in_a.lines().count(), 4);
+    assert_ne!(in_a, in_b, "the merges laid the lines out differently");
+
+    // Oldest first, ties by id: the order every clone lists them in.
+    let mut both = [&ana, &bob];
+    both.sort_by_key(|s| (s["started_at"].as_str(), s["session_id"].as_str()));
+    let id = |s: &Value| s["session_id"].as_str().unwrap().to_string();
+    let described: Vec<String> = (both.iter())
+        .map(|s| {
+            format!(
+                "{} ({}, human, started {})",
+                id(s),
+                s["actor_id"].as_str().unwrap(),
+                s["started_at"].as_str().unwrap()
+            )
+        })
+        .collect();
+    let refusal = format!(
+        "callsign `twin-fox` names 2 open sessions of project `demo` (merged clones each \
+         started one): {} and {}; nothing was done: name the session by its id instead; `relay \
+         session list --active` shows each session with its id",
+        described[0], described[1]
+    );
+    let note = format!(
+        "2 open sessions share the callsign twin-fox (merged clones each started one): {} and \
+         {}; a command given the callsign refuses it, so name each by its id (`relay session \
+         end {}`)",
+        described[0],
+        described[1],
+        id(both[0])
+    );
+    let mut answers = Vec::new();
+    for dir in [&a, &b] {
+        let before = sessions_log(dir);
+        let (code, _, stderr) = run_in(&env, dir, &["session", "end", "twin-fox", "--json"]);
+        assert_eq!(code, 3, "{stderr}");
+        let error: Value = serde_json::from_str(stderr.trim()).unwrap();
+        assert_eq!(
+            error,
+            json!({"error": "callsign_in_use", "message": refusal})
+        );
+        let (code, _, stderr) = run_in(&env, dir, &["session", "end", "twin-fox"]);
+        assert_eq!(
+            (code, stderr),
+            (3, format!("relay: error: {refusal}\n")),
+            "the same words for a person"
+        );
+        assert_eq!(sessions_log(dir), before, "nothing was ended");
+        // Nor does the callsign name a session to show or to write in.
+        let (code, _, _) = run_in(&env, dir, &["session", "show", "twin-fox"]);
+        assert_eq!(code, 3);
+        let deposit = ["deposit", "--title", "t", "--session", "twin-fox", "--json"];
+        let (code, _, stderr) = run_in(&env, dir, &deposit);
+        assert_eq!(code, 3, "{stderr}");
+        assert!(
+            dir.join(".relay/projects/demo/packages")
+                .read_dir()
+                .is_err()
+        );
+
+        let listed = run_in(&env, dir, &["session", "list", "--active", "--json"]).1;
+        let ids: Vec<String> = (listed.lines())
+            .map(|l| id(&serde_json::from_str::<Value>(l).unwrap()))
+            .collect();
+        assert_eq!(ids, [id(both[0]), id(both[1])]);
+        let (code, human, stderr) = run_in(&env, dir, &["session", "list"]);
+        assert_eq!(code, 0);
+        assert_eq!(
+            stderr,
+            format!(
+                "note: 2 open sessions share the callsign twin-fox (merged clones each started \
+                 one); a command given it refuses it, so name each by its id, e.g. `relay \
+                 session end {}`\n",
+                id(both[0])
+            )
+        );
+        let (code, verified, _) = run_in(&env, dir, &["verify", "--json"]);
+        assert_eq!(code, 0, "a note, not damage: {verified}");
+        let found: Value = serde_json::from_str(verified.trim()).unwrap();
+        assert_eq!(
+            found,
+            json!({"file": "projects/demo/sessions.ndjson", "line": 4, "kind": "shared_callsign",
+                   "message": note, "severity": "note"})
+        );
+        answers.push((listed, human, verified));
+    }
+    assert_eq!(answers[0], answers[1], "both clones answer alike");
+
+    // By id, each ends; then the callsign names the one still open.
+    let line = in_dir(&env, &b, &["session", "end", &id(&ana), "--json"]);
+    let ended: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(ended["session_id"], id(&ana).as_str());
+    assert!(ended["ended_at"].is_string());
+    assert_eq!(sessions_log(&b).lines().count(), 5);
+    let shown = in_dir(&env, &b, &["session", "show", "twin-fox", "--json"]);
+    let shown: Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!(shown["session"]["session_id"], id(&bob).as_str());
+    let (code, verified, _) = run_in(&env, &b, &["verify", "--json"]);
+    assert_eq!((code, verified.as_str()), (0, ""));
+    let (_, _, stderr) = run_in(&env, &b, &["session", "list"]);
+    assert_eq!(stderr, "");
+}
+
+/// A store whose project holds two open sessions called twin-fox, as a merge leaves them:
+/// Ana's, started here, and Bob's, whose line came from another clone. Returns both ids.
+fn twin_foxes(env: &Env) -> (String, String) {
+    let ana = env.ok_json(&[
+        "session",
+        "start",
+        "--callsign",
+        "twin-fox",
+        "--actor",
+        "ana",
+    ]);
+    let bob = "sess_b0b00000000000000000000000000001";
+    let line = json!({"session_id": bob, "project_id": "demo", "actor_id": "bob",
+        "actor_type": "human", "callsign": "twin-fox", "started_at": "2099-01-01T00:00:00Z",
+        "ended_at": null, "packages_deposited": []});
+    let log = env.store().join("projects/demo/sessions.ndjson");
+    let text = crate::harness::read(&log) + &format!("{line}\n");
+    std::fs::write(&log, text).unwrap();
+    (ana["session_id"].as_str().unwrap().to_string(), bob.into())
+}
+
+#[test]
+fn mcp_session_end_refuses_a_shared_callsign_and_ends_by_id() {
+    use crate::mcp::{call, ok, serve, tool_error};
+    let env = Env::new();
+    let (ana, bob) = twin_foxes(&env);
+    let log = env.store().join("projects/demo/sessions.ndjson");
+    let replies = serve(
+        &env,
+        &[call(1, "session_end", json!({"session": "twin-fox"}))],
+    );
+    let (code, message) = tool_error(&replies[0]);
+    assert_eq!(code, "callsign_in_use");
+    assert!(
+        message.starts_with("callsign `twin-fox` names 2 open sessions of project `demo`")
+            && message.contains(&format!("{ana} (ana, human, started "))
+            && message.contains(&format!(
+                " and {bob} (bob, human, started 2099-01-01T00:00:00Z); nothing was done"
+            )),
+        "{message}"
+    );
+    assert_eq!(
+        crate::harness::read(&log).lines().count(),
+        2,
+        "nothing ended"
+    );
+    let replies = serve(&env, &[call(1, "session_end", json!({"session": bob}))]);
+    let ended = ok(&replies[0]);
+    assert_eq!(ended["session_id"], bob.as_str());
+    assert!(ended["ended_at"].is_string());
+}
+
+#[test]
+fn http_session_end_refuses_a_shared_callsign_and_the_console_tells_them_apart() {
+    use crate::serve::{Served, logs, post_json};
+    let env = Env::new();
+    let (ana, bob) = twin_foxes(&env);
+    for (title, id) in [("by ana", &ana), ("by bob", &bob)] {
+        env.ok(&["deposit", "--title", title, "--session", id]);
+    }
+    let server = Served::start(&env, &[]);
+    let before = logs(&env);
+    let (status, body) = post_json(&env, &server.at("/v1/sessions/twin-fox/end"), &json!({}));
+    assert_eq!((status, &body["error"]), (409, &json!("callsign_in_use")));
+    let message = body["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("{ana} (ana, human, started "))
+            && message.contains(&format!(" and {bob} (bob, human, started ")),
+        "{message}"
+    );
+    assert_eq!(logs(&env), before, "nothing ended");
+    // The timeline names each deposit's session by callsign and the start of its id.
+    let (_, page) = crate::console::get(&env, &server.at("/"));
+    for id in [&ana, &bob] {
+        let shown = format!("title=\"{id}\">twin-fox ({}…)</span>", &id[..13]);
+        assert!(page.contains(&shown), "{shown} in {page}");
+    }
+    let (status, ended) = post_json(
+        &env,
+        &server.at(&format!("/v1/sessions/{bob}/end")),
+        &json!({}),
+    );
+    assert_eq!((status, &ended["session_id"]), (200, &json!(bob)));
+    assert!(ended["ended_at"].is_string());
+    let (code, stderr) = server.stop();
+    assert_eq!(code, Some(0), "{stderr}");
 }

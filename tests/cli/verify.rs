@@ -450,14 +450,28 @@ fn versioned_logs_report_damage_invalid_records_ties_and_inconsistent_sessions()
                 "session_inconsistent",
                 "session s1 ends before it starts"
             ),
+            // A note: merged clones leave it, and verify still exits 5 for the rest.
             row(
                 &s,
                 5,
-                "session_inconsistent",
-                "2 open sessions share the callsign blue-fox"
+                "shared_callsign",
+                "2 open sessions share the callsign blue-fox (merged clones each started one): \
+                 s2 (me, human, started 2026-02-01T00:00:00Z) and s3 (me, human, started \
+                 2026-02-02T00:00:00Z); a command given the callsign refuses it, so name each \
+                 by its id (`relay session end s2`)"
             ),
         ],
         "{found:#?}"
+    );
+    let severities: Vec<&str> = found
+        .iter()
+        .map(|p| p["severity"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        severities,
+        [
+            "error", "error", "error", "note", "error", "error", "error", "note"
+        ]
     );
     // Export picks the same winner, and refuses to call the damaged logs a backup.
     let r = env.run(&["export", "--out", "-"]);

@@ -42,13 +42,18 @@ pub enum Action {
     },
     /// End a session (default: the current one) and record its packages
     End {
-        /// Session id or callsign
+        /// Session id or callsign. A callsign that two open sessions share (merged clones
+        /// each started one) is refused, listing their ids: pass the id
         #[arg(value_name = "SESSION")]
         session: Option<String>,
     },
     /// The current session: RELAY_SESSION, else this clone's
     Status,
     /// Sessions of the project, oldest first
+    ///
+    /// Each line shows the callsign and the session id. Open sessions that share a callsign
+    /// (two clones each started one, then were merged) are told apart by the id: commands
+    /// given that callsign refuse it and list the ids, and this list notes it on stderr.
     List {
         /// Only sessions that have not ended
         #[arg(long)]
@@ -175,12 +180,23 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
             let project = ctx.project()?;
             let as_of = crate::wire::time::parse_time("--as-of", as_of.as_deref())?;
             ctx.note_as_of(std::slice::from_ref(&project), as_of)?;
-            for v in sessions::list_at(store, &project, active, as_of)? {
+            let listed = sessions::list_at(store, &project, active, as_of)?;
+            for v in &listed {
                 if ctx.ui.json {
                     ctx.ui.json_line(&v.session)?;
                 } else {
-                    session_line(ctx.ui.out(), &v)?;
+                    session_line(ctx.ui.out(), v)?;
                 }
+            }
+            for (callsign, open) in sessions::shared_callsigns(listed.iter().map(|v| &v.session)) {
+                ctx.ui.note(&format!(
+                    "note: {} open sessions share the callsign {} (merged clones each started \
+                     one); a command given it refuses it, so name each by its id, e.g. `relay \
+                     session end {}`",
+                    open.len(),
+                    render::clean_line(callsign),
+                    open[0].id()
+                ));
             }
             Ok(())
         }

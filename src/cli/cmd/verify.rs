@@ -16,8 +16,10 @@ use crate::ops::{signatures, verify};
 /// Each problem is reported with its file and line (or its file alone); problems exit 5.
 ///
 /// Notes (`"severity": "note"`) exit 0: they report what every read already resolves, such as
-/// facts that merged clones left open or overlapping (reads end each where the next begins) and
-/// times that are not UTC. --fix truncates a torn last line, appends the closing versions that
+/// facts that merged clones left open or overlapping (reads end each where the next begins),
+/// open sessions that share a callsign because merged clones each started one (commands
+/// refuse that callsign; the note names each session, to end one by its id), and times that
+/// are not UTC. --fix truncates a torn last line, appends the closing versions that
 /// make the stored fact chains equal the ones reads follow, and moves lines that fail their
 /// hash (or a crash left unfinished) into .relay/quarantine.ndjson with a record of why:
 /// nothing is deleted silently.

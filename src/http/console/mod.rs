@@ -162,7 +162,8 @@ struct Timeline {
     projects: Vec<String>,
     packages: Vec<StoredPackage>,
     more: bool,
-    /// The callsign of each session on the page.
+    /// How each session on the page is named: its callsign, with the start of its id where
+    /// open sessions share the callsign (`ops::sessions::labels`).
     callsigns: HashMap<String, String>,
 }
 
@@ -209,9 +210,9 @@ async fn timeline(
             let callsigns = if on_page.is_empty() {
                 HashMap::new()
             } else {
-                (s.store.sessions(&project)?.into_iter())
+                let all = s.store.sessions(&project)?;
+                (crate::ops::sessions::labels(all.values()).into_iter())
                     .filter(|(id, _)| on_page.contains(id.as_str()))
-                    .filter_map(|(id, session)| Some((id, session.callsign()?.to_string())))
                     .collect()
             };
             let page = Timeline {

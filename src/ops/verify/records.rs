@@ -221,7 +221,8 @@ struct SessionSlot {
 }
 
 /// A project's sessions: each line's shape, then each line's schema, then the current
-/// versions' consistency (none ends before it starts; no two open ones share a callsign).
+/// versions' consistency (none ends before it starts; a callsign two open ones share is a
+/// note, see `sessions.rs`).
 pub(super) fn check_sessions(store: &Store, path: &Path) -> Result<Vec<Problem>> {
     let mut shapes = Found::new(store, path);
     let mut invalid = Found::new(store, path);
@@ -275,8 +276,6 @@ pub(super) fn check_sessions(store: &Store, path: &Path) -> Result<Vec<Problem>>
     })?;
     let mut found = shapes;
     found.problems.extend(invalid.problems);
-    // Each open callsign's sessions' lines, so a clash is reported at the last of them.
-    let mut open_callsigns: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
     for (id, s) in &current {
         if let (Some(a), Some(b)) = (s.started, s.ended)
             && b < a
@@ -287,19 +286,16 @@ pub(super) fn check_sessions(store: &Store, path: &Path) -> Result<Vec<Problem>>
                 format!("session {id} ends before it starts"),
             );
         }
-        if s.active
-            && let Some(c) = &s.callsign
-        {
-            open_callsigns.entry(c).or_default().push(s.line);
-        }
     }
-    for (c, lines) in open_callsigns.into_iter().filter(|(_, l)| l.len() > 1) {
-        found.add(
-            lines.iter().copied().max().unwrap_or_default(),
-            "session_inconsistent",
-            format!("{} open sessions share the callsign {c}", lines.len()),
-        );
-    }
+    let open = (current.values().filter(|s| s.active)).filter_map(|s| {
+        Some(super::sessions::OpenSession {
+            callsign: s.callsign.as_deref()?,
+            line: s.line,
+            offset: s.offset,
+        })
+    });
+    let notes = super::sessions::shared_callsign_notes(&found.file, path, open)?;
+    found.problems.extend(notes);
     Ok(found.problems)
 }
 
