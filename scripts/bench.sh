@@ -428,6 +428,22 @@ op cold_pull_latest "-w 0 -r 3" --wrap \
   "relay pull --latest 20 (no cache/)" "$relay pull --latest 20 --json"
 "$relay" search memory leak --limit 5 --json > /dev/null # leave the cache built
 
+# after a checkout: git replaced the newest month's log (a new file). With the same bytes, the
+# first read fingerprints that log again and keeps its index; with two lines swapped (the same
+# length, as merging in another order gives), it rebuilds that month's index (each run swaps
+# them again, so every run meets a log its index no longer matches).
+newest=$(ls $logs/*.ndjson | tail -n 1)
+rewrite_same="cp $newest $newest.new && mv $newest.new $newest"
+swap_two="{ sed -n 2p $newest; sed -n 1p $newest; tail -n +3 $newest; } > $newest.new && mv $newest.new $newest"
+"$relay" search memory leak --limit 5 --json > /dev/null
+prep=(--prepare "$rewrite_same")
+op checkout_same "-w 0 -r 5" \
+  "relay search (log replaced, same bytes)" "$relay search memory leak --limit 5 --json"
+prep=(--prepare "$swap_two")
+op checkout_reordered "-w 0 -r 5" \
+  "relay search (log replaced, two lines swapped)" "$relay search memory leak --limit 5 --json"
+"$relay" search memory leak --limit 5 --json > /dev/null
+
 orient_budget
 
 # ---------------------------------------------------------------------------------------------

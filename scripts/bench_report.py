@@ -39,6 +39,8 @@ OPS = [
     ("verify", "verify", "rate", "store"),
     ("cold_search", "cold cache: first search", "rate", "store"),
     ("cold_pull_latest", "cold cache: first pull --latest 20", "rate", "store"),
+    ("checkout_same", "after a checkout replaced the newest month's log, same bytes: first search", "none", None),
+    ("checkout_reordered", "after a checkout reordered the newest month's log: first search", "none", None),
 ]
 PEER_COLUMNS = ["rg", "jq", "sqlite3"]
 RATE_TARGET = 150 * MB

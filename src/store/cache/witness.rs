@@ -236,6 +236,32 @@ fn load(path: &Path) -> Option<WitnessFile> {
         .filter(|w| w.base > 1 && w.base < MODULUS)
 }
 
+/// The witness files this process has parsed, by path, with the identity each file had: a
+/// read of many months parses its project's file once. Every entry is a true statement about
+/// some state of a log, so even an outdated copy can only cost a re-read, never a wrong answer.
+type Parsed = std::collections::HashMap<PathBuf, (Identity, std::sync::Arc<WitnessFile>)>;
+static PARSED: std::sync::Mutex<Option<Parsed>> = std::sync::Mutex::new(None);
+
+/// [`load`], through the process's copy while the file is unchanged.
+fn load_shared(path: &Path) -> Option<std::sync::Arc<WitnessFile>> {
+    let identity = Identity::of(&std::fs::metadata(path).ok()?);
+    if let Ok(parsed) = PARSED.lock()
+        && let Some((seen, w)) = parsed.as_ref().and_then(|p| p.get(path))
+        && *seen == identity
+    {
+        return Some(w.clone());
+    }
+    let w = std::sync::Arc::new(load(path)?);
+    if let Ok(mut parsed) = PARSED.lock() {
+        let map = parsed.get_or_insert_with(Default::default);
+        if map.len() > 1024 {
+            map.clear();
+        }
+        map.insert(path.to_path_buf(), (identity, w.clone()));
+    }
+    Some(w)
+}
+
 fn new_base() -> u64 {
     loop {
         let b = crate::wire::ids::random_bytes();
@@ -324,11 +350,12 @@ impl LogState {
     /// not change meanwhile). A missing log is empty.
     pub fn observe(cache_dir: &Path, log: &Path) -> std::io::Result<LogState> {
         let (path, key) = slot(cache_dir, log);
-        let witness = load(&path);
+        let witness = load_shared(&path);
         let file = match File::open(log) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let base = witness.map_or_else(new_base, |w| w.base);
+                // (no entry is noted for a log that does not exist)
                 return Ok(LogState {
                     len: 0,
                     sum: Sum(0),
