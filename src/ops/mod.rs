@@ -25,6 +25,7 @@ pub mod init;
 pub mod keys;
 pub mod memory;
 pub mod memory_reads;
+pub mod months;
 pub mod orchestrate;
 pub mod orient;
 pub mod orient_fit;
