@@ -65,12 +65,12 @@ fn post_commit_deposits_each_commit_once_and_never_blocks_git() {
         "{out}"
     );
     let hook = env.path(".git/hooks/post-commit");
-    assert!(read(&hook).contains("deposit --auto --quiet"));
+    assert!(read(&hook).contains("deposit --auto --queue --quiet"));
     assert_eq!(
         env.ok(&["hook", "install", "--git"])
             .matches("already installed")
             .count(),
-        3,
+        4,
         "idempotent"
     );
 
@@ -114,7 +114,13 @@ fn post_commit_deposits_each_commit_once_and_never_blocks_git() {
     // At most once per commit.
     env.ok(&["deposit", "--auto"]);
     assert_eq!(autos(&env).len(), 1);
-    // A commit of the store alone is not new work.
+    // The package waits in the clone's queue, git sees nothing; `relay hook flush` moves it
+    // into the store, and a commit of the store alone is not new work.
+    assert_eq!(
+        String::from_utf8(git(&env, &["status", "--porcelain"]).stdout).unwrap(),
+        ""
+    );
+    env.ok(&["hook", "flush"]);
     git(&env, &["add", "-A"]);
     git(&env, &["commit", "-q", "-m", "store"]);
     assert_eq!(autos(&env).len(), 1);
