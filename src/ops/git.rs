@@ -243,7 +243,7 @@ pub struct StoreSync {
 
 /// Whether `dir` or a folder above it holds `.git` (or `GIT_DIR` names a repository): if not,
 /// git would only fail, and starting it is not worth its millisecond on every orient.
-fn may_be_in_git(dir: &Path) -> bool {
+pub fn may_be_in_git(dir: &Path) -> bool {
     if std::env::var_os("GIT_DIR").is_some() {
         return true;
     }

@@ -35,6 +35,7 @@ pub mod pull;
 pub mod purge;
 pub mod queue;
 pub mod relevant;
+pub mod resolve;
 pub mod retract;
 pub mod review;
 pub mod secrets;

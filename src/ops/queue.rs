@@ -17,6 +17,7 @@ use crate::store::queue::QueuedKind;
 /// tree dirty. A local store, or one outside git, takes them directly.
 pub fn should_queue(store: &Store) -> bool {
     !store.config().local()
+        && store.root().parent().is_some_and(super::git::may_be_in_git)
         && super::git::git(store.root(), &["rev-parse", "--is-inside-work-tree"]).as_deref()
             == Some("true")
 }

@@ -646,6 +646,7 @@ pub fn verify(store: &Store) -> Result<(Report, Vec<String>)> {
     c.ids_in_two_projects();
     c.layout();
     c.allowed_signers();
+    c.unmerged();
     let _ = store.diagnostics().take();
     Ok((c.report, forked))
 }
