@@ -26,6 +26,8 @@ pub struct Step {
     pub command: String,
     /// Whether its failure stops git (only the credential scan: exit 4 blocks the commit).
     pub blocks: bool,
+    /// A shell test the step runs under (the hook's arguments are `$1`…), if any.
+    pub only_if: Option<&'static str>,
 }
 
 fn step(why: &'static str, command: String) -> Step {
@@ -33,16 +35,17 @@ fn step(why: &'static str, command: String) -> Step {
         why,
         command,
         blocks: false,
+        only_if: None,
     }
 }
 
 /// The git hooks relay installs, with the relay commands each runs.
 pub fn git_hooks(relay: &str) -> Vec<(&'static str, Vec<Step>)> {
     let check = || {
-        vec![step(
+        step(
             "Checks the store, read-only: it rewrites nothing git tracks.",
             format!("{relay} verify --quiet"),
-        )]
+        )
     };
     vec![
         (
@@ -53,8 +56,15 @@ pub fn git_hooks(relay: &str) -> Vec<(&'static str, Vec<Step>)> {
                 format!("{relay} deposit --auto --queue --quiet >/dev/null"),
             )],
         ),
-        ("post-merge", check()),
-        ("post-rewrite", check()),
+        ("post-merge", vec![check()]),
+        (
+            "post-rewrite",
+            vec![Step {
+                why: "After a rebase (not an amend, which merges nothing): as after a merge.",
+                only_if: Some("[ \"$1\" = rebase ]"),
+                ..check()
+            }],
+        ),
         (
             "pre-commit",
             vec![
@@ -67,6 +77,7 @@ pub fn git_hooks(relay: &str) -> Vec<(&'static str, Vec<Step>)> {
                     why: "Blocks a commit that stages credentials in the relay store.",
                     command: format!("{relay} scan --staged --quiet"),
                     blocks: true,
+                    only_if: None,
                 },
             ],
         ),
@@ -82,6 +93,11 @@ fn script(steps: &[Step], chained: bool) -> String {
         if st.blocks {
             s.push_str(&format!(
                 "{} </dev/null\nstatus=$?\nif [ \"$status\" -eq 4 ]; then\n  echo \"relay: commit blocked: remove the credentials above from the staged store lines\" >&2\n  exit 1\nfi\n",
+                st.command
+            ));
+        } else if let Some(test) = st.only_if {
+            s.push_str(&format!(
+                "if {test}; then\n  {} </dev/null || true\nfi\n",
                 st.command
             ));
         } else {
@@ -455,7 +471,13 @@ mod tests {
             merge.contains("exec \"$0.relay-backup\""),
             "the chain is kept: {merge}"
         );
-        assert_eq!(read("post-rewrite").matches("verify --quiet").count(), 1);
+        assert!(
+            read("post-rewrite").contains(
+                "if [ \"$1\" = rebase ]; then\n  relay verify --quiet </dev/null || true\nfi\n"
+            ),
+            "{}",
+            read("post-rewrite")
+        );
         assert!(read("post-commit").contains("relay deposit --auto --queue --quiet"));
         let pre = read("pre-commit");
         let (flush, scan) = (

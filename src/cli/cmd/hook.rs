@@ -30,7 +30,7 @@ use crate::ops::hooks::{self, AgentFile};
 /// `git commit -- PATHS`: the queue then waits for a later commit); then `relay scan --staged`
 /// blocks a commit that stages credentials in the store.
 ///
-/// post-merge and post-rewrite (after a rebase or an amend): `relay verify --quiet`, a
+/// post-merge, and post-rewrite after a rebase (not an amend): `relay verify --quiet`, a
 /// read-only check. Nothing tracked is rewritten, so a merged and a rebased clone hold the
 /// same lines and answer alike.
 ///
