@@ -279,6 +279,32 @@ mod tests {
     }
 
     #[test]
+    fn signature_reads_include_the_queued_signatures() {
+        use crate::wire::signature::{RecordKind, Signature};
+        let (_dir, mut store) = store();
+        let signature = |id: &str| Signature {
+            record: RecordKind::Package,
+            id: id.into(),
+            hash: format!("sha256:{}", "a".repeat(64)),
+            actor: "jo".into(),
+            key: "SHA256:k".into(),
+            sshsig: "s".into(),
+        };
+        store
+            .append_signatures("demo", &[signature("pkg_tracked")])
+            .unwrap();
+        store.set_queued(true);
+        store
+            .append_signatures("demo", &[signature("pkg_queued")])
+            .unwrap();
+        let ids: Vec<String> = (store.signatures("demo").unwrap().into_iter())
+            .map(|(_, s)| s.id)
+            .collect();
+        assert_eq!(ids, ["pkg_tracked", "pkg_queued"]);
+        assert_eq!(store.signatures_of("demo", "pkg_queued").unwrap().len(), 1);
+    }
+
+    #[test]
     fn a_queued_month_is_listed_right_after_the_tracked_month() {
         let (_dir, mut store) = store();
         let layout = store.layout().clone();

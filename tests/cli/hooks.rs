@@ -154,6 +154,7 @@ fn existing_hooks_are_chained_and_restored() {
     assert!(out.contains("post-commit: restored"), "{out}");
     assert_eq!(read(&hook), mine);
     assert!(!env.path(".git/hooks/post-merge").exists());
+    assert!(!env.path(".git/hooks/post-rewrite").exists());
     assert!(!env.path(".git/hooks/pre-commit").exists());
 }
 
