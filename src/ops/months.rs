@@ -61,7 +61,17 @@ impl Month {
     /// The month's packages newest first (ties by id), each once.
     pub fn runs(&self) -> impl Iterator<Item = Run> + '_ {
         let mut at = vec![0usize; self.catalogs.len()];
+        let single = self.catalogs.len() == 1;
         std::iter::from_fn(move || {
+            if single {
+                // The usual month: its one catalog's order, nothing to compare.
+                let i = at[0];
+                at[0] += 1;
+                return (i < self.catalogs[0].entries.len()).then(|| Run {
+                    first: (0, i),
+                    more: Vec::new(),
+                });
+            }
             let key = |c: usize, at: &[usize]| {
                 let catalog = &self.catalogs[c];
                 let e = catalog.entries.get(at[c])?;

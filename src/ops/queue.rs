@@ -167,6 +167,15 @@ mod tests {
             flush(&store, dir.path(), false).unwrap(),
             Flushed::default()
         );
+        // The month is queued again in a new file: reads through the indexes left by the
+        // first one answer as reads with no cache do.
+        store.set_queued(true);
+        deposit(&store, "queued three");
+        store.set_queued(false);
+        let warm = titles(&store);
+        assert_eq!(warm.len(), 4, "{warm:?}");
+        std::fs::remove_dir_all(store.layout().cache_dir()).unwrap();
+        assert_eq!(titles(&store), warm);
     }
 
     #[test]
