@@ -26,9 +26,9 @@ use crate::ops::hooks::{self, AgentFile};
 /// commits.
 ///
 /// pre-commit: `relay hook flush --stage` moves the queue into the store's logs and stages
-/// them, so they enter this commit (not during a rebase, cherry-pick or revert, nor for
-/// `git commit -- PATHS`: the queue then waits for a later commit); then `relay scan --staged`
-/// blocks a commit that stages credentials in the store.
+/// them, so they enter this commit (not during a rebase, cherry-pick or revert, for
+/// `git commit -- PATHS`, or when nothing else is staged: the queue then waits for a later
+/// commit); then `relay scan --staged` blocks a commit that stages credentials in the store.
 ///
 /// post-merge, and post-rewrite after a rebase (not an amend): `relay verify --quiet`, a
 /// read-only check. Nothing tracked is rewritten, so a merged and a rebased clone hold the
@@ -84,7 +84,10 @@ pub enum HookAction {
     /// status` says how many records wait). Nothing changes for reads: they saw the queue
     /// already. With --stage it also `git add`s the logs it changed; when staging is unsafe
     /// (a rebase, cherry-pick or revert in progress, or `git commit -- PATHS`, which commits
-    /// through a temporary index) it moves nothing, and the queue waits for the next commit.
+    /// through a temporary index) or nothing else is staged (git would refuse the empty commit
+    /// and leave the store staged), it moves nothing, and the queue waits for the next commit.
+    /// --json prints {"packages", "lines", "files", "staged", "deferred"}: what moved, where,
+    /// whether it was staged, and why nothing moved.
     Flush(FlushArgs),
     /// Handle one agent event (what the installed agent hooks run)
     ///
