@@ -60,7 +60,8 @@ pub fn git_hooks(relay: &str) -> Vec<(&'static str, Vec<Step>)> {
         (
             "post-rewrite",
             vec![Step {
-                why: "After a rebase (not an amend, which merges nothing): as after a merge.",
+                why: "After a rebase (not an amend, which merges nothing), checks the store, \
+                      read-only: it rewrites nothing git tracks.",
                 only_if: Some("[ \"$1\" = rebase ]"),
                 ..check()
             }],
@@ -70,7 +71,8 @@ pub fn git_hooks(relay: &str) -> Vec<(&'static str, Vec<Step>)> {
             vec![
                 step(
                     "Moves what relay's hooks queued into the store and stages it, so it enters \
-                     this commit (not during a rebase, a cherry-pick or a commit of named paths).",
+                     this commit (not during a rebase, cherry-pick or revert, for a commit of \
+                     named paths, or when nothing else is staged).",
                     format!("{relay} hook flush --stage --quiet"),
                 ),
                 Step {
@@ -86,7 +88,7 @@ pub fn git_hooks(relay: &str) -> Vec<(&'static str, Vec<Step>)> {
 
 fn script(steps: &[Step], chained: bool) -> String {
     let mut s = format!(
-        "#!/bin/sh\n{MARKER}\n# relay never blocks or fails git here but for credentials about to be committed.\n"
+        "#!/bin/sh\n{MARKER}\n# relay's steps never block or fail git; only pre-commit's credential scan stops a commit.\n"
     );
     for st in steps {
         s.push_str(&format!("# {}\n", st.why));
