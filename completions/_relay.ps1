@@ -54,6 +54,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Back up projects as plain wire records (offline, restorable anywhere)')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check every line of the store; with --fix, repair what is safe')
+            [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Finish a git merge that left store files unmerged (an octopus merge)')
             [CompletionResult]::new('keys', 'keys', [CompletionResultType]::ParameterValue, 'Make signing keys and list who may sign (.relay/allowed_signers)')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Hook relay into git and coding agents (Claude Code, Codex)')
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Look for credentials in the store: every line, every version')
@@ -117,6 +118,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
             [CompletionResult]::new('--auto', '--auto', [CompletionResultType]::ParameterName, 'For hooks: record the new commit, or else the uncommitted changes, or nothing if nothing is new. Never fails: problems go to stderr and the exit code is 0')
+            [CompletionResult]::new('--queue', '--queue', [CompletionResultType]::ParameterName, 'With --auto, for git hooks: write into this clone''s queue (.relay/local/pending/, which git never sees) instead of the tracked logs; reads see it at once, and the pre-commit hook (`relay hook flush --stage`) moves it into the store with the next commit. A local store, or one outside git, is written directly')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
@@ -1137,6 +1139,23 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'relay;resolve' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('--sign', '--sign', [CompletionResultType]::ParameterName, 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'relay;keys' {
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
@@ -1226,6 +1245,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install hooks (installing twice changes nothing)')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove relay''s hooks and restore what was there before')
+            [CompletionResult]::new('flush', 'flush', [CompletionResultType]::ParameterValue, 'Move what relay''s hooks queued into the store''s logs (the pre-commit hook runs it)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Handle one agent event (what the installed agent hooks run)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -1270,6 +1290,24 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'relay;hook;flush' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
+            [CompletionResult]::new('--stage', '--stage', [CompletionResultType]::ParameterName, 'Also add the store files it changed to git''s index (what the pre-commit hook asks)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('--sign', '--sign', [CompletionResultType]::ParameterName, 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'relay;hook;run' {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent that sends it')
             [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'SessionStart''s briefing budget in characters [default: 9000 for claude, 8000 for codex]')
@@ -1292,6 +1330,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         'relay;hook;help' {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install hooks (installing twice changes nothing)')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove relay''s hooks and restore what was there before')
+            [CompletionResult]::new('flush', 'flush', [CompletionResultType]::ParameterValue, 'Move what relay''s hooks queued into the store''s logs (the pre-commit hook runs it)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Handle one agent event (what the installed agent hooks run)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -1300,6 +1339,9 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             break
         }
         'relay;hook;help;uninstall' {
+            break
+        }
+        'relay;hook;help;flush' {
             break
         }
         'relay;hook;help;run' {
@@ -1587,6 +1629,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Back up projects as plain wire records (offline, restorable anywhere)')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check every line of the store; with --fix, repair what is safe')
+            [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Finish a git merge that left store files unmerged (an octopus merge)')
             [CompletionResult]::new('keys', 'keys', [CompletionResultType]::ParameterValue, 'Make signing keys and list who may sign (.relay/allowed_signers)')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Hook relay into git and coding agents (Claude Code, Codex)')
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Look for credentials in the store: every line, every version')
@@ -1754,6 +1797,9 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         'relay;help;verify' {
             break
         }
+        'relay;help;resolve' {
+            break
+        }
         'relay;help;keys' {
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options')
@@ -1768,6 +1814,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         'relay;help;hook' {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install hooks (installing twice changes nothing)')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove relay''s hooks and restore what was there before')
+            [CompletionResult]::new('flush', 'flush', [CompletionResultType]::ParameterValue, 'Move what relay''s hooks queued into the store''s logs (the pre-commit hook runs it)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Handle one agent event (what the installed agent hooks run)')
             break
         }
@@ -1775,6 +1822,9 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             break
         }
         'relay;help;hook;uninstall' {
+            break
+        }
+        'relay;help;hook;flush' {
             break
         }
         'relay;help;hook;run' {

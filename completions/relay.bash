@@ -73,6 +73,9 @@ _relay() {
             relay,purge)
                 cmd="relay__subcmd__purge"
                 ;;
+            relay,resolve)
+                cmd="relay__subcmd__resolve"
+                ;;
             relay,retract)
                 cmd="relay__subcmd__retract"
                 ;;
@@ -214,6 +217,9 @@ _relay() {
             relay__subcmd__help,purge)
                 cmd="relay__subcmd__help__subcmd__purge"
                 ;;
+            relay__subcmd__help,resolve)
+                cmd="relay__subcmd__help__subcmd__resolve"
+                ;;
             relay__subcmd__help,retract)
                 cmd="relay__subcmd__help__subcmd__retract"
                 ;;
@@ -267,6 +273,9 @@ _relay() {
                 ;;
             relay__subcmd__help__subcmd__facts,list)
                 cmd="relay__subcmd__help__subcmd__facts__subcmd__list"
+                ;;
+            relay__subcmd__help__subcmd__hook,flush)
+                cmd="relay__subcmd__help__subcmd__hook__subcmd__flush"
                 ;;
             relay__subcmd__help__subcmd__hook,install)
                 cmd="relay__subcmd__help__subcmd__hook__subcmd__install"
@@ -346,6 +355,9 @@ _relay() {
             relay__subcmd__help__subcmd__token,revoke)
                 cmd="relay__subcmd__help__subcmd__token__subcmd__revoke"
                 ;;
+            relay__subcmd__hook,flush)
+                cmd="relay__subcmd__hook__subcmd__flush"
+                ;;
             relay__subcmd__hook,help)
                 cmd="relay__subcmd__hook__subcmd__help"
                 ;;
@@ -357,6 +369,9 @@ _relay() {
                 ;;
             relay__subcmd__hook,uninstall)
                 cmd="relay__subcmd__hook__subcmd__uninstall"
+                ;;
+            relay__subcmd__hook__subcmd__help,flush)
+                cmd="relay__subcmd__hook__subcmd__help__subcmd__flush"
                 ;;
             relay__subcmd__hook__subcmd__help,help)
                 cmd="relay__subcmd__hook__subcmd__help__subcmd__help"
@@ -557,7 +572,7 @@ _relay() {
 
     case "${cmd}" in
         relay)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve keys hook scan conformance completions onboard mcp watch serve token ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -801,7 +816,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__deposit)
-            opts="-q -h -V --title --description --type --status --review --tag --decision --question --handoff --next-actor --deliverable --parent --significance --topic --artifact-type --content-md --ext --from --id --auto --expires-at --ttl --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --title --description --type --status --review --tag --decision --question --handoff --next-actor --deliverable --parent --significance --topic --artifact-type --content-md --ext --from --id --auto --queue --expires-at --ttl --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1303,7 +1318,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help)
-            opts="init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify keys hook scan conformance completions onboard mcp watch serve token ui help"
+            opts="init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve keys hook scan conformance completions onboard mcp watch serve token ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1499,8 +1514,22 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help__subcmd__hook)
-            opts="install uninstall run"
+            opts="install uninstall flush run"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__hook__subcmd__flush)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1835,6 +1864,20 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help__subcmd__purge)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__resolve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2199,7 +2242,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__hook)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version install uninstall run help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version install uninstall flush run help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2228,9 +2271,53 @@ _relay() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        relay__subcmd__hook__subcmd__help)
-            opts="install uninstall run help"
+        relay__subcmd__hook__subcmd__flush)
+            opts="-q -h -V --stage --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__hook__subcmd__help)
+            opts="install uninstall flush run help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__hook__subcmd__help__subcmd__flush)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -3406,6 +3493,36 @@ _relay() {
             ;;
         relay__subcmd__purge)
             opts="-q -h -V --expired --retracted --dry-run --no-backup --all-projects --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__resolve)
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -51,6 +51,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand export 'Back up projects as plain wire records (offline, restorable anywhere)'
             cand import 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder'
             cand verify 'Check every line of the store; with --fix, repair what is safe'
+            cand resolve 'Finish a git merge that left store files unmerged (an octopus merge)'
             cand keys 'Make signing keys and list who may sign (.relay/allowed_signers)'
             cand hook 'Hook relay into git and coding agents (Claude Code, Codex)'
             cand scan 'Look for credentials in the store: every line, every version'
@@ -112,6 +113,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --color 'When to color human output'
             cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
             cand --auto 'For hooks: record the new commit, or else the uncommitted changes, or nothing if nothing is new. Never fails: problems go to stderr and the exit code is 0'
+            cand --queue 'With --auto, for git hooks: write into this clone''s queue (.relay/local/pending/, which git never sees) instead of the tracked logs; reads see it at once, and the pre-commit hook (`relay hook flush --stage`) moves it into the store with the next commit. A local store, or one outside git, is written directly'
             cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
             cand -q 'Print only results: no notes or warnings on stderr'
             cand --quiet 'Print only results: no notes or warnings on stderr'
@@ -1052,6 +1054,22 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'relay;resolve'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'relay;keys'= {
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
@@ -1134,6 +1152,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --version 'Print version'
             cand install 'Install hooks (installing twice changes nothing)'
             cand uninstall 'Remove relay''s hooks and restore what was there before'
+            cand flush 'Move what relay''s hooks queued into the store''s logs (the pre-commit hook runs it)'
             cand run 'Handle one agent event (what the installed agent hooks run)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -1175,6 +1194,23 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'relay;hook;flush'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --stage 'Also add the store files it changed to git''s index (what the pre-commit hook asks)'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'relay;hook;run'= {
             cand --agent 'The agent that sends it'
             cand --max-chars 'SessionStart''s briefing budget in characters [default: 9000 for claude, 8000 for codex]'
@@ -1196,12 +1232,15 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;hook;help'= {
             cand install 'Install hooks (installing twice changes nothing)'
             cand uninstall 'Remove relay''s hooks and restore what was there before'
+            cand flush 'Move what relay''s hooks queued into the store''s logs (the pre-commit hook runs it)'
             cand run 'Handle one agent event (what the installed agent hooks run)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;hook;help;install'= {
         }
         &'relay;hook;help;uninstall'= {
+        }
+        &'relay;hook;help;flush'= {
         }
         &'relay;hook;help;run'= {
         }
@@ -1469,6 +1508,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand export 'Back up projects as plain wire records (offline, restorable anywhere)'
             cand import 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder'
             cand verify 'Check every line of the store; with --fix, repair what is safe'
+            cand resolve 'Finish a git merge that left store files unmerged (an octopus merge)'
             cand keys 'Make signing keys and list who may sign (.relay/allowed_signers)'
             cand hook 'Hook relay into git and coding agents (Claude Code, Codex)'
             cand scan 'Look for credentials in the store: every line, every version'
@@ -1592,6 +1632,8 @@ set edit:completion:arg-completer[relay] = {|@words|
         }
         &'relay;help;verify'= {
         }
+        &'relay;help;resolve'= {
+        }
         &'relay;help;keys'= {
             cand generate 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
             cand list 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
@@ -1603,11 +1645,14 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;help;hook'= {
             cand install 'Install hooks (installing twice changes nothing)'
             cand uninstall 'Remove relay''s hooks and restore what was there before'
+            cand flush 'Move what relay''s hooks queued into the store''s logs (the pre-commit hook runs it)'
             cand run 'Handle one agent event (what the installed agent hooks run)'
         }
         &'relay;help;hook;install'= {
         }
         &'relay;help;hook;uninstall'= {
+        }
+        &'relay;help;hook;flush'= {
         }
         &'relay;help;hook;run'= {
         }

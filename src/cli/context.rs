@@ -213,6 +213,19 @@ impl Ctx {
         Ok(self.store.get_or_init(|| store))
     }
 
+    /// Sends this run's hook writes to the clone's queue (`.relay/local/pending/`) when git
+    /// sees the store (`ops::queue::should_queue`); whether it does.
+    pub fn queue_writes(&mut self) -> Result<bool, Error> {
+        self.store()?;
+        let store = self
+            .store
+            .get_mut()
+            .ok_or_else(|| Error::Integrity("the store was not opened".into()))?;
+        let on = crate::ops::queue::should_queue(store);
+        store.set_queued(on);
+        Ok(on)
+    }
+
     /// Prints `packages` as every `--json` read of packages does: one envelope a line,
     /// `{"package", "x-stale"}`, their files checked now (not for a snapshot read, `as_of`).
     pub fn json_packages(

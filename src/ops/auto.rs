@@ -1,7 +1,11 @@
 //! `relay deposit --auto`: the package a git hook or an agent's stop hook deposits by itself.
 //! For a new commit it records the commit; with no new commit it records the working tree's
 //! uncommitted changes; with nothing new it records nothing. Its id is derived from what it
-//! describes, so running it twice for the same state deposits once.
+//! describes, so running it twice for the same state deposits once. A commit's id comes from
+//! its change (`git patch-id --stable` of its diff outside the store, and its author), so a
+//! change gets one package however often it is committed again: an amend that keeps the diff,
+//! a cherry-pick, a rebased replay. While a rebase or a cherry-pick replays commits it records
+//! nothing at all (see `git_state`).
 
 use std::path::Path;
 
@@ -59,27 +63,94 @@ pub fn uncommitted(root: &Path) -> (String, Vec<String>) {
     (status, outside_store(super::git::status_paths(&raw_status)))
 }
 
-/// The automatic package for the state of the work tree at `cwd`, or `None` when there is
-/// nothing new to record. `deposited` tells whether a package id is already stored.
-pub fn build(cwd: &Path, deposited: &dyn Fn(&str) -> Result<bool>) -> Result<Option<AutoPackage>> {
+/// The change `commit` makes outside the store, as `git patch-id --stable` names it: the same
+/// for the commit amended without touching its diff, cherry-picked or replayed by a rebase.
+/// `None` for a merge, or a commit that changes nothing outside the store. The diff is taken
+/// whole (binary files included) and in one fixed form, whatever the user's diff settings.
+pub fn patch_id(root: &Path, commit: &str) -> Option<String> {
+    let parents = git(root, &["rev-list", "--parents", "-n", "1", commit])?;
+    if parents.split_whitespace().count() > 2 {
+        return None;
+    }
+    let diff = super::git::git_raw(
+        root,
+        &[
+            "-c",
+            "diff.noprefix=false",
+            "-c",
+            "diff.mnemonicPrefix=false",
+            "show",
+            "--no-color",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--no-renames",
+            "--binary",
+            "--format=",
+            "-p",
+            commit,
+            "--",
+            ".",
+            ":(exclude).relay",
+        ],
+    )?;
+    if diff.is_empty() {
+        return None;
+    }
+    let out = super::git::git_with_input(root, &["patch-id", "--stable"], &diff)?;
+    out.split_whitespace().next().map(str::to_string)
+}
+
+/// What `deposit --auto` found to do.
+#[derive(Debug, Clone)]
+pub enum Found {
+    /// A package to deposit.
+    Package(AutoPackage),
+    /// Nothing, and why.
+    Nothing(String),
+}
+
+/// The automatic package for the state of the work tree at `cwd`, or why there is nothing to
+/// record. `deposited` tells whether a package id is already stored.
+pub fn build(cwd: &Path, deposited: &dyn Fn(&str) -> Result<bool>) -> Result<Found> {
     let root = git(cwd, &["rev-parse", "--show-toplevel"])
         .ok_or_else(|| Error::InvalidInput("deposit --auto needs a git work tree".into()))?;
     let root = Path::new(&root);
+    if let Some(what) = super::git_state::replaying(root) {
+        return Ok(Found::Nothing(format!(
+            "Nothing deposited: {what} is replaying commits, whose changes were recorded when \
+             they were first made."
+        )));
+    }
+    let nothing = || Ok(Found::Nothing("Nothing new to deposit.".into()));
     let branch =
         git(root, &["rev-parse", "--abbrev-ref", "HEAD"]).unwrap_or_else(|| "(no branch)".into());
     if let Some(commit) = git(root, &["rev-parse", "--verify", "--quiet", "HEAD"]) {
-        let id = id_for(&format!("commit:{commit}"));
         let files = outside_store(super::git::nul_paths(
             &super::git::git_raw(root, &["show", "--name-only", "-z", "--format=", &commit])
                 .unwrap_or_default(),
         ));
-        if !deposited(&id)? && !files.is_empty() {
+        let author = git(root, &["log", "-1", "--format=%ae", &commit]);
+        let by_commit = id_for(&format!("commit:{commit}"));
+        let patch = match files.is_empty() {
+            true => None,
+            false => patch_id(root, &commit),
+        };
+        // The change's id, if it has one; a commit's own id is still checked, for packages an
+        // earlier relay deposited under it.
+        let by_change = (patch.as_deref()).map(|p| {
+            id_for(&format!(
+                "change:{}:{p}",
+                author.as_deref().unwrap_or_default()
+            ))
+        });
+        let id = by_change.clone().unwrap_or_else(|| by_commit.clone());
+        let recorded = deposited(&by_commit)? || by_change.is_some() && deposited(&id)?;
+        if !recorded && !files.is_empty() {
             let subject = git(root, &["log", "-1", "--format=%s", &commit])
                 .unwrap_or_else(|| "(no subject)".into());
             let body = git(root, &["log", "-1", "--format=%b", &commit]).unwrap_or_default();
             let stat = git(root, &["show", "--stat", "--format=", &commit]).unwrap_or_default();
             let when = git(root, &["log", "-1", "--format=%aI", &commit]);
-            let author = git(root, &["log", "-1", "--format=%ae", &commit]);
             let mut description = String::new();
             if !body.is_empty() {
                 description.push_str(&body);
@@ -102,8 +173,12 @@ pub fn build(cwd: &Path, deposited: &dyn Fn(&str) -> Result<bool>) -> Result<Opt
             if let Some(t) = when.and_then(|t| crate::wire::time::parse(&t).ok()) {
                 p.insert("created_at".into(), json!(crate::wire::time::format(t)));
             }
-            p.insert("x-git".into(), json!({"commit": commit, "branch": branch}));
-            return Ok(Some(AutoPackage { package: p, author }));
+            let mut x_git = json!({"commit": commit, "branch": branch});
+            if let Some(patch) = patch {
+                x_git["patch_id"] = json!(patch);
+            }
+            p.insert("x-git".into(), x_git);
+            return Ok(Found::Package(AutoPackage { package: p, author }));
         }
     }
     // No new commit: the uncommitted changes, if any.
@@ -111,7 +186,7 @@ pub fn build(cwd: &Path, deposited: &dyn Fn(&str) -> Result<bool>) -> Result<Opt
     let outside = [".", ":(exclude).relay"];
     let (status, files) = uncommitted(root);
     if files.is_empty() {
-        return Ok(None);
+        return nothing();
     }
     let mut args = vec!["diff", "HEAD", "--"];
     args.extend(outside);
@@ -124,7 +199,7 @@ pub fn build(cwd: &Path, deposited: &dyn Fn(&str) -> Result<bool>) -> Result<Opt
         Value::Array(delivered.clone())
     ));
     if deposited(&id)? {
-        return Ok(None);
+        return nothing();
     }
     let mut args = vec!["diff", "HEAD", "--stat", "--"];
     args.extend(outside);
@@ -150,7 +225,7 @@ pub fn build(cwd: &Path, deposited: &dyn Fn(&str) -> Result<bool>) -> Result<Opt
     p.insert("package_type".into(), json!("auto_deposit"));
     p.insert("significance".into(), json!(2));
     p.insert("deliverables".into(), Value::Array(delivered));
-    Ok(Some(AutoPackage {
+    Ok(Found::Package(AutoPackage {
         package: p,
         author: None,
     }))

@@ -1,7 +1,9 @@
 //! The little relay asks of git: the commit checked out, who the user is, whether the store
 //! is committed and the branch up to date (read from local refs, never fetched). Any failure
-//! (no git, not a repository) simply means "unknown". The one thing relay writes into git's
-//! folder is a local store's line in `info/exclude`; it never stages, commits or pushes.
+//! (no git, not a repository) simply means "unknown". What relay writes into git's folder is a
+//! local store's line in `info/exclude`, and the index entries of store files when a command
+//! asks for it (`relay hook flush --stage` at the pre-commit hook, `relay resolve`, through
+//! [`add`]); it never commits, pushes or moves a ref.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -39,6 +41,49 @@ pub fn git_raw(cwd: &Path, args: &[&str]) -> Option<Vec<u8>> {
         .output()
         .ok()?;
     out.status.success().then_some(out.stdout)
+}
+
+/// Adds `paths` to git's index (the one `GIT_INDEX_FILE` names, when git gives a hook one);
+/// the error carries what git said.
+pub fn add(cwd: &Path, paths: &[PathBuf]) -> Result<()> {
+    if paths.is_empty() {
+        return Ok(());
+    }
+    let out = Command::new("git")
+        .args(["add", "--"])
+        .args(paths)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| Error::io("cannot run git", e))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    Err(Error::Integrity(format!(
+        "git add failed: {}",
+        String::from_utf8_lossy(&out.stderr).trim()
+    )))
+}
+
+/// Runs git in `cwd` with `input` on its stdin; its trimmed stdout on success, `None` on any
+/// failure.
+pub fn git_with_input(cwd: &Path, args: &[&str], input: &[u8]) -> Option<String> {
+    let mut child = Command::new("git")
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut stdin = child.stdin.take()?;
+    // Written from a thread: git may start writing before it has read everything.
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().ok()?;
+    writer.join().ok()?.ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
 }
 
 /// The paths of `git status --porcelain -z` (for a rename, the new path).
@@ -191,11 +236,14 @@ pub struct StoreSync {
     pub behind: usize,
     /// Commits of the branch the upstream lacks.
     pub ahead: usize,
+    /// Store files git has not finished merging (counted in `uncommitted` too): what an
+    /// octopus merge leaves, as it does not run the union driver (`relay resolve`).
+    pub unmerged: usize,
 }
 
 /// Whether `dir` or a folder above it holds `.git` (or `GIT_DIR` names a repository): if not,
 /// git would only fail, and starting it is not worth its millisecond on every orient.
-fn may_be_in_git(dir: &Path) -> bool {
+pub fn may_be_in_git(dir: &Path) -> bool {
     if std::env::var_os("GIT_DIR").is_some() {
         return true;
     }
@@ -274,7 +322,11 @@ fn parse_status_v2(raw: &[u8]) -> StoreSync {
             continue;
         }
         match record[0] {
-            b'1' | b'u' | b'?' => sync.uncommitted += 1,
+            b'u' => {
+                sync.uncommitted += 1;
+                sync.unmerged += 1;
+            }
+            b'1' | b'?' => sync.uncommitted += 1,
             b'2' => {
                 sync.uncommitted += 1;
                 records.next(); // a rename's original path
@@ -290,12 +342,20 @@ impl StoreSync {
     /// behind its upstream. `None` when the store is in step.
     pub fn header_note(&self) -> Option<String> {
         let mut parts = Vec::new();
-        if self.uncommitted > 0 {
+        if self.unmerged > 0 {
+            parts.push(format!(
+                "{} of {}/ in conflict: git's octopus merge does not run relay's union driver; \
+                 run relay resolve, then git commit.",
+                count(self.unmerged, "file"),
+                crate::wire::text::clean_line(&self.store)
+            ));
+        }
+        if self.uncommitted > self.unmerged {
             let store = crate::wire::text::clean_line(&self.store);
             let typed = shell_word(&store);
             parts.push(format!(
                 "Not committed yet: {} of {store}/ (git add {typed} && git commit).",
-                count(self.uncommitted, "file")
+                count(self.uncommitted - self.unmerged, "file")
             ));
         }
         if let (true, Some(upstream)) = (self.behind > 0, &self.upstream) {
@@ -385,6 +445,7 @@ mod tests {
             # branch.ab +1 -2\0\
             1 .M N... 100644 100644 100644 aa bb .relay/projects.ndjson\0\
             2 R. N... 100644 100644 100644 aa bb R100 .relay/new.ndjson\0.relay/old.ndjson\0\
+            u UU N... 100644 100644 100644 100644 aa bb cc .relay/x.ndjson\0\
             ? .relay/config.toml\0! .relay/cache/x\0";
         let s = parse_status_v2(raw);
         assert_eq!(
@@ -392,10 +453,11 @@ mod tests {
             StoreSync {
                 store: String::new(),
                 branch: Some("main".into()),
-                uncommitted: 3,
+                uncommitted: 4,
                 upstream: Some("origin/main".into()),
                 behind: 2,
                 ahead: 1,
+                unmerged: 1,
             }
         );
         let detached = parse_status_v2(b"# branch.oid 1234\0# branch.head (detached)\0");
@@ -419,6 +481,14 @@ mod tests {
             s.header_note().unwrap(),
             "Not committed yet: 3 files of .relay/ (git add .relay && git commit)."
         );
+        s.unmerged = 2;
+        assert_eq!(
+            s.header_note().unwrap(),
+            "2 files of .relay/ in conflict: git's octopus merge does not run relay's union \
+             driver; run relay resolve, then git commit. Not committed yet: 1 file of .relay/ \
+             (git add .relay && git commit)."
+        );
+        s.unmerged = 0;
         s.uncommitted = 0;
         s.behind = 2;
         assert_eq!(
@@ -475,6 +545,7 @@ mod tests {
                 upstream: Some("origin/main".into()),
                 behind: 0,
                 ahead: 0,
+                unmerged: 0,
             }
         );
         assert_eq!(in_step.header_note(), None);

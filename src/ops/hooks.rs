@@ -1,8 +1,12 @@
-//! Installing relay into the tools around it: git hooks (post-commit deposits the commit,
-//! post-merge checks and repairs the store) and the hook files of coding agents (Claude Code's
-//! `.claude/settings.json`, Codex's `.codex/hooks.json`), whose every entry runs
-//! `relay hook run EVENT` (see `agent_session`). Installing twice changes nothing; existing
-//! hooks are chained or merged, not replaced, and uninstalling restores what was there.
+//! Installing relay into the tools around it: git hooks and the hook files of coding agents
+//! (Claude Code's `.claude/settings.json`, Codex's `.codex/hooks.json`), whose every entry runs
+//! `relay hook run EVENT` (see `agent_session`). Installing twice changes nothing (a hook of an
+//! earlier relay is brought up to date); existing hooks are chained or merged, not replaced,
+//! and uninstalling restores what was there.
+//!
+//! The git hooks never stand in git's way: what they write goes to the clone's queue under
+//! `.relay/local/pending/`, which git never sees, and enters the store with the next commit
+//! (pre-commit runs `relay hook flush --stage`); post-merge and post-rewrite only check.
 
 use std::path::{Path, PathBuf};
 
@@ -15,34 +19,103 @@ use crate::store::log;
 pub const MARKER: &str = "# installed by relay (relay hook install --git)";
 const BACKUP_SUFFIX: &str = "relay-backup";
 
-/// The git hooks relay installs, with the relay command each runs.
-pub fn git_hooks(relay: &str) -> Vec<(&'static str, String)> {
+/// One relay command a git hook runs, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub why: &'static str,
+    pub command: String,
+    /// Whether its failure stops git (only the credential scan: exit 4 blocks the commit).
+    pub blocks: bool,
+    /// A shell test the step runs under (the hook's arguments are `$1`…), if any.
+    pub only_if: Option<&'static str>,
+}
+
+fn step(why: &'static str, command: String) -> Step {
+    Step {
+        why,
+        command,
+        blocks: false,
+        only_if: None,
+    }
+}
+
+/// The git hooks relay installs, with the relay commands each runs.
+pub fn git_hooks(relay: &str) -> Vec<(&'static str, Vec<Step>)> {
+    let check = || {
+        step(
+            "Checks the store, read-only: it rewrites nothing git tracks.",
+            format!("{relay} verify --quiet"),
+        )
+    };
     vec![
         (
             "post-commit",
-            format!("{relay} deposit --auto --quiet >/dev/null"),
+            vec![step(
+                "Records the commit in the clone's queue (.relay/local/pending/, which git never \
+                 sees), once per change; nothing for commits a rebase or cherry-pick replays.",
+                format!("{relay} deposit --auto --queue --quiet >/dev/null"),
+            )],
         ),
-        ("post-merge", format!("{relay} verify --fix --quiet")),
-        ("pre-commit", format!("{relay} scan --staged --quiet")),
+        ("post-merge", vec![check()]),
+        (
+            "post-rewrite",
+            vec![Step {
+                why: "After a rebase (not an amend, which merges nothing), checks the store, \
+                      read-only: it rewrites nothing git tracks.",
+                only_if: Some("[ \"$1\" = rebase ]"),
+                ..check()
+            }],
+        ),
+        (
+            "pre-commit",
+            vec![
+                step(
+                    "Moves what relay's hooks queued into the store and stages it, so it enters \
+                     this commit (not during a rebase, cherry-pick or revert, for a commit of \
+                     named paths, or when nothing else is staged).",
+                    format!("{relay} hook flush --stage --quiet"),
+                ),
+                Step {
+                    why: "Blocks a commit that stages credentials in the relay store.",
+                    command: format!("{relay} scan --staged --quiet"),
+                    blocks: true,
+                    only_if: None,
+                },
+            ],
+        ),
     ]
 }
 
-fn script(command: &str, chained: bool) -> String {
-    let mut s = if command.contains(" scan --staged") {
-        // The one hook that blocks: a credential about to be committed (exit 4). Any other
-        // failure of relay lets the commit through.
-        format!(
-            "#!/bin/sh\n{MARKER}\n# Blocks a commit that stages credentials in the relay store.\n{command}\nstatus=$?\nif [ \"$status\" -eq 4 ]; then\n  echo \"relay: commit blocked: remove the credentials above from the staged store lines\" >&2\n  exit 1\nfi\n"
-        )
-    } else {
-        format!(
-            "#!/bin/sh\n{MARKER}\n# It never blocks or fails git: relay reports problems on stderr and exits 0.\n{command} || true\n"
-        )
-    };
+fn script(steps: &[Step], chained: bool) -> String {
+    let mut s = format!(
+        "#!/bin/sh\n{MARKER}\n# relay's steps never block or fail git; only pre-commit's credential scan stops a commit.\n"
+    );
+    for st in steps {
+        s.push_str(&format!("# {}\n", st.why));
+        if st.blocks {
+            s.push_str(&format!(
+                "{} </dev/null\nstatus=$?\nif [ \"$status\" -eq 4 ]; then\n  echo \"relay: commit blocked: remove the credentials above from the staged store lines\" >&2\n  exit 1\nfi\n",
+                st.command
+            ));
+        } else if let Some(test) = st.only_if {
+            s.push_str(&format!(
+                "if {test}; then\n  {} </dev/null || true\nfi\n",
+                st.command
+            ));
+        } else {
+            s.push_str(&format!("{} </dev/null || true\n", st.command));
+        }
+    }
     if chained {
         s.push_str(&format!("# The hook that was here before relay's, kept and still run:\nif [ -x \"$0.{BACKUP_SUFFIX}\" ]; then exec \"$0.{BACKUP_SUFFIX}\" \"$@\"; fi\n"));
     }
     s
+}
+
+/// Whether the pre-commit hook in `hooks_dir` is relay's and moves the queue into the store.
+pub fn flushes_at_commit(hooks_dir: &Path) -> bool {
+    std::fs::read_to_string(hooks_dir.join("pre-commit"))
+        .is_ok_and(|s| s.contains(MARKER) && s.contains(" hook flush --stage"))
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
@@ -64,23 +137,31 @@ fn make_executable(_: &Path) -> Result<()> {
 pub type Changes = Vec<String>;
 
 /// Installs the git hooks into `hooks_dir`. An existing hook of someone else's is renamed to
-/// `<hook>.relay-backup` and called after relay's.
+/// `<hook>.relay-backup` and called after relay's; a hook an earlier relay installed is
+/// rewritten as this one writes it, its chain kept.
 pub fn install_git(hooks_dir: &Path, relay: &str) -> Result<Changes> {
     std::fs::create_dir_all(hooks_dir).map_err(io(hooks_dir))?;
     let mut changes = Vec::new();
-    for (name, command) in git_hooks(relay) {
+    for (name, steps) in git_hooks(relay) {
         let path = hooks_dir.join(name);
         let backup = hooks_dir.join(format!("{name}.{BACKUP_SUFFIX}"));
         let existing = std::fs::read_to_string(&path).ok();
-        if existing.as_deref().is_some_and(|s| s.contains(MARKER)) {
-            changes.push(format!("{name}: already installed"));
+        if let Some(ours) = existing.as_deref().filter(|s| s.contains(MARKER)) {
+            let wanted = script(&steps, backup.exists());
+            if ours == wanted {
+                changes.push(format!("{name}: already installed"));
+            } else {
+                log::write_atomic(&path, wanted.as_bytes())?;
+                make_executable(&path)?;
+                changes.push(format!("{name}: updated to this version of relay"));
+            }
             continue;
         }
         let chained = existing.is_some();
         if chained {
             std::fs::rename(&path, &backup).map_err(io(&path))?;
         }
-        log::write_atomic(&path, script(&command, chained).as_bytes())?;
+        log::write_atomic(&path, script(&steps, chained).as_bytes())?;
         make_executable(&path)?;
         changes.push(if chained {
             format!("{name}: installed; the existing hook is kept as {name}.{BACKUP_SUFFIX} and still runs")
@@ -349,6 +430,78 @@ pub fn git_hooks_dir(cwd: &Path) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn git_hooks_queue_check_and_flush_and_an_older_relays_hook_is_updated() {
+        let dir = tempfile::tempdir().unwrap();
+        let hooks = dir.path();
+        let names: Vec<&str> = git_hooks("relay").iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            names,
+            ["post-commit", "post-merge", "post-rewrite", "pre-commit"]
+        );
+        // An earlier relay's post-merge repaired the store (`verify --fix`), and someone's
+        // hook was chained after it.
+        std::fs::write(
+            hooks.join("post-merge"),
+            format!("#!/bin/sh\n{MARKER}\nrelay verify --fix --quiet || true\n"),
+        )
+        .unwrap();
+        std::fs::write(
+            hooks.join("post-merge.relay-backup"),
+            "#!/bin/sh\necho mine\n",
+        )
+        .unwrap();
+        let changes = install_git(hooks, "relay").unwrap();
+        assert_eq!(
+            changes,
+            [
+                "post-commit: installed",
+                "post-merge: updated to this version of relay",
+                "post-rewrite: installed",
+                "pre-commit: installed"
+            ]
+        );
+        let read = |name: &str| std::fs::read_to_string(hooks.join(name)).unwrap();
+        let merge = read("post-merge");
+        assert!(
+            merge.contains("\nrelay verify --quiet </dev/null || true\n"),
+            "{merge}"
+        );
+        assert!(!merge.contains("--fix"), "{merge}");
+        assert!(
+            merge.contains("exec \"$0.relay-backup\""),
+            "the chain is kept: {merge}"
+        );
+        assert!(
+            read("post-rewrite").contains(
+                "if [ \"$1\" = rebase ]; then\n  relay verify --quiet </dev/null || true\nfi\n"
+            ),
+            "{}",
+            read("post-rewrite")
+        );
+        assert!(read("post-commit").contains("relay deposit --auto --queue --quiet"));
+        let pre = read("pre-commit");
+        let (flush, scan) = (
+            pre.find("hook flush --stage").unwrap(),
+            pre.find("scan --staged").unwrap(),
+        );
+        assert!(
+            flush < scan,
+            "the queue enters before the scan reads what is staged: {pre}"
+        );
+        assert!(flushes_at_commit(hooks));
+        assert!(
+            install_git(hooks, "relay")
+                .unwrap()
+                .iter()
+                .all(|c| c.ends_with("already installed"))
+        );
+        let removed = uninstall_git(hooks).unwrap();
+        assert_eq!(removed.len(), 4, "{removed:?}");
+        assert_eq!(read("post-merge"), "#!/bin/sh\necho mine\n");
+        assert!(!flushes_at_commit(hooks));
+    }
 
     #[test]
     fn relay_entries_old_and_new_are_taken_out_and_only_what_relay_emptied_goes() {

@@ -140,11 +140,24 @@ pub fn of_type(
                     .package_versions_in(std::slice::from_ref(&log), &id)?
                     .into_iter()
                     .max_by(crate::store::packages::version_order);
-                out.extend(current.filter(|p| filter.matches(p)));
+                out.extend(current);
             }
         }
     }
-    Ok(out)
+    // A month may have two logs (the tracked one and the clone's queue), and a package both:
+    // each package once, at its current version.
+    let mut current = std::collections::HashMap::new();
+    let mut order = Vec::new();
+    for p in out {
+        if !current.contains_key(p.package.id()) {
+            order.push(p.package.id().to_string());
+        }
+        crate::store::packages::keep_current(&mut current, p);
+    }
+    Ok((order.into_iter())
+        .filter_map(|id| current.remove(&id))
+        .filter(|p| filter.matches(p))
+        .collect())
 }
 
 #[cfg(test)]

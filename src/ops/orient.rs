@@ -168,23 +168,44 @@ fn window_packages(
     let first = format!("{}.ndjson", time::month_key(since));
     let (lo, hi) = (since.timestamp_micros(), now.timestamp_micros());
     let mut out = Window::default();
-    for log in store.package_logs(project_id)?.into_iter().rev() {
-        let name = log.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    // A month may have two logs (the tracked one and the clone's queue): read as one.
+    for logs in super::months::by_month(store.package_logs(project_id)?)
+        .into_iter()
+        .rev()
+    {
+        let name = logs[0]
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
         if name < first.as_str() {
             break;
         }
-        let month = crate::store::cache::catalog::MonthCatalog::load(store, &log)?;
-        for entry in &month.entries {
+        let month = super::months::Month::load(store, &logs)?;
+        for run in month.runs() {
+            if !run.more.is_empty() {
+                // One package in both logs (rare): judged by its current version.
+                match month.read(store, &run)? {
+                    Some(p) if in_window(&p) => {
+                        if out.packages.len() < limit {
+                            out.packages.push(p);
+                        }
+                        out.total += 1;
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            let (catalog, entry) = month.entry(run.first);
             let t = entry.created_micros;
             if t < lo
                 || t > hi
                 || entry.status == crate::wire::Status::Draft
-                || hidden.retracted_package(month.id(entry))
+                || hidden.retracted_package(catalog.id(entry))
             {
                 continue;
             }
             if out.packages.len() < limit {
-                match month.read(store, entry)? {
+                match catalog.read(store, entry)? {
                     Some(p) if in_window(&p) => out.packages.push(p),
                     _ => continue,
                 }

@@ -3,7 +3,6 @@
 
 use super::filter::{Filter, Viewer};
 use crate::error::{Error, Result};
-use crate::store::cache::catalog::MonthCatalog;
 use crate::store::packages::StoredPackage;
 use crate::store::{Store, WarningKind};
 use crate::wire::time::Timestamp;
@@ -176,26 +175,44 @@ pub fn newest_first(
     let month_of = |t: Timestamp| format!("{}.ndjson", crate::wire::time::month_key(t));
     let (first, last) = (filter.since.map(month_of), filter.until.map(month_of));
     let needles = filter.line_needles();
-    for log in store.package_logs(project)?.into_iter().rev() {
-        let name = log.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    // A month may have two logs (the tracked one and the clone's queue): read as one.
+    for logs in super::months::by_month(store.package_logs(project)?)
+        .into_iter()
+        .rev()
+    {
+        let name = logs[0]
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
         if last.as_deref().is_some_and(|last| name > last) {
             continue;
         }
         if first.as_deref().is_some_and(|first| name < first) {
             break;
         }
-        let month = MonthCatalog::load(store, &log)?;
-        let prefilter = match needles.is_empty() {
+        let month = super::months::Month::load(store, &logs)?;
+        let prefilters = match needles.is_empty() {
             true => None,
-            false => Some(month.prefilter(&needles)?),
+            false => Some(
+                (month.catalogs.iter())
+                    .map(|c| c.prefilter(&needles))
+                    .collect::<Result<Vec<_>>>()?,
+            ),
         };
-        for (at, entry) in month.entries.iter().enumerate() {
-            if !filter.may_match(&month, entry)
-                || prefilter.as_ref().is_some_and(|p| !p.may_match(at))
-            {
-                continue;
-            }
-            if let Some(p) = month.read(store, entry)?
+        for run in month.runs() {
+            let found = if run.more.is_empty() {
+                let (catalog, entry) = month.entry(run.first);
+                let (c, at) = run.first;
+                if !filter.may_match(catalog, entry)
+                    || prefilters.as_ref().is_some_and(|p| !p[c].may_match(at))
+                {
+                    continue;
+                }
+                catalog.read(store, entry)?
+            } else {
+                month.read(store, &run)?
+            };
+            if let Some(p) = found
                 && filter.matches(&p)
             {
                 out.push(p);
@@ -244,6 +261,7 @@ mod tests {
     use super::*;
     use crate::ops::deposit::deposit;
     use crate::ops::deposit::test_support::{context, store_with};
+    use crate::store::cache::catalog::MonthCatalog;
     use serde_json::json;
 
     #[test]

@@ -57,6 +57,8 @@ pub struct StoreStatus {
     /// How the store stands in git (files not committed, the branch against its upstream as
     /// of the last fetch); `None` for a local store or outside a git work tree.
     pub git: Option<super::git::StoreSync>,
+    /// What relay's hooks queued under `local/pending/`, and how it enters the store.
+    pub queue: super::queue::QueueStatus,
 }
 
 /// Whether this clone signs what it writes, and what verify holds signatures to.
@@ -185,6 +187,7 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
         .root()
         .parent()
         .and_then(|holder| super::git::store_sync(holder, store.root()));
+    s.queue = super::queue::status(store)?;
     Ok(s)
 }
 

@@ -649,6 +649,7 @@ pub fn verify(store: &Store) -> Result<(Report, Vec<String>)> {
     c.indexes()?;
     c.layout();
     c.allowed_signers();
+    c.unmerged();
     let _ = store.diagnostics().take();
     Ok((c.report, forked))
 }

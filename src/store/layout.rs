@@ -18,6 +18,13 @@ pub const LOCAL_DIR: &str = "local";
 pub const TOKENS_FILE: &str = "tokens.ndjson";
 pub const SIGNATURES_FILE: &str = "signatures.ndjson";
 pub const ALLOWED_SIGNERS_FILE: &str = "allowed_signers";
+/// The clone's queue of writes made by relay's hooks, under `local/`.
+pub const PENDING_DIR: &str = "pending";
+/// Ends the name of a project folder in the queue: a `.` never appears in an encoded project
+/// folder name, so a queued project folder is never taken for a tracked one, and the cache,
+/// which names an index after its log's project folder and month, gives a queued month
+/// index files of its own.
+pub const PENDING_SUFFIX: &str = ".pending";
 
 /// Longest folder name the encoding produces; longer ids end in a digest of the whole id.
 const MAX_DIR_NAME: usize = 120;
@@ -168,6 +175,68 @@ impl Layout {
     pub fn lock_file(&self, name: &str) -> PathBuf {
         self.local_dir().join("locks").join(format!("{name}.lock"))
     }
+
+    /// The clone's queue (`local/pending/`): what relay's hooks write waits here, where git
+    /// never looks, until `relay hook flush` moves it into the tracked logs.
+    pub fn pending_dir(&self) -> PathBuf {
+        self.local_dir().join(PENDING_DIR)
+    }
+
+    /// The queued mirror of the store file `path`: the same path under `local/pending/`, its
+    /// project folder (if any) named with [`PENDING_SUFFIX`]
+    /// (`projects/<dir>/packages/2026-05.ndjson` → `local/pending/projects/<dir>.pending/
+    /// packages/2026-05.ndjson`). `None` for a path outside the store, or under `local/` or
+    /// `cache/`, which git never sees anyway.
+    pub fn queued_path(&self, path: &Path) -> Option<PathBuf> {
+        let parts = plain_parts(path.strip_prefix(&self.root).ok()?)?;
+        let mut out = self.pending_dir();
+        match parts.as_slice() {
+            [] => return None,
+            [first, ..] if *first == LOCAL_DIR || *first == CACHE_DIR => return None,
+            [projects, dir, rest @ ..] if *projects == PROJECTS_DIR && !rest.is_empty() => {
+                out.push(PROJECTS_DIR);
+                out.push(format!("{dir}{PENDING_SUFFIX}"));
+                rest.iter().for_each(|p| out.push(p));
+            }
+            [projects, ..] if *projects == PROJECTS_DIR => return None,
+            all => all.iter().for_each(|p| out.push(p)),
+        }
+        Some(out)
+    }
+
+    /// The store file a queued file stands for: the inverse of [`Layout::queued_path`]. `None`
+    /// for a path that is not in the queue, or not a name the queue gives.
+    pub fn tracked_path(&self, queued: &Path) -> Option<PathBuf> {
+        let parts = plain_parts(queued.strip_prefix(self.pending_dir()).ok()?)?;
+        let mut out = self.root.clone();
+        match parts.as_slice() {
+            [] => return None,
+            [first, ..] if *first == LOCAL_DIR || *first == CACHE_DIR => return None,
+            [projects, dir, rest @ ..] if *projects == PROJECTS_DIR && !rest.is_empty() => {
+                let dir = dir.strip_suffix(PENDING_SUFFIX)?;
+                if dir.is_empty() || dir.contains('.') {
+                    return None;
+                }
+                out.push(PROJECTS_DIR);
+                out.push(dir);
+                rest.iter().for_each(|p| out.push(p));
+            }
+            [projects, ..] if *projects == PROJECTS_DIR => return None,
+            all => all.iter().for_each(|p| out.push(p)),
+        }
+        Some(out)
+    }
+}
+
+/// The names of a relative path's parts; `None` when it climbs (`..`), is absolute, or is not
+/// UTF-8.
+fn plain_parts(rel: &Path) -> Option<Vec<&str>> {
+    rel.components()
+        .map(|c| match c {
+            std::path::Component::Normal(p) => p.to_str(),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Whether a file name is a monthly package log (`YYYY-MM.ndjson`).
@@ -256,6 +325,51 @@ mod tests {
         assert!(da.len() <= MAX_DIR_NAME && db.len() <= MAX_DIR_NAME);
         assert_ne!(da, db);
         assert!(encode_project_dir(&"é".repeat(100)).len() <= MAX_DIR_NAME);
+    }
+
+    #[test]
+    fn queued_files_mirror_tracked_ones_and_back() {
+        let layout = Layout::new(PathBuf::from("/w/.relay"));
+        let month = layout.package_log("my-app", "2026-05");
+        let queued = layout.queued_path(&month).unwrap();
+        assert_eq!(
+            queued,
+            Path::new("/w/.relay/local/pending/projects/my-app.pending/packages/2026-05.ndjson")
+        );
+        assert_eq!(layout.tracked_path(&queued).unwrap(), month);
+        let signatures = layout.signatures_file("A/b");
+        let queued = layout.queued_path(&signatures).unwrap();
+        assert_eq!(
+            queued,
+            Path::new("/w/.relay/local/pending/projects/%41%2fb.pending/signatures.ndjson")
+        );
+        assert_eq!(layout.tracked_path(&queued).unwrap(), signatures);
+        // A file outside a project folder keeps its path.
+        let projects = layout.projects_file();
+        let queued = layout.queued_path(&projects).unwrap();
+        assert_eq!(queued, Path::new("/w/.relay/local/pending/projects.ndjson"));
+        assert_eq!(layout.tracked_path(&queued).unwrap(), projects);
+        // Per-clone and derived files are never queued; nothing outside the store is.
+        for path in [
+            layout.lock_file("x"),
+            layout.cache_dir().join("search-v2/p/2026-05.idx"),
+            PathBuf::from("/w/src/main.rs"),
+            PathBuf::from("/w/.relay/../x.ndjson"),
+            layout.root().to_path_buf(),
+            layout.projects_dir().join("stray"),
+        ] {
+            assert_eq!(layout.queued_path(&path), None, "{}", path.display());
+        }
+        // Only the names the queue gives stand for a tracked file.
+        for path in [
+            "/w/.relay/local/pending/projects/p/packages/2026-05.ndjson",
+            "/w/.relay/local/pending/projects/a.b.pending/facts.ndjson",
+            "/w/.relay/local/pending/projects/p.pending",
+            "/w/.relay/local/pending/local/x",
+            "/w/.relay/projects/p/facts.ndjson",
+        ] {
+            assert_eq!(layout.tracked_path(Path::new(path)), None, "{path}");
+        }
     }
 
     #[test]

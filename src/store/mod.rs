@@ -11,6 +11,7 @@ pub mod lock;
 pub mod log;
 pub mod packages;
 pub mod projects;
+pub mod queue;
 pub mod records;
 pub mod retractions;
 pub mod signing;
@@ -38,6 +39,8 @@ pub struct Store {
     diagnostics: Diagnostics,
     secrets: config::SecretPolicy,
     signing: signing::Signing,
+    /// Queued mode: hooks' appends go to the clone's queue (see `queue`).
+    queued: bool,
 }
 
 /// Creates `root` and each file that is missing; whether anything was created.
@@ -99,6 +102,7 @@ impl Store {
             config,
             diagnostics: Diagnostics::default(),
             signing: signing::Signing::default(),
+            queued: false,
         })
     }
 
@@ -200,8 +204,10 @@ impl Store {
     }
 
     /// Appends complete lines to a log under the store's fsync policy. Hold the lock.
-    /// A torn last line it seals is reported, as a reader would have.
+    /// A torn last line it seals is reported, as a reader would have. In queued mode a
+    /// package log's or a signatures file's lines go to its mirror in the queue instead.
     pub fn append(&self, path: &Path, bytes: &[u8]) -> Result<()> {
+        let path = &*self.append_target(path);
         let before = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         let appended = log::append(path, bytes, self.config.fsync())?;
         if self.config.search_index() {

@@ -257,26 +257,49 @@ pub fn keep_current(current: &mut HashMap<String, StoredPackage>, p: StoredPacka
     }
 }
 
+/// The monthly package logs (`YYYY-MM.ndjson`) in `dir`, oldest month first.
+pub(super) fn month_logs_in(dir: &Path) -> Result<Vec<PathBuf>> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(format!("cannot list {}", dir.display()), e)),
+    };
+    let mut logs: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(layout::is_package_log_name)
+        })
+        .map(|e| e.path())
+        .collect();
+    logs.sort();
+    Ok(logs)
+}
+
 impl Store {
-    /// The monthly package logs of a project, oldest month first.
+    /// The monthly package logs of a project, oldest month first: the tracked logs and the
+    /// months waiting in the clone's queue (`local/pending/`), each queued month right after
+    /// the tracked log of the same month. So every read sees what relay's hooks queued, and a
+    /// reader that goes month by month still meets the months in order; one month may have
+    /// two logs (same file name), and a package id may be in both.
     pub fn package_logs(&self, project_id: &str) -> Result<Vec<PathBuf>> {
-        let dir = self.layout.packages_dir(project_id);
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(e) => e,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(Error::io(format!("cannot list {}", dir.display()), e)),
-        };
-        let mut logs: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok())
-            .filter(|e| {
-                e.file_name()
-                    .to_str()
-                    .is_some_and(layout::is_package_log_name)
-            })
-            .map(|e| e.path())
-            .collect();
-        logs.sort();
+        let mut logs = self.tracked_package_logs(project_id)?;
+        let queued = self.queued_package_logs(project_id)?;
+        if queued.is_empty() {
+            return Ok(logs);
+        }
+        logs.extend(queued);
+        let pending = self.layout.pending_dir();
+        logs.sort_by(|a, b| {
+            (a.file_name(), a.starts_with(&pending)).cmp(&(b.file_name(), b.starts_with(&pending)))
+        });
         Ok(logs)
+    }
+
+    /// The monthly package logs git tracks (none of the queue), oldest month first.
+    pub fn tracked_package_logs(&self, project_id: &str) -> Result<Vec<PathBuf>> {
+        month_logs_in(&self.layout.packages_dir(project_id))
     }
 
     /// Streams every valid package version of a project. `prefilter`, when given, must occur

@@ -335,20 +335,24 @@ impl Store {
         project_id: &str,
         prefilter: Option<&[u8]>,
     ) -> Result<Vec<(u64, Signature)>> {
-        let path = self.layout.signatures_file(project_id);
         let mut out = Vec::new();
-        log::read_objects_filtered(&path, &self.diagnostics, prefilter, |line, map| {
-            match Signature::from_line(Value::Object(map)) {
-                Ok(s) => out.push((line, s)),
-                Err(m) => self.diagnostics.warn(
-                    &path,
-                    line,
-                    WarningKind::InvalidRecord,
-                    format!("{m}; skipped"),
-                ),
-            }
-            Ok(())
-        })?;
+        // The signatures of records waiting in the clone's queue wait beside them.
+        let queued = self.queued_signatures_file(project_id);
+        let paths = std::iter::once(self.layout.signatures_file(project_id)).chain(queued);
+        for path in paths {
+            log::read_objects_filtered(&path, &self.diagnostics, prefilter, |line, map| {
+                match Signature::from_line(Value::Object(map)) {
+                    Ok(s) => out.push((line, s)),
+                    Err(m) => self.diagnostics.warn(
+                        &path,
+                        line,
+                        WarningKind::InvalidRecord,
+                        format!("{m}; skipped"),
+                    ),
+                }
+                Ok(())
+            })?;
+        }
         Ok(out)
     }
 

@@ -91,7 +91,9 @@ impl Store {
                 ));
             }
             if kinds.contains(&LogKind::Packages) {
-                for path in self.package_logs(id)? {
+                // The tracked logs: a record waiting in the clone's queue is announced
+                // once, when `relay hook flush` moves it into them.
+                for path in self.tracked_package_logs(id)? {
                     logs.push(log(LogKind::Packages, Some(id), path));
                 }
             }

@@ -65,12 +65,12 @@ fn post_commit_deposits_each_commit_once_and_never_blocks_git() {
         "{out}"
     );
     let hook = env.path(".git/hooks/post-commit");
-    assert!(read(&hook).contains("deposit --auto --quiet"));
+    assert!(read(&hook).contains("deposit --auto --queue --quiet"));
     assert_eq!(
         env.ok(&["hook", "install", "--git"])
             .matches("already installed")
             .count(),
-        3,
+        4,
         "idempotent"
     );
 
@@ -114,7 +114,13 @@ fn post_commit_deposits_each_commit_once_and_never_blocks_git() {
     // At most once per commit.
     env.ok(&["deposit", "--auto"]);
     assert_eq!(autos(&env).len(), 1);
-    // A commit of the store alone is not new work.
+    // The package waits in the clone's queue, git sees nothing; `relay hook flush` moves it
+    // into the store, and a commit of the store alone is not new work.
+    assert_eq!(
+        String::from_utf8(git(&env, &["status", "--porcelain"]).stdout).unwrap(),
+        ""
+    );
+    env.ok(&["hook", "flush"]);
     git(&env, &["add", "-A"]);
     git(&env, &["commit", "-q", "-m", "store"]);
     assert_eq!(autos(&env).len(), 1);
@@ -148,6 +154,7 @@ fn existing_hooks_are_chained_and_restored() {
     assert!(out.contains("post-commit: restored"), "{out}");
     assert_eq!(read(&hook), mine);
     assert!(!env.path(".git/hooks/post-merge").exists());
+    assert!(!env.path(".git/hooks/post-rewrite").exists());
     assert!(!env.path(".git/hooks/pre-commit").exists());
 }
 
@@ -221,4 +228,106 @@ fn auto_reads_paths_exactly_and_store_commits_add_nothing() {
         "{}",
         String::from_utf8_lossy(&status.stdout)
     );
+}
+
+#[test]
+fn an_amend_that_keeps_the_diff_records_no_second_package_and_the_change_is_named() {
+    let Some(env) = repo() else { return };
+    env.ok(&["hook", "install", "--git"]);
+    std::fs::write(env.path("a.txt"), "a\n").unwrap();
+    git(&env, &["add", "a.txt"]);
+    git(&env, &["commit", "-q", "-m", "Add a"]);
+    git(&env, &["commit", "-q", "--amend", "-m", "Add a, reworded"]);
+    let found = autos(&env);
+    assert_eq!(found.len(), 1, "one package per change: {found:?}");
+    assert_eq!(found[0]["title"], "Add a");
+    let patch = String::from_utf8(
+        env.program(
+            "sh",
+            &["-c", "git show HEAD -- a.txt | git patch-id --stable"],
+        )
+        .output()
+        .unwrap()
+        .stdout,
+    )
+    .unwrap();
+    assert_eq!(
+        found[0]["x-git"]["patch_id"],
+        patch.split_whitespace().next().unwrap()
+    );
+    // A change to the diff is a new change.
+    std::fs::write(env.path("a.txt"), "a, changed\n").unwrap();
+    git(&env, &["commit", "-q", "--amend", "-am", "Add a, changed"]);
+    assert_eq!(autos(&env).len(), 2);
+}
+
+#[test]
+fn the_queue_enters_with_the_next_commit_and_waits_when_staging_is_unsafe() {
+    let Some(env) = repo() else { return };
+    env.ok(&["hook", "install", "--git"]);
+    std::fs::write(env.path("a.txt"), "a\n").unwrap();
+    git(&env, &["add", "a.txt"]);
+    git(&env, &["commit", "-q", "-m", "Add a"]);
+    let status = env.ok(&["status"]);
+    assert!(
+        status.contains(
+            "Queued 1 package version from relay's hooks wait in the store's local/pending/, \
+             which git never sees (reads show them): they enter the store with your next \
+             commit (the pre-commit hook runs relay hook flush --stage), or now with relay \
+             hook flush."
+        ),
+        "{status}"
+    );
+    // A commit of named paths goes through a temporary index: the queue waits.
+    std::fs::write(env.path("a.txt"), "a2\n").unwrap();
+    git(&env, &["commit", "-q", "-m", "Change a", "--", "a.txt"]);
+    let files = |rev: &str| {
+        String::from_utf8(git(&env, &["show", "--name-only", "--format=", rev]).stdout).unwrap()
+    };
+    assert_eq!(files("HEAD"), "a.txt\n");
+    assert_eq!(env.ok_json(&["status"])["queue"]["packages"], 2);
+    assert_eq!(
+        String::from_utf8(git(&env, &["status", "--porcelain"]).stdout).unwrap(),
+        ""
+    );
+    // Nothing staged: git will refuse the commit, so nothing moves.
+    let r = env.run_env(&["hook", "flush", "--stage", "--json"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let done: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(done["packages"], 0);
+    assert!(
+        done["deferred"]
+            .as_str()
+            .unwrap()
+            .contains("nothing to commit")
+    );
+    // An ordinary commit takes the queue in, staged with the user's change.
+    std::fs::write(env.path("b.txt"), "b\n").unwrap();
+    git(&env, &["add", "b.txt"]);
+    git(&env, &["commit", "-q", "-m", "Add b"]);
+    let mut took = files("HEAD")
+        .lines()
+        .map(str::to_string)
+        .collect::<Vec<_>>();
+    took.sort();
+    assert_eq!(took.len(), 2, "{took:?}");
+    assert!(
+        took[0].starts_with(".relay/projects/demo/packages/"),
+        "{took:?}"
+    );
+    assert_eq!(took[1], "b.txt");
+    assert_eq!(
+        env.ok_json(&["status"])["queue"]["packages"],
+        1,
+        "Add b's own"
+    );
+    // By hand: everything moves, nothing is staged.
+    let done = env.ok_json(&["hook", "flush"]);
+    assert_eq!(
+        (done["packages"].as_u64(), done["staged"].as_bool()),
+        (Some(1), Some(false))
+    );
+    assert_eq!(env.ok_json(&["status"])["queue"]["packages"], 0);
+    assert_eq!(autos(&env).len(), 3);
+    assert_eq!(env.ok(&["hook", "flush"]), "");
 }

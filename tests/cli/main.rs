@@ -20,6 +20,7 @@ mod examples;
 mod facts;
 mod generated;
 mod git;
+mod git_day;
 mod hooks;
 mod ids;
 mod import_rules;

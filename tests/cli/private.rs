@@ -258,25 +258,36 @@ fn hooks_in_a_local_store_deposit_but_git_sees_nothing() {
 }
 
 #[test]
-fn hooks_in_a_tracked_store_deposit_but_never_stage_or_commit() {
+fn hooks_in_a_tracked_store_queue_deposits_for_the_users_next_commit_and_never_commit() {
     let Some(env) = repo() else { return };
     env.ok(&["init", "--project", "demo"]);
     git(&env, &env.dir, &["add", ".relay"]);
     git(&env, &env.dir, &["commit", "-q", "-m", "relay store"]);
     let refs_before = commit_with_hooks(&env);
-    // The deposits wait in the work tree, unstaged, for the user to commit.
+    // The deposits wait in the clone's queue, which git never sees: the work tree is clean.
+    // The first commit's entered the store with the second commit (the pre-commit hook
+    // staged it into the user's own commit); the second's waits for the next one.
     let status = git(
         &env,
         &env.dir,
         &["status", "--porcelain", "--untracked-files=all"],
     );
-    assert!(!status.is_empty(), "the deposits changed the store");
-    for line in status.lines() {
-        assert!(
-            line.starts_with(" M .relay/") || line.starts_with("?? .relay/"),
-            "{status}"
-        );
-    }
+    assert_eq!(status, "");
+    let second = git(
+        &env,
+        &env.dir,
+        &["show", "--name-only", "--format=", "HEAD"],
+    );
+    let mut files: Vec<&str> = second.lines().collect();
+    files.sort();
+    assert_eq!(files.len(), 2, "{second}");
+    assert_eq!(files[1], "b.rs");
+    assert!(
+        files[0].starts_with(".relay/projects/demo/packages/"),
+        "{second}"
+    );
+    let queued = env.ok_json(&["status"]);
+    assert_eq!(queued["queue"], json!({"packages": 1, "next_commit": true}));
     assert_history_is_the_users(&env, &refs_before, &["relay store Ada", "first Ada"]);
 }
 
@@ -304,7 +315,7 @@ fn status_says_what_is_not_committed_and_how_far_behind_the_upstream_is() {
     assert_eq!(
         git_of(&b),
         json!({"store": ".relay", "branch": "main", "uncommitted": 0,
-               "upstream": "origin/main", "behind": 0, "ahead": 0})
+               "upstream": "origin/main", "behind": 0, "ahead": 0, "unmerged": 0})
     );
     assert_eq!(
         line_of(&b),
@@ -333,7 +344,7 @@ fn status_says_what_is_not_committed_and_how_far_behind_the_upstream_is() {
     assert_eq!(
         git_of(&b),
         json!({"store": ".relay", "branch": "main", "uncommitted": 0,
-               "upstream": "origin/main", "behind": 1, "ahead": 0})
+               "upstream": "origin/main", "behind": 1, "ahead": 0, "unmerged": 0})
     );
     assert_eq!(
         line_of(&b),

@@ -92,6 +92,12 @@ pub struct DepositArgs {
     /// nothing is new. Never fails: problems go to stderr and the exit code is 0
     #[arg(long, conflicts_with_all = ["title", "from"])]
     pub auto: bool,
+    /// With --auto, for git hooks: write into this clone's queue (.relay/local/pending/, which
+    /// git never sees) instead of the tracked logs; reads see it at once, and the pre-commit
+    /// hook (`relay hook flush --stage`) moves it into the store with the next commit. A local
+    /// store, or one outside git, is written directly
+    #[arg(long, requires = "auto")]
+    pub queue: bool,
     #[command(flatten)]
     pub expiry: ExpiryArgs,
     #[command(flatten)]
@@ -338,13 +344,19 @@ pub fn run(ctx: &mut Ctx, args: DepositArgs) -> CmdResult {
 }
 
 fn auto(ctx: &mut Ctx, mut args: DepositArgs) -> CmdResult {
+    if args.queue {
+        ctx.queue_writes()?;
+    }
     let store = ctx.store()?;
     // Package ids are unique in the whole store: one deposited into any project is taken.
     let deposited =
         |id: &str| -> crate::Result<bool> { Ok(!store.package_everywhere(id)?.is_empty()) };
-    let Some(found) = ops::auto::build(&ctx.cwd, &deposited)? else {
-        ctx.ui.note("Nothing new to deposit.");
-        return Ok(());
+    let found = match ops::auto::build(&ctx.cwd, &deposited)? {
+        ops::auto::Found::Package(found) => found,
+        ops::auto::Found::Nothing(why) => {
+            ctx.ui.note(&why);
+            return Ok(());
+        }
     };
     if args.who.actor.is_none() {
         args.who.actor = found.author;

@@ -12,14 +12,33 @@ use crate::ops::hooks::{self, AgentFile};
 
 /// Hook relay into git and coding agents (Claude Code, Codex)
 ///
-/// --git installs a post-commit hook that deposits each commit (`relay deposit --auto`: title
-/// from the subject, description from the body, branch and diff stats, the changed files as
-/// deliverables, at most once per commit) and a post-merge hook that runs
-/// `relay verify --fix --quiet`. Neither ever blocks or fails git. Existing hooks are kept and
-/// still run.
+/// --git installs four git hooks. None blocks or fails git (but for credentials about to be
+/// committed), and none leaves a change in the work tree for `git pull`, checkout, rebase,
+/// cherry-pick, `stash pop` or merge to refuse over: what they record waits in this clone's
+/// queue, .relay/local/pending/, which git never sees (reads show it at once), and enters the
+/// store with your next commit.
+///
+/// post-commit: `relay deposit --auto --queue` records the commit in the queue (title from the
+/// subject, description from the body, branch and diff stats, the changed files as
+/// deliverables). One package per change: its id comes from the change (`git patch-id` of the
+/// diff outside the store, and the author), so an amend that keeps the diff, a cherry-pick or
+/// a rebased replay adds none; nothing is recorded while a rebase or cherry-pick replays
+/// commits.
+///
+/// pre-commit: `relay hook flush --stage` moves the queue into the store's logs and stages
+/// them, so they enter this commit (not during a rebase, cherry-pick or revert, for
+/// `git commit -- PATHS`, or when nothing else is staged: the queue then waits for a later
+/// commit); then `relay scan --staged` blocks a commit that stages credentials in the store.
+///
+/// post-merge, and post-rewrite after a rebase (not an amend): `relay verify --quiet`, a
+/// read-only check. Nothing tracked is rewritten, so a merged and a rebased clone hold the
+/// same lines and answer alike.
+///
+/// Existing hooks are kept and still run; hooks an earlier relay installed are updated.
 ///
 /// --claude merges into .claude/settings.json, and --codex into .codex/hooks.json, hooks that
-/// run `relay hook run EVENT --agent claude|codex`, each with a 15 s timeout:
+/// run `relay hook run EVENT --agent claude|codex`, each with a 15 s timeout; what they
+/// deposit is queued the same way:
 ///
 /// SessionStart: a briefing into the agent's context, at most 9,000 characters for Claude Code
 /// and 8,000 for Codex; after a compaction it leads with the session's latest checkpoint. It
@@ -37,13 +56,15 @@ use crate::ops::hooks::{self, AgentFile};
 ///
 /// Installing twice changes nothing; entries of earlier versions (`relay orient --md`,
 /// `relay deposit --auto --quiet`) are replaced. Uninstall takes relay's entries out and keeps
-/// everyone else's; a file relay created is removed. Hooks never stage, commit or push.
+/// everyone else's; a file relay created is removed. Hooks never commit, amend, push or move a
+/// ref; the only thing they stage is the queue, into the commit you are making.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay hook install --git
   relay hook install --claude
   relay hook install --codex
   relay hook uninstall --git --claude --codex
+  relay hook flush
   echo '{\"session_id\":\"s1\",\"source\":\"startup\"}' | relay hook run SessionStart --agent claude")]
 pub struct HookArgs {
     #[command(subcommand)]
@@ -56,6 +77,18 @@ pub enum HookAction {
     Install(Which),
     /// Remove relay's hooks and restore what was there before
     Uninstall(Which),
+    /// Move what relay's hooks queued into the store's logs (the pre-commit hook runs it)
+    ///
+    /// The hooks write into .relay/local/pending/, which git never sees; this appends those
+    /// lines to the tracked logs under the writers' lock and empties the queue (`relay
+    /// status` says how many records wait). Nothing changes for reads: they saw the queue
+    /// already. With --stage it also `git add`s the logs it changed; when staging is unsafe
+    /// (a rebase, cherry-pick or revert in progress, or `git commit -- PATHS`, which commits
+    /// through a temporary index) or nothing else is staged (git would refuse the empty commit
+    /// and leave the store staged), it moves nothing, and the queue waits for the next commit.
+    /// --json prints {"packages", "lines", "files", "staged", "deferred"}: what moved, where,
+    /// whether it was staged, and why nothing moved.
+    Flush(FlushArgs),
     /// Handle one agent event (what the installed agent hooks run)
     ///
     /// Reads the event's JSON on stdin. Always exits 0 and writes nothing on stderr: problems
@@ -63,6 +96,13 @@ pub enum HookAction {
     /// SessionStart prints: one line of JSON whose hookSpecificOutput.additionalContext is
     /// the briefing (the form both agents document for adding context).
     Run(RunArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct FlushArgs {
+    /// Also add the store files it changed to git's index (what the pre-commit hook asks)
+    #[arg(long)]
+    pub stage: bool,
 }
 
 #[derive(Debug, Args)]
@@ -105,6 +145,7 @@ pub fn run(ctx: &mut Ctx, args: HookArgs) -> CmdResult {
         HookAction::Install(w) => (w, true),
         HookAction::Uninstall(w) => (w, false),
         HookAction::Run(run) => return hook_run::run(ctx, run),
+        HookAction::Flush(flush) => return run_flush(ctx, flush),
     };
     if !which.git && !which.claude && !which.codex {
         return Err(CliError::Usage(
@@ -142,6 +183,40 @@ pub fn run(ctx: &mut Ctx, args: HookArgs) -> CmdResult {
         for c in changes {
             writeln!(ctx.ui.out(), "{c}")?;
         }
+    }
+    Ok(())
+}
+
+fn run_flush(ctx: &mut Ctx, args: FlushArgs) -> CmdResult {
+    let store = match ctx.store() {
+        Ok(store) => store,
+        // Hooks installed in a repository without a store: nothing was queued.
+        Err(crate::Error::StoreNotFound { .. }) => {
+            ctx.ui.note("No relay store here: nothing to flush.");
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let done = crate::ops::queue::flush(store, &ctx.cwd, args.stage)?;
+    if ctx.ui.json {
+        ctx.ui.json_line(&done)?;
+        return Ok(());
+    }
+    if let Some(why) = &done.deferred {
+        ctx.ui.note(&format!(
+            "The queue waits for the next commit: {why}; nothing was moved."
+        ));
+    } else if done.lines == 0 {
+        ctx.ui.note("Nothing queued.");
+    } else {
+        let s = if done.packages == 1 { "" } else { "s" };
+        let staged = if done.staged { ", staged" } else { "" };
+        ctx.ui.note(&format!(
+            "Moved {} queued package version{s} ({} line(s)) into {}{staged}.",
+            done.packages,
+            done.lines,
+            done.files.join(", ")
+        ));
     }
     Ok(())
 }

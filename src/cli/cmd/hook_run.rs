@@ -1,7 +1,8 @@
 //! `relay hook run EVENT --agent claude|codex`: the one entry point the agents' hooks call. It
 //! reads the event's JSON on stdin, hands it to `ops::agent_session` on a worker thread, and
 //! never blocks or fails the agent: after `TIME_LIMIT` it gives up, it always exits 0, and
-//! problems go to `.relay/local/hooks.log`, never to stderr.
+//! problems go to `.relay/local/hooks.log`, never to stderr. Its writes are queued (see
+//! `store::queue`) in a store git sees.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -98,6 +99,10 @@ fn work(
     let mut store = Store::open(store_root)?;
     let key = crate::ops::signatures::key_path(&store, None, false, cwd);
     store.set_signing_key(key);
+    // What a hook writes waits in the clone's queue, where git never sees it, until the next
+    // commit: a hook never leaves the work tree dirty for a pull or a checkout to refuse.
+    let queued = crate::ops::queue::should_queue(&store);
+    store.set_queued(queued);
     let project = match project.or_else(|| store.config().default_project.clone()) {
         Some(p) => p,
         None => {

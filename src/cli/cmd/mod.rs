@@ -19,6 +19,7 @@ pub mod orient;
 pub mod projects;
 pub mod pull;
 pub mod purge;
+pub mod resolve;
 pub mod retract;
 pub mod review;
 pub mod scan;

@@ -12,8 +12,11 @@ use crate::ops::status;
 /// Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings
 ///
 /// The Git line says whether the store is local (git never sees it), else whether its files
-/// are all committed and how the branch stands against its upstream as of the last fetch
-/// (relay reads local refs only; it never fetches).
+/// are all committed, whether git left any of them in conflict (an octopus merge: run
+/// `relay resolve`), and how the branch stands against its upstream as of the last fetch
+/// (relay reads local refs only; it never fetches). The Queued line, when relay's hooks have
+/// queued records, says how many wait and how they enter the store (the next commit, or
+/// `relay hook flush`); `--json` has them as `"queue": {"packages", "next_commit"}`.
 #[derive(Debug, Args)]
 pub struct StatusArgs {}
 
@@ -40,6 +43,24 @@ fn git_line(local: bool, sync: Option<&StoreSync>) -> String {
         Some(_) => {}
     }
     text.join(" ")
+}
+
+/// The Queued line: what relay's hooks queued, and how it enters the store.
+fn queue_line(q: &crate::ops::queue::QueueStatus) -> String {
+    let s = if q.packages == 1 { "" } else { "s" };
+    let waiting = format!(
+        "{} package version{s} from relay's hooks wait in the store's local/pending/, which \
+         git never sees (reads show them)",
+        q.packages
+    );
+    if q.next_commit {
+        format!(
+            "{waiting}: they enter the store with your next commit (the pre-commit hook runs \
+             relay hook flush --stage), or now with relay hook flush."
+        )
+    } else {
+        format!("{waiting}: relay hook flush moves them into the store.")
+    }
 }
 
 fn counts(map: &std::collections::BTreeMap<String, usize>) -> String {
@@ -75,6 +96,9 @@ pub fn run(ctx: &mut Ctx, _args: StatusArgs) -> CmdResult {
         "Git".bold(),
         git_line(s.local, s.git.as_ref())
     )?;
+    if s.queue.packages > 0 {
+        writeln!(out, "{} {}", "Queued".bold(), queue_line(&s.queue))?;
+    }
     writeln!(out, "{}", "Projects".bold())?;
     for p in &s.projects {
         let state = if p.archived {

@@ -12,7 +12,8 @@ use crate::ops::{signatures, verify};
 ///
 /// Checks that every line parses and validates, every stored hash matches its package, ids are
 /// unique (but for legal versions), transitions are legal, sessions are consistent, no line is
-/// torn, no file holds git conflict markers, and every file sits where the layout expects it.
+/// torn, no file holds git conflict markers or is left unmerged by git (an octopus merge:
+/// `relay resolve` finishes it), and every file sits where the layout expects it.
 /// Each problem is reported with its file and line (or its file alone); problems exit 5.
 ///
 /// Notes (`"severity": "note"`) exit 0: they report what every read already resolves, such as

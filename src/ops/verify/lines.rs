@@ -123,14 +123,8 @@ fn worth_parsing(text: &[u8], complete: bool) -> std::result::Result<bool, (&'st
             "the last line is incomplete (a write was cut off)".into(),
         ));
     }
-    if [&b"<<<<<<<"[..], b"=======", b">>>>>>>"]
-        .iter()
-        .any(|m| text.starts_with(m))
-    {
-        return Err((
-            "conflict_marker",
-            "a git conflict marker: resolve the merge (relay logs merge with `merge=union`)".into(),
-        ));
+    if log::is_conflict_marker(text) {
+        return Err(("conflict_marker", log::CONFLICT_MESSAGE.into()));
     }
     if text.ends_with(log::TORN_MARK) {
         return Err((

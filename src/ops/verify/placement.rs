@@ -1,5 +1,5 @@
-//! verify's checks of where each file sits: files with no place in the store layout, and an
-//! `allowed_signers` line that does not parse.
+//! verify's checks of where each file sits: files with no place in the store layout, an
+//! `allowed_signers` line that does not parse, and store files git has not finished merging.
 
 use super::{Checker, QUARANTINE};
 use crate::store::layout;
@@ -12,6 +12,21 @@ impl Checker<'_> {
             && let Err((line, m)) = crate::wire::allowed_signers::AllowedSigners::parse(&text)
         {
             self.problem(&path, line, "invalid_allowed_signers", m);
+        }
+    }
+
+    /// Store files git has not finished merging (an octopus merge, which does not run the
+    /// union driver): one that both sides created holds one side only and no marker shows it.
+    pub(super) fn unmerged(&mut self) {
+        for path in crate::ops::resolve::unmerged_paths(self.store) {
+            self.problem(
+                &path,
+                0,
+                "unmerged",
+                "git has not finished merging this file (git's octopus merge does not run \
+                 relay's union driver), so it may hold one side's records only; run `relay \
+                 resolve`, then `git commit`",
+            );
         }
     }
 

@@ -246,6 +246,23 @@ fn warn_torn(diag: &Diagnostics, path: &Path, line_no: u64) {
     );
 }
 
+/// Whether `text` is a line git writes around a conflict it could not merge (`<<<<<<< HEAD`,
+/// `=======`, `>>>>>>> branch`, and `||||||| base` in diff3 style).
+pub fn is_conflict_marker(text: &[u8]) -> bool {
+    let text = text.strip_suffix(b"\r").unwrap_or(text);
+    text == b"=======".as_slice()
+        || [&b"<<<<<<<"[..], b">>>>>>>", b"|||||||"].iter().any(|m| {
+            text.strip_prefix(*m)
+                .is_some_and(|r| r.is_empty() || r[0] == b' ')
+        })
+}
+
+/// What a reader says of a conflict marker in a log: the merge is unfinished, and how to
+/// finish it.
+pub const CONFLICT_MESSAGE: &str = "a git conflict marker: the log holds an unresolved git \
+    merge (git's octopus merge does not run relay's union driver); run `relay resolve`, then \
+    `git commit`";
+
 /// Warns about a line that holds no JSON object: `what` it holds instead, or why it did not
 /// parse.
 fn warn_unreadable(
@@ -255,6 +272,15 @@ fn warn_unreadable(
     text: &[u8],
     what: serde_json::Result<&'static str>,
 ) {
+    if is_conflict_marker(text) {
+        diag.warn(
+            path,
+            line_no,
+            WarningKind::CorruptLine,
+            format!("{CONFLICT_MESSAGE}; the line was skipped"),
+        );
+        return;
+    }
     match what {
         Ok(what) => diag.warn(
             path,
@@ -503,6 +529,31 @@ mod tests {
         );
         collect(&path, &diag);
         assert_eq!(diag.take().len(), 4, "a fresh command reports again");
+    }
+
+    #[test]
+    fn conflict_markers_are_named_with_the_command_that_finishes_the_merge() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.ndjson");
+        std::fs::write(
+            &path,
+            "{\"a\":0}\n<<<<<<< .merge_file_x\n{\"b\":1}\n=======\n{\"c\":1}\n>>>>>>> c\n",
+        )
+        .unwrap();
+        let diag = Diagnostics::default();
+        let got = collect(&path, &diag);
+        assert_eq!(got.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [1, 3, 5]);
+        let w = diag.take();
+        assert_eq!(w.iter().map(|w| w.line).collect::<Vec<_>>(), [2, 4, 6]);
+        for w in &w {
+            assert_eq!(w.kind, WarningKind::CorruptLine);
+            assert!(w.message.contains("unresolved git merge"), "{}", w.message);
+            assert!(w.message.contains("run `relay resolve`"), "{}", w.message);
+        }
+        assert!(is_conflict_marker(b"<<<<<<<"));
+        assert!(is_conflict_marker(b"||||||| base"));
+        assert!(!is_conflict_marker(b"<<<<<<<<"));
+        assert!(!is_conflict_marker(b"======= x"));
     }
 
     #[test]
