@@ -19,6 +19,7 @@ mod examples;
 mod facts;
 mod generated;
 mod git;
+mod git_workflow;
 mod hooks;
 mod ids;
 mod import_rules;
