@@ -3,7 +3,7 @@
 //! recorded as a violation, not a panic, so one run reports every broken invariant), the
 //! recovery that lets a program go on after git stopped, and the record of what was run.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -63,6 +63,9 @@ pub struct World {
     /// Sessions started, by id: the label of the step that started them (ids are random, so
     /// choices go by label to keep a seed's program the same).
     pub sessions: BTreeMap<String, String>,
+    /// The reads (clone, command) whose answer differs from a read without `cache/`, as of
+    /// their last check.
+    pub diverging: BTreeSet<(usize, String)>,
     /// The step running (1-based; 0 is the setup, the last + 1 the final sync).
     pub step: usize,
     pub verbose: bool,
@@ -85,6 +88,7 @@ impl World {
             program: Vec::new(),
             violations: Vec::new(),
             sessions: BTreeMap::new(),
+            diverging: BTreeSet::new(),
             step: 0,
             verbose,
             env,
