@@ -139,15 +139,15 @@ fn finish(w: &mut World) {
     let n = w.clones.len();
     for c in 0..n {
         w.recover(c);
-        let _ = sync(w, c);
+        let _ = sync(w, c, 0);
     }
     for c in 0..n {
         let _ = end_sessions(w, c);
     }
     let mut converged = false;
-    for _round in 0..8 {
+    for round in 1..=8 {
         for c in 0..n {
-            let _ = sync(w, c);
+            let _ = sync(w, c, round);
         }
         if (0..n).all(|c| settled(w, c)) {
             converged = true;
@@ -229,15 +229,15 @@ fn finish(w: &mut World) {
 }
 
 /// One clone's turn in the final sync: back to main, commit everything (and what the hooks
-/// queued), merge origin's main, push.
-fn sync(w: &mut World, c: usize) -> Option<()> {
+/// queued), merge origin's main, push. Commit subjects name the round, so that each is unique.
+fn sync(w: &mut World, c: usize, round: usize) -> Option<()> {
     if w.branch(c) != "main" {
-        w.commit_all(c, "save")?;
+        w.commit_all(c, &format!("save {round}"))?;
         w.git_op(c, &["checkout", "-q", "main"], false)?;
     }
-    w.commit_all(c, "sync")?;
+    w.commit_all(c, &format!("sync {round}"))?;
     if w.pending(c) {
-        let subject = format!("{} flush", w.label(c));
+        let subject = format!("{} flush {round}", w.label(c));
         w.git_op(c, &["commit", "-q", "--allow-empty", "-m", &subject], true)?;
     }
     w.git_ok(c, &["fetch", "-q", "origin"])?;
@@ -247,7 +247,7 @@ fn sync(w: &mut World, c: usize) -> Option<()> {
             &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
             false,
         )?;
-        w.commit_all(c, "sync")?;
+        w.commit_all(c, &format!("sync {round} after pull"))?;
     }
     if w.rev(c, "HEAD") != w.rev(c, "origin/main") {
         w.git_ok(c, &["push", "-q", "origin", "HEAD:main"])?;
