@@ -236,7 +236,9 @@ fn sync(w: &mut World, c: usize, round: usize) -> Option<()> {
         w.git_op(c, &["checkout", "-q", "main"], false)?;
     }
     w.commit_all(c, &format!("sync {round}"))?;
-    if w.pending(c) {
+    // A commit writes what the hooks queued (the pre-commit hook stages it): in the first
+    // round always, whatever the queue looks like, later when the queue holds something.
+    if round == 0 || w.pending(c) {
         let subject = format!("{} flush {round}", w.label(c));
         w.git_op(c, &["commit", "-q", "--allow-empty", "-m", &subject], true)?;
     }
