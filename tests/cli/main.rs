@@ -21,6 +21,7 @@ mod facts;
 mod generated;
 mod git;
 mod git_day;
+mod git_workflow;
 mod hooks;
 mod ids;
 mod import_rules;
