@@ -52,6 +52,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand import 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder'
             cand verify 'Check every line of the store; with --fix, repair what is safe'
             cand resolve 'Finish a git merge that left store files unmerged (an octopus merge)'
+            cand merge 'Merge several branches at once, keeping every side''s store records'
             cand keys 'Make signing keys and list who may sign (.relay/allowed_signers)'
             cand hook 'Hook relay into git and coding agents (Claude Code, Codex)'
             cand scan 'Look for credentials in the store: every line, every version'
@@ -1070,6 +1071,23 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'relay;merge'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --no-commit 'Leave the merge staged (MERGE_HEAD set) for `git commit` instead of committing'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'relay;keys'= {
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
@@ -1509,6 +1527,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand import 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder'
             cand verify 'Check every line of the store; with --fix, repair what is safe'
             cand resolve 'Finish a git merge that left store files unmerged (an octopus merge)'
+            cand merge 'Merge several branches at once, keeping every side''s store records'
             cand keys 'Make signing keys and list who may sign (.relay/allowed_signers)'
             cand hook 'Hook relay into git and coding agents (Claude Code, Codex)'
             cand scan 'Look for credentials in the store: every line, every version'
@@ -1633,6 +1652,8 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;help;verify'= {
         }
         &'relay;help;resolve'= {
+        }
+        &'relay;help;merge'= {
         }
         &'relay;help;keys'= {
             cand generate 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'

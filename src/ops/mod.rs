@@ -27,6 +27,7 @@ pub mod keys;
 pub mod memory;
 pub mod memory_reads;
 pub mod months;
+pub mod octopus;
 pub mod orchestrate;
 pub mod orient;
 pub mod orient_fit;

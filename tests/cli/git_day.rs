@@ -424,7 +424,8 @@ fn an_octopus_merge_is_finished_by_relay_resolve() {
     assert_eq!(verify.code, 0, "{}", verify.stdout);
     assert_eq!(
         day.relay(&a, &["resolve"]),
-        "No store file is unmerged: nothing to resolve.\n"
+        "No store file is unmerged: nothing to resolve. (If git refused an octopus merge \
+         outright, `relay merge BRANCH…` makes it.)\n"
     );
 }
 
@@ -545,4 +546,73 @@ fn a_merged_and_a_rebased_clone_answer_byte_for_byte_alike() {
         all
     };
     assert_eq!(lines(&clones[0]), lines(&clones[1]));
+}
+
+#[test]
+fn an_octopus_git_refuses_outright_is_made_by_relay_merge() {
+    let Some(day) = Day::new() else { return };
+    let a = day.clone_as("a", "ana@example.com");
+    day.relay(&a, &["init", "--project", "demo"]);
+    day.relay(&a, &["hook", "install", "--git"]);
+    let deposit = |title: &str| {
+        let package = json!({"title": title, "created_at": "2020-03-02T00:00:00Z"}).to_string();
+        let mut command = day.env.command(&["deposit", "--from", "-", "--json"]);
+        command.current_dir(&a);
+        let r = Env::piped(command, package.as_bytes());
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    };
+    deposit("Base");
+    day.git(&a, &["add", "-A"]);
+    day.git(&a, &["commit", "-q", "-m", "base"]);
+    for branch in ["b", "c", "main"] {
+        if branch != "main" {
+            day.git(&a, &["checkout", "-q", "-b", branch, "main"]);
+        } else {
+            day.git(&a, &["checkout", "-q", "main"]);
+        }
+        deposit(&format!("work on {branch}"));
+        day.git(&a, &["add", "-A"]);
+        day.code_commit(
+            &a,
+            &format!("{branch}.rs"),
+            "fn f() {}\n",
+            &format!("{branch} work"),
+        );
+    }
+    let head = day.git(&a, &["rev-parse", "HEAD"]).trim().to_string();
+    // Every side appended to the same log: git's octopus gives up before it starts.
+    let merge = day.git_output(&a, &["merge", "b", "c"]);
+    assert!(!merge.status.success());
+    assert!(
+        String::from_utf8_lossy(&merge.stderr).contains("Should not be doing an octopus")
+            || String::from_utf8_lossy(&merge.stdout).contains("Should not be doing an octopus")
+    );
+    assert_eq!(day.git(&a, &["status", "--porcelain"]), "");
+    assert_eq!(day.git(&a, &["rev-parse", "HEAD"]).trim(), head);
+
+    let out = day.relay(&a, &["merge", "b", "c"]);
+    assert!(out.starts_with("Merged b, c in "), "{out}");
+    let parents = day.git(&a, &["rev-list", "--parents", "-n", "1", "HEAD"]);
+    assert_eq!(parents.split_whitespace().count(), 4, "{parents}");
+    assert_eq!(
+        day.git(&a, &["log", "-1", "--format=%s"]).trim(),
+        "Merge branches 'b' and 'c'"
+    );
+    assert_eq!(day.git(&a, &["status", "--porcelain"]), "");
+    let titles: Vec<String> = day
+        .run(&a, &["pull", "--latest", "100", "--json"])
+        .packages()
+        .iter()
+        .filter(|p| p["package_type"] != "auto_deposit")
+        .map(|p| p["title"].as_str().unwrap().to_string())
+        .collect();
+    let mut titles = titles;
+    titles.sort();
+    assert_eq!(titles, ["Base", "work on b", "work on c", "work on main"]);
+    assert_eq!(day.run(&a, &["verify"]).code, 0);
+    // A dirty work tree is refused, as git merge refuses it, and nothing changes.
+    std::fs::write(a.join("main.rs"), "changed\n").unwrap();
+    let r = day.run(&a, &["merge", "b"]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert!(r.stderr.contains("commit or stash"), "{}", r.stderr);
 }

@@ -240,11 +240,12 @@ fn sync(w: &mut World, c: usize, round: usize) -> Option<()> {
         w.git_op(c, &["checkout", "-q", "main"], false)?;
     }
     w.commit_all(c, &format!("sync {round}"))?;
-    // A commit writes what the hooks queued (the pre-commit hook stages it): in the first
-    // round always, whatever the queue looks like, later when the queue holds something.
-    if round == 0 || w.pending(c) {
-        let subject = format!("{} flush {round}", w.label(c));
-        w.git_op(c, &["commit", "-q", "--allow-empty", "-m", &subject], true)?;
+    // What the hooks queued enters the store with the next commit. The last commit's own
+    // auto-deposit is queued after it, so the day ends as a person would end it: `relay hook
+    // flush` and a commit of the store alone (which is no new work: it queues nothing).
+    if w.pending(c) {
+        w.relay_ok(c, &["hook", "flush"])?;
+        w.commit_all(c, &format!("flush {round}"))?;
     }
     w.git_ok(c, &["fetch", "-q", "origin"])?;
     if !w.is_ancestor(c, "origin/main", "HEAD") {

@@ -13,6 +13,7 @@ pub mod init;
 pub mod keys;
 pub mod lesson;
 pub mod mcp;
+pub mod merge;
 pub mod onboard;
 pub mod orchestrate;
 pub mod orient;

@@ -20,8 +20,8 @@ use crate::ops::resolve;
 /// not a log (config.toml), or whose union is not whole records, is left for you and named
 /// (exit 5). Reads, `relay status` and `relay verify` point here when they meet an unfinished
 /// merge. When the current branch changed a log too, git refuses the octopus itself ("Should
-/// not be doing an octopus") and leaves nothing to resolve: merge the branches one at a time,
-/// which runs the union driver.
+/// not be doing an octopus") and leaves nothing to resolve: `relay merge b c` makes the
+/// octopus with the union driver.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   git merge feature-a feature-b     # Automatic merge failed; fix conflicts and then commit
@@ -37,7 +37,11 @@ pub fn run(ctx: &mut Ctx, _args: ResolveArgs) -> CmdResult {
     } else {
         let out = ctx.ui.out();
         if done.resolved.is_empty() && done.left.is_empty() {
-            writeln!(out, "No store file is unmerged: nothing to resolve.")?;
+            writeln!(
+                out,
+                "No store file is unmerged: nothing to resolve. (If git refused an octopus \
+                 merge outright, `relay merge BRANCH…` makes it.)"
+            )?;
         }
         for f in &done.resolved {
             writeln!(
