@@ -1,6 +1,7 @@
 //! The write-time secrets policy (redaction happens before hashing, so what is stored is what
 //! is hashed and what is read): every write path passes what it is about to store through
-//! [`guard`].
+//! [`guard`]; names that say where a record goes (project ids) go through [`guard_name`],
+//! which refuses a credential rather than redact it.
 
 use serde_json::{Map, Value};
 
@@ -26,6 +27,24 @@ pub fn guard(store: &Store, record: &mut Map<String, Value>) -> Result<()> {
             }),
             None => Ok(()),
         },
+    }
+}
+
+/// A name that says where a record goes or what it is called (a project's id): a credential in
+/// it is refused unless the policy is `off`, since a redacted name would be another name.
+pub fn guard_name(store: &Store, field: &str, name: &str) -> Result<()> {
+    let mut map = Map::new();
+    map.insert(field.to_string(), Value::String(name.to_string()));
+    if store.secret_policy() == SecretPolicy::Off {
+        return Ok(());
+    }
+    match secrets::scan_record(&map).into_iter().next() {
+        Some(found) => Err(Error::SecretDetected {
+            field: found.field,
+            rule: found.rule,
+            preview: found.preview,
+        }),
+        None => Ok(()),
     }
 }
 

@@ -416,3 +416,132 @@ fn every_kind_of_credential_is_refused_through_the_cli_http_mcp_and_import() {
     assert!(logs(&env) == before, "a refused write wrote a line");
     assert!(env.package_lines("demo").is_empty());
 }
+
+#[test]
+fn project_ids_names_actors_tags_and_paths_are_scanned_at_write_time() {
+    use crate::mcp::{call, serve, tool_error};
+    use crate::serve::{Served, logs, post_json};
+    let env = Env::new();
+    let before = logs(&env);
+    let pg = "postgres://app:S3cretPass9@db.internal/app";
+    // (command, the field the refusal names)
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["projects", "create", AWS], "project_id"),
+        (vec!["projects", "create", "p2", "--name", pg], "name"),
+        (
+            vec!["projects", "create", "p3", "--description", pg],
+            "description",
+        ),
+        (vec!["projects", "rename", "demo", pg], "name"),
+        (vec!["init", "--project", AWS], "project_id"),
+        (vec!["deposit", "--title", "t", "--actor", AWS], "actor"),
+        (vec!["deposit", "--title", "t", "--tag", AWS], "tags[0]"),
+        (
+            vec!["deposit", "--title", "t", "--deliverable", pg],
+            "deliverables[0].path",
+        ),
+        (
+            vec!["facts", "assert", "s", "p", "v", "--actor", AWS],
+            "actor",
+        ),
+        (
+            vec!["facts", "assert", "s", "p", "v", "--tag", AWS],
+            "tags[0]",
+        ),
+        (vec!["session", "start", "--actor", AWS], "actor_id"),
+        // A project id is a name: redacting it would write elsewhere, so it is refused.
+        (
+            vec!["projects", "create", AWS, "--redact-secrets"],
+            "project_id",
+        ),
+    ];
+    for (args, field) in &cases {
+        let mut all = args.clone();
+        all.push("--json");
+        let r = env.run(&all);
+        assert_eq!(r.code, 4, "{args:?}: {}", r.stderr);
+        assert_eq!(r.error()["error"], "secret_detected", "{args:?}");
+        let message = r.error()["message"].as_str().unwrap().to_string();
+        assert!(
+            message.contains(&format!("`{field}`")),
+            "{args:?}: {message}"
+        );
+        assert!(!r.stderr.contains(AWS) && !r.stderr.contains("S3cretPass9"));
+    }
+    assert!(logs(&env) == before, "a refused command wrote a line");
+
+    let server = Served::start(&env, &[]);
+    for (path, body, field) in [
+        ("/v1/projects", json!({"project_id": AWS}), "project_id"),
+        (
+            "/v1/projects",
+            json!({"project_id": "p4", "name": pg}),
+            "name",
+        ),
+        (
+            "/v1/projects/demo/packages",
+            json!({"title": "t", "tags": [AWS]}),
+            "tags[0]",
+        ),
+        (
+            "/v1/projects/demo/packages",
+            json!({"title": "t", "created_by": {"id": AWS, "type": "human"}}),
+            "created_by.id",
+        ),
+        (
+            "/v1/projects/demo/packages",
+            json!({"title": "t", "deliverables": [{"path": pg}]}),
+            "deliverables[0].path",
+        ),
+    ] {
+        let (status, reply) = post_json(&env, &server.at(path), &body);
+        assert_eq!(
+            (status, reply["error"].as_str()),
+            (400, Some("secret_detected")),
+            "{body}: {reply}"
+        );
+        assert!(
+            reply["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("`{field}`")),
+            "{reply}"
+        );
+    }
+    drop(server);
+    let replies = serve(
+        &env,
+        &[
+            call(1, "deposit", json!({"title": "t", "actor": AWS})),
+            call(2, "deposit", json!({"title": "t", "deliverables": [pg]})),
+            call(
+                3,
+                "facts_assert",
+                json!({"subject": "s", "predicate": "p", "value": "v", "actor": AWS}),
+            ),
+        ],
+    );
+    for (reply, field) in replies
+        .iter()
+        .zip(["actor", "deliverables[0].path", "actor"])
+    {
+        let (code, message) = tool_error(reply);
+        assert_eq!(code, "secret_detected", "{reply}");
+        assert!(message.contains(&format!("`{field}`")), "{message}");
+    }
+    assert!(logs(&env) == before, "a refused request wrote a line");
+
+    // Under `redact`, an actor is stored redacted, like any other text.
+    let v = env.ok_json(&[
+        "deposit",
+        "--title",
+        "t",
+        "--actor",
+        AWS,
+        "--redact-secrets",
+    ]);
+    assert_eq!(
+        v["package"]["created_by"]["id"],
+        "<REDACTED:aws-access-key-id>"
+    );
+}
