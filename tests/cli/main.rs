@@ -21,6 +21,7 @@ mod facts;
 mod generated;
 mod git;
 mod hooks;
+mod hostile_input;
 mod ids;
 mod import_rules;
 mod indexes;
