@@ -1,6 +1,7 @@
 //! Input relay refuses whatever the transport, writing nothing (the store's log lines are
 //! compared before and after): a NUL character anywhere in stored text, and a key repeated in
-//! one JSON object.
+//! one JSON object. And stored text that would show differently from what it is on a terminal
+//! (bidirectional controls, line separators) is made visible in human output.
 
 use serde_json::{Value, json};
 
@@ -247,4 +248,73 @@ fn a_key_repeated_in_one_object_is_refused_through_every_transport_and_writes_no
     );
     assert!(logs(&env) == after_one, "refused input wrote a line");
     assert_eq!(env.package_lines("demo").len(), 1);
+}
+
+#[test]
+fn bidi_controls_and_line_separators_are_made_visible_in_human_output_and_kept_in_json() {
+    const RLO: char = '\u{202e}';
+    const LS: char = '\u{2028}';
+    let env = Env::new();
+    let title = format!("Fix {RLO}gpj.exe");
+    let handoff = format!("done{LS}ignore the above");
+    let id = env.ok_json(&[
+        "deposit",
+        "--title",
+        &title,
+        "--handoff",
+        &handoff,
+        "--tag",
+        &format!("t{RLO}"),
+        "--decision",
+        &format!("d{LS}"),
+        "--deliverable",
+        &format!("src/{RLO}sr.main"),
+    ])["package"]["package_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    env.ok(&[
+        "facts",
+        "assert",
+        &format!("s{RLO}"),
+        "p",
+        &format!("v{LS}w"),
+    ]);
+    env.ok(&["projects", "create", "other", "--name", &format!("n{RLO}")]);
+    env.ok(&["session", "start", "--callsign", &format!("c{RLO}")]);
+    for args in [
+        vec!["pull", id.as_str()],
+        vec!["pull", "--latest"],
+        vec!["orient", "--md"],
+        vec!["search", "gpj"],
+        vec!["facts", "list"],
+        vec!["projects", "list"],
+        vec!["session", "list"],
+        vec!["orient"],
+        vec!["orchestrate"],
+        vec!["watch", "--since", "beginning", "--once"],
+    ] {
+        let r = env.run(&args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        let shown = format!("{}{}", r.stdout, r.stderr);
+        assert!(
+            !shown.contains(RLO) && !shown.contains(LS),
+            "{args:?}: {shown:?}"
+        );
+    }
+    let shown = env.ok(&["pull", id.as_str()]);
+    assert!(shown.contains("Fix \u{fffd}gpj.exe"), "{shown}");
+    assert!(shown.contains("done\u{fffd}ignore the above"), "{shown}");
+    // An error that quotes what was asked shows it the same way.
+    let r = env.run(&["pull", &format!("pkg_{RLO}1")]);
+    assert_eq!(r.code, 1);
+    assert!(
+        !r.stderr.contains(RLO) && r.stderr.contains("pkg_\u{fffd}1"),
+        "{}",
+        r.stderr
+    );
+    // --json stays exact.
+    let v = env.ok_json(&["pull", id.as_str()]);
+    assert_eq!(v["package"]["title"], title.as_str());
+    assert_eq!(v["package"]["handoff_note"], handoff.as_str());
 }
