@@ -9,6 +9,9 @@ use std::path::Path;
 use serde_json::json;
 
 use crate::store::Warning;
+// Messages may quote what the caller gave or the store holds: shown as text, never as
+// terminal controls or reordered by bidirectional ones.
+use crate::wire::text::clean;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ColorChoice {
@@ -96,7 +99,7 @@ impl Ui {
             eprintln!(
                 "relay: {} {at}: {}",
                 self.paint("warning:", "1;33"),
-                w.message
+                clean(&w.message)
             );
         }
     }
@@ -108,7 +111,7 @@ impl Ui {
         if self.json {
             eprintln!("{}", json!({"warning": code, "message": message}));
         } else {
-            eprintln!("relay: {message}");
+            eprintln!("relay: {}", clean(message));
         }
     }
 
@@ -127,7 +130,7 @@ impl Ui {
         if json {
             eprintln!("{}", json!({"error": code, "message": message}));
         } else {
-            eprintln!("relay: error: {message}");
+            eprintln!("relay: error: {}", clean(message));
         }
     }
 
@@ -135,7 +138,7 @@ impl Ui {
         if self.json {
             eprintln!("{}", json!({"error": code, "message": message}));
         } else {
-            eprintln!("relay: {} {message}", self.paint("error:", "1;31"));
+            eprintln!("relay: {} {}", self.paint("error:", "1;31"), clean(message));
         }
     }
 

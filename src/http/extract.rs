@@ -89,7 +89,7 @@ impl FromRequest<AppState> for JsonBody {
             let given = content_type.map_or("no Content-Type".to_string(), |t| format!("`{t}`"));
             return Err(Error::UnsupportedMediaType(given).into());
         }
-        serde_json::from_slice(&bytes)
+        crate::wire::strict::from_slice(&bytes)
             .map(|v| JsonBody(Some(v)))
             .map_err(|e| Error::malformed_json("the request body", &e).into())
     }

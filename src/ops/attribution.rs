@@ -75,7 +75,7 @@ pub fn writer(
         },
         _ => actor(store, cwd, claim)?,
     };
-    Ok((actor, session.map(|s| s.id().to_string())))
+    Ok((actor.guarded(store)?, session.map(|s| s.id().to_string())))
 }
 
 /// Who is looking, for what listings show (drafts are visible to their creator): the writer

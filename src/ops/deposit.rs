@@ -44,7 +44,6 @@ pub fn deposit(
     mut input: Map<String, Value>,
     ctx: &DepositContext,
 ) -> Result<Deposited> {
-    super::secrets::guard(store, &mut input)?;
     // Agent memory's own members are checked as verify checks them, so both agree.
     super::memory::check_members(&input).map_err(Error::InvalidInput)?;
     store
@@ -113,6 +112,9 @@ pub fn deposit(
         }
     }
 
+    // Checked once relay has filled in what the caller left out: the project and the actor
+    // are stored text too.
+    super::secrets::guard(store, &mut input)?;
     let package = Package::from_map(core_fields_first(input))?;
     let hash = package.content_hash();
     let project_id = package.project_id().to_string();

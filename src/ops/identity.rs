@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::store::Config;
+use crate::store::{Config, Store};
 use crate::wire::ACTOR_TYPES;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +36,13 @@ impl Actor {
             .unwrap_or_else(|| "human".to_string());
         check_actor_type(&actor_type)?;
         Ok(Actor { id, actor_type })
+    }
+
+    /// The actor as a write records it: its id is stored text like any other, so a credential
+    /// in it is refused (or redacted, by the store's policy) and a NUL refused.
+    pub fn guarded(self, store: &Store) -> Result<Actor> {
+        let id = super::secrets::guard_fields(store, &[("actor", &self.id)])?.remove(0);
+        Ok(Actor { id, ..self })
     }
 }
 

@@ -73,14 +73,25 @@ fn new_record(
     Ok(Project::from_value(v)?)
 }
 
-/// Creates a project; fails with `project_exists` when the id is taken.
+/// Creates a project; fails with `project_exists` when the id is taken. Its id, name and
+/// description are scanned for credentials (and NUL) as every stored text is: the id is a
+/// name, refused rather than redacted.
 pub fn create(
     store: &Store,
     id: &str,
     name: Option<&str>,
     description: Option<&str>,
 ) -> Result<Project> {
-    let record = new_record(id, name.unwrap_or(id), description, time::now())?;
+    super::secrets::guard_name(store, "project_id", id)?;
+    let texts = super::secrets::guard_fields(
+        store,
+        &[
+            ("name", name.unwrap_or(id)),
+            ("description", description.unwrap_or_default()),
+        ],
+    )?;
+    let description = description.map(|_| texts[1].as_str());
+    let record = new_record(id, &texts[0], description, time::now())?;
     let _lock = store.lock(PROJECTS_LOCK)?;
     if store.project(id)?.is_some() {
         return Err(Error::ProjectExists(id.to_string()));
@@ -124,8 +135,9 @@ fn update(
 }
 
 pub fn rename(store: &Store, id: &str, name: &str) -> Result<Project> {
+    let name = super::secrets::guard_fields(store, &[("name", name)])?.remove(0);
     update(store, id, |m, _| {
-        m.insert("name".into(), Value::String(name.to_string()));
+        m.insert("name".into(), Value::String(name));
     })
 }
 

@@ -1,6 +1,8 @@
-//! The write-time secrets policy (redaction happens before hashing, so what is stored is what
-//! is hashed and what is read): every write path passes what it is about to store through
-//! [`guard`].
+//! The write-time checks of stored text (redaction happens before hashing, so what is stored
+//! is what is hashed and what is read): every write path passes what it is about to store
+//! through [`guard`], which refuses a NUL character whatever the policy and applies the
+//! store's secrets policy; names that say where a record goes (project ids) go through
+//! [`guard_name`], which refuses a credential rather than redact it.
 
 use serde_json::{Map, Value};
 
@@ -10,8 +12,10 @@ use crate::store::config::SecretPolicy;
 use crate::wire::secrets;
 
 /// Applies the store's secrets policy to a record about to be written: refuses it (naming the
-/// field and the rule, with only a masked preview), redacts it in place, or lets it be.
+/// field and the rule, with only a masked preview), redacts it in place, or lets it be. A NUL
+/// character in any key or string is refused under every policy.
 pub fn guard(store: &Store, record: &mut Map<String, Value>) -> Result<()> {
+    refuse_nul(record)?;
     match store.secret_policy() {
         SecretPolicy::Off => Ok(()),
         SecretPolicy::Redact => {
@@ -26,6 +30,67 @@ pub fn guard(store: &Store, record: &mut Map<String, Value>) -> Result<()> {
             }),
             None => Ok(()),
         },
+    }
+}
+
+/// Refuses a record with a NUL character (U+0000) in a key or a string, naming the field: C
+/// strings, shells and terminals end a text there, so what one reader shows would not be what
+/// another does.
+fn refuse_nul(record: &Map<String, Value>) -> Result<()> {
+    fn nul_in(v: &Value, path: String) -> Option<String> {
+        match v {
+            Value::String(s) => s.contains('\0').then_some(path),
+            Value::Array(items) => (items.iter().enumerate())
+                .find_map(|(i, item)| nul_in(item, format!("{path}[{i}]"))),
+            Value::Object(m) => in_map(m, &format!("{path}.")),
+            _ => None,
+        }
+    }
+    fn in_map(m: &Map<String, Value>, prefix: &str) -> Option<String> {
+        m.iter().find_map(|(k, v)| {
+            let path = format!("{prefix}{}", k.replace('\0', "\\u0000"));
+            if k.contains('\0') {
+                Some(path)
+            } else {
+                nul_in(v, path)
+            }
+        })
+    }
+    // Nearly every record holds none: looked for without building a path.
+    fn any(v: &Value) -> bool {
+        match v {
+            Value::String(s) => s.contains('\0'),
+            Value::Array(items) => items.iter().any(any),
+            Value::Object(m) => m.iter().any(|(k, v)| k.contains('\0') || any(v)),
+            _ => false,
+        }
+    }
+    if !record.iter().any(|(k, v)| k.contains('\0') || any(v)) {
+        return Ok(());
+    }
+    let field = in_map(record, "").unwrap_or_default();
+    Err(Error::InvalidInput(format!(
+        "`{field}` holds a NUL character (U+0000), which relay never stores; remove it and try again"
+    )))
+}
+
+/// A name that says where a record goes or what it is called (a project's id): a credential in
+/// it is refused unless the policy is `off`, since a redacted name would be another name. A
+/// NUL is refused always.
+pub fn guard_name(store: &Store, field: &str, name: &str) -> Result<()> {
+    let mut map = Map::new();
+    map.insert(field.to_string(), Value::String(name.to_string()));
+    refuse_nul(&map)?;
+    if store.secret_policy() == SecretPolicy::Off {
+        return Ok(());
+    }
+    match secrets::scan_record(&map).into_iter().next() {
+        Some(found) => Err(Error::SecretDetected {
+            field: found.field,
+            rule: found.rule,
+            preview: found.preview,
+        }),
+        None => Ok(()),
     }
 }
 

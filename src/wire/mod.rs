@@ -66,6 +66,7 @@ pub(crate) mod props;
 pub mod secrets;
 pub mod session;
 pub mod signature;
+pub mod strict;
 pub mod text;
 pub mod time;
 pub mod tree;

@@ -1,18 +1,40 @@
 //! Stored text is data from anyone: before it is shown on a terminal or in a one-line view
 //! (`relay`'s output, the Markdown briefings), its control characters are neutralised so that
-//! a title cannot retitle, clear or recolor a terminal, nor break a line in two. In a briefing
+//! a title cannot retitle, clear or recolor a terminal, nor break a line in two, and its
+//! bidirectional controls and line separators too, so that it cannot show in another order
+//! than it is stored ("Trojan Source") nor break a line where a terminal or an editor would
+//! not show a break. In a briefing
 //! an agent reads as context, recorded text is also made inert ([`inert_line`]): it can neither
 //! open a section of its own nor open or close a wrapper such as `<system>`.
 
 use std::borrow::Cow;
 
-/// Replaces terminal control characters (C0 except newline and tab, DEL, C1) with `�`, so a
-/// stored title cannot retitle, clear or recolor a terminal.
+/// Whether `c` changes how the text around it is shown rather than showing itself: a control
+/// character (C0, DEL, C1), a bidirectional control (Unicode's `Bidi_Control`: the marks
+/// U+061C, U+200E, U+200F, the embeddings and overrides U+202A–U+202E, the isolates
+/// U+2066–U+2069), or the line and paragraph separators U+2028 and U+2029.
+fn hidden_effect(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{2028}'
+                | '\u{2029}'
+        )
+}
+
+/// Replaces terminal control characters (C0 except newline and tab, DEL, C1), bidirectional
+/// controls and line separators with `�`, so a stored title cannot retitle, clear or recolor
+/// a terminal, show its text in another order than it is stored, or hide a line break.
 pub fn clean(s: &str) -> String {
     s.chars()
         .map(|c| match c {
             '\n' | '\t' => c,
-            c if c.is_control() => '\u{fffd}',
+            c if hidden_effect(c) => '\u{fffd}',
             c => c,
         })
         .collect()
@@ -21,7 +43,7 @@ pub fn clean(s: &str) -> String {
 /// One line of stored text, with newlines folded to spaces. Text that needs neither (nearly
 /// all of it) is borrowed as it is.
 pub fn clean_line(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
+    if !s.chars().any(hidden_effect) {
         return Cow::Borrowed(s);
     }
     Cow::Owned(clean(s).replace(['\n', '\t'], " "))
@@ -117,6 +139,27 @@ mod tests {
         );
         assert_eq!(clean("line\n\tnext"), "line\n\tnext");
         assert_eq!(clean_line("a\nb"), "a b");
+    }
+
+    #[test]
+    fn bidi_controls_and_line_separators_are_made_visible() {
+        // An override that would show `txt.exe` as `exe.txt`, an isolate, marks, and the
+        // separators a terminal would not show as a break.
+        assert_eq!(clean("a\u{202e}txt.exe"), "a\u{fffd}txt.exe");
+        for c in [
+            '\u{061c}', '\u{200e}', '\u{200f}', '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}',
+            '\u{202e}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}', '\u{2028}', '\u{2029}',
+        ] {
+            let text = format!("x{c}y");
+            assert_eq!(clean(&text), "x\u{fffd}y", "U+{:04X}", c as u32);
+            assert_eq!(clean_line(&text), "x\u{fffd}y", "U+{:04X}", c as u32);
+            assert_eq!(inert_line(&text), "x\u{fffd}y", "U+{:04X}", c as u32);
+        }
+        // Right-to-left text itself, joiners and emoji sequences stay as they are.
+        for kept in ["שלום עולם", "مرحبا", "👩\u{200d}💻", "e\u{301}"] {
+            assert!(matches!(clean_line(kept), Cow::Borrowed(_)), "{kept}");
+            assert_eq!(clean(kept), kept);
+        }
     }
 
     #[test]

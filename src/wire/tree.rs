@@ -14,7 +14,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Number, Value};
 
@@ -94,6 +94,15 @@ impl<'a> Json<'a> {
     /// Parses one JSON text, borrowing from it.
     pub fn parse(text: &'a str) -> serde_json::Result<Json<'a>> {
         serde_json::from_str(text)
+    }
+
+    /// [`Json::parse`] for input relay is asked to store: a key repeated in one object, or a
+    /// NUL in a key or a string, is an error (see [`super::strict`]).
+    pub fn parse_strict(text: &'a str) -> serde_json::Result<Json<'a>> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let value = JsonVisitor { strict: true }.deserialize(&mut de)?;
+        de.end()?;
+        Ok(value)
     }
 }
 
@@ -247,11 +256,22 @@ impl<'de> Deserialize<'de> for Text<'de> {
 
 impl<'de> Deserialize<'de> for Json<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(JsonVisitor)
+        d.deserialize_any(JsonVisitor { strict: false })
     }
 }
 
-struct JsonVisitor;
+/// Reads a [`Json`]; a `strict` one refuses a repeated key and a NUL.
+#[derive(Clone, Copy)]
+struct JsonVisitor {
+    strict: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for JsonVisitor {
+    type Value = Json<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Json<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
 
 impl<'de> Visitor<'de> for JsonVisitor {
     type Value = Json<'de>;
@@ -281,15 +301,20 @@ impl<'de> Visitor<'de> for JsonVisitor {
     fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Json<'de>, E> {
         Ok(Json::Str(Cow::Borrowed(s)))
     }
-    fn visit_str<E>(self, s: &str) -> Result<Json<'de>, E> {
-        Ok(Json::Str(Cow::Owned(s.to_owned())))
+    // A string with an escape is handed over owned; only such a one can hold a NUL (JSON
+    // text cannot hold a raw control character).
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Json<'de>, E> {
+        self.visit_string(s.to_owned())
     }
-    fn visit_string<E>(self, s: String) -> Result<Json<'de>, E> {
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Json<'de>, E> {
+        if self.strict && s.contains('\0') {
+            return Err(super::strict::nul());
+        }
         Ok(Json::Str(Cow::Owned(s)))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'de>, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(item) = seq.next_element()? {
+        while let Some(item) = seq.next_element_seed(self)? {
             items.push(item);
         }
         Ok(Json::Array(items))
@@ -301,7 +326,10 @@ impl<'de> Visitor<'de> for JsonVisitor {
         const SCANNED: usize = 32;
         let mut places: Option<std::collections::HashMap<Cow<'de, str>, usize>> = None;
         while let Some(Text(key)) = map.next_key()? {
-            let value: Json<'de> = map.next_value()?;
+            if self.strict && key.contains('\0') {
+                return Err(super::strict::nul());
+            }
+            let value: Json<'de> = map.next_value_seed(self)?;
             if members.len() == SCANNED && places.is_none() {
                 let table = members.iter().enumerate().map(|(i, (k, _))| (k.clone(), i));
                 places = Some(table.collect());
@@ -312,6 +340,7 @@ impl<'de> Visitor<'de> for JsonVisitor {
                 None => members.iter().position(|(k, _)| *k == key),
             };
             match found {
+                Some(_) if self.strict => return Err(super::strict::repeated_key(&key)),
                 Some(i) => members[i].1 = value,
                 None => {
                     if let Some(table) = places.as_mut() {
@@ -413,6 +442,26 @@ mod tests {
         assert_eq!(m.get("k19999"), Some(&Json::Number((-1).into())));
         let value: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(serde_json::to_string(&m).unwrap(), value.to_string());
+    }
+
+    #[test]
+    fn strict_parsing_refuses_a_repeated_key_or_a_nul_and_reads_the_rest_alike() {
+        for text in SAMPLES
+            .iter()
+            .filter(|t| !t.contains("\"k\":1,\"j\":2,\"k\""))
+        {
+            assert_eq!(
+                Json::parse_strict(text).unwrap(),
+                Json::parse(text).unwrap()
+            );
+        }
+        let e = Json::parse_strict(r#"{"k":1,"j":{"x":[{"y":2,"y":3}]}}"#).unwrap_err();
+        assert!(e.to_string().contains("`y` appears twice"), "{e}");
+        for text in [r#"{"k":"a\u0000"}"#, r#"{"\u0000":1}"#, r#"[["\u0000"]]"#] {
+            let e = Json::parse_strict(text).unwrap_err();
+            assert!(e.to_string().contains("NUL"), "{text}: {e}");
+            assert!(Json::parse(text).is_ok(), "reading the store is not strict");
+        }
     }
 
     #[test]

@@ -23,6 +23,7 @@ mod git;
 mod git_day;
 mod git_workflow;
 mod hooks;
+mod hostile_input;
 mod ids;
 mod import_rules;
 mod indexes;

@@ -286,3 +286,262 @@ fn hostile_sizes_get_clear_errors_and_write_nothing() {
     }
     assert!(env.package_lines("demo").is_empty());
 }
+
+/// The kinds of credential of `tests/data/secret_kinds.tsv`: (kind, rule, sample).
+fn kinds() -> Vec<(&'static str, &'static str, &'static str)> {
+    include_str!("../data/secret_kinds.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| {
+            let mut cols = l.split('\t');
+            let mut col = || cols.next().expect("three columns");
+            (col(), col(), col())
+        })
+        .collect()
+}
+
+/// Whether `output` shows any long run of `sample` (a secret, or the part of it that is one):
+/// a refusal names the rule and a masked preview, never the secret.
+#[track_caller]
+fn assert_not_echoed(output: &str, kind: &str, sample: &str) {
+    for run in sample.split([' ', '=', ':', '@', ';', '/', '.']) {
+        if run.len() >= 8 {
+            assert!(
+                !output.contains(run),
+                "{kind}: `{run}` was echoed: {output}"
+            );
+        }
+    }
+}
+
+/// A whole package line for `relay import`, with `note` as its handoff.
+fn package_line(n: usize, note: &str) -> String {
+    let mut line = json!({
+        "package_id": format!("pkg_{n:032x}"), "project_id": "demo", "relay_version": "0.1",
+        "title": "imported", "status": "complete", "package_type": "standard",
+        "review_type": "none", "created_at": "2026-01-01T00:00:00Z",
+        "created_by": {"id": "a", "type": "human"}, "handoff_note": note,
+    })
+    .to_string();
+    line.push('\n');
+    line
+}
+
+#[test]
+fn every_kind_of_credential_is_refused_through_the_cli_http_mcp_and_import() {
+    use crate::mcp::{call, serve, tool_error};
+    use crate::serve::{Served, logs, post_json};
+    let env = Env::new();
+    let kinds = kinds();
+    assert!(kinds.len() >= 40, "{} kinds", kinds.len());
+    let before = logs(&env);
+    let note = |sample: &str| format!("deploy notes: {sample} (rotate after)");
+
+    for (kind, rule, sample) in &kinds {
+        let r = env.run(&[
+            "deposit",
+            "--title",
+            "t",
+            "--handoff",
+            &note(sample),
+            "--json",
+        ]);
+        assert_eq!(r.code, 4, "{kind}: {}", r.stderr);
+        let e = r.error();
+        assert_eq!(e["error"], "secret_detected", "{kind}");
+        let message = e["message"].as_str().unwrap();
+        assert!(
+            message.contains("`handoff_note`") && message.contains(&format!("rule {rule}:")),
+            "{kind}: {message}"
+        );
+        assert_not_echoed(&r.stderr, kind, sample);
+
+        let r = env.run_stdin(
+            &["import", "-", "--json"],
+            package_line(1, &note(sample)).as_bytes(),
+        );
+        assert_eq!(r.code, 4, "import, {kind}: {}", r.stderr);
+        assert_eq!(r.error()["error"], "secret_detected", "import, {kind}");
+        assert!(
+            r.stderr.contains(&format!("rule {rule}:")),
+            "import, {kind}: {}",
+            r.stderr
+        );
+        assert_not_echoed(&r.stderr, kind, sample);
+    }
+
+    let server = Served::start(&env, &[]);
+    let url = server.at("/v1/projects/demo/packages");
+    for (kind, rule, sample) in &kinds {
+        let (status, body) = post_json(
+            &env,
+            &url,
+            &json!({"title": "t", "handoff_note": note(sample)}),
+        );
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (400, Some("secret_detected")),
+            "HTTP, {kind}: {body}"
+        );
+        let message = body["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("rule {rule}:")),
+            "HTTP, {kind}: {message}"
+        );
+        assert_not_echoed(&body.to_string(), kind, sample);
+    }
+    drop(server);
+
+    let calls: Vec<Value> = (kinds.iter().enumerate())
+        .map(|(i, (_, _, sample))| {
+            call(
+                i as u64 + 1,
+                "deposit",
+                json!({"title": "t", "handoff_note": note(sample)}),
+            )
+        })
+        .collect();
+    let replies = serve(&env, &calls);
+    assert_eq!(replies.len(), kinds.len());
+    for ((kind, rule, sample), reply) in kinds.iter().zip(&replies) {
+        let (code, message) = tool_error(reply);
+        assert_eq!(code, "secret_detected", "MCP, {kind}");
+        assert!(
+            message.contains(&format!("rule {rule}:")),
+            "MCP, {kind}: {message}"
+        );
+        assert_not_echoed(&reply.to_string(), kind, sample);
+    }
+
+    assert!(logs(&env) == before, "a refused write wrote a line");
+    assert!(env.package_lines("demo").is_empty());
+}
+
+#[test]
+fn project_ids_names_actors_tags_and_paths_are_scanned_at_write_time() {
+    use crate::mcp::{call, serve, tool_error};
+    use crate::serve::{Served, logs, post_json};
+    let env = Env::new();
+    let before = logs(&env);
+    let pg = "postgres://app:S3cretPass9@db.internal/app";
+    // (command, the field the refusal names)
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["projects", "create", AWS], "project_id"),
+        (vec!["projects", "create", "p2", "--name", pg], "name"),
+        (
+            vec!["projects", "create", "p3", "--description", pg],
+            "description",
+        ),
+        (vec!["projects", "rename", "demo", pg], "name"),
+        (vec!["init", "--project", AWS], "project_id"),
+        (vec!["deposit", "--title", "t", "--actor", AWS], "actor"),
+        (vec!["deposit", "--title", "t", "--tag", AWS], "tags[0]"),
+        (
+            vec!["deposit", "--title", "t", "--deliverable", pg],
+            "deliverables[0].path",
+        ),
+        (
+            vec!["facts", "assert", "s", "p", "v", "--actor", AWS],
+            "actor",
+        ),
+        (
+            vec!["facts", "assert", "s", "p", "v", "--tag", AWS],
+            "tags[0]",
+        ),
+        (vec!["session", "start", "--actor", AWS], "actor_id"),
+        // A project id is a name: redacting it would write elsewhere, so it is refused.
+        (
+            vec!["projects", "create", AWS, "--redact-secrets"],
+            "project_id",
+        ),
+    ];
+    for (args, field) in &cases {
+        let mut all = args.clone();
+        all.push("--json");
+        let r = env.run(&all);
+        assert_eq!(r.code, 4, "{args:?}: {}", r.stderr);
+        assert_eq!(r.error()["error"], "secret_detected", "{args:?}");
+        let message = r.error()["message"].as_str().unwrap().to_string();
+        assert!(
+            message.contains(&format!("`{field}`")),
+            "{args:?}: {message}"
+        );
+        assert!(!r.stderr.contains(AWS) && !r.stderr.contains("S3cretPass9"));
+    }
+    assert!(logs(&env) == before, "a refused command wrote a line");
+
+    let server = Served::start(&env, &[]);
+    for (path, body, field) in [
+        ("/v1/projects", json!({"project_id": AWS}), "project_id"),
+        (
+            "/v1/projects",
+            json!({"project_id": "p4", "name": pg}),
+            "name",
+        ),
+        (
+            "/v1/projects/demo/packages",
+            json!({"title": "t", "tags": [AWS]}),
+            "tags[0]",
+        ),
+        (
+            "/v1/projects/demo/packages",
+            json!({"title": "t", "created_by": {"id": AWS, "type": "human"}}),
+            "created_by.id",
+        ),
+        (
+            "/v1/projects/demo/packages",
+            json!({"title": "t", "deliverables": [{"path": pg}]}),
+            "deliverables[0].path",
+        ),
+    ] {
+        let (status, reply) = post_json(&env, &server.at(path), &body);
+        assert_eq!(
+            (status, reply["error"].as_str()),
+            (400, Some("secret_detected")),
+            "{body}: {reply}"
+        );
+        assert!(
+            reply["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("`{field}`")),
+            "{reply}"
+        );
+    }
+    drop(server);
+    let replies = serve(
+        &env,
+        &[
+            call(1, "deposit", json!({"title": "t", "actor": AWS})),
+            call(2, "deposit", json!({"title": "t", "deliverables": [pg]})),
+            call(
+                3,
+                "facts_assert",
+                json!({"subject": "s", "predicate": "p", "value": "v", "actor": AWS}),
+            ),
+        ],
+    );
+    for (reply, field) in replies
+        .iter()
+        .zip(["actor", "deliverables[0].path", "actor"])
+    {
+        let (code, message) = tool_error(reply);
+        assert_eq!(code, "secret_detected", "{reply}");
+        assert!(message.contains(&format!("`{field}`")), "{message}");
+    }
+    assert!(logs(&env) == before, "a refused request wrote a line");
+
+    // Under `redact`, an actor is stored redacted, like any other text.
+    let v = env.ok_json(&[
+        "deposit",
+        "--title",
+        "t",
+        "--actor",
+        AWS,
+        "--redact-secrets",
+    ]);
+    assert_eq!(
+        v["package"]["created_by"]["id"],
+        "<REDACTED:aws-access-key-id>"
+    );
+}

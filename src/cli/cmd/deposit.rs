@@ -127,7 +127,7 @@ fn read_source(ctx: &Ctx, source: &str, flag: &str) -> Result<Vec<u8>, CliError>
 
 /// Parses `--from` input as one JSON object, reporting where malformed JSON broke.
 pub fn parse_package_json(bytes: &[u8], source: &str) -> Result<Map<String, Value>, Error> {
-    match serde_json::from_slice::<Value>(bytes) {
+    match crate::wire::strict::from_slice(bytes) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(other) => Err(Error::InvalidInput(format!(
             "{source} must hold one JSON object (a package), not {}",
@@ -228,7 +228,8 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
                 "--ext keys must be extension fields starting with `x-` (got `{key}`); core fields have their own flags"
             )));
         }
-        let value = ext_value(raw);
+        let value =
+            ext_value(raw).map_err(|e| Error::malformed_json(format!("--ext {key}"), &e))?;
         map.insert(key.to_string(), value);
     }
     Ok(map)
@@ -250,13 +251,15 @@ fn path_deliverables(
 }
 
 /// An `--ext` value: JSON when it parses, else the text. A number whose JSON form would differ
-/// from what was typed (`1.10`, a 25-digit id) stays text, so nothing typed is lost.
-fn ext_value(raw: &str) -> Value {
-    match serde_json::from_str::<Value>(raw) {
+/// from what was typed (`1.10`, a 25-digit id) stays text, so nothing typed is lost. JSON
+/// that repeats a key or holds a NUL is an error, as in `--from`.
+fn ext_value(raw: &str) -> Result<Value, serde_json::Error> {
+    Ok(match crate::wire::strict::from_str(raw) {
         Ok(Value::Number(n)) if n.to_string() != raw.trim() => Value::String(raw.to_string()),
         Ok(v) => v,
+        Err(e) if serde_json::from_str::<serde::de::IgnoredAny>(raw).is_ok() => return Err(e),
         Err(_) => Value::String(raw.to_string()),
-    }
+    })
 }
 
 /// Asks for the fields a person would give, on a terminal.

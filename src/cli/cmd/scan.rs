@@ -14,9 +14,16 @@ use crate::wire::secrets as rules;
 /// Reports file:line, the rule and the field, never the secret itself, and exits 4
 /// (secret_detected) when it finds any. --staged looks only at the store lines staged for the next git commit (the
 /// pre-commit hook that `relay hook install --git` installs runs it, and a finding blocks the
-/// commit). Rules: aws-access-key-id, aws-secret-access-key, github-token, gitlab-token,
-/// slack-token, stripe-live-key, openai-api-key, anthropic-api-key, google-api-key, jwt,
-/// private-key, generic-secret (password=/secret=/token= with a high-entropy value).
+/// commit). 51 rules: private keys (PEM, OpenSSH, PGP, PuTTY, age); cloud keys (AWS, Google
+/// API and OAuth, Azure storage and client secrets, Alibaba, DigitalOcean); code hosts and
+/// registries (GitHub, GitLab, npm, PyPI, RubyGems, Docker Hub); messaging and mail (Slack,
+/// Discord, Telegram, SendGrid, Mailgun, Mailchimp, Twilio); AI services (OpenAI, Anthropic,
+/// Hugging Face, Groq, Replicate, Perplexity, xAI); other services (Stripe, Shopify, Square,
+/// Vault, Terraform Cloud, Pulumi, Doppler, PlanetScale, Supabase, Databricks, Grafana, New
+/// Relic, Postman, Linear); JWTs; passwords in database and other URLs (database-url,
+/// url-credentials); Authorization headers; and generic-secret (password=, secret=, token=,
+/// api_key= … with a high-entropy value or 24 hex digits or more). The README's security
+/// section lists every rule id.
 #[derive(Debug, Args)]
 pub struct ScanArgs {
     /// Only the store lines staged for commit

@@ -79,7 +79,7 @@ pub fn serve(
                 Some(failure(Value::Null, INVALID_REQUEST, message))
             }
             Line::Bytes(bytes) if bytes.trim_ascii().is_empty() => None,
-            Line::Bytes(bytes) => match serde_json::from_slice::<Value>(&bytes) {
+            Line::Bytes(bytes) => match crate::wire::strict::from_slice(&bytes) {
                 Ok(message) => server.message(message),
                 Err(e) => Some(failure(
                     Value::Null,

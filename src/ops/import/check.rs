@@ -212,7 +212,7 @@ pub fn parse_record(
     line: &[u8],
     location: &dyn std::fmt::Display,
 ) -> Result<(Kind, Map<String, Value>, Option<String>)> {
-    let value: Value = serde_json::from_slice(line)
+    let value: Value = crate::wire::strict::from_slice(line)
         .map_err(|e| Error::malformed_json(location.to_string(), &e))?;
     let Value::Object(mut map) = value else {
         return Err(Error::InvalidInput(format!(
@@ -251,7 +251,7 @@ fn check_tree_line(
     if line.starts_with(b"{\"project_id\"") {
         return None;
     }
-    let root = Json::parse(std::str::from_utf8(line).ok()?).ok()?;
+    let root = Json::parse_strict(std::str::from_utf8(line).ok()?).ok()?;
     let Json::Object(record) = &root else {
         return None;
     };
@@ -656,14 +656,28 @@ mod tests {
         let base = r#""project_id":"demo","relay_version":"0.1","title":"T","status":"complete","package_type":"standard","review_type":"none","created_at":"2026-03-01T10:00:00.5Z","created_by":{"id":"me","type":"human"}"#;
         let lines = [
             format!(r#"{{"package_id":"pkg_a",{base}}}"#),
-            // Escapes, non-ASCII, numbers of every kind, nulls, extension members, a repeated
-            // key, and spacing.
+            // Escapes, non-ASCII, numbers of every kind, nulls, extension members and spacing.
             format!(
                 r#"{{ "package_id" : "pkg_b", {base}, "description": "caf\u00e9 \"q\" \\ é\n",
                 "significance": 7, "x-n": [1.0, -0.5, 1e21, 18446744073709551615, null],
-                "topic": null, "tags": ["a", "a"], "x-o": {{"z": 1, "a": {{}}}}, "title": "Again" }}"#
+                "topic": null, "tags": ["a", "a"], "x-o": {{"z": 1, "a": {{}}}} }}"#
             ),
         ];
+        // A repeated key, or a NUL, takes neither path: the general one says why.
+        for bad in [
+            format!(r#"{{"package_id":"pkg_c",{base},"title":"Again"}}"#),
+            format!(r#"{{"package_id":"pkg_d",{base},"x-o":{{"k":"a\u0000"}}}}"#),
+        ] {
+            let t = &mut Text::default();
+            assert!(check_tree_line(&store, &opts, bad.as_bytes(), &mut logs, t).is_none());
+            let Err(e) = check_any_line(&store, &opts, bad.as_bytes(), &at, t) else {
+                panic!("{bad} was taken")
+            };
+            assert!(
+                e.to_string().contains("appears twice") || e.to_string().contains("NUL"),
+                "{e}"
+            );
+        }
         let mut text = Text::default();
         let t = &mut text;
         for line in &lines {
@@ -743,11 +757,10 @@ mod tests {
         let fact = r#""project_id":"demo","subject":"db","predicate":"engine","valid_from":"2026-01-01T00:00:00.5Z","created_at":"2026-01-01T00:00:00Z","asserted_by":{"id":"me","type":"human"}"#;
         let lines = [
             format!(r#"{{"fact_id":"fact_1",{fact},"value":"v","valid_to":null}}"#),
-            // Ended; escapes, non-ASCII, numbers, a repeated key, spacing, extension members.
+            // Ended; escapes, non-ASCII, numbers, spacing, extension members.
             format!(
                 r#"{{ "fact_id" : "fact_2", {fact}, "value": "caf\u00e9 \"q\" é",
-                "valid_to": "2026-02-01T00:00:00Z", "confidence": 1.0, "x-n": [1e21, -0, 7],
-                "value": "last" }}"#
+                "valid_to": "2026-02-01T00:00:00Z", "confidence": 1.0, "x-n": [1e21, -0, 7] }}"#
             ),
             r#"{"session_id":"sess_1","project_id":"demo","actor_id":"me","actor_type":"human","callsign":"eager-marten","started_at":"2026-01-01T00:00:00Z","ended_at":"2026-01-01T01:00:00.25Z","packages_deposited":["pkg_a"]}"#.to_string(),
             r#"{"session_id":"sess_2","project_id":"demo","actor_id":"me","actor_type":"human","started_at":"2026-01-01T00:00:00Z"}"#.to_string(),

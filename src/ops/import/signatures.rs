@@ -5,7 +5,6 @@
 
 use std::collections::HashSet;
 
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::SourceFile;
@@ -37,7 +36,7 @@ pub(super) fn read(file: Option<&SourceFile>) -> Result<Vec<Signature>> {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let parsed = serde_json::from_slice::<Value>(line)
+        let parsed = crate::wire::strict::from_slice(line)
             .map_err(|e| e.to_string())
             .and_then(Signature::from_line);
         match parsed {
