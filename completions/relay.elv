@@ -410,6 +410,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'
             cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --include-expired 'Show facts whose x-expires-at has passed (hidden otherwise)'
+            cand --include-retracted 'Show facts that `relay retract` has retracted (hidden otherwise)'
             cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
             cand -q 'Print only results: no notes or warnings on stderr'
             cand --quiet 'Print only results: no notes or warnings on stderr'

@@ -369,6 +369,8 @@ complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subco
 always\t''
 never\t''"
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l include-expired -d 'Show facts whose x-expires-at has passed (hidden otherwise)'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l include-retracted -d 'Show facts that `relay retract` has retracted (hidden otherwise)'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
