@@ -1406,7 +1406,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         }
         'relay;watch' {
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Where to start: `now` (the default), `beginning`, or a cursor from an earlier event')
-            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The kinds to print, comma-separated: package, transition, fact, session, project (default: all). Resync events always come')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The kinds to print, comma-separated: package, transition, fact, session, project, retracted, expired (default: all). A hidden package or fact comes as retracted or expired when its own kind is asked for. Resync events always come')
             [CompletionResult]::new('--until-idle', '--until-idle', [CompletionResultType]::ParameterName, 'Exit after SECONDS with no new event')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')

@@ -1300,7 +1300,7 @@ set edit:completion:arg-completer[relay] = {|@words|
         }
         &'relay;watch'= {
             cand --since 'Where to start: `now` (the default), `beginning`, or a cursor from an earlier event'
-            cand --kind 'The kinds to print, comma-separated: package, transition, fact, session, project (default: all). Resync events always come'
+            cand --kind 'The kinds to print, comma-separated: package, transition, fact, session, project, retracted, expired (default: all). A hidden package or fact comes as retracted or expired when its own kind is asked for. Resync events always come'
             cand --until-idle 'Exit after SECONDS with no new event'
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
