@@ -310,3 +310,179 @@ fn sse_and_mcp_replays_carry_retraction_and_expiry_events_never_the_content() {
     assert!(stream.contains("event: expired\n"), "{stream}");
     assert_eq!(hidden_of(&events), expected_hidden(), "{stream}");
 }
+
+/// Every file under `cache/`, by path relative to it, with its bytes.
+fn cache_files(env: &Env) -> Vec<(String, Vec<u8>)> {
+    let cache = env.store().join("cache");
+    let mut out: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(&cache)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(&cache).unwrap();
+            (
+                rel.to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The files of `cache/` that hold `needle`, as given or in lower case (the search index
+/// keeps lower-case stems).
+fn holding(env: &Env, needle: &str) -> Vec<String> {
+    let lower = needle.to_lowercase();
+    let has = |bytes: &[u8], n: &str| memchr::memmem::find(bytes, n.as_bytes()).is_some();
+    (cache_files(env).into_iter())
+        .filter(|(_, bytes)| has(bytes, needle) || has(bytes, &lower))
+        .map(|(path, _)| path)
+        .collect()
+}
+
+/// The fingerprints `cache/logs-v1/demo.json` holds, by log.
+fn witnessed(env: &Env) -> Value {
+    let text = std::fs::read_to_string(env.path(".relay/cache/logs-v1/demo.json")).unwrap();
+    let file: Value = serde_json::from_str(&text).unwrap();
+    let logs = file["logs"].as_object().unwrap();
+    let sums: serde_json::Map<String, Value> = (logs.iter())
+        .map(|(log, entry)| (log.clone(), entry["sum"].clone()))
+        .collect();
+    Value::Object(sums)
+}
+
+#[test]
+fn purge_leaves_no_copy_of_a_purged_record_in_cache() {
+    let env = Env::new();
+    let plan = env.path("wombat-plan.md");
+    std::fs::write(&plan, "the plan\n").unwrap();
+    // Settled, so that a read keeps its hash in cache/file-hashes-v1.
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    (std::fs::File::options().append(true).open(&plan).unwrap())
+        .set_modified(old)
+        .unwrap();
+    let gone = env.deposit(
+        "Marmalade launch plan",
+        &[
+            "--decision",
+            "Use quokka pricing",
+            "--deliverable",
+            "wombat-plan.md",
+        ],
+    );
+    let lesson = env.ok_json(&[
+        "lesson",
+        "add",
+        "Pangolin lesson",
+        "--content",
+        "Narwhal detail",
+    ]);
+    let lesson = lesson["package"]["package_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    env.deposit("Kept note about caching", &[]);
+    let fact = env.ok_json(&["facts", "assert", "api", "key", "falcon-value"]);
+    let fact = fact["fact"]["fact_id"].as_str().unwrap().to_string();
+    let derived = env.ok_json(&[
+        "facts",
+        "assert",
+        "bench",
+        "speed",
+        "wombat-rps",
+        "--source",
+        &gone,
+    ]);
+    let derived = derived["fact"]["fact_id"].as_str().unwrap().to_string();
+    env.ok(&["facts", "assert", "kept", "is", "here"]);
+    // Reads that build every index: search, types, facts (with its copy of current lines),
+    // the deliverables' hashes, the witnesses.
+    for args in [
+        vec!["search", "marmalade"],
+        vec!["lesson", "list"],
+        vec!["facts", "list"],
+        vec!["facts", "get", "api", "key"],
+        vec!["orient"],
+        vec!["pull", &gone],
+    ] {
+        env.ok(&args);
+    }
+    let words = [
+        "Marmalade",
+        "marmalad",
+        "quokka",
+        "wombat-plan.md",
+        "Pangolin",
+        "Narwhal",
+        "falcon-value",
+        "wombat-rps",
+    ];
+    for w in [
+        "falcon-value",
+        "quokka",
+        "wombat-plan.md",
+        "Pangolin",
+        &gone,
+    ] {
+        assert!(
+            !holding(&env, w).is_empty(),
+            "{w} was not cached to begin with"
+        );
+    }
+    for id in [&gone, &lesson, &fact] {
+        env.ok(&["retract", id, "--reason", "must go"]);
+    }
+    let before = witnessed(&env);
+    let done = env.ok_json(&["purge", "--retracted", "--no-backup"]);
+    let removed: Vec<(&str, &str)> = (done["removed"].as_array().unwrap().iter())
+        .map(|r| (r["id"].as_str().unwrap(), r["because"].as_str().unwrap()))
+        .collect();
+    let mut want = vec![
+        (gone.as_str(), "retracted"),
+        (lesson.as_str(), "retracted"),
+        (fact.as_str(), "retracted"),
+        (derived.as_str(), "source_retracted"),
+    ];
+    want.sort();
+    let mut got = removed.clone();
+    got.sort();
+    assert_eq!(got, want);
+
+    for w in words
+        .iter()
+        .chain([&gone.as_str(), &lesson.as_str(), &fact.as_str()])
+    {
+        assert_eq!(
+            holding(&env, w),
+            Vec::<String>::new(),
+            "{w} stayed in cache/"
+        );
+    }
+    // The witnesses held only fingerprints, and no longer hold those of the old logs.
+    let after = witnessed(&env);
+    for (log, sum) in before.as_object().unwrap() {
+        assert_ne!(after.get(log), Some(sum), "{log}'s old fingerprint stayed");
+    }
+    // Reads answer from the logs as they are now, and what they rebuild holds none of it.
+    assert_eq!(env.run(&["verify"]).code, 0);
+    let list = env.run(&["facts", "list", "--json"]).json_lines();
+    let keys: Vec<&str> = list
+        .iter()
+        .map(|f| f["subject"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, ["kept"]);
+    assert_eq!(
+        env.run(&["search", "caching", "--json"]).json_lines().len(),
+        1
+    );
+    env.ok(&["lesson", "list"]);
+    env.ok(&["orient"]);
+    for w in words {
+        assert_eq!(
+            holding(&env, w),
+            Vec::<String>::new(),
+            "{w} came back in cache/"
+        );
+    }
+}
