@@ -440,6 +440,8 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
+            [CompletionResult]::new('--include-expired', '--include-expired', [CompletionResultType]::ParameterName, 'Show facts whose x-expires-at has passed (hidden otherwise)')
+            [CompletionResult]::new('--include-retracted', '--include-retracted', [CompletionResultType]::ParameterName, 'Show facts that `relay retract` has retracted (hidden otherwise)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
@@ -1465,7 +1467,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         }
         'relay;watch' {
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Where to start: `now` (the default), `beginning`, or a cursor from an earlier event')
-            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The kinds to print, comma-separated: package, transition, fact, session, project (default: all). Resync events always come')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The kinds to print, comma-separated: package, transition, fact, session, project, retracted, expired (default: all). A hidden package or fact comes as retracted or expired when its own kind is asked for. Resync events always come')
             [CompletionResult]::new('--until-idle', '--until-idle', [CompletionResultType]::ParameterName, 'Exit after SECONDS with no new event')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')

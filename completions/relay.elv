@@ -413,6 +413,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'
             cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --include-expired 'Show facts whose x-expires-at has passed (hidden otherwise)'
+            cand --include-retracted 'Show facts that `relay retract` has retracted (hidden otherwise)'
             cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
             cand -q 'Print only results: no notes or warnings on stderr'
             cand --quiet 'Print only results: no notes or warnings on stderr'
@@ -1355,7 +1357,7 @@ set edit:completion:arg-completer[relay] = {|@words|
         }
         &'relay;watch'= {
             cand --since 'Where to start: `now` (the default), `beginning`, or a cursor from an earlier event'
-            cand --kind 'The kinds to print, comma-separated: package, transition, fact, session, project (default: all). Resync events always come'
+            cand --kind 'The kinds to print, comma-separated: package, transition, fact, session, project, retracted, expired (default: all). A hidden package or fact comes as retracted or expired when its own kind is asked for. Resync events always come'
             cand --until-idle 'Exit after SECONDS with no new event'
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'

@@ -372,6 +372,8 @@ complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subco
 always\t''
 never\t''"
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l include-expired -d 'Show facts whose x-expires-at has passed (hidden otherwise)'
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l include-retracted -d 'Show facts that `relay retract` has retracted (hidden otherwise)'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from history" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
@@ -1130,7 +1132,7 @@ complete -c relay -n "__fish_relay_using_subcommand mcp" -l sign -d 'Sign this c
 complete -c relay -n "__fish_relay_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand mcp" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand watch" -l since -d 'Where to start: `now` (the default), `beginning`, or a cursor from an earlier event' -r
-complete -c relay -n "__fish_relay_using_subcommand watch" -l kind -d 'The kinds to print, comma-separated: package, transition, fact, session, project (default: all). Resync events always come' -r
+complete -c relay -n "__fish_relay_using_subcommand watch" -l kind -d 'The kinds to print, comma-separated: package, transition, fact, session, project, retracted, expired (default: all). A hidden package or fact comes as retracted or expired when its own kind is asked for. Resync events always come' -r
 complete -c relay -n "__fish_relay_using_subcommand watch" -l until-idle -d 'Exit after SECONDS with no new event' -r
 complete -c relay -n "__fish_relay_using_subcommand watch" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand watch" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r

@@ -10,7 +10,7 @@ use super::extract::{JsonBody, Params};
 use super::reply::{Answer, Reply};
 use super::routes::WriteParams;
 use crate::error::{Error, SchemaError};
-use crate::ops::{attribution, facts};
+use crate::ops::{attribution, fact_history, facts};
 use crate::wire::time;
 
 /// Who asserts, when the body says (`asserted_by`).
@@ -155,20 +155,41 @@ pub async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> Answer {
     .await
 }
 
+/// The key of a history, and which hidden facts keep their value.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryParams {
+    subject: Option<String>,
+    predicate: Option<String>,
+    #[serde(default)]
+    include_expired: bool,
+    #[serde(default)]
+    include_retracted: bool,
+}
+
 /// Every value a key has had, oldest first: `{"facts": […]}`, each with its effective
 /// `valid_to` (and `x-stored_valid_to` where what is stored differs), as `relay facts
-/// history --json`; `fact_not_found` when the key has none.
-pub async fn history(call: ProjectCall, Params(q): Params<KeyParams>) -> Answer {
-    let (subject, predicate, value) = q.key()?;
-    if value.is_some() {
-        return Err(Error::InvalidInput("a history takes no `value`".into()).into());
-    }
+/// history --json`: a retracted or expired fact is marked `x-hidden`, its value withheld
+/// unless `include_retracted` / `include_expired`; `fact_not_found` when the key has none.
+pub async fn history(call: ProjectCall, Params(q): Params<HistoryParams>) -> Answer {
+    let (subject, predicate) = match (q.subject, q.predicate) {
+        (Some(s), Some(p)) => (s, p),
+        _ => {
+            return Err(
+                Error::InvalidInput("name the fact's key: ?subject=…&predicate=…".into()).into(),
+            );
+        }
+    };
+    let reveal = crate::ops::filter::Reveal {
+        expired: q.include_expired,
+        retracted: q.include_retracted,
+    };
     call.run(Access::Read, move |s, _, project| {
-        let chain = facts::history(&s.store, &project, &subject, &predicate)?;
-        if chain.is_empty() {
+        let entries = fact_history::history(&s.store, &project, &subject, &predicate, reveal)?;
+        if entries.is_empty() {
             return Err(Error::FactNotFound { subject, predicate });
         }
-        let list: Vec<Value> = chain.iter().map(facts::link_value).collect();
+        let list: Vec<Value> = entries.iter().map(fact_history::Entry::to_value).collect();
         Ok(Reply::ok(json!({ "facts": list })))
     })
     .await

@@ -147,6 +147,19 @@ fn asserted_by_for(store: &Store, project_id: &str, req: &AssertRequest) -> Resu
         return Ok(req.asserted_by.clone());
     };
     let source = super::sources::check_source_package(store, project_id, src)?;
+    if let Some(r) = store.retractions(project_id)?.package(src) {
+        // Every read would hide the fact at once (see `filter::Hidden::fact`).
+        return Err(Error::Hidden {
+            code: crate::error::Code::PackageNotFound,
+            message: format!(
+                "package `{src}` was retracted by {} at {}: {}; a fact asserted from it would \
+                 be hidden from every read: name another source, or none",
+                r.actor(),
+                time::format(r.retracted_at),
+                r.reason
+            ),
+        });
+    }
     if req.actor_explicit {
         return Ok(req.asserted_by.clone());
     }

@@ -1,7 +1,8 @@
 //! Who may see what, and the filters of listings (pull, relevant pull, orchestrate): what
 //! every listing applies to a package, and what it can judge from a month's catalog alone.
 //! Retracted and expired records are hidden here too ([`Hidden`]), so every read that lists
-//! packages hides them the same way, whatever transport asked.
+//! packages hides them the same way, whatever transport asked. A fact asserted from a
+//! retracted package (its `source_package_id`) is hidden with it, as export leaves it behind.
 
 use std::sync::Arc;
 
@@ -24,21 +25,83 @@ impl Reveal {
         expired: true,
         retracted: true,
     };
+
+    /// Whether a record hidden for `why` is shown anyway.
+    pub fn shows(&self, why: &HiddenBecause) -> bool {
+        match why {
+            HiddenBecause::Retracted(_) | HiddenBecause::SourceRetracted(_) => self.retracted,
+            HiddenBecause::Expired(_) => self.expired,
+        }
+    }
 }
 
 /// Why a record is hidden from reads.
 #[derive(Debug, Clone, PartialEq)]
 pub enum HiddenBecause<'a> {
     Retracted(&'a Retraction),
+    /// A fact whose source package is retracted: the package's retraction.
+    SourceRetracted(&'a Retraction),
     Expired(Timestamp),
 }
 
 impl HiddenBecause<'_> {
+    /// `retracted`, `source_retracted` or `expired`.
+    pub fn because(&self) -> &'static str {
+        match self {
+            HiddenBecause::Retracted(_) => "retracted",
+            HiddenBecause::SourceRetracted(_) => "source_retracted",
+            HiddenBecause::Expired(_) => "expired",
+        }
+    }
+
+    /// What reads that mark a hidden record in place of its content say (a fact's history,
+    /// a watch's replay): `{"because", "retraction": {…}}` (the retraction as stored; for
+    /// `source_retracted`, the source package's) or `{"because", "expired_at"}`.
+    pub fn to_value(&self) -> serde_json::Value {
+        match self {
+            HiddenBecause::Retracted(r) | HiddenBecause::SourceRetracted(r) => {
+                serde_json::json!({"because": self.because(), "retraction": r.raw})
+            }
+            HiddenBecause::Expired(at) => {
+                serde_json::json!({"because": self.because(), "expired_at": time::format(*at)})
+            }
+        }
+    }
+
+    /// A phrase for people: `retracted by ana at …: reason`, `its source package pkg_… was
+    /// retracted by …`, `expired at …`.
+    pub fn summary(&self) -> String {
+        match self {
+            HiddenBecause::Retracted(r) => format!(
+                "retracted by {} at {}: {}",
+                r.actor(),
+                time::format(r.retracted_at),
+                r.reason
+            ),
+            HiddenBecause::SourceRetracted(r) => format!(
+                "its source package {} was retracted by {} at {}: {}",
+                r.id,
+                r.actor(),
+                time::format(r.retracted_at),
+                r.reason
+            ),
+            HiddenBecause::Expired(at) => format!("expired at {}", time::format(*at)),
+        }
+    }
+
     /// A sentence for an error or a note, naming the flag that shows the record anyway.
     pub fn explain(&self, what: &str) -> String {
         match self {
             HiddenBecause::Retracted(r) => format!(
                 "{what} was retracted by {} at {}: {}; --include-retracted shows it",
+                r.actor(),
+                time::format(r.retracted_at),
+                r.reason
+            ),
+            HiddenBecause::SourceRetracted(r) => format!(
+                "{what} was asserted from package `{}`, which was retracted by {} at {}: {}; \
+                 --include-retracted shows it",
+                r.id,
                 r.actor(),
                 time::format(r.retracted_at),
                 r.reason
@@ -96,9 +159,10 @@ impl Hidden {
         })
     }
 
-    /// Whether some fact of the projects read is retracted.
+    /// Whether a retraction may hide some fact of the projects read: a retracted fact, or a
+    /// retracted package that facts may name as their source.
     pub fn retracts_facts(&self) -> bool {
-        (self.retractions.as_ref()).is_some_and(|r| r.counts().1 > 0)
+        (self.retractions.as_ref()).is_some_and(|r| !r.is_empty())
     }
 
     /// Whether a package id is retracted (all a catalog entry can tell).
@@ -108,18 +172,44 @@ impl Hidden {
 
     /// Why `p` is hidden, if it is.
     pub fn package(&self, p: &Package) -> Option<HiddenBecause<'_>> {
-        if let Some(r) = self.retractions.as_ref().and_then(|r| r.package(p.id())) {
-            return Some(HiddenBecause::Retracted(r));
-        }
-        self.expired(expiry::expires_at(p.as_map()))
+        self.package_by(p.id(), expiry::expires_at(p.as_map()))
     }
 
-    /// Why fact `f` is hidden, if it is.
-    pub fn fact(&self, f: &Fact) -> Option<HiddenBecause<'_>> {
-        if let Some(r) = self.retractions.as_ref().and_then(|r| r.fact(f.id())) {
+    /// Why the package `id` that expires at `expires_at` is hidden, if it is (for a reader
+    /// that holds the record as plain JSON).
+    pub fn package_by(&self, id: &str, expires_at: Option<Timestamp>) -> Option<HiddenBecause<'_>> {
+        if let Some(r) = self.retractions.as_ref().and_then(|r| r.package(id)) {
             return Some(HiddenBecause::Retracted(r));
         }
-        self.expired(expiry::expires_at(f.as_map()))
+        self.expired(expires_at)
+    }
+
+    /// Why fact `f` is hidden, if it is: retracted, asserted from a retracted package, or
+    /// expired.
+    pub fn fact(&self, f: &Fact) -> Option<HiddenBecause<'_>> {
+        self.fact_by(
+            f.id(),
+            f.str_field("source_package_id"),
+            expiry::expires_at(f.as_map()),
+        )
+    }
+
+    /// [`Hidden::fact`] of the fact `id` asserted from `source`, expiring at `expires_at`.
+    pub fn fact_by(
+        &self,
+        id: &str,
+        source: Option<&str>,
+        expires_at: Option<Timestamp>,
+    ) -> Option<HiddenBecause<'_>> {
+        if let Some(r) = self.retractions.as_ref() {
+            if let Some(r) = r.fact(id) {
+                return Some(HiddenBecause::Retracted(r));
+            }
+            if let Some(r) = source.and_then(|p| r.package(p)) {
+                return Some(HiddenBecause::SourceRetracted(r));
+            }
+        }
+        self.expired(expires_at)
     }
 
     fn expired(&self, at: Option<Timestamp>) -> Option<HiddenBecause<'_>> {

@@ -14,6 +14,7 @@ mod callsign_words;
 pub mod conformance;
 pub mod deposit;
 pub mod export;
+pub mod fact_history;
 pub mod fact_lines;
 pub mod facts;
 pub mod filter;

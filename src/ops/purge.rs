@@ -2,11 +2,14 @@
 //! are hidden from reads already; purge removes their lines (every version of a package,
 //! every line of a fact) so that they leave the working tree too. Under each project's
 //! writers' lock it writes each changed log anew (atomically, by rename), keeps the old files
-//! in a backup folder under `local/` unless told not to, and leaves `cache/` to notice the
-//! rewritten logs and rebuild. Retraction lines stay: a clone that still holds the records
-//! hides them after a merge.
+//! in a backup folder under `local/` unless told not to, and removes what `cache/` held of
+//! each rewritten log (every index, the fact index's copy of current lines, the log's
+//! fingerprint, the hashes of the purged packages' deliverables), so no copy of a purged line
+//! stays there; reads rebuild from the logs. A fact asserted from a retracted package goes
+//! with it (`source_retracted`), as reads and export leave it out. Retraction lines stay: a
+//! clone that still holds the records hides them after a merge.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -14,7 +17,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::store::retractions::Retractions;
-use crate::store::{Store, log};
+use crate::store::{Store, cache, log};
 use crate::wire::{expiry, time};
 
 /// What to purge.
@@ -36,7 +39,8 @@ pub struct Removed {
     /// `package` or `fact`.
     pub record: &'static str,
     pub id: String,
-    /// `expired` or `retracted`.
+    /// `expired`, `retracted`, or `source_retracted` (a fact asserted from a retracted
+    /// package).
     pub because: &'static str,
     /// How many lines held it (a package's versions, a fact's versions).
     pub lines: usize,
@@ -53,31 +57,55 @@ pub struct PurgeReport {
     pub backup: Option<PathBuf>,
 }
 
-/// The id a line holds (`package.package_id` or `fact_id`), and its expiry, read without
-/// parsing the rest; `None` for a line that is not such a record (it is kept as it is).
-fn line_record(line: &[u8], package_log: bool) -> Option<(String, Option<time::Timestamp>)> {
+/// What purge judges a line by: the record's id (`package.package_id` or `fact_id`), its
+/// expiry, a fact's source package, and a package's deliverable paths.
+struct LineRecord {
+    id: String,
+    expires: Option<time::Timestamp>,
+    source: Option<String>,
+    paths: Vec<String>,
+}
+
+/// What a line holds, or `None` for a line that is not such a record (it is kept as it is).
+fn line_record(line: &[u8], package_log: bool) -> Option<LineRecord> {
     let v: Value = serde_json::from_slice(line).ok()?;
     let record = match package_log {
         true => v.get("package")?,
         false => &v,
     };
     let id = record.get(if package_log { "package_id" } else { "fact_id" })?;
-    let at = (record.get(expiry::EXPIRES_AT))
-        .and_then(Value::as_str)
-        .and_then(|s| time::parse(s).ok());
-    Some((id.as_str()?.to_string(), at))
+    let text = |k: &str| record.get(k).and_then(Value::as_str);
+    let paths = (record.get("deliverables").and_then(Value::as_array))
+        .map(|ds| {
+            (ds.iter())
+                .filter_map(|d| d.get("path").and_then(Value::as_str))
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(LineRecord {
+        id: id.as_str()?.to_string(),
+        expires: text(expiry::EXPIRES_AT).and_then(|s| time::parse(s).ok()),
+        source: text("source_package_id").map(str::to_string),
+        paths,
+    })
 }
+
+/// Why a record goes, if it does.
+type Hides<'a> = &'a dyn Fn(&LineRecord) -> Option<&'static str>;
 
 /// The lines of `path` without those of the records `hides` names, and what went.
 struct Rewrite {
     keep: Vec<u8>,
     removed: BTreeMap<String, (&'static str, usize)>,
+    /// The deliverable paths the removed lines named.
+    paths: BTreeSet<String>,
 }
 
 fn rewrite(
     path: &Path,
     package_log: bool,
-    hides: &dyn Fn(&str, Option<time::Timestamp>) -> Option<&'static str>,
+    hides: Hides,
     may_hide: &dyn Fn(&[u8]) -> bool,
 ) -> Result<Option<Rewrite>> {
     let bytes = match std::fs::read(path) {
@@ -88,10 +116,10 @@ fn rewrite(
     // A record's lines are judged together: the first pass finds which ids go.
     let mut gone: BTreeMap<String, &'static str> = BTreeMap::new();
     for line in bytes.split(|&b| b == b'\n').filter(|l| may_hide(l)) {
-        if let Some((id, at)) = line_record(line, package_log)
-            && let Some(why) = hides(&id, at)
+        if let Some(record) = line_record(line, package_log)
+            && let Some(why) = hides(&record)
         {
-            gone.entry(id).or_insert(why);
+            gone.entry(record.id).or_insert(why);
         }
     }
     if gone.is_empty() {
@@ -100,21 +128,21 @@ fn rewrite(
     let mut out = Rewrite {
         keep: Vec::with_capacity(bytes.len()),
         removed: BTreeMap::new(),
+        paths: BTreeSet::new(),
     };
     let mut rest = &bytes[..];
     while !rest.is_empty() {
         let end = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
         let (line, tail) = rest.split_at(end);
         rest = tail;
-        let id = (may_hide(line))
+        let record = (may_hide(line))
             .then(|| line_record(line.strip_suffix(b"\n").unwrap_or(line), package_log))
-            .flatten()
-            .map(|(id, _)| id);
-        match id
-            .as_ref()
-            .and_then(|id| gone.get(id).map(|why| (id, *why)))
-        {
-            Some((id, why)) => out.removed.entry(id.clone()).or_insert((why, 0)).1 += 1,
+            .flatten();
+        match record.and_then(|r| gone.get(&r.id).map(|why| (r, *why))) {
+            Some((r, why)) => {
+                out.paths.extend(r.paths);
+                out.removed.entry(r.id).or_insert((why, 0)).1 += 1;
+            }
             None => out.keep.extend_from_slice(line),
         }
     }
@@ -156,23 +184,27 @@ pub fn purge(store: &Store, req: &PurgeRequest) -> Result<PurgeReport> {
                         .iter()
                         .any(|id| memchr::memmem::find(line, id.as_bytes()).is_some()))
         };
-        let package_hides = |id: &str, at: Option<time::Timestamp>| {
-            (retractions.package(id).map(|_| "retracted"))
-                .or_else(|| expired(at).then_some("expired"))
+        let package_hides = |r: &LineRecord| {
+            (retractions.package(&r.id).map(|_| "retracted"))
+                .or_else(|| expired(r.expires).then_some("expired"))
         };
-        let fact_hides = |id: &str, at: Option<time::Timestamp>| {
-            (retractions.fact(id).map(|_| "retracted")).or_else(|| expired(at).then_some("expired"))
+        let fact_hides = |r: &LineRecord| {
+            (retractions.fact(&r.id).map(|_| "retracted"))
+                .or_else(|| {
+                    (r.source.as_deref().and_then(|p| retractions.package(p)))
+                        .map(|_| "source_retracted")
+                })
+                .or_else(|| expired(r.expires).then_some("expired"))
         };
         let mut logs: Vec<(PathBuf, bool)> = (store.package_logs(project)?.into_iter())
             .map(|p| (p, true))
             .collect();
         logs.push((store.layout().facts_file(project), false));
         for (path, package_log) in logs {
-            let hides: &dyn Fn(&str, Option<time::Timestamp>) -> Option<&'static str> =
-                match package_log {
-                    true => &package_hides,
-                    false => &fact_hides,
-                };
+            let hides: Hides = match package_log {
+                true => &package_hides,
+                false => &fact_hides,
+            };
             let Some(done) = rewrite(&path, package_log, hides, &may_hide)? else {
                 continue;
             };
@@ -204,10 +236,27 @@ pub fn purge(store: &Store, req: &PurgeRequest) -> Result<PurgeReport> {
                 report.backup = Some(backup_dir.clone());
             }
             log::write_atomic(&path, &done.keep)?;
+            forget_cached(store, &path, &done.paths)?;
         }
     }
     report.removed.sort();
     Ok(report)
+}
+
+/// Removes what `cache/` held of a rewritten log, and the cached hashes of the files that the
+/// removed packages named as deliverables (their paths were part of the purged records).
+fn forget_cached(store: &Store, log: &Path, paths: &BTreeSet<String>) -> Result<()> {
+    let cache_dir = store.layout().cache_dir();
+    cache::forget_log(&cache_dir, log)
+        .map_err(|e| Error::io(format!("cannot clear cache/ of {}", log.display()), e))?;
+    if !paths.is_empty() {
+        let mut hashes = cache::file_hashes::FileHashes::load(&cache_dir);
+        for p in paths {
+            hashes.forget(p);
+        }
+        hashes.save();
+    }
+    Ok(())
 }
 
 #[cfg(test)]

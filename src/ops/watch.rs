@@ -3,18 +3,27 @@
 //! lines). One implementation serves `relay watch`, the MCP `watch` tool and the HTTP event
 //! stream, so each gives the same envelopes and accepts the others' cursors. A log rewritten
 //! under the reader yields a `resync` event before what follows it.
+//!
+//! Forgotten stays forgotten: a record that reads hide when its line is read (retracted,
+//! asserted from a retracted package, expired) comes as a `retracted` or `expired` event that
+//! names it and says why, never with its content; a retraction appended while watching comes
+//! as a `retracted` event too. Each hidden record is reported once per watch.
 
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::filter::{Hidden, HiddenBecause, Reveal};
 use crate::error::{Error, Result};
 use crate::store::Store;
+use crate::store::retractions::{RecordKind, Retraction};
 use crate::store::tail::{
     Change, Cursor, LogKind, LogTail, Position, Rewrite, Start, WatchedLog, end_position,
 };
 use crate::store::wake::Wake;
+use crate::wire::expiry;
 
 /// What an event reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -30,18 +39,25 @@ pub enum EventKind {
     Session,
     /// A version of a project record.
     Project,
+    /// A package or fact that reads hide because it was retracted (or, for a fact, its
+    /// source package was), in place of its line; or a retraction appended.
+    Retracted,
+    /// A package or fact that reads hide because its expiry has passed, in place of its line.
+    Expired,
     /// A log was rewritten under the reader; what follows continues from a safe point.
     Resync,
 }
 
 impl EventKind {
     /// The kinds a watch can be asked for (`resync` always comes).
-    pub const RECORDS: [EventKind; 5] = [
+    pub const RECORDS: [EventKind; 7] = [
         EventKind::Package,
         EventKind::Transition,
         EventKind::Fact,
         EventKind::Session,
         EventKind::Project,
+        EventKind::Retracted,
+        EventKind::Expired,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -51,6 +67,8 @@ impl EventKind {
             EventKind::Fact => "fact",
             EventKind::Session => "session",
             EventKind::Project => "project",
+            EventKind::Retracted => "retracted",
+            EventKind::Expired => "expired",
             EventKind::Resync => "resync",
         }
     }
@@ -67,27 +85,38 @@ impl EventKind {
             .map(|name| {
                 EventKind::parse(name).ok_or_else(|| {
                     Error::InvalidInput(format!(
-                        "unknown event kind `{name}`: use package, transition, fact, session or project"
+                        "unknown event kind `{name}`: use package, transition, fact, session, \
+                         project, retracted or expired"
                     ))
                 })
             })
             .collect()
     }
 
-    fn log_kind(self) -> Option<LogKind> {
+    /// The logs whose lines give events of this kind: a package's or fact's own log and the
+    /// retractions (a retraction of it comes in its place); the records that may be hidden.
+    fn log_kinds(self) -> &'static [LogKind] {
         match self {
-            EventKind::Package | EventKind::Transition => Some(LogKind::Packages),
-            EventKind::Fact => Some(LogKind::Facts),
-            EventKind::Session => Some(LogKind::Sessions),
-            EventKind::Project => Some(LogKind::Projects),
-            EventKind::Resync => None,
+            EventKind::Package | EventKind::Transition => {
+                &[LogKind::Packages, LogKind::Retractions]
+            }
+            EventKind::Fact => &[LogKind::Facts, LogKind::Retractions],
+            EventKind::Session => &[LogKind::Sessions],
+            EventKind::Project => &[LogKind::Projects],
+            EventKind::Retracted => &[LogKind::Packages, LogKind::Facts, LogKind::Retractions],
+            EventKind::Expired => &[LogKind::Packages, LogKind::Facts],
+            EventKind::Resync => &[],
         }
     }
 }
 
 /// One event: `{"cursor", "kind", "project_id", "record"}`. `record` is the line as stored:
 /// the package envelope (`{"package", "hash"}`, with `version` and `transition` for a
-/// transition), or the fact, session or project; for a resync, `{"log", "reason", "replay"}`.
+/// transition), or the fact, session or project; for a resync, `{"log", "reason", "replay"}`;
+/// for `retracted` and `expired`, what is hidden and why, never its content: `{"record":
+/// "package" | "fact", "id", "because": "retracted" | "source_retracted" | "expired",
+/// "retraction": {…} | "expired_at"}` (the retraction as stored; for `source_retracted`, the
+/// source package's).
 #[derive(Debug, Clone, Serialize)]
 pub struct Event {
     pub cursor: String,
@@ -114,7 +143,7 @@ impl Scope {
         let mut kinds: Vec<LogKind> = EventKind::RECORDS
             .into_iter()
             .filter(|k| self.wants(*k))
-            .filter_map(EventKind::log_kind)
+            .flat_map(|k| k.log_kinds().iter().copied())
             .collect();
         kinds.sort();
         kinds.dedup();
@@ -150,6 +179,8 @@ pub struct Watch {
     since: Since,
     tails: Vec<LogTail>,
     cursor: Cursor,
+    /// The hidden records this watch has reported, each once.
+    reported: HashSet<(RecordKind, String)>,
     /// Whether a log changed so recently that it is left to settle: poll again soon.
     pub settling: bool,
 }
@@ -173,6 +204,7 @@ impl Watch {
             scope,
             since,
             tails: Vec::new(),
+            reported: HashSet::new(),
             settling: false,
         };
         watch.discover(store, true)?;
@@ -224,7 +256,12 @@ impl Watch {
     ) -> Result<bool> {
         self.discover(store, false)?;
         self.settling = false;
-        let scope = &self.scope;
+        let mut judge = Judge {
+            store,
+            scope: &self.scope,
+            reported: &mut self.reported,
+            hidden: None,
+        };
         let cursor = &mut self.cursor;
         for tail in &mut self.tails {
             let log = tail.log.clone();
@@ -246,14 +283,9 @@ impl Watch {
                     }
                     Change::Line(at, line) => {
                         cursor.set(&log.name, at);
-                        let Some((kind, project_id, record)) = classify(&log, line) else {
+                        let Some((kind, project_id, record)) = judge.line(&log, line)? else {
                             return Ok(true);
                         };
-                        let outside = matches!((&scope.projects, &project_id),
-                            (Some(ids), Some(p)) if !ids.contains(p));
-                        if !scope.wants(kind) || outside {
-                            return Ok(true);
-                        }
                         Event {
                             cursor: cursor.encode(),
                             kind,
@@ -275,9 +307,17 @@ impl Watch {
     }
 }
 
+/// A stored line, read for what it reports.
+enum Line {
+    /// A record: its kind, its project, the line as stored.
+    Record(EventKind, Option<String>, Value),
+    /// A retraction, in its project's log.
+    Retraction(Option<String>, Retraction),
+}
+
 /// What a stored line reports, or `None` for a line that is not a record (damaged, or of a
 /// kind this relay does not know; `verify` reports those).
-fn classify(log: &WatchedLog, line: &[u8]) -> Option<(EventKind, Option<String>, Value)> {
+fn classify(log: &WatchedLog, line: &[u8]) -> Option<Line> {
     let record: Value = serde_json::from_slice(line).ok()?;
     let obj = record.as_object()?;
     let (kind, project_id) = match log.kind {
@@ -298,8 +338,132 @@ fn classify(log: &WatchedLog, line: &[u8]) -> Option<(EventKind, Option<String>,
                 .and_then(Value::as_str)
                 .map(str::to_string),
         ),
+        LogKind::Retractions => {
+            let raw = obj.get("retraction")?.as_object()?.clone();
+            let r = Retraction::parse(raw).ok()?;
+            return Some(Line::Retraction(log.project_id.clone(), r));
+        }
     };
-    Some((kind, project_id, record))
+    Some(Line::Record(kind, project_id, record))
+}
+
+/// The record a package or fact line holds, as reads judge it: what kind, its id, its
+/// expiry, and (for a fact) its source package.
+fn about(kind: EventKind, record: &Value) -> Option<(RecordKind, &str, Option<&str>, &Value)> {
+    match kind {
+        EventKind::Package | EventKind::Transition => {
+            let p = record.get("package")?;
+            Some((RecordKind::Package, p.get("package_id")?.as_str()?, None, p))
+        }
+        EventKind::Fact => {
+            let source = record.get("source_package_id").and_then(Value::as_str);
+            Some((
+                RecordKind::Fact,
+                record.get("fact_id")?.as_str()?,
+                source,
+                record,
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The `record` of a `retracted` or `expired` event: which record, and why it is hidden.
+fn hidden_record(record: RecordKind, id: &str, why: &HiddenBecause) -> Value {
+    let mut out = json!({"record": record.as_str(), "id": id});
+    if let (Value::Object(out), Value::Object(why)) = (&mut out, why.to_value()) {
+        out.extend(why);
+    }
+    out
+}
+
+/// What one poll needs to judge each line: the scope, what reads hide (loaded at the first
+/// line that may be hidden, so a poll with nothing new reads no retractions), and the hidden
+/// records this watch has reported.
+struct Judge<'a> {
+    store: &'a Store,
+    scope: &'a Scope,
+    reported: &'a mut HashSet<(RecordKind, String)>,
+    hidden: Option<Hidden>,
+}
+
+impl Judge<'_> {
+    fn hidden(&mut self) -> Result<&Hidden> {
+        if self.hidden.is_none() {
+            let projects = match &self.scope.projects {
+                Some(ids) => ids.clone(),
+                None => self.store.all_project_ids()?,
+            };
+            let loaded = Hidden::load(self.store, &projects, Reveal::default())?;
+            self.hidden = Some(loaded);
+        }
+        Ok(self.hidden.get_or_insert_with(Hidden::nothing))
+    }
+
+    /// The event a stored line gives, if any: its kind, project and record.
+    fn line(
+        &mut self,
+        log: &WatchedLog,
+        line: &[u8],
+    ) -> Result<Option<(EventKind, Option<String>, Value)>> {
+        let scope = self.scope;
+        let outside = |project: &Option<String>| matches!((&scope.projects, project), (Some(ids), Some(p)) if !ids.contains(p));
+        match classify(log, line) {
+            None => Ok(None),
+            Some(Line::Record(_, project, _)) | Some(Line::Retraction(project, _))
+                if outside(&project) =>
+            {
+                Ok(None)
+            }
+            Some(Line::Retraction(project, r)) => {
+                let wanted = scope.wants(EventKind::Retracted)
+                    || match r.record {
+                        RecordKind::Package => {
+                            scope.wants(EventKind::Package) || scope.wants(EventKind::Transition)
+                        }
+                        RecordKind::Fact => scope.wants(EventKind::Fact),
+                    };
+                if !wanted || !self.reported.insert((r.record, r.id.clone())) {
+                    return Ok(None);
+                }
+                let record = hidden_record(r.record, &r.id, &HiddenBecause::Retracted(&r));
+                Ok(Some((EventKind::Retracted, project, record)))
+            }
+            Some(Line::Record(kind, project, record)) => {
+                let Some((what, id, source, map)) = about(kind, &record) else {
+                    return Ok(scope.wants(kind).then_some((kind, project, record)));
+                };
+                if !(scope.wants(kind)
+                    || scope.wants(EventKind::Retracted)
+                    || scope.wants(EventKind::Expired))
+                {
+                    return Ok(None);
+                }
+                if self.reported.contains(&(what, id.to_string())) {
+                    return Ok(None);
+                }
+                let expires = map.as_object().and_then(expiry::expires_at);
+                let hidden = self.hidden()?;
+                let why = match what {
+                    RecordKind::Package => hidden.package_by(id, expires),
+                    RecordKind::Fact => hidden.fact_by(id, source, expires),
+                };
+                let Some(why) = why else {
+                    return Ok(scope.wants(kind).then_some((kind, project, record)));
+                };
+                let instead = match why {
+                    HiddenBecause::Expired(_) => EventKind::Expired,
+                    _ => EventKind::Retracted,
+                };
+                if !(scope.wants(kind) || scope.wants(instead)) {
+                    return Ok(None);
+                }
+                let out = hidden_record(what, id, &why);
+                self.reported.insert((what, id.to_string()));
+                Ok(Some((instead, project, out)))
+            }
+        }
+    }
 }
 
 /// When a [`follow`] ends.
@@ -457,6 +621,141 @@ mod tests {
         )
         .unwrap();
         assert!(later.is_empty());
+    }
+
+    fn retract(store: &Store, id: &str, reason: &str) {
+        let req = crate::ops::retract::RetractRequest {
+            id: id.into(),
+            reason: reason.into(),
+            actor: crate::ops::Actor {
+                id: "ana".into(),
+                actor_type: "human".into(),
+            },
+            session_id: None,
+            project_hint: Some("demo".into()),
+        };
+        crate::ops::retract::retract(store, &req).unwrap();
+    }
+
+    #[test]
+    fn a_replay_names_hidden_records_and_says_why_never_their_content() {
+        use crate::ops::deposit::{deposit, test_support::context};
+        let (_dir, store) = demo();
+        for (id, title) in [("pkg_gone", "secret plan"), ("pkg_kept", "kept plan")] {
+            let input = json!({"package_id": id, "title": title,
+                "status": "awaiting_review", "review_type": "human"});
+            deposit(&store, input.as_object().unwrap().clone(), &context("demo")).unwrap();
+        }
+        crate::ops::deposit::test_support::approve(&store, "pkg_gone");
+        let fact = |id: &str, value: &str, extra: Value| {
+            let mut v = json!({"fact_id": id, "project_id": "demo", "subject": id,
+                "predicate": "is", "value": value, "valid_from": "2026-01-01T00:00:00Z",
+                "created_at": "2026-01-01T00:00:00Z"});
+            v.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            crate::wire::Fact::from_value(v).unwrap()
+        };
+        let facts = [
+            fact(
+                "fact_old",
+                "stale secret",
+                json!({"x-expires-at": "2026-02-01T00:00:00Z"}),
+            ),
+            fact(
+                "fact_src",
+                "derived secret",
+                json!({"source_package_id": "pkg_gone"}),
+            ),
+        ];
+        let log = store.layout().facts_file("demo");
+        store
+            .append_records(&log, &facts.iter().collect::<Vec<_>>())
+            .unwrap();
+        retract(&store, "pkg_gone", "leaked");
+        let all = || Scope {
+            projects: None,
+            kinds: Vec::new(),
+        };
+        let (events, _) = collect(&store, all(), Since::Beginning, 100, Duration::ZERO).unwrap();
+        let text = serde_json::to_string(&events).unwrap();
+        for secret in ["secret plan", "stale secret", "derived secret"] {
+            assert!(!text.contains(secret), "{secret}: {text}");
+        }
+        let hidden: Vec<(EventKind, &str, &str)> = (events.iter())
+            .filter(|e| matches!(e.kind, EventKind::Retracted | EventKind::Expired))
+            .map(|e| {
+                let r = &e.record;
+                (
+                    e.kind,
+                    r["id"].as_str().unwrap(),
+                    r["because"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        // The package once (not once per version, nor again for its retraction line).
+        assert_eq!(
+            hidden,
+            [
+                (EventKind::Retracted, "pkg_gone", "retracted"),
+                (EventKind::Expired, "fact_old", "expired"),
+                (EventKind::Retracted, "fact_src", "source_retracted"),
+            ]
+        );
+        let gone = events
+            .iter()
+            .find(|e| e.record["id"] == "pkg_gone")
+            .unwrap();
+        assert_eq!(gone.record["retraction"]["reason"], "leaked");
+        assert_eq!(gone.project_id.as_deref(), Some("demo"));
+        let kept = events.iter().filter(|e| e.kind == EventKind::Package);
+        assert_eq!(kept.count(), 1);
+        // Asked for facts only, a hidden fact still comes in its place.
+        let facts_only = Scope {
+            projects: None,
+            kinds: vec![EventKind::Fact],
+        };
+        let (events, _) =
+            collect(&store, facts_only, Since::Beginning, 100, Duration::ZERO).unwrap();
+        let kinds: Vec<EventKind> = events.iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, [EventKind::Expired, EventKind::Retracted]);
+    }
+
+    #[test]
+    fn a_retraction_made_while_watching_comes_as_an_event() {
+        let (_dir, store) = demo();
+        let scope = Scope {
+            projects: Some(vec!["demo".into()]),
+            kinds: vec![EventKind::Fact],
+        };
+        let mut w = Watch::open(&store, scope, Since::Now).unwrap();
+        assert(&store, "demo", "api");
+        let got = drain(&store, &mut w);
+        assert_eq!(got.len(), 1);
+        let id = got[0].record["fact_id"].as_str().unwrap().to_string();
+        retract(&store, &id, "wrong");
+        let got = drain(&store, &mut w);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].kind, EventKind::Retracted);
+        assert_eq!(got[0].record["id"], id.as_str());
+        assert_eq!(got[0].record["record"], "fact");
+        assert_eq!(got[0].record["retraction"]["reason"], "wrong");
+        assert!(drain(&store, &mut w).is_empty());
+        // Resumed from before the assert, the fact comes as its retraction, once.
+        let mut again = Watch::open(
+            &store,
+            Scope {
+                projects: None,
+                kinds: Vec::new(),
+            },
+            Since::Beginning,
+        )
+        .unwrap();
+        let replay: Vec<EventKind> = drain(&store, &mut again).iter().map(|e| e.kind).collect();
+        assert_eq!(
+            replay,
+            [EventKind::Project, EventKind::Project, EventKind::Retracted]
+        );
     }
 
     #[test]

@@ -28,14 +28,17 @@ pub enum LogKind {
     Sessions,
     Packages,
     Facts,
+    /// `retractions.ndjson`: which packages and facts reads hide.
+    Retractions,
 }
 
 impl LogKind {
-    pub const ALL: [LogKind; 4] = [
+    pub const ALL: [LogKind; 5] = [
         LogKind::Projects,
         LogKind::Sessions,
         LogKind::Packages,
         LogKind::Facts,
+        LogKind::Retractions,
     ];
 }
 
@@ -53,8 +56,8 @@ pub struct WatchedLog {
 impl Store {
     /// The logs of `kinds` in `projects` (`None`: every project the store knows now), in the
     /// order a watch reads them: `projects.ndjson`, then each project by id with its sessions,
-    /// its package logs by month, and its facts, so a session or a package is read before the
-    /// records that name it.
+    /// its package logs by month, its facts and its retractions, so a session or a package is
+    /// read before the records that name it.
     pub fn watched_logs(
         &self,
         projects: Option<&[String]>,
@@ -99,6 +102,13 @@ impl Store {
             }
             if kinds.contains(&LogKind::Facts) {
                 logs.push(log(LogKind::Facts, Some(id), self.layout.facts_file(id)));
+            }
+            if kinds.contains(&LogKind::Retractions) {
+                logs.push(log(
+                    LogKind::Retractions,
+                    Some(id),
+                    self.layout.retractions_file(id),
+                ));
             }
         }
         Ok(logs)

@@ -18,6 +18,7 @@ mod deposit;
 mod error_codes;
 mod examples;
 mod facts;
+mod forgotten;
 mod generated;
 mod git;
 mod git_day;

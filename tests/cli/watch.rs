@@ -325,3 +325,25 @@ fn watch_across_git_a_merge_adds_records_and_a_rebase_resyncs() {
         ["after", "base", "ours 1", "ours 2", "theirs 1", "theirs 2"]
     );
 }
+
+#[test]
+fn a_running_watch_reports_a_retraction_without_the_content() {
+    let env = Env::new();
+    let watch = Running::start(&env, &env.dir, &[]);
+    // The watch is running once it has printed the cursor event of a first record.
+    let id = env.deposit("Secret rollout plan", &[]);
+    let first = watch.next();
+    assert_eq!(first["record"]["package"]["package_id"], id.as_str());
+    env.ok(&["retract", &id, "--reason", "posted by mistake"]);
+    let next = watch.next();
+    assert_eq!(next["kind"], "retracted");
+    assert_eq!(
+        next["record"],
+        serde_json::json!({
+            "record": "package", "id": id, "because": "retracted",
+            "retraction": next["record"]["retraction"].clone()
+        })
+    );
+    assert_eq!(next["record"]["retraction"]["reason"], "posted by mistake");
+    assert!(!next.to_string().contains("rollout"));
+}

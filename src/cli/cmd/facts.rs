@@ -105,7 +105,18 @@ pub enum Action {
     /// Each fact ends where the next begins, even when merged clones left it stored as open
     /// or overlapping; with --json, such a fact carries `x-stored_valid_to` (what is stored,
     /// `null` for open) beside its effective `valid_to`.
-    History { subject: String, predicate: String },
+    ///
+    /// A fact that reads hide (retracted, asserted from a retracted package, or expired)
+    /// keeps its place but is never shown as the key's value: its line says why instead of
+    /// the value (with --json, `x-hidden` holds `because` and the retraction or `expired_at`,
+    /// and only the members that place it in the chain are kept). --include-retracted and
+    /// --include-expired show its value, still marked.
+    History {
+        subject: String,
+        predicate: String,
+        #[command(flatten)]
+        reveal: RevealArgs,
+    },
 }
 
 fn fact_line(out: &mut impl Write, f: &Fact) -> std::io::Result<()> {
@@ -245,24 +256,24 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             }
             print_facts(ctx, &list)
         }
-        Action::History { subject, predicate } => {
-            let list = facts::history(store, &project, &subject, &predicate)?;
+        Action::History {
+            subject,
+            predicate,
+            reveal,
+        } => {
+            let list =
+                ops::fact_history::history(store, &project, &subject, &predicate, reveal.reveal())?;
             if list.is_empty() {
                 return Err(Error::FactNotFound { subject, predicate }.into());
             }
-            for link in &list {
+            for entry in &list {
                 if ctx.ui.json {
-                    ctx.ui.json_line(&facts::link_value(link))?;
+                    ctx.ui.json_line(&entry.to_value())?;
                     continue;
                 }
-                let extra = match &link.stored_valid_to {
-                    Some(Some(stored)) => format!(", stored end {stored}"),
-                    Some(None) => ", stored as open".to_string(),
-                    None => String::new(),
-                };
-                fact_line_noting(ctx.ui.out(), &link.fact, &extra)?;
+                history_line(ctx.ui.out(), entry)?;
             }
-            if list.iter().any(|l| l.differs()) && !ctx.ui.json {
+            if list.iter().any(|e| e.link.differs()) && !ctx.ui.json {
                 ctx.ui.note(
                     "Merged clones left facts of this key open or overlapping; each is shown \
                      ending where the next begins. `relay verify --fix` records that.",
@@ -271,4 +282,37 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             Ok(())
         }
     }
+}
+
+/// One fact of a history: as [`fact_line`], with what is stored where it differs; a hidden
+/// fact says why in place of its value (unless shown), and is never shown as current.
+fn history_line(out: &mut impl Write, entry: &ops::fact_history::Entry) -> std::io::Result<()> {
+    let link = &entry.link;
+    let mut extra = match &link.stored_valid_to {
+        Some(Some(stored)) => format!(", stored end {stored}"),
+        Some(None) => ", stored as open".to_string(),
+        None => String::new(),
+    };
+    let Some((_, why)) = &entry.hidden else {
+        return fact_line_noting(out, &link.fact, &extra);
+    };
+    extra.push_str(&format!("; {}", render::clean_line(why)));
+    let f = &link.fact;
+    let from = f.valid_from().format("%Y-%m-%d %H:%M UTC");
+    let span = match f.valid_to() {
+        Some(to) => format!("{from} → {}", to.format("%Y-%m-%d %H:%M UTC")),
+        None => format!("from {from}"),
+    };
+    let value = match entry.withheld {
+        true => "(withheld)".to_string(),
+        false => render::clean_line(f.value()).into_owned(),
+    };
+    writeln!(
+        out,
+        "{} {} = {}  {}",
+        render::clean_line(f.subject()).cyan(),
+        render::clean_line(f.predicate()),
+        value.yellow(),
+        format!("({span}{extra}; {})", f.id()).dimmed()
+    )
 }

@@ -10,10 +10,14 @@ use crate::ops::purge::{self, PurgeRequest};
 /// Remove expired or retracted records from the logs (the one command that rewrites them)
 ///
 /// Reads already hide expired and retracted records; purge takes their lines out of the logs:
-/// every version of a package, every line of a fact. Under each project's writers' lock it
-/// writes the changed logs anew (a whole file at a time, by rename), keeps the old files under
-/// .relay/local/purged/TIME/ unless --no-backup, and leaves cache/ to rebuild itself. The
-/// retraction lines stay, so a clone that still holds the records hides them after a merge.
+/// every version of a package, every line of a fact, and with --retracted the facts asserted
+/// from a retracted package. Under each project's writers' lock it writes the changed logs
+/// anew (a whole file at a time, by rename), keeps the old files under
+/// .relay/local/purged/TIME/ unless --no-backup, and removes what cache/ held of each
+/// rewritten log (its indexes, the fact index's copy of the current facts, its fingerprint,
+/// the hashes of the purged packages' deliverables), so no copy stays there; reads rebuild
+/// what they need. The retraction lines stay, so a clone that still holds the records hides
+/// them after a merge.
 ///
 /// Git keeps what was committed: the lines leave the working tree and the next commit, not
 /// the repository's history. To remove them from history too (a committed secret, say),
@@ -81,7 +85,7 @@ pub fn run(ctx: &mut Ctx, args: PurgeArgs) -> CmdResult {
             "{verb} {} {} ({}, {} line{}) from project {}",
             r.record,
             r.id,
-            r.because,
+            r.because.replace('_', " "),
             r.lines,
             if r.lines == 1 { "" } else { "s" },
             render::clean_line(&r.project_id)

@@ -23,6 +23,12 @@ use crate::ops::watch::{self, Event, EventKind, Scope, Since, Until, Watch};
 /// watch (a checkout, a merge that reorders lines, `verify --fix`), a {"kind": "resync"}
 /// event names the log, and the records of the new log that this watch has not given yet
 /// follow it.
+///
+/// Forgotten records are never replayed: a package or fact that reads hide when its line is
+/// read (retracted, asserted from a retracted package, or expired) comes as one "retracted"
+/// or "expired" event whose record names it and says why, {"record", "id", "because",
+/// "retraction" or "expired_at"}, without its content; a retraction made while watching
+/// comes as a "retracted" event too.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay watch                                  new records in the current project
@@ -35,8 +41,9 @@ pub struct WatchArgs {
     /// Where to start: `now` (the default), `beginning`, or a cursor from an earlier event
     #[arg(long, value_name = "CURSOR", default_value = "now")]
     pub since: String,
-    /// The kinds to print, comma-separated: package, transition, fact, session, project
-    /// (default: all). Resync events always come
+    /// The kinds to print, comma-separated: package, transition, fact, session, project,
+    /// retracted, expired (default: all). A hidden package or fact comes as retracted or
+    /// expired when its own kind is asked for. Resync events always come
     #[arg(long, value_name = "KINDS")]
     pub kind: Option<String>,
     /// Every project, including those created while watching (default: the current project)
@@ -174,6 +181,27 @@ fn human(e: &Event) -> String {
             ),
         ),
         EventKind::Project => (text(r, &["created_at"]), text(r, &["name"]).to_string()),
+        EventKind::Retracted => {
+            let by = &r["retraction"];
+            let because = match text(r, &["because"]) {
+                "source_retracted" => format!(" (its source {} was retracted)", text(by, &["id"])),
+                _ => String::new(),
+            };
+            (
+                text(by, &["retracted_at"]),
+                format!(
+                    "{} {}{because} by {}: {}",
+                    text(r, &["record"]),
+                    text(r, &["id"]),
+                    text(by, &["retracted_by", "id"]),
+                    text(by, &["reason"])
+                ),
+            )
+        }
+        EventKind::Expired => (
+            text(r, &["expired_at"]),
+            format!("{} {}", text(r, &["record"]), text(r, &["id"])),
+        ),
         EventKind::Resync => (
             "",
             format!(
@@ -190,7 +218,7 @@ fn human(e: &Event) -> String {
     };
     let kind = format!("{:<10}", e.kind.as_str());
     let kind = match e.kind {
-        EventKind::Resync => kind.yellow(),
+        EventKind::Resync | EventKind::Retracted | EventKind::Expired => kind.yellow(),
         _ => kind.cyan(),
     };
     let when = if when.is_empty() { "-" } else { when };

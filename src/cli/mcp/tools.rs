@@ -615,7 +615,7 @@ pub const TOOLS: &[Tool] = &[
     Tool {
         name: "watch",
         title: "New records since a cursor",
-        description: "What was added to the store after `since` (a cursor from an earlier call, `now` or `beginning`): packages, review transitions, fact versions, sessions and project records, oldest first, each as {cursor, kind, project_id, record}, plus a `resync` event when a log was rewritten under the cursor (a checkout or a rebase). Returns {events, cursor}: pass `cursor` as `since` next time to get only what came after, with nothing missed or repeated. Call with since `now` to get a starting cursor. With wait_ms, waits up to that long for the first event (a long poll).",
+        description: "What was added to the store after `since` (a cursor from an earlier call, `now` or `beginning`): packages, review transitions, fact versions, sessions and project records, oldest first, each as {cursor, kind, project_id, record}, plus a `resync` event when a log was rewritten under the cursor (a checkout or a rebase). A retracted or expired package or fact never comes with its content: a `retracted` or `expired` event names it and says why ({record, id, because, retraction or expired_at}), as does a retraction made meanwhile. Returns {events, cursor}: pass `cursor` as `since` next time to get only what came after, with nothing missed or repeated. Call with since `now` to get a starting cursor. With wait_ms, waits up to that long for the first event (a long poll).",
         params: &[
             &[
                 opt(
@@ -626,7 +626,7 @@ pub const TOOLS: &[Tool] = &[
                 opt(
                     "kinds",
                     Kind::Str,
-                    "Kinds to report, comma-separated: package, transition, fact, session, project (default: all)",
+                    "Kinds to report, comma-separated: package, transition, fact, session, project, retracted, expired (default: all)",
                 ),
                 opt(
                     "all_projects",

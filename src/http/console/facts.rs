@@ -1,8 +1,9 @@
 //! The console's facts page: a project's current facts as a table, or those valid at a chosen
 //! time (`as_of`, read as `relay facts list --at` reads it), and one key's history as a
 //! timeline, newest first: each value, when it held, who asserted it, and how it ended
-//! (superseded by the next value, or invalidated). Reads go through `ops::facts`, as the JSON
-//! routes' and `relay facts` do.
+//! (superseded by the next value, or invalidated; a retracted or expired fact shows why, never
+//! its value). Reads go through `ops::facts` and `ops::fact_history`, as the JSON routes' and
+//! `relay facts` do.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -14,7 +15,9 @@ use serde_json::Value;
 use super::{PageError, Query, Who, given, html_page, layout, top, urlencode};
 use crate::error::{Error, Result};
 use crate::http::state::AppState;
+use crate::ops::fact_history::{self, Entry};
 use crate::ops::facts::{self, ListQuery};
+use crate::ops::filter::Reveal;
 use crate::ops::projects;
 use crate::store::fact_chain::{self, Link};
 use crate::wire::Fact;
@@ -39,7 +42,7 @@ enum View {
     History {
         subject: String,
         predicate: String,
-        chain: Vec<Link>,
+        chain: Vec<Entry>,
     },
 }
 
@@ -58,7 +61,13 @@ pub async fn page(
             projects::get(&s.store, &project)?;
             let view = match (given(&q.subject), given(&q.predicate)) {
                 (Some(subject), Some(predicate)) => {
-                    let chain = facts::history(&s.store, &project, &subject, &predicate)?;
+                    let chain = fact_history::history(
+                        &s.store,
+                        &project,
+                        &subject,
+                        &predicate,
+                        Reveal::default(),
+                    )?;
                     if chain.is_empty() {
                         return Err(Error::FactNotFound { subject, predicate });
                     }
@@ -213,30 +222,42 @@ fn table(asked: &Asked, list: &[Fact]) -> Markup {
 }
 
 /// How the fact at `i` of a chain ended: still current, superseded by the next fact, or
-/// invalidated (ended with no fact starting then).
-fn ending(chain: &[Link], i: usize) -> Markup {
-    let f = &chain[i].fact;
+/// invalidated (ended with no fact starting then). A hidden fact is never current, and the
+/// value of a hidden successor is not shown.
+fn ending(chain: &[Entry], i: usize) -> Markup {
+    let f = &chain[i].link.fact;
+    if let Some((mark, why)) = &chain[i].hidden {
+        let state = mark["because"]
+            .as_str()
+            .unwrap_or("hidden")
+            .replace('_', " ");
+        return html! { span class="state invalidated" title=(why) { (state) } };
+    }
     let Some(to) = f.valid_to() else {
         return html! { span class="state current" { "current" } };
     };
-    match chain.get(i + 1).map(|l| &l.fact) {
-        Some(next) if next.valid_from() == to => html! {
-            span class="state superseded" { "superseded" } " by " q { (next.value()) }
+    match chain.get(i + 1) {
+        Some(next) if next.link.fact.valid_from() == to && next.withheld => html! {
+            span class="state superseded" { "superseded" } " by a hidden fact"
+        },
+        Some(next) if next.link.fact.valid_from() == to => html! {
+            span class="state superseded" { "superseded" } " by " q { (next.link.fact.value()) }
         },
         _ => html! { span class="state invalidated" { "invalidated" } },
     }
 }
 
-fn history(asked: &Asked, subject: &str, predicate: &str, chain: &[Link]) -> Markup {
+fn history(asked: &Asked, subject: &str, predicate: &str, chain: &[Entry]) -> Markup {
     // The version valid at the time asked about, and that time.
+    let links: Vec<Link> = chain.iter().map(|e| e.link.clone()).collect();
     let then = asked
         .at
-        .and_then(|t| Some((fact_chain::at(chain, t)?.id(), time::format(t))));
+        .and_then(|t| Some((fact_chain::at(&links, t)?.id(), time::format(t))));
     let is_then = |f: &Fact| then.as_ref().is_some_and(|(id, _)| *id == f.id());
     html! {
         h2 { "History of " span class="key" { (subject) " " (predicate) } }
         p { a href=(format!("/facts?project={}", urlencode(asked.project))) { "All facts" } }
-        @if chain.iter().any(Link::differs) {
+        @if links.iter().any(Link::differs) {
             p class="note" {
                 "Merged clones left facts of this key open or overlapping; each is shown ending where the next begins. "
                 code { "relay verify --fix" } " records that."
@@ -244,10 +265,14 @@ fn history(asked: &Asked, subject: &str, predicate: &str, chain: &[Link]) -> Mar
         }
         ol class="fact-history" reversed {
             @for i in (0..chain.len()).rev() {
-                @let link = &chain[i];
+                @let link = &chain[i].link;
                 @let f = &link.fact;
                 li class=[is_then(f).then_some("then")] {
-                    span class="value" { (f.value()) }
+                    @if chain[i].withheld {
+                        span class="value withheld" { "(withheld)" }
+                    } @else {
+                        span class="value" { (f.value()) }
+                    }
                     " " span class="span" {
                         (when(f.str_field("valid_from"))) " → "
                         (until(f))

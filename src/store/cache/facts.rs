@@ -95,9 +95,15 @@ struct Stored {
 }
 
 fn index_path(store: &Store, project_id: &str) -> PathBuf {
-    FACTS
-        .dir(&store.layout().cache_dir())
-        .join(format!("{}.idx", layout::encode_project_dir(project_id)))
+    index_file(
+        &store.layout().cache_dir(),
+        &layout::encode_project_dir(project_id),
+    )
+}
+
+/// The fact index of the project whose folder is named `folder`.
+pub(super) fn index_file(cache_dir: &Path, folder: &str) -> PathBuf {
+    FACTS.dir(cache_dir).join(format!("{folder}.idx"))
 }
 
 /// Reads the line at `offset`.

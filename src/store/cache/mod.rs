@@ -136,6 +136,37 @@ impl std::hash::Hasher for KeyHasher {
     }
 }
 
+/// Removes every file under `cache_dir` made from the bytes of `log`, a package log (its
+/// package index, vectors and types) or a project's fact log (its fact index, which keeps a
+/// copy of the current facts' lines), and the log's witness entry. `relay purge` calls it
+/// for each log it rewrites, so that no copy or trace of a purged line stays in `cache/`; the
+/// next read builds what it needs from the log as it is now.
+pub fn forget_log(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
+    let name = |p: Option<&Path>| {
+        p.and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned())
+    };
+    let files = match name(Some(log)).as_deref() == Some(crate::store::layout::FACTS_FILE) {
+        true => vec![facts::index_file(
+            cache_dir,
+            &name(log.parent()).unwrap_or_default(),
+        )],
+        false => vec![
+            packages::index_path(cache_dir, log),
+            vectors::vectors_path(cache_dir, log),
+            types::file_path(cache_dir, log),
+        ],
+    };
+    for file in files {
+        match std::fs::remove_file(&file) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
+    witness::forget(cache_dir, log);
+    Ok(())
+}
+
 /// What checking one index file against its log found (`relay verify`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Check {

@@ -27,7 +27,7 @@ struct TypesFile {
     ids: BTreeMap<String, Vec<String>>,
 }
 
-fn file_path(cache_dir: &Path, log: &Path) -> PathBuf {
+pub(super) fn file_path(cache_dir: &Path, log: &Path) -> PathBuf {
     let name = |s: Option<&std::ffi::OsStr>| s.map(|s| s.to_string_lossy().into_owned());
     let project = name(
         log.parent()

@@ -458,6 +458,17 @@ impl LogState {
     }
 }
 
+/// Drops the entry of `log` (a log rewritten by `relay purge`: its old fingerprint is a trace
+/// of lines that are gone). Best effort, as every witness write.
+pub fn forget(cache_dir: &Path, log: &Path) {
+    let (path, key) = slot(cache_dir, log);
+    if load(&path).is_some_and(|w| w.logs.contains_key(&key)) {
+        update(cache_dir, log, |w, key| {
+            w.logs.remove(key);
+        });
+    }
+}
+
 /// What an append did to a log: its identity before and after, and the bytes written.
 pub struct Appended<'a> {
     pub before: Identity,
