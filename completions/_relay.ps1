@@ -1430,6 +1430,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--max-body', '--max-body', [CompletionResultType]::ParameterName, 'The largest request body, in bytes (larger: 413)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds a request may take to arrive and be answered (slower: 408, or for headers the connection is closed)')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The embedding model for semantic and hybrid search (see `relay search --help`)')
+            [CompletionResult]::new('--allow-host', '--allow-host', [CompletionResultType]::ParameterName, 'Answer requests whose Host is NAME too (repeatable): the name clients reach the server by, behind a proxy or under a DNS name. NAME matches any port, NAME:PORT that port only. Without it, only the listening address and localhost are answered (421 otherwise), so that a web page cannot reach the server under a name of its own')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
             [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')

@@ -3863,7 +3863,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__serve)
-            opts="-q -h -V --listen --max-body --timeout --model --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --listen --max-body --timeout --model --allow-host --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3882,6 +3882,10 @@ _relay() {
                     return 0
                     ;;
                 --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-host)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1323,6 +1323,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --max-body 'The largest request body, in bytes (larger: 413)'
             cand --timeout 'Seconds a request may take to arrive and be answered (slower: 408, or for headers the connection is closed)'
             cand --model 'The embedding model for semantic and hybrid search (see `relay search --help`)'
+            cand --allow-host 'Answer requests whose Host is NAME too (repeatable): the name clients reach the server by, behind a proxy or under a DNS name. NAME matches any port, NAME:PORT that port only. Without it, only the listening address and localhost are answered (421 otherwise), so that a web page cannot reach the server under a name of its own'
             cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
             cand --actor-type 'What kind of actor'
             cand --session 'The session (id or callsign) to record; default: this clone''s current session'

@@ -1106,6 +1106,7 @@ complete -c relay -n "__fish_relay_using_subcommand serve" -l listen -d 'The add
 complete -c relay -n "__fish_relay_using_subcommand serve" -l max-body -d 'The largest request body, in bytes (larger: 413)' -r
 complete -c relay -n "__fish_relay_using_subcommand serve" -l timeout -d 'Seconds a request may take to arrive and be answered (slower: 408, or for headers the connection is closed)' -r
 complete -c relay -n "__fish_relay_using_subcommand serve" -l model -d 'The embedding model for semantic and hybrid search (see `relay search --help`)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand serve" -l allow-host -d 'Answer requests whose Host is NAME too (repeatable): the name clients reach the server by, behind a proxy or under a DNS name. NAME matches any port, NAME:PORT that port only. Without it, only the listening address and localhost are answered (421 otherwise), so that a web page cannot reach the server under a name of its own' -r
 complete -c relay -n "__fish_relay_using_subcommand serve" -l actor -d 'Who is acting; default: [actor] id in config, then git user.email, then $USER' -r
 complete -c relay -n "__fish_relay_using_subcommand serve" -l actor-type -d 'What kind of actor' -r -f -a "human\t''
 agent\t''

@@ -81,6 +81,12 @@ fn identify(shared: &Shared, presented: Presented) -> Result<Caller> {
         Presented::Other => Err(Error::Unauthenticated(
             "the Authorization header must read `Bearer TOKEN`".into(),
         )),
+        Presented::None if shared.login_required => Err(Error::Unauthenticated(
+            "this console needs the login of its `relay ui` link: open the link relay ui \
+             printed (it works once; run relay ui again for a new one), or send \
+             `Authorization: Bearer TOKEN`"
+                .into(),
+        )),
         Presented::None if shared.loopback && !tokens::any_live(store)? => Ok(Caller::Local),
         Presented::None => Err(Error::Unauthenticated(
             "this server needs a token: send `Authorization: Bearer TOKEN` (make one with \

@@ -39,6 +39,10 @@ pub struct Shared {
     /// Whether the server listens on a loopback address only: then it takes requests without
     /// a token while no token is live. Elsewhere a token is always needed.
     pub loopback: bool,
+    /// Whether a request always needs a login or a token, even on loopback (`relay ui`).
+    pub login_required: bool,
+    /// The names a request's `Host` may give ([`super::guard`]).
+    pub hosts: super::guard::Hosts,
     /// The largest request body, in bytes.
     pub max_body: usize,
     /// How long a request may take to arrive and be answered.

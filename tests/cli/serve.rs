@@ -312,7 +312,8 @@ fn sigterm_finishes_the_request_in_flight_then_exits_0() {
     // With `Expect: 100-continue` the server says when the handler starts reading the body:
     // from then on the request is in flight.
     let head = format!(
-        "POST /v1/projects/demo/packages HTTP/1.1\r\nHost: relay\r\n{JSON}\r\nContent-Length: {}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
+        "POST /v1/projects/demo/packages HTTP/1.1\r\nHost: {}\r\n{JSON}\r\nContent-Length: {}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
+        server.address,
         body.len()
     );
     stream.write_all(head.as_bytes()).unwrap();
@@ -423,7 +424,8 @@ fn slow_clients_time_out_and_write_nothing() {
         .set_read_timeout(Some(Duration::from_secs(20)))
         .unwrap();
     let head = format!(
-        "POST /v1/projects/demo/packages HTTP/1.1\r\nHost: relay\r\n{JSON}\r\nContent-Length: 100\r\n\r\n{{\"title\""
+        "POST /v1/projects/demo/packages HTTP/1.1\r\nHost: {}\r\n{JSON}\r\nContent-Length: 100\r\n\r\n{{\"title\"",
+        server.address
     );
     let answer = exchange(&mut stream, head.as_bytes());
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
