@@ -296,3 +296,91 @@ fn relay_ui_answers_only_the_browser_that_opened_its_link() {
     let (code, stderr) = server.stop();
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// The Python with Selenium, and Debian's Chromium and ChromeDriver, for a browser test; `None`
+/// after saying why the test is skipped (`.ci/run` installs them).
+fn chromium(env: &Env, test: &str) -> Option<(String, String, String)> {
+    let skip = |why: String| eprintln!("SKIPPED {test}: {why}");
+    let Some(python) = std::env::var("RELAY_MCP_PYTHON")
+        .ok()
+        .filter(|p| !p.is_empty())
+    else {
+        skip("RELAY_MCP_PYTHON is not set (.ci/run sets it)".into());
+        return None;
+    };
+    let browser = std::env::var("RELAY_CHROMIUM").unwrap_or("/usr/bin/chromium".into());
+    let driver = std::env::var("RELAY_CHROMEDRIVER").unwrap_or("/usr/bin/chromedriver".into());
+    for path in [&browser, &driver] {
+        if !std::path::Path::new(path).exists() {
+            skip(format!(
+                "{path} is missing: apt-get install chromium chromium-driver (.ci/run does)"
+            ));
+            return None;
+        }
+    }
+    let has_selenium = env
+        .program(&python, &["-c", "import selenium"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_selenium {
+        skip(format!(
+            "{python} has no selenium: pip install -r tests/console/requirements.txt (.ci/run does)"
+        ));
+        return None;
+    }
+    Some((python, browser, driver))
+}
+
+/// In Chromium, a page on another origin attacks `relay ui` (logged in) and `relay serve` (no
+/// token) as the issue did: form posts, no-cors and JSON fetches against archive, approve and
+/// session end, the console's review form, a credentialed read; then DNS rebinding, the
+/// servers opened under a name that resolves to 127.0.0.1 (tests/console/test_attack.py).
+/// Nothing is read and no log changes by a byte; the console the link opened still reads.
+#[test]
+fn in_chromium_a_page_on_another_origin_can_neither_write_nor_read() {
+    let env = Env::new();
+    let test = "in_chromium_a_page_on_another_origin_can_neither_write_nor_read";
+    let Some((python, browser, driver)) = chromium(&env, test) else {
+        return;
+    };
+    env.deposit("Secret roadmap", &[]);
+    let t = targets(&env);
+    let serve = Served::start(&env, &[]);
+    let (ui, link) = Served::ui(&env, &["--actor", "ana", "--actor-type", "human"]);
+    let scratch = env.path("tmp");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let store = env.dir.to_string_lossy().into_owned();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/console/test_attack.py");
+    let before = logs(&env);
+    let out = env
+        .program(
+            &python,
+            &[
+                script,
+                &link,
+                &serve.url,
+                crate::harness::BIN,
+                &store,
+                &t.package,
+                &t.session,
+            ],
+        )
+        .env("TMPDIR", &scratch)
+        .env("RELAY_CHROMIUM", &browser)
+        .env("RELAY_CHROMEDRIVER", &driver)
+        .output()
+        .expect("run the browser attack test");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "tests/console/test_attack.py failed:\nstdout: {stdout}\nstderr: {stderr}"
+    );
+    assert_eq!(stdout.matches("ok:").count(), 3, "{stdout}");
+    assert_eq!(logs(&env), before, "the attack page wrote something");
+    untouched(&env, &t);
+    for server in [serve, ui] {
+        let (code, stderr) = server.stop();
+        assert_eq!(code, Some(0), "{stderr}");
+    }
+}
