@@ -15,6 +15,7 @@ use super::reply::ApiError;
 use crate::error::{Error, Result};
 use crate::ops::attribution::Claim;
 use crate::search::model::Model;
+use crate::store::tokens::TokensStamp;
 use crate::store::{Store, Warning};
 
 /// Where the store's warnings go (what its readers skipped); the CLI prints them.
@@ -66,6 +67,12 @@ impl Deref for AppState {
 impl AppState {
     pub fn new(shared: Shared) -> AppState {
         AppState(Arc::new(shared))
+    }
+
+    /// What changes when any caller's rights may have: the token file (a token made,
+    /// revoked or narrowed) and the console's logins (a logout). Cheap to take: a stat.
+    pub fn credentials_stamp(&self) -> (TokensStamp, u64) {
+        (self.store.tokens_stamp(), self.logins.generation())
     }
 
     /// Runs `op` on tokio's blocking threads, then hands what the store's readers skipped to
