@@ -75,7 +75,12 @@ impl FromRequest<AppState> for JsonBody {
         let mut stream = req.into_body().into_data_stream();
         while let Some(chunk) = stream.next().await {
             let chunk = chunk.map_err(|e| {
-                Error::InvalidInput(format!("the request body could not be read: {e}"))
+                if declares_too_much(&e) {
+                    return too_large();
+                }
+                ApiError(Error::InvalidInput(format!(
+                    "the request body could not be read: {e}"
+                )))
             })?;
             if bytes.len() + chunk.len() > limit {
                 return Err(too_large());
@@ -93,6 +98,20 @@ impl FromRequest<AppState> for JsonBody {
             .map(|v| JsonBody(Some(v)))
             .map_err(|e| Error::malformed_json("the request body", &e).into())
     }
+}
+
+/// Whether a body failed to arrive because it declared more than any limit: a chunk whose
+/// size does not fit in 64 bits (hyper stops there, before reading it). That is a body too
+/// large (413), not a malformed one.
+fn declares_too_much(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut at = Some(e);
+    while let Some(e) = at {
+        if e.to_string().contains("chunk size: overflow") {
+            return true;
+        }
+        at = e.source();
+    }
+    false
 }
 
 /// Whether a `Content-Type` is JSON: `application/json`, with any parameters.
@@ -128,6 +147,18 @@ impl JsonBody {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_chunk_too_large_to_count_is_a_body_too_large() {
+        let overflow = std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "invalid chunk size: overflow",
+        );
+        let wrapped = axum::Error::new(overflow);
+        assert!(declares_too_much(&wrapped));
+        let torn = axum::Error::new(std::io::Error::other("connection reset"));
+        assert!(!declares_too_much(&torn));
+    }
 
     #[test]
     fn json_is_application_json_with_any_parameters() {
