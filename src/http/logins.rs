@@ -48,11 +48,7 @@ fn sha256_hex(parts: &[&[u8]]) -> String {
 
 /// Compares two strings in time that depends on their length only.
 pub fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
+    tokens::same_secret(a.as_bytes(), b.as_bytes())
 }
 
 impl Logins {

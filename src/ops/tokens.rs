@@ -208,14 +208,29 @@ pub fn any_live(store: &Store) -> Result<bool> {
     Ok(store.tokens()?.iter().any(|t| t.revoked_at.is_none()))
 }
 
-/// The grant of a presented token; `unauthenticated` when it is unknown or revoked.
+/// Whether two secrets (or their hashes) are equal, in a time that depends on their lengths
+/// only: how long a refusal takes tells nothing of how much of a guess was right.
+pub fn same_secret(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let diff = (a.iter().zip(b)).fold(0u8, |acc, (x, y)| acc | (x ^ y));
+    std::hint::black_box(diff) == 0
+}
+
+/// The grant of a presented token; `unauthenticated` when it is unknown or revoked. The
+/// token's hash is compared with every stored one, each in constant time ([`same_secret`]).
 pub fn authenticate(store: &Store, presented: &str) -> Result<Grant> {
     let hash = digest(presented.trim());
-    let token = (store.tokens()?.into_iter())
-        .find(|t| t.sha256 == hash)
-        .ok_or_else(|| {
-            Error::Unauthenticated("the bearer token is not one of this store's tokens".into())
-        })?;
+    let mut found = None;
+    for t in store.tokens()? {
+        if same_secret(t.sha256.as_bytes(), hash.as_bytes()) && found.is_none() {
+            found = Some(t);
+        }
+    }
+    let token = found.ok_or_else(|| {
+        Error::Unauthenticated("the bearer token is not one of this store's tokens".into())
+    })?;
     if let Some(at) = &token.revoked_at {
         return Err(Error::Unauthenticated(format!(
             "the bearer token {} was revoked at {at}",
@@ -357,6 +372,25 @@ mod tests {
             (wrong.code(), wrong.http_status()),
             ("unauthenticated", 401)
         );
+    }
+
+    #[test]
+    fn secrets_are_equal_only_byte_for_byte_and_length_for_length() {
+        assert!(same_secret(b"", b""));
+        assert!(same_secret(b"relay_ab12", b"relay_ab12"));
+        assert!(!same_secret(b"relay_ab12", b"relay_ab13"));
+        assert!(!same_secret(b"relay_ab12", b"Relay_ab12"));
+        assert!(!same_secret(b"relay_ab12", b"relay_ab1"));
+        assert!(!same_secret(b"relay_ab1", b"relay_ab12"));
+        // Among several tokens, each presented token finds its own.
+        let (_dir, store) = store_with(&["demo"]);
+        let made: Vec<Created> = (0..3).map(|_| make(&store, None, false)).collect();
+        for m in &made {
+            assert_eq!(
+                authenticate(&store, &m.token).unwrap().token_id,
+                m.record.token_id
+            );
+        }
     }
 
     #[test]
