@@ -14,7 +14,10 @@
 //!   whatever its method, unless it is a link followed to a page (a top-level navigation,
 //!   which writes nothing and shows the answer to the person, not to the other site). A
 //!   request with `Authorization: Bearer` needs no such check: a page on another origin cannot
-//!   add that header without a CORS preflight, which this server never grants.
+//!   add that header without a CORS preflight, which this server never grants. And a write to
+//!   the JSON routes that names a content type other than JSON is 415 even with no body,
+//!   since an HTML form always names one: a browser too old to send `Origin` still cannot
+//!   post a form that writes.
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -207,11 +210,40 @@ pub fn check_site(method: &Method, headers: &HeaderMap) -> Result<()> {
     Ok(())
 }
 
-/// The checks of the layer `routes::router` puts before every route: the `Host`, then the
-/// site a browser says the request comes from.
+/// Whether a `Content-Type` is JSON: `application/json`, with any parameters.
+pub fn is_json(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or_default().trim();
+    essence.eq_ignore_ascii_case("application/json")
+}
+
+/// Refuses a write to the JSON routes that says it sends anything but JSON, even with no
+/// body: an HTML form always names its type, so a form posted from another site by a browser
+/// too old to say where it comes from writes nothing. The console's own forms (under
+/// `/console/`) carry a form token instead.
+fn check_type(parts: &Parts) -> Result<()> {
+    if matches!(parts.method, Method::GET | Method::HEAD)
+        || parts.uri.path().starts_with("/console/")
+    {
+        return Ok(());
+    }
+    match text(&parts.headers, header::CONTENT_TYPE.as_str()) {
+        Some(t) if !is_json(t) => Err(Error::UnsupportedMediaType(format!(
+            "`{}`",
+            crate::wire::text::clean_line(t)
+        ))),
+        None if parts.headers.contains_key(header::CONTENT_TYPE) => Err(
+            Error::UnsupportedMediaType("a Content-Type that is not text".into()),
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// The checks of the layer `routes::router` puts before every route: the `Host`, the site a
+/// browser says the request comes from, and a write's content type.
 pub fn check(hosts: &Hosts, parts: &Parts) -> Result<()> {
     check_host(hosts, parts)?;
-    check_site(&parts.method, &parts.headers)
+    check_site(&parts.method, &parts.headers)?;
+    check_type(parts)
 }
 
 #[cfg(test)]
@@ -278,6 +310,34 @@ mod tests {
         assert!(v6.names_this_server("[::1]:7700") && !v6.names_this_server("127.0.0.1:7700"));
         assert!(Hosts::new("127.0.0.1:1".parse().unwrap(), &["a/b".into()]).is_err());
         assert!(Hosts::new("127.0.0.1:1".parse().unwrap(), &["a:x".into()]).is_err());
+    }
+
+    #[test]
+    fn json_is_application_json_with_any_parameters() {
+        assert!(is_json("application/json"));
+        assert!(is_json("Application/JSON; charset=utf-8"));
+        assert!(!is_json("text/plain"));
+        assert!(!is_json("application/x-www-form-urlencoded"));
+        assert!(!is_json("application/jsonp"));
+    }
+
+    #[test]
+    fn writes_that_say_they_send_anything_but_json_are_refused() {
+        let parts = |method: &str, path: &str, kind: Option<&'static str>| {
+            let mut b = axum::http::Request::builder().method(method).uri(path);
+            if let Some(k) = kind {
+                b = b.header("content-type", k);
+            }
+            b.body(()).unwrap().into_parts().0
+        };
+        let form = Some("application/x-www-form-urlencoded");
+        assert!(check_type(&parts("POST", "/v1/projects/api/archive", form)).is_err());
+        assert!(check_type(&parts("DELETE", "/amp/records/x", Some("text/plain"))).is_err());
+        assert!(check_type(&parts("POST", "/v1/projects/api/archive", None)).is_ok());
+        let json = Some("application/json; charset=utf-8");
+        assert!(check_type(&parts("POST", "/v1/projects/api/archive", json)).is_ok());
+        assert!(check_type(&parts("POST", "/console/review/pkg_1", form)).is_ok());
+        assert!(check_type(&parts("GET", "/v1/projects", form)).is_ok());
     }
 
     #[test]

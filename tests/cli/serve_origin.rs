@@ -213,6 +213,22 @@ fn cross_site_requests_without_a_token_are_refused_and_write_nothing() {
         status(&env, &[&frame[..], &[server.at("/").as_str()]].concat()),
         403
     );
+    // A browser too old to say where a form comes from still says what it sends.
+    for url in &writes {
+        for kind in [
+            "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=x",
+            "text/plain",
+        ] {
+            let header = format!("Content-Type: {kind}");
+            let (code, body) = curl(&env, &["-X", "POST", "-H", &header, url]);
+            assert_eq!(
+                (code, body["error"].as_str()),
+                (415, Some("unsupported_media_type")),
+                "{url} {kind}: {body}"
+            );
+        }
+    }
     assert_eq!(logs(&env), before, "a cross-site request wrote something");
     untouched(&env, &t);
 
