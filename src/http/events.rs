@@ -6,7 +6,9 @@
 //! thread and ends when the client goes away or the server shuts down. A stream also ends,
 //! within [`RECHECK`], when its caller may no longer read the project (its token revoked or
 //! narrowed, a new token making a request without one unwelcome, a console logout): its last
-//! event is `closed`, with the error a new request would get.
+//! event is `closed`, with the error a new request would get. A stream opens with a comment
+//! line, so that the client has the answer's status and headers at once, not with the first
+//! event.
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -50,7 +52,19 @@ struct Follow {
     /// request's check and the stream's start is seen too).
     checked: Option<(crate::store::tokens::TokensStamp, u64)>,
     tick: tokio::time::Interval,
+    /// Whether the first SSE line went out: a comment, so that the client has the answer's
+    /// status and headers at once (they go out with the first bytes of the body).
+    greeted: bool,
     ended: bool,
+}
+
+/// A watch event as an SSE event: its cursor as the id, its kind as the name.
+fn to_sse(e: &Event) -> SseEvent {
+    SseEvent::default()
+        .id(e.cursor.clone())
+        .event(e.kind.as_str())
+        .json_data(e)
+        .unwrap_or_else(|_| SseEvent::default().comment("an event that is not JSON"))
 }
 
 impl Follow {
@@ -60,18 +74,13 @@ impl Follow {
         if self.ended {
             return None;
         }
+        if !self.greeted {
+            self.greeted = true;
+            return Some(SseEvent::default().comment("relay: following"));
+        }
         loop {
             tokio::select! {
-                e = self.rx.recv() => {
-                    let e = e?;
-                    return Some(
-                        SseEvent::default()
-                            .id(e.cursor.clone())
-                            .event(e.kind.as_str())
-                            .json_data(&e)
-                            .unwrap_or_else(|_| SseEvent::default().comment("an event that is not JSON")),
-                    );
-                }
+                e = self.rx.recv() => return e.as_ref().map(to_sse),
                 _ = self.tick.tick() => {
                     let now = self.state.credentials_stamp();
                     if self.checked.as_ref() == Some(&now) {
@@ -149,6 +158,7 @@ pub async fn events(
         project,
         checked: None,
         tick,
+        greeted: false,
         ended: false,
     };
     // When the stream ends, the channel closes and the watch's thread stops with it.

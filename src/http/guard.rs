@@ -1,6 +1,7 @@
 //! Where a request comes from, checked before any route reads it ([`check`], which
-//! `routes::router` runs as a layer before every route). Two attacks reach a server on a developer's machine through the
-//! developer's own browser, and neither needs a token when none is live:
+//! `routes::router` runs as a layer before every route). Two attacks reach a server on a
+//! developer's machine through the developer's own browser, and neither needs a token when
+//! none is live:
 //!
 //! - **DNS rebinding**: a page at `evil.example` makes its name resolve to 127.0.0.1, and its
 //!   scripts then read and write the store as a same-origin page. The page's requests carry

@@ -1,5 +1,5 @@
-//! `relay token`: make, list, narrow and revoke the bearer tokens `relay serve` accepts. The logic is
-//! [`crate::ops::tokens`]; this prints a new token once and never again.
+//! `relay token`: make, list, narrow and revoke the bearer tokens `relay serve` accepts. The
+//! logic is [`crate::ops::tokens`]; this prints a new token once and never again.
 
 use std::io::Write;
 
