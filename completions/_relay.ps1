@@ -65,7 +65,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print records as they are appended to the store, until interrupted')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the store over HTTP: the Agentic Protocol''s HTTP mapping (§9.1), with bearer tokens')
-            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Make, list and revoke the bearer tokens of `relay serve`')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Make, list, narrow and revoke the bearer tokens of `relay serve`')
             [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Open the web console: timeline, search, facts, the review queue and orient, in a browser')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -1493,6 +1493,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--max-body', '--max-body', [CompletionResultType]::ParameterName, 'The largest request body, in bytes (larger: 413)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds a request may take to arrive and be answered (slower: 408, or for headers the connection is closed)')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The embedding model for semantic and hybrid search (see `relay search --help`)')
+            [CompletionResult]::new('--allow-host', '--allow-host', [CompletionResultType]::ParameterName, 'Answer requests whose Host is NAME too (repeatable): the name clients reach the server by, behind a proxy or under a DNS name. NAME matches any port, NAME:PORT that port only. Without it, only the listening address and localhost are answered (421 otherwise), so that a web page cannot reach the server under a name of its own')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
             [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')
@@ -1529,7 +1530,8 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Make a token and print it (once: only its hash is kept)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Every token, revoked ones too (no secrets: ids, actors, scopes, times)')
-            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a token: requests with it are refused from now on')
+            [CompletionResult]::new('narrow', 'narrow', [CompletionResultType]::ParameterValue, 'Narrow a token: keep only some of its projects, or make it read-only')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a token: requests with it are refused from now on, its open streams end')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1571,6 +1573,25 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'relay;token;narrow' {
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'A project the token keeps (repeatable, or comma-separated); the others are dropped')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'The token may read from now on, never write')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('--sign', '--sign', [CompletionResultType]::ParameterName, 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'relay;token;revoke' {
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
@@ -1591,7 +1612,8 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         'relay;token;help' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Make a token and print it (once: only its hash is kept)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Every token, revoked ones too (no secrets: ids, actors, scopes, times)')
-            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a token: requests with it are refused from now on')
+            [CompletionResult]::new('narrow', 'narrow', [CompletionResultType]::ParameterValue, 'Narrow a token: keep only some of its projects, or make it read-only')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a token: requests with it are refused from now on, its open streams end')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1599,6 +1621,9 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             break
         }
         'relay;token;help;list' {
+            break
+        }
+        'relay;token;help;narrow' {
             break
         }
         'relay;token;help;revoke' {
@@ -1661,7 +1686,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Print records as they are appended to the store, until interrupted')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the store over HTTP: the Agentic Protocol''s HTTP mapping (§9.1), with bearer tokens')
-            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Make, list and revoke the bearer tokens of `relay serve`')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Make, list, narrow and revoke the bearer tokens of `relay serve`')
             [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Open the web console: timeline, search, facts, the review queue and orient, in a browser')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -1879,13 +1904,17 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         'relay;help;token' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Make a token and print it (once: only its hash is kept)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Every token, revoked ones too (no secrets: ids, actors, scopes, times)')
-            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a token: requests with it are refused from now on')
+            [CompletionResult]::new('narrow', 'narrow', [CompletionResultType]::ParameterValue, 'Narrow a token: keep only some of its projects, or make it read-only')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a token: requests with it are refused from now on, its open streams end')
             break
         }
         'relay;help;token;create' {
             break
         }
         'relay;help;token;list' {
+            break
+        }
+        'relay;help;token;narrow' {
             break
         }
         'relay;help;token;revoke' {

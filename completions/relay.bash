@@ -358,6 +358,9 @@ _relay() {
             relay__subcmd__help__subcmd__token,list)
                 cmd="relay__subcmd__help__subcmd__token__subcmd__list"
                 ;;
+            relay__subcmd__help__subcmd__token,narrow)
+                cmd="relay__subcmd__help__subcmd__token__subcmd__narrow"
+                ;;
             relay__subcmd__help__subcmd__token,revoke)
                 cmd="relay__subcmd__help__subcmd__token__subcmd__revoke"
                 ;;
@@ -556,6 +559,9 @@ _relay() {
             relay__subcmd__token,list)
                 cmd="relay__subcmd__token__subcmd__list"
                 ;;
+            relay__subcmd__token,narrow)
+                cmd="relay__subcmd__token__subcmd__narrow"
+                ;;
             relay__subcmd__token,revoke)
                 cmd="relay__subcmd__token__subcmd__revoke"
                 ;;
@@ -567,6 +573,9 @@ _relay() {
                 ;;
             relay__subcmd__token__subcmd__help,list)
                 cmd="relay__subcmd__token__subcmd__help__subcmd__list"
+                ;;
+            relay__subcmd__token__subcmd__help,narrow)
+                cmd="relay__subcmd__token__subcmd__help__subcmd__narrow"
                 ;;
             relay__subcmd__token__subcmd__help,revoke)
                 cmd="relay__subcmd__token__subcmd__help__subcmd__revoke"
@@ -2164,7 +2173,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help__subcmd__token)
-            opts="create list revoke"
+            opts="create list narrow revoke"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2192,6 +2201,20 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help__subcmd__token__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__token__subcmd__narrow)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -4030,7 +4053,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__serve)
-            opts="-q -h -V --listen --max-body --timeout --model --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --listen --max-body --timeout --model --allow-host --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4049,6 +4072,10 @@ _relay() {
                     return 0
                     ;;
                 --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-host)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4534,7 +4561,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__token)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version create list revoke help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version create list narrow revoke help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4606,7 +4633,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__token__subcmd__help)
-            opts="create list revoke help"
+            opts="create list narrow revoke help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4661,6 +4688,20 @@ _relay() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        relay__subcmd__token__subcmd__help__subcmd__narrow)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         relay__subcmd__token__subcmd__help__subcmd__revoke)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -4682,6 +4723,40 @@ _relay() {
                 return 0
             fi
             case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__token__subcmd__narrow)
+            opts="-q -h -V --scope --read-only --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -62,7 +62,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand mcp 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
             cand watch 'Print records as they are appended to the store, until interrupted'
             cand serve 'Serve the store over HTTP: the Agentic Protocol''s HTTP mapping (§9.1), with bearer tokens'
-            cand token 'Make, list and revoke the bearer tokens of `relay serve`'
+            cand token 'Make, list, narrow and revoke the bearer tokens of `relay serve`'
             cand ui 'Open the web console: timeline, search, facts, the review queue and orient, in a browser'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -1382,6 +1382,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --max-body 'The largest request body, in bytes (larger: 413)'
             cand --timeout 'Seconds a request may take to arrive and be answered (slower: 408, or for headers the connection is closed)'
             cand --model 'The embedding model for semantic and hybrid search (see `relay search --help`)'
+            cand --allow-host 'Answer requests whose Host is NAME too (repeatable): the name clients reach the server by, behind a proxy or under a DNS name. NAME matches any port, NAME:PORT that port only. Without it, only the listening address and localhost are answered (421 otherwise), so that a web page cannot reach the server under a name of its own'
             cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
             cand --actor-type 'What kind of actor'
             cand --session 'The session (id or callsign) to record; default: this clone''s current session'
@@ -1417,7 +1418,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --version 'Print version'
             cand create 'Make a token and print it (once: only its hash is kept)'
             cand list 'Every token, revoked ones too (no secrets: ids, actors, scopes, times)'
-            cand revoke 'Revoke a token: requests with it are refused from now on'
+            cand narrow 'Narrow a token: keep only some of its projects, or make it read-only'
+            cand revoke 'Revoke a token: requests with it are refused from now on, its open streams end'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;token;create'= {
@@ -1456,6 +1458,24 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'relay;token;narrow'= {
+            cand --scope 'A project the token keeps (repeatable, or comma-separated); the others are dropped'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --read-only 'The token may read from now on, never write'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'relay;token;revoke'= {
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
@@ -1475,12 +1495,15 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;token;help'= {
             cand create 'Make a token and print it (once: only its hash is kept)'
             cand list 'Every token, revoked ones too (no secrets: ids, actors, scopes, times)'
-            cand revoke 'Revoke a token: requests with it are refused from now on'
+            cand narrow 'Narrow a token: keep only some of its projects, or make it read-only'
+            cand revoke 'Revoke a token: requests with it are refused from now on, its open streams end'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;token;help;create'= {
         }
         &'relay;token;help;list'= {
+        }
+        &'relay;token;help;narrow'= {
         }
         &'relay;token;help;revoke'= {
         }
@@ -1539,7 +1562,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand mcp 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
             cand watch 'Print records as they are appended to the store, until interrupted'
             cand serve 'Serve the store over HTTP: the Agentic Protocol''s HTTP mapping (§9.1), with bearer tokens'
-            cand token 'Make, list and revoke the bearer tokens of `relay serve`'
+            cand token 'Make, list, narrow and revoke the bearer tokens of `relay serve`'
             cand ui 'Open the web console: timeline, search, facts, the review queue and orient, in a browser'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -1696,11 +1719,14 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;help;token'= {
             cand create 'Make a token and print it (once: only its hash is kept)'
             cand list 'Every token, revoked ones too (no secrets: ids, actors, scopes, times)'
-            cand revoke 'Revoke a token: requests with it are refused from now on'
+            cand narrow 'Narrow a token: keep only some of its projects, or make it read-only'
+            cand revoke 'Revoke a token: requests with it are refused from now on, its open streams end'
         }
         &'relay;help;token;create'= {
         }
         &'relay;help;token;list'= {
+        }
+        &'relay;help;token;narrow'= {
         }
         &'relay;help;token;revoke'= {
         }

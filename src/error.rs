@@ -169,6 +169,9 @@ pub enum Error {
     RequestTimeout {
         seconds: u64,
     },
+    /// An HTTP request whose `Host` names another server than this one (DNS rebinding), what
+    /// it named.
+    MisdirectedRequest(String),
     LockTimeout {
         path: PathBuf,
         waited_ms: u64,
@@ -245,6 +248,8 @@ codes! {
     RequestTimeout = "request_timeout",
     PayloadTooLarge = "payload_too_large",
     UnsupportedMediaType = "unsupported_media_type",
+    /// A request whose `Host` is not one of the server's names (`relay serve`).
+    MisdirectedRequest = "misdirected_request",
 }
 
 impl Code {
@@ -255,7 +260,7 @@ impl Code {
     /// a clash with the store's state is 409; a store that cannot serve is 500, or 503 while
     /// another writer holds the lock (worth retrying). The HTTP server's own refusals have
     /// the statuses HTTP names them by (RFC 9110): no or a bad token 401, no route 404, a
-    /// wrong method 405, too slow 408, too large 413, not JSON 415.
+    /// wrong method 405, too slow 408, too large 413, not JSON 415, another server's name 421.
     pub fn http_status(self) -> u16 {
         match self {
             Code::Unauthenticated => 401,
@@ -263,6 +268,7 @@ impl Code {
             Code::RequestTimeout => 408,
             Code::PayloadTooLarge => 413,
             Code::UnsupportedMediaType => 415,
+            Code::MisdirectedRequest => 421,
             Code::InvalidSchema
             | Code::InvalidTransition
             | Code::InvalidInput
@@ -353,6 +359,7 @@ impl Error {
             Error::PayloadTooLarge { .. } => Code::PayloadTooLarge,
             Error::UnsupportedMediaType(_) => Code::UnsupportedMediaType,
             Error::RequestTimeout { .. } => Code::RequestTimeout,
+            Error::MisdirectedRequest(_) => Code::MisdirectedRequest,
         }
     }
 
@@ -391,7 +398,8 @@ impl Error {
             | Error::MethodNotAllowed { .. }
             | Error::PayloadTooLarge { .. }
             | Error::UnsupportedMediaType(_)
-            | Error::RequestTimeout { .. } => ErrorKind::InvalidInput,
+            | Error::RequestTimeout { .. }
+            | Error::MisdirectedRequest(_) => ErrorKind::InvalidInput,
             Error::Integrity(_) => ErrorKind::Integrity,
             Error::LockTimeout { .. } => ErrorKind::LockTimeout,
             Error::Io { .. } => ErrorKind::Internal,
@@ -519,6 +527,7 @@ impl fmt::Display for Error {
                 f,
                 "the request was not received and answered within {seconds} s (relay serve --timeout)"
             ),
+            Error::MisdirectedRequest(m) => write!(f, "{m}"),
         }
     }
 }
@@ -564,7 +573,7 @@ mod tests {
     /// The whole table, as the spec (§8, §9.1, §10.2) and the README give it. `http_status`
     /// matches every code without a wildcard, so a new code does not compile without a status;
     /// this test then fails until the code is added here, with the status chosen.
-    const TABLE: [(&str, u16); 29] = [
+    const TABLE: [(&str, u16); 30] = [
         ("invalid_schema", 400),
         ("invalid_transition", 400),
         ("package_not_found", 404),
@@ -594,6 +603,7 @@ mod tests {
         ("request_timeout", 408),
         ("payload_too_large", 413),
         ("unsupported_media_type", 415),
+        ("misdirected_request", 421),
     ];
 
     #[test]
@@ -677,6 +687,7 @@ mod tests {
             Error::RequestTimeout { seconds: 30 },
             Error::PayloadTooLarge { limit: 1 },
             Error::UnsupportedMediaType("text/plain".into()),
+            Error::MisdirectedRequest("evil.example".into()),
         ];
         let got: Vec<(&str, u16)> = errors.iter().map(|e| (e.code(), e.http_status())).collect();
         assert_eq!(
@@ -712,6 +723,7 @@ mod tests {
                 ("request_timeout", 408),
                 ("payload_too_large", 413),
                 ("unsupported_media_type", 415),
+                ("misdirected_request", 421),
             ]
         );
     }

@@ -34,6 +34,7 @@ pub enum Access {
 }
 
 /// What the `Authorization` header held, or else the console's login cookie.
+#[derive(Clone)]
 enum Presented {
     None,
     Bearer(String),
@@ -81,12 +82,39 @@ fn identify(shared: &Shared, presented: Presented) -> Result<Caller> {
         Presented::Other => Err(Error::Unauthenticated(
             "the Authorization header must read `Bearer TOKEN`".into(),
         )),
+        Presented::None if shared.login_required => Err(Error::Unauthenticated(
+            "this console needs the login of its `relay ui` link: open the link relay ui \
+             printed (it works once; run relay ui again for a new one), or send \
+             `Authorization: Bearer TOKEN`"
+                .into(),
+        )),
         Presented::None if shared.loopback && !tokens::any_live(store)? => Ok(Caller::Local),
         Presented::None => Err(Error::Unauthenticated(
             "this server needs a token: send `Authorization: Bearer TOKEN` (make one with \
              `relay token create --actor ID`)"
                 .into(),
         )),
+    }
+}
+
+/// What a request presented to be let in, kept to ask again later: an open event stream
+/// checks that its caller may still read, as tokens are revoked or narrowed.
+#[derive(Clone)]
+pub struct Credentials(Presented);
+
+impl<S: Send + Sync> FromRequestParts<S> for Credentials {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Credentials(presented(parts)))
+    }
+}
+
+impl Credentials {
+    /// Refuses, as a new request would be refused, when the caller these credentials make
+    /// now may not read `project` (a token revoked, or narrowed to other projects).
+    pub fn may_still_read(&self, shared: &Shared, project: &str) -> Result<()> {
+        identify(shared, self.0.clone())?.may_read(project)
     }
 }
 

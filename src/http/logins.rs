@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::http::{HeaderMap, header};
 use sha2::{Digest, Sha256};
@@ -25,6 +26,8 @@ const UI_PREFIX: &str = "relayui_";
 pub struct Logins {
     secret: String,
     inner: Mutex<UiLogins>,
+    /// How many logins were forgotten: an open stream checks its caller again when it grows.
+    forgotten: AtomicU64,
 }
 
 #[derive(Default)]
@@ -45,11 +48,7 @@ fn sha256_hex(parts: &[&[u8]]) -> String {
 
 /// Compares two strings in time that depends on their length only.
 pub fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
+    tokens::same_secret(a.as_bytes(), b.as_bytes())
 }
 
 impl Logins {
@@ -57,6 +56,7 @@ impl Logins {
         Ok(Logins {
             secret: tokens::random_hex("the console's form secret")?,
             inner: Mutex::default(),
+            forgotten: AtomicU64::new(0),
         })
     }
 
@@ -102,6 +102,12 @@ impl Logins {
 
     pub fn forget(&self, key: &str) {
         self.lock().keys.remove(&sha256_hex(&[key.as_bytes()]));
+        self.forgotten.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Changes whenever a login is forgotten (a logout).
+    pub fn generation(&self) -> u64 {
+        self.forgotten.load(Ordering::Relaxed)
     }
 
     /// The form token of the login held in `cookie`.

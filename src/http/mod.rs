@@ -16,6 +16,7 @@ mod console;
 mod events;
 pub mod extract;
 mod facts;
+pub mod guard;
 pub mod logins;
 mod projects;
 pub mod reply;
@@ -55,6 +56,12 @@ pub struct Options {
     pub defaults: Claim,
     pub model: Option<Arc<Model>>,
     pub warnings: WarningSink,
+    /// Names besides the listening address that a request's `Host` may give (a proxy's, a
+    /// DNS name): `NAME` for any port, or `NAME:PORT`.
+    pub allowed_hosts: Vec<String>,
+    /// Every request but `/v1/conformance` needs a login or a token, even on loopback with
+    /// no token live: `relay ui`, whose browser holds the login of its one-time link.
+    pub login_required: bool,
 }
 
 /// A bound server, not yet accepting.
@@ -69,7 +76,8 @@ pub struct Server {
 
 impl Server {
     /// Binds `options.listen` for `store`. The address may be any; a request is answered
-    /// without a token only on a loopback address while no token is live.
+    /// without a token only on a loopback address while no token is live (and never when
+    /// `options.login_required`).
     pub fn bind(store: Store, cwd: PathBuf, options: Options) -> Result<Server> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
@@ -81,6 +89,7 @@ impl Server {
         let std_listener = std::net::TcpListener::bind(listen).map_err(cannot)?;
         std_listener.set_nonblocking(true).map_err(cannot)?;
         let address = std_listener.local_addr().map_err(cannot)?;
+        let hosts = guard::Hosts::new(address, &options.allowed_hosts)?;
         let (listener, signals) = {
             let _inside = runtime.enter();
             let listener = tokio::net::TcpListener::from_std(std_listener).map_err(cannot)?;
@@ -93,6 +102,8 @@ impl Server {
             defaults: options.defaults,
             model: options.model,
             loopback: address.ip().is_loopback(),
+            login_required: options.login_required,
+            hosts,
             max_body: options.max_body,
             timeout: options.timeout,
             warnings: options.warnings,

@@ -73,13 +73,15 @@ pub fn routes() -> Router<AppState> {
         .merge(console::routes())
 }
 
-/// The whole service: [`routes`], JSON errors for an unknown route (404) or method (405), and
-/// the time limit on every request (408).
+/// The whole service: [`routes`], JSON errors for an unknown route (404) or method (405), the
+/// time limit on every request (408), and before all of them the checks of where a request
+/// comes from (`guard`: its `Host`, 421, and another site's browser, 403).
 pub fn router(state: AppState) -> Router {
     routes()
         .fallback(no_route)
         .method_not_allowed_fallback(wrong_method)
         .layer(middleware::from_fn_with_state(state.clone(), time_limit))
+        .layer(middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)
 }
 
@@ -95,6 +97,16 @@ async fn wrong_method(method: Method, req: Request) -> ApiError {
         method: method.to_string(),
         path: req.uri().path().to_string(),
     })
+}
+
+/// Refuses a request whose `Host` is not the server's (421) or that a browser says comes from
+/// another site without a token (403), before any route reads it.
+async fn guard(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let (parts, body) = req.into_parts();
+    if let Err(e) = super::guard::check(&state.hosts, &parts) {
+        return ApiError(e).into_response();
+    }
+    next.run(Request::from_parts(parts, body)).await
 }
 
 /// Answers 408 when a request is not read and answered within the server's `timeout` (a

@@ -15,6 +15,7 @@ use super::reply::ApiError;
 use crate::error::{Error, Result};
 use crate::ops::attribution::Claim;
 use crate::search::model::Model;
+use crate::store::tokens::TokensStamp;
 use crate::store::{Store, Warning};
 
 /// Where the store's warnings go (what its readers skipped); the CLI prints them.
@@ -39,6 +40,10 @@ pub struct Shared {
     /// Whether the server listens on a loopback address only: then it takes requests without
     /// a token while no token is live. Elsewhere a token is always needed.
     pub loopback: bool,
+    /// Whether a request always needs a login or a token, even on loopback (`relay ui`).
+    pub login_required: bool,
+    /// The names a request's `Host` may give ([`super::guard`]).
+    pub hosts: super::guard::Hosts,
     /// The largest request body, in bytes.
     pub max_body: usize,
     /// How long a request may take to arrive and be answered.
@@ -62,6 +67,12 @@ impl Deref for AppState {
 impl AppState {
     pub fn new(shared: Shared) -> AppState {
         AppState(Arc::new(shared))
+    }
+
+    /// What changes when any caller's rights may have: the token file (a token made,
+    /// revoked or narrowed) and the console's logins (a logout). Cheap to take: a stat.
+    pub fn credentials_stamp(&self) -> (TokensStamp, u64) {
+        (self.store.tokens_stamp(), self.logins.generation())
     }
 
     /// Runs `op` on tokio's blocking threads, then hands what the store's readers skipped to

@@ -2,7 +2,8 @@
 //! per-project … the key maps to one actor"). A token is 256 bits from the operating
 //! system's generator, shown once; the store keeps its SHA-256 (`store::tokens`). A request's
 //! token is looked up by that hash and becomes a [`Grant`]: the one actor it acts as, the
-//! projects it may touch, and whether it may write.
+//! projects it may touch, and whether it may write. A token can be revoked, or narrowed to
+//! fewer projects or to reading; never widened.
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -10,7 +11,7 @@ use sha2::{Digest, Sha256};
 use super::Actor;
 use crate::error::{Error, Result};
 use crate::store::Store;
-use crate::store::tokens::{TokenLine, TokenRecord};
+use crate::store::tokens::{Narrowing, TokenLine, TokenRecord};
 use crate::wire::{ids, time};
 
 /// What every token starts with, so that it is recognisable in a config file or a leak scan.
@@ -97,6 +98,7 @@ pub fn create(store: &Store, req: NewToken) -> Result<Created> {
         read_only: req.read_only,
         created_at: time::format(time::now()),
         revoked_at: None,
+        narrowed_at: None,
     };
     let _lock = store.lock_tokens()?;
     store.append_token_line(&TokenLine::Created(record.clone()))?;
@@ -125,20 +127,110 @@ pub fn revoke(store: &Store, token_id: &str) -> Result<TokenRecord> {
     Ok(token)
 }
 
+/// How to narrow a token: the projects it keeps (some of those it covers), or reading only.
+#[derive(Debug, Clone, Default)]
+pub struct Narrow {
+    pub projects: Option<Vec<String>>,
+    pub read_only: bool,
+}
+
+/// Narrows a live token: to some of the projects it covers, or to reading only; it can never
+/// be widened (make a new token for that). A narrowing that changes nothing writes nothing.
+/// Returns the token as narrowed.
+pub fn narrow(store: &Store, token_id: &str, req: Narrow) -> Result<TokenRecord> {
+    if req.projects.is_none() && !req.read_only {
+        return Err(Error::InvalidInput(
+            "say how to narrow the token: --scope PROJECT for each project it keeps, or \
+             --read-only"
+                .into(),
+        ));
+    }
+    let _lock = store.lock_tokens()?;
+    let mut token = (store.tokens()?.into_iter())
+        .find(|t| t.token_id == token_id)
+        .ok_or_else(|| Error::TokenNotFound(token_id.to_string()))?;
+    if let Some(at) = &token.revoked_at {
+        return Err(Error::InvalidInput(format!(
+            "token {token_id} was revoked at {at}: it allows nothing to narrow"
+        )));
+    }
+    let projects = match req.projects {
+        None => None,
+        Some(mut list) => {
+            list.sort();
+            list.dedup();
+            if list.is_empty() {
+                return Err(Error::InvalidInput(
+                    "a token keeps at least one project: to take everything away, revoke it \
+                     (relay token revoke ID)"
+                        .into(),
+                ));
+            }
+            for p in &list {
+                match &token.projects {
+                    Some(had) if !had.contains(p) => {
+                        return Err(Error::InvalidInput(format!(
+                            "token {token_id} does not cover project `{p}` (it covers {}): a \
+                             narrowing keeps some of a token's projects and adds none; make a \
+                             new token for more",
+                            had.join(", ")
+                        )));
+                    }
+                    Some(_) => {}
+                    None => {
+                        super::projects::get(store, p)?;
+                    }
+                }
+            }
+            Some(list)
+        }
+    };
+    let keeps_projects = projects
+        .as_ref()
+        .is_none_or(|l| token.projects.as_ref() == Some(l));
+    if keeps_projects && (token.read_only || !req.read_only) {
+        return Ok(token);
+    }
+    let narrowing = Narrowing {
+        token_id: token.token_id.clone(),
+        projects,
+        read_only: req.read_only,
+        narrowed_at: time::format(time::now()),
+    };
+    store.append_token_line(&TokenLine::Narrowed(narrowing.clone()))?;
+    narrowing.apply(&mut token);
+    Ok(token)
+}
+
 /// Whether any token is live (made and not revoked): then `relay serve` asks every request
 /// for one.
 pub fn any_live(store: &Store) -> Result<bool> {
     Ok(store.tokens()?.iter().any(|t| t.revoked_at.is_none()))
 }
 
-/// The grant of a presented token; `unauthenticated` when it is unknown or revoked.
+/// Whether two secrets (or their hashes) are equal, in a time that depends on their lengths
+/// only: how long a refusal takes tells nothing of how much of a guess was right.
+pub fn same_secret(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let diff = (a.iter().zip(b)).fold(0u8, |acc, (x, y)| acc | (x ^ y));
+    std::hint::black_box(diff) == 0
+}
+
+/// The grant of a presented token; `unauthenticated` when it is unknown or revoked. The
+/// token's hash is compared with every stored one, each in constant time ([`same_secret`]).
 pub fn authenticate(store: &Store, presented: &str) -> Result<Grant> {
     let hash = digest(presented.trim());
-    let token = (store.tokens()?.into_iter())
-        .find(|t| t.sha256 == hash)
-        .ok_or_else(|| {
-            Error::Unauthenticated("the bearer token is not one of this store's tokens".into())
-        })?;
+    let mut found = None;
+    for t in store.tokens()? {
+        if same_secret(t.sha256.as_bytes(), hash.as_bytes()) && found.is_none() {
+            found = Some(t);
+        }
+    }
+    let token = found.ok_or_else(|| {
+        Error::Unauthenticated("the bearer token is not one of this store's tokens".into())
+    })?;
     if let Some(at) = &token.revoked_at {
         return Err(Error::Unauthenticated(format!(
             "the bearer token {} was revoked at {at}",
@@ -161,7 +253,7 @@ pub fn to_value(t: &TokenRecord) -> Value {
     json!({
         "token_id": t.token_id, "actor_id": t.actor_id, "actor_type": t.actor_type,
         "projects": t.projects, "read_only": t.read_only, "created_at": t.created_at,
-        "revoked_at": t.revoked_at,
+        "revoked_at": t.revoked_at, "narrowed_at": t.narrowed_at,
     })
 }
 
@@ -283,6 +375,25 @@ mod tests {
     }
 
     #[test]
+    fn secrets_are_equal_only_byte_for_byte_and_length_for_length() {
+        assert!(same_secret(b"", b""));
+        assert!(same_secret(b"relay_ab12", b"relay_ab12"));
+        assert!(!same_secret(b"relay_ab12", b"relay_ab13"));
+        assert!(!same_secret(b"relay_ab12", b"Relay_ab12"));
+        assert!(!same_secret(b"relay_ab12", b"relay_ab1"));
+        assert!(!same_secret(b"relay_ab1", b"relay_ab12"));
+        // Among several tokens, each presented token finds its own.
+        let (_dir, store) = store_with(&["demo"]);
+        let made: Vec<Created> = (0..3).map(|_| make(&store, None, false)).collect();
+        for m in &made {
+            assert_eq!(
+                authenticate(&store, &m.token).unwrap().token_id,
+                m.record.token_id
+            );
+        }
+    }
+
+    #[test]
     fn read_only_tokens_read_everything_and_write_nothing() {
         let (_dir, store) = store_with(&["demo", "other"]);
         let made = make(&store, None, true);
@@ -308,6 +419,64 @@ mod tests {
         assert_eq!(
             revoke(&store, "tok_none").unwrap_err().code(),
             "token_not_found"
+        );
+    }
+
+    #[test]
+    fn a_token_is_narrowed_never_widened_and_a_narrowing_that_changes_nothing_writes_nothing() {
+        let (_dir, store) = store_with(&["demo", "web", "api"]);
+        let made = make(&store, None, false);
+        let id = made.record.token_id.clone();
+        let to = |projects: Option<&[&str]>, read_only: bool| Narrow {
+            projects: projects.map(|l| l.iter().map(|p| p.to_string()).collect()),
+            read_only,
+        };
+        let t = narrow(&store, &id, to(Some(&["web", "demo"]), false)).unwrap();
+        assert_eq!(
+            t.projects,
+            Some(vec!["demo".to_string(), "web".to_string()])
+        );
+        let grant = authenticate(&store, &made.token).unwrap();
+        assert!(grant.may_write("web").is_ok());
+        assert_eq!(grant.may_read("api").unwrap_err().code(), "unauthorized");
+        let file = || std::fs::read_to_string(store.layout().tokens_file()).unwrap();
+        let lines = file();
+        // The same scope again, or a project it does not cover: nothing written.
+        narrow(&store, &id, to(Some(&["demo", "web"]), false)).unwrap();
+        let wider = narrow(&store, &id, to(Some(&["api"]), false)).unwrap_err();
+        assert_eq!(wider.code(), "invalid_input");
+        assert!(wider.to_string().contains("adds none"), "{wider}");
+        assert_eq!(
+            narrow(&store, &id, to(None, false)).unwrap_err().code(),
+            "invalid_input"
+        );
+        assert_eq!(
+            narrow(&store, &id, to(Some(&[]), false))
+                .unwrap_err()
+                .code(),
+            "invalid_input"
+        );
+        assert_eq!(
+            narrow(&store, "tok_none", to(None, true))
+                .unwrap_err()
+                .code(),
+            "token_not_found"
+        );
+        assert_eq!(file(), lines);
+        // Read-only: it still reads, and writes nothing.
+        let t = narrow(&store, &id, to(None, true)).unwrap();
+        assert!(t.read_only && t.narrowed_at.is_some());
+        let grant = authenticate(&store, &made.token).unwrap();
+        assert!(grant.may_read("demo").is_ok());
+        assert_eq!(grant.may_write("demo").unwrap_err().code(), "unauthorized");
+        // An unscoped token narrowed to a project that does not exist.
+        let other = make(&store, None, false).record.token_id;
+        let e = narrow(&store, &other, to(Some(&["nope"]), false)).unwrap_err();
+        assert_eq!(e.code(), "project_not_found");
+        revoke(&store, &id).unwrap();
+        assert_eq!(
+            narrow(&store, &id, to(None, true)).unwrap_err().code(),
+            "invalid_input"
         );
     }
 

@@ -322,14 +322,18 @@ fn relay_ui_prints_a_link_that_logs_in_once_as_the_local_user() {
     assert_eq!(done.status, 303, "{}", done.body);
     assert_eq!(status_of(&env, &id), "complete");
 
-    // The link works once; without a login the console stays read-only.
+    // The link works once; without its login the console shows nothing but the login form.
     let again = Browser::new(&env, "again").get(&link);
     assert_eq!(again.status, 401);
     assert!(again.body.contains("used already"), "{}", again.body);
     let anonymous = Browser::new(&env, "anon").get(&server.at("/review"));
-    assert_eq!(anonymous.status, 200);
-    assert!(anonymous.body.contains("Read-only"));
-    // relay ui made no token: the JSON routes still need none on loopback.
+    assert_eq!(anonymous.status, 303);
+    assert!(
+        anonymous.head.contains("location: /console/login"),
+        "{}",
+        anonymous.head
+    );
+    // relay ui made no token: its login is the run's own secret.
     assert_eq!(env.ok(&["token", "list", "--json"]), "");
 }
 

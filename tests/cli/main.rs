@@ -44,6 +44,7 @@ mod search_quality;
 mod search_semantic;
 mod secrets;
 mod serve;
+mod serve_origin;
 mod sessions;
 mod share;
 mod signing;

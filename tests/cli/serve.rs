@@ -312,7 +312,8 @@ fn sigterm_finishes_the_request_in_flight_then_exits_0() {
     // With `Expect: 100-continue` the server says when the handler starts reading the body:
     // from then on the request is in flight.
     let head = format!(
-        "POST /v1/projects/demo/packages HTTP/1.1\r\nHost: relay\r\n{JSON}\r\nContent-Length: {}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
+        "POST /v1/projects/demo/packages HTTP/1.1\r\nHost: {}\r\n{JSON}\r\nContent-Length: {}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
+        server.address,
         body.len()
     );
     stream.write_all(head.as_bytes()).unwrap();
@@ -423,7 +424,8 @@ fn slow_clients_time_out_and_write_nothing() {
         .set_read_timeout(Some(Duration::from_secs(20)))
         .unwrap();
     let head = format!(
-        "POST /v1/projects/demo/packages HTTP/1.1\r\nHost: relay\r\n{JSON}\r\nContent-Length: 100\r\n\r\n{{\"title\""
+        "POST /v1/projects/demo/packages HTTP/1.1\r\nHost: {}\r\n{JSON}\r\nContent-Length: 100\r\n\r\n{{\"title\"",
+        server.address
     );
     let answer = exchange(&mut stream, head.as_bytes());
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
@@ -630,4 +632,36 @@ fn projects_are_created_listed_and_archived_over_http() {
     assert_eq!(curl(&env, &args).0, 403);
     let (code, stderr) = server.stop();
     assert_eq!(code, Some(0), "{stderr}");
+}
+
+/// A chunked body over the limit is 413 however it is cut: in chunks that add up to too much,
+/// or in one chunk whose declared size does not even fit in 64 bits (which was a 400).
+#[test]
+fn an_oversized_chunked_body_is_413_and_writes_nothing() {
+    let env = Env::new();
+    let server = Served::start(&env, &["--max-body", "1024"]);
+    let before = logs(&env);
+    let body = json!({"title": "x".repeat(3000)}).to_string();
+    let head = format!(
+        "POST /v1/projects/demo/packages HTTP/1.1\r\nHost: {}\r\n{JSON}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+        server.address
+    );
+    let small_chunks: String = body
+        .as_bytes()
+        .chunks(100)
+        .map(|c| format!("{:x}\r\n{}\r\n", c.len(), String::from_utf8_lossy(c)))
+        .collect();
+    for chunks in [
+        format!("{small_chunks}0\r\n\r\n"),
+        format!("FFFFFFFFFFFFFFFFFF\r\n{body}\r\n0\r\n\r\n"),
+    ] {
+        let mut stream = TcpStream::connect(server.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let answer = exchange(&mut stream, format!("{head}{chunks}").as_bytes());
+        assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+        assert!(answer.contains("\"payload_too_large\""), "{answer}");
+    }
+    assert_eq!(logs(&env), before, "no oversized body wrote anything");
 }

@@ -258,7 +258,7 @@ def bad_inputs(c):
 
     # Paths as the client sends them, unnormalised: httpx would resolve `..` itself.
     def raw_get(path, body=b""):
-        head = (f"POST {path} HTTP/1.1\r\nHost: relay\r\nContent-Type: application/json\r\n"
+        head = (f"POST {path} HTTP/1.1\r\nHost: {HOST}:{PORT}\r\nContent-Type: application/json\r\n"
                 f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
         answer = raw(head + body)
         status = int(answer.split(" ", 2)[1])
@@ -292,7 +292,7 @@ def bad_inputs(c):
         at = (address.hostname, address.port)
         answer = raw(b"GET /v1/conformance HTTP/1.1\r\nHost: rel", at=at)
         assert answer == "" or answer.startswith("HTTP/1.1 408"), answer
-        answer = raw(b"POST /v1/projects/demo/packages HTTP/1.1\r\nHost: relay\r\n"
+        answer = raw(f"POST /v1/projects/demo/packages HTTP/1.1\r\nHost: {at[0]}:{at[1]}\r\n".encode() +
                      b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"title\"",
                      at=at)
         assert answer.startswith("HTTP/1.1 408"), answer

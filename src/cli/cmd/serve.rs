@@ -38,6 +38,10 @@ use crate::store::{Store, Warning};
 /// actor's. With no token, the server answers loopback requests only and writes as --actor
 /// (else config, git user.email, $USER), like the CLI; it refuses to listen on another
 /// address until a token exists.
+///
+/// Every request must name the server in its Host header (its listening address, localhost,
+/// or a name given with --allow-host; 421 otherwise), and a request without a token that a
+/// browser marks as coming from another site (Origin, Sec-Fetch-Site) is refused (403).
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay serve                        http://127.0.0.1:7700, no token needed while none exists
@@ -61,6 +65,12 @@ pub struct ServeArgs {
     /// The embedding model for semantic and hybrid search (see `relay search --help`)
     #[arg(long, value_name = "PATH", env = "RELAY_MODEL")]
     pub model: Option<std::path::PathBuf>,
+    /// Answer requests whose Host is NAME too (repeatable): the name clients reach the
+    /// server by, behind a proxy or under a DNS name. NAME matches any port, NAME:PORT that
+    /// port only. Without it, only the listening address and localhost are answered (421
+    /// otherwise), so that a web page cannot reach the server under a name of its own
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
     /// Who requests without a token write as
     #[command(flatten)]
     pub who: ActorArgs,
@@ -89,6 +99,8 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> CmdResult {
         defaults: args.who.claim(&args.session),
         model,
         warnings: warning_printer(ctx),
+        allowed_hosts: args.allow_host,
+        login_required: false,
     };
     let server = Server::bind(own, ctx.cwd.clone(), options)?;
     let url = server.url();

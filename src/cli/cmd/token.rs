@@ -1,5 +1,5 @@
-//! `relay token`: make, list and revoke the bearer tokens `relay serve` accepts. The logic is
-//! [`crate::ops::tokens`]; this prints a new token once and never again.
+//! `relay token`: make, list, narrow and revoke the bearer tokens `relay serve` accepts. The
+//! logic is [`crate::ops::tokens`]; this prints a new token once and never again.
 
 use std::io::Write;
 
@@ -11,19 +11,21 @@ use crate::ops::Actor;
 use crate::ops::tokens::{self, NewToken};
 use crate::store::tokens::TokenRecord;
 
-/// Make, list and revoke the bearer tokens of `relay serve`
+/// Make, list, narrow and revoke the bearer tokens of `relay serve`
 ///
 /// A token maps to one actor: whatever a request with it writes is recorded as that actor's
 /// (created_by, asserted_by, a review's actor). It may be limited to some projects, and to
 /// reading. relay prints a new token once and keeps only its SHA-256, in .relay/local/tokens.ndjson
 /// (per clone, never committed). Once a live token exists, `relay serve` asks every request
 /// for one (`Authorization: Bearer TOKEN`), and it can listen on addresses other than
-/// loopback.
+/// loopback. Revoking or narrowing a token takes effect on the next request, and ends the
+/// token's open event streams within a second.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay token create --actor claude --actor-type agent --project web
   relay token create --actor dashboard --actor-type script --read-only --json
   relay token list
+  relay token narrow tok_… --scope web --read-only
   relay token revoke tok_…")]
 pub struct TokenArgs {
     #[command(subcommand)]
@@ -52,7 +54,24 @@ pub enum Action {
     },
     /// Every token, revoked ones too (no secrets: ids, actors, scopes, times)
     List,
-    /// Revoke a token: requests with it are refused from now on
+    /// Narrow a token: keep only some of its projects, or make it read-only
+    ///
+    /// A token is never widened: the projects named must be ones it covers (make a new token
+    /// for more). Requests are judged by the narrower scope from now on, and the token's open
+    /// event streams on a project it no longer covers end within a second. Narrowing to the
+    /// scope it has already writes nothing.
+    Narrow {
+        /// The token's id (tok_…), as `relay token list` shows it
+        #[arg(value_name = "ID")]
+        token_id: String,
+        /// A project the token keeps (repeatable, or comma-separated); the others are dropped
+        #[arg(long, value_name = "PROJECT", value_delimiter = ',')]
+        scope: Vec<String>,
+        /// The token may read from now on, never write
+        #[arg(long)]
+        read_only: bool,
+    },
+    /// Revoke a token: requests with it are refused from now on, its open streams end
     Revoke {
         /// The token's id (tok_…), as `relay token list` shows it
         #[arg(value_name = "ID")]
@@ -137,6 +156,25 @@ pub fn run(ctx: &mut Ctx, args: TokenArgs) -> CmdResult {
                 for t in &all {
                     token_line(ctx.ui.out(), t)?;
                 }
+            }
+            Ok(())
+        }
+        Action::Narrow {
+            token_id,
+            scope,
+            read_only,
+        } => {
+            let mut projects: Vec<String> = ctx.global.project.iter().cloned().collect();
+            projects.extend(scope);
+            let req = tokens::Narrow {
+                projects: (!projects.is_empty()).then_some(projects),
+                read_only,
+            };
+            let t = tokens::narrow(store, &token_id, req)?;
+            if ctx.ui.json {
+                ctx.ui.json_line(&tokens::to_value(&t))?;
+            } else {
+                token_line(ctx.ui.out(), &t)?;
             }
             Ok(())
         }

@@ -1,7 +1,9 @@
 //! `relay ui`: the web console in a browser with nothing to set up. It serves the store on a
 //! free loopback port (the server of `relay serve`) and opens a one-time link that logs the
 //! browser in as the person running it, so reviews can be approved from the page without
-//! making a token; where no browser opens, it prints the link.
+//! making a token; where no browser opens, it prints the link. That login is the run's
+//! secret: the server answers nothing without it (or a token), so no other page or program
+//! reads or writes through it.
 
 use std::net::{Ipv4Addr, SocketAddr};
 
@@ -20,8 +22,10 @@ use crate::ops::tokens::Grant;
 /// the default browser on a link that logs it in as you (--actor, else config, git
 /// user.email, $USER), so you can approve or request changes from the page. The link works
 /// once and the login lasts while this command runs; nothing is written to the store's
-/// tokens. Prints the link as its first line (--json: {"url": …}); with --no-open, or where
-/// no browser opens, open it yourself. Stop with Ctrl-C.
+/// tokens. Every request needs that login (or a token): another page in the browser, or
+/// another program on the machine, reads and writes nothing through this server. Prints the
+/// link as its first line (--json: {"url": …}); with --no-open, or where no browser opens,
+/// open it yourself. Stop with Ctrl-C.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay ui                      opens the console in your browser
@@ -58,6 +62,8 @@ pub fn run(ctx: &mut Ctx, args: UiArgs) -> CmdResult {
         defaults: claim,
         model,
         warnings: warning_printer(ctx),
+        allowed_hosts: Vec::new(),
+        login_required: true,
     };
     let server = Server::bind(own, ctx.cwd.clone(), options)?;
     let who = format!("{} ({})", actor.id, actor.actor_type);
