@@ -10,6 +10,7 @@ mod lines;
 mod placement;
 mod records;
 mod sessions;
+mod signed;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -649,6 +650,7 @@ pub fn verify(store: &Store) -> Result<(Report, Vec<String>)> {
     c.indexes()?;
     c.layout();
     c.allowed_signers();
+    c.signatures()?;
     let _ = store.diagnostics().take();
     Ok((c.report, forked))
 }
