@@ -271,20 +271,54 @@ fn remote_deliverables(store: &Store, input: &Map<String, Value>) -> Result<()> 
         }
         in_tree.push((i, path));
     }
-    // One `git check-ignore` a path (few: the input limits bound them); outside git, none.
-    for (i, path) in in_tree {
-        let ignored = (tree.as_ref()).is_some_and(|t| {
-            super::git::git_raw(t.root(), &["check-ignore", "-q", "--", path]).is_some()
-        });
-        if ignored {
+    if let (Some(t), false) = (&tree, in_tree.is_empty()) {
+        let paths: Vec<&str> = in_tree.iter().map(|(_, p)| *p).collect();
+        let ignored = ignored_by_git(t.root(), &paths);
+        if let Some((i, path)) = in_tree.iter().find(|(_, p)| ignored.contains(*p)) {
             return Err(refused_deliverable(
-                i,
+                *i,
                 path,
                 "git ignores it, so it is not shared with the store's readers",
             ));
         }
     }
     Ok(())
+}
+
+/// Which of `paths` (relative to `root`) git ignores, asked of one `git check-ignore` (a
+/// tracked file is never ignored); none outside git or when git fails.
+fn ignored_by_git(root: &Path, paths: &[&str]) -> std::collections::HashSet<String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let child = Command::new("git")
+        .args(["check-ignore", "--stdin", "-z"])
+        .current_dir(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let Ok(mut child) = child else {
+        return Default::default();
+    };
+    let mut input = Vec::new();
+    for p in paths {
+        input.extend_from_slice(p.as_bytes());
+        input.push(0);
+    }
+    // Written from a thread of its own, so that neither pipe can fill while the other waits.
+    let stdin = child.stdin.take();
+    let writer = std::thread::spawn(move || {
+        if let Some(mut stdin) = stdin {
+            let _ = stdin.write_all(&input);
+        }
+    });
+    let out = child.wait_with_output();
+    let _ = writer.join();
+    match out {
+        // 0: some are ignored; 1: none is; anything else: not a repository, or git failed.
+        Ok(o) if o.status.success() => super::git::nul_paths(&o.stdout).into_iter().collect(),
+        _ => Default::default(),
+    }
 }
 
 fn refused_deliverable(i: usize, path: &str, why: &str) -> Error {
