@@ -889,6 +889,12 @@ fn plain_verify_checks_signatures_and_a_stripped_or_foreign_one_fails_without_re
         "{}",
         r.stdout
     );
+    assert!(
+        r.stderr
+            .contains("1 problem(s) found in signatures; --fix cannot repair them"),
+        "{}",
+        r.stderr
+    );
     let (code, judged) = verdicts(&env);
     assert_eq!(code, 5);
     assert_eq!(failing(&judged, &fact_id), [("unsigned".to_string(), true)]);

@@ -116,10 +116,17 @@ pub fn run(ctx: &mut Ctx, args: VerifyArgs) -> CmdResult {
         }
         return Ok(());
     }
+    let signed = (report.problems.iter())
+        .filter(|p| p.is_error() && p.is_signature())
+        .count();
     Err(CliError::Relay(Error::Integrity(format!(
         "{errors} problem(s) found{}",
-        if args.fix {
+        if signed == errors {
+            " in signatures; --fix cannot repair them: each says what to do"
+        } else if args.fix {
             " that --fix cannot repair safely"
+        } else if signed > 0 {
+            "; `relay verify --fix` repairs what is safe (not signatures)"
         } else {
             "; `relay verify --fix` repairs what is safe"
         }
