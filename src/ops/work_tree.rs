@@ -9,11 +9,8 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::store::Store;
 
-/// The files a deliverable path may name: those of the work tree (the folder that holds the
-/// store), never a file of the store's folder (tokens, keys, other clones' state), of any
-/// `.relay` or `.git` folder, and never through a symlink that leads out of the tree (or
-/// into those folders). What a check answers of any other path is nothing at all, so no
-/// answer tells a caller of a file it could not read.
+/// The work tree of a store, as far as deliverable paths may reach into it (the store's
+/// folder holds tokens, keys and other clones' state: never reached).
 #[derive(Debug, Clone)]
 pub struct WorkTree {
     /// The folder as the store names it.
