@@ -67,7 +67,7 @@ complete -c relay -n "__fish_relay_needs_command" -f -a "onboard" -d 'Print the 
 complete -c relay -n "__fish_relay_needs_command" -f -a "mcp" -d 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
 complete -c relay -n "__fish_relay_needs_command" -f -a "watch" -d 'Print records as they are appended to the store, until interrupted'
 complete -c relay -n "__fish_relay_needs_command" -f -a "serve" -d 'Serve the store over HTTP: the Agentic Protocol\'s HTTP mapping (§9.1), with bearer tokens'
-complete -c relay -n "__fish_relay_needs_command" -f -a "token" -d 'Make, list and revoke the bearer tokens of `relay serve`'
+complete -c relay -n "__fish_relay_needs_command" -f -a "token" -d 'Make, list, narrow and revoke the bearer tokens of `relay serve`'
 complete -c relay -n "__fish_relay_needs_command" -f -a "ui" -d 'Open the web console: timeline, search, facts, the review queue and orient, in a browser'
 complete -c relay -n "__fish_relay_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c relay -n "__fish_relay_using_subcommand init" -l name -d 'A display name for the project' -r
@@ -1154,6 +1154,7 @@ complete -c relay -n "__fish_relay_using_subcommand serve" -l listen -d 'The add
 complete -c relay -n "__fish_relay_using_subcommand serve" -l max-body -d 'The largest request body, in bytes (larger: 413)' -r
 complete -c relay -n "__fish_relay_using_subcommand serve" -l timeout -d 'Seconds a request may take to arrive and be answered (slower: 408, or for headers the connection is closed)' -r
 complete -c relay -n "__fish_relay_using_subcommand serve" -l model -d 'The embedding model for semantic and hybrid search (see `relay search --help`)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand serve" -l allow-host -d 'Answer requests whose Host is NAME too (repeatable): the name clients reach the server by, behind a proxy or under a DNS name. NAME matches any port, NAME:PORT that port only. Without it, only the listening address and localhost are answered (421 otherwise), so that a web page cannot reach the server under a name of its own' -r
 complete -c relay -n "__fish_relay_using_subcommand serve" -l actor -d 'Who is acting; default: [actor] id in config, then git user.email, then $USER' -r
 complete -c relay -n "__fish_relay_using_subcommand serve" -l actor-type -d 'What kind of actor' -r -f -a "human\t''
 agent\t''
@@ -1172,23 +1173,24 @@ complete -c relay -n "__fish_relay_using_subcommand serve" -l allow-secrets -d '
 complete -c relay -n "__fish_relay_using_subcommand serve" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand serve" -s V -l version -d 'Print version'
-complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
-complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
-complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
-complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
-complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
-complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
-complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
-complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
-complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -s V -l version -d 'Print version'
-complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -f -a "create" -d 'Make a token and print it (once: only its hash is kept)'
-complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -f -a "list" -d 'Every token, revoked ones too (no secrets: ids, actors, scopes, times)'
-complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -f -a "revoke" -d 'Revoke a token: requests with it are refused from now on'
-complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list revoke help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -f -a "create" -d 'Make a token and print it (once: only its hash is kept)'
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -f -a "list" -d 'Every token, revoked ones too (no secrets: ids, actors, scopes, times)'
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -f -a "narrow" -d 'Narrow a token: keep only some of its projects, or make it read-only'
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -f -a "revoke" -d 'Revoke a token: requests with it are refused from now on, its open streams end'
+complete -c relay -n "__fish_relay_using_subcommand token; and not __fish_seen_subcommand_from create list narrow revoke help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from create" -l actor -d 'The actor the token acts as' -r
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from create" -l actor-type -d 'What kind of actor' -r -f -a "human\t''
 agent\t''
@@ -1221,6 +1223,21 @@ complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subco
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from list" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from narrow" -l scope -d 'A project the token keeps (repeatable, or comma-separated); the others are dropped' -r
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from narrow" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from narrow" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from narrow" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from narrow" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from narrow" -l read-only -d 'The token may read from now on, never write'
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from narrow" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from narrow" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from narrow" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from narrow" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from narrow" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from narrow" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from narrow" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from revoke" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from revoke" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from revoke" -l color -d 'When to color human output' -r -f -a "auto\t''
@@ -1236,7 +1253,8 @@ complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subco
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from revoke" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "create" -d 'Make a token and print it (once: only its hash is kept)'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "list" -d 'Every token, revoked ones too (no secrets: ids, actors, scopes, times)'
-complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "revoke" -d 'Revoke a token: requests with it are refused from now on'
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "narrow" -d 'Narrow a token: keep only some of its projects, or make it read-only'
+complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "revoke" -d 'Revoke a token: requests with it are refused from now on, its open streams end'
 complete -c relay -n "__fish_relay_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c relay -n "__fish_relay_using_subcommand ui" -l port -d 'The port on 127.0.0.1 (0: any free port)' -r
 complete -c relay -n "__fish_relay_using_subcommand ui" -l model -d 'The embedding model for search by meaning (see `relay search --help`)' -r -F
@@ -1289,7 +1307,7 @@ complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_su
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "mcp" -d 'Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "watch" -d 'Print records as they are appended to the store, until interrupted'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "serve" -d 'Serve the store over HTTP: the Agentic Protocol\'s HTTP mapping (§9.1), with bearer tokens'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "token" -d 'Make, list and revoke the bearer tokens of `relay serve`'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "token" -d 'Make, list, narrow and revoke the bearer tokens of `relay serve`'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "ui" -d 'Open the web console: timeline, search, facts, the review queue and orient, in a browser'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from projects" -f -a "list" -d 'List every project (NDJSON of project records with --json)'
@@ -1324,4 +1342,5 @@ complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "run" -d 'Handle one agent event (what the installed agent hooks run)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "create" -d 'Make a token and print it (once: only its hash is kept)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "list" -d 'Every token, revoked ones too (no secrets: ids, actors, scopes, times)'
-complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "revoke" -d 'Revoke a token: requests with it are refused from now on'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "narrow" -d 'Narrow a token: keep only some of its projects, or make it read-only'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "revoke" -d 'Revoke a token: requests with it are refused from now on, its open streams end'

@@ -49,6 +49,8 @@ fn run(dir: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
         git_commit: None,
         attribution_explicit: true,
         now,
+        // A deposit of this process, not a request from a client of a server.
+        remote: false,
     };
 
     // Deposit: a partial wire package; relay fills in id, time, project, status and author.

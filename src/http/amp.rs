@@ -2,7 +2,9 @@
 //! /amp/search`, `GET|DELETE /amp/records/{id}`, `GET /amp/records?type=…`, `GET /amp/status`.
 //! Each parses its request, checks the caller's token against the project, calls `ops::amp`,
 //! and answers with the AMP response object. The project is the request's `project` (the
-//! record's, or `?project=`), else the store's `default_project`.
+//! record's or the search body's, and `?project=`; two that differ are refused), else the
+//! store's `default_project`. As on every route, a parameter the operation does not take, in
+//! the query string or the body, is refused with 400 and nothing is done.
 
 use axum::extract::State;
 use serde::Deserialize;
@@ -37,18 +39,53 @@ fn string(body: &Map<String, Value>, name: &str) -> Result<Option<String>> {
     }
 }
 
+/// `?project=`, the one query parameter of store and search.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProjectQuery {
+    project: Option<String>,
+}
+
+/// No query parameter at all (get).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoQuery {}
+
+/// Refuses an `operation` member that names another operation than the route's.
+fn operation(body: &mut Map<String, Value>, route: &str) -> Result<()> {
+    match body.remove("operation") {
+        None | Some(Value::Null) => Ok(()),
+        Some(Value::String(o)) if o == route => Ok(()),
+        Some(other) => Err(Error::InvalidInput(format!(
+            "`operation` is {other}, but this is /amp/{route}: leave it out or give \"{route}\""
+        ))),
+    }
+}
+
 /// store: `{"record": {…}}` (an `"operation": "store"` member is allowed). 201 when written,
 /// 200 when the same record was already stored.
-pub async fn store(State(state): State<AppState>, caller: Caller, body: JsonBody) -> Answer {
+pub async fn store(
+    State(state): State<AppState>,
+    caller: Caller,
+    Params(q): Params<ProjectQuery>,
+    body: JsonBody,
+) -> Answer {
     let mut body = body.object("an AMP store request", true)?;
-    body.remove("operation");
+    operation(&mut body, "store")?;
     let record = match body.remove("record") {
         Some(Value::Object(r)) => r,
         _ => return Err(Error::InvalidInput("`record` must be an object".into()).into()),
     };
+    if let Some(name) = body.keys().next() {
+        return Err(Error::InvalidSchema(crate::error::SchemaError::new(
+            name.as_str(),
+            "an AMP store request takes `operation` and `record` only",
+        ))
+        .into());
+    }
     state
         .blocking(move |s| {
-            let project = project_of(s, string(&record, "project")?)?;
+            let project = project_of(s, amp::named_project(q.project, Some(&record))?)?;
             caller.may_write(&project)?;
             caller.may_name(string(&record, "agent")?.as_deref(), None)?;
             let claim = caller.claim(s, None);
@@ -63,8 +100,6 @@ pub async fn store(State(state): State<AppState>, caller: Caller, body: JsonBody
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SearchBody {
-    #[serde(default)]
-    operation: Option<String>,
     query: String,
     #[serde(rename = "type")]
     kind: Option<String>,
@@ -77,12 +112,27 @@ pub struct SearchBody {
     as_of: Option<String>,
 }
 
-pub async fn search(State(state): State<AppState>, caller: Caller, body: JsonBody) -> Answer {
-    let body: SearchBody = body.parse("an AMP search request")?;
-    let _ = body.operation;
+pub async fn search(
+    State(state): State<AppState>,
+    caller: Caller,
+    Params(q): Params<ProjectQuery>,
+    body: JsonBody,
+) -> Answer {
+    let mut body = body.object("an AMP search request", true)?;
+    operation(&mut body, "search")?;
+    let body: SearchBody = JsonBody(Some(Value::Object(body))).parse("an AMP search request")?;
+    let named = match (q.project, body.project) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(Error::InvalidInput(format!(
+                "?project={a} and the body's project `{b}` differ: give one, or the same in both"
+            ))
+            .into());
+        }
+        (a, b) => a.or(b),
+    };
     state
         .blocking(move |s| {
-            let project = project_of(s, body.project)?;
+            let project = project_of(s, named)?;
             caller.may_read(&project)?;
             let model = s.model.clone();
             let mode = search_mode(None, model.as_deref())?;
@@ -101,7 +151,12 @@ pub async fn search(State(state): State<AppState>, caller: Caller, body: JsonBod
 }
 
 /// get: the record by id (a retracted or expired one is `package_not_found`).
-pub async fn get(State(state): State<AppState>, caller: Caller, PathId(id): PathId) -> Answer {
+pub async fn get(
+    State(state): State<AppState>,
+    caller: Caller,
+    PathId(id): PathId,
+    Params(NoQuery {}): Params<NoQuery>,
+) -> Answer {
     state
         .blocking(move |s| {
             caller.may_read(pull::specific(&s.store, &id)?.package.project_id())?;
@@ -110,13 +165,39 @@ pub async fn get(State(state): State<AppState>, caller: Caller, PathId(id): Path
         .await
 }
 
-/// delete: a retraction, as the caller.
-pub async fn delete(State(state): State<AppState>, caller: Caller, PathId(id): PathId) -> Answer {
+/// Why a record is deleted: `?reason=`, or the body `{"reason": …}`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeleteParams {
+    reason: Option<String>,
+}
+
+/// delete: a retraction, as the caller, with the caller's reason (`?reason=` or a body
+/// `{"reason": …}`), else AMP's default one.
+pub async fn delete(
+    State(state): State<AppState>,
+    caller: Caller,
+    PathId(id): PathId,
+    Params(q): Params<DeleteParams>,
+    body: JsonBody,
+) -> Answer {
+    let b: DeleteParams = body.parse("an AMP delete request")?;
+    let reason = match (q.reason, b.reason) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(Error::InvalidInput(
+                "?reason= and the body's reason differ: give one, or the same in both".into(),
+            )
+            .into());
+        }
+        (a, b) => a.or(b),
+    };
     state
         .blocking(move |s| {
             caller.may_write(pull::specific(&s.store, &id)?.package.project_id())?;
             let claim = caller.claim(s, None);
-            Ok(Reply::ok(amp::delete(&s.store, &s.cwd, &id, None, &claim)?))
+            Ok(Reply::ok(amp::delete(
+                &s.store, &s.cwd, &id, reason, &claim,
+            )?))
         })
         .await
 }

@@ -166,6 +166,26 @@ pub fn to_input(record: &Map<String, Value>) -> Result<Map<String, Value>> {
     Ok(input)
 }
 
+/// The project a request names: its own (`?project=`, or an MCP call's `project` argument)
+/// or the record's `project` member; `None` when neither names one (the transport's default
+/// then). Two that differ are refused rather than one silently chosen.
+pub fn named_project(
+    request: Option<String>,
+    record: Option<&Map<String, Value>>,
+) -> Result<Option<String>> {
+    let of_record = match record {
+        Some(r) => text(r, "project")?,
+        None => None,
+    };
+    match (request, of_record) {
+        (Some(a), Some(b)) if a != b => Err(bad(format!(
+            "the request names project `{a}` and record.project names `{b}`: give one, or the \
+             same in both"
+        ))),
+        (a, b) => Ok(a.or(b)),
+    }
+}
+
 /// What `store` answers: `{"success", "id", "created"}`.
 pub fn store(
     store: &Store,
@@ -248,6 +268,9 @@ pub fn get(store: &Store, id: &str) -> Result<Value> {
     Ok(json!({"success": true, "record": record}))
 }
 
+/// The reason a `delete` records when the caller gives none.
+pub const DEFAULT_DELETE_REASON: &str = "deleted through the Agent Memory Protocol";
+
 /// `delete` is a retraction: reads stop showing the record, its history keeps it.
 pub fn delete(
     store: &Store,
@@ -256,8 +279,14 @@ pub fn delete(
     reason: Option<String>,
     claim: &Claim,
 ) -> Result<Value> {
+    if reason.as_deref().is_some_and(|r| r.trim().is_empty()) {
+        return Err(bad(
+            "reason is blank: say why the record is deleted, or leave reason out for the default"
+                .into(),
+        ));
+    }
     get(store, id)?;
-    let reason = reason.unwrap_or_else(|| "deleted through the Agent Memory Protocol".into());
+    let reason = reason.unwrap_or_else(|| DEFAULT_DELETE_REASON.into());
     let done = attribution::retract(store, cwd, id, &reason, None, claim)?;
     Ok(json!({"success": true, "deleted": done.created, "retraction": done.retraction.raw}))
 }
@@ -424,6 +453,34 @@ mod tests {
         assert_eq!(
             (&sn["x-start-line"], &sn["x-end-line"]),
             (&json!(4), &json!(5))
+        );
+    }
+
+    #[test]
+    fn the_project_is_the_requests_or_the_records_and_two_that_differ_are_refused() {
+        let r = record(json!({"type": "lesson", "project": "web"}));
+        assert_eq!(named_project(None, None).unwrap(), None);
+        assert_eq!(
+            named_project(None, Some(&r)).unwrap().as_deref(),
+            Some("web")
+        );
+        assert_eq!(
+            named_project(Some("api".into()), None).unwrap().as_deref(),
+            Some("api")
+        );
+        assert_eq!(
+            named_project(Some("web".into()), Some(&r))
+                .unwrap()
+                .as_deref(),
+            Some("web")
+        );
+        let clash = named_project(Some("api".into()), Some(&r)).unwrap_err();
+        assert_eq!(clash.code(), "invalid_input");
+        assert!(clash.to_string().contains("`api`") && clash.to_string().contains("`web`"));
+        let typed = named_project(None, Some(&record(json!({"project": 5})))).unwrap_err();
+        assert_eq!(
+            typed.to_string(),
+            "record.project must be a string, not a number"
         );
     }
 

@@ -132,6 +132,7 @@ pub fn deposit(
         session_id,
         git_commit,
         now: time::now(),
+        remote: claim.remote,
     };
     super::deposit::deposit(store, input, &context)
 }

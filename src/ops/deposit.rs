@@ -27,6 +27,10 @@ pub struct DepositContext {
     /// under another name is different content; otherwise `created_by` counts as filled in.
     pub attribution_explicit: bool,
     pub now: time::Timestamp,
+    /// The caller is a client of `relay serve` (a token's request), not this clone's user:
+    /// its deliverables must be files of the work tree a reader of the store may know of
+    /// ([`remote_deliverables`]).
+    pub remote: bool,
 }
 
 /// The outcome of a deposit.
@@ -44,6 +48,9 @@ pub fn deposit(
     mut input: Map<String, Value>,
     ctx: &DepositContext,
 ) -> Result<Deposited> {
+    if ctx.remote {
+        remote_deliverables(store, &input)?;
+    }
     // Agent memory's own members are checked as verify checks them, so both agree.
     super::memory::check_members(&input).map_err(Error::InvalidInput)?;
     store
@@ -231,6 +238,98 @@ fn replay(package: Package, filled: &[&str], versions: Vec<StoredPackage>) -> Re
         }
     }
     Err(Error::DuplicatePackageId(id))
+}
+
+/// Deliverable paths checked where a remote caller stands: outside this machine, it may name
+/// files of the work tree that git shares, and nothing else, so that no later read (a stale
+/// mark, orient's `x-stale`) tells it anything of a file it could not read: a deliverable is
+/// a URL, or a path relative to the work tree that is not absolute, has no `..`, is not in
+/// the store's folder or a `.relay` or `.git` folder, goes through no symlink that leads out,
+/// and is not a file git ignores (`.env`, keys, build output). Refusals depend on the path
+/// and the tree's own folders and links only, never on what lies outside.
+fn remote_deliverables(store: &Store, input: &Map<String, Value>) -> Result<()> {
+    let Some(Value::Array(items)) = input.get("deliverables") else {
+        return Ok(());
+    };
+    let tree = super::work_tree::WorkTree::of(store);
+    let mut in_tree = Vec::new();
+    for (i, d) in items.iter().enumerate() {
+        // Validation reports a deliverable of another shape.
+        let Some(path) = d.get("path").and_then(Value::as_str) else {
+            continue;
+        };
+        if path.contains("://") {
+            continue;
+        }
+        let why = match &tree {
+            Some(t) => match t.place(path) {
+                super::work_tree::Place::Outside(why) => Some(why),
+                _ => None,
+            },
+            None => super::work_tree::refuses(path, Path::new(crate::store::layout::STORE_DIR)),
+        };
+        if let Some(why) = why {
+            return Err(refused_deliverable(i, path, why));
+        }
+        in_tree.push((i, path));
+    }
+    if let (Some(t), false) = (&tree, in_tree.is_empty()) {
+        let paths: Vec<&str> = in_tree.iter().map(|(_, p)| *p).collect();
+        let ignored = ignored_by_git(t.root(), &paths);
+        if let Some((i, path)) = in_tree.iter().find(|(_, p)| ignored.contains(*p)) {
+            return Err(refused_deliverable(
+                *i,
+                path,
+                "git ignores it, so it is not shared with the store's readers",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Which of `paths` (relative to `root`) git ignores, asked of one `git check-ignore` (a
+/// tracked file is never ignored); none outside git or when git fails.
+fn ignored_by_git(root: &Path, paths: &[&str]) -> std::collections::HashSet<String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let child = Command::new("git")
+        .args(["check-ignore", "--stdin", "-z"])
+        .current_dir(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let Ok(mut child) = child else {
+        return Default::default();
+    };
+    let mut input = Vec::new();
+    for p in paths {
+        input.extend_from_slice(p.as_bytes());
+        input.push(0);
+    }
+    // Written from a thread of its own, so that neither pipe can fill while the other waits.
+    let stdin = child.stdin.take();
+    let writer = std::thread::spawn(move || {
+        if let Some(mut stdin) = stdin {
+            let _ = stdin.write_all(&input);
+        }
+    });
+    let out = child.wait_with_output();
+    let _ = writer.join();
+    match out {
+        // 0: some are ignored; 1: none is; anything else: not a repository, or git failed.
+        Ok(o) if o.status.success() => super::git::nul_paths(&o.stdout).into_iter().collect(),
+        _ => Default::default(),
+    }
+}
+
+fn refused_deliverable(i: usize, path: &str, why: &str) -> Error {
+    Error::InvalidInput(format!(
+        "deliverables[{i}].path `{}`: {why}. Over HTTP a deliverable is a URL or a file of the \
+         work tree that git shares, named relative to the folder that holds the store (as \
+         `relay deposit --deliverable` records it)",
+        crate::wire::text::clean_line(path)
+    ))
 }
 
 /// Adds `items` to the list `key` of a partial package (creating it when absent or null).
@@ -434,6 +533,7 @@ pub(crate) mod test_support {
             git_commit: None,
             attribution_explicit: false,
             now: time::now(),
+            remote: false,
         }
     }
 }

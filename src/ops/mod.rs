@@ -54,5 +54,6 @@ pub mod tokens;
 pub mod transcript;
 pub mod verify;
 pub mod watch;
+pub mod work_tree;
 
 pub use identity::Actor;

@@ -1,6 +1,9 @@
 //! Signed records: which key a process signs with (flag, environment, config, `--sign`), and
 //! the verdict on every record version (`relay verify --signatures`, `relay pull`): good, bad,
-//! revoked, not allowed, or unsigned, judged against `.relay/allowed_signers`.
+//! revoked, not allowed, or unsigned, judged against `.relay/allowed_signers`, and which
+//! verdicts fail: bad and revoked always; unsigned and not allowed with `[sign] require`, or
+//! where the actor's earlier records are signed (a signature stripped, or a record re-signed
+//! with a key outside `allowed_signers`).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -12,10 +15,11 @@ use crate::error::Result;
 use crate::store::Store;
 use crate::store::packages::StoredPackage;
 use crate::store::records::Versioned;
+use crate::store::retractions::Retraction;
 use crate::store::signing::RecordVersion;
 use crate::wire::allowed_signers::{Allowance, AllowedSigners};
 use crate::wire::signature::{self, RecordKind, Signature};
-use crate::wire::{Fact, Package, Session};
+use crate::wire::{Fact, Package, Session, time};
 
 /// The key a `--sign` without a configured key uses.
 pub const DEFAULT_KEY: &str = "~/.ssh/id_ed25519";
@@ -119,6 +123,18 @@ pub struct Checked {
     pub key: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Whether this verdict fails the check (see [`settle`]).
+    pub fails: bool,
+    /// Who the record says made this version (`None` for a closing version, or a signature
+    /// whose record version is not in the store).
+    #[serde(skip)]
+    pub named: Option<String>,
+    /// When the version was made.
+    #[serde(skip)]
+    pub at: Option<time::Timestamp>,
+    /// Where it is: the record's line, or the signature's when no version matches it.
+    #[serde(skip)]
+    pub place: Option<(PathBuf, u64)>,
 }
 
 /// The verdict on `version` from the signatures that cover it.
@@ -131,6 +147,10 @@ fn judge(allowed: &AllowedSigners, version: &RecordVersion, sigs: &[&Signature])
         actor: version.signing_actor(None),
         key: None,
         reason: None,
+        fails: false,
+        named: version.actor.clone(),
+        at: Some(version.at),
+        place: None,
     };
     for sig in sigs {
         let (verdict, reason) = match signature::check(sig) {
@@ -232,15 +252,76 @@ pub fn judge_all(
                 actor: s.actor.clone(),
                 key: Some(s.key.clone()),
                 reason: Some(why),
+                fails: true,
+                named: None,
+                at: None,
+                place: None,
             }),
         }
+    }
+    for c in &mut out {
+        c.fails = c.verdict.fails(false);
     }
     out
 }
 
+/// Decides which verdicts fail: bad and revoked always; with `required`, unsigned and
+/// not_allowed too; and even without it, an unsigned or not_allowed version by an actor who
+/// had signed an earlier version (at or before its time) with an allowed key: a signature
+/// removed, or a record changed and signed again with a key outside `allowed_signers`. An
+/// actor who never signed keeps its unsigned records (a store that starts signing keeps its
+/// history), and a closing version (which names no actor) is judged by `required` alone.
+pub fn settle(records: &mut [Checked], required: bool) {
+    let mut first_good: HashMap<String, (time::Timestamp, RecordKind, String)> = HashMap::new();
+    for c in records.iter().filter(|c| c.verdict == Verdict::Good) {
+        if let (Some(actor), Some(at)) = (&c.named, c.at) {
+            let earlier = first_good.get(actor).is_none_or(|(t, _, _)| at < *t);
+            if earlier {
+                first_good.insert(actor.clone(), (at, c.record, c.id.clone()));
+            }
+        }
+    }
+    for c in records.iter_mut() {
+        c.fails = c.verdict.fails(required);
+        if c.fails || !matches!(c.verdict, Verdict::Unsigned | Verdict::NotAllowed) {
+            continue;
+        }
+        let (Some(actor), Some(at)) = (&c.named, c.at) else {
+            continue;
+        };
+        let Some((since, kind, id)) = first_good.get(actor).filter(|(t, _, _)| *t <= at) else {
+            continue;
+        };
+        let signed = format!(
+            "{actor}'s records are signed with an allowed key since {} ({} {id})",
+            time::format(*since),
+            kind.as_str()
+        );
+        c.reason = Some(match c.verdict {
+            Verdict::Unsigned => {
+                format!("{signed}, but this one is unsigned: its signature may have been removed")
+            }
+            _ => format!(
+                "{signed}, but this one is not: {}",
+                c.reason.as_deref().unwrap_or("its key is not allowed")
+            ),
+        });
+        c.fails = true;
+    }
+}
+
 /// Every version of every record of a project, in log order: package lines (those failing
-/// their hash too, by what they hold now), then fact lines, then session lines.
+/// their hash too, by what they hold now), then fact lines, session lines and retraction
+/// lines.
 pub fn record_versions(store: &Store, project: &str) -> Result<Vec<RecordVersion>> {
+    Ok(located_versions(store, project)?
+        .into_iter()
+        .map(|(v, _)| v)
+        .collect())
+}
+
+/// [`record_versions`], each with its file and line.
+fn located_versions(store: &Store, project: &str) -> Result<Vec<(RecordVersion, (PathBuf, u64))>> {
     let mut out = Vec::new();
     let diagnostics = crate::store::Diagnostics::default();
     for log in store.package_logs(project)? {
@@ -258,7 +339,7 @@ pub fn record_versions(store: &Store, project: &str) -> Result<Vec<RecordVersion
                         line,
                     },
                 };
-                out.push(RecordVersion::package(&p));
+                out.push((RecordVersion::package(&p), (log.clone(), line)));
             }
             Ok(())
         })?;
@@ -269,6 +350,15 @@ pub fn record_versions(store: &Store, project: &str) -> Result<Vec<RecordVersion
     );
     each_version::<Fact>(&facts, &diagnostics, RecordVersion::fact, &mut out)?;
     each_version::<Session>(&sessions, &diagnostics, RecordVersion::session, &mut out)?;
+    let retractions = store.layout().retractions_file(project);
+    crate::store::log::read_objects(&retractions, &diagnostics, |line, mut map| {
+        if let Some(Value::Object(raw)) = map.remove("retraction")
+            && let Ok(r) = Retraction::parse(raw)
+        {
+            out.push((r.version(), (retractions.clone(), line)));
+        }
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -277,11 +367,11 @@ fn each_version<T: Versioned>(
     path: &Path,
     diagnostics: &crate::store::Diagnostics,
     version: fn(&T) -> RecordVersion,
-    out: &mut Vec<RecordVersion>,
+    out: &mut Vec<(RecordVersion, (PathBuf, u64))>,
 ) -> Result<()> {
-    crate::store::log::read_objects(path, diagnostics, |_, map| {
+    crate::store::log::read_objects(path, diagnostics, |line, map| {
         if let Ok(r) = T::parse(map) {
-            out.push(version(&r));
+            out.push((version(&r), (path.to_path_buf(), line)));
         }
         Ok(())
     })
@@ -302,10 +392,7 @@ impl Report {
 
     /// How many verdicts fail the check.
     pub fn failures(&self) -> usize {
-        self.records
-            .iter()
-            .filter(|c| c.verdict.fails(self.required))
-            .count()
+        self.records.iter().filter(|c| c.fails).count()
     }
 
     /// `3 good, 1 bad, 0 revoked, 0 not allowed, 2 unsigned`.
@@ -326,12 +413,31 @@ pub fn verify(store: &Store) -> Result<Report> {
         required: store.signatures_required(),
     };
     for project in super::projects::list(store)? {
-        let versions = record_versions(store, project.id())?;
-        let sigs: Vec<Signature> = (store.signatures(project.id())?.into_iter())
-            .map(|(_, s)| s)
-            .collect();
-        report.records.extend(judge_all(&allowed, &versions, &sigs));
+        let located = located_versions(store, project.id())?;
+        let numbered = store.signatures(project.id())?;
+        let mut places: HashMap<(RecordKind, &str, &str), (PathBuf, u64)> = HashMap::new();
+        for (v, place) in &located {
+            places
+                .entry((v.kind, v.id.as_str(), v.hash.as_str()))
+                .or_insert_with(|| place.clone());
+        }
+        let signatures_file = store.layout().signatures_file(project.id());
+        for (line, s) in &numbered {
+            places
+                .entry((s.record, s.id.as_str(), s.hash.as_str()))
+                .or_insert_with(|| (signatures_file.clone(), *line));
+        }
+        let versions: Vec<RecordVersion> = located.iter().map(|(v, _)| v.clone()).collect();
+        let sigs: Vec<Signature> = numbered.iter().map(|(_, s)| s.clone()).collect();
+        let mut judged = judge_all(&allowed, &versions, &sigs);
+        for c in &mut judged {
+            c.place = places
+                .get(&(c.record, c.id.as_str(), c.hash.as_str()))
+                .cloned();
+        }
+        report.records.extend(judged);
     }
+    settle(&mut report.records, report.required);
     // Lines that are not signatures are verify's problems already, not warnings besides.
     let _ = store.diagnostics().take();
     Ok(report)
@@ -475,6 +581,69 @@ mod tests {
         let verdicts: Vec<Verdict> = out.iter().map(|c| c.verdict).collect();
         assert_eq!(verdicts, [Verdict::Good, Verdict::Good, Verdict::Bad]);
         assert_eq!((out[2].id.as_str(), out[2].hash.as_str()), ("fact_b", H[0]));
+    }
+
+    /// Issue 36: once an actor signs, a later version of theirs that is unsigned or signed
+    /// by a key not allowed fails without `require`; their earlier unsigned history, other
+    /// actors' and closing versions do not.
+    #[test]
+    fn an_actor_who_signs_cannot_lose_a_signature_later_without_it_failing() {
+        let (jo, mallory) = (
+            PrivateKey::random(&mut OsRng, Algorithm::Ed25519).unwrap(),
+            PrivateKey::random(&mut OsRng, Algorithm::Ed25519).unwrap(),
+        );
+        let allowed =
+            AllowedSigners::parse(&format!("jo {}\n", jo.public_key().to_openssh().unwrap()))
+                .unwrap();
+        let at = |kind, id: &str, hash: &str, actor: Option<&str>, day: u32| {
+            let mut v = version(kind, id, hash, actor);
+            v.at = time::parse(&format!("2026-06-{day:02}T00:00:00Z")).unwrap();
+            v
+        };
+        let history = at(RecordKind::Package, "pkg_old", H[0], Some("jo"), 1);
+        let first = at(RecordKind::Package, "pkg_first", H[1], Some("jo"), 2);
+        let stripped = at(RecordKind::Fact, "fact_s", H[2], Some("jo"), 3);
+        let resigned = at(RecordKind::Package, "pkg_r", H[0], Some("jo"), 4);
+        let other = at(RecordKind::Package, "pkg_ann", H[1], Some("ann"), 5);
+        let closing = at(RecordKind::Fact, "fact_c", H[2], None, 6);
+        let sigs = [sign(&jo, &first, "jo"), sign(&mallory, &resigned, "jo")];
+        let versions = [history, first, stripped, resigned, other, closing];
+        let mut out = judge_all(&allowed, &versions, &sigs);
+        settle(&mut out, false);
+        let got: Vec<(&str, Verdict, bool)> = out
+            .iter()
+            .map(|c| (c.id.as_str(), c.verdict, c.fails))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("pkg_old", Verdict::Unsigned, false),
+                ("pkg_first", Verdict::Good, false),
+                ("fact_s", Verdict::Unsigned, true),
+                ("pkg_r", Verdict::NotAllowed, true),
+                ("pkg_ann", Verdict::Unsigned, false),
+                ("fact_c", Verdict::Unsigned, false),
+            ]
+        );
+        let why = out[2].reason.as_deref().unwrap();
+        assert!(
+            why.starts_with("jo's records are signed with an allowed key since 2026-06-02")
+                && why.contains("(package pkg_first)")
+                && why.ends_with("its signature may have been removed"),
+            "{why}"
+        );
+        assert!(
+            out[3]
+                .reason
+                .as_deref()
+                .unwrap()
+                .contains("not in allowed_signers")
+        );
+        settle(&mut out, true);
+        let failing: Vec<&str> = (out.iter().filter(|c| c.fails))
+            .map(|c| c.id.as_str())
+            .collect();
+        assert_eq!(failing, ["pkg_old", "fact_s", "pkg_r", "pkg_ann", "fact_c"]);
     }
 
     #[test]

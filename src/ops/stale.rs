@@ -4,20 +4,24 @@
 //! member beside the package under `--json`.
 //!
 //! Paths are relative to the folder that holds the store (as `ops::deposit` records them),
-//! whatever the current folder. Deliverables without a `sha256:` hash, URLs, and paths that
-//! leave that folder (absolute, or with `..`) are not checked. A check never fails a read:
-//! a file that cannot be read is not checkable and is skipped.
+//! whatever the current folder. A path is data from any writer (a remote deposit, a merged
+//! clone), so relay opens only files of the work tree ([`super::work_tree`]): deliverables without a
+//! `sha256:` hash, URLs, paths that leave that folder (absolute, or with `..`), paths into the
+//! store's folder or git's, and paths through a symlink that leads out are not checked, and
+//! their marks say nothing. A check never fails a read: a file that cannot be read is not
+//! checkable and is skipped.
 //!
 //! Cost: a stat per deliverable, and a hash only for a file whose (path, mtime, size) the
 //! cache (`store::cache::file_hashes`) has not seen; a size that differs from the recorded
 //! one is `changed` without reading the file.
 
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::PathBuf;
 use std::time::SystemTime;
 
 use serde::Serialize;
 
+use super::work_tree::{Place, WorkTree};
 use crate::store::Store;
 use crate::store::cache::file_hashes::{FileHashes, Stamp};
 use crate::wire::Package;
@@ -63,8 +67,8 @@ enum Current {
 /// needs it and saved by [`Checker::finish`].
 #[derive(Debug)]
 pub struct Checker {
-    /// The folder deliverable paths are relative to; `None`: nothing is checked.
-    root: Option<PathBuf>,
+    /// The files deliverable paths may name; `None`: nothing is checked.
+    tree: Option<WorkTree>,
     cache_dir: PathBuf,
     hashes: Option<FileHashes>,
     /// What each path is now, so a file several packages name is looked at once.
@@ -76,13 +80,12 @@ pub struct Checker {
 impl Checker {
     /// A checker for the packages of `store`, their paths relative to the folder holding it.
     pub fn new(store: &Store) -> Checker {
-        let root = store.root().parent().filter(|r| r.is_dir());
-        Checker::at(root.map(Path::to_path_buf), store.layout().cache_dir())
+        Checker::at(WorkTree::of(store), store.layout().cache_dir())
     }
 
-    fn at(root: Option<PathBuf>, cache_dir: PathBuf) -> Checker {
+    fn at(tree: Option<WorkTree>, cache_dir: PathBuf) -> Checker {
         Checker {
-            root,
+            tree,
             cache_dir,
             hashes: None,
             seen: HashMap::new(),
@@ -116,7 +119,7 @@ impl Checker {
 
     fn reason(&mut self, d: &Deliverable) -> Option<Reason> {
         let recorded = d.hash.filter(|h| h.starts_with("sha256:"))?;
-        if self.root.is_none() || d.kind == "url" || !checkable(d.path) {
+        if self.tree.is_none() || d.kind == "url" {
             return None;
         }
         match self.current(d.path) {
@@ -140,8 +143,19 @@ impl Checker {
         if let Some(c) = self.seen.get(path) {
             return c.clone();
         }
-        let root = self.root.as_deref().unwrap_or(Path::new("."));
-        let now = match std::fs::metadata(root.join(path)) {
+        let full = match self.tree.as_ref().map(|t| t.place(path)) {
+            Some(Place::Inside(full)) => full,
+            Some(Place::Missing) => {
+                self.hashes().forget(path);
+                self.seen.insert(path.to_string(), Current::Missing);
+                return Current::Missing;
+            }
+            Some(Place::Outside(_)) | None => {
+                self.seen.insert(path.to_string(), Current::Unknown);
+                return Current::Unknown;
+            }
+        };
+        let now = match std::fs::metadata(full) {
             Ok(meta) if meta.is_file() => match Stamp::of(&meta) {
                 Some(stamp) => Current::File(stamp, None),
                 None => Current::Unknown,
@@ -168,8 +182,11 @@ impl Checker {
         let hash = match cached {
             Some(h) => h,
             None => {
-                let root = self.root.as_deref()?;
-                let mut file = std::fs::File::open(root.join(path)).ok()?;
+                let full = match self.tree.as_ref()?.place(path) {
+                    Place::Inside(full) => full,
+                    _ => return None,
+                };
+                let mut file = std::fs::File::open(full).ok()?;
                 let (hash, _) = super::deposit::content_hash(&mut file).ok()?;
                 self.hashed += 1;
                 self.hashes().put(path, stamp, &hash, SystemTime::now());
@@ -185,15 +202,6 @@ impl Checker {
         let dir = &self.cache_dir;
         self.hashes.get_or_insert_with(|| FileHashes::load(dir))
     }
-}
-
-/// Whether a recorded path names a file under the root: relative, without `..`, not a URL.
-fn checkable(path: &str) -> bool {
-    let p = Path::new(path);
-    !path.is_empty()
-        && !path.contains("://")
-        && p.components()
-            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
 }
 
 /// The stale deliverables of packages by package id, the packages with none left out: what a
@@ -262,9 +270,11 @@ mod tests {
 
     impl Tree {
         fn new() -> Tree {
-            Tree {
+            let t = Tree {
                 dir: tempfile::tempdir().unwrap(),
-            }
+            };
+            std::fs::create_dir_all(t.root().join(".relay")).unwrap();
+            t
         }
         fn root(&self) -> PathBuf {
             self.dir.path().join("work")
@@ -288,7 +298,8 @@ mod tests {
                 .unwrap();
         }
         fn checker(&self) -> Checker {
-            Checker::at(Some(self.root()), self.cache())
+            let tree = WorkTree::at(&self.root(), &self.root().join(".relay"));
+            Checker::at(Some(tree.unwrap()), self.cache())
         }
         /// `(stale, files hashed)` of a package naming these deliverables, in a new checker.
         fn check(&self, deliverables: serde_json::Value) -> (Vec<Stale>, usize) {
@@ -410,5 +421,73 @@ mod tests {
         assert_eq!(t.check(d.clone()), (vec![], 0));
         let mut nowhere = Checker::at(None, t.cache());
         assert_eq!(nowhere.check(&package(json!([file("a.md", "x")]))), []);
+    }
+
+    /// Issue 36: no mark tells anything of a file of the store, of git, or outside the tree,
+    /// however the path reaches it; a file of the tree, even through a symlink inside it,
+    /// is checked as before.
+    #[cfg(unix)]
+    #[test]
+    fn the_store_git_and_files_outside_through_symlinks_are_never_checked() {
+        use std::os::unix::fs::symlink;
+        let t = Tree::new();
+        let outside = t.dir.path().join("outside");
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("secret"), "s3cret").unwrap();
+        t.write(".relay/local/tokens.ndjson", "tokens", 1_000);
+        t.write(".git/config", "[core]", 1_000);
+        t.write("sub/.relay/local/tokens.ndjson", "tokens", 1_000);
+        t.write("docs/a.md", "in", 1_000);
+        symlink(&outside, t.root().join("out")).unwrap();
+        symlink(outside.join("secret"), t.root().join("secret.md")).unwrap();
+        symlink(t.root().join(".relay"), t.root().join("store")).unwrap();
+        symlink(t.root().join("docs"), t.root().join("docs-link")).unwrap();
+        symlink(t.root().join("nowhere"), t.root().join("dangling")).unwrap();
+        // Guessed right or wrong, present or not: no mark, and nothing hashed.
+        for guess in ["s3cret", "tokens", "[core]", "wrong"] {
+            for path in [
+                ".relay/local/tokens.ndjson",
+                "./.relay/local/tokens.ndjson",
+                ".RELAY/local/tokens.ndjson",
+                "sub/.relay/local/tokens.ndjson",
+                ".git/config",
+                "out/secret",
+                "out/absent",
+                "out/absent/deeper",
+                "secret.md",
+                "store/local/tokens.ndjson",
+                "store/absent",
+                "dangling",
+                "dangling/x",
+            ] {
+                assert_eq!(t.check(json!([file(path, guess)])), (vec![], 0), "{path}");
+            }
+        }
+        // The tree's own files, through a symlink that stays inside too.
+        assert_eq!(t.check(json!([file("docs-link/a.md", "in")])), (vec![], 1));
+        assert_eq!(
+            t.check(json!([file("docs-link/a.md", "other")])).0,
+            [stale("docs-link/a.md", Reason::Changed)]
+        );
+        assert_eq!(
+            t.check(json!([file("docs-link/gone.md", "x")])).0,
+            [stale("docs-link/gone.md", Reason::Missing)]
+        );
+        let tree = t.checker().tree.unwrap();
+        let out = super::super::work_tree::OUT_THROUGH_A_LINK;
+        assert_eq!(tree.place("out/absent"), Place::Outside(out));
+        assert_eq!(tree.place("out/secret"), Place::Outside(out));
+        assert_eq!(tree.place("docs/none.md"), Place::Missing);
+        assert_eq!(
+            tree.place("docs/a.md"),
+            Place::Inside(t.root().join("docs/a.md"))
+        );
+        assert!(tree.refuses("/etc/passwd").unwrap().contains("absolute"));
+        assert!(tree.refuses("docs/../../x").unwrap().contains(".."));
+        assert!(
+            tree.refuses(".relay/config.toml")
+                .unwrap()
+                .contains("store")
+        );
     }
 }

@@ -10,6 +10,7 @@ mod lines;
 mod placement;
 mod records;
 mod sessions;
+mod signed;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -650,6 +651,7 @@ pub fn verify(store: &Store) -> Result<(Report, Vec<String>)> {
     c.layout();
     c.allowed_signers();
     c.unmerged();
+    c.signatures()?;
     let _ = store.diagnostics().take();
     Ok((c.report, forked))
 }

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::signing::RecordVersion;
 use super::{Store, WarningKind, log};
 use crate::error::Result;
 use crate::wire::time::{self, Timestamp};
@@ -114,6 +115,19 @@ impl Retraction {
             retracted_at,
             raw,
         })
+    }
+
+    /// The record version a signature of this line covers: the content hash of its object,
+    /// signed as whoever retracted.
+    pub fn version(&self) -> RecordVersion {
+        RecordVersion {
+            kind: crate::wire::signature::RecordKind::Retraction,
+            id: self.id.clone(),
+            hash: crate::wire::canonical::content_hash_of_map(&self.raw),
+            actor: Some(self.actor().to_string()),
+            owner: None,
+            at: self.retracted_at,
+        }
     }
 
     /// Who retracted it: `retracted_by.id`.
@@ -251,12 +265,15 @@ impl Store {
         Ok(out)
     }
 
-    /// Appends a retraction to its project's log. Hold the project's lock.
+    /// Appends a retraction to its project's log, signed (as whoever retracted) when signing
+    /// is on, like every other record. Hold the project's lock.
     pub fn append_retraction(&self, project_id: &str, r: &Retraction) -> Result<()> {
         let dir = self.layout().project_dir(project_id);
         std::fs::create_dir_all(&dir)
             .map_err(|e| crate::error::Error::io(format!("cannot create {}", dir.display()), e))?;
-        self.append(&self.layout().retractions_file(project_id), &r.to_line()?)
+        let path = self.layout().retractions_file(project_id);
+        let versions = [r.version()];
+        self.append_signed(&path, &r.to_line()?, project_id, &versions, None)
     }
 }
 

@@ -1,5 +1,6 @@
 //! Signed records in the store: the signing key a transport hands over (loaded once, on the
-//! first signed write), the record versions a signature can cover ([`RecordVersion`]), the
+//! first signed write), the record versions a signature can cover ([`RecordVersion`]: package
+//! versions, transitions, fact and session lines, retraction lines), the
 //! append that writes a record and its signatures under the writer's lock, and reading each
 //! project's `signatures.ndjson` and the store's `allowed_signers`.
 

@@ -25,6 +25,9 @@ pub enum RecordKind {
     Fact,
     /// One version (line) of a session.
     Session,
+    /// A retraction line (`retractions.ndjson`): the content hash of its `retraction`
+    /// object; the id is the retracted record's.
+    Retraction,
 }
 
 impl RecordKind {
@@ -34,6 +37,7 @@ impl RecordKind {
             RecordKind::Transition => "transition",
             RecordKind::Fact => "fact",
             RecordKind::Session => "session",
+            RecordKind::Retraction => "retraction",
         }
     }
 }

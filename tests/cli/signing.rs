@@ -148,7 +148,7 @@ fn every_write_with_a_configured_key_is_signed_and_verifies_good() {
     assert_eq!(
         found[0],
         json!({"record": "package", "id": id, "hash": sig["hash"], "verdict": "good",
-               "actor": "jo", "key": sig["key"]})
+               "actor": "jo", "key": sig["key"], "fails": false})
     );
     let human = env.ok(&["verify", "--signatures"]);
     assert_eq!(
@@ -804,5 +804,232 @@ fn serve_refuses_to_start_with_a_key_that_cannot_sign() {
             .contains("missing.key"),
         "{}",
         r.stderr
+    );
+}
+
+/// The problems plain `relay verify --json` reports: (kind, file:line).
+fn problems(env: &Env) -> (i32, Vec<(String, String)>) {
+    let out = env.run(&["verify", "--json"]);
+    let found = out
+        .json_lines()
+        .iter()
+        .map(|p| {
+            let line = p["line"]
+                .as_u64()
+                .map_or(String::new(), |l| format!(":{l}"));
+            (
+                p["kind"].as_str().unwrap().to_string(),
+                format!("{}{line}", p["file"].as_str().unwrap()),
+            )
+        })
+        .collect();
+    (out.code, found)
+}
+
+/// `fails` of the verdict on `id`.
+fn failing(found: &[Value], id: &str) -> Vec<(String, bool)> {
+    found
+        .iter()
+        .filter(|v| v["id"] == id)
+        .map(|v| {
+            (
+                v["verdict"].as_str().unwrap().to_string(),
+                v["fails"] == true,
+            )
+        })
+        .collect()
+}
+
+/// Issue 36: once allowed_signers exists, plain `verify` (what the post-merge hook runs)
+/// checks signatures. A record by an actor whose earlier records are signed fails, without
+/// `require`, when its signature is stripped, when it is tampered and signed again with a
+/// key outside allowed_signers, and when a new record in that actor's name is signed with
+/// such a key; an actor who never signed is left alone.
+#[test]
+fn plain_verify_checks_signatures_and_a_stripped_or_foreign_one_fails_without_require() {
+    let (env, _, _) = signed_store();
+    env.deposit("Signed first", &[]);
+    env.ok(&["facts", "assert", "api", "status", "live"]);
+    // Another actor who never signs: their unsigned record is no problem.
+    let config = env.store().join("config.toml");
+    let signing = read(&config);
+    std::fs::write(&config, signing.replace("key = ", "# key = ")).unwrap();
+    env.deposit("By ann, unsigned", &["--actor", "ann"]);
+    std::fs::write(&config, signing).unwrap();
+    assert_eq!(env.ok(&["verify"]), "The store is sound.\n");
+
+    // Strip the fact's signature: plain verify fails, naming the fact's line.
+    let path = env.store().join("projects/demo/signatures.ndjson");
+    let lines = read(&path);
+    let fact_id = read(&env.store().join("projects/demo/facts.ndjson"))
+        .split("\"fact_id\":\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_string();
+    let kept: Vec<&str> = lines.lines().filter(|l| !l.contains(&fact_id)).collect();
+    assert_eq!(kept.len(), 1, "{lines}");
+    std::fs::write(&path, format!("{}\n", kept.join("\n"))).unwrap();
+    let (code, found) = problems(&env);
+    assert_eq!(code, 5);
+    assert_eq!(
+        found,
+        [(
+            "unsigned_record".to_string(),
+            "projects/demo/facts.ndjson:1".to_string()
+        )]
+    );
+    let r = env.run(&["verify"]);
+    assert!(
+        r.stdout.contains(&format!(
+            "fact {fact_id} by jo: jo's records are signed with an allowed key since"
+        )) && r.stdout.contains("its signature may have been removed"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stderr
+            .contains("1 problem(s) found in signatures; --fix cannot repair them"),
+        "{}",
+        r.stderr
+    );
+    let (code, judged) = verdicts(&env);
+    assert_eq!(code, 5);
+    assert_eq!(failing(&judged, &fact_id), [("unsigned".to_string(), true)]);
+    // --signatures prints the verdicts, not the same failures again as problems.
+    let r = env.run(&["verify", "--signatures"]);
+    assert!(!r.stdout.contains("[unsigned_record]"), "{}", r.stdout);
+    std::fs::write(&path, &lines).unwrap();
+    assert_eq!(env.run(&["verify"]).code, 0);
+
+    // A new record in jo's name signed with a key outside allowed_signers.
+    let (mallory, _) = key(&env, "mallory.key", "jo");
+    let forged = env.deposit(
+        "Forged as jo",
+        &["--actor", "jo", "--sign-with", mallory.to_str().unwrap()],
+    );
+    let (code, found) = problems(&env);
+    assert_eq!(code, 5);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "signature_not_allowed");
+    let (_, judged) = verdicts(&env);
+    assert_eq!(
+        failing(&judged, &forged),
+        [("not_allowed".to_string(), true)]
+    );
+    assert_eq!(failing(&judged, &fact_id), [("good".to_string(), false)]);
+}
+
+/// Issue 36: the fact changed in the log and signed again, as jo, with a key outside
+/// allowed_signers (by ssh-keygen, as an attacker would): plain verify fails.
+#[test]
+fn a_tampered_record_signed_again_with_a_foreign_key_fails_plain_verify() {
+    let (env, _, _) = signed_store();
+    env.deposit("Signed first", &[]);
+    env.ok(&["facts", "assert", "api", "status", "live"]);
+    let facts = env.store().join("projects/demo/facts.ndjson");
+    std::fs::write(&facts, read(&facts).replace("\"live\"", "\"hacked\"")).unwrap();
+    let path = env.store().join("projects/demo/signatures.ndjson");
+    let first = read(&path).lines().next().unwrap().to_string();
+    std::fs::write(&path, format!("{first}\n")).unwrap();
+    let (_, found) = verdicts(&env);
+    let tampered = found
+        .iter()
+        .find(|v| v["record"] == "fact")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (&tampered["verdict"], &tampered["fails"]),
+        (&json!("unsigned"), &json!(true))
+    );
+    let (mallory, _) = key(&env, "mallory.key", "jo");
+    let hash = tampered["hash"].as_str().unwrap();
+    let message = env.path("hash.txt");
+    std::fs::write(&message, hash).unwrap();
+    let signed = Command::new("ssh-keygen")
+        .args(["-q", "-Y", "sign", "-n", "relay", "-f"])
+        .arg(&mallory)
+        .arg(&message)
+        .output();
+    if !signed.is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED signing again with ssh-keygen: no ssh-keygen");
+        return;
+    }
+    let fingerprint = Command::new("ssh-keygen")
+        .arg("-lf")
+        .arg(format!("{}.pub", mallory.display()))
+        .output()
+        .unwrap();
+    let fingerprint = String::from_utf8_lossy(&fingerprint.stdout)
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let sshsig = read(&env.path("hash.txt.sig"));
+    let line = json!({"signature": {"record": "fact", "id": tampered["id"], "hash": hash,
+        "actor": "jo", "key": fingerprint, "sshsig": sshsig}});
+    std::fs::write(&path, format!("{first}\n{line}\n")).unwrap();
+    let (code, found) = verdicts(&env);
+    assert_eq!(code, 5);
+    let fact = found.iter().find(|v| v["record"] == "fact").unwrap();
+    assert_eq!(
+        (&fact["verdict"], &fact["fails"], &fact["key"]),
+        (&json!("not_allowed"), &json!(true), &json!(fingerprint))
+    );
+    let (code, found) = problems(&env);
+    assert_eq!(code, 5);
+    assert_eq!(
+        found,
+        [(
+            "signature_not_allowed".to_string(),
+            "projects/demo/facts.ndjson:1".to_string()
+        )]
+    );
+}
+
+/// Issue 36: a retraction line is signed like every other record, and one changed after it
+/// was signed is bad, in plain verify too.
+#[test]
+fn retractions_are_signed_and_a_changed_one_is_bad() {
+    let (env, _, _) = signed_store();
+    let id = env.deposit("Wrong numbers", &[]);
+    env.ok(&[
+        "retract",
+        &id,
+        "--reason",
+        "the numbers came from a debug build",
+    ]);
+    let lines = signature_lines(&env);
+    let last = &lines.last().unwrap()["signature"];
+    assert_eq!(
+        (&last["record"], &last["id"]),
+        (&json!("retraction"), &json!(id))
+    );
+    assert_eq!(last["actor"], "jo");
+    let (code, found) = verdicts(&env);
+    assert_eq!(code, 0);
+    assert_eq!(
+        kinds(&found),
+        pairs(&[("package", "good"), ("retraction", "good")])
+    );
+    assert_eq!(env.ok(&["verify"]), "The store is sound.\n");
+    let path = env.store().join("projects/demo/retractions.ndjson");
+    std::fs::write(&path, read(&path).replace("debug build", "release build")).unwrap();
+    let (code, found) = verdicts(&env);
+    assert_eq!(code, 5);
+    assert_eq!(
+        kinds(&found),
+        pairs(&[("package", "good"), ("retraction", "bad")])
+    );
+    let (code, found) = problems(&env);
+    assert_eq!(code, 5);
+    assert_eq!(
+        found,
+        [(
+            "bad_signature".to_string(),
+            "projects/demo/retractions.ndjson:1".to_string()
+        )]
     );
 }

@@ -241,3 +241,139 @@ fn orient_marks_stale_packages_and_says_what_git_has_not_seen() {
         "now, it is flagged"
     );
 }
+
+/// Issue 36: no file oracle. A deposit over HTTP with a token names files of the work tree
+/// that git shares, or URLs: a path into the store, git's folder, outside the tree (absolute,
+/// `..`, a symlink that leads out) or a file git ignores is refused with 400 and nothing is
+/// written. And whatever the store holds (here a package a local writer made, as a merged
+/// clone brings one), orient's `x-stale` over HTTP says nothing of such a file, whether the
+/// guessed hash is right or wrong and whether the file exists.
+#[cfg(unix)]
+#[test]
+fn deliverables_over_http_stay_in_the_work_tree_and_x_stale_is_no_file_oracle() {
+    use crate::serve::{Served, curl, logs};
+    let env = Env::new();
+    crate::git::git(&env.dir, &["init", "-q"]);
+    std::fs::write(env.path(".gitignore"), ".env\n").unwrap();
+    std::fs::write(env.path(".env"), "API_KEY=abc\n").unwrap();
+    std::fs::write(env.path("notes.md"), "the notes\n").unwrap();
+    let outside = env.dir.parent().unwrap().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("secret.txt"), "s3cret\n").unwrap();
+    std::os::unix::fs::symlink(&outside, env.path("out")).unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.txt"), env.path("secret.md")).unwrap();
+    std::os::unix::fs::symlink(env.store(), env.path("store-link")).unwrap();
+    let token = env.ok(&["token", "create", "--actor", "agent", "-q"]);
+    let auth = format!("Authorization: Bearer {}", token.trim());
+    let tokens = read(&env.store().join("local/tokens.ndjson"));
+    let server = Served::start(&env, &[]);
+    let sha = |text: &str| {
+        use sha2::{Digest, Sha256};
+        let hex: String = Sha256::digest(text.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        format!("sha256:{hex}")
+    };
+    let deposit = |title: &str, path: &str, guess: &str| {
+        let body = json!({"title": title, "deliverables": [
+            {"path": path, "type": "file", "hash": sha(guess)}]});
+        curl(
+            &env,
+            &[
+                "-X",
+                "POST",
+                "-H",
+                "Content-Type: application/json",
+                "-H",
+                &auth,
+                "-d",
+                &body.to_string(),
+                &server.at("/v1/projects/demo/packages"),
+            ],
+        )
+    };
+    let hostile = [
+        (".relay/local/tokens.ndjson", tokens.as_str()),
+        ("./.relay/config.toml", ""),
+        ("store-link/local/tokens.ndjson", tokens.as_str()),
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        ("/etc/hostname", ""),
+        ("../outside/secret.txt", "s3cret\n"),
+        ("out/secret.txt", "s3cret\n"),
+        ("out/absent.txt", ""),
+        ("secret.md", "s3cret\n"),
+        (".env", "API_KEY=abc\n"),
+    ];
+    let before = logs(&env);
+    for (path, guess) in hostile {
+        let (status, answer) = deposit("Probe", path, guess);
+        assert_eq!(
+            (status, answer["error"].as_str()),
+            (400, Some("invalid_input")),
+            "{path}: {answer}"
+        );
+        let message = answer["message"].as_str().unwrap();
+        assert!(message.starts_with("deliverables[0].path `"), "{message}");
+        assert!(message.contains("a file of the work tree"), "{message}");
+    }
+    assert!(logs(&env) == before, "a refused deposit wrote nothing");
+    // A link out says the same whether its target exists or not.
+    let said = |path: &str| deposit("Probe", path, "x").1["message"].clone();
+    assert_eq!(
+        said("out/secret.txt")
+            .to_string()
+            .replace("secret.txt", "?"),
+        said("out/absent.txt")
+            .to_string()
+            .replace("absent.txt", "?")
+    );
+    // A file of the tree, and a URL, are deposited over HTTP as before.
+    let (status, ok) = deposit("Notes", "notes.md", "the notes\n");
+    assert_eq!(status, 201, "{ok}");
+    let url = json!({"title": "Spec", "deliverables": [{"path": "https://example.com/s", "type": "url"}]});
+    let (status, _) = curl(
+        &env,
+        &[
+            "-X",
+            "POST",
+            "-H",
+            "Content-Type: application/json",
+            "-H",
+            &auth,
+            "-d",
+            &url.to_string(),
+            &server.at("/v1/projects/demo/packages"),
+        ],
+    );
+    assert_eq!(status, 201);
+
+    // Packages the store holds anyway (written here by a local writer): right and wrong
+    // guesses alike, present or absent, orient marks none of them; the tree's own file is
+    // marked once it changes. (A file git ignores is the tree's: a local writer who names it
+    // publishes its hash, and its marks, as for any other file.)
+    for (path, guess) in hostile.iter().filter(|(p, _)| *p != ".env") {
+        for g in [guess, "wrong"] {
+            let package = json!({"title": format!("Held {path}"), "deliverables": [
+                {"path": path, "type": "file", "hash": sha(g)}]});
+            env.deposit_from(&package);
+        }
+    }
+    std::fs::write(env.path("notes.md"), "the notes, changed\n").unwrap();
+    let (status, bundle) = curl(
+        &env,
+        &[
+            "-H",
+            &auth,
+            &server.at("/v1/projects/demo/orient?limit=100"),
+        ],
+    );
+    assert_eq!(status, 200, "{bundle}");
+    let marks = bundle["x-stale"].as_object().unwrap();
+    let marked: Vec<&str> = marks
+        .values()
+        .flat_map(|v| v.as_array().unwrap())
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(marked, ["notes.md"], "{bundle}");
+}

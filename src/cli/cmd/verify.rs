@@ -24,6 +24,11 @@ use crate::ops::{signatures, verify};
 /// make the stored fact chains equal the ones reads follow, and moves lines that fail their
 /// hash (or a crash left unfinished) into .relay/quarantine.ndjson with a record of why:
 /// nothing is deleted silently.
+///
+/// Once .relay/allowed_signers exists, verify (and so the git hooks that run it after a
+/// merge) also checks signatures: a bad or revoked signature is an error, and so is a record
+/// that is unsigned, or signed by a key not allowed for its actor, when that actor's earlier
+/// records are signed (a signature stripped or replaced) or [sign] require = true.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay verify
@@ -38,8 +43,10 @@ pub struct VerifyArgs {
     ///
     /// Verdicts: good, bad (does not verify, or the record changed after it was signed),
     /// revoked, not_allowed (a key not allowed for the record's actor), unsigned. Bad and
-    /// revoked exit 5; with [sign] require = true in config.toml, so do unsigned and
-    /// not_allowed. --json prints one object per record version after the problems.
+    /// revoked exit 5; so do unsigned and not_allowed by an actor whose earlier records are
+    /// signed, and, with [sign] require = true in config.toml, every unsigned and not_allowed
+    /// one. Records, signatures and retractions are all judged. --json prints one object per
+    /// record version after the problems, `fails` saying whether it fails the check.
     #[arg(long)]
     pub signatures: bool,
 }
@@ -47,11 +54,15 @@ pub struct VerifyArgs {
 pub fn run(ctx: &mut Ctx, args: VerifyArgs) -> CmdResult {
     let store = ctx.store()?;
     let bar = ctx.ui.progress_spinner("verifying", None);
-    let report = if args.fix {
+    let mut report = if args.fix {
         verify::fix(store)?
     } else {
         verify::verify(store)?.0
     };
+    if args.signatures {
+        // Every verdict is printed below: the failing ones are not problems besides.
+        report.problems.retain(|p| !p.is_signature());
+    }
     let signatures = match args.signatures {
         true => Some(signatures::verify(store)?),
         false => None,
@@ -106,10 +117,17 @@ pub fn run(ctx: &mut Ctx, args: VerifyArgs) -> CmdResult {
         }
         return Ok(());
     }
+    let signed = (report.problems.iter())
+        .filter(|p| p.is_error() && p.is_signature())
+        .count();
     Err(CliError::Relay(Error::Integrity(format!(
         "{errors} problem(s) found{}",
-        if args.fix {
+        if signed == errors {
+            " in signatures; --fix cannot repair them: each says what to do"
+        } else if args.fix {
             " that --fix cannot repair safely"
+        } else if signed > 0 {
+            "; `relay verify --fix` repairs what is safe (not signatures)"
         } else {
             "; `relay verify --fix` repairs what is safe"
         }

@@ -14,7 +14,7 @@ use crate::ops::semantic::{self, ModelChoice, ModelState};
 pub const STORE: &[Param] = &[req(
     "record",
     Kind::Obj,
-    "The AMP record: {type: lesson|checkpoint|snippet, content, tags?, agent?, …} plus the type's fields (lesson: title, severity info|warning|critical; checkpoint: working_on, state {decisions, blockers, artifacts, flags}; snippet: file_path, language, start_line, end_line). Stored as a package of type x-lesson, x-checkpoint or x-snippet; an id given makes the store idempotent",
+    "The AMP record: {type: lesson|checkpoint|snippet, content, tags?, agent?, …} plus the type's fields (lesson: title, severity info|warning|critical; checkpoint: working_on, state {decisions, blockers, artifacts, flags}; snippet: file_path, language, start_line, end_line). Its project is record.project, else the call's project (two that differ are refused). Stored as a package of type x-lesson, x-checkpoint or x-snippet; an id given makes the store idempotent",
 )];
 
 pub const SEARCH: &[Param] = &[
@@ -98,7 +98,11 @@ pub fn store(c: &Call) -> Result<Value, CliError> {
     let Some(Value::Object(record)) = c.args.get("record") else {
         return Err(invalid("`record` must be an object".into()));
     };
-    let project = c.ctx.target_project(record)?;
+    // The record's `project` (AMP's member) or the call's; two that differ are refused.
+    let project = match amp::named_project(c.args.str("project"), Some(record))? {
+        Some(p) => p,
+        None => c.ctx.project()?,
+    };
     Ok(amp::store(
         c.ctx.store()?,
         &c.ctx.cwd,

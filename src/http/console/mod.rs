@@ -2,8 +2,11 @@
 //! which escapes every value it is given), one stylesheet and one small script, all served by
 //! relay itself, under a Content-Security-Policy that allows nothing but this origin and no
 //! inline script. This first page is the timeline: a project's packages by day, newest first,
-//! filtered and paged through the catalogs (never the whole store), with new deposits added
-//! live from the event stream; each package has a page of its own ([`package`]), and search
+//! filtered and paged through the catalogs (never the whole store); on its first page the
+//! list is brought up to date live: an event of the stream makes the script fetch this same
+//! page again and put its list in place, so it shows exactly what a reload would (the same
+//! filters, drafts only to their author, nothing new on an older page). Each package has a
+//! page of its own ([`package`]), and search
 //! ([`search`]), the facts ([`facts`]) and the orient briefing ([`orient`]) have theirs. The
 //! pages read through the same `ops` as the JSON routes.
 
@@ -380,7 +383,9 @@ fn render(page: &Timeline, q: &TimelineParams, who: &Who) -> Markup {
                     button type="submit" { "Find" }
                 }
             }
-            main id="timeline" data-project=(page.project) {
+            // Only the first page follows new records (`data-live`): an older page stays as it
+            // is, as a reload of it would.
+            main id="timeline" data-project=(page.project) data-live[q.before.is_none()] {
                 form method="get" action="/" class="filters" {
                     input type="hidden" name="project" value=(page.project);
                     label { "Type " input name="type" value=(value(&q.package_type)); }
@@ -390,21 +395,23 @@ fn render(page: &Timeline, q: &TimelineParams, who: &Who) -> Markup {
                     label { "Since " input name="since" value=(value(&q.since)) placeholder="7d or 2026-11-01"; }
                     button type="submit" { "Filter" }
                 }
-                ol id="live" class="packages" aria-live="polite" {}
-                @if days.is_empty() {
-                    p class="empty" { "No packages match." }
-                }
-                @for (day, list) in &days {
-                    section class="day" {
-                        h2 { time datetime=(day) { (day) } }
-                        ol class="packages" {
-                            @for p in list { (row(p, &page.callsigns)) }
+                // What the script replaces with the same element of this page fetched again.
+                div id="live" aria-live="polite" {
+                    @if days.is_empty() {
+                        p class="empty" { "No packages match." }
+                    }
+                    @for (day, list) in &days {
+                        section class="day" {
+                            h2 { time datetime=(day) { (day) } }
+                            ol class="packages" {
+                                @for p in list { (row(p, &page.callsigns)) }
+                            }
                         }
                     }
-                }
-                @if page.more {
-                    @if let Some(before) = next {
-                        a class="older" href=(older_link(page, q, &before)) { "Older packages" }
+                    @if page.more {
+                        @if let Some(before) = next {
+                            a class="older" href=(older_link(page, q, &before)) { "Older packages" }
+                        }
                     }
                 }
             }
