@@ -269,7 +269,7 @@ def bad_inputs(c):
         ("/v1/projects/../packages", 404, "project_not_found"),
         ("/v1/projects/..%2F..%2F..%2Ftmp/packages", 404, "project_not_found"),
         ("/v1/projects/%2e%2e/packages", 404, "project_not_found"),
-        ("/v1/projects/demo%00/packages", 404, "project_not_found"),
+        ("/v1/projects/demo%00/packages", 400, "invalid_input"),  # NUL is refused everywhere
         ("/v1/projects/%ff%fe/packages", 400, "invalid_input"),
         ("/v1/projects/demo/../../packages", 404, "not_found"),
     ]:
