@@ -276,8 +276,17 @@ impl World {
 
     /// `git status --porcelain` of the store.
     pub fn store_status(&self, c: usize) -> String {
-        self.git(c, &["status", "--porcelain", "--", ".relay"])
-            .stdout
+        self.git(
+            c,
+            &[
+                "status",
+                "--porcelain",
+                "--untracked-files=all",
+                "--",
+                ".relay",
+            ],
+        )
+        .stdout
     }
 
     pub fn status(&self, c: usize) -> String {
