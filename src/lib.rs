@@ -1,18 +1,19 @@
 //! relay: an offline, flat-file implementation of the Agentic Protocol v0.1.
 //!
-//! Layers, each depending only on those below it: [`wire`] (protocol types, validation,
-//! canonical JSON; pure) → [`store`] (the `.relay/` folder: layout, locks, logs; never prints)
-//! → [`ops`] (the protocol operations) → [`cli`] (arguments, rendering, exit codes). Beside
-//! them, [`suite`] is a client of any server's HTTP mapping (the conformance test suite): it
-//! uses [`wire`] alone.
+//! The layers are crates, each depending only on those below it: `relay-wire` (protocol
+//! types, validation, canonical JSON, the error codes; pure) → `relay-store` (the `.relay/`
+//! folder: layout, locks, logs, indexes; never prints) → `relay-core` (the operations and
+//! search) → the transports: `relay-server` (HTTP and the web console) and this crate's
+//! [`cli`] (arguments, rendering, exit codes, and the MCP server). Beside them,
+//! `relay-conformance` is a client of any server's HTTP mapping: it uses `relay-wire` alone.
+//! The libraries are re-exported under their short names for the tests, benches and examples.
 
-pub mod error;
-pub mod wire;
+pub use relay_conformance as suite;
+pub use relay_core::{ops, search};
+pub use relay_server as http;
+pub use relay_store as store;
+pub use relay_wire as wire;
+pub use relay_wire::error;
+pub use relay_wire::{Code, Error, ErrorKind, Result};
 
-pub use error::{Code, Error, ErrorKind, Result};
 pub mod cli;
-pub mod http;
-pub mod ops;
-pub mod search;
-pub mod store;
-pub mod suite;

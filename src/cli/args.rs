@@ -5,12 +5,12 @@
 use clap::Args;
 
 use crate::cli::{CliError, Ctx};
-use crate::error::{Code, Error};
-use crate::ops::filter::{Filter, Reveal, Viewer};
-use crate::ops::semantic::{self, ModelChoice, ModelState};
-use crate::search::fuse::Mode;
-use crate::search::model::Model;
-use crate::wire::{Status, package, time};
+use relay_core::ops::filter::{Filter, Reveal, Viewer};
+use relay_core::ops::semantic::{self, ModelChoice, ModelState};
+use relay_core::search::fuse::Mode;
+use relay_core::search::model::Model;
+use relay_wire::error::{Code, Error};
+use relay_wire::{Status, package, time};
 
 /// How a Markdown view (`orient`, `orchestrate`; built by `ops::briefing`) is asked for, and
 /// the budget it must fit.
@@ -34,7 +34,7 @@ impl MarkdownArgs {
     pub fn budget(&self) -> Option<usize> {
         self.max_chars.or(self
             .max_tokens
-            .map(crate::ops::orient_fit::chars_for_tokens))
+            .map(relay_core::ops::orient_fit::chars_for_tokens))
     }
 }
 
@@ -108,7 +108,7 @@ pub struct ExpiryArgs {
 impl ExpiryArgs {
     /// The `x-expires-at` text to store, if one was asked for.
     pub fn resolve(&self) -> Result<Option<String>, CliError> {
-        crate::wire::expiry::requested(self.expires_at.as_deref(), self.ttl.as_deref(), time::now())
+        relay_wire::expiry::requested(self.expires_at.as_deref(), self.ttl.as_deref(), time::now())
             .map_err(|m| Error::InvalidInput(m).into())
     }
 }
@@ -200,7 +200,7 @@ impl ModeArgs {
                 let marker = store.layout().local_dir().join("semantic-search-hint");
                 if !ctx.ui.quiet && !ctx.ui.json && !marker.exists() {
                     ctx.ui.note(SEMANTIC_HINT);
-                    let _ = crate::store::log::write_atomic(&marker, b"shown\n");
+                    let _ = relay_store::log::write_atomic(&marker, b"shown\n");
                 }
                 Ok((Mode::Keyword, None))
             }

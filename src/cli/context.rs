@@ -1,6 +1,6 @@
 //! What every command needs: the global flags, the output, the working folder, and the store
 //! (opened on first use), plus the CLI's own error type. Identity is resolved by
-//! [`crate::ops::attribution`]; the identity flags here only say what the user claimed.
+//! [`relay_core::ops::attribution`]; the identity flags here only say what the user claimed.
 
 use std::cell::OnceCell;
 use std::io::IsTerminal;
@@ -10,13 +10,13 @@ use clap::Args;
 
 use super::exit;
 use super::ui::{ColorChoice, Ui};
-use crate::error::{Code, Error};
+use relay_wire::error::{Code, Error};
 use serde_json::{Map, Value};
 
-use crate::ops::Actor;
-use crate::ops::attribution::{self, Claim};
-use crate::ops::filter::Viewer;
-use crate::store::Store;
+use relay_core::ops::Actor;
+use relay_core::ops::attribution::{self, Claim};
+use relay_core::ops::filter::Viewer;
+use relay_store::Store;
 
 /// Flags every command accepts.
 #[derive(Debug, Args)]
@@ -62,7 +62,7 @@ pub struct ActorArgs {
 }
 
 impl ActorArgs {
-    /// What these flags and `session` claim, for [`crate::ops::attribution`].
+    /// What these flags and `session` claim, for [`relay_core::ops::attribution`].
     pub fn claim(&self, session: &SessionArg) -> Claim {
         Claim {
             actor: self.actor.clone(),
@@ -199,11 +199,11 @@ impl Ctx {
         let root = Store::locate(&self.cwd, self.global.store.as_deref())?;
         let mut store = Store::open(root)?;
         if self.global.redact_secrets {
-            store.set_secret_policy(crate::store::config::SecretPolicy::Redact);
+            store.set_secret_policy(relay_store::config::SecretPolicy::Redact);
         } else if self.global.allow_secrets {
-            store.set_secret_policy(crate::store::config::SecretPolicy::Off);
+            store.set_secret_policy(relay_store::config::SecretPolicy::Off);
         }
-        let key = crate::ops::signatures::key_path(
+        let key = relay_core::ops::signatures::key_path(
             &store,
             self.global.sign_with.as_deref(),
             self.global.sign,
@@ -221,7 +221,7 @@ impl Ctx {
             .store
             .get_mut()
             .ok_or_else(|| Error::Integrity("the store was not opened".into()))?;
-        let on = crate::ops::queue::should_queue(store);
+        let on = relay_core::ops::queue::should_queue(store);
         store.set_queued(on);
         Ok(on)
     }
@@ -230,12 +230,15 @@ impl Ctx {
     /// `{"package", "x-stale"}`, their files checked now (not for a snapshot read, `as_of`).
     pub fn json_packages(
         &mut self,
-        packages: &[crate::store::packages::StoredPackage],
-        as_of: Option<crate::wire::time::Timestamp>,
+        packages: &[relay_store::packages::StoredPackage],
+        as_of: Option<relay_wire::time::Timestamp>,
     ) -> Result<(), super::CliError> {
         let store = self.store()?;
-        let stale =
-            crate::ops::stale::of_packages_at(store, packages.iter().map(|p| &p.package), as_of);
+        let stale = relay_core::ops::stale::of_packages_at(
+            store,
+            packages.iter().map(|p| &p.package),
+            as_of,
+        );
         for (p, stale) in packages.iter().zip(&stale) {
             self.ui
                 .json_line(&super::render::package_envelope(&p.package, stale))?;
@@ -244,14 +247,14 @@ impl Ctx {
     }
 
     /// Says on stderr when an `--as-of` time is one that a snapshot answers oddly: still to
-    /// come, or before the projects read existed ([`crate::ops::snapshot::note`]).
+    /// come, or before the projects read existed ([`relay_core::ops::snapshot::note`]).
     pub fn note_as_of(
         &self,
         projects: &[String],
-        as_of: Option<crate::wire::time::Timestamp>,
+        as_of: Option<relay_wire::time::Timestamp>,
     ) -> Result<(), Error> {
         if let Some(t) = as_of
-            && let Some(note) = crate::ops::snapshot::note(self.store()?, projects, t)?
+            && let Some(note) = relay_core::ops::snapshot::note(self.store()?, projects, t)?
         {
             self.ui.note(&note);
         }
@@ -275,7 +278,7 @@ impl Ctx {
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(COLD_NOTE_BYTES);
-        let bytes = crate::store::cache::catalog::cold_bytes(store, projects);
+        let bytes = relay_store::cache::catalog::cold_bytes(store, projects);
         if bytes > 0 && bytes >= threshold {
             self.ui.terminal_note(&format!(
                 "relay: indexing {:.1} MB of package logs into .relay/cache/ (first use since the cache was cleared); later commands reuse it",
@@ -303,7 +306,7 @@ impl Ctx {
     pub fn search_order(&self) -> Result<Vec<String>, CliError> {
         let first = self.project().ok();
         let mut all: Vec<String> = first.clone().into_iter().collect();
-        let rest = crate::ops::projects::list(self.store()?)?;
+        let rest = relay_core::ops::projects::list(self.store()?)?;
         all.extend(
             rest.iter()
                 .map(|p| p.id().to_string())
@@ -326,11 +329,11 @@ impl Ctx {
     pub fn projects(&self, all: bool) -> Result<Vec<String>, CliError> {
         let store = self.store()?;
         if all {
-            let all = crate::ops::projects::list(store)?;
+            let all = relay_core::ops::projects::list(store)?;
             return Ok(all.iter().map(|p| p.id().to_string()).collect());
         }
         let id = self.project()?;
-        crate::ops::projects::get(store, &id)?;
+        relay_core::ops::projects::get(store, &id)?;
         Ok(vec![id])
     }
 

@@ -1,6 +1,6 @@
 //! The exit-code table. It is documented in the README and stays stable.
 
-use crate::error::ErrorKind;
+use relay_wire::error::ErrorKind;
 
 pub const OK: u8 = 0;
 /// The package, project or store asked for does not exist.

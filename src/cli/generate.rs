@@ -309,7 +309,7 @@ fn environment(roff: &mut Roff) {
 }
 
 fn files_section(roff: &mut Roff) {
-    use crate::store::layout::{
+    use relay_store::layout::{
         ALLOWED_SIGNERS_FILE, CACHE_DIR, CONFIG_FILE, FACTS_FILE, LOCAL_DIR, PACKAGES_DIR,
         PROJECTS_DIR, PROJECTS_FILE, SESSIONS_FILE, SIGNATURES_FILE, STORE_DIR, TOKENS_FILE,
     };
@@ -358,7 +358,7 @@ fn files_section(roff: &mut Roff) {
             "Which keys may sign as which actors, in git's allowed-signers format; @revoked KEYTYPE BASE64 revokes a key. Committed.".to_string(),
         ),
         (
-            store(crate::ops::verify::QUARANTINE),
+            store(relay_core::ops::verify::QUARANTINE),
             "Lines relay verify --fix moved out of a log, with why.".to_string(),
         ),
         (

@@ -18,7 +18,7 @@ use clap::{Parser, Subcommand};
 
 pub use context::{CliError, CmdResult, Ctx, GlobalArgs};
 
-use crate::error::Code;
+use relay_wire::error::Code;
 use ui::Ui;
 
 const AFTER_HELP: &str = "\

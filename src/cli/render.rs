@@ -5,10 +5,10 @@ use std::io::{self, Write};
 
 use colored::Colorize;
 
-use crate::ops::stale::Stale;
-use crate::store::packages::StoredPackage;
-pub use crate::wire::text::{clean, clean_line};
-use crate::wire::{Package, Project, time};
+use relay_core::ops::stale::Stale;
+use relay_store::packages::StoredPackage;
+pub use relay_wire::text::{clean, clean_line};
+use relay_wire::{Package, Project, time};
 
 /// `2026-04-18 20:00 UTC`.
 pub fn short_time(p: &Package) -> String {
@@ -130,7 +130,7 @@ pub fn stale_line(out: &mut impl Write, indent: &str, stale: &[Stale]) -> io::Re
     }
     let text = format!(
         "may be stale: {}",
-        crate::ops::stale::describe(stale, |p| clean_line(p).into_owned())
+        relay_core::ops::stale::describe(stale, |p| clean_line(p).into_owned())
     );
     if colored::control::SHOULD_COLORIZE.should_colorize() {
         writeln!(out, "{indent}{} {}", "⚠".yellow(), text.yellow())
@@ -164,7 +164,7 @@ fn status_colored(status: &str) -> colored::ColoredString {
 }
 
 /// Counts per kind as `2 projects, 3 packages`, or `nothing`.
-pub fn counts(c: &crate::ops::export::Counts) -> String {
+pub fn counts(c: &relay_core::ops::export::Counts) -> String {
     let parts: Vec<String> = c
         .iter()
         .map(|(k, n)| {
@@ -207,7 +207,7 @@ pub fn project_line(out: &mut impl Write, p: &Project) -> io::Result<()> {
 /// What a deposit prints: `ID HASH` and a note, or under `--json` the stored envelope.
 pub fn deposited(
     ui: &mut crate::cli::ui::Ui,
-    done: &crate::ops::deposit::Deposited,
+    done: &relay_core::ops::deposit::Deposited,
 ) -> Result<(), crate::cli::CliError> {
     if ui.json {
         ui.json_line(&StoredPackage::envelope(&done.package, &done.hash))?;

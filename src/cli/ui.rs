@@ -8,10 +8,10 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::store::Warning;
+use relay_store::Warning;
 // Messages may quote what the caller gave or the store holds: shown as text, never as
 // terminal controls or reordered by bidirectional ones.
-use crate::wire::text::clean;
+use relay_wire::text::clean;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ColorChoice {

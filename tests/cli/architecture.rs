@@ -1,12 +1,84 @@
-//! The layers of DESIGN §2 hold in the source: no module imports from a higher layer
-//! (`wire` → `store` → `search` → `ops` → the transports `http` and `cli`), and the modules'
-//! imports form no circle. The conformance suite (`suite`) is a client of a server's HTTP
-//! mapping: it uses `wire` and `error` alone, and only `cli` uses it.
-//! Imports are read from the text: every `crate::…` and `super::…` path outside comments and
-//! the `#[cfg(test)] mod tests` block, resolved to the longest module it names.
+//! The layers of DESIGN §2 hold in the source. Between crates the compiler keeps them: each
+//! crate's manifest names the crates it may use, and this test checks those names against the
+//! intended graph (`relay-wire` → `relay-store` → `relay-core` → the transports; the
+//! conformance suite on `relay-wire` alone). Within a crate, the modules' imports form no
+//! circle. Imports are read from the text: every `crate::…`, `super::…` and `relay_…::…` path
+//! outside comments and the `#[cfg(test)] mod tests` block, grouped `use` lists
+//! (`use super::{a, b::{C, D}}`) expanded, each resolved to the longest module it names.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Each crate of the workspace (but the `xtask` chores) by its library name, with its source
+/// folder: the `relay` binary in `src/`, the libraries under `crates/`.
+fn crates() -> BTreeMap<String, PathBuf> {
+    let mut out = BTreeMap::from([("relay".to_string(), root().join("src"))]);
+    for entry in std::fs::read_dir(root().join("crates")).unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().replace('-', "_");
+        out.insert(name, dir.join("src"));
+    }
+    out
+}
+
+/// The workspace crates a manifest's `[dependencies]` names (dev-dependencies excluded).
+fn workspace_dependencies(manifest: &Path) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(manifest).unwrap();
+    let mut in_deps = false;
+    let mut out = BTreeSet::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]";
+        } else if in_deps && line.starts_with("relay-") {
+            let name = line.split(['=', ' ']).next().unwrap();
+            out.insert(name.replace('-', "_"));
+        }
+    }
+    out
+}
+
+#[test]
+fn each_crate_depends_only_on_the_layers_below_it() {
+    let allowed: BTreeMap<&str, &[&str]> = BTreeMap::from([
+        ("relay_wire", &[][..]),
+        ("relay_store", &["relay_wire"][..]),
+        ("relay_core", &["relay_wire", "relay_store"][..]),
+        (
+            "relay_server",
+            &["relay_wire", "relay_store", "relay_core"][..],
+        ),
+        ("relay_conformance", &["relay_wire"][..]),
+    ]);
+    for (name, src) in crates() {
+        let deps = workspace_dependencies(&src.parent().unwrap().join("Cargo.toml"));
+        if name == "relay" {
+            // The binary sits on top: it may use every library, and none uses it.
+            continue;
+        }
+        let allowed = allowed
+            .get(name.as_str())
+            .unwrap_or_else(|| panic!("a new crate {name}: give it a place in this test"));
+        let beyond: Vec<_> = deps
+            .iter()
+            .filter(|d| !allowed.contains(&d.as_str()))
+            .collect();
+        assert!(beyond.is_empty(), "{name} depends on {beyond:?}");
+    }
+    for (name, src) in crates() {
+        if name != "relay" {
+            let manifest = std::fs::read_to_string(src.parent().unwrap().join("Cargo.toml"));
+            assert!(
+                !manifest.unwrap().contains("\nrelay = "),
+                "{name} depends on the binary"
+            );
+        }
+    }
+}
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -19,7 +91,7 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// `src/ops/verify/records.rs` → `ops::verify::records`; `src/ops/mod.rs` → `ops`.
+/// `ops/verify/records.rs` → `ops::verify::records`; `ops/mod.rs` → `ops`; `lib.rs` → ``.
 fn module_of(src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap().with_extension("");
     let mut parts: Vec<String> = rel
@@ -47,8 +119,53 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
-/// The module paths that follow `prefix` in `code`.
-fn paths_after<'a>(code: &'a str, prefix: &str) -> Vec<&'a str> {
+/// The paths a `use` tree names, starting at `rest` (just after `prefix::`): `a::b` gives
+/// `a::b`; `{a, b::{c, d}}` gives `a`, `b::c`, `b::d`.
+fn expand(rest: &str) -> Vec<String> {
+    let rest = rest.trim_start();
+    if let Some(inner) = rest.strip_prefix('{') {
+        let mut out = Vec::new();
+        let mut depth = 0;
+        let mut start = 0;
+        for (i, c) in inner.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => {
+                    out.extend(expand(&inner[start..i]));
+                    return out;
+                }
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    out.extend(expand(&inner[start..i]));
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        return out;
+    }
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+        .unwrap_or(rest.len());
+    let path = rest[..end].trim_end_matches(':');
+    if rest[..end].ends_with("::") && rest[end..].starts_with('{') {
+        return expand(&rest[end..])
+            .into_iter()
+            .map(|p| match p.as_str() {
+                "self" => path.to_string(),
+                _ => format!("{path}::{p}"),
+            })
+            .collect();
+    }
+    if path.is_empty() {
+        Vec::new()
+    } else {
+        vec![path.to_string()]
+    }
+}
+
+/// The module paths that follow `prefix` in `code`, grouped lists expanded.
+fn paths_after(code: &str, prefix: &str) -> Vec<String> {
     code.match_indices(prefix)
         .filter(|(at, _)| {
             !code[..*at]
@@ -56,29 +173,33 @@ fn paths_after<'a>(code: &'a str, prefix: &str) -> Vec<&'a str> {
                 .last()
                 .is_some_and(|c| c.is_alphanumeric() || c == '_')
         })
-        .map(|(at, _)| {
-            let rest = &code[at + prefix.len()..];
-            let end = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
-                .unwrap_or(rest.len());
-            rest[..end].trim_end_matches(':')
-        })
+        .flat_map(|(at, _)| expand(&code[at + prefix.len()..]))
+        .filter(|p| p != "self")
         .collect()
 }
 
 fn is_within(a: &str, b: &str) -> bool {
-    a == b || a.starts_with(&format!("{b}::"))
+    a == b || b.is_empty() || a.starts_with(&format!("{b}::"))
 }
 
-/// Every module and the modules it imports (parents and children of a module excepted).
+/// Every module of every crate (as `crate::module`) and the modules it imports, in its own
+/// crate or another (parents and children of a module excepted).
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&src, &mut files);
-    let modules: BTreeMap<String, PathBuf> = files
-        .iter()
-        .map(|f| (module_of(&src, f), f.clone()))
-        .collect();
+    let mut modules: BTreeMap<String, PathBuf> = BTreeMap::new();
+    let crates = crates();
+    for (name, src) in &crates {
+        let mut files = Vec::new();
+        sources(src, &mut files);
+        for f in files {
+            let m = module_of(src, &f);
+            let full = if m.is_empty() {
+                name.clone()
+            } else {
+                format!("{name}::{m}")
+            };
+            modules.insert(full, f);
+        }
+    }
     let resolve = |path: &str| -> Option<String> {
         let parts: Vec<&str> = path.split("::").collect();
         (1..=parts.len())
@@ -89,22 +210,29 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
     let mut edges = BTreeMap::new();
     for (module, file) in &modules {
         let code = code(&std::fs::read_to_string(file).unwrap());
+        let krate = module.split("::").next().unwrap().to_string();
         let parent = match module.rsplit_once("::") {
             Some((p, _)) => p.to_string(),
             None => String::new(),
         };
-        let mut targets = BTreeSet::new();
-        let named = paths_after(&code, "crate::")
+        let mut paths: Vec<String> = paths_after(&code, "crate::")
             .into_iter()
-            .map(str::to_string);
-        let relative = paths_after(&code, "super::").into_iter().map(|p| {
-            if parent.is_empty() {
-                p.to_string()
-            } else {
-                format!("{parent}::{p}")
-            }
-        });
-        for path in named.chain(relative) {
+            .map(|p| format!("{krate}::{p}"))
+            .collect();
+        paths.extend(
+            paths_after(&code, "super::")
+                .into_iter()
+                .map(|p| format!("{parent}::{p}")),
+        );
+        for other in crates.keys().filter(|c| **c != krate) {
+            paths.extend(
+                paths_after(&code, &format!("{other}::"))
+                    .into_iter()
+                    .map(|p| format!("{other}::{p}")),
+            );
+        }
+        let mut targets = BTreeSet::new();
+        for path in paths {
             if let Some(target) = resolve(&path)
                 && !is_within(module, &target)
                 && !is_within(&target, module)
@@ -115,35 +243,6 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
         edges.insert(module.clone(), targets);
     }
     edges
-}
-
-/// The layers, lowest first. `http` and `cli` are both transports; `http` sits below `cli`
-/// so that `cli` may start the server (`cli::cmd::serve`) while `http` imports nothing of
-/// the CLI. `suite` sits below both, and that it uses nothing between it and `wire` is
-/// checked on its own.
-fn layer(module: &str) -> Option<usize> {
-    let top = module.split("::").next()?;
-    ["wire", "store", "search", "ops", "suite", "http", "cli"]
-        .iter()
-        .position(|l| *l == top)
-}
-
-#[test]
-fn no_module_imports_from_a_higher_layer() {
-    let mut upward = Vec::new();
-    for (from, targets) in graph() {
-        for to in targets {
-            if let (Some(a), Some(b)) = (layer(&from), layer(&to))
-                && b > a
-            {
-                upward.push(format!("{from} -> {to}"));
-            }
-        }
-    }
-    assert!(
-        upward.is_empty(),
-        "imports from a higher layer: {upward:#?}"
-    );
 }
 
 #[test]
@@ -189,45 +288,26 @@ fn module_imports_form_no_circle() {
 }
 
 #[test]
+fn grouped_use_lists_are_read() {
+    let code = "use super::{reply::{self, Json}, state::State};\nuse crate::a::b;";
+    assert_eq!(
+        paths_after(code, "super::"),
+        ["reply", "reply::Json", "state::State"]
+    );
+    assert_eq!(paths_after(code, "crate::"), ["a::b"]);
+}
+
+#[test]
 fn the_graph_sees_imports() {
     let g = graph();
     // A check that reads nothing would pass; these edges exist.
-    assert!(
-        g["ops::facts"].contains("store::fact_chain"),
-        "{:?}",
-        g["ops::facts"]
-    );
-    assert!(g["cli::cmd::pull"].contains("cli::cmd::search"));
-    assert!(g["http::auth"].contains("ops::tokens"));
-    assert!(g["cli::cmd::serve"].contains("http"));
-    assert!(g["suite::deposit"].contains("wire::canonical"));
-    assert!(g["cli::cmd::conformance"].contains("suite"));
-}
-
-/// The imports of the modules within `from` whose target `shown` picks, as `a -> b`.
-fn imports_within(from: &str, shown: impl Fn(&str) -> bool) -> Vec<String> {
-    graph()
-        .into_iter()
-        .filter(|(m, _)| is_within(m, from))
-        .flat_map(|(m, targets)| {
-            targets
-                .into_iter()
-                .filter(|t| shown(t))
-                .map(move |t| format!("{m} -> {t}"))
-        })
-        .collect()
-}
-
-#[test]
-fn the_http_server_imports_nothing_of_the_cli() {
-    let into_cli = imports_within("http", |t| is_within(t, "cli"));
-    assert!(into_cli.is_empty(), "{into_cli:#?}");
-}
-
-#[test]
-fn the_conformance_suite_uses_the_wire_format_and_errors_only() {
-    let beyond = imports_within("suite", |t| {
-        !is_within(t, "suite") && !is_within(t, "wire") && t != "error"
-    });
-    assert!(beyond.is_empty(), "{beyond:#?}");
+    let has = |from: &str, to: &str| {
+        assert!(g[from].contains(to), "{from} -> {to}: {:?}", g[from]);
+    };
+    has("relay_core::ops::facts", "relay_store::fact_chain");
+    has("relay::cli::cmd::pull", "relay::cli::cmd::search");
+    has("relay_server::auth", "relay_core::ops::tokens");
+    has("relay::cli::cmd::serve", "relay_server");
+    has("relay_conformance::deposit", "relay_wire::canonical");
+    has("relay::cli::cmd::conformance", "relay_conformance");
 }

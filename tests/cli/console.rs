@@ -341,7 +341,7 @@ fn only_the_first_page_of_the_timeline_is_live() {
         older.contains("<main id=\"timeline\" data-project=\"demo\">"),
         "{older}"
     );
-    let js = include_str!("../../src/http/console/console.js");
+    let js = include_str!("../../crates/relay-server/src/console/console.js");
     assert!(js.contains("\"live\" in main.dataset"), "{js}");
     let (code, stderr) = server.stop();
     assert_eq!(code, Some(0), "{stderr}");

@@ -1,5 +1,5 @@
 //! `relay checkpoint`: record where an agent stands (a package of type `x-checkpoint`, see
-//! [`crate::ops::memory`]), and `relay checkpoint show`: each actor's latest one.
+//! [`relay_core::ops::memory`]), and `relay checkpoint show`: each actor's latest one.
 
 use std::io::Write;
 
@@ -7,9 +7,9 @@ use clap::{Args, Subcommand};
 
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
-use crate::error::Error;
-use crate::ops::memory::Checkpoint;
-use crate::ops::{attribution, memory_reads};
+use relay_core::ops::memory::Checkpoint;
+use relay_core::ops::{attribution, memory_reads};
+use relay_wire::error::Error;
 
 /// Record where you stand (working on, decisions, blockers), or show each agent's latest
 ///
@@ -72,7 +72,7 @@ pub enum Show {
 
 pub fn run(ctx: &mut Ctx, args: CheckpointArgs) -> CmdResult {
     if let Some(Show::Show { actor, as_of }) = args.show {
-        let as_of = crate::wire::time::parse_time("--as-of", as_of.as_deref())?;
+        let as_of = relay_wire::time::parse_time("--as-of", as_of.as_deref())?;
         return show(ctx, actor.as_deref(), as_of);
     }
     let input = Checkpoint {
@@ -94,7 +94,7 @@ pub fn run(ctx: &mut Ctx, args: CheckpointArgs) -> CmdResult {
 fn show(
     ctx: &mut Ctx,
     actor: Option<&str>,
-    as_of: Option<crate::wire::time::Timestamp>,
+    as_of: Option<relay_wire::time::Timestamp>,
 ) -> CmdResult {
     let project = ctx.project()?;
     ctx.note_as_of(std::slice::from_ref(&project), as_of)?;

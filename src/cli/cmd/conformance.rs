@@ -1,5 +1,5 @@
 //! `relay conformance`: the §11.5 descriptor of what this build implements, or, with
-//! `--check URL`, the conformance test suite ([`crate::suite`]) run against a server.
+//! `--check URL`, the conformance test suite ([`relay_conformance`]) run against a server.
 
 use std::io::Write;
 use std::time::Duration;
@@ -7,9 +7,9 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::cli::{CliError, CmdResult, Ctx};
-use crate::error::Error;
-use crate::ops::{conformance, semantic};
-use crate::suite::{self, Outcome, Report, Verdict};
+use relay_conformance::{self as suite, Outcome, Report, Verdict};
+use relay_core::ops::{conformance, semantic};
+use relay_wire::error::Error;
 
 /// Print the conformance descriptor (§11.5), or check a server's conformance (--check URL)
 ///

@@ -8,9 +8,9 @@ use serde_json::{Map, Value};
 use crate::cli::args::ExpiryArgs;
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CliError, CmdResult, Ctx, render, ui::Ui};
-use crate::error::Error;
-use crate::ops::{self, deposit::extend};
-use crate::wire::package;
+use relay_core::ops::{self, deposit::extend};
+use relay_wire::error::Error;
+use relay_wire::package;
 
 /// Record a context package: what you did, decided, left open, and who should pick it up
 ///
@@ -127,11 +127,11 @@ fn read_source(ctx: &Ctx, source: &str, flag: &str) -> Result<Vec<u8>, CliError>
 
 /// Parses `--from` input as one JSON object, reporting where malformed JSON broke.
 pub fn parse_package_json(bytes: &[u8], source: &str) -> Result<Map<String, Value>, Error> {
-    match crate::wire::strict::from_slice(bytes) {
+    match relay_wire::strict::from_slice(bytes) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(other) => Err(Error::InvalidInput(format!(
             "{source} must hold one JSON object (a package), not {}",
-            crate::wire::validate::kind(&other)
+            relay_wire::validate::kind(&other)
         ))),
         Err(e) => Err(Error::malformed_json(source.to_string(), &e)),
     }
@@ -187,7 +187,7 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
     set(&mut map, "topic", args.topic.take());
     set(&mut map, "artifact_type", args.artifact_type.take());
     if let Some(at) = args.expiry.resolve()? {
-        map.insert(crate::wire::expiry::EXPIRES_AT.into(), Value::String(at));
+        map.insert(relay_wire::expiry::EXPIRES_AT.into(), Value::String(at));
     }
     if let Some(n) = args.significance {
         map.insert("significance".into(), Value::from(n));
@@ -254,7 +254,7 @@ fn path_deliverables(
 /// from what was typed (`1.10`, a 25-digit id) stays text, so nothing typed is lost. JSON
 /// that repeats a key or holds a NUL is an error, as in `--from`.
 fn ext_value(raw: &str) -> Result<Value, serde_json::Error> {
-    Ok(match crate::wire::strict::from_str(raw) {
+    Ok(match relay_wire::strict::from_str(raw) {
         Ok(Value::Number(n)) if n.to_string() != raw.trim() => Value::String(raw.to_string()),
         Ok(v) => v,
         Err(e) if serde_json::from_str::<serde::de::IgnoredAny>(raw).is_ok() => return Err(e),
@@ -353,7 +353,7 @@ fn auto(ctx: &mut Ctx, mut args: DepositArgs) -> CmdResult {
     let store = ctx.store()?;
     // Package ids are unique in the whole store: one deposited into any project is taken.
     let deposited =
-        |id: &str| -> crate::Result<bool> { Ok(!store.package_everywhere(id)?.is_empty()) };
+        |id: &str| -> relay_wire::Result<bool> { Ok(!store.package_everywhere(id)?.is_empty()) };
     let found = match ops::auto::build(&ctx.cwd, &deposited)? {
         ops::auto::Found::Package(found) => found,
         ops::auto::Found::Nothing(why) => {

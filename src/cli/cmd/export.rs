@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::cli::{CliError, CmdResult, Ctx};
-use crate::error::Error;
-use crate::ops::export as backup;
+use relay_core::ops::export as backup;
+use relay_wire::error::Error;
 
 /// Back up projects as plain wire records (offline, restorable anywhere)
 ///

@@ -8,10 +8,10 @@ use colored::Colorize;
 use crate::cli::args::{ExpiryArgs, RevealArgs};
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
-use crate::error::Error;
-use crate::ops;
-use crate::ops::facts::{self, AssertRequest, ListQuery};
-use crate::wire::{Fact, time};
+use relay_core::ops;
+use relay_core::ops::facts::{self, AssertRequest, ListQuery};
+use relay_wire::error::Error;
+use relay_wire::{Fact, time};
 
 /// Track what is true now, and what was true then
 ///

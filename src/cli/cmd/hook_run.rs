@@ -11,9 +11,9 @@ use std::sync::mpsc;
 use clap::{Args, ValueEnum};
 
 use crate::cli::{CmdResult, Ctx};
-use crate::error::Result;
-use crate::ops::agent_session::{self, Agent, Call, Event, Outcome, TIME_LIMIT};
-use crate::store::Store;
+use relay_core::ops::agent_session::{self, Agent, Call, Event, Outcome, TIME_LIMIT};
+use relay_store::Store;
+use relay_wire::error::Result;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum AgentArg {
@@ -57,7 +57,7 @@ pub fn run(ctx: &mut Ctx, args: RunArgs) -> CmdResult {
         let _ = tx.send(work(root, &cwd, project, agent, &event, max_chars));
     });
     let outcome = rx.recv_timeout(TIME_LIMIT).unwrap_or_else(|_| {
-        Err(crate::Error::Integrity(format!(
+        Err(relay_wire::Error::Integrity(format!(
             "gave up after {} s; nothing was added to the agent's context",
             TIME_LIMIT.as_secs()
         )))
@@ -91,22 +91,22 @@ fn work(
     let mut stdin = Vec::new();
     std::io::stdin()
         .read_to_end(&mut stdin)
-        .map_err(|e| crate::Error::io("cannot read the event on stdin", e))?;
+        .map_err(|e| relay_wire::Error::io("cannot read the event on stdin", e))?;
     let input = agent_session::parse_input(&stdin)?;
     let Some(store_root) = store_root else {
         return Ok(Outcome::default()); // no store here: relay has nothing to do
     };
     let mut store = Store::open(store_root)?;
-    let key = crate::ops::signatures::key_path(&store, None, false, cwd);
+    let key = relay_core::ops::signatures::key_path(&store, None, false, cwd);
     store.set_signing_key(key);
     // What a hook writes waits in the clone's queue, where git never sees it, until the next
     // commit: a hook never leaves the work tree dirty for a pull or a checkout to refuse.
-    let queued = crate::ops::queue::should_queue(&store);
+    let queued = relay_core::ops::queue::should_queue(&store);
     store.set_queued(queued);
     let project = match project.or_else(|| store.config().default_project.clone()) {
         Some(p) => p,
         None => {
-            return Err(crate::Error::InvalidInput(
+            return Err(relay_wire::Error::InvalidInput(
                 "no project selected: set default_project in .relay/config.toml or RELAY_PROJECT"
                     .into(),
             ));
@@ -118,7 +118,7 @@ fn work(
         root: &root,
         project: &project,
         agent,
-        now: crate::wire::time::now(),
+        now: relay_wire::time::now(),
     };
     let mut outcome = call.handle(event, &input, max_chars)?;
     // What the store's readers skipped goes to the log, not to the agent's stderr.

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::cli::{CliError, CmdResult, Ctx};
-use crate::error::Error;
-use crate::ops::import::{self, Source};
-use crate::ops::import::{ImportOptions, OnConflict};
+use relay_core::ops::import::{self, Source};
+use relay_core::ops::import::{ImportOptions, OnConflict};
+use relay_wire::error::Error;
 
 /// Restore records: a backup folder, an NDJSON stream, or another store's .relay/ folder
 ///

@@ -8,9 +8,9 @@ use clap::Args;
 use serde_json::json;
 
 use crate::cli::{CmdResult, Ctx};
-use crate::ops::git::Exclusion;
-use crate::ops::init::{Initialized, init};
-use crate::store::layout;
+use relay_core::ops::git::Exclusion;
+use relay_core::ops::init::{Initialized, init};
+use relay_store::layout;
 
 /// Create a relay store (.relay/) in this folder, with a first project
 ///

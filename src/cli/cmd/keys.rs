@@ -1,5 +1,5 @@
 //! `relay keys`: make a dedicated signing key, and list `.relay/allowed_signers`. The logic is
-//! [`crate::ops::keys`].
+//! [`relay_core::ops::keys`].
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 
 use crate::cli::context::ActorArgs;
 use crate::cli::{CliError, CmdResult, Ctx};
-use crate::ops::keys;
+use relay_core::ops::keys;
 
 /// Make signing keys and list who may sign (.relay/allowed_signers)
 ///
@@ -69,7 +69,7 @@ fn generate(ctx: &mut Ctx, out: Option<PathBuf>, actor: Option<String>, add: boo
                 actor_type: None,
             })
             .map_err(|e| match e {
-                crate::error::Error::StoreNotFound { .. } => {
+                relay_wire::error::Error::StoreNotFound { .. } => {
                     CliError::Usage("no store here to take the actor from: give --actor ID".into())
                 }
                 e => e.into(),
@@ -78,9 +78,9 @@ fn generate(ctx: &mut Ctx, out: Option<PathBuf>, actor: Option<String>, add: boo
         }
     };
     let path = match out {
-        Some(p) => ctx
-            .cwd
-            .join(crate::ops::signatures::expand_home(&p.to_string_lossy())),
+        Some(p) => ctx.cwd.join(relay_core::ops::signatures::expand_home(
+            &p.to_string_lossy(),
+        )),
         None => keys::default_key_path()?,
     };
     // The store is found before anything is written, so --add outside a store writes nothing.
@@ -143,7 +143,7 @@ fn list(ctx: &mut Ctx) -> CmdResult {
         writeln!(
             ctx.ui.out(),
             "{}  {}  {}{options}{revoked}",
-            crate::wire::text::clean_line(&e.principals),
+            relay_wire::text::clean_line(&e.principals),
             e.key_type,
             e.fingerprint
         )?;

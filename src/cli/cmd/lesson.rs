@@ -1,5 +1,5 @@
 //! `relay lesson add` and `relay lesson list`: lessons (packages of type `x-lesson`, see
-//! [`crate::ops::memory`]) recorded once and listed most severe first.
+//! [`relay_core::ops::memory`]) recorded once and listed most severe first.
 
 use std::io::{Read, Write};
 
@@ -7,9 +7,9 @@ use clap::{Args, Subcommand};
 
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
-use crate::error::Error;
-use crate::ops::memory::Lesson;
-use crate::ops::{attribution, memory_reads};
+use relay_core::ops::memory::Lesson;
+use relay_core::ops::{attribution, memory_reads};
+use relay_wire::error::Error;
 
 /// Record lessons learned once and needed forever, and list them
 ///
@@ -122,7 +122,7 @@ pub fn run(ctx: &mut Ctx, args: LessonArgs) -> CmdResult {
                     .collect(),
                 tags,
                 no_drafts: false,
-                as_of: crate::wire::time::parse_time("--as-of", as_of.as_deref())?,
+                as_of: relay_wire::time::parse_time("--as-of", as_of.as_deref())?,
             };
             let projects = ctx.projects(all_projects)?;
             ctx.note_as_of(&projects, query.as_of)?;

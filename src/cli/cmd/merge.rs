@@ -6,7 +6,7 @@ use std::io::Write;
 use clap::Args;
 
 use crate::cli::{CmdResult, Ctx};
-use crate::ops::octopus;
+use relay_core::ops::octopus;
 
 /// Merge several branches at once, keeping every side's store records
 ///

@@ -9,7 +9,7 @@ use clap::Args;
 use serde_json::json;
 
 use crate::cli::{CmdResult, Ctx};
-use crate::error::Error;
+use relay_wire::error::Error;
 
 /// The line that opens relay's block in a file.
 pub const START: &str = "<!-- relay:onboard:start -->";
@@ -175,7 +175,7 @@ fn write_block(path: &Path, shown: &Path, block: &str) -> Result<Action, Error> 
         ))
     })?;
     if action != Action::Unchanged {
-        crate::store::log::write_atomic(&target, text.as_bytes())?;
+        relay_store::log::write_atomic(&target, text.as_bytes())?;
     }
     Ok(action)
 }

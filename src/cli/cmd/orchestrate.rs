@@ -6,9 +6,9 @@ use clap::Args;
 
 use crate::cli::args::{MarkdownArgs, ModeArgs};
 use crate::cli::{CmdResult, Ctx};
-use crate::ops::briefing;
-use crate::ops::orchestrate::{self, DigestRequest};
-use crate::search::fuse::Mode;
+use relay_core::ops::briefing;
+use relay_core::ops::orchestrate::{self, DigestRequest};
+use relay_core::search::fuse::Mode;
 
 /// Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)
 ///
@@ -57,7 +57,7 @@ pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
         Some(_) => args.mode.resolve(ctx)?,
         None => (Mode::Keyword, None),
     };
-    let as_of = crate::wire::time::parse_time("--as-of", args.as_of.as_deref())?;
+    let as_of = relay_wire::time::parse_time("--as-of", args.as_of.as_deref())?;
     let noted = match &project {
         Some(p) => vec![p.clone()],
         None => ctx.projects(true)?,

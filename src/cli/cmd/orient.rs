@@ -6,7 +6,7 @@ use clap::Args;
 
 use crate::cli::args::MarkdownArgs;
 use crate::cli::{CmdResult, Ctx};
-use crate::ops::{briefing, orient, orient_fit};
+use relay_core::ops::{briefing, orient, orient_fit};
 
 /// Brief a new session: latest handoff, recent work, open questions, active facts
 ///
@@ -55,7 +55,7 @@ pub struct OrientArgs {
 
 pub fn run(ctx: &mut Ctx, args: OrientArgs) -> CmdResult {
     let project = ctx.project()?;
-    let as_of = crate::wire::time::parse_time("--as-of", args.as_of.as_deref())?;
+    let as_of = relay_wire::time::parse_time("--as-of", args.as_of.as_deref())?;
     ctx.note_as_of(std::slice::from_ref(&project), as_of)?;
     let store = ctx.store()?;
     let budget = args.view.budget().or(store.config().orient.max_chars);
@@ -67,7 +67,7 @@ pub fn run(ctx: &mut Ctx, args: OrientArgs) -> CmdResult {
             let fitted = briefing::orient_fitted(&o, budget);
             if let Some(need) = fitted.short_of {
                 ctx.ui.tolerated_error(
-                    crate::error::Code::InvalidInput.as_str(),
+                    relay_wire::error::Code::InvalidInput.as_str(),
                     &format!(
                         "a budget of {} characters is below the {need} the briefing's header and its account of what is left out need; printed {}. Ask for at least --max-chars {need}",
                         budget.unwrap_or_default(),

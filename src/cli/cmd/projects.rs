@@ -6,8 +6,8 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use crate::cli::{CmdResult, Ctx, render};
-use crate::ops::projects;
-use crate::wire::Project;
+use relay_core::ops::projects;
+use relay_wire::Project;
 
 /// Manage the store's projects
 ///

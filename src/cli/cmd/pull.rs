@@ -6,10 +6,10 @@ use clap::Args;
 
 use crate::cli::args::{FilterArgs, ModeArgs};
 use crate::cli::{CliError, CmdResult, Ctx, render};
-use crate::ops::pull;
-use crate::ops::signatures::{self, Checked, Verdict};
-use crate::ops::stale;
-use crate::store::packages::StoredPackage;
+use relay_core::ops::pull;
+use relay_core::ops::signatures::{self, Checked, Verdict};
+use relay_core::ops::stale;
+use relay_store::packages::StoredPackage;
 
 /// Read packages: one in full by id, the newest ones, or the most relevant to a query
 ///
@@ -87,18 +87,18 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
                         ctx.ui.out(),
                         "retracted by {} at {}: {}",
                         render::clean_line(r.actor()),
-                        crate::wire::time::format(r.retracted_at),
+                        relay_wire::time::format(r.retracted_at),
                         render::clean_line(&r.reason)
                     )?;
                 }
             }
             return Ok(());
         }
-        let reveal = crate::ops::filter::Reveal {
+        let reveal = relay_core::ops::filter::Reveal {
             expired: args.filter.include_expired,
             retracted: args.filter.include_retracted,
         };
-        let as_of = crate::wire::time::parse_time("--as-of", args.filter.as_of.as_deref())?;
+        let as_of = relay_wire::time::parse_time("--as-of", args.filter.as_of.as_deref())?;
         ctx.note_as_of(&ctx.projects(true)?, as_of)?;
         let found = pull::visible_at(store, id, reveal, as_of)?;
         let stale = stale::of_packages_at(store, [&found.package], as_of).concat();

@@ -6,8 +6,8 @@ use std::io::Write;
 use clap::Args;
 
 use crate::cli::{CliError, CmdResult, Ctx};
-use crate::error::Error;
-use crate::ops::resolve;
+use relay_core::ops::resolve;
+use relay_wire::error::Error;
 
 /// Finish a git merge that left store files unmerged (an octopus merge)
 ///
@@ -47,7 +47,7 @@ pub fn run(ctx: &mut Ctx, _args: ResolveArgs) -> CmdResult {
             writeln!(
                 out,
                 "resolved {} ({} lines, the union of the sides), staged",
-                crate::wire::text::clean_line(&f.path),
+                relay_wire::text::clean_line(&f.path),
                 f.lines
             )?;
         }
@@ -59,7 +59,7 @@ pub fn run(ctx: &mut Ctx, _args: ResolveArgs) -> CmdResult {
         return Ok(());
     }
     let left: Vec<String> = (done.left.iter())
-        .map(|f| format!("{}: {}", crate::wire::text::clean_line(&f.path), f.reason))
+        .map(|f| format!("{}: {}", relay_wire::text::clean_line(&f.path), f.reason))
         .collect();
     Err(CliError::Relay(Error::Integrity(format!(
         "{} store file(s) still unmerged: {}",

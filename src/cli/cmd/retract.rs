@@ -6,8 +6,8 @@ use clap::Args;
 
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
-use crate::ops::attribution;
-use crate::wire::time;
+use relay_core::ops::attribution;
+use relay_wire::time;
 
 /// Take back a package or a fact: reads stop showing it, its history keeps it
 ///

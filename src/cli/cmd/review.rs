@@ -8,8 +8,8 @@ use colored::Colorize;
 
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CliError, CmdResult, Ctx, render};
-use crate::ops::attribution;
-use crate::ops::review::{self, Action, Reviewer};
+use relay_core::ops::attribution;
+use relay_core::ops::review::{self, Action, Reviewer};
 
 /// Put packages through review: flag, approve, request changes, list
 ///

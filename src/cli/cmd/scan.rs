@@ -5,9 +5,9 @@ use std::io::Write;
 use clap::Args;
 
 use crate::cli::{CliError, CmdResult, Ctx};
-use crate::error::Error;
-use crate::ops::secrets::{self, Found};
-use crate::wire::secrets as rules;
+use relay_core::ops::secrets::{self, Found};
+use relay_wire::error::Error;
+use relay_wire::secrets as rules;
 
 /// Look for credentials in the store: every line, every version
 ///
@@ -33,7 +33,7 @@ pub struct ScanArgs {
 
 /// The lines a staged diff adds under `store_rel`, with their file and line numbers.
 fn staged_lines(ctx: &Ctx, store_rel: &str) -> Result<Vec<(String, u64, String)>, CliError> {
-    let diff = crate::ops::git::git_raw(
+    let diff = relay_core::ops::git::git_raw(
         &ctx.cwd,
         &[
             "diff",
@@ -71,7 +71,7 @@ fn staged_lines(ctx: &Ctx, store_rel: &str) -> Result<Vec<(String, u64, String)>
 pub fn run(ctx: &mut Ctx, args: ScanArgs) -> CmdResult {
     let store = ctx.store()?;
     let found: Vec<Found> = if args.staged {
-        let top = crate::ops::git::git(&ctx.cwd, &["rev-parse", "--show-toplevel"])
+        let top = relay_core::ops::git::git(&ctx.cwd, &["rev-parse", "--show-toplevel"])
             .ok_or_else(|| Error::InvalidInput("scan --staged needs a git repository".into()))?;
         let rel = store
             .root()

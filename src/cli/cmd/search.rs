@@ -7,11 +7,11 @@ use colored::Colorize;
 
 use crate::cli::args::{FilterArgs, ModeArgs};
 use crate::cli::{CmdResult, Ctx, render};
-use crate::ops::relevant::Ranked;
-use crate::ops::semantic;
-use crate::ops::stale::{self, Stale};
-use crate::search::fuse::Mode;
-use crate::search::{query, rank};
+use relay_core::ops::relevant::Ranked;
+use relay_core::ops::semantic;
+use relay_core::ops::stale::{self, Stale};
+use relay_core::search::fuse::Mode;
+use relay_core::search::{query, rank};
 
 /// Find the packages most relevant to a query
 ///

@@ -1,5 +1,5 @@
 //! `relay serve`: the store over HTTP (the spec's §9.1 mapping). The server is
-//! [`crate::http`]; this command checks that the address may be served, loads the embedding
+//! [`relay_server`]; this command checks that the address may be served, loads the embedding
 //! model, prints the address it bound, and prints the store's warnings as requests meet them.
 
 use std::collections::HashSet;
@@ -13,10 +13,10 @@ use serde_json::json;
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::ui::Ui;
 use crate::cli::{CliError, CmdResult, Ctx};
-use crate::http::{self, DEFAULT_MAX_BODY, Options, Server};
-use crate::ops::semantic::{self, ModelChoice, ModelState};
-use crate::ops::tokens;
-use crate::store::{Store, Warning};
+use relay_core::ops::semantic::{self, ModelChoice, ModelState};
+use relay_core::ops::tokens;
+use relay_server::{self as http, DEFAULT_MAX_BODY, Options, Server};
+use relay_store::{Store, Warning};
 
 /// Serve the store over HTTP: the Agentic Protocol's HTTP mapping (§9.1), with bearer tokens
 ///
@@ -142,7 +142,7 @@ pub(super) fn announce(
 pub(super) fn load_model(
     ctx: &mut Ctx,
     given: Option<std::path::PathBuf>,
-) -> Result<Option<Arc<crate::search::model::Model>>, CliError> {
+) -> Result<Option<Arc<relay_core::search::model::Model>>, CliError> {
     let store = ctx.store()?;
     Ok(
         match semantic::load_model(Some(store), &ModelChoice { given }) {
@@ -150,7 +150,7 @@ pub(super) fn load_model(
             ModelState::None => None,
             ModelState::Broken { path, reason } => {
                 ctx.ui.tolerated_error(
-                    crate::Code::SearchNotSupported.as_str(),
+                    relay_wire::Code::SearchNotSupported.as_str(),
                     &format!(
                         "the embedding model at {} does not load ({reason}); relevant pull is keyword search only",
                         path.display()

@@ -7,8 +7,8 @@ use colored::Colorize;
 
 use crate::cli::context::ActorArgs;
 use crate::cli::{CliError, CmdResult, Ctx, render};
-use crate::ops::sessions::{self, SessionView};
-use crate::wire::Session;
+use relay_core::ops::sessions::{self, SessionView};
+use relay_wire::Session;
 
 /// Group work into sessions with memorable callsigns (e.g. coral-heron)
 ///
@@ -178,7 +178,7 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
         }
         Action::List { active, as_of } => {
             let project = ctx.project()?;
-            let as_of = crate::wire::time::parse_time("--as-of", as_of.as_deref())?;
+            let as_of = relay_wire::time::parse_time("--as-of", as_of.as_deref())?;
             ctx.note_as_of(std::slice::from_ref(&project), as_of)?;
             let listed = sessions::list_at(store, &project, active, as_of)?;
             for v in &listed {
@@ -208,7 +208,7 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
                 .viewer(v.session.str_field("project_id").unwrap_or_default())?
                 .id;
             v.packages
-                .retain(|p| crate::ops::filter::visible_to(&p.package, &viewer));
+                .retain(|p| relay_core::ops::filter::visible_to(&p.package, &viewer));
             if ctx.ui.json {
                 let packages: Vec<_> = v.packages.iter().map(|p| &p.package).collect();
                 ctx.ui

@@ -1,12 +1,12 @@
 //! `relay snippet add FILE[:START-END]`: keep a piece of a file (a package of type
-//! `x-snippet`, see [`crate::ops::memory`]); the reading is [`crate::ops::snippet_source`].
+//! `x-snippet`, see [`relay_core::ops::memory`]); the reading is [`relay_core::ops::snippet_source`].
 
 use clap::{Args, Subcommand};
 
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
-use crate::error::Error;
-use crate::ops::{attribution, snippet_source};
+use relay_core::ops::{attribution, snippet_source};
+use relay_wire::error::Error;
 
 /// Keep a piece of code or text as a snippet, with its path, lines and git blob id
 #[derive(Debug, Args)]

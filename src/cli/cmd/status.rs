@@ -6,8 +6,8 @@ use clap::Args;
 use colored::Colorize;
 
 use crate::cli::{CmdResult, Ctx, render};
-use crate::ops::git::StoreSync;
-use crate::ops::status;
+use relay_core::ops::git::StoreSync;
+use relay_core::ops::status;
 
 /// Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings
 ///
@@ -46,7 +46,7 @@ fn git_line(local: bool, sync: Option<&StoreSync>) -> String {
 }
 
 /// The Queued line: what relay's hooks queued, and how it enters the store.
-fn queue_line(q: &crate::ops::queue::QueueStatus) -> String {
+fn queue_line(q: &relay_core::ops::queue::QueueStatus) -> String {
     let s = if q.packages == 1 { "" } else { "s" };
     let waiting = format!(
         "{} package version{s} from relay's hooks wait in the store's local/pending/, which \
@@ -74,7 +74,7 @@ fn counts(map: &std::collections::BTreeMap<String, usize>) -> String {
 }
 
 pub fn run(ctx: &mut Ctx, _args: StatusArgs) -> CmdResult {
-    let all: Vec<String> = crate::ops::projects::list(ctx.store()?)?
+    let all: Vec<String> = relay_core::ops::projects::list(ctx.store()?)?
         .iter()
         .map(|p| p.id().to_string())
         .collect();

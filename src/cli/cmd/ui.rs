@@ -12,9 +12,9 @@ use clap::Args;
 use super::serve::{announce, load_model, own_store, warning_printer};
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx};
-use crate::http::{DEFAULT_MAX_BODY, DEFAULT_TIMEOUT, Options, Server};
-use crate::ops::attribution;
-use crate::ops::tokens::Grant;
+use relay_core::ops::attribution;
+use relay_core::ops::tokens::Grant;
+use relay_server::{DEFAULT_MAX_BODY, DEFAULT_TIMEOUT, Options, Server};
 
 /// Open the web console: timeline, search, facts, the review queue and orient, in a browser
 ///

@@ -5,8 +5,8 @@ use std::io::Write;
 use clap::Args;
 
 use crate::cli::{CliError, CmdResult, Ctx};
-use crate::error::Error;
-use crate::ops::{signatures, verify};
+use relay_core::ops::{signatures, verify};
+use relay_wire::error::Error;
 
 /// Check every line of the store; with --fix, repair what is safe
 ///
@@ -163,7 +163,7 @@ fn render_signatures(ctx: &mut Ctx, report: &signatures::Report) -> CmdResult {
             c.record.as_str(),
             c.id,
             c.verdict.as_str(),
-            crate::wire::text::clean_line(&reason)
+            relay_wire::text::clean_line(&reason)
         )?;
     }
     Ok(())

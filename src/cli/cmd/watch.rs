@@ -9,7 +9,7 @@ use colored::Colorize;
 use serde_json::Value;
 
 use crate::cli::{CliError, CmdResult, Ctx, render::clean_line};
-use crate::ops::watch::{self, Event, EventKind, Scope, Since, Until, Watch};
+use relay_core::ops::watch::{self, Event, EventKind, Scope, Since, Until, Watch};
 
 /// Print records as they are appended to the store, until interrupted
 ///
@@ -96,7 +96,7 @@ pub fn run(ctx: &mut Ctx, args: WatchArgs) -> CmdResult {
         idle,
     };
     // The watch reads through a store of its own, so that the command's keeps `ui` free.
-    let store = crate::store::Store::open(ctx.store()?.root().to_path_buf())?;
+    let store = relay_store::Store::open(ctx.store()?.root().to_path_buf())?;
     let ui = &mut ctx.ui;
     let mut failed = None;
     watch::follow(&store, &mut w, until, &mut || false, &mut |event| {

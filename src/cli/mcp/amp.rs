@@ -8,8 +8,8 @@ use super::call::{Call, invalid};
 use super::schema::{Kind, Param, opt, req};
 use crate::cli::CliError;
 use crate::cli::args::ModeArgs;
-use crate::ops::amp;
-use crate::ops::semantic::{self, ModelChoice, ModelState};
+use relay_core::ops::amp;
+use relay_core::ops::semantic::{self, ModelChoice, ModelState};
 
 pub const STORE: &[Param] = &[req(
     "record",

@@ -7,9 +7,9 @@ use serde_json::Value;
 use super::schema::Args;
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CliError, Ctx};
-use crate::error::Error;
-use crate::ops::attribution::Claim;
-use crate::wire::time;
+use relay_core::ops::attribution::Claim;
+use relay_wire::error::Error;
+use relay_wire::time;
 
 /// The server-wide defaults a call's own arguments override: `relay mcp --actor …
 /// --session …` (or RELAY_ACTOR, RELAY_ACTOR_TYPE, RELAY_SESSION).

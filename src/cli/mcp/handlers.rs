@@ -8,14 +8,14 @@ use super::call::{Call, invalid, to_value};
 use super::schema::FILTERS;
 use crate::cli::CliError;
 use crate::cli::args::{FilterArgs, ModeArgs};
-use crate::ops::attribution;
-use crate::ops::deposit::extend;
-use crate::ops::review::{Action, Reviewer};
-use crate::ops::{
+use relay_core::ops::attribution;
+use relay_core::ops::deposit::extend;
+use relay_core::ops::review::{Action, Reviewer};
+use relay_core::ops::{
     conformance as conformance_op, deposit, facts, orchestrate as orchestrate_op,
     orient as orient_op, pull as pull_op, relevant, semantic, sessions, watch as watch_op,
 };
-use crate::store::packages::StoredPackage;
+use relay_store::packages::StoredPackage;
 
 pub fn orient(c: &Call) -> Result<Value, CliError> {
     let project = c.ctx.project()?;
@@ -27,11 +27,11 @@ pub fn orient(c: &Call) -> Result<Value, CliError> {
     let count = |name: &str| c.args.int(name).map(|n| n.max(0) as usize);
     let store = c.ctx.store()?;
     let budget = (count("max_chars"))
-        .or(count("max_tokens").map(crate::ops::orient_fit::chars_for_tokens))
+        .or(count("max_tokens").map(relay_core::ops::orient_fit::chars_for_tokens))
         .or(store.config().orient.max_chars);
     let o = orient_op::orient_at(store, &project, days, limit, as_of)?;
     match budget {
-        Some(max) => to_value(&crate::ops::orient_fit::bundle(&o, max)?),
+        Some(max) => to_value(&relay_core::ops::orient_fit::bundle(&o, max)?),
         None => to_value(&o.bundle()),
     }
 }
@@ -50,7 +50,7 @@ pub fn orchestrate(c: &Call) -> Result<Value, CliError> {
     };
     let (mode, model) = match &focus {
         Some(_) => modes.resolve(c.ctx)?,
-        None => (crate::search::fuse::Mode::Keyword, None),
+        None => (relay_core::search::fuse::Mode::Keyword, None),
     };
     let req = orchestrate_op::DigestRequest {
         project,
@@ -221,8 +221,8 @@ pub fn facts_invalidate(c: &Call) -> Result<Value, CliError> {
 }
 
 /// The hidden records a read shows anyway (`include_expired`, `include_retracted`).
-fn reveal(c: &Call) -> crate::ops::filter::Reveal {
-    crate::ops::filter::Reveal {
+fn reveal(c: &Call) -> relay_core::ops::filter::Reveal {
+    relay_core::ops::filter::Reveal {
         expired: c.args.flag("include_expired"),
         retracted: c.args.flag("include_retracted"),
     }
@@ -299,7 +299,7 @@ pub fn retract(c: &Call) -> Result<Value, CliError> {
 
 pub fn review_list(c: &Call) -> Result<Value, CliError> {
     let projects = c.ctx.projects(c.args.flag("all_projects"))?;
-    let pending = crate::ops::review::pending(c.ctx.store()?, &projects, reviewer(c))?;
+    let pending = relay_core::ops::review::pending(c.ctx.store()?, &projects, reviewer(c))?;
     let packages: Vec<_> = pending.iter().map(|p| p.to_value()).collect();
     Ok(json!({ "packages": packages }))
 }
@@ -328,9 +328,9 @@ pub fn session_end(c: &Call) -> Result<Value, CliError> {
 
 pub fn status(c: &Call) -> Result<Value, CliError> {
     let store = c.ctx.store()?;
-    let s = crate::ops::status::status(store)?;
+    let s = relay_core::ops::status::status(store)?;
     let warnings = store.diagnostics().take();
-    Ok(crate::ops::status::to_json(store, &s, &warnings)?)
+    Ok(relay_core::ops::status::to_json(store, &s, &warnings)?)
 }
 
 /// The §11.5 descriptor, as `relay conformance --json` prints it; it needs no store.

@@ -23,8 +23,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde_json::{Map, Value, json};
 
 use crate::cli::{CliError, Ctx};
-use crate::error::Code;
 pub use call::Defaults;
+use relay_wire::error::Code;
 
 /// The protocol revisions this server speaks, newest first. A client asking for one of them
 /// gets it; any other gets the newest.
@@ -79,7 +79,7 @@ pub fn serve(
                 Some(failure(Value::Null, INVALID_REQUEST, message))
             }
             Line::Bytes(bytes) if bytes.trim_ascii().is_empty() => None,
-            Line::Bytes(bytes) => match crate::wire::strict::from_slice(&bytes) {
+            Line::Bytes(bytes) => match relay_wire::strict::from_slice(&bytes) {
                 Ok(message) => server.message(message),
                 Err(e) => Some(failure(
                     Value::Null,

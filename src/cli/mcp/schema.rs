@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::error::Error;
-use crate::wire::package;
+use relay_wire::error::Error;
+use relay_wire::package;
 
 /// What a parameter accepts.
 #[derive(Debug, Clone, Copy)]

@@ -8,7 +8,7 @@ use super::call::{Call, Defaults};
 use super::handlers as h;
 use super::schema::{self, FILTERS, Kind, Param, opt, req};
 use crate::cli::{CliError, Ctx};
-use crate::wire::{ACTOR_TYPES, package};
+use relay_wire::{ACTOR_TYPES, package};
 
 /// One tool.
 pub struct Tool {

@@ -1,0 +1,691 @@
+//! `relay conformance --check URL`: the conformance test suite the spec's §16 asks for. It runs
+//! the scenarios of the levels of §11 (L0 read-only, L1 deposit, L2 facts, L3 review) and the
+//! capability checks of §10.2 against any server that implements the HTTP mapping of §9.1, as
+//! a client only: it knows the server by its answers, checks packages and facts with
+//! [`relay_wire`]'s validation and takes content hashes with its canonical JSON, and never
+//! prints. Each scenario's [`Outcome`] goes to the caller as it is known; the [`Report`] says
+//! the highest level whose scenarios, and those of the levels below, all passed.
+//!
+//! Everything the suite writes goes into one project: the one it is given, or one it makes
+//! with relay's extension `POST /v1/projects`; at the end it invalidates the facts it asserted
+//! and archives the project it made when the server offers relay's `POST
+//! /v1/projects/{id}/archive`.
+
+pub mod client;
+mod deposit;
+mod facts;
+mod read;
+mod review;
+mod setup;
+mod shape;
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use client::{Answer, Client};
+use relay_wire::error::Result;
+use relay_wire::{ids, time};
+
+/// The conformance levels of §11, lowest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Level {
+    L0,
+    L1,
+    L2,
+    L3,
+}
+
+impl Level {
+    pub const ALL: [Level; 4] = [Level::L0, Level::L1, Level::L2, Level::L3];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::L0 => "L0",
+            Level::L1 => "L1",
+            Level::L2 => "L2",
+            Level::L3 => "L3",
+        }
+    }
+}
+
+/// How a scenario ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Pass,
+    Fail,
+    /// Not checked, for a reason (an optional route the server lacks, a scenario it depends
+    /// on that failed); not a failure.
+    Skip,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Fail => "fail",
+            Verdict::Skip => "skip",
+        }
+    }
+}
+
+/// One scenario's result: `reason` says, for a failure or a skip, what was sent, what was
+/// expected (and by which section of the spec), and what came back.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    pub scenario: &'static str,
+    pub level: Level,
+    pub result: Verdict,
+    pub reason: Option<String>,
+}
+
+/// The counts, and the highest level passed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub level_passed: Option<Level>,
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+}
+
+impl Summary {
+    pub fn of(outcomes: &[Outcome]) -> Summary {
+        let count = |v: Verdict| outcomes.iter().filter(|o| o.result == v).count();
+        Summary {
+            level_passed: level_passed(outcomes),
+            passed: count(Verdict::Pass),
+            failed: count(Verdict::Fail),
+            skipped: count(Verdict::Skip),
+        }
+    }
+}
+
+/// The highest level whose scenarios, and all those of the levels below, passed or were
+/// skipped (§11: higher levels include all requirements of lower levels); `None` when an L0
+/// scenario failed.
+pub fn level_passed(outcomes: &[Outcome]) -> Option<Level> {
+    let failed = |l: Level| {
+        outcomes
+            .iter()
+            .any(|o| o.level == l && o.result == Verdict::Fail)
+    };
+    Level::ALL.into_iter().take_while(|l| !failed(*l)).last()
+}
+
+/// What to check, and where.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The server's base URL (http or https); the routes of §9.1 are under it.
+    pub url: String,
+    /// Sent as `Authorization: Bearer TOKEN` (§9.2).
+    pub token: Option<String>,
+    /// An existing project to write into; without it the suite makes one.
+    pub project: Option<String>,
+    /// How long one request may take.
+    pub timeout: Duration,
+}
+
+/// The whole run.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub outcomes: Vec<Outcome>,
+    pub summary: Summary,
+    /// The level the server's descriptor declares (§11.5), when it declares one.
+    pub declared_level: Option<String>,
+    /// The project the suite wrote into.
+    pub project: String,
+    /// What happened around the scenarios: the project made, archived or left, the actor the
+    /// server chose for the suite's packages.
+    pub notes: Vec<String>,
+}
+
+/// Runs every scenario against the server of `options`, handing each outcome to `seen` as it
+/// is known. Fails only when the server cannot be reached at all or the suite has no project
+/// to write into; every other problem is a scenario's failure.
+pub fn run(options: &Options, seen: &mut dyn FnMut(&Outcome)) -> Result<Report> {
+    let client = Client::new(&options.url, options.token.clone(), options.timeout)?;
+    let descriptor = client.reach(&["v1", "conformance"])?;
+    let project = setup::project(&client, options.project.as_deref())?;
+    let mut suite = Suite::new(client, project.id.clone(), descriptor);
+    if project.created {
+        suite
+            .notes
+            .push(format!("made the project `{}` for this run", project.id));
+    }
+    suite.seed();
+    let mut outcomes = Vec::new();
+    for scenario in SCENARIOS {
+        let (result, reason) = match (scenario.check)(&mut suite) {
+            Ok(()) => (Verdict::Pass, None),
+            Err(Stop::Fail(r)) => (Verdict::Fail, Some(r)),
+            Err(Stop::Skip(r)) => (Verdict::Skip, Some(r)),
+        };
+        let outcome = Outcome {
+            scenario: scenario.name,
+            level: scenario.level,
+            result,
+            reason,
+        };
+        seen(&outcome);
+        outcomes.push(outcome);
+    }
+    suite.clean_up(project.created);
+    let declared_level = (suite.descriptor.body.as_ref())
+        .and_then(|d| d.get("conformance_level"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    Ok(Report {
+        summary: Summary::of(&outcomes),
+        outcomes,
+        declared_level,
+        project: project.id,
+        notes: suite.notes,
+    })
+}
+
+/// One scenario: its name, its level, and its check.
+pub struct Scenario {
+    pub name: &'static str,
+    pub level: Level,
+    /// The sections of the spec it checks.
+    pub sections: &'static str,
+    check: fn(&mut Suite) -> Check,
+}
+
+/// Every scenario, in the order they run: the reads first (over the packages the suite
+/// seeded), then deposits, facts and reviews; the check of every record seen comes last.
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "descriptor",
+        level: Level::L0,
+        sections: "§11.5, §10.2",
+        check: read::descriptor,
+    },
+    Scenario {
+        name: "pull_latest",
+        level: Level::L0,
+        sections: "§8.2, §9.1",
+        check: read::pull_latest,
+    },
+    Scenario {
+        name: "pull_specific",
+        level: Level::L0,
+        sections: "§8.2, §9.1",
+        check: read::pull_specific,
+    },
+    Scenario {
+        name: "pull_specific_unknown",
+        level: Level::L0,
+        sections: "§8.2",
+        check: read::pull_specific_unknown,
+    },
+    Scenario {
+        name: "pull_relevant",
+        level: Level::L0,
+        sections: "§8.2, §11.1",
+        check: read::pull_relevant,
+    },
+    Scenario {
+        name: "orient",
+        level: Level::L0,
+        sections: "§8.3, §11.1",
+        check: read::orient,
+    },
+    Scenario {
+        name: "orchestrate",
+        level: Level::L0,
+        sections: "§8.4 (optional, §11.1)",
+        check: read::orchestrate,
+    },
+    Scenario {
+        name: "missing_capabilities",
+        level: Level::L0,
+        sections: "§10.2",
+        check: read::missing_capabilities,
+    },
+    Scenario {
+        name: "realtime",
+        level: Level::L0,
+        sections: "§10.2 (relay's events route)",
+        check: read::realtime,
+    },
+    Scenario {
+        name: "deposit",
+        level: Level::L1,
+        sections: "§8.1, §6.6, §6.7, §12.1",
+        check: deposit::deposit,
+    },
+    Scenario {
+        name: "deposit_idempotent",
+        level: Level::L1,
+        sections: "§11.2",
+        check: deposit::idempotent,
+    },
+    Scenario {
+        name: "deposit_conflict",
+        level: Level::L1,
+        sections: "§11.2, §8.1, §6.6",
+        check: deposit::conflict,
+    },
+    Scenario {
+        name: "deposit_invalid",
+        level: Level::L1,
+        sections: "§8.1, §6.1",
+        check: deposit::invalid,
+    },
+    Scenario {
+        name: "assert_fact",
+        level: Level::L2,
+        sections: "§8.6, §7",
+        check: facts::assert,
+    },
+    Scenario {
+        name: "fact_supersession",
+        level: Level::L2,
+        sections: "§7.3, §8.6, §11.3",
+        check: facts::supersession,
+    },
+    Scenario {
+        name: "fact_point_in_time",
+        level: Level::L2,
+        sections: "§7.3, §11.3",
+        check: facts::point_in_time,
+    },
+    Scenario {
+        name: "invalidate_fact",
+        level: Level::L2,
+        sections: "§8.7, §7.4",
+        check: facts::invalidate,
+    },
+    Scenario {
+        name: "flag_complete_refused",
+        level: Level::L3,
+        sections: "§5.3, §8.5",
+        check: review::flag_complete_refused,
+    },
+    Scenario {
+        name: "flag_unknown",
+        level: Level::L3,
+        sections: "§8.5",
+        check: review::flag_unknown,
+    },
+    Scenario {
+        name: "flag_for_review",
+        level: Level::L3,
+        sections: "§8.5, §5.3",
+        check: review::flag,
+    },
+    Scenario {
+        name: "reviews_listed",
+        level: Level::L3,
+        sections: "§11.4",
+        check: review::listed,
+    },
+    Scenario {
+        name: "approve",
+        level: Level::L3,
+        sections: "§11.4, §5.3",
+        check: review::approve,
+    },
+    Scenario {
+        name: "request_changes",
+        level: Level::L3,
+        sections: "§11.4, §5.3",
+        check: review::request_changes,
+    },
+    Scenario {
+        name: "illegal_transitions",
+        level: Level::L3,
+        sections: "§5.3",
+        check: review::illegal,
+    },
+    Scenario {
+        name: "wire_format",
+        level: Level::L0,
+        sections: "§6, §7, §11.1",
+        check: read::wire_format,
+    },
+];
+
+/// Why a scenario stopped short of passing.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Stop {
+    Fail(String),
+    Skip(String),
+}
+
+pub(crate) type Check<T = ()> = std::result::Result<T, Stop>;
+
+pub(crate) fn fail<T>(reason: impl Into<String>) -> Check<T> {
+    Err(Stop::Fail(reason.into()))
+}
+
+pub(crate) fn skip<T>(reason: impl Into<String>) -> Check<T> {
+    Err(Stop::Skip(reason.into()))
+}
+
+/// The JSON body of an answer with one of `statuses`; otherwise a failure saying what came
+/// back and what was `expected` (with its section).
+pub(crate) fn expect<'a>(a: &'a Answer, statuses: &[u16], expected: &str) -> Check<&'a Value> {
+    if !statuses.contains(&a.status) {
+        return fail(format!("{}; expected {expected}", a.answered()));
+    }
+    json_body(a, expected)
+}
+
+/// The JSON body of an answer that says it is JSON (§9.1: every body is application/json).
+fn json_body<'a>(a: &'a Answer, expected: &str) -> Check<&'a Value> {
+    match &a.body {
+        Some(v) if a.content_type.starts_with("application/json") => Ok(v),
+        Some(_) => fail(format!(
+            "{} answered {} with Content-Type `{}`; expected {expected} as application/json \
+             (§9.1)",
+            a.request, a.status, a.content_type
+        )),
+        None => fail(format!(
+            "{} answered {} with a body that is not JSON; expected {expected} (§9.1: bodies are \
+             application/json)",
+            a.request, a.status
+        )),
+    }
+}
+
+/// A refusal: `status` with the error code `code`.
+pub(crate) fn expect_error(a: &Answer, status: u16, code: &str, section: &str) -> Check {
+    if a.status == status && a.error_code() == Some(code) {
+        return json_body(a, &format!("the error {code}")).map(drop);
+    }
+    fail(format!(
+        "{}; expected {status} with {{\"error\": \"{code}\"}} ({section})",
+        a.answered()
+    ))
+}
+
+/// The answer, or a skip when the server has no such route (a route relay adds where §9.1
+/// maps none).
+pub(crate) fn offered<'a>(a: &'a Answer, what: &str) -> Check<&'a Answer> {
+    if a.no_route() {
+        return skip(format!("{}: the server offers no {what}", a.answered()));
+    }
+    Ok(a)
+}
+
+/// The answer's list of `key` (the body itself when an array, else its member `key`) in a
+/// 200 answer; otherwise a failure saying what was `expected`.
+pub(crate) fn expect_list<'a>(a: &'a Answer, key: &str, expected: &str) -> Check<&'a [Value]> {
+    let body = expect(a, &[200], expected)?;
+    match shape::list_of(body, key) {
+        Some(list) => Ok(list),
+        None => fail(format!(
+            "{}; expected {expected}: an array, or {{\"{key}\": […]}}",
+            a.answered()
+        )),
+    }
+}
+
+/// The packages of a list whose entries are packages or hold one (`{"package", …}`).
+pub(crate) fn packages_in(a: &Answer, list: &[Value]) -> Check<Vec<Value>> {
+    let mut packages = Vec::new();
+    for entry in list {
+        match shape::package_of(entry) {
+            Some(p) => packages.push(p.clone()),
+            None => {
+                return fail(format!(
+                    "{} answered an entry that is neither a package nor {{\"package\": …}}: \
+                     {entry}",
+                    a.request
+                ));
+            }
+        }
+    }
+    Ok(packages)
+}
+
+/// What an earlier scenario left, or a skip saying it failed.
+pub(crate) fn needs<T: Clone>(left: &Option<T>, what: &str) -> Check<T> {
+    match left {
+        Some(v) => Ok(v.clone()),
+        None => skip(format!("it needs {what}, which failed")),
+    }
+}
+
+/// What kind of record the server returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Package,
+    Fact,
+}
+
+/// A record the server returned, and the request that returned it.
+#[derive(Debug, Clone)]
+pub(crate) struct Seen {
+    pub kind: Kind,
+    pub from: String,
+    pub value: Value,
+}
+
+/// The state of one run: the client, the project, and what earlier steps left for later ones.
+pub(crate) struct Suite {
+    pub client: Client,
+    pub project: String,
+    /// The answer of `GET /v1/conformance`.
+    pub descriptor: Answer,
+    /// A word no other package holds, in the title of every package this run writes.
+    pub word: String,
+    /// The `created_by` of the packages the suite writes.
+    pub actor: Value,
+    /// The seeded packages as stored, oldest first.
+    pub seeds: Vec<Value>,
+    /// Why seeding failed, when it did.
+    pub seed_problem: Option<String>,
+    /// The package `deposit` stored.
+    pub deposited: Option<Value>,
+    /// The facts' key, once asserted; and the facts of `assert_fact` and `fact_supersession`.
+    pub fact_key: Option<(String, String)>,
+    pub first_fact: Option<Value>,
+    pub second_fact: Option<Value>,
+    /// The package `flag_for_review` flagged, and whether `approve` completed it.
+    pub flagged: Option<String>,
+    pub approved: bool,
+    pub seen: Vec<Seen>,
+    pub notes: Vec<String>,
+}
+
+/// Who the suite's packages say made them, unless the server wants its own.
+const ACTOR: &str = "relay-conformance";
+
+impl Suite {
+    fn new(client: Client, project: String, descriptor: Answer) -> Suite {
+        Suite {
+            client,
+            project,
+            descriptor,
+            word: ids::new_id("x")[2..18]
+                .bytes()
+                .map(|b| char::from(b'a' + (b % 26)))
+                .collect(),
+            actor: json!({"id": ACTOR, "type": "agent"}),
+            seeds: Vec::new(),
+            seed_problem: None,
+            deposited: None,
+            fact_key: None,
+            first_fact: None,
+            second_fact: None,
+            flagged: None,
+            approved: false,
+            seen: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// A complete wire package (§6.1) of the suite's project, made `age` ago, with an open
+    /// question for orient to gather (§8.3), and members that must come back unchanged: text
+    /// beyond ASCII and with escapes (Appendix A), an unknown member (§6) and an `x-*` one
+    /// holding numbers (§12.1).
+    pub fn package(&self, title: &str, status: &str, age: chrono::TimeDelta) -> Value {
+        json!({
+            "package_id": ids::new_id("pkg"),
+            "project_id": self.project,
+            "relay_version": relay_wire::PROTOCOL_VERSION,
+            "title": format!("{title} ({})", self.word),
+            "status": status,
+            "package_type": "standard",
+            "review_type": "none",
+            "created_at": time::format(time::now() - age),
+            "created_by": self.actor,
+            "tags": ["conformance"],
+            "description": "Written by relay's conformance suite: café, 日本, 🚀, \"quoted\", tab\t.",
+            "significance": 3,
+            "open_questions": [format!("Does orient gather the question of {}?", self.word)],
+            "conformance_note": "an unknown member: kept as sent (§6)",
+            "x-conformance": {"suite": "relay", "run": self.word, "ratio": 0.25, "count": 3},
+        })
+    }
+
+    /// The path of the project's `tail` route: `/v1/projects/{p}/{tail…}`.
+    pub fn project_path(&self, tail: &[&str]) -> Vec<String> {
+        let head = ["v1", "projects", self.project.as_str()];
+        head.iter().chain(tail).map(|s| s.to_string()).collect()
+    }
+
+    /// Records the packages or facts of an answer for the `wire_format` scenario.
+    pub fn saw(&mut self, kind: Kind, from: &Answer, values: &[&Value]) {
+        for v in values {
+            self.seen.push(Seen {
+                kind,
+                from: from.request.clone(),
+                value: (*v).clone(),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(level: Level, result: Verdict) -> Outcome {
+        Outcome {
+            scenario: "x",
+            level,
+            result,
+            reason: None,
+        }
+    }
+
+    #[test]
+    fn the_level_passed_is_the_highest_with_no_failure_at_or_below_it() {
+        use Level::*;
+        use Verdict::*;
+        let all = |r: [Verdict; 4]| -> Vec<Outcome> {
+            Level::ALL
+                .into_iter()
+                .zip(r)
+                .map(|(l, v)| outcome(l, v))
+                .collect()
+        };
+        assert_eq!(level_passed(&all([Pass, Pass, Pass, Pass])), Some(L3));
+        assert_eq!(level_passed(&all([Pass, Pass, Fail, Pass])), Some(L1));
+        assert_eq!(level_passed(&all([Pass, Pass, Pass, Fail])), Some(L2));
+        assert_eq!(level_passed(&all([Fail, Pass, Pass, Pass])), None);
+        assert_eq!(
+            level_passed(&all([Skip, Skip, Pass, Skip])),
+            Some(L3),
+            "skips are no failures"
+        );
+        let mut late = all([Pass, Pass, Pass, Pass]);
+        late.push(outcome(L0, Fail));
+        assert_eq!(
+            level_passed(&late),
+            None,
+            "an L0 failure reported last counts"
+        );
+        let s = Summary::of(&all([Pass, Skip, Fail, Pass]));
+        assert_eq!(
+            (s.level_passed, s.passed, s.failed, s.skipped),
+            (Some(L1), 2, 1, 1)
+        );
+    }
+
+    #[test]
+    fn outcomes_and_summaries_serialize_as_the_cli_prints_them() {
+        let o = Outcome {
+            scenario: "deposit",
+            level: Level::L1,
+            result: Verdict::Fail,
+            reason: Some("why".into()),
+        };
+        assert_eq!(
+            serde_json::to_value(&o).unwrap(),
+            json!({"scenario": "deposit", "level": "L1", "result": "fail", "reason": "why"})
+        );
+        let s = Summary::of(&[]);
+        assert_eq!(
+            serde_json::to_value(&s).unwrap(),
+            json!({"level_passed": "L3", "passed": 0, "failed": 0, "skipped": 0})
+        );
+    }
+
+    #[test]
+    fn answers_must_be_json_with_the_status_and_code_expected() {
+        let a = Answer::canned("GET /v1/x", 404, json!({"error": "package_not_found"}));
+        assert_eq!(expect_error(&a, 404, "package_not_found", "§8.2"), Ok(()));
+        let Err(Stop::Fail(why)) = expect_error(&a, 404, "project_not_found", "§8.2") else {
+            panic!("another code passed")
+        };
+        assert_eq!(
+            why,
+            r#"GET /v1/x answered 404 {"error":"package_not_found"}; expected 404 with {"error": "project_not_found"} (§8.2)"#
+        );
+        let mut text = Answer::canned("GET /v1/x", 200, json!({"ok": true}));
+        assert!(expect(&text, &[200], "the thing").is_ok());
+        assert!(expect(&text, &[201], "the thing").is_err());
+        text.content_type = "text/plain".into();
+        let Err(Stop::Fail(why)) = expect(&text, &[200], "the thing") else {
+            panic!("text/plain passed")
+        };
+        assert!(
+            why.contains("Content-Type `text/plain`") && why.contains("§9.1"),
+            "{why}"
+        );
+        let missing = Answer::canned("GET /v1/x", 404, json!({"error": "not_found"}));
+        assert!(matches!(offered(&missing, "thing"), Err(Stop::Skip(_))));
+        assert_eq!(needs(&Some(1), "x"), Ok(1));
+        assert_eq!(
+            needs::<u8>(&None, "the fact of `assert_fact`"),
+            Err(Stop::Skip(
+                "it needs the fact of `assert_fact`, which failed".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn every_level_has_scenarios_and_names_are_unique() {
+        for level in Level::ALL {
+            assert!(SCENARIOS.iter().any(|s| s.level == level), "{level:?}");
+        }
+        let mut names: Vec<&str> = SCENARIOS.iter().map(|s| s.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), SCENARIOS.len());
+        assert_eq!(
+            SCENARIOS.last().unwrap().name,
+            "wire_format",
+            "it checks all seen"
+        );
+    }
+
+    #[test]
+    fn the_run_word_is_lowercase_letters() {
+        let client = Client::new("http://127.0.0.1:9", None, Duration::from_secs(1)).unwrap();
+        let answer = client.get(&["v1"], &[]);
+        let s = Suite::new(client, "p".into(), answer);
+        assert_eq!(s.word.len(), 16);
+        assert!(s.word.bytes().all(|b| b.is_ascii_lowercase()), "{}", s.word);
+        let p = s.package("T", "draft", chrono::TimeDelta::seconds(1));
+        relay_wire::Package::from_value(p.clone()).unwrap();
+        assert!(p["title"].as_str().unwrap().contains(&s.word));
+    }
+}

@@ -1,0 +1,439 @@
+//! The L0 scenarios (§11.1): the conformance descriptor, every mode of pull, orient, the
+//! optional orchestrate, the capability checks of §10.2, and the check that every package and
+//! fact the server returned during the run is the wire format of §6 and §7.
+
+use serde_json::Value;
+
+use super::client::Answer;
+use super::shape::{self, Capabilities};
+use super::{
+    Check, Kind, Suite, expect, expect_error, expect_list, fail, offered, packages_in, skip,
+};
+use relay_wire::{canonical, ids};
+
+/// The descriptor's capabilities, when it has the shape of §11.5.
+fn capabilities(s: &Suite) -> Option<Capabilities> {
+    (s.descriptor.status == 200)
+        .then_some(s.descriptor.body.as_ref())
+        .flatten()
+        .and_then(|d| shape::descriptor(d).ok())
+}
+
+/// `GET /v1/conformance`: 200 and the shape of §11.5. A server that publishes none is skipped:
+/// §11.5 says it SHOULD (and the capability checks, which need it, are skipped too).
+pub fn descriptor(s: &mut Suite) -> Check {
+    offered(
+        &s.descriptor,
+        "conformance descriptor (§11.5: an implementation SHOULD publish one)",
+    )?;
+    let d = expect(&s.descriptor, &[200], "200 and the descriptor (§11.5)")?;
+    shape::descriptor(d)
+        .map_err(|e| super::Stop::Fail(format!("{} answered: {e}", s.descriptor.request)))?;
+    Ok(())
+}
+
+/// Skips a read when there is nothing of the suite's to read back.
+fn seeded(s: &Suite) -> Check<&[Value]> {
+    match (&s.seed_problem, s.seeds.is_empty()) {
+        (_, false) => Ok(&s.seeds),
+        (Some(p), true) => skip(format!(
+            "no packages to read back: depositing them failed ({p})"
+        )),
+        (None, true) => skip("no packages to read back"),
+    }
+}
+
+/// pull latest (§8.2): newest first, `limit` honoured, 5 by default, and the newest packages
+/// of the project (the suite's seeds, made seconds ago) not cut off.
+pub fn pull_latest(s: &mut Suite) -> Check {
+    let seeds = seeded(s)?.to_vec();
+    let path = s.project_path(&["packages"]);
+    let a = s.client.get(&path, &[("mode", "latest"), ("limit", "2")]);
+    let list = latest_list(&a)?;
+    if list.len() != 2 {
+        return fail(format!(
+            "{} answered {} packages; expected 2: the project holds at least {} and limit=2 (§8.2)",
+            a.request,
+            list.len(),
+            seeds.len()
+        ));
+    }
+    let oldest_kept = shape::time_of(&list[1], "created_at");
+    let ids: Vec<&str> = list.iter().map(|p| shape::text(p, "package_id")).collect();
+    for seed in &seeds {
+        let id = shape::text(seed, "package_id");
+        if shape::time_of(seed, "created_at") > oldest_kept && !ids.contains(&id) {
+            return fail(format!(
+                "{} answered {ids:?}, without `{id}`, which is newer than the last of them \
+                 (§8.2: the N most recent)",
+                a.request
+            ));
+        }
+    }
+    let list = list.to_vec();
+    s.saw(Kind::Package, &a, &list.iter().collect::<Vec<_>>());
+    let b = s.client.get(&path, &[("mode", "latest")]);
+    let all = latest_list(&b)?;
+    if all.len() > 5 || all.len() < seeds.len() {
+        return fail(format!(
+            "{} answered {} packages; expected between {} and 5 (§8.2: limit defaults to 5)",
+            b.request,
+            all.len(),
+            seeds.len()
+        ));
+    }
+    let all = all.to_vec();
+    s.saw(Kind::Package, &b, &all.iter().collect::<Vec<_>>());
+    Ok(())
+}
+
+/// The packages of a latest pull, ordered newest first.
+fn latest_list(a: &Answer) -> Check<&[Value]> {
+    let list = expect_list(a, "packages", "200 and the packages (§8.2, §9.1)")?;
+    shape::newest_first(list).map_err(|e| super::Stop::Fail(format!("{}: {e}", a.request)))?;
+    Ok(list)
+}
+
+/// pull specific (§8.2): the package, as deposited (its content hash unchanged).
+pub fn pull_specific(s: &mut Suite) -> Check {
+    let seed = seeded(s)?[0].clone();
+    let id = shape::text(&seed, "package_id");
+    let a = s.client.get(&["v1", "packages", id], &[]);
+    let body = expect(&a, &[200], "200 and the package (§8.2)")?;
+    let Some(p) = shape::package_of(body).cloned() else {
+        return fail(format!("{}; expected the package `{id}`", a.answered()));
+    };
+    s.saw(Kind::Package, &a, &[&p]);
+    if canonical::content_hash(&p) != canonical::content_hash(&seed) {
+        return fail(format!(
+            "{} answered a package other than the one deposited: {p} (§6.6: packages are \
+             immutable)",
+            a.request
+        ));
+    }
+    Ok(())
+}
+
+/// pull specific of an id nothing holds: 404 `package_not_found` (§8.2).
+pub fn pull_specific_unknown(s: &mut Suite) -> Check {
+    let id = ids::new_id("pkg");
+    let a = s.client.get(&["v1", "packages", &id], &[]);
+    expect_error(&a, 404, "package_not_found", "§8.2")
+}
+
+/// pull relevant (§8.2): when the descriptor declares search, ranked packages, and the
+/// suite's seeds among them when keyword search is declared (their titles share a word
+/// nothing else holds).
+pub fn pull_relevant(s: &mut Suite) -> Check {
+    let Some(caps) = capabilities(s) else {
+        return skip("the descriptor does not say which search the server has (see `descriptor`)");
+    };
+    if !caps.any_search() {
+        return skip(
+            "the descriptor declares no search capability; `missing_capabilities` checks that \
+             relevant pull answers 501",
+        );
+    }
+    let seeds = seeded(s)?.to_vec();
+    let word = s.word.clone();
+    let path = s.project_path(&["packages"]);
+    let a = s.client.get(
+        &path,
+        &[("mode", "relevant"), ("query", &word), ("limit", "5")],
+    );
+    let list = expect_list(
+        &a,
+        "packages",
+        "200 and ranked packages (§8.2; the descriptor declares search)",
+    )?;
+    let found = packages_in(&a, list)?;
+    if found.len() > 5 {
+        return fail(format!(
+            "{} answered {} results; limit=5 (§8.2)",
+            a.request,
+            found.len()
+        ));
+    }
+    s.saw(Kind::Package, &a, &found.iter().collect::<Vec<_>>());
+    let keyword = caps.hybrid_search || caps.keyword_search == Some(true);
+    let hit = |seed: &Value| found.iter().any(|p| p["package_id"] == seed["package_id"]);
+    if keyword && !seeds.iter().any(hit) {
+        return fail(format!(
+            "{} found none of the {} packages whose titles hold `{word}`, with keyword search \
+             declared (§8.2, §10.2)",
+            a.request,
+            seeds.len()
+        ));
+    }
+    Ok(())
+}
+
+/// orient (§8.3): the OrientationBundle, with the suite's seeds among the recent packages.
+pub fn orient(s: &mut Suite) -> Check {
+    let a = s
+        .client
+        .get(&s.project_path(&["orient"]), &[("window_days", "14")]);
+    let body = expect(&a, &[200], "200 and the OrientationBundle (§8.3)")?.clone();
+    shape::orient_bundle(&body, 14)
+        .map_err(|e| super::Stop::Fail(format!("{} answered: {e}", a.request)))?;
+    let recent = body["recent_packages"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let facts = body["active_facts"].as_array().cloned().unwrap_or_default();
+    s.saw(Kind::Package, &a, &recent.iter().collect::<Vec<_>>());
+    s.saw(Kind::Fact, &a, &facts.iter().collect::<Vec<_>>());
+    if let Some(id) = body["project"].get("project_id").and_then(Value::as_str)
+        && id != s.project
+    {
+        return fail(format!(
+            "{} answered the project `{id}`, not `{}`",
+            a.request, s.project
+        ));
+    }
+    let Some(newest) = s.seeds.last() else {
+        return Ok(());
+    };
+    if !recent
+        .iter()
+        .any(|p| p["package_id"] == newest["package_id"])
+    {
+        return fail(format!(
+            "{}: `recent_packages` lacks {}, deposited seconds ago (§8.3, §11.1: raw recent \
+             packages)",
+            a.request, newest["package_id"]
+        ));
+    }
+    // An entry may be the question itself or an object that holds it.
+    let question = newest["open_questions"][0].to_string();
+    let questions = body["open_questions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    if !questions.iter().any(|q| q.to_string().contains(&question)) {
+        return fail(format!(
+            "{}: `open_questions` lacks {question}, an open question of {} (§8.3: aggregated \
+             from recent packages)",
+            a.request, newest["package_id"]
+        ));
+    }
+    Ok(())
+}
+
+/// orchestrate (§8.4): a JSON object when offered; not required at L0 (§11.1).
+pub fn orchestrate(s: &mut Suite) -> Check {
+    let project = s.project.clone();
+    let word = s.word.clone();
+    let a = s.client.get(
+        &["v1", "orchestrate"],
+        &[("project", &project), ("focus", &word)],
+    );
+    let a = offered(&a, "orchestrate (optional at L0, §11.1)")?;
+    let body = expect(a, &[200], "200 and a DigestBundle (§8.4)")?;
+    if !body.is_object() {
+        return fail(format!(
+            "{}; expected a DigestBundle object (§8.4)",
+            a.answered()
+        ));
+    }
+    Ok(())
+}
+
+/// §10.2: every operation that depends on a capability the descriptor says is missing answers
+/// 501 with a body naming it. What can be probed: relevant pull, when no search is declared
+/// (or, for a server that knows relay's `search=` parameter, semantic or hybrid search when
+/// those are false), and relay's event stream when realtime is false.
+pub fn missing_capabilities(s: &mut Suite) -> Check {
+    let Some(caps) = capabilities(s) else {
+        return skip(
+            "the descriptor does not say which capabilities are missing (see `descriptor`)",
+        );
+    };
+    let word = s.word.clone();
+    let path = s.project_path(&["packages"]);
+    let mut probes = Vec::new();
+    if !caps.any_search() {
+        let a = s
+            .client
+            .get(&path, &[("mode", "relevant"), ("query", &word)]);
+        probes.push(probe(&a, "search", true));
+    } else {
+        for (declared, mode) in [
+            (caps.semantic_search, "semantic"),
+            (caps.hybrid_search, "hybrid"),
+        ] {
+            if !declared {
+                let q = [
+                    ("mode", "relevant"),
+                    ("query", word.as_str()),
+                    ("search", mode),
+                ];
+                // Only a server that declares relay's x-keyword_search knows `search=`.
+                probes.push(probe(
+                    &s.client.get(&path, &q),
+                    mode,
+                    caps.keyword_search.is_some(),
+                ));
+            }
+        }
+    }
+    if !caps.realtime {
+        let a = s.client.get_stream(&s.project_path(&["events"]));
+        probes.push(probe(&a, "realtime", !matches!(a.status, 404 | 405)));
+    }
+    if !caps.blob_storage {
+        probes.push(Probe::Unprobed(
+            "blob_storage (no operation of §9.1 depends on it)".into(),
+        ));
+    }
+    let failures: Vec<&str> = (probes.iter())
+        .filter_map(|p| match p {
+            Probe::Failed(f) => Some(f.as_str()),
+            _ => None,
+        })
+        .collect();
+    if !failures.is_empty() {
+        return fail(format!("{} (§10.2)", failures.join("; ")));
+    }
+    if !probes.contains(&Probe::Named) {
+        let unprobed: Vec<&str> = (probes.iter())
+            .filter_map(|p| match p {
+                Probe::Unprobed(u) => Some(u.as_str()),
+                _ => None,
+            })
+            .collect();
+        return skip(match unprobed.is_empty() {
+            true => "the descriptor declares every capability of §10.2".to_string(),
+            false => format!(
+                "no missing capability could be probed: {}",
+                unprobed.join("; ")
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// What probing one missing capability found.
+#[derive(Debug, PartialEq)]
+enum Probe {
+    /// 501 with a body naming the capability.
+    Named,
+    Failed(String),
+    /// The server does not show whether the operation depends on it: why.
+    Unprobed(String),
+}
+
+/// Judges the answer to an operation that depends on the missing `capability`; `must` says
+/// whether the server is known to offer the operation (else any answer but 501 leaves the
+/// capability unprobed).
+fn probe(a: &Answer, capability: &str, must: bool) -> Probe {
+    if a.status == 501 && a.text.to_lowercase().contains(capability) {
+        Probe::Named
+    } else if a.status == 501 {
+        Probe::Failed(format!(
+            "{}: the body does not name the missing capability `{capability}`",
+            a.answered()
+        ))
+    } else if must {
+        Probe::Failed(format!(
+            "{}; expected 501 naming `{capability}`",
+            a.answered()
+        ))
+    } else {
+        Probe::Unprobed(format!("{capability} ({})", a.answered()))
+    }
+}
+
+/// `realtime: true` (§10.2): relay's `GET /v1/projects/{p}/events` answers an event stream.
+/// §9.1 maps no subscription (§16 leaves its wire format open), so a server without the route
+/// is skipped.
+pub fn realtime(s: &mut Suite) -> Check {
+    let Some(caps) = capabilities(s) else {
+        return skip(
+            "the descriptor does not say whether realtime is supported (see `descriptor`)",
+        );
+    };
+    if !caps.realtime {
+        return skip("the descriptor says realtime: false (see `missing_capabilities`)");
+    }
+    let a = s.client.get_stream(&s.project_path(&["events"]));
+    let a = offered(
+        &a,
+        "`GET /v1/projects/{p}/events`, relay's event stream (§9.1 maps no subscription; §16)",
+    )?;
+    if a.status != 200 || !a.content_type.starts_with("text/event-stream") {
+        return fail(format!(
+            "{} with Content-Type `{}`; expected 200 and text/event-stream (the descriptor says \
+             realtime: true, §10.2)",
+            a.answered(),
+            a.content_type
+        ));
+    }
+    Ok(())
+}
+
+/// Every package and fact the server returned during the run validates as the wire format
+/// (§6, §7), by relay's own validation.
+pub fn wire_format(s: &mut Suite) -> Check {
+    if s.seen.is_empty() {
+        return skip("the server returned no package or fact to check");
+    }
+    let mut problems = Vec::new();
+    for seen in &s.seen {
+        let (what, problem) = match seen.kind {
+            Kind::Package => ("package", shape::package_problem(&seen.value)),
+            Kind::Fact => ("fact", shape::fact_problem(&seen.value)),
+        };
+        if let Some(p) = problem {
+            let section = if seen.kind == Kind::Package {
+                "§6"
+            } else {
+                "§7"
+            };
+            problems.push(format!(
+                "{} returned a {what} that is not the wire format of {section}: {p}",
+                seen.from
+            ));
+        }
+    }
+    match problems.len() {
+        0 => Ok(()),
+        n => fail(format!(
+            "{n} of {} records: {}",
+            s.seen.len(),
+            problems.into_iter().take(3).collect::<Vec<_>>().join("; ")
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_missing_capability_must_answer_501_naming_it() {
+        let named =
+            json!({"error": "search_not_supported", "message": "Semantic search needs a model"});
+        let a = Answer::canned("GET /x", 501, named);
+        assert_eq!(probe(&a, "semantic", true), Probe::Named);
+        let Probe::Failed(why) = probe(&a, "hybrid", true) else {
+            panic!("a body naming another capability passed")
+        };
+        assert!(
+            why.ends_with("does not name the missing capability `hybrid`"),
+            "{why}"
+        );
+        let ok = Answer::canned("GET /x", 200, json!({"packages": []}));
+        let Probe::Failed(why) = probe(&ok, "semantic", true) else {
+            panic!("a 200 passed")
+        };
+        assert!(why.ends_with("expected 501 naming `semantic`"), "{why}");
+        // A server that does not know relay's `search=` may answer anything but 501.
+        let unknown = Answer::canned("GET /x", 400, json!({"error": "invalid_input"}));
+        assert!(matches!(
+            probe(&unknown, "semantic", false),
+            Probe::Unprobed(_)
+        ));
+    }
+}

@@ -1,0 +1,96 @@
+//! verify's check of the derived indexes under `cache/` (DESIGN invariant 9): each index
+//! that still holds for its log by its coverage must say what a fresh build of the bytes it
+//! covers says, or reads would answer from it wrongly. An index whose log changed is only out
+//! of date (the next read rebuilds it) and is not a problem. `--fix` rebuilds the stale ones.
+//! The vector files are checked by their coverage on every read; their content would need
+//! the embedding model to make again, so they are not compared here.
+
+use std::path::{Path, PathBuf};
+
+use super::Checker;
+use relay_store::Store;
+use relay_store::cache::{self, Check};
+use relay_wire::error::{Error, Result};
+
+/// One stale index: the log it covers, and which index.
+#[derive(Debug, Clone)]
+pub(super) enum Stale {
+    Packages(PathBuf),
+    Types(PathBuf),
+    Facts(String),
+}
+
+fn io(log: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |e| Error::io(format!("cannot check the indexes of {}", log.display()), e)
+}
+
+/// The stale indexes of the store, with what is wrong with each.
+pub(super) fn stale(store: &Store) -> Result<Vec<(Stale, PathBuf, String)>> {
+    let mut out = Vec::new();
+    if !store.config().search_index() {
+        return Ok(out);
+    }
+    let cache_dir = store.layout().cache_dir();
+    for project in crate::ops::projects::list(store)? {
+        let id = project.id();
+        for log in store.package_logs(id)? {
+            if let Check::Stale(why) = cache::packages::check(&cache_dir, &log).map_err(io(&log))? {
+                out.push((
+                    Stale::Packages(log.clone()),
+                    log.clone(),
+                    format!("search index: {why}"),
+                ));
+            }
+            if let Check::Stale(why) = cache::types::check(&cache_dir, &log).map_err(io(&log))? {
+                out.push((
+                    Stale::Types(log.clone()),
+                    log.clone(),
+                    format!("types index: {why}"),
+                ));
+            }
+        }
+        if let Check::Stale(why) = store.check_fact_index(id)? {
+            let log = store.layout().facts_file(id);
+            out.push((
+                Stale::Facts(id.to_string()),
+                log,
+                format!("fact index: {why}"),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+impl Checker<'_> {
+    /// Reports every stale index as an error: reads would answer from it.
+    pub(super) fn indexes(&mut self) -> Result<()> {
+        for (_, log, why) in stale(self.store)? {
+            self.problem(
+                &log,
+                0,
+                "stale_index",
+                format!(
+                    "a stale index in cache/ claims to cover this log but does not match it \
+                     ({why}); reads would answer from it: `relay verify --fix` rebuilds it"
+                ),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Rebuilds the stale indexes; what it did, a line each.
+pub(super) fn rebuild(store: &Store) -> Result<Vec<String>> {
+    let cache_dir = store.layout().cache_dir();
+    let mut done = Vec::new();
+    for (which, log, _) in stale(store)? {
+        match &which {
+            Stale::Packages(log) => cache::packages::rebuild(&cache_dir, log).map_err(io(log))?,
+            Stale::Types(log) => cache::types::remove(&cache_dir, log).map_err(io(log))?,
+            Stale::Facts(project) => store.rebuild_fact_index(project)?,
+        }
+        let rel = log.strip_prefix(store.root()).unwrap_or(&log);
+        done.push(format!("rebuilt the stale index of {}", rel.display()));
+    }
+    Ok(done)
+}

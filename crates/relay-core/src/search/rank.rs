@@ -1,0 +1,199 @@
+//! BM25 over a package's text fields, with field weights (a BM25F-style sum: weighted term
+//! counts over weighted lengths), nudged by significance and recency.
+
+use super::query::{Query, stem, stems};
+use relay_wire::Package;
+
+pub use relay_store::cache::terms::FIELDS;
+
+pub const K1: f32 = 1.2;
+pub const B: f32 = 0.75;
+
+/// What ranking needs of one package.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocStats {
+    /// Weighted occurrences of each query term, in `Query::terms` order.
+    pub tf: Vec<f32>,
+    /// Weighted length in words.
+    pub len: f32,
+    /// The fields holding at least one query term.
+    pub matched: Vec<&'static str>,
+    /// Whether every phrase of the query occurs in one field.
+    pub phrases_ok: bool,
+}
+
+/// The text of a field: a string, or the strings of a list joined by newlines.
+pub fn field_text(p: &Package, field: &str) -> String {
+    match p.as_map().get(field) {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(serde_json::Value::Array(items)) => items
+            .iter()
+            .filter_map(|v| v.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+fn contains_run(haystack: &[String], run: &[String]) -> bool {
+    !run.is_empty() && haystack.windows(run.len()).any(|w| w == run)
+}
+
+/// Counts the query's terms in a package's fields.
+pub fn analyze(p: &Package, q: &Query) -> DocStats {
+    let texts: Vec<(&'static str, f32, String)> = FIELDS
+        .iter()
+        .map(|&(f, w)| (f, w, field_text(p, f)))
+        .collect();
+    analyze_texts(texts.iter().map(|(f, w, t)| (*f, *w, t.as_str())), q)
+}
+
+/// Whether `word` (as written) stems to `term`. Most words are turned away by a cheap prefix
+/// test before anything is lowercased or stemmed: a stem is the word's own prefix, but for a
+/// last letter that `-ies`/`-ied` and `-ation` rewrite.
+fn stems_to(word: &str, term: &str) -> bool {
+    let keep = term.len().saturating_sub(1).max(1);
+    if word.is_ascii()
+        && term.is_ascii()
+        && (word.len() < keep
+            || !word.as_bytes()[..keep].eq_ignore_ascii_case(&term.as_bytes()[..keep]))
+    {
+        return false;
+    }
+    stem(&word.to_lowercase()) == term
+}
+
+/// Counts the query's terms in `(field, weight, text)` triples; lists are joined by newlines.
+pub fn analyze_texts<'a>(
+    fields: impl Iterator<Item = (&'static str, f32, &'a str)>,
+    q: &Query,
+) -> DocStats {
+    let mut tf = vec![0.0f32; q.terms.len()];
+    let mut len = 0.0f32;
+    let mut matched = Vec::new();
+    let mut phrase_found = vec![false; q.phrases.len()];
+    for (field, weight, text) in fields {
+        if text.is_empty() {
+            continue;
+        }
+        let mut hit = false;
+        for word in text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+        {
+            len += weight;
+            for (i, term) in q.terms.iter().enumerate() {
+                if stems_to(word, term) {
+                    tf[i] += weight;
+                    hit = true;
+                }
+            }
+        }
+        // In a list each item is its own run of words; a text field is one run.
+        let is_list = matches!(field, "decisions_made" | "open_questions" | "tags");
+        for (i, phrase) in q.phrases.iter().enumerate() {
+            if !phrase_found[i] && hit {
+                let found = if is_list {
+                    text.split('\n')
+                        .any(|part| contains_run(&stems(part), phrase))
+                } else {
+                    contains_run(&stems(text), phrase)
+                };
+                phrase_found[i] = found;
+            }
+        }
+        if hit {
+            matched.push(field);
+        }
+    }
+    DocStats {
+        tf,
+        len,
+        matched,
+        phrases_ok: phrase_found.iter().all(|&f| f),
+    }
+}
+
+/// Inverse document frequency (the BM25 form that never goes negative).
+pub fn idf(docs: f32, df: f32) -> f32 {
+    (1.0 + (docs - df + 0.5) / (df + 0.5)).ln()
+}
+
+/// The BM25 score of one package, given each term's idf and the average weighted length.
+pub fn bm25(tf: &[f32], len: f32, idfs: &[f32], avg_len: f32) -> f32 {
+    let norm = K1 * (1.0 - B + B * len / avg_len.max(1.0));
+    tf.iter()
+        .zip(idfs)
+        .map(|(&tf, &idf)| {
+            if tf > 0.0 {
+                idf * tf * (K1 + 1.0) / (tf + norm)
+            } else {
+                0.0
+            }
+        })
+        .sum()
+}
+
+/// The final score: BM25 × (1 + 0.04·(significance − 5)) × (1 + 0.1·e^(−age/90 days)). So
+/// significance moves a score by at most ±20%, and a package from today gains 10% over an old
+/// one, halving about every two months: enough to order near-ties, never to outrank relevance.
+pub fn nudge(bm25: f32, significance: i64, age_days: f32) -> f32 {
+    let sig = 1.0 + 0.04 * (significance.clamp(1, 10) as f32 - 5.0);
+    let recency = 1.0 + 0.1 * (-age_days.max(0.0) / 90.0).exp();
+    bm25 * sig * recency
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::query::parse;
+    use serde_json::json;
+
+    fn pkg(extra: serde_json::Value) -> Package {
+        let mut v = json!({"package_id": "p", "project_id": "p", "relay_version": "0.1", "title": "x",
+            "status": "complete", "package_type": "standard", "review_type": "none",
+            "created_at": "2026-01-01T00:00:00Z", "created_by": {"id": "a", "type": "human"}});
+        v.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        Package::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn fields_are_weighted_and_phrases_checked() {
+        let q = parse(r#"leaking "connection pool""#);
+        let p = pkg(
+            json!({"title": "Leak in the connection pool", "description": "the pool leaks", "tags": ["leak"]}),
+        );
+        let s = analyze(&p, &q);
+        assert_eq!(q.terms, ["leak", "connection", "pool"]);
+        assert_eq!(s.tf, vec![3.0 + 1.0 + 2.0, 3.0, 3.0 + 1.0]);
+        assert_eq!(s.matched, ["title", "tags", "description"]);
+        assert!(s.phrases_ok);
+        let p = pkg(json!({"title": "pool of connection objects"}));
+        assert!(!analyze(&p, &q).phrases_ok);
+    }
+
+    #[test]
+    fn rarer_terms_and_denser_matches_score_higher() {
+        assert!(idf(1000.0, 1.0) > idf(1000.0, 500.0));
+        assert!(idf(10.0, 10.0) > 0.0);
+        let short = DocStats {
+            tf: vec![3.0],
+            len: 10.0,
+            matched: vec![],
+            phrases_ok: true,
+        };
+        let long = DocStats {
+            tf: vec![3.0],
+            len: 100.0,
+            matched: vec![],
+            phrases_ok: true,
+        };
+        assert!(bm25(&short.tf, short.len, &[1.0], 30.0) > bm25(&long.tf, long.len, &[1.0], 30.0));
+        assert!(nudge(1.0, 10, 0.0) > nudge(1.0, 5, 0.0));
+        assert!(nudge(1.0, 5, 0.0) > nudge(1.0, 5, 365.0));
+        // The nudges order near-ties; they never lift a clearly weaker match over a stronger one.
+        assert!(nudge(1.0, 1, 365.0) > nudge(0.6, 10, 0.0));
+    }
+}

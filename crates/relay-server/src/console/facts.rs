@@ -1,0 +1,300 @@
+//! The console's facts page: a project's current facts as a table, or those valid at a chosen
+//! time (`as_of`, read as `relay facts list --at` reads it), and one key's history as a
+//! timeline, newest first: each value, when it held, who asserted it, and how it ended
+//! (superseded by the next value, or invalidated; a retracted or expired fact shows why, never
+//! its value). Reads go through `ops::facts` and `ops::fact_history`, as the JSON routes' and
+//! `relay facts` do.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use maud::{Markup, html};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::{PageError, Query, Who, given, html_page, layout, top, urlencode};
+use crate::state::AppState;
+use relay_core::ops::fact_history::{self, Entry};
+use relay_core::ops::facts::{self, ListQuery};
+use relay_core::ops::filter::Reveal;
+use relay_core::ops::projects;
+use relay_store::fact_chain::{self, Link};
+use relay_wire::Fact;
+use relay_wire::error::{Error, Result};
+use relay_wire::time::{self, Timestamp};
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FactsParams {
+    project: Option<String>,
+    /// With `predicate`: that key's history; alone, only this subject's facts.
+    subject: Option<String>,
+    predicate: Option<String>,
+    /// The facts valid at this time instead of now.
+    as_of: Option<String>,
+}
+
+/// What the page shows.
+enum View {
+    /// One fact per key: current, or valid at `as_of`.
+    Table(Vec<Fact>),
+    /// Every fact of one key, oldest first (the chain's order).
+    History {
+        subject: String,
+        predicate: String,
+        chain: Vec<Entry>,
+    },
+}
+
+pub async fn page(
+    State(state): State<AppState>,
+    who: Who,
+    Query(q): Query<FactsParams>,
+) -> std::result::Result<Response, PageError> {
+    let asked_time = given(&q.as_of);
+    let as_of = time::parse_time("as_of", asked_time.as_deref())?;
+    let caller = who.caller.clone();
+    let (project, view) = state
+        .blocking(move |s| -> Result<_> {
+            let visible = caller.projects(&s.store)?;
+            let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
+            projects::get(&s.store, &project)?;
+            let view = match (given(&q.subject), given(&q.predicate)) {
+                (Some(subject), Some(predicate)) => {
+                    let chain = fact_history::history(
+                        &s.store,
+                        &project,
+                        &subject,
+                        &predicate,
+                        Reveal::default(),
+                    )?;
+                    if chain.is_empty() {
+                        return Err(Error::FactNotFound { subject, predicate });
+                    }
+                    View::History {
+                        subject,
+                        predicate,
+                        chain,
+                    }
+                }
+                (subject, predicate) => {
+                    let query = ListQuery {
+                        subject,
+                        predicate,
+                        at: as_of,
+                        ..ListQuery::default()
+                    };
+                    View::Table(facts::list(&s.store, &project, &query)?)
+                }
+            };
+            Ok((project, view))
+        })
+        .await?;
+    let asked = Asked {
+        project: &project,
+        text: asked_time.as_deref().unwrap_or(""),
+        at: as_of,
+    };
+    Ok(html_page(StatusCode::OK, render(&asked, &view, &who)))
+}
+
+/// The project and the time the page was asked about.
+struct Asked<'a> {
+    project: &'a str,
+    /// The time as it was typed, for the form.
+    text: &'a str,
+    at: Option<Timestamp>,
+}
+
+/// The page of one key's history.
+fn history_link(project: &str, subject: &str, predicate: &str) -> String {
+    format!(
+        "/facts?project={}&subject={}&predicate={}",
+        urlencode(project),
+        urlencode(subject),
+        urlencode(predicate)
+    )
+}
+
+fn package_link(id: &str) -> Markup {
+    html! { a href=(format!("/packages/{}", urlencode(id))) { (id) } }
+}
+
+/// `id (type)` of who asserted a fact, or nothing when it does not say.
+fn asserted_by(f: &Fact) -> String {
+    let by = f.as_map().get("asserted_by");
+    let part = |k: &str| by.and_then(|b| b.get(k)).and_then(Value::as_str);
+    match (part("id"), part("type")) {
+        (Some(id), Some(kind)) => format!("{id} ({kind})"),
+        (Some(id), None) => id.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// A stored time, as stored, in a `<time>` element.
+fn when(stored: Option<&str>) -> Markup {
+    match stored {
+        Some(t) => html! { time datetime=(t) { (t) } },
+        None => html! {},
+    }
+}
+
+/// When a fact ended, or that it has not.
+fn until(f: &Fact) -> Markup {
+    match f.str_field("valid_to") {
+        Some(t) => when(Some(t)),
+        None => html! { "now" },
+    }
+}
+
+fn render(asked: &Asked, view: &View, who: &Who) -> Markup {
+    let project = asked.project;
+    let title = match view {
+        View::Table(_) => "Facts".to_string(),
+        View::History {
+            subject, predicate, ..
+        } => format!("{subject} {predicate}"),
+    };
+    layout(
+        &title,
+        html! {
+            (top(project, who))
+            main id="facts" {
+                form method="get" action="/facts" class="filters" {
+                    input type="hidden" name="project" value=(project);
+                    @if let View::History { subject, predicate, .. } = view {
+                        input type="hidden" name="subject" value=(subject);
+                        input type="hidden" name="predicate" value=(predicate);
+                    }
+                    label { "As of " input name="as_of" value=(asked.text) placeholder="2026-04-18T20:00:00Z"; }
+                    button type="submit" { "Show" }
+                }
+                p class="note" { "A time is an RFC 3339 timestamp, a date (its start in UTC) or an age (30m, 12h, 7d, 2w)." }
+                @match view {
+                    View::Table(list) => (table(asked, list)),
+                    View::History { subject, predicate, chain } => (history(asked, subject, predicate, chain)),
+                }
+            }
+        },
+    )
+}
+
+fn table(asked: &Asked, list: &[Fact]) -> Markup {
+    let project = asked.project;
+    html! {
+        h2 {
+            @match asked.at {
+                Some(t) => { "Facts valid at " (when(Some(&time::format(t)))) }
+                None => { "Current facts" }
+            }
+        }
+        @if asked.at.is_some() {
+            p { a href=(format!("/facts?project={}", urlencode(project))) { "Current facts" } }
+        }
+        @if list.is_empty() {
+            p class="empty" { "No facts." }
+        } @else {
+            div class="scroll" {
+                table class="facts" {
+                    thead { tr {
+                        th { "Subject" } th { "Predicate" } th { "Value" } th { "Valid from" }
+                        @if asked.at.is_some() { th { "Valid to" } }
+                        th { "Asserted by" } th { "Source package" }
+                    } }
+                    tbody {
+                        @for f in list {
+                            @let key = history_link(project, f.subject(), f.predicate());
+                            tr {
+                                td { a href=(key) title="this key's history" { (f.subject()) } }
+                                td { a href=(key) title="this key's history" { (f.predicate()) } }
+                                td class="value" { (f.value()) }
+                                td { (when(f.str_field("valid_from"))) }
+                                @if asked.at.is_some() { td { (until(f)) } }
+                                td { (asserted_by(f)) }
+                                td { @if let Some(src) = f.str_field("source_package_id") { (package_link(src)) } }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// How the fact at `i` of a chain ended: still current, superseded by the next fact, or
+/// invalidated (ended with no fact starting then). A hidden fact is never current, and the
+/// value of a hidden successor is not shown.
+fn ending(chain: &[Entry], i: usize) -> Markup {
+    let f = &chain[i].link.fact;
+    if let Some((mark, why)) = &chain[i].hidden {
+        let state = mark["because"]
+            .as_str()
+            .unwrap_or("hidden")
+            .replace('_', " ");
+        return html! { span class="state invalidated" title=(why) { (state) } };
+    }
+    let Some(to) = f.valid_to() else {
+        return html! { span class="state current" { "current" } };
+    };
+    match chain.get(i + 1) {
+        Some(next) if next.link.fact.valid_from() == to && next.withheld => html! {
+            span class="state superseded" { "superseded" } " by a hidden fact"
+        },
+        Some(next) if next.link.fact.valid_from() == to => html! {
+            span class="state superseded" { "superseded" } " by " q { (next.link.fact.value()) }
+        },
+        _ => html! { span class="state invalidated" { "invalidated" } },
+    }
+}
+
+fn history(asked: &Asked, subject: &str, predicate: &str, chain: &[Entry]) -> Markup {
+    // The version valid at the time asked about, and that time.
+    let links: Vec<Link> = chain.iter().map(|e| e.link.clone()).collect();
+    let then = asked
+        .at
+        .and_then(|t| Some((fact_chain::at(&links, t)?.id(), time::format(t))));
+    let is_then = |f: &Fact| then.as_ref().is_some_and(|(id, _)| *id == f.id());
+    html! {
+        h2 { "History of " span class="key" { (subject) " " (predicate) } }
+        p { a href=(format!("/facts?project={}", urlencode(asked.project))) { "All facts" } }
+        @if links.iter().any(Link::differs) {
+            p class="note" {
+                "Merged clones left facts of this key open or overlapping; each is shown ending where the next begins. "
+                code { "relay verify --fix" } " records that."
+            }
+        }
+        ol class="fact-history" reversed {
+            @for i in (0..chain.len()).rev() {
+                @let link = &chain[i].link;
+                @let f = &link.fact;
+                li class=[is_then(f).then_some("then")] {
+                    @if chain[i].withheld {
+                        span class="value withheld" { "(withheld)" }
+                    } @else {
+                        span class="value" { (f.value()) }
+                    }
+                    " " span class="span" {
+                        (when(f.str_field("valid_from"))) " → "
+                        (until(f))
+                    }
+                    " " (ending(chain, i))
+                    @if let Some((_, at)) = then.as_ref().filter(|_| is_then(f)) {
+                        " " span class="state then" { "valid at " (at) }
+                    }
+                    div class="meta" {
+                        @let by = asserted_by(f);
+                        @if !by.is_empty() { "asserted by " (by) }
+                        @if f.confidence() < 1.0 { ", confidence " (f.confidence()) }
+                        @if let Some(src) = f.str_field("source_package_id") { ", from " (package_link(src)) }
+                        @match &link.stored_valid_to {
+                            Some(Some(stored)) => { ", stored end " (stored) }
+                            Some(None) => { ", stored as open" }
+                            None => {}
+                        }
+                        " " code { (f.id()) }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! The console's orient page: the briefing `relay orient` prints (`ops::briefing`, the same
+//! Markdown), rendered as HTML through [`markdown::to_html`](super::markdown::to_html), with
+//! raw HTML and unsafe links in stored text neutralised. The window's length is a field.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use maud::{Markup, PreEscaped, html};
+use serde::Deserialize;
+
+use super::{PageError, Query, Who, given, html_page, layout, markdown, top};
+use crate::params::window;
+use crate::state::AppState;
+use relay_core::ops::{briefing, orient};
+use relay_wire::error::{Error, Result};
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrientParams {
+    project: Option<String>,
+    /// How many days back to look (`relay orient --window-days`); text, so that a form's
+    /// empty field means the default.
+    days: Option<String>,
+}
+
+pub async fn page(
+    State(state): State<AppState>,
+    who: Who,
+    Query(q): Query<OrientParams>,
+) -> std::result::Result<Response, PageError> {
+    let asked = given(&q.days)
+        .map(|d| {
+            d.parse::<u32>().map_err(|_| {
+                Error::InvalidInput(format!("days: `{d}` is not a whole number of days"))
+            })
+        })
+        .transpose()?;
+    let days = window("days", asked)?;
+    let caller = who.caller.clone();
+    let (project, md) = state
+        .blocking(move |s| -> Result<_> {
+            let visible = caller.projects(&s.store)?;
+            let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
+            let o = orient::orient(&s.store, &project, days, orient::DEFAULT_RECENT_LIMIT)?;
+            Ok((project, briefing::orient(&o, None)))
+        })
+        .await?;
+    Ok(html_page(StatusCode::OK, render(&project, days, &md, &who)))
+}
+
+fn render(project: &str, days: u32, md: &str, who: &Who) -> Markup {
+    layout(
+        "Orient",
+        html! {
+            (top(project, who))
+            main id="orient" {
+                form method="get" action="/orient" class="filters" {
+                    input type="hidden" name="project" value=(project);
+                    label { "Days " input type="number" name="days" min="0" value=(days); }
+                    button type="submit" { "Show" }
+                }
+                p class="note" { "The briefing " code { "relay orient" } " prints for this window." }
+                // pulldown-cmark's output, with raw HTML and unsafe links neutralised.
+                article class="briefing" { (PreEscaped(markdown::to_html(md))) }
+            }
+        },
+    )
+}

@@ -1,0 +1,224 @@
+//! The console's package page: every field of a package's current version, its lists, its
+//! deliverables, its review history (each version's transition) and its content hash, which
+//! the store checked when it read the line ("verified"); then the packages that name it as
+//! their parent (in the projects the caller may read) and the facts it is the source of.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use maud::{Markup, html};
+use serde_json::{Map, Value};
+
+use super::{PageError, PageId, Who, html_page, layout, top, urlencode};
+use crate::state::AppState;
+use relay_core::ops::{facts, pull};
+use relay_store::packages::StoredPackage;
+use relay_wire::Fact;
+
+/// Members shown in their own place on the page; any other is listed under "Other fields".
+const SHOWN: [&str; 17] = [
+    "package_id",
+    "project_id",
+    "relay_version",
+    "title",
+    "description",
+    "package_type",
+    "status",
+    "review_type",
+    "significance",
+    "created_at",
+    "created_by",
+    "parent_package_id",
+    "decisions_made",
+    "open_questions",
+    "handoff_note",
+    "tags",
+    "deliverables",
+];
+
+/// What the page shows besides the package's own fields.
+struct Related {
+    /// Every version, oldest first.
+    versions: Vec<StoredPackage>,
+    /// The packages that name it as their parent, oldest first.
+    children: Vec<StoredPackage>,
+    /// The facts whose source it is, current and ended.
+    facts: Vec<Fact>,
+}
+
+pub async fn page(
+    State(state): State<AppState>,
+    who: Who,
+    PageId(id): PageId,
+) -> Result<Response, PageError> {
+    let caller = who.caller.clone();
+    let related = state
+        .blocking(move |s| {
+            let versions = pull::history(&s.store, &id)?;
+            let Some(project) = versions.first().map(|v| v.package.project_id().to_string()) else {
+                return Err(relay_wire::error::Error::PackageNotFound(id));
+            };
+            caller.may_read(&project)?;
+            pull::visible(&s.store, &id, relay_core::ops::filter::Reveal::default())?;
+            // Its own project (even one the project log lacks), then every other it may read.
+            let mut projects = vec![project.clone()];
+            projects.extend((caller.projects(&s.store)?.into_iter()).filter(|p| *p != project));
+            let children = pull::children(&s.store, &projects, &id, |p| caller.viewer(s, p))?;
+            let facts = facts::sourced_by(&s.store, &project, &id)?;
+            Ok(Related {
+                versions,
+                children,
+                facts,
+            })
+        })
+        .await?;
+    let Some(current) = related.versions.iter().max_by_key(|v| v.version) else {
+        return Err(relay_wire::error::Error::PackageNotFound(String::new()).into());
+    };
+    Ok(html_page(StatusCode::OK, render(current, &related, &who)))
+}
+
+fn show(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+fn list(map: &Map<String, Value>, key: &str) -> Vec<String> {
+    match map.get(key) {
+        Some(Value::Array(items)) => items.iter().map(show).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn render(current: &StoredPackage, related: &Related, who: &Who) -> Markup {
+    let m = current.package.as_map();
+    let get = |k: &str| m.get(k).map(show).unwrap_or_default();
+    let by = m.get("created_by").and_then(Value::as_object);
+    let by_text = |k: &str| by.and_then(|b| b.get(k)).map(show).unwrap_or_default();
+    let project = current.package.project_id();
+    let other: Vec<(&String, &Value)> = m
+        .iter()
+        .filter(|(k, _)| !SHOWN.contains(&k.as_str()))
+        .collect();
+    let deliverables = match m.get("deliverables") {
+        Some(Value::Array(items)) => items.clone(),
+        _ => Vec::new(),
+    };
+    layout(
+        &get("title"),
+        html! {
+            (top(project, who))
+            main id="package" {
+                h2 class="package-title" { (get("title")) }
+                p class="hash" {
+                    "✓ verified: the content matches its hash " code { (current.hash) }
+                }
+                dl class="fields" {
+                    @for key in ["package_id", "package_type", "status", "review_type", "significance", "created_at", "relay_version"] {
+                        @if m.contains_key(key) { dt { (key) } dd { (get(key)) } }
+                    }
+                    dt { "created_by" }
+                    dd { (by_text("id")) " (" (by_text("type")) ")"
+                        @if by.is_some_and(|b| b.contains_key("session_id")) { ", session " (by_text("session_id")) } }
+                    @if let Some(parent) = m.get("parent_package_id").and_then(Value::as_str) {
+                        dt { "parent" }
+                        dd { a href=(format!("/packages/{}", urlencode(parent))) { (parent) } }
+                    }
+                }
+                @if m.contains_key("description") { section { h3 { "Description" } p class="prose" { (get("description")) } } }
+                @for (key, heading) in [("decisions_made", "Decisions"), ("open_questions", "Open questions"), ("tags", "Tags")] {
+                    @let items = list(m, key);
+                    @if !items.is_empty() {
+                        section { h3 { (heading) } ul class=(key) { @for i in &items { li { (i) } } } }
+                    }
+                }
+                @if m.contains_key("handoff_note") { section { h3 { "Handoff" } p class="prose" { (get("handoff_note")) } } }
+                @if !deliverables.is_empty() {
+                    section { h3 { "Deliverables" } ul class="deliverables" {
+                        @for d in &deliverables {
+                            li { @match d.as_object() {
+                                Some(o) => { @for (k, v) in o { span class="key" { (k) } " " (show(v)) " " } }
+                                None => { (show(d)) }
+                            } }
+                        }
+                    } }
+                }
+                @if !other.is_empty() {
+                    section { h3 { "Other fields" } dl class="fields" {
+                        @for (k, v) in &other { dt { (k) } dd { code { (show(v)) } } }
+                    } }
+                }
+                section { h3 { "History" } ol class="history" {
+                    @for v in &related.versions {
+                        li { "version " (v.version) ": "
+                            @match &v.transition {
+                                Some(t) => {
+                                    (show(&t["action"])) " " (show(&t["from"])) " → " (show(&t["to"]))
+                                    " by " (show(&t["by"]["id"])) " at " (show(&t["at"]))
+                                    @if t.get("note").is_some() { ": " q { (show(&t["note"])) } }
+                                }
+                                None => { "deposited " (v.package.as_map().get("status").map(show).unwrap_or_default()) }
+                            }
+                        }
+                    }
+                } }
+                (children(&related.children, project))
+                (sourced_facts(&related.facts, project))
+            }
+        },
+    )
+}
+
+/// The packages that name this one as their parent; nothing when there are none.
+fn children(list: &[StoredPackage], project: &str) -> Markup {
+    html! {
+        @if !list.is_empty() {
+            section { h3 { "Children" } ol class="children" {
+                @for c in list {
+                    @let p = &c.package;
+                    li {
+                        a class="title" href=(format!("/packages/{}", urlencode(p.id()))) { (p.title()) }
+                        " " span class="type" { (p.package_type()) }
+                        " " span class=(format!("status {}", p.status().as_str())) { (p.status().as_str()) }
+                        " " time datetime=(p.created_at_str()) { (p.created_at_str()) }
+                        @if p.project_id() != project { " " span class="project" { "in " (p.project_id()) } }
+                    }
+                }
+            } }
+        }
+    }
+}
+
+/// The facts whose source is this package, each linked to its key's facts; nothing when
+/// there are none.
+fn sourced_facts(list: &[Fact], project: &str) -> Markup {
+    let key_link = |f: &Fact| {
+        format!(
+            "/facts?project={}&subject={}&predicate={}",
+            urlencode(project),
+            urlencode(f.subject()),
+            urlencode(f.predicate())
+        )
+    };
+    html! {
+        @if !list.is_empty() {
+            section { h3 { "Facts from this package" } table class="facts" {
+                thead { tr { th { "subject" } th { "predicate" } th { "value" } th { "valid from" } th { "valid to" } } }
+                tbody {
+                    @for f in list {
+                        tr class=(if f.is_current() { "current" } else { "ended" }) {
+                            td { a href=(key_link(f)) { (f.subject()) } }
+                            td { (f.predicate()) }
+                            td { (f.value()) }
+                            td { (f.str_field("valid_from").unwrap_or_default()) }
+                            td { (f.str_field("valid_to").unwrap_or("current")) }
+                        }
+                    }
+                }
+            } }
+        }
+    }
+}

@@ -1,0 +1,218 @@
+//! The console's review queue (§5.3, §8.5, §11.4): what awaits a human and what awaits an
+//! agent, who flagged each package, when and why; and, for a login that may write, a form to
+//! approve a package or request changes with a note. The form goes through the same
+//! `ops::attribution::transition` as `relay review` and the JSON routes, as the logged-in actor.
+
+use axum::Form;
+use axum::extract::State;
+use axum::extract::rejection::FormRejection;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use maud::{Markup, html};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::login::same_site;
+use super::{PageError, PageId, Query, Who, failure, html_page, layout, top, urlencode};
+use crate::state::AppState;
+use relay_core::ops::review::{self, Action, Pending};
+use relay_core::ops::{attribution, projects, pull};
+use relay_store::packages::StoredPackage;
+use relay_wire::error::{Error, Result};
+
+/// Requests shown of each kind, oldest first: a queue is worked from its front.
+const SHOWN: usize = 100;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueParams {
+    project: Option<String>,
+    /// A package just reviewed from this page, to say so.
+    done: Option<String>,
+}
+
+struct Queue {
+    project: String,
+    pending: Vec<Pending>,
+    done: Option<StoredPackage>,
+}
+
+pub async fn page(
+    State(state): State<AppState>,
+    who: Who,
+    Query(q): Query<QueueParams>,
+) -> std::result::Result<Response, PageError> {
+    let caller = who.caller.clone();
+    let queue = state
+        .blocking(move |s| -> Result<Queue> {
+            let visible = caller.projects(&s.store)?;
+            let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
+            projects::get(&s.store, &project)?;
+            let pending = review::pending(&s.store, std::slice::from_ref(&project), None)?;
+            let done = match q.done.as_deref().filter(|d| !d.is_empty()) {
+                Some(id) => {
+                    let p = pull::specific(&s.store, id)?;
+                    caller.may_read(p.package.project_id())?;
+                    Some(p)
+                }
+                None => None,
+            };
+            Ok(Queue {
+                project,
+                pending,
+                done,
+            })
+        })
+        .await?;
+    Ok(html_page(StatusCode::OK, render(&queue, &who)))
+}
+
+fn actor_text(v: &Value) -> String {
+    let field = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("");
+    match field("type") {
+        "" => field("id").to_string(),
+        t => format!("{} ({t})", field("id")),
+    }
+}
+
+fn render(queue: &Queue, who: &Who) -> Markup {
+    let project = &queue.project;
+    let (human, agent): (Vec<&Pending>, Vec<&Pending>) = queue
+        .pending
+        .iter()
+        .partition(|p| p.package.package.review_type() != "agent");
+    layout(
+        "Review",
+        html! {
+            (top(project, who))
+            main id="review" {
+                @if let Some(done) = &queue.done {
+                    p class="done" role="status" {
+                        "Done: "
+                        a href=(format!("/packages/{}", urlencode(done.package.id()))) { (super::text(done, "title")) }
+                        " is now " (done.package.status().as_str()) "."
+                    }
+                }
+                @if !who.can_write() {
+                    p class="note" {
+                        "Read-only: " a href="/console/login" { "log in" }
+                        " with a token that may write to approve or request changes."
+                    }
+                }
+                @for (heading, list, id) in [("Awaiting human review", &human, "human"), ("Awaiting agent review", &agent, "agent")] {
+                    section id=(id) {
+                        h2 { (heading) " (" (list.len()) ")" }
+                        @if list.is_empty() { p class="empty" { "Nothing waits." } }
+                        ol class="queue" {
+                            @for p in list.iter().take(SHOWN) { (item(p, project, who)) }
+                        }
+                        @if list.len() > SHOWN {
+                            p class="note" { "The " (SHOWN) " oldest requests are shown; " (list.len() - SHOWN) " more wait behind them." }
+                        }
+                    }
+                }
+            }
+        },
+    )
+}
+
+fn item(p: &Pending, project: &str, who: &Who) -> Markup {
+    let stored = &p.package;
+    let id = stored.package.id();
+    html! {
+        li class="pending" data-id=(id) {
+            a class="title" href=(format!("/packages/{}", urlencode(id))) { (super::text(stored, "title")) }
+            " " span class="type" { (super::text(stored, "package_type")) }
+            p class="flagged" {
+                "Flagged by " span class="by" { (actor_text(&p.flagged_by)) }
+                " at " time datetime=(p.flagged_at) { (p.flagged_at) }
+                @if let Some(n) = &p.note { ": " q class="why" { (n) } }
+            }
+            @if let Some(csrf) = &who.csrf {
+                form method="post" action=(format!("/console/review/{}", urlencode(id))) class="decide" {
+                    input type="hidden" name="csrf" value=(csrf);
+                    input type="hidden" name="project" value=(project);
+                    label { "Note " textarea name="note" rows="2" {} }
+                    button type="submit" name="action" value="approve" { "Approve" }
+                    button type="submit" name="action" value="request_changes" { "Request changes" }
+                }
+            }
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Decision {
+    csrf: String,
+    action: String,
+    #[serde(default)]
+    note: String,
+    /// The queue to go back to.
+    project: Option<String>,
+}
+
+/// `POST /console/review/{id}`: approve or request changes, as the logged-in actor; back to
+/// the queue, which says what was done.
+pub async fn decide(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    who: Who,
+    PageId(package_id): PageId,
+    form: std::result::Result<Form<Decision>, FormRejection>,
+) -> Response {
+    let back = "/review";
+    let form = match form {
+        Ok(Form(f)) => f,
+        Err(e) => {
+            return failure(
+                Error::InvalidInput(format!("the review form is incomplete: {e}")),
+                back,
+            );
+        }
+    };
+    let checked = same_site(&headers).and_then(|()| who.check_form(&form.csrf));
+    let action = match form.action.as_str() {
+        "approve" => Ok(Action::Approve),
+        "request_changes" => Ok(Action::RequestChanges),
+        other => Err(Error::InvalidInput(format!(
+            "`{other}` is not a review action here: approve or request_changes"
+        ))),
+    };
+    let (action, note) = match checked.and(action) {
+        Ok(a) => (
+            a,
+            Some(form.note.trim().to_string()).filter(|n| !n.is_empty()),
+        ),
+        Err(e) => return failure(e, back),
+    };
+    if action == Action::RequestChanges && note.is_none() {
+        return failure(
+            Error::InvalidInput("requesting changes needs a note: say what should change".into()),
+            back,
+        );
+    }
+    let caller = who.caller.clone();
+    let id = package_id.clone();
+    let done = state
+        .blocking(move |s| {
+            let target = pull::specific(&s.store, &id)?;
+            caller.may_write(target.package.project_id())?;
+            let claim = caller.claim(s, None);
+            attribution::transition(&s.store, &s.cwd, &id, action, note, &claim)
+        })
+        .await;
+    match done {
+        Ok(p) => {
+            let project = form
+                .project
+                .unwrap_or_else(|| p.package.project_id().to_string());
+            Redirect::to(&format!(
+                "/review?project={}&done={}",
+                urlencode(&project),
+                urlencode(&package_id)
+            ))
+            .into_response()
+        }
+        Err(e) => failure(e, back),
+    }
+}

@@ -1,0 +1,196 @@
+//! The fact routes of `relay serve`: assert_fact and invalidate_fact (§8.6, §8.7, §9.1), and
+//! the temporal queries L2 asks for (current, point in time, history). They answer with the
+//! JSON of `relay facts … --json`, a list wrapped in `{"facts": […]}`.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::auth::{Access, ProjectCall};
+use super::extract::{JsonBody, Params};
+use super::params::WriteParams;
+use super::reply::{Answer, Reply};
+use relay_core::ops::{attribution, fact_history, facts};
+use relay_wire::error::{Error, SchemaError};
+use relay_wire::time;
+
+/// Who asserts, when the body says (`asserted_by`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActorRef {
+    id: String,
+    #[serde(rename = "type")]
+    actor_type: Option<String>,
+}
+
+/// The body of assert_fact (§8.6).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AssertBody {
+    /// Must be the path's, when given.
+    project_id: Option<String>,
+    subject: String,
+    predicate: String,
+    /// Text; a number or boolean is stored as its JSON text.
+    value: Value,
+    confidence: Option<f64>,
+    source_package_id: Option<String>,
+    #[serde(default)]
+    tags: Vec<String>,
+    valid_from: Option<String>,
+    asserted_by: Option<ActorRef>,
+}
+
+/// assert_fact: 201 with `{"fact", "unchanged": false, "superseded"}` when a fact was written,
+/// 200 with `"unchanged": true` when that value was already current.
+pub async fn assert(call: ProjectCall, Params(q): Params<WriteParams>, body: JsonBody) -> Answer {
+    let body: AssertBody = body.parse("a fact")?;
+    let project = &call.project;
+    if body.project_id.as_ref().is_some_and(|p| p != project) {
+        return Err(Error::InvalidInput(format!(
+            "the fact's project_id is not the path's project `{project}`"
+        ))
+        .into());
+    }
+    let value = match body.value {
+        Value::String(s) => s,
+        v @ (Value::Number(_) | Value::Bool(_)) => v.to_string(),
+        _ => return Err(SchemaError::new("value", "must be a string (or a number)").into()),
+    };
+    let req = facts::AssertRequest {
+        subject: body.subject,
+        predicate: body.predicate,
+        value,
+        source_package_id: body.source_package_id,
+        confidence: body.confidence,
+        tags: body.tags,
+        valid_from: time::parse_time("valid_from", body.valid_from.as_deref())?,
+        ..facts::AssertRequest::default()
+    };
+    let named = body.asserted_by;
+    call.run(Access::Write, move |s, caller, project| {
+        let mut claim = caller.claim(s, q.session);
+        if let Some(by) = named {
+            caller.may_name(Some(&by.id), by.actor_type.as_deref())?;
+            claim.actor = Some(by.id);
+            claim.actor_type = by.actor_type.or(claim.actor_type);
+        }
+        let done = attribution::assert(&s.store, &s.cwd, &project, req, &claim)?;
+        Ok(Reply::written(done.created, done.to_value()))
+    })
+    .await
+}
+
+/// The key of invalidate_fact and of a history.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeyParams {
+    subject: Option<String>,
+    predicate: Option<String>,
+    /// invalidate_fact's `object` (§8.7): only end the fact with this value.
+    value: Option<String>,
+}
+
+impl KeyParams {
+    fn key(self) -> Result<(String, String, Option<String>), Error> {
+        match (self.subject, self.predicate) {
+            (Some(s), Some(p)) => Ok((s, p, self.value)),
+            _ => Err(Error::InvalidInput(
+                "name the fact's key: ?subject=…&predicate=…".into(),
+            )),
+        }
+    }
+}
+
+/// invalidate_fact: `{"invalidated": N}` (0 when no fact of the key was current).
+pub async fn invalidate(call: ProjectCall, Params(q): Params<KeyParams>) -> Answer {
+    let (subject, predicate, value) = q.key()?;
+    call.run(Access::Write, move |s, _, project| {
+        let ended = facts::invalidate(&s.store, &project, &subject, &predicate, value.as_deref())?;
+        Ok(Reply::ok(json!({ "invalidated": ended.len() })))
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListParams {
+    subject: Option<String>,
+    predicate: Option<String>,
+    tag: Option<String>,
+    /// The facts valid at this time instead of now.
+    at: Option<String>,
+    #[serde(default)]
+    include_ended: bool,
+    #[serde(default)]
+    include_expired: bool,
+    #[serde(default)]
+    include_retracted: bool,
+    /// A snapshot read: the facts as the store stood at this time.
+    as_of: Option<String>,
+}
+
+/// The current facts (one per key), or those valid at `at`: `{"facts": […]}`.
+pub async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> Answer {
+    if q.at.is_some() && q.include_ended {
+        return Err(
+            Error::InvalidInput("`at` and `include_ended` cannot be used together".into()).into(),
+        );
+    }
+    let query = facts::ListQuery {
+        subject: q.subject,
+        predicate: q.predicate,
+        tag: q.tag,
+        at: time::parse_time("at", q.at.as_deref())?,
+        include_ended: q.include_ended,
+        reveal: relay_core::ops::filter::Reveal {
+            expired: q.include_expired,
+            retracted: q.include_retracted,
+        },
+        as_of: time::parse_time("as_of", q.as_of.as_deref())?,
+    };
+    call.run(Access::Read, move |s, _, project| {
+        let list = facts::list(&s.store, &project, &query)?;
+        Ok(Reply::ok(json!({ "facts": list })))
+    })
+    .await
+}
+
+/// The key of a history, and which hidden facts keep their value.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryParams {
+    subject: Option<String>,
+    predicate: Option<String>,
+    #[serde(default)]
+    include_expired: bool,
+    #[serde(default)]
+    include_retracted: bool,
+}
+
+/// Every value a key has had, oldest first: `{"facts": […]}`, each with its effective
+/// `valid_to` (and `x-stored_valid_to` where what is stored differs), as `relay facts
+/// history --json`: a retracted or expired fact is marked `x-hidden`, its value withheld
+/// unless `include_retracted` / `include_expired`; `fact_not_found` when the key has none.
+pub async fn history(call: ProjectCall, Params(q): Params<HistoryParams>) -> Answer {
+    let (subject, predicate) = match (q.subject, q.predicate) {
+        (Some(s), Some(p)) => (s, p),
+        _ => {
+            return Err(
+                Error::InvalidInput("name the fact's key: ?subject=…&predicate=…".into()).into(),
+            );
+        }
+    };
+    let reveal = relay_core::ops::filter::Reveal {
+        expired: q.include_expired,
+        retracted: q.include_retracted,
+    };
+    call.run(Access::Read, move |s, _, project| {
+        let entries = fact_history::history(&s.store, &project, &subject, &predicate, reveal)?;
+        if entries.is_empty() {
+            return Err(Error::FactNotFound { subject, predicate });
+        }
+        let list: Vec<Value> = entries.iter().map(fact_history::Entry::to_value).collect();
+        Ok(Reply::ok(json!({ "facts": list })))
+    })
+    .await
+}

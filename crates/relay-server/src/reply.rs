@@ -1,0 +1,243 @@
+//! What the HTTP server answers: an error becomes its code's status (from the one table,
+//! `error::Code::http_status`) and the body `{"error": CODE, "message": …}`, as `--json`
+//! errors read; a result becomes JSON with 200 or 201. The failures only HTTP has (no route,
+//! a body too large, a wrong `Host`, …) are [`RequestError`]s here, not the core's errors.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use std::fmt;
+
+use relay_wire::error::{Code, Error, SchemaError};
+
+/// A request HTTP itself refuses, before or around the operation it asks for.
+#[derive(Debug)]
+pub enum RequestError {
+    /// A path the server does not route.
+    NoRoute { method: String, path: String },
+    /// A method its path does not take.
+    MethodNotAllowed { method: String, path: String },
+    /// A body over the server's limit, in bytes.
+    PayloadTooLarge { limit: u64 },
+    /// A body that is not JSON by its `Content-Type` (what it said).
+    UnsupportedMediaType(String),
+    /// Not read and answered within the server's time limit, in seconds.
+    RequestTimeout { seconds: u64 },
+    /// A `Host` that names another server than this one (DNS rebinding): what it named.
+    MisdirectedRequest(String),
+}
+
+impl RequestError {
+    /// Its code in the one table of codes.
+    pub fn code(&self) -> Code {
+        match self {
+            RequestError::NoRoute { .. } => Code::NotFound,
+            RequestError::MethodNotAllowed { .. } => Code::MethodNotAllowed,
+            RequestError::PayloadTooLarge { .. } => Code::PayloadTooLarge,
+            RequestError::UnsupportedMediaType(_) => Code::UnsupportedMediaType,
+            RequestError::RequestTimeout { .. } => Code::RequestTimeout,
+            RequestError::MisdirectedRequest(_) => Code::MisdirectedRequest,
+        }
+    }
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestError::NoRoute { method, path } => write!(
+                f,
+                "no route for {method} {path}; the routes are under /v1/ (see `relay serve --help`)"
+            ),
+            RequestError::MethodNotAllowed { method, path } => {
+                write!(f, "{path} does not take {method}")
+            }
+            RequestError::PayloadTooLarge { limit } => write!(
+                f,
+                "the request body is over the server's limit of {limit} bytes (relay serve --max-body); nothing was written"
+            ),
+            RequestError::UnsupportedMediaType(given) => write!(
+                f,
+                "the request body must be JSON with `Content-Type: application/json`, not {given}"
+            ),
+            RequestError::RequestTimeout { seconds } => write!(
+                f,
+                "the request was not received and answered within {seconds} s (relay serve --timeout)"
+            ),
+            RequestError::MisdirectedRequest(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+/// A failed request: the operation's error, or HTTP's own refusal, answered with its code's
+/// status.
+#[derive(Debug)]
+pub enum ApiError {
+    Op(Error),
+    Request(RequestError),
+}
+
+impl ApiError {
+    /// The error code.
+    pub fn code(&self) -> Code {
+        match self {
+            ApiError::Op(e) => e.error_code(),
+            ApiError::Request(e) => e.code(),
+        }
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ApiError::Op(e) => e.fmt(f),
+            ApiError::Request(e) => e.fmt(f),
+        }
+    }
+}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> Self {
+        ApiError::Op(e)
+    }
+}
+
+impl From<RequestError> for ApiError {
+    fn from(e: RequestError) -> Self {
+        ApiError::Request(e)
+    }
+}
+
+impl From<SchemaError> for ApiError {
+    fn from(e: SchemaError) -> Self {
+        ApiError::Op(e.into())
+    }
+}
+
+/// The status of an error code, from the table of codes.
+pub fn status_of(code: Code) -> StatusCode {
+    StatusCode::from_u16(code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+}
+
+/// The body of an error: `{"error": CODE, "message": …}`, as `--json` errors read.
+pub fn error_body(e: &ApiError) -> Value {
+    json!({"error": e.code().as_str(), "message": e.to_string()})
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (status_of(self.code()), axum::Json(error_body(&self))).into_response();
+        if self.code() == Code::Unauthenticated {
+            // RFC 6750 §3: a 401 names the scheme the client should use.
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"relay\""),
+            );
+        }
+        response
+    }
+}
+
+/// A successful answer: JSON with its status.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub body: Value,
+}
+
+impl Reply {
+    pub fn ok(body: Value) -> Reply {
+        Reply {
+            status: StatusCode::OK,
+            body,
+        }
+    }
+
+    /// 201 when `created`, else 200 (a retry that wrote nothing).
+    pub fn written(created: bool, body: Value) -> Reply {
+        Reply {
+            status: if created {
+                StatusCode::CREATED
+            } else {
+                StatusCode::OK
+            },
+            body,
+        }
+    }
+}
+
+impl IntoResponse for Reply {
+    fn into_response(self) -> Response {
+        (self.status, axum::Json(self.body)).into_response()
+    }
+}
+
+pub type Answer = Result<Reply, ApiError>;
+
+/// A value as JSON, for results that serialize.
+pub fn to_json(v: &impl serde::Serialize) -> Result<Value, Error> {
+    serde_json::to_value(v).map_err(|e| Error::Integrity(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_answer_with_the_tables_status_and_a_json_body() {
+        let cases: [(ApiError, u16, &str); 7] = [
+            (
+                Error::PackageNotFound("pkg_1".into()).into(),
+                404,
+                "package_not_found",
+            ),
+            (
+                Error::Unauthenticated("no token".into()).into(),
+                401,
+                "unauthenticated",
+            ),
+            (
+                Error::Unauthorized("read-only".into()).into(),
+                403,
+                "unauthorized",
+            ),
+            (
+                RequestError::PayloadTooLarge { limit: 4 }.into(),
+                413,
+                "payload_too_large",
+            ),
+            (
+                RequestError::UnsupportedMediaType("x".into()).into(),
+                415,
+                "unsupported_media_type",
+            ),
+            (
+                RequestError::RequestTimeout { seconds: 1 }.into(),
+                408,
+                "request_timeout",
+            ),
+            (
+                Error::DuplicatePackageId("pkg_1".into()).into(),
+                409,
+                "duplicate_package_id",
+            ),
+        ];
+        for (e, status, code) in cases {
+            let body = error_body(&e);
+            let message = e.to_string();
+            let r = e.into_response();
+            assert_eq!(r.status().as_u16(), status, "{code}");
+            assert_eq!(body, json!({"error": code, "message": message}));
+            assert_eq!(
+                r.headers()[header::CONTENT_TYPE],
+                "application/json",
+                "{code}"
+            );
+            assert_eq!(
+                r.headers().contains_key(header::WWW_AUTHENTICATE),
+                status == 401,
+                "{code}"
+            );
+        }
+    }
+}

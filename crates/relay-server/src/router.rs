@@ -1,0 +1,114 @@
+//! The route table of `relay serve`: the spec's §9.1 mapping and relay's routes for what the
+//! spec leaves to implementations (review, sessions, fact queries, projects, AMP, the
+//! console), with the JSON answers for an unknown route or method and the layers every
+//! request passes (where it comes from, its time limit). It is the one module that knows
+//! every route module; they know none of each other.
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::Method;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+
+use super::reply::{ApiError, RequestError};
+use super::routes::{
+    approve, conformance, deposit, flag, list, orchestrate, orient, package, request_changes,
+    reviews,
+};
+use super::state::AppState;
+use super::{amp, console, events, facts, projects, sessions};
+
+/// Every route, without the fallbacks and limits [`router`] adds. A new route goes here, so
+/// that it gets them too.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/v1/conformance", get(conformance))
+        .route(
+            "/v1/projects/{project_id}/packages",
+            post(deposit).get(list),
+        )
+        .route("/v1/packages/{package_id}", get(package))
+        .route("/v1/projects/{project_id}/orient", get(orient))
+        .route("/v1/orchestrate", get(orchestrate))
+        .route("/v1/packages/{package_id}/flag", post(flag))
+        .route("/v1/packages/{package_id}/approve", post(approve))
+        .route(
+            "/v1/packages/{package_id}/request-changes",
+            post(request_changes),
+        )
+        .route("/v1/projects/{project_id}/reviews", get(reviews))
+        .route(
+            "/v1/projects/{project_id}/facts",
+            post(facts::assert)
+                .get(facts::list)
+                .delete(facts::invalidate),
+        )
+        .route(
+            "/v1/projects/{project_id}/facts/history",
+            get(facts::history),
+        )
+        .route(
+            "/v1/projects/{project_id}/sessions",
+            get(sessions::list).post(sessions::start),
+        )
+        .route("/v1/sessions/{session_id}/end", post(sessions::end))
+        .route("/v1/projects/{project_id}/events", get(events::events))
+        .route("/v1/projects", get(projects::list).post(projects::create))
+        .route("/v1/projects/{project_id}/archive", post(projects::archive))
+        .route("/amp/store", post(amp::store))
+        .route("/amp/search", post(amp::search))
+        .route("/amp/records", get(amp::list))
+        .route("/amp/records/{id}", get(amp::get).delete(amp::delete))
+        .route("/amp/status", get(amp::status))
+        .merge(console::routes())
+}
+
+/// The whole service: [`routes`], JSON errors for an unknown route (404) or method (405), the
+/// time limit on every request (408), and before all of them the checks of where a request
+/// comes from (`guard`: its `Host`, 421, and another site's browser, 403).
+pub fn router(state: AppState) -> Router {
+    routes()
+        .fallback(no_route)
+        .method_not_allowed_fallback(wrong_method)
+        .layer(middleware::from_fn_with_state(state.clone(), time_limit))
+        .layer(middleware::from_fn_with_state(state.clone(), guard))
+        .with_state(state)
+}
+
+async fn no_route(method: Method, req: Request) -> ApiError {
+    ApiError::Request(RequestError::NoRoute {
+        method: method.to_string(),
+        path: req.uri().path().to_string(),
+    })
+}
+
+async fn wrong_method(method: Method, req: Request) -> ApiError {
+    ApiError::Request(RequestError::MethodNotAllowed {
+        method: method.to_string(),
+        path: req.uri().path().to_string(),
+    })
+}
+
+/// Refuses a request whose `Host` is not the server's (421) or that a browser says comes from
+/// another site without a token (403), before any route reads it.
+async fn guard(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let (parts, body) = req.into_parts();
+    if let Err(e) = super::guard::check(&state.hosts, &parts) {
+        return e.into_response();
+    }
+    next.run(Request::from_parts(parts, body)).await
+}
+
+/// Answers 408 when a request is not read and answered within the server's `timeout` (a
+/// client that sends its body slowly, say). An operation already running on a blocking thread
+/// still finishes; only its answer is lost.
+async fn time_limit(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    match tokio::time::timeout(state.timeout, next.run(req)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::Request(RequestError::RequestTimeout {
+            seconds: state.timeout.as_secs().max(1),
+        })
+        .into_response(),
+    }
+}

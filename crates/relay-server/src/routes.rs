@@ -1,0 +1,365 @@
+//! The handlers of the package routes of `relay serve` (the spec's §9.1 mapping: deposit,
+//! pull, orient, orchestrate, and relay's review routes); the table of every route is
+//! [`super::router`]. A handler checks the caller's access, calls the same `ops` function as the
+//! matching CLI command and MCP tool on a blocking thread, and answers with the JSON they
+//! print. Facts and sessions have their handlers in [`super::facts`] and [`super::sessions`].
+
+use axum::extract::{FromRequest, FromRequestParts, Request, State};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::auth::{Access, Caller, ProjectCall};
+use super::extract::{JsonBody, Params, PathId};
+use super::params::{WriteParams, search_mode, window};
+use super::reply::{Answer, ApiError, Reply, to_json};
+use super::state::AppState;
+use relay_core::ops::filter::{self, Filter};
+use relay_core::ops::review::{Action, Reviewer};
+use relay_core::ops::{attribution, conformance, orchestrate as digest, orient as orient_op, pull};
+use relay_core::ops::{relevant, review, semantic};
+use relay_core::search::fuse::Mode;
+use relay_store::packages::StoredPackage;
+use relay_wire::error::{Error, Result, SchemaError};
+use relay_wire::time;
+
+/// The §11.5 descriptor; it needs no token and no store.
+pub(crate) async fn conformance(State(state): State<AppState>) -> Answer {
+    let d = conformance::descriptor(state.model.is_some());
+    Ok(Reply::ok(to_json(&d)?))
+}
+
+/// deposit (§8.1): the body is a whole or partial wire package; the project is the path's.
+pub(crate) async fn deposit(
+    call: ProjectCall,
+    Params(q): Params<WriteParams>,
+    body: JsonBody,
+) -> Answer {
+    let mut input = body.object("a wire package", true)?;
+    let project = &call.project;
+    match input.get("project_id") {
+        None | Some(Value::Null) => {
+            // Given, not filled in: a retry into another project is then other content.
+            input.insert("project_id".into(), json!(project));
+        }
+        Some(Value::String(p)) if p == project => {}
+        Some(other) => {
+            return Err(Error::InvalidInput(format!(
+                "the package's project_id {other} is not the path's project `{project}`"
+            ))
+            .into());
+        }
+    }
+    call.run(Access::Write, move |s, caller, project| {
+        if let Some(by) = input.get("created_by").and_then(Value::as_object) {
+            let text = |key: &str| by.get(key).and_then(Value::as_str);
+            caller.may_name(text("id"), text("type"))?;
+        }
+        let claim = caller.claim(s, q.session);
+        let done = attribution::deposit(&s.store, &s.cwd, input, project, &claim)?;
+        let body = StoredPackage::envelope(&done.package, &done.hash);
+        Ok(Reply::written(done.created, Value::Object(body)))
+    })
+    .await
+}
+
+/// The query of a listing: pull's mode and limit (§8.2), and the listing filters.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListParams {
+    mode: Option<String>,
+    limit: Option<usize>,
+    query: Option<String>,
+    /// How a relevant pull ranks: keyword, semantic or hybrid.
+    search: Option<String>,
+    #[serde(rename = "type")]
+    package_type: Option<String>,
+    tag: Option<String>,
+    created_by: Option<String>,
+    status: Option<String>,
+    since: Option<String>,
+    until: Option<String>,
+    /// Show packages whose expiry has passed.
+    #[serde(default)]
+    include_expired: bool,
+    /// Show retracted packages.
+    #[serde(default)]
+    include_retracted: bool,
+    /// A snapshot read: the store as it stood at this time.
+    as_of: Option<String>,
+}
+
+impl ListParams {
+    fn filter(&self, viewer: relay_core::ops::filter::Viewer) -> Result<Filter> {
+        let status = self
+            .status
+            .as_deref()
+            .map(filter::parse_status)
+            .transpose()?;
+        Ok(Filter {
+            types: self.package_type.iter().cloned().collect(),
+            tags: self.tag.iter().cloned().collect(),
+            actor: self.created_by.clone(),
+            status,
+            since: time::parse_time("since", self.since.as_deref())?,
+            until: time::parse_time("until", self.until.as_deref())?,
+            viewer,
+            reveal: filter::Reveal {
+                expired: self.include_expired,
+                retracted: self.include_retracted,
+            },
+            as_of: time::parse_time("as_of", self.as_of.as_deref())?,
+            ..Filter::default()
+        })
+    }
+}
+
+/// pull `latest` and `relevant` (§8.2): `{"packages": […]}`, wire packages for latest and
+/// ranked results (`{"package", "score", "matched"}`) for relevant, as the MCP tool answers.
+pub(crate) async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> Answer {
+    call.run(Access::Read, move |s, caller, project| {
+        let filter = q.filter(caller.viewer(s, &project))?;
+        let limit = q.limit.unwrap_or(5);
+        let projects = [project];
+        let packages: Vec<Value> = match q.mode.as_deref().unwrap_or("latest") {
+            "latest" => (pull::latest(&s.store, &projects, &filter, limit)?.iter())
+                .map(|p| p.package.to_value())
+                .collect(),
+            "relevant" => {
+                let query = q.query.as_deref().ok_or_else(|| {
+                    Error::InvalidInput(
+                        "mode `relevant` needs `query`, the words to look for".into(),
+                    )
+                })?;
+                let model = s.model.as_deref();
+                let mode = search_mode(q.search.as_deref(), model)?;
+                let found =
+                    semantic::search(&s.store, &projects, query, &filter, limit, mode, model)?;
+                found.iter().map(relevant::Ranked::to_value).collect()
+            }
+            other => {
+                return Err(Error::InvalidInput(format!(
+                    "mode `{other}` is not one of latest, relevant (one package by id: \
+                         GET /v1/packages/ID)"
+                )));
+            }
+        };
+        Ok(Reply::ok(json!({ "packages": packages })))
+    })
+    .await
+}
+
+/// pull `specific` (§8.2): the wire package, at its current version.
+pub(crate) async fn package(
+    State(state): State<AppState>,
+    caller: Caller,
+    PathId(id): PathId,
+) -> Answer {
+    state
+        .blocking(move |s| {
+            let found = pull::specific(&s.store, &id)?;
+            caller.may_read(found.package.project_id())?;
+            // Whether it is hidden (retracted, expired) is told only to who may read it.
+            let found = pull::visible(&s.store, &id, filter::Reveal::default())?;
+            Ok(Reply::ok(found.package.to_value()))
+        })
+        .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OrientParams {
+    window_days: Option<u32>,
+    limit: Option<usize>,
+    /// A snapshot read: the briefing as it would have been at this time.
+    as_of: Option<String>,
+    /// A budget in characters of compact JSON: lists keep what fits, `x-omitted` says what
+    /// was left out (as `relay orient --json --max-chars`).
+    max_chars: Option<usize>,
+}
+
+/// orient (§8.3): the OrientationBundle.
+pub(crate) async fn orient(call: ProjectCall, Params(q): Params<OrientParams>) -> Answer {
+    let days = window("window_days", q.window_days)?;
+    let as_of = time::parse_time("as_of", q.as_of.as_deref())?;
+    call.run(Access::Read, move |s, _, project| {
+        let limit = q.limit.unwrap_or(orient_op::DEFAULT_RECENT_LIMIT);
+        let o = orient_op::orient_at(&s.store, &project, days, limit, as_of)?;
+        match q.max_chars {
+            Some(max) => Ok(Reply::ok(to_json(&relay_core::ops::orient_fit::bundle(
+                &o, max,
+            )?)?)),
+            None => Ok(Reply::ok(to_json(&o.bundle())?)),
+        }
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OrchestrateParams {
+    project: Option<String>,
+    focus: Option<String>,
+    snippets: Option<usize>,
+    window_days: Option<u32>,
+    #[serde(default)]
+    include_archived: bool,
+    search: Option<String>,
+    /// A snapshot read: the digest as it would have been at this time.
+    as_of: Option<String>,
+}
+
+/// orchestrate (§8.4): the DigestBundle of one project, or of every project the caller may
+/// see (global mode) when none is named.
+pub(crate) async fn orchestrate(
+    State(state): State<AppState>,
+    caller: Caller,
+    Params(q): Params<OrchestrateParams>,
+) -> Answer {
+    let days = window("window_days", q.window_days)?;
+    state
+        .blocking(move |s| {
+            if let Some(p) = &q.project {
+                caller.may_read(p)?;
+            }
+            let model = s.model.clone();
+            let mode = match &q.focus {
+                Some(_) => search_mode(q.search.as_deref(), model.as_deref())?,
+                None => Mode::Keyword,
+            };
+            let only = match &q.project {
+                Some(_) => None,
+                None => caller.scope(&s.store)?,
+            };
+            let req = digest::DigestRequest {
+                project: q.project,
+                focus: q.focus,
+                snippets: q.snippets.unwrap_or(25),
+                include_archived: q.include_archived,
+                only,
+                window_days: days,
+                mode,
+                model,
+                as_of: time::parse_time("as_of", q.as_of.as_deref())?,
+            };
+            Ok(Reply::ok(digest::digest(&s.store, &req)?.bundle()))
+        })
+        .await
+}
+
+/// The body of a review action.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewBody {
+    review_type: Option<String>,
+    note: Option<String>,
+}
+
+/// A review action's request: who asks, the package, `?session=`, and the body.
+pub(crate) struct ReviewCall {
+    state: AppState,
+    caller: Caller,
+    package_id: String,
+    session: Option<String>,
+    body: ReviewBody,
+}
+
+impl FromRequest<AppState> for ReviewCall {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
+        let (mut parts, body) = req.into_parts();
+        let caller = Caller::from_request_parts(&mut parts, state).await?;
+        let PathId(package_id) = PathId::from_request_parts(&mut parts, state).await?;
+        let Params(q) = Params::<WriteParams>::from_request_parts(&mut parts, state).await?;
+        let body = JsonBody::from_request(Request::from_parts(parts, body), state).await?;
+        Ok(ReviewCall {
+            state: state.clone(),
+            caller,
+            package_id,
+            session: q.session,
+            body: body.parse("a review action")?,
+        })
+    }
+}
+
+impl ReviewCall {
+    /// Applies `action` as the caller, in the package's project; answers the updated wire
+    /// package (§8.5).
+    async fn apply(self, action: Action, note: Option<String>) -> Answer {
+        let ReviewCall {
+            caller,
+            package_id,
+            session,
+            ..
+        } = self;
+        self.state
+            .blocking(move |s| {
+                let target = pull::specific(&s.store, &package_id)?;
+                caller.may_write(target.package.project_id())?;
+                let claim = caller.claim(s, session);
+                let done =
+                    attribution::transition(&s.store, &s.cwd, &package_id, action, note, &claim)?;
+                Ok(Reply::ok(done.package.to_value()))
+            })
+            .await
+    }
+}
+
+/// flag_for_review (§8.5): `{"review_type": "human" | "agent", "note"?}`.
+pub(crate) async fn flag(call: ReviewCall) -> Answer {
+    let reviewer = match call.body.review_type.as_deref() {
+        Some(t) => Reviewer::parse(t)
+            .ok_or_else(|| SchemaError::new("review_type", "must be `human` or `agent`"))?,
+        None => {
+            return Err(SchemaError::new("review_type", "is required (`human` or `agent`)").into());
+        }
+    };
+    let note = call.body.note.clone();
+    call.apply(Action::Flag { reviewer }, note).await
+}
+
+/// Approve (§11.4): `{"note"?}`, or no body.
+pub(crate) async fn approve(call: ReviewCall) -> Answer {
+    no_review_type(&call.body)?;
+    let note = call.body.note.clone();
+    call.apply(Action::Approve, note).await
+}
+
+/// Request changes (§11.4): `{"note"}`, saying what to change.
+pub(crate) async fn request_changes(call: ReviewCall) -> Answer {
+    no_review_type(&call.body)?;
+    let note = (call.body.note.clone())
+        .filter(|n| !n.trim().is_empty())
+        .ok_or_else(|| SchemaError::new("note", "is required: say what should change"))?;
+    call.apply(Action::RequestChanges, Some(note)).await
+}
+
+fn no_review_type(body: &ReviewBody) -> Result<(), ApiError> {
+    match body.review_type {
+        Some(_) => Err(SchemaError::new("review_type", "belongs to a flag only").into()),
+        None => Ok(()),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReviewsParams {
+    review_type: Option<String>,
+}
+
+/// The packages awaiting review in a project (§11.4), oldest request first, each with who
+/// flagged it, when and why: `{"packages": […]}`.
+pub(crate) async fn reviews(call: ProjectCall, Params(q): Params<ReviewsParams>) -> Answer {
+    let reviewer = match q.review_type.as_deref() {
+        Some(t) => Some(Reviewer::parse(t).ok_or_else(|| {
+            Error::InvalidInput(format!("review_type `{t}` is not human or agent"))
+        })?),
+        None => None,
+    };
+    call.run(Access::Read, move |s, _, project| {
+        let pending = review::pending(&s.store, &[project], reviewer)?;
+        let packages: Vec<Value> = pending.iter().map(review::Pending::to_value).collect();
+        Ok(Reply::ok(json!({ "packages": packages })))
+    })
+    .await
+}

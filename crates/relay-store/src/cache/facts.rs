@@ -1,0 +1,622 @@
+//! The index of a project's fact log, under `cache/facts-v4/` ([`super::FACTS`]):
+//! the lines of each (subject, predicate) key, and the facts that are current, with a copy of
+//! their lines so that listing them reads one block.
+//! `facts get`, `assert` and orient then read a few lines instead of the whole history. The
+//! index covers a prefix of the log ([`Coverage`]); lines appended since are read directly,
+//! and a log rewritten under it (a checkout, a merge) is indexed again.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use std::hash::Hasher as _;
+
+use super::coverage::Coverage;
+use super::witness::LogState;
+use super::{FACTS, Fnv};
+use crate::fact_chain::chain_rank;
+use crate::records::Versioned;
+use crate::{Store, layout, log};
+use relay_wire::Fact;
+use relay_wire::error::{Error, Result};
+
+const FORMAT: u32 = FACTS.format;
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Header {
+    format: u32,
+    #[serde(flatten)]
+    coverage: Coverage,
+    /// Lines that are not valid facts: a log with any is read in full, so they are reported.
+    damaged: u64,
+    /// Entries of the key table, then of the current table.
+    keys: u64,
+    current: u64,
+    /// Fact ids, and the keys that have a current fact (for `status`).
+    #[serde(default)]
+    ids: u64,
+    #[serde(default)]
+    open: u64,
+    /// Bytes of the copy of the current facts' lines that ends the file.
+    current_bytes: u64,
+}
+
+/// A stable 64-bit key of (subject, predicate): the one hash of `cache/` over both, with a
+/// separator no string holds.
+fn key_hash(subject: &str, predicate: &str) -> u64 {
+    let mut h = Fnv::default();
+    h.write(subject.as_bytes());
+    h.write(&[0xff]);
+    h.write(predicate.as_bytes());
+    h.finish()
+}
+
+/// What reading needs of a fact line before parsing it in full.
+#[derive(Deserialize)]
+struct KeyOnly<'a> {
+    #[serde(borrow)]
+    subject: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    predicate: std::borrow::Cow<'a, str>,
+}
+
+/// The index in memory.
+struct FactIndex {
+    coverage: Coverage,
+    damaged: u64,
+    ids: u64,
+    open: u64,
+    /// The tables and lines, in memory after a build; read from the file when first needed.
+    tables: std::cell::OnceCell<Tables>,
+    lines: std::cell::OnceCell<Vec<u8>>,
+    /// Where they are in the index file it was read from.
+    stored: Option<Stored>,
+}
+
+struct Tables {
+    /// (key hash, line offset), sorted.
+    keys: Vec<(u64, u64)>,
+    /// (key hash, line offset) of the current facts' current versions, sorted. The copy of
+    /// their lines (each ending in a newline) is sorted by subject and predicate.
+    current: Vec<(u64, u64)>,
+}
+
+/// Where an index file's parts start.
+struct Stored {
+    path: PathBuf,
+    tables_at: u64,
+    keys: usize,
+    current: usize,
+    lines_len: u64,
+}
+
+fn index_path(store: &Store, project_id: &str) -> PathBuf {
+    index_file(
+        &store.layout().cache_dir(),
+        &layout::encode_project_dir(project_id),
+    )
+}
+
+/// The fact index of the project whose folder is named `folder`.
+pub(super) fn index_file(cache_dir: &Path, folder: &str) -> PathBuf {
+    FACTS.dir(cache_dir).join(format!("{folder}.idx"))
+}
+
+/// Reads the line at `offset`.
+fn line_at(file: &File, offset: u64) -> std::io::Result<Vec<u8>> {
+    log::line_at(file, offset)
+}
+
+fn parse_fact(bytes: &[u8]) -> Option<Fact> {
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(Value::Object(map)) => Fact::parse(map).ok(),
+        _ => None,
+    }
+}
+
+/// Keeps the current version of each fact id (the order of `read_current`).
+fn keep(by_id: &mut BTreeMap<String, Fact>, f: Fact) {
+    match by_id.get(f.id()) {
+        Some(cur) if f.version_order(cur) != std::cmp::Ordering::Greater => {}
+        _ => {
+            by_id.insert(f.id().to_string(), f);
+        }
+    }
+}
+
+/// Calls `each(offset, line)` for the complete, non-blank lines from `from` on (without their
+/// newlines); returns where the complete lines end.
+fn for_lines(
+    path: &Path,
+    from: u64,
+    to: Option<u64>,
+    mut each: impl FnMut(u64, &[u8]),
+) -> std::io::Result<u64> {
+    let mut sink = log::Lines(|_, offset, text: &[u8]| {
+        each(offset, text);
+        Ok::<_, std::io::Error>(true)
+    });
+    let reader = log::LogReader::new(path).from(from, 1);
+    let reader = match to {
+        Some(end) => reader.until(end),
+        None => reader,
+    };
+    reader.buffer(1 << 20).must_exist().read(&mut sink)
+}
+
+/// Complete lines with their offsets.
+type Lines = Vec<(u64, Vec<u8>)>;
+
+/// The lines from `from` on (a short tail), and how many of them are not facts.
+fn lines_from(path: &Path, from: u64) -> std::io::Result<(Lines, u64)> {
+    let (mut out, mut damaged) = (Vec::new(), 0);
+    for_lines(path, from, None, |offset, bytes| {
+        if serde_json::from_slice::<KeyOnly>(bytes).is_err() {
+            damaged += 1;
+        }
+        out.push((offset, bytes.to_vec()));
+    })?;
+    Ok((out, damaged))
+}
+
+impl FactIndex {
+    /// Two passes, so memory holds the key table and one key's facts, not the log: the keys
+    /// of every line, then each key's lines read again to find its current fact.
+    fn build(path: &Path, state: &LogState) -> std::io::Result<FactIndex> {
+        FactIndex::build_to(path, state, state.len)
+    }
+
+    /// [`FactIndex::build`] of the log's first `end` bytes.
+    fn build_to(path: &Path, state: &LogState, end: u64) -> std::io::Result<FactIndex> {
+        let mut keys = Vec::new();
+        let mut damaged = 0;
+        let covered = for_lines(
+            path,
+            0,
+            Some(end),
+            |offset, bytes| match serde_json::from_slice::<KeyOnly>(bytes) {
+                Ok(k) => keys.push((key_hash(&k.subject, &k.predicate), offset)),
+                Err(_) => damaged += 1,
+            },
+        )?;
+        keys.sort_unstable();
+        let file = File::open(path)?;
+        let mut current = Vec::new();
+        let mut listed: Vec<(String, String, u64)> = Vec::new();
+        let (mut ids, mut open) = (0, 0);
+        for group in keys.chunk_by(|a, b| a.0 == b.0) {
+            // Per fact id: its current version and that version's line. A key hash shared by
+            // two keys only puts both keys' facts together; each key still has its own best.
+            let mut by_id: BTreeMap<String, (Fact, u64)> = BTreeMap::new();
+            for &(_, offset) in group {
+                let Some(f) = parse_fact(&line_at(&file, offset)?) else {
+                    damaged += 1;
+                    continue;
+                };
+                let replaces = by_id
+                    .get(f.id())
+                    .is_none_or(|(cur, _)| f.version_order(cur) == std::cmp::Ordering::Greater);
+                if replaces {
+                    by_id.insert(f.id().to_string(), (f, offset));
+                }
+            }
+            ids += by_id.len() as u64;
+            // Each key's last fact in chain order; it is current unless it ended.
+            let mut last: HashMap<(&str, &str), &(Fact, u64)> = HashMap::new();
+            for entry in by_id.values() {
+                let f = &entry.0;
+                let slot = last.entry((f.subject(), f.predicate())).or_insert(entry);
+                if chain_rank(f) > chain_rank(&slot.0) {
+                    *slot = entry;
+                }
+            }
+            let best: Vec<&(Fact, u64)> =
+                last.into_values().filter(|(f, _)| f.is_current()).collect();
+            open += best.len() as u64;
+            current.extend(best.iter().map(|(_, o)| (group[0].0, *o)));
+            listed.extend(
+                best.iter()
+                    .map(|(f, o)| (f.subject().to_string(), f.predicate().to_string(), *o)),
+            );
+        }
+        current.sort_unstable();
+        // The copy of the current lines is in listing order: by subject, then predicate.
+        listed.sort_unstable();
+        let mut lines = Vec::new();
+        for (.., offset) in &listed {
+            lines.extend(line_at(&file, *offset)?);
+            lines.push(b'\n');
+        }
+        Ok(FactIndex {
+            coverage: Coverage::of(path, state, covered),
+            damaged,
+            ids,
+            open,
+            tables: Tables { keys, current }.into(),
+            lines: lines.into(),
+            stored: None,
+        })
+    }
+
+    fn write(&self, to: &Path) -> std::io::Result<()> {
+        let (Some(tables), Some(lines)) = (self.tables.get(), self.lines.get()) else {
+            return Ok(()); // read from a file: already written
+        };
+        let header = Header {
+            format: FORMAT,
+            coverage: self.coverage.clone(),
+            damaged: self.damaged,
+            keys: tables.keys.len() as u64,
+            current: tables.current.len() as u64,
+            ids: self.ids,
+            open: self.open,
+            current_bytes: lines.len() as u64,
+        };
+        let mut out = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
+        out.push(b'\n');
+        for (k, o) in tables.keys.iter().chain(&tables.current) {
+            out.extend(k.to_le_bytes());
+            out.extend(o.to_le_bytes());
+        }
+        out.extend(lines);
+        if let Some(dir) = to.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        log::write_atomic(to, &out).map_err(|e| std::io::Error::other(e.to_string()))
+    }
+
+    /// The index at `from` if it still describes `log`: its header only; the tables and the
+    /// lines are read when first needed.
+    fn read(from: &Path, log: &Path, state: &LogState) -> std::io::Result<Option<FactIndex>> {
+        let file = match File::open(from) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let file_len = file.metadata()?.len();
+        let mut line = Vec::new();
+        BufReader::with_capacity(1024, file)
+            .take(64 << 10)
+            .read_until(b'\n', &mut line)?;
+        let Ok(h) = serde_json::from_slice::<Header>(&line) else {
+            return Ok(None);
+        };
+        let tables = (h.keys + h.current) * 16;
+        if h.format != FORMAT
+            || file_len != line.len() as u64 + tables + h.current_bytes
+            || !h.coverage.holds(log, state)?
+        {
+            return Ok(None);
+        }
+        Ok(Some(FactIndex {
+            coverage: h.coverage,
+            damaged: h.damaged,
+            ids: h.ids,
+            open: h.open,
+            tables: std::cell::OnceCell::new(),
+            lines: std::cell::OnceCell::new(),
+            stored: Some(Stored {
+                path: from.to_path_buf(),
+                tables_at: line.len() as u64,
+                keys: h.keys as usize,
+                current: h.current as usize,
+                lines_len: h.current_bytes,
+            }),
+        }))
+    }
+
+    /// `len` bytes of the index file at `at`.
+    fn stored(&self) -> std::io::Result<&Stored> {
+        (self.stored.as_ref()).ok_or_else(|| std::io::Error::other("no index file"))
+    }
+
+    fn stored_bytes(&self, at: u64, len: u64) -> std::io::Result<Vec<u8>> {
+        let mut file = File::open(&self.stored()?.path)?;
+        file.seek(SeekFrom::Start(at))?;
+        let mut bytes = vec![0u8; len as usize];
+        file.read_exact(&mut bytes)?;
+        Ok(bytes)
+    }
+
+    fn tables(&self) -> std::io::Result<&Tables> {
+        if let Some(t) = self.tables.get() {
+            return Ok(t);
+        }
+        let stored = self.stored()?;
+        let (nk, nc) = (stored.keys, stored.current);
+        let body = self.stored_bytes(stored.tables_at, (nk + nc) as u64 * 16)?;
+        let pair = |i: usize| {
+            let at = |j: usize| u64::from_le_bytes(body[j..j + 8].try_into().unwrap_or_default());
+            (at(i * 16), at(i * 16 + 8))
+        };
+        let tables = Tables {
+            keys: (0..nk).map(pair).collect(),
+            current: (nk..nk + nc).map(pair).collect(),
+        };
+        Ok(self.tables.get_or_init(|| tables))
+    }
+
+    /// The current facts' lines, one block.
+    fn current_lines(&self) -> std::io::Result<&[u8]> {
+        if let Some(l) = self.lines.get() {
+            return Ok(l);
+        }
+        let stored = self.stored()?;
+        let at = stored.tables_at + (stored.keys + stored.current) as u64 * 16;
+        let lines = self.stored_bytes(at, stored.lines_len)?;
+        Ok(self.lines.get_or_init(|| lines))
+    }
+}
+
+/// The current fact of one key, from its facts at their current versions: the last of its
+/// chain (`fact_chain`), unless that one ended.
+fn current_fact(by_id: &BTreeMap<String, Fact>) -> Option<&Fact> {
+    by_id
+        .values()
+        .max_by(|a, b| chain_rank(a).cmp(&chain_rank(b)))
+        .filter(|f| f.is_current())
+}
+
+/// What a fact query reads instead of the whole log.
+pub enum Facts {
+    /// The facts the query needs, by id, at their current versions.
+    Some(BTreeMap<String, Fact>),
+    /// No usable index (it is off, or the log has damaged lines that a full read reports).
+    Unindexed,
+}
+
+/// The facts of the log's lines since the index, parsed once, by key (subject, predicate).
+fn tail_by_key(tail: &[(u64, Vec<u8>)]) -> BTreeMap<(String, String), Vec<Fact>> {
+    let mut out: BTreeMap<(String, String), Vec<Fact>> = BTreeMap::new();
+    for f in tail.iter().filter_map(|(_, b)| parse_fact(b)) {
+        let key = (f.subject().to_string(), f.predicate().to_string());
+        out.entry(key).or_default().push(f);
+    }
+    out
+}
+
+/// The facts of one key in the covered lines and in `tail` (the key's facts among the lines
+/// since the index), by id, at their current versions.
+fn key_facts(
+    index: &FactIndex,
+    log: &Path,
+    subject: &str,
+    predicate: &str,
+    tail: &[Fact],
+) -> std::io::Result<BTreeMap<String, Fact>> {
+    let k = key_hash(subject, predicate);
+    let keys = &index.tables()?.keys;
+    let start = keys.partition_point(|&(h, _)| h < k);
+    let file = File::open(log)?;
+    let mut by_id = BTreeMap::new();
+    let of_key = |f: &Fact| f.subject() == subject && f.predicate() == predicate;
+    for &(_, offset) in keys[start..].iter().take_while(|(h, _)| *h == k) {
+        if let Some(f) = parse_fact(&line_at(&file, offset)?).filter(of_key) {
+            keep(&mut by_id, f);
+        }
+    }
+    for f in tail.iter().filter(|f| of_key(f)) {
+        keep(&mut by_id, f.clone());
+    }
+    Ok(by_id)
+}
+
+/// A usable fact index, its log, and the lines the log gained since (none of them damaged).
+struct Indexed {
+    index: FactIndex,
+    log: PathBuf,
+    tail: Lines,
+}
+
+impl Store {
+    /// The fact index with the log's new lines, or `None` when reads must scan the log.
+    fn indexed(&self, project_id: &str) -> Result<Option<Indexed>> {
+        let Some((index, log)) = self.fact_index(project_id)? else {
+            return Ok(None);
+        };
+        let (tail, damaged) = lines_from(&log, index.coverage.covered)
+            .map_err(|e| Error::io(format!("cannot read {}", log.display()), e))?;
+        Ok((damaged == 0).then_some(Indexed { index, log, tail }))
+    }
+
+    fn fact_index(&self, project_id: &str) -> Result<Option<(FactIndex, PathBuf)>> {
+        if !self.config().search_index() {
+            return Ok(None);
+        }
+        let log = self.layout().facts_file(project_id);
+        let io = |e| Error::io(format!("cannot index {}", log.display()), e);
+        if !log.exists() {
+            return Ok(None);
+        }
+        let state = LogState::observe(&self.layout().cache_dir(), &log).map_err(io)?;
+        let path = index_path(self, project_id);
+        let index = match FactIndex::read(&path, &log, &state).map_err(io)? {
+            Some(i) if state.len - i.coverage.covered <= FACTS.tail_limit => i,
+            _ => {
+                let i = FactIndex::build(&log, &state).map_err(io)?;
+                let _ = i.write(&path); // a cache that cannot be written is no error
+                i
+            }
+        };
+        Ok((index.damaged == 0).then_some((index, log)))
+    }
+
+    /// Checks the fact index of `project_id` against the bytes of the log it covers.
+    pub fn check_fact_index(&self, project_id: &str) -> Result<super::Check> {
+        use super::Check;
+        let log = self.layout().facts_file(project_id);
+        let io = |e| Error::io(format!("cannot check the index of {}", log.display()), e);
+        let path = index_path(self, project_id);
+        if !path.exists() {
+            return Ok(Check::Absent);
+        }
+        let state = LogState::observe(&self.layout().cache_dir(), &log).map_err(io)?;
+        let Some(stored) = FactIndex::read(&path, &log, &state).map_err(io)? else {
+            return Ok(Check::OutOfDate);
+        };
+        let fresh = FactIndex::build_to(&log, &state, stored.coverage.covered).map_err(io)?;
+        let same = fresh.coverage.covered == stored.coverage.covered
+            && (fresh.damaged, fresh.ids, fresh.open) == (stored.damaged, stored.ids, stored.open)
+            && {
+                let (a, b) = (fresh.tables().map_err(io)?, stored.tables().map_err(io)?);
+                a.keys == b.keys && a.current == b.current
+            }
+            && fresh.current_lines().map_err(io)? == stored.current_lines().map_err(io)?;
+        Ok(match same {
+            true => Check::Sound,
+            false => Check::Stale("its keys or current facts are not the log's".into()),
+        })
+    }
+
+    /// Removes the fact index of `project_id` and builds it again.
+    pub fn rebuild_fact_index(&self, project_id: &str) -> Result<()> {
+        let path = index_path(self, project_id);
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(Error::io(format!("cannot remove {}", path.display()), e));
+            }
+            _ => {}
+        }
+        self.fact_index(project_id).map(|_| ())
+    }
+
+    /// The facts of one key, by id, at their current versions.
+    pub fn facts_of_key(&self, project_id: &str, subject: &str, predicate: &str) -> Result<Facts> {
+        let Some(Indexed { index, log, tail }) = self.indexed(project_id)? else {
+            return Ok(Facts::Unindexed);
+        };
+        let io = |e| Error::io(format!("cannot read {}", log.display()), e);
+        let key = (subject.to_string(), predicate.to_string());
+        let mine = tail_by_key(&tail).remove(&key).unwrap_or_default();
+        let by_id = key_facts(&index, &log, subject, predicate, &mine).map_err(io)?;
+        Ok(Facts::Some(by_id))
+    }
+
+    /// The current fact of one key (the last of its chain, unless it ended), from the index's table of
+    /// current facts: one line read, however long the key's history. `None` when there is
+    /// no usable index.
+    pub fn current_fact_of_key(
+        &self,
+        project_id: &str,
+        subject: &str,
+        predicate: &str,
+    ) -> Result<Option<Option<Fact>>> {
+        let Some(Indexed { index, log, tail }) = self.indexed(project_id)? else {
+            return Ok(None);
+        };
+        let io = |e| Error::io(format!("cannot read {}", log.display()), e);
+        let of_key = |f: &Fact| f.subject() == subject && f.predicate() == predicate;
+        let key = (subject.to_string(), predicate.to_string());
+        if let Some(mine) = tail_by_key(&tail).remove(&key) {
+            // The key changed since the index was written: all its lines decide.
+            let by_id = key_facts(&index, &log, subject, predicate, &mine).map_err(io)?;
+            return Ok(Some(current_fact(&by_id).cloned()));
+        }
+        let k = key_hash(subject, predicate);
+        let current = &index.tables().map_err(io)?.current;
+        let start = current.partition_point(|&(h, _)| h < k);
+        let file = File::open(&log).map_err(io)?;
+        for &(_, offset) in current[start..].iter().take_while(|(h, _)| *h == k) {
+            if let Some(f) = parse_fact(&line_at(&file, offset).map_err(io)?).filter(of_key) {
+                return Ok(Some(Some(f)));
+            }
+        }
+        Ok(Some(None))
+    }
+
+    /// How many facts a project has, and how many keys have a current fact, or `None`
+    /// without a usable index.
+    pub fn fact_counts(&self, project_id: &str) -> Result<Option<(u64, u64)>> {
+        let Some(Indexed { index, log, tail }) = self.indexed(project_id)? else {
+            return Ok(None);
+        };
+        let io = |e| Error::io(format!("cannot read {}", log.display()), e);
+        // The index counted the covered lines; the keys the tail touches are counted again.
+        let (mut ids, mut open) = (index.ids as i64, index.open as i64);
+        for (key, mine) in tail_by_key(&tail) {
+            let count =
+                |m: &BTreeMap<String, Fact>| (m.len() as i64, i64::from(current_fact(m).is_some()));
+            let before = count(&key_facts(&index, &log, &key.0, &key.1, &[]).map_err(io)?);
+            let after = count(&key_facts(&index, &log, &key.0, &key.1, &mine).map_err(io)?);
+            ids += after.0 - before.0;
+            open += after.1 - before.1;
+        }
+        Ok(Some((ids.max(0) as u64, open.max(0) as u64)))
+    }
+
+    /// The current fact of every key, by subject and predicate; `None` when there is no
+    /// usable index. The index keeps a copy of their lines in this order, so this reads one
+    /// block and parses it (on two threads), whatever the log's length.
+    pub fn current_facts(&self, project_id: &str) -> Result<Option<Vec<Fact>>> {
+        let Some(Indexed { index, log, tail }) = self.indexed(project_id)? else {
+            return Ok(None);
+        };
+        let io = |e| Error::io(format!("cannot read {}", log.display()), e);
+        let mut out = parse_lines(index.current_lines().map_err(io)?);
+        if tail.is_empty() {
+            return Ok(Some(out));
+        }
+        // Keys the tail touches are worked out again from all their lines; the tail is parsed
+        // once, not once per key.
+        let touched = tail_by_key(&tail);
+        out.retain(|f| {
+            !touched.contains_key(&(f.subject().to_string(), f.predicate().to_string()))
+        });
+        for ((s, p), mine) in &touched {
+            let by_id = key_facts(&index, &log, s, p, mine).map_err(io)?;
+            if let Some(f) = current_fact(&by_id) {
+                out.push(f.clone());
+            }
+        }
+        out.sort_by_cached_key(|f| (f.subject().to_string(), f.predicate().to_string()));
+        Ok(Some(out))
+    }
+
+    /// [`Store::current_facts`] as their lines (each ending in a newline), for readers that
+    /// pass them on rather than look inside: with the log unchanged since the index was
+    /// written, the index's copy as it is, unparsed.
+    pub fn current_fact_lines(&self, project_id: &str) -> Result<Option<Vec<u8>>> {
+        let Some(Indexed { index, log, tail }) = self.indexed(project_id)? else {
+            return Ok(None);
+        };
+        if tail.is_empty() {
+            let io = |e| Error::io(format!("cannot read {}", log.display()), e);
+            return Ok(Some(index.current_lines().map_err(io)?.to_vec()));
+        }
+        let Some(facts) = self.current_facts(project_id)? else {
+            return Ok(None);
+        };
+        let mut lines = Vec::new();
+        for f in &facts {
+            lines.extend(log::to_line(f)?);
+        }
+        Ok(Some(lines))
+    }
+}
+
+/// The facts of newline-ended lines, in order, parsed on two threads.
+fn parse_lines(lines: &[u8]) -> Vec<Fact> {
+    let half = lines.len() / 2;
+    let split = half
+        + lines[half..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+    let parse_all = |block: &[u8]| -> Vec<Fact> {
+        block
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .filter_map(parse_fact)
+            .collect()
+    };
+    let (mut first, second) = std::thread::scope(|s| {
+        let later = s.spawn(|| parse_all(&lines[split..]));
+        (parse_all(&lines[..split]), later.join().unwrap_or_default())
+    });
+    first.extend(second);
+    first
+}

@@ -1,0 +1,201 @@
+//! `cache/`: every derived index, disposable (DESIGN invariant 9). This module is the one
+//! place that knows its layout: each index's folder and format version ([`Index`]), and the
+//! rule by which an index follows its log ([`coverage`]): a log that only grew is indexed
+//! incrementally (up to [`Index::tail_limit`] new bytes are read directly rather than rewrite
+//! the index); a log changed any other way (a checkout, a merge, a repair) is indexed again.
+//! Deleting `cache/` only costs the time to rebuild.
+//!
+//! A new derived index (the vector index is one; watch cursors will be another) gets its own
+//! file here and its own [`Index`] below, and follows the same coverage rule.
+
+pub mod catalog;
+pub mod coverage;
+pub mod facts;
+pub mod file_hashes;
+pub mod lite;
+pub mod packages;
+pub mod terms;
+pub mod types;
+pub mod vectors;
+pub mod witness;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// One kind of index: its folder under `cache/`, `<name>-v<format>`, and the format version
+/// its files carry. Bumping `format` makes every reader ignore the old files and rebuild.
+#[derive(Debug, Clone, Copy)]
+pub struct Index {
+    name: &'static str,
+    pub format: u32,
+    /// Bytes a log may have gained since its index was written that a read parses itself
+    /// before the index is rewritten.
+    pub tail_limit: u64,
+}
+
+/// The fact index of each project (`facts.rs`). Format 4: the current fact of a key is the
+/// last of its effective chain (`fact_chain`), unless that one ended; 3 took the greatest
+/// open fact.
+pub const FACTS: Index = Index {
+    name: "facts",
+    format: 4,
+    tail_limit: 1 << 20,
+};
+
+/// The package index of each monthly package log (`packages/`). Format 2 added the id table
+/// and what listings need of each line.
+pub const PACKAGES: Index = Index {
+    name: "search",
+    format: 2,
+    tail_limit: 4 << 20,
+};
+
+/// The vector index of each monthly package log (`vectors.rs`): one embedding per package
+/// line, stored with the identity of the model that made it. `tail_limit` is unused: a read
+/// embeds up to a few hundred new lines itself.
+pub const VECTORS: Index = Index {
+    name: "vectors",
+    format: 1,
+    tail_limit: 0,
+};
+
+/// The ids of the packages of a few sparse custom types (`x-lesson`, `x-checkpoint`) per monthly package log
+/// (`types.rs`). `tail_limit` is unused: a grown log's new bytes are always scanned.
+pub const TYPES: Index = Index {
+    name: "types",
+    format: 1,
+    tail_limit: 0,
+};
+
+/// The content hashes of the work-tree files that packages name as deliverables, by path,
+/// mtime and size (`file_hashes.rs`): one file for the store, not per log. `tail_limit` is
+/// unused.
+pub const FILE_HASHES: Index = Index {
+    name: "file-hashes",
+    format: 1,
+    tail_limit: 0,
+};
+
+/// The one 64-bit hash of `cache/` (FNV-1a): of package ids ([`id_key`]), of the fact
+/// index's (subject, predicate) keys, and of the stems while the package index is built. Its
+/// values are stored in index files (tables are sorted by them), so changing it means bumping
+/// the format of every index that stores them.
+#[derive(Debug, Clone, Copy)]
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// A stable 64-bit key of a package id ([`Fnv`]): what the package index's id table is sorted
+/// by, and what readers group a package's versions by before comparing the ids themselves.
+pub fn id_key(id: &str) -> u64 {
+    use std::hash::Hasher as _;
+    let mut h = Fnv::default();
+    h.write(id.as_bytes());
+    h.finish()
+}
+
+/// A map keyed by what is already a hash (an id key, a digest): one multiply, not SipHash.
+pub type KeyMap<K, V> = HashMap<K, V, KeyHashing>;
+pub type KeyHashing = std::hash::BuildHasherDefault<KeyHasher>;
+
+/// Hashes a key that is itself a hash, folding its high bits into the low ones the table
+/// indexes by.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        let y = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        y ^ (y >> 32)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+    fn write_u128(&mut self, n: u128) {
+        self.0 ^= (n as u64) ^ ((n >> 64) as u64);
+    }
+}
+
+/// Removes every file under `cache_dir` made from the bytes of `log`, a package log (its
+/// package index, vectors and types) or a project's fact log (its fact index, which keeps a
+/// copy of the current facts' lines), and the log's witness entry. `relay purge` calls it
+/// for each log it rewrites, so that no copy or trace of a purged line stays in `cache/`; the
+/// next read builds what it needs from the log as it is now.
+pub fn forget_log(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
+    let name = |p: Option<&Path>| {
+        p.and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned())
+    };
+    let files = match name(Some(log)).as_deref() == Some(crate::layout::FACTS_FILE) {
+        true => vec![facts::index_file(
+            cache_dir,
+            &name(log.parent()).unwrap_or_default(),
+        )],
+        false => vec![
+            packages::index_path(cache_dir, log),
+            vectors::vectors_path(cache_dir, log),
+            types::file_path(cache_dir, log),
+        ],
+    };
+    for file in files {
+        match std::fs::remove_file(&file) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
+    witness::forget(cache_dir, log);
+    Ok(())
+}
+
+/// What checking one index file against its log found (`relay verify`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Check {
+    /// No index file: the next read builds it.
+    Absent,
+    /// It holds for its log and says what a fresh build of the bytes it covers says.
+    Sound,
+    /// The log no longer begins with what it covers: the next read builds it again.
+    OutOfDate,
+    /// It holds for its log by its coverage, yet differs from a fresh build of those bytes
+    /// (a damaged file, or a fault): reads would answer from it, so it must be rebuilt.
+    Stale(String),
+}
+
+impl Index {
+    /// The folder of this index under `cache_dir`.
+    pub fn dir(&self, cache_dir: &Path) -> PathBuf {
+        cache_dir.join(format!("{}-v{}", self.name, self.format))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stored_hash_keeps_its_values() {
+        // FNV-1a 64 of "" and of "a": index files hold these keys, so they must not drift.
+        assert_eq!(id_key(""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(id_key("a"), 0xaf63_dc4c_8601_ec8c);
+    }
+}

@@ -1,0 +1,454 @@
+//! The package index's file: a JSON header line ([`Header`]: format, coverage, type table,
+//! damaged lines), then little-endian tables: counts, one fixed record per document, the stem
+//! dictionary, the ids, the stems, the postings, and last the id table sorted by
+//! [`crate::cache::id_key`]. Queries and id lookups read the parts they need in place.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Doc, MonthIndex, QueryView};
+use crate::cache::PACKAGES;
+use crate::cache::coverage::Coverage;
+use crate::cache::id_key;
+use crate::cache::witness::LogState;
+use relay_wire::Status;
+
+const FORMAT: u32 = PACKAGES.format;
+pub(super) const DOC_BYTES: usize = 41;
+const DICT_BYTES: usize = 20;
+const POSTING_BYTES: usize = 8;
+/// One entry of the id table: a 64-bit key of the package id, and the document.
+const ID_ENTRY_BYTES: usize = 12;
+
+/// What an index says about its log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Header {
+    format: u32,
+    #[serde(flatten)]
+    pub(super) coverage: Coverage,
+    /// The package types of the documents, by code.
+    #[serde(default)]
+    types: Vec<String>,
+    /// Lines of the covered bytes that are not package lines: readers that use the index must
+    /// still report them, so they read such a log in full.
+    #[serde(default)]
+    pub(super) damaged: u64,
+}
+
+fn status_code(s: Status) -> u8 {
+    match s {
+        Status::Draft => 0,
+        Status::Complete => 1,
+        Status::AwaitingReview => 2,
+        Status::RevisionRequested => 3,
+    }
+}
+
+fn status_of(code: u8) -> Status {
+    match code {
+        0 => Status::Draft,
+        2 => Status::AwaitingReview,
+        3 => Status::RevisionRequested,
+        _ => Status::Complete,
+    }
+}
+
+pub(super) fn write(path: &Path, coverage: &Coverage, index: &MonthIndex) -> std::io::Result<()> {
+    let header = Header {
+        format: FORMAT,
+        coverage: coverage.clone(),
+        types: index.types.clone(),
+        damaged: index.damaged,
+    };
+    let stems = index.sorted_postings();
+    let header = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
+    // Written as it is produced: a busy month's index is megabytes, and two are built at once.
+    crate::log::write_atomic_with(path, |out| write_body(out, &header, index, &stems))
+        .map_err(|e| std::io::Error::other(e.to_string()))
+}
+
+fn write_body(
+    out: &mut dyn std::io::Write,
+    header: &[u8],
+    index: &MonthIndex,
+    stems: &[(&str, &[(u32, f32)])],
+) -> std::io::Result<()> {
+    out.write_all(header)?;
+    out.write_all(b"\n")?;
+    let n_postings: usize = stems.iter().map(|(_, list)| list.len()).sum();
+    let ids_len: usize = index.docs.iter().map(|d| d.id.len()).sum();
+    let stems_len: usize = stems.iter().map(|(s, _)| s.len()).sum();
+    out.write_all(&(index.docs.len() as u32).to_le_bytes())?;
+    out.write_all(&(stems.len() as u32).to_le_bytes())?;
+    out.write_all(&(n_postings as u64).to_le_bytes())?;
+    out.write_all(&(ids_len as u64).to_le_bytes())?;
+    out.write_all(&(stems_len as u64).to_le_bytes())?;
+    let (mut id_off, mut record) = (0u32, Vec::with_capacity(DOC_BYTES));
+    for d in &index.docs {
+        record.clear();
+        encode_doc(&mut record, d, id_off);
+        out.write_all(&record)?;
+        id_off += d.id.len() as u32;
+    }
+    let (mut stem_off, mut post_off) = (0u32, 0u64);
+    for (s, list) in stems {
+        let count = list.len();
+        out.write_all(&stem_off.to_le_bytes())?;
+        out.write_all(&(s.len() as u16).to_le_bytes())?;
+        out.write_all(&[0u8; 2])?;
+        out.write_all(&post_off.to_le_bytes())?;
+        out.write_all(&(count as u32).to_le_bytes())?;
+        stem_off += s.len() as u32;
+        post_off += count as u64;
+    }
+    for d in &index.docs {
+        out.write_all(d.id.as_bytes())?;
+    }
+    for (s, _) in stems {
+        out.write_all(s.as_bytes())?;
+    }
+    for (_, list) in stems {
+        for (doc, tf) in *list {
+            out.write_all(&doc.to_le_bytes())?;
+            out.write_all(&tf.to_le_bytes())?;
+        }
+    }
+    // Last, the id table, sorted by key: a lookup reads a few entries of it in place.
+    let mut keys: Vec<(u64, u32)> = (index.docs.iter().enumerate())
+        .map(|(i, d)| (id_key(&d.id), i as u32))
+        .collect();
+    keys.sort_unstable();
+    for (key, doc) in keys {
+        out.write_all(&key.to_le_bytes())?;
+        out.write_all(&doc.to_le_bytes())?;
+    }
+    Ok(())
+}
+
+pub(super) fn encode_doc(out: &mut Vec<u8>, d: &Doc, id_off: u32) {
+    out.extend(d.offset.to_le_bytes());
+    out.extend(d.created_micros.to_le_bytes());
+    out.extend(d.len.to_le_bytes());
+    out.extend(d.version.to_le_bytes());
+    out.extend(d.hash_prefix.to_le_bytes());
+    out.extend(id_off.to_le_bytes());
+    out.extend((d.id.len() as u16).to_le_bytes());
+    out.push(d.significance as u8);
+    out.push(status_code(d.status));
+    out.push(d.type_code);
+}
+
+/// Decodes a document record; its id too when `ids` is given.
+pub(super) fn decode_doc(raw: &[u8], ids: Option<&[u8]>) -> Option<Doc> {
+    let mut d = Fields(raw);
+    let (offset, created_micros, len, version, hash_prefix) =
+        (d.u64()?, d.i64()?, d.f32()?, d.u32()?, d.u64()?);
+    let (id_off, id_len) = (d.u32()? as usize, d.u16()? as usize);
+    let (significance, status) = (d.take::<1>()?[0] as i8, status_of(d.take::<1>()?[0]));
+    let type_code = d.take::<1>()?[0];
+    let id = match ids {
+        Some(ids) => std::str::from_utf8(ids.get(id_off..id_off + id_len)?)
+            .ok()?
+            .to_string(),
+        None => String::new(),
+    };
+    Some(Doc {
+        offset,
+        created_micros,
+        len,
+        version,
+        hash_prefix,
+        significance,
+        status,
+        type_code,
+        id,
+    })
+}
+
+/// An open index file whose header still holds for its log.
+pub(super) struct OpenIndex {
+    file: File,
+    pub(super) header: Header,
+    /// Where the fixed counts start (after the header line).
+    body: u64,
+}
+
+pub(super) fn open_valid(
+    path: &Path,
+    log: &Path,
+    state: &LogState,
+) -> std::io::Result<Option<OpenIndex>> {
+    let mut file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut line = Vec::new();
+    BufReader::with_capacity(1024, &mut file)
+        .take(64 << 10)
+        .read_until(b'\n', &mut line)?;
+    let Ok(header) = serde_json::from_slice::<Header>(&line) else {
+        return Ok(None);
+    };
+    if header.format != FORMAT || !header.coverage.holds(log, state)? {
+        return Ok(None);
+    }
+    Ok(Some(OpenIndex {
+        file,
+        header,
+        body: line.len() as u64,
+    }))
+}
+
+/// Binary search of the id table in place; `None` when the file is damaged.
+pub(super) fn lookup_id(mut open: OpenIndex, id: &str) -> std::io::Result<Option<(Vec<u64>, u64)>> {
+    let read_at = |file: &mut File, at: u64, buf: &mut [u8]| -> std::io::Result<()> {
+        file.seek(SeekFrom::Start(at))?;
+        file.read_exact(buf)
+    };
+    let mut fixed = [0u8; 32];
+    read_at(&mut open.file, open.body, &mut fixed)?;
+    let n_docs = u32::from_le_bytes(fixed[..4].try_into().unwrap_or_default()) as u64;
+    let file_len = open.file.metadata()?.len();
+    let Some(table) = file_len.checked_sub(n_docs * ID_ENTRY_BYTES as u64) else {
+        return Ok(None);
+    };
+    let key = id_key(id);
+    let mut entry = |i: u64| -> std::io::Result<(u64, u32)> {
+        let mut raw = [0u8; ID_ENTRY_BYTES];
+        read_at(&mut open.file, table + i * ID_ENTRY_BYTES as u64, &mut raw)?;
+        let mut f = Fields(&raw);
+        Ok((f.u64().unwrap_or(0), f.u32().unwrap_or(0)))
+    };
+    let (mut lo, mut hi) = (0, n_docs);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if entry(mid)?.0 < key {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    let mut docs = Vec::new();
+    while lo < n_docs {
+        let (k, doc) = entry(lo)?;
+        if k != key {
+            break;
+        }
+        docs.push(doc);
+        lo += 1;
+    }
+    let mut offsets = Vec::with_capacity(docs.len());
+    for doc in docs {
+        if u64::from(doc) >= n_docs {
+            return Ok(None);
+        }
+        let mut raw = [0u8; DOC_BYTES];
+        read_at(
+            &mut open.file,
+            open.body + 32 + u64::from(doc) * DOC_BYTES as u64,
+            &mut raw,
+        )?;
+        let Some(d) = decode_doc(&raw, None) else {
+            return Ok(None);
+        };
+        offsets.push(d.offset);
+    }
+    Ok(Some((offsets, open.header.coverage.covered)))
+}
+
+/// Reads what a query needs from an index file whose header still holds for its log, with the
+/// number of log bytes it covers; `None` when it is missing, stale, or damaged.
+pub(super) fn read_partial(
+    path: &Path,
+    log: &Path,
+    state: &LogState,
+    stems: &[String],
+) -> std::io::Result<Option<(QueryView, u64)>> {
+    let Some(OpenIndex {
+        mut file,
+        header,
+        body,
+    }) = open_valid(path, log, state)?
+    else {
+        return Ok(None);
+    };
+    file.seek(SeekFrom::Start(body))?;
+    let mut reader = BufReader::new(&mut file);
+    let mut fixed = [0u8; 32];
+    reader.read_exact(&mut fixed)?;
+    let mut f = Fields(&fixed);
+    let (n_docs, n_terms) = (f.u32().unwrap_or(0) as usize, f.u32().unwrap_or(0) as usize);
+    let (_, ids_len, stems_len) = (
+        f.u64().unwrap_or(0),
+        f.u64().unwrap_or(0) as usize,
+        f.u64().unwrap_or(0) as usize,
+    );
+    let read_n = |r: &mut BufReader<&mut File>, n: usize| -> std::io::Result<Vec<u8>> {
+        let mut buf = vec![0u8; n];
+        r.read_exact(&mut buf)?;
+        Ok(buf)
+    };
+    let doc_bytes = read_n(&mut reader, n_docs * DOC_BYTES)?;
+    // A listing needs no stems: skip the dictionary rather than read it.
+    let (dict, ids, stem_blob) = if stems.is_empty() {
+        reader.seek_relative((n_terms * DICT_BYTES) as i64)?;
+        (Vec::new(), read_n(&mut reader, ids_len)?, Vec::new())
+    } else {
+        (
+            read_n(&mut reader, n_terms * DICT_BYTES)?,
+            read_n(&mut reader, ids_len)?,
+            read_n(&mut reader, stems_len)?,
+        )
+    };
+    let postings_start =
+        body + 32 + (n_docs * DOC_BYTES + n_terms * DICT_BYTES + ids_len + stems_len) as u64;
+    drop(reader);
+    let entry = |i: usize| -> Option<(&[u8], u64, usize)> {
+        let mut d = Fields(dict.get(i * DICT_BYTES..(i + 1) * DICT_BYTES)?);
+        let (off, len) = (d.u32()? as usize, d.u16()? as usize);
+        d.u16()?;
+        Some((stem_blob.get(off..off + len)?, d.u64()?, d.u32()? as usize))
+    };
+    let mut postings = Vec::with_capacity(stems.len());
+    for stem in stems {
+        // The dictionary is sorted by stem bytes: binary search it in place.
+        let (mut lo, mut hi) = (0, n_terms);
+        let mut found = None;
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let Some((s, post_off, count)) = entry(mid) else {
+                return Ok(None);
+            };
+            match s.cmp(stem.as_bytes()) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => {
+                    found = Some((post_off, count));
+                    break;
+                }
+            }
+        }
+        let mut list = Vec::new();
+        if let Some((post_off, count)) = found {
+            file.seek(SeekFrom::Start(
+                postings_start + post_off * POSTING_BYTES as u64,
+            ))?;
+            let mut raw = vec![0u8; count * POSTING_BYTES];
+            file.read_exact(&mut raw)?;
+            for c in raw.chunks_exact(POSTING_BYTES) {
+                let mut p = Fields(c);
+                match (p.u32(), p.f32()) {
+                    (Some(doc), Some(tf)) if (doc as usize) < n_docs => list.push((doc, tf)),
+                    _ => return Ok(None),
+                }
+            }
+        }
+        postings.push(list);
+    }
+    Ok(Some((
+        QueryView {
+            doc_bytes,
+            ids,
+            types: header.types,
+            damaged: header.damaged > 0,
+            postings,
+        },
+        header.coverage.covered,
+    )))
+}
+
+/// Little-endian fields from a byte slice, in order.
+struct Fields<'a>(&'a [u8]);
+
+impl<'a> Fields<'a> {
+    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let (head, rest) = self.0.split_at_checked(N)?;
+        self.0 = rest;
+        head.try_into().ok()
+    }
+    fn u16(&mut self) -> Option<u16> {
+        self.take().map(u16::from_le_bytes)
+    }
+    fn u32(&mut self) -> Option<u32> {
+        self.take().map(u32::from_le_bytes)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        self.take().map(u64::from_le_bytes)
+    }
+    fn i64(&mut self) -> Option<i64> {
+        self.take().map(i64::from_le_bytes)
+    }
+    fn f32(&mut self) -> Option<f32> {
+        self.take().map(f32::from_le_bytes)
+    }
+    fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
+        let (head, rest) = self.0.split_at_checked(n)?;
+        self.0 = rest;
+        Some(head)
+    }
+}
+
+/// Reads an index file; `Ok(None)` when it is missing or unreadable (it is then rebuilt).
+pub(super) fn read(path: &Path) -> std::io::Result<Option<(Header, MonthIndex)>> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    Ok(parse(&bytes))
+}
+
+fn parse(bytes: &[u8]) -> Option<(Header, MonthIndex)> {
+    let nl = bytes.iter().position(|&b| b == b'\n')?;
+    let header: Header = serde_json::from_slice(&bytes[..nl]).ok()?;
+    if header.format != FORMAT {
+        return None;
+    }
+    let mut f = Fields(&bytes[nl + 1..]);
+    let (n_docs, n_terms) = (f.u32()? as usize, f.u32()? as usize);
+    let (_n_postings, ids_len, stems_len) = (f.u64()?, f.u64()? as usize, f.u64()? as usize);
+    let doc_bytes = f.bytes(n_docs * DOC_BYTES)?;
+    let mut dict = Vec::with_capacity(n_terms);
+    for _ in 0..n_terms {
+        let mut d = Fields(f.bytes(DICT_BYTES)?);
+        let (off, len) = (d.u32()? as usize, d.u16()? as usize);
+        d.u16()?;
+        dict.push((off, len, d.u64()? as usize, d.u32()? as usize));
+    }
+    let ids = f.bytes(ids_len)?;
+    let stems = f.bytes(stems_len)?;
+    let postings_bytes = f.0;
+    let mut index = MonthIndex {
+        header_covered: header.coverage.covered,
+        types: header.types.clone(),
+        damaged: header.damaged,
+        ..Default::default()
+    };
+    for raw in doc_bytes.chunks_exact(DOC_BYTES) {
+        index.docs.push(decode_doc(raw, Some(ids))?);
+    }
+    for (off, len, post_off, count) in dict {
+        let stem = std::str::from_utf8(stems.get(off..off + len)?)
+            .ok()?
+            .to_string();
+        let raw =
+            postings_bytes.get(post_off * POSTING_BYTES..(post_off + count) * POSTING_BYTES)?;
+        let list = raw
+            .chunks_exact(POSTING_BYTES)
+            .map(|c| {
+                let mut p = Fields(c);
+                Some((p.u32()?, p.f32()?))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        if list.iter().any(|&(d, _)| d as usize >= index.docs.len()) {
+            return None;
+        }
+        let slot = index.slot(&stem) as usize;
+        index.lists[slot] = list;
+    }
+    Some((header, index))
+}

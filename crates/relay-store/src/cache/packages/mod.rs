@@ -1,0 +1,525 @@
+//! The package index: a disposable inverted index per monthly package log, under
+//! `cache/search-v2/` ([`super::PACKAGES`]). For each stem, the lines that hold it and its
+//! weighted count; for each line, what listings and ranking need (id, version, hash prefix,
+//! status, type, time, significance) and an id table for lookups by package id. It follows
+//! its log by the coverage rule of [`super`]. The file format is in `file.rs`; the stems are
+//! those of [`super::terms`], which search's queries use too.
+
+mod file;
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::path::{Path, PathBuf};
+
+use self::file::{
+    DOC_BYTES, decode_doc, encode_doc, lookup_id, open_valid, read, read_partial, write,
+};
+use super::coverage::Coverage;
+use super::lite::LiteLine;
+use super::terms;
+use super::witness::LogState;
+use super::{Fnv, PACKAGES};
+use crate::log;
+use relay_wire::{Status, time};
+
+/// Package types get one byte in a document; this one means "more types than fit: read the
+/// line".
+pub const TYPE_OVERFLOW: u8 = u8::MAX;
+
+/// One indexed line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Doc {
+    pub offset: u64,
+    pub created_micros: i64,
+    /// Weighted length in words.
+    pub len: f32,
+    pub version: u32,
+    pub hash_prefix: u64,
+    pub significance: i8,
+    pub status: Status,
+    /// The package type's code in the index's type table (see [`TYPE_OVERFLOW`]).
+    pub type_code: u8,
+    pub id: String,
+}
+
+/// An index in memory: its documents, and postings by stem.
+#[derive(Debug, Default)]
+pub struct MonthIndex {
+    pub(super) header_covered: u64,
+    pub docs: Vec<Doc>,
+    /// Package types by code.
+    pub types: Vec<String>,
+    /// Covered lines that are not package lines.
+    pub damaged: u64,
+    /// Stem → its slot in `lists`. FNV ([`Fnv`]): short keys, hashed once per word indexed,
+    /// and no need for SipHash's protection (the keys come from the store being indexed).
+    terms: HashMap<String, u32, BuildHasherDefault<Fnv>>,
+    /// Per stem slot, (doc, weighted count), docs ascending.
+    lists: Vec<Vec<(u32, f32)>>,
+    /// Scratch of [`MonthIndex::add_line`], kept between lines so that indexing a word
+    /// allocates nothing: the word lowercased, its stem, and the current line's counts by
+    /// slot with the slots it touched.
+    scratch: Scratch,
+}
+
+#[derive(Debug, Default)]
+struct Scratch {
+    word: String,
+    stem: String,
+    counts: Vec<f32>,
+    touched: Vec<u32>,
+}
+
+/// The first 64 bits of a `sha256:` hash, for ordering versions.
+pub fn hash_prefix(hash: &str) -> u64 {
+    let hex = hash.strip_prefix("sha256:").unwrap_or(hash);
+    u64::from_str_radix(hex.get(..16).unwrap_or("0"), 16).unwrap_or(0)
+}
+
+impl MonthIndex {
+    /// Adds one line (its bytes, without or with the newline) found at `offset`. Lines that are
+    /// not packages are left out: the plain readers report them.
+    fn add_line(&mut self, bytes: &[u8], offset: u64) {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let Ok(line) = serde_json::from_slice::<LiteLine>(bytes) else {
+            self.damaged += 1;
+            return;
+        };
+        let p = line.package;
+        let Some(created) = p.created_at.as_deref().and_then(|t| time::parse(t).ok()) else {
+            self.damaged += 1;
+            return;
+        };
+        let doc = self.docs.len() as u32;
+        let mut len = 0.0;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        for &(field, weight) in terms::FIELDS {
+            let text = p.text(field);
+            for word in text.split(|c: char| !c.is_alphanumeric()) {
+                if word.is_empty() {
+                    continue;
+                }
+                len += weight;
+                terms::lowercase_into(word, &mut scratch.word);
+                terms::stem_into(&scratch.word, &mut scratch.stem);
+                let slot = self.slot(&scratch.stem) as usize;
+                if slot >= scratch.counts.len() {
+                    scratch.counts.resize(slot + 1, 0.0);
+                }
+                if scratch.counts[slot] == 0.0 {
+                    scratch.touched.push(slot as u32);
+                }
+                scratch.counts[slot] += weight;
+            }
+        }
+        for &slot in &scratch.touched {
+            let tf = std::mem::take(&mut scratch.counts[slot as usize]);
+            self.lists[slot as usize].push((doc, tf));
+        }
+        scratch.touched.clear();
+        self.scratch = scratch;
+        let ptype = p.package_type.as_deref().unwrap_or("standard");
+        let type_code = match self.types.iter().position(|t| t == ptype) {
+            Some(i) => i as u8,
+            None if self.types.len() < usize::from(TYPE_OVERFLOW) => {
+                self.types.push(ptype.to_string());
+                (self.types.len() - 1) as u8
+            }
+            None => TYPE_OVERFLOW,
+        };
+        self.docs.push(Doc {
+            offset,
+            created_micros: created.timestamp_micros(),
+            len,
+            version: line.version.unwrap_or(1).min(u64::from(u32::MAX)) as u32,
+            hash_prefix: hash_prefix(line.hash.as_deref().unwrap_or_default()),
+            significance: p
+                .significance
+                .map(|s| s.clamp(1.0, 10.0) as i8)
+                .unwrap_or(5),
+            status: Status::parse(p.status.as_deref().unwrap_or("complete"))
+                .unwrap_or(Status::Complete),
+            type_code,
+            id: p.package_id.into_owned(),
+        });
+    }
+
+    /// Indexes the complete lines of `log` from byte `from` on (up to byte `to`, a line end,
+    /// when given); returns the new covered length.
+    pub(super) fn add_from(
+        &mut self,
+        log: &Path,
+        from: u64,
+        to: Option<u64>,
+    ) -> std::io::Result<u64> {
+        // A torn last line is not covered yet: the read ends where it begins.
+        let mut sink = log::Lines(|_, offset, text: &[u8]| {
+            self.add_line(text, offset);
+            Ok::<_, std::io::Error>(true)
+        });
+        let reader = log::LogReader::new(log).from(from, 1);
+        let reader = match to {
+            Some(end) => reader.until(end),
+            None => reader,
+        };
+        reader.buffer(1 << 20).must_exist().read(&mut sink)
+    }
+
+    /// The documents holding `stem`, with its weighted count.
+    pub fn postings(&self, stem: &str) -> &[(u32, f32)] {
+        match self.terms.get(stem) {
+            Some(&slot) => &self.lists[slot as usize],
+            None => &[],
+        }
+    }
+
+    /// The slot of `stem` in `lists`, made on first sight.
+    fn slot(&mut self, stem: &str) -> u32 {
+        if let Some(&slot) = self.terms.get(stem) {
+            return slot;
+        }
+        let slot = self.lists.len() as u32;
+        self.terms.insert(stem.to_string(), slot);
+        self.lists.push(Vec::new());
+        slot
+    }
+
+    /// Stems with their postings, by stem.
+    fn sorted_postings(&self) -> Vec<(&str, &[(u32, f32)])> {
+        let mut out: Vec<(&str, &[(u32, f32)])> = (self.terms.iter())
+            .map(|(stem, &slot)| (stem.as_str(), self.lists[slot as usize].as_slice()))
+            .filter(|(_, list)| !list.is_empty())
+            .collect();
+        out.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        out
+    }
+}
+
+/// Where the index of `log` lives: `cache/search-v2/<project folder>/<month>.idx`.
+pub fn index_path(cache_dir: &Path, log: &Path) -> PathBuf {
+    let month = log
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let project = log
+        .parent()
+        .and_then(|p| p.parent())
+        .and_then(|p| p.file_name())
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    PACKAGES
+        .dir(cache_dir)
+        .join(project)
+        .join(format!("{month}.idx"))
+}
+
+/// The up-to-date index of `log`: read from the cache, extended by what the log gained, or
+/// built again when the log changed under it. The result is saved back when it changed; a
+/// cache that cannot be written is no error (the index is then only used this once).
+pub fn load_or_build(cache_dir: &Path, log: &Path) -> std::io::Result<MonthIndex> {
+    let state = LogState::observe(cache_dir, log)?;
+    let path = index_path(cache_dir, log);
+    let mut index = match read(&path) {
+        Ok(Some((header, index))) if header.coverage.holds(log, &state)? => index,
+        _ => MonthIndex::default(),
+    };
+    let before = index.header_covered;
+    if before < state.len {
+        index.header_covered = index.add_from(log, before, Some(state.len))?;
+    }
+    if index.header_covered != before || !path.exists() {
+        let _ = write(
+            &path,
+            &Coverage::of(log, &state, index.header_covered),
+            &index,
+        );
+    }
+    Ok(index)
+}
+
+/// Checks the index of `log` against the bytes of the log it covers ([`super::Check`]).
+pub fn check(cache_dir: &Path, log: &Path) -> std::io::Result<super::Check> {
+    use super::Check;
+    let path = index_path(cache_dir, log);
+    let stored = match read(&path)? {
+        Some(found) => found,
+        None if path.exists() => return Ok(Check::Stale("the file cannot be read".into())),
+        None => return Ok(Check::Absent),
+    };
+    let (header, index) = stored;
+    let state = LogState::observe(cache_dir, log)?;
+    if !header.coverage.holds(log, &state)? {
+        return Ok(Check::OutOfDate);
+    }
+    let mut fresh = MonthIndex::default();
+    let end = fresh.add_from(log, 0, Some(header.coverage.covered))?;
+    let differs = if end != header.coverage.covered {
+        Some("the lines it covers end elsewhere")
+    } else if fresh.docs != index.docs {
+        Some("its documents are not the log's lines")
+    } else if fresh.types != index.types || fresh.damaged != index.damaged {
+        Some("its package types or damaged lines differ")
+    } else if fresh.sorted_postings() != index.sorted_postings() {
+        Some("its postings differ")
+    } else {
+        None
+    };
+    Ok(match differs {
+        Some(why) => Check::Stale(why.into()),
+        None => Check::Sound,
+    })
+}
+
+/// Removes the index of `log` and builds it again.
+pub fn rebuild(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
+    let path = index_path(cache_dir, log);
+    match std::fs::remove_file(&path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    load_or_build(cache_dir, log).map(|_| ())
+}
+
+/// What a query needs of one log's index: the document table (decoded on demand) and the
+/// postings of the query's stems, read without loading the rest of the index.
+#[derive(Debug, Default)]
+pub struct QueryView {
+    doc_bytes: Vec<u8>,
+    ids: Vec<u8>,
+    /// Package types by code.
+    pub types: Vec<String>,
+    /// Whether some lines are not package lines (see [`MonthIndex::damaged`]).
+    pub damaged: bool,
+    /// Per query stem, its postings.
+    pub postings: Vec<Vec<(u32, f32)>>,
+}
+
+impl QueryView {
+    pub fn doc_count(&self) -> usize {
+        self.doc_bytes.len() / DOC_BYTES
+    }
+
+    /// Document `i`, decoded, with an empty `id` (see [`QueryView::doc_id`]).
+    pub fn doc(&self, i: u32) -> Option<Doc> {
+        let start = i as usize * DOC_BYTES;
+        decode_doc(self.doc_bytes.get(start..start + DOC_BYTES)?, None)
+    }
+
+    /// The package id of document `i`, without copying it.
+    pub fn doc_id(&self, i: u32) -> Option<&str> {
+        let start = i as usize * DOC_BYTES;
+        let raw = self.doc_bytes.get(start + 32..start + 38)?;
+        let off = u32::from_le_bytes(raw[..4].try_into().ok()?) as usize;
+        let len = u16::from_le_bytes(raw[4..6].try_into().ok()?) as usize;
+        std::str::from_utf8(self.ids.get(off..off + len)?).ok()
+    }
+
+    /// The package type of document `i`, when the type table holds it.
+    pub fn doc_type(&self, d: &Doc) -> Option<&str> {
+        self.types.get(usize::from(d.type_code)).map(String::as_str)
+    }
+
+    fn from_index(index: &MonthIndex, stems: &[String]) -> QueryView {
+        let mut view = QueryView {
+            postings: vec![Vec::new(); stems.len()],
+            ..QueryView::default()
+        };
+        view.extend(index, stems);
+        view
+    }
+
+    /// Appends the documents of `more` (lines after those already here) with their postings
+    /// of `stems`, renumbered, and their types recoded into this view's table.
+    fn extend(&mut self, more: &MonthIndex, stems: &[String]) {
+        let first = self.doc_count() as u32;
+        self.damaged |= more.damaged > 0;
+        for d in &more.docs {
+            let mut d = d.clone();
+            if let Some(name) = more.types.get(usize::from(d.type_code)) {
+                d.type_code = match self.types.iter().position(|t| t == name) {
+                    Some(i) => i as u8,
+                    None if self.types.len() < usize::from(TYPE_OVERFLOW) => {
+                        self.types.push(name.clone());
+                        (self.types.len() - 1) as u8
+                    }
+                    None => TYPE_OVERFLOW,
+                };
+            }
+            encode_doc(&mut self.doc_bytes, &d, self.ids.len() as u32);
+            self.ids.extend(d.id.as_bytes());
+        }
+        for (list, stem) in self.postings.iter_mut().zip(stems) {
+            list.extend(
+                more.postings(stem)
+                    .iter()
+                    .map(|&(doc, tf)| (doc + first, tf)),
+            );
+        }
+    }
+}
+
+/// The index of `log` as far as a query for `stems` needs it. A valid index that covers the
+/// whole log is read in part (header, documents, dictionary, and the postings of `stems`);
+/// otherwise the index is brought up to date first.
+///
+/// An index that covers all but the last few lines of a grown log ([`super::Index::tail_limit`]) is used as
+/// it is, and those lines are indexed in memory: a deposit does not cost the next read a
+/// rewrite of the month's index.
+pub fn query(cache_dir: &Path, log: &Path, stems: &[String]) -> std::io::Result<QueryView> {
+    let state = LogState::observe(cache_dir, log)?;
+    let path = index_path(cache_dir, log);
+    if let Ok(Some((mut view, covered))) = read_partial(&path, log, &state, stems)
+        && state.len - covered <= PACKAGES.tail_limit
+    {
+        if covered < state.len {
+            let mut tail = MonthIndex::default();
+            tail.add_from(log, covered, None)?;
+            view.extend(&tail, stems);
+        }
+        return Ok(view);
+    }
+    let index = load_or_build(cache_dir, log)?;
+    Ok(QueryView::from_index(&index, stems))
+}
+
+/// The documents of `log`, indexed in memory and not saved: for a store that keeps no
+/// `cache/` (`search_index = false`).
+pub fn scan(log: &Path) -> std::io::Result<QueryView> {
+    let mut index = MonthIndex::default();
+    index.add_from(log, 0, None)?;
+    Ok(QueryView::from_index(&index, &[]))
+}
+
+/// Whether the index of `log` can be used as it is (it may lag a grown log by a little).
+pub fn is_warm(cache_dir: &Path, log: &Path) -> bool {
+    let Ok(state) = LogState::observe(cache_dir, log) else {
+        return false;
+    };
+    matches!(
+        open_valid(&index_path(cache_dir, log), log, &state),
+        Ok(Some(open)) if state.len - open.header.coverage.covered <= PACKAGES.tail_limit
+    )
+}
+
+/// Brings the indexes of `logs` up to date, two logs at a time on two threads: what a command
+/// that reads every month does first, so that a cold cache is rebuilt at the speed of two
+/// cores. Returns the bytes of the logs it had to index.
+pub fn warm(cache_dir: &Path, logs: &[PathBuf]) -> std::io::Result<u64> {
+    let cold: Vec<&PathBuf> = logs.iter().filter(|l| !is_warm(cache_dir, l)).collect();
+    let bytes = cold
+        .iter()
+        .filter_map(|l| std::fs::metadata(l).ok())
+        .map(|m| m.len())
+        .sum();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || -> std::io::Result<()> {
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(log) = cold.get(i) else {
+                return Ok(());
+            };
+            load_or_build(cache_dir, log)?;
+        }
+    };
+    std::thread::scope(|s| {
+        let other = s.spawn(work);
+        let mine = work();
+        other
+            .join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("an index thread failed")))
+            .and(mine)
+    })?;
+    Ok(bytes)
+}
+
+/// The offsets in `log` of the lines that may hold package `id`: from the index's id table,
+/// and from the lines the index does not cover yet. The caller reads each line and checks its
+/// id (two ids can share a key). `None` when the log has lines that are not package lines:
+/// the caller then scans it, so that one holding the id is reported.
+pub fn find_id(cache_dir: &Path, log: &Path, id: &str) -> std::io::Result<Option<Vec<u64>>> {
+    let state = LogState::observe(cache_dir, log)?;
+    let path = index_path(cache_dir, log);
+    let found = match open_valid(&path, log, &state)? {
+        Some(open) if open.header.damaged > 0 => return Ok(None),
+        Some(open) if state.len - open.header.coverage.covered <= PACKAGES.tail_limit => {
+            lookup_id(open, id).ok().flatten()
+        }
+        _ => None,
+    };
+    let Some((mut offsets, covered)) = found else {
+        let index = load_or_build(cache_dir, log)?;
+        return Ok((index.damaged == 0).then(|| {
+            (index.docs.iter())
+                .filter(|d| d.id == id)
+                .map(|d| d.offset)
+                .collect()
+        }));
+    };
+    if covered < state.len {
+        let mut tail = MonthIndex::default();
+        tail.add_from(log, covered, None)?;
+        if tail.damaged > 0 {
+            return Ok(None);
+        }
+        offsets.extend(tail.docs.iter().filter(|d| d.id == id).map(|d| d.offset));
+    }
+    Ok(Some(offsets))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn line(id: &str, title: &str) -> String {
+        format!(
+            "{{\"package\":{{\"package_id\":\"{id}\",\"title\":\"{title}\",\"status\":\"complete\",\"created_at\":\"2026-01-01T00:00:00Z\"}},\"hash\":\"sha256:00000000000000ff\"}}\n"
+        )
+    }
+
+    #[test]
+    fn builds_saves_extends_and_rebuilds() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        std::fs::write(
+            &log,
+            line("a", "Leaking pool") + &line("b", "Cache settings"),
+        )
+        .unwrap();
+        let cache = dir.path().join("cache");
+        let idx = load_or_build(&cache, &log).unwrap();
+        assert_eq!(idx.docs.len(), 2);
+        assert_eq!(idx.postings("leak"), &[(0, 3.0)]);
+        assert_eq!(idx.docs[1].hash_prefix, 0xff);
+        assert!(index_path(&cache, &log).exists());
+        // Read back from the cache, identical.
+        let again = load_or_build(&cache, &log).unwrap();
+        assert_eq!(again.docs, idx.docs);
+        assert_eq!(again.postings("set"), idx.postings("set"));
+        // The log grows (with a torn tail): only complete lines join.
+        let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        f.write_all((line("c", "leak again") + "{\"torn").as_bytes())
+            .unwrap();
+        let grown = load_or_build(&cache, &log).unwrap();
+        assert_eq!(grown.docs.len(), 3);
+        assert_eq!(grown.postings("leak").len(), 2);
+        // Rewritten under the index (a checkout): rebuilt from scratch.
+        std::fs::write(&log, line("z", "Something else entirely")).unwrap();
+        let rebuilt = load_or_build(&cache, &log).unwrap();
+        assert_eq!(rebuilt.docs.len(), 1);
+        assert!(rebuilt.postings("leak").is_empty());
+        // A query reads only what it needs, and agrees with the full index.
+        let view = query(&cache, &log, &["someth".to_string(), "nothing".to_string()]).unwrap();
+        assert_eq!(view.doc_count(), 1);
+        assert_eq!(view.postings, vec![vec![(0, 3.0)], vec![]]);
+        assert_eq!(view.doc_id(0), Some("z"));
+        assert_eq!(view.doc(0).unwrap().offset, 0);
+        // A damaged index file is rebuilt, never trusted.
+        std::fs::write(index_path(&cache, &log), b"{\"format\":1}\ngarbage").unwrap();
+        assert_eq!(load_or_build(&cache, &log).unwrap().docs.len(), 1);
+    }
+}

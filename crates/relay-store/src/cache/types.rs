@@ -1,0 +1,189 @@
+//! The ids of the packages of a few sparse custom types (agent memory's `x-lesson` and
+//! `x-checkpoint`) in each
+//! monthly package log, so that a read of them whatever their age opens one small file per
+//! month instead of every month's catalog. Kept like every index (invariant 9): a log that
+//! grew is scanned from where the file's coverage ends; any other change rebuilds it.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::TYPES;
+use super::coverage::Coverage;
+use super::witness::LogState;
+
+/// The package types this index tracks.
+pub const TRACKED: &[&str] = &["x-lesson", "x-checkpoint"];
+
+/// One log's file: what it covers, and the ids of each tracked type in line order.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct TypesFile {
+    format: u32,
+    /// The types tracked when it was written: a file that tracked others is rebuilt.
+    types: Vec<String>,
+    coverage: Option<Coverage>,
+    ids: BTreeMap<String, Vec<String>>,
+}
+
+pub(super) fn file_path(cache_dir: &Path, log: &Path) -> PathBuf {
+    let name = |s: Option<&std::ffi::OsStr>| s.map(|s| s.to_string_lossy().into_owned());
+    let project = name(
+        log.parent()
+            .and_then(Path::parent)
+            .and_then(Path::file_name),
+    );
+    let month = name(log.file_stem());
+    TYPES
+        .dir(cache_dir)
+        .join(project.unwrap_or_default())
+        .join(format!("{}.json", month.unwrap_or_default()))
+}
+
+/// Adds the tracked packages of the complete lines in `bytes` to `ids`.
+fn scan(bytes: &[u8], ids: &mut BTreeMap<String, Vec<String>>) {
+    let needles: Vec<(String, &str)> = TRACKED.iter().map(|t| (format!("\"{t}\""), *t)).collect();
+    for line in bytes.split(|&b| b == b'\n') {
+        if !needles
+            .iter()
+            .any(|(n, _)| memchr::memmem::find(line, n.as_bytes()).is_some())
+        {
+            continue;
+        }
+        let Ok(serde_json::Value::Object(env)) = serde_json::from_slice(line) else {
+            continue;
+        };
+        let package = env.get("package");
+        let field = |k: &str| package.and_then(|p| p.get(k)).and_then(|v| v.as_str());
+        if let (Some(t), Some(id)) = (field("package_type"), field("package_id"))
+            && TRACKED.contains(&t)
+        {
+            let list = ids.entry(t.to_string()).or_default();
+            if !list.iter().any(|known| known == id) {
+                list.push(id.to_string());
+            }
+        }
+    }
+}
+
+/// The ids of the packages of `package_type` (one of [`TRACKED`]) in `log`, in the order they
+/// first appear. The cache file is brought up to date and saved when it changed; a cache that
+/// cannot be written is no error.
+pub fn ids_of_type(
+    cache_dir: &Path,
+    log: &Path,
+    package_type: &str,
+) -> std::io::Result<Vec<String>> {
+    let path = file_path(cache_dir, log);
+    let state = LogState::observe(cache_dir, log)?;
+    let log_len = state.len;
+    let mut file = std::fs::read(&path)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<TypesFile>(&b).ok())
+        .filter(|f| f.format == TYPES.format && f.types == TRACKED)
+        .unwrap_or_default();
+    let holds = match &file.coverage {
+        Some(c) => c.holds(log, &state)?,
+        None => false,
+    };
+    if !holds {
+        file = TypesFile {
+            format: TYPES.format,
+            types: TRACKED.iter().map(|t| t.to_string()).collect(),
+            ..TypesFile::default()
+        };
+    }
+    let start = file.coverage.as_ref().map_or(0, |c| c.covered);
+    if start < log_len {
+        let mut f = std::fs::File::open(log)?;
+        f.seek(SeekFrom::Start(start))?;
+        let mut bytes = Vec::with_capacity((log_len - start) as usize);
+        f.take(log_len - start).read_to_end(&mut bytes)?;
+        // Only complete lines are covered: a torn last line is read again once it is whole.
+        if let Some(end) = memchr::memrchr(b'\n', &bytes) {
+            scan(&bytes[..end], &mut file.ids);
+            file.coverage = Some(Coverage::of(log, &state, start + end as u64 + 1));
+            if let Some(dir) = path.parent()
+                && std::fs::create_dir_all(dir).is_ok()
+                && let Ok(text) = serde_json::to_vec(&file)
+            {
+                let _ = crate::log::write_atomic(&path, &text);
+            }
+        }
+    }
+    Ok(file.ids.remove(package_type).unwrap_or_default())
+}
+
+/// Checks the types file of `log` against the bytes of the log it covers.
+pub fn check(cache_dir: &Path, log: &Path) -> std::io::Result<super::Check> {
+    use super::Check;
+    let path = file_path(cache_dir, log);
+    let Ok(bytes) = std::fs::read(&path) else {
+        return Ok(Check::Absent);
+    };
+    let Some(file) = serde_json::from_slice::<TypesFile>(&bytes)
+        .ok()
+        .filter(|f| f.format == TYPES.format && f.types == TRACKED)
+    else {
+        return Ok(Check::OutOfDate); // an older format or other types: rebuilt when read
+    };
+    let Some(coverage) = &file.coverage else {
+        return Ok(Check::OutOfDate);
+    };
+    let state = LogState::observe(cache_dir, log)?;
+    if !coverage.holds(log, &state)? {
+        return Ok(Check::OutOfDate);
+    }
+    let mut f = std::fs::File::open(log)?;
+    let mut covered = Vec::new();
+    (&mut f).take(coverage.covered).read_to_end(&mut covered)?;
+    let mut fresh = BTreeMap::new();
+    scan(&covered, &mut fresh);
+    Ok(if fresh == file.ids {
+        Check::Sound
+    } else {
+        Check::Stale("its package ids are not those of the log's lines".into())
+    })
+}
+
+/// Removes the types file of `log`; the next read of lessons or checkpoints builds it.
+pub fn remove(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(file_path(cache_dir, log)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(id: &str, t: &str) -> String {
+        format!(
+            "{{\"package\":{{\"package_id\":\"{id}\",\"package_type\":\"{t}\"}},\"hash\":\"h\"}}\n"
+        )
+    }
+
+    #[test]
+    fn a_grown_log_is_scanned_from_its_coverage_and_a_rewritten_one_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        let log = dir.path().join("projects/demo/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        std::fs::write(&log, line("a", "x-lesson") + &line("b", "standard")).unwrap();
+        assert_eq!(ids_of_type(&cache, &log, "x-lesson").unwrap(), ["a"]);
+        let grown = line("a", "x-lesson") + &line("b", "standard") + &line("c", "x-lesson");
+        std::fs::write(&log, &grown).unwrap();
+        assert_eq!(ids_of_type(&cache, &log, "x-lesson").unwrap(), ["a", "c"]);
+        // A torn last line is left for later.
+        std::fs::write(
+            &log,
+            grown.clone() + "{\"package\":{\"package_type\":\"x-lesson\"",
+        )
+        .unwrap();
+        assert_eq!(ids_of_type(&cache, &log, "x-lesson").unwrap(), ["a", "c"]);
+        std::fs::write(&log, line("z", "x-lesson")).unwrap();
+        assert_eq!(ids_of_type(&cache, &log, "x-lesson").unwrap(), ["z"]);
+    }
+}

@@ -1,0 +1,618 @@
+//! What the clone knows of each indexed log's whole content (DESIGN invariant 9): a
+//! fingerprint of every byte, and the file identity (device, inode, size, times) it held when
+//! the fingerprint was taken. Like git's index: when a log's identity is unchanged, its
+//! fingerprint is known without reading it; when it changed (a checkout, merge, rebase, stash
+//! or reset replaced the file), the log is read once to fingerprint it again. Relay's own
+//! appends keep the fingerprint current as they write ([`record_append`]), so a log that only
+//! grew is never read in full.
+//!
+//! The fingerprint is a polynomial hash modulo 2^61 − 1 whose base is drawn at random per
+//! witness file: it extends ([`Sum::then`]), so the fingerprint of a prefix can be checked
+//! against the whole from the bytes after the prefix alone, and nobody who cannot read
+//! `cache/` can make two different logs agree. One witness file per project folder,
+//! `cache/logs-v1/<folder>.json`, written by rename; losing an update only costs a re-read.
+
+use std::collections::BTreeMap;
+use std::fs::{File, Metadata};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+const DIR: &str = "logs-v1";
+const MODULUS: u64 = (1 << 61) - 1;
+
+fn mul(a: u64, b: u64) -> u64 {
+    let p = u128::from(a) * u128::from(b);
+    let folded = (p as u64 & MODULUS) + (p >> 61) as u64;
+    let r = (folded & MODULUS) + (folded >> 61);
+    if r >= MODULUS { r - MODULUS } else { r }
+}
+
+fn add(a: u64, b: u64) -> u64 {
+    let r = a + b;
+    if r >= MODULUS { r - MODULUS } else { r }
+}
+
+fn pow(mut b: u64, mut e: u64) -> u64 {
+    let mut r = 1;
+    while e > 0 {
+        if e & 1 == 1 {
+            r = mul(r, b);
+        }
+        b = mul(b, b);
+        e >>= 1;
+    }
+    r
+}
+
+/// The fingerprint of a byte string under one base: Σ (byte + 1)·base^(n−1−i) mod 2^61 − 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sum(pub u64);
+
+/// Hashes bytes under a base, eight at a time: the eight bytes' terms come from tables of
+/// (byte + 1)·base^k, so a block costs eight loads and one multiplication.
+#[derive(Debug, Clone)]
+pub struct Hasher {
+    base: u64,
+    /// base^8.
+    step: u64,
+    /// `terms[j][b]` = (b + 1)·base^(7 − j) for the byte `b` at place `j` of a block.
+    terms: Box<[[u64; 256]; 8]>,
+    sum: u64,
+}
+
+impl Hasher {
+    pub fn new(base: u64) -> Hasher {
+        let mut powers = [1u64; 9];
+        for i in 1..9 {
+            powers[i] = mul(powers[i - 1], base);
+        }
+        let mut terms = Box::new([[0u64; 256]; 8]);
+        for (j, table) in terms.iter_mut().enumerate() {
+            for (b, term) in table.iter_mut().enumerate() {
+                *term = mul(b as u64 + 1, powers[7 - j]);
+            }
+        }
+        Hasher {
+            base,
+            step: powers[8],
+            terms,
+            sum: 0,
+        }
+    }
+
+    pub fn update(&mut self, bytes: &[u8]) {
+        let t = &self.terms;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            // Eight terms below 2^61 each: their sum fits in 64 bits.
+            let block = t[0][usize::from(c[0])]
+                + t[1][usize::from(c[1])]
+                + t[2][usize::from(c[2])]
+                + t[3][usize::from(c[3])]
+                + t[4][usize::from(c[4])]
+                + t[5][usize::from(c[5])]
+                + t[6][usize::from(c[6])]
+                + t[7][usize::from(c[7])];
+            let folded = (block & MODULUS) + (block >> 61);
+            let block = if folded >= MODULUS {
+                folded - MODULUS
+            } else {
+                folded
+            };
+            self.sum = add(mul(self.sum, self.step), block);
+        }
+        for &b in chunks.remainder() {
+            self.sum = add(mul(self.sum, self.base), u64::from(b) + 1);
+        }
+    }
+
+    pub fn finish(&self) -> Sum {
+        Sum(self.sum)
+    }
+}
+
+impl Sum {
+    /// The fingerprint of `self`'s bytes followed by `len` bytes whose fingerprint is `next`.
+    pub fn then(self, base: u64, next: Sum, len: u64) -> Sum {
+        Sum(add(mul(self.0, pow(base, len)), next.0))
+    }
+}
+
+/// A file's identity as `stat` gives it: changed by every write, and by a replacement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    pub len: u64,
+    pub modified: (i64, i64),
+    pub changed: (i64, i64),
+    pub device: u64,
+    pub inode: u64,
+}
+
+impl Identity {
+    pub fn of(m: &Metadata) -> Identity {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Identity {
+                len: m.len(),
+                modified: (m.mtime(), m.mtime_nsec()),
+                changed: (m.ctime(), m.ctime_nsec()),
+                device: m.dev(),
+                inode: m.ino(),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let t = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or((0, 0), |d| {
+                    (d.as_secs() as i64, i64::from(d.subsec_nanos()))
+                });
+            Identity {
+                len: m.len(),
+                modified: t,
+                changed: t,
+                device: 0,
+                inode: 0,
+            }
+        }
+    }
+
+    /// Whether the file is the one this was taken of, possibly grown in place.
+    pub fn same_file(&self, other: &Identity) -> bool {
+        self.device == other.device && self.inode == other.inode && other.len >= self.len
+    }
+}
+
+/// One log's entry: its identity when `sum` was its fingerprint, and when that was noted.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Entry {
+    identity: Identity,
+    sum: Sum,
+    /// When the entry was made (seconds, nanoseconds since the epoch).
+    noted: (i64, i64),
+    /// Whether relay itself set the file's modification time to a fine clock reading after
+    /// its write ([`record_append`]): no later write by anyone else can give it that time.
+    exact: bool,
+}
+
+/// How far file timestamps may lag a write: the kernel stamps files from a clock that ticks
+/// every few milliseconds, and some file systems keep whole seconds only.
+fn granularity(identity: &Identity) -> i64 {
+    if identity.modified.1 == 0 && identity.changed.1 == 0 {
+        2_000_000_000
+    } else {
+        50_000_000
+    }
+}
+
+fn nanos((s, n): (i64, i64)) -> i64 {
+    s.saturating_mul(1_000_000_000).saturating_add(n)
+}
+
+fn now() -> (i64, i64) {
+    let d = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    (d.as_secs() as i64, i64::from(d.subsec_nanos()))
+}
+
+impl Entry {
+    fn new(identity: Identity, sum: Sum, exact: bool) -> Entry {
+        Entry {
+            identity,
+            sum,
+            noted: now(),
+            exact,
+        }
+    }
+
+    /// Whether a file with `identity` is the file this entry describes. As in git's racy
+    /// check: a file whose timestamps were not yet in the past when the entry was noted could
+    /// have been rewritten within the same clock tick with the same identity, so it is read
+    /// again, unless relay stamped it itself.
+    fn describes(&self, identity: &Identity) -> bool {
+        if self.identity != *identity {
+            return false;
+        }
+        let coarse = granularity(identity);
+        if self.exact && coarse < 1_000_000_000 {
+            return true;
+        }
+        let stamped = nanos(identity.modified).max(nanos(identity.changed));
+        nanos(self.noted) >= stamped.saturating_add(coarse)
+    }
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct WitnessFile {
+    base: u64,
+    logs: BTreeMap<String, Entry>,
+}
+
+/// Where the witness of `log` lives, and its key there: one file per project folder (the
+/// folder above `packages/`, or the log's own folder), keyed by the path below it.
+fn slot(cache_dir: &Path, log: &Path) -> (PathBuf, String) {
+    let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+    let parent = log.parent().unwrap_or(Path::new(""));
+    let file = name(log).unwrap_or_default();
+    let (folder, key) = if name(parent).as_deref() == Some(crate::layout::PACKAGES_DIR) {
+        let folder = parent.parent().unwrap_or(Path::new(""));
+        (name(folder), format!("packages/{file}"))
+    } else {
+        (name(parent), file)
+    };
+    let folder = folder.unwrap_or_else(|| "_".into());
+    (cache_dir.join(DIR).join(format!("{folder}.json")), key)
+}
+
+fn load(path: &Path) -> Option<WitnessFile> {
+    let bytes = std::fs::read(path).ok()?;
+    serde_json::from_slice::<WitnessFile>(&bytes)
+        .ok()
+        .filter(|w| w.base > 1 && w.base < MODULUS)
+}
+
+/// The witness files this process has parsed, by path, with the identity each file had: a
+/// read of many months parses its project's file once. Every entry is a true statement about
+/// some state of a log, so even an outdated copy can only cost a re-read, never a wrong answer.
+type Parsed = std::collections::HashMap<PathBuf, (Identity, std::sync::Arc<WitnessFile>)>;
+static PARSED: std::sync::Mutex<Option<Parsed>> = std::sync::Mutex::new(None);
+
+/// [`load`], through the process's copy while the file is unchanged.
+fn load_shared(path: &Path) -> Option<std::sync::Arc<WitnessFile>> {
+    let identity = Identity::of(&std::fs::metadata(path).ok()?);
+    if let Ok(parsed) = PARSED.lock()
+        && let Some((seen, w)) = parsed.as_ref().and_then(|p| p.get(path))
+        && *seen == identity
+    {
+        return Some(w.clone());
+    }
+    let w = std::sync::Arc::new(load(path)?);
+    if let Ok(mut parsed) = PARSED.lock() {
+        let map = parsed.get_or_insert_with(Default::default);
+        if map.len() > 1024 {
+            map.clear();
+        }
+        map.insert(path.to_path_buf(), (identity, w.clone()));
+    }
+    Some(w)
+}
+
+fn new_base() -> u64 {
+    loop {
+        let b = relay_wire::ids::random_bytes();
+        let n = u64::from_le_bytes(b[..8].try_into().unwrap_or_default()) & MODULUS;
+        if n > 1 && n < MODULUS {
+            return n;
+        }
+    }
+}
+
+/// Changes one entry of the witness file of `log` (read again just before, so other logs'
+/// entries written meanwhile are kept) and writes it by rename. Best effort: a witness that
+/// cannot be written only costs a re-read later.
+fn update(cache_dir: &Path, log: &Path, change: impl FnOnce(&mut WitnessFile, &str)) {
+    let (path, key) = slot(cache_dir, log);
+    let mut w = load(&path).unwrap_or_else(|| WitnessFile {
+        base: new_base(),
+        logs: BTreeMap::new(),
+    });
+    change(&mut w, &key);
+    let Ok(bytes) = serde_json::to_vec(&w) else {
+        return;
+    };
+    let Some(dir) = path.parent() else { return };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let tmp = dir.join(format!(
+        ".{key_file}.{pid}-{r}",
+        key_file = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default(),
+        pid = std::process::id(),
+        r = relay_wire::ids::random_below(1 << 30)
+    ));
+    if std::fs::write(&tmp, bytes).is_err() || std::fs::rename(&tmp, &path).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+/// A log as it stood when observed: its first `len` bytes have the fingerprint `sum` under
+/// `base`.
+#[derive(Debug, Clone)]
+pub struct LogState {
+    pub len: u64,
+    pub sum: Sum,
+    pub base: u64,
+    identity: Identity,
+}
+
+/// Hashes `len` bytes of `file` from where it stands.
+fn hash_reader(file: impl Read, base: u64, len: u64) -> std::io::Result<(Sum, u64)> {
+    let mut h = Hasher::new(base);
+    let mut reader = file.take(len);
+    let mut buf = vec![0u8; 1 << 20];
+    let mut read = 0;
+    loop {
+        let n = reader.read(&mut buf)?;
+        if n == 0 {
+            return Ok((h.finish(), read));
+        }
+        h.update(&buf[..n]);
+        read += n as u64;
+    }
+}
+
+/// The fingerprint of `log`'s bytes from `from` to `to`.
+pub fn hash_range(log: &Path, base: u64, from: u64, to: u64) -> std::io::Result<Sum> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = File::open(log)?;
+    file.seek(SeekFrom::Start(from))?;
+    let (sum, read) = hash_reader(file, base, to - from)?;
+    if read != to - from {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::UnexpectedEof,
+            "the log is shorter than it was",
+        ));
+    }
+    Ok(sum)
+}
+
+impl LogState {
+    /// The state of `log` now: from its witness entry when the file's identity is the one
+    /// recorded, else by reading the whole log (and recording what was read when the file did
+    /// not change meanwhile). A missing log is empty.
+    pub fn observe(cache_dir: &Path, log: &Path) -> std::io::Result<LogState> {
+        let (path, key) = slot(cache_dir, log);
+        let witness = load_shared(&path);
+        let file = match File::open(log) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let base = witness.map_or_else(new_base, |w| w.base);
+                // (no entry is noted for a log that does not exist)
+                return Ok(LogState {
+                    len: 0,
+                    sum: Sum(0),
+                    base,
+                    identity: Identity {
+                        len: 0,
+                        modified: (0, 0),
+                        changed: (0, 0),
+                        device: 0,
+                        inode: 0,
+                    },
+                });
+            }
+            Err(e) => return Err(e),
+        };
+        let identity = Identity::of(&file.metadata()?);
+        if let Some(w) = &witness
+            && let Some(entry) = w.logs.get(&key)
+            && entry.describes(&identity)
+        {
+            return Ok(LogState {
+                len: identity.len,
+                sum: entry.sum,
+                base: w.base,
+                identity,
+            });
+        }
+        let base = witness.as_ref().map_or_else(new_base, |w| w.base);
+        let (sum, read) = hash_reader(&file, base, identity.len)?;
+        let state = LogState {
+            len: read,
+            sum,
+            base,
+            identity: identity.clone(),
+        };
+        let after = Identity::of(&file.metadata()?);
+        if read == identity.len && after == identity {
+            let known_base = witness.is_some();
+            update(cache_dir, log, |w, key| {
+                if w.base != base && known_base {
+                    return; // another process started the file afresh: leave it be
+                }
+                w.base = base;
+                w.logs
+                    .insert(key.to_string(), Entry::new(identity, sum, false));
+            });
+        }
+        Ok(state)
+    }
+
+    /// Whether the log still holds, as its first bytes, what was read of it since this state
+    /// was observed: the same file, unchanged or grown in place. A file replaced meanwhile (a
+    /// checkout during the read) is not.
+    pub fn still_current(&self, log: &Path) -> bool {
+        match std::fs::metadata(log) {
+            Ok(m) => {
+                let now = Identity::of(&m);
+                now == self.identity || self.identity.same_file(&now)
+            }
+            Err(_) => self.len == 0,
+        }
+    }
+
+    /// Whether the log's first `at` bytes have the fingerprint `sum` (under this state's
+    /// base), given that the whole log is this state: reads only the bytes after `at`.
+    pub fn has_prefix(&self, log: &Path, at: u64, sum: Sum) -> std::io::Result<bool> {
+        if at > self.len {
+            return Ok(false);
+        }
+        if at == self.len {
+            return Ok(sum == self.sum);
+        }
+        let rest = match hash_range(log, self.base, at, self.len) {
+            Ok(s) => s,
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(false),
+            Err(e) => return Err(e),
+        };
+        Ok(sum.then(self.base, rest, self.len - at) == self.sum)
+    }
+}
+
+/// Drops the entry of `log` (a log rewritten by `relay purge`: its old fingerprint is a trace
+/// of lines that are gone). Best effort, as every witness write.
+pub fn forget(cache_dir: &Path, log: &Path) {
+    let (path, key) = slot(cache_dir, log);
+    if load(&path).is_some_and(|w| w.logs.contains_key(&key)) {
+        update(cache_dir, log, |w, key| {
+            w.logs.remove(key);
+        });
+    }
+}
+
+/// What an append did to a log: its identity before and after, and the bytes written.
+pub struct Appended<'a> {
+    pub before: Identity,
+    pub after: Identity,
+    pub bytes: &'a [u8],
+}
+
+/// Keeps the witness of `log` current after relay appended to it: when the log was, before
+/// the append, the file its entry describes, the new fingerprint extends the old one by the
+/// bytes written; otherwise the entry is dropped (the next read fingerprints the log anew).
+pub fn record_append(cache_dir: &Path, log: &Path, appended: &Appended) {
+    let (path, key) = slot(cache_dir, log);
+    if !(key.starts_with("packages/") || key == crate::layout::FACTS_FILE) {
+        return; // only the logs that have indexes
+    }
+    let Some(w) = load(&path) else {
+        return; // nothing known yet: the first read fingerprints the log
+    };
+    let known = w.logs.get(&key).cloned();
+    let next = match known {
+        Some(e) if e.describes(&appended.before) => {
+            let mut h = Hasher::new(w.base);
+            h.update(appended.bytes);
+            let len = appended.bytes.len() as u64;
+            (appended.before.len + len == appended.after.len).then(|| {
+                Entry::new(
+                    appended.after.clone(),
+                    e.sum.then(w.base, h.finish(), len),
+                    true,
+                )
+            })
+        }
+        Some(_) => None,
+        None if appended.before.len == 0 => {
+            let mut h = Hasher::new(w.base);
+            h.update(appended.bytes);
+            (appended.bytes.len() as u64 == appended.after.len)
+                .then(|| Entry::new(appended.after.clone(), h.finish(), true))
+        }
+        None => return,
+    };
+    let base = w.base;
+    update(cache_dir, log, |w, key| {
+        if w.base != base {
+            return;
+        }
+        match next {
+            Some(e) => w.logs.insert(key.to_string(), e),
+            None => w.logs.remove(key),
+        };
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive(base: u64, bytes: &[u8]) -> Sum {
+        Sum(bytes
+            .iter()
+            .fold(0, |s, &b| add(mul(s, base), u64::from(b) + 1)))
+    }
+
+    #[test]
+    fn the_fast_hash_is_the_polynomial_and_extends() {
+        let base = 0x0123_4567_89ab_cdef;
+        let text: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
+        for cut in [0, 1, 7, 8, 9, 63, 500, 999, 1000] {
+            let mut h = Hasher::new(base);
+            h.update(&text[..cut]);
+            assert_eq!(h.finish(), naive(base, &text[..cut]), "prefix {cut}");
+            let mut t = Hasher::new(base);
+            t.update(&text[cut..]);
+            let joined = h.finish().then(base, t.finish(), (text.len() - cut) as u64);
+            assert_eq!(joined, naive(base, &text), "split at {cut}");
+        }
+        // Zero bytes count, and so does order.
+        assert_ne!(naive(base, b"\0"), naive(base, b""));
+        assert_ne!(naive(base, b"ab"), naive(base, b"ba"));
+    }
+
+    #[test]
+    fn a_log_is_known_by_identity_and_read_again_when_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        std::fs::write(&log, b"{\"a\":1}\n{\"b\":2}\n").unwrap();
+        let first = LogState::observe(&cache, &log).unwrap();
+        assert_eq!(first.len, 16);
+        assert!(cache.join("logs-v1/p.json").is_file());
+        let again = LogState::observe(&cache, &log).unwrap();
+        assert_eq!((again.sum, again.base), (first.sum, first.base));
+        // The same length, other content, the same first and last bytes: a replacement.
+        std::fs::remove_file(&log).unwrap();
+        std::fs::write(&log, b"{\"b\":2}\n{\"a\":1}\n").unwrap();
+        let swapped = LogState::observe(&cache, &log).unwrap();
+        assert_eq!(swapped.len, 16);
+        assert_ne!(swapped.sum, first.sum);
+        assert!(
+            !swapped
+                .has_prefix(&log, 8, naive(first.base, b"{\"a\":1}\n"))
+                .unwrap()
+        );
+        assert!(
+            swapped
+                .has_prefix(&log, 8, naive(first.base, b"{\"b\":2}\n"))
+                .unwrap()
+        );
+    }
+
+    #[test]
+    fn an_append_recorded_keeps_the_fingerprint_without_a_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        let log = dir.path().join("projects/p/facts.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        std::fs::write(&log, b"{\"a\":1}\n").unwrap();
+        let s = LogState::observe(&cache, &log).unwrap();
+        // The file was written just now, so its entry is not trusted yet (another write in
+        // the same clock tick would leave the same identity); as a second later, it is.
+        let before = Identity::of(&std::fs::metadata(&log).unwrap());
+        let w = load(&cache.join("logs-v1/p.json")).unwrap();
+        assert!(!w.logs["facts.ndjson"].describes(&before));
+        update(&cache, &log, |w, key| {
+            w.logs.get_mut(key).unwrap().noted.0 += 1;
+        });
+        let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        std::io::Write::write_all(&mut f, b"{\"c\":3}\n").unwrap();
+        let after = Identity::of(&std::fs::metadata(&log).unwrap());
+        record_append(
+            &cache,
+            &log,
+            &Appended {
+                before,
+                after: after.clone(),
+                bytes: b"{\"c\":3}\n",
+            },
+        );
+        let w = load(&cache.join("logs-v1/p.json")).unwrap();
+        let e = &w.logs["facts.ndjson"];
+        assert_eq!(e.identity, after);
+        assert_eq!(e.sum, naive(s.base, b"{\"a\":1}\n{\"c\":3}\n"));
+        let grown = LogState::observe(&cache, &log).unwrap();
+        assert!(grown.has_prefix(&log, 8, s.sum).unwrap());
+    }
+}
