@@ -1,4 +1,5 @@
-//! The exit-code table. It is documented in the README and stays stable.
+//! The exit-code table. It is documented in the book (docs/guide/exit-codes.md) and stays
+//! stable.
 
 use relay_wire::error::ErrorKind;
 

@@ -1,14 +1,17 @@
-//! The README's exit-code table names every error code once, with the HTTP status that
-//! `relay::Code::http_status` gives it.
+//! The book's exit-code table (docs/guide/exit-codes.md) names every error code once, with the
+//! HTTP status that `relay::Code::http_status` gives it.
 
 use std::collections::BTreeMap;
 
 use relay::Code;
 
-/// (error code, HTTP status) for every code in the README's "Exit codes" table.
+/// (error code, HTTP status) for every code in the book's "Exit codes" table.
 fn readme_statuses() -> Vec<(String, u16)> {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/guide/exit-codes.md"
+    ))
+    .expect("docs/guide/exit-codes.md");
     let section = readme
         .split("\n## Exit codes\n")
         .nth(1)

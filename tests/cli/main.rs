@@ -15,6 +15,7 @@ mod console_pages;
 mod console_review;
 mod convergence;
 mod deposit;
+mod docs_links;
 mod error_codes;
 mod examples;
 mod facts;

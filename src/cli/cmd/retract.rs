@@ -18,7 +18,8 @@ use relay_wire::time;
 /// --history` still show it. Retracting twice keeps the first retraction and writes nothing.
 ///
 /// The record's lines stay in the log, and in git's history. `relay purge --retracted`
-/// removes them from the logs; the README says what else to do when a secret was committed.
+/// removes them from the logs; docs/guide/forgetting.md says what else to do when a secret
+/// was committed.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay retract pkg_… --reason \"Benchmark numbers were from a debug build\"

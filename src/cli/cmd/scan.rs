@@ -22,8 +22,8 @@ use relay_wire::secrets as rules;
 /// Vault, Terraform Cloud, Pulumi, Doppler, PlanetScale, Supabase, Databricks, Grafana, New
 /// Relic, Postman, Linear); JWTs; passwords in database and other URLs (database-url,
 /// url-credentials); Authorization headers; and generic-secret (password=, secret=, token=,
-/// api_key= … with a high-entropy value or 24 hex digits or more). The README's security
-/// section lists every rule id.
+/// api_key= … with a high-entropy value or 24 hex digits or more). docs/guide/security.md
+/// lists every rule id.
 #[derive(Debug, Args)]
 pub struct ScanArgs {
     /// Only the store lines staged for commit

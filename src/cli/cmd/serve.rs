@@ -24,7 +24,7 @@ use relay_store::{Store, Warning};
 /// until SIGINT or SIGTERM; it then stops accepting, finishes the requests in flight and
 /// exits 0. Bodies are JSON (`Content-Type: application/json`) and answers are the JSON the
 /// matching command prints with --json; errors are {"error": CODE, "message": …} with the
-/// status of the README's table.
+/// status of the table in docs/guide/exit-codes.md.
 ///
 /// Routes: GET /v1/conformance; POST and GET /v1/projects/P/packages (deposit; pull with
 /// mode=latest or mode=relevant&query=…); GET /v1/packages/ID; GET /v1/projects/P/orient;
