@@ -20,6 +20,7 @@ pub mod guard;
 pub mod logins;
 mod projects;
 pub mod reply;
+pub mod route_table;
 pub mod routes;
 mod sessions;
 pub mod state;
