@@ -5,9 +5,11 @@
 pub mod args;
 pub mod cmd;
 pub mod context;
+pub mod env_vars;
 pub mod exit;
 pub mod generate;
 pub mod mcp;
+pub mod reference;
 pub mod render;
 pub mod ui;
 

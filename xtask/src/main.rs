@@ -1,8 +1,9 @@
 //! Repository chores, run as `cargo xtask TASK` (an alias in `.cargo/config.toml`).
 //!
 //! `gen` writes the shell completions into `completions/` and the man pages into `man/`, from
-//! relay's clap definitions (`relay::cli::generate`), and removes files there that relay no
-//! longer generates. The test `generated` fails when the committed files are stale.
+//! relay's clap definitions (`relay::cli::generate`), and the reference into `docs/reference/`
+//! (`relay::cli::reference`), and removes files there that relay no longer generates. The
+//! test `generated` fails when the committed files are stale.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -10,7 +11,7 @@ use std::process::ExitCode;
 
 use relay::cli::generate;
 
-const USAGE: &str = "usage: cargo xtask gen    regenerate completions/ and man/";
+const USAGE: &str = "usage: cargo xtask gen    regenerate completions/, man/ and docs/reference/";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

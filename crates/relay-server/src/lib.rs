@@ -21,6 +21,7 @@ pub mod logins;
 mod params;
 mod projects;
 pub mod reply;
+pub mod route_table;
 mod router;
 pub mod routes;
 mod sessions;

@@ -51,6 +51,12 @@ pull is keyword search (BM25), and semantic or hybrid search when a model is con
 const DESCRIPTION: &str = "Shared context for agents and humans: an Agentic Protocol v0.1 \
 store at conformance level L3. The `conformance` tool returns the §11.5 descriptor.";
 
+/// The result of `tools/list`: every tool, its description and its input schema.
+pub fn tools_list() -> Value {
+    let tools: Vec<Value> = tools::TOOLS.iter().map(tools::Tool::describe).collect();
+    json!({ "tools": tools })
+}
+
 /// A JSON-RPC error: its code and message.
 type Failure = (i64, String);
 
@@ -218,10 +224,7 @@ impl Server<'_> {
         match method {
             "initialize" => Ok(initialize(&params)),
             "ping" => Ok(json!({})),
-            "tools/list" => {
-                let tools: Vec<Value> = tools::TOOLS.iter().map(tools::Tool::describe).collect();
-                Ok(json!({ "tools": tools }))
-            }
+            "tools/list" => Ok(tools_list()),
             "tools/call" => self.call(params),
             _ => Err((METHOD_NOT_FOUND, format!("method not found: {method}"))),
         }
