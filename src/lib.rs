@@ -8,8 +8,10 @@
 //! `relay-conformance` is a client of any server's HTTP mapping: it uses `relay-wire` alone.
 //! The libraries are re-exported under their short names for the tests, benches and examples.
 
+#[cfg(feature = "conformance")]
 pub use relay_conformance as suite;
 pub use relay_core::{ops, search};
+#[cfg(feature = "server")]
 pub use relay_server as http;
 pub use relay_store as store;
 pub use relay_wire as wire;

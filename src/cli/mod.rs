@@ -79,8 +79,10 @@ pub enum Command {
     Onboard(cmd::onboard::OnboardArgs),
     Mcp(cmd::mcp::McpArgs),
     Watch(cmd::watch::WatchArgs),
+    #[cfg(feature = "server")]
     Serve(cmd::serve::ServeArgs),
     Token(cmd::token::TokenArgs),
+    #[cfg(feature = "server")]
     Ui(cmd::ui::UiArgs),
 }
 
@@ -142,7 +144,9 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
         Command::Onboard(a) => cmd::onboard::run(&mut ctx, a),
         Command::Mcp(a) => cmd::mcp::run(&mut ctx, a),
         Command::Watch(a) => cmd::watch::run(&mut ctx, a),
+        #[cfg(feature = "server")]
         Command::Serve(a) => cmd::serve::run(&mut ctx, a),
+        #[cfg(feature = "server")]
         Command::Ui(a) => cmd::ui::run(&mut ctx, a),
         Command::Token(a) => cmd::token::run(&mut ctx, a),
     };

@@ -2,13 +2,16 @@
 //! `--check URL`, the conformance test suite ([`relay_conformance`]) run against a server.
 
 use std::io::Write;
+#[cfg(feature = "conformance")]
 use std::time::Duration;
 
 use clap::Args;
 
 use crate::cli::{CliError, CmdResult, Ctx};
+#[cfg(feature = "conformance")]
 use relay_conformance::{self as suite, Outcome, Report, Verdict};
 use relay_core::ops::{conformance, semantic};
+#[cfg(feature = "conformance")]
 use relay_wire::error::Error;
 
 /// Print the conformance descriptor (§11.5), or check a server's conformance (--check URL)
@@ -57,13 +60,25 @@ pub struct ConformanceArgs {
 
 pub fn run(ctx: &mut Ctx, args: ConformanceArgs) -> CmdResult {
     if let Some(url) = args.check {
-        let options = suite::Options {
-            url,
-            token: args.token,
-            project: ctx.global.project.clone(),
-            timeout: Duration::from_secs(args.timeout),
-        };
-        return check(ctx, &options);
+        #[cfg(feature = "conformance")]
+        {
+            let options = suite::Options {
+                url,
+                token: args.token,
+                project: ctx.global.project.clone(),
+                timeout: Duration::from_secs(args.timeout),
+            };
+            return check(ctx, &options);
+        }
+        #[cfg(not(feature = "conformance"))]
+        {
+            let _ = (url, args.token, args.timeout);
+            return Err(CliError::Usage(
+                "this relay was built without the conformance suite: install it with the \
+                 default features (`cargo install --locked --path .`) to check a server"
+                    .into(),
+            ));
+        }
     }
     let choice = semantic::ModelChoice { given: args.model };
     let d = conformance::descriptor(semantic::available(ctx.store().ok(), &choice));
@@ -89,6 +104,7 @@ pub fn run(ctx: &mut Ctx, args: ConformanceArgs) -> CmdResult {
     Ok(())
 }
 
+#[cfg(feature = "conformance")]
 /// Runs the suite, printing each scenario's line as it ends, then the summary.
 fn check(ctx: &mut Ctx, options: &suite::Options) -> CmdResult {
     let mut written = Ok(());
@@ -118,6 +134,7 @@ fn check(ctx: &mut Ctx, options: &suite::Options) -> CmdResult {
     ))))
 }
 
+#[cfg(feature = "conformance")]
 /// One scenario's line: `pass  L0  descriptor`, or with `: reason`; under --json its object.
 fn outcome(ctx: &mut Ctx, o: &Outcome) -> CmdResult {
     if ctx.ui.json {
@@ -141,6 +158,7 @@ fn outcome(ctx: &mut Ctx, o: &Outcome) -> CmdResult {
     Ok(())
 }
 
+#[cfg(feature = "conformance")]
 fn summary(ctx: &mut Ctx, report: &Report) -> CmdResult {
     let s = &report.summary;
     if ctx.ui.json {

@@ -25,11 +25,13 @@ pub mod retract;
 pub mod review;
 pub mod scan;
 pub mod search;
+#[cfg(feature = "server")]
 pub mod serve;
 pub mod session;
 pub mod snippet;
 pub mod status;
 pub mod token;
+#[cfg(feature = "server")]
 pub mod ui;
 pub mod verify;
 pub mod watch;

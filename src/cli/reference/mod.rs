@@ -16,6 +16,7 @@ pub use exit_codes::EXIT_STATUS;
 use markdown::{code, table, text};
 pub use store_format::store_files;
 
+#[cfg(feature = "server")]
 use relay_server::route_table::{Auth, ROUTES};
 
 /// The folder the reference lives in, relative to the repository root.
@@ -48,6 +49,7 @@ pub fn pages() -> Vec<(&'static str, &'static str, &'static str, String)> {
             "every tool of relay mcp: description and input schema",
             mcp_tools(),
         ),
+        #[cfg(feature = "server")]
         (
             "http-routes.md",
             "HTTP routes",
@@ -205,6 +207,7 @@ fn mcp_tools() -> String {
     out
 }
 
+#[cfg(feature = "server")]
 fn http_routes() -> String {
     let mut out = String::from("# HTTP routes\n\n");
     out.push_str(&text(

@@ -5,6 +5,10 @@
 //! index (`store::cache::vectors`); hybrid search merges both lists ([`fuse`]).
 
 pub mod fuse;
+#[cfg(feature = "semantic")]
+pub mod model;
+#[cfg(not(feature = "semantic"))]
+#[path = "model_unavailable.rs"]
 pub mod model;
 pub mod query;
 pub mod rank;

@@ -1,0 +1,55 @@
+//! The embedding model in a build without search by meaning (`--no-default-features`, no
+//! `semantic` feature): the same interface as the static model, but nothing loads, so every
+//! caller takes the path it takes when no model is configured, and one that asks for a model
+//! is told how to get a build that has it.
+
+use std::convert::Infallible;
+use std::path::Path;
+
+/// The files of a model folder, in the order the identity digests them.
+pub const FILES: [&str; 3] = ["config.json", "model.safetensors", "tokenizer.json"];
+
+/// A model that cannot exist in this build.
+#[derive(Debug)]
+pub struct Model {
+    never: Infallible,
+}
+
+impl Model {
+    /// Always an error: this build has no embedding model.
+    pub fn load(dir: &Path) -> Result<Model, String> {
+        Err(format!(
+            "cannot load {}: this relay was built without search by meaning; install it with \
+             the default features (`cargo install --locked --path .`) to use a model",
+            dir.display()
+        ))
+    }
+
+    pub fn identity(&self) -> &str {
+        match self.never {}
+    }
+
+    pub fn dims(&self) -> usize {
+        match self.never {}
+    }
+
+    pub fn path(&self) -> &Path {
+        match self.never {}
+    }
+
+    pub fn embed(&self, _text: &str) -> Option<Vec<f32>> {
+        match self.never {}
+    }
+}
+
+impl relay_store::cache::vectors::Embedder for Model {
+    fn identity(&self) -> &str {
+        match self.never {}
+    }
+    fn dims(&self) -> usize {
+        match self.never {}
+    }
+    fn embed(&self, _text: &str) -> Option<Vec<f32>> {
+        match self.never {}
+    }
+}
