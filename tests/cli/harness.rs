@@ -301,6 +301,11 @@ pub fn snapshot_settings() -> insta::Settings {
         "[NOW]",
     );
     s.add_filter(&format!(r"\b(?:{days})\b"), "[TODAY]");
+    // The package log of the run's month.
+    let months = (days.split('|').map(|d| &d[..7]))
+        .collect::<Vec<_>>()
+        .join("|");
+    s.add_filter(&format!(r"\b(?:{months})\.ndjson\b"), "[MONTH].ndjson");
     let version = regex_escape(env!("CARGO_PKG_VERSION"));
     s.add_filter(&format!(r"\b{version}\b"), "[VERSION]");
     s
