@@ -271,8 +271,8 @@ pub fn read(path: &Path) -> String {
 
 /// The redactions every snapshot gets: what differs between runs and machines becomes a
 /// placeholder. Record ids (`pkg_[ID]`), content hashes (`sha256:[HASH]`), git commit ids
-/// (`[COMMIT]`), temp folders (`[TMP]`), timestamps and dates of the run (`[NOW]`, `[TODAY]`:
-/// fixed times a test chose stay visible), and relay's crate version (`[VERSION]`).
+/// (`[COMMIT]`), temp folders (`[TMP]`), times and dates from the clock (`[TIME]`, `[DATE]`,
+/// `[MONTH]`: fixed times a test chose stay visible), and relay's crate version (`[VERSION]`).
 pub fn snapshot_settings() -> insta::Settings {
     let mut s = insta::Settings::clone_current();
     s.set_omit_expression(true);
@@ -285,26 +285,31 @@ pub fn snapshot_settings() -> insta::Settings {
     s.add_filter(r"\b([a-z]+)_[0-9a-f]{32}\b", "${1}_[ID]");
     s.add_filter(r"\bsha256:[0-9a-f]{64}\b", "sha256:[HASH]");
     s.add_filter(r"\b[0-9a-f]{40}\b", "[COMMIT]");
-    // Yesterday to tomorrow: a run that crosses midnight still redacts its own times.
+    // Times and dates from the clock (now, a few days ago): the 62 days before the run to the
+    // day after it, so a run that crosses midnight still redacts its own. A fixed time a test
+    // writes stays visible: keep such times more than 62 days before the day their snapshot
+    // is written (or in a far future).
     let today = chrono::Utc::now().date_naive();
-    let days = [today.pred_opt(), Some(today), today.succ_opt()];
-    let days = (days.iter().flatten())
-        .map(|d| d.format("%Y-%m-%d").to_string())
-        .collect::<Vec<_>>()
-        .join("|");
+    let days: Vec<String> = (-62..=1)
+        .map(|n| {
+            (today + chrono::TimeDelta::days(n))
+                .format("%Y-%m-%d")
+                .to_string()
+        })
+        .collect();
+    let mut months: Vec<&str> = days.iter().map(|d| &d[..7]).collect();
+    months.dedup();
+    let (days, months) = (days.join("|"), months.join("|"));
     s.add_filter(
         &format!(r"\b(?:{days})T\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)"),
-        "[NOW]",
+        "[TIME]",
     );
     s.add_filter(
         &format!(r"\b(?:{days}) \d\d:\d\d(?::\d\d)?(?: UTC)?"),
-        "[NOW]",
+        "[TIME]",
     );
-    s.add_filter(&format!(r"\b(?:{days})\b"), "[TODAY]");
-    // The package log of the run's month.
-    let months = (days.split('|').map(|d| &d[..7]))
-        .collect::<Vec<_>>()
-        .join("|");
+    s.add_filter(&format!(r"\b(?:{days})\b"), "[DATE]");
+    // The package log of a month of the run.
     s.add_filter(&format!(r"\b(?:{months})\.ndjson\b"), "[MONTH].ndjson");
     let version = regex_escape(env!("CARGO_PKG_VERSION"));
     s.add_filter(&format!(r"\b{version}\b"), "[VERSION]");
