@@ -270,7 +270,8 @@ pub fn read(path: &Path) -> String {
 // cargo-insta), or `INSTA_UPDATE=always cargo test --test cli MODULE::` and read the diff in git.
 
 /// The redactions every snapshot gets: what differs between runs and machines becomes a
-/// placeholder. Record ids (`pkg_[ID]`), content hashes (`sha256:[HASH]`), git commit ids
+/// placeholder. Record ids (`pkg_[ID]`), content hashes (`sha256:[HASH]`), bearer tokens
+/// (`relay_[TOKEN]`), git commit ids
 /// (`[COMMIT]`), temp folders (`[TMP]`), times and dates from the clock (`[TIME]`, `[DATE]`,
 /// `[MONTH]`, `[HH:MM]`: fixed times a test chose stay visible), search scores (`[SCORE]`: they
 /// drift as packages age), and relay's crate version (`[VERSION]`).
@@ -285,6 +286,7 @@ pub fn snapshot_settings() -> insta::Settings {
     }
     s.add_filter(r"\b([a-z]+)_[0-9a-f]{32}\b", "${1}_[ID]");
     s.add_filter(r"\bsha256:[0-9a-f]{64}\b", "sha256:[HASH]");
+    s.add_filter(r"\brelay_[0-9A-Za-z]{64}\b", "relay_[TOKEN]");
     s.add_filter(r"\b[0-9a-f]{40}\b", "[COMMIT]");
     // Times and dates from the clock (now, a few days ago): the 62 days before the run to the
     // day after it, so a run that crosses midnight still redacts its own. A fixed time a test
