@@ -314,9 +314,10 @@ pub fn snapshot_settings() -> insta::Settings {
     s.add_filter(&format!(r"\b(?:{days})\b"), "[DATE]");
     // A time of day alone ("by tester, 14:05 UTC"): one after a date was handled above.
     s.add_filter(r"([^\d\s]\s)\d\d:\d\d UTC\b", "${1}[HH:MM] UTC");
-    // Search scores: recency nudges them, so they drift as the packages age.
+    // Search scores (pretty JSON, human output): recency nudges them, so they drift as the
+    // packages age.
     s.add_filter(
-        r#"("score": ?|\bscore )-?\d+(?:\.\d+)?(?:e-?\d+)?"#,
+        r#"("score": |\bscore )-?\d+(?:\.\d+)?(?:e-?\d+)?"#,
         "${1}[SCORE]",
     );
     // The package log of a month of the run.
