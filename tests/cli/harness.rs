@@ -274,7 +274,8 @@ pub fn read(path: &Path) -> String {
 /// (`relay_[TOKEN]`), git commit ids
 /// (`[COMMIT]`), temp folders (`[TMP]`), times and dates from the clock (`[TIME]`, `[DATE]`,
 /// `[MONTH]`, `[HH:MM]`: fixed times a test chose stay visible), search scores (`[SCORE]`: they
-/// drift as packages age), durations (`[DURATION]`), and relay's crate version (`[VERSION]`).
+/// drift as packages age), loopback ports (`[PORT]`), durations (`[DURATION]`), and relay's
+/// crate version (`[VERSION]`).
 pub fn snapshot_settings() -> insta::Settings {
     let mut s = insta::Settings::clone_current();
     s.set_omit_expression(true);
@@ -322,6 +323,8 @@ pub fn snapshot_settings() -> insta::Settings {
     );
     // The package log of a month of the run.
     s.add_filter(&format!(r"\b(?:{months})\.ndjson\b"), "[MONTH].ndjson");
+    // The port a test server was given.
+    s.add_filter(r"\b(127\.0\.0\.1|localhost|\[::1\]):\d+", "${1}:[PORT]");
     // Durations measured while running ("gave up after 206 ms").
     s.add_filter(r"\b\d+(?:\.\d+)? ?(?:ms|µs|ns)\b", "[DURATION]");
     let version = regex_escape(env!("CARGO_PKG_VERSION"));
