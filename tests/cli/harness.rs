@@ -271,7 +271,8 @@ pub fn read(path: &Path) -> String {
 
 /// The redactions every snapshot gets: what differs between runs and machines becomes a
 /// placeholder. Record ids (`pkg_[ID]`), content hashes (`sha256:[HASH]`), bearer tokens
-/// (`relay_[TOKEN]`), git commit ids
+/// (`relay_[TOKEN]`), key fingerprints and public keys (`SHA256:[FINGERPRINT]`,
+/// `[PUBLIC_KEY]`), git commit ids
 /// (`[COMMIT]`), temp folders (`[TMP]`), times and dates from the clock (`[TIME]`, `[DATE]`,
 /// `[MONTH]`, `[HH:MM]`: fixed times a test chose stay visible), search scores (`[SCORE]`: they
 /// drift as packages age), loopback ports (`[PORT]`), durations (`[DURATION]`), and relay's
@@ -323,6 +324,9 @@ pub fn snapshot_settings() -> insta::Settings {
     );
     // The package log of a month of the run.
     s.add_filter(&format!(r"\b(?:{months})\.ndjson\b"), "[MONTH].ndjson");
+    // Keys a test generated: OpenSSH fingerprints and public keys.
+    s.add_filter(r"\bSHA256:[A-Za-z0-9+/]{43}", "SHA256:[FINGERPRINT]");
+    s.add_filter(r"\bAAAA[A-Za-z0-9+/]{20,}={0,2}", "[PUBLIC_KEY]");
     // The port a test server was given.
     s.add_filter(r"\b(127\.0\.0\.1|localhost|\[::1\]):\d+", "${1}:[PORT]");
     // Durations measured while running ("gave up after 206 ms").
