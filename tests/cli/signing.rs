@@ -9,7 +9,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 use crate::git::{git, in_dir, publish_and_clone};
-use crate::harness::{Env, read, snapshot};
+use crate::harness::{Env, json_snapshot, read, snapshot};
 
 /// Makes a key for `actor` at `name` (in the working folder) with `relay keys generate`;
 /// returns its path and its allowed_signers line.
@@ -168,8 +168,8 @@ fn a_tampered_fact_is_bad_and_exits_5() {
     let (code, found) = verdicts(&env);
     assert_eq!(code, 5);
     assert_eq!(kinds(&found), pairs(&[("fact", "bad")]));
-    let reason = found[0]["reason"].as_str().unwrap();
-    assert!(reason.contains("changed after it was signed"), "{reason}");
+    // The reason: the fact "changed after it was signed".
+    json_snapshot!("tampered_fact_json", &found);
     let r = env.run(&["verify", "--signatures"]);
     assert_eq!(r.code, 5);
     assert!(
@@ -179,12 +179,8 @@ fn a_tampered_fact_is_bad_and_exits_5() {
         "{}",
         r.stdout
     );
-    assert!(
-        r.stderr
-            .contains("1 record version(s) fail the signature check"),
-        "{}",
-        r.stderr
-    );
+    // "1 record version(s) fail the signature check"
+    snapshot!("tampered_fact", r.transcript());
 }
 
 #[test]
@@ -272,7 +268,8 @@ fn a_revoked_key_exits_5() {
     let (code, found) = verdicts(&env);
     assert_eq!(code, 5);
     assert_eq!(kinds(&found), pairs(&[("package", "revoked")]));
-    assert!(found[0]["reason"].as_str().unwrap().contains("revoked"));
+    // The reason names the revoked key.
+    json_snapshot!("revoked_json", &found);
     let listed = env.run(&["keys", "list", "--json"]).json_lines();
     assert_eq!(listed.len(), 2);
     assert_eq!(
@@ -294,20 +291,14 @@ fn a_key_of_another_actor_is_not_allowed_and_fails_only_when_required() {
     let (code, found) = verdicts(&env);
     assert_eq!(code, 0);
     assert_eq!(kinds(&found), pairs(&[("package", "not_allowed")]));
-    assert!(
-        found[0]["reason"]
-            .as_str()
-            .unwrap()
-            .contains("not in allowed_signers")
-    );
+    // "not in allowed_signers"
+    json_snapshot!("not_allowed_json", &found);
     // Ann's key allowed for ann only: still not for jo's record.
     let ann_line = read(&PathBuf::from(format!("{}.pub", ann_key.display())));
     allow(&env.store(), &format!("ann {}", ann_line.trim()));
     let (_, found) = verdicts(&env);
-    assert!(
-        found[0]["reason"].as_str().unwrap().contains("not for jo"),
-        "{found:?}"
-    );
+    // "not for jo"
+    json_snapshot!("allowed_for_another_json", &found);
     configure(&env.store(), "require = true", "jo");
     let (code, found) = verdicts(&env);
     assert_eq!(code, 5);
@@ -717,12 +708,8 @@ fn export_then_import_carries_the_signatures_of_what_travels() {
     std::fs::write(backup.join("signatures.ndjson"), format!("{carried}{{}}\n")).unwrap();
     let r = other.run(&["import", backup.to_str().unwrap()]);
     assert_eq!(r.code, 5, "{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains("does not match the hash its manifest lists"),
-        "{}",
-        r.stderr
-    );
+    // "does not match the hash its manifest lists"
+    snapshot!("import_damaged_signatures", r.transcript());
     assert!(other.package_lines("demo").is_empty());
 }
 
@@ -739,6 +726,7 @@ fn status_and_conformance_say_whether_this_clone_signs() {
             "Signing off; 0 allowed signer(s), 0 revoked key(s); signatures not required\n"
         )
     );
+    json_snapshot!("status_signing_off_json", &off["signing"]);
     let (path, line) = key(&env, "jo.key", "jo");
     allow(&env.store(), &line);
     configure(
@@ -754,16 +742,12 @@ fn status_and_conformance_say_whether_this_clone_signs() {
         (&on["signing"]["require"], &on["signing"]["allowed_signers"]),
         (&json!(true), &json!(1))
     );
+    json_snapshot!("status_signing_on_json", &on["signing"]);
     let human = env.ok(&["status"]);
     assert!(human.contains(&format!("Signing signed with {fingerprint}; 1 allowed signer(s), 0 revoked key(s); signatures required\n")), "{human}");
-    // A key that cannot be used is said, not failed on.
+    // A key that cannot be used is said, not failed on: the error names missing.key.
     let broken = env.ok_json(&["status", "--sign-with", "missing.key"]);
-    assert!(
-        broken["signing"]["key_error"]
-            .as_str()
-            .unwrap()
-            .contains("missing.key")
-    );
+    json_snapshot!("status_signing_broken_json", &broken["signing"]);
     let descriptor = env.ok_json(&["conformance"]);
     assert_eq!(descriptor["capabilities"]["x-signed_records"], true);
 }
@@ -784,14 +768,8 @@ fn serve_refuses_to_start_with_a_key_that_cannot_sign() {
     let env = Env::new();
     let r = env.run(&["serve", "--sign-with", "missing.key", "--json"]);
     assert_eq!(r.code, 5);
-    assert!(
-        r.error()["message"]
-            .as_str()
-            .unwrap()
-            .contains("missing.key"),
-        "{}",
-        r.stderr
-    );
+    // Names missing.key.
+    snapshot!("serve_with_a_missing_key", r.transcript());
 }
 
 /// The problems plain `relay verify --json` reports: (kind, file:line).
@@ -869,19 +847,9 @@ fn plain_verify_checks_signatures_and_a_stripped_or_foreign_one_fails_without_re
         )]
     );
     let r = env.run(&["verify"]);
-    assert!(
-        r.stdout.contains(&format!(
-            "fact {fact_id} by jo: jo's records are signed with an allowed key since"
-        )) && r.stdout.contains("its signature may have been removed"),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        r.stderr
-            .contains("1 problem(s) found in signatures; --fix cannot repair them"),
-        "{}",
-        r.stderr
-    );
+    // "fact … by jo: jo's records are signed with an allowed key since …", "its signature may
+    // have been removed"; "1 problem(s) found in signatures; --fix cannot repair them".
+    snapshot!("unsigned_record_of_a_signer", r.transcript());
     let (code, judged) = verdicts(&env);
     assert_eq!(code, 5);
     assert_eq!(failing(&judged, &fact_id), [("unsigned".to_string(), true)]);

@@ -136,9 +136,9 @@ fn as_of_before_the_project_or_in_the_future_reads_with_a_note() {
     ] {
         let early = env.run(&args);
         assert_eq!((early.code, early.stdout.as_str()), (0, ""), "{args:?}");
-        // "--as-of 2001-01-01T00:00:00.000000Z is before project `demo` was created": the same
-        // note from each read.
-        snapshot!("as_of_before_the_project", early.transcript());
+        // "--as-of 2001-01-01T00:00:00.000000Z is before project `demo` was created"
+        let name = format!("as_of_before_the_project-{}", args[0]);
+        snapshot!(name, early.transcript());
     }
     let future = env.run(&["orient", "--as-of", "2999-01-01"]);
     assert_eq!(future.code, 0, "{}", future.stderr);
