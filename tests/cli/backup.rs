@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::{Env, read};
+use crate::harness::{Env, json_snapshot, read, snapshot};
 
 /// A store holding every kind of record: packages with review history and x- fields, facts
 /// with an ended one, sessions open and ended, two projects.
@@ -108,6 +108,10 @@ fn export_import_export_is_the_same_and_hashes_survive() {
     assert_eq!(kinds(&first, "session_id"), 1);
     let out = src.path("backup");
     let v = src.ok_json(&["export", "--all-projects", "--out", out.to_str().unwrap()]);
+    json_snapshot!("export_json", &v);
+    let human = src.path("backup-human");
+    let r = src.run(&["export", "--all-projects", "--out", human.to_str().unwrap()]);
+    snapshot!("export", r.transcript());
     assert_eq!(
         v["counts"],
         json!({"projects": 2, "packages": 3, "facts": 4, "sessions": 1})
@@ -125,6 +129,7 @@ fn export_import_export_is_the_same_and_hashes_survive() {
 
     let dst = empty_store();
     let summary = dst.ok_json(&["import", out.to_str().unwrap()]);
+    json_snapshot!("import_json", &summary);
     assert_eq!(
         summary["added"],
         json!({"projects": 2, "packages": 3, "facts": 4, "sessions": 1})
@@ -143,6 +148,11 @@ fn export_import_export_is_the_same_and_hashes_survive() {
     }
     let again = dst.ok_json(&["import", out.to_str().unwrap()]);
     assert_eq!(again["added"], json!({}), "importing twice changes nothing");
+    json_snapshot!("import_again_json", &again);
+    snapshot!(
+        "import_again",
+        dst.run(&["import", out.to_str().unwrap()]).transcript()
+    );
     assert_eq!(stream(&dst), first);
     // Fact histories arrive whole.
     let copy = dst
@@ -182,6 +192,11 @@ fn dry_run_project_map_and_conflicts() {
     let dst = Env::new();
     let before = stream(&dst);
     let plan = dst.ok_json(&["import", out.to_str().unwrap(), "--dry-run"]);
+    json_snapshot!("dry_run_json", &plan);
+    snapshot!(
+        "dry_run",
+        (dst.run(&["import", out.to_str().unwrap(), "--dry-run"])).transcript()
+    );
     assert_eq!(plan["dry_run"], true);
     assert_eq!(plan["added"]["packages"], 2);
     assert_eq!(stream(&dst), before, "a dry run writes nothing");
@@ -214,8 +229,10 @@ fn dry_run_project_map_and_conflicts() {
         (r.code, r.error()["error"].as_str()),
         (3, Some("duplicate_package_id"))
     );
+    snapshot!("conflict_json", r.transcript());
     let v = clash.ok_json(&["import", out.to_str().unwrap(), "--on-conflict", "skip"]);
     assert_eq!(v["skipped"]["packages"], 1);
+    json_snapshot!("skipped_json", &v);
 }
 
 #[test]
@@ -234,18 +251,15 @@ fn damaged_partial_and_invalid_backups_are_refused_and_write_nothing() {
         (r.code, r.error()["error"].as_str()),
         (5, Some("integrity_error"))
     );
-    assert!(
-        r.error()["message"]
-            .as_str()
-            .unwrap()
-            .contains("facts.ndjson does not match the manifest")
-    );
+    // "facts.ndjson does not match the manifest"
+    let mut errors = vec![r.transcript()];
     std::fs::write(&facts, text).unwrap();
     // No manifest: a partial backup.
     std::fs::remove_file(out.join("manifest.json")).unwrap();
     let r = dst.run(&["import", out.to_str().unwrap()]);
     assert_eq!(r.code, 4);
-    assert!(r.stderr.contains("--force"), "{}", r.stderr);
+    // Names --force.
+    errors.push(r.transcript());
     assert_eq!(stream(&dst), before);
     dst.ok(&["import", out.to_str().unwrap(), "--force"]);
     // An invalid record, and a package whose carried hash does not match: nothing written.
@@ -258,7 +272,8 @@ fn damaged_partial_and_invalid_backups_are_refused_and_write_nothing() {
         (r.code, r.error()["error"].as_str()),
         (4, Some("invalid_schema"))
     );
-    assert!(r.error()["message"].as_str().unwrap().contains("stdin:1"));
+    // Names the line: stdin:1.
+    errors.push(r.transcript());
     let env_line = src.package_lines("demo")[0].clone();
     let mut tampered: Value = serde_json::from_str(&env_line).unwrap();
     tampered["package"]["title"] = json!("tampered");
@@ -270,7 +285,7 @@ fn damaged_partial_and_invalid_backups_are_refused_and_write_nothing() {
         (r.code, r.error()["error"].as_str()),
         (5, Some("integrity_error"))
     );
-    assert!(r.error()["message"].as_str().unwrap().contains("stdin:1"));
+    errors.push(r.transcript());
     assert!(
         bad.run(&["pull", "--all-projects", "--json"])
             .stdout
@@ -279,6 +294,8 @@ fn damaged_partial_and_invalid_backups_are_refused_and_write_nothing() {
     // export refuses to write into a folder that holds something.
     let r = src.run(&["export", "--out", out.to_str().unwrap(), "--json"]);
     assert_eq!(r.code, 4);
+    errors.push(r.transcript());
+    snapshot!("refusals", errors.join("\n"));
 }
 
 #[test]
@@ -336,12 +353,8 @@ fn damaged_stores_are_not_backed_up_and_a_project_map_still_checks_hashes() {
         (r.code, r.error()["error"].as_str()),
         (5, Some("integrity_error"))
     );
-    assert!(
-        r.error()["message"]
-            .as_str()
-            .unwrap()
-            .contains("relay verify --fix")
-    );
+    // Says how to repair: `relay verify --fix`.
+    snapshot!("damaged_store_json", r.transcript());
 }
 
 #[test]

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Env, Run};
+use crate::harness::{Env, Run, snapshot};
 use crate::serve::Served;
 
 /// A request as the test servers see it.
@@ -246,7 +246,8 @@ fn without_a_project_a_server_that_cannot_make_one_is_a_clear_error_naming_proje
     assert_eq!(e["error"], "invalid_input");
     let m = e["message"].as_str().unwrap();
     assert!(m.starts_with("POST /v1/projects answered 404"), "{m}");
-    assert!(m.contains("Pass --project ID"), "{m}");
+    // "Pass --project ID"
+    snapshot!("cannot_make_a_project", run.transcript());
 }
 
 #[test]
@@ -292,11 +293,8 @@ fn a_token_that_writes_as_its_own_actor_passes_and_its_actor_signs_the_packages(
     let server = Served::start(&env, &[]);
     let refused = check(&env, &server.url, &["--project", "demo"], &[]);
     assert_eq!(refused.code, 4, "{}", refused.stderr);
-    let m = refused.error()["message"].as_str().unwrap().to_string();
-    assert!(
-        m.contains("answered 401") && m.contains("--token TOKEN or RELAY_TOKEN"),
-        "{m}"
-    );
+    // "answered 401", and how to pass a token: "--token TOKEN or RELAY_TOKEN".
+    snapshot!("needs_a_token", refused.transcript());
     let run = check(
         &env,
         &server.url,
@@ -448,12 +446,8 @@ fn a_server_that_cannot_be_reached_is_an_error_not_a_list_of_failures() {
     );
     let bad = env.run(&["conformance", "--check", "ftp://example.com", "--json"]);
     assert_eq!(bad.code, 4, "{}", bad.stderr);
-    assert!(
-        bad.error()["message"]
-            .as_str()
-            .unwrap()
-            .contains("not an http or https URL")
-    );
+    // "not an http or https URL"
+    snapshot!("not_http", bad.transcript());
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! A temp store per test and a scrubbed environment: no `RELAY_*` from the caller, `HOME` in
-//! the temp folder, `NO_COLOR` set, no git configuration from the machine.
+//! the temp folder, `NO_COLOR` set, no git configuration from the machine. And the one way a
+//! test snapshots an output that is a contract (`snapshot!`, `json_snapshot!`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -58,6 +59,21 @@ impl Run {
             self.stdout
         );
         lines.remove(0)
+    }
+
+    /// Everything the command showed, as a snapshot records it: exit code, stdout, stderr.
+    pub fn transcript(&self) -> String {
+        let part = |s: &str| match s {
+            "" => "(empty)\n".to_string(),
+            s if s.ends_with('\n') => s.to_string(),
+            s => format!("{s}\n(no newline at end)\n"),
+        };
+        format!(
+            "exit code: {}\n--- stdout\n{}--- stderr\n{}",
+            self.code,
+            part(&self.stdout),
+            part(&self.stderr)
+        )
     }
 
     /// stderr's JSON error object.
@@ -240,4 +256,127 @@ impl Env {
 
 pub fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
+}
+
+// Snapshots. Outputs that are contracts (`--json` objects, human output, errors with their exit
+// codes) are compared whole with the files in tests/cli/snapshots/, through `snapshot!` (text)
+// and `json_snapshot!` (a JSON value, pretty-printed, keys in the order printed). Both redact
+// with `snapshot_settings`, so every test hides what varies the same way.
+//
+// A mismatch, or a snapshot with no file yet, fails the test. On CI (`CI` set) insta writes
+// nothing; elsewhere it also writes the new output beside the old as a `.snap.new` for review,
+// and `no_snapshot_is_left_pending` fails until it is accepted or deleted.
+// To update snapshots after a change you meant: `cargo insta review` (cargo install
+// cargo-insta), or `INSTA_UPDATE=always cargo test --test cli MODULE::` and read the diff in git.
+
+/// The redactions every snapshot gets: what differs between runs and machines becomes a
+/// placeholder. Record ids (`pkg_[ID]`), content hashes (`sha256:[HASH]`), bearer tokens
+/// (`relay_[TOKEN]`), key fingerprints and public keys (`SHA256:[FINGERPRINT]`,
+/// `[PUBLIC_KEY]`), git commit ids
+/// (`[COMMIT]`), temp folders (`[TMP]`), times and dates from the clock (`[TIME]`, `[DATE]`,
+/// `[MONTH]`, `[HH:MM]`: fixed times a test chose stay visible), search scores (`[SCORE]`: they
+/// drift as packages age), loopback ports (`[PORT]`), durations (`[DURATION]`), and relay's
+/// crate version (`[VERSION]`).
+pub fn snapshot_settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_omit_expression(true);
+    let mut temps = vec![std::env::temp_dir()];
+    temps.extend(std::env::temp_dir().canonicalize());
+    for t in temps {
+        let t = regex_escape(t.to_string_lossy().trim_end_matches('/'));
+        s.add_filter(&format!(r"{t}/\.tmp[A-Za-z0-9]+"), "[TMP]");
+    }
+    s.add_filter(r"\b([a-z]+)_[0-9a-f]{32}\b", "${1}_[ID]");
+    s.add_filter(r"\bsha256:[0-9a-f]{64}\b", "sha256:[HASH]");
+    s.add_filter(r"\brelay_[0-9A-Za-z]{64}\b", "relay_[TOKEN]");
+    s.add_filter(r"\b[0-9a-f]{40}\b", "[COMMIT]");
+    // Times and dates from the clock (now, a few days ago): the 62 days before the run to the
+    // day after it, so a run that crosses midnight still redacts its own. A fixed time a test
+    // writes stays visible: keep such times more than 62 days before the day their snapshot
+    // is written (or in a far future).
+    let today = chrono::Utc::now().date_naive();
+    let days: Vec<String> = (-62..=1)
+        .map(|n| {
+            (today + chrono::TimeDelta::days(n))
+                .format("%Y-%m-%d")
+                .to_string()
+        })
+        .collect();
+    let mut months: Vec<&str> = days.iter().map(|d| &d[..7]).collect();
+    months.dedup();
+    let (days, months) = (days.join("|"), months.join("|"));
+    s.add_filter(
+        &format!(r"\b(?:{days})T\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)"),
+        "[TIME]",
+    );
+    s.add_filter(
+        &format!(r"\b(?:{days}) \d\d:\d\d(?::\d\d)?(?: UTC)?"),
+        "[TIME]",
+    );
+    s.add_filter(&format!(r"\b(?:{days})\b"), "[DATE]");
+    // A time of day alone ("by tester, 14:05 UTC"): one after a date was handled above.
+    s.add_filter(r"([^\d\s]\s)\d\d:\d\d UTC\b", "${1}[HH:MM] UTC");
+    // Search scores (pretty JSON, human output): recency nudges them, so they drift as the
+    // packages age.
+    s.add_filter(
+        r#"("score": |\bscore )-?\d+(?:\.\d+)?(?:e-?\d+)?"#,
+        "${1}[SCORE]",
+    );
+    // The package log of a month of the run.
+    s.add_filter(&format!(r"\b(?:{months})\.ndjson\b"), "[MONTH].ndjson");
+    // Keys a test generated: OpenSSH fingerprints and public keys.
+    s.add_filter(r"\bSHA256:[A-Za-z0-9+/]{43}", "SHA256:[FINGERPRINT]");
+    s.add_filter(r"\bAAAA[A-Za-z0-9+/]{20,}={0,2}", "[PUBLIC_KEY]");
+    // The port a test server was given.
+    s.add_filter(r"\b(127\.0\.0\.1|localhost|\[::1\]):\d+", "${1}:[PORT]");
+    // Durations measured while running ("gave up after 206 ms").
+    s.add_filter(r"\b\d+(?:\.\d+)? ?(?:ms|µs|ns)\b", "[DURATION]");
+    let version = regex_escape(env!("CARGO_PKG_VERSION"));
+    s.add_filter(&format!(r"\b{version}\b"), "[VERSION]");
+    s
+}
+
+fn regex_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if r"\.+*?()|[]{}^$".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `snapshot!("name", text)`: asserts `text` equals tests/cli/snapshots/cli__MODULE__name.snap
+/// once redacted by `snapshot_settings`.
+macro_rules! snapshot {
+    ($name:expr, $value:expr $(,)?) => {
+        $crate::harness::snapshot_settings().bind(|| insta::assert_snapshot!($name, $value))
+    };
+}
+
+/// `json_snapshot!("name", value)`: the same for a JSON value (anything `Serialize`).
+macro_rules! json_snapshot {
+    ($name:expr, $value:expr $(,)?) => {
+        $crate::harness::snapshot_settings().bind(|| insta::assert_json_snapshot!($name, $value))
+    };
+}
+
+pub(crate) use {json_snapshot, snapshot};
+
+#[test]
+fn no_snapshot_is_left_pending() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/snapshots");
+    let pending: Vec<String> = std::fs::read_dir(&dir)
+        .map(|entries| entries.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()))
+        .into_iter()
+        .flatten()
+        .filter(|name| name.ends_with(".snap.new") || name.ends_with(".pending-snap"))
+        .collect();
+    assert!(
+        pending.is_empty(),
+        "snapshots awaiting review in {}: {pending:?}; accept them (`cargo insta review`) or \
+         delete them",
+        dir.display()
+    );
 }

@@ -5,7 +5,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::harness::{Env, read};
+use crate::harness::{Env, read, snapshot};
 
 /// Runs git in the test's work tree as Ada, outside the user's config.
 pub fn git(env: &Env, args: &[&str]) -> std::process::Output {
@@ -60,10 +60,8 @@ fn autos(env: &Env) -> Vec<Value> {
 fn post_commit_deposits_each_commit_once_and_never_blocks_git() {
     let Some(env) = repo() else { return };
     let out = env.ok(&["hook", "install", "--git"]);
-    assert!(
-        out.contains("post-commit: installed") && out.contains("post-merge: installed"),
-        "{out}"
-    );
+    // "post-commit: installed", "post-merge: installed", …
+    snapshot!("install", out);
     let hook = env.path(".git/hooks/post-commit");
     assert!(read(&hook).contains("deposit --auto --queue --quiet"));
     assert_eq!(
@@ -144,14 +142,16 @@ fn existing_hooks_are_chained_and_restored() {
         std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     let out = env.ok(&["hook", "install", "--git"]);
-    assert!(out.contains("kept as post-commit.relay-backup"), "{out}");
+    // The hook found there is "kept as post-commit.relay-backup".
+    snapshot!("install_over_a_hook", out);
     std::fs::write(env.path("a.txt"), "a").unwrap();
     git(&env, &["add", "a.txt"]);
     git(&env, &["commit", "-q", "-m", "Both hooks run"]);
     assert_eq!(read(&env.path("hook-ran")), "mine\n");
     assert_eq!(autos(&env).len(), 1);
     let out = env.ok(&["hook", "uninstall", "--git"]);
-    assert!(out.contains("post-commit: restored"), "{out}");
+    // "post-commit: restored"
+    snapshot!("uninstall_restores", out);
     assert_eq!(read(&hook), mine);
     assert!(!env.path(".git/hooks/post-merge").exists());
     assert!(!env.path(".git/hooks/post-rewrite").exists());
@@ -189,7 +189,8 @@ fn auto_records_uncommitted_work_once_and_skips_when_nothing_is_new() {
     let other = Env::new();
     let r = other.run(&["deposit", "--auto"]);
     assert_eq!(r.code, 0);
-    assert!(r.stderr.contains("needs a git work tree"), "{}", r.stderr);
+    // "needs a git work tree"
+    snapshot!("auto_outside_git", r.transcript());
 }
 
 #[test]

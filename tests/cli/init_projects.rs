@@ -1,15 +1,13 @@
 //! `relay init` and `relay projects`.
 
-use crate::harness::{Env, read};
+use crate::harness::{Env, json_snapshot, read, snapshot};
 
 #[test]
 fn init_creates_the_layout_and_is_harmless_twice() {
     let env = Env::empty();
     let out = env.ok(&["init"]);
-    assert!(
-        out.contains("Initialized relay store in .relay with project `work`"),
-        "{out}"
-    );
+    // "Initialized relay store in .relay with project `work`", and what to run next.
+    snapshot!("init", out);
     let store = env.store();
     let attributes = read(&store.join(".gitattributes"));
     let lines: Vec<&str> = attributes.lines().skip(1).collect();
@@ -32,7 +30,8 @@ fn init_creates_the_layout_and_is_harmless_twice() {
     )
     .unwrap();
     let again = env.ok(&["init"]);
-    assert!(again.contains("already exist; nothing changed"), "{again}");
+    // "already exist; nothing changed"
+    snapshot!("init_again", again);
     assert_eq!(
         read(&store.join("config.toml")),
         "default_project = \"work\"\n# mine\n",
@@ -45,6 +44,7 @@ fn init_creates_the_layout_and_is_harmless_twice() {
 fn init_json_and_a_named_project() {
     let env = Env::empty();
     let v = env.ok_json(&["init", "--project", "proj_dev_relay", "--name", "Relay dev"]);
+    json_snapshot!("init_json", &v);
     assert_eq!(v["created"], true);
     assert_eq!(v["project_created"], true);
     assert_eq!(v["project"]["project_id"], "proj_dev_relay");
@@ -70,6 +70,8 @@ fn store_is_found_from_subfolders_and_overridable() {
     let r = other.run(&["pull", "--json"]);
     assert_eq!(r.code, 1);
     assert_eq!(r.error()["error"], "store_not_found");
+    snapshot!("store_not_found_json", r.transcript());
+    snapshot!("store_not_found", other.run(&["pull"]).transcript());
     let r = other.run_env(
         &["pull", "--json"],
         &[("RELAY_DIR", env.store().to_str().unwrap())],
@@ -93,6 +95,11 @@ fn projects_lifecycle() {
     let r = env.run(&["projects", "create", "web", "--json"]);
     assert_eq!(r.code, 3);
     assert_eq!(r.error()["error"], "project_exists");
+    snapshot!("project_exists_json", r.transcript());
+    snapshot!(
+        "project_exists",
+        env.run(&["projects", "create", "web"]).transcript()
+    );
 
     let renamed = env.ok_json(&["projects", "rename", "web", "Web site"]);
     assert_eq!(renamed["name"], "Web site");
@@ -101,14 +108,12 @@ fn projects_lifecycle() {
     let r = env.run(&["deposit", "--project", "web", "--title", "x", "--json"]);
     assert_eq!(r.code, 3);
     assert_eq!(r.error()["error"], "project_archived");
-    assert!(
-        r.error()["message"]
-            .as_str()
-            .unwrap()
-            .contains("relay projects unarchive web")
-    );
+    // Says how to go on: `relay projects unarchive web`.
+    snapshot!("project_archived_json", r.transcript());
+    snapshot!("projects_list_archived", env.ok(&["projects", "list"]));
 
     let listed = env.run(&["projects", "list", "--json"]).json_lines();
+    json_snapshot!("projects_list_json", &listed);
     let ids: Vec<_> = listed
         .iter()
         .map(|p| p["project_id"].as_str().unwrap())

@@ -24,6 +24,7 @@ mod generated;
 mod git;
 mod git_day;
 mod git_workflow;
+mod help;
 mod hooks;
 mod hostile_input;
 mod ids;

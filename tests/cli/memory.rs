@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::{Env, read};
+use crate::harness::{Env, json_snapshot, read, snapshot};
 
 /// Every package line of project `demo`, to prove a refused command wrote nothing.
 fn log_bytes(env: &Env) -> Vec<String> {
@@ -73,6 +73,8 @@ fn lessons_are_listed_most_severe_first_then_newest() {
     // The lesson ids kept under cache/ are disposable: the same answer without them.
     std::fs::remove_dir_all(env.store().join("cache")).unwrap();
     assert_eq!(env.run(&["lesson", "list", "--json"]).packages(), listed);
+    json_snapshot!("lesson_add_json", &critical);
+    snapshot!("lesson_list", env.ok(&["lesson", "list"]));
     let id = p["package_id"].as_str().unwrap();
     let human = env.ok(&["lesson", "list", "--limit", "2"]);
     let first_line = human.lines().next().unwrap();
@@ -94,52 +96,37 @@ fn bad_lessons_and_checkpoints_are_refused_and_write_nothing() {
     let env = Env::new();
     env.ok(&["lesson", "add", "Kept", "--content", "c"]);
     let before = log_bytes(&env);
-    let refused = |args: &[&str], code: i32, says: &str| {
+    // Each refusal says what was wrong: the severity and its choices, the empty title or
+    // content, the missing flag (--content, --working-on), the flag and its choices.
+    let cases: &[(&[&str], i32)] = &[
+        (
+            &[
+                "lesson",
+                "add",
+                "T",
+                "--content",
+                "c",
+                "--severity",
+                "urgent",
+            ],
+            4,
+        ),
+        (&["lesson", "add", " ", "--content", "c"], 4),
+        (&["lesson", "add", "T", "--content", ""], 4),
+        (&["lesson", "add", "T"], 2),
+        (&["lesson", "list", "--severity", "urgent"], 4),
+        (&["checkpoint", "--working-on", "x", "--flag", "done"], 4),
+        (&["checkpoint"], 2),
+        (&["checkpoint", "--working-on", "  "], 4),
+    ];
+    let mut refusals = Vec::new();
+    for (args, code) in cases {
         let r = env.run(args);
-        assert_eq!(r.code, code, "{args:?}: {}", r.stderr);
-        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+        assert_eq!(r.code, *code, "{args:?}: {}", r.stderr);
         assert_eq!(log_bytes(&env), before, "{args:?} wrote something");
-    };
-    refused(
-        &[
-            "lesson",
-            "add",
-            "T",
-            "--content",
-            "c",
-            "--severity",
-            "urgent",
-        ],
-        4,
-        "severity `urgent` is not one of info, warning, critical",
-    );
-    refused(
-        &["lesson", "add", " ", "--content", "c"],
-        4,
-        "title must not be empty",
-    );
-    refused(
-        &["lesson", "add", "T", "--content", ""],
-        4,
-        "content must not be empty",
-    );
-    refused(&["lesson", "add", "T"], 2, "--content");
-    refused(
-        &["lesson", "list", "--severity", "urgent"],
-        4,
-        "info, warning, critical",
-    );
-    refused(
-        &["checkpoint", "--working-on", "x", "--flag", "done"],
-        4,
-        "is not one of IDLE, IN_PROGRESS, BLOCKED",
-    );
-    refused(&["checkpoint"], 2, "--working-on");
-    refused(
-        &["checkpoint", "--working-on", "  "],
-        4,
-        "must not be empty",
-    );
+        refusals.push(format!("$ relay {args:?}\n{}", r.transcript()));
+    }
+    snapshot!("refusals", refusals.join("\n"));
     // A memory type deposited by hand is checked as verify checks it.
     let r = env.run_stdin(
         &["deposit", "--from", "-", "--json"],
@@ -212,6 +199,8 @@ fn checkpoints_record_where_each_actor_stands_and_show_gives_the_latest() {
         })
         .collect();
     assert_eq!(who, [("alice", "the deploy"), ("bob", "the docs")]);
+    snapshot!("checkpoint_show", env.ok(&["checkpoint", "show"]));
+    json_snapshot!("checkpoint_json", &latest);
     let alice = env.ok(&["checkpoint", "show", "alice"]);
     let lines: Vec<&str> = alice.lines().collect();
     assert!(
@@ -263,6 +252,7 @@ fn snippets_keep_lines_of_a_file_and_refuse_what_is_not_text_inside_the_tree() {
         )
     );
     assert!(s.get("x-git-blob").is_none(), "no git here: {s}");
+    json_snapshot!("snippet_json", &s);
     let whole = snippet(&env, &["src/lib.rs", "--language", "Rust 2024"]);
     assert_eq!(
         (
@@ -279,21 +269,22 @@ fn snippets_keep_lines_of_a_file_and_refuse_what_is_not_text_inside_the_tree() {
     std::fs::write(env.path("blob.bin"), b"\x89PNG\0\0").unwrap();
     std::fs::write(env.path("latin1.txt"), b"caf\xe9\n").unwrap();
     let outside_abs = outside.to_string_lossy().to_string();
-    for (file, says) in [
-        ("../outside.txt", "is outside the working folder"),
-        (outside_abs.as_str(), "is outside the working folder"),
-        ("blob.bin", "is a binary file"),
-        ("latin1.txt", "is a binary file"),
-        (
-            "src/lib.rs:2-9",
-            "src/lib.rs has 3 lines; lines 2-9 are beyond it",
-        ),
-        ("missing.rs", "missing.rs"),
+    // Each says why: outside the working folder, a binary file, lines beyond the file's end,
+    // no such file.
+    let mut refusals = Vec::new();
+    for file in [
+        "../outside.txt",
+        outside_abs.as_str(),
+        "blob.bin",
+        "latin1.txt",
+        "src/lib.rs:2-9",
+        "missing.rs",
     ] {
         let r = env.run(&["snippet", "add", file]);
         assert_eq!(r.code, 4, "{file}: {}", r.stderr);
-        assert!(r.stderr.contains(says), "{file}: {}", r.stderr);
+        refusals.push(r.transcript());
     }
+    snapshot!("snippet_refusals", refusals.join("\n"));
     assert_eq!(log_bytes(&env), before, "a refused snippet wrote something");
 }
 

@@ -3,7 +3,7 @@
 
 use relay::cli::cmd::onboard::{BLOCK, END, START};
 
-use crate::harness::{Env, read};
+use crate::harness::{Env, json_snapshot, read, snapshot};
 
 #[test]
 fn prints_the_block_without_a_store() {
@@ -11,22 +11,16 @@ fn prints_the_block_without_a_store() {
     assert_eq!(env.ok(&["onboard"]), BLOCK);
     let v = env.ok_json(&["onboard"]);
     assert_eq!(v["markdown"], BLOCK);
-    for must in [
-        "relay orient",
-        "--decision",
-        "--question",
-        "--handoff",
-        "relay facts assert SUBJECT PREDICATE VALUE",
-        "relay review flag PKG --human",
-    ] {
-        assert!(BLOCK.contains(must), "the block lacks {must}");
-    }
+    // The block teaches relay orient, deposit with --decision, --question and --handoff,
+    // `relay facts assert SUBJECT PREDICATE VALUE` and `relay review flag PKG --human`.
+    snapshot!("block", BLOCK);
 }
 
 #[test]
 fn write_creates_the_file_and_a_second_write_changes_nothing() {
     let env = Env::empty();
     let v = env.ok_json(&["onboard", "--write", "AGENTS.md"]);
+    json_snapshot!("write_json", &v);
     assert_eq!(v["written"], "AGENTS.md");
     assert_eq!(v["action"], "created");
     let path = env.path("AGENTS.md");
@@ -35,9 +29,10 @@ fn write_creates_the_file_and_a_second_write_changes_nothing() {
     let v = env.ok_json(&["onboard", "--write", "AGENTS.md"]);
     assert_eq!(v["action"], "unchanged");
     assert_eq!(std::fs::read(&path).unwrap(), before, "byte-identical");
-    assert!(
-        env.ok(&["onboard", "--write", "AGENTS.md"])
-            .contains("already has")
+    // "already has" the block.
+    snapshot!(
+        "write_unchanged",
+        env.run(&["onboard", "--write", "AGENTS.md"]).transcript()
     );
     let leftovers: Vec<_> = std::fs::read_dir(&env.dir)
         .unwrap()
@@ -53,8 +48,9 @@ fn write_replaces_an_old_block_in_place_and_keeps_the_rest() {
     let after = "\n\n## Testing\n\nRun cargo test.\n";
     let old = format!("{before}{START}\nan older relay block\n{END}{after}");
     std::fs::write(env.path("CLAUDE.md"), &old).unwrap();
-    let out = env.ok(&["onboard", "--write", "CLAUDE.md"]);
-    assert!(out.contains("Updated"), "{out}");
+    let out = env.run(&["onboard", "--write", "CLAUDE.md"]);
+    // "Updated" the block in place.
+    snapshot!("write_updated", out.transcript());
     let new = read(&env.path("CLAUDE.md"));
     assert_eq!(new, format!("{before}{}{after}", BLOCK.trim_end()));
     assert_eq!(
@@ -78,6 +74,7 @@ fn write_appends_to_a_file_without_markers() {
 #[test]
 fn write_refuses_a_file_with_only_one_marker() {
     let env = Env::empty();
+    let mut refusals = Vec::new();
     for text in [
         format!("# Agents\n{START}\nhalf a block\n"),
         format!("# Agents\nhalf a block\n{END}\n"),
@@ -87,13 +84,11 @@ fn write_refuses_a_file_with_only_one_marker() {
         assert_eq!(r.code, 4, "{r:?}");
         let e = r.error();
         assert_eq!(e["error"], "invalid_input");
-        let message = e["message"].as_str().unwrap();
-        assert!(
-            message.contains("AGENTS.md") && message.contains("marker"),
-            "{message}"
-        );
+        // Names the file and the marker it lacks.
+        refusals.push(r.transcript());
         assert_eq!(read(&env.path("AGENTS.md")), text, "left alone");
     }
+    snapshot!("one_marker", refusals.join("\n"));
 }
 
 #[cfg(unix)]

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::git::{git, in_dir, origin_and_clone, publish_and_clone};
-use crate::harness::Env;
+use crate::harness::{Env, json_snapshot, snapshot};
 
 /// A package that expired in the past, as another store would hand it over (a deposit refuses
 /// an expiry that is not in the future, so it arrives by import).
@@ -168,6 +168,7 @@ fn a_retracted_package_and_fact_are_hidden_with_who_when_and_why_kept_in_the_his
         "--actor",
         "ana",
     ]);
+    json_snapshot!("retract_json", &done);
     let r = &done["retraction"];
     assert_eq!(
         (r["record"].as_str(), r["id"].as_str(), r["reason"].as_str()),
@@ -206,14 +207,12 @@ fn a_retracted_package_and_fact_are_hidden_with_who_when_and_why_kept_in_the_his
     assert!(titles(&env, &["search", "benchmark"]).is_empty());
     let run = env.run(&["pull", &gone]);
     assert_eq!(run.code, 1);
-    assert!(
-        run.stderr.contains("was retracted by ana at"),
-        "{}",
-        run.stderr
-    );
-    assert!(
-        run.stderr
-            .contains("Numbers were from a debug build; --include-retracted shows it")
+    // Who retracted it, when and why: "was retracted by ana at …: Numbers were from a debug
+    // build; --include-retracted shows it".
+    snapshot!("pull_retracted", run.transcript());
+    snapshot!(
+        "pull_retracted_json",
+        env.run(&["pull", &gone, "--json"]).transcript()
     );
     let orient = env.ok(&["orient"]);
     assert!(
@@ -240,6 +239,7 @@ fn a_retracted_package_and_fact_are_hidden_with_who_when_and_why_kept_in_the_his
             .starts_with("retracted by ana at "),
         "{human}"
     );
+    snapshot!("history_retracted", human);
 
     // A fact: the key has no current value any more.
     env.ok(&["retract", &fact_id, "--reason", "Never went live"]);
@@ -250,13 +250,16 @@ fn a_retracted_package_and_fact_are_hidden_with_who_when_and_why_kept_in_the_his
     let shown = env.ok_json(&["facts", "get", "api", "status", "--include-retracted"]);
     assert_eq!(shown["value"], "live");
     // Unknown ids, empty reasons: refused, nothing written.
+    let mut refusals = Vec::new();
     for bad in [
         vec!["retract", "pkg_nope", "--reason", "x", "--json"],
         vec!["retract", &keep, "--reason", " ", "--json"],
     ] {
         let run = env.run(&bad);
         assert_eq!(run.code, 4, "{bad:?}: {}", run.stderr);
+        refusals.push(run.transcript());
     }
+    snapshot!("retract_refusals", refusals.join("\n"));
     assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 2);
     assert_eq!(env.run(&["verify"]).code, 0);
     let status = env.ok_json(&["status"]);
@@ -267,10 +270,10 @@ fn a_retracted_package_and_fact_are_hidden_with_who_when_and_why_kept_in_the_his
         ),
         (&json!(1), &json!(1))
     );
-    assert!(
-        env.ok(&["status"])
-            .contains("Retention 1 packages and 1 facts retracted")
-    );
+    // "Retention 1 packages and 1 facts retracted"
+    let status = env.ok(&["status"]);
+    let retention = status.lines().find(|l| l.starts_with("Retention "));
+    snapshot!("status_retention", retention.unwrap_or(&status));
 }
 
 #[test]
@@ -373,11 +376,8 @@ fn purge_takes_out_expired_and_retracted_lines_keeps_a_backup_and_leaves_a_sound
     let again = env.ok_json(&["purge", "--expired", "--retracted", "--no-backup"]);
     assert_eq!(again["removed"], json!([]));
     let human = env.run(&["purge", "--retracted"]);
-    assert!(
-        human.stderr.contains("Nothing to purge."),
-        "{}",
-        human.stderr
-    );
+    // "Nothing to purge."
+    snapshot!("purge_nothing", human.transcript());
 }
 
 #[test]
@@ -404,6 +404,11 @@ fn purge_waits_for_another_writer_then_times_out_with_exit_6_writing_nothing() {
     let run = env.run(&["purge", "--retracted", "--json"]);
     assert_eq!(run.code, 6, "{}", run.stderr);
     assert_eq!(run.error()["error"], "lock_timeout");
+    snapshot!("lock_timeout_json", run.transcript());
+    snapshot!(
+        "lock_timeout",
+        env.run(&["purge", "--retracted"]).transcript()
+    );
     let after = package_logs(&env);
     assert_eq!(before, after);
     held.unlock().unwrap();

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::harness::Env;
+use crate::harness::{Env, json_snapshot, snapshot};
 
 #[test]
 fn search_results_wrap_the_stored_package_and_never_overwrite_its_members() {
@@ -55,4 +55,9 @@ fn search_results_wrap_the_stored_package_and_never_overwrite_its_members() {
             assert_eq!(*line, expected.to_string(), "{args:?}");
         }
     }
+    let r = env.run(&["search", "pool", "--json"]);
+    json_snapshot!("search_json", r.json_lines());
+    snapshot!("search", env.ok(&["search", "pool"]));
+    let r = env.run(&["search", "pool", "--limit", "0", "--json"]);
+    snapshot!("limit_zero", r.transcript());
 }

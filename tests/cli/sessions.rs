@@ -5,7 +5,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::git::{git, in_dir, origin_and_clone, publish_and_clone};
-use crate::harness::Env;
+use crate::harness::{Env, json_snapshot, snapshot};
 
 #[test]
 fn start_deposit_show_end() {
@@ -94,6 +94,43 @@ fn start_deposit_show_end() {
 }
 
 #[test]
+fn session_outputs_human_and_json() {
+    let env = Env::new();
+    let start = [
+        "session",
+        "start",
+        "--callsign",
+        "coral-heron",
+        "--actor",
+        "claude",
+    ];
+    let r = env.run(&[&start[..], &["--actor-type", "agent"]].concat());
+    snapshot!("start", r.transcript());
+    snapshot!("status", env.ok(&["session", "status"]));
+    json_snapshot!("status_json", env.ok_json(&["session", "status"]));
+    let package = json!({"package_id": "pkg_chose_redis", "title": "Chose Redis",
+        "created_at": "2026-03-01T10:00:00Z", "decisions_made": ["Redis for sessions"],
+        "open_questions": ["TTL?"], "handoff_note": "Wire the cache next"});
+    env.deposit_from(&package);
+    snapshot!("show", env.ok(&["session", "show", "coral-heron"]));
+    json_snapshot!(
+        "show_json",
+        env.ok_json(&["session", "show", "coral-heron"])
+    );
+    snapshot!("list", env.ok(&["session", "list"]));
+    json_snapshot!(
+        "list_json",
+        env.run(&["session", "list", "--json"]).json_lines()
+    );
+    snapshot!("end", env.run(&["session", "end"]).transcript());
+    json_snapshot!(
+        "ended_json",
+        env.ok_json(&["session", "show", "coral-heron"])
+    );
+    snapshot!("status_none", env.run(&["session", "status"]).transcript());
+}
+
+#[test]
 fn two_agents_in_one_clone_hold_different_sessions() {
     let env = Env::new();
     let line_a = env.ok(&["session", "start", "--actor", "agent-a", "--shell"]);
@@ -146,6 +183,9 @@ fn callsigns_are_unique_among_open_sessions() {
         (r.code, r.error()["error"].as_str()),
         (3, Some("callsign_in_use"))
     );
+    snapshot!("callsign_in_use_json", r.transcript());
+    let r = env.run(&["session", "start", "--callsign", "coral-heron"]);
+    snapshot!("callsign_in_use", r.transcript());
     let mut seen = std::collections::HashSet::new();
     for _ in 0..20 {
         let s = env.ok_json(&["session", "start"]);
@@ -159,13 +199,17 @@ fn callsigns_are_unique_among_open_sessions() {
 #[test]
 fn unknown_or_ended_sessions_are_clear_errors_that_write_nothing() {
     let env = Env::new();
+    let mut errors = Vec::new();
     let r = env.run(&["session", "show", "ghost-owl", "--json"]);
     assert_eq!(
         (r.code, r.error()["error"].as_str()),
         (1, Some("session_not_found"))
     );
+    errors.push(r.transcript());
+    errors.push(env.run(&["session", "show", "ghost-owl"]).transcript());
     let r = env.run(&["session", "end", "sess_nope", "--json"]);
     assert_eq!(r.code, 1);
+    errors.push(r.transcript());
     let r = env.run_env(
         &["deposit", "--title", "t", "--json"],
         &[("RELAY_SESSION", "sess_nope")],
@@ -174,6 +218,7 @@ fn unknown_or_ended_sessions_are_clear_errors_that_write_nothing() {
         (r.code, r.error()["error"].as_str()),
         (1, Some("session_not_found"))
     );
+    errors.push(r.transcript());
     let started = env.ok_json(&["session", "start", "--callsign", "old-fox"]);
     env.ok(&["session", "end", "old-fox"]);
     let r = env.run(&["deposit", "--title", "t", "--session", "old-fox", "--json"]);
@@ -181,8 +226,16 @@ fn unknown_or_ended_sessions_are_clear_errors_that_write_nothing() {
         (r.code, r.error()["error"].as_str()),
         (3, Some("session_ended"))
     );
+    errors.push(r.transcript());
+    errors.push(
+        env.run(&["deposit", "--title", "t", "--session", "old-fox"])
+            .transcript(),
+    );
     let r = env.run(&["session", "end", "--json"]);
     assert_eq!(r.code, 2, "no current session: {}", r.stderr);
+    errors.push(r.transcript());
+    errors.push(env.run(&["session", "end"]).transcript());
+    snapshot!("errors", errors.join("\n"));
     assert!(env.package_lines("demo").is_empty());
     assert_eq!(
         env.ok_json(&["session", "show", started["session_id"].as_str().unwrap()])["session"]["callsign"],

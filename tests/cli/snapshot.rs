@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::harness::Env;
+use crate::harness::{Env, snapshot};
 
 #[test]
 fn as_of_reproduces_an_earlier_orient_byte_for_byte_whatever_is_written_since() {
@@ -127,12 +127,8 @@ fn as_of_before_the_project_or_in_the_future_reads_with_a_note() {
     let id = env.deposit("Only package", &[]);
     let run = env.run(&["pull", &id, "--as-of", "2001-01-01", "--json"]);
     assert_eq!(run.code, 1);
-    assert!(
-        run.error()["message"]
-            .as_str()
-            .unwrap()
-            .contains("did not exist yet")
-    );
+    // "did not exist yet"
+    snapshot!("as_of_before_the_package", run.transcript());
     for args in [
         vec!["pull", "--latest", "--as-of", "2001-01-01"],
         vec!["search", "package", "--as-of", "2001-01-01"],
@@ -140,21 +136,14 @@ fn as_of_before_the_project_or_in_the_future_reads_with_a_note() {
     ] {
         let early = env.run(&args);
         assert_eq!((early.code, early.stdout.as_str()), (0, ""), "{args:?}");
-        assert!(
-            early.stderr.contains(
-                "--as-of 2001-01-01T00:00:00.000000Z is before project `demo` was created"
-            ),
-            "{args:?}: {}",
-            early.stderr
-        );
+        // "--as-of 2001-01-01T00:00:00.000000Z is before project `demo` was created"
+        let name = format!("as_of_before_the_project-{}", args[0]);
+        snapshot!(name, early.transcript());
     }
     let future = env.run(&["orient", "--as-of", "2999-01-01"]);
     assert_eq!(future.code, 0, "{}", future.stderr);
-    assert!(
-        future.stderr.contains("is in the future"),
-        "{}",
-        future.stderr
-    );
+    // "is in the future"
+    snapshot!("as_of_in_the_future", future.stderr);
     // A time inside the store's life says nothing; --json keeps stderr for errors.
     let second = env.ok_json(&["deposit", "--title", "Second package"]);
     let t = second["package"]["created_at"].as_str().unwrap();

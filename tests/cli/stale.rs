@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::{Env, read};
+use crate::harness::{Env, read, snapshot};
 
 /// `x-stale` of every line a `--json` read prints.
 fn x_stale(env: &Env, args: &[&str]) -> Vec<Value> {
@@ -64,31 +64,16 @@ fn changed_missing_and_restored_files_are_flagged_in_every_read() {
     std::fs::write(env.path("a.md"), "edited since\n").unwrap();
     let changed = json!([{"path": "a.md", "reason": "changed"}]);
     assert_eq!(every_read(&env, &id), vec![vec![changed]; 4]);
-    let card = env.ok(&["pull", &id]);
-    assert!(
-        card.contains(concat!(
-            "  Deliverables:\n",
-            "    a.md (md, 13 bytes)\n",
-            "    https://example.com/spec (url)\n",
-            "  ! may be stale: a.md changed\n"
-        )),
-        "{card}"
-    );
-    let result = env.ok(&["search", "notes"]);
-    assert!(
-        result.contains(" · standard\n   ! may be stale: a.md changed\n"),
-        "{result}"
-    );
-    let latest = env.ok(&["pull"]);
-    assert!(
-        latest.contains("  ! may be stale: a.md changed\n"),
-        "{latest}"
-    );
+    // The card lists the deliverables and then "! may be stale: a.md changed"; so do the
+    // search result and the latest listing.
+    snapshot!("card_changed", env.ok(&["pull", &id]));
+    snapshot!("search_changed", env.ok(&["search", "notes"]));
+    snapshot!("latest_changed", env.ok(&["pull"]));
 
     std::fs::remove_file(env.path("a.md")).unwrap();
     let missing = json!([{"path": "a.md", "reason": "missing"}]);
     assert_eq!(every_read(&env, &id), vec![vec![missing]; 4]);
-    assert!(env.ok(&["pull"]).contains("! may be stale: a.md missing\n"));
+    snapshot!("latest_missing", env.ok(&["pull"]));
 
     std::fs::write(env.path("a.md"), "the original\n").unwrap();
     assert_eq!(every_read(&env, &id), vec![vec![json!([])]; 4]);
@@ -207,6 +192,8 @@ fn orient_marks_stale_packages_and_says_what_git_has_not_seen() {
             || md.contains(&format!("`{id}` ⚠ may be stale: a.md changed\n")),
         "{md}"
     );
+    // "Not committed yet: …" in the header, the mark under the package.
+    snapshot!("orient_stale_uncommitted", md);
     let bundle = env.ok_json(&["orient"]);
     assert_eq!(
         bundle["x-stale"],

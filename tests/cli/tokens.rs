@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::Env;
+use crate::harness::{Env, json_snapshot, snapshot};
 
 #[test]
 fn token_commands_show_a_token_once_and_keep_only_its_hash() {
@@ -21,11 +21,13 @@ fn token_commands_show_a_token_once_and_keep_only_its_hash() {
     assert_eq!(r.code, 0, "{r:?}");
     let token = r.stdout.trim().to_string();
     assert!(token.starts_with("relay_") && token.len() == 70, "{token}");
-    assert!(r.stderr.contains("cannot show it again"), "{}", r.stderr);
+    // The token on stdout, and on stderr that it "cannot show it again".
+    snapshot!("create", r.transcript());
     let file = env.store().join("local/tokens.ndjson");
     let stored = std::fs::read_to_string(&file).unwrap();
     assert!(!stored.contains(&token), "the token itself is never stored");
     let listed = env.run(&["token", "list", "--json"]).json();
+    json_snapshot!("list_json", &listed);
     assert_eq!(listed["actor_id"], "claude");
     assert_eq!(listed["actor_type"], "agent");
     assert_eq!(listed["projects"], json!(["web"]));
@@ -38,13 +40,18 @@ fn token_commands_show_a_token_once_and_keep_only_its_hash() {
     let id = listed["token_id"].as_str().unwrap();
     let revoked = env.ok_json(&["token", "revoke", id]);
     assert!(revoked["revoked_at"].is_string());
+    json_snapshot!("revoke_json", &revoked);
     let human = env.ok(&["token", "list"]);
-    assert!(human.contains(id) && human.contains("revoked"), "{human}");
+    assert!(human.contains(id), "{human}");
+    // The token's id, and that it is revoked.
+    snapshot!("list_revoked", human);
     let r = env.run(&["token", "revoke", "tok_nope", "--json"]);
     assert_eq!(
         (r.code, r.error()["error"].as_str()),
         (1, Some("token_not_found"))
     );
+    let mut errors = vec![r.transcript()];
+    errors.push(env.run(&["token", "revoke", "tok_nope"]).transcript());
     let r = env.run(&[
         "token", "create", "--actor", "x", "--scope", "nope", "--json",
     ]);
@@ -52,6 +59,8 @@ fn token_commands_show_a_token_once_and_keep_only_its_hash() {
         (r.code, r.error()["error"].as_str()),
         (1, Some("project_not_found"))
     );
+    errors.push(r.transcript());
+    snapshot!("errors", errors.join("\n"));
     // The store's .gitignore keeps local/ out of git.
     assert!(crate::harness::read(&env.store().join(".gitignore")).contains("local/"));
 }
@@ -193,12 +202,15 @@ fn token_narrow_keeps_some_projects_never_adds_one_and_lists_the_narrower_scope(
     assert_eq!(narrowed["projects"], json!(["web"]));
     assert_eq!(narrowed["read_only"], true);
     assert!(narrowed["narrowed_at"].is_string(), "{narrowed}");
+    json_snapshot!("narrow_json", &narrowed);
     let listed = env.ok_json(&["token", "list"]);
     assert_eq!(listed["projects"], json!(["web"]));
     let human = env.ok(&["token", "list"]);
-    assert!(human.contains("web  read-only"), "{human}");
+    // "web  read-only"
+    snapshot!("list_narrowed", human);
     let file = env.store().join("local/tokens.ndjson");
     let before = std::fs::read(&file).unwrap();
+    let mut errors = Vec::new();
     for (args, code) in [
         (vec!["--scope", "demo"], "invalid_input"),
         (vec![], "invalid_input"),
@@ -211,7 +223,9 @@ fn token_narrow_keeps_some_projects_never_adds_one_and_lists_the_narrower_scope(
             (4, Some(code)),
             "{r:?}"
         );
+        errors.push(r.transcript());
     }
+    snapshot!("narrow_errors", errors.join("\n"));
     let r = env.run(&["token", "narrow", "tok_nope", "--read-only", "--json"]);
     assert_eq!(r.error()["error"], "token_not_found");
     env.ok(&["token", "narrow", id, "--scope", "web"]);

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::{Env, read};
+use crate::harness::{Env, json_snapshot, read, snapshot};
 
 fn log_path(env: &Env) -> std::path::PathBuf {
     env.package_lines_file()
@@ -22,6 +22,8 @@ fn a_sound_store_passes() {
     env.ok(&["session", "start"]);
     assert_eq!(env.ok(&["verify"]), "The store is sound.\n");
     assert_eq!(problems(&env), (0, vec![]));
+    snapshot!("sound", env.run(&["verify"]).transcript());
+    snapshot!("sound_json", env.run(&["verify", "--json"]).transcript());
 }
 
 #[test]
@@ -40,7 +42,9 @@ fn a_tampered_line_is_named_and_quarantined_by_fix() {
     assert_eq!(found[0]["file"], rel.as_str());
     assert_eq!(found[0]["line"], 2);
     assert_eq!(found[0]["kind"], "hash_mismatch");
+    json_snapshot!("tampered_json", &found);
     let human = env.run(&["verify"]);
+    snapshot!("tampered", human.transcript());
     assert!(
         human.stdout.starts_with(&format!(
             "{rel}:2: package {id} does not match its stored hash"
@@ -48,7 +52,7 @@ fn a_tampered_line_is_named_and_quarantined_by_fix() {
         "{}",
         human.stdout
     );
-    env.ok(&["verify", "--fix"]);
+    snapshot!("tampered_fix", env.run(&["verify", "--fix"]).transcript());
     assert_eq!(problems(&env), (0, vec![]));
     let q: Value =
         serde_json::from_str(read(&env.store().join("quarantine.ndjson")).trim()).unwrap();
@@ -95,8 +99,11 @@ fn torn_lines_conflict_markers_and_stray_files() {
             "unexpected_file"
         ]
     );
+    json_snapshot!("conflict_markers_json", &found);
+    snapshot!("conflict_markers", env.run(&["verify"]).transcript());
     let r = env.run(&["verify", "--fix"]);
     assert_eq!(r.code, 5, "conflict markers are not repaired silently");
+    snapshot!("conflict_markers_fix", r.transcript());
 }
 
 #[test]
@@ -137,11 +144,8 @@ fn fix_closes_fact_forks_left_by_a_merge() {
         "{}",
         human.stdout
     );
-    assert!(
-        human.stdout.contains("[fact_fork] (note)\n"),
-        "{}",
-        human.stdout
-    );
+    // Ends with "[fact_fork] (note)".
+    snapshot!("fact_fork", human.transcript());
     let current = env.ok_json(&["facts", "get", "svc", "status"]);
     let history = env
         .run(&["facts", "history", "svc", "status", "--json"])
