@@ -57,6 +57,11 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
          `invalid_input`",
     ),
     (
+        "pull_relevant_without_query",
+        "a relevant pull without a query: the CLI's argument parser answers `usage`, MCP and \
+         HTTP `invalid_input`",
+    ),
+    (
         "orient_max_tokens",
         "orient's budget: HTTP takes `max_chars` only and refuses `max_tokens` \
          (`invalid_input`); the CLI and MCP fit the bundle to 4 characters a token",
@@ -139,6 +144,13 @@ fn cases() -> Vec<Case> {
             Search,
             json!({"query": "schema migration", "search": "keyword"}),
         ),
+        // Without a model, the default mode is keyword on every door.
+        case("search_default_mode", Search, json!({"query": "pool leak"})),
+        case(
+            "pull_relevant_without_query",
+            PullRelevant,
+            json!({"limit": 3}),
+        ),
         case("orient", Orient, json!({"window_days": 14, "limit": 5})),
         case("orient_max_chars", Orient, json!({"max_chars": 600})),
         case("orient_max_tokens", Orient, json!({"max_tokens": 150})),
@@ -146,6 +158,12 @@ fn cases() -> Vec<Case> {
             "orchestrate",
             Orchestrate,
             json!({"project": "demo", "focus": "pool", "snippets": 5, "search": "keyword"}),
+        ),
+        // Every project the caller may see: `--all-projects`, `all_projects`, no `?project=`.
+        case(
+            "orchestrate_all_projects",
+            Orchestrate,
+            json!({"all_projects": true, "snippets": 5}),
         ),
         case(
             "retract",
@@ -174,6 +192,12 @@ fn cases() -> Vec<Case> {
         ),
         case("facts_list", FactsList, json!({})),
         case("facts_list_by_subject", FactsList, json!({"subject": "db"})),
+        case("facts_list_by_tag", FactsList, json!({"tag": "db"})),
+        case(
+            "facts_list_with_ended",
+            FactsList,
+            json!({"include_ended": true}),
+        ),
         case(
             "facts_history",
             FactsHistory,
@@ -195,6 +219,7 @@ fn cases() -> Vec<Case> {
             json!({"callsign": "amber-otter"}),
         ),
         case("session_list", SessionList, json!({})),
+        case("session_list_active", SessionList, json!({"active": true})),
         case("session_end", SessionEnd, json!({"session": "coral-heron"})),
         case(
             "session_end_unknown",

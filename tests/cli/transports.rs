@@ -202,9 +202,11 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
     }
     let s = |key: &str| r[key].as_str().map(str::to_string);
     let mut args: Vec<String>;
+    // `--name VALUE` for each value of `key` (a list repeats it); `--name` alone for true.
     let flag = |args: &mut Vec<String>, name: &str, key: &str| {
         let values = match &r[key] {
-            Value::Null => vec![],
+            Value::Null | Value::Bool(false) => vec![],
+            Value::Bool(true) => return args.push(name.to_string()),
             Value::Array(items) => items.clone(),
             v => vec![v.clone()],
         };
@@ -230,12 +232,14 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
         }
         PullOne => args = vec!["pull".into(), s("id")?],
         PullRelevant => {
-            args = vec!["pull".into(), "--relevant".into(), s("query")?];
+            args = words(&["pull", "--relevant"]);
+            args.extend(s("query"));
             flag(&mut args, "--limit", "limit");
             flag(&mut args, "--mode", "search");
         }
         Search => {
-            args = vec!["search".into(), s("query")?];
+            args = words(&["search"]);
+            args.extend(s("query"));
             flag(&mut args, "--limit", "limit");
             flag(&mut args, "--mode", "search");
         }
@@ -252,6 +256,7 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
             flag(&mut args, "--focus", "focus");
             flag(&mut args, "--snippets", "snippets");
             flag(&mut args, "--mode", "search");
+            flag(&mut args, "--all-projects", "all_projects");
         }
         Retract => {
             args = vec!["retract".into(), s("id")?];
@@ -280,12 +285,18 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
         FactsList => {
             args = words(&["facts", "list"]);
             flag(&mut args, "--subject", "subject");
+            flag(&mut args, "--predicate", "predicate");
+            flag(&mut args, "--tag", "tag");
+            flag(&mut args, "--include-ended", "include_ended");
         }
         SessionStart => {
             args = words(&["session", "start"]);
             flag(&mut args, "--callsign", "callsign");
         }
-        SessionList => args = words(&["session", "list"]),
+        SessionList => {
+            args = words(&["session", "list"]);
+            flag(&mut args, "--active", "active");
+        }
         SessionEnd => args = vec!["session".into(), "end".into(), s("session")?],
         ReviewFlag | ReviewApprove | ReviewRequestChanges => {
             let verb = match op {
@@ -363,17 +374,20 @@ pub fn http_call(op: Op, r: &Value) -> Option<HttpCall> {
             (format!("/v1/orchestrate{}", query_of(r, &keys)), None)
         }
         FactsAssert => (format!("{project}/facts"), Some(r.clone())),
-        FactsList => (
-            format!("{project}/facts{}", query_of(r, &["subject"])),
-            None,
-        ),
+        FactsList => {
+            let keys = ["subject", "predicate", "tag", "include_ended"];
+            (format!("{project}/facts{}", query_of(r, &keys)), None)
+        }
         FactsHistory | FactsInvalidate => {
             let tail = if op == FactsHistory { "/history" } else { "" };
             let keys = ["subject", "predicate"];
             (format!("{project}/facts{tail}{}", query_of(r, &keys)), None)
         }
         SessionStart => (format!("{project}/sessions"), Some(r.clone())),
-        SessionList => (format!("{project}/sessions"), None),
+        SessionList => (
+            format!("{project}/sessions{}", query_of(r, &["active"])),
+            None,
+        ),
         SessionEnd => (format!("/v1/sessions/{}/end", s("session")), None),
         ReviewFlag | ReviewApprove | ReviewRequestChanges => {
             let verb = match op {
