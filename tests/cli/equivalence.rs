@@ -97,6 +97,9 @@ fn case(name: &'static str, op: Op, request: Value) -> Case {
     Case { name, op, request }
 }
 
+/// A time before any seeded record.
+const PAST: &str = "2001-01-01T00:00:00Z";
+
 fn cases() -> Vec<Case> {
     use Op::*;
     vec![
@@ -128,6 +131,20 @@ fn cases() -> Vec<Case> {
             PullLatest,
             json!({"status": "bogus"}),
         ),
+        case(
+            "pull_latest_bad_since",
+            PullLatest,
+            json!({"since": "next blue moon"}),
+        ),
+        // Snapshot reads, from before the store held anything.
+        case("pull_latest_as_of", PullLatest, json!({"as_of": PAST})),
+        case("orient_as_of", Orient, json!({"as_of": PAST})),
+        case(
+            "orchestrate_as_of",
+            Orchestrate,
+            json!({"project": "demo", "as_of": PAST}),
+        ),
+        case("facts_list_as_of", FactsList, json!({"as_of": PAST})),
         case("pull_one", PullOne, json!({"id": "{P1}"})),
         case(
             "pull_one_unknown",

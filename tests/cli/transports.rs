@@ -229,6 +229,8 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
             flag(&mut args, "--limit", "limit");
             flag(&mut args, "--status", "status");
             flag(&mut args, "--tag", "tags");
+            flag(&mut args, "--since", "since");
+            flag(&mut args, "--as-of", "as_of");
         }
         PullOne => args = vec!["pull".into(), s("id")?],
         PullRelevant => {
@@ -249,6 +251,7 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
             flag(&mut args, "--limit", "limit");
             flag(&mut args, "--max-chars", "max_chars");
             flag(&mut args, "--max-tokens", "max_tokens");
+            flag(&mut args, "--as-of", "as_of");
         }
         Orchestrate => {
             args = words(&["orchestrate"]);
@@ -257,6 +260,7 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
             flag(&mut args, "--snippets", "snippets");
             flag(&mut args, "--mode", "search");
             flag(&mut args, "--all-projects", "all_projects");
+            flag(&mut args, "--as-of", "as_of");
         }
         Retract => {
             args = vec!["retract".into(), s("id")?];
@@ -288,6 +292,7 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
             flag(&mut args, "--predicate", "predicate");
             flag(&mut args, "--tag", "tag");
             flag(&mut args, "--include-ended", "include_ended");
+            flag(&mut args, "--as-of", "as_of");
         }
         SessionStart => {
             args = words(&["session", "start"]);
@@ -355,7 +360,7 @@ pub fn http_call(op: Op, r: &Value) -> Option<HttpCall> {
             if let Some(tags) = r.get("tags") {
                 q["tag"] = tags.clone();
             }
-            let keys = ["mode", "limit", "status", "tag"];
+            let keys = ["mode", "limit", "status", "tag", "since", "as_of"];
             (format!("{project}/packages{}", query_of(&q, &keys)), None)
         }
         PullRelevant | Search => {
@@ -366,16 +371,16 @@ pub fn http_call(op: Op, r: &Value) -> Option<HttpCall> {
         }
         PullOne => (format!("/v1/packages/{}", s("id")), None),
         Orient => {
-            let keys = ["window_days", "limit", "max_chars", "max_tokens"];
+            let keys = ["window_days", "limit", "max_chars", "max_tokens", "as_of"];
             (format!("{project}/orient{}", query_of(r, &keys)), None)
         }
         Orchestrate => {
-            let keys = ["project", "focus", "snippets", "search"];
+            let keys = ["project", "focus", "snippets", "search", "as_of"];
             (format!("/v1/orchestrate{}", query_of(r, &keys)), None)
         }
         FactsAssert => (format!("{project}/facts"), Some(r.clone())),
         FactsList => {
-            let keys = ["subject", "predicate", "tag", "include_ended"];
+            let keys = ["subject", "predicate", "tag", "include_ended", "as_of"];
             (format!("{project}/facts{}", query_of(r, &keys)), None)
         }
         FactsHistory | FactsInvalidate => {
