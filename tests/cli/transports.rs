@@ -1,0 +1,602 @@
+//! The three doors of the transport-equivalence test (`equivalence`): every operation more
+//! than one door offers, how each door is asked for it (CLI `--json` arguments, `relay
+//! mcp`'s `tools/call`, a `relay serve` request), and its answer as an [`Answer`] with the
+//! door's envelope taken off.
+
+use serde_json::{Value, json};
+
+use crate::harness::{Env, Run};
+use crate::mcp;
+use crate::serve::{Served, curl};
+
+/// Every operation more than one door offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Op {
+    Conformance,
+    Status,
+    Deposit,
+    PullLatest,
+    PullOne,
+    PullRelevant,
+    Search,
+    Orient,
+    Orchestrate,
+    Retract,
+    FactsAssert,
+    FactsGet,
+    FactsList,
+    FactsHistory,
+    FactsInvalidate,
+    SessionStart,
+    SessionList,
+    SessionEnd,
+    ReviewFlag,
+    ReviewApprove,
+    ReviewRequestChanges,
+    ReviewList,
+    ProjectsList,
+    ProjectsCreate,
+    ProjectsArchive,
+    AmpStore,
+    AmpSearch,
+    AmpList,
+    AmpGet,
+    AmpDelete,
+    AmpStatus,
+}
+
+pub const OPS: &[Op] = &[
+    Op::Conformance,
+    Op::Status,
+    Op::Deposit,
+    Op::PullLatest,
+    Op::PullOne,
+    Op::PullRelevant,
+    Op::Search,
+    Op::Orient,
+    Op::Orchestrate,
+    Op::Retract,
+    Op::FactsAssert,
+    Op::FactsGet,
+    Op::FactsList,
+    Op::FactsHistory,
+    Op::FactsInvalidate,
+    Op::SessionStart,
+    Op::SessionList,
+    Op::SessionEnd,
+    Op::ReviewFlag,
+    Op::ReviewApprove,
+    Op::ReviewRequestChanges,
+    Op::ReviewList,
+    Op::ProjectsList,
+    Op::ProjectsCreate,
+    Op::ProjectsArchive,
+    Op::AmpStore,
+    Op::AmpSearch,
+    Op::AmpList,
+    Op::AmpGet,
+    Op::AmpDelete,
+    Op::AmpStatus,
+];
+
+impl Op {
+    /// Whether the operation writes (and so runs on three copies of the store).
+    pub fn writes(self) -> bool {
+        use Op::*;
+        matches!(
+            self,
+            Deposit
+                | Retract
+                | FactsAssert
+                | FactsInvalidate
+                | SessionStart
+                | SessionEnd
+                | ReviewFlag
+                | ReviewApprove
+                | ReviewRequestChanges
+                | ProjectsCreate
+                | ProjectsArchive
+                | AmpStore
+                | AmpDelete
+        )
+    }
+
+    /// The MCP tool that offers it, if any.
+    pub fn mcp_tool(self) -> Option<&'static str> {
+        use Op::*;
+        Some(match self {
+            Conformance => "conformance",
+            Status => "status",
+            Deposit => "deposit",
+            PullLatest | PullOne | PullRelevant | Search => "pull",
+            Orient => "orient",
+            Orchestrate => "orchestrate",
+            Retract => "retract",
+            FactsAssert => "facts_assert",
+            FactsGet => "facts_get",
+            FactsList => "facts_list",
+            FactsInvalidate => "facts_invalidate",
+            SessionStart => "session_start",
+            SessionEnd => "session_end",
+            ReviewFlag => "review_flag",
+            ReviewApprove => "review_approve",
+            ReviewRequestChanges => "review_request_changes",
+            ReviewList => "review_list",
+            AmpStore => "amp_store",
+            AmpSearch => "amp_search",
+            AmpList => "amp_list",
+            AmpGet => "amp_get",
+            AmpDelete => "amp_delete",
+            AmpStatus => "amp_status",
+            FactsHistory | SessionList | ProjectsList | ProjectsCreate | ProjectsArchive => {
+                return None;
+            }
+        })
+    }
+
+    /// The HTTP route (method, path as the route table writes it) that offers it, if any.
+    pub fn http_route(self) -> Option<(&'static str, &'static str)> {
+        use Op::*;
+        Some(match self {
+            Conformance => ("GET", "/v1/conformance"),
+            Deposit => ("POST", "/v1/projects/{project_id}/packages"),
+            PullLatest | PullRelevant | Search => ("GET", "/v1/projects/{project_id}/packages"),
+            PullOne => ("GET", "/v1/packages/{package_id}"),
+            Orient => ("GET", "/v1/projects/{project_id}/orient"),
+            Orchestrate => ("GET", "/v1/orchestrate"),
+            FactsAssert => ("POST", "/v1/projects/{project_id}/facts"),
+            FactsList => ("GET", "/v1/projects/{project_id}/facts"),
+            FactsInvalidate => ("DELETE", "/v1/projects/{project_id}/facts"),
+            FactsHistory => ("GET", "/v1/projects/{project_id}/facts/history"),
+            SessionStart => ("POST", "/v1/projects/{project_id}/sessions"),
+            SessionList => ("GET", "/v1/projects/{project_id}/sessions"),
+            SessionEnd => ("POST", "/v1/sessions/{session_id}/end"),
+            ReviewFlag => ("POST", "/v1/packages/{package_id}/flag"),
+            ReviewApprove => ("POST", "/v1/packages/{package_id}/approve"),
+            ReviewRequestChanges => ("POST", "/v1/packages/{package_id}/request-changes"),
+            ReviewList => ("GET", "/v1/projects/{project_id}/reviews"),
+            ProjectsList => ("GET", "/v1/projects"),
+            ProjectsCreate => ("POST", "/v1/projects"),
+            ProjectsArchive => ("POST", "/v1/projects/{project_id}/archive"),
+            AmpStore => ("POST", "/amp/store"),
+            AmpSearch => ("POST", "/amp/search"),
+            AmpList => ("GET", "/amp/records"),
+            AmpGet => ("GET", "/amp/records/{id}"),
+            AmpDelete => ("DELETE", "/amp/records/{id}"),
+            AmpStatus => ("GET", "/amp/status"),
+            Status | Retract | FactsGet => return None,
+        })
+    }
+
+    /// Whether the CLI offers it (the AMP operations are MCP's and HTTP's only).
+    pub fn on_cli(self) -> bool {
+        use Op::*;
+        !matches!(
+            self,
+            AmpStore | AmpSearch | AmpList | AmpGet | AmpDelete | AmpStatus
+        )
+    }
+
+    /// Whether the CLI prints it as NDJSON, one line per item.
+    pub fn cli_listing(self) -> bool {
+        use Op::*;
+        matches!(
+            self,
+            PullLatest
+                | PullRelevant
+                | Search
+                | FactsList
+                | FactsHistory
+                | SessionList
+                | ReviewList
+                | ProjectsList
+        )
+    }
+}
+
+/// The CLI's arguments (and stdin) for `request`, or `None` where the CLI lacks the op.
+pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
+    use Op::*;
+    if !op.on_cli() {
+        return None;
+    }
+    let s = |key: &str| r[key].as_str().map(str::to_string);
+    let mut args: Vec<String>;
+    // `--name VALUE` for each value of `key` (a list repeats it); `--name` alone for true.
+    let flag = |args: &mut Vec<String>, name: &str, key: &str| {
+        let values = match &r[key] {
+            Value::Null | Value::Bool(false) => vec![],
+            Value::Bool(true) => return args.push(name.to_string()),
+            Value::Array(items) => items.clone(),
+            v => vec![v.clone()],
+        };
+        for v in values {
+            args.push(name.to_string());
+            args.push(v.as_str().map_or_else(|| v.to_string(), str::to_string));
+        }
+    };
+    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut stdin = None;
+    match op {
+        Conformance => args = words(&["conformance"]),
+        Status => args = words(&["status"]),
+        Deposit => {
+            args = words(&["deposit", "--from", "-"]);
+            stdin = Some(r.to_string());
+        }
+        PullLatest => {
+            args = words(&["pull", "--latest"]);
+            flag(&mut args, "--limit", "limit");
+            flag(&mut args, "--status", "status");
+            flag(&mut args, "--tag", "tags");
+            flag(&mut args, "--since", "since");
+            flag(&mut args, "--as-of", "as_of");
+        }
+        PullOne => args = vec!["pull".into(), s("id")?],
+        PullRelevant => {
+            args = words(&["pull", "--relevant"]);
+            args.extend(s("query"));
+            flag(&mut args, "--limit", "limit");
+            flag(&mut args, "--mode", "search");
+        }
+        Search => {
+            args = words(&["search"]);
+            args.extend(s("query"));
+            flag(&mut args, "--limit", "limit");
+            flag(&mut args, "--mode", "search");
+        }
+        Orient => {
+            args = words(&["orient"]);
+            flag(&mut args, "--window-days", "window_days");
+            flag(&mut args, "--limit", "limit");
+            flag(&mut args, "--max-chars", "max_chars");
+            flag(&mut args, "--max-tokens", "max_tokens");
+            flag(&mut args, "--as-of", "as_of");
+        }
+        Orchestrate => {
+            args = words(&["orchestrate"]);
+            flag(&mut args, "--project", "project");
+            flag(&mut args, "--focus", "focus");
+            flag(&mut args, "--snippets", "snippets");
+            flag(&mut args, "--mode", "search");
+            flag(&mut args, "--all-projects", "all_projects");
+            flag(&mut args, "--as-of", "as_of");
+        }
+        Retract => {
+            args = vec!["retract".into(), s("id")?];
+            flag(&mut args, "--reason", "reason");
+        }
+        FactsAssert => {
+            args = words(&["facts", "assert"]);
+            for key in ["subject", "predicate", "value"] {
+                match &r[key] {
+                    Value::Null => {}
+                    Value::String(v) => args.push(v.clone()),
+                    v => args.push(v.to_string()),
+                }
+            }
+            flag(&mut args, "--tag", "tags");
+            flag(&mut args, "--confidence", "confidence");
+        }
+        FactsGet | FactsHistory | FactsInvalidate => {
+            let verb = match op {
+                FactsGet => "get",
+                FactsHistory => "history",
+                _ => "invalidate",
+            };
+            args = vec!["facts".into(), verb.into(), s("subject")?, s("predicate")?];
+        }
+        FactsList => {
+            args = words(&["facts", "list"]);
+            flag(&mut args, "--subject", "subject");
+            flag(&mut args, "--predicate", "predicate");
+            flag(&mut args, "--tag", "tag");
+            flag(&mut args, "--include-ended", "include_ended");
+            flag(&mut args, "--as-of", "as_of");
+        }
+        SessionStart => {
+            args = words(&["session", "start"]);
+            flag(&mut args, "--callsign", "callsign");
+        }
+        SessionList => {
+            args = words(&["session", "list"]);
+            flag(&mut args, "--active", "active");
+        }
+        SessionEnd => args = vec!["session".into(), "end".into(), s("session")?],
+        ReviewFlag | ReviewApprove | ReviewRequestChanges => {
+            let verb = match op {
+                ReviewFlag => "flag",
+                ReviewApprove => "approve",
+                _ => "request-changes",
+            };
+            args = vec!["review".into(), verb.into(), s("package_id")?];
+            if let Some(t) = s("review_type") {
+                args.push(format!("--{t}"));
+            }
+            flag(&mut args, "--note", "note");
+        }
+        ReviewList => {
+            args = words(&["review", "list"]);
+            if let Some(t) = s("review_type") {
+                args.push(format!("--{t}"));
+            }
+        }
+        ProjectsList => args = words(&["projects", "list"]),
+        ProjectsCreate => {
+            args = vec!["projects".into(), "create".into(), s("project_id")?];
+            flag(&mut args, "--name", "name");
+        }
+        ProjectsArchive => args = vec!["projects".into(), "archive".into(), s("project_id")?],
+        AmpStore | AmpSearch | AmpList | AmpGet | AmpDelete | AmpStatus => return None,
+    }
+    Some((args, stdin))
+}
+
+/// The MCP tool's arguments for `request`.
+pub fn mcp_arguments(op: Op, r: &Value) -> Value {
+    let mut args = r.clone();
+    let mode = match op {
+        Op::PullLatest => "latest",
+        Op::PullOne => "specific",
+        Op::PullRelevant | Op::Search => "relevant",
+        _ => return args,
+    };
+    args["mode"] = json!(mode);
+    args
+}
+
+/// The HTTP request for `request` in project `demo`.
+pub fn http_call(op: Op, r: &Value) -> Option<HttpCall> {
+    use Op::*;
+    let (method, _) = op.http_route()?;
+    let s = |key: &str| r[key].as_str().unwrap_or_default().to_string();
+    let project = "/v1/projects/demo";
+    let (path, body) = match op {
+        Conformance => ("/v1/conformance".to_string(), None),
+        Deposit => (format!("{project}/packages"), Some(r.clone())),
+        PullLatest => {
+            let mut q = r.clone();
+            q["mode"] = json!("latest");
+            if let Some(tags) = r.get("tags") {
+                q["tag"] = tags.clone();
+            }
+            let keys = ["mode", "limit", "status", "tag", "since", "as_of"];
+            (format!("{project}/packages{}", query_of(&q, &keys)), None)
+        }
+        PullRelevant | Search => {
+            let mut q = r.clone();
+            q["mode"] = json!("relevant");
+            let keys = ["mode", "query", "limit", "search"];
+            (format!("{project}/packages{}", query_of(&q, &keys)), None)
+        }
+        PullOne => (format!("/v1/packages/{}", s("id")), None),
+        Orient => {
+            let keys = ["window_days", "limit", "max_chars", "max_tokens", "as_of"];
+            (format!("{project}/orient{}", query_of(r, &keys)), None)
+        }
+        Orchestrate => {
+            let keys = ["project", "focus", "snippets", "search", "as_of"];
+            (format!("/v1/orchestrate{}", query_of(r, &keys)), None)
+        }
+        FactsAssert => (format!("{project}/facts"), Some(r.clone())),
+        FactsList => {
+            let keys = ["subject", "predicate", "tag", "include_ended", "as_of"];
+            (format!("{project}/facts{}", query_of(r, &keys)), None)
+        }
+        FactsHistory | FactsInvalidate => {
+            let tail = if op == FactsHistory { "/history" } else { "" };
+            let keys = ["subject", "predicate"];
+            (format!("{project}/facts{tail}{}", query_of(r, &keys)), None)
+        }
+        SessionStart => (format!("{project}/sessions"), Some(r.clone())),
+        SessionList => (
+            format!("{project}/sessions{}", query_of(r, &["active"])),
+            None,
+        ),
+        SessionEnd => (format!("/v1/sessions/{}/end", s("session")), None),
+        ReviewFlag | ReviewApprove | ReviewRequestChanges => {
+            let verb = match op {
+                ReviewFlag => "flag",
+                ReviewApprove => "approve",
+                _ => "request-changes",
+            };
+            let mut body = r.clone();
+            body.as_object_mut().unwrap().remove("package_id");
+            let path = format!("/v1/packages/{}/{verb}", s("package_id"));
+            (path, Some(body))
+        }
+        ReviewList => (
+            format!("{project}/reviews{}", query_of(r, &["review_type"])),
+            None,
+        ),
+        ProjectsList => ("/v1/projects".to_string(), None),
+        ProjectsCreate => ("/v1/projects".to_string(), Some(r.clone())),
+        ProjectsArchive => (format!("/v1/projects/{}/archive", s("project_id")), None),
+        AmpStore | AmpSearch => {
+            let verb = if op == AmpStore { "store" } else { "search" };
+            (format!("/amp/{verb}"), Some(r.clone()))
+        }
+        AmpList => {
+            let keys = ["type", "agent", "limit", "offset"];
+            (format!("/amp/records{}", query_of(r, &keys)), None)
+        }
+        AmpGet => (format!("/amp/records/{}", s("id")), None),
+        AmpDelete => {
+            let path = format!("/amp/records/{}{}", s("id"), query_of(r, &["reason"]));
+            (path, None)
+        }
+        AmpStatus => ("/amp/status".to_string(), None),
+        Status | Retract | FactsGet => return None,
+    };
+    Some(HttpCall { method, path, body })
+}
+
+/// The answer with the door's own envelope taken off, in the shape the three share: the
+/// CLI prints a listing as NDJSON, one item a line (a package under `package`, beside its
+/// `x-stale` warnings), where MCP and HTTP answer one object holding the list.
+pub fn shape(op: Op, door: &str, answer: Answer) -> Answer {
+    use Op::*;
+    let Answer::Ok(v) = answer else {
+        return answer;
+    };
+    if door != "cli" {
+        return Answer::Ok(v);
+    }
+    let lines = |v: Value| -> Vec<Value> {
+        match v {
+            Value::Array(items) => items,
+            one => vec![one],
+        }
+    };
+    let each =
+        |v: Value, f: fn(Value) -> Value| -> Vec<Value> { lines(v).into_iter().map(f).collect() };
+    Answer::Ok(match op {
+        PullOne => bare_package(v),
+        PullLatest => json!({ "packages": each(v, bare_package) }),
+        PullRelevant | Search | ReviewList => json!({ "packages": each(v, without_stale) }),
+        FactsList | FactsHistory => json!({ "facts": lines(v) }),
+        SessionList => json!({ "sessions": lines(v) }),
+        ProjectsList => json!({ "projects": lines(v) }),
+        _ => v,
+    })
+}
+
+/// A CLI line without its `x-stale` warnings when there are none.
+fn without_stale(mut line: Value) -> Value {
+    if line.get("x-stale").is_some_and(|s| s == &json!([])) {
+        line.as_object_mut().unwrap().remove("x-stale");
+    }
+    line
+}
+
+/// A CLI line `{"package": …}` (with no `x-stale` warning) as the bare wire package.
+fn bare_package(line: Value) -> Value {
+    let mut line = without_stale(line);
+    match line.as_object() {
+        Some(map) if map.len() == 1 && map.contains_key("package") => line["package"].take(),
+        _ => line,
+    }
+}
+
+/// What an operation answered, whatever door it came through: its JSON, or its error code.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    Ok(Value),
+    Failed(String),
+}
+
+/// `relay ARGS --json` with `stdin`: each line of stdout (one value, or a list when
+/// `listing`), or the code of the JSON error on stderr.
+pub fn cli(env: &Env, args: &[String], stdin: Option<&str>, listing: bool) -> Answer {
+    let mut all: Vec<&str> = args.iter().map(String::as_str).collect();
+    all.push("--json");
+    let run = env.run_stdin(&all, stdin.unwrap_or_default().as_bytes());
+    if run.code != 0 {
+        return Answer::Failed(cli_error_code(&run));
+    }
+    let mut lines = run.json_lines();
+    if !listing && lines.len() == 1 {
+        return Answer::Ok(lines.remove(0));
+    }
+    Answer::Ok(Value::Array(lines))
+}
+
+/// The code of a failed command's JSON error, or `usage` for what the argument parser
+/// refused before any JSON could be written.
+fn cli_error_code(run: &Run) -> String {
+    let line = run.stderr.lines().last().unwrap_or_default();
+    match serde_json::from_str::<Value>(line) {
+        Ok(v) => v["error"].as_str().unwrap_or("?").to_string(),
+        Err(_) => format!("usage (exit {})", run.code),
+    }
+}
+
+/// `tools/call` of `tool` with `arguments` in a fresh `relay mcp`: the structured content,
+/// or the error code of a tool error (a JSON-RPC error answers `rpc:CODE`).
+pub fn mcp(env: &Env, tool: &str, arguments: Value) -> Answer {
+    let replies = mcp::serve(env, &[mcp::call(1, tool, arguments)]);
+    let reply = &replies[0];
+    if let Some(e) = reply.get("error") {
+        return Answer::Failed(format!("rpc:{}", e["code"]));
+    }
+    if reply["result"]["isError"] == true {
+        return Answer::Failed(mcp::tool_error(reply).0);
+    }
+    Answer::Ok(mcp::ok(reply))
+}
+
+/// The names of every tool `relay mcp` lists.
+pub fn mcp_tools(env: &Env) -> Vec<String> {
+    let list = json_rpc_tools_list(env);
+    (list["result"]["tools"].as_array().unwrap().iter())
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn json_rpc_tools_list(env: &Env) -> Value {
+    let request =
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}});
+    mcp::serve(env, &[request]).remove(0)
+}
+
+/// One HTTP request: method, path with its query, and a JSON body.
+pub struct HttpCall {
+    pub method: &'static str,
+    pub path: String,
+    pub body: Option<Value>,
+}
+
+/// `call` against `server` with `bearer`: the body of a 2xx answer, or the error code of
+/// any other (checked to be the body's `error`).
+pub fn http(env: &Env, server: &Served, bearer: &str, call: &HttpCall) -> Answer {
+    let auth = format!("Authorization: Bearer {bearer}");
+    let url = server.at(&call.path);
+    let body = call.body.as_ref().map(Value::to_string);
+    let mut args = vec!["-X", call.method, "-H", &auth];
+    if let Some(body) = &body {
+        args.extend(["-H", "Content-Type: application/json", "-d", body]);
+    }
+    args.push(&url);
+    let (status, body) = curl(env, &args);
+    if (200..300).contains(&status) {
+        Answer::Ok(body)
+    } else {
+        let code = body["error"].as_str().unwrap_or("?");
+        Answer::Failed(code.to_string())
+    }
+}
+
+/// `text` as it may stand in a query string.
+pub fn query_escape(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// `?k=v&…` of the scalar fields of `request` (a list repeats its key), empty when none.
+pub fn query_of(request: &Value, keys: &[&str]) -> String {
+    let mut pairs = Vec::new();
+    for key in keys {
+        let values = match &request[*key] {
+            Value::Null => continue,
+            Value::Array(items) => items.clone(),
+            other => vec![other.clone()],
+        };
+        for v in values {
+            let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+            pairs.push(format!("{key}={}", query_escape(&text)));
+        }
+    }
+    if pairs.is_empty() {
+        String::new()
+    } else {
+        format!("?{}", pairs.join("&"))
+    }
+}
