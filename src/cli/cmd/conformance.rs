@@ -8,7 +8,8 @@ use clap::Args;
 
 use crate::cli::{CliError, CmdResult, Ctx};
 use relay_conformance::{self as suite, Outcome, Report, Verdict};
-use relay_core::ops::{conformance, semantic};
+use relay_core::ops::conformance;
+use relay_core::search::semantic;
 use relay_wire::error::Error;
 
 /// Print the conformance descriptor (§11.5), or check a server's conformance (--check URL)
