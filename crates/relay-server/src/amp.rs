@@ -85,7 +85,7 @@ pub async fn store(
     }
     state
         .blocking(move |s| {
-            let project = project_of(s, amp::named_project(q.project, Some(&record))?)?;
+            let project = project_of(s, relay_wire::amp::named_project(q.project, Some(&record))?)?;
             caller.may_write(&project)?;
             caller.may_name(string(&record, "agent")?.as_deref(), None)?;
             let claim = caller.claim(s, None);

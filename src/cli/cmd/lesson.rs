@@ -1,5 +1,5 @@
 //! `relay lesson add` and `relay lesson list`: lessons (packages of type `x-lesson`, see
-//! [`relay_core::ops::memory`]) recorded once and listed most severe first.
+//! [`relay_wire::memory`]) recorded once and listed most severe first.
 
 use std::io::{Read, Write};
 
@@ -7,9 +7,9 @@ use clap::{Args, Subcommand};
 
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
-use relay_core::ops::memory::Lesson;
 use relay_core::ops::{memory::reads, trust::attribution};
 use relay_wire::error::Error;
+use relay_wire::memory::Lesson;
 
 /// Record lessons learned once and needed forever, and list them
 ///

@@ -1,5 +1,5 @@
 //! `relay snippet add FILE[:START-END]`: keep a piece of a file (a package of type
-//! `x-snippet`, see [`relay_core::ops::memory`]); the reading is [`relay_core::ops::packages::snippet_source`].
+//! `x-snippet`, see [`relay_wire::memory`]); the reading is [`relay_core::ops::packages::snippet_source`].
 
 use clap::{Args, Subcommand};
 

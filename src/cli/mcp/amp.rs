@@ -99,7 +99,7 @@ pub fn store(c: &Call) -> Result<Value, CliError> {
         return Err(invalid("`record` must be an object".into()));
     };
     // The record's `project` (AMP's member) or the call's; two that differ are refused.
-    let project = match amp::named_project(c.args.str("project"), Some(record))? {
+    let project = match relay_wire::amp::named_project(c.args.str("project"), Some(record))? {
         Some(p) => p,
         None => c.ctx.project()?,
     };

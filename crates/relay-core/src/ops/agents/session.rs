@@ -26,11 +26,11 @@ use serde_json::{Map, Value, json};
 
 use crate::ops::agents::auto::{deliverables, id_for, uncommitted};
 use crate::ops::git::git;
-use crate::ops::memory::{CHECKPOINT, Checkpoint};
 use crate::ops::trust::attribution::{self, Claim};
 use relay_store::packages::StoredPackage;
 use relay_store::{Store, log};
 use relay_wire::error::{Error, Result};
+use relay_wire::memory::{CHECKPOINT, Checkpoint};
 use relay_wire::text::{clean_line, cut, whole_lines};
 use relay_wire::time::{self, Timestamp};
 

@@ -371,8 +371,8 @@ impl Orientation {
     /// under Lessons), so the activity by day leaves it out.
     pub fn shown_apart(&self, p: &StoredPackage) -> bool {
         match p.package.package_type() {
-            crate::ops::memory::CHECKPOINT => true,
-            crate::ops::memory::LESSON => self
+            relay_wire::memory::CHECKPOINT => true,
+            relay_wire::memory::LESSON => self
                 .lessons
                 .iter()
                 .any(|l| l.package.id() == p.package.id()),

@@ -4,11 +4,11 @@
 //! those lines are read however large the store; retracted or expired records are hidden as in
 //! every listing.
 
-use crate::ops::memory::{CHECKPOINT, LESSON, SEVERITIES, severity_rank};
 use crate::search::filter::Filter;
 use relay_store::Store;
 use relay_store::packages::StoredPackage;
 use relay_wire::error::{Error, Result};
+use relay_wire::memory::{CHECKPOINT, LESSON, SEVERITIES, severity_rank};
 use relay_wire::time::Timestamp;
 
 /// Which lessons to list.

@@ -52,7 +52,7 @@ pub fn deposit(
         remote_deliverables(store, &input)?;
     }
     // Agent memory's own members are checked as verify checks them, so both agree.
-    crate::ops::memory::check_members(&input).map_err(Error::InvalidInput)?;
+    relay_wire::memory::check_members(&input).map_err(Error::InvalidInput)?;
     store
         .config()
         .limits()

@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::ops::memory::Snippet;
 use relay_wire::error::{Error, Result};
+use relay_wire::memory::Snippet;
 
 /// What to cut: a file and, optionally, its lines `start..=end` (1-based).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -487,7 +487,7 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
             for message in misplacement(field("package_id"), field("project_id"), created) {
                 problem(number, "misplaced", message);
             }
-            if crate::ops::memory::Kind::of_type(field("package_type")).is_some()
+            if relay_wire::memory::Kind::of_type(field("package_type")).is_some()
                 && let Some(message) = memory_problem(first.text)
             {
                 problem(number, "invalid_record", message);
@@ -520,7 +520,7 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
         for message in misplacement(id, p.package.project_id(), created) {
             problem(number, "misplaced", message);
         }
-        if let Err(message) = crate::ops::memory::check_members(p.package.as_map()) {
+        if let Err(message) = relay_wire::memory::check_members(p.package.as_map()) {
             problem(number, "invalid_record", format!("package {id}: {message}"));
         }
         let time = Some(p.package.created_at_str());
@@ -553,7 +553,7 @@ fn memory_problem(package_text: &str) -> Option<String> {
         .get("package_id")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let message = crate::ops::memory::check_members(&map).err()?;
+    let message = relay_wire::memory::check_members(&map).err()?;
     Some(format!("package {id}: {message}"))
 }
 
