@@ -17,11 +17,11 @@ use serde_json::{Value, json};
 
 use crate::search::filter::{Hidden, HiddenBecause, Reveal};
 use relay_store::Store;
+use relay_store::Wake;
 use relay_store::retractions::{RecordKind, Retraction};
 use relay_store::tail::{
     Change, Cursor, LogKind, LogTail, Position, Rewrite, Start, WatchedLog, end_position,
 };
-use relay_store::wake::Wake;
 use relay_wire::error::{Error, Result};
 use relay_wire::expiry;
 

@@ -8,16 +8,15 @@ pub use crate::search::query::is_stopword;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::io::{BufRead, Seek};
 use std::path::{Path, PathBuf};
 
 use crate::search::filter::Filter;
 use crate::search::fuse::Mode;
 use crate::search::{Query, parse, rank, scan};
 use relay_store::Store;
-use relay_store::cache::id_key;
 use relay_store::cache::lite::LiteLine;
-use relay_store::cache::packages::{self, QueryView, hash_prefix};
+use relay_store::cache::packages::{QueryView, hash_prefix};
+use relay_store::cache::{Indexes, id_key};
 use relay_store::packages::{StoredPackage, VersionKey};
 use relay_wire::error::Result;
 use relay_wire::{Status, time};
@@ -260,7 +259,7 @@ fn from_index(
         .collect();
     touched.retain(|&doc| required.iter().all(|&i| tf[doc as usize * terms + i] > 0.0));
     let line_checks = needs_line(q, filter);
-    let mut reader: Option<std::io::BufReader<std::fs::File>> = None;
+    let mut lines = relay_store::log::LinesAt::new(log);
     for &doc in &touched {
         let Some(d) = idx.doc(doc) else { continue };
         let Some(created_at) = chrono::DateTime::from_timestamp_micros(d.created_micros) else {
@@ -276,16 +275,8 @@ fn from_index(
         };
         let row = doc as usize * terms;
         if line_checks || (d.status == Status::Draft && filter.viewer.may_hide_drafts()) {
-            let r = match &mut reader {
-                Some(r) => r,
-                None => reader.insert(std::io::BufReader::new(std::fs::File::open(log).map_err(
-                    |e| relay_wire::Error::io(format!("cannot read {}", log.display()), e),
-                )?)),
-            };
             let mut line = Vec::new();
-            let read = r
-                .seek(std::io::SeekFrom::Start(d.offset))
-                .and_then(|_| r.read_until(b'\n', &mut line));
+            let read = lines.read(d.offset, &mut line)?;
             if let Some((c, line_tf)) = read
                 .ok()
                 .and_then(|_| candidate(&line, file, d.offset, q, filter))
@@ -367,7 +358,7 @@ fn settle_duplicates(parts: &mut [Part]) {
 /// turn) and returns each thread's candidates, each package's current version not superseded.
 fn scan_all(
     files: &[PathBuf],
-    cache: Option<&Path>,
+    cache: Option<&Indexes>,
     q: &Query,
     filter: &Filter,
 ) -> Result<Vec<Part>> {
@@ -385,7 +376,7 @@ fn scan_all(
                     let mut part = Part::default();
                     for (file, path) in files.iter().enumerate().skip(t).step_by(threads) {
                         part.next_log();
-                        if let Some(Ok(idx)) = cache.map(|c| packages::query(c, path, &q.terms)) {
+                        if let Some(Ok(idx)) = cache.map(|c| c.query(path, &q.terms)) {
                             part.totals.indexed_docs += idx.doc_count() as u64;
                             from_index(&idx, path, file as u32, q, filter, &mut part)?;
                             continue;
@@ -453,11 +444,8 @@ pub(crate) fn keyword_list(
             file_project.push(project);
         }
     }
-    let cache = store
-        .config()
-        .search_index()
-        .then(|| store.layout().cache_dir());
-    let parts = scan_all(&files, cache.as_deref(), &q, filter)?;
+    let cache = store.search_indexes();
+    let parts = scan_all(&files, cache.as_ref(), &q, filter)?;
     let mut totals = Totals::default();
     for t in parts.iter().map(|p| &p.totals) {
         totals.indexed_docs += t.indexed_docs;

@@ -21,7 +21,7 @@ use crate::search::{parse, rank};
 use relay_store::Store;
 use relay_store::cache::packages::{self, Doc, QueryView, TYPE_OVERFLOW};
 use relay_store::cache::vectors;
-use relay_store::cache::{KeyMap, id_key};
+use relay_store::cache::{Indexes, KeyMap, id_key};
 use relay_store::packages::VersionKey;
 use relay_wire::error::{Error, Result};
 use relay_wire::{Status, time};
@@ -90,13 +90,12 @@ pub fn build_vectors(
     model: &Model,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<bool> {
-    if !store.config().search_index() {
+    let Some(cache) = store.search_indexes() else {
         return Ok(false);
-    }
-    let cache = store.layout().cache_dir();
+    };
     let stale: Vec<(PathBuf, u64)> = logs(store, projects)?
         .into_iter()
-        .filter(|log| vectors::needs_build(&cache, log, model))
+        .filter(|log| cache.vectors_need_build(log, model))
         .map(|log| {
             let len = std::fs::metadata(&log).map_or(0, |m| m.len());
             (log, len)
@@ -118,11 +117,11 @@ pub fn build_vectors(
                 s.spawn(move || -> Result<()> {
                     for (log, len) in stale.iter().skip(t).step_by(threads) {
                         let io = |e| Error::io(format!("cannot index {}", log.display()), e);
-                        let view = packages::query(cache, log, &[]).map_err(io)?;
+                        let view = cache.query(log, &[]).map_err(io)?;
                         let offsets: Vec<u64> = (0..view.doc_count() as u32)
                             .filter_map(|i| view.doc(i).map(|d| d.offset))
                             .collect();
-                        vectors::open(Some(cache), log, &offsets, model).map_err(io)?;
+                        cache.vectors(log, &offsets, model).map_err(io)?;
                         let now = done.fetch_add(*len, std::sync::atomic::Ordering::Relaxed);
                         progress(now + len, total);
                     }
@@ -319,10 +318,7 @@ fn vector_list(
     depth: usize,
     model: &Model,
 ) -> Result<Vec<Hit>> {
-    let cache = store
-        .config()
-        .search_index()
-        .then(|| store.layout().cache_dir());
+    let cache = store.search_indexes();
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
@@ -332,7 +328,7 @@ fn vector_list(
     let results: Vec<Result<Vec<Hit>>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let cache = cache.as_deref();
+                let cache = cache.as_ref();
                 s.spawn(move || -> Result<Vec<Hit>> {
                     let mut kept = Vec::new();
                     for (file, path) in files.iter().enumerate().skip(t).step_by(threads) {
@@ -395,7 +391,7 @@ fn hit_order(a: &Hit, b: &Hit) -> std::cmp::Ordering {
 /// The vector search of one package log.
 struct LogSearch<'a> {
     store: &'a Store,
-    cache: Option<&'a Path>,
+    cache: Option<&'a Indexes>,
     path: &'a Path,
     file: u32,
     query: &'a [f32],
@@ -409,14 +405,18 @@ impl LogSearch<'_> {
     fn best(&self, depth: usize) -> Result<Vec<Hit>> {
         let io = |e| Error::io(format!("cannot index {}", self.path.display()), e);
         let view = match self.cache {
-            Some(c) => packages::query(c, self.path, &[]).map_err(io)?,
+            Some(c) => c.query(self.path, &[]).map_err(io)?,
             None => packages::scan(self.path).map_err(io)?,
         };
         let docs: Vec<Doc> = (0..view.doc_count() as u32)
             .filter_map(|i| view.doc(i))
             .collect();
         let offsets: Vec<u64> = docs.iter().map(|d| d.offset).collect();
-        let vectors = vectors::open(self.cache, self.path, &offsets, self.model).map_err(io)?;
+        let vectors = match self.cache {
+            Some(c) => c.vectors(self.path, &offsets, self.model),
+            None => vectors::open(None, self.path, &offsets, self.model),
+        }
+        .map_err(io)?;
         // Each package's current version in this log (its versions share the log). Id keys
         // are hashes already: the map does not hash them again. Documents are then walked in
         // order, not in the map's, so the reads below stay sequential.

@@ -9,15 +9,18 @@
 //! file here and its own [`Index`] below, and follows the same coverage rule.
 
 pub mod catalog;
-pub mod coverage;
+pub(crate) mod coverage;
 pub mod facts;
 pub mod file_hashes;
+mod indexes;
 pub mod lite;
 pub mod packages;
 pub mod terms;
 pub mod types;
 pub mod vectors;
-pub mod witness;
+pub(crate) mod witness;
+
+pub use indexes::Indexes;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

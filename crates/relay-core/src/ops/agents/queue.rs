@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::ops::git::state;
+use relay_store::QueuedKind;
 use relay_store::Store;
-use relay_store::queue::QueuedKind;
 use relay_wire::error::Result;
 
 /// Whether the writes of relay's hooks to `store` go to the clone's queue: for a store git

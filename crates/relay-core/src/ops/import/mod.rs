@@ -228,7 +228,7 @@ struct Run<'a> {
     expected_packages: usize,
     stream_projects: Vec<Project>,
     needed: BTreeSet<String>,
-    locks: Vec<relay_store::lock::LockGuard>,
+    locks: Vec<relay_store::LockGuard>,
     /// The staged files, in the order their logs were first met.
     staged: Vec<Staged>,
     /// Target log → its place in `staged`; and the last one used, which most lines share.

@@ -123,7 +123,7 @@ pub fn of_type(
         return crate::ops::packages::pull::latest(store, projects, &filter, usize::MAX);
     }
     let first = (filter.since).map(|t| format!("{}.ndjson", relay_wire::time::month_key(t)));
-    let cache = store.layout().cache_dir();
+    let cache = store.indexes();
     let mut out = Vec::new();
     for project in projects {
         for log in store.package_logs(project)? {
@@ -131,7 +131,7 @@ pub fn of_type(
             if first.as_deref().is_some_and(|first| name < first) {
                 continue;
             }
-            let Ok(ids) = relay_store::cache::types::ids_of_type(&cache, &log, package_type) else {
+            let Ok(ids) = cache.type_ids(&log, package_type) else {
                 return crate::ops::packages::pull::latest(store, projects, &filter, usize::MAX);
             };
             for id in ids {

@@ -16,13 +16,13 @@
 //! one is `changed` without reading the file.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::time::SystemTime;
 
 use serde::Serialize;
 
 use crate::ops::packages::work_tree::{Place, WorkTree};
 use relay_store::Store;
+use relay_store::cache::Indexes;
 use relay_store::cache::file_hashes::{FileHashes, Stamp};
 use relay_wire::Package;
 use relay_wire::package::Deliverable;
@@ -69,7 +69,7 @@ enum Current {
 pub struct Checker {
     /// The files deliverable paths may name; `None`: nothing is checked.
     tree: Option<WorkTree>,
-    cache_dir: PathBuf,
+    indexes: Indexes,
     hashes: Option<FileHashes>,
     /// What each path is now, so a file several packages name is looked at once.
     seen: HashMap<String, Current>,
@@ -80,13 +80,13 @@ pub struct Checker {
 impl Checker {
     /// A checker for the packages of `store`, their paths relative to the folder holding it.
     pub fn new(store: &Store) -> Checker {
-        Checker::at(WorkTree::of(store), store.layout().cache_dir())
+        Checker::at(WorkTree::of(store), store.indexes())
     }
 
-    fn at(tree: Option<WorkTree>, cache_dir: PathBuf) -> Checker {
+    fn at(tree: Option<WorkTree>, indexes: Indexes) -> Checker {
         Checker {
             tree,
-            cache_dir,
+            indexes,
             hashes: None,
             seen: HashMap::new(),
             hashed: 0,
@@ -199,8 +199,8 @@ impl Checker {
     }
 
     fn hashes(&mut self) -> &mut FileHashes {
-        let dir = &self.cache_dir;
-        self.hashes.get_or_insert_with(|| FileHashes::load(dir))
+        let indexes = &self.indexes;
+        self.hashes.get_or_insert_with(|| indexes.file_hashes())
     }
 }
 
@@ -260,6 +260,7 @@ pub fn of_packages<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
     use std::time::{Duration, UNIX_EPOCH};
 
     use serde_json::json;
@@ -299,7 +300,7 @@ mod tests {
         }
         fn checker(&self) -> Checker {
             let tree = WorkTree::at(&self.root(), &self.root().join(".relay"));
-            Checker::at(Some(tree.unwrap()), self.cache())
+            Checker::at(Some(tree.unwrap()), Indexes::at(self.cache()))
         }
         /// `(stale, files hashed)` of a package naming these deliverables, in a new checker.
         fn check(&self, deliverables: serde_json::Value) -> (Vec<Stale>, usize) {
@@ -419,7 +420,7 @@ mod tests {
             {"path": "b.md", "type": "md", "hash": "md5:abc"},
         ]);
         assert_eq!(t.check(d.clone()), (vec![], 0));
-        let mut nowhere = Checker::at(None, t.cache());
+        let mut nowhere = Checker::at(None, Indexes::at(t.cache()));
         assert_eq!(nowhere.check(&package(json!([file("a.md", "x")]))), []);
     }
 

@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use crate::ops::Actor;
+use relay_store::CurrentSession;
 use relay_store::Store;
-use relay_store::local::CurrentSession;
 use relay_store::packages::StoredPackage;
 use relay_wire::error::{Error, Result, SessionRef};
 use relay_wire::{Session, ids, time};

@@ -16,7 +16,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use relay_store::retractions::Retractions;
-use relay_store::{Store, cache, log};
+use relay_store::{Store, log};
 use relay_wire::error::{Error, Result};
 use relay_wire::{expiry, time};
 
@@ -108,10 +108,8 @@ fn rewrite(
     hides: Hides,
     may_hide: &dyn Fn(&[u8]) -> bool,
 ) -> Result<Option<Rewrite>> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+    let Some(bytes) = log::read_whole(path)? else {
+        return Ok(None);
     };
     // A record's lines are judged together: the first pass finds which ids go.
     let mut gone: BTreeMap<String, &'static str> = BTreeMap::new();
@@ -246,11 +244,12 @@ pub fn purge(store: &Store, req: &PurgeRequest) -> Result<PurgeReport> {
 /// Removes what `cache/` held of a rewritten log, and the cached hashes of the files that the
 /// removed packages named as deliverables (their paths were part of the purged records).
 fn forget_cached(store: &Store, log: &Path, paths: &BTreeSet<String>) -> Result<()> {
-    let cache_dir = store.layout().cache_dir();
-    cache::forget_log(&cache_dir, log)
+    let indexes = store.indexes();
+    indexes
+        .forget_log(log)
         .map_err(|e| Error::io(format!("cannot clear cache/ of {}", log.display()), e))?;
     if !paths.is_empty() {
-        let mut hashes = cache::file_hashes::FileHashes::load(&cache_dir);
+        let mut hashes = indexes.file_hashes();
         for p in paths {
             hashes.forget(p);
         }

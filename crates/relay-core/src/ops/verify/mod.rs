@@ -73,7 +73,9 @@ impl Problem {
 
 /// The number of the line at `offset` of `path` (0 if it cannot be read).
 fn line_of(path: &Path, offset: u64) -> u64 {
-    std::fs::read(path)
+    log::read_whole(path)
+        .ok()
+        .flatten()
         .map(|b| {
             let head = b.get(..offset as usize).unwrap_or(&b);
             head.iter().filter(|&&c| c == b'\n').count() as u64 + 1
