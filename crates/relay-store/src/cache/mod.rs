@@ -1,6 +1,6 @@
 //! `cache/`: every derived index, disposable (DESIGN invariant 9). This module is the one
 //! place that knows its layout: each index's folder and format version ([`Index`]), and the
-//! rule by which an index follows its log ([`coverage`]): a log that only grew is indexed
+//! rule by which an index follows its log (`coverage.rs`): a log that only grew is indexed
 //! incrementally (up to [`Index::tail_limit`] new bytes are read directly rather than rewrite
 //! the index); a log changed any other way (a checkout, a merge, a repair) is indexed again.
 //! Deleting `cache/` only costs the time to rebuild.

@@ -43,7 +43,7 @@ pub struct Flushed {
 
 /// Moves every queued file into the store (see [`Store::flush_queued`]). With `stage`, the
 /// store files it touched are added to git's index too, which is what the pre-commit hook asks
-/// for; when staging is not safe now (see [`git_state::staging_unsafe`]), or the commit being
+/// for; when staging is not safe now (see [`state::staging_unsafe`]), or the commit being
 /// made holds nothing else (git refuses an empty commit, and would leave what was staged
 /// behind), nothing is moved at all, so the work tree stays as git left it, and the queue
 /// waits for the next commit. A local store is never staged (git does not see it).
