@@ -7,9 +7,10 @@
 
 use std::path::PathBuf;
 
-use relay::ops::deposit::{DepositContext, deposit};
 use relay::ops::facts::{self, AssertRequest};
-use relay::ops::{Actor, filter::Filter, projects, pull};
+use relay::ops::packages::deposit::{DepositContext, deposit};
+use relay::ops::{Actor, packages::pull, projects};
+use relay::search::filter::Filter;
 use relay::store::Store;
 use relay::wire::time;
 use serde_json::{Map, Value, json};

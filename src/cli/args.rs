@@ -5,14 +5,14 @@
 use clap::Args;
 
 use crate::cli::{CliError, Ctx};
-use relay_core::ops::filter::{Filter, Reveal, Viewer};
-use relay_core::ops::semantic::{self, ModelChoice, ModelState};
+use relay_core::search::filter::{Filter, Reveal, Viewer};
 use relay_core::search::fuse::Mode;
 use relay_core::search::model::Model;
+use relay_core::search::semantic::{self, ModelChoice, ModelState};
 use relay_wire::error::{Code, Error};
 use relay_wire::{Status, package, time};
 
-/// How a Markdown view (`orient`, `orchestrate`; built by `ops::briefing`) is asked for, and
+/// How a Markdown view (`orient`, `orchestrate`; built by `ops::briefing::markdown`) is asked for, and
 /// the budget it must fit.
 #[derive(Debug, Args)]
 pub struct MarkdownArgs {
@@ -34,7 +34,7 @@ impl MarkdownArgs {
     pub fn budget(&self) -> Option<usize> {
         self.max_chars.or(self
             .max_tokens
-            .map(relay_core::ops::orient_fit::chars_for_tokens))
+            .map(relay_core::ops::briefing::orient_fit::chars_for_tokens))
     }
 }
 

@@ -1,6 +1,6 @@
 //! What every command needs: the global flags, the output, the working folder, and the store
 //! (opened on first use), plus the CLI's own error type. Identity is resolved by
-//! [`relay_core::ops::attribution`]; the identity flags here only say what the user claimed.
+//! [`relay_core::ops::trust::attribution`]; the identity flags here only say what the user claimed.
 
 use std::cell::OnceCell;
 use std::io::IsTerminal;
@@ -14,8 +14,8 @@ use relay_wire::error::{Code, Error};
 use serde_json::{Map, Value};
 
 use relay_core::ops::Actor;
-use relay_core::ops::attribution::{self, Claim};
-use relay_core::ops::filter::Viewer;
+use relay_core::ops::trust::attribution::{self, Claim};
+use relay_core::search::filter::Viewer;
 use relay_store::Store;
 
 /// Flags every command accepts.
@@ -62,7 +62,7 @@ pub struct ActorArgs {
 }
 
 impl ActorArgs {
-    /// What these flags and `session` claim, for [`relay_core::ops::attribution`].
+    /// What these flags and `session` claim, for [`relay_core::ops::trust::attribution`].
     pub fn claim(&self, session: &SessionArg) -> Claim {
         Claim {
             actor: self.actor.clone(),
@@ -203,7 +203,7 @@ impl Ctx {
         } else if self.global.allow_secrets {
             store.set_secret_policy(relay_store::config::SecretPolicy::Off);
         }
-        let key = relay_core::ops::signatures::key_path(
+        let key = relay_core::ops::trust::signatures::key_path(
             &store,
             self.global.sign_with.as_deref(),
             self.global.sign,
@@ -214,14 +214,14 @@ impl Ctx {
     }
 
     /// Sends this run's hook writes to the clone's queue (`.relay/local/pending/`) when git
-    /// sees the store (`ops::queue::should_queue`); whether it does.
+    /// sees the store (`ops::agents::queue::should_queue`); whether it does.
     pub fn queue_writes(&mut self) -> Result<bool, Error> {
         self.store()?;
         let store = self
             .store
             .get_mut()
             .ok_or_else(|| Error::Integrity("the store was not opened".into()))?;
-        let on = relay_core::ops::queue::should_queue(store);
+        let on = relay_core::ops::agents::queue::should_queue(store);
         store.set_queued(on);
         Ok(on)
     }
@@ -234,7 +234,7 @@ impl Ctx {
         as_of: Option<relay_wire::time::Timestamp>,
     ) -> Result<(), super::CliError> {
         let store = self.store()?;
-        let stale = relay_core::ops::stale::of_packages_at(
+        let stale = relay_core::ops::packages::stale::of_packages_at(
             store,
             packages.iter().map(|p| &p.package),
             as_of,
@@ -247,14 +247,15 @@ impl Ctx {
     }
 
     /// Says on stderr when an `--as-of` time is one that a snapshot answers oddly: still to
-    /// come, or before the projects read existed ([`relay_core::ops::snapshot::note`]).
+    /// come, or before the projects read existed ([`relay_core::ops::packages::snapshot::note`]).
     pub fn note_as_of(
         &self,
         projects: &[String],
         as_of: Option<relay_wire::time::Timestamp>,
     ) -> Result<(), Error> {
         if let Some(t) = as_of
-            && let Some(note) = relay_core::ops::snapshot::note(self.store()?, projects, t)?
+            && let Some(note) =
+                relay_core::ops::packages::snapshot::note(self.store()?, projects, t)?
         {
             self.ui.note(&note);
         }

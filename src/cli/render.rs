@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use colored::Colorize;
 
-use relay_core::ops::stale::Stale;
+use relay_core::ops::packages::stale::Stale;
 use relay_store::packages::StoredPackage;
 pub use relay_wire::text::{clean, clean_line};
 use relay_wire::{Package, Project, time};
@@ -32,7 +32,7 @@ pub fn package_card(out: &mut impl Write, sp: &StoredPackage) -> io::Result<()> 
     flagged_package_card(out, sp, &[])
 }
 
-/// [`package_card`] with its stale deliverables (`ops::stale`) flagged under its list of
+/// [`package_card`] with its stale deliverables (`ops::packages::stale`) flagged under its list of
 /// deliverables.
 pub fn flagged_package_card(
     out: &mut impl Write,
@@ -130,7 +130,7 @@ pub fn stale_line(out: &mut impl Write, indent: &str, stale: &[Stale]) -> io::Re
     }
     let text = format!(
         "may be stale: {}",
-        relay_core::ops::stale::describe(stale, |p| clean_line(p).into_owned())
+        relay_core::ops::packages::stale::describe(stale, |p| clean_line(p).into_owned())
     );
     if colored::control::SHOULD_COLORIZE.should_colorize() {
         writeln!(out, "{indent}{} {}", "⚠".yellow(), text.yellow())
@@ -207,7 +207,7 @@ pub fn project_line(out: &mut impl Write, p: &Project) -> io::Result<()> {
 /// What a deposit prints: `ID HASH` and a note, or under `--json` the stored envelope.
 pub fn deposited(
     ui: &mut crate::cli::ui::Ui,
-    done: &relay_core::ops::deposit::Deposited,
+    done: &relay_core::ops::packages::deposit::Deposited,
 ) -> Result<(), crate::cli::CliError> {
     if ui.json {
         ui.json_line(&StoredPackage::envelope(&done.package, &done.hash))?;

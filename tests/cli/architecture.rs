@@ -306,7 +306,7 @@ fn the_graph_sees_imports() {
     };
     has("relay_core::ops::facts", "relay_store::fact_chain");
     has("relay::cli::cmd::pull", "relay::cli::cmd::search");
-    has("relay_server::auth", "relay_core::ops::tokens");
+    has("relay_server::auth", "relay_core::ops::trust::tokens");
     has("relay::cli::cmd::serve", "relay_server");
     has("relay_conformance::deposit", "relay_wire::canonical");
     has("relay::cli::cmd::conformance", "relay_conformance");

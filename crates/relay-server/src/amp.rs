@@ -1,6 +1,6 @@
 //! The Agent Memory Protocol's HTTP binding in `relay serve`: `POST /amp/store`, `POST
 //! /amp/search`, `GET|DELETE /amp/records/{id}`, `GET /amp/records?type=…`, `GET /amp/status`.
-//! Each parses its request, checks the caller's token against the project, calls `ops::amp`,
+//! Each parses its request, checks the caller's token against the project, calls `ops::memory::amp`,
 //! and answers with the AMP response object. The project is the request's `project` (the
 //! record's or the search body's, and `?project=`; two that differ are refused), else the
 //! store's `default_project`. As on every route, a parameter the operation does not take, in
@@ -15,7 +15,7 @@ use super::extract::{JsonBody, Params, PathId};
 use super::params::search_mode;
 use super::reply::{Answer, Reply};
 use super::state::{AppState, Shared};
-use relay_core::ops::{amp, pull};
+use relay_core::ops::{memory::amp, packages::pull};
 use relay_wire::error::{Error, Result};
 use relay_wire::time;
 
@@ -85,7 +85,7 @@ pub async fn store(
     }
     state
         .blocking(move |s| {
-            let project = project_of(s, amp::named_project(q.project, Some(&record))?)?;
+            let project = project_of(s, relay_wire::amp::named_project(q.project, Some(&record))?)?;
             caller.may_write(&project)?;
             caller.may_name(string(&record, "agent")?.as_deref(), None)?;
             let claim = caller.claim(s, None);

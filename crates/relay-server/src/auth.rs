@@ -1,5 +1,5 @@
 //! Who sends a request (§9.2): the [`Caller`] extractor reads `Authorization: Bearer TOKEN`
-//! and turns it into a token's grant ([`relay_core::ops::tokens`]), or, on a loopback address while
+//! and turns it into a token's grant ([`relay_core::ops::trust::tokens`]), or, on a loopback address while
 //! no token is live, into the local user. Every route but `/v1/conformance` takes it, before
 //! its body is read, so a request without a valid token learns nothing else. The caller then
 //! decides what a request may touch and whom its writes are attributed to.
@@ -10,9 +10,9 @@ use axum::http::{Method, header, request::Parts};
 use super::extract::PathId;
 use super::reply::ApiError;
 use super::state::{AppState, Shared};
-use relay_core::ops::filter::Viewer;
-use relay_core::ops::tokens::{self, Grant};
-use relay_core::ops::{Actor, attribution};
+use relay_core::ops::trust::tokens::{self, Grant};
+use relay_core::ops::{Actor, trust::attribution};
+use relay_core::search::filter::Viewer;
 use relay_store::Store;
 use relay_wire::error::{Error, Result};
 

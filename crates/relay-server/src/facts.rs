@@ -9,7 +9,7 @@ use super::auth::{Access, ProjectCall};
 use super::extract::{JsonBody, Params};
 use super::params::WriteParams;
 use super::reply::{Answer, Reply};
-use relay_core::ops::{attribution, fact_history, facts};
+use relay_core::ops::{facts, trust::attribution};
 use relay_wire::error::{Error, SchemaError};
 use relay_wire::time;
 
@@ -142,7 +142,7 @@ pub async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> Answer {
         tag: q.tag,
         at: time::parse_time("at", q.at.as_deref())?,
         include_ended: q.include_ended,
-        reveal: relay_core::ops::filter::Reveal {
+        reveal: relay_core::search::filter::Reveal {
             expired: q.include_expired,
             retracted: q.include_retracted,
         },
@@ -180,16 +180,19 @@ pub async fn history(call: ProjectCall, Params(q): Params<HistoryParams>) -> Ans
             );
         }
     };
-    let reveal = relay_core::ops::filter::Reveal {
+    let reveal = relay_core::search::filter::Reveal {
         expired: q.include_expired,
         retracted: q.include_retracted,
     };
     call.run(Access::Read, move |s, _, project| {
-        let entries = fact_history::history(&s.store, &project, &subject, &predicate, reveal)?;
+        let entries = facts::history::history(&s.store, &project, &subject, &predicate, reveal)?;
         if entries.is_empty() {
             return Err(Error::FactNotFound { subject, predicate });
         }
-        let list: Vec<Value> = entries.iter().map(fact_history::Entry::to_value).collect();
+        let list: Vec<Value> = entries
+            .iter()
+            .map(facts::history::Entry::to_value)
+            .collect();
         Ok(Reply::ok(json!({ "facts": list })))
     })
     .await

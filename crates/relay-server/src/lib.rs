@@ -1,6 +1,6 @@
 //! The HTTP transport behind `relay serve`: the spec's §9.1 mapping of the operations, with
 //! bearer tokens (§9.2). It sits beside `cli` and `cli/mcp` and imports neither: it parses
-//! requests ([`reply`]), resolves who acts ([`auth`], through `ops::attribution`), calls `ops`
+//! requests ([`reply`]), resolves who acts ([`auth`], through `ops::trust::attribution`), calls `ops`
 //! ([`routes`], [`facts`], [`sessions`], [`events`]) and answers JSON (or a stream of events); it never prints, and its failures are
 //! [`relay_wire::Error`]s whose statuses come from `error::Code::http_status`.
 //!
@@ -38,7 +38,7 @@ use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::sync::watch;
 
-use relay_core::ops::attribution::Claim;
+use relay_core::ops::trust::attribution::Claim;
 use relay_core::search::model::Model;
 use relay_store::Store;
 use relay_wire::error::{Error, Result};
@@ -130,7 +130,7 @@ impl Server {
 
     /// A one-time link that logs a browser in to the console as `grant` (what `relay ui`
     /// opens): the login lives in this process only, and the link works once.
-    pub fn console_link(&self, grant: relay_core::ops::tokens::Grant) -> Result<String> {
+    pub fn console_link(&self, grant: relay_core::ops::trust::tokens::Grant) -> Result<String> {
         let code = self.state.logins.one_time_code(grant)?;
         Ok(format!("{}/console/login?code={code}", self.url()))
     }

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use axum::http::{HeaderMap, header};
 use sha2::{Digest, Sha256};
 
-use relay_core::ops::tokens::{self, Grant};
+use relay_core::ops::trust::tokens::{self, Grant};
 use relay_wire::error::Result;
 
 /// The cookie that holds a console login.

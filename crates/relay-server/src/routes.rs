@@ -13,11 +13,15 @@ use super::extract::{JsonBody, Params, PathId};
 use super::params::{WriteParams, search_mode, window};
 use super::reply::{Answer, ApiError, Reply, to_json};
 use super::state::AppState;
-use relay_core::ops::filter::{self, Filter};
-use relay_core::ops::review::{Action, Reviewer};
-use relay_core::ops::{attribution, conformance, orchestrate as digest, orient as orient_op, pull};
-use relay_core::ops::{relevant, review, semantic};
+use relay_core::ops::packages::review;
+use relay_core::ops::packages::review::{Action, Reviewer};
+use relay_core::ops::{
+    briefing::orchestrate as digest, briefing::orient as orient_op, conformance, packages::pull,
+    trust::attribution,
+};
+use relay_core::search::filter::{self, Filter};
 use relay_core::search::fuse::Mode;
+use relay_core::search::{relevant, semantic};
 use relay_store::packages::StoredPackage;
 use relay_wire::error::{Error, Result, SchemaError};
 use relay_wire::time;
@@ -89,7 +93,7 @@ pub(crate) struct ListParams {
 }
 
 impl ListParams {
-    fn filter(&self, viewer: relay_core::ops::filter::Viewer) -> Result<Filter> {
+    fn filter(&self, viewer: relay_core::search::filter::Viewer) -> Result<Filter> {
         let status = self
             .status
             .as_deref()
@@ -185,9 +189,9 @@ pub(crate) async fn orient(call: ProjectCall, Params(q): Params<OrientParams>) -
         let limit = q.limit.unwrap_or(orient_op::DEFAULT_RECENT_LIMIT);
         let o = orient_op::orient_at(&s.store, &project, days, limit, as_of)?;
         match q.max_chars {
-            Some(max) => Ok(Reply::ok(to_json(&relay_core::ops::orient_fit::bundle(
-                &o, max,
-            )?)?)),
+            Some(max) => Ok(Reply::ok(to_json(
+                &relay_core::ops::briefing::orient_fit::bundle(&o, max)?,
+            )?)),
             None => Ok(Reply::ok(to_json(&o.bundle())?)),
         }
     })

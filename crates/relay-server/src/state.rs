@@ -12,7 +12,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use super::reply::ApiError;
-use relay_core::ops::attribution::Claim;
+use relay_core::ops::trust::attribution::Claim;
 use relay_core::search::model::Model;
 use relay_store::tokens::TokensStamp;
 use relay_store::{Store, Warning};

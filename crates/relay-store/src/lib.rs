@@ -6,25 +6,29 @@ pub mod cache;
 pub mod config;
 pub mod fact_chain;
 pub mod layout;
-pub mod local;
-pub mod lock;
+mod local;
+mod lock;
 pub mod log;
 pub mod packages;
-pub mod projects;
-pub mod queue;
+mod projects;
+mod queue;
 pub mod records;
 pub mod retractions;
 pub mod signing;
 pub mod tail;
 pub mod tokens;
-pub mod wake;
+mod wake;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use config::Config;
 pub use layout::Layout;
+pub use local::CurrentSession;
+pub use lock::LockGuard;
 pub use log::{Diagnostics, Warning, WarningKind};
+pub use queue::QueuedKind;
+pub use wake::Wake;
 
 use relay_wire::error::{Error, Result};
 
@@ -145,6 +149,17 @@ impl Store {
 
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// The derived indexes under `cache/`, whatever the config says of the search index.
+    pub fn indexes(&self) -> cache::Indexes {
+        cache::Indexes::at(self.layout.cache_dir())
+    }
+
+    /// The indexes searches read, or `None` when the config turns the search index off
+    /// (`search_index = false`: searches scan the logs).
+    pub fn search_indexes(&self) -> Option<cache::Indexes> {
+        self.config.search_index().then(|| self.indexes())
     }
 
     /// What writes do with credentials.

@@ -59,11 +59,13 @@ macro_rules! wire_record {
 }
 
 pub mod allowed_signers;
+pub mod amp;
 pub mod canonical;
 pub mod expiry;
 pub mod fact;
 pub mod ids;
 pub mod limits;
+pub mod memory;
 pub mod package;
 pub mod project;
 #[cfg(test)]

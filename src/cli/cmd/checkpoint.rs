@@ -1,5 +1,5 @@
 //! `relay checkpoint`: record where an agent stands (a package of type `x-checkpoint`, see
-//! [`relay_core::ops::memory`]), and `relay checkpoint show`: each actor's latest one.
+//! [`relay_wire::memory`]), and `relay checkpoint show`: each actor's latest one.
 
 use std::io::Write;
 
@@ -7,9 +7,9 @@ use clap::{Args, Subcommand};
 
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
-use relay_core::ops::memory::Checkpoint;
-use relay_core::ops::{attribution, memory_reads};
+use relay_core::ops::{memory::reads, trust::attribution};
 use relay_wire::error::Error;
+use relay_wire::memory::Checkpoint;
 
 /// Record where you stand (working on, decisions, blockers), or show each agent's latest
 ///
@@ -98,7 +98,7 @@ fn show(
 ) -> CmdResult {
     let project = ctx.project()?;
     ctx.note_as_of(std::slice::from_ref(&project), as_of)?;
-    let found = memory_reads::latest_checkpoints(ctx.store()?, &project, actor, None, as_of)?;
+    let found = reads::latest_checkpoints(ctx.store()?, &project, actor, None, as_of)?;
     if found.is_empty() && !ctx.ui.json {
         ctx.ui.note("No checkpoints recorded.");
     }

@@ -10,7 +10,8 @@ use clap::Args;
 use crate::cli::{CliError, CmdResult, Ctx};
 #[cfg(feature = "conformance")]
 use relay_conformance::{self as suite, Outcome, Report, Verdict};
-use relay_core::ops::{conformance, semantic};
+use relay_core::ops::conformance;
+use relay_core::search::semantic;
 #[cfg(feature = "conformance")]
 use relay_wire::error::Error;
 

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use crate::cli::args::ExpiryArgs;
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CliError, CmdResult, Ctx, render, ui::Ui};
-use relay_core::ops::{self, deposit::extend};
+use relay_core::ops::{self, packages::deposit::extend};
 use relay_wire::error::Error;
 use relay_wire::package;
 
@@ -239,11 +239,11 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
 fn path_deliverables(
     ctx: &Ctx,
     paths: Vec<String>,
-) -> Result<Vec<(String, ops::deposit::PathDeliverable)>, CliError> {
+) -> Result<Vec<(String, ops::packages::deposit::PathDeliverable)>, CliError> {
     if paths.is_empty() {
         return Ok(Vec::new());
     }
-    Ok(ops::deposit::deliverables_for_paths(
+    Ok(ops::packages::deposit::deliverables_for_paths(
         ctx.store()?,
         &ctx.cwd,
         paths,
@@ -354,9 +354,9 @@ fn auto(ctx: &mut Ctx, mut args: DepositArgs) -> CmdResult {
     // Package ids are unique in the whole store: one deposited into any project is taken.
     let deposited =
         |id: &str| -> relay_wire::Result<bool> { Ok(!store.package_everywhere(id)?.is_empty()) };
-    let found = match ops::auto::build(&ctx.cwd, &deposited)? {
-        ops::auto::Found::Package(found) => found,
-        ops::auto::Found::Nothing(why) => {
+    let found = match ops::agents::auto::build(&ctx.cwd, &deposited)? {
+        ops::agents::auto::Found::Package(found) => found,
+        ops::agents::auto::Found::Nothing(why) => {
             ctx.ui.note(&why);
             return Ok(());
         }
@@ -391,6 +391,6 @@ fn finish(ctx: &mut Ctx, args: DepositArgs, mut input: Map<String, Value>) -> Cm
         }
     }
     let claim = args.who.claim(&args.session);
-    let done = ops::attribution::deposit(store, &ctx.cwd, input, project_id, &claim)?;
+    let done = ops::trust::attribution::deposit(store, &ctx.cwd, input, project_id, &claim)?;
     render::deposited(&mut ctx.ui, &done)
 }

@@ -183,8 +183,13 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
                 valid_from: time::parse_time("--valid-from", valid_from.as_deref())?,
                 ..AssertRequest::default()
             };
-            let done =
-                ops::attribution::assert(store, &ctx.cwd, &project, req, &who.claim(&session))?;
+            let done = ops::trust::attribution::assert(
+                store,
+                &ctx.cwd,
+                &project,
+                req,
+                &who.claim(&session),
+            )?;
             if ctx.ui.json {
                 ctx.ui.json_line(&done.to_value())?;
             } else {
@@ -261,8 +266,13 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             predicate,
             reveal,
         } => {
-            let list =
-                ops::fact_history::history(store, &project, &subject, &predicate, reveal.reveal())?;
+            let list = ops::facts::history::history(
+                store,
+                &project,
+                &subject,
+                &predicate,
+                reveal.reveal(),
+            )?;
             if list.is_empty() {
                 return Err(Error::FactNotFound { subject, predicate }.into());
             }
@@ -286,7 +296,7 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
 
 /// One fact of a history: as [`fact_line`], with what is stored where it differs; a hidden
 /// fact says why in place of its value (unless shown), and is never shown as current.
-fn history_line(out: &mut impl Write, entry: &ops::fact_history::Entry) -> std::io::Result<()> {
+fn history_line(out: &mut impl Write, entry: &ops::facts::history::Entry) -> std::io::Result<()> {
     let link = &entry.link;
     let mut extra = match &link.stored_valid_to {
         Some(Some(stored)) => format!(", stored end {stored}"),

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::hook_run::{self, RunArgs};
 use crate::cli::{CliError, CmdResult, Ctx};
-use relay_core::ops::hooks::{self, AgentFile};
+use relay_core::ops::agents::hooks::{self, AgentFile};
 
 /// Hook relay into git and coding agents (Claude Code, Codex)
 ///
@@ -162,7 +162,7 @@ pub fn run(ctx: &mut Ctx, args: HookArgs) -> CmdResult {
             hooks::uninstall_git(&dir)?
         });
     }
-    let top = relay_core::ops::agent_session::work_root(&ctx.cwd);
+    let top = relay_core::ops::agents::session::work_root(&ctx.cwd);
     for (wanted, file) in [
         (which.claude, AgentFile::Claude),
         (which.codex, AgentFile::Codex),
@@ -197,7 +197,7 @@ fn run_flush(ctx: &mut Ctx, args: FlushArgs) -> CmdResult {
         }
         Err(e) => return Err(e.into()),
     };
-    let done = relay_core::ops::queue::flush(store, &ctx.cwd, args.stage)?;
+    let done = relay_core::ops::agents::queue::flush(store, &ctx.cwd, args.stage)?;
     if ctx.ui.json {
         ctx.ui.json_line(&done)?;
         return Ok(());

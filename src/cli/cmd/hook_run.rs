@@ -1,5 +1,5 @@
 //! `relay hook run EVENT --agent claude|codex`: the one entry point the agents' hooks call. It
-//! reads the event's JSON on stdin, hands it to `ops::agent_session` on a worker thread, and
+//! reads the event's JSON on stdin, hands it to `ops::agents::session` on a worker thread, and
 //! never blocks or fails the agent: after `TIME_LIMIT` it gives up, it always exits 0, and
 //! problems go to `.relay/local/hooks.log`, never to stderr. Its writes are queued (see
 //! `store::queue`) in a store git sees.
@@ -11,7 +11,7 @@ use std::sync::mpsc;
 use clap::{Args, ValueEnum};
 
 use crate::cli::{CmdResult, Ctx};
-use relay_core::ops::agent_session::{self, Agent, Call, Event, Outcome, TIME_LIMIT};
+use relay_core::ops::agents::session::{self, Agent, Call, Event, Outcome, TIME_LIMIT};
 use relay_store::Store;
 use relay_wire::error::Result;
 
@@ -64,14 +64,14 @@ pub fn run(ctx: &mut Ctx, args: RunArgs) -> CmdResult {
     });
     let log = |message: &str| {
         if let Some(root) = &store_root {
-            agent_session::log_problem(root, &args.event, agent, message);
+            session::log_problem(root, &args.event, agent, message);
         }
     };
     match outcome {
         Ok(Outcome { context, problems }) => {
             problems.iter().for_each(|p| log(p));
             if let Some(context) = context {
-                write!(ctx.ui.out(), "{}", agent_session::context_output(&context))?;
+                write!(ctx.ui.out(), "{}", session::context_output(&context))?;
             }
         }
         Err(e) => log(&e.to_string()),
@@ -92,16 +92,16 @@ fn work(
     std::io::stdin()
         .read_to_end(&mut stdin)
         .map_err(|e| relay_wire::Error::io("cannot read the event on stdin", e))?;
-    let input = agent_session::parse_input(&stdin)?;
+    let input = session::parse_input(&stdin)?;
     let Some(store_root) = store_root else {
         return Ok(Outcome::default()); // no store here: relay has nothing to do
     };
     let mut store = Store::open(store_root)?;
-    let key = relay_core::ops::signatures::key_path(&store, None, false, cwd);
+    let key = relay_core::ops::trust::signatures::key_path(&store, None, false, cwd);
     store.set_signing_key(key);
     // What a hook writes waits in the clone's queue, where git never sees it, until the next
     // commit: a hook never leaves the work tree dirty for a pull or a checkout to refuse.
-    let queued = relay_core::ops::queue::should_queue(&store);
+    let queued = relay_core::ops::agents::queue::should_queue(&store);
     store.set_queued(queued);
     let project = match project.or_else(|| store.config().default_project.clone()) {
         Some(p) => p,
@@ -112,7 +112,7 @@ fn work(
             ));
         }
     };
-    let root = agent_session::work_root(cwd);
+    let root = session::work_root(cwd);
     let call = Call {
         store: &store,
         root: &root,

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::cli::{CmdResult, Ctx};
 use relay_core::ops::git::Exclusion;
-use relay_core::ops::init::{Initialized, init};
+use relay_core::ops::upkeep::init::{Initialized, init};
 use relay_store::layout;
 
 /// Create a relay store (.relay/) in this folder, with a first project

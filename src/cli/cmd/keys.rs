@@ -1,5 +1,5 @@
 //! `relay keys`: make a dedicated signing key, and list `.relay/allowed_signers`. The logic is
-//! [`relay_core::ops::keys`].
+//! [`relay_core::ops::trust::keys`].
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 
 use crate::cli::context::ActorArgs;
 use crate::cli::{CliError, CmdResult, Ctx};
-use relay_core::ops::keys;
+use relay_core::ops::trust::keys;
 
 /// Make signing keys and list who may sign (.relay/allowed_signers)
 ///
@@ -78,9 +78,11 @@ fn generate(ctx: &mut Ctx, out: Option<PathBuf>, actor: Option<String>, add: boo
         }
     };
     let path = match out {
-        Some(p) => ctx.cwd.join(relay_core::ops::signatures::expand_home(
-            &p.to_string_lossy(),
-        )),
+        Some(p) => ctx
+            .cwd
+            .join(relay_core::ops::trust::signatures::expand_home(
+                &p.to_string_lossy(),
+            )),
         None => keys::default_key_path()?,
     };
     // The store is found before anything is written, so --add outside a store writes nothing.

@@ -1,5 +1,5 @@
 //! `relay lesson add` and `relay lesson list`: lessons (packages of type `x-lesson`, see
-//! [`relay_core::ops::memory`]) recorded once and listed most severe first.
+//! [`relay_wire::memory`]) recorded once and listed most severe first.
 
 use std::io::{Read, Write};
 
@@ -7,9 +7,9 @@ use clap::{Args, Subcommand};
 
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
-use relay_core::ops::memory::Lesson;
-use relay_core::ops::{attribution, memory_reads};
+use relay_core::ops::{memory::reads, trust::attribution};
 use relay_wire::error::Error;
+use relay_wire::memory::Lesson;
 
 /// Record lessons learned once and needed forever, and list them
 ///
@@ -90,9 +90,7 @@ pub fn run(ctx: &mut Ctx, args: LessonArgs) -> CmdResult {
                 }
                 _ => content,
             };
-            let severity = severity
-                .map(|s| memory_reads::parse_severity(&s))
-                .transpose()?;
+            let severity = severity.map(|s| reads::parse_severity(&s)).transpose()?;
             let input = Lesson {
                 title,
                 content,
@@ -114,9 +112,9 @@ pub fn run(ctx: &mut Ctx, args: LessonArgs) -> CmdResult {
             all_projects,
             as_of,
         } => {
-            let query = memory_reads::LessonQuery {
+            let query = reads::LessonQuery {
                 severities: severity
-                    .map(|s| memory_reads::parse_severity(&s))
+                    .map(|s| reads::parse_severity(&s))
                     .transpose()?
                     .into_iter()
                     .collect(),
@@ -126,7 +124,7 @@ pub fn run(ctx: &mut Ctx, args: LessonArgs) -> CmdResult {
             };
             let projects = ctx.projects(all_projects)?;
             ctx.note_as_of(&projects, query.as_of)?;
-            let mut found = memory_reads::lessons(ctx.store()?, &projects, &query)?;
+            let mut found = reads::lessons(ctx.store()?, &projects, &query)?;
             found.truncate(limit.unwrap_or(usize::MAX));
             if ctx.ui.json {
                 return ctx.json_packages(&found, query.as_of);
@@ -135,7 +133,7 @@ pub fn run(ctx: &mut Ctx, args: LessonArgs) -> CmdResult {
                 writeln!(
                     ctx.ui.out(),
                     "[{}] {} ({})",
-                    render::clean_line(memory_reads::severity_of(p)),
+                    render::clean_line(reads::severity_of(p)),
                     render::clean_line(p.package.title()),
                     p.package.id()
                 )?;

@@ -1,12 +1,12 @@
 //! `relay merge BRANCH…`: an octopus merge that keeps every side's store records, for when
-//! git's octopus strategy refuses (see `ops::octopus`).
+//! git's octopus strategy refuses (see `ops::git::octopus`).
 
 use std::io::Write;
 
 use clap::Args;
 
 use crate::cli::{CmdResult, Ctx};
-use relay_core::ops::octopus;
+use relay_core::ops::git::octopus;
 
 /// Merge several branches at once, keeping every side's store records
 ///

@@ -6,8 +6,8 @@ use clap::Args;
 
 use crate::cli::args::{MarkdownArgs, ModeArgs};
 use crate::cli::{CmdResult, Ctx};
-use relay_core::ops::briefing;
-use relay_core::ops::orchestrate::{self, DigestRequest};
+use relay_core::ops::briefing::markdown;
+use relay_core::ops::briefing::orchestrate::{self, DigestRequest};
 use relay_core::search::fuse::Mode;
 
 /// Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)
@@ -78,7 +78,7 @@ pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
     if ctx.ui.json {
         ctx.ui.json_line(&d.bundle())?;
     } else {
-        write!(ctx.ui.out(), "{}", briefing::digest(&d, args.view.budget()))?;
+        write!(ctx.ui.out(), "{}", markdown::digest(&d, args.view.budget()))?;
     }
     Ok(())
 }

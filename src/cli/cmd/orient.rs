@@ -6,7 +6,7 @@ use clap::Args;
 
 use crate::cli::args::MarkdownArgs;
 use crate::cli::{CmdResult, Ctx};
-use relay_core::ops::{briefing, orient, orient_fit};
+use relay_core::ops::{briefing::markdown, briefing::orient, briefing::orient_fit};
 
 /// Brief a new session: latest handoff, recent work, open questions, active facts
 ///
@@ -64,7 +64,7 @@ pub fn run(ctx: &mut Ctx, args: OrientArgs) -> CmdResult {
         (true, None) => ctx.ui.json_line(&o.bundle())?,
         (true, Some(max)) => ctx.ui.json_line(&orient_fit::bundle(&o, max)?)?,
         (false, _) => {
-            let fitted = briefing::orient_fitted(&o, budget);
+            let fitted = markdown::orient_fitted(&o, budget);
             if let Some(need) = fitted.short_of {
                 ctx.ui.tolerated_error(
                     relay_wire::error::Code::InvalidInput.as_str(),

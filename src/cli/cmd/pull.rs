@@ -6,9 +6,9 @@ use clap::Args;
 
 use crate::cli::args::{FilterArgs, ModeArgs};
 use crate::cli::{CliError, CmdResult, Ctx, render};
-use relay_core::ops::pull;
-use relay_core::ops::signatures::{self, Checked, Verdict};
-use relay_core::ops::stale;
+use relay_core::ops::packages::pull;
+use relay_core::ops::packages::stale;
+use relay_core::ops::trust::signatures::{self, Checked, Verdict};
 use relay_store::packages::StoredPackage;
 
 /// Read packages: one in full by id, the newest ones, or the most relevant to a query
@@ -94,7 +94,7 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
             }
             return Ok(());
         }
-        let reveal = relay_core::ops::filter::Reveal {
+        let reveal = relay_core::search::filter::Reveal {
             expired: args.filter.include_expired,
             retracted: args.filter.include_retracted,
         };

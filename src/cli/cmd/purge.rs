@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::Args;
 
 use crate::cli::{CliError, CmdResult, Ctx, render};
-use relay_core::ops::purge::{self, PurgeRequest};
+use relay_core::ops::upkeep::purge::{self, PurgeRequest};
 
 /// Remove expired or retracted records from the logs (the one command that rewrites them)
 ///

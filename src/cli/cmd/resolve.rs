@@ -1,12 +1,12 @@
 //! `relay resolve`: finish a merge git left unmerged in the store (an octopus merge), by the
-//! union of the sides, as relay's merge driver would have (see `ops::resolve`).
+//! union of the sides, as relay's merge driver would have (see `ops::git::resolve`).
 
 use std::io::Write;
 
 use clap::Args;
 
 use crate::cli::{CliError, CmdResult, Ctx};
-use relay_core::ops::resolve;
+use relay_core::ops::git::resolve;
 use relay_wire::error::Error;
 
 /// Finish a git merge that left store files unmerged (an octopus merge)

@@ -6,7 +6,7 @@ use clap::Args;
 
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
-use relay_core::ops::attribution;
+use relay_core::ops::trust::attribution;
 use relay_wire::time;
 
 /// Take back a package or a fact: reads stop showing it, its history keeps it

@@ -8,8 +8,8 @@ use colored::Colorize;
 
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CliError, CmdResult, Ctx, render};
-use relay_core::ops::attribution;
-use relay_core::ops::review::{self, Action, Reviewer};
+use relay_core::ops::packages::review::{self, Action, Reviewer};
+use relay_core::ops::trust::attribution;
 
 /// Put packages through review: flag, approve, request changes, list
 ///

@@ -7,10 +7,10 @@ use colored::Colorize;
 
 use crate::cli::args::{FilterArgs, ModeArgs};
 use crate::cli::{CmdResult, Ctx, render};
-use relay_core::ops::relevant::Ranked;
-use relay_core::ops::semantic;
-use relay_core::ops::stale::{self, Stale};
+use relay_core::ops::packages::stale::{self, Stale};
 use relay_core::search::fuse::Mode;
+use relay_core::search::relevant::Ranked;
+use relay_core::search::semantic;
 use relay_core::search::{query, rank};
 
 /// Find the packages most relevant to a query

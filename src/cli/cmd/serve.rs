@@ -13,8 +13,8 @@ use serde_json::json;
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::ui::Ui;
 use crate::cli::{CliError, CmdResult, Ctx};
-use relay_core::ops::semantic::{self, ModelChoice, ModelState};
-use relay_core::ops::tokens;
+use relay_core::ops::trust::tokens;
+use relay_core::search::semantic::{self, ModelChoice, ModelState};
 use relay_server::{self as http, DEFAULT_MAX_BODY, Options, Server};
 use relay_store::{Store, Warning};
 

@@ -208,7 +208,7 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
                 .viewer(v.session.str_field("project_id").unwrap_or_default())?
                 .id;
             v.packages
-                .retain(|p| relay_core::ops::filter::visible_to(&p.package, &viewer));
+                .retain(|p| relay_core::search::filter::visible_to(&p.package, &viewer));
             if ctx.ui.json {
                 let packages: Vec<_> = v.packages.iter().map(|p| &p.package).collect();
                 ctx.ui

@@ -1,11 +1,11 @@
 //! `relay snippet add FILE[:START-END]`: keep a piece of a file (a package of type
-//! `x-snippet`, see [`relay_core::ops::memory`]); the reading is [`relay_core::ops::snippet_source`].
+//! `x-snippet`, see [`relay_wire::memory`]); the reading is [`relay_core::ops::packages::snippet_source`].
 
 use clap::{Args, Subcommand};
 
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
-use relay_core::ops::{attribution, snippet_source};
+use relay_core::ops::{packages::snippet_source, trust::attribution};
 use relay_wire::error::Error;
 
 /// Keep a piece of code or text as a snippet, with its path, lines and git blob id

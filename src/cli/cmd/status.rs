@@ -7,7 +7,7 @@ use colored::Colorize;
 
 use crate::cli::{CmdResult, Ctx, render};
 use relay_core::ops::git::StoreSync;
-use relay_core::ops::status;
+use relay_core::ops::upkeep::status;
 
 /// Summarise the store: projects, package counts, reviews, facts, sessions, size, warnings
 ///
@@ -46,7 +46,7 @@ fn git_line(local: bool, sync: Option<&StoreSync>) -> String {
 }
 
 /// The Queued line: what relay's hooks queued, and how it enters the store.
-fn queue_line(q: &relay_core::ops::queue::QueueStatus) -> String {
+fn queue_line(q: &relay_core::ops::agents::queue::QueueStatus) -> String {
     let s = if q.packages == 1 { "" } else { "s" };
     let waiting = format!(
         "{} package version{s} from relay's hooks wait in the store's local/pending/, which \

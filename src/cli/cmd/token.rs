@@ -1,5 +1,5 @@
 //! `relay token`: make, list, narrow and revoke the bearer tokens `relay serve` accepts. The
-//! logic is [`relay_core::ops::tokens`]; this prints a new token once and never again.
+//! logic is [`relay_core::ops::trust::tokens`]; this prints a new token once and never again.
 
 use std::io::Write;
 
@@ -8,7 +8,7 @@ use colored::Colorize;
 
 use crate::cli::{CmdResult, Ctx, render};
 use relay_core::ops::Actor;
-use relay_core::ops::tokens::{self, NewToken};
+use relay_core::ops::trust::tokens::{self, NewToken};
 use relay_store::tokens::TokenRecord;
 
 /// Make, list, narrow and revoke the bearer tokens of `relay serve`

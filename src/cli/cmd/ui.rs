@@ -12,8 +12,8 @@ use clap::Args;
 use super::serve::{announce, load_model, own_store, warning_printer};
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx};
-use relay_core::ops::attribution;
-use relay_core::ops::tokens::Grant;
+use relay_core::ops::trust::attribution;
+use relay_core::ops::trust::tokens::Grant;
 use relay_server::{DEFAULT_MAX_BODY, DEFAULT_TIMEOUT, Options, Server};
 
 /// Open the web console: timeline, search, facts, the review queue and orient, in a browser

@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::Args;
 
 use crate::cli::{CliError, CmdResult, Ctx};
-use relay_core::ops::{signatures, verify};
+use relay_core::ops::{trust::signatures, verify};
 use relay_wire::error::Error;
 
 /// Check every line of the store; with --fix, repair what is safe

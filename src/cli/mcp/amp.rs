@@ -1,5 +1,5 @@
 //! The Agent Memory Protocol's operations as MCP tools (`amp_store`, `amp_search`, `amp_get`,
-//! `amp_delete`, `amp_list`, `amp_status`): each parses its arguments, calls `ops::amp`, and
+//! `amp_delete`, `amp_list`, `amp_status`): each parses its arguments, calls `ops::memory::amp`, and
 //! returns the AMP response object.
 
 use serde_json::Value;
@@ -8,8 +8,8 @@ use super::call::{Call, invalid};
 use super::schema::{Kind, Param, opt, req};
 use crate::cli::CliError;
 use crate::cli::args::ModeArgs;
-use relay_core::ops::amp;
-use relay_core::ops::semantic::{self, ModelChoice, ModelState};
+use relay_core::ops::memory::amp;
+use relay_core::search::semantic::{self, ModelChoice, ModelState};
 
 pub const STORE: &[Param] = &[req(
     "record",
@@ -99,7 +99,7 @@ pub fn store(c: &Call) -> Result<Value, CliError> {
         return Err(invalid("`record` must be an object".into()));
     };
     // The record's `project` (AMP's member) or the call's; two that differ are refused.
-    let project = match amp::named_project(c.args.str("project"), Some(record))? {
+    let project = match relay_wire::amp::named_project(c.args.str("project"), Some(record))? {
         Some(p) => p,
         None => c.ctx.project()?,
     };

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::schema::Args;
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CliError, Ctx};
-use relay_core::ops::attribution::Claim;
+use relay_core::ops::trust::attribution::Claim;
 use relay_wire::error::Error;
 use relay_wire::time;
 

@@ -8,13 +8,15 @@ use super::call::{Call, invalid, to_value};
 use super::schema::FILTERS;
 use crate::cli::CliError;
 use crate::cli::args::{FilterArgs, ModeArgs};
-use relay_core::ops::attribution;
-use relay_core::ops::deposit::extend;
-use relay_core::ops::review::{Action, Reviewer};
+use relay_core::ops::packages::deposit::extend;
+use relay_core::ops::packages::review::{Action, Reviewer};
+use relay_core::ops::trust::attribution;
 use relay_core::ops::{
-    conformance as conformance_op, deposit, facts, orchestrate as orchestrate_op,
-    orient as orient_op, pull as pull_op, relevant, semantic, sessions, watch as watch_op,
+    briefing::orchestrate as orchestrate_op, briefing::orient as orient_op,
+    conformance as conformance_op, facts, packages::deposit, packages::pull as pull_op, sessions,
+    watch as watch_op,
 };
+use relay_core::search::{relevant, semantic};
 use relay_store::packages::StoredPackage;
 
 pub fn orient(c: &Call) -> Result<Value, CliError> {
@@ -27,11 +29,11 @@ pub fn orient(c: &Call) -> Result<Value, CliError> {
     let count = |name: &str| c.args.int(name).map(|n| n.max(0) as usize);
     let store = c.ctx.store()?;
     let budget = (count("max_chars"))
-        .or(count("max_tokens").map(relay_core::ops::orient_fit::chars_for_tokens))
+        .or(count("max_tokens").map(relay_core::ops::briefing::orient_fit::chars_for_tokens))
         .or(store.config().orient.max_chars);
     let o = orient_op::orient_at(store, &project, days, limit, as_of)?;
     match budget {
-        Some(max) => to_value(&relay_core::ops::orient_fit::bundle(&o, max)?),
+        Some(max) => to_value(&relay_core::ops::briefing::orient_fit::bundle(&o, max)?),
         None => to_value(&o.bundle()),
     }
 }
@@ -221,8 +223,8 @@ pub fn facts_invalidate(c: &Call) -> Result<Value, CliError> {
 }
 
 /// The hidden records a read shows anyway (`include_expired`, `include_retracted`).
-fn reveal(c: &Call) -> relay_core::ops::filter::Reveal {
-    relay_core::ops::filter::Reveal {
+fn reveal(c: &Call) -> relay_core::search::filter::Reveal {
+    relay_core::search::filter::Reveal {
         expired: c.args.flag("include_expired"),
         retracted: c.args.flag("include_retracted"),
     }
@@ -299,7 +301,8 @@ pub fn retract(c: &Call) -> Result<Value, CliError> {
 
 pub fn review_list(c: &Call) -> Result<Value, CliError> {
     let projects = c.ctx.projects(c.args.flag("all_projects"))?;
-    let pending = relay_core::ops::review::pending(c.ctx.store()?, &projects, reviewer(c))?;
+    let pending =
+        relay_core::ops::packages::review::pending(c.ctx.store()?, &projects, reviewer(c))?;
     let packages: Vec<_> = pending.iter().map(|p| p.to_value()).collect();
     Ok(json!({ "packages": packages }))
 }
@@ -328,9 +331,11 @@ pub fn session_end(c: &Call) -> Result<Value, CliError> {
 
 pub fn status(c: &Call) -> Result<Value, CliError> {
     let store = c.ctx.store()?;
-    let s = relay_core::ops::status::status(store)?;
+    let s = relay_core::ops::upkeep::status::status(store)?;
     let warnings = store.diagnostics().take();
-    Ok(relay_core::ops::status::to_json(store, &s, &warnings)?)
+    Ok(relay_core::ops::upkeep::status::to_json(
+        store, &s, &warnings,
+    )?)
 }
 
 /// The §11.5 descriptor, as `relay conformance --json` prints it; it needs no store.

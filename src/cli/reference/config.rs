@@ -4,7 +4,7 @@
 //! here fails.
 
 use super::markdown::{code, table, text};
-use relay_core::ops::signatures::DEFAULT_KEY;
+use relay_core::ops::trust::signatures::DEFAULT_KEY;
 use relay_store::config::{Config, SHARE_KEYS, SecretPolicy};
 use relay_store::layout::{CONFIG_FILE, STORE_DIR};
 

@@ -225,7 +225,7 @@ pub fn page() -> String {
             text("The bearer tokens of relay serve: hashes, never the tokens."),
         ],
         vec![
-            local(relay_core::ops::agent_session::LOG_FILE),
+            local(relay_core::ops::agents::session::LOG_FILE),
             text(
                 "What the agents' hooks (relay hook run) could not do: they never write to stderr.",
             ),

@@ -82,8 +82,8 @@ pub fn create(
     name: Option<&str>,
     description: Option<&str>,
 ) -> Result<Project> {
-    super::secrets::guard_name(store, "project_id", id)?;
-    let texts = super::secrets::guard_fields(
+    crate::ops::trust::secrets::guard_name(store, "project_id", id)?;
+    let texts = crate::ops::trust::secrets::guard_fields(
         store,
         &[
             ("name", name.unwrap_or(id)),
@@ -135,7 +135,7 @@ fn update(
 }
 
 pub fn rename(store: &Store, id: &str, name: &str) -> Result<Project> {
-    let name = super::secrets::guard_fields(store, &[("name", name)])?.remove(0);
+    let name = crate::ops::trust::secrets::guard_fields(store, &[("name", name)])?.remove(0);
     update(store, id, |m, _| {
         m.insert("name".into(), Value::String(name));
     })

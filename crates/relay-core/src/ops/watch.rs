@@ -15,13 +15,13 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::filter::{Hidden, HiddenBecause, Reveal};
+use crate::search::filter::{Hidden, HiddenBecause, Reveal};
 use relay_store::Store;
+use relay_store::Wake;
 use relay_store::retractions::{RecordKind, Retraction};
 use relay_store::tail::{
     Change, Cursor, LogKind, LogTail, Position, Rewrite, Start, WatchedLog, end_position,
 };
-use relay_store::wake::Wake;
 use relay_wire::error::{Error, Result};
 use relay_wire::expiry;
 
@@ -624,7 +624,7 @@ mod tests {
     }
 
     fn retract(store: &Store, id: &str, reason: &str) {
-        let req = crate::ops::retract::RetractRequest {
+        let req = crate::ops::packages::retract::RetractRequest {
             id: id.into(),
             reason: reason.into(),
             actor: crate::ops::Actor {
@@ -634,19 +634,19 @@ mod tests {
             session_id: None,
             project_hint: Some("demo".into()),
         };
-        crate::ops::retract::retract(store, &req).unwrap();
+        crate::ops::packages::retract::retract(store, &req).unwrap();
     }
 
     #[test]
     fn a_replay_names_hidden_records_and_says_why_never_their_content() {
-        use crate::ops::deposit::{deposit, test_support::context};
+        use crate::ops::packages::deposit::{deposit, test_support::context};
         let (_dir, store) = demo();
         for (id, title) in [("pkg_gone", "secret plan"), ("pkg_kept", "kept plan")] {
             let input = json!({"package_id": id, "title": title,
                 "status": "awaiting_review", "review_type": "human"});
             deposit(&store, input.as_object().unwrap().clone(), &context("demo")).unwrap();
         }
-        crate::ops::deposit::test_support::approve(&store, "pkg_gone");
+        crate::ops::packages::deposit::test_support::approve(&store, "pkg_gone");
         let fact = |id: &str, value: &str, extra: Value| {
             let mut v = json!({"fact_id": id, "project_id": "demo", "subject": id,
                 "predicate": "is", "value": value, "valid_from": "2026-01-01T00:00:00Z",

@@ -4,6 +4,7 @@
 //! Semantic search embeds text with [`model::Model`] and compares it with the store's vector
 //! index (`store::cache::vectors`); hybrid search merges both lists ([`fuse`]).
 
+pub mod filter;
 pub mod fuse;
 #[cfg(feature = "semantic")]
 pub mod model;
@@ -12,6 +13,9 @@ pub mod model;
 pub mod model;
 pub mod query;
 pub mod rank;
+pub mod relevant;
 pub mod scan;
+pub mod semantic;
+pub mod snapshot;
 
 pub use query::{Query, parse};

@@ -2,7 +2,7 @@
 //! time (`as_of`, read as `relay facts list --at` reads it), and one key's history as a
 //! timeline, newest first: each value, when it held, who asserted it, and how it ended
 //! (superseded by the next value, or invalidated; a retracted or expired fact shows why, never
-//! its value). Reads go through `ops::facts` and `ops::fact_history`, as the JSON routes' and
+//! its value). Reads go through `ops::facts` and `ops::facts::history`, as the JSON routes' and
 //! `relay facts` do.
 
 use axum::extract::State;
@@ -14,10 +14,10 @@ use serde_json::Value;
 
 use super::{PageError, Query, Who, given, html_page, layout, top, urlencode};
 use crate::state::AppState;
-use relay_core::ops::fact_history::{self, Entry};
+use relay_core::ops::facts::history::{self, Entry};
 use relay_core::ops::facts::{self, ListQuery};
-use relay_core::ops::filter::Reveal;
 use relay_core::ops::projects;
+use relay_core::search::filter::Reveal;
 use relay_store::fact_chain::{self, Link};
 use relay_wire::Fact;
 use relay_wire::error::{Error, Result};
@@ -61,7 +61,7 @@ pub async fn page(
             projects::get(&s.store, &project)?;
             let view = match (given(&q.subject), given(&q.predicate)) {
                 (Some(subject), Some(predicate)) => {
-                    let chain = fact_history::history(
+                    let chain = history::history(
                         &s.store,
                         &project,
                         &subject,

@@ -22,7 +22,7 @@ use crate::extract::Params;
 use crate::logins::{COOKIE, cookie, same};
 use crate::reply::ApiError;
 use crate::state::AppState;
-use relay_core::ops::tokens;
+use relay_core::ops::trust::tokens;
 use relay_wire::error::{Error, Result};
 
 /// The person behind a console request.

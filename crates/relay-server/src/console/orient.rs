@@ -1,4 +1,4 @@
-//! The console's orient page: the briefing `relay orient` prints (`ops::briefing`, the same
+//! The console's orient page: the briefing `relay orient` prints (`ops::briefing::markdown`, the same
 //! Markdown), rendered as HTML through [`markdown::to_html`](super::markdown::to_html), with
 //! raw HTML and unsafe links in stored text neutralised. The window's length is a field.
 
@@ -11,7 +11,7 @@ use serde::Deserialize;
 use super::{PageError, Query, Who, given, html_page, layout, markdown, top};
 use crate::params::window;
 use crate::state::AppState;
-use relay_core::ops::{briefing, orient};
+use relay_core::ops::briefing::{self, orient};
 use relay_wire::error::{Error, Result};
 
 #[derive(Debug, Default, Deserialize)]
@@ -42,7 +42,7 @@ pub async fn page(
             let visible = caller.projects(&s.store)?;
             let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
             let o = orient::orient(&s.store, &project, days, orient::DEFAULT_RECENT_LIMIT)?;
-            Ok((project, briefing::orient(&o, None)))
+            Ok((project, briefing::markdown::orient(&o, None)))
         })
         .await?;
     Ok(html_page(StatusCode::OK, render(&project, days, &md, &who)))

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::{PageError, PageId, Who, html_page, layout, top, urlencode};
 use crate::state::AppState;
-use relay_core::ops::{facts, pull};
+use relay_core::ops::{facts, packages::pull};
 use relay_store::packages::StoredPackage;
 use relay_wire::Fact;
 
@@ -59,7 +59,7 @@ pub async fn page(
                 return Err(relay_wire::error::Error::PackageNotFound(id));
             };
             caller.may_read(&project)?;
-            pull::visible(&s.store, &id, relay_core::ops::filter::Reveal::default())?;
+            pull::visible(&s.store, &id, relay_core::search::filter::Reveal::default())?;
             // Its own project (even one the project log lacks), then every other it may read.
             let mut projects = vec![project.clone()];
             projects.extend((caller.projects(&s.store)?.into_iter()).filter(|p| *p != project));

@@ -1,7 +1,7 @@
 //! The console's review queue (§5.3, §8.5, §11.4): what awaits a human and what awaits an
 //! agent, who flagged each package, when and why; and, for a login that may write, a form to
 //! approve a package or request changes with a note. The form goes through the same
-//! `ops::attribution::transition` as `relay review` and the JSON routes, as the logged-in actor.
+//! `ops::trust::attribution::transition` as `relay review` and the JSON routes, as the logged-in actor.
 
 use axum::Form;
 use axum::extract::State;
@@ -15,8 +15,8 @@ use serde_json::Value;
 use super::login::same_site;
 use super::{PageError, PageId, Query, Who, failure, html_page, layout, top, urlencode};
 use crate::state::AppState;
-use relay_core::ops::review::{self, Action, Pending};
-use relay_core::ops::{attribution, projects, pull};
+use relay_core::ops::packages::review::{self, Action, Pending};
+use relay_core::ops::{packages::pull, projects, trust::attribution};
 use relay_store::packages::StoredPackage;
 use relay_wire::error::{Error, Result};
 

@@ -12,9 +12,10 @@ use serde::Deserialize;
 use super::{PageError, Query, Who, html_page, layout, top, urlencode};
 use crate::params::search_mode;
 use crate::state::AppState;
-use relay_core::ops::filter::Filter;
-use relay_core::ops::relevant::{self, Ranked};
-use relay_core::ops::{projects, semantic};
+use relay_core::ops::projects;
+use relay_core::search::filter::Filter;
+use relay_core::search::relevant::{self, Ranked};
+use relay_core::search::semantic;
 use relay_wire::error::Result;
 
 /// Results on the page.

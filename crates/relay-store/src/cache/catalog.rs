@@ -2,7 +2,7 @@
 //! its current version, with the few numbers listings need (created_at, status, type), and
 //! without reading a line. Listings (`pull --latest`, orient, status) choose from this and
 //! read only the lines they show, so their cost follows what they print, not the store's size.
-//! (Which entries a listing's filter may pass, judged from the catalog, is `ops::filter`'s
+//! (Which entries a listing's filter may pass, judged from the catalog, is `search::filter`'s
 //! `Filter::may_match`.)
 
 use std::path::{Path, PathBuf};

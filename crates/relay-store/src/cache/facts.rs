@@ -2,7 +2,7 @@
 //! the lines of each (subject, predicate) key, and the facts that are current, with a copy of
 //! their lines so that listing them reads one block.
 //! `facts get`, `assert` and orient then read a few lines instead of the whole history. The
-//! index covers a prefix of the log ([`Coverage`]); lines appended since are read directly,
+//! index covers a prefix of the log (`Coverage`); lines appended since are read directly,
 //! and a log rewritten under it (a checkout, a merge) is indexed again.
 
 use std::collections::{BTreeMap, HashMap};

@@ -1,5 +1,5 @@
 //! The content hashes of work-tree files, keyed by (path, mtime, size), so that checking a
-//! package's file deliverables for staleness (`ops::stale`) hashes a file only when it
+//! package's file deliverables for staleness (`ops::packages::stale`) hashes a file only when it
 //! changed. One small JSON file, `cache/file-hashes-v1/hashes.json`, disposable like every
 //! index (invariant 9): missing or unreadable, it starts empty and is rewritten; written
 //! atomically, and only when something in it changed.

@@ -1,6 +1,6 @@
 //! `cache/`: every derived index, disposable (DESIGN invariant 9). This module is the one
 //! place that knows its layout: each index's folder and format version ([`Index`]), and the
-//! rule by which an index follows its log ([`coverage`]): a log that only grew is indexed
+//! rule by which an index follows its log (`coverage.rs`): a log that only grew is indexed
 //! incrementally (up to [`Index::tail_limit`] new bytes are read directly rather than rewrite
 //! the index); a log changed any other way (a checkout, a merge, a repair) is indexed again.
 //! Deleting `cache/` only costs the time to rebuild.
@@ -9,15 +9,18 @@
 //! file here and its own [`Index`] below, and follows the same coverage rule.
 
 pub mod catalog;
-pub mod coverage;
+pub(crate) mod coverage;
 pub mod facts;
 pub mod file_hashes;
+mod indexes;
 pub mod lite;
 pub mod packages;
 pub mod terms;
 pub mod types;
 pub mod vectors;
-pub mod witness;
+pub(crate) mod witness;
+
+pub use indexes::Indexes;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

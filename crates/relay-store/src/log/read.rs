@@ -303,6 +303,53 @@ fn warn_unreadable(
     }
 }
 
+/// The whole of a small log, held at once (the projects log, a log purge or `verify --fix`
+/// rewrites); `None` when it does not exist.
+pub fn read_whole(path: &Path) -> Result<Option<Vec<u8>>> {
+    match std::fs::read(path) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io(format!("cannot read {}", path.display()), e)),
+    }
+}
+
+/// The line that starts at `offset` of the log at `path` (without its newline).
+pub fn read_line_at(path: &Path, offset: u64) -> Result<Vec<u8>> {
+    let io = |e| Error::io(format!("cannot read {}", path.display()), e);
+    let file = File::open(path).map_err(io)?;
+    line_at(&file, offset).map_err(io)
+}
+
+/// Lines of one log read at offsets that mostly increase, through one buffered handle opened
+/// on the first read (a search reading the few lines an index names).
+#[derive(Debug)]
+pub struct LinesAt<'a> {
+    path: &'a Path,
+    reader: Option<BufReader<File>>,
+}
+
+impl<'a> LinesAt<'a> {
+    pub fn new(path: &'a Path) -> LinesAt<'a> {
+        LinesAt { path, reader: None }
+    }
+
+    /// Reads the line at `offset`, with its newline, into `line`. Opening the log is the error
+    /// (`cannot read`); a failed read of the line is the `Err` inside.
+    pub fn read(&mut self, offset: u64, line: &mut Vec<u8>) -> Result<std::io::Result<usize>> {
+        use std::io::{Seek, SeekFrom};
+        let r = match &mut self.reader {
+            Some(r) => r,
+            None => self
+                .reader
+                .insert(BufReader::new(File::open(self.path).map_err(|e| {
+                    Error::io(format!("cannot read {}", self.path.display()), e)
+                })?)),
+        };
+        Ok(r.seek(SeekFrom::Start(offset))
+            .and_then(|_| r.read_until(b'\n', line)))
+    }
+}
+
 /// The line that starts at `offset` (without its newline), read a few KiB at a time: for
 /// reading many lines out of order, where a big buffer would be refilled for every one.
 pub fn line_at(file: &File, offset: u64) -> std::io::Result<Vec<u8>> {

@@ -121,7 +121,7 @@ pub fn each_record(store: &Store, projects: &[String], sink: &mut Sink<'_>) -> R
 /// whole history, by key and time), sessions. Memory holds one monthly log and a compact
 /// table of the facts, not the store.
 fn each_stored_record(store: &Store, projects: &[String], sink: &mut Sink<'_>) -> Result<()> {
-    let all = super::projects::list(store)?;
+    let all = crate::ops::projects::list(store)?;
     for p in all
         .iter()
         .filter(|p| projects.iter().any(|id| id == p.id()))
@@ -395,7 +395,7 @@ pub fn export_dir(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::deposit::{deposit, test_support};
+    use crate::ops::packages::deposit::{deposit, test_support};
 
     /// Every record `each_record` gives, as (kind, JSON value), in order.
     fn exported(store: &Store) -> Vec<(Kind, serde_json::Value)> {

@@ -499,7 +499,7 @@ fn check_any_line(
         .limits()
         .check_record("the record", &map)
         .map_err(|e| Error::InvalidInput(format!("{location}: {e}")))?;
-    crate::ops::secrets::guard(store, &mut map).map_err(|e| match e {
+    crate::ops::trust::secrets::guard(store, &mut map).map_err(|e| match e {
         Error::SecretDetected {
             field,
             rule,

@@ -139,7 +139,7 @@ impl Run<'_> {
 
     /// Whether the package a fact of `project` names as its source is known: met earlier in
     /// the source, or stored in that project (the rule of
-    /// [`crate::ops::sources::check_source_package`], asked of the log the package index
+    /// [`crate::ops::facts::sources::check_source_package`], asked of the log the package index
     /// places the id in).
     pub(super) fn source_known(&mut self, project: &str, package_id: &str) -> Result<bool> {
         let store = self.store;

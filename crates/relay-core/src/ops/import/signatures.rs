@@ -62,7 +62,7 @@ pub(super) fn carry(store: &Store, projects: &[String], signatures: &[Signature]
     let mut added = 0;
     for project in projects {
         let _lock = store.lock_project(project)?;
-        let versions = crate::ops::signatures::record_versions(store, project)?;
+        let versions = crate::ops::trust::signatures::record_versions(store, project)?;
         let held: HashSet<(RecordKind, &str, &str)> = (versions.iter())
             .map(|v| (v.kind, v.id.as_str(), v.hash.as_str()))
             .collect();

@@ -34,11 +34,7 @@ pub(super) struct Spool(pub(super) PathBuf);
 
 impl Spool {
     pub(super) fn new(store: &Store, what: &str) -> Result<Spool> {
-        let dir = store.layout().cache_dir().join(format!(
-            "{what}-{}-{}",
-            std::process::id(),
-            relay_wire::ids::new_id("s")
-        ));
+        let dir = store.indexes().scratch_dir(what);
         std::fs::create_dir_all(&dir)
             .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
         Ok(Spool(dir))

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::Checker;
 use relay_store::Store;
-use relay_store::cache::{self, Check};
+use relay_store::cache::Check;
 use relay_wire::error::{Error, Result};
 
 /// One stale index: the log it covers, and which index.
@@ -30,18 +30,18 @@ pub(super) fn stale(store: &Store) -> Result<Vec<(Stale, PathBuf, String)>> {
     if !store.config().search_index() {
         return Ok(out);
     }
-    let cache_dir = store.layout().cache_dir();
+    let indexes = store.indexes();
     for project in crate::ops::projects::list(store)? {
         let id = project.id();
         for log in store.package_logs(id)? {
-            if let Check::Stale(why) = cache::packages::check(&cache_dir, &log).map_err(io(&log))? {
+            if let Check::Stale(why) = indexes.check_packages(&log).map_err(io(&log))? {
                 out.push((
                     Stale::Packages(log.clone()),
                     log.clone(),
                     format!("search index: {why}"),
                 ));
             }
-            if let Check::Stale(why) = cache::types::check(&cache_dir, &log).map_err(io(&log))? {
+            if let Check::Stale(why) = indexes.check_types(&log).map_err(io(&log))? {
                 out.push((
                     Stale::Types(log.clone()),
                     log.clone(),
@@ -81,12 +81,12 @@ impl Checker<'_> {
 
 /// Rebuilds the stale indexes; what it did, a line each.
 pub(super) fn rebuild(store: &Store) -> Result<Vec<String>> {
-    let cache_dir = store.layout().cache_dir();
+    let indexes = store.indexes();
     let mut done = Vec::new();
     for (which, log, _) in stale(store)? {
         match &which {
-            Stale::Packages(log) => cache::packages::rebuild(&cache_dir, log).map_err(io(log))?,
-            Stale::Types(log) => cache::types::remove(&cache_dir, log).map_err(io(log))?,
+            Stale::Packages(log) => indexes.rebuild_packages(log).map_err(io(log))?,
+            Stale::Types(log) => indexes.remove_types(log).map_err(io(log))?,
             Stale::Facts(project) => store.rebuild_fact_index(project)?,
         }
         let rel = log.strip_prefix(store.root()).unwrap_or(&log);

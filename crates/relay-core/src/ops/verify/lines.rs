@@ -19,10 +19,8 @@ pub(super) struct Line {
 
 /// Every line of a small log, held at once: the projects log, and a log `--fix` rewrites.
 pub(super) fn lines(path: &Path) -> Result<Vec<Line>> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+    let Some(bytes) = log::read_whole(path)? else {
+        return Ok(Vec::new());
     };
     let mut out = Vec::new();
     let mut start = 0;
@@ -138,9 +136,7 @@ fn worth_parsing(text: &[u8], complete: bool) -> std::result::Result<bool, (&'st
 /// The record on the line at `offset`, if it reads and validates: the current version of an
 /// id, read back when a tie needs the whole record.
 pub(super) fn record_at<T: Versioned>(path: &Path, offset: u64) -> Result<Option<T>> {
-    let io = |e| Error::io(format!("cannot read {}", path.display()), e);
-    let file = std::fs::File::open(path).map_err(io)?;
-    let line = log::line_at(&file, offset).map_err(io)?;
+    let line = log::read_line_at(path, offset)?;
     Ok(whole(&line))
 }
 

@@ -18,7 +18,7 @@ impl Checker<'_> {
     /// Store files git has not finished merging (an octopus merge, which does not run the
     /// union driver): one that both sides created holds one side only and no marker shows it.
     pub(super) fn unmerged(&mut self) {
-        for path in crate::ops::resolve::unmerged_paths(self.store) {
+        for path in crate::ops::git::resolve::unmerged_paths(self.store) {
             self.problem(
                 &path,
                 0,

@@ -68,7 +68,7 @@ pub(super) fn shared_callsign_notes<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::deposit::test_support::store_with;
+    use crate::ops::packages::deposit::test_support::store_with;
     use crate::ops::verify::verify;
     use serde_json::json;
 

@@ -1,13 +1,13 @@
 //! Signatures in plain `relay verify` (and so in the git hooks, which run it after a merge or
 //! a rebase): once a store has `allowed_signers`, someone meant its records to be signed, so
-//! every record version is judged (`ops::signatures`) and each verdict that fails is an error
+//! every record version is judged (`ops::trust::signatures`) and each verdict that fails is an error
 //! at the record's line: a bad or revoked signature always; an unsigned record, or one signed
 //! by a key not allowed for its actor, when `[sign] require = true` or when that actor's
 //! earlier records are signed (a signature stripped, or a tampered record signed again with
 //! another key). `verify --signatures` prints every verdict besides.
 
 use super::{Checker, Problem, Severity, relative};
-use crate::ops::signatures::{self, Checked, Verdict};
+use crate::ops::trust::signatures::{self, Checked, Verdict};
 use relay_wire::error::Result;
 
 /// The kinds of problem this check reports.

@@ -186,9 +186,9 @@ impl Filter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::deposit::{deposit, test_support};
     use crate::ops::export::share::NEVER_SHARE;
     use crate::ops::export::share::tests::{map, policy};
+    use crate::ops::packages::deposit::{deposit, test_support};
 
     /// Every line a share gives, and what it counted.
     fn shared(store: &Store, settings: Value) -> (Vec<Value>, Shared) {

@@ -1,0 +1,8 @@
+//! relay inside coding agents' sessions and git's hooks: installing the hooks, what each hook
+//! event does, the queue of hook writes, the automatic deposit and the agent's transcript.
+
+pub mod auto;
+pub mod hooks;
+pub mod queue;
+pub mod session;
+pub mod transcript;

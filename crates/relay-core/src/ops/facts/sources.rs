@@ -1,0 +1,43 @@
+//! The one rule for a fact's `source_package_id` (§7.2): it names a package of the fact's own
+//! project (§5.2: no cross-project references) that exists. `facts assert --source` and import
+//! apply it alike.
+
+use relay_store::Store;
+use relay_store::packages::{StoredPackage, version_order};
+use relay_wire::error::{Error, Result};
+
+/// The package that a fact of `project_id` names as its source: its current version (whose
+/// `created_by` a fact's `asserted_by` defaults to), or `package_not_found` when the project
+/// holds no package `package_id`, even if another project does.
+pub fn check_source_package(
+    store: &Store,
+    project_id: &str,
+    package_id: &str,
+) -> Result<StoredPackage> {
+    store
+        .package_versions(project_id, package_id)?
+        .into_iter()
+        .max_by(version_order)
+        .ok_or_else(|| Error::PackageNotFound(package_id.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::packages::deposit::deposit;
+    use crate::ops::packages::deposit::test_support::{context, store_with};
+    use serde_json::json;
+
+    #[test]
+    fn the_source_must_be_a_package_of_the_same_project() {
+        let (_dir, store) = store_with(&["demo", "other"]);
+        let input = json!({"package_id": "pkg_src", "title": "Source"});
+        deposit(&store, input.as_object().unwrap().clone(), &context("demo")).unwrap();
+        let found = check_source_package(&store, "demo", "pkg_src").unwrap();
+        assert_eq!(found.package.created_by().id, "jo");
+        for (project, id) in [("other", "pkg_src"), ("demo", "pkg_none")] {
+            let e = check_source_package(&store, project, id).unwrap_err();
+            assert_eq!(e.code(), "package_not_found", "{project} {id}");
+        }
+    }
+}

@@ -1,0 +1,378 @@
+//! pull (§8.2): one package by id, or the latest packages of one or more projects, filtered;
+//! and the packages that name one as their parent.
+
+use crate::search::filter::{Filter, Viewer};
+use relay_store::packages::StoredPackage;
+use relay_store::{Store, WarningKind};
+use relay_wire::error::{Error, Result};
+use relay_wire::time::Timestamp;
+
+/// The versions of one package, wherever it is stored: package ids are unique in the whole
+/// store (§6.1), so no project needs naming. A store that holds the id in several projects
+/// (clones merged, or an older relay) answers from the project whose id sorts first,
+/// byte-wise, whichever project is selected, and warns that the id is not unique.
+fn versions_of(store: &Store, package_id: &str) -> Result<Vec<StoredPackage>> {
+    let mut holders = store.package_everywhere(package_id)?.into_iter();
+    let Some((project, versions)) = holders.next() else {
+        return Err(Error::PackageNotFound(package_id.to_string()));
+    };
+    for (other, their) in holders {
+        let at = &their[0].location;
+        let line = match at.line {
+            0 => store.line_of_package(&at.path, package_id),
+            n => n,
+        };
+        store.diagnostics().warn(
+            &at.path,
+            line,
+            WarningKind::DuplicatePackageId,
+            format!(
+                "package `{package_id}` is stored in project `{project}` and again in project \
+                 `{other}`, but package ids are unique in a store; this answer is the one in \
+                 `{project}` (the project whose id sorts first); `relay verify` lists such ids"
+            ),
+        );
+    }
+    Ok(versions)
+}
+
+/// The current version of one package, wherever it is stored (see [`versions_of`]).
+pub fn specific(store: &Store, package_id: &str) -> Result<StoredPackage> {
+    versions_of(store, package_id)?
+        .into_iter()
+        .max_by(relay_store::packages::version_order)
+        .ok_or_else(|| Error::PackageNotFound(package_id.to_string()))
+}
+
+/// The current version of one package as reads show it: a retracted or expired package is
+/// `package_not_found`, with why and the flag that shows it, unless `reveal` shows it.
+pub fn visible(
+    store: &Store,
+    package_id: &str,
+    reveal: crate::search::filter::Reveal,
+) -> Result<StoredPackage> {
+    visible_at(store, package_id, reveal, None)
+}
+
+/// [`visible`] as the store stood at `as_of` (a snapshot read), or now when `None`.
+pub fn visible_at(
+    store: &Store,
+    package_id: &str,
+    reveal: crate::search::filter::Reveal,
+    as_of: Option<Timestamp>,
+) -> Result<StoredPackage> {
+    let found = match as_of {
+        Some(t) => specific_at(store, package_id, t)?,
+        None => specific(store, package_id)?,
+    };
+    let hidden = crate::search::filter::Hidden::load_at(
+        store,
+        &[found.package.project_id().to_string()],
+        reveal,
+        as_of,
+    )?;
+    if let Some(why) = hidden.package(&found.package) {
+        return Err(Error::Hidden {
+            code: relay_wire::error::Code::PackageNotFound,
+            message: why.explain(&format!("package `{package_id}`")),
+        });
+    }
+    Ok(found)
+}
+
+/// One package as it stood at `t`; `package_not_found` when it did not exist yet.
+pub fn specific_at(store: &Store, id: &str, t: Timestamp) -> Result<StoredPackage> {
+    crate::ops::packages::snapshot::version_at(history(store, id)?, t).ok_or_else(|| {
+        Error::Hidden {
+            code: relay_wire::error::Code::PackageNotFound,
+            message: format!(
+                "package `{id}` did not exist yet at {} (the --as-of time)",
+                relay_wire::time::format(t)
+            ),
+        }
+    })
+}
+
+/// The retraction of a package, if it has one (`pull ID --history` shows it after the
+/// versions).
+pub fn retraction_of(
+    store: &Store,
+    package_id: &str,
+) -> Result<Option<relay_store::retractions::Retraction>> {
+    let found = specific(store, package_id)?;
+    Ok(store
+        .retractions(found.package.project_id())?
+        .package(package_id)
+        .cloned())
+}
+
+/// Every version of one package, oldest first (by version, then hash), wherever it is stored
+/// (see [`versions_of`]).
+pub fn history(store: &Store, package_id: &str) -> Result<Vec<StoredPackage>> {
+    let mut versions = versions_of(store, package_id)?;
+    versions.sort_by(|a, b| {
+        a.version
+            .cmp(&b.version)
+            .then_with(|| relay_store::packages::version_order(a, b))
+    });
+    // Only exact duplicate lines (a union merge keeps both copies) count once.
+    versions.dedup_by(|a, b| {
+        a.hash == b.hash && a.version == b.version && a.transition == b.transition
+    });
+    Ok(versions)
+}
+
+/// The `limit` newest packages (current versions) across `projects` that match `filter`:
+/// newest `created_at` first, ties broken by `package_id` ascending.
+pub fn latest(
+    store: &Store,
+    projects: &[String],
+    filter: &Filter,
+    limit: usize,
+) -> Result<Vec<StoredPackage>> {
+    let filter = &filter.prepare(store, projects)?;
+    let mut all = Vec::new();
+    for project in projects {
+        if let Some(t) = filter.as_of {
+            all.extend(
+                (crate::ops::packages::snapshot::packages_at(store, project, t)?.into_iter())
+                    .filter(|p| filter.matches(p)),
+            );
+        } else if store.config().search_index() {
+            all.extend(newest_first(store, project, filter, limit)?);
+        } else {
+            all.extend(
+                store
+                    .current_packages(project)?
+                    .into_values()
+                    .filter(|p| filter.matches(p)),
+            );
+        }
+    }
+    all.sort_by_cached_key(|p| {
+        (
+            std::cmp::Reverse(p.package.created_at()),
+            p.package.id().to_string(),
+        )
+    });
+    all.truncate(limit);
+    Ok(all)
+}
+
+/// Up to `limit` packages of one project that match `filter`, newest first, read through the
+/// logs' indexes: month by month from the newest, only the lines that can make the cut are
+/// read. A package's versions share the log of its `created_at` month, so once a month has
+/// filled the list, older months cannot change it.
+pub fn newest_first(
+    store: &Store,
+    project: &str,
+    filter: &Filter,
+    limit: usize,
+) -> Result<Vec<StoredPackage>> {
+    let mut out = Vec::new();
+    if limit == 0 {
+        return Ok(out);
+    }
+    let filter = &filter.prepare(store, &[project.to_string()])?;
+    let month_of = |t: Timestamp| format!("{}.ndjson", relay_wire::time::month_key(t));
+    let (first, last) = (filter.since.map(month_of), filter.until.map(month_of));
+    let needles = filter.line_needles();
+    // A month may have two logs (the tracked one and the clone's queue): read as one.
+    for logs in crate::ops::packages::months::by_month(store.package_logs(project)?)
+        .into_iter()
+        .rev()
+    {
+        let name = logs[0]
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if last.as_deref().is_some_and(|last| name > last) {
+            continue;
+        }
+        if first.as_deref().is_some_and(|first| name < first) {
+            break;
+        }
+        let month = crate::ops::packages::months::Month::load(store, &logs)?;
+        let prefilters = match needles.is_empty() {
+            true => None,
+            false => Some(
+                (month.catalogs.iter())
+                    .map(|c| c.prefilter(&needles))
+                    .collect::<Result<Vec<_>>>()?,
+            ),
+        };
+        for run in month.runs() {
+            let found = if run.more.is_empty() {
+                let (catalog, entry) = month.entry(run.first);
+                let (c, at) = run.first;
+                if !filter.may_match(catalog, entry)
+                    || prefilters.as_ref().is_some_and(|p| !p[c].may_match(at))
+                {
+                    continue;
+                }
+                catalog.read(store, entry)?
+            } else {
+                month.read(store, &run)?
+            };
+            if let Some(p) = found
+                && filter.matches(&p)
+            {
+                out.push(p);
+                if out.len() == limit {
+                    return Ok(out);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The packages of `projects` whose `parent_package_id` is `parent_id`, at their current
+/// versions, oldest first (ties by id); drafts as listings show them to `viewer(project)`.
+/// No index records parents, so every package log of those projects is read, but only the
+/// lines that hold the id's bytes are parsed: the cost is a byte search of the logs.
+pub fn children(
+    store: &Store,
+    projects: &[String],
+    parent_id: &str,
+    viewer: impl Fn(&str) -> Viewer,
+) -> Result<Vec<StoredPackage>> {
+    let needle = relay_store::packages::json_fragment(parent_id);
+    let mut out = Vec::new();
+    for project in projects {
+        let mut found: std::collections::HashMap<String, StoredPackage> = Default::default();
+        store.scan_packages(project, Some(needle.as_bytes()), |p| {
+            if p.package.str_field("parent_package_id") == Some(parent_id) {
+                relay_store::packages::keep_current(&mut found, p);
+            }
+            Ok(())
+        })?;
+        let filter = Filter {
+            viewer: viewer(project),
+            ..Filter::default()
+        }
+        .prepare(store, std::slice::from_ref(project))?;
+        out.extend(found.into_values().filter(|p| filter.matches(p)));
+    }
+    out.sort_by_cached_key(|p| (p.package.created_at(), p.package.id().to_string()));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::packages::deposit::deposit;
+    use crate::ops::packages::deposit::test_support::{context, store_with};
+    use relay_store::cache::catalog::MonthCatalog;
+    use serde_json::json;
+
+    #[test]
+    fn children_are_the_packages_naming_the_parent_in_any_given_project_drafts_to_their_author() {
+        let (_dir, store) = store_with(&["demo", "other", "hidden"]);
+        let child = json!({"parent_package_id": "pkg_parent"});
+        let dated = |t: &str| json!({"parent_package_id": "pkg_parent", "created_at": t});
+        let in_review = json!({"parent_package_id": "pkg_parent", "status": "awaiting_review",
+            "review_type": "human", "created_at": "2026-01-01T00:00:00Z"});
+        let draft = json!({"parent_package_id": "pkg_parent", "status": "draft"});
+        for (project, id, extra) in [
+            ("demo", "pkg_parent", json!({})),
+            ("demo", "pkg_b", dated("2026-02-01T00:00:00Z")),
+            ("demo", "pkg_a", in_review),
+            ("demo", "pkg_draft", draft),
+            // Mentions the parent, but is no child of it.
+            ("demo", "pkg_m", json!({"description": "See pkg_parent"})),
+            ("other", "pkg_c", dated("2026-03-01T00:00:00Z")),
+            ("hidden", "pkg_h", child),
+        ] {
+            let mut input = extra.as_object().unwrap().clone();
+            input.insert("package_id".into(), json!(id));
+            input.insert("title".into(), json!(id));
+            deposit(&store, input, &context(project)).unwrap();
+        }
+        // A review moves pkg_a on: its current version is the one listed.
+        crate::ops::packages::deposit::test_support::approve(&store, "pkg_a");
+        let projects = ["demo".to_string(), "other".to_string()];
+        let ids = |viewer: Option<&str>| -> Vec<(String, String)> {
+            let who = viewer.map(str::to_string);
+            children(&store, &projects, "pkg_parent", |_| {
+                Viewer::known(who.clone())
+            })
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p.package.id().to_string(),
+                    p.package.status().as_str().to_string(),
+                )
+            })
+            .collect()
+        };
+        let pair = |id: &str, status: &str| (id.to_string(), status.to_string());
+        assert_eq!(
+            ids(Some("someone")),
+            [
+                pair("pkg_a", "complete"),
+                pair("pkg_b", "complete"),
+                pair("pkg_c", "complete")
+            ]
+        );
+        assert_eq!(ids(Some("jo")).len(), 4, "the draft, to its author");
+        assert!(ids(Some("jo")).contains(&pair("pkg_draft", "draft")));
+        assert!(
+            children(&store, &projects, "pkg_b", |_| Viewer::anyone())
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn listings_by_tag_and_author_skip_lines_without_them_and_agree_with_a_scan() {
+        let (_dir, store) = store_with(&["demo"]);
+        for (id, tags, by) in [
+            ("pkg_1", json!(["infra"]), "jo"),
+            ("pkg_2", json!(["ui"]), "jo"),
+            // A tag whose JSON needs an escape: the line is parsed, not prefiltered away.
+            ("pkg_3", json!(["say \"hi\""]), "ana"),
+            ("pkg_4", json!(["infra", "ui"]), "ana"),
+        ] {
+            let mut input = serde_json::Map::new();
+            input.insert("package_id".into(), json!(id));
+            input.insert("title".into(), json!(id));
+            input.insert("tags".into(), tags);
+            input.insert("created_by".into(), json!({"id": by, "type": "human"}));
+            deposit(&store, input, &context("demo")).unwrap();
+        }
+        let projects = ["demo".to_string()];
+        let ids = |tags: &[&str], actor: Option<&str>| -> Vec<String> {
+            let filter = Filter {
+                tags: tags.iter().map(|t| t.to_string()).collect(),
+                actor: actor.map(str::to_string),
+                ..Default::default()
+            };
+            let mut out: Vec<String> = latest(&store, &projects, &filter, 10)
+                .unwrap()
+                .iter()
+                .map(|p| p.package.id().to_string())
+                .collect();
+            out.sort();
+            out
+        };
+        assert_eq!(ids(&["infra"], None), ["pkg_1", "pkg_4"]);
+        assert_eq!(ids(&["infra", "ui"], None), ["pkg_4"]);
+        assert_eq!(ids(&["say \"hi\""], None), ["pkg_3"]);
+        assert_eq!(ids(&[], Some("ana")), ["pkg_3", "pkg_4"]);
+        assert_eq!(ids(&["ui"], Some("jo")), ["pkg_2"]);
+        assert!(ids(&["nothing"], None).is_empty());
+        // The line prefilter alone: it passes a line with every needle or an escape.
+        let log = store.package_logs("demo").unwrap().pop().unwrap();
+        let month = MonthCatalog::load(&store, &log).unwrap();
+        let pre = month.prefilter(&["\"infra\"".to_string()]).unwrap();
+        let passed: Vec<&str> = (month.entries.iter().enumerate())
+            .filter(|(at, _)| pre.may_match(*at))
+            .map(|(_, e)| month.id(e))
+            .collect();
+        let mut passed = passed;
+        passed.sort();
+        assert_eq!(passed, ["pkg_1", "pkg_3", "pkg_4"]);
+    }
+}

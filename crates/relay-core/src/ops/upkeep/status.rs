@@ -1,0 +1,206 @@
+//! A summary of the whole store for `relay status`.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use relay_store::{Store, Warning};
+use relay_wire::error::{Error, Result};
+use relay_wire::{Project, Status, time};
+
+/// One project in the summary.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProjectSummary {
+    pub project_id: String,
+    pub name: String,
+    pub archived: bool,
+    pub packages: usize,
+}
+
+/// Counts of a kind of record: how many there are, and how many are live (current/active).
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Counts {
+    pub total: usize,
+    pub live: usize,
+}
+
+/// What the store hides from reads, and how: retracted records (counted) and records past
+/// their `x-expires-at` (not counted: that would read every line).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Retention {
+    pub retracted_packages: usize,
+    pub retracted_facts: usize,
+    /// How expiry and retraction work here, for a reader of `status --json`.
+    pub policy: &'static str,
+}
+
+/// What `relay status` reports.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct StoreStatus {
+    pub projects: Vec<ProjectSummary>,
+    pub packages: usize,
+    pub packages_by_type: BTreeMap<String, usize>,
+    pub packages_by_status: BTreeMap<String, usize>,
+    pub awaiting_review: usize,
+    /// `live` = current facts.
+    pub facts: Counts,
+    /// `live` = active sessions.
+    pub sessions: Counts,
+    /// `created_at` of the newest package.
+    pub last_deposit: Option<String>,
+    pub size_bytes: u64,
+    pub retention: Retention,
+    pub signing: SigningStatus,
+    /// A local store (`relay init --local`): git never sees it.
+    pub local: bool,
+    /// How the store stands in git (files not committed, the branch against its upstream as
+    /// of the last fetch); `None` for a local store or outside a git work tree.
+    pub git: Option<crate::ops::git::StoreSync>,
+    /// What relay's hooks queued under `local/pending/`, and how it enters the store.
+    pub queue: crate::ops::agents::queue::QueueStatus,
+}
+
+/// Whether this clone signs what it writes, and what verify holds signatures to.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SigningStatus {
+    /// The signing key's fingerprint; `None` when writes are not signed.
+    pub key: Option<String>,
+    /// The key's path, when one is configured.
+    pub key_path: Option<String>,
+    /// Why the configured key cannot sign, if it cannot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_error: Option<String>,
+    /// `[sign] require = true`.
+    pub require: bool,
+    /// Entries of `allowed_signers` (revocations not counted).
+    pub allowed_signers: usize,
+    pub revoked_keys: usize,
+    /// Why `allowed_signers` cannot be read, if it cannot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed_signers_error: Option<String>,
+}
+
+/// The signing state, never failing: a key or `allowed_signers` that cannot be used is said.
+pub fn signing(store: &Store) -> SigningStatus {
+    let mut s = SigningStatus {
+        key_path: store.signing_key_path().map(|p| p.display().to_string()),
+        require: store.signatures_required(),
+        ..Default::default()
+    };
+    match store.signer() {
+        Ok(signer) => s.key = signer.map(|k| k.fingerprint.clone()),
+        Err(e) => s.key_error = Some(e.to_string()),
+    }
+    match store.allowed_signers() {
+        Ok(a) => {
+            s.allowed_signers = a.entries.len();
+            s.revoked_keys = a.revoked.len();
+        }
+        Err(e) => s.allowed_signers_error = Some(e.to_string()),
+    }
+    s
+}
+
+/// The retention policy `status` states.
+pub const RETENTION_POLICY: &str = "reads hide retracted records and records past their \
+    x-expires-at; `relay purge --expired --retracted` removes their lines";
+
+/// Counts everything in the store (every project, archived ones included).
+pub fn status(store: &Store) -> Result<StoreStatus> {
+    let mut s = StoreStatus::default();
+    let mut newest: Option<(time::Timestamp, String)> = None;
+    let projects: Vec<Project> = crate::ops::projects::list(store)?;
+    for project in &projects {
+        let mut count = 0;
+        let mut tally = |ptype: &str, status: Status| {
+            count += 1;
+            *s.packages_by_type.entry(ptype.to_string()).or_default() += 1;
+            *s.packages_by_status
+                .entry(status.as_str().to_string())
+                .or_default() += 1;
+            if status == Status::AwaitingReview {
+                s.awaiting_review += 1;
+            }
+        };
+        let mut note_time = |at: time::Timestamp, text: &str| {
+            if newest.as_ref().is_none_or(|(t, _)| at > *t) {
+                newest = Some((at, text.to_string()));
+            }
+        };
+        if store.config().search_index() {
+            relay_store::cache::catalog::warm(store, project.id())?;
+            // Counted from the logs' catalogs: a line is read only for the newest package's
+            // time as written, or a type the catalog could not hold.
+            for log in store.package_logs(project.id())? {
+                let month = relay_store::cache::catalog::MonthCatalog::load(store, &log)?;
+                for (i, e) in month.entries.iter().enumerate() {
+                    match (month.package_type(e), i == 0) {
+                        (Some(t), false) => tally(t, e.status),
+                        _ => {
+                            if let Some(p) = month.read(store, e)? {
+                                let pkg = &p.package;
+                                tally(pkg.package_type(), pkg.status());
+                                note_time(pkg.created_at(), pkg.created_at_str());
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            for p in store.current_packages(project.id())?.values() {
+                let pkg = &p.package;
+                tally(pkg.package_type(), pkg.status());
+                note_time(pkg.created_at(), pkg.created_at_str());
+            }
+        }
+        s.packages += count;
+        let (facts_total, facts_live) = match store.fact_counts(project.id())? {
+            Some((total, live)) => (total as usize, live as usize),
+            None => {
+                let facts = store.facts(project.id())?;
+                (facts.len(), crate::ops::facts::current_count(&facts))
+            }
+        };
+        s.facts.total += facts_total;
+        s.facts.live += facts_live;
+        // Counted from compact slots: parsed, ten thousand sessions take tens of MB.
+        let (total, open) =
+            crate::ops::export::count_open::<relay_wire::Session>(store, project.id())?;
+        s.sessions.total += total;
+        s.sessions.live += open;
+        let (packages, facts) = store.retractions(project.id())?.counts();
+        s.retention.retracted_packages += packages;
+        s.retention.retracted_facts += facts;
+        s.projects.push(ProjectSummary {
+            project_id: project.id().to_string(),
+            name: project.name().to_string(),
+            archived: project.is_archived(),
+            packages: count,
+        });
+    }
+    s.last_deposit = newest.map(|(_, text)| text);
+    s.retention.policy = RETENTION_POLICY;
+    s.size_bytes = store.size_on_disk();
+    s.signing = signing(store);
+    s.local = store.config().local();
+    s.git = store
+        .root()
+        .parent()
+        .and_then(|holder| crate::ops::git::store_sync(holder, store.root()));
+    s.queue = crate::ops::agents::queue::status(store)?;
+    Ok(s)
+}
+
+/// The status as `--json` prints it (and every transport returns it): the summary, the store's
+/// folder and the integrity warnings its readers reported.
+pub fn to_json(store: &Store, s: &StoreStatus, warnings: &[Warning]) -> Result<Value> {
+    let w: Vec<_> = warnings
+        .iter()
+        .map(|w| json!({"warning": w.kind.as_str(), "file": w.path.display().to_string(), "line": w.line, "message": w.message}))
+        .collect();
+    let mut v = serde_json::to_value(s).map_err(|e| Error::Integrity(e.to_string()))?;
+    v["store"] = json!(store.root().display().to_string());
+    v["warnings"] = json!(w);
+    Ok(v)
+}

@@ -1,0 +1,616 @@
+//! Relevant pull (§8.2 `mode: relevant`): scan the package logs for the query's stems, read
+//! only the candidate lines (and only the fields ranking needs), rank them with BM25, and
+//! return the best. A package with several versions counts once, as its current version.
+//! Per candidate a few numbers are kept, so memory follows the matches, not the store; the
+//! winners are read again in full and checked against their hashes before they are returned.
+
+pub use crate::search::query::is_stopword;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::path::{Path, PathBuf};
+
+use crate::search::filter::Filter;
+use crate::search::fuse::Mode;
+use crate::search::{Query, parse, rank, scan};
+use relay_store::Store;
+use relay_store::cache::lite::LiteLine;
+use relay_store::cache::packages::{QueryView, hash_prefix};
+use relay_store::cache::{Indexes, id_key};
+use relay_store::packages::{StoredPackage, VersionKey};
+use relay_wire::error::Result;
+use relay_wire::{Status, time};
+
+/// One result.
+#[derive(Debug, Clone)]
+pub struct Ranked {
+    pub stored: StoredPackage,
+    pub score: f64,
+    /// The fields that hold query terms.
+    pub matched: Vec<&'static str>,
+    pub query: Query,
+    /// How semantic and hybrid search ranked it; `None` for keyword search.
+    pub explain: Option<Explain>,
+}
+
+/// Why a package ranked where it did in a semantic or hybrid search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explain {
+    pub mode: Mode,
+    /// Its place in the keyword (BM25) list, 1-based, if it is in it.
+    pub keyword_rank: Option<usize>,
+    /// Its place in the vector list, if it is in it.
+    pub semantic_rank: Option<usize>,
+    /// The cosine similarity of its vector with the query's.
+    pub similarity: Option<f32>,
+}
+
+impl Ranked {
+    /// The result as `relay search --json` prints it: `{"package", "score", "matched"}`, the
+    /// stored package exactly as stored (its own members, a `score` or `matched` among them,
+    /// untouched) beside the ranking's score and the fields that matched.
+    pub fn to_value(&self) -> serde_json::Value {
+        let mut v = serde_json::json!({
+            "package": self.stored.package.to_value(),
+            "score": self.score,
+            "matched": self.matched,
+        });
+        if let Some(e) = &self.explain {
+            v["mode"] = e.mode.as_str().into();
+            v["ranks"] =
+                serde_json::json!({"keyword": e.keyword_rank, "semantic": e.semantic_rank});
+            v["similarity"] = e
+                .similarity
+                .map(|s| serde_json::Value::from((f64::from(s) * 10_000.0).round() / 10_000.0))
+                .unwrap_or_default();
+        }
+        v
+    }
+}
+
+/// What is kept of a candidate line until the scores are known: 56 bytes, plus its term
+/// weights in its [`Part`]'s `tf`. Memory follows the matches (hundreds of thousands for a
+/// broad query at a million packages), so the record is kept small.
+struct Candidate {
+    /// The key of its package id ([`id_key`]), which candidates are deduplicated by: two ids
+    /// of one store sharing one is about as likely as 1 in 10^7 at a million packages, and
+    /// the winners' ids are read back from their lines.
+    id: u64,
+    offset: u64,
+    /// With `status`, the version order of `store::packages::version_order` (see
+    /// [`Candidate::order`]).
+    version: u64,
+    hash_prefix: u64,
+    created_at: time::Timestamp,
+    len: f32,
+    file: u32,
+    status: Status,
+    /// Whether the viewer made it (drafts are shown to their creator only).
+    viewer_is_creator: bool,
+    significance: i8,
+    /// Whether a newer version of its package was found in another log.
+    superseded: bool,
+}
+
+impl Candidate {
+    /// The store's version order as the candidate knows it (a tie is as unlikely as a
+    /// SHA-256 prefix collision).
+    fn order(&self) -> VersionKey {
+        VersionKey::new(self.status, self.version, self.hash_prefix)
+    }
+}
+
+/// Reads a candidate line into a candidate and its term weights; `None` for a line that is
+/// not a package the filter accepts, or that holds no query term outside ids and keys.
+fn candidate(
+    bytes: &[u8],
+    file: u32,
+    offset: u64,
+    q: &Query,
+    filter: &Filter,
+) -> Option<(Candidate, Vec<f32>)> {
+    let line: LiteLine = serde_json::from_slice(bytes).ok()?;
+    let p = line.package;
+    let ptype = p.package_type.as_deref().unwrap_or("standard");
+    let creator = p
+        .created_by
+        .as_ref()
+        .and_then(|a| a.id.as_deref())
+        .unwrap_or_default()
+        .to_string();
+    let created_at = time::parse(p.created_at.as_deref()?).ok()?;
+    let tags: Vec<&str> = p.tags.iter().flatten().map(|t| t.as_ref()).collect();
+    if (!filter.types.is_empty() && !filter.types.iter().any(|t| t == ptype))
+        || !filter.tags.iter().all(|t| tags.contains(&t.as_str()))
+        || filter.actor.as_deref().is_some_and(|a| a != creator)
+        || filter.since.is_some_and(|s| created_at < s)
+        || filter.until.is_some_and(|u| created_at >= u)
+    {
+        return None;
+    }
+    let texts: Vec<Cow<'_, str>> = rank::FIELDS.iter().map(|(f, _)| p.text(f)).collect();
+    let stats = rank::analyze_texts(
+        rank::FIELDS
+            .iter()
+            .zip(&texts)
+            .map(|(&(f, w), t)| (f, w, t.as_ref())),
+        q,
+    );
+    if stats.tf.iter().all(|&t| t == 0.0) || !stats.phrases_ok {
+        return None;
+    }
+    let status =
+        Status::parse(p.status.as_deref().unwrap_or("complete")).unwrap_or(Status::Complete);
+    let c = Candidate {
+        id: id_key(&p.package_id),
+        offset,
+        version: line.version.unwrap_or(1),
+        hash_prefix: hash_prefix(line.hash.as_deref().unwrap_or_default()),
+        created_at,
+        len: stats.len,
+        file,
+        status,
+        viewer_is_creator: status != Status::Draft
+            || filter.viewer.id().is_none_or(|v| v == creator),
+        significance: p
+            .significance
+            .map(|s| s.clamp(1.0, 10.0) as i8)
+            .unwrap_or(5),
+        superseded: false,
+    };
+    Some((c, stats.tf))
+}
+
+/// The totals the scan gathers besides candidates.
+#[derive(Default)]
+struct Totals {
+    /// Documents in the indexed logs (counted exactly).
+    indexed_docs: u64,
+    /// Bytes of the logs scanned without an index.
+    bytes_scanned: u64,
+    candidate_bytes: u64,
+    candidate_lines: u64,
+}
+
+/// What one scan thread keeps: per log, the candidate of each package's current version (a
+/// package's versions share the log of its creation month, so a map of one log's packages
+/// suffices; the rare id in several logs is settled by [`settle_duplicates`]).
+#[derive(Default)]
+struct Part {
+    candidates: Vec<Candidate>,
+    /// The query's term weights of each candidate, in candidate order, `terms` apiece.
+    tf: Vec<f32>,
+    /// Per id key, the index of its candidate from the current log.
+    in_log: HashMap<u64, usize>,
+    totals: Totals,
+    /// Scratch of [`from_index`], reused from log to log rather than allocated afresh (which
+    /// costs page faults): each document's term weights, and the documents with a term.
+    doc_tf: Vec<f32>,
+    touched: Vec<u32>,
+}
+
+impl Part {
+    /// Starts the next log: its packages are new to the map.
+    fn next_log(&mut self) {
+        self.in_log.clear();
+    }
+
+    /// Keeps `c` (with its term weights) unless the current log has a later version of it.
+    fn keep(&mut self, c: Candidate, tf: &[f32]) {
+        match self.in_log.entry(c.id) {
+            Entry::Occupied(e) => {
+                let i = *e.get();
+                if c.order() > self.candidates[i].order() {
+                    self.candidates[i] = c;
+                    self.tf[i * tf.len()..(i + 1) * tf.len()].copy_from_slice(tf);
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert(self.candidates.len());
+                self.candidates.push(c);
+                self.tf.extend_from_slice(tf);
+            }
+        }
+    }
+}
+
+/// Whether a candidate can be judged from the index alone, or needs its line: phrases need
+/// word order, and the type, tag and actor filters and a draft's creator are not indexed.
+pub(crate) fn needs_line(q: &Query, filter: &Filter) -> bool {
+    !q.phrases.is_empty()
+        || !filter.types.is_empty()
+        || !filter.tags.is_empty()
+        || filter.actor.is_some()
+}
+
+/// The candidates of one indexed log.
+fn from_index(
+    idx: &QueryView,
+    log: &Path,
+    file: u32,
+    q: &Query,
+    filter: &Filter,
+    part: &mut Part,
+) -> Result<()> {
+    let terms = q.terms.len();
+    let (mut tf, mut touched) = (
+        std::mem::take(&mut part.doc_tf),
+        std::mem::take(&mut part.touched),
+    );
+    tf.clear();
+    tf.resize(idx.doc_count() * terms, 0.0);
+    touched.clear();
+    for (i, list) in idx.postings.iter().enumerate() {
+        for &(doc, count) in list {
+            let row = doc as usize * terms;
+            if tf[row..row + terms].iter().all(|&x| x == 0.0) {
+                touched.push(doc);
+            }
+            tf[row + i] = count;
+        }
+    }
+    touched.sort_unstable();
+    // A phrase needs all its words: a document missing one is no candidate, unread.
+    let required: Vec<usize> = q
+        .phrases
+        .iter()
+        .flatten()
+        .filter_map(|s| q.terms.iter().position(|t| t == s))
+        .collect();
+    touched.retain(|&doc| required.iter().all(|&i| tf[doc as usize * terms + i] > 0.0));
+    let line_checks = needs_line(q, filter);
+    let mut lines = relay_store::log::LinesAt::new(log);
+    for &doc in &touched {
+        let Some(d) = idx.doc(doc) else { continue };
+        let Some(created_at) = chrono::DateTime::from_timestamp_micros(d.created_micros) else {
+            continue;
+        };
+        if filter.since.is_some_and(|s| created_at < s)
+            || filter.until.is_some_and(|u| created_at >= u)
+        {
+            continue;
+        }
+        let Some(id) = idx.doc_id(doc).map(id_key) else {
+            continue;
+        };
+        let row = doc as usize * terms;
+        if line_checks || (d.status == Status::Draft && filter.viewer.may_hide_drafts()) {
+            let mut line = Vec::new();
+            let read = lines.read(d.offset, &mut line)?;
+            if let Some((c, line_tf)) = read
+                .ok()
+                .and_then(|_| candidate(&line, file, d.offset, q, filter))
+            {
+                // The index's id decides, as the line's would (they are the same).
+                part.keep(Candidate { id, ..c }, &line_tf);
+            }
+        } else {
+            let c = Candidate {
+                id,
+                offset: d.offset,
+                version: u64::from(d.version),
+                hash_prefix: d.hash_prefix,
+                created_at,
+                len: d.len,
+                file,
+                status: d.status,
+                viewer_is_creator: true,
+                significance: d.significance,
+                superseded: false,
+            };
+            part.keep(c, &tf[row..row + terms]);
+        }
+    }
+    (part.doc_tf, part.touched) = (tf, touched);
+    Ok(())
+}
+
+/// Marks superseded, of candidates whose id key turns up in several logs (two projects, or a
+/// key collision), all but the current version: the rule [`Part::keep`] applies within a log,
+/// with the earlier log winning a tie.
+fn settle_duplicates(parts: &mut [Part]) {
+    let mut keys: Vec<u64> = parts
+        .iter()
+        .flat_map(|p| p.candidates.iter().map(|c| c.id))
+        .collect();
+    keys.sort_unstable();
+    let mut shared: Vec<u64> = keys
+        .windows(2)
+        .filter(|w| w[0] == w[1])
+        .map(|w| w[0])
+        .collect();
+    drop(keys);
+    if shared.is_empty() {
+        return;
+    }
+    shared.dedup();
+    let rank = |c: &Candidate| (c.order(), std::cmp::Reverse(c.file));
+    // Per shared key, where its best candidate so far is: (part, index).
+    let mut best: HashMap<u64, (usize, usize)> = HashMap::new();
+    for p in 0..parts.len() {
+        for i in 0..parts[p].candidates.len() {
+            let c = &parts[p].candidates[i];
+            if shared.binary_search(&c.id).is_err() {
+                continue;
+            }
+            let (this, id) = (rank(c), c.id);
+            let loser = match best.entry(id) {
+                Entry::Vacant(e) => {
+                    e.insert((p, i));
+                    continue;
+                }
+                Entry::Occupied(mut e) => {
+                    let (bp, bi) = *e.get();
+                    if this > rank(&parts[bp].candidates[bi]) {
+                        e.insert((p, i));
+                        (bp, bi)
+                    } else {
+                        (p, i)
+                    }
+                }
+            };
+            parts[loser.0].candidates[loser.1].superseded = true;
+        }
+    }
+}
+
+/// Scans `files` (on up to as many threads as the machine has cores, files shared out in
+/// turn) and returns each thread's candidates, each package's current version not superseded.
+fn scan_all(
+    files: &[PathBuf],
+    cache: Option<&Indexes>,
+    q: &Query,
+    filter: &Filter,
+) -> Result<Vec<Part>> {
+    let matcher = scan::matcher(&q.terms)?;
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(files.len())
+        .max(1);
+    let results: Vec<Result<Part>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let matcher = &matcher;
+                s.spawn(move || -> Result<Part> {
+                    let mut part = Part::default();
+                    for (file, path) in files.iter().enumerate().skip(t).step_by(threads) {
+                        part.next_log();
+                        if let Some(Ok(idx)) = cache.map(|c| c.query(path, &q.terms)) {
+                            part.totals.indexed_docs += idx.doc_count() as u64;
+                            from_index(&idx, path, file as u32, q, filter, &mut part)?;
+                            continue;
+                        }
+                        // No usable index (an unreadable cache, say): scan the log itself.
+                        part.totals.bytes_scanned +=
+                            scan::scan_file(path, matcher, |offset, bytes| {
+                                part.totals.candidate_lines += 1;
+                                part.totals.candidate_bytes += bytes.len() as u64;
+                                if let Some((c, tf)) =
+                                    candidate(bytes, file as u32, offset, q, filter)
+                                {
+                                    part.keep(c, &tf);
+                                }
+                                Ok(true)
+                            })?;
+                    }
+                    // Freed before the scoring.
+                    (part.in_log, part.doc_tf, part.touched) = Default::default();
+                    Ok(part)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Ok(Default::default())))
+            .collect()
+    });
+    let mut parts = results.into_iter().collect::<Result<Vec<_>>>()?;
+    settle_duplicates(&mut parts);
+    Ok(parts)
+}
+
+/// Runs a relevant pull over `projects`: keyword search, BM25 nudged by significance and
+/// recency.
+pub fn relevant(
+    store: &Store,
+    projects: &[String],
+    query_text: &str,
+    filter: &Filter,
+    limit: usize,
+) -> Result<Vec<Ranked>> {
+    keyword_list(store, projects, query_text, filter, limit)
+}
+
+/// The keyword list: the best `limit` packages by BM25 nudged by significance and recency
+/// (hybrid search fuses this list as it is).
+pub(crate) fn keyword_list(
+    store: &Store,
+    projects: &[String],
+    query_text: &str,
+    filter: &Filter,
+    limit: usize,
+) -> Result<Vec<Ranked>> {
+    let q = parse(query_text);
+    if q.terms.is_empty() || limit == 0 {
+        return Ok(Vec::new());
+    }
+    let filter = &filter.prepare(store, projects)?;
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut file_project: Vec<&str> = Vec::new();
+    for project in projects {
+        for path in store.package_logs(project)? {
+            files.push(path);
+            file_project.push(project);
+        }
+    }
+    let cache = store.search_indexes();
+    let parts = scan_all(&files, cache.as_ref(), &q, filter)?;
+    let mut totals = Totals::default();
+    for t in parts.iter().map(|p| &p.totals) {
+        totals.indexed_docs += t.indexed_docs;
+        totals.bytes_scanned += t.bytes_scanned;
+        totals.candidate_bytes += t.candidate_bytes;
+        totals.candidate_lines += t.candidate_lines;
+    }
+    // Each package's current version with its term weights; status and draft visibility are
+    // judged on it.
+    let terms = q.terms.len();
+    let current = || {
+        parts
+            .iter()
+            .flat_map(|p| p.candidates.iter().zip(p.tf.chunks_exact(terms)))
+            .filter(|(c, _)| {
+                !c.superseded
+                    && filter.status.is_none_or(|s| s == c.status)
+                    && (c.status != Status::Draft || c.viewer_is_creator)
+            })
+    };
+    let mut count = 0usize;
+    let mut df = vec![0f32; terms];
+    // Summed in f64, which is exact while the field weights are whole numbers: the average (and
+    // so every score) does not depend on the order the candidates come in.
+    let mut total_len = 0f64;
+    for (c, tf) in current() {
+        count += 1;
+        total_len += f64::from(c.len);
+        for (d, &t) in df.iter_mut().zip(tf) {
+            if t > 0.0 {
+                *d += 1.0;
+            }
+        }
+    }
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    // Document frequencies come from the same scan; the store's size in documents is estimated
+    // from the bytes scanned and the mean candidate line.
+    let mean_line = totals.candidate_bytes as f64 / totals.candidate_lines.max(1) as f64;
+    let scanned_docs = totals.bytes_scanned as f64 / mean_line.max(1.0);
+    let docs = (totals.indexed_docs as f64 + scanned_docs).max(count as f64) as f32;
+    let idfs: Vec<f32> = df.iter().map(|&d| rank::idf(docs, d)).collect();
+    let avg_len = (total_len / count as f64) as f32;
+    let now = time::now();
+    // Best first: score, then the newer package, then a fixed order of ids (unique by now, so
+    // the order is total). Only the head is kept, and sorted; a margin covers winners whose
+    // lines fail their check.
+    let order = |a: &(f64, &Candidate), b: &(f64, &Candidate)| {
+        b.0.total_cmp(&a.0)
+            .then_with(|| b.1.created_at.cmp(&a.1.created_at))
+            .then_with(|| a.1.id.cmp(&b.1.id))
+    };
+    let head = limit.saturating_mul(2).saturating_add(16).min(count);
+    let mut scored: Vec<(f64, &Candidate)> = Vec::with_capacity(2 * head);
+    for (c, tf) in current() {
+        let age_days = (now - c.created_at).num_seconds() as f32 / 86_400.0;
+        let bm25 = rank::bm25(tf, c.len, &idfs, avg_len);
+        let s = rank::nudge(bm25, i64::from(c.significance), age_days);
+        scored.push((s as f64, c));
+        // The best `head` of the whole are the best `head` of those kept so far and the rest.
+        if scored.len() == 2 * head {
+            scored.select_nth_unstable_by(head, order);
+            scored.truncate(head);
+        }
+    }
+    if head < scored.len() {
+        scored.select_nth_unstable_by(head, order);
+        scored.truncate(head);
+    }
+    scored.sort_by(order);
+    // Read the winners in full; one that fails validation or its hash is reported and skipped.
+    let mut out = Vec::new();
+    for (score, c) in scored {
+        if out.len() == limit {
+            break;
+        }
+        // A line that fails its check (a hand edit, say) must not hide the package: fall back
+        // to its current verified version.
+        let path = &files[c.file as usize];
+        let stored = match store.package_at(path, c.offset)? {
+            Some(s) => Some(s),
+            None => match store.package_id_at(path, c.offset) {
+                Some(id) => store
+                    .package_versions(file_project[c.file as usize], &id)?
+                    .into_iter()
+                    .max_by(relay_store::packages::version_order),
+                None => None,
+            },
+        };
+        if let Some(stored) = stored.filter(|s| {
+            filter
+                .hidden()
+                .is_none_or(|h| h.package(&s.package).is_none())
+        }) {
+            let rounded = (score * 10_000.0).round() / 10_000.0;
+            let matched = rank::analyze(&stored.package, &q).matched;
+            out.push(Ranked {
+                stored,
+                score: rounded,
+                matched,
+                query: q.clone(),
+                explain: None,
+            });
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cand(id: u64, file: u32, offset: u64, version: u64, status: Status) -> Candidate {
+        Candidate {
+            id,
+            offset,
+            version,
+            hash_prefix: 0,
+            created_at: chrono::DateTime::from_timestamp_micros(0).unwrap(),
+            len: 1.0,
+            file,
+            status,
+            viewer_is_creator: true,
+            significance: 5,
+            superseded: false,
+        }
+    }
+
+    /// The survivors as (file, offset), with their first term weight.
+    fn survivors(parts: &[Part]) -> Vec<(u32, u64, f32)> {
+        let mut out: Vec<_> = parts
+            .iter()
+            .flat_map(|p| p.candidates.iter().zip(p.tf.chunks_exact(2)))
+            .filter(|(c, _)| !c.superseded)
+            .map(|(c, tf)| (c.file, c.offset, tf[0]))
+            .collect();
+        out.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        out
+    }
+
+    #[test]
+    fn one_candidate_per_package_its_current_version_across_logs_and_threads() {
+        let mut a = Part::default();
+        a.next_log();
+        a.keep(cand(1, 0, 0, 1, Status::Complete), &[1.0, 0.0]);
+        a.keep(cand(1, 0, 10, 2, Status::Complete), &[2.0, 0.0]);
+        // A later version that is not complete does not replace a complete one.
+        a.keep(cand(1, 0, 20, 3, Status::Draft), &[3.0, 0.0]);
+        a.keep(cand(2, 0, 30, 1, Status::Complete), &[4.0, 0.0]);
+        a.next_log();
+        // Key 2 again in another log, equal in order: the earlier log wins.
+        a.keep(cand(2, 2, 0, 1, Status::Complete), &[5.0, 0.0]);
+        let mut b = Part::default();
+        b.next_log();
+        // Key 1 in another thread's log, newer: it wins over both of thread a's.
+        b.keep(cand(1, 1, 0, 4, Status::Complete), &[6.0, 0.0]);
+        b.keep(cand(3, 1, 10, 1, Status::Complete), &[7.0, 0.0]);
+        assert_eq!(a.candidates.len(), 3);
+        assert_eq!(std::mem::size_of::<Candidate>(), 56);
+        let mut parts = vec![a, b];
+        settle_duplicates(&mut parts);
+        assert_eq!(
+            survivors(&parts),
+            vec![(0, 30, 4.0), (1, 0, 6.0), (1, 10, 7.0)]
+        );
+    }
+}

@@ -1,0 +1,323 @@
+//! The Agent Memory Protocol's record shape over relay's memory packages
+//! ([`crate::memory`]): an AMP record (`id`, `type`, `content`, `created_at` in ms, `agent`,
+//! `project`, `tags`, and the type's own fields) checked field by field into a package input,
+//! and a stored package read back as a record. Pure: the operations over a store are
+//! `relay_core::ops::memory::amp`.
+
+use serde_json::{Map, Value, json};
+
+use crate::Package;
+use crate::error::{Error, Result};
+use crate::memory::{Checkpoint, Kind, Lesson, Snippet};
+
+fn bad(message: String) -> Error {
+    Error::InvalidInput(message)
+}
+
+/// A string member of an AMP record: absent is `None`, anything but a string is refused.
+pub fn text(record: &Map<String, Value>, name: &str) -> Result<Option<String>> {
+    match record.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(bad(format!(
+            "record.{name} must be a string, not {}",
+            kind_name(other)
+        ))),
+    }
+}
+
+/// A list-of-strings member (absent: empty).
+fn texts(record: &Map<String, Value>, name: &str) -> Result<Vec<String>> {
+    match record.get(name) {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| match v {
+                Value::String(s) => Ok(s.clone()),
+                other => Err(bad(format!(
+                    "record.{name} must be a list of strings; it holds {}",
+                    kind_name(other)
+                ))),
+            })
+            .collect(),
+        Some(other) => Err(bad(format!(
+            "record.{name} must be a list of strings, not {}",
+            kind_name(other)
+        ))),
+    }
+}
+
+/// A whole-number member (absent: `None`).
+fn number(record: &Map<String, Value>, name: &str) -> Result<Option<u64>> {
+    match record.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v.as_u64().map(Some).ok_or_else(|| {
+            bad(format!(
+                "record.{name} must be a whole number of 0 or more, not {v}"
+            ))
+        }),
+    }
+}
+
+fn kind_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn required(value: Option<String>, what: &str) -> Result<String> {
+    value
+        .filter(|v| !v.trim().is_empty())
+        .ok_or_else(|| bad(format!("record.{what} is required")))
+}
+
+/// The record's type.
+fn record_kind(record: &Map<String, Value>) -> Result<Kind> {
+    let t = required(text(record, "type")?, "type")?;
+    Kind::from_amp_type(&t).ok_or_else(|| {
+        bad(format!(
+            "record.type `{t}` is not one relay stores: lesson, checkpoint or snippet"
+        ))
+    })
+}
+
+/// The package input of an AMP record, checked field by field before anything is written.
+pub fn to_input(record: &Map<String, Value>) -> Result<Map<String, Value>> {
+    let kind = record_kind(record)?;
+    let content = text(record, "content")?;
+    let tags = texts(record, "tags")?;
+    let mut input = match kind {
+        Kind::Lesson => Lesson {
+            title: required(text(record, "title")?, "title")?,
+            content: required(content, "content")?,
+            severity: text(record, "severity")?,
+            tags: tags.clone(),
+        }
+        .to_input(),
+        Kind::Checkpoint => {
+            let state = match record.get("state") {
+                None | Some(Value::Null) => Map::new(),
+                Some(Value::Object(m)) => m.clone(),
+                Some(other) => {
+                    return Err(bad(format!(
+                        "record.state must be an object, not {}",
+                        kind_name(other)
+                    )));
+                }
+            };
+            let state_list = |k: &str| {
+                texts(&state, k).map_err(|e| bad(e.to_string().replace("record.", "record.state.")))
+            };
+            let flags = state_list("flags")?;
+            if flags.len() > 1 {
+                return Err(bad(
+                    "record.state.flags holds one flag in relay (IDLE, IN_PROGRESS or BLOCKED)"
+                        .into(),
+                ));
+            }
+            let working_on = text(record, "working_on")?.or(content);
+            Checkpoint {
+                working_on: required(working_on, "working_on")?,
+                decisions: state_list("decisions")?,
+                blockers: state_list("blockers")?,
+                artifacts: state_list("artifacts")?,
+                flag: flags.into_iter().next(),
+            }
+            .to_input()
+        }
+        Kind::Snippet => {
+            let start = number(record, "start_line")?.unwrap_or(1);
+            let text_of = required(content, "content")?;
+            let lines = text_of.lines().count().max(1) as u64;
+            Snippet {
+                path: required(text(record, "file_path")?, "file_path")?,
+                start_line: start,
+                end_line: number(record, "end_line")?.unwrap_or(start + lines - 1),
+                language: text(record, "language")?,
+                text: text_of,
+                git_blob: None,
+                note: text(record, "title")?,
+            }
+            .to_input()
+        }
+    }
+    .map_err(|m| bad(format!("record: {m}")))?;
+    if kind != Kind::Lesson && !tags.is_empty() {
+        input.insert("tags".into(), json!(tags));
+    }
+    if let Some(id) = text(record, "id")? {
+        input.insert("package_id".into(), json!(id));
+    }
+    Ok(input)
+}
+
+/// The project a request names: its own (`?project=`, or an MCP call's `project` argument)
+/// or the record's `project` member; `None` when neither names one (the transport's default
+/// then). Two that differ are refused rather than one silently chosen.
+pub fn named_project(
+    request: Option<String>,
+    record: Option<&Map<String, Value>>,
+) -> Result<Option<String>> {
+    let of_record = match record {
+        Some(r) => text(r, "project")?,
+        None => None,
+    };
+    match (request, of_record) {
+        (Some(a), Some(b)) if a != b => Err(bad(format!(
+            "the request names project `{a}` and record.project names `{b}`: give one, or the \
+             same in both"
+        ))),
+        (a, b) => Ok(a.or(b)),
+    }
+}
+
+/// A package as an AMP record; `None` for a package of another type.
+pub fn to_record(p: &Package) -> Option<Value> {
+    let kind = Kind::of_type(p.package_type())?;
+    let m = p.as_map();
+    let get = |k: &str| m.get(k).cloned().unwrap_or(Value::Null);
+    let mut r = json!({
+        "id": p.id(),
+        "type": kind.amp_type(),
+        "created_at": p.created_at().timestamp_millis(),
+        "agent": p.created_by().id,
+        "project": p.project_id(),
+        "tags": p.list("tags"),
+    });
+    match kind {
+        Kind::Lesson => {
+            r["title"] = json!(p.title());
+            r["content"] = get("description");
+            r["severity"] = m.get("x-severity").cloned().unwrap_or(json!("info"));
+        }
+        Kind::Checkpoint => {
+            r["content"] = get("x-working-on");
+            r["working_on"] = get("x-working-on");
+            r["state"] = json!({
+                "decisions": p.list("decisions_made"),
+                "blockers": p.list("x-blockers"),
+                "artifacts": p.list("x-artifacts"),
+                "flags": p.str_field("x-flag").into_iter().collect::<Vec<_>>(),
+            });
+            if let Some(s) = m
+                .get("created_by")
+                .and_then(|c| c.get("session_id"))
+                .cloned()
+            {
+                r["session_id"] = s;
+            }
+        }
+        Kind::Snippet => {
+            r["content"] = get("content_md");
+            r["file_path"] = get("x-path");
+            r["start_line"] = get("x-start-line");
+            r["end_line"] = get("x-end-line");
+            if let Some(l) = m.get("x-language") {
+                r["language"] = l.clone();
+            }
+        }
+    }
+    Some(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(v: Value) -> Map<String, Value> {
+        v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn records_of_each_type_map_to_packages_and_back() {
+        let lesson = to_input(&record(json!({
+            "type": "lesson", "title": "PostgreSQL connection pooling",
+            "content": "Always use connection pooling in production.",
+            "tags": ["postgresql"], "severity": "warning"
+        })))
+        .unwrap();
+        assert_eq!(lesson["package_type"], "x-lesson");
+        assert_eq!(lesson["x-severity"], "warning");
+        let cp = to_input(&record(json!({
+            "type": "checkpoint", "agent": "radarr", "working_on": "Debugging auth flow",
+            "state": {"blockers": ["Missing API key"], "flags": ["BLOCKED"]}
+        })))
+        .unwrap();
+        assert_eq!(cp["x-working-on"], "Debugging auth flow");
+        assert_eq!(cp["x-blockers"], json!(["Missing API key"]));
+        let sn = to_input(&record(json!({
+            "type": "snippet", "content": "a\nb\n", "file_path": "src/x.rs", "start_line": 4
+        })))
+        .unwrap();
+        assert_eq!(
+            (&sn["x-start-line"], &sn["x-end-line"]),
+            (&json!(4), &json!(5))
+        );
+    }
+
+    #[test]
+    fn the_project_is_the_requests_or_the_records_and_two_that_differ_are_refused() {
+        let r = record(json!({"type": "lesson", "project": "web"}));
+        assert_eq!(named_project(None, None).unwrap(), None);
+        assert_eq!(
+            named_project(None, Some(&r)).unwrap().as_deref(),
+            Some("web")
+        );
+        assert_eq!(
+            named_project(Some("api".into()), None).unwrap().as_deref(),
+            Some("api")
+        );
+        assert_eq!(
+            named_project(Some("web".into()), Some(&r))
+                .unwrap()
+                .as_deref(),
+            Some("web")
+        );
+        let clash = named_project(Some("api".into()), Some(&r)).unwrap_err();
+        assert_eq!(clash.code(), "invalid_input");
+        assert!(clash.to_string().contains("`api`") && clash.to_string().contains("`web`"));
+        let typed = named_project(None, Some(&record(json!({"project": 5})))).unwrap_err();
+        assert_eq!(
+            typed.to_string(),
+            "record.project must be a string, not a number"
+        );
+    }
+
+    #[test]
+    fn fields_of_the_wrong_type_are_named() {
+        let err = |v: Value| to_input(&record(v)).unwrap_err().to_string();
+        assert_eq!(
+            err(json!({"type": "lesson", "title": 5, "content": "c"})),
+            "record.title must be a string, not a number"
+        );
+        assert_eq!(
+            err(json!({"type": "lesson", "title": "t", "content": "c", "tags": "a,b"})),
+            "record.tags must be a list of strings, not a string"
+        );
+        assert_eq!(
+            err(json!({"type": "checkpoint", "working_on": "w", "state": {"blockers": [1]}})),
+            "record.state.blockers must be a list of strings; it holds a number"
+        );
+        assert_eq!(
+            err(json!({"type": "memo", "content": "c"})),
+            "record.type `memo` is not one relay stores: lesson, checkpoint or snippet"
+        );
+        assert_eq!(
+            err(json!({"type": "lesson", "content": "c"})),
+            "record.title is required"
+        );
+        assert!(
+            err(json!({"type": "lesson", "title": "t", "content": "c", "severity": "high"}))
+                .contains("severity `high`")
+        );
+        assert!(
+            err(json!({"type": "snippet", "content": "c", "file_path": "f", "start_line": -1}))
+                .contains("whole number")
+        );
+    }
+}
