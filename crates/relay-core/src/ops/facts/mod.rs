@@ -253,7 +253,7 @@ pub fn assert(store: &Store, project_id: &str, req: &AssertRequest) -> Result<As
     let chain = chain_of(&facts, &req.subject, &req.predicate)?;
     // A current fact that reads hide (retracted, expired) is not restated: it is superseded.
     let hidden = crate::search::filter::Hidden::load(
-        store,
+        store.view(),
         &[project_id.to_string()],
         crate::search::filter::Reveal::default(),
     )?;
@@ -396,7 +396,8 @@ pub fn get(
         predicate: predicate.into(),
     };
     let shown = |f: Fact| -> Result<Fact> {
-        let hidden = crate::search::filter::Hidden::load(store, &[project_id.to_string()], reveal)?;
+        let hidden =
+            crate::search::filter::Hidden::load(store.view(), &[project_id.to_string()], reveal)?;
         match hidden.fact(&f) {
             Some(why) => Err(Error::Hidden {
                 code: relay_wire::error::Code::FactNotFound,
@@ -425,11 +426,10 @@ pub fn get(
 /// Facts matching `q`, by subject and predicate: one per key (current, or valid at `q.at`),
 /// or every fact with `include_ended`; each with its effective `valid_to`.
 pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>> {
-    let hidden = crate::search::filter::Hidden::load_at(
-        store,
+    let hidden = crate::search::filter::Hidden::load(
+        relay_store::View::of(store, q.as_of),
         &[project_id.to_string()],
         q.reveal,
-        q.as_of,
     )?;
     let q = &ListQuery {
         at: q.at.or(q.as_of),
