@@ -17,6 +17,7 @@ pub mod retractions;
 pub mod signing;
 pub mod tail;
 pub mod tokens;
+mod view;
 mod wake;
 
 use std::path::{Path, PathBuf};
@@ -28,6 +29,7 @@ pub use local::CurrentSession;
 pub use lock::LockGuard;
 pub use log::{Diagnostics, Warning, WarningKind};
 pub use queue::QueuedKind;
+pub use view::View;
 pub use wake::Wake;
 
 use relay_wire::error::{Error, Result};

@@ -394,7 +394,7 @@ impl Judge<'_> {
                 Some(ids) => ids.clone(),
                 None => self.store.all_project_ids()?,
             };
-            let loaded = Hidden::load(self.store, &projects, Reveal::default())?;
+            let loaded = Hidden::load(self.store.view(), &projects, Reveal::default())?;
             self.hidden = Some(loaded);
         }
         Ok(self.hidden.get_or_insert_with(Hidden::nothing))

@@ -6,10 +6,10 @@
 
 use std::sync::Arc;
 
-use relay_store::Store;
 use relay_store::cache::catalog::{Entry, MonthCatalog};
 use relay_store::packages::StoredPackage;
 use relay_store::retractions::{Retraction, Retractions};
+use relay_store::{Store, View};
 use relay_wire::error::Result;
 use relay_wire::{Fact, Package, Status, expiry, time, time::Timestamp};
 
@@ -130,31 +130,16 @@ impl Hidden {
         Hidden::default()
     }
 
-    /// What a read of `projects` hides now, but for what `reveal` shows.
-    pub fn load(store: &Store, projects: &[String], reveal: Reveal) -> Result<Hidden> {
-        Hidden::load_at(store, projects, reveal, None)
-    }
-
-    /// What a read of `projects` hid at `at` (a snapshot read), or now when `None`: the
-    /// retractions made by then, and expiry judged at that time.
-    pub fn load_at(
-        store: &Store,
-        projects: &[String],
-        reveal: Reveal,
-        at: Option<Timestamp>,
-    ) -> Result<Hidden> {
+    /// What a read of `projects` through `view` hides, but for what `reveal` shows: the
+    /// retractions made by the view's time, and expiry judged at that time (now for a read
+    /// of the store as it is).
+    pub fn load(view: View<'_>, projects: &[String], reveal: Reveal) -> Result<Hidden> {
         let retractions = match reveal.retracted {
             true => None,
-            false => {
-                let all = store.retractions_of(projects)?;
-                Some(match at {
-                    Some(t) => all.until(t),
-                    None => all,
-                })
-            }
+            false => Some(view.retractions_of(projects)?),
         };
         Ok(Hidden {
-            now: (!reveal.expired).then(|| at.unwrap_or_else(time::now)),
+            now: (!reveal.expired).then(|| view.as_of().unwrap_or_else(time::now)),
             retractions,
         })
     }
@@ -309,11 +294,10 @@ impl Filter {
     pub fn prepare(&self, store: &Store, projects: &[String]) -> Result<Filter> {
         let mut out = self.clone();
         if out.hidden.is_none() {
-            out.hidden = Some(Arc::new(Hidden::load_at(
-                store,
+            out.hidden = Some(Arc::new(Hidden::load(
+                View::of(store, self.as_of),
                 projects,
                 self.reveal,
-                self.as_of,
             )?));
         }
         Ok(out)

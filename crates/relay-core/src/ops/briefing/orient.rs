@@ -126,11 +126,10 @@ fn briefing_hides(
     as_of: Option<time::Timestamp>,
 ) -> Result<crate::search::filter::Hidden> {
     let projects = [project_id.to_string()];
-    crate::search::filter::Hidden::load_at(
-        store,
+    crate::search::filter::Hidden::load(
+        relay_store::View::of(store, as_of),
         &projects,
         crate::search::filter::Reveal::default(),
-        as_of,
     )
 }
 

@@ -75,7 +75,7 @@ pub fn history(
     reveal: Reveal,
 ) -> Result<Vec<Entry>> {
     let chain = facts::history(store, project_id, subject, predicate)?;
-    let hidden = Hidden::load(store, &[project_id.to_string()], Reveal::default())?;
+    let hidden = Hidden::load(store.view(), &[project_id.to_string()], Reveal::default())?;
     Ok(chain
         .into_iter()
         .map(|link| {

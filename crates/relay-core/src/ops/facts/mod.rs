@@ -13,9 +13,10 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use relay_store::Store;
+use crate::search::filter::{Hidden, Reveal};
 use relay_store::cache::facts::Facts;
 use relay_store::fact_chain::{self, Link};
+use relay_store::{Store, View};
 use relay_wire::error::{Error, Result, SchemaError};
 use relay_wire::{Fact, expiry, ids, time, time::Timestamp};
 
@@ -84,7 +85,7 @@ pub struct ListQuery {
     /// Every fact, ended ones too.
     pub include_ended: bool,
     /// Retracted or expired facts shown anyway.
-    pub reveal: crate::search::filter::Reveal,
+    pub reveal: Reveal,
     /// A snapshot read: the facts as recorded by this time and valid then, as the store stood
     /// (facts recorded since are left out, whatever their `valid_from`).
     pub as_of: Option<Timestamp>,
@@ -150,7 +151,7 @@ fn asserted_by_for(store: &Store, project_id: &str, req: &AssertRequest) -> Resu
     let Some(src) = &req.source_package_id else {
         return Ok(req.asserted_by.clone());
     };
-    let source = crate::ops::facts::sources::check_source_package(store, project_id, src)?;
+    let source = sources::check_source_package(store, project_id, src)?;
     if let Some(r) = store.retractions(project_id)?.package(src) {
         // Every read would hide the fact at once (see `filter::Hidden::fact`).
         return Err(Error::Hidden {
@@ -252,11 +253,7 @@ pub fn assert(store: &Store, project_id: &str, req: &AssertRequest) -> Result<As
     let mut facts = key_facts(store, project_id, &req.subject, &req.predicate)?;
     let chain = chain_of(&facts, &req.subject, &req.predicate)?;
     // A current fact that reads hide (retracted, expired) is not restated: it is superseded.
-    let hidden = crate::search::filter::Hidden::load(
-        store,
-        &[project_id.to_string()],
-        crate::search::filter::Reveal::default(),
-    )?;
+    let hidden = Hidden::load(store.view(), &[project_id.to_string()], Reveal::default())?;
     if let Some(cur) = fact_chain::current(&chain)
         && restates(cur, req)
         && hidden.fact(cur).is_none()
@@ -389,14 +386,14 @@ pub fn get(
     subject: &str,
     predicate: &str,
     at: Option<Timestamp>,
-    reveal: crate::search::filter::Reveal,
+    reveal: Reveal,
 ) -> Result<Fact> {
     let not_found = || Error::FactNotFound {
         subject: subject.into(),
         predicate: predicate.into(),
     };
     let shown = |f: Fact| -> Result<Fact> {
-        let hidden = crate::search::filter::Hidden::load(store, &[project_id.to_string()], reveal)?;
+        let hidden = Hidden::load(store.view(), &[project_id.to_string()], reveal)?;
         match hidden.fact(&f) {
             Some(why) => Err(Error::Hidden {
                 code: relay_wire::error::Code::FactNotFound,
@@ -425,11 +422,10 @@ pub fn get(
 /// Facts matching `q`, by subject and predicate: one per key (current, or valid at `q.at`),
 /// or every fact with `include_ended`; each with its effective `valid_to`.
 pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>> {
-    let hidden = crate::search::filter::Hidden::load_at(
-        store,
+    let hidden = Hidden::load(
+        View::of(store, q.as_of),
         &[project_id.to_string()],
         q.reveal,
-        q.as_of,
     )?;
     let q = &ListQuery {
         at: q.at.or(q.as_of),

@@ -65,11 +65,10 @@ pub fn visible_at(
         Some(t) => specific_at(store, package_id, t)?,
         None => specific(store, package_id)?,
     };
-    let hidden = crate::search::filter::Hidden::load_at(
-        store,
+    let hidden = crate::search::filter::Hidden::load(
+        relay_store::View::of(store, as_of),
         &[found.package.project_id().to_string()],
         reveal,
-        as_of,
     )?;
     if let Some(why) = hidden.package(&found.package) {
         return Err(Error::Hidden {

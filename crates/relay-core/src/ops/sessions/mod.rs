@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 
 use crate::ops::Actor;
 use relay_store::CurrentSession;
-use relay_store::Store;
 use relay_store::packages::StoredPackage;
+use relay_store::{Store, View};
 use relay_wire::error::{Error, Result, SessionRef};
 use relay_wire::{Session, ids, time};
 
@@ -25,21 +25,14 @@ pub struct SessionView {
     pub packages: Vec<StoredPackage>,
 }
 
-/// The packages of a project by the session that deposited them, oldest first.
+/// The packages of each session of a project as `view` reads them (now, or as the store stood
+/// at its time), each session's oldest first.
 fn packages_by_session(
-    store: &Store,
+    view: View<'_>,
     project_id: &str,
 ) -> Result<BTreeMap<String, Vec<StoredPackage>>> {
-    packages_by_session_at(store, project_id, None)
-}
-
-/// [`packages_by_session`], or as the store stood at `as_of` (a snapshot read).
-fn packages_by_session_at(
-    store: &Store,
-    project_id: &str,
-    as_of: Option<time::Timestamp>,
-) -> Result<BTreeMap<String, Vec<StoredPackage>>> {
-    let packages: Vec<StoredPackage> = match as_of {
+    let store = view.store();
+    let packages: Vec<StoredPackage> = match view.as_of() {
         Some(t) => crate::ops::packages::snapshot::packages_at(store, project_id, t)?,
         None => store.current_packages(project_id)?.into_values().collect(),
     };
@@ -251,7 +244,7 @@ pub fn end(store: &Store, session: &Session) -> Result<SessionView> {
         .sessions(&project_id)?
         .remove(session.id())
         .ok_or_else(|| Error::SessionNotFound(session.id().to_string()))?;
-    let packages = packages_by_session(store, &project_id)?
+    let packages = packages_by_session(store.view(), &project_id)?
         .remove(current.id())
         .unwrap_or_default();
     if !current.is_active() {
@@ -297,7 +290,7 @@ pub fn list_at(
     active_only: bool,
     as_of: Option<time::Timestamp>,
 ) -> Result<Vec<SessionView>> {
-    let mut by_session = packages_by_session_at(store, project_id, as_of)?;
+    let mut by_session = packages_by_session(View::of(store, as_of), project_id)?;
     let mut out = Vec::new();
     for s in store.sessions(project_id)?.into_values() {
         let s = match as_of {
@@ -330,7 +323,7 @@ pub fn view(store: &Store, session: Session) -> Result<SessionView> {
         .str_field("project_id")
         .unwrap_or_default()
         .to_string();
-    let packages = packages_by_session(store, &project_id)?
+    let packages = packages_by_session(store.view(), &project_id)?
         .remove(session.id())
         .unwrap_or_default();
     with_packages(session, packages)
