@@ -1,5 +1,5 @@
 //! Query parameters several route modules read the same way: the session a write records,
-//! the search mode a read asks for, and the days a briefing looks back.
+//! and the search mode a read asks for.
 
 use relay_core::search::fuse::Mode;
 use relay_core::search::model::Model;
@@ -38,17 +38,4 @@ pub fn search_mode(asked: Option<&str>, model: Option<&Model>) -> Result<Mode> {
         )));
     }
     Ok(mode)
-}
-
-/// The longest window a digest looks back, as the CLI allows.
-const MAX_WINDOW_DAYS: u32 = 36_500;
-
-/// The days a briefing looks back, given as the parameter `name` (14 when not given).
-pub(crate) fn window(name: &str, days: Option<u32>) -> Result<u32> {
-    match days.unwrap_or(14) {
-        d if d <= MAX_WINDOW_DAYS => Ok(d),
-        d => Err(Error::InvalidInput(format!(
-            "{name} {d} is over {MAX_WINDOW_DAYS}"
-        ))),
-    }
 }

@@ -21,6 +21,9 @@ pub struct Defaults {
     pub project: Option<String>,
 }
 
+/// The arguments a tool takes for the transport rather than for its operation.
+const TRANSPORT_KEYS: [&str; 4] = ["project", "actor", "actor_type", "session"];
+
 /// One call in progress.
 pub struct Call<'a> {
     pub ctx: &'a Ctx,
@@ -53,6 +56,20 @@ impl Call<'_> {
         self.args
             .get(name)
             .is_some_and(|v| v != &Value::Bool(false))
+    }
+
+    /// The call's arguments as the operation's request type (`relay_core::request`), less
+    /// the ones every tool takes for the transport (project, actor, actor_type, session),
+    /// except those in `keep`, which the request reads itself.
+    pub(super) fn request<T: serde::de::DeserializeOwned>(
+        &self,
+        keep: &[&str],
+    ) -> Result<T, CliError> {
+        let mut args = self.args.to_map();
+        for key in TRANSPORT_KEYS.iter().filter(|k| !keep.contains(k)) {
+            args.remove(*key);
+        }
+        serde_json::from_value(Value::Object(args)).map_err(|e| invalid(e.to_string()))
     }
 
     /// Refuses arguments that cannot go together.

@@ -15,21 +15,17 @@ use relay_core::ops::{
     conformance as conformance_op, deposit, facts, orchestrate as orchestrate_op,
     orient as orient_op, pull as pull_op, relevant, semantic, sessions, watch as watch_op,
 };
+use relay_core::request::{OrchestrateRequest, OrientRequest, parse_as_of};
 use relay_store::packages::StoredPackage;
 
 pub fn orient(c: &Call) -> Result<Value, CliError> {
+    let req: OrientRequest = c.request(&[])?;
+    req.validate()?;
     let project = c.ctx.project()?;
-    let days = c.args.int("window_days").unwrap_or(14) as u32;
-    let limit =
-        (c.args.int("limit")).map_or(orient_op::DEFAULT_RECENT_LIMIT, |n| n.max(0) as usize);
-    let as_of = c.time("as_of")?;
-    c.exclusive("max_chars", "max_tokens")?;
-    let count = |name: &str| c.args.int(name).map(|n| n.max(0) as usize);
+    let as_of = parse_as_of("as_of", req.as_of.as_deref())?;
     let store = c.ctx.store()?;
-    let budget = (count("max_chars"))
-        .or(count("max_tokens").map(relay_core::ops::orient_fit::chars_for_tokens))
-        .or(store.config().orient.max_chars);
-    let o = orient_op::orient_at(store, &project, days, limit, as_of)?;
+    let budget = req.budget(store.config().orient.max_chars);
+    let o = orient_op::orient_at(store, &project, req.window_days, req.limit, as_of)?;
     match budget {
         Some(max) => to_value(&relay_core::ops::orient_fit::bundle(&o, max)?),
         None => to_value(&o.bundle()),
@@ -37,33 +33,31 @@ pub fn orient(c: &Call) -> Result<Value, CliError> {
 }
 
 pub fn orchestrate(c: &Call) -> Result<Value, CliError> {
-    c.exclusive("all_projects", "project")?;
-    let project = if c.args.flag("all_projects") {
-        None
-    } else {
-        Some(c.ctx.project()?)
-    };
-    let focus = c.args.str("focus");
+    let mut req: OrchestrateRequest = c.request(&["project"])?;
+    req.validate()?;
+    if !req.all_projects {
+        req.project = Some(c.ctx.project()?);
+    }
     let modes = ModeArgs {
-        mode: c.args.str("search"),
+        mode: req.search.clone(),
         model: None,
     };
-    let (mode, model) = match &focus {
+    let (mode, model) = match &req.focus {
         Some(_) => modes.resolve(c.ctx)?,
         None => (relay_core::search::fuse::Mode::Keyword, None),
     };
-    let req = orchestrate_op::DigestRequest {
-        project,
-        focus,
-        snippets: c.args.int("snippets").unwrap_or(25) as usize,
-        include_archived: c.args.flag("include_archived"),
+    let digest = orchestrate_op::DigestRequest {
+        project: req.project,
+        focus: req.focus,
+        snippets: req.snippets,
+        include_archived: req.include_archived,
         only: None,
-        window_days: c.args.int("window_days").unwrap_or(14) as u32,
+        window_days: req.window_days,
         mode,
         model: model.map(std::sync::Arc::new),
-        as_of: c.time("as_of")?,
+        as_of: parse_as_of("as_of", req.as_of.as_deref())?,
     };
-    Ok(orchestrate_op::digest(c.ctx.store()?, &req)?.bundle())
+    Ok(orchestrate_op::digest(c.ctx.store()?, &digest)?.bundle())
 }
 
 pub fn deposit(c: &Call) -> Result<Value, CliError> {

@@ -162,6 +162,11 @@ pub fn check(
                 expected(p.kind)
             )));
         }
+        // An integer written with a fraction of zero (`5.0`) is stored as the integer it is.
+        let value = match (p.kind, integer(&value)) {
+            (Kind::Int { .. }, Some(n)) => Value::from(n),
+            _ => value,
+        };
         args.insert(name, value);
     }
     if let Some(p) = params(groups).find(|p| p.required && !args.contains_key(p.name)) {
@@ -180,6 +185,11 @@ pub struct Args(Map<String, Value>);
 impl Args {
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.0.get(name)
+    }
+
+    /// The arguments as a JSON object.
+    pub fn to_map(&self) -> Map<String, Value> {
+        self.0.clone()
     }
 
     pub fn has(&self, name: &str) -> bool {
