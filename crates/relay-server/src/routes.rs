@@ -17,11 +17,12 @@ use relay_core::ops::filter::{self, Filter};
 use relay_core::ops::review::{Action, Reviewer};
 use relay_core::ops::{attribution, conformance, orchestrate as digest, orient as orient_op, pull};
 use relay_core::ops::{relevant, review, semantic};
-use relay_core::request::{OrchestrateRequest, OrientRequest, parse_as_of};
+use relay_core::request::{
+    DEFAULT_LISTING_LIMIT, ListingFilter, OrchestrateRequest, OrientRequest, Spelling, parse_as_of,
+};
 use relay_core::search::fuse::Mode;
 use relay_store::packages::StoredPackage;
 use relay_wire::error::{Error, Result, SchemaError};
-use relay_wire::time;
 
 /// The §11.5 descriptor; it needs no token and no store.
 pub(crate) async fn conformance(State(state): State<AppState>) -> Answer {
@@ -91,26 +92,19 @@ pub(crate) struct ListParams {
 
 impl ListParams {
     fn filter(&self, viewer: relay_core::ops::filter::Viewer) -> Result<Filter> {
-        let status = self
-            .status
-            .as_deref()
-            .map(filter::parse_status)
-            .transpose()?;
-        Ok(Filter {
+        let listing = ListingFilter {
             types: self.package_type.iter().cloned().collect(),
             tags: self.tag.iter().cloned().collect(),
-            actor: self.created_by.clone(),
-            status,
-            since: time::parse_time("since", self.since.as_deref())?,
-            until: time::parse_time("until", self.until.as_deref())?,
-            viewer,
-            reveal: filter::Reveal {
-                expired: self.include_expired,
-                retracted: self.include_retracted,
-            },
-            as_of: time::parse_time("as_of", self.as_of.as_deref())?,
-            ..Filter::default()
-        })
+            created_by: self.created_by.clone(),
+            status: self.status.clone(),
+            since: self.since.clone(),
+            until: self.until.clone(),
+            all_projects: false,
+            include_expired: self.include_expired,
+            include_retracted: self.include_retracted,
+            as_of: self.as_of.clone(),
+        };
+        listing.filter(viewer, Spelling::Param)
     }
 }
 
@@ -119,7 +113,7 @@ impl ListParams {
 pub(crate) async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> Answer {
     call.run(Access::Read, move |s, caller, project| {
         let filter = q.filter(caller.viewer(s, &project))?;
-        let limit = q.limit.unwrap_or(5);
+        let limit = q.limit.unwrap_or(DEFAULT_LISTING_LIMIT);
         let projects = [project];
         let packages: Vec<Value> = match q.mode.as_deref().unwrap_or("latest") {
             "latest" => (pull::latest(&s.store, &projects, &filter, limit)?.iter())

@@ -19,6 +19,8 @@ pub struct Defaults {
     pub session: SessionArg,
     /// `relay mcp --project`.
     pub project: Option<String>,
+    /// `relay mcp --model` (or RELAY_MODEL): the embedding model's folder, else the store's.
+    pub model: Option<std::path::PathBuf>,
 }
 
 /// The arguments a tool takes for the transport rather than for its operation.
@@ -70,6 +72,24 @@ impl Call<'_> {
             args.remove(*key);
         }
         serde_json::from_value(Value::Object(args)).map_err(|e| invalid(e.to_string()))
+    }
+
+    /// How a search asked for as `search` ranks, with the server's model.
+    pub(super) fn search_mode(
+        &self,
+        asked: Option<String>,
+    ) -> Result<
+        (
+            relay_core::search::fuse::Mode,
+            Option<relay_core::search::model::Model>,
+        ),
+        CliError,
+    > {
+        let modes = crate::cli::args::ModeArgs {
+            mode: asked,
+            model: self.defaults.model.clone(),
+        };
+        modes.resolve(self.ctx)
     }
 
     /// Refuses arguments that cannot go together.

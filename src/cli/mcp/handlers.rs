@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::call::{Call, invalid, to_value};
 use super::schema::FILTERS;
 use crate::cli::CliError;
-use crate::cli::args::{FilterArgs, ModeArgs};
+use crate::cli::args::resolve_listing;
 use relay_core::ops::attribution;
 use relay_core::ops::deposit::extend;
 use relay_core::ops::review::{Action, Reviewer};
@@ -15,7 +15,9 @@ use relay_core::ops::{
     conformance as conformance_op, deposit, facts, orchestrate as orchestrate_op,
     orient as orient_op, pull as pull_op, relevant, semantic, sessions, watch as watch_op,
 };
-use relay_core::request::{OrchestrateRequest, OrientRequest, parse_as_of};
+use relay_core::request::{
+    DEFAULT_LISTING_LIMIT, ListingFilter, OrchestrateRequest, OrientRequest, Spelling, parse_as_of,
+};
 use relay_store::packages::StoredPackage;
 
 pub fn orient(c: &Call) -> Result<Value, CliError> {
@@ -38,12 +40,8 @@ pub fn orchestrate(c: &Call) -> Result<Value, CliError> {
     if !req.all_projects {
         req.project = Some(c.ctx.project()?);
     }
-    let modes = ModeArgs {
-        mode: req.search.clone(),
-        model: None,
-    };
     let (mode, model) = match &req.focus {
-        Some(_) => modes.resolve(c.ctx)?,
+        Some(_) => c.search_mode(req.search.clone())?,
         None => (relay_core::search::fuse::Mode::Keyword, None),
     };
     let digest = orchestrate_op::DigestRequest {
@@ -145,20 +143,9 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
             .package
             .to_value());
     }
-    let filter = FilterArgs {
-        types: c.args.strs("types"),
-        tags: c.args.strs("tags"),
-        actor: c.args.str("created_by"),
-        status: c.args.str("status"),
-        since: c.args.str("since"),
-        until: c.args.str("until"),
-        all_projects: c.args.flag("all_projects"),
-        include_expired: c.args.flag("include_expired"),
-        include_retracted: c.args.flag("include_retracted"),
-        as_of: c.args.str("as_of"),
-    };
-    let (projects, filter) = filter.resolve(c.ctx)?;
-    let limit = c.args.int("limit").unwrap_or(5) as usize;
+    let listing: ListingFilter = c.request(&[])?;
+    let (projects, filter) = resolve_listing(c.ctx, &listing, Spelling::Param)?;
+    let limit = (c.args.int("limit")).map_or(DEFAULT_LISTING_LIMIT, |n| n as usize);
     if mode == "latest" {
         let found = pull_op::latest(store, &projects, &filter, limit)?;
         let packages: Vec<_> = found.iter().map(|p| p.package.to_value()).collect();
@@ -168,11 +155,7 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
         .args
         .str("query")
         .ok_or_else(|| invalid("mode `relevant` needs `query`, the words to look for".into()))?;
-    let modes = ModeArgs {
-        mode: c.args.str("search"),
-        model: None,
-    };
-    let (search_mode, model) = modes.resolve(c.ctx)?;
+    let (search_mode, model) = c.search_mode(c.args.str("search"))?;
     let found = semantic::search(
         store,
         &projects,
@@ -348,12 +331,12 @@ pub fn watch(c: &Call) -> Result<Value, CliError> {
 }
 
 pub fn conformance(c: &Call) -> Result<Value, CliError> {
-    to_value(&conformance_op::descriptor(semantic_available(c.ctx)))
+    to_value(&conformance_op::descriptor(semantic_available(c)))
 }
 
 /// Whether semantic and hybrid search can run: a model is configured (`RELAY_MODEL` or
 /// `[search] model`) and loads.
-fn semantic_available(ctx: &crate::cli::Ctx) -> bool {
-    let given = std::env::var_os("RELAY_MODEL").map(std::path::PathBuf::from);
-    semantic::available(ctx.store().ok(), &semantic::ModelChoice { given })
+fn semantic_available(c: &Call) -> bool {
+    let given = c.defaults.model.clone();
+    semantic::available(c.ctx.store().ok(), &semantic::ModelChoice { given })
 }

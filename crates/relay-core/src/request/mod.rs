@@ -3,9 +3,12 @@
 //! request from its clap arguments; MCP and HTTP deserialize it directly, so a parameter
 //! means the same thing, and defaults to the same value, whichever door it came through.
 
+pub mod listing;
 pub mod orchestrate;
 pub mod orient;
+pub mod search;
 
+pub use listing::{DEFAULT_LISTING_LIMIT, ListingFilter, Spelling};
 pub use orchestrate::OrchestrateRequest;
 pub use orient::OrientRequest;
 
