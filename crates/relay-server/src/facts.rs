@@ -10,7 +10,9 @@ use super::extract::{JsonBody, Params};
 use super::params::WriteParams;
 use super::reply::{Answer, Reply};
 use relay_core::ops::{attribution, fact_history, facts};
-use relay_wire::error::{Error, SchemaError};
+use relay_core::request::Spelling;
+use relay_core::request::facts::{AssertFactRequest, fact_value};
+use relay_wire::error::Error;
 use relay_wire::time;
 
 /// Who asserts, when the body says (`asserted_by`).
@@ -30,8 +32,9 @@ pub struct AssertBody {
     project_id: Option<String>,
     subject: String,
     predicate: String,
-    /// Text; a number or boolean is stored as its JSON text.
-    value: Value,
+    /// Text: a number or boolean is refused, as on every door (`request::facts::fact_value`).
+    #[serde(deserialize_with = "fact_value")]
+    value: String,
     confidence: Option<f64>,
     source_package_id: Option<String>,
     #[serde(default)]
@@ -51,21 +54,16 @@ pub async fn assert(call: ProjectCall, Params(q): Params<WriteParams>, body: Jso
         ))
         .into());
     }
-    let value = match body.value {
-        Value::String(s) => s,
-        v @ (Value::Number(_) | Value::Bool(_)) => v.to_string(),
-        _ => return Err(SchemaError::new("value", "must be a string (or a number)").into()),
-    };
-    let req = facts::AssertRequest {
+    let req = AssertFactRequest {
         subject: body.subject,
         predicate: body.predicate,
-        value,
+        value: body.value,
         source_package_id: body.source_package_id,
         confidence: body.confidence,
         tags: body.tags,
-        valid_from: time::parse_time("valid_from", body.valid_from.as_deref())?,
-        ..facts::AssertRequest::default()
-    };
+        valid_from: body.valid_from,
+    }
+    .into_assert(Spelling::Param)?;
     let named = body.asserted_by;
     call.run(Access::Write, move |s, caller, project| {
         let mut claim = caller.claim(s, q.session);

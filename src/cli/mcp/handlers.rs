@@ -15,6 +15,7 @@ use relay_core::ops::{
     conformance as conformance_op, deposit, facts, orchestrate as orchestrate_op,
     orient as orient_op, pull as pull_op, relevant, semantic, sessions, watch as watch_op,
 };
+use relay_core::request::facts::AssertFactRequest;
 use relay_core::request::{
     DEFAULT_LISTING_LIMIT, ListingFilter, OrchestrateRequest, OrientRequest, Spelling, parse_as_of,
 };
@@ -171,16 +172,8 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
 
 pub fn facts_assert(c: &Call) -> Result<Value, CliError> {
     let project = c.ctx.project()?;
-    let req = facts::AssertRequest {
-        subject: c.args.text("subject"),
-        predicate: c.args.text("predicate"),
-        value: c.args.text("value"),
-        source_package_id: c.args.str("source_package_id"),
-        confidence: c.args.num("confidence"),
-        tags: c.args.strs("tags"),
-        valid_from: c.time("valid_from")?,
-        ..facts::AssertRequest::default()
-    };
+    let req = c.request::<AssertFactRequest>(&[])?;
+    let req = req.into_assert(Spelling::Param)?;
     let done = attribution::assert(c.ctx.store()?, &c.ctx.cwd, &project, req, &c.claim())?;
     Ok(done.to_value())
 }
