@@ -11,9 +11,8 @@ use super::params::WriteParams;
 use super::reply::{Answer, Reply};
 use relay_core::ops::{attribution, fact_history, facts};
 use relay_core::request::Spelling;
-use relay_core::request::facts::{AssertFactRequest, fact_value};
+use relay_core::request::facts::{AssertFactRequest, ListFactsRequest, fact_value};
 use relay_wire::error::Error;
-use relay_wire::time;
 
 /// Who asserts, when the body says (`asserted_by`).
 #[derive(Debug, Deserialize)]
@@ -109,43 +108,9 @@ pub async fn invalidate(call: ProjectCall, Params(q): Params<KeyParams>) -> Answ
     .await
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ListParams {
-    subject: Option<String>,
-    predicate: Option<String>,
-    tag: Option<String>,
-    /// The facts valid at this time instead of now.
-    at: Option<String>,
-    #[serde(default)]
-    include_ended: bool,
-    #[serde(default)]
-    include_expired: bool,
-    #[serde(default)]
-    include_retracted: bool,
-    /// A snapshot read: the facts as the store stood at this time.
-    as_of: Option<String>,
-}
-
 /// The current facts (one per key), or those valid at `at`: `{"facts": […]}`.
-pub async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> Answer {
-    if q.at.is_some() && q.include_ended {
-        return Err(
-            Error::InvalidInput("`at` and `include_ended` cannot be used together".into()).into(),
-        );
-    }
-    let query = facts::ListQuery {
-        subject: q.subject,
-        predicate: q.predicate,
-        tag: q.tag,
-        at: time::parse_time("at", q.at.as_deref())?,
-        include_ended: q.include_ended,
-        reveal: relay_core::ops::filter::Reveal {
-            expired: q.include_expired,
-            retracted: q.include_retracted,
-        },
-        as_of: time::parse_time("as_of", q.as_of.as_deref())?,
-    };
+pub async fn list(call: ProjectCall, Params(req): Params<ListFactsRequest>) -> Answer {
+    let query = req.query(Spelling::Param)?;
     call.run(Access::Read, move |s, _, project| {
         let list = facts::list(&s.store, &project, &query)?;
         Ok(Reply::ok(json!({ "facts": list })))

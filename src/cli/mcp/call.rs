@@ -91,14 +91,6 @@ impl Call<'_> {
         };
         modes.resolve(self.ctx)
     }
-
-    /// Refuses arguments that cannot go together.
-    pub(super) fn exclusive(&self, a: &str, b: &str) -> Result<(), CliError> {
-        if self.given(a) && self.given(b) {
-            return Err(invalid(format!("`{a}` and `{b}` cannot be used together")));
-        }
-        Ok(())
-    }
 }
 
 pub(super) fn invalid(message: String) -> CliError {

@@ -15,7 +15,7 @@ use relay_core::ops::{
     conformance as conformance_op, deposit, facts, orchestrate as orchestrate_op,
     orient as orient_op, pull as pull_op, relevant, semantic, sessions, watch as watch_op,
 };
-use relay_core::request::facts::AssertFactRequest;
+use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
 use relay_core::request::{
     DEFAULT_LISTING_LIMIT, ListingFilter, OrchestrateRequest, OrientRequest, Spelling, parse_as_of,
 };
@@ -212,17 +212,8 @@ pub fn facts_get(c: &Call) -> Result<Value, CliError> {
 }
 
 pub fn facts_list(c: &Call) -> Result<Value, CliError> {
-    c.exclusive("at", "include_ended")?;
+    let q = c.request::<ListFactsRequest>(&[])?.query(Spelling::Param)?;
     let project = c.ctx.project()?;
-    let q = facts::ListQuery {
-        subject: c.args.str("subject"),
-        predicate: c.args.str("predicate"),
-        tag: c.args.str("tag"),
-        at: c.time("at")?,
-        include_ended: c.args.flag("include_ended"),
-        reveal: reveal(c),
-        as_of: c.time("as_of")?,
-    };
     let list = facts::list(c.ctx.store()?, &project, &q)?;
     Ok(json!({ "facts": to_value(&list)? }))
 }

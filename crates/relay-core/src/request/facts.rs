@@ -1,4 +1,4 @@
-//! assert_fact's request (§8.6). A fact's value is text (§7: "Numeric values MUST be
+//! The facts operations' requests: assert_fact (§8.6) and the listing of facts. A fact's value is text (§7: "Numeric values MUST be
 //! serialized as strings to avoid type ambiguity across transports"), so a JSON number or
 //! boolean is refused on every door rather than stringified by one (`1e2` → `"100.0"`) and
 //! refused by another.
@@ -6,8 +6,9 @@
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::Spelling;
-use crate::ops::facts::AssertRequest;
+use super::{Spelling, check_exclusive};
+use crate::ops::facts::{AssertRequest, ListQuery};
+use crate::ops::filter::Reveal;
 use relay_wire::error::Result;
 use relay_wire::time;
 
@@ -60,6 +61,57 @@ impl AssertFactRequest {
     }
 }
 
+/// What a listing of facts is asked for: the current facts (one per key), filtered; or those
+/// valid at a past time (`at`), or every fact ever recorded (`include_ended`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListFactsRequest {
+    pub subject: Option<String>,
+    pub predicate: Option<String>,
+    pub tag: Option<String>,
+    /// The facts valid at this time instead of now.
+    pub at: Option<String>,
+    /// Every fact, ended ones too.
+    #[serde(default)]
+    pub include_ended: bool,
+    /// Show facts whose expiry has passed.
+    #[serde(default)]
+    pub include_expired: bool,
+    /// Show retracted facts.
+    #[serde(default)]
+    pub include_retracted: bool,
+    /// A snapshot read: the facts as the store stood at this time.
+    pub as_of: Option<String>,
+}
+
+impl ListFactsRequest {
+    /// Refuses a past time with every fact ever recorded.
+    pub fn validate(&self) -> Result<()> {
+        check_exclusive(
+            ("at", self.at.is_some()),
+            ("include_ended", self.include_ended),
+        )
+    }
+
+    /// The core's query, its times named as the door `spelling` spells them.
+    pub fn query(self, spelling: Spelling) -> Result<ListQuery> {
+        self.validate()?;
+        let when = |name: &str, text: Option<&str>| time::parse_time(&spelling.name(name), text);
+        Ok(ListQuery {
+            at: when("at", self.at.as_deref())?,
+            as_of: when("as_of", self.as_of.as_deref())?,
+            subject: self.subject,
+            predicate: self.predicate,
+            tag: self.tag,
+            include_ended: self.include_ended,
+            reveal: Reveal {
+                expired: self.include_expired,
+                retracted: self.include_retracted,
+            },
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,5 +130,19 @@ mod tests {
             .unwrap_err();
             assert!(e.to_string().contains("must be a string"), "{e}");
         }
+    }
+
+    #[test]
+    fn a_past_time_and_every_fact_exclude_each_other() {
+        let r = ListFactsRequest {
+            at: Some("2026-01-01".into()),
+            include_ended: true,
+            ..ListFactsRequest::default()
+        };
+        let e = r.query(Spelling::Param).unwrap_err().to_string();
+        assert!(
+            e.contains("`at` and `include_ended` cannot be used together"),
+            "{e}"
+        );
     }
 }
