@@ -35,6 +35,19 @@ pub struct Param {
     pub kind: Kind,
     pub required: bool,
     pub doc: &'static str,
+    /// The value the operation's request takes when the parameter is left out (a named
+    /// constant of `relay_core::request`); published as the schema's `default`.
+    pub default: Option<u64>,
+}
+
+impl Param {
+    /// The parameter with the default its request takes.
+    pub const fn defaulting_to(self, default: u64) -> Param {
+        Param {
+            default: Some(default),
+            ..self
+        }
+    }
 }
 
 /// An optional parameter.
@@ -44,6 +57,7 @@ pub const fn opt(name: &'static str, kind: Kind, doc: &'static str) -> Param {
         kind,
         required: false,
         doc,
+        default: None,
     }
 }
 
@@ -54,6 +68,7 @@ pub const fn req(name: &'static str, kind: Kind, doc: &'static str) -> Param {
         kind,
         required: true,
         doc,
+        default: None,
     }
 }
 
@@ -82,6 +97,10 @@ pub fn input_schema(groups: &[&[Param]]) -> Value {
             Kind::Obj => json!({"type": "object"}),
         };
         s["description"] = json!(p.doc);
+        if let Some(n) = p.default {
+            s["default"] = json!(n);
+            s["description"] = json!(format!("{} (default {n})", p.doc));
+        }
         properties.insert(p.name.to_string(), s);
         if p.required {
             required.push(p.name);
@@ -318,6 +337,14 @@ mod tests {
         assert_eq!(s["properties"]["mode"]["enum"], json!(["a", "b"]));
         assert_eq!(s["properties"]["tags"]["items"]["type"], "string");
         assert_eq!(s["properties"]["title"]["description"], "A title");
+    }
+
+    #[test]
+    fn a_default_is_published_and_said() {
+        let n = opt("n", Kind::Int { min: 0, max: None }, "How many").defaulting_to(7);
+        let s = input_schema(&[&[n]]);
+        assert_eq!(s["properties"]["n"]["default"], 7);
+        assert_eq!(s["properties"]["n"]["description"], "How many (default 7)");
     }
 
     #[test]
