@@ -1449,6 +1449,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
             [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (id or callsign) to record; default: this clone''s current session')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The embedding model for semantic and hybrid search (see `relay search --help`)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')

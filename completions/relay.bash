@@ -2939,7 +2939,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__mcp)
-            opts="-q -h -V --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --actor --actor-type --session --model --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2954,6 +2954,10 @@ _relay() {
                     return 0
                     ;;
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1340,6 +1340,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
             cand --actor-type 'What kind of actor'
             cand --session 'The session (id or callsign) to record; default: this clone''s current session'
+            cand --model 'The embedding model for semantic and hybrid search (see `relay search --help`)'
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'

@@ -1118,6 +1118,7 @@ complete -c relay -n "__fish_relay_using_subcommand mcp" -l actor-type -d 'What 
 agent\t''
 script\t''"
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l session -d 'The session (id or callsign) to record; default: this clone\'s current session' -r
+complete -c relay -n "__fish_relay_using_subcommand mcp" -l model -d 'The embedding model for semantic and hybrid search (see `relay search --help`)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand mcp" -l color -d 'When to color human output' -r -f -a "auto\t''

@@ -5,12 +5,14 @@
 use clap::Args;
 
 use crate::cli::{CliError, Ctx};
+use relay_core::request::search::{self, FellBack};
+use relay_core::request::{ListingFilter, Spelling};
 use relay_core::search::filter::{Filter, Reveal, Viewer};
 use relay_core::search::fuse::Mode;
 use relay_core::search::model::Model;
-use relay_core::search::semantic::{self, ModelChoice, ModelState};
+use relay_core::search::semantic::{self, ModelChoice};
 use relay_wire::error::{Code, Error};
-use relay_wire::{Status, package, time};
+use relay_wire::{package, time};
 
 /// How a Markdown view (`orient`, `orchestrate`; built by `ops::briefing::markdown`) is asked for, and
 /// the budget it must fit.
@@ -114,30 +116,41 @@ impl ExpiryArgs {
 }
 
 impl FilterArgs {
+    /// The filters as the core's request reads them.
+    pub fn listing(&self) -> ListingFilter {
+        ListingFilter {
+            types: self.types.clone(),
+            tags: self.tags.clone(),
+            created_by: self.actor.clone(),
+            status: self.status.clone(),
+            since: self.since.clone(),
+            until: self.until.clone(),
+            all_projects: self.all_projects,
+            include_expired: self.include_expired,
+            include_retracted: self.include_retracted,
+            as_of: self.as_of.clone(),
+        }
+    }
+
     /// The projects covered and the filter, with drafts shown to their creator only.
     pub fn resolve(self, ctx: &Ctx) -> Result<(Vec<String>, Filter), CliError> {
-        let projects = ctx.projects(self.all_projects)?;
-        let viewer = match projects.first() {
-            Some(p) => ctx.deferred_viewer(p)?,
-            None => Viewer::anyone(),
-        };
-        let filter = Filter {
-            types: self.types,
-            tags: self.tags,
-            actor: self.actor,
-            status: self.status.as_deref().and_then(Status::parse),
-            since: time::parse_time("--since", self.since.as_deref())?,
-            until: time::parse_time("--until", self.until.as_deref())?,
-            viewer,
-            reveal: Reveal {
-                expired: self.include_expired,
-                retracted: self.include_retracted,
-            },
-            as_of: time::parse_time("--as-of", self.as_of.as_deref())?,
-            ..Filter::default()
-        };
-        Ok((projects, filter))
+        resolve_listing(ctx, &self.listing(), Spelling::Flag)
     }
+}
+
+/// The projects a listing covers (the selected one, or every one) and its filter, with
+/// drafts shown to their creator only.
+pub fn resolve_listing(
+    ctx: &Ctx,
+    listing: &ListingFilter,
+    spelling: Spelling,
+) -> Result<(Vec<String>, Filter), CliError> {
+    let projects = ctx.projects(listing.all_projects)?;
+    let viewer = match projects.first() {
+        Some(p) => ctx.deferred_viewer(p)?,
+        None => Viewer::anyone(),
+    };
+    Ok((projects, listing.filter(viewer, spelling)?))
 }
 
 /// How a search ranks: its mode and the embedding model semantic and hybrid search use.
@@ -166,44 +179,26 @@ impl ModeArgs {
         let choice = ModelChoice {
             given: self.model.clone(),
         };
-        let asked = self.mode.as_deref().and_then(Mode::parse);
-        if asked == Some(Mode::Keyword) {
-            return Ok((Mode::Keyword, None));
-        }
-        match (asked, semantic::load_model(Some(store), &choice)) {
-            (Some(mode), ModelState::Loaded(m)) => Ok((mode, Some(*m))),
-            (None, ModelState::Loaded(m)) => Ok((Mode::Hybrid, Some(*m))),
-            (Some(mode), ModelState::None) => Err(Error::SearchNotSupported(format!(
-                "{} search needs an embedding model: pass --model PATH, set RELAY_MODEL, or set `[search] model = \"PATH\"` in .relay/config.toml (see `relay search --help`)",
-                mode.as_str()
-            ))
-            .into()),
-            (Some(mode), ModelState::Broken { path, reason }) => {
-                Err(Error::SearchNotSupported(format!(
-                    "{} search needs an embedding model, and the one at {} does not load: {reason}",
-                    mode.as_str(),
+        let chosen = search::choose(self.mode.as_deref(), || {
+            semantic::load_model(Some(store), &choice).into()
+        })?;
+        match chosen.fell_back {
+            Some(FellBack::Broken { path, reason }) => ctx.ui.tolerated_error(
+                Code::SearchNotSupported.as_str(),
+                &format!(
+                    "the embedding model at {} does not load ({reason}); searching by keyword only",
                     path.display()
-                ))
-                .into())
-            }
-            (None, ModelState::Broken { path, reason }) => {
-                ctx.ui.tolerated_error(
-                    Code::SearchNotSupported.as_str(),
-                    &format!(
-                        "the embedding model at {} does not load ({reason}); searching by keyword only",
-                        path.display()
-                    ),
-                );
-                Ok((Mode::Keyword, None))
-            }
-            (None, ModelState::None) => {
+                ),
+            ),
+            Some(FellBack::NoModel) => {
                 let marker = store.layout().local_dir().join("semantic-search-hint");
                 if !ctx.ui.quiet && !ctx.ui.json && !marker.exists() {
                     ctx.ui.note(SEMANTIC_HINT);
                     let _ = relay_store::log::write_atomic(&marker, b"shown\n");
                 }
-                Ok((Mode::Keyword, None))
             }
+            None => {}
         }
+        Ok((chosen.mode, chosen.model))
     }
 }

@@ -62,14 +62,10 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
          HTTP `invalid_input`",
     ),
     (
-        "orient_max_tokens",
-        "orient's budget: HTTP takes `max_chars` only and refuses `max_tokens` \
-         (`invalid_input`); the CLI and MCP fit the bundle to 4 characters a token",
-    ),
-    (
         "facts_assert_number",
-        "a numeric fact value: MCP refuses it (`invalid_input`); HTTP stores it as text \
-         (`1e2` as \"100.0\"), as the CLI does the argument",
+        "a JSON number as a fact value (§7 sends values as strings): MCP refuses it as \
+         `invalid_input`, HTTP as `invalid_schema`; the CLI's argument is always text, so it \
+         stores `1e2` as written",
     ),
     (
         "review_flag",

@@ -518,3 +518,36 @@ fn the_same_value_with_other_metadata_supersedes() {
     assert_eq!(history.len(), 5);
     assert_eq!(history[0]["fact_id"], first["fact_id"]);
 }
+
+/// §7: a fact's value is text ("Numeric values MUST be serialized as strings"): a number is
+/// refused by HTTP and MCP alike, and the text `1e2` is stored as written on every door.
+#[test]
+fn a_numeric_value_is_refused_and_its_text_kept_as_written_on_every_transport() {
+    let env = Env::new();
+    let server = crate::serve::Served::start(&env, &[]);
+    let url = server.at("/v1/projects/demo/facts");
+    let http = |value: Value| {
+        let body = json!({"subject": "bench", "predicate": "score", "value": value});
+        crate::serve::post_json(&env, &url, &body)
+    };
+    let mcp = |value: Value| {
+        let args = json!({"subject": "bench", "predicate": "score", "value": value});
+        crate::mcp::serve(&env, &[crate::mcp::call(1, "facts_assert", args)]).remove(0)
+    };
+    let (status, e) = http(json!(1e2));
+    assert_eq!(status, 400, "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("must be a string"),
+        "{e}"
+    );
+    let (code, message) = crate::mcp::tool_error(&mcp(json!(1e2)));
+    assert_eq!(code, "invalid_input");
+    assert!(message.contains("must be a string"), "{message}");
+    let (status, by_http) = http(json!("1e2"));
+    assert_eq!(status, 201, "{by_http}");
+    assert_eq!(by_http["fact"]["value"], "1e2");
+    let by_mcp = crate::mcp::ok(&mcp(json!("2e2")));
+    assert_eq!(by_mcp["fact"]["value"], "2e2");
+    let by_cli = env.ok_json(&["facts", "assert", "bench", "score", "3e2"]);
+    assert_eq!(by_cli["fact"]["value"], "3e2");
+}

@@ -55,7 +55,18 @@ fn initialize(version: &str) -> Value {
 /// Runs `relay mcp` with `input` on stdin and returns every line it wrote to stdout, each of
 /// which must be a JSON-RPC 2.0 message.
 fn serve_raw(env: &Env, input: &str) -> Vec<Value> {
-    let r = env.run_stdin(&["mcp"], input.as_bytes());
+    serve_raw_with(env.command(&["mcp"]), input)
+}
+
+/// As [`serve`], with `command` (a `relay mcp` with its own flags or environment).
+pub fn serve_with(command: std::process::Command, messages: &[Value]) -> Vec<Value> {
+    let mut replies = serve_raw_with(command, &handshake(messages));
+    assert_eq!(replies.remove(0)["id"], 0);
+    replies
+}
+
+fn serve_raw_with(command: std::process::Command, input: &str) -> Vec<Value> {
+    let r = Env::piped(command, input.as_bytes());
     assert_eq!(r.code, 0, "relay mcp failed: {}", r.stderr);
     let replies = r.json_lines();
     for reply in &replies {
@@ -66,6 +77,11 @@ fn serve_raw(env: &Env, input: &str) -> Vec<Value> {
 
 /// Sends `messages` (after an initialize handshake) and returns the replies.
 pub fn serve(env: &Env, messages: &[Value]) -> Vec<Value> {
+    serve_with(env.command(&["mcp"]), messages)
+}
+
+/// An initialize handshake, then `messages`, one a line.
+fn handshake(messages: &[Value]) -> String {
     let mut input = format!(
         "{}\n{}\n",
         initialize("2025-06-18"),
@@ -74,9 +90,7 @@ pub fn serve(env: &Env, messages: &[Value]) -> Vec<Value> {
     for m in messages {
         input.push_str(&format!("{m}\n"));
     }
-    let mut replies = serve_raw(env, &input);
-    assert_eq!(replies.remove(0)["id"], 0);
-    replies
+    input
 }
 
 /// A successful tool result's structured content, checked against its text.

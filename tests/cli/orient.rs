@@ -610,13 +610,18 @@ fn orient_json_within_a_budget_keeps_the_bundle_and_adds_x_omitted() {
     );
 }
 
+/// Sets `[orient] max_chars` in the store's config.
+fn configure_budget(env: &Env, max_chars: usize) {
+    let config = env.store().join("config.toml");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str(&format!("\n[orient]\nmax_chars = {max_chars}\n"));
+    std::fs::write(&config, text).unwrap();
+}
+
 #[test]
 fn the_budget_comes_from_the_config_unless_a_flag_gives_one() {
     let env = populated();
-    let config = env.store().join("config.toml");
-    let mut text = std::fs::read_to_string(&config).unwrap();
-    text.push_str("\n[orient]\nmax_chars = 600\n");
-    std::fs::write(&config, text).unwrap();
+    configure_budget(&env, 600);
     let md = env.ok(&["orient"]);
     assert!(md.chars().count() <= 600, "{md}");
     assert!(md.lines().last().unwrap().starts_with("_Left out to fit: "));
@@ -711,4 +716,53 @@ fn http_orient_takes_max_chars() {
     );
     let (_, plain) = crate::serve::curl(&env, &[&server.at("/v1/projects/demo/orient")]);
     assert!(plain.get("x-omitted").is_none(), "{plain}");
+}
+
+/// The bundle less its time of generation, which differs from one call to the next.
+fn timeless(mut v: Value) -> Value {
+    v.as_object_mut().unwrap().remove("generated_at");
+    v
+}
+
+#[test]
+fn the_budget_is_the_same_on_the_cli_mcp_and_http() {
+    let env = populated();
+    configure_budget(&env, 600);
+    let server = crate::serve::Served::start(&env, &[]);
+    // The configured budget, then one in tokens, then the window's defaults.
+    for (flags, args, query) in [
+        (vec![], json!({}), ""),
+        (
+            vec!["--max-tokens", "150"],
+            json!({"max_tokens": 150}),
+            "?max_tokens=150",
+        ),
+        (
+            vec!["--max-chars", "100000"],
+            json!({"max_chars": 100000}),
+            "?max_chars=100000",
+        ),
+    ] {
+        let cli = env.ok_json(&[&["orient"][..], &flags].concat());
+        let mcp =
+            crate::mcp::ok(&crate::mcp::serve(&env, &[crate::mcp::call(1, "orient", args)])[0]);
+        let url = server.at(&format!("/v1/projects/demo/orient{query}"));
+        let (status, http) = crate::serve::curl(&env, &[&url]);
+        assert_eq!(status, 200, "{http}");
+        assert!(cli["x-omitted"].is_object(), "{cli}");
+        assert_eq!(timeless(mcp), timeless(cli.clone()), "{flags:?}");
+        assert_eq!(timeless(http), timeless(cli), "{flags:?}");
+    }
+    let (status, e) = crate::serve::curl(
+        &env,
+        &[&server.at("/v1/projects/demo/orient?max_chars=1000&max_tokens=100")],
+    );
+    assert_eq!(
+        (status, e["message"].as_str()),
+        (
+            400,
+            Some("`max_chars` and `max_tokens` cannot be used together")
+        ),
+        "{e}"
+    );
 }

@@ -233,3 +233,36 @@ fn a_closed_pipe_is_not_an_error() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn an_unknown_status_is_refused_on_every_transport() {
+    let env = Env::new();
+    env.deposit("Something", &[]);
+    let cli = env.run(&["pull", "--status", "shipped"]);
+    assert_eq!(cli.code, 2, "{}", cli.stderr);
+    assert!(cli.stderr.contains("shipped"), "{}", cli.stderr);
+    let reply = &crate::mcp::serve(
+        &env,
+        &[crate::mcp::call(
+            1,
+            "pull",
+            json!({"mode": "latest", "status": "shipped"}),
+        )],
+    )[0];
+    assert_eq!(crate::mcp::tool_error(reply).0, "invalid_input");
+    let server = crate::serve::Served::start(&env, &[]);
+    let url = server.at("/v1/projects/demo/packages?status=shipped");
+    let (status, e) = crate::serve::curl(&env, &[&url]);
+    assert_eq!(
+        (status, e["error"].as_str()),
+        (400, Some("invalid_input")),
+        "{e}"
+    );
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("status `shipped` is not one of"),
+        "{e}"
+    );
+}

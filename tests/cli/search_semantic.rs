@@ -10,6 +10,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use serde_json::{Value, json};
+
 use crate::harness::Env;
 use crate::search_quality::{labelled, labelled_store, measure_with};
 
@@ -323,4 +325,34 @@ fn a_query_the_model_cannot_embed_is_keyword_search_in_hybrid_mode() {
     assert_eq!(found("keyword"), found("hybrid"));
     assert_eq!(found("hybrid"), [id]);
     assert!(found("semantic").is_empty());
+}
+
+#[test]
+fn mcp_searches_with_the_model_relay_model_names_as_every_command_does() {
+    let env = Env::new();
+    env.deposit("Memory leak in the image cache", &[]);
+    let model = env.path("model");
+    tiny_model(&model, &[[1.0, 0.0], [0.0, 1.0]]);
+    let pull = json!({"mode": "relevant", "query": "memory leak", "search": "semantic"});
+    let calls = [
+        crate::mcp::call(1, "pull", pull),
+        crate::mcp::call(2, "conformance", json!({})),
+    ];
+    let mut with_model = env.command(&["mcp"]);
+    with_model.env("RELAY_MODEL", &model);
+    let replies = crate::mcp::serve_with(with_model, &calls);
+    let found = crate::mcp::ok(&replies[0]);
+    assert_eq!(found["packages"].as_array().unwrap().len(), 1, "{found}");
+    let cli = env.ok_json(&["conformance"]);
+    let mut cli_with_model = env.command(&["conformance", "--json"]);
+    cli_with_model.env("RELAY_MODEL", &model);
+    let cli_with_model: Value =
+        serde_json::from_slice(&cli_with_model.output().unwrap().stdout).unwrap();
+    assert_eq!(crate::mcp::ok(&replies[1]), cli_with_model);
+    let without = crate::mcp::serve(&env, &calls[..1]);
+    assert_eq!(
+        crate::mcp::tool_error(&without[0]).0,
+        "search_not_supported"
+    );
+    assert_ne!(cli, cli_with_model);
 }

@@ -3,4 +3,5 @@
 //! reads a transport's arguments; the CLI, MCP and HTTP call it with typed inputs.
 
 pub mod ops;
+pub mod request;
 pub mod search;

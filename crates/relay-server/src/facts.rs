@@ -10,8 +10,9 @@ use super::extract::{JsonBody, Params};
 use super::params::WriteParams;
 use super::reply::{Answer, Reply};
 use relay_core::ops::{facts, trust::attribution};
-use relay_wire::error::{Error, SchemaError};
-use relay_wire::time;
+use relay_core::request::Spelling;
+use relay_core::request::facts::{AssertFactRequest, ListFactsRequest, fact_value};
+use relay_wire::error::Error;
 
 /// Who asserts, when the body says (`asserted_by`).
 #[derive(Debug, Deserialize)]
@@ -30,8 +31,9 @@ pub struct AssertBody {
     project_id: Option<String>,
     subject: String,
     predicate: String,
-    /// Text; a number or boolean is stored as its JSON text.
-    value: Value,
+    /// Text: a number or boolean is refused, as on every door (`request::facts::fact_value`).
+    #[serde(deserialize_with = "fact_value")]
+    value: String,
     confidence: Option<f64>,
     source_package_id: Option<String>,
     #[serde(default)]
@@ -51,21 +53,16 @@ pub async fn assert(call: ProjectCall, Params(q): Params<WriteParams>, body: Jso
         ))
         .into());
     }
-    let value = match body.value {
-        Value::String(s) => s,
-        v @ (Value::Number(_) | Value::Bool(_)) => v.to_string(),
-        _ => return Err(SchemaError::new("value", "must be a string (or a number)").into()),
-    };
-    let req = facts::AssertRequest {
+    let req = AssertFactRequest {
         subject: body.subject,
         predicate: body.predicate,
-        value,
+        value: body.value,
         source_package_id: body.source_package_id,
         confidence: body.confidence,
         tags: body.tags,
-        valid_from: time::parse_time("valid_from", body.valid_from.as_deref())?,
-        ..facts::AssertRequest::default()
-    };
+        valid_from: body.valid_from,
+    }
+    .into_assert(Spelling::Param)?;
     let named = body.asserted_by;
     call.run(Access::Write, move |s, caller, project| {
         let mut claim = caller.claim(s, q.session);
@@ -111,43 +108,9 @@ pub async fn invalidate(call: ProjectCall, Params(q): Params<KeyParams>) -> Answ
     .await
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ListParams {
-    subject: Option<String>,
-    predicate: Option<String>,
-    tag: Option<String>,
-    /// The facts valid at this time instead of now.
-    at: Option<String>,
-    #[serde(default)]
-    include_ended: bool,
-    #[serde(default)]
-    include_expired: bool,
-    #[serde(default)]
-    include_retracted: bool,
-    /// A snapshot read: the facts as the store stood at this time.
-    as_of: Option<String>,
-}
-
 /// The current facts (one per key), or those valid at `at`: `{"facts": […]}`.
-pub async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> Answer {
-    if q.at.is_some() && q.include_ended {
-        return Err(
-            Error::InvalidInput("`at` and `include_ended` cannot be used together".into()).into(),
-        );
-    }
-    let query = facts::ListQuery {
-        subject: q.subject,
-        predicate: q.predicate,
-        tag: q.tag,
-        at: time::parse_time("at", q.at.as_deref())?,
-        include_ended: q.include_ended,
-        reveal: relay_core::search::filter::Reveal {
-            expired: q.include_expired,
-            retracted: q.include_retracted,
-        },
-        as_of: time::parse_time("as_of", q.as_of.as_deref())?,
-    };
+pub async fn list(call: ProjectCall, Params(req): Params<ListFactsRequest>) -> Answer {
+    let query = req.query(Spelling::Param)?;
     call.run(Access::Read, move |s, _, project| {
         let list = facts::list(&s.store, &project, &query)?;
         Ok(Reply::ok(json!({ "facts": list })))

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::auth::{Access, Caller, ProjectCall};
 use super::extract::{JsonBody, Params, PathId};
-use super::params::{WriteParams, search_mode, window};
+use super::params::{WriteParams, search_mode};
 use super::reply::{Answer, ApiError, Reply, to_json};
 use super::state::AppState;
 use relay_core::ops::packages::review;
@@ -19,12 +19,14 @@ use relay_core::ops::{
     briefing::orchestrate as digest, briefing::orient as orient_op, conformance, packages::pull,
     trust::attribution,
 };
+use relay_core::request::{
+    DEFAULT_LISTING_LIMIT, ListingFilter, OrchestrateRequest, OrientRequest, Spelling, parse_as_of,
+};
 use relay_core::search::filter::{self, Filter};
 use relay_core::search::fuse::Mode;
 use relay_core::search::{relevant, semantic};
 use relay_store::packages::StoredPackage;
 use relay_wire::error::{Error, Result, SchemaError};
-use relay_wire::time;
 
 /// The §11.5 descriptor; it needs no token and no store.
 pub(crate) async fn conformance(State(state): State<AppState>) -> Answer {
@@ -94,26 +96,19 @@ pub(crate) struct ListParams {
 
 impl ListParams {
     fn filter(&self, viewer: relay_core::search::filter::Viewer) -> Result<Filter> {
-        let status = self
-            .status
-            .as_deref()
-            .map(filter::parse_status)
-            .transpose()?;
-        Ok(Filter {
+        let listing = ListingFilter {
             types: self.package_type.iter().cloned().collect(),
             tags: self.tag.iter().cloned().collect(),
-            actor: self.created_by.clone(),
-            status,
-            since: time::parse_time("since", self.since.as_deref())?,
-            until: time::parse_time("until", self.until.as_deref())?,
-            viewer,
-            reveal: filter::Reveal {
-                expired: self.include_expired,
-                retracted: self.include_retracted,
-            },
-            as_of: time::parse_time("as_of", self.as_of.as_deref())?,
-            ..Filter::default()
-        })
+            created_by: self.created_by.clone(),
+            status: self.status.clone(),
+            since: self.since.clone(),
+            until: self.until.clone(),
+            all_projects: false,
+            include_expired: self.include_expired,
+            include_retracted: self.include_retracted,
+            as_of: self.as_of.clone(),
+        };
+        listing.filter(viewer, Spelling::Param)
     }
 }
 
@@ -122,7 +117,7 @@ impl ListParams {
 pub(crate) async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> Answer {
     call.run(Access::Read, move |s, caller, project| {
         let filter = q.filter(caller.viewer(s, &project))?;
-        let limit = q.limit.unwrap_or(5);
+        let limit = q.limit.unwrap_or(DEFAULT_LISTING_LIMIT);
         let projects = [project];
         let packages: Vec<Value> = match q.mode.as_deref().unwrap_or("latest") {
             "latest" => (pull::latest(&s.store, &projects, &filter, limit)?.iter())
@@ -169,26 +164,14 @@ pub(crate) async fn package(
         .await
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct OrientParams {
-    window_days: Option<u32>,
-    limit: Option<usize>,
-    /// A snapshot read: the briefing as it would have been at this time.
-    as_of: Option<String>,
-    /// A budget in characters of compact JSON: lists keep what fits, `x-omitted` says what
-    /// was left out (as `relay orient --json --max-chars`).
-    max_chars: Option<usize>,
-}
-
-/// orient (§8.3): the OrientationBundle.
-pub(crate) async fn orient(call: ProjectCall, Params(q): Params<OrientParams>) -> Answer {
-    let days = window("window_days", q.window_days)?;
-    let as_of = time::parse_time("as_of", q.as_of.as_deref())?;
+/// orient (§8.3): the OrientationBundle, within the budget asked for (`max_chars`,
+/// `max_tokens`), else the store's `[orient] max_chars`, as `relay orient --json`.
+pub(crate) async fn orient(call: ProjectCall, Params(req): Params<OrientRequest>) -> Answer {
+    req.validate()?;
+    let as_of = parse_as_of("as_of", req.as_of.as_deref())?;
     call.run(Access::Read, move |s, _, project| {
-        let limit = q.limit.unwrap_or(orient_op::DEFAULT_RECENT_LIMIT);
-        let o = orient_op::orient_at(&s.store, &project, days, limit, as_of)?;
-        match q.max_chars {
+        let o = orient_op::orient_at(&s.store, &project, req.window_days, req.limit, as_of)?;
+        match req.budget(s.store.config().orient.max_chars) {
             Some(max) => Ok(Reply::ok(to_json(
                 &relay_core::ops::briefing::orient_fit::bundle(&o, max)?,
             )?)),
@@ -198,54 +181,40 @@ pub(crate) async fn orient(call: ProjectCall, Params(q): Params<OrientParams>) -
     .await
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct OrchestrateParams {
-    project: Option<String>,
-    focus: Option<String>,
-    snippets: Option<usize>,
-    window_days: Option<u32>,
-    #[serde(default)]
-    include_archived: bool,
-    search: Option<String>,
-    /// A snapshot read: the digest as it would have been at this time.
-    as_of: Option<String>,
-}
-
 /// orchestrate (§8.4): the DigestBundle of one project, or of every project the caller may
 /// see (global mode) when none is named.
 pub(crate) async fn orchestrate(
     State(state): State<AppState>,
     caller: Caller,
-    Params(q): Params<OrchestrateParams>,
+    Params(req): Params<OrchestrateRequest>,
 ) -> Answer {
-    let days = window("window_days", q.window_days)?;
+    req.validate()?;
     state
         .blocking(move |s| {
-            if let Some(p) = &q.project {
+            if let Some(p) = &req.project {
                 caller.may_read(p)?;
             }
             let model = s.model.clone();
-            let mode = match &q.focus {
-                Some(_) => search_mode(q.search.as_deref(), model.as_deref())?,
+            let mode = match &req.focus {
+                Some(_) => search_mode(req.search.as_deref(), model.as_deref())?,
                 None => Mode::Keyword,
             };
-            let only = match &q.project {
+            let only = match &req.project {
                 Some(_) => None,
                 None => caller.scope(&s.store)?,
             };
-            let req = digest::DigestRequest {
-                project: q.project,
-                focus: q.focus,
-                snippets: q.snippets.unwrap_or(25),
-                include_archived: q.include_archived,
+            let digest = digest::DigestRequest {
+                project: req.project,
+                focus: req.focus,
+                snippets: req.snippets,
+                include_archived: req.include_archived,
                 only,
-                window_days: days,
+                window_days: req.window_days,
                 mode,
                 model,
-                as_of: time::parse_time("as_of", q.as_of.as_deref())?,
+                as_of: parse_as_of("as_of", req.as_of.as_deref())?,
             };
-            Ok(Reply::ok(digest::digest(&s.store, &req)?.bundle()))
+            Ok(Reply::ok(digest::digest(&s.store, &digest)?.bundle()))
         })
         .await
 }

@@ -26,6 +26,9 @@ pub struct McpArgs {
     pub who: ActorArgs,
     #[command(flatten)]
     pub session: SessionArg,
+    /// The embedding model for semantic and hybrid search (see `relay search --help`)
+    #[arg(long, value_name = "PATH", env = "RELAY_MODEL")]
+    pub model: Option<std::path::PathBuf>,
 }
 
 pub fn run(ctx: &mut Ctx, args: McpArgs) -> CmdResult {
@@ -42,6 +45,7 @@ pub fn run(ctx: &mut Ctx, args: McpArgs) -> CmdResult {
         who: args.who,
         session: args.session,
         project: ctx.global.project.clone(),
+        model: args.model,
     };
     let out = ctx.ui.stream_out()?;
     mcp::serve(ctx, defaults, std::io::stdin().lock(), out)?;

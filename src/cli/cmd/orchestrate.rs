@@ -8,6 +8,8 @@ use crate::cli::args::{MarkdownArgs, ModeArgs};
 use crate::cli::{CmdResult, Ctx};
 use relay_core::ops::briefing::markdown;
 use relay_core::ops::briefing::orchestrate::{self, DigestRequest};
+use relay_core::request::orchestrate::DEFAULT_SNIPPETS;
+use relay_core::request::{DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS, OrchestrateRequest};
 use relay_core::search::fuse::Mode;
 
 /// Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)
@@ -28,13 +30,13 @@ pub struct OrchestrateArgs {
     #[arg(long, value_name = "TEXT")]
     pub focus: Option<String>,
     /// How many relevant packages to pull for --focus
-    #[arg(long, value_name = "N", default_value_t = 25)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SNIPPETS)]
     pub snippets: usize,
     /// Global mode: include archived projects
     #[arg(long)]
     pub include_archived: bool,
     /// How many days back the summary looks
-    #[arg(long, value_name = "N", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=36_500))]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_WINDOW_DAYS, value_parser = clap::value_parser!(u32).range(0..=MAX_WINDOW_DAYS as i64))]
     pub window_days: u32,
     /// The digest as it would have been at TIME: the window ends then, and it holds what the
     /// store held then; the same bytes however often it is asked for
@@ -47,17 +49,35 @@ pub struct OrchestrateArgs {
     pub mode: ModeArgs,
 }
 
+impl OrchestrateArgs {
+    /// The request these arguments ask for (the project is filled in by `run`).
+    pub fn request(&self) -> OrchestrateRequest {
+        OrchestrateRequest {
+            project: None,
+            all_projects: self.all_projects,
+            focus: self.focus.clone(),
+            snippets: self.snippets,
+            include_archived: self.include_archived,
+            window_days: self.window_days,
+            search: self.mode.mode.clone(),
+            as_of: self.as_of.clone(),
+        }
+    }
+}
+
 pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
-    let project = if args.all_projects {
+    let req = args.request();
+    req.validate()?;
+    let project = if req.all_projects {
         None
     } else {
         Some(ctx.project()?)
     };
-    let (mode, model) = match &args.focus {
+    let (mode, model) = match &req.focus {
         Some(_) => args.mode.resolve(ctx)?,
         None => (Mode::Keyword, None),
     };
-    let as_of = relay_wire::time::parse_time("--as-of", args.as_of.as_deref())?;
+    let as_of = relay_core::request::parse_as_of("--as-of", req.as_of.as_deref())?;
     let noted = match &project {
         Some(p) => vec![p.clone()],
         None => ctx.projects(true)?,
@@ -65,11 +85,11 @@ pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
     ctx.note_as_of(&noted, as_of)?;
     let req = DigestRequest {
         project,
-        focus: args.focus,
-        snippets: args.snippets,
-        include_archived: args.include_archived,
+        focus: req.focus,
+        snippets: req.snippets,
+        include_archived: req.include_archived,
         only: None,
-        window_days: args.window_days,
+        window_days: req.window_days,
         mode,
         model: model.map(std::sync::Arc::new),
         as_of,

@@ -6,7 +6,8 @@ use clap::Args;
 
 use crate::cli::args::MarkdownArgs;
 use crate::cli::{CmdResult, Ctx};
-use relay_core::ops::{briefing::markdown, briefing::orient, briefing::orient_fit};
+use relay_core::ops::briefing::{markdown, orient, orient_fit};
+use relay_core::request::{DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS, OrientRequest};
 
 /// Brief a new session: latest handoff, recent work, open questions, active facts
 ///
@@ -40,7 +41,7 @@ use relay_core::ops::{briefing::markdown, briefing::orient, briefing::orient_fit
   relay orient --json | jq '.open_questions'")]
 pub struct OrientArgs {
     /// How many days back to look
-    #[arg(long, value_name = "N", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=36_500))]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_WINDOW_DAYS, value_parser = clap::value_parser!(u32).range(0..=MAX_WINDOW_DAYS as i64))]
     pub window_days: u32,
     /// At most N recent packages, the newest (open questions come from these)
     #[arg(long, value_name = "N", default_value_t = orient::DEFAULT_RECENT_LIMIT)]
@@ -53,13 +54,28 @@ pub struct OrientArgs {
     pub view: MarkdownArgs,
 }
 
+impl OrientArgs {
+    /// The request these arguments ask for.
+    pub fn request(&self) -> OrientRequest {
+        OrientRequest {
+            window_days: self.window_days,
+            limit: self.limit,
+            as_of: self.as_of.clone(),
+            max_chars: self.view.max_chars,
+            max_tokens: self.view.max_tokens,
+        }
+    }
+}
+
 pub fn run(ctx: &mut Ctx, args: OrientArgs) -> CmdResult {
+    let req = args.request();
+    req.validate()?;
     let project = ctx.project()?;
-    let as_of = relay_wire::time::parse_time("--as-of", args.as_of.as_deref())?;
+    let as_of = relay_core::request::parse_as_of("--as-of", req.as_of.as_deref())?;
     ctx.note_as_of(std::slice::from_ref(&project), as_of)?;
     let store = ctx.store()?;
-    let budget = args.view.budget().or(store.config().orient.max_chars);
-    let o = orient::orient_at(store, &project, args.window_days, args.limit, as_of)?;
+    let budget = req.budget(store.config().orient.max_chars);
+    let o = orient::orient_at(store, &project, req.window_days, req.limit, as_of)?;
     match (ctx.ui.json, budget) {
         (true, None) => ctx.ui.json_line(&o.bundle())?,
         (true, Some(max)) => ctx.ui.json_line(&orient_fit::bundle(&o, max)?)?,

@@ -9,6 +9,7 @@ use crate::cli::{CliError, CmdResult, Ctx, render};
 use relay_core::ops::packages::pull;
 use relay_core::ops::packages::stale;
 use relay_core::ops::trust::signatures::{self, Checked, Verdict};
+use relay_core::request::DEFAULT_LISTING_LIMIT;
 use relay_store::packages::StoredPackage;
 
 /// Read packages: one in full by id, the newest ones, or the most relevant to a query
@@ -44,7 +45,7 @@ pub struct PullArgs {
     #[arg(long, value_name = "QUERY")]
     pub relevant: Option<String>,
     /// With --relevant: how many results
-    #[arg(long, value_name = "N", default_value_t = 5, requires = "relevant")]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_LISTING_LIMIT, requires = "relevant")]
     pub limit: usize,
     #[command(flatten)]
     pub filter: FilterArgs,
@@ -124,7 +125,12 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
     }
     let (projects, filter) = args.filter.resolve(ctx)?;
     ctx.note_as_of(&projects, filter.as_of)?;
-    let found = pull::latest(store, &projects, &filter, args.latest.unwrap_or(5))?;
+    let found = pull::latest(
+        store,
+        &projects,
+        &filter,
+        args.latest.unwrap_or(DEFAULT_LISTING_LIMIT),
+    )?;
     let stale = stale::of_packages_at(store, found.iter().map(|p| &p.package), filter.as_of);
     if ctx.ui.json {
         for (p, stale) in found.iter().zip(&stale) {

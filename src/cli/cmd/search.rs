@@ -8,6 +8,7 @@ use colored::Colorize;
 use crate::cli::args::{FilterArgs, ModeArgs};
 use crate::cli::{CmdResult, Ctx, render};
 use relay_core::ops::packages::stale::{self, Stale};
+use relay_core::request::DEFAULT_LISTING_LIMIT;
 use relay_core::search::fuse::Mode;
 use relay_core::search::relevant::Ranked;
 use relay_core::search::semantic;
@@ -54,7 +55,7 @@ pub struct SearchArgs {
     #[arg(required = true, value_name = "QUERY")]
     pub query: Vec<String>,
     /// How many results
-    #[arg(long, value_name = "N", default_value_t = 5)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_LISTING_LIMIT)]
     pub limit: usize,
     /// Show why each result ranked where it did (its place in each list, its similarity)
     #[arg(long)]

@@ -160,7 +160,12 @@ pub fn list(c: &Call) -> Result<Value, CliError> {
 pub fn status(c: &Call) -> Result<Value, CliError> {
     let store = c.ctx.store()?;
     // The model is named by its identity (a digest of its files), as relay serve names it.
-    let model = match semantic::load_model(Some(store), &ModelChoice::default()) {
+    let model = match semantic::load_model(
+        Some(store),
+        &ModelChoice {
+            given: c.defaults.model.clone(),
+        },
+    ) {
         ModelState::Loaded(m) => Some(m.identity().to_string()),
         _ => None,
     };

@@ -19,7 +19,12 @@ pub struct Defaults {
     pub session: SessionArg,
     /// `relay mcp --project`.
     pub project: Option<String>,
+    /// `relay mcp --model` (or RELAY_MODEL): the embedding model's folder, else the store's.
+    pub model: Option<std::path::PathBuf>,
 }
+
+/// The arguments a tool takes for the transport rather than for its operation.
+const TRANSPORT_KEYS: [&str; 4] = ["project", "actor", "actor_type", "session"];
 
 /// One call in progress.
 pub struct Call<'a> {
@@ -55,12 +60,36 @@ impl Call<'_> {
             .is_some_and(|v| v != &Value::Bool(false))
     }
 
-    /// Refuses arguments that cannot go together.
-    pub(super) fn exclusive(&self, a: &str, b: &str) -> Result<(), CliError> {
-        if self.given(a) && self.given(b) {
-            return Err(invalid(format!("`{a}` and `{b}` cannot be used together")));
+    /// The call's arguments as the operation's request type (`relay_core::request`), less
+    /// the ones every tool takes for the transport (project, actor, actor_type, session),
+    /// except those in `keep`, which the request reads itself.
+    pub(super) fn request<T: serde::de::DeserializeOwned>(
+        &self,
+        keep: &[&str],
+    ) -> Result<T, CliError> {
+        let mut args = self.args.to_map();
+        for key in TRANSPORT_KEYS.iter().filter(|k| !keep.contains(k)) {
+            args.remove(*key);
         }
-        Ok(())
+        serde_json::from_value(Value::Object(args)).map_err(|e| invalid(e.to_string()))
+    }
+
+    /// How a search asked for as `search` ranks, with the server's model.
+    pub(super) fn search_mode(
+        &self,
+        asked: Option<String>,
+    ) -> Result<
+        (
+            relay_core::search::fuse::Mode,
+            Option<relay_core::search::model::Model>,
+        ),
+        CliError,
+    > {
+        let modes = crate::cli::args::ModeArgs {
+            mode: asked,
+            model: self.defaults.model.clone(),
+        };
+        modes.resolve(self.ctx)
     }
 }
 

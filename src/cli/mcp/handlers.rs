@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::call::{Call, invalid, to_value};
 use super::schema::FILTERS;
 use crate::cli::CliError;
-use crate::cli::args::{FilterArgs, ModeArgs};
+use crate::cli::args::resolve_listing;
 use relay_core::ops::packages::deposit::extend;
 use relay_core::ops::packages::review::{Action, Reviewer};
 use relay_core::ops::trust::attribution;
@@ -16,22 +16,21 @@ use relay_core::ops::{
     conformance as conformance_op, facts, packages::deposit, packages::pull as pull_op, sessions,
     watch as watch_op,
 };
+use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
+use relay_core::request::{
+    DEFAULT_LISTING_LIMIT, ListingFilter, OrchestrateRequest, OrientRequest, Spelling, parse_as_of,
+};
 use relay_core::search::{relevant, semantic};
 use relay_store::packages::StoredPackage;
 
 pub fn orient(c: &Call) -> Result<Value, CliError> {
+    let req: OrientRequest = c.request(&[])?;
+    req.validate()?;
     let project = c.ctx.project()?;
-    let days = c.args.int("window_days").unwrap_or(14) as u32;
-    let limit =
-        (c.args.int("limit")).map_or(orient_op::DEFAULT_RECENT_LIMIT, |n| n.max(0) as usize);
-    let as_of = c.time("as_of")?;
-    c.exclusive("max_chars", "max_tokens")?;
-    let count = |name: &str| c.args.int(name).map(|n| n.max(0) as usize);
+    let as_of = parse_as_of("as_of", req.as_of.as_deref())?;
     let store = c.ctx.store()?;
-    let budget = (count("max_chars"))
-        .or(count("max_tokens").map(relay_core::ops::briefing::orient_fit::chars_for_tokens))
-        .or(store.config().orient.max_chars);
-    let o = orient_op::orient_at(store, &project, days, limit, as_of)?;
+    let budget = req.budget(store.config().orient.max_chars);
+    let o = orient_op::orient_at(store, &project, req.window_days, req.limit, as_of)?;
     match budget {
         Some(max) => to_value(&relay_core::ops::briefing::orient_fit::bundle(&o, max)?),
         None => to_value(&o.bundle()),
@@ -39,33 +38,27 @@ pub fn orient(c: &Call) -> Result<Value, CliError> {
 }
 
 pub fn orchestrate(c: &Call) -> Result<Value, CliError> {
-    c.exclusive("all_projects", "project")?;
-    let project = if c.args.flag("all_projects") {
-        None
-    } else {
-        Some(c.ctx.project()?)
-    };
-    let focus = c.args.str("focus");
-    let modes = ModeArgs {
-        mode: c.args.str("search"),
-        model: None,
-    };
-    let (mode, model) = match &focus {
-        Some(_) => modes.resolve(c.ctx)?,
+    let mut req: OrchestrateRequest = c.request(&["project"])?;
+    req.validate()?;
+    if !req.all_projects {
+        req.project = Some(c.ctx.project()?);
+    }
+    let (mode, model) = match &req.focus {
+        Some(_) => c.search_mode(req.search.clone())?,
         None => (relay_core::search::fuse::Mode::Keyword, None),
     };
-    let req = orchestrate_op::DigestRequest {
-        project,
-        focus,
-        snippets: c.args.int("snippets").unwrap_or(25) as usize,
-        include_archived: c.args.flag("include_archived"),
+    let digest = orchestrate_op::DigestRequest {
+        project: req.project,
+        focus: req.focus,
+        snippets: req.snippets,
+        include_archived: req.include_archived,
         only: None,
-        window_days: c.args.int("window_days").unwrap_or(14) as u32,
+        window_days: req.window_days,
         mode,
         model: model.map(std::sync::Arc::new),
-        as_of: c.time("as_of")?,
+        as_of: parse_as_of("as_of", req.as_of.as_deref())?,
     };
-    Ok(orchestrate_op::digest(c.ctx.store()?, &req)?.bundle())
+    Ok(orchestrate_op::digest(c.ctx.store()?, &digest)?.bundle())
 }
 
 pub fn deposit(c: &Call) -> Result<Value, CliError> {
@@ -153,20 +146,9 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
             .package
             .to_value());
     }
-    let filter = FilterArgs {
-        types: c.args.strs("types"),
-        tags: c.args.strs("tags"),
-        actor: c.args.str("created_by"),
-        status: c.args.str("status"),
-        since: c.args.str("since"),
-        until: c.args.str("until"),
-        all_projects: c.args.flag("all_projects"),
-        include_expired: c.args.flag("include_expired"),
-        include_retracted: c.args.flag("include_retracted"),
-        as_of: c.args.str("as_of"),
-    };
-    let (projects, filter) = filter.resolve(c.ctx)?;
-    let limit = c.args.int("limit").unwrap_or(5) as usize;
+    let listing: ListingFilter = c.request(&[])?;
+    let (projects, filter) = resolve_listing(c.ctx, &listing, Spelling::Param)?;
+    let limit = (c.args.int("limit")).map_or(DEFAULT_LISTING_LIMIT, |n| n as usize);
     if mode == "latest" {
         let found = pull_op::latest(store, &projects, &filter, limit)?;
         let packages: Vec<_> = found.iter().map(|p| p.package.to_value()).collect();
@@ -176,11 +158,7 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
         .args
         .str("query")
         .ok_or_else(|| invalid("mode `relevant` needs `query`, the words to look for".into()))?;
-    let modes = ModeArgs {
-        mode: c.args.str("search"),
-        model: None,
-    };
-    let (search_mode, model) = modes.resolve(c.ctx)?;
+    let (search_mode, model) = c.search_mode(c.args.str("search"))?;
     let found = semantic::search(
         store,
         &projects,
@@ -196,16 +174,8 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
 
 pub fn facts_assert(c: &Call) -> Result<Value, CliError> {
     let project = c.ctx.project()?;
-    let req = facts::AssertRequest {
-        subject: c.args.text("subject"),
-        predicate: c.args.text("predicate"),
-        value: c.args.text("value"),
-        source_package_id: c.args.str("source_package_id"),
-        confidence: c.args.num("confidence"),
-        tags: c.args.strs("tags"),
-        valid_from: c.time("valid_from")?,
-        ..facts::AssertRequest::default()
-    };
+    let req = c.request::<AssertFactRequest>(&[])?;
+    let req = req.into_assert(Spelling::Param)?;
     let done = attribution::assert(c.ctx.store()?, &c.ctx.cwd, &project, req, &c.claim())?;
     Ok(done.to_value())
 }
@@ -244,17 +214,8 @@ pub fn facts_get(c: &Call) -> Result<Value, CliError> {
 }
 
 pub fn facts_list(c: &Call) -> Result<Value, CliError> {
-    c.exclusive("at", "include_ended")?;
+    let q = c.request::<ListFactsRequest>(&[])?.query(Spelling::Param)?;
     let project = c.ctx.project()?;
-    let q = facts::ListQuery {
-        subject: c.args.str("subject"),
-        predicate: c.args.str("predicate"),
-        tag: c.args.str("tag"),
-        at: c.time("at")?,
-        include_ended: c.args.flag("include_ended"),
-        reveal: reveal(c),
-        as_of: c.time("as_of")?,
-    };
     let list = facts::list(c.ctx.store()?, &project, &q)?;
     Ok(json!({ "facts": to_value(&list)? }))
 }
@@ -359,12 +320,12 @@ pub fn watch(c: &Call) -> Result<Value, CliError> {
 }
 
 pub fn conformance(c: &Call) -> Result<Value, CliError> {
-    to_value(&conformance_op::descriptor(semantic_available(c.ctx)))
+    to_value(&conformance_op::descriptor(semantic_available(c)))
 }
 
 /// Whether semantic and hybrid search can run: a model is configured (`RELAY_MODEL` or
 /// `[search] model`) and loads.
-fn semantic_available(ctx: &crate::cli::Ctx) -> bool {
-    let given = std::env::var_os("RELAY_MODEL").map(std::path::PathBuf::from);
-    semantic::available(ctx.store().ok(), &semantic::ModelChoice { given })
+fn semantic_available(c: &Call) -> bool {
+    let given = c.defaults.model.clone();
+    semantic::available(c.ctx.store().ok(), &semantic::ModelChoice { given })
 }

@@ -35,6 +35,19 @@ pub struct Param {
     pub kind: Kind,
     pub required: bool,
     pub doc: &'static str,
+    /// The value the operation's request takes when the parameter is left out (a named
+    /// constant of `relay_core::request`); published as the schema's `default`.
+    pub default: Option<u64>,
+}
+
+impl Param {
+    /// The parameter with the default its request takes.
+    pub const fn defaulting_to(self, default: u64) -> Param {
+        Param {
+            default: Some(default),
+            ..self
+        }
+    }
 }
 
 /// An optional parameter.
@@ -44,6 +57,7 @@ pub const fn opt(name: &'static str, kind: Kind, doc: &'static str) -> Param {
         kind,
         required: false,
         doc,
+        default: None,
     }
 }
 
@@ -54,6 +68,7 @@ pub const fn req(name: &'static str, kind: Kind, doc: &'static str) -> Param {
         kind,
         required: true,
         doc,
+        default: None,
     }
 }
 
@@ -82,6 +97,10 @@ pub fn input_schema(groups: &[&[Param]]) -> Value {
             Kind::Obj => json!({"type": "object"}),
         };
         s["description"] = json!(p.doc);
+        if let Some(n) = p.default {
+            s["default"] = json!(n);
+            s["description"] = json!(format!("{} (default {n})", p.doc));
+        }
         properties.insert(p.name.to_string(), s);
         if p.required {
             required.push(p.name);
@@ -162,6 +181,11 @@ pub fn check(
                 expected(p.kind)
             )));
         }
+        // An integer written with a fraction of zero (`5.0`) is stored as the integer it is.
+        let value = match (p.kind, integer(&value)) {
+            (Kind::Int { .. }, Some(n)) => Value::from(n),
+            _ => value,
+        };
         args.insert(name, value);
     }
     if let Some(p) = params(groups).find(|p| p.required && !args.contains_key(p.name)) {
@@ -180,6 +204,11 @@ pub struct Args(Map<String, Value>);
 impl Args {
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.0.get(name)
+    }
+
+    /// The arguments as a JSON object.
+    pub fn to_map(&self) -> Map<String, Value> {
+        self.0.clone()
     }
 
     pub fn has(&self, name: &str) -> bool {
@@ -308,6 +337,14 @@ mod tests {
         assert_eq!(s["properties"]["mode"]["enum"], json!(["a", "b"]));
         assert_eq!(s["properties"]["tags"]["items"]["type"], "string");
         assert_eq!(s["properties"]["title"]["description"], "A title");
+    }
+
+    #[test]
+    fn a_default_is_published_and_said() {
+        let n = opt("n", Kind::Int { min: 0, max: None }, "How many").defaulting_to(7);
+        let s = input_schema(&[&[n]]);
+        assert_eq!(s["properties"]["n"]["default"], 7);
+        assert_eq!(s["properties"]["n"]["description"], "How many (default 7)");
     }
 
     #[test]

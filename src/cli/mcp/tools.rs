@@ -8,6 +8,9 @@ use super::call::{Call, Defaults};
 use super::handlers as h;
 use super::schema::{self, FILTERS, Kind, Param, opt, req};
 use crate::cli::{CliError, Ctx};
+use relay_core::ops::briefing::orient::DEFAULT_RECENT_LIMIT;
+use relay_core::request::orchestrate::DEFAULT_SNIPPETS;
+use relay_core::request::{DEFAULT_LISTING_LIMIT, DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS};
 use relay_wire::{ACTOR_TYPES, package};
 
 /// One tool.
@@ -92,16 +95,18 @@ const WINDOW: Param = opt(
     "window_days",
     Kind::Int {
         min: 0,
-        max: Some(36_500),
+        max: Some(MAX_WINDOW_DAYS as i64),
     },
-    "How many days back to look (default 14)",
-);
+    "How many days back to look",
+)
+.defaulting_to(DEFAULT_WINDOW_DAYS as u64);
 
 const RECENT_LIMIT: Param = opt(
     "limit",
     Kind::Int { min: 0, max: None },
-    "At most this many recent packages, the newest (default 50); open questions come from these",
-);
+    "At most this many recent packages, the newest; open questions come from these",
+)
+.defaulting_to(DEFAULT_RECENT_LIMIT as u64);
 
 const SUBJECT_PREDICATE: &[Param] = &[
     req(
@@ -224,8 +229,9 @@ const PULL: &[Param] = &[
     opt(
         "limit",
         Kind::Int { min: 1, max: None },
-        "modes latest and relevant: how many packages (default 5)",
-    ),
+        "modes latest and relevant: how many packages",
+    )
+    .defaulting_to(DEFAULT_LISTING_LIMIT as u64),
     opt(
         "search",
         Kind::OneOf(&["keyword", "semantic", "hybrid"]),
@@ -328,8 +334,9 @@ pub const TOOLS: &[Tool] = &[
                 opt(
                     "snippets",
                     Kind::Int { min: 0, max: None },
-                    "How many relevant packages to pull for focus (default 25)",
-                ),
+                    "How many relevant packages to pull for focus",
+                )
+                .defaulting_to(DEFAULT_SNIPPETS as u64),
                 opt(
                     "search",
                     Kind::OneOf(&["keyword", "semantic", "hybrid"]),

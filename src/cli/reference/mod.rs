@@ -277,9 +277,17 @@ mod tests {
     use super::*;
 
     /// The JSON Schema keywords [`mcp_tools`] renders; a tool parameter using another fails the
-    /// unit test, so the page never leaves part of a schema out.
-    const SCHEMA_KEYWORDS: &[&str] =
-        &["type", "enum", "minimum", "maximum", "items", "description"];
+    /// unit test, so the page never leaves part of a schema out. (`default` is rendered in
+    /// the description, which the MCP schema writes as "… (default N)".)
+    const SCHEMA_KEYWORDS: &[&str] = &[
+        "type",
+        "enum",
+        "minimum",
+        "maximum",
+        "items",
+        "description",
+        "default",
+    ];
 
     #[test]
     fn every_schema_keyword_of_every_tool_is_rendered() {

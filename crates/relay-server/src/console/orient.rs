@@ -9,9 +9,9 @@ use maud::{Markup, PreEscaped, html};
 use serde::Deserialize;
 
 use super::{PageError, Query, Who, given, html_page, layout, markdown, top};
-use crate::params::window;
 use crate::state::AppState;
 use relay_core::ops::briefing::{self, orient};
+use relay_core::request::{DEFAULT_WINDOW_DAYS, OrientRequest, check_window};
 use relay_wire::error::{Error, Result};
 
 #[derive(Debug, Default, Deserialize)]
@@ -35,13 +35,18 @@ pub async fn page(
             })
         })
         .transpose()?;
-    let days = window("days", asked)?;
+    let req = OrientRequest {
+        window_days: asked.unwrap_or(DEFAULT_WINDOW_DAYS),
+        ..OrientRequest::default()
+    };
+    check_window("days", req.window_days)?;
+    let days = req.window_days;
     let caller = who.caller.clone();
     let (project, md) = state
         .blocking(move |s| -> Result<_> {
             let visible = caller.projects(&s.store)?;
             let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
-            let o = orient::orient(&s.store, &project, days, orient::DEFAULT_RECENT_LIMIT)?;
+            let o = orient::orient(&s.store, &project, days, req.limit)?;
             Ok((project, briefing::markdown::orient(&o, None)))
         })
         .await?;

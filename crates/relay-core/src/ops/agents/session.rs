@@ -47,7 +47,6 @@ pub const AGENT_MEMBER: &str = "x-agent";
 /// Errors of hooks go here, one line each, under the store's `local/`.
 pub const LOG_FILE: &str = "hooks.log";
 const STATE_DIR: &str = "agent-sessions";
-const WINDOW_DAYS: u32 = 14;
 /// The longest prompt a checkpoint or a session's package keeps, in characters.
 const PROMPT_CHARS: usize = 300;
 /// The most uncommitted files a checkpoint lists.
@@ -384,7 +383,7 @@ impl Call<'_> {
         let o = crate::ops::briefing::orient::orient(
             self.store,
             self.project,
-            WINDOW_DAYS,
+            crate::request::DEFAULT_WINDOW_DAYS,
             crate::ops::briefing::orient::DEFAULT_RECENT_LIMIT,
         )?;
         let lead = match compacted {

@@ -132,7 +132,7 @@ fn build(
         window_total: recent.len(),
         recent,
         active_facts: FactLines::from_facts(&facts),
-        window_days: 14,
+        window_days: crate::request::DEFAULT_WINDOW_DAYS,
         generated_at: relay_wire::time::parse(&time(0)).unwrap(),
         lessons,
         checkpoints: Vec::new(),

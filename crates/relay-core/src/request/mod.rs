@@ -1,0 +1,54 @@
+//! One request type per operation: what each door (CLI, MCP, HTTP) asks of the core, with
+//! its defaults written once as named constants and its own `validate()`. The CLI builds a
+//! request from its clap arguments; MCP and HTTP deserialize it directly, so a parameter
+//! means the same thing, and defaults to the same value, whichever door it came through.
+
+pub mod facts;
+pub mod listing;
+pub mod orchestrate;
+pub mod orient;
+pub mod search;
+
+pub use listing::{DEFAULT_LISTING_LIMIT, ListingFilter, Spelling};
+pub use orchestrate::OrchestrateRequest;
+pub use orient::OrientRequest;
+
+use relay_wire::error::{Error, Result};
+use relay_wire::time;
+
+/// How many days back a briefing (orient, orchestrate) looks unless asked otherwise.
+pub const DEFAULT_WINDOW_DAYS: u32 = 14;
+
+/// The longest window a briefing looks back (a century).
+pub const MAX_WINDOW_DAYS: u32 = 36_500;
+
+/// Refuses a window over [`MAX_WINDOW_DAYS`]; `name` is the parameter as the caller spelt it.
+pub fn check_window(name: &str, days: u32) -> Result<()> {
+    if days > MAX_WINDOW_DAYS {
+        return Err(Error::InvalidInput(format!(
+            "{name} {days} is over {MAX_WINDOW_DAYS}"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses two parameters given together that exclude each other.
+pub fn check_exclusive(a: (&str, bool), b: (&str, bool)) -> Result<()> {
+    if a.1 && b.1 {
+        return Err(Error::InvalidInput(format!(
+            "`{}` and `{}` cannot be used together",
+            a.0, b.0
+        )));
+    }
+    Ok(())
+}
+
+/// A snapshot time given as text (`as_of`), parsed; `name` is the parameter as spelt by the
+/// door it came through (`--as-of`, `as_of`), for the error message.
+pub fn parse_as_of(name: &str, text: Option<&str>) -> Result<Option<time::Timestamp>> {
+    time::parse_time(name, text)
+}
+
+pub(crate) fn default_window_days() -> u32 {
+    DEFAULT_WINDOW_DAYS
+}

@@ -1,0 +1,95 @@
+//! orchestrate's request (§8.4): one project or every project, a focus and how it is
+//! searched, how many snippets, the window, and a snapshot time.
+
+use serde::Deserialize;
+
+use super::{check_exclusive, check_window, default_window_days};
+use relay_wire::error::Result;
+
+/// How many packages relevant to the focus a digest pulls unless asked otherwise.
+pub const DEFAULT_SNIPPETS: usize = 25;
+
+/// What orchestrate is asked for.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrchestrateRequest {
+    /// The one project to digest. On HTTP, none means every project the caller may see; the
+    /// CLI and MCP fill in their selected project unless `all_projects` is asked for.
+    pub project: Option<String>,
+    /// Every project (global mode).
+    #[serde(default)]
+    pub all_projects: bool,
+    /// A topic: pulls the packages most relevant to it.
+    pub focus: Option<String>,
+    /// How many relevant packages to pull for the focus ([`DEFAULT_SNIPPETS`] by default).
+    #[serde(default = "default_snippets")]
+    pub snippets: usize,
+    /// Global mode: include archived projects.
+    #[serde(default)]
+    pub include_archived: bool,
+    /// How many days back the summary looks ([`super::DEFAULT_WINDOW_DAYS`] by default).
+    #[serde(default = "default_window_days")]
+    pub window_days: u32,
+    /// How the focus is searched: keyword, semantic or hybrid.
+    pub search: Option<String>,
+    /// A snapshot read: the digest as it would have been at this time.
+    pub as_of: Option<String>,
+}
+
+fn default_snippets() -> usize {
+    DEFAULT_SNIPPETS
+}
+
+impl Default for OrchestrateRequest {
+    fn default() -> Self {
+        OrchestrateRequest {
+            project: None,
+            all_projects: false,
+            focus: None,
+            snippets: DEFAULT_SNIPPETS,
+            include_archived: false,
+            window_days: default_window_days(),
+            search: None,
+            as_of: None,
+        }
+    }
+}
+
+impl OrchestrateRequest {
+    /// Refuses a window over the maximum, and one project with every project.
+    pub fn validate(&self) -> Result<()> {
+        check_window("window_days", self.window_days)?;
+        check_exclusive(
+            ("all_projects", self.all_projects),
+            ("project", self.project.is_some()),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_are_the_named_constants() {
+        let r: OrchestrateRequest = serde_json::from_value(serde_json::json!({})).unwrap();
+        assert_eq!(r, OrchestrateRequest::default());
+        assert_eq!(r.snippets, DEFAULT_SNIPPETS);
+        assert_eq!(r.window_days, super::super::DEFAULT_WINDOW_DAYS);
+    }
+
+    #[test]
+    fn one_project_and_every_project_exclude_each_other() {
+        let r = OrchestrateRequest {
+            project: Some("p".into()),
+            all_projects: true,
+            ..OrchestrateRequest::default()
+        };
+        assert!(
+            r.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("cannot be used together")
+        );
+    }
+}

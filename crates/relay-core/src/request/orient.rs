@@ -1,0 +1,109 @@
+//! orient's request (§8.3): the window, how many recent packages, a snapshot time, and the
+//! budget the bundle must fit (characters, or tokens at four characters each, else the
+//! store's `[orient] max_chars`), the same on every door.
+
+use serde::Deserialize;
+
+use super::{check_exclusive, check_window, default_window_days};
+use crate::ops::briefing::orient::DEFAULT_RECENT_LIMIT;
+use crate::ops::briefing::orient_fit::chars_for_tokens;
+use relay_wire::error::Result;
+
+/// What orient is asked for.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrientRequest {
+    /// How many days back to look ([`super::DEFAULT_WINDOW_DAYS`] by default).
+    #[serde(default = "default_window_days")]
+    pub window_days: u32,
+    /// At most this many recent packages, the newest ([`DEFAULT_RECENT_LIMIT`] by default).
+    #[serde(default = "default_limit")]
+    pub limit: usize,
+    /// A snapshot read: the briefing as it would have been at this time.
+    pub as_of: Option<String>,
+    /// Fit the briefing in this many characters.
+    pub max_chars: Option<usize>,
+    /// Fit the briefing in about this many tokens (four characters each).
+    pub max_tokens: Option<usize>,
+}
+
+fn default_limit() -> usize {
+    DEFAULT_RECENT_LIMIT
+}
+
+impl Default for OrientRequest {
+    fn default() -> Self {
+        OrientRequest {
+            window_days: default_window_days(),
+            limit: DEFAULT_RECENT_LIMIT,
+            as_of: None,
+            max_chars: None,
+            max_tokens: None,
+        }
+    }
+}
+
+impl OrientRequest {
+    /// Refuses a window over the maximum, and both budgets at once.
+    pub fn validate(&self) -> Result<()> {
+        check_window("window_days", self.window_days)?;
+        check_exclusive(
+            ("max_chars", self.max_chars.is_some()),
+            ("max_tokens", self.max_tokens.is_some()),
+        )
+    }
+
+    /// The budget in characters: the one asked for, else the store's configured one
+    /// (`[orient] max_chars`), else none.
+    pub fn budget(&self, configured: Option<usize>) -> Option<usize> {
+        (self.max_chars)
+            .or(self.max_tokens.map(chars_for_tokens))
+            .or(configured)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(v: serde_json::Value) -> OrientRequest {
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn the_defaults_are_the_named_constants() {
+        let r = parse(serde_json::json!({}));
+        assert_eq!(r, OrientRequest::default());
+        assert_eq!(r.window_days, super::super::DEFAULT_WINDOW_DAYS);
+        assert_eq!(r.limit, DEFAULT_RECENT_LIMIT);
+    }
+
+    #[test]
+    fn the_budget_asked_for_wins_over_the_configured_one() {
+        let chars = parse(serde_json::json!({"max_chars": 100}));
+        assert_eq!(chars.budget(Some(9000)), Some(100));
+        let tokens = parse(serde_json::json!({"max_tokens": 100}));
+        assert_eq!(tokens.budget(Some(9000)), Some(400));
+        assert_eq!(OrientRequest::default().budget(Some(9000)), Some(9000));
+        assert_eq!(OrientRequest::default().budget(None), None);
+    }
+
+    #[test]
+    fn validation_refuses_two_budgets_and_a_long_window() {
+        let both = parse(serde_json::json!({"max_chars": 1, "max_tokens": 1}));
+        assert!(
+            both.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("cannot be used together")
+        );
+        let long = parse(serde_json::json!({"window_days": 36_501}));
+        assert!(
+            long.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("is over 36500")
+        );
+        assert!(serde_json::from_value::<OrientRequest>(serde_json::json!({"x": 1})).is_err());
+    }
+}
