@@ -341,7 +341,7 @@ mod tests {
         assert!(
             missing.is_empty() && gone.is_empty(),
             "the router has routes the table lacks: {missing:?}; the table has routes the \
-             router lacks: {gone:?}; update ROUTES in src/http/route_table.rs and run `cargo xtask gen`"
+             router lacks: {gone:?}; update ROUTES in crates/relay-server/src/route_table.rs and run `cargo xtask gen`"
         );
     }
 

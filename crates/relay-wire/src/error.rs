@@ -515,7 +515,7 @@ impl From<SchemaError> for Error {
 mod tests {
     use super::*;
 
-    /// The whole table, as the spec (§8, §9.1, §10.2) and the README give it. `http_status`
+    /// The whole table, as the spec (§8, §9.1, §10.2) and the book's exit-codes chapter give it. `http_status`
     /// matches every code without a wildcard, so a new code does not compile without a status;
     /// this test then fails until the code is added here, with the status chosen.
     const TABLE: [(&str, u16); 30] = [
