@@ -1,0 +1,67 @@
+//! What a request acts on, worked out the same way by every door (CLI, MCP): the project
+//! selected (else the store's `default_project`), the projects a listing covers, the order a
+//! global id is looked for in, and a listing's filter with drafts shown to their creator only.
+
+use std::path::Path;
+
+use relay_store::Store;
+use relay_wire::error::Result;
+
+use super::{ListingFilter, Spelling};
+use crate::ops::trust::attribution;
+use crate::search::filter::{Filter, Viewer};
+
+/// The project to act on when the caller selected none: the store's `default_project`.
+pub fn default_project(store: &Store) -> Option<String> {
+    store.config().default_project.clone()
+}
+
+/// Why no project could be selected, and how to select one.
+pub fn no_project(store: &Store) -> String {
+    format!(
+        "no project selected: pass --project ID, set RELAY_PROJECT, or set default_project in {}",
+        store.layout().config().display()
+    )
+}
+
+/// Where to look for something named by a global id (a package, a session): `first` (the
+/// selected project), then every other.
+pub fn search_order(store: &Store, first: Option<String>) -> Result<Vec<String>> {
+    let mut all: Vec<String> = first.clone().into_iter().collect();
+    let rest = crate::ops::projects::list(store)?;
+    all.extend(
+        rest.iter()
+            .map(|p| p.id().to_string())
+            .filter(|p| Some(p) != first.as_ref()),
+    );
+    Ok(all)
+}
+
+/// Every project of the store.
+pub fn every_project(store: &Store) -> Result<Vec<String>> {
+    let all = crate::ops::projects::list(store)?;
+    Ok(all.iter().map(|p| p.id().to_string()).collect())
+}
+
+/// The selected project as the only one a listing covers: it must exist.
+pub fn only_project(store: &Store, id: String) -> Result<Vec<String>> {
+    crate::ops::projects::get(store, &id)?;
+    Ok(vec![id])
+}
+
+/// A listing's filter over `projects`, with drafts shown to their creator only (the viewer
+/// is worked out from `cwd` only if the listing meets a draft).
+pub fn listing(
+    store: &Store,
+    cwd: &Path,
+    projects: Vec<String>,
+    listing: &ListingFilter,
+    spelling: Spelling,
+) -> Result<(Vec<String>, Filter)> {
+    let viewer = match projects.first() {
+        Some(p) => attribution::deferred_viewer(store, cwd, p),
+        None => Viewer::anyone(),
+    };
+    let filter = listing.filter(viewer, spelling)?;
+    Ok((projects, filter))
+}
