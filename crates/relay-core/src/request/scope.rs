@@ -65,3 +65,39 @@ pub fn listing(
     let filter = listing.filter(viewer, spelling)?;
     Ok((projects, filter))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_projects() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join(".relay");
+        Store::create(&root, "demo").unwrap();
+        let store = Store::open(root).unwrap();
+        for id in ["demo", "other"] {
+            crate::ops::projects::create(&store, id, None, None).unwrap();
+        }
+        (dir, store)
+    }
+
+    #[test]
+    fn a_global_id_is_looked_for_in_the_selected_project_first() {
+        let (_dir, store) = two_projects();
+        assert_eq!(default_project(&store).as_deref(), Some("demo"));
+        assert_eq!(
+            search_order(&store, Some("other".into())).unwrap(),
+            ["other", "demo"]
+        );
+        assert_eq!(search_order(&store, None).unwrap(), ["demo", "other"]);
+    }
+
+    #[test]
+    fn a_listing_covers_the_selected_project_if_it_exists_or_every_one() {
+        let (_dir, store) = two_projects();
+        assert_eq!(every_project(&store).unwrap(), ["demo", "other"]);
+        assert_eq!(only_project(&store, "other".into()).unwrap(), ["other"]);
+        let missing = only_project(&store, "nope".into()).unwrap_err();
+        assert_eq!(missing.code(), "project_not_found");
+    }
+}
