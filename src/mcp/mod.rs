@@ -317,6 +317,50 @@ fn tool_error(e: &Error, message: String) -> Value {
 mod tests {
     use super::*;
 
+    /// A host with no store, whose explanations are marked.
+    struct NoStore;
+
+    impl Host for NoStore {
+        fn store(&self) -> relay_wire::error::Result<&relay_store::Store> {
+            Err(Error::InvalidInput("no store here".into()))
+        }
+        fn explain(&self, error: &Error) -> String {
+            format!("explained: {error}")
+        }
+        fn report_warnings(&self) {}
+        fn search_fell_back(
+            &self,
+            _: &relay_store::Store,
+            _: relay_core::request::search::FellBack,
+        ) {
+        }
+    }
+
+    #[test]
+    fn a_tool_call_reads_the_store_and_its_errors_through_the_host() {
+        let input = concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"orient"}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"conformance"}}"#,
+            "\n",
+        );
+        let mut out = Vec::new();
+        serve(&NoStore, Settings::default(), input.as_bytes(), &mut out).unwrap();
+        let replies: Vec<Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let failed = &replies[0]["result"];
+        assert_eq!(failed["isError"], true);
+        assert_eq!(
+            failed["structuredContent"],
+            json!({"error": "invalid_input", "message": "explained: no store here"})
+        );
+        // The descriptor needs no store.
+        assert_eq!(replies[1]["result"]["isError"], false);
+    }
+
     fn lines(input: &[u8], max: usize) -> Vec<Result<String, usize>> {
         let mut r = input;
         let mut out = Vec::new();
