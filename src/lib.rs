@@ -4,8 +4,9 @@
 //! types, validation, canonical JSON, the error codes; pure) → `relay-store` (the `.relay/`
 //! folder: layout, locks, logs, indexes; never prints) → `relay-core` (the operations and
 //! search) → the transports: `relay-server` (HTTP and the web console) and this crate's
-//! [`cli`] (arguments, rendering, exit codes, and the MCP server). Beside them,
-//! `relay-conformance` is a client of any server's HTTP mapping: it uses `relay-wire` alone.
+//! [`cli`] (arguments, rendering, exit codes) and [`mcp`] (the MCP server that `relay mcp`
+//! starts; it imports nothing of `cli`). Beside them, `relay-conformance` is a client of any
+//! server's HTTP mapping: it uses `relay-wire` alone.
 //! The libraries are re-exported under their short names for the tests, benches and examples.
 
 #[cfg(feature = "conformance")]
@@ -19,3 +20,4 @@ pub use relay_wire::error;
 pub use relay_wire::{Code, Error, ErrorKind, Result};
 
 pub mod cli;
+pub mod mcp;

@@ -4,13 +4,15 @@
 
 use clap::Args;
 
+use crate::cli::ui::Ui;
 use crate::cli::{CliError, Ctx};
+use relay_core::request::scope;
 use relay_core::request::search::{self, FellBack};
 use relay_core::request::{ListingFilter, Spelling};
-use relay_core::search::filter::{Filter, Reveal, Viewer};
+use relay_core::search::filter::{Filter, Reveal};
 use relay_core::search::fuse::Mode;
 use relay_core::search::model::Model;
-use relay_core::search::semantic::{self, ModelChoice};
+use relay_store::Store;
 use relay_wire::error::{Code, Error};
 use relay_wire::{package, time};
 
@@ -146,11 +148,13 @@ pub fn resolve_listing(
     spelling: Spelling,
 ) -> Result<(Vec<String>, Filter), CliError> {
     let projects = ctx.projects(listing.all_projects)?;
-    let viewer = match projects.first() {
-        Some(p) => ctx.deferred_viewer(p)?,
-        None => Viewer::anyone(),
-    };
-    Ok((projects, listing.filter(viewer, spelling)?))
+    Ok(scope::listing(
+        ctx.store()?,
+        &ctx.cwd,
+        projects,
+        listing,
+        spelling,
+    )?)
 }
 
 /// How a search ranks: its mode and the embedding model semantic and hybrid search use.
@@ -176,29 +180,31 @@ impl ModeArgs {
     /// warning when a configured model does not load.
     pub fn resolve(&self, ctx: &Ctx) -> Result<(Mode, Option<Model>), CliError> {
         let store = ctx.store()?;
-        let choice = ModelChoice {
-            given: self.model.clone(),
-        };
-        let chosen = search::choose(self.mode.as_deref(), || {
-            semantic::load_model(Some(store), &choice).into()
-        })?;
-        match chosen.fell_back {
-            Some(FellBack::Broken { path, reason }) => ctx.ui.tolerated_error(
-                Code::SearchNotSupported.as_str(),
-                &format!(
-                    "the embedding model at {} does not load ({reason}); searching by keyword only",
-                    path.display()
-                ),
-            ),
-            Some(FellBack::NoModel) => {
-                let marker = store.layout().local_dir().join("semantic-search-hint");
-                if !ctx.ui.quiet && !ctx.ui.json && !marker.exists() {
-                    ctx.ui.note(SEMANTIC_HINT);
-                    let _ = relay_store::log::write_atomic(&marker, b"shown\n");
-                }
-            }
-            None => {}
+        let chosen = search::choose_in(store, self.mode.as_deref(), self.model.clone())?;
+        if let Some(fell_back) = chosen.fell_back {
+            report_fallback(&ctx.ui, store, fell_back);
         }
         Ok((chosen.mode, chosen.model))
+    }
+}
+
+/// Says why a search given no mode fell back to keyword search: a model that does not load is
+/// a tolerated error; no model at all, a hint shown once per clone.
+pub fn report_fallback(ui: &Ui, store: &Store, fell_back: FellBack) {
+    match fell_back {
+        FellBack::Broken { path, reason } => ui.tolerated_error(
+            Code::SearchNotSupported.as_str(),
+            &format!(
+                "the embedding model at {} does not load ({reason}); searching by keyword only",
+                path.display()
+            ),
+        ),
+        FellBack::NoModel => {
+            let marker = store.layout().local_dir().join("semantic-search-hint");
+            if !ui.quiet && !ui.json && !marker.exists() {
+                ui.note(SEMANTIC_HINT);
+                let _ = relay_store::log::write_atomic(&marker, b"shown\n");
+            }
+        }
     }
 }

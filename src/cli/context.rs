@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use relay_core::ops::Actor;
 use relay_core::ops::trust::attribution::{self, Claim};
+use relay_core::request::scope;
 use relay_core::search::filter::Viewer;
 use relay_store::Store;
 
@@ -105,6 +106,14 @@ impl From<std::io::Error> for CliError {
     }
 }
 
+/// An error's message with what the user can do about it, in terms of relay's commands.
+pub fn explain(e: &Error) -> String {
+    match hint(e) {
+        Some(h) => format!("{e}; {h}"),
+        None => e.to_string(),
+    }
+}
+
 /// What the user can do about an error, in terms of relay's commands.
 fn hint(e: &Error) -> Option<String> {
     Some(match e {
@@ -151,13 +160,7 @@ impl CliError {
     /// The error code, the message, and the exit status.
     pub fn describe(&self) -> (&'static str, String, u8) {
         match self {
-            CliError::Relay(e) => {
-                let message = match hint(e) {
-                    Some(h) => format!("{e}; {h}"),
-                    None => e.to_string(),
-                };
-                (e.code(), message, exit::for_kind(e.kind()))
-            }
+            CliError::Relay(e) => (e.code(), explain(e), exit::for_kind(e.kind())),
             CliError::Usage(m) => (Code::Usage.as_str(), m.clone(), exit::USAGE),
             CliError::Output(e) => (
                 Code::IoError.as_str(),
@@ -294,26 +297,13 @@ impl Ctx {
             return Ok(p);
         }
         let store = self.store()?;
-        store.config().default_project.clone().ok_or_else(|| {
-            CliError::Usage(format!(
-                "no project selected: pass --project ID, set RELAY_PROJECT, or set default_project in {}",
-                store.layout().config().display()
-            ))
-        })
+        scope::default_project(store).ok_or_else(|| CliError::Usage(scope::no_project(store)))
     }
 
     /// Where to look for something named by a global id (a package, a session): the selected
     /// project first, then every other.
     pub fn search_order(&self) -> Result<Vec<String>, CliError> {
-        let first = self.project().ok();
-        let mut all: Vec<String> = first.clone().into_iter().collect();
-        let rest = relay_core::ops::projects::list(self.store()?)?;
-        all.extend(
-            rest.iter()
-                .map(|p| p.id().to_string())
-                .filter(|p| Some(p) != first.as_ref()),
-        );
-        Ok(all)
+        Ok(scope::search_order(self.store()?, self.project().ok())?)
     }
 
     /// The project named on the command line (`--project`), else by `RELAY_PROJECT`.
@@ -330,12 +320,9 @@ impl Ctx {
     pub fn projects(&self, all: bool) -> Result<Vec<String>, CliError> {
         let store = self.store()?;
         if all {
-            let all = relay_core::ops::projects::list(store)?;
-            return Ok(all.iter().map(|p| p.id().to_string()).collect());
+            return Ok(scope::every_project(store)?);
         }
-        let id = self.project()?;
-        relay_core::ops::projects::get(store, &id)?;
-        Ok(vec![id])
+        Ok(scope::only_project(store, self.project()?)?)
     }
 
     pub fn actor(&self, args: &ActorArgs) -> Result<Actor, Error> {

@@ -8,7 +8,6 @@ pub mod context;
 pub mod env_vars;
 pub mod exit;
 pub mod generate;
-pub mod mcp;
 pub mod reference;
 pub mod render;
 pub mod ui;

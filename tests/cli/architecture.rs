@@ -311,3 +311,61 @@ fn the_graph_sees_imports() {
     has("relay_conformance::deposit", "relay_wire::canonical");
     has("relay::cli::cmd::conformance", "relay_conformance");
 }
+
+/// The imports that cross between the binary's two transports: `relay::mcp` importing
+/// anything of `relay::cli`, or `relay::cli` anything of `relay::mcp` outside the command
+/// that starts the server (`relay::cli::cmd::mcp`).
+fn transport_crossings(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let (cli, mcp, starter) = ("relay::cli", "relay::mcp", "relay::cli::cmd::mcp");
+    let mut crossings = Vec::new();
+    for (from, targets) in edges {
+        for to in targets {
+            let mcp_to_cli = is_within(from, mcp) && is_within(to, cli);
+            let cli_to_mcp =
+                is_within(from, cli) && !is_within(from, starter) && is_within(to, mcp);
+            if mcp_to_cli || cli_to_mcp {
+                crossings.push(format!("{from} -> {to}"));
+            }
+        }
+    }
+    crossings
+}
+
+#[test]
+fn mcp_and_cli_import_nothing_of_each_other() {
+    let edges = graph();
+    // A check that reads nothing would pass; the command that starts the server imports it.
+    assert!(edges["relay::cli::cmd::mcp"].contains("relay::mcp"));
+    assert!(edges.keys().any(|m| m.starts_with("relay::mcp::")));
+    let crossings = transport_crossings(&edges);
+    assert!(
+        crossings.is_empty(),
+        "MCP and the CLI are sibling transports: what both need belongs in relay-core \
+         (request/, ops, search); these imports cross: {crossings:#?}"
+    );
+}
+
+#[test]
+fn a_transport_crossing_is_caught() {
+    let edges: BTreeMap<String, BTreeSet<String>> = [
+        ("relay::mcp::handlers", "relay::cli::args"),
+        ("relay::mcp", "relay::cli"),
+        ("relay::cli::cmd::pull", "relay::mcp::tools"),
+        ("relay::cli::reference", "relay::mcp"),
+        ("relay::cli::cmd::mcp", "relay::mcp"),
+        ("relay::mcp::call", "relay_core::request"),
+        ("relay::climate", "relay::mcp"),
+    ]
+    .into_iter()
+    .map(|(from, to)| (from.to_string(), BTreeSet::from([to.to_string()])))
+    .collect();
+    assert_eq!(
+        transport_crossings(&edges),
+        [
+            "relay::cli::cmd::pull -> relay::mcp::tools",
+            "relay::cli::reference -> relay::mcp",
+            "relay::mcp -> relay::cli",
+            "relay::mcp::handlers -> relay::cli::args",
+        ]
+    );
+}

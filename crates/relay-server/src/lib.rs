@@ -1,5 +1,5 @@
 //! The HTTP transport behind `relay serve`: the spec's §9.1 mapping of the operations, with
-//! bearer tokens (§9.2). It sits beside `cli` and `cli/mcp` and imports neither: it parses
+//! bearer tokens (§9.2). It sits beside `cli` and `mcp` and imports neither: it parses
 //! requests ([`reply`]), resolves who acts ([`auth`], through `ops::trust::attribution`), calls `ops`
 //! ([`routes`], [`facts`], [`sessions`], [`events`]) and answers JSON (or a stream of events); it never prints, and its failures are
 //! [`relay_wire::Error`]s whose statuses come from `error::Code::http_status`.

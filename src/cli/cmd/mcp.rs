@@ -1,11 +1,19 @@
 //! `relay mcp`: serve relay's operations to AI agents over the Model Context Protocol (stdio).
-//! The server itself is [`crate::cli::mcp`].
+//! The server itself is [`crate::mcp`], a sibling transport: this command hands it plain
+//! values ([`Settings`]) and a [`Host`] over the CLI's store and stderr.
 
 use clap::Args;
 
-use crate::cli::context::{ActorArgs, SessionArg};
-use crate::cli::mcp::{self, Defaults};
+use crate::cli::args::report_fallback;
+use crate::cli::context::{ActorArgs, SessionArg, explain};
 use crate::cli::{CmdResult, Ctx};
+use crate::mcp::{self, Host, Settings};
+use relay_core::request::search::FellBack;
+use relay_store::Store;
+use relay_wire::error::{Error, Result};
+
+/// What the reference pages show of the server (`mcp-tools.md`).
+pub use crate::mcp::{PROTOCOL_VERSIONS, tools_list};
 
 /// Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout
 ///
@@ -41,13 +49,36 @@ pub fn run(ctx: &mut Ctx, args: McpArgs) -> CmdResult {
             "relay mcp: {e}; every tool but `conformance` will fail until `relay init` creates one"
         )),
     }
-    let defaults = Defaults {
-        who: args.who,
-        session: args.session,
+    let settings = Settings {
+        cwd: ctx.cwd.clone(),
+        actor: args.who.actor,
+        actor_type: args.who.actor_type,
+        session: args.session.session,
         project: ctx.global.project.clone(),
         model: args.model,
     };
     let out = ctx.ui.stream_out()?;
-    mcp::serve(ctx, defaults, std::io::stdin().lock(), out)?;
+    mcp::serve(&CliHost(ctx), settings, std::io::stdin().lock(), out)?;
     Ok(())
+}
+
+/// The server's [`Host`]: the command's store, its error hints, and its stderr.
+struct CliHost<'a>(&'a Ctx);
+
+impl Host for CliHost<'_> {
+    fn store(&self) -> Result<&Store> {
+        self.0.store()
+    }
+
+    fn explain(&self, error: &Error) -> String {
+        explain(error)
+    }
+
+    fn report_warnings(&self) {
+        self.0.report_warnings();
+    }
+
+    fn search_fell_back(&self, store: &Store, fell_back: FellBack) {
+        report_fallback(&self.0.ui, store, fell_back);
+    }
 }

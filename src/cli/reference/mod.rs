@@ -144,7 +144,7 @@ fn schema_type(s: &serde_json::Value) -> String {
 }
 
 fn mcp_tools() -> String {
-    use super::mcp;
+    use super::cmd::mcp;
     let listed = mcp::tools_list();
     let tools = listed["tools"].as_array().cloned().unwrap_or_default();
     let mut out = String::from("# MCP tools\n\n");
@@ -291,7 +291,7 @@ mod tests {
 
     #[test]
     fn every_schema_keyword_of_every_tool_is_rendered() {
-        let listed = super::super::mcp::tools_list();
+        let listed = crate::cli::cmd::mcp::tools_list();
         let tools = listed["tools"].as_array().unwrap();
         assert!(tools.len() >= 10, "{listed}");
         for t in tools {

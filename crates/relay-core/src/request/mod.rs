@@ -7,6 +7,7 @@ pub mod facts;
 pub mod listing;
 pub mod orchestrate;
 pub mod orient;
+pub mod scope;
 pub mod search;
 
 pub use listing::{DEFAULT_LISTING_LIMIT, ListingFilter, Spelling};

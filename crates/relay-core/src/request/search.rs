@@ -109,6 +109,19 @@ fn keyword<M>(fell_back: Option<FellBack>) -> Chosen<M> {
     }
 }
 
+/// [`choose`] with the model a door was given (`--model`, RELAY_MODEL), else the store's
+/// `[search] model`, loaded only if the mode may need it.
+pub fn choose_in(
+    store: &relay_store::Store,
+    asked: Option<&str>,
+    given: Option<PathBuf>,
+) -> Result<Chosen<Model>> {
+    let choice = crate::search::semantic::ModelChoice { given };
+    choose(asked, || {
+        crate::search::semantic::load_model(Some(store), &choice).into()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,13 +4,14 @@
 use serde_json::{Map, Value, json};
 
 use super::amp;
-use super::call::{Call, Defaults};
+use super::call::Call;
 use super::handlers as h;
+use super::host::{Context, Host, Settings};
 use super::schema::{self, FILTERS, Kind, Param, opt, req};
-use crate::cli::{CliError, Ctx};
 use relay_core::ops::briefing::orient::DEFAULT_RECENT_LIMIT;
 use relay_core::request::orchestrate::DEFAULT_SNIPPETS;
 use relay_core::request::{DEFAULT_LISTING_LIMIT, DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS};
+use relay_wire::error::Result;
 use relay_wire::{ACTOR_TYPES, package};
 
 /// One tool.
@@ -22,7 +23,7 @@ pub struct Tool {
     pub params: &'static [&'static [Param]],
     /// Whether it only reads (an MCP annotation clients may use to skip confirmation).
     pub read_only: bool,
-    run: fn(&Call) -> Result<Value, CliError>,
+    run: fn(&Call) -> Result<Value>,
 }
 
 impl Tool {
@@ -52,13 +53,17 @@ pub fn find(name: &str) -> Option<&'static Tool> {
 /// Runs `tool` with `arguments` on behalf of a client: checks them, selects the project (the
 /// call's `project`, else the server's), and returns the result object.
 pub fn call(
-    ctx: &mut Ctx,
-    defaults: &Defaults,
+    host: &dyn Host,
+    defaults: &Settings,
     tool: &Tool,
     arguments: Map<String, Value>,
-) -> Result<Value, CliError> {
+) -> Result<Value> {
     let args = schema::check(tool.name, tool.params, arguments)?;
-    ctx.global.project = args.str("project").or_else(|| defaults.project.clone());
+    let ctx = Context {
+        host,
+        cwd: &defaults.cwd,
+        project: args.str("project").or_else(|| defaults.project.clone()),
+    };
     (tool.run)(&Call {
         ctx,
         args,

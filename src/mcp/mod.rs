@@ -14,6 +14,7 @@
 mod amp;
 mod call;
 mod handlers;
+pub mod host;
 pub mod schema;
 pub mod tools;
 
@@ -22,9 +23,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::{Map, Value, json};
 
-use crate::cli::{CliError, Ctx};
-pub use call::Defaults;
-use relay_wire::error::Code;
+pub use host::{Host, Settings};
+use relay_wire::error::{Code, Error};
 
 /// The protocol revisions this server speaks, newest first. A client asking for one of them
 /// gets it; any other gets the newest.
@@ -61,20 +61,23 @@ pub fn tools_list() -> Value {
 type Failure = (i64, String);
 
 struct Server<'a> {
-    ctx: &'a mut Ctx,
-    defaults: Defaults,
+    host: &'a dyn Host,
+    settings: Settings,
 }
 
 /// Serves MCP on `input` and `output` until `input` ends.
 pub fn serve(
-    ctx: &mut Ctx,
-    defaults: Defaults,
+    host: &dyn Host,
+    settings: Settings,
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> io::Result<()> {
-    let limits = ctx.store().map(|s| s.config().limits()).unwrap_or_default();
+    let limits = host
+        .store()
+        .map(|s| s.config().limits())
+        .unwrap_or_default();
     let max = usize::try_from(limits.line_bytes).unwrap_or(usize::MAX);
-    let mut server = Server { ctx, defaults };
+    let mut server = Server { host, settings };
     while let Some(line) = read_line(&mut input, max)? {
         let reply = match line {
             Line::TooLong(n) => {
@@ -248,14 +251,14 @@ impl Server<'_> {
                 return Err((INVALID_PARAMS, "`arguments` must be an object".into()));
             }
         };
-        let (ctx, defaults) = (&mut *self.ctx, &self.defaults);
+        let (host, settings) = (self.host, &self.settings);
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            tools::call(ctx, defaults, tool, arguments)
+            tools::call(host, settings, tool, arguments)
         }));
-        self.ctx.report_warnings();
+        self.host.report_warnings();
         match outcome {
             Ok(Ok(value)) => Ok(tool_result(value, false)),
-            Ok(Err(e)) => Ok(tool_error(&e)),
+            Ok(Err(e)) => Ok(tool_error(&e, self.host.explain(&e))),
             Err(_) => Err((
                 INTERNAL_ERROR,
                 format!("relay failed while running `{name}` (a bug; details on stderr)"),
@@ -293,10 +296,10 @@ fn tool_result(value: Value, is_error: bool) -> Value {
     })
 }
 
-/// A failed tool call as the model sees it: `code: message`, and the same as
-/// `{"error", "message"}` (what `--json` prints on stderr).
-fn tool_error(e: &CliError) -> Value {
-    let (code, message, _) = e.describe();
+/// A failed tool call as the model sees it: `code: message` (the message as the host
+/// explains it), and the same as `{"error", "message"}` (what `--json` prints on stderr).
+fn tool_error(e: &Error, message: String) -> Value {
+    let code = e.code();
     // A usage error of the command line is bad input from a client.
     let code = if code == Code::Usage.as_str() {
         Code::InvalidInput.as_str()
@@ -313,6 +316,50 @@ fn tool_error(e: &CliError) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A host with no store, whose explanations are marked.
+    struct NoStore;
+
+    impl Host for NoStore {
+        fn store(&self) -> relay_wire::error::Result<&relay_store::Store> {
+            Err(Error::InvalidInput("no store here".into()))
+        }
+        fn explain(&self, error: &Error) -> String {
+            format!("explained: {error}")
+        }
+        fn report_warnings(&self) {}
+        fn search_fell_back(
+            &self,
+            _: &relay_store::Store,
+            _: relay_core::request::search::FellBack,
+        ) {
+        }
+    }
+
+    #[test]
+    fn a_tool_call_reads_the_store_and_its_errors_through_the_host() {
+        let input = concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"orient"}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"conformance"}}"#,
+            "\n",
+        );
+        let mut out = Vec::new();
+        serve(&NoStore, Settings::default(), input.as_bytes(), &mut out).unwrap();
+        let replies: Vec<Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let failed = &replies[0]["result"];
+        assert_eq!(failed["isError"], true);
+        assert_eq!(
+            failed["structuredContent"],
+            json!({"error": "invalid_input", "message": "explained: no store here"})
+        );
+        // The descriptor needs no store.
+        assert_eq!(replies[1]["result"]["isError"], false);
+    }
 
     fn lines(input: &[u8], max: usize) -> Vec<Result<String, usize>> {
         let mut r = input;

@@ -6,10 +6,9 @@ use serde_json::Value;
 
 use super::call::{Call, invalid};
 use super::schema::{Kind, Param, opt, req};
-use crate::cli::CliError;
-use crate::cli::args::ModeArgs;
 use relay_core::ops::memory::amp;
 use relay_core::search::semantic::{self, ModelChoice, ModelState};
+use relay_wire::error::Result;
 
 pub const STORE: &[Param] = &[req(
     "record",
@@ -90,11 +89,11 @@ pub const LIST: &[Param] = &[
 ];
 
 /// The projects a call reads: the selected one.
-fn projects(c: &Call) -> Result<Vec<String>, CliError> {
+fn projects(c: &Call) -> Result<Vec<String>> {
     c.ctx.projects(false)
 }
 
-pub fn store(c: &Call) -> Result<Value, CliError> {
+pub fn store(c: &Call) -> Result<Value> {
     let Some(Value::Object(record)) = c.args.get("record") else {
         return Err(invalid("`record` must be an object".into()));
     };
@@ -103,17 +102,11 @@ pub fn store(c: &Call) -> Result<Value, CliError> {
         Some(p) => p,
         None => c.ctx.project()?,
     };
-    Ok(amp::store(
-        c.ctx.store()?,
-        &c.ctx.cwd,
-        project,
-        record,
-        &c.claim(),
-    )?)
+    amp::store(c.ctx.store()?, c.ctx.cwd, project, record, &c.claim())
 }
 
-pub fn search(c: &Call) -> Result<Value, CliError> {
-    let (mode, model) = ModeArgs::default().resolve(c.ctx)?;
+pub fn search(c: &Call) -> Result<Value> {
+    let (mode, model) = c.ranking(None, None)?;
     let req = amp::SearchRequest {
         query: c.args.text("query"),
         kind: c.args.str("type"),
@@ -122,30 +115,24 @@ pub fn search(c: &Call) -> Result<Value, CliError> {
         min_score: c.args.num("min_score"),
         as_of: c.time("as_of")?,
     };
-    Ok(amp::search(
-        c.ctx.store()?,
-        &projects(c)?,
-        &req,
-        mode,
-        model.as_ref(),
-    )?)
+    amp::search(c.ctx.store()?, &projects(c)?, &req, mode, model.as_ref())
 }
 
-pub fn get(c: &Call) -> Result<Value, CliError> {
-    Ok(amp::get(c.ctx.store()?, &c.args.text("id"))?)
+pub fn get(c: &Call) -> Result<Value> {
+    amp::get(c.ctx.store()?, &c.args.text("id"))
 }
 
-pub fn delete(c: &Call) -> Result<Value, CliError> {
-    Ok(amp::delete(
+pub fn delete(c: &Call) -> Result<Value> {
+    amp::delete(
         c.ctx.store()?,
-        &c.ctx.cwd,
+        c.ctx.cwd,
         &c.args.text("id"),
         c.args.str("reason"),
         &c.claim(),
-    )?)
+    )
 }
 
-pub fn list(c: &Call) -> Result<Value, CliError> {
+pub fn list(c: &Call) -> Result<Value> {
     let req = amp::ListRequest {
         kind: c.args.str("type"),
         agent: c.args.str("agent"),
@@ -154,10 +141,10 @@ pub fn list(c: &Call) -> Result<Value, CliError> {
         order: c.args.str("order"),
         as_of: c.time("as_of")?,
     };
-    Ok(amp::list(c.ctx.store()?, &projects(c)?, &req)?)
+    amp::list(c.ctx.store()?, &projects(c)?, &req)
 }
 
-pub fn status(c: &Call) -> Result<Value, CliError> {
+pub fn status(c: &Call) -> Result<Value> {
     let store = c.ctx.store()?;
     // The model is named by its identity (a digest of its files), as relay serve names it.
     let model = match semantic::load_model(
@@ -169,5 +156,5 @@ pub fn status(c: &Call) -> Result<Value, CliError> {
         ModelState::Loaded(m) => Some(m.identity().to_string()),
         _ => None,
     };
-    Ok(amp::status(store, &projects(c)?, model.as_deref())?)
+    amp::status(store, &projects(c)?, model.as_deref())
 }

@@ -6,8 +6,6 @@ use serde_json::{Value, json};
 
 use super::call::{Call, invalid, to_value};
 use super::schema::FILTERS;
-use crate::cli::CliError;
-use crate::cli::args::resolve_listing;
 use relay_core::ops::packages::deposit::extend;
 use relay_core::ops::packages::review::{Action, Reviewer};
 use relay_core::ops::trust::attribution;
@@ -17,13 +15,15 @@ use relay_core::ops::{
     watch as watch_op,
 };
 use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
+use relay_core::request::scope;
 use relay_core::request::{
     DEFAULT_LISTING_LIMIT, ListingFilter, OrchestrateRequest, OrientRequest, Spelling, parse_as_of,
 };
 use relay_core::search::{relevant, semantic};
 use relay_store::packages::StoredPackage;
+use relay_wire::error::Result;
 
-pub fn orient(c: &Call) -> Result<Value, CliError> {
+pub fn orient(c: &Call) -> Result<Value> {
     let req: OrientRequest = c.request(&[])?;
     req.validate()?;
     let project = c.ctx.project()?;
@@ -37,7 +37,7 @@ pub fn orient(c: &Call) -> Result<Value, CliError> {
     }
 }
 
-pub fn orchestrate(c: &Call) -> Result<Value, CliError> {
+pub fn orchestrate(c: &Call) -> Result<Value> {
     let mut req: OrchestrateRequest = c.request(&["project"])?;
     req.validate()?;
     if !req.all_projects {
@@ -61,10 +61,10 @@ pub fn orchestrate(c: &Call) -> Result<Value, CliError> {
     Ok(orchestrate_op::digest(c.ctx.store()?, &digest)?.bundle())
 }
 
-pub fn deposit(c: &Call) -> Result<Value, CliError> {
+pub fn deposit(c: &Call) -> Result<Value> {
     let mut input = c.args.obj("package").unwrap_or_default();
     // As on the command line, a selected project overrides the package's own.
-    if let Some(p) = &c.ctx.global.project {
+    if let Some(p) = &c.ctx.project {
         input.insert("project_id".into(), json!(p));
     }
     for key in [
@@ -92,7 +92,7 @@ pub fn deposit(c: &Call) -> Result<Value, CliError> {
     }
     let paths = c.args.strs("deliverables");
     if !paths.is_empty() {
-        let found = deposit::deliverables_for_paths(c.ctx.store()?, &c.ctx.cwd, paths)?;
+        let found = deposit::deliverables_for_paths(c.ctx.store()?, c.ctx.cwd, paths)?;
         extend(
             &mut input,
             "deliverables",
@@ -100,14 +100,14 @@ pub fn deposit(c: &Call) -> Result<Value, CliError> {
         )?;
     }
     let project = c.ctx.target_project(&input)?;
-    let done = attribution::deposit(c.ctx.store()?, &c.ctx.cwd, input, project, &c.claim())?;
+    let done = attribution::deposit(c.ctx.store()?, c.ctx.cwd, input, project, &c.claim())?;
     Ok(Value::Object(StoredPackage::envelope(
         &done.package,
         &done.hash,
     )))
 }
 
-pub fn pull(c: &Call) -> Result<Value, CliError> {
+pub fn pull(c: &Call) -> Result<Value> {
     let mode = c.args.text("mode");
     let filters = FILTERS.iter().map(|p| p.name);
     let applies: Vec<&str> = match mode.as_str() {
@@ -147,7 +147,13 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
             .to_value());
     }
     let listing: ListingFilter = c.request(&[])?;
-    let (projects, filter) = resolve_listing(c.ctx, &listing, Spelling::Param)?;
+    let (projects, filter) = scope::listing(
+        store,
+        c.ctx.cwd,
+        c.ctx.projects(listing.all_projects)?,
+        &listing,
+        Spelling::Param,
+    )?;
     let limit = (c.args.int("limit")).map_or(DEFAULT_LISTING_LIMIT, |n| n as usize);
     if mode == "latest" {
         let found = pull_op::latest(store, &projects, &filter, limit)?;
@@ -172,15 +178,15 @@ pub fn pull(c: &Call) -> Result<Value, CliError> {
     Ok(json!({ "packages": packages }))
 }
 
-pub fn facts_assert(c: &Call) -> Result<Value, CliError> {
+pub fn facts_assert(c: &Call) -> Result<Value> {
     let project = c.ctx.project()?;
     let req = c.request::<AssertFactRequest>(&[])?;
     let req = req.into_assert(Spelling::Param)?;
-    let done = attribution::assert(c.ctx.store()?, &c.ctx.cwd, &project, req, &c.claim())?;
+    let done = attribution::assert(c.ctx.store()?, c.ctx.cwd, &project, req, &c.claim())?;
     Ok(done.to_value())
 }
 
-pub fn facts_invalidate(c: &Call) -> Result<Value, CliError> {
+pub fn facts_invalidate(c: &Call) -> Result<Value> {
     let project = c.ctx.project()?;
     let ended = facts::invalidate(
         c.ctx.store()?,
@@ -200,7 +206,7 @@ fn reveal(c: &Call) -> relay_core::search::filter::Reveal {
     }
 }
 
-pub fn facts_get(c: &Call) -> Result<Value, CliError> {
+pub fn facts_get(c: &Call) -> Result<Value> {
     let project = c.ctx.project()?;
     let fact = facts::get(
         c.ctx.store()?,
@@ -213,7 +219,7 @@ pub fn facts_get(c: &Call) -> Result<Value, CliError> {
     to_value(&fact)
 }
 
-pub fn facts_list(c: &Call) -> Result<Value, CliError> {
+pub fn facts_list(c: &Call) -> Result<Value> {
     let q = c.request::<ListFactsRequest>(&[])?.query(Spelling::Param)?;
     let project = c.ctx.project()?;
     let list = facts::list(c.ctx.store()?, &project, &q)?;
@@ -227,31 +233,31 @@ fn reviewer(c: &Call) -> Option<Reviewer> {
         .and_then(Reviewer::parse)
 }
 
-fn review_with(c: &Call, action: Action) -> Result<Value, CliError> {
+fn review_with(c: &Call, action: Action) -> Result<Value> {
     let id = c.args.text("package_id");
     let (store, note) = (c.ctx.store()?, c.args.str("note"));
-    let done = attribution::transition(store, &c.ctx.cwd, &id, action, note, &c.claim())?;
+    let done = attribution::transition(store, c.ctx.cwd, &id, action, note, &c.claim())?;
     Ok(Value::Object(done.to_envelope()))
 }
 
-pub fn review_flag(c: &Call) -> Result<Value, CliError> {
+pub fn review_flag(c: &Call) -> Result<Value> {
     let reviewer = reviewer(c).unwrap_or(Reviewer::Human);
     review_with(c, Action::Flag { reviewer })
 }
 
-pub fn review_approve(c: &Call) -> Result<Value, CliError> {
+pub fn review_approve(c: &Call) -> Result<Value> {
     review_with(c, Action::Approve)
 }
 
-pub fn review_request_changes(c: &Call) -> Result<Value, CliError> {
+pub fn review_request_changes(c: &Call) -> Result<Value> {
     review_with(c, Action::RequestChanges)
 }
 
-pub fn retract(c: &Call) -> Result<Value, CliError> {
+pub fn retract(c: &Call) -> Result<Value> {
     let hint = c.ctx.project().ok();
     let done = attribution::retract(
         c.ctx.store()?,
-        &c.ctx.cwd,
+        c.ctx.cwd,
         &c.args.text("id"),
         &c.args.text("reason"),
         hint,
@@ -260,7 +266,7 @@ pub fn retract(c: &Call) -> Result<Value, CliError> {
     Ok(done.to_value())
 }
 
-pub fn review_list(c: &Call) -> Result<Value, CliError> {
+pub fn review_list(c: &Call) -> Result<Value> {
     let projects = c.ctx.projects(c.args.flag("all_projects"))?;
     let pending =
         relay_core::ops::packages::review::pending(c.ctx.store()?, &projects, reviewer(c))?;
@@ -268,10 +274,10 @@ pub fn review_list(c: &Call) -> Result<Value, CliError> {
     Ok(json!({ "packages": packages }))
 }
 
-pub fn session_start(c: &Call) -> Result<Value, CliError> {
+pub fn session_start(c: &Call) -> Result<Value> {
     let project = c.ctx.project()?;
     let store = c.ctx.store()?;
-    let actor = attribution::actor(store, &c.ctx.cwd, &c.claim())?;
+    let actor = attribution::actor(store, c.ctx.cwd, &c.claim())?;
     let s = sessions::start(store, &project, &actor, c.args.str("callsign").as_deref())?;
     if c.args.get("make_current").and_then(Value::as_bool) != Some(false) {
         sessions::make_current(store, &s)?;
@@ -279,30 +285,30 @@ pub fn session_start(c: &Call) -> Result<Value, CliError> {
     Ok(s.to_value())
 }
 
-pub fn session_end(c: &Call) -> Result<Value, CliError> {
+pub fn session_end(c: &Call) -> Result<Value> {
     let explicit = std::env::var("RELAY_SESSION").ok();
     let order = c.ctx.search_order()?;
     let key = c.session();
     let ended = sessions::end_named(c.ctx.store()?, &order, key.as_deref(), explicit.as_deref())?;
     Ok(ended
-        .ok_or_else(CliError::no_current_session)?
+        .ok_or_else(|| {
+            invalid("no current session to end: name one (relay session end SESSION)".into())
+        })?
         .session
         .to_value())
 }
 
-pub fn status(c: &Call) -> Result<Value, CliError> {
+pub fn status(c: &Call) -> Result<Value> {
     let store = c.ctx.store()?;
     let s = relay_core::ops::upkeep::status::status(store)?;
     let warnings = store.diagnostics().take();
-    Ok(relay_core::ops::upkeep::status::to_json(
-        store, &s, &warnings,
-    )?)
+    relay_core::ops::upkeep::status::to_json(store, &s, &warnings)
 }
 
 /// The §11.5 descriptor, as `relay conformance --json` prints it; it needs no store.
 /// New records after a cursor: what `relay watch --json` prints, as a list, with the cursor to
 /// pass next time. With `wait_ms`, waits that long for a first event (a long poll).
-pub fn watch(c: &Call) -> Result<Value, CliError> {
+pub fn watch(c: &Call) -> Result<Value> {
     let store = c.ctx.store()?;
     let scope = watch_op::Scope {
         projects: if c.args.flag("all_projects") {
@@ -319,7 +325,7 @@ pub fn watch(c: &Call) -> Result<Value, CliError> {
     Ok(json!({ "events": events, "cursor": cursor }))
 }
 
-pub fn conformance(c: &Call) -> Result<Value, CliError> {
+pub fn conformance(c: &Call) -> Result<Value> {
     to_value(&conformance_op::descriptor(semantic_available(c)))
 }
 

@@ -257,7 +257,7 @@ impl Args {
     }
 }
 
-/// The filters of a listing, as `relay pull`'s [`FilterArgs`](crate::cli::args::FilterArgs).
+/// The filters of a listing ([`relay_core::request::ListingFilter`]), as `relay pull`'s flags.
 pub(super) const FILTERS: &[Param] = &[
     opt(
         "types",

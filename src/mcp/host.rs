@@ -1,0 +1,95 @@
+//! What the server needs from the program that starts it, and nothing of that program's
+//! types: the [`Host`] (the store, how an error reads, where notes go), the [`Settings`] it
+//! is started with, and the [`Context`] a tool call reads the store and its project from.
+
+use std::path::{Path, PathBuf};
+
+use relay_core::request::scope;
+use relay_core::request::search::FellBack;
+use relay_store::Store;
+use relay_wire::error::{Error, Result};
+use serde_json::{Map, Value};
+
+/// The program serving MCP (`relay mcp`): it opens the store and owns stderr.
+pub trait Host {
+    /// The store, opened on first use (an error until there is one).
+    fn store(&self) -> Result<&Store>;
+    /// An error's message as a client reads it, with what can be done about it.
+    fn explain(&self, error: &Error) -> String;
+    /// Reports what the store's readers skipped since the last call.
+    fn report_warnings(&self);
+    /// Reports why a search given no mode fell back to keyword search.
+    fn search_fell_back(&self, store: &Store, fell_back: FellBack);
+}
+
+/// How the server was started: where, and the defaults a call's own arguments override.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// The working folder identity and deliverable paths are resolved from.
+    pub cwd: PathBuf,
+    /// The actor a call claims unless it names one (`relay mcp --actor`, RELAY_ACTOR).
+    pub actor: Option<String>,
+    /// Its type (`--actor-type`, RELAY_ACTOR_TYPE).
+    pub actor_type: Option<String>,
+    /// The session a call records unless it names one (`--session`, RELAY_SESSION).
+    pub session: Option<String>,
+    /// The project a call acts on unless it names one (`relay mcp --project`).
+    pub project: Option<String>,
+    /// The embedding model's folder (`--model`, RELAY_MODEL), else the store's.
+    pub model: Option<PathBuf>,
+}
+
+/// What a tool call acts on: the host's store and the project the call selected.
+pub struct Context<'a> {
+    pub host: &'a dyn Host,
+    pub cwd: &'a Path,
+    /// The project the call named, else the server's (`relay mcp --project`).
+    pub project: Option<String>,
+}
+
+impl Context<'_> {
+    pub fn store(&self) -> Result<&Store> {
+        self.host.store()
+    }
+
+    /// The project selected: the call's or the server's, else `RELAY_PROJECT`.
+    fn selected(&self) -> Option<String> {
+        self.project.clone().or_else(|| {
+            std::env::var("RELAY_PROJECT")
+                .ok()
+                .filter(|p| !p.is_empty())
+        })
+    }
+
+    /// The project to act on: the one selected, then the store's default.
+    pub fn project(&self) -> Result<String> {
+        if let Some(p) = self.selected() {
+            return Ok(p);
+        }
+        let store = self.store()?;
+        scope::default_project(store).ok_or_else(|| Error::InvalidInput(scope::no_project(store)))
+    }
+
+    /// The projects a listing covers: every project with `all`, else the selected one (which
+    /// must exist).
+    pub fn projects(&self, all: bool) -> Result<Vec<String>> {
+        let store = self.store()?;
+        if all {
+            return scope::every_project(store);
+        }
+        scope::only_project(store, self.project()?)
+    }
+
+    /// Where to look for something named by a global id: the selected project, then the rest.
+    pub fn search_order(&self) -> Result<Vec<String>> {
+        scope::search_order(self.store()?, self.project().ok())
+    }
+
+    /// The project a package goes into: its `project_id`, else the selected project.
+    pub fn target_project(&self, input: &Map<String, Value>) -> Result<String> {
+        match input.get("project_id").and_then(Value::as_str) {
+            Some(p) => Ok(p.to_string()),
+            None => self.project(),
+        }
+    }
+}
