@@ -30,7 +30,12 @@ pub fn orient(c: &Call) -> Result<Value> {
     let as_of = parse_as_of("as_of", req.as_of.as_deref())?;
     let store = c.ctx.store()?;
     let budget = req.budget(store.config().orient.max_chars);
-    let o = orient_op::orient_at(store, &project, req.window_days, req.limit, as_of)?;
+    let o = orient_op::orient(
+        relay_store::View::of(store, as_of),
+        &project,
+        req.window_days,
+        req.limit,
+    )?;
     match budget {
         Some(max) => to_value(&relay_core::ops::briefing::orient_fit::bundle(&o, max)?),
         None => to_value(&o.bundle()),
@@ -142,9 +147,11 @@ pub fn pull(c: &Call) -> Result<Value> {
             return Ok(json!({ "versions": versions }));
         }
         let as_of = c.time("as_of")?;
-        return Ok(pull_op::visible_at(store, &id, reveal(c), as_of)?
-            .package
-            .to_value());
+        return Ok(
+            pull_op::visible(relay_store::View::of(store, as_of), &id, reveal(c))?
+                .package
+                .to_value(),
+        );
     }
     let listing: ListingFilter = c.request(&[])?;
     let (projects, filter) = scope::listing(

@@ -158,7 +158,7 @@ pub(crate) async fn package(
             let found = pull::specific(&s.store, &id)?;
             caller.may_read(found.package.project_id())?;
             // Whether it is hidden (retracted, expired) is told only to who may read it.
-            let found = pull::visible(&s.store, &id, filter::Reveal::default())?;
+            let found = pull::visible(s.store.view(), &id, filter::Reveal::default())?;
             Ok(Reply::ok(found.package.to_value()))
         })
         .await
@@ -170,7 +170,12 @@ pub(crate) async fn orient(call: ProjectCall, Params(req): Params<OrientRequest>
     req.validate()?;
     let as_of = parse_as_of("as_of", req.as_of.as_deref())?;
     call.run(Access::Read, move |s, _, project| {
-        let o = orient_op::orient_at(&s.store, &project, req.window_days, req.limit, as_of)?;
+        let o = orient_op::orient(
+            relay_store::View::of(&s.store, as_of),
+            &project,
+            req.window_days,
+            req.limit,
+        )?;
         match req.budget(s.store.config().orient.max_chars) {
             Some(max) => Ok(Reply::ok(to_json(
                 &relay_core::ops::briefing::orient_fit::bundle(&o, max)?,

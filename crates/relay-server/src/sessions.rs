@@ -27,7 +27,7 @@ pub struct ListParams {
 pub async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> Answer {
     call.run(Access::Read, move |s, _, project| {
         let as_of = relay_wire::time::parse_time("as_of", q.as_of.as_deref())?;
-        let all = sessions::list_at(&s.store, &project, q.active, as_of)?;
+        let all = sessions::list(relay_store::View::of(&s.store, as_of), &project, q.active)?;
         let list: Vec<Value> = all.iter().map(|v| v.session.to_value()).collect();
         Ok(Reply::ok(json!({ "sessions": list })))
     })

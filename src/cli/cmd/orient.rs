@@ -75,7 +75,12 @@ pub fn run(ctx: &mut Ctx, args: OrientArgs) -> CmdResult {
     ctx.note_as_of(std::slice::from_ref(&project), as_of)?;
     let store = ctx.store()?;
     let budget = req.budget(store.config().orient.max_chars);
-    let o = orient::orient_at(store, &project, req.window_days, req.limit, as_of)?;
+    let o = orient::orient(
+        relay_store::View::of(store, as_of),
+        &project,
+        req.window_days,
+        req.limit,
+    )?;
     match (ctx.ui.json, budget) {
         (true, None) => ctx.ui.json_line(&o.bundle())?,
         (true, Some(max)) => ctx.ui.json_line(&orient_fit::bundle(&o, max)?)?,

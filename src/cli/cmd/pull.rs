@@ -101,7 +101,7 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         };
         let as_of = relay_wire::time::parse_time("--as-of", args.filter.as_of.as_deref())?;
         ctx.note_as_of(&ctx.projects(true)?, as_of)?;
-        let found = pull::visible_at(store, id, reveal, as_of)?;
+        let found = pull::visible(relay_store::View::of(store, as_of), id, reveal)?;
         let stale = stale::of_packages_at(store, [&found.package], as_of).concat();
         if ctx.ui.json {
             ctx.ui

@@ -180,7 +180,7 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
             let project = ctx.project()?;
             let as_of = relay_wire::time::parse_time("--as-of", as_of.as_deref())?;
             ctx.note_as_of(std::slice::from_ref(&project), as_of)?;
-            let listed = sessions::list_at(store, &project, active, as_of)?;
+            let listed = sessions::list(relay_store::View::of(store, as_of), &project, active)?;
             for v in &listed {
                 if ctx.ui.json {
                     ctx.ui.json_line(&v.session)?;

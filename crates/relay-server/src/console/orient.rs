@@ -46,7 +46,7 @@ pub async fn page(
         .blocking(move |s| -> Result<_> {
             let visible = caller.projects(&s.store)?;
             let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
-            let o = orient::orient(&s.store, &project, days, req.limit)?;
+            let o = orient::orient(s.store.view(), &project, days, req.limit)?;
             Ok((project, briefing::markdown::orient(&o, None)))
         })
         .await?;

@@ -59,7 +59,11 @@ pub async fn page(
                 return Err(relay_wire::error::Error::PackageNotFound(id));
             };
             caller.may_read(&project)?;
-            pull::visible(&s.store, &id, relay_core::search::filter::Reveal::default())?;
+            pull::visible(
+                s.store.view(),
+                &id,
+                relay_core::search::filter::Reveal::default(),
+            )?;
             // Its own project (even one the project log lacks), then every other it may read.
             let mut projects = vec![project.clone()];
             projects.extend((caller.projects(&s.store)?.into_iter()).filter(|p| *p != project));

@@ -381,7 +381,7 @@ impl Call<'_> {
     /// checkpoint (else the actor's).
     fn briefing(&self, session_id: &str, compacted: bool, max: usize) -> Result<String> {
         let o = crate::ops::briefing::orient::orient(
-            self.store,
+            self.store.view(),
             self.project,
             crate::request::DEFAULT_WINDOW_DAYS,
             crate::ops::briefing::orient::DEFAULT_RECENT_LIMIT,

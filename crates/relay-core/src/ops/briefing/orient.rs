@@ -237,25 +237,16 @@ pub fn open_questions(packages: &[StoredPackage]) -> Vec<String> {
 }
 
 /// The OrientationBundle of a project: the `limit` newest packages of the last `window_days`.
+/// For a snapshot read (a `view` with a time), the briefing as it would have been generated
+/// then: its window ends then, and it holds what the store held then (the same bytes however
+/// often it is read).
 pub fn orient(
-    store: &Store,
+    view: relay_store::View<'_>,
     project_id: &str,
     window_days: u32,
     limit: usize,
 ) -> Result<Orientation> {
-    orient_at(store, project_id, window_days, limit, None)
-}
-
-/// [`orient`], or for a snapshot read the briefing as it would have been generated at
-/// `as_of`: its window ends then, and it holds what the store held then (the same bytes
-/// however often it is read).
-pub fn orient_at(
-    store: &Store,
-    project_id: &str,
-    window_days: u32,
-    limit: usize,
-    as_of: Option<time::Timestamp>,
-) -> Result<Orientation> {
+    let (store, as_of) = (view.store(), view.as_of());
     let project = crate::ops::projects::get(store, project_id)?;
     let now = as_of.unwrap_or_else(time::now);
     let since = window_start(now, window_days);

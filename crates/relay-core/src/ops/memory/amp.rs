@@ -43,8 +43,11 @@ pub fn store(
 
 /// The record `id` names, as reads show it (a retracted or expired one is not found).
 pub fn get(store: &Store, id: &str) -> Result<Value> {
-    let found =
-        crate::ops::packages::pull::visible(store, id, crate::search::filter::Reveal::default())?;
+    let found = crate::ops::packages::pull::visible(
+        store.view(),
+        id,
+        crate::search::filter::Reveal::default(),
+    )?;
     let record = to_record(&found.package).ok_or_else(|| {
         Error::InvalidInput(format!(
             "package `{id}` is a `{}`, not an agent memory record (lesson, checkpoint, snippet)",

@@ -44,29 +44,21 @@ pub fn specific(store: &Store, package_id: &str) -> Result<StoredPackage> {
         .ok_or_else(|| Error::PackageNotFound(package_id.to_string()))
 }
 
-/// The current version of one package as reads show it: a retracted or expired package is
-/// `package_not_found`, with why and the flag that shows it, unless `reveal` shows it.
+/// The current version of one package as reads of `view` show it (now, or as the store stood
+/// at its time): a retracted or expired package is `package_not_found`, with why and the flag
+/// that shows it, unless `reveal` shows it.
 pub fn visible(
-    store: &Store,
+    view: relay_store::View<'_>,
     package_id: &str,
     reveal: crate::search::filter::Reveal,
 ) -> Result<StoredPackage> {
-    visible_at(store, package_id, reveal, None)
-}
-
-/// [`visible`] as the store stood at `as_of` (a snapshot read), or now when `None`.
-pub fn visible_at(
-    store: &Store,
-    package_id: &str,
-    reveal: crate::search::filter::Reveal,
-    as_of: Option<Timestamp>,
-) -> Result<StoredPackage> {
+    let (store, as_of) = (view.store(), view.as_of());
     let found = match as_of {
         Some(t) => specific_at(store, package_id, t)?,
         None => specific(store, package_id)?,
     };
     let hidden = crate::search::filter::Hidden::load(
-        relay_store::View::of(store, as_of),
+        view,
         &[found.package.project_id().to_string()],
         reveal,
     )?;

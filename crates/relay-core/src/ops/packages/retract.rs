@@ -174,12 +174,12 @@ mod tests {
             crate::search::relevant::relevant(&store, &projects, "caching", &Filter::default(), 10)
                 .unwrap();
         assert_eq!(found.len(), 1);
-        let err =
-            crate::ops::packages::pull::visible(&store, "pkg_gone", Reveal::default()).unwrap_err();
+        let err = crate::ops::packages::pull::visible(store.view(), "pkg_gone", Reveal::default())
+            .unwrap_err();
         assert_eq!(err.code(), "package_not_found");
         assert!(err.to_string().contains("retracted by jo"), "{err}");
         assert!(err.to_string().contains("wrong numbers"), "{err}");
-        assert!(crate::ops::packages::pull::visible(&store, "pkg_gone", Reveal::ALL).is_ok());
+        assert!(crate::ops::packages::pull::visible(store.view(), "pkg_gone", Reveal::ALL).is_ok());
         assert_eq!(
             crate::ops::packages::pull::history(&store, "pkg_gone")
                 .unwrap()

@@ -263,11 +263,6 @@ pub fn end(store: &Store, session: &Session) -> Result<SessionView> {
     Ok(view)
 }
 
-/// The sessions of a project, oldest first, with their packages.
-pub fn list(store: &Store, project_id: &str, active_only: bool) -> Result<Vec<SessionView>> {
-    list_at(store, project_id, active_only, None)
-}
-
 /// A session as it stood at `t`: `None` if it had not started; still open if it ended since.
 fn session_at(s: Session, t: time::Timestamp) -> Result<Option<Session>> {
     let at = |member: &str| s.str_field(member).and_then(|v| time::parse(v).ok());
@@ -282,15 +277,12 @@ fn session_at(s: Session, t: time::Timestamp) -> Result<Option<Session>> {
     Ok(Some(Session::from_map(map)?))
 }
 
-/// [`list`], or for a snapshot read the sessions as they were at `as_of`: those started by
-/// then, open if they ended since, with the packages deposited by then.
-pub fn list_at(
-    store: &Store,
-    project_id: &str,
-    active_only: bool,
-    as_of: Option<time::Timestamp>,
-) -> Result<Vec<SessionView>> {
-    let mut by_session = packages_by_session(View::of(store, as_of), project_id)?;
+/// The sessions of a project, oldest first, with their packages; for a snapshot read (a
+/// `view` with a time), the sessions as they were then: those started by then, open if they
+/// ended since, with the packages deposited by then.
+pub fn list(view: View<'_>, project_id: &str, active_only: bool) -> Result<Vec<SessionView>> {
+    let (store, as_of) = (view.store(), view.as_of());
+    let mut by_session = packages_by_session(view, project_id)?;
     let mut out = Vec::new();
     for s in store.sessions(project_id)?.into_values() {
         let s = match as_of {
@@ -464,11 +456,11 @@ mod tests {
         assert_eq!(resolve(&store, &projects, old.id()).unwrap().id(), old.id());
         let e = resolve(&store, &projects, "no-such").unwrap_err();
         assert_eq!(e.code(), "session_not_found");
-        let listed: Vec<String> = (list(&store, "demo", false).unwrap().iter())
+        let listed: Vec<String> = (list(store.view(), "demo", false).unwrap().iter())
             .map(|v| v.session.id().to_string())
             .collect();
         assert_eq!(listed, [old.id(), new.id()]);
-        assert_eq!(list(&store, "demo", true).unwrap().len(), 1);
+        assert_eq!(list(store.view(), "demo", true).unwrap().len(), 1);
     }
 
     /// A session of `actor` with `callsign` started at `at`, appended as a merge would bring
