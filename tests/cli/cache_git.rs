@@ -128,7 +128,9 @@ fn verify_reports_a_stale_index_and_fix_rebuilds_it() {
     let mut bytes = std::fs::read(search_idx).unwrap();
     let at = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
     let last = bytes.len() - 1;
-    bytes.swap(at + 40, last);
+    // Two bytes that differ, or the swap would change nothing (ids are random).
+    let from = (at + 40..last).find(|&j| bytes[j] != bytes[last]).unwrap();
+    bytes.swap(from, last);
     std::fs::write(search_idx, &bytes).unwrap();
     let r = env.run(&["verify"]);
     assert_ne!(r.code, 0, "{}", r.stdout);
