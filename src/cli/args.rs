@@ -163,7 +163,7 @@ pub struct ModeArgs {
     /// keyword (BM25 over the words), semantic (similarity of meaning, with an embedding
     /// model) or hybrid (both lists fused by rank). Default: hybrid when a model is
     /// configured, else keyword
-    #[arg(long, value_parser = ["keyword", "semantic", "hybrid"])]
+    #[arg(long, value_parser = Mode::NAMES)]
     pub mode: Option<String>,
     /// The embedding model's folder (a Model2Vec static model: config.json,
     /// model.safetensors, tokenizer.json); else `[search] model` in .relay/config.toml

@@ -11,6 +11,7 @@ use super::schema::{self, FILTERS, Kind, Param, opt, req};
 use relay_core::ops::briefing::orient::DEFAULT_RECENT_LIMIT;
 use relay_core::request::orchestrate::DEFAULT_SNIPPETS;
 use relay_core::request::{DEFAULT_LISTING_LIMIT, DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS};
+use relay_core::search::fuse::Mode;
 use relay_wire::error::Result;
 use relay_wire::{ACTOR_TYPES, package};
 
@@ -239,7 +240,7 @@ const PULL: &[Param] = &[
     .defaulting_to(DEFAULT_LISTING_LIMIT as u64),
     opt(
         "search",
-        Kind::OneOf(&["keyword", "semantic", "hybrid"]),
+        Kind::OneOf(&Mode::NAMES),
         "mode relevant: keyword (BM25 over the words), semantic (by meaning, with the configured embedding model) or hybrid (both, fused by rank); default hybrid when a model is configured, else keyword",
     ),
 ];
@@ -344,7 +345,7 @@ pub const TOOLS: &[Tool] = &[
                 .defaulting_to(DEFAULT_SNIPPETS as u64),
                 opt(
                     "search",
-                    Kind::OneOf(&["keyword", "semantic", "hybrid"]),
+                    Kind::OneOf(&Mode::NAMES),
                     "How focus is searched: keyword, semantic or hybrid (default hybrid when an embedding model is configured, else keyword)",
                 ),
                 opt(

@@ -21,13 +21,11 @@ pub enum Mode {
 
 impl Mode {
     pub const ALL: [Mode; 3] = [Mode::Keyword, Mode::Semantic, Mode::Hybrid];
+    /// The modes' names, in the order of [`Mode::ALL`]: what every door accepts.
+    pub const NAMES: [&'static str; 3] = ["keyword", "semantic", "hybrid"];
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Keyword => "keyword",
-            Mode::Semantic => "semantic",
-            Mode::Hybrid => "hybrid",
-        }
+        Mode::NAMES[self as usize]
     }
 
     pub fn parse(text: &str) -> Option<Mode> {
@@ -93,6 +91,15 @@ pub fn rrf_weighted<K: Clone + Eq + Hash>(keyword: &[(K, f64)], semantic: &[K]) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_mode_is_named_and_read_back_by_its_name() {
+        for (m, name) in Mode::ALL.into_iter().zip(Mode::NAMES) {
+            assert_eq!(m.as_str(), name);
+            assert_eq!(Mode::parse(name), Some(m));
+        }
+        assert_eq!(Mode::parse("fuzzy"), None);
+    }
 
     #[test]
     fn a_package_in_both_lists_beats_one_in_either() {
