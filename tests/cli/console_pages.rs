@@ -3,7 +3,7 @@
 //! every stored string escaped, and the errors (a bad time, an unknown project).
 
 use crate::console::{XSS, assert_escaped, assert_page, get};
-use crate::harness::Env;
+use crate::harness::{Env, read};
 use crate::serve::Served;
 
 /// Asserts `subject predicate value` from `valid_from`, with `extra` flags.
@@ -330,6 +330,86 @@ fn the_orient_page_is_the_briefing_relay_orient_prints_rendered_and_escaped() {
             "{path}: {head}"
         );
         assert!(body.contains(code), "{path}: {body}");
+    }
+    let (code, stderr) = server.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+/// The lines of a briefing as the words they show (emphasis marks left out), the generated
+/// time left out.
+fn briefing_words(printed: &str) -> Vec<String> {
+    printed
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("Generated "))
+        .map(|l| words_of(l).trim_matches('_').to_string())
+        .collect()
+}
+
+#[test]
+fn the_orient_page_fits_the_budget_asked_for_else_the_configured_one_as_relay_orient_does() {
+    let env = Env::new();
+    for i in 0..8 {
+        env.deposit(
+            &format!("Package number {i} with a title long enough to need room"),
+            &[
+                "--question",
+                &format!("Open question {i}, still unanswered?"),
+            ],
+        );
+    }
+    let whole = env.ok(&["orient"]);
+    let fitted = env.ok(&["orient", "--max-chars", "600"]);
+    assert!(fitted.chars().count() <= 600 && whole.len() > fitted.len());
+    let left_out = briefing_words(&whole)
+        .into_iter()
+        .find(|w| !briefing_words(&fitted).contains(w))
+        .expect("the budget leaves a line out");
+
+    let server = Served::start(&env, &[]);
+    let (head, body) = get(&env, &server.at("/orient?project=demo&chars=600"));
+    assert_page(&head);
+    let shown = shown_text(&body);
+    for words in briefing_words(&fitted) {
+        assert!(
+            shown.contains(&words),
+            "{words:?} is not on the page:\n{shown}"
+        );
+    }
+    assert!(
+        !shown.contains(&left_out),
+        "{left_out:?} is over the budget"
+    );
+    assert!(
+        body.contains(r#"name="chars" min="0" placeholder="all" value="600""#),
+        "{body}"
+    );
+    let (head, body) = get(&env, &server.at("/orient?project=demo&chars=many"));
+    assert!(head.starts_with("http/1.1 400"), "{head}");
+    assert!(body.contains("invalid_input"), "{body}");
+    let (code, stderr) = server.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+
+    // With no budget asked for, the store's [orient] max_chars applies, as on the CLI.
+    let config = env.store().join("config.toml");
+    let mut text = read(&config);
+    text.push_str("\n[orient]\nmax_chars = 600\n");
+    std::fs::write(&config, text).unwrap();
+    assert_eq!(
+        briefing_words(&env.ok(&["orient"])),
+        briefing_words(&fitted)
+    );
+    let server = Served::start(&env, &[]);
+    let (_, body) = get(&env, &server.at("/orient?project=demo"));
+    let shown = shown_text(&body);
+    assert!(
+        !shown.contains(&left_out),
+        "the configured budget applies:\n{shown}"
+    );
+    for words in briefing_words(&fitted) {
+        assert!(
+            shown.contains(&words),
+            "{words:?} is not on the page:\n{shown}"
+        );
     }
     let (code, stderr) = server.stop();
     assert_eq!(code, Some(0), "{stderr}");

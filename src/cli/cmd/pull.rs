@@ -39,8 +39,8 @@ pub struct PullArgs {
     #[arg(long, requires = "package_id")]
     pub history: bool,
     /// List the N newest packages
-    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "5", conflicts_with_all = ["package_id", "relevant"])]
-    pub latest: Option<usize>,
+    #[arg(long, value_name = "N", num_args = 0..=1, conflicts_with_all = ["package_id", "relevant"])]
+    pub latest: Option<Option<usize>>,
     /// Rank packages by relevance to QUERY (words and "quoted phrases")
     #[arg(long, value_name = "QUERY")]
     pub relevant: Option<String>,
@@ -129,7 +129,7 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         store,
         &projects,
         &filter,
-        args.latest.unwrap_or(DEFAULT_LISTING_LIMIT),
+        args.latest.flatten().unwrap_or(DEFAULT_LISTING_LIMIT),
     )?;
     let stale = stale::of_packages_at(store, found.iter().map(|p| &p.package), filter.as_of);
     if ctx.ui.json {

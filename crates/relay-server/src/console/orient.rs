@@ -1,6 +1,7 @@
 //! The console's orient page: the briefing `relay orient` prints (`ops::briefing::markdown`, the same
 //! Markdown), rendered as HTML through [`markdown::to_html`](super::markdown::to_html), with
-//! raw HTML and unsafe links in stored text neutralised. The window's length is a field.
+//! raw HTML and unsafe links in stored text neutralised. The window's length and the budget
+//! (characters; default the store's `[orient] max_chars`, as on every door) are fields.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -21,6 +22,19 @@ pub struct OrientParams {
     /// How many days back to look (`relay orient --window-days`); text, so that a form's
     /// empty field means the default.
     days: Option<String>,
+    /// Fit the briefing in this many characters (`relay orient --max-chars`); empty means the
+    /// store's `[orient] max_chars`, else no budget.
+    chars: Option<String>,
+}
+
+/// A form field holding a whole number, or nothing.
+fn whole_number(name: &str, text: &Option<String>) -> Result<Option<usize>> {
+    given(text)
+        .map(|d| {
+            d.parse::<usize>()
+                .map_err(|_| Error::InvalidInput(format!("{name}: `{d}` is not a whole number")))
+        })
+        .transpose()
 }
 
 pub async fn page(
@@ -37,23 +51,29 @@ pub async fn page(
         .transpose()?;
     let req = OrientRequest {
         window_days: asked.unwrap_or(DEFAULT_WINDOW_DAYS),
+        max_chars: whole_number("chars", &q.chars)?,
         ..OrientRequest::default()
     };
     check_window("days", req.window_days)?;
     let days = req.window_days;
+    let asked_chars = req.max_chars;
     let caller = who.caller.clone();
     let (project, md) = state
         .blocking(move |s| -> Result<_> {
             let visible = caller.projects(&s.store)?;
             let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
             let o = orient::orient(s.store.view(), &project, days, req.limit)?;
-            Ok((project, briefing::markdown::orient(&o, None)))
+            let budget = req.budget(s.store.config().orient.max_chars);
+            Ok((project, briefing::markdown::orient(&o, budget)))
         })
         .await?;
-    Ok(html_page(StatusCode::OK, render(&project, days, &md, &who)))
+    Ok(html_page(
+        StatusCode::OK,
+        render(&project, days, asked_chars, &md, &who),
+    ))
 }
 
-fn render(project: &str, days: u32, md: &str, who: &Who) -> Markup {
+fn render(project: &str, days: u32, chars: Option<usize>, md: &str, who: &Who) -> Markup {
     layout(
         "Orient",
         html! {
@@ -62,6 +82,10 @@ fn render(project: &str, days: u32, md: &str, who: &Who) -> Markup {
                 form method="get" action="/orient" class="filters" {
                     input type="hidden" name="project" value=(project);
                     label { "Days " input type="number" name="days" min="0" value=(days); }
+                    label title="Fit the briefing in this many characters; empty: the store's [orient] max_chars, else all of it" {
+                        "Characters "
+                        input type="number" name="chars" min="0" placeholder="all" value=[chars];
+                    }
                     button type="submit" { "Show" }
                 }
                 p class="note" { "The briefing " code { "relay orient" } " prints for this window." }
