@@ -34,6 +34,7 @@ mod indexes;
 mod init_projects;
 mod mcp;
 mod memory;
+mod numbers;
 mod onboard;
 mod orient;
 mod private;
