@@ -29,6 +29,7 @@ mod help;
 mod hooks;
 mod hostile_input;
 mod ids;
+mod import_foreign;
 mod import_rules;
 mod indexes;
 mod init_projects;
