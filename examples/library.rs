@@ -87,7 +87,7 @@ fn run(dir: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
     let latest = pull::latest(&store, &scope, &Filter::default(), 5)?;
     println!("latest: {}", latest[0].package.title());
     assert_eq!(latest[0].package.id(), second.package.id());
-    let again = pull::specific(&store, first.package.id())?;
+    let again = pull::specific(store.view(), first.package.id())?;
     assert_eq!(again.hash, first.hash);
     println!(
         "pulled {} by id: handoff {:?}",

@@ -355,11 +355,20 @@ macro_rules! snapshot {
     };
 }
 
-/// `json_snapshot!("name", value)`: the same for a JSON value (anything `Serialize`).
+/// `json_snapshot!("name", value)`: the same for a JSON value (anything `Serialize`), laid
+/// out as insta lays out JSON.
 macro_rules! json_snapshot {
     ($name:expr, $value:expr $(,)?) => {
-        $crate::harness::snapshot_settings().bind(|| insta::assert_json_snapshot!($name, $value))
+        $crate::harness::snapshot_settings()
+            .bind(|| insta::assert_snapshot!($name, $crate::harness::pretty_json(&$value)))
     };
+}
+
+/// `value` as pretty JSON, printed by serde_json rather than by insta: insta reads a value
+/// through serde's data model, where serde_json (built with `arbitrary_precision`, so that a
+/// number keeps its text) hands each number over as a map of one private member.
+pub fn pretty_json(value: &impl serde::Serialize) -> String {
+    serde_json::to_string_pretty(value).expect("a JSON value")
 }
 
 pub(crate) use {json_snapshot, snapshot};

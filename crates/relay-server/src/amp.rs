@@ -159,7 +159,7 @@ pub async fn get(
 ) -> Answer {
     state
         .blocking(move |s| {
-            caller.may_read(pull::specific(&s.store, &id)?.package.project_id())?;
+            caller.may_read(pull::specific(s.store.view(), &id)?.package.project_id())?;
             Ok(Reply::ok(amp::get(&s.store, &id)?))
         })
         .await
@@ -193,7 +193,7 @@ pub async fn delete(
     };
     state
         .blocking(move |s| {
-            caller.may_write(pull::specific(&s.store, &id)?.package.project_id())?;
+            caller.may_write(pull::specific(s.store.view(), &id)?.package.project_id())?;
             let claim = caller.claim(s, None);
             Ok(Reply::ok(amp::delete(
                 &s.store, &s.cwd, &id, reason, &claim,

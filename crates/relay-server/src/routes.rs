@@ -155,7 +155,7 @@ pub(crate) async fn package(
 ) -> Answer {
     state
         .blocking(move |s| {
-            let found = pull::specific(&s.store, &id)?;
+            let found = pull::specific(s.store.view(), &id)?;
             caller.may_read(found.package.project_id())?;
             // Whether it is hidden (retracted, expired) is told only to who may read it.
             let found = pull::visible(s.store.view(), &id, filter::Reveal::default())?;
@@ -272,7 +272,7 @@ impl ReviewCall {
         } = self;
         self.state
             .blocking(move |s| {
-                let target = pull::specific(&s.store, &package_id)?;
+                let target = pull::specific(s.store.view(), &package_id)?;
                 caller.may_write(target.package.project_id())?;
                 let claim = caller.claim(s, session);
                 let done =

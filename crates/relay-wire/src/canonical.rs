@@ -190,7 +190,8 @@ fn write_number(n: &Number, out: &mut String) {
     }
     match n.as_f64() {
         Some(x) => out.push_str(&format_number(x)),
-        // Unreachable without serde_json's `arbitrary_precision`; keep the literal text.
+        // Only a number no double holds (`1e400`), which strict input parsing refuses and the
+        // store so never holds: keep its text.
         None => out.push_str(&n.to_string()),
     }
 }
@@ -407,6 +408,33 @@ mod tests {
         );
         assert_eq!(format_number(f64::NAN), "NaN");
         assert_eq!(format_number(f64::NEG_INFINITY), "-Infinity");
+    }
+
+    /// A number keeps the text it was written with (serde_json's `arbitrary_precision`), but
+    /// its canonical form is the double it names, so a stored record's text changes no hash.
+    #[test]
+    fn numbers_keep_their_text_and_hash_as_doubles() {
+        let text = r#"{"x-id":123456789012345678901234567890,"x-ratio":0.12345678901234567890123,"x-big":18446744073709551616,"x-neg":-0.0}"#;
+        for value in [
+            serde_json::from_str::<Value>(text).unwrap(),
+            crate::strict::from_str(text).unwrap(),
+        ] {
+            assert_eq!(value.to_string(), text, "stored as written");
+            assert_eq!(
+                to_canonical_string(&value),
+                r#"{"x-big":18446744073709552000,"x-id":1.2345678901234568e+29,"x-neg":0,"x-ratio":0.12345678901234568}"#
+            );
+        }
+        let tree = crate::tree::Json::parse(text).unwrap();
+        let mut compact = Vec::new();
+        tree.write_compact(&mut compact);
+        assert_eq!(compact, text.as_bytes());
+        let mut canonical = String::new();
+        write_canonical(&tree, &mut canonical);
+        assert_eq!(canonical, canon(text));
+        // The same doubles written the short way hash the same.
+        let short = r#"{"x-id":1.2345678901234568e29,"x-ratio":0.12345678901234568,"x-big":18446744073709552000,"x-neg":0}"#;
+        assert_eq!(canon(short), canon(text));
     }
 
     #[test]

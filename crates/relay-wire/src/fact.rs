@@ -145,6 +145,20 @@ mod tests {
     }
 
     #[test]
+    fn confidence_keeps_its_text_and_reads_as_the_number_it_names() {
+        for (text, want) in [("0.90", 0.9), ("1.0000000000000000001", 1.0), ("5e-1", 0.5)] {
+            let mut v = fact();
+            v["confidence"] = crate::strict::from_str(text).unwrap();
+            let f = Fact::from_value(v).unwrap();
+            assert_eq!(f.confidence(), want, "{text}");
+            assert_eq!(f.to_value()["confidence"].to_string(), text);
+        }
+        let mut v = fact();
+        v["confidence"] = crate::strict::from_str("1.000000000001").unwrap();
+        assert_eq!(Fact::from_value(v).unwrap_err().field, "confidence");
+    }
+
+    #[test]
     fn confidence_range_and_empty_keys() {
         for (field, bad) in [
             ("confidence", json!(1.5)),

@@ -380,4 +380,36 @@ mod tests {
             serde_json::to_string(&v).unwrap()
         );
     }
+
+    /// Numbers keep the text they were written with; what relay reads of them is the number
+    /// that text names, however it is written.
+    #[test]
+    fn numbers_read_the_same_however_they_are_written() {
+        // serde_json spells an exponent one way: `e`, with its sign.
+        for (text, kept) in [
+            ("7", "7"),
+            ("7.0", "7.0"),
+            ("7E0", "7e+0"),
+            ("70e-1", "70e-1"),
+            ("7.000000000000000000001", "7.000000000000000000001"),
+        ] {
+            let v: Value = crate::strict::from_str(&format!(
+                r#"{{"package_id": "pkg_1", "project_id": "p", "relay_version": "0.1",
+                "title": "T", "status": "complete", "package_type": "standard",
+                "review_type": "none", "created_at": "2026-04-18T20:00:00Z",
+                "created_by": {{"id": "jo", "type": "human"}}, "significance": {text},
+                "deliverables": [{{"path": "a", "type": "md", "size_bytes": 12}}]}}"#
+            ))
+            .unwrap();
+            let p = Package::from_value(v).unwrap();
+            assert_eq!(p.significance(), 7, "{text}");
+            assert_eq!(p.to_value()["significance"].to_string(), kept);
+            assert_eq!(p.deliverables()[0].size_bytes, Some(12));
+        }
+        // Too many digits for an integer, and no integer a double holds exactly, still refused.
+        for text in ["7.5", "70000000000000000000000000000"] {
+            let v = with("significance", crate::strict::from_str(text).unwrap());
+            assert_eq!(err(v).field, "significance", "{text}");
+        }
+    }
 }

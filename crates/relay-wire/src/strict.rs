@@ -36,6 +36,24 @@ pub(super) fn nul<E: de::Error>() -> E {
     E::custom("a string holds a NUL character (\\u0000), which relay never stores")
 }
 
+/// The one member name of the map that `serde_json`, built with `arbitrary_precision`, hands a
+/// visitor for a number that is not a 64-bit integer; the member's value is the number's text.
+pub(super) const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+/// The number whose text came under [`NUMBER_TOKEN`]. A strict reader refuses a number no
+/// double can hold (`1e400`), as serde_json does without `arbitrary_precision`: canonical JSON
+/// (§6.7) could not hash it.
+pub(super) fn number_from_text<E: de::Error>(text: &str, strict: bool) -> Result<Number, E> {
+    let number: Number = text.parse().map_err(E::custom)?;
+    if strict && number.as_f64().is_none() {
+        return Err(E::custom(format_args!(
+            "the number {} is out of range (a JSON number must fit a double)",
+            super::text::clean_line(text)
+        )));
+    }
+    Ok(number)
+}
+
 /// A `Value` read with the checks of this module.
 #[derive(Clone, Copy)]
 struct Strict;
@@ -90,6 +108,10 @@ impl<'de> Visitor<'de> for Strict {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut members = Map::new();
         while let Some(key) = map.next_key::<String>()? {
+            if members.is_empty() && key == NUMBER_TOKEN {
+                let text: String = map.next_value()?;
+                return number_from_text(&text, true).map(Value::Number);
+            }
             if key.contains('\0') {
                 return Err(nul());
             }
@@ -142,6 +164,11 @@ mod tests {
             assert!(e.to_string().contains("NUL character"), "{text}: {e}");
         }
         assert!(from_str(r#"{"a": 1} {"b": 2}"#).is_err(), "one text only");
+        for text in [r#"{"x-n": 1e400}"#, "[-1E999]"] {
+            let e = from_str(text).unwrap_err();
+            assert!(e.to_string().contains("out of range"), "{text}: {e}");
+            assert!(crate::tree::Json::parse_strict(text).is_err(), "{text}");
+        }
         assert!(from_slice(b"{\"a\": \"\xff\"}").is_err());
     }
 }

@@ -326,6 +326,10 @@ impl<'de> Visitor<'de> for JsonVisitor {
         const SCANNED: usize = 32;
         let mut places: Option<std::collections::HashMap<Cow<'de, str>, usize>> = None;
         while let Some(Text(key)) = map.next_key()? {
+            if members.is_empty() && key == super::strict::NUMBER_TOKEN {
+                let Text(text) = map.next_value()?;
+                return super::strict::number_from_text(&text, self.strict).map(Json::Number);
+            }
             if self.strict && key.contains('\0') {
                 return Err(super::strict::nul());
             }

@@ -250,9 +250,9 @@ fn path_deliverables(
     )?)
 }
 
-/// An `--ext` value: JSON when it parses, else the text. A number whose JSON form would differ
-/// from what was typed (`1.10`, a 25-digit id) stays text, so nothing typed is lost. JSON
-/// that repeats a key or holds a NUL is an error, as in `--from`.
+/// An `--ext` value: JSON when it parses, else the text. A number keeps the digits typed (`1.10`,
+/// a 25-digit id); one whose JSON text would differ from what was typed (`1E5`) stays text, so
+/// nothing typed is lost. JSON that repeats a key or holds a NUL is an error, as in `--from`.
 fn ext_value(raw: &str) -> Result<Value, serde_json::Error> {
     Ok(match relay_wire::strict::from_str(raw) {
         Ok(Value::Number(n)) if n.to_string() != raw.trim() => Value::String(raw.to_string()),

@@ -51,7 +51,7 @@ pub async fn page(
             let pending = review::pending(&s.store, std::slice::from_ref(&project), None)?;
             let done = match q.done.as_deref().filter(|d| !d.is_empty()) {
                 Some(id) => {
-                    let p = pull::specific(&s.store, id)?;
+                    let p = pull::specific(s.store.view(), id)?;
                     caller.may_read(p.package.project_id())?;
                     Some(p)
                 }
@@ -195,7 +195,7 @@ pub async fn decide(
     let id = package_id.clone();
     let done = state
         .blocking(move |s| {
-            let target = pull::specific(&s.store, &id)?;
+            let target = pull::specific(s.store.view(), &id)?;
             caller.may_write(target.package.project_id())?;
             let claim = caller.claim(s, None);
             attribution::transition(&s.store, &s.cwd, &id, action, note, &claim)

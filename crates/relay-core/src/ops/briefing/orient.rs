@@ -151,13 +151,8 @@ fn window_packages(
             && hidden.package(&p.package).is_none()
     };
     if as_of.is_some() || !store.config().search_index() {
-        let all = match as_of {
-            Some(t) => crate::ops::packages::snapshot::packages_at(store, project_id, t)?,
-            None => store
-                .current_packages_since(project_id, Some(since))?
-                .into_values()
-                .collect(),
-        };
+        let view = relay_store::View::of(store, as_of);
+        let all = crate::ops::packages::snapshot::packages(view, project_id, Some(since))?;
         let mut packages: Vec<StoredPackage> = all.into_iter().filter(in_window).collect();
         packages.sort_by_cached_key(|p| {
             (

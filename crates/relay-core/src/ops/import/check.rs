@@ -513,6 +513,7 @@ fn check_any_line(
     })?;
     Ok(match kind {
         Kind::Projects => {
+            super::foreign::fill_project(&mut map);
             Checked::Project(Project::from_map(map).map_err(|e| schema_at(location, e))?)
         }
         Kind::Packages => {

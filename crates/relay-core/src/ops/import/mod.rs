@@ -21,6 +21,7 @@ use relay_wire::error::{Error, Result};
 use relay_wire::{Fact, Project, Session, Status, canonical, time};
 
 mod check;
+mod foreign;
 mod options;
 mod rules;
 mod signatures;

@@ -3,7 +3,7 @@
 
 use crate::search::filter::{Filter, Viewer};
 use relay_store::packages::StoredPackage;
-use relay_store::{Store, WarningKind};
+use relay_store::{Store, View, WarningKind};
 use relay_wire::error::{Error, Result};
 use relay_wire::time::Timestamp;
 
@@ -36,27 +36,36 @@ fn versions_of(store: &Store, package_id: &str) -> Result<Vec<StoredPackage>> {
     Ok(versions)
 }
 
-/// The current version of one package, wherever it is stored (see [`versions_of`]).
-pub fn specific(store: &Store, package_id: &str) -> Result<StoredPackage> {
-    versions_of(store, package_id)?
-        .into_iter()
-        .max_by(relay_store::packages::version_order)
-        .ok_or_else(|| Error::PackageNotFound(package_id.to_string()))
+/// One package as `view` reads it, wherever it is stored (see [`versions_of`]): its current
+/// version now, or the version current at the view's time (`package_not_found` when it did
+/// not exist yet then).
+pub fn specific(view: View<'_>, package_id: &str) -> Result<StoredPackage> {
+    let Some(t) = view.as_of() else {
+        return versions_of(view.store(), package_id)?
+            .into_iter()
+            .max_by(relay_store::packages::version_order)
+            .ok_or_else(|| Error::PackageNotFound(package_id.to_string()));
+    };
+    crate::ops::packages::snapshot::version_at(history(view.store(), package_id)?, t).ok_or_else(
+        || Error::Hidden {
+            code: relay_wire::error::Code::PackageNotFound,
+            message: format!(
+                "package `{package_id}` did not exist yet at {} (the --as-of time)",
+                relay_wire::time::format(t)
+            ),
+        },
+    )
 }
 
 /// The current version of one package as reads of `view` show it (now, or as the store stood
 /// at its time): a retracted or expired package is `package_not_found`, with why and the flag
 /// that shows it, unless `reveal` shows it.
 pub fn visible(
-    view: relay_store::View<'_>,
+    view: View<'_>,
     package_id: &str,
     reveal: crate::search::filter::Reveal,
 ) -> Result<StoredPackage> {
-    let (store, as_of) = (view.store(), view.as_of());
-    let found = match as_of {
-        Some(t) => specific_at(store, package_id, t)?,
-        None => specific(store, package_id)?,
-    };
+    let found = specific(view, package_id)?;
     let hidden = crate::search::filter::Hidden::load(
         view,
         &[found.package.project_id().to_string()],
@@ -71,26 +80,13 @@ pub fn visible(
     Ok(found)
 }
 
-/// One package as it stood at `t`; `package_not_found` when it did not exist yet.
-pub fn specific_at(store: &Store, id: &str, t: Timestamp) -> Result<StoredPackage> {
-    crate::ops::packages::snapshot::version_at(history(store, id)?, t).ok_or_else(|| {
-        Error::Hidden {
-            code: relay_wire::error::Code::PackageNotFound,
-            message: format!(
-                "package `{id}` did not exist yet at {} (the --as-of time)",
-                relay_wire::time::format(t)
-            ),
-        }
-    })
-}
-
 /// The retraction of a package, if it has one (`pull ID --history` shows it after the
 /// versions).
 pub fn retraction_of(
     store: &Store,
     package_id: &str,
 ) -> Result<Option<relay_store::retractions::Retraction>> {
-    let found = specific(store, package_id)?;
+    let found = specific(store.view(), package_id)?;
     Ok(store
         .retractions(found.package.project_id())?
         .package(package_id)
@@ -126,8 +122,13 @@ pub fn latest(
     for project in projects {
         if let Some(t) = filter.as_of {
             all.extend(
-                (crate::ops::packages::snapshot::packages_at(store, project, t)?.into_iter())
-                    .filter(|p| filter.matches(p)),
+                (crate::ops::packages::snapshot::packages(
+                    View::of(store, Some(t)),
+                    project,
+                    None,
+                )?
+                .into_iter())
+                .filter(|p| filter.matches(p)),
             );
         } else if store.config().search_index() {
             all.extend(newest_first(store, project, filter, limit)?);

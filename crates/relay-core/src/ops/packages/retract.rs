@@ -47,7 +47,7 @@ impl Retracted {
 /// Which record `id` names, and its project: a package anywhere in the store, else a fact
 /// (looked for in `hint` first, then every project).
 pub fn locate(store: &Store, id: &str, hint: Option<&str>) -> Result<(RecordKind, String)> {
-    match crate::ops::packages::pull::specific(store, id) {
+    match crate::ops::packages::pull::specific(store.view(), id) {
         Ok(p) => return Ok((RecordKind::Package, p.package.project_id().to_string())),
         Err(Error::PackageNotFound(_)) => {}
         Err(e) => return Err(e),

@@ -98,7 +98,7 @@ pub fn transition(
         note,
         ..req.clone()
     };
-    let current = crate::ops::packages::pull::specific(store, package_id)?;
+    let current = crate::ops::packages::pull::specific(store.view(), package_id)?;
     let project_id = current.package.project_id().to_string();
     let _lock = store.lock_project(&project_id)?;
     if crate::ops::projects::get(store, &project_id)?.is_archived() {

@@ -6,8 +6,8 @@
 
 use std::collections::HashMap;
 
-use relay_store::Store;
 use relay_store::packages::{StoredPackage, version_order};
+use relay_store::{Store, View};
 use relay_wire::error::Result;
 use relay_wire::time::{self, Timestamp};
 
@@ -37,10 +37,22 @@ pub fn version_at(versions: Vec<StoredPackage>, t: Timestamp) -> Option<StoredPa
         .max_by(version_order)
 }
 
-/// Every package of a project as it stood at `t`: those created at or before it, each at its
-/// version current then. Only the monthly logs up to `t`'s month are read (a package's
-/// versions share the log of its `created_at` month), every line of them.
-pub fn packages_at(store: &Store, project: &str, t: Timestamp) -> Result<Vec<StoredPackage>> {
+/// Every package of a project as `view` reads it: now, each at its current version; or as
+/// the store stood at the view's time, those created at or before it, each at its version
+/// current then. A package's versions share the log of its `created_at` month, so only the
+/// monthly logs up to that time's month are read, and with `since`, none of the months
+/// before its month (packages created earlier in its month are still there).
+pub fn packages(
+    view: View<'_>,
+    project: &str,
+    since: Option<Timestamp>,
+) -> Result<Vec<StoredPackage>> {
+    let store = view.store();
+    let Some(t) = view.as_of() else {
+        let current = store.current_packages_since(project, since)?;
+        return Ok(current.into_values().collect());
+    };
+    let first = since.map(|s| format!("{}.ndjson", time::month_key(s)));
     let last = format!("{}.ndjson", time::month_key(t));
     let mut current: HashMap<String, StoredPackage> = HashMap::new();
     for path in store.package_logs(project)? {
@@ -50,6 +62,9 @@ pub fn packages_at(store: &Store, project: &str, t: Timestamp) -> Result<Vec<Sto
             .unwrap_or_default();
         if name > last.as_str() {
             break;
+        }
+        if first.as_deref().is_some_and(|first| name < first) {
+            continue;
         }
         store.scan_log_at(&path, |p| {
             if existed(&p, t) {
@@ -122,11 +137,11 @@ mod tests {
         let mut later = Map::new();
         later.insert("title".into(), json!("B"));
         deposit(&store, later, &context("demo")).unwrap();
-        let then = packages_at(&store, "demo", before_review).unwrap();
+        let then = packages(store.as_of(before_review), "demo", None).unwrap();
         assert_eq!(then.len(), 1);
         assert_eq!(then[0].package.status().as_str(), "awaiting_review");
         assert_eq!(
-            crate::ops::packages::pull::specific_at(&store, "pkg_a", time::now())
+            crate::ops::packages::pull::specific(store.as_of(time::now()), "pkg_a")
                 .unwrap()
                 .package
                 .status()
@@ -134,7 +149,7 @@ mod tests {
             "complete"
         );
         let t0 = time::parse("2001-01-01T00:00:00Z").unwrap();
-        assert!(packages_at(&store, "demo", t0).unwrap().is_empty());
+        assert!(packages(store.as_of(t0), "demo", None).unwrap().is_empty());
         let projects = ["demo".to_string()];
         assert!(
             note(&store, &projects, t0)
@@ -143,7 +158,7 @@ mod tests {
         );
         assert_eq!(note(&store, &projects, before_review).unwrap(), None);
         assert_eq!(
-            crate::ops::packages::pull::specific_at(&store, "pkg_a", t0)
+            crate::ops::packages::pull::specific(store.as_of(t0), "pkg_a")
                 .unwrap_err()
                 .code(),
             "package_not_found"

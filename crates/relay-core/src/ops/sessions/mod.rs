@@ -31,11 +31,7 @@ fn packages_by_session(
     view: View<'_>,
     project_id: &str,
 ) -> Result<BTreeMap<String, Vec<StoredPackage>>> {
-    let store = view.store();
-    let packages: Vec<StoredPackage> = match view.as_of() {
-        Some(t) => crate::ops::packages::snapshot::packages_at(store, project_id, t)?,
-        None => store.current_packages(project_id)?.into_values().collect(),
-    };
+    let packages = crate::ops::packages::snapshot::packages(view, project_id, None)?;
     let mut out: BTreeMap<String, Vec<StoredPackage>> = BTreeMap::new();
     for p in packages {
         if let Some(s) = p.package.created_by().session_id {

@@ -165,7 +165,7 @@ pub fn transition(
     note: Option<String>,
     claim: &Claim,
 ) -> Result<StoredPackage> {
-    let target = crate::ops::packages::pull::specific(store, package_id)?;
+    let target = crate::ops::packages::pull::specific(store.view(), package_id)?;
     let (actor, session_id) = writer(store, cwd, target.package.project_id(), claim)?;
     let req = TransitionRequest {
         action,

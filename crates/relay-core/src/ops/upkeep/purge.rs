@@ -358,8 +358,8 @@ mod tests {
                 .removed
                 .is_empty()
         );
-        assert!(crate::ops::packages::pull::specific(&store, "pkg_gone").is_err());
-        assert!(crate::ops::packages::pull::specific(&store, "pkg_later").is_ok());
+        assert!(crate::ops::packages::pull::specific(store.view(), "pkg_gone").is_err());
+        assert!(crate::ops::packages::pull::specific(store.view(), "pkg_later").is_ok());
         assert!(purge(&store, &PurgeRequest::default()).is_err());
     }
 }
