@@ -1,9 +1,11 @@
-//! What every command needs: the global flags, the output, the working folder, and the store
-//! (opened on first use), plus the CLI's own error type. Identity is resolved by
-//! [`relay_core::ops::trust::attribution`]; the identity flags here only say what the user claimed.
+//! What every command needs: the output ([`Ui`]) and what the run acts on ([`Resolved`]: the
+//! environment snapshot, the working folder, the store opened on first use, the selected
+//! project), worked out once from the global flags; plus the CLI's own error type. Identity is
+//! resolved by [`relay_core::ops::trust::attribution`]; the identity flags here only say what
+//! the user claimed.
 
-use std::cell::OnceCell;
 use std::io::IsTerminal;
+use std::ops::Deref;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -16,8 +18,9 @@ use serde_json::{Map, Value};
 use relay_core::ops::Actor;
 use relay_core::ops::trust::attribution::{self, Claim};
 use relay_core::request::scope;
+use relay_core::resolve::{Flags, Resolved};
 use relay_core::search::filter::Viewer;
-use relay_store::Store;
+use relay_store::config::SecretPolicy;
 
 /// Flags every command accepts.
 #[derive(Debug, Args)]
@@ -171,11 +174,24 @@ impl CliError {
     }
 }
 
+/// A command's output and what it acts on; the accessors of [`Resolved`] (`env`, `store()`,
+/// `selected_project()` …) are the context's own.
 pub struct Ctx {
+    /// The global flags as given.
     pub global: GlobalArgs,
     pub ui: Ui,
+    /// The working folder ([`Resolved::cwd`]), a field of its own so that a command can read
+    /// it while it writes through `ui`.
     pub cwd: PathBuf,
-    store: OnceCell<Store>,
+    resolved: Resolved,
+}
+
+impl Deref for Ctx {
+    type Target = Resolved;
+
+    fn deref(&self) -> &Resolved {
+        &self.resolved
+    }
 }
 
 /// Below this, indexing is quick enough to go unannounced.
@@ -183,47 +199,39 @@ const COLD_NOTE_BYTES: u64 = 64 << 20;
 
 impl Ctx {
     pub fn new(global: GlobalArgs) -> Result<Ctx, Error> {
-        let cwd =
-            std::env::current_dir().map_err(|e| Error::io("cannot read the current folder", e))?;
-        let ui = Ui::new(global.json, global.quiet, global.color);
+        let secrets = if global.redact_secrets {
+            Some(SecretPolicy::Redact)
+        } else if global.allow_secrets {
+            Some(SecretPolicy::Off)
+        } else {
+            None
+        };
+        let resolved = Resolved::at_start(Flags {
+            store: global.store.clone(),
+            project: global.project.clone(),
+            secrets,
+            sign_with: global.sign_with.clone(),
+            sign: global.sign,
+            ..Flags::default()
+        })?;
+        let ui = Ui::new(
+            global.json,
+            global.quiet,
+            global.color,
+            resolved.env.no_color(),
+        );
         Ok(Ctx {
             global,
             ui,
-            cwd,
-            store: OnceCell::new(),
+            cwd: resolved.cwd.clone(),
+            resolved,
         })
-    }
-
-    /// The store, found and opened on first use.
-    pub fn store(&self) -> Result<&Store, Error> {
-        if let Some(s) = self.store.get() {
-            return Ok(s);
-        }
-        let root = Store::locate(&self.cwd, self.global.store.as_deref())?;
-        let mut store = Store::open(root)?;
-        if self.global.redact_secrets {
-            store.set_secret_policy(relay_store::config::SecretPolicy::Redact);
-        } else if self.global.allow_secrets {
-            store.set_secret_policy(relay_store::config::SecretPolicy::Off);
-        }
-        let key = relay_core::ops::trust::signatures::key_path(
-            &store,
-            self.global.sign_with.as_deref(),
-            self.global.sign,
-            &self.cwd,
-        );
-        store.set_signing_key(key);
-        Ok(self.store.get_or_init(|| store))
     }
 
     /// Sends this run's hook writes to the clone's queue (`.relay/local/pending/`) when git
     /// sees the store (`ops::agents::queue::should_queue`); whether it does.
     pub fn queue_writes(&mut self) -> Result<bool, Error> {
-        self.store()?;
-        let store = self
-            .store
-            .get_mut()
-            .ok_or_else(|| Error::Integrity("the store was not opened".into()))?;
+        let store = self.resolved.store_mut()?;
         let on = relay_core::ops::agents::queue::should_queue(store);
         store.set_queued(on);
         Ok(on)
@@ -278,10 +286,7 @@ impl Ctx {
             return;
         }
         // RELAY_COLD_NOTE_BYTES lowers the threshold, for tests.
-        let threshold = std::env::var("RELAY_COLD_NOTE_BYTES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(COLD_NOTE_BYTES);
+        let threshold = self.env.cold_note_bytes().unwrap_or(COLD_NOTE_BYTES);
         let bytes = relay_store::cache::catalog::cold_bytes(store, projects);
         if bytes > 0 && bytes >= threshold {
             self.ui.terminal_note(&format!(
@@ -293,11 +298,10 @@ impl Ctx {
 
     /// The project to act on: `--project` / `RELAY_PROJECT`, then the config's default.
     pub fn project(&self) -> Result<String, CliError> {
-        if let Some(p) = self.project_flag() {
-            return Ok(p);
+        match self.resolved.acting_project()? {
+            Some(p) => Ok(p),
+            None => Err(CliError::Usage(scope::no_project(self.store()?))),
         }
-        let store = self.store()?;
-        scope::default_project(store).ok_or_else(|| CliError::Usage(scope::no_project(store)))
     }
 
     /// Where to look for something named by a global id (a package, a session): the selected
@@ -308,11 +312,7 @@ impl Ctx {
 
     /// The project named on the command line (`--project`), else by `RELAY_PROJECT`.
     pub fn project_flag(&self) -> Option<String> {
-        self.global.project.clone().or_else(|| {
-            std::env::var("RELAY_PROJECT")
-                .ok()
-                .filter(|p| !p.is_empty())
-        })
+        self.resolved.selected_project()
     }
 
     /// The projects a listing covers: every project with `all`, else the selected one (which
@@ -354,7 +354,7 @@ impl Ctx {
 
     /// Prints what the store's readers skipped, once each.
     pub fn report_warnings(&self) {
-        if let Some(store) = self.store.get() {
+        if let Some(store) = self.resolved.opened_store() {
             for w in store.diagnostics().take() {
                 self.ui.warning(&w, &self.cwd);
             }

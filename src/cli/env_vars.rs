@@ -1,7 +1,10 @@
 //! Every environment variable relay reads, in one table: the man page's ENVIRONMENT section
-//! and `docs/reference/environment.md` are written from it, and a test scans the source for
-//! every `env::var`, `var_os` and clap `env = "…"` so that a variable read anywhere cannot be
-//! missing here.
+//! and `docs/reference/environment.md` are written from it. Its names are the variables of
+//! the environment snapshot ([`relay_core::resolve::environment::ALL`], checked below), and a
+//! test scans the source for every `env::var`, `var_os` and clap `env = "…"` so that a
+//! variable read anywhere cannot be missing here.
+
+use relay_core::resolve::environment::{self as env, Var};
 
 /// One environment variable relay reads.
 #[derive(Debug, Clone, Copy)]
@@ -13,9 +16,9 @@ pub struct EnvVar {
     pub read_by: &'static str,
 }
 
-const fn var(name: &'static str, meaning: &'static str, read_by: &'static str) -> EnvVar {
+const fn var(name: Var, meaning: &'static str, read_by: &'static str) -> EnvVar {
     EnvVar {
-        name,
+        name: name.name(),
         meaning,
         read_by,
     }
@@ -24,102 +27,102 @@ const fn var(name: &'static str, meaning: &'static str, read_by: &'static str) -
 /// Every variable, relay's own first, then the system's and git's.
 pub const ENV_VARS: &[EnvVar] = &[
     var(
-        "RELAY_DIR",
+        env::RELAY_DIR,
         "The store folder (.relay/ itself, or a folder holding it), as --store. Default: search upward from the current folder.",
         "every command",
     ),
     var(
-        "RELAY_PROJECT",
+        env::RELAY_PROJECT,
         "The project to act on, as --project. Default: default_project in .relay/config.toml.",
         "every command that acts on a project; the MCP server's default project",
     ),
     var(
-        "RELAY_SESSION",
+        env::RELAY_SESSION,
         "The session (id or callsign) that deposits and facts record, as --session. It wins over the clone's current session, so two agents in one clone can each hold their own.",
         "the commands that write (--session), relay session, the MCP server",
     ),
     var(
-        "RELAY_ACTOR",
+        env::RELAY_ACTOR,
         "Who is acting, as --actor. Default: [actor] id in config.toml, then the session's actor, then git config user.email, then USER.",
         "the commands that write (--actor), relay keys, the readers that show a creator their drafts",
     ),
     var(
-        "RELAY_ACTOR_TYPE",
+        env::RELAY_ACTOR_TYPE,
         "What kind of actor: human, agent or script, as --actor-type. Default: human.",
         "the commands that write (--actor-type)",
     ),
     var(
-        "RELAY_MODEL",
+        env::RELAY_MODEL,
         "The embedding model's folder for semantic and hybrid search, as --model (search, pull --relevant, orchestrate --focus, conformance, the MCP server and relay serve). Default: [search] model in config.toml.",
         "relay search, pull, orchestrate, conformance, mcp, serve, ui",
     ),
     var(
-        "RELAY_COLD_NOTE_BYTES",
+        env::RELAY_COLD_NOTE_BYTES,
         "How many bytes of package logs without an index make a command say, on a terminal, that it is indexing them first. Default: 64 MiB.",
         "the commands that read package logs",
     ),
     var(
-        "RELAY_WATCH_POLL",
+        env::RELAY_WATCH_POLL,
         "When 1, relay watch (and the MCP watch tool) polls the logs every 100 ms instead of waking on file events.",
         "relay watch, the MCP watch tool, relay serve's event streams",
     ),
     var(
-        "RELAY_TOKEN",
+        env::RELAY_TOKEN,
         "The bearer token relay conformance --check sends (Authorization: Bearer), as --token.",
         "relay conformance",
     ),
     var(
-        "RELAY_SIGNING_KEY",
+        env::RELAY_SIGNING_KEY,
         "An OpenSSH Ed25519 private key to sign every write with, as --sign-with. Default: [sign] key in config.toml.",
         "every command that writes (--sign-with)",
     ),
     var(
-        "NO_COLOR",
+        env::NO_COLOR,
         "When set and not empty, human output is not colored (--color always overrides).",
         "every command",
     ),
     var(
-        "XDG_CONFIG_HOME",
+        env::XDG_CONFIG_HOME,
         "Where relay keys generate puts a key by default: $XDG_CONFIG_HOME/relay/signing_key. Default: ~/.config.",
         "relay keys generate",
     ),
     var(
-        "HOME",
+        env::HOME,
         "What ~ stands for in a key's path, and where ~/.config is when XDG_CONFIG_HOME is not set.",
         "relay keys, the commands that sign",
     ),
     var(
-        "USERPROFILE",
+        env::USERPROFILE,
         "What ~ stands for in a key's path when HOME is not set (Windows).",
         "relay keys, the commands that sign",
     ),
     var(
-        "USER",
+        env::USER,
         "The last fallback for the actor's id.",
         "the commands that write",
     ),
     var(
-        "USERNAME",
+        env::USERNAME,
         "The actor's id when USER is not set either (Windows).",
         "the commands that write",
     ),
     var(
-        "PATH",
+        env::PATH,
         "relay hook install writes plain relay into hooks when that is this binary on PATH, else this binary's full path.",
         "relay hook install",
     ),
     var(
-        "GIT_DIR",
+        env::GIT_DIR,
         "When set, relay asks git about the work tree even without a .git folder above the store (git's own variable).",
         "relay status, orient, resolve, the hooks' queue",
     ),
     var(
-        "GIT_INDEX_FILE",
+        env::GIT_INDEX_FILE,
         "Set by git while it commits named paths through a temporary index: relay hook flush --stage (the pre-commit hook) then leaves git's index alone and keeps the queue for the next commit.",
         "relay hook flush --stage",
     ),
     var(
-        "GIT_REFLOG_ACTION",
+        env::GIT_REFLOG_ACTION,
         "Set by git during a rebase, cherry-pick or pull --rebase: deposit --auto then records nothing, as the replayed commits were recorded when first made.",
         "relay deposit --auto, the git hooks",
     ),
@@ -146,5 +149,12 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), ENV_VARS.len());
         assert!(find("RELAY_DIR").is_some() && find("NOT_READ").is_none());
+    }
+
+    #[test]
+    fn the_table_documents_exactly_what_the_environment_snapshot_reads() {
+        let documented: Vec<&str> = ENV_VARS.iter().map(|v| v.name).collect();
+        let read: Vec<&str> = env::ALL.iter().map(|v| v.name()).collect();
+        assert_eq!(documented, read);
     }
 }

@@ -166,5 +166,8 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
 
 /// The binary's entry point.
 pub fn main() -> ExitCode {
+    // The one snapshot of the environment every layer reads (`Environment::process`), taken
+    // before anything else runs.
+    relay_core::resolve::Environment::process();
     main_with_args(std::env::args_os().collect())
 }

@@ -31,11 +31,13 @@ pub struct Ui {
 }
 
 impl Ui {
-    pub fn new(json: bool, quiet: bool, color: ColorChoice) -> Ui {
+    /// `no_color`: the environment asks for no color (`NO_COLOR`), which `--color always`
+    /// overrides.
+    pub fn new(json: bool, quiet: bool, color: ColorChoice, no_color: bool) -> Ui {
         let allowed = |tty: bool| match color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            ColorChoice::Auto => tty && !no_color,
         };
         colored::control::set_override(allowed(io::stdout().is_terminal()));
         Ui {

@@ -293,7 +293,7 @@ pub fn session_start(c: &Call) -> Result<Value> {
 }
 
 pub fn session_end(c: &Call) -> Result<Value> {
-    let explicit = std::env::var("RELAY_SESSION").ok();
+    let explicit = c.defaults.env.session();
     let order = c.ctx.search_order()?;
     let key = c.session();
     let ended = sessions::end_named(c.ctx.store()?, &order, key.as_deref(), explicit.as_deref())?;

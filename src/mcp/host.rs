@@ -1,11 +1,14 @@
 //! What the server needs from the program that starts it, and nothing of that program's
 //! types: the [`Host`] (the store, how an error reads, where notes go), the [`Settings`] it
-//! is started with, and the [`Context`] a tool call reads the store and its project from.
+//! is started with (made from the door's [`Resolved`], as every door's are), and the
+//! [`Context`] a tool call reads the store and its project from.
 
 use std::path::{Path, PathBuf};
 
+use relay_core::ops::trust::attribution::Claim;
 use relay_core::request::scope;
 use relay_core::request::search::FellBack;
+use relay_core::resolve::{Environment, Resolved};
 use relay_store::Store;
 use relay_wire::error::{Error, Result};
 use serde_json::{Map, Value};
@@ -33,10 +36,29 @@ pub struct Settings {
     pub actor_type: Option<String>,
     /// The session a call records unless it names one (`--session`, RELAY_SESSION).
     pub session: Option<String>,
-    /// The project a call acts on unless it names one (`relay mcp --project`).
+    /// The project a call acts on unless it names one (`relay mcp --project`, RELAY_PROJECT).
     pub project: Option<String>,
     /// The embedding model's folder (`--model`, RELAY_MODEL), else the store's.
     pub model: Option<PathBuf>,
+    /// The environment as it was when the server started.
+    pub env: Environment,
+}
+
+impl Settings {
+    /// The defaults `resolved` worked out at the start, with `identity` (the server's own
+    /// `--actor`, `--actor-type`, `--session`) over its identity defaults.
+    pub fn new(resolved: &Resolved, identity: Claim) -> Settings {
+        let identity = resolved.identity_with(identity);
+        Settings {
+            cwd: resolved.cwd.clone(),
+            actor: identity.actor,
+            actor_type: identity.actor_type,
+            session: identity.session,
+            project: resolved.selected_project(),
+            model: resolved.model().given,
+            env: resolved.env.clone(),
+        }
+    }
 }
 
 /// What a tool call acts on: the host's store and the project the call selected.
@@ -52,18 +74,10 @@ impl Context<'_> {
         self.host.store()
     }
 
-    /// The project selected: the call's or the server's, else `RELAY_PROJECT`.
-    fn selected(&self) -> Option<String> {
-        self.project.clone().or_else(|| {
-            std::env::var("RELAY_PROJECT")
-                .ok()
-                .filter(|p| !p.is_empty())
-        })
-    }
-
-    /// The project to act on: the one selected, then the store's default.
+    /// The project to act on: the one selected (the call's, else the server's), then the
+    /// store's default.
     pub fn project(&self) -> Result<String> {
-        if let Some(p) = self.selected() {
+        if let Some(p) = self.project.clone() {
             return Ok(p);
         }
         let store = self.store()?;

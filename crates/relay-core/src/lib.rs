@@ -4,4 +4,5 @@
 
 pub mod ops;
 pub mod request;
+pub mod resolve;
 pub mod search;

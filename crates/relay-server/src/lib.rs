@@ -29,7 +29,6 @@ pub mod state;
 
 use std::future::Future;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -39,8 +38,8 @@ use hyper_util::service::TowerToHyperService;
 use tokio::sync::watch;
 
 use relay_core::ops::trust::attribution::Claim;
+use relay_core::resolve::Resolved;
 use relay_core::search::model::Model;
-use relay_store::Store;
 use relay_wire::error::{Error, Result};
 pub use router::{router, routes};
 pub use state::{AppState, Shared, WarningSink};
@@ -81,7 +80,11 @@ impl Server {
     /// Binds `options.listen` for `store`. The address may be any; a request is answered
     /// without a token only on a loopback address while no token is live (and never when
     /// `options.login_required`).
-    pub fn bind(store: Store, cwd: PathBuf, options: Options) -> Result<Server> {
+    pub fn bind(resolved: &Resolved, options: Options) -> Result<Server> {
+        // The server's own handle on the store (shared between its threads), with the
+        // door's secrets policy and key; a key that cannot sign fails now, not on a write.
+        let store = resolved.open_store()?;
+        store.signer()?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .thread_name("relay-serve")
@@ -101,8 +104,8 @@ impl Server {
         let (stopping, shutdown) = watch::channel(false);
         let state = AppState::new(Shared {
             store,
-            cwd,
-            defaults: options.defaults,
+            cwd: resolved.cwd.clone(),
+            defaults: resolved.identity_with(options.defaults),
             model: options.model,
             loopback: address.ip().is_loopback(),
             login_required: options.login_required,

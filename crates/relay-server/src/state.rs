@@ -1,8 +1,10 @@
 //! What every request of the HTTP server shares ([`AppState`]): the store, the identity a
 //! request without a token writes as, the embedding model, the limits, and the shutdown
-//! signal; and [`AppState::blocking`], which runs an operation off the async workers, since
-//! `ops` reads files and waits for locks. A new route that needs more shared state (an
-//! event channel, say) adds a field to [`Shared`].
+//! signal. The store, the working folder and the identity defaults come from the door's
+//! [`relay_core::resolve::Resolved`] (`Server::bind`), as the CLI's and MCP's do. And
+//! [`AppState::blocking`], which runs an operation off the async workers, since `ops` reads
+//! files and waits for locks. A new route that needs more shared state (an event channel,
+//! say) adds a field to [`Shared`].
 
 use std::ops::Deref;
 use std::path::PathBuf;

@@ -28,9 +28,9 @@ pub struct Wake {
 
 impl Wake {
     /// File events for the store's folder, or polling when they cannot be had (or when
-    /// `RELAY_WATCH_POLL=1` asks for polling).
-    pub fn new(store: &Store) -> Wake {
-        if std::env::var_os("RELAY_WATCH_POLL").is_some_and(|v| v == "1") {
+    /// `poll`: `RELAY_WATCH_POLL=1` asks for polling).
+    pub fn new(store: &Store, poll: bool) -> Wake {
+        if poll {
             return Wake::polling("RELAY_WATCH_POLL=1 asks for polling".into());
         }
         let root = store.root().to_path_buf();

@@ -9,6 +9,8 @@ use serde_json::json;
 use super::hook_run::{self, RunArgs};
 use crate::cli::{CliError, CmdResult, Ctx};
 use relay_core::ops::agents::hooks::{self, AgentFile};
+use relay_core::resolve::Environment;
+use relay_core::resolve::environment::PATH;
 
 /// Hook relay into git and coding agents (Claude Code, Codex)
 ///
@@ -120,12 +122,12 @@ pub struct Which {
 
 /// How hooks call relay: plain `relay` when that is this binary on PATH (so a committed
 /// `.claude/settings.json` works for everyone), else this binary by its full path.
-fn relay_command() -> String {
+fn relay_command(env: &Environment) -> String {
     let me = std::env::current_exe()
         .ok()
         .and_then(|p| p.canonicalize().ok());
-    let on_path = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
+    let on_path = env.os(PATH).and_then(|paths| {
+        std::env::split_paths(paths)
             .map(|d| d.join("relay"))
             .find(|p| p.is_file())
             .and_then(|p| p.canonicalize().ok())
@@ -152,7 +154,7 @@ pub fn run(ctx: &mut Ctx, args: HookArgs) -> CmdResult {
             "say which hooks: --git, --claude, --codex, or several".into(),
         ));
     }
-    let relay = relay_command();
+    let relay = relay_command(&ctx.env);
     let mut changes = Vec::new();
     if which.git {
         let dir = hooks::git_hooks_dir(&ctx.cwd)?;

@@ -97,7 +97,8 @@ fn work(
         return Ok(Outcome::default()); // no store here: relay has nothing to do
     };
     let mut store = Store::open(store_root)?;
-    let key = relay_core::ops::trust::signatures::key_path(&store, None, false, cwd);
+    let env = relay_core::resolve::Environment::process();
+    let key = relay_core::ops::trust::signatures::key_path(&store, None, false, cwd, env);
     store.set_signing_key(key);
     // What a hook writes waits in the clone's queue, where git never sees it, until the next
     // commit: a hook never leaves the work tree dirty for a pull or a checkout to refuse.

@@ -82,8 +82,9 @@ fn generate(ctx: &mut Ctx, out: Option<PathBuf>, actor: Option<String>, add: boo
             .cwd
             .join(relay_core::ops::trust::signatures::expand_home(
                 &p.to_string_lossy(),
+                &ctx.env,
             )),
-        None => keys::default_key_path()?,
+        None => keys::default_key_path(&ctx.env)?,
     };
     // The store is found before anything is written, so --add outside a store writes nothing.
     let store = if add { Some(ctx.store()?) } else { None };

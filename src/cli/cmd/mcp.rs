@@ -49,14 +49,8 @@ pub fn run(ctx: &mut Ctx, args: McpArgs) -> CmdResult {
             "relay mcp: {e}; every tool but `conformance` will fail until `relay init` creates one"
         )),
     }
-    let settings = Settings {
-        cwd: ctx.cwd.clone(),
-        actor: args.who.actor,
-        actor_type: args.who.actor_type,
-        session: args.session.session,
-        project: ctx.global.project.clone(),
-        model: args.model,
-    };
+    let mut settings = Settings::new(ctx, args.who.claim(&args.session));
+    settings.model = args.model.or(settings.model);
     let out = ctx.ui.stream_out()?;
     mcp::serve(&CliHost(ctx), settings, std::io::stdin().lock(), out)?;
     Ok(())

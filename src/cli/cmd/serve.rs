@@ -16,7 +16,7 @@ use crate::cli::{CliError, CmdResult, Ctx};
 use relay_core::ops::trust::tokens;
 use relay_core::search::semantic::{self, ModelChoice, ModelState};
 use relay_server::{self as http, DEFAULT_MAX_BODY, Options, Server};
-use relay_store::{Store, Warning};
+use relay_store::Warning;
 
 /// Serve the store over HTTP: the Agentic Protocol's HTTP mapping (§9.1), with bearer tokens
 ///
@@ -89,9 +89,7 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> CmdResult {
         )));
     }
     let model = load_model(ctx, args.model)?;
-    let store = ctx.store()?;
-    let own = own_store(store)?;
-    let root = store.root().to_path_buf();
+    let root = ctx.store()?.root().to_path_buf();
     let options = Options {
         listen: args.listen,
         max_body: args.max_body,
@@ -102,7 +100,7 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> CmdResult {
         allowed_hosts: args.allow_host,
         login_required: false,
     };
-    let server = Server::bind(own, ctx.cwd.clone(), options)?;
+    let server = Server::bind(ctx, options)?;
     let url = server.url();
     announce(ctx, &format!("listening on {url}"), &url, &root)?;
     let auth = if server.address().ip().is_loopback() && !tokens::any_live(ctx.store()?)? {
@@ -162,20 +160,15 @@ pub(super) fn load_model(
     )
 }
 
-/// The server's own handle on the store, with this command's secrets policy.
-pub(super) fn own_store(store: &Store) -> Result<Store, CliError> {
-    let mut own = Store::open(store.root().to_path_buf())?;
-    own.set_secret_policy(store.secret_policy());
-    // The server signs with the process's key; one that cannot sign fails now, not on a write.
-    own.set_signing_key(store.signing_key_path().map(std::path::Path::to_path_buf));
-    own.signer()?;
-    Ok(own)
-}
-
 /// Prints what the store's readers skipped, once per line of a log however many requests
 /// meet it, through a `Ui` of the command's own settings.
 pub(super) fn warning_printer(ctx: &Ctx) -> http::WarningSink {
-    let ui = Ui::new(ctx.ui.json, ctx.ui.quiet, ctx.global.color);
+    let ui = Ui::new(
+        ctx.ui.json,
+        ctx.ui.quiet,
+        ctx.global.color,
+        ctx.env.no_color(),
+    );
     let cwd = ctx.cwd.clone();
     let seen: Mutex<HashSet<(std::path::PathBuf, u64, &'static str)>> = Mutex::default();
     Box::new(move |warnings: Vec<Warning>| {

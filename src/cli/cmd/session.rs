@@ -101,7 +101,7 @@ fn show(out: &mut impl Write, v: &SessionView) -> std::io::Result<()> {
 }
 
 fn current(ctx: &Ctx) -> Result<Option<Session>, CliError> {
-    let explicit = std::env::var("RELAY_SESSION").ok();
+    let explicit = ctx.env.session();
     Ok(sessions::acting(
         ctx.store()?,
         &ctx.search_order()?,
@@ -125,7 +125,7 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
                 return Ok(());
             }
             sessions::make_current(store, &s)?;
-            if std::env::var_os("RELAY_SESSION").is_some_and(|v| !v.is_empty()) {
+            if ctx.env.session().is_some_and(|s| !s.is_empty()) {
                 ctx.ui.note("note: RELAY_SESSION is set in this shell and takes precedence over the clone's current session");
             }
             if ctx.ui.json {
@@ -145,7 +145,7 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
             Ok(())
         }
         Action::End { session } => {
-            let explicit = std::env::var("RELAY_SESSION").ok();
+            let explicit = ctx.env.session();
             let order = ctx.search_order()?;
             let v = sessions::end_named(store, &order, session.as_deref(), explicit.as_deref())?
                 .ok_or_else(CliError::no_current_session)?;

@@ -9,7 +9,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 
 use clap::Args;
 
-use super::serve::{announce, load_model, own_store, warning_printer};
+use super::serve::{announce, load_model, warning_printer};
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx};
 use relay_core::ops::trust::attribution;
@@ -53,7 +53,6 @@ pub fn run(ctx: &mut Ctx, args: UiArgs) -> CmdResult {
     let claim = args.who.claim(&args.session);
     let store = ctx.store()?;
     let actor = attribution::actor(store, &ctx.cwd, &claim)?;
-    let own = own_store(store)?;
     let root = store.root().to_path_buf();
     let options = Options {
         listen: SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)),
@@ -65,7 +64,7 @@ pub fn run(ctx: &mut Ctx, args: UiArgs) -> CmdResult {
         allowed_hosts: Vec::new(),
         login_required: true,
     };
-    let server = Server::bind(own, ctx.cwd.clone(), options)?;
+    let server = Server::bind(ctx, options)?;
     let who = format!("{} ({})", actor.id, actor.actor_type);
     let link = server.console_link(Grant {
         token_id: "relay-ui".into(),

@@ -484,7 +484,10 @@ pub fn follow(
     stop: &mut dyn FnMut() -> bool,
     emit: &mut dyn FnMut(Event) -> Result<bool>,
 ) -> Result<()> {
-    let wake = Wake::new(store);
+    let wake = Wake::new(
+        store,
+        crate::resolve::environment::Environment::process().watch_poll(),
+    );
     let mut last_event = Instant::now();
     loop {
         let mut any = false;

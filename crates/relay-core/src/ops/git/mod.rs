@@ -248,7 +248,8 @@ pub struct StoreSync {
 /// Whether `dir` or a folder above it holds `.git` (or `GIT_DIR` names a repository): if not,
 /// git would only fail, and starting it is not worth its millisecond on every orient.
 pub fn may_be_in_git(dir: &Path) -> bool {
-    if std::env::var_os("GIT_DIR").is_some() {
+    use crate::resolve::environment::{Environment, GIT_DIR};
+    if Environment::process().os(GIT_DIR).is_some() {
         return true;
     }
     dir.canonicalize()

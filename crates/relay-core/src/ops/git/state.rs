@@ -14,6 +14,9 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
+use crate::resolve::environment::Environment;
+use crate::resolve::environment::{GIT_INDEX_FILE, GIT_REFLOG_ACTION};
+
 /// The git folder of the work tree at `cwd` (`git rev-parse --git-dir`), as an absolute path.
 pub fn git_dir(cwd: &Path) -> Option<PathBuf> {
     let dir = crate::ops::git::git(cwd, &["rev-parse", "--git-dir"])?;
@@ -23,8 +26,8 @@ pub fn git_dir(cwd: &Path) -> Option<PathBuf> {
 /// What replays commits: the name of it, when the commit being made at `cwd` is a replay of
 /// one made before; `None` for a new commit (or outside git).
 pub fn replaying(cwd: &Path) -> Option<&'static str> {
-    let action = std::env::var("GIT_REFLOG_ACTION").ok();
-    replaying_in(&git_dir(cwd)?, action.as_deref())
+    let action = Environment::process().text(GIT_REFLOG_ACTION);
+    replaying_in(&git_dir(cwd)?, action)
 }
 
 fn replaying_in(git_dir: &Path, reflog_action: Option<&str>) -> Option<&'static str> {
@@ -64,8 +67,8 @@ pub fn staging_unsafe(cwd: &Path) -> Option<String> {
     let Some(dir) = git_dir(cwd) else {
         return Some("this is not a git work tree".into());
     };
-    let index = std::env::var_os("GIT_INDEX_FILE");
-    staging_unsafe_in(&dir, cwd, index.as_deref())
+    let index = Environment::process().os(GIT_INDEX_FILE);
+    staging_unsafe_in(&dir, cwd, index)
 }
 
 /// Whether the commit git is making at `cwd` holds nothing yet: nothing staged (in the index

@@ -10,6 +10,7 @@ use crate::ops::facts::{AssertRequest, Asserted};
 use crate::ops::packages::deposit::{DepositContext, Deposited};
 use crate::ops::packages::review::{Action, TransitionRequest};
 use crate::ops::trust::identity::Actor;
+use crate::resolve::environment::Environment;
 use crate::search::filter::Viewer;
 use relay_store::Store;
 use relay_store::packages::StoredPackage;
@@ -31,12 +32,12 @@ pub struct Claim {
 }
 
 impl Claim {
-    /// The claim the environment makes (`RELAY_ACTOR`, `RELAY_SESSION`), for readers.
-    fn from_env() -> Claim {
+    /// The claim `env` makes (`RELAY_ACTOR`, `RELAY_SESSION`, as set), for readers.
+    pub fn of_environment(env: &Environment) -> Claim {
         Claim {
-            actor: std::env::var("RELAY_ACTOR").ok(),
+            actor: env.actor(),
             actor_type: None,
-            session: std::env::var("RELAY_SESSION").ok(),
+            session: env.session(),
             remote: false,
         }
     }
@@ -49,6 +50,7 @@ pub fn actor(store: &Store, cwd: &Path, claim: &Claim) -> Result<Actor> {
         claim.actor_type.as_deref(),
         store.config(),
         cwd,
+        Environment::process(),
     )
 }
 
@@ -81,10 +83,11 @@ pub fn writer(
 /// Who is looking, for what listings show (drafts are visible to their creator): the writer
 /// identity a deposit here would record.
 pub fn viewer(store: &Store, cwd: &Path, project_id: &str) -> Result<Actor> {
-    let claim = Claim::from_env();
+    let env = Environment::process();
+    let claim = Claim::of_environment(env);
     match writer(store, cwd, project_id, &claim) {
         Ok((actor, _)) => Ok(actor),
-        Err(_) => Actor::resolve(claim.actor.as_deref(), None, store.config(), cwd),
+        Err(_) => Actor::resolve(claim.actor.as_deref(), None, store.config(), cwd, env),
     }
 }
 

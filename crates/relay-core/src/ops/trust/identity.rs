@@ -6,6 +6,8 @@ use relay_store::{Config, Store};
 use relay_wire::ACTOR_TYPES;
 use relay_wire::error::{Error, Result};
 
+use crate::resolve::environment::Environment;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Actor {
     pub id: String,
@@ -14,21 +16,21 @@ pub struct Actor {
 
 impl Actor {
     /// Resolves the actor (DESIGN §3): the explicit id (from `--actor` / `RELAY_ACTOR`), then the
-    /// config's `[actor] id`, then git `user.email`, then `$USER`; the type from the explicit
-    /// value, then config, then `human`.
+    /// config's `[actor] id`, then git `user.email`, then `$USER` of `env`; the type from the
+    /// explicit value, then config, then `human`.
     pub fn resolve(
         explicit_id: Option<&str>,
         explicit_type: Option<&str>,
         config: &Config,
         cwd: &Path,
+        env: &Environment,
     ) -> Result<Actor> {
         let id = explicit_id
             .filter(|s| !s.is_empty())
             .map(str::to_string)
             .or_else(|| config.actor.id.clone().filter(|s| !s.is_empty()))
             .or_else(|| crate::ops::git::user_email(cwd))
-            .or_else(|| std::env::var("USER").ok().filter(|s| !s.is_empty()))
-            .or_else(|| std::env::var("USERNAME").ok().filter(|s| !s.is_empty()))
+            .or_else(|| env.user_name())
             .unwrap_or_else(|| "unknown".to_string());
         let actor_type = explicit_type
             .map(str::to_string)
@@ -55,4 +57,24 @@ pub fn check_actor_type(actor_type: &str) -> Result<()> {
         "actor type `{actor_type}` is not one of {}",
         ACTOR_TYPES.join(", ")
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resolve::environment::{USER, USERNAME};
+
+    #[test]
+    fn the_last_default_is_the_user_of_the_environment_snapshot() {
+        let dir = tempfile::tempdir().unwrap();
+        let env = Environment::from_pairs([(USER, ""), (USERNAME, "jo")]);
+        let config = Config::default();
+        let actor = Actor::resolve(None, None, &config, dir.path(), &env).unwrap();
+        // git's `user.email` comes first when this machine's git has one.
+        let git = crate::ops::git::user_email(dir.path());
+        assert_eq!(actor.id, git.unwrap_or_else(|| "jo".into()));
+        assert_eq!(actor.actor_type, "human");
+        let given = Actor::resolve(Some("ann"), Some("agent"), &config, dir.path(), &env);
+        assert_eq!(given.unwrap().id, "ann");
+    }
 }

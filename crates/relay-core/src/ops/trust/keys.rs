@@ -13,16 +13,14 @@ use relay_wire::allowed_signers::AllowedSigners;
 use relay_wire::error::{Error, Result};
 use relay_wire::signature::{NAMESPACE, fingerprint};
 
+use crate::resolve::environment::Environment;
+
 /// Where `relay keys generate` puts a key when not told: `$XDG_CONFIG_HOME/relay/signing_key`,
 /// else `~/.config/relay/signing_key`.
-pub fn default_key_path() -> Result<PathBuf> {
-    let config = std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
-        .ok_or_else(|| {
-            Error::InvalidInput("neither XDG_CONFIG_HOME nor HOME is set: give --out PATH".into())
-        })?;
+pub fn default_key_path(env: &Environment) -> Result<PathBuf> {
+    let config = env.config_home().ok_or_else(|| {
+        Error::InvalidInput("neither XDG_CONFIG_HOME nor HOME is set: give --out PATH".into())
+    })?;
     Ok(config.join("relay").join("signing_key"))
 }
 

@@ -21,16 +21,14 @@ use relay_wire::error::Result;
 use relay_wire::signature::{self, RecordKind, Signature};
 use relay_wire::{Fact, Package, Session, time};
 
+use crate::resolve::environment::Environment;
+
 /// The key a `--sign` without a configured key uses.
 pub const DEFAULT_KEY: &str = "~/.ssh/id_ed25519";
 
-/// `~` or `~/…` with the home folder put in; other paths as given.
-pub fn expand_home(path: &str) -> PathBuf {
-    let home = || {
-        std::env::var_os("HOME")
-            .or_else(|| std::env::var_os("USERPROFILE"))
-            .map(PathBuf::from)
-    };
+/// `~` or `~/…` with the home folder of `env` put in; other paths as given.
+pub fn expand_home(path: &str, env: &Environment) -> PathBuf {
+    let home = || env.home();
     match path.strip_prefix('~') {
         Some("") => home().unwrap_or_else(|| PathBuf::from(path)),
         Some(rest) if rest.starts_with('/') || rest.starts_with('\\') => {
@@ -43,15 +41,21 @@ pub fn expand_home(path: &str) -> PathBuf {
 /// The key this process signs with: `flag` (`--sign-with`, or `RELAY_SIGNING_KEY`), else
 /// `[sign] key` in config.toml (relative to the folder that holds `.relay/`), else, with
 /// `sign` (`--sign`), `~/.ssh/id_ed25519`; `None`: writes are not signed.
-pub fn key_path(store: &Store, flag: Option<&Path>, sign: bool, cwd: &Path) -> Option<PathBuf> {
+pub fn key_path(
+    store: &Store,
+    flag: Option<&Path>,
+    sign: bool,
+    cwd: &Path,
+    env: &Environment,
+) -> Option<PathBuf> {
     if let Some(p) = flag.filter(|p| !p.as_os_str().is_empty()) {
-        return Some(cwd.join(expand_home(&p.to_string_lossy())));
+        return Some(cwd.join(expand_home(&p.to_string_lossy(), env)));
     }
     if let Some(k) = store.config().sign.key.as_deref().filter(|k| !k.is_empty()) {
         let base = store.root().parent().unwrap_or(store.root());
-        return Some(base.join(expand_home(k)));
+        return Some(base.join(expand_home(k, env)));
     }
-    sign.then(|| expand_home(DEFAULT_KEY))
+    sign.then(|| expand_home(DEFAULT_KEY, env))
 }
 
 /// The verdict on one record version.
@@ -648,11 +652,17 @@ mod tests {
 
     #[test]
     fn keys_resolve_flag_then_config_then_sign() {
-        assert_eq!(expand_home("/k"), PathBuf::from("/k"));
-        assert_eq!(expand_home("~x"), PathBuf::from("~x"));
-        if let Some(home) = std::env::var_os("HOME") {
-            assert_eq!(expand_home("~/.ssh/k"), PathBuf::from(home).join(".ssh/k"));
-        }
+        let env = Environment::from_pairs([(crate::resolve::environment::HOME, "/home/jo")]);
+        assert_eq!(expand_home("/k", &env), PathBuf::from("/k"));
+        assert_eq!(expand_home("~x", &env), PathBuf::from("~x"));
+        assert_eq!(
+            expand_home("~/.ssh/k", &env),
+            PathBuf::from("/home/jo/.ssh/k")
+        );
+        assert_eq!(
+            expand_home("~/.ssh/k", &Environment::default()),
+            PathBuf::from("~/.ssh/k")
+        );
         assert!(Verdict::Unsigned.fails(true) && !Verdict::Unsigned.fails(false));
         assert!(Verdict::Bad.fails(false) && Verdict::Revoked.fails(false));
     }
