@@ -1,8 +1,9 @@
 //! The Agent Memory Protocol's six operations (store, search, get, delete, list, status) over
 //! relay's packages: an AMP record is a lesson, checkpoint or snippet package
 //! ([`relay_wire::memory`]) read and written through its AMP shape ([`relay_wire::amp`]). Every
-//! transport (MCP tools, HTTP routes) parses its request, calls these, and renders the JSON they
-//! return.
+//! transport (MCP tools, HTTP routes) deserializes its request ([`crate::request::memory`]),
+//! calls these, and renders the JSON they return. A store under an id already stored writes
+//! the record's next version ([`super::upsert`]).
 
 use std::path::Path;
 
@@ -197,4 +198,54 @@ pub fn status(store: &Store, projects: &[String], model: Option<&str>) -> Result
             "embedding_model": model,
         }
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::relevant::Explain;
+    use relay_store::packages::{Location, StoredPackage};
+
+    fn ranked(similarity: Option<f32>) -> Ranked {
+        let package = relay_wire::Package::from_map(
+            json!({"package_id": "pkg_1", "project_id": "demo", "relay_version": "0.1",
+                "title": "Rotate tokens", "status": "complete", "package_type": "x-lesson",
+                "review_type": "none", "created_at": "2026-01-01T00:00:00Z",
+                "created_by": {"id": "a", "type": "agent"}})
+            .as_object()
+            .unwrap()
+            .clone(),
+        )
+        .unwrap();
+        Ranked {
+            stored: StoredPackage {
+                hash: package.content_hash(),
+                package,
+                version: 1,
+                transition: None,
+                location: Location {
+                    path: Default::default(),
+                    line: 0,
+                },
+            },
+            score: 7.5,
+            matched: vec!["title"],
+            query: crate::search::query::parse("rotate tokens zebra"),
+            explain: similarity.map(|s| Explain {
+                mode: Mode::Hybrid,
+                keyword_rank: None,
+                semantic_rank: Some(1),
+                similarity: Some(s),
+            }),
+        }
+    }
+
+    #[test]
+    fn the_score_is_on_one_scale_from_0_to_1_in_every_mode() {
+        // Keyword: the share of the query's words held, whatever the ranking's own score.
+        assert_eq!(amp_score(&ranked(None)), 0.6667);
+        // By meaning: the cosine similarity, below 0 counting as 0.
+        assert_eq!(amp_score(&ranked(Some(0.83))), 0.83);
+        assert_eq!(amp_score(&ranked(Some(-0.2))), 0.0);
+    }
 }
