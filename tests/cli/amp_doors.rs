@@ -290,3 +290,52 @@ fn min_score_is_the_share_of_the_query_words_in_keyword_search() {
         assert_eq!(code, "invalid_input", "{door}");
     });
 }
+
+/// Over HTTP, "every project the caller may read" is a token's projects.
+#[test]
+fn http_reads_without_a_project_cover_the_projects_of_the_callers_token() {
+    let amp = Amp::new(true);
+    for (project, title) in [("web", "Cache busting"), ("demo", "Cache warming")] {
+        amp.call(
+            "store",
+            json!({"project": project, "record": {"type": "lesson", "title": title,
+                "content": "cache notes"}}),
+        );
+    }
+    let made = (amp.env).ok_json(&[
+        "token",
+        "create",
+        "--actor",
+        "bot",
+        "--scope",
+        "web",
+        "--read-only",
+    ]);
+    let auth = format!("Authorization: Bearer {}", made["token"].as_str().unwrap());
+    let Door::Http(server) = &amp.door else {
+        unreachable!()
+    };
+    let get = |path: &str| curl(&amp.env, &["-H", &auth, &server.at(path)]);
+    let (status, listed) = get("/amp/records");
+    assert_eq!((status, &listed["total"]), (200, &json!(1)), "{listed}");
+    assert_eq!(listed["records"][0]["project"], "web");
+    let (_, stats) = get("/amp/status");
+    assert_eq!(stats["stats"]["lessons"], 1, "{stats}");
+    let (_, found) = curl(
+        &amp.env,
+        &[
+            "-X",
+            "POST",
+            "-H",
+            &auth,
+            "-H",
+            "Content-Type: application/json",
+            "-d",
+            r#"{"query": "cache"}"#,
+            &server.at("/amp/search"),
+        ],
+    );
+    assert_eq!(found["total"], 1, "{found}");
+    let (status, refused) = get("/amp/records?project=demo");
+    assert_eq!(status, 403, "{refused}");
+}
