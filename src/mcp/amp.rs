@@ -1,19 +1,24 @@
 //! The Agent Memory Protocol's operations as MCP tools (`amp_store`, `amp_search`, `amp_get`,
-//! `amp_delete`, `amp_list`, `amp_status`): each parses its arguments, calls `ops::memory::amp`, and
-//! returns the AMP response object.
+//! `amp_delete`, `amp_list`, `amp_status`): each deserializes its arguments into the core's
+//! request type (`relay_core::request::memory`), calls `ops::memory::amp`, and returns the
+//! AMP response object. A read without a project (the call's, `relay mcp --project` or
+//! RELAY_PROJECT) covers every project, as over HTTP.
 
 use serde_json::Value;
 
 use super::call::{Call, invalid};
 use super::schema::{Kind, Param, opt, req};
 use relay_core::ops::memory::amp;
+use relay_core::request::memory::{
+    DeleteRequest, GetRequest, ListRequest, SearchRequest, StoreRequest,
+};
 use relay_core::search::semantic::{self, ModelChoice, ModelState};
 use relay_wire::error::Result;
 
 pub const STORE: &[Param] = &[req(
     "record",
     Kind::Obj,
-    "The AMP record: {type: lesson|checkpoint|snippet, content, tags?, agent?, …} plus the type's fields (lesson: title, severity info|warning|critical; checkpoint: working_on, state {decisions, blockers, artifacts, flags}; snippet: file_path, language, start_line, end_line). Its project is record.project, else the call's project (two that differ are refused). Stored as a package of type x-lesson, x-checkpoint or x-snippet; an id given makes the store idempotent",
+    "The AMP record: {type: lesson|checkpoint|snippet, content, tags?, agent?, …} plus the type's fields (lesson: title, severity info|warning|critical; checkpoint: working_on, state {decisions, blockers, artifacts, flags}; snippet: file_path, language, start_line, end_line). Its project is record.project, else the call's project (two that differ are refused). Stored as a package of type x-lesson, x-checkpoint or x-snippet; storing again under an id already stored writes a new version of that record (created: false); members relay has no field for are kept and returned",
 )];
 
 pub const SEARCH: &[Param] = &[
@@ -39,7 +44,7 @@ pub const SEARCH: &[Param] = &[
     opt(
         "min_score",
         Kind::Num { min: 0.0, max: 1.0 },
-        "Leave out results scoring below this (cosine similarity when searched by meaning)",
+        "Leave out results scoring below this, from 0 to 1 in every mode: the cosine similarity where the record was ranked by meaning, else the share of the query's words it holds",
     ),
     opt(
         "as_of",
@@ -88,62 +93,60 @@ pub const LIST: &[Param] = &[
     ),
 ];
 
-/// The projects a call reads: the selected one.
+/// The projects a call reads: the one selected (the call's, the server's, RELAY_PROJECT),
+/// else every project.
 fn projects(c: &Call) -> Result<Vec<String>> {
-    c.ctx.projects(false)
+    let selected =
+        c.ctx.project.is_some() || std::env::var("RELAY_PROJECT").is_ok_and(|p| !p.is_empty());
+    c.ctx.projects(!selected)
 }
 
 pub fn store(c: &Call) -> Result<Value> {
-    let Some(Value::Object(record)) = c.args.get("record") else {
+    if !matches!(c.args.get("record"), Some(Value::Object(_))) {
         return Err(invalid("`record` must be an object".into()));
-    };
-    // The record's `project` (AMP's member) or the call's; two that differ are refused.
-    let project = match relay_wire::amp::named_project(c.args.str("project"), Some(record))? {
+    }
+    let req: StoreRequest = c.request(&["project"])?;
+    // The record's `project` (AMP's member) or the call's (two that differ are refused),
+    // else the project of the record its id names, else the server's.
+    let store = c.ctx.store()?;
+    let named = req.named_project()?;
+    let stored = amp::stored_project(store, &req.record, named.as_deref())?;
+    let project = match named.or(stored) {
         Some(p) => p,
         None => c.ctx.project()?,
     };
-    amp::store(c.ctx.store()?, c.ctx.cwd, project, record, &c.claim())
+    amp::store(store, c.ctx.cwd, project, &req.record, &c.claim())
 }
 
 pub fn search(c: &Call) -> Result<Value> {
+    let req: SearchRequest = c.request(&[])?;
+    req.validate()?;
     let (mode, model) = c.ranking(None, None)?;
-    let req = amp::SearchRequest {
-        query: c.args.text("query"),
-        kind: c.args.str("type"),
-        tags: c.args.strs("tags"),
-        limit: c.args.int("limit").map(|n| n as usize),
-        min_score: c.args.num("min_score"),
-        as_of: c.time("as_of")?,
-    };
     amp::search(c.ctx.store()?, &projects(c)?, &req, mode, model.as_ref())
 }
 
 pub fn get(c: &Call) -> Result<Value> {
-    amp::get(c.ctx.store()?, &c.args.text("id"))
+    let req: GetRequest = c.request(&[])?;
+    amp::get(c.ctx.store()?, &req.id)
 }
 
 pub fn delete(c: &Call) -> Result<Value> {
+    let req: DeleteRequest = c.request(&[])?;
+    req.validate()?;
     amp::delete(
         c.ctx.store()?,
         c.ctx.cwd,
-        &c.args.text("id"),
-        c.args.str("reason"),
+        &req.id,
+        &req.reason(),
         &c.claim(),
     )
 }
 
 pub fn list(c: &Call) -> Result<Value> {
-    let req = amp::ListRequest {
-        kind: c.args.str("type"),
-        agent: c.args.str("agent"),
-        limit: c.args.int("limit").map(|n| n as usize),
-        offset: c.args.int("offset").map_or(0, |n| n.max(0) as usize),
-        order: c.args.str("order"),
-        as_of: c.time("as_of")?,
-    };
+    let req: ListRequest = c.request(&[])?;
+    req.validate()?;
     amp::list(c.ctx.store()?, &projects(c)?, &req)
 }
-
 pub fn status(c: &Call) -> Result<Value> {
     let store = c.ctx.store()?;
     // The model is named by its identity (a digest of its files), as relay serve names it.

@@ -165,8 +165,9 @@ fn amp_over_http_honours_project_refuses_unknown_parameters_and_keeps_the_reason
     assert_eq!(project_of(stored["id"].as_str().unwrap()), "web");
     let (status, found) = post("/amp/search?project=web", json!({"query": "digest"}));
     assert_eq!((status, found["total"].as_u64()), (200, Some(2)), "{found}");
+    // Issue 38: without a project, search covers every project the caller may read.
     let (_, found) = post("/amp/search", json!({"query": "digest"}));
-    assert_eq!(found["total"], 0, "the default project holds none: {found}");
+    assert_eq!(found["total"], 2, "every project: {found}");
     let (_, found) = post("/amp/search", json!({"query": "digest", "project": "web"}));
     assert_eq!(found["total"], 2, "{found}");
 
@@ -322,5 +323,6 @@ fn mcp_amp_store_honours_the_records_project() {
     assert_eq!(listed["total"], 1, "{listed}");
     assert_eq!(listed["records"][0]["id"], stored["id"]);
     assert_eq!(listed["records"][0]["project"], "web");
-    assert_eq!(ok(&replies[2])["total"], 0, "not in the default project");
+    // Issue 38: without a project, list covers every project.
+    assert_eq!(ok(&replies[2])["total"], 1, "every project");
 }

@@ -4,6 +4,7 @@ mod harness;
 
 mod agent_hooks;
 mod amp;
+mod amp_doors;
 mod architecture;
 mod backup;
 mod cache_git;

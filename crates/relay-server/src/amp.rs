@@ -1,9 +1,11 @@
 //! The Agent Memory Protocol's HTTP binding in `relay serve`: `POST /amp/store`, `POST
 //! /amp/search`, `GET|DELETE /amp/records/{id}`, `GET /amp/records?type=…`, `GET /amp/status`.
-//! Each parses its request, checks the caller's token against the project, calls `ops::memory::amp`,
-//! and answers with the AMP response object. The project is the request's `project` (the
-//! record's or the search body's, and `?project=`; two that differ are refused), else the
-//! store's `default_project`. As on every route, a parameter the operation does not take, in
+//! Each parses its request (the core's `request::memory` types), checks the caller's token
+//! against the project, calls `ops::memory::amp`, and answers with the AMP response object.
+//! A store goes into the request's `project` (the record's, or `?project=`; two that differ
+//! are refused), else the project of the record its id names, else the store's
+//! `default_project`; search, list and status read the project named, else every project
+//! the caller may read. As on every route, a parameter the operation does not take, in
 //! the query string or the body, is refused with 400 and nothing is done.
 
 use axum::extract::State;
@@ -16,8 +18,10 @@ use super::params::search_mode;
 use super::reply::{Answer, Reply};
 use super::state::{AppState, Shared};
 use relay_core::ops::{memory::amp, packages::pull};
+use relay_core::request::memory::{
+    DeleteRequest, ListRequest, SearchRequest, StatusRequest, StoreRequest,
+};
 use relay_wire::error::{Error, Result};
-use relay_wire::time;
 
 /// The project a request names, else the store's default.
 fn project_of(s: &Shared, named: Option<String>) -> Result<String> {
@@ -29,6 +33,18 @@ fn project_of(s: &Shared, named: Option<String>) -> Result<String> {
                     .into(),
             )
         })
+}
+
+/// The projects a read covers: the one named (which the caller must be able to read), else
+/// every project the caller may read.
+fn projects_of(s: &Shared, caller: &Caller, named: Option<String>) -> Result<Vec<String>> {
+    match named {
+        Some(p) => {
+            caller.may_read(&p)?;
+            relay_core::request::scope::only_project(&s.store, p)
+        }
+        None => caller.projects(&s.store),
+    }
 }
 
 fn string(body: &Map<String, Value>, name: &str) -> Result<Option<String>> {
@@ -62,8 +78,8 @@ fn operation(body: &mut Map<String, Value>, route: &str) -> Result<()> {
     }
 }
 
-/// store: `{"record": {…}}` (an `"operation": "store"` member is allowed). 201 when written,
-/// 200 when the same record was already stored.
+/// store: `{"record": {…}}` (an `"operation": "store"` member is allowed). 201 when written
+/// anew, 200 when the id was already stored (a new version, or the same content again).
 pub async fn store(
     State(state): State<AppState>,
     caller: Caller,
@@ -72,44 +88,33 @@ pub async fn store(
 ) -> Answer {
     let mut body = body.object("an AMP store request", true)?;
     operation(&mut body, "store")?;
-    let record = match body.remove("record") {
-        Some(Value::Object(r)) => r,
-        _ => return Err(Error::InvalidInput("`record` must be an object".into()).into()),
-    };
-    if let Some(name) = body.keys().next() {
+    if !matches!(body.get("record"), Some(Value::Object(_))) {
+        return Err(Error::InvalidInput("`record` must be an object".into()).into());
+    }
+    if let Some(name) = body.keys().find(|k| *k != "record") {
         return Err(Error::InvalidSchema(relay_wire::error::SchemaError::new(
             name.as_str(),
             "an AMP store request takes `operation` and `record` only",
         ))
         .into());
     }
+    let mut req: StoreRequest =
+        JsonBody(Some(Value::Object(body))).parse("an AMP store request")?;
+    req.project = q.project;
+    req.validate()?;
     state
         .blocking(move |s| {
-            let project = project_of(s, relay_wire::amp::named_project(q.project, Some(&record))?)?;
+            let named = req.named_project()?;
+            let stored = amp::stored_project(&s.store, &req.record, named.as_deref())?;
+            let project = project_of(s, named.or(stored))?;
             caller.may_write(&project)?;
-            caller.may_name(string(&record, "agent")?.as_deref(), None)?;
+            caller.may_name(string(&req.record, "agent")?.as_deref(), None)?;
             let claim = caller.claim(s, None);
-            let answer = amp::store(&s.store, &s.cwd, project, &record, &claim)?;
+            let answer = amp::store(&s.store, &s.cwd, project, &req.record, &claim)?;
             let created = answer["created"].as_bool().unwrap_or(false);
             Ok(Reply::written(created, answer))
         })
         .await
-}
-
-/// The body of search (§3.3 of AMP).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SearchBody {
-    query: String,
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    #[serde(default)]
-    tags: Vec<String>,
-    project: Option<String>,
-    limit: Option<usize>,
-    min_score: Option<f64>,
-    /// A snapshot read: ranked over the store as it stood at this time.
-    as_of: Option<String>,
 }
 
 pub async fn search(
@@ -120,8 +125,9 @@ pub async fn search(
 ) -> Answer {
     let mut body = body.object("an AMP search request", true)?;
     operation(&mut body, "search")?;
-    let body: SearchBody = JsonBody(Some(Value::Object(body))).parse("an AMP search request")?;
-    let named = match (q.project, body.project) {
+    let mut req: SearchRequest =
+        JsonBody(Some(Value::Object(body))).parse("an AMP search request")?;
+    req.project = match (q.project, req.project) {
         (Some(a), Some(b)) if a != b => {
             return Err(Error::InvalidInput(format!(
                 "?project={a} and the body's project `{b}` differ: give one, or the same in both"
@@ -130,21 +136,13 @@ pub async fn search(
         }
         (a, b) => a.or(b),
     };
+    req.validate()?;
     state
         .blocking(move |s| {
-            let project = project_of(s, named)?;
-            caller.may_read(&project)?;
+            let projects = projects_of(s, &caller, req.project.clone())?;
             let model = s.model.clone();
             let mode = search_mode(None, model.as_deref())?;
-            let req = amp::SearchRequest {
-                query: body.query,
-                kind: body.kind,
-                tags: body.tags,
-                limit: body.limit,
-                min_score: body.min_score,
-                as_of: time::parse_time("as_of", body.as_of.as_deref())?,
-            };
-            let answer = amp::search(&s.store, &[project], &req, mode, model.as_deref())?;
+            let answer = amp::search(&s.store, &projects, &req, mode, model.as_deref())?;
             Ok(Reply::ok(answer))
         })
         .await
@@ -165,7 +163,7 @@ pub async fn get(
         .await
 }
 
-/// Why a record is deleted: `?reason=`, or the body `{"reason": …}`.
+/// Why a record is deleted: `?reason=`, or the body `{"reason": …}` (the id is the path's).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeleteParams {
@@ -191,75 +189,51 @@ pub async fn delete(
         }
         (a, b) => a.or(b),
     };
+    let req = DeleteRequest { id, reason };
+    req.validate()?;
     state
         .blocking(move |s| {
-            caller.may_write(pull::specific(s.store.view(), &id)?.package.project_id())?;
+            caller.may_write(pull::specific(s.store.view(), &req.id)?.package.project_id())?;
             let claim = caller.claim(s, None);
             Ok(Reply::ok(amp::delete(
-                &s.store, &s.cwd, &id, reason, &claim,
+                &s.store,
+                &s.cwd,
+                &req.id,
+                &req.reason(),
+                &claim,
             )?))
         })
         .await
 }
 
-/// The query of list.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ListQuery {
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    agent: Option<String>,
-    project: Option<String>,
-    limit: Option<usize>,
-    #[serde(default)]
-    offset: usize,
-    order: Option<String>,
-    /// A snapshot read: the records as the store stood at this time.
-    as_of: Option<String>,
-}
-
+/// list: `GET /amp/records?type=…` (the query is the core's [`ListRequest`]).
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
-    Params(q): Params<ListQuery>,
+    Params(req): Params<ListRequest>,
 ) -> Answer {
+    req.validate()?;
     state
         .blocking(move |s| {
-            let project = project_of(s, q.project)?;
-            caller.may_read(&project)?;
-            let req = amp::ListRequest {
-                kind: q.kind,
-                agent: q.agent,
-                limit: q.limit,
-                offset: q.offset,
-                order: q.order,
-                as_of: time::parse_time("as_of", q.as_of.as_deref())?,
-            };
-            Ok(Reply::ok(amp::list(&s.store, &[project], &req)?))
+            let projects = projects_of(s, &caller, req.project.clone())?;
+            Ok(Reply::ok(amp::list(&s.store, &projects, &req)?))
         })
         .await
 }
 
-/// The query of status.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StatusQuery {
-    project: Option<String>,
-}
-
+/// status: `GET /amp/status` (the query is the core's [`StatusRequest`]).
 pub async fn status(
     State(state): State<AppState>,
     caller: Caller,
-    Params(q): Params<StatusQuery>,
+    Params(req): Params<StatusRequest>,
 ) -> Answer {
     state
         .blocking(move |s| {
-            let project = project_of(s, q.project)?;
-            caller.may_read(&project)?;
+            let projects = projects_of(s, &caller, req.project)?;
             let model = s.model.as_ref().map(|m| m.identity().to_string());
             Ok(Reply::ok(amp::status(
                 &s.store,
-                &[project],
+                &projects,
                 model.as_deref(),
             )?))
         })

@@ -8,7 +8,60 @@ use serde_json::{Map, Value, json};
 
 use crate::Package;
 use crate::error::{Error, Result};
-use crate::memory::{Checkpoint, Kind, Lesson, Snippet};
+use crate::memory::{AMP_EXTRA, Checkpoint, FLAGS, Kind, Lesson, Snippet};
+
+/// The members every AMP record may hold that relay reads itself.
+const COMMON: [&str; 7] = [
+    "id",
+    "type",
+    "content",
+    "created_at",
+    "agent",
+    "project",
+    "tags",
+];
+
+/// The members of a record of `kind` that relay reads itself; any other is kept as given in
+/// [`AMP_EXTRA`] and returned with the record.
+fn own_members(kind: Kind) -> &'static [&'static str] {
+    match kind {
+        Kind::Lesson => &["title", "severity"],
+        Kind::Checkpoint => &["working_on", "state"],
+        Kind::Snippet => &["file_path", "language", "start_line", "end_line", "title"],
+    }
+}
+
+/// The members of a checkpoint's `state` that relay reads itself.
+const STATE_MEMBERS: [&str; 4] = ["decisions", "blockers", "artifacts", "flags"];
+
+/// The members of `record` relay keeps only as given: those neither common nor the kind's
+/// own, and under `state` a checkpoint state's members relay does not read.
+fn extra_members(kind: Kind, record: &Map<String, Value>) -> Map<String, Value> {
+    let own = own_members(kind);
+    let mut extra: Map<String, Value> = (record.iter())
+        .filter(|(k, _)| !COMMON.contains(&k.as_str()) && !own.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    if kind == Kind::Checkpoint
+        && let Some(Value::Object(state)) = record.get("state")
+    {
+        let unread: Map<String, Value> = (state.iter())
+            .filter(|(k, _)| !STATE_MEMBERS.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if !unread.is_empty() {
+            extra.insert("state".into(), Value::Object(unread));
+        }
+    }
+    extra
+}
+
+/// The status among a checkpoint's flags: the first that is one of [`FLAGS`], in any case.
+fn status_flag(flags: &[String]) -> Option<String> {
+    (flags.iter())
+        .map(|f| f.to_ascii_uppercase())
+        .find(|f| FLAGS.contains(&f.as_str()))
+}
 
 fn bad(message: String) -> Error {
     Error::InvalidInput(message)
@@ -114,19 +167,14 @@ pub fn to_input(record: &Map<String, Value>) -> Result<Map<String, Value>> {
                 texts(&state, k).map_err(|e| bad(e.to_string().replace("record.", "record.state.")))
             };
             let flags = state_list("flags")?;
-            if flags.len() > 1 {
-                return Err(bad(
-                    "record.state.flags holds one flag in relay (IDLE, IN_PROGRESS or BLOCKED)"
-                        .into(),
-                ));
-            }
             let working_on = text(record, "working_on")?.or(content);
             Checkpoint {
                 working_on: required(working_on, "working_on")?,
                 decisions: state_list("decisions")?,
                 blockers: state_list("blockers")?,
                 artifacts: state_list("artifacts")?,
-                flag: flags.into_iter().next(),
+                flag: status_flag(&flags),
+                flags,
             }
             .to_input()
         }
@@ -135,7 +183,7 @@ pub fn to_input(record: &Map<String, Value>) -> Result<Map<String, Value>> {
             let text_of = required(content, "content")?;
             let lines = text_of.lines().count().max(1) as u64;
             Snippet {
-                path: required(text(record, "file_path")?, "file_path")?,
+                path: text(record, "file_path")?.unwrap_or_default(),
                 start_line: start,
                 end_line: number(record, "end_line")?.unwrap_or(start + lines - 1),
                 language: text(record, "language")?,
@@ -152,6 +200,10 @@ pub fn to_input(record: &Map<String, Value>) -> Result<Map<String, Value>> {
     }
     if let Some(id) = text(record, "id")? {
         input.insert("package_id".into(), json!(id));
+    }
+    let extra = extra_members(kind, record);
+    if !extra.is_empty() {
+        input.insert(AMP_EXTRA.into(), Value::Object(extra));
     }
     Ok(input)
 }
@@ -202,8 +254,13 @@ pub fn to_record(p: &Package) -> Option<Value> {
                 "decisions": p.list("decisions_made"),
                 "blockers": p.list("x-blockers"),
                 "artifacts": p.list("x-artifacts"),
-                "flags": p.str_field("x-flag").into_iter().collect::<Vec<_>>(),
+                "flags": match m.get("x-flags") {
+                    Some(flags) => flags.clone(),
+                    None => json!(p.str_field("x-flag").into_iter().collect::<Vec<_>>()),
+                },
             });
+            // The session the record names (free text), else the relay session it was
+            // written in.
             if let Some(s) = m
                 .get("created_by")
                 .and_then(|c| c.get("session_id"))
@@ -214,7 +271,9 @@ pub fn to_record(p: &Package) -> Option<Value> {
         }
         Kind::Snippet => {
             r["content"] = get("content_md");
-            r["file_path"] = get("x-path");
+            if let Some(path) = m.get("x-path") {
+                r["file_path"] = path.clone();
+            }
             r["start_line"] = get("x-start-line");
             r["end_line"] = get("x-end-line");
             if let Some(l) = m.get("x-language") {
@@ -222,7 +281,32 @@ pub fn to_record(p: &Package) -> Option<Value> {
             }
         }
     }
+    if let Some(Value::Object(extra)) = m.get(AMP_EXTRA) {
+        keep_extra(&mut r, extra);
+    }
     Some(r)
+}
+
+/// Puts back the members a record held that relay has none of its own for. relay's own
+/// members stay as relay has them, but for `session_id`, which is the record's when it named
+/// one; a checkpoint's unread `state` members join its state.
+fn keep_extra(record: &mut Value, extra: &Map<String, Value>) {
+    let Some(r) = record.as_object_mut() else {
+        return;
+    };
+    for (name, value) in extra {
+        match (r.get_mut(name), value) {
+            (Some(Value::Object(state)), Value::Object(more)) if name == "state" => {
+                for (k, v) in more {
+                    state.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+            (Some(_), _) if name != "session_id" => {}
+            _ => {
+                r.insert(name.clone(), value.clone());
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -258,6 +342,53 @@ mod tests {
             (&sn["x-start-line"], &sn["x-end-line"]),
             (&json!(4), &json!(5))
         );
+    }
+
+    /// Issue 38: a record's members relay has none of its own for come back as given, a
+    /// checkpoint's `session_id` among them; `flags` is a list; `file_path` is optional.
+    #[test]
+    fn unknown_members_flags_and_a_snippet_without_a_file_round_trip() {
+        let cp = record(json!({
+            "type": "checkpoint", "working_on": "auth", "session_id": "chat-42",
+            "metadata": {"ticket": "OPS-7", "n": [1, 2]}, "updated_at": 5,
+            "state": {"flags": ["blocked", "needs-review"], "next": "ask ops"}
+        }));
+        let input = to_input(&cp).unwrap();
+        assert_eq!(input["x-flag"], "BLOCKED");
+        assert_eq!(input["x-flags"], json!(["blocked", "needs-review"]));
+        assert_eq!(
+            input[AMP_EXTRA],
+            json!({"session_id": "chat-42", "metadata": {"ticket": "OPS-7", "n": [1, 2]},
+                "updated_at": 5, "state": {"next": "ask ops"}})
+        );
+        let mut package = input.clone();
+        for (k, v) in [
+            ("package_id", json!("pkg_1")),
+            ("project_id", json!("demo")),
+            ("relay_version", json!("0.1")),
+            ("created_at", json!("2026-01-01T00:00:00Z")),
+            ("status", json!("complete")),
+            ("review_type", json!("none")),
+            (
+                "created_by",
+                json!({"id": "a", "type": "agent", "session_id": "ses_x"}),
+            ),
+        ] {
+            package.insert(k.into(), v);
+        }
+        let back = to_record(&Package::from_map(package).unwrap()).unwrap();
+        assert_eq!(back["session_id"], "chat-42");
+        assert_eq!(back["metadata"], json!({"ticket": "OPS-7", "n": [1, 2]}));
+        assert_eq!(back["updated_at"], 5);
+        assert_eq!(
+            back["state"],
+            json!({"decisions": [], "blockers": [], "artifacts": [],
+                "flags": ["blocked", "needs-review"], "next": "ask ops"})
+        );
+        let sn = to_input(&record(json!({"type": "snippet", "content": "x = 1"}))).unwrap();
+        assert!(!sn.contains_key("x-path"));
+        assert_eq!(sn["title"], "Snippet, lines 1-1");
+        assert!(crate::memory::check_members(&sn).is_ok());
     }
 
     #[test]

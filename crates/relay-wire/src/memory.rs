@@ -7,8 +7,11 @@
 //! | type | members |
 //! |---|---|
 //! | `x-lesson` | `title`, `description` (the lesson), `x-severity`: `info`, `warning` or `critical` |
-//! | `x-checkpoint` | `x-working-on`, `x-flag` (`IDLE`, `IN_PROGRESS`, `BLOCKED`), `x-blockers` and `x-artifacts` (lists of text), `decisions_made`; `description` repeats what it is working on |
-//! | `x-snippet` | `content_md` (the text), `x-path`, `x-start-line`, `x-end-line` (1-based, inclusive), `x-language`, `x-git-blob` (the file's blob id in git, when known); `description` is the note |
+//! | `x-checkpoint` | `x-working-on`, `x-flag` (`IDLE`, `IN_PROGRESS`, `BLOCKED`), `x-flags` (every flag given, a list of text), `x-blockers` and `x-artifacts` (lists of text), `decisions_made`; `description` repeats what it is working on |
+//! | `x-snippet` | `content_md` (the text), `x-path` (optional), `x-start-line`, `x-end-line` (1-based, inclusive), `x-language`, `x-git-blob` (the file's blob id in git, when known); `description` is the note |
+//!
+//! Any memory package may carry `x-amp-extra`, an object of the members an Agent Memory
+//! Protocol record held that relay has no member for (kept and returned as given).
 
 use serde_json::{Map, Value, json};
 
@@ -19,6 +22,13 @@ pub const SNIPPET: &str = "x-snippet";
 
 pub const SEVERITIES: [&str; 3] = ["info", "warning", "critical"];
 pub const FLAGS: [&str; 3] = ["IDLE", "IN_PROGRESS", "BLOCKED"];
+
+/// The member holding an AMP record's members relay has no member of its own for.
+pub const AMP_EXTRA: &str = "x-amp-extra";
+
+/// The transition action of a later version that replaces a memory record's content (an AMP
+/// `store` under an existing id); the status stays as it was.
+pub const UPDATE_ACTION: &str = "update";
 
 /// The longest title a checkpoint takes from what it is working on, in characters.
 const TITLE_CHARS: usize = 120;
@@ -96,11 +106,15 @@ pub struct Checkpoint {
     pub artifacts: Vec<String>,
     /// `IN_PROGRESS` when not given (`BLOCKED` when there are blockers).
     pub flag: Option<String>,
+    /// Every flag given, in order (AMP's `state.flags` is a list), kept as `x-flags` when
+    /// not empty: free text, of which `flag` is the status.
+    pub flags: Vec<String>,
 }
 
 /// A piece of a file.
 #[derive(Debug, Clone, Default)]
 pub struct Snippet {
+    /// The file it comes from; empty for a snippet of no file.
     pub path: String,
     pub start_line: u64,
     pub end_line: u64,
@@ -184,6 +198,12 @@ impl Checkpoint {
         }
         m.insert("x-blockers".into(), json!(self.blockers));
         m.insert("x-artifacts".into(), json!(self.artifacts));
+        if !self.flags.is_empty() {
+            if self.flags.iter().any(|f| f.trim().is_empty()) {
+                return Err("a flag must not be empty".into());
+            }
+            m.insert("x-flags".into(), json!(self.flags));
+        }
         // A checkpoint is state, not an outcome: it stays out of the significant packages.
         m.insert("significance".into(), json!(2));
         Ok(m)
@@ -192,7 +212,6 @@ impl Checkpoint {
 
 impl Snippet {
     pub fn to_input(&self) -> Result<Map<String, Value>, String> {
-        required("a snippet's path", &self.path)?;
         if self.start_line == 0 || self.end_line < self.start_line {
             return Err(format!(
                 "lines {}-{} are not a range of lines (1-based, start ≤ end)",
@@ -201,18 +220,18 @@ impl Snippet {
         }
         let mut m = Map::new();
         m.insert("package_type".into(), json!(SNIPPET));
-        m.insert(
-            "title".into(),
-            json!(format!(
-                "{}:{}-{}",
-                self.path, self.start_line, self.end_line
-            )),
-        );
+        let title = match self.path.trim().is_empty() {
+            false => format!("{}:{}-{}", self.path, self.start_line, self.end_line),
+            true => format!("Snippet, lines {}-{}", self.start_line, self.end_line),
+        };
+        m.insert("title".into(), json!(title));
         if let Some(note) = self.note.as_deref().filter(|n| !n.trim().is_empty()) {
             m.insert("description".into(), json!(note));
         }
         m.insert("content_md".into(), json!(self.text));
-        m.insert("x-path".into(), json!(self.path));
+        if !self.path.trim().is_empty() {
+            m.insert("x-path".into(), json!(self.path));
+        }
         m.insert("x-start-line".into(), json!(self.start_line));
         m.insert("x-end-line".into(), json!(self.end_line));
         if let Some(l) = &self.language {
@@ -237,6 +256,9 @@ pub fn check_members(package: &Map<String, Value>) -> Result<(), String> {
         return Ok(());
     };
     let text = |k: &str| package.get(k).and_then(Value::as_str);
+    if package.get(AMP_EXTRA).is_some_and(|v| !v.is_object()) {
+        return Err(format!("`{AMP_EXTRA}` must be an object"));
+    }
     let texts = |k: &str| -> Result<(), String> {
         match package.get(k) {
             None => Ok(()),
@@ -264,10 +286,11 @@ pub fn check_members(package: &Map<String, Value>) -> Result<(), String> {
                 None => {}
             }
             texts("x-blockers")?;
+            texts("x-flags")?;
             texts("x-artifacts")
         }
         Kind::Snippet => {
-            if text("x-path").is_none_or(|p| p.is_empty()) {
+            if package.contains_key("x-path") && text("x-path").is_none_or(|p| p.is_empty()) {
                 return Err("`x-path` must be a non-empty string".into());
             }
             let line = |k: &str| package.get(k).map(Value::as_u64);

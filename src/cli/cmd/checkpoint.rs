@@ -81,6 +81,7 @@ pub fn run(ctx: &mut Ctx, args: CheckpointArgs) -> CmdResult {
         blockers: args.blockers,
         artifacts: args.artifacts,
         flag: args.flag,
+        flags: Vec::new(),
     }
     .to_input()
     .map_err(Error::InvalidInput)?;

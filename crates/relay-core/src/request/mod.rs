@@ -5,6 +5,7 @@
 
 pub mod facts;
 pub mod listing;
+pub mod memory;
 pub mod orchestrate;
 pub mod orient;
 pub mod scope;

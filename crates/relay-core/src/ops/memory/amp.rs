@@ -1,26 +1,51 @@
 //! The Agent Memory Protocol's six operations (store, search, get, delete, list, status) over
 //! relay's packages: an AMP record is a lesson, checkpoint or snippet package
 //! ([`relay_wire::memory`]) read and written through its AMP shape ([`relay_wire::amp`]). Every
-//! transport (MCP tools, HTTP routes) parses its request, calls these, and renders the JSON they
-//! return.
+//! transport (MCP tools, HTTP routes) deserializes its request ([`crate::request::memory`]),
+//! calls these, and renders the JSON they return. A store under an id already stored writes
+//! the record's next version ([`super::upsert`]).
 
 use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
 use crate::ops::trust::attribution::{self, Claim};
+use crate::request::memory::{ListRequest, SearchRequest, package_types};
 use crate::search::filter::Filter;
 use crate::search::fuse::Mode;
 use crate::search::model::Model;
+use crate::search::relevant::Ranked;
 use relay_store::Store;
 use relay_wire::amp::{text, to_input, to_record};
 use relay_wire::error::{Error, Result};
 use relay_wire::memory::Kind;
 
-/// How many results a search or list gives unless asked.
-pub const DEFAULT_LIMIT: usize = 10;
+/// The project a record stored under an id already stored lives in (a new version stays in
+/// its project); `None` for a new record. A request that names another project is refused.
+pub fn stored_project(
+    store: &Store,
+    record: &Map<String, Value>,
+    named: Option<&str>,
+) -> Result<Option<String>> {
+    let Some(id) = text(record, "id")? else {
+        return Ok(None);
+    };
+    let Some(current) = super::upsert::existing(store, &id)? else {
+        return Ok(None);
+    };
+    let project = current.package.project_id().to_string();
+    match named {
+        Some(other) if other != project => Err(Error::InvalidInput(format!(
+            "record `{id}` is stored in project `{project}`, not `{other}`: store it again \
+             there, or under a new id"
+        ))),
+        _ => Ok(Some(project)),
+    }
+}
 
-/// What `store` answers: `{"success", "id", "created"}`.
+/// What `store` answers: `{"success", "id", "created"}`. Under an id already stored, the
+/// record's new content is the next version of that record (`created: false`), and the same
+/// content again writes nothing (`created: false` too).
 pub fn store(
     store: &Store,
     cwd: &Path,
@@ -34,8 +59,13 @@ pub fn store(
         claim.actor = Some(agent);
         claim.actor_type.get_or_insert_with(|| "agent".into());
     }
-    if let Some(s) = text(record, "session_id")? {
-        claim.session = Some(s);
+    // A record's `session_id` is the caller's correlation text, kept with the record
+    // (`relay_wire::amp`), not a relay session.
+    if let Some(id) = text(record, "id")?
+        && super::upsert::existing(store, &id)?.is_some()
+    {
+        super::upsert::update(store, cwd, &id, &project, input, &claim)?;
+        return Ok(json!({"success": true, "id": id, "created": false}));
     }
     let done = attribution::deposit(store, cwd, input, project, &claim)?;
     Ok(json!({"success": true, "id": done.package.id(), "created": done.created}))
@@ -57,74 +87,24 @@ pub fn get(store: &Store, id: &str) -> Result<Value> {
     Ok(json!({"success": true, "record": record}))
 }
 
-/// The reason a `delete` records when the caller gives none.
-pub const DEFAULT_DELETE_REASON: &str = "deleted through the Agent Memory Protocol";
-
 /// `delete` is a retraction: reads stop showing the record, its history keeps it.
-pub fn delete(
-    store: &Store,
-    cwd: &Path,
-    id: &str,
-    reason: Option<String>,
-    claim: &Claim,
-) -> Result<Value> {
-    if reason.as_deref().is_some_and(|r| r.trim().is_empty()) {
-        return Err(Error::InvalidInput(
-            "reason is blank: say why the record is deleted, or leave reason out for the default"
-                .into(),
-        ));
-    }
+pub fn delete(store: &Store, cwd: &Path, id: &str, reason: &str, claim: &Claim) -> Result<Value> {
     get(store, id)?;
-    let reason = reason.unwrap_or_else(|| DEFAULT_DELETE_REASON.into());
-    let done = attribution::retract(store, cwd, id, &reason, None, claim)?;
+    let done = attribution::retract(store, cwd, id, reason, None, claim)?;
     Ok(json!({"success": true, "deleted": done.created, "retraction": done.retraction.raw}))
-}
-
-/// The package types an AMP `type` filter selects (every memory type when none is given).
-fn types(kind: Option<&str>) -> Result<Vec<String>> {
-    match kind {
-        None => Ok([Kind::Lesson, Kind::Checkpoint, Kind::Snippet]
-            .map(|k| k.package_type().to_string())
-            .to_vec()),
-        Some(t) => Kind::from_amp_type(t)
-            .map(|k| vec![k.package_type().to_string()])
-            .ok_or_else(|| {
-                Error::InvalidInput(format!("type `{t}` is not lesson, checkpoint or snippet"))
-            }),
-    }
-}
-
-/// What `list` is asked.
-#[derive(Debug, Clone, Default)]
-pub struct ListRequest {
-    pub kind: Option<String>,
-    pub agent: Option<String>,
-    pub limit: Option<usize>,
-    pub offset: usize,
-    /// `asc` or `desc` (the default), by `created_at`.
-    pub order: Option<String>,
-    /// A snapshot read: the records as the store stood at this time.
-    pub as_of: Option<relay_wire::time::Timestamp>,
 }
 
 /// `list`: `{"success", "records", "total", "has_more"}`, newest first unless `order` is `asc`.
 pub fn list(store: &Store, projects: &[String], req: &ListRequest) -> Result<Value> {
+    req.validate()?;
     let filter = Filter {
         actor: req.agent.clone(),
-        as_of: req.as_of,
+        as_of: crate::request::parse_as_of("as_of", req.as_of.as_deref())?,
         ..Filter::default()
     };
-    let ascending = match req.order.as_deref() {
-        None | Some("desc") => false,
-        Some("asc") => true,
-        Some(o) => {
-            return Err(Error::InvalidInput(format!(
-                "order `{o}` is not asc or desc"
-            )));
-        }
-    };
+    let ascending = req.ascending()?;
     let mut all = Vec::new();
-    for t in types(req.kind.as_deref())? {
+    for t in package_types(req.kind.as_deref())? {
         all.extend(crate::ops::memory::reads::of_type(
             store, projects, &t, &filter,
         )?);
@@ -140,26 +120,11 @@ pub fn list(store: &Store, projects: &[String], req: &ListRequest) -> Result<Val
         all.reverse();
     }
     let total = all.len();
-    let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
-    let records: Vec<Value> = (all.iter().skip(req.offset).take(limit))
+    let records: Vec<Value> = (all.iter().skip(req.offset).take(req.limit))
         .filter_map(|p| to_record(&p.package))
         .collect();
     let has_more = req.offset + records.len() < total;
     Ok(json!({"success": true, "records": records, "total": total, "has_more": has_more}))
-}
-
-/// What `search` is asked.
-#[derive(Debug, Clone, Default)]
-pub struct SearchRequest {
-    pub query: String,
-    pub kind: Option<String>,
-    pub tags: Vec<String>,
-    pub limit: Option<usize>,
-    /// Results scoring below this are left out (the score is the cosine similarity where
-    /// semantic search ranked it, else the ranking's score).
-    pub min_score: Option<f64>,
-    /// A snapshot read: ranked over the store as it stood at this time.
-    pub as_of: Option<relay_wire::time::Timestamp>,
 }
 
 /// `search`: `{"success", "results": [{"id", "score", "record"}], "total", "mode"}`.
@@ -170,24 +135,20 @@ pub fn search(
     mode: Mode,
     model: Option<&Model>,
 ) -> Result<Value> {
-    if req.query.trim().is_empty() {
-        return Err(Error::InvalidInput("query must not be empty".into()));
-    }
+    req.validate()?;
     let filter = Filter {
-        types: types(req.kind.as_deref())?,
+        types: package_types(req.kind.as_deref())?,
         tags: req.tags.clone(),
-        as_of: req.as_of,
+        as_of: crate::request::parse_as_of("as_of", req.as_of.as_deref())?,
         ..Filter::default()
     };
-    let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
-    let found =
-        crate::search::semantic::search(store, projects, &req.query, &filter, limit, mode, model)?;
+    let found = crate::search::semantic::search(
+        store, projects, &req.query, &filter, req.limit, mode, model,
+    )?;
     let results: Vec<Value> = found
         .iter()
         .filter_map(|r| {
-            let score = (r.explain.as_ref())
-                .and_then(|e| e.similarity)
-                .map_or(r.score, |s| (f64::from(s) * 10_000.0).round() / 10_000.0);
+            let score = amp_score(r);
             if req.min_score.is_some_and(|m| score < m) {
                 return None;
             }
@@ -196,6 +157,22 @@ pub fn search(
         })
         .collect();
     Ok(json!({"success": true, "results": results, "total": results.len(), "mode": mode.as_str()}))
+}
+
+/// A result's score on AMP's 0–1 scale, the same in every mode: the cosine similarity of its
+/// vector with the query's where it was ranked by meaning (below 0 counts as 0), else the
+/// share of the query's words it holds (keyword search, or a hybrid result found by its words
+/// alone). Four decimals.
+pub fn amp_score(r: &Ranked) -> f64 {
+    let score = match r.explain.as_ref().and_then(|e| e.similarity) {
+        Some(similarity) => f64::from(similarity).clamp(0.0, 1.0),
+        None => {
+            let tf = crate::search::rank::analyze(&r.stored.package, &r.query).tf;
+            let held = tf.iter().filter(|&&t| t > 0.0).count();
+            held as f64 / tf.len().max(1) as f64
+        }
+    };
+    (score * 10_000.0).round() / 10_000.0
 }
 
 /// `status`: `{"success", "healthy", "version", "stats": {lessons, checkpoints, snippets,
@@ -221,4 +198,54 @@ pub fn status(store: &Store, projects: &[String], model: Option<&str>) -> Result
             "embedding_model": model,
         }
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::relevant::Explain;
+    use relay_store::packages::{Location, StoredPackage};
+
+    fn ranked(similarity: Option<f32>) -> Ranked {
+        let package = relay_wire::Package::from_map(
+            json!({"package_id": "pkg_1", "project_id": "demo", "relay_version": "0.1",
+                "title": "Rotate tokens", "status": "complete", "package_type": "x-lesson",
+                "review_type": "none", "created_at": "2026-01-01T00:00:00Z",
+                "created_by": {"id": "a", "type": "agent"}})
+            .as_object()
+            .unwrap()
+            .clone(),
+        )
+        .unwrap();
+        Ranked {
+            stored: StoredPackage {
+                hash: package.content_hash(),
+                package,
+                version: 1,
+                transition: None,
+                location: Location {
+                    path: Default::default(),
+                    line: 0,
+                },
+            },
+            score: 7.5,
+            matched: vec!["title"],
+            query: crate::search::query::parse("rotate tokens zebra"),
+            explain: similarity.map(|s| Explain {
+                mode: Mode::Hybrid,
+                keyword_rank: None,
+                semantic_rank: Some(1),
+                similarity: Some(s),
+            }),
+        }
+    }
+
+    #[test]
+    fn the_score_is_on_one_scale_from_0_to_1_in_every_mode() {
+        // Keyword: the share of the query's words held, whatever the ranking's own score.
+        assert_eq!(amp_score(&ranked(None)), 0.6667);
+        // By meaning: the cosine similarity, below 0 counting as 0.
+        assert_eq!(amp_score(&ranked(Some(0.83))), 0.83);
+        assert_eq!(amp_score(&ranked(Some(-0.2))), 0.0);
+    }
 }

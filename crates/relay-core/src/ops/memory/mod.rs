@@ -4,3 +4,4 @@
 
 pub mod amp;
 pub mod reads;
+pub mod upsert;

@@ -51,13 +51,7 @@ pub fn deposit(
     if ctx.remote {
         remote_deliverables(store, &input)?;
     }
-    // Agent memory's own members are checked as verify checks them, so both agree.
-    relay_wire::memory::check_members(&input).map_err(Error::InvalidInput)?;
-    store
-        .config()
-        .limits()
-        .check_record("the package", &input)
-        .map_err(Error::InvalidInput)?;
+    check_members_and_limits(store, &input)?;
     // Times are stored in UTC with `Z` (§6.1), converted before the hash is taken. One that
     // does not parse is left for validation to report.
     for key in ["created_at", relay_wire::expiry::EXPIRES_AT] {
@@ -177,6 +171,17 @@ pub fn deposit(
         hash,
         created: true,
     })
+}
+
+/// Refuses a package input whose agent-memory members verify would reject (both agree), or
+/// that breaks the store's limits.
+pub fn check_members_and_limits(store: &Store, input: &Map<String, Value>) -> Result<()> {
+    relay_wire::memory::check_members(input).map_err(Error::InvalidInput)?;
+    store
+        .config()
+        .limits()
+        .check_record("the package", input)
+        .map_err(Error::InvalidInput)
 }
 
 /// Stands in `filled` for `created_by.git_commit` alone.

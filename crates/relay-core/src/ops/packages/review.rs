@@ -152,16 +152,22 @@ pub fn transition(
         transition: Some(Value::Object(meta)),
         location: current.location.clone(),
     };
+    append_version(store, &project_id, &next)?;
+    Ok(next)
+}
+
+/// Appends a later version of a package (its transition recorded and signed) to its log in
+/// `project_id`; the caller holds the project lock.
+pub fn append_version(store: &Store, project_id: &str, next: &StoredPackage) -> Result<()> {
     let line = relay_store::log::to_line(&next.to_envelope())?;
-    let signed = [relay_store::signing::RecordVersion::package(&next)];
+    let signed = [relay_store::signing::RecordVersion::package(next)];
     store.append_signed(
         &store.package_log_for(&next.package),
         &line,
-        &project_id,
+        project_id,
         &signed,
         None,
-    )?;
-    Ok(next)
+    )
 }
 
 /// A package awaiting review, with who asked for it.

@@ -575,8 +575,13 @@ fn illegal_transition(p: &StoredPackage) -> Option<(bool, String)> {
     let from = field("from").and_then(Status::parse);
     // An import brings a later review state from a backup, one step of §5.3 at a time.
     let by_import = field("action") == Some("import");
+    // AMP's store under a stored id replaces a memory record's content, not its status.
+    let by_update = field("action") == Some(relay_wire::memory::UPDATE_ACTION)
+        && relay_wire::memory::Kind::of_type(p.package.package_type()).is_some();
     let legal = if by_import {
         from.is_some_and(|f| f.may_become(p.package.status()))
+    } else if by_update {
+        from == Some(p.package.status())
     } else {
         matches!((action, from), (Some(a), Some(f)) if a.target(f) == Some(p.package.status()))
     };
