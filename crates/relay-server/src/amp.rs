@@ -193,7 +193,11 @@ pub async fn delete(
     req.validate()?;
     state
         .blocking(move |s| {
-            caller.may_write(pull::specific(s.store.view(), &req.id)?.package.project_id())?;
+            caller.may_write(
+                pull::specific(s.store.view(), &req.id)?
+                    .package
+                    .project_id(),
+            )?;
             let claim = caller.claim(s, None);
             Ok(Reply::ok(amp::delete(
                 &s.store,
