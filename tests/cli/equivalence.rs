@@ -63,9 +63,21 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     ),
     (
         "facts_assert_number",
-        "a JSON number as a fact value (§7 sends values as strings): MCP refuses it as \
-         `invalid_input`, HTTP as `invalid_schema`; the CLI's argument is always text, so it \
-         stores `1e2` as written",
+        "a JSON number as a fact value (§7.1): the core request stores it as its JSON text \
+         (`100.0`) on the CLI and HTTP; MCP's hand-written tool schema still types `value` as \
+         a string and refuses it (`invalid_input`) until it is generated from the request type",
+    ),
+    (
+        "facts_assert_extension",
+        "an `x-*` member of a fact (§12.1): kept by the CLI (`--field`) and HTTP; MCP's \
+         hand-written tool schema refuses an argument it does not list (`invalid_input`) until \
+         it is generated from the request type",
+    ),
+    (
+        "facts_invalidate_object",
+        "§8.7's `object` filter: taken by the CLI (VALUE) and HTTP (`?object=`); MCP's \
+         hand-written tool schema knows it as `value` only until it is generated from the \
+         request type",
     ),
     (
         "review_flag",
@@ -194,6 +206,11 @@ fn cases() -> Vec<Case> {
             json!({"subject": "api", "predicate": "p99_ms", "value": 1e2}),
         ),
         case(
+            "facts_assert_extension",
+            FactsAssert,
+            json!({"subject": "api", "predicate": "p99_ms", "value": "120", "x-unit": "ms", "x-runs": 30}),
+        ),
+        case(
             "facts_assert_without_value",
             FactsAssert,
             json!({"subject": "api", "predicate": "owner"}),
@@ -225,6 +242,17 @@ fn cases() -> Vec<Case> {
             "facts_invalidate",
             FactsInvalidate,
             json!({"subject": "api", "predicate": "status"}),
+        ),
+        // Only the current fact holding this value ends: `down` is current, `live` is not.
+        case(
+            "facts_invalidate_value",
+            FactsInvalidate,
+            json!({"subject": "api", "predicate": "status", "value": "live"}),
+        ),
+        case(
+            "facts_invalidate_object",
+            FactsInvalidate,
+            json!({"subject": "api", "predicate": "status", "object": "down"}),
         ),
         case(
             "session_start",

@@ -277,6 +277,9 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
             }
             flag(&mut args, "--tag", "tags");
             flag(&mut args, "--confidence", "confidence");
+            for (key, v) in r.as_object()?.iter().filter(|(k, _)| k.starts_with("x-")) {
+                args.extend(["--field".into(), format!("{key}={v}")]);
+            }
         }
         FactsGet | FactsHistory | FactsInvalidate => {
             let verb = match op {
@@ -285,6 +288,8 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
                 _ => "invalidate",
             };
             args = vec!["facts".into(), verb.into(), s("subject")?, s("predicate")?];
+            // invalidate's §8.7 `object` (or `value`) is the CLI's VALUE argument.
+            args.extend(s("object").or_else(|| s("value")));
         }
         FactsList => {
             args = words(&["facts", "list"]);
@@ -385,7 +390,7 @@ pub fn http_call(op: Op, r: &Value) -> Option<HttpCall> {
         }
         FactsHistory | FactsInvalidate => {
             let tail = if op == FactsHistory { "/history" } else { "" };
-            let keys = ["subject", "predicate"];
+            let keys = ["subject", "predicate", "object", "value"];
             (format!("{project}/facts{tail}{}", query_of(r, &keys)), None)
         }
         SessionStart => (format!("{project}/sessions"), Some(r.clone())),
