@@ -11,6 +11,7 @@ pub mod orient;
 pub mod review;
 pub mod scope;
 pub mod search;
+pub mod sessions;
 
 pub use listing::{DEFAULT_LISTING_LIMIT, ListingFilter, Spelling};
 pub use orchestrate::OrchestrateRequest;
