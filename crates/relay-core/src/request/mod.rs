@@ -8,6 +8,7 @@ pub mod facts;
 pub mod listing;
 pub mod orchestrate;
 pub mod orient;
+pub mod retract;
 pub mod review;
 pub mod scope;
 pub mod search;
