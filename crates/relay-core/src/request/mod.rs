@@ -13,6 +13,7 @@ pub mod review;
 pub mod scope;
 pub mod search;
 pub mod sessions;
+pub mod watch;
 
 pub use listing::{DEFAULT_LISTING_LIMIT, ListingFilter, Spelling};
 pub use orchestrate::OrchestrateRequest;
