@@ -3,6 +3,7 @@
 //! request from its clap arguments; MCP and HTTP deserialize it directly, so a parameter
 //! means the same thing, and defaults to the same value, whichever door it came through.
 
+pub mod deposit;
 pub mod fact_key;
 pub mod facts;
 pub mod listing;
