@@ -1,20 +1,20 @@
-//! The facts operations' requests: assert_fact (§8.6) and the listing of facts. A fact's value is text (§7: "Numeric values MUST be
-//! serialized as strings to avoid type ambiguity across transports"), so a JSON number or
-//! boolean is refused on every door rather than stringified by one (`1e2` → `"100.0"`) and
-//! refused by another.
+//! The facts operations' requests: assert_fact (§8.6) and the listing of facts. A fact's value
+//! is text (§7.1: "Numeric values MUST be serialized as strings to avoid type ambiguity across
+//! transports"): a JSON number is accepted and stringified here, by one rule for every door
+//! ([`fact_value`]); a boolean or null is refused. Members named `x-*` are kept (§12.1).
 
 use serde::{Deserialize, Deserializer};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{Spelling, check_exclusive};
 use crate::ops::facts::{AssertRequest, ListQuery};
 use crate::search::filter::Reveal;
-use relay_wire::error::Result;
+use relay_wire::error::{Result, SchemaError};
 use relay_wire::time;
 
-/// What assert_fact is asked for.
+/// What assert_fact is asked for. Unknown members are refused, except `x-*` extensions,
+/// which the fact keeps (§12.1).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct AssertFactRequest {
     pub subject: String,
     pub predicate: String,
@@ -29,24 +29,51 @@ pub struct AssertFactRequest {
     pub tags: Vec<String>,
     /// When the fact starts to hold (now by default).
     pub valid_from: Option<String>,
+    /// `x-*` extension members, kept on the fact as given (§12.1); any other member is
+    /// refused by [`AssertFactRequest::validate`].
+    #[serde(flatten)]
+    pub extensions: Map<String, Value>,
 }
 
-/// Why a value that is not text is refused.
-pub const NOT_TEXT: &str = "must be a string: §7 serializes a fact's value as text, numbers included (send \"100\", not 100)";
+/// Why a value that is neither text nor a number is refused.
+pub const NOT_TEXT: &str = "must be a string (a number is stored as its text, §7.1)";
 
-/// Deserializes a fact's value: a JSON string, nothing else.
+/// Deserializes a fact's value: a JSON string as it is, a JSON number as its JSON text
+/// ([`number_text`]); anything else is refused.
 pub fn fact_value<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
     match Value::deserialize(d)? {
         Value::String(s) => Ok(s),
+        Value::Number(n) => Ok(number_text(&n)),
         other => Err(serde::de::Error::custom(format!(
             "`value` {NOT_TEXT}; got {other}"
         ))),
     }
 }
 
+/// The one rule that turns a numeric fact value into text on every door: the number as
+/// JSON writes it (`100` → `"100"`, `97.5` → `"97.5"`, `1e2` → `"100.0"`). The CLI's value
+/// is text already, so `relay facts assert k p 100.0` stores what the other doors store
+/// for `100.0`.
+pub fn number_text(n: &serde_json::Number) -> String {
+    n.to_string()
+}
+
 impl AssertFactRequest {
+    /// Refuses a member that is neither the request's own nor an `x-*` extension.
+    pub fn validate(&self) -> Result<()> {
+        match self.extensions.keys().find(|k| !k.starts_with("x-")) {
+            Some(k) => Err(SchemaError::new(
+                k,
+                "is not a member of assert_fact (§8.6); extensions are named x-* (§12.1)",
+            )
+            .into()),
+            None => Ok(()),
+        }
+    }
+
     /// The core's assert request; the asserter is the caller's to fill in.
     pub fn into_assert(self, spelling: Spelling) -> Result<AssertRequest> {
+        self.validate()?;
         let valid_from = self.valid_from.as_deref();
         Ok(AssertRequest {
             valid_from: time::parse_time(&spelling.name("valid_from"), valid_from)?,
@@ -56,6 +83,7 @@ impl AssertFactRequest {
             source_package_id: self.source_package_id,
             confidence: self.confidence,
             tags: self.tags,
+            extensions: self.extensions,
             ..AssertRequest::default()
         })
     }
@@ -118,18 +146,44 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn a_value_is_text_and_a_number_is_refused() {
-        let ok: AssertFactRequest =
-            serde_json::from_value(json!({"subject": "s", "predicate": "p", "value": "100"}))
-                .unwrap();
-        assert_eq!(ok.value, "100");
-        for v in [json!(1e2), json!(100), json!(true), json!(null)] {
+    fn a_value_is_text_and_a_number_becomes_its_text() {
+        let value = |v: Value| -> String {
+            let r: AssertFactRequest =
+                serde_json::from_value(json!({"subject": "s", "predicate": "p", "value": v}))
+                    .unwrap();
+            r.value
+        };
+        assert_eq!(value(json!("100")), "100");
+        assert_eq!(value(json!(100)), "100");
+        assert_eq!(value(json!(97.5)), "97.5");
+        assert_eq!(value(json!(1e2)), "100.0");
+        for v in [json!(true), json!(null), json!(["1"])] {
             let e = serde_json::from_value::<AssertFactRequest>(
                 json!({"subject": "s", "predicate": "p", "value": v}),
             )
             .unwrap_err();
             assert!(e.to_string().contains("must be a string"), "{e}");
         }
+    }
+
+    #[test]
+    fn x_members_are_kept_and_other_members_refused() {
+        let r: AssertFactRequest = serde_json::from_value(
+            json!({"subject": "s", "predicate": "p", "value": "v", "x-unit": "ms"}),
+        )
+        .unwrap();
+        let a = r.into_assert(Spelling::Param).unwrap();
+        assert_eq!(
+            a.extensions,
+            json!({"x-unit": "ms"}).as_object().unwrap().clone()
+        );
+        let r: AssertFactRequest = serde_json::from_value(
+            json!({"subject": "s", "predicate": "p", "value": "v", "colour": "red"}),
+        )
+        .unwrap();
+        let e = r.into_assert(Spelling::Param).unwrap_err();
+        assert_eq!(e.code(), "invalid_schema");
+        assert!(e.to_string().contains("colour"), "{e}");
     }
 
     #[test]
