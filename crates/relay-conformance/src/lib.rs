@@ -14,6 +14,7 @@
 pub mod client;
 mod deposit;
 mod facts;
+mod hash;
 mod read;
 mod review;
 mod setup;
@@ -56,8 +57,10 @@ impl Level {
 pub enum Verdict {
     Pass,
     Fail,
-    /// Not checked, for a reason (an optional route the server lacks, a scenario it depends
-    /// on that failed); not a failure.
+    /// Not checked because the server's own descriptor declares the capability it needs
+    /// `false` (§10.2), or because it lacks orchestrate, which no level requires (§11.1); not a
+    /// failure. Anything else not checked (a route a level requires answering 404 or 501, a
+    /// scenario it depends on failing) is a failure.
     Skip,
 }
 
@@ -79,6 +82,8 @@ pub struct Outcome {
     pub level: Level,
     pub result: Verdict,
     pub reason: Option<String>,
+    /// The sections of the spec the scenario checks.
+    pub section: &'static str,
 }
 
 /// The counts, and the highest level passed.
@@ -114,6 +119,38 @@ pub fn level_passed(outcomes: &[Outcome]) -> Option<Level> {
     Level::ALL.into_iter().take_while(|l| !failed(*l)).last()
 }
 
+impl Outcome {
+    /// Its line: `pass  L0  descriptor`, or `fail  L1  deposit: REASON`.
+    pub fn line(&self) -> String {
+        let head = format!(
+            "{}  {}  {}",
+            self.result.as_str(),
+            self.level.as_str(),
+            self.scenario
+        );
+        match &self.reason {
+            Some(r) => format!("{head}: {r}"),
+            None => head,
+        }
+    }
+}
+
+/// The exit codes of the `relay-conformance` binary (docs/guide/conformance.md).
+pub mod exit {
+    /// The level the server declares (L3 when it declares none) passed.
+    pub const CLAIMED_LEVEL_PASSED: i32 = 0;
+    /// The arguments were wrong.
+    pub const USAGE: i32 = 2;
+    /// The suite could not run: no answer, the token refused, no project to write into.
+    pub const CANNOT_RUN: i32 = 3;
+    /// No level passed: an L0 scenario failed.
+    pub const NO_LEVEL: i32 = 10;
+    /// Below the level declared, the highest passed is L0 (11), L1 (12) or L2 (13).
+    pub const REACHED_L0: i32 = 11;
+    pub const REACHED_L1: i32 = 12;
+    pub const REACHED_L2: i32 = 13;
+}
+
 /// What to check, and where.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -141,6 +178,69 @@ pub struct Report {
     pub notes: Vec<String>,
 }
 
+impl Report {
+    /// The level the server declares, when it is one of §11's; else L3 (the suite's claim
+    /// for a server that declares none).
+    pub fn claimed_level(&self) -> Level {
+        (Level::ALL.into_iter())
+            .find(|l| self.declared_level.as_deref() == Some(l.as_str()))
+            .unwrap_or(Level::L3)
+    }
+
+    /// Whether the level the server claims passed.
+    pub fn claim_holds(&self) -> bool {
+        self.summary.level_passed >= Some(self.claimed_level())
+    }
+
+    /// The exit code of [`exit`] for this run.
+    pub fn exit_code(&self) -> i32 {
+        if self.claim_holds() {
+            return exit::CLAIMED_LEVEL_PASSED;
+        }
+        match self.summary.level_passed {
+            None => exit::NO_LEVEL,
+            Some(Level::L0) => exit::REACHED_L0,
+            Some(Level::L1) => exit::REACHED_L1,
+            Some(_) => exit::REACHED_L2,
+        }
+    }
+
+    /// The `--json` report, a stable shape (docs/guide/conformance.md): `format`, the levels
+    /// (`level_passed`, `declared_level`, `claim_holds`), the counts, every scenario's
+    /// outcome in order (`scenario`, `level`, `result`, `reason`, `section`), and `notes`.
+    pub fn to_json(&self) -> Value {
+        let s = &self.summary;
+        json!({
+            "format": REPORT_FORMAT,
+            "level_passed": s.level_passed,
+            "declared_level": self.declared_level,
+            "claim_holds": self.claim_holds(),
+            "passed": s.passed,
+            "failed": s.failed,
+            "skipped": s.skipped,
+            "scenarios": self.outcomes,
+            "notes": self.notes,
+        })
+    }
+
+    /// The closing line: `Level passed: L1 (the server declares L3); 20 passed, …`.
+    pub fn summary_line(&self) -> String {
+        let s = &self.summary;
+        let level = s.level_passed.map_or("none", |l| l.as_str());
+        let declared = match &self.declared_level {
+            Some(d) => format!(" (the server declares {d})"),
+            None => String::new(),
+        };
+        format!(
+            "Level passed: {level}{declared}; {} passed, {} failed, {} skipped",
+            s.passed, s.failed, s.skipped
+        )
+    }
+}
+
+/// The `format` member of the `--json` report: its shape's name and version.
+pub const REPORT_FORMAT: &str = "relay-conformance/1";
+
 /// Runs every scenario against the server of `options`, handing each outcome to `seen` as it
 /// is known. Fails only when the server cannot be reached at all or the suite has no project
 /// to write into; every other problem is a scenario's failure.
@@ -167,6 +267,7 @@ pub fn run(options: &Options, seen: &mut dyn FnMut(&Outcome)) -> Result<Report> 
             level: scenario.level,
             result,
             reason,
+            section: scenario.sections,
         };
         seen(&outcome);
         outcomes.push(outcome);
@@ -236,7 +337,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "orchestrate",
         level: Level::L0,
-        sections: "§8.4 (optional, §11.1)",
+        sections: "§8.4 (optional at every level, §11.1)",
         check: read::orchestrate,
     },
     Scenario {
@@ -248,7 +349,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "realtime",
         level: Level::L0,
-        sections: "§10.2 (relay's events route)",
+        sections: "§10.2 (relay's event stream; §9.1 maps none)",
         check: read::realtime,
     },
     Scenario {
@@ -256,6 +357,12 @@ pub const SCENARIOS: &[Scenario] = &[
         level: Level::L1,
         sections: "§8.1, §6.6, §6.7, §12.1",
         check: deposit::deposit,
+    },
+    Scenario {
+        name: "content_hash",
+        level: Level::L1,
+        sections: "§6.6, §6.7, Appendix A",
+        check: hash::content_hash,
     },
     Scenario {
         name: "deposit_idempotent",
@@ -272,7 +379,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "deposit_invalid",
         level: Level::L1,
-        sections: "§8.1, §6.1",
+        sections: "§8.1, §6.1, §6.2",
         check: deposit::invalid,
     },
     Scenario {
@@ -443,11 +550,23 @@ pub(crate) fn packages_in(a: &Answer, list: &[Value]) -> Check<Vec<Value>> {
     Ok(packages)
 }
 
-/// What an earlier scenario left, or a skip saying it failed.
+/// The answer, or a failure when the server has no such route: one a level requires, though
+/// §9.1 may map none (then the suite uses relay's, named in `what`).
+pub(crate) fn required<'a>(a: &'a Answer, what: &str, section: &str) -> Check<&'a Answer> {
+    if a.no_route() {
+        return fail(format!(
+            "{}: the server offers no {what}, required by {section}",
+            a.answered()
+        ));
+    }
+    Ok(a)
+}
+
+/// What an earlier scenario left, or a failure saying it failed (a level needs both).
 pub(crate) fn needs<T: Clone>(left: &Option<T>, what: &str) -> Check<T> {
     match left {
         Some(v) => Ok(v.clone()),
-        None => skip(format!("it needs {what}, which failed")),
+        None => fail(format!("not checked: it needs {what}, which failed")),
     }
 }
 
@@ -572,6 +691,7 @@ mod tests {
             level,
             result,
             reason: None,
+            section: "§x",
         }
     }
 
@@ -616,11 +736,14 @@ mod tests {
             level: Level::L1,
             result: Verdict::Fail,
             reason: Some("why".into()),
+            section: "§8.1",
         };
         assert_eq!(
             serde_json::to_value(&o).unwrap(),
-            json!({"scenario": "deposit", "level": "L1", "result": "fail", "reason": "why"})
+            json!({"scenario": "deposit", "level": "L1", "result": "fail", "reason": "why",
+                "section": "§8.1"})
         );
+        assert_eq!(o.line(), "fail  L1  deposit: why");
         let s = Summary::of(&[]);
         assert_eq!(
             serde_json::to_value(&s).unwrap(),
@@ -652,11 +775,18 @@ mod tests {
         );
         let missing = Answer::canned("GET /v1/x", 404, json!({"error": "not_found"}));
         assert!(matches!(offered(&missing, "thing"), Err(Stop::Skip(_))));
+        let Err(Stop::Fail(why)) = required(&missing, "thing", "§11.3") else {
+            panic!("a missing required route passed")
+        };
+        assert!(
+            why.ends_with("the server offers no thing, required by §11.3"),
+            "{why}"
+        );
         assert_eq!(needs(&Some(1), "x"), Ok(1));
         assert_eq!(
             needs::<u8>(&None, "the fact of `assert_fact`"),
-            Err(Stop::Skip(
-                "it needs the fact of `assert_fact`, which failed".into()
+            Err(Stop::Fail(
+                "not checked: it needs the fact of `assert_fact`, which failed".into()
             ))
         );
     }
