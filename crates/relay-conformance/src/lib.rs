@@ -4,7 +4,11 @@
 //! a client only: it knows the server by its answers, checks packages and facts with
 //! [`relay_wire`]'s validation and takes content hashes with its canonical JSON, and never
 //! prints. Each scenario's [`Outcome`] goes to the caller as it is known; the [`Report`] says
-//! the highest level whose scenarios, and those of the levels below, all passed.
+//! the highest level whose scenarios, and those of the levels below, all passed. A scenario is
+//! skipped only when the server's own descriptor declares the capability it needs `false`
+//! (or for orchestrate, which no level requires); a route a level requires that answers 404
+//! or 501, or a scenario whose prerequisite failed, is a failure. The `relay-conformance`
+//! binary (main.rs) runs the suite on its own; tests/stub is the server it is proven on.
 //!
 //! Everything the suite writes goes into one project: the one it is given, or one it makes
 //! with relay's extension `POST /v1/projects`; at the end it invalidates the facts it asserted
@@ -16,6 +20,7 @@ mod deposit;
 mod facts;
 mod hash;
 mod read;
+mod report;
 mod review;
 mod setup;
 mod shape;
@@ -28,6 +33,7 @@ use serde_json::{Value, json};
 use client::{Answer, Client};
 use relay_wire::error::Result;
 use relay_wire::{ids, time};
+pub use report::{REPORT_FORMAT, exit};
 
 /// The conformance levels of §11, lowest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -135,22 +141,6 @@ impl Outcome {
     }
 }
 
-/// The exit codes of the `relay-conformance` binary (docs/guide/conformance.md).
-pub mod exit {
-    /// The level the server declares (L3 when it declares none) passed.
-    pub const CLAIMED_LEVEL_PASSED: i32 = 0;
-    /// The arguments were wrong.
-    pub const USAGE: i32 = 2;
-    /// The suite could not run: no answer, the token refused, no project to write into.
-    pub const CANNOT_RUN: i32 = 3;
-    /// No level passed: an L0 scenario failed.
-    pub const NO_LEVEL: i32 = 10;
-    /// Below the level declared, the highest passed is L0 (11), L1 (12) or L2 (13).
-    pub const REACHED_L0: i32 = 11;
-    pub const REACHED_L1: i32 = 12;
-    pub const REACHED_L2: i32 = 13;
-}
-
 /// What to check, and where.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -177,69 +167,6 @@ pub struct Report {
     /// server chose for the suite's packages.
     pub notes: Vec<String>,
 }
-
-impl Report {
-    /// The level the server declares, when it is one of §11's; else L3 (the suite's claim
-    /// for a server that declares none).
-    pub fn claimed_level(&self) -> Level {
-        (Level::ALL.into_iter())
-            .find(|l| self.declared_level.as_deref() == Some(l.as_str()))
-            .unwrap_or(Level::L3)
-    }
-
-    /// Whether the level the server claims passed.
-    pub fn claim_holds(&self) -> bool {
-        self.summary.level_passed >= Some(self.claimed_level())
-    }
-
-    /// The exit code of [`exit`] for this run.
-    pub fn exit_code(&self) -> i32 {
-        if self.claim_holds() {
-            return exit::CLAIMED_LEVEL_PASSED;
-        }
-        match self.summary.level_passed {
-            None => exit::NO_LEVEL,
-            Some(Level::L0) => exit::REACHED_L0,
-            Some(Level::L1) => exit::REACHED_L1,
-            Some(_) => exit::REACHED_L2,
-        }
-    }
-
-    /// The `--json` report, a stable shape (docs/guide/conformance.md): `format`, the levels
-    /// (`level_passed`, `declared_level`, `claim_holds`), the counts, every scenario's
-    /// outcome in order (`scenario`, `level`, `result`, `reason`, `section`), and `notes`.
-    pub fn to_json(&self) -> Value {
-        let s = &self.summary;
-        json!({
-            "format": REPORT_FORMAT,
-            "level_passed": s.level_passed,
-            "declared_level": self.declared_level,
-            "claim_holds": self.claim_holds(),
-            "passed": s.passed,
-            "failed": s.failed,
-            "skipped": s.skipped,
-            "scenarios": self.outcomes,
-            "notes": self.notes,
-        })
-    }
-
-    /// The closing line: `Level passed: L1 (the server declares L3); 20 passed, …`.
-    pub fn summary_line(&self) -> String {
-        let s = &self.summary;
-        let level = s.level_passed.map_or("none", |l| l.as_str());
-        let declared = match &self.declared_level {
-            Some(d) => format!(" (the server declares {d})"),
-            None => String::new(),
-        };
-        format!(
-            "Level passed: {level}{declared}; {} passed, {} failed, {} skipped",
-            s.passed, s.failed, s.skipped
-        )
-    }
-}
-
-/// The `format` member of the `--json` report: its shape's name and version.
-pub const REPORT_FORMAT: &str = "relay-conformance/1";
 
 /// Runs every scenario against the server of `options`, handing each outcome to `seen` as it
 /// is known. Fails only when the server cannot be reached at all or the suite has no project
