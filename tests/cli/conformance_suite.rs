@@ -503,3 +503,28 @@ fn a_server_without_a_descriptor_fails_it_and_the_checks_that_need_it() {
         );
     }
 }
+
+#[test]
+fn the_descriptor_the_docs_show_is_the_one_relay_publishes_on_every_door() {
+    let guide = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/guide/conformance.md"
+    ))
+    .unwrap();
+    let sample = (guide.lines())
+        .find(|l| l.starts_with("{\"protocol_version\""))
+        .expect("the guide shows the descriptor");
+    let sample: Value = serde_json::from_str(sample).unwrap();
+    let env = Env::new();
+    assert_eq!(
+        env.ok_json(&["conformance"]),
+        sample,
+        "relay conformance --json"
+    );
+    let server = Served::start(&env, &[]);
+    let served: Value = reqwest::blocking::get(format!("{}/v1/conformance", server.url))
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(served, sample, "GET /v1/conformance");
+}
