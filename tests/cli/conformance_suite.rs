@@ -528,3 +528,27 @@ fn the_descriptor_the_docs_show_is_the_one_relay_publishes_on_every_door() {
         .unwrap();
     assert_eq!(served, sample, "GET /v1/conformance");
 }
+
+#[test]
+fn a_search_relay_serve_cannot_do_answers_501_naming_the_capability_flag() {
+    let env = Env::new();
+    env.ok(&["deposit", "--title", "Something to find"]);
+    let server = Served::start(&env, &[]);
+    for mode in ["semantic", "hybrid"] {
+        let url = format!(
+            "{}/v1/projects/demo/packages?mode=relevant&query=find&search={mode}",
+            server.url
+        );
+        let response = reqwest::blocking::get(url).unwrap();
+        assert_eq!(response.status().as_u16(), 501, "{mode}");
+        let body: Value = response.json().unwrap();
+        assert_eq!(body["error"], "search_not_supported", "{body}");
+        assert_eq!(body["capability"], format!("{mode}_search"), "{body}");
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains("embedding model")
+        );
+    }
+}

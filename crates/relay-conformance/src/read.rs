@@ -348,7 +348,7 @@ pub fn missing_capabilities(s: &mut Suite) -> Check {
                 // Only a server that declares relay's x-keyword_search knows `search=`.
                 probes.push(probe(
                     &s.client.get(&path, &q),
-                    mode,
+                    &format!("{mode}_search"),
                     caps.keyword_search.is_some(),
                 ));
             }
@@ -531,16 +531,26 @@ mod tests {
 
     #[test]
     fn a_missing_capability_must_answer_501_naming_it() {
-        let named =
-            json!({"error": "search_not_supported", "message": "Semantic search needs a model"});
+        let named = json!({"error": "search_not_supported", "capability": "semantic_search",
+            "message": "Semantic search needs a model"});
         let a = Answer::canned("GET /x", 501, named);
-        assert_eq!(probe(&a, "semantic", true), Probe::Named);
-        let Probe::Failed(why) = probe(&a, "hybrid", true) else {
+        assert_eq!(probe(&a, "semantic_search", true), Probe::Named);
+        let Probe::Failed(why) = probe(&a, "hybrid_search", true) else {
             panic!("a body naming another capability passed")
         };
         assert!(
-            why.ends_with("does not name the missing capability `hybrid`"),
+            why.ends_with("does not name the missing capability `hybrid_search`"),
             "{why}"
+        );
+        let vague = Answer::canned(
+            "GET /x",
+            501,
+            json!({"error": "search_not_supported",
+            "message": "semantic search needs a model"}),
+        );
+        assert!(
+            matches!(probe(&vague, "semantic_search", true), Probe::Failed(_)),
+            "§10.2: the body names the flag"
         );
         let ok = Answer::canned("GET /x", 200, json!({"packages": []}));
         let Probe::Failed(why) = probe(&ok, "semantic", true) else {
