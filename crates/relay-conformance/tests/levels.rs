@@ -117,3 +117,50 @@ fn review_routes_that_change_nothing_stop_at_l2() {
         exit::REACHED_L2,
     );
 }
+
+/// `relay-conformance URL --project stub [--json]`: its exit code and output.
+fn binary(broken: Break, json: bool) -> (i32, String) {
+    let server = Stub::start(broken);
+    let mut args = vec![server.url.as_str(), "--project", PROJECT];
+    if json {
+        args.push("--json");
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_relay-conformance"))
+        .args(&args)
+        .env_remove("RELAY_TOKEN")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    (out.status.code().unwrap(), stdout)
+}
+
+#[test]
+fn the_binary_exits_by_the_level_reached_and_prints_one_report_under_json() {
+    let (code, text) = binary(Break::Nothing, false);
+    assert_eq!(code, exit::CLAIMED_LEVEL_PASSED, "{text}");
+    let last = text.lines().last().unwrap();
+    assert_eq!(
+        last,
+        "Level passed: L3 (the server declares L3); 24 passed, 0 failed, 2 skipped"
+    );
+    assert!(text.starts_with("pass  L0  descriptor\n"), "{text}");
+    let (code, text) = binary(Break::NoReviewTransitions, true);
+    assert_eq!(code, exit::REACHED_L2, "{text}");
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(report["format"], relay_conformance::REPORT_FORMAT);
+    assert_eq!(report["level_passed"], "L2");
+    assert_eq!(report["claim_holds"], false);
+    assert_eq!(report["failed"], 3);
+    let (code, _) = binary(Break::SortKeysHasher, true);
+    assert_eq!(code, exit::REACHED_L0);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_relay-conformance"))
+        .arg("--bogus")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(exit::USAGE));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_relay-conformance"))
+        .arg("ftp://example.com")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(exit::CANNOT_RUN));
+}
