@@ -8,52 +8,10 @@ use chrono::TimeDelta;
 use serde_json::{Value, json};
 
 use super::client::Answer;
-use super::hash::reference_holds;
+use super::hash::{reference_holds, stored};
 use super::shape;
 use super::{Check, Kind, Suite, expect, expect_error, fail, needs};
 use relay_wire::{canonical, ids};
-
-/// The package a deposit answered with, its hash, and where it stands: the package as sent
-/// comes back with every member unchanged (§6, §12.1), beside a hash equal to relay's
-/// canonical hash of it (§6.6, §8.1).
-pub(crate) fn stored(a: &Answer, sent: &Value, statuses: &[u16], expected: &str) -> Check<Value> {
-    let body = expect(a, statuses, expected)?;
-    let Some(package) = shape::package_of(body) else {
-        return fail(format!(
-            "{}; expected the stored package (§8.1)",
-            a.answered()
-        ));
-    };
-    let changed = shape::changed_members(sent, package);
-    if !changed.is_empty() {
-        return fail(format!(
-            "{} answered a package whose {} differ from what was sent: {package} (§6: fields, \
-             x-* ones too, are kept exactly, §12.1)",
-            a.request,
-            changed.join(", ")
-        ));
-    }
-    let ours = canonical::content_hash(package);
-    match shape::hash_of(body) {
-        Some(h) if shape::hash_hex(h) == shape::hash_hex(&ours) => Ok(package.clone()),
-        Some(h) if shape::hash_hex(h).is_none() => fail(format!(
-            "{} answered the hash {h:?}; expected 64 lowercase hex digits of SHA-256, with or \
-             without `sha256:` (§6.6)",
-            a.request
-        )),
-        Some(h) => fail(format!(
-            "{} answered the hash {h}, but the canonical hash of the package it returned is \
-             {ours} (§6.6, Appendix A)",
-            a.request
-        )),
-        None => fail(format!(
-            "{}; expected the content hash beside the package, as `{}` (§8.1: it returns the \
-             stored package with its content hash)",
-            a.answered(),
-            shape::HASH_NAMES.join("`, `")
-        )),
-    }
-}
 
 /// deposit (§8.1): 201, the package as sent, its hash relay's own; and a pull of it gives it
 /// back unchanged.
@@ -230,59 +188,5 @@ fn filled(a: &Answer, field: &str, what: &str) -> Check {
              with `{field}` set (§8.1)",
             a.answered()
         )),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::hash::{EXAMPLE, EXAMPLE_HASH};
-
-    fn answer(status: u16, body: Value) -> Answer {
-        Answer::canned("POST /v1/projects/p/packages", status, body)
-    }
-
-    #[test]
-    fn a_deposit_answer_needs_the_package_as_sent_and_its_own_hash() {
-        let sent: Value = serde_json::from_str(EXAMPLE).unwrap();
-        let good = json!({"package": sent, "hash": EXAMPLE_HASH});
-        assert_eq!(
-            stored(&answer(201, good.clone()), &sent, &[201], "201").unwrap(),
-            sent
-        );
-        let Err(super::super::Stop::Fail(why)) =
-            stored(&answer(200, good), &sent, &[201], "201 (§8.1)")
-        else {
-            panic!("a 200 passed")
-        };
-        assert!(why.ends_with("expected 201 (§8.1)"), "{why}");
-        let cases = [
-            (
-                json!({"package": sent, "hash": "sha256:00"}),
-                "expected 64 lowercase hex digits",
-            ),
-            (
-                json!({"package": sent, "hash": format!("sha256:{}", "0".repeat(64))}),
-                "but the canonical hash of the package it returned is sha256:0efe",
-            ),
-            (json!(sent), "expected the content hash beside the package"),
-            (json!({"ok": true}), "expected the stored package"),
-        ];
-        for (body, said) in cases {
-            let Err(super::super::Stop::Fail(why)) =
-                stored(&answer(201, body), &sent, &[201], "201")
-            else {
-                panic!("passed: {said}")
-            };
-            assert!(why.contains(said), "{why}");
-        }
-        let mut lost = sent.clone();
-        lost["x-k"] = json!(1);
-        let body = json!({"package": sent, "hash": EXAMPLE_HASH});
-        let Err(super::super::Stop::Fail(why)) = stored(&answer(201, body), &lost, &[201], "201")
-        else {
-            panic!("a lost x- member passed")
-        };
-        assert!(why.contains("whose x-k differ"), "{why}");
     }
 }

@@ -2,8 +2,8 @@
 //! previous one ends where the new one begins, §7.3), point-in-time reads, and
 //! invalidate_fact (§7.4, §8.7). The key is one no other fact holds. §9.1 maps only assert and
 //! invalidate; the reads use relay's `GET /v1/projects/{p}/facts?subject=&predicate=&at=` and
-//! `…/facts/history`, and a server without the first fails L2 (§11.3 requires temporal queries), while one without
-//! the history is checked by a point-in-time read instead.
+//! `…/facts/history`. A server without the first fails L2 (§11.3 requires temporal queries);
+//! one without the history is checked by a point-in-time read instead.
 
 use chrono::TimeDelta;
 use serde_json::{Value, json};
