@@ -188,7 +188,7 @@ fn all_pass(run: &Run) {
     );
     let (lines, summary) = outcomes(run);
     let expected: Vec<Value> = (relay::suite::SCENARIOS.iter())
-        .map(|s| json!({"scenario": s.name, "level": s.level.as_str(), "result": "pass", "reason": null}))
+        .map(|s| json!({"scenario": s.name, "level": s.level.as_str(), "result": "pass", "reason": null, "section": s.sections}))
         .collect();
     assert_eq!(lines, expected);
     let n = expected.len();
@@ -218,8 +218,9 @@ fn relay_serve_passes_every_scenario_at_l3_in_the_project_given() {
         "--project",
         "suite-target",
     ]);
-    // Three seeds, one deposit and two reviewed; a draft shows to its creator only.
-    assert_eq!(written.lines().count(), 6, "{written}");
+    // Eight seeds, one deposit, seven hashed, two for realtime, eight with a required field
+    // relay filled in, and two reviewed; a draft shows to its creator only.
+    assert_eq!(written.lines().count(), 28, "{written}");
     let facts = env.ok(&["facts", "list", "--json", "--project", "suite-target"]);
     assert_eq!(facts, "", "the suite invalidates what it asserted");
     assert!(env.ok(&["verify"]).contains("sound"));
@@ -310,16 +311,36 @@ fn a_token_that_writes_as_its_own_actor_passes_and_its_actor_signs_the_packages(
 fn a_server_that_turns_a_conflict_into_success_fails_deposit_conflict_only() {
     let env = Env::new();
     let server = Served::start(&env, &[]);
-    let broken = proxy(server.url.clone(), |req, forward| match forward(req) {
-        // As if the second deposit had overwritten the first.
-        reply if reply.status == 409 => json_reply(200, json!({"ok": true})),
-        reply => reply,
+    let broken = proxy(server.url.clone(), |req, forward| {
+        // The proxy cannot pass a stream on: it says so, as §10.2 asks.
+        if req.target.ends_with("/events") {
+            return json_reply(
+                501,
+                json!({"error": "not_implemented", "capability": "realtime"}),
+            );
+        }
+        match forward(req) {
+            // As if the second deposit had overwritten the first.
+            reply if reply.status == 409 => json_reply(200, json!({"ok": true})),
+            reply if req.target == "/v1/conformance" => {
+                let mut d: Value = serde_json::from_slice(&reply.body).unwrap();
+                d["capabilities"]["realtime"] = json!(false);
+                json_reply(200, d)
+            }
+            reply => reply,
+        }
     });
     let run = check(&env, &broken.url, &["--project", "demo"], &[]);
     assert_eq!(run.code, 5, "{}", run.stderr);
     let (lines, summary) = outcomes(&run);
-    let failed: Vec<&Value> = lines.iter().filter(|o| o["result"] != "pass").collect();
+    let failed: Vec<&Value> = lines.iter().filter(|o| o["result"] == "fail").collect();
     assert_eq!(failed.len(), 1, "{failed:#?}");
+    let skipped: Vec<&Value> = lines.iter().filter(|o| o["result"] == "skip").collect();
+    assert_eq!(skipped.len(), 1, "{skipped:#?}");
+    assert_eq!(
+        skipped[0]["reason"],
+        "the descriptor declares realtime: false (see `missing_capabilities`)"
+    );
     assert_eq!(failed[0]["scenario"], "deposit_conflict");
     assert_eq!(failed[0]["level"], "L1");
     let reason = failed[0]["reason"].as_str().unwrap();
@@ -378,8 +399,12 @@ fn a_server_off_the_spec_fails_the_scenarios_it_breaks_and_passes_no_level() {
         "{unknown}"
     );
     let latest = result_of(&lines, "pull_latest");
-    assert_eq!(latest["result"], "skip");
-    assert!(latest["reason"].as_str().unwrap().starts_with("no packages to read back: depositing them failed (POST /v1/projects/p/packages answered 404"), "{latest}");
+    assert_eq!(latest["result"], "fail", "nothing read is no pass");
+    assert!(latest["reason"].as_str().unwrap().starts_with("not checked: no packages to read back, depositing them failed (POST /v1/projects/p/packages answered 404"), "{latest}");
+    let facts = result_of(&lines, "fact_point_in_time");
+    assert_eq!(facts["result"], "fail", "a route L2 requires is missing");
+    let approve = result_of(&lines, "reviews_listed");
+    assert_eq!(approve["result"], "fail");
     assert_eq!(result_of(&lines, "orchestrate")["result"], "skip");
     assert_eq!(result_of(&lines, "deposit")["result"], "fail");
     assert_eq!(summary["level_passed"], Value::Null);
@@ -420,7 +445,7 @@ fn human_output_is_a_line_per_scenario_then_the_level() {
     );
     let error = run.stderr.lines().last().unwrap();
     assert!(
-        error.starts_with("relay: error: 9 of 25 conformance scenarios failed at"),
+        error.starts_with("relay: error: 25 of 26 conformance scenarios failed at"),
         "{error}"
     );
 }
@@ -451,22 +476,79 @@ fn a_server_that_cannot_be_reached_is_an_error_not_a_list_of_failures() {
 }
 
 #[test]
-fn a_server_without_a_descriptor_skips_it_and_the_checks_that_need_it() {
+fn a_server_without_a_descriptor_fails_it_and_the_checks_that_need_it() {
     let env = Env::new();
     let server = http_server(|_| json_reply(404, json!({"error": "not_found"})));
     let run = check(&env, &server.url, &["--project", "p"], &[]);
     assert_eq!(run.code, 5, "{}", run.stderr);
     let (lines, _) = outcomes(&run);
     let descriptor = result_of(&lines, "descriptor");
-    assert_eq!(descriptor["result"], "skip");
+    assert_eq!(descriptor["result"], "fail");
     assert!(
         descriptor["reason"]
             .as_str()
             .unwrap()
-            .ends_with("SHOULD publish one)"),
+            .ends_with("(§10.2; §11.5: a server SHOULD publish one)"),
         "{descriptor}"
     );
     for needs_it in ["pull_relevant", "missing_capabilities", "realtime"] {
-        assert_eq!(result_of(&lines, needs_it)["result"], "skip", "{needs_it}");
+        let outcome = result_of(&lines, needs_it);
+        assert_eq!(outcome["result"], "fail", "{needs_it}");
+        assert!(
+            outcome["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("not checked: the descriptor does not say"),
+            "{outcome}"
+        );
+    }
+}
+
+#[test]
+fn the_descriptor_the_docs_show_is_the_one_relay_publishes_on_every_door() {
+    let guide = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/guide/conformance.md"
+    ))
+    .unwrap();
+    let sample = (guide.lines())
+        .find(|l| l.starts_with("{\"protocol_version\""))
+        .expect("the guide shows the descriptor");
+    let sample: Value = serde_json::from_str(sample).unwrap();
+    let env = Env::new();
+    assert_eq!(
+        env.ok_json(&["conformance"]),
+        sample,
+        "relay conformance --json"
+    );
+    let server = Served::start(&env, &[]);
+    let served: Value = reqwest::blocking::get(format!("{}/v1/conformance", server.url))
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(served, sample, "GET /v1/conformance");
+}
+
+#[test]
+fn a_search_relay_serve_cannot_do_answers_501_naming_the_capability_flag() {
+    let env = Env::new();
+    env.ok(&["deposit", "--title", "Something to find"]);
+    let server = Served::start(&env, &[]);
+    for mode in ["semantic", "hybrid"] {
+        let url = format!(
+            "{}/v1/projects/demo/packages?mode=relevant&query=find&search={mode}",
+            server.url
+        );
+        let response = reqwest::blocking::get(url).unwrap();
+        assert_eq!(response.status().as_u16(), 501, "{mode}");
+        let body: Value = response.json().unwrap();
+        assert_eq!(body["error"], "search_not_supported", "{body}");
+        assert_eq!(body["capability"], format!("{mode}_search"), "{body}");
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains("embedding model")
+        );
     }
 }

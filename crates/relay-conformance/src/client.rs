@@ -4,6 +4,7 @@
 //! [`Answer`] too (status 0), so a server that drops one request fails that scenario only; the
 //! one request that decides whether the server can be reached at all is [`Client::reach`].
 
+use std::io::{BufRead, BufReader};
 use std::time::Duration;
 
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE};
@@ -179,6 +180,46 @@ impl Client {
         self.send(Method::GET, path, &[], None, "text/event-stream")
     }
 
+    /// Opens an event stream (resuming after `last_event_id`, when given) whose reads end
+    /// after `patience`; the answer instead, when it is not an event stream.
+    pub fn open_stream<S: AsRef<str>>(
+        &self,
+        path: &[S],
+        last_event_id: Option<&str>,
+        patience: Duration,
+    ) -> std::result::Result<EventStream, Box<Answer>> {
+        let url = self.url(path, &[]);
+        let request = describe(&Method::GET, &url);
+        let mut req = self
+            .request(Method::GET, url, "text/event-stream")
+            .timeout(patience);
+        if let Some(id) = last_event_id {
+            req = req.header("Last-Event-ID", id);
+        }
+        match req.send() {
+            Ok(response) => {
+                let status = response.status().as_u16();
+                let content_type = content_type(&response);
+                if status == 200 && content_type.starts_with("text/event-stream") {
+                    return Ok(EventStream {
+                        request,
+                        lines: BufReader::new(response).lines(),
+                    });
+                }
+                Err(Box::new(answer_of(request, response)))
+            }
+            Err(e) => Err(Box::new(no_answer(request, &e))),
+        }
+    }
+
+    fn request(&self, method: Method, url: Url, accept: &str) -> reqwest::blocking::RequestBuilder {
+        let req = self.http.request(method, url).header(ACCEPT, accept);
+        match &self.token {
+            Some(t) => req.header(AUTHORIZATION, format!("Bearer {t}")),
+            None => req,
+        }
+    }
+
     fn send<S: AsRef<str>>(
         &self,
         method: Method,
@@ -189,35 +230,62 @@ impl Client {
     ) -> Answer {
         let url = self.url(path, query);
         let request = describe(&method, &url);
-        let mut req = self.http.request(method, url).header(ACCEPT, accept);
-        if let Some(t) = &self.token {
-            req = req.header(AUTHORIZATION, format!("Bearer {t}"));
-        }
+        let mut req = self.request(method, url, accept);
         if let Some(b) = body {
             req = req
                 .header(CONTENT_TYPE, "application/json")
                 .body(b.to_string());
         }
         match req.send() {
-            Ok(response) => {
-                let status = response.status().as_u16();
-                let content_type = content_type(&response);
-                // A stream is left unread, and closed when dropped.
-                let (body, text) = if content_type.starts_with("text/event-stream") {
-                    (None, String::new())
-                } else {
-                    read_body(response)
-                };
-                Answer {
-                    request,
-                    status,
-                    content_type,
-                    body,
-                    text,
-                    failure: None,
-                }
-            }
+            Ok(response) => answer_of(request, response),
             Err(e) => no_answer(request, &e),
+        }
+    }
+}
+
+/// An open Server-Sent Events stream (relay's realtime route), read an event at a time.
+pub struct EventStream {
+    /// `GET /v1/…/events`, as sent.
+    pub request: String,
+    lines: std::io::Lines<BufReader<reqwest::blocking::Response>>,
+}
+
+/// One event of a stream: its `id` (the cursor a client resumes from) and its `data` lines.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StreamEvent {
+    pub id: Option<String>,
+    pub data: String,
+}
+
+impl Iterator for EventStream {
+    type Item = StreamEvent;
+
+    /// The next event; `None` when the stream ends or its time is up.
+    fn next(&mut self) -> Option<StreamEvent> {
+        let mut event = StreamEvent::default();
+        let mut fields = false;
+        loop {
+            let line = self.lines.next()?.ok()?;
+            if line.is_empty() {
+                if fields {
+                    return Some(event);
+                }
+                continue;
+            }
+            let (name, value) = line.split_once(':').unwrap_or((line.as_str(), ""));
+            let value = value.strip_prefix(' ').unwrap_or(value);
+            match name {
+                "id" => event.id = Some(value.to_string()),
+                "data" => {
+                    if !event.data.is_empty() {
+                        event.data.push('\n');
+                    }
+                    event.data.push_str(value);
+                }
+                "" => continue,
+                _ => {}
+            }
+            fields |= !name.is_empty();
         }
     }
 }
@@ -227,6 +295,26 @@ fn describe(method: &Method, url: &Url) -> String {
     match url.query() {
         Some(q) => format!("{method} {}?{q}", url.path()),
         None => format!("{method} {}", url.path()),
+    }
+}
+
+/// The answer a response makes: its body read, but for an event stream, which is left unread
+/// (and closed when dropped).
+fn answer_of(request: String, response: reqwest::blocking::Response) -> Answer {
+    let status = response.status().as_u16();
+    let content_type = content_type(&response);
+    let (body, text) = if content_type.starts_with("text/event-stream") {
+        (None, String::new())
+    } else {
+        read_body(response)
+    };
+    Answer {
+        request,
+        status,
+        content_type,
+        body,
+        text,
+        failure: None,
     }
 }
 

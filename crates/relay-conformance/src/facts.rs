@@ -2,14 +2,15 @@
 //! previous one ends where the new one begins, §7.3), point-in-time reads, and
 //! invalidate_fact (§7.4, §8.7). The key is one no other fact holds. §9.1 maps only assert and
 //! invalidate; the reads use relay's `GET /v1/projects/{p}/facts?subject=&predicate=&at=` and
-//! `…/facts/history`, and a server without them has those checks skipped.
+//! `…/facts/history`. A server without the first fails L2 (§11.3 requires temporal queries);
+//! one without the history is checked by a point-in-time read instead.
 
 use chrono::TimeDelta;
 use serde_json::{Value, json};
 
 use super::client::Answer;
 use super::shape;
-use super::{Check, Kind, Suite, expect, expect_list, fail, needs, offered};
+use super::{Check, Kind, Suite, expect, expect_list, fail, needs, required};
 use relay_wire::time::{self, Timestamp};
 
 /// How long before now the first fact is said to have become true.
@@ -87,9 +88,10 @@ impl Suite {
             query.push(("at", t));
         }
         let a = self.client.get(&self.project_path(&["facts"]), &query);
-        let a = offered(
+        let a = required(
             &a,
             "fact query (§9.1 maps none; relay's is GET /v1/projects/{p}/facts?subject=&predicate=&at=)",
+            "§11.3 (temporal fact queries: current, point-in-time)",
         )?
         .clone();
         let list = expect_list(&a, "facts", "200 and the facts (§11.3: temporal queries)")?;
@@ -112,7 +114,7 @@ pub fn assert(s: &mut Suite) -> Check {
     Ok(())
 }
 
-/// The fact `assert_fact` wrote, or a skip.
+/// The fact `assert_fact` wrote, or a failure.
 fn first(s: &Suite) -> Check<Value> {
     needs(&s.first_fact, "the fact of `assert_fact`")
 }

@@ -4,7 +4,11 @@
 //! a client only: it knows the server by its answers, checks packages and facts with
 //! [`relay_wire`]'s validation and takes content hashes with its canonical JSON, and never
 //! prints. Each scenario's [`Outcome`] goes to the caller as it is known; the [`Report`] says
-//! the highest level whose scenarios, and those of the levels below, all passed.
+//! the highest level whose scenarios, and those of the levels below, all passed. A scenario is
+//! skipped only when the server's own descriptor declares the capability it needs `false`
+//! (or for orchestrate, which no level requires); a route a level requires that answers 404
+//! or 501, or a scenario whose prerequisite failed, is a failure. The `relay-conformance`
+//! binary (main.rs) runs the suite on its own; tests/stub is the server it is proven on.
 //!
 //! Everything the suite writes goes into one project: the one it is given, or one it makes
 //! with relay's extension `POST /v1/projects`; at the end it invalidates the facts it asserted
@@ -14,7 +18,9 @@
 pub mod client;
 mod deposit;
 mod facts;
+mod hash;
 mod read;
+mod report;
 mod review;
 mod setup;
 mod shape;
@@ -27,6 +33,7 @@ use serde_json::{Value, json};
 use client::{Answer, Client};
 use relay_wire::error::Result;
 use relay_wire::{ids, time};
+pub use report::{REPORT_FORMAT, exit};
 
 /// The conformance levels of §11, lowest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -56,8 +63,10 @@ impl Level {
 pub enum Verdict {
     Pass,
     Fail,
-    /// Not checked, for a reason (an optional route the server lacks, a scenario it depends
-    /// on that failed); not a failure.
+    /// Not checked because the server's own descriptor declares the capability it needs
+    /// `false` (§10.2), or because it lacks orchestrate, which no level requires (§11.1); not a
+    /// failure. Anything else not checked (a route a level requires answering 404 or 501, a
+    /// scenario it depends on failing) is a failure.
     Skip,
 }
 
@@ -79,6 +88,8 @@ pub struct Outcome {
     pub level: Level,
     pub result: Verdict,
     pub reason: Option<String>,
+    /// The sections of the spec the scenario checks.
+    pub section: &'static str,
 }
 
 /// The counts, and the highest level passed.
@@ -112,6 +123,22 @@ pub fn level_passed(outcomes: &[Outcome]) -> Option<Level> {
             .any(|o| o.level == l && o.result == Verdict::Fail)
     };
     Level::ALL.into_iter().take_while(|l| !failed(*l)).last()
+}
+
+impl Outcome {
+    /// Its line: `pass  L0  descriptor`, or `fail  L1  deposit: REASON`.
+    pub fn line(&self) -> String {
+        let head = format!(
+            "{}  {}  {}",
+            self.result.as_str(),
+            self.level.as_str(),
+            self.scenario
+        );
+        match &self.reason {
+            Some(r) => format!("{head}: {r}"),
+            None => head,
+        }
+    }
 }
 
 /// What to check, and where.
@@ -167,6 +194,7 @@ pub fn run(options: &Options, seen: &mut dyn FnMut(&Outcome)) -> Result<Report> 
             level: scenario.level,
             result,
             reason,
+            section: scenario.sections,
         };
         seen(&outcome);
         outcomes.push(outcome);
@@ -236,7 +264,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "orchestrate",
         level: Level::L0,
-        sections: "§8.4 (optional, §11.1)",
+        sections: "§8.4 (optional at every level, §11.1)",
         check: read::orchestrate,
     },
     Scenario {
@@ -248,7 +276,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "realtime",
         level: Level::L0,
-        sections: "§10.2 (relay's events route)",
+        sections: "§10.2 (relay's event stream; §9.1 maps none)",
         check: read::realtime,
     },
     Scenario {
@@ -256,6 +284,12 @@ pub const SCENARIOS: &[Scenario] = &[
         level: Level::L1,
         sections: "§8.1, §6.6, §6.7, §12.1",
         check: deposit::deposit,
+    },
+    Scenario {
+        name: "content_hash",
+        level: Level::L1,
+        sections: "§6.6, §6.7, Appendix A",
+        check: hash::content_hash,
     },
     Scenario {
         name: "deposit_idempotent",
@@ -272,7 +306,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "deposit_invalid",
         level: Level::L1,
-        sections: "§8.1, §6.1",
+        sections: "§8.1, §6.1, §6.2",
         check: deposit::invalid,
     },
     Scenario {
@@ -443,11 +477,23 @@ pub(crate) fn packages_in(a: &Answer, list: &[Value]) -> Check<Vec<Value>> {
     Ok(packages)
 }
 
-/// What an earlier scenario left, or a skip saying it failed.
+/// The answer, or a failure when the server has no such route: one a level requires, though
+/// §9.1 may map none (then the suite uses relay's, named in `what`).
+pub(crate) fn required<'a>(a: &'a Answer, what: &str, section: &str) -> Check<&'a Answer> {
+    if a.no_route() {
+        return fail(format!(
+            "{}: the server offers no {what}, required by {section}",
+            a.answered()
+        ));
+    }
+    Ok(a)
+}
+
+/// What an earlier scenario left, or a failure saying it failed (a level needs both).
 pub(crate) fn needs<T: Clone>(left: &Option<T>, what: &str) -> Check<T> {
     match left {
         Some(v) => Ok(v.clone()),
-        None => skip(format!("it needs {what}, which failed")),
+        None => fail(format!("not checked: it needs {what}, which failed")),
     }
 }
 
@@ -572,6 +618,7 @@ mod tests {
             level,
             result,
             reason: None,
+            section: "§x",
         }
     }
 
@@ -616,11 +663,14 @@ mod tests {
             level: Level::L1,
             result: Verdict::Fail,
             reason: Some("why".into()),
+            section: "§8.1",
         };
         assert_eq!(
             serde_json::to_value(&o).unwrap(),
-            json!({"scenario": "deposit", "level": "L1", "result": "fail", "reason": "why"})
+            json!({"scenario": "deposit", "level": "L1", "result": "fail", "reason": "why",
+                "section": "§8.1"})
         );
+        assert_eq!(o.line(), "fail  L1  deposit: why");
         let s = Summary::of(&[]);
         assert_eq!(
             serde_json::to_value(&s).unwrap(),
@@ -652,11 +702,18 @@ mod tests {
         );
         let missing = Answer::canned("GET /v1/x", 404, json!({"error": "not_found"}));
         assert!(matches!(offered(&missing, "thing"), Err(Stop::Skip(_))));
+        let Err(Stop::Fail(why)) = required(&missing, "thing", "§11.3") else {
+            panic!("a missing required route passed")
+        };
+        assert!(
+            why.ends_with("the server offers no thing, required by §11.3"),
+            "{why}"
+        );
         assert_eq!(needs(&Some(1), "x"), Ok(1));
         assert_eq!(
             needs::<u8>(&None, "the fact of `assert_fact`"),
-            Err(Stop::Skip(
-                "it needs the fact of `assert_fact`, which failed".into()
+            Err(Stop::Fail(
+                "not checked: it needs the fact of `assert_fact`, which failed".into()
             ))
         );
     }

@@ -5,9 +5,11 @@
 use serde_json::Value;
 
 use super::client::Answer;
+use super::setup::SEEDS;
 use super::shape::{self, Capabilities};
 use super::{
-    Check, Kind, Suite, expect, expect_error, expect_list, fail, offered, packages_in, skip,
+    Check, Kind, Suite, expect, expect_error, expect_list, fail, offered, packages_in, required,
+    skip,
 };
 use relay_wire::{canonical, ids};
 
@@ -19,12 +21,16 @@ fn capabilities(s: &Suite) -> Option<Capabilities> {
         .and_then(|d| shape::descriptor(d).ok())
 }
 
-/// `GET /v1/conformance`: 200 and the shape of §11.5. A server that publishes none is skipped:
-/// §11.5 says it SHOULD (and the capability checks, which need it, are skipped too).
+/// `GET /v1/conformance`: 200 and the shape of §11.5. §11.5 says a server SHOULD publish one;
+/// the suite needs it, as the only word on which capabilities the server lacks (§10.2) and so
+/// on which checks may be skipped: a server without one fails here, and in every check that
+/// needs its capabilities.
 pub fn descriptor(s: &mut Suite) -> Check {
-    offered(
+    required(
         &s.descriptor,
-        "conformance descriptor (§11.5: an implementation SHOULD publish one)",
+        "conformance descriptor",
+        "the suite, to know which capabilities the server lacks (§10.2; §11.5: a server SHOULD \
+         publish one)",
     )?;
     let d = expect(&s.descriptor, &[200], "200 and the descriptor (§11.5)")?;
     shape::descriptor(d)
@@ -32,35 +38,66 @@ pub fn descriptor(s: &mut Suite) -> Check {
     Ok(())
 }
 
-/// Skips a read when there is nothing of the suite's to read back.
+/// The suite's seeds; a read with nothing of the suite's to read back fails, as it checks
+/// nothing.
 fn seeded(s: &Suite) -> Check<&[Value]> {
-    match (&s.seed_problem, s.seeds.is_empty()) {
-        (_, false) => Ok(&s.seeds),
-        (Some(p), true) => skip(format!(
-            "no packages to read back: depositing them failed ({p})"
+    match &s.seed_problem {
+        None if s.seeds.len() == SEEDS => Ok(&s.seeds),
+        Some(p) => fail(format!(
+            "not checked: no packages to read back, depositing them failed ({p})"
         )),
-        (None, true) => skip("no packages to read back"),
+        None => fail("not checked: no packages to read back"),
     }
 }
 
-/// pull latest (§8.2): newest first, `limit` honoured, 5 by default, and the newest packages
-/// of the project (the suite's seeds, made seconds ago) not cut off.
+/// The descriptor's capabilities, or a failure: a check that depends on them cannot run
+/// without them.
+fn declared(s: &Suite) -> Check<Capabilities> {
+    capabilities(s).ok_or_else(|| {
+        super::Stop::Fail(
+            "not checked: the descriptor does not say which capabilities the server has (see \
+             `descriptor`, §11.5)"
+                .into(),
+        )
+    })
+}
+
+/// pull latest (§8.2) over the suite's eight seeds, made a second apart seconds ago: newest
+/// first, `limit` honoured, exactly 5 without a limit (§8.2: limit defaults to 5), and the
+/// newest packages of the project not cut off.
 pub fn pull_latest(s: &mut Suite) -> Check {
     let seeds = seeded(s)?.to_vec();
     let path = s.project_path(&["packages"]);
     let a = s.client.get(&path, &[("mode", "latest"), ("limit", "2")]);
-    let list = latest_list(&a)?;
-    if list.len() != 2 {
+    let list = latest_list(&a, &seeds, 2)?.to_vec();
+    s.saw(Kind::Package, &a, &list.iter().collect::<Vec<_>>());
+    let b = s.client.get(&path, &[("mode", "latest")]);
+    let all = latest_list(&b, &seeds, 5)?.to_vec();
+    s.saw(Kind::Package, &b, &all.iter().collect::<Vec<_>>());
+    Ok(())
+}
+
+/// The packages of a latest pull that must hold `count`: newest first, and none of the seeds
+/// newer than the last of them left out.
+fn latest_list<'a>(a: &'a Answer, seeds: &[Value], count: usize) -> Check<&'a [Value]> {
+    let list = expect_list(a, "packages", "200 and the packages (§8.2, §9.1)")?;
+    shape::newest_first(list).map_err(|e| super::Stop::Fail(format!("{}: {e}", a.request)))?;
+    if list.len() != count {
+        let limit = match count {
+            5 => "no limit given, and limit defaults to 5".to_string(),
+            n => format!("limit={n}"),
+        };
         return fail(format!(
-            "{} answered {} packages; expected 2: the project holds at least {} and limit=2 (§8.2)",
+            "{} answered {} packages; expected {count}: the project holds at least {} and \
+             {limit} (§8.2)",
             a.request,
             list.len(),
             seeds.len()
         ));
     }
-    let oldest_kept = shape::time_of(&list[1], "created_at");
+    let oldest_kept = shape::time_of(&list[count - 1], "created_at");
     let ids: Vec<&str> = list.iter().map(|p| shape::text(p, "package_id")).collect();
-    for seed in &seeds {
+    for seed in seeds {
         let id = shape::text(seed, "package_id");
         if shape::time_of(seed, "created_at") > oldest_kept && !ids.contains(&id) {
             return fail(format!(
@@ -70,27 +107,6 @@ pub fn pull_latest(s: &mut Suite) -> Check {
             ));
         }
     }
-    let list = list.to_vec();
-    s.saw(Kind::Package, &a, &list.iter().collect::<Vec<_>>());
-    let b = s.client.get(&path, &[("mode", "latest")]);
-    let all = latest_list(&b)?;
-    if all.len() > 5 || all.len() < seeds.len() {
-        return fail(format!(
-            "{} answered {} packages; expected between {} and 5 (§8.2: limit defaults to 5)",
-            b.request,
-            all.len(),
-            seeds.len()
-        ));
-    }
-    let all = all.to_vec();
-    s.saw(Kind::Package, &b, &all.iter().collect::<Vec<_>>());
-    Ok(())
-}
-
-/// The packages of a latest pull, ordered newest first.
-fn latest_list(a: &Answer) -> Check<&[Value]> {
-    let list = expect_list(a, "packages", "200 and the packages (§8.2, §9.1)")?;
-    shape::newest_first(list).map_err(|e| super::Stop::Fail(format!("{}: {e}", a.request)))?;
     Ok(list)
 }
 
@@ -125,9 +141,7 @@ pub fn pull_specific_unknown(s: &mut Suite) -> Check {
 /// suite's seeds among them when keyword search is declared (their titles share a word
 /// nothing else holds).
 pub fn pull_relevant(s: &mut Suite) -> Check {
-    let Some(caps) = capabilities(s) else {
-        return skip("the descriptor does not say which search the server has (see `descriptor`)");
-    };
+    let caps = declared(s)?;
     if !caps.any_search() {
         return skip(
             "the descriptor declares no search capability; `missing_capabilities` checks that \
@@ -220,7 +234,25 @@ pub fn orient(s: &mut Suite) -> Check {
     Ok(())
 }
 
-/// orchestrate (§8.4): a JSON object when offered; not required at L0 (§11.1).
+/// The members of a DigestBundle (§8.4) and the names the suite accepts for each: §8.4 lists
+/// what the bundle contains without naming its members.
+const DIGEST_MEMBERS: [(&str, &[&str]); 4] = [
+    (
+        "a time-windowed summary of recent activity",
+        &["summary", "recent_activity", "recent"],
+    ),
+    ("active facts", &["active_facts", "facts"]),
+    ("open questions", &["open_questions"]),
+    (
+        "semantic snippets pulled by similarity to focus",
+        &["snippets"],
+    ),
+];
+
+/// orchestrate (§8.4), which no level requires (§11.1): skipped when the server lacks it, and
+/// when offered, a DigestBundle with the members of §8.4 (the snippets, as a focus is given;
+/// the summary an object or array; the others arrays), the open question of the newest seed
+/// among its open questions, and in global mode (no project) cross-project counts.
 pub fn orchestrate(s: &mut Suite) -> Check {
     let project = s.project.clone();
     let word = s.word.clone();
@@ -230,10 +262,59 @@ pub fn orchestrate(s: &mut Suite) -> Check {
     );
     let a = offered(&a, "orchestrate (optional at L0, §11.1)")?;
     let body = expect(a, &[200], "200 and a DigestBundle (§8.4)")?;
+    digest_problem(body, false)
+        .map_err(|e| super::Stop::Fail(format!("{} answered: {e}", a.request)))?;
+    if let Some(newest) = s.seeds.last() {
+        let question = newest["open_questions"][0].to_string();
+        if !body["open_questions"].to_string().contains(&question) {
+            return fail(format!(
+                "{}: `open_questions` lacks {question}, an open question of {} (§8.4)",
+                a.request, newest["package_id"]
+            ));
+        }
+    }
+    let g = s.client.get(&["v1", "orchestrate"], &[("focus", &word)]);
+    if g.status == 200 {
+        let body = expect(&g, &[200], "a global DigestBundle (§8.4)")?;
+        digest_problem(body, true)
+            .map_err(|e| super::Stop::Fail(format!("{} answered: {e}", g.request)))?;
+    }
+    Ok(())
+}
+
+/// Why a body is not a DigestBundle of §8.4, if it is not.
+fn digest_problem(body: &Value, global: bool) -> Result<(), String> {
     if !body.is_object() {
-        return fail(format!(
-            "{}; expected a DigestBundle object (§8.4)",
-            a.answered()
+        return Err(format!("{body}, not a DigestBundle object (§8.4)"));
+    }
+    for (what, names) in DIGEST_MEMBERS {
+        let member = names.iter().find_map(|n| body.get(*n));
+        let fits = match member {
+            Some(m) if names[0] == "summary" => m.is_object() || m.is_array(),
+            Some(m) => m.is_array(),
+            None => false,
+        };
+        if !fits {
+            return Err(format!(
+                "no {what} (§8.4): expected `{}`{}",
+                names.join("` or `"),
+                if names[0] == "summary" {
+                    ", an object or array"
+                } else {
+                    ", an array"
+                }
+            ));
+        }
+    }
+    let counts = ["projects", "project_counts", "counts"];
+    if global
+        && !counts
+            .iter()
+            .any(|n| body.get(*n).is_some_and(|c| c.is_array() || c.is_object()))
+    {
+        return Err(format!(
+            "no cross-project counts in global mode (§8.4): expected `{}`",
+            counts.join("` or `")
         ));
     }
     Ok(())
@@ -244,11 +325,7 @@ pub fn orchestrate(s: &mut Suite) -> Check {
 /// (or, for a server that knows relay's `search=` parameter, semantic or hybrid search when
 /// those are false), and relay's event stream when realtime is false.
 pub fn missing_capabilities(s: &mut Suite) -> Check {
-    let Some(caps) = capabilities(s) else {
-        return skip(
-            "the descriptor does not say which capabilities are missing (see `descriptor`)",
-        );
-    };
+    let caps = declared(s)?;
     let word = s.word.clone();
     let path = s.project_path(&["packages"]);
     let mut probes = Vec::new();
@@ -271,7 +348,7 @@ pub fn missing_capabilities(s: &mut Suite) -> Check {
                 // Only a server that declares relay's x-keyword_search knows `search=`.
                 probes.push(probe(
                     &s.client.get(&path, &q),
-                    mode,
+                    &format!("{mode}_search"),
                     caps.keyword_search.is_some(),
                 ));
             }
@@ -295,22 +372,20 @@ pub fn missing_capabilities(s: &mut Suite) -> Check {
     if !failures.is_empty() {
         return fail(format!("{} (§10.2)", failures.join("; ")));
     }
-    if !probes.contains(&Probe::Named) {
-        let unprobed: Vec<&str> = (probes.iter())
-            .filter_map(|p| match p {
-                Probe::Unprobed(u) => Some(u.as_str()),
-                _ => None,
-            })
-            .collect();
-        return skip(match unprobed.is_empty() {
-            true => "the descriptor declares every capability of §10.2".to_string(),
-            false => format!(
-                "no missing capability could be probed: {}",
-                unprobed.join("; ")
-            ),
-        });
+    if probes.is_empty() || probes.contains(&Probe::Named) {
+        // Nothing declared missing, or what is was named.
+        return Ok(());
     }
-    Ok(())
+    let unprobed: Vec<&str> = (probes.iter())
+        .filter_map(|p| match p {
+            Probe::Unprobed(u) => Some(u.as_str()),
+            _ => None,
+        })
+        .collect();
+    skip(format!(
+        "no missing capability could be probed: {}",
+        unprobed.join("; ")
+    ))
 }
 
 /// What probing one missing capability found.
@@ -344,39 +419,82 @@ fn probe(a: &Answer, capability: &str, must: bool) -> Probe {
     }
 }
 
-/// `realtime: true` (§10.2): relay's `GET /v1/projects/{p}/events` answers an event stream.
-/// §9.1 maps no subscription (§16 leaves its wire format open), so a server without the route
-/// is skipped.
+/// How long the suite waits for an event it expects.
+const STREAM_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// `realtime: true` (§10.2: subscribing to changes): through relay's `GET
+/// /v1/projects/{p}/events` (Server-Sent Events; §9.1 maps no subscription, §16), a package
+/// deposited after connecting arrives as an event with an id; and a client that reconnects
+/// with that id as `Last-Event-ID` gets a package deposited while it was away, and not the
+/// first one again. Skipped when the descriptor declares realtime false.
 pub fn realtime(s: &mut Suite) -> Check {
-    let Some(caps) = capabilities(s) else {
-        return skip(
-            "the descriptor does not say whether realtime is supported (see `descriptor`)",
-        );
-    };
-    if !caps.realtime {
-        return skip("the descriptor says realtime: false (see `missing_capabilities`)");
+    if !declared(s)?.realtime {
+        return skip("the descriptor declares realtime: false (see `missing_capabilities`)");
     }
-    let a = s.client.get_stream(&s.project_path(&["events"]));
-    let a = offered(
-        &a,
-        "`GET /v1/projects/{p}/events`, relay's event stream (§9.1 maps no subscription; §16)",
-    )?;
-    if a.status != 200 || !a.content_type.starts_with("text/event-stream") {
+    let path = s.project_path(&["events"]);
+    let stream = subscribe(s, &path, None)?;
+    let first = realtime_deposit(s, "Conformance realtime, connected")?;
+    let request = stream.request.clone();
+    let Some(event) = stream.into_iter().find(|e| e.data.contains(&first)) else {
         return fail(format!(
-            "{} with Content-Type `{}`; expected 200 and text/event-stream (the descriptor says \
-             realtime: true, §10.2)",
-            a.answered(),
-            a.content_type
+            "{request} sent no event for `{first}`, deposited after connecting, within {}s \
+             (§10.2: realtime)",
+            STREAM_PATIENCE.as_secs()
         ));
+    };
+    let Some(id) = event.id.filter(|i| !i.is_empty()) else {
+        return fail(format!(
+            "{request} sent the event of `{first}` without an id: a client cannot resume \
+             (Last-Event-ID)"
+        ));
+    };
+    let second = realtime_deposit(s, "Conformance realtime, away")?;
+    let resumed = subscribe(s, &path, Some(&id))?;
+    let request = format!("{} with Last-Event-ID: {id}", resumed.request);
+    for event in resumed {
+        if event.data.contains(&first) {
+            return fail(format!(
+                "{request} sent `{first}` again: a resumed stream starts after the event it names"
+            ));
+        }
+        if event.data.contains(&second) {
+            return Ok(());
+        }
     }
-    Ok(())
+    fail(format!(
+        "{request} did not send `{second}`, deposited while the client was away, within {}s",
+        STREAM_PATIENCE.as_secs()
+    ))
+}
+
+/// Opens the event stream, or fails saying what answered instead.
+fn subscribe(s: &Suite, path: &[String], last: Option<&str>) -> Check<super::client::EventStream> {
+    s.client
+        .open_stream(path, last, STREAM_PATIENCE)
+        .or_else(|a| {
+            let what = "event stream (§9.1 maps no subscription; the suite subscribes as \
+                        relay does: GET /v1/projects/{p}/events, Server-Sent Events)";
+            required(&a, what, "the descriptor's realtime: true (§10.2)")?;
+            fail(format!(
+                "{}; expected 200 and text/event-stream (§10.2: realtime)",
+                a.answered()
+            ))
+        })
+}
+
+/// Deposits a package for the realtime check; its id.
+fn realtime_deposit(s: &mut Suite, title: &str) -> Check<String> {
+    let package = s.package(title, "complete", chrono::TimeDelta::zero());
+    let a = s.deposit(&package);
+    expect(&a, &[200, 201], "the package deposited (§8.1)")?;
+    Ok(shape::text(&package, "package_id").to_string())
 }
 
 /// Every package and fact the server returned during the run validates as the wire format
 /// (§6, §7), by relay's own validation.
 pub fn wire_format(s: &mut Suite) -> Check {
     if s.seen.is_empty() {
-        return skip("the server returned no package or fact to check");
+        return fail("not checked: the server returned no package or fact");
     }
     let mut problems = Vec::new();
     for seen in &s.seen {
@@ -413,16 +531,26 @@ mod tests {
 
     #[test]
     fn a_missing_capability_must_answer_501_naming_it() {
-        let named =
-            json!({"error": "search_not_supported", "message": "Semantic search needs a model"});
+        let named = json!({"error": "search_not_supported", "capability": "semantic_search",
+            "message": "Semantic search needs a model"});
         let a = Answer::canned("GET /x", 501, named);
-        assert_eq!(probe(&a, "semantic", true), Probe::Named);
-        let Probe::Failed(why) = probe(&a, "hybrid", true) else {
+        assert_eq!(probe(&a, "semantic_search", true), Probe::Named);
+        let Probe::Failed(why) = probe(&a, "hybrid_search", true) else {
             panic!("a body naming another capability passed")
         };
         assert!(
-            why.ends_with("does not name the missing capability `hybrid`"),
+            why.ends_with("does not name the missing capability `hybrid_search`"),
             "{why}"
+        );
+        let vague = Answer::canned(
+            "GET /x",
+            501,
+            json!({"error": "search_not_supported",
+            "message": "semantic search needs a model"}),
+        );
+        assert!(
+            matches!(probe(&vague, "semantic_search", true), Probe::Failed(_)),
+            "§10.2: the body names the flag"
         );
         let ok = Answer::canned("GET /x", 200, json!({"packages": []}));
         let Probe::Failed(why) = probe(&ok, "semantic", true) else {

@@ -12,10 +12,12 @@ use serde_json::{Value, json};
 use super::client::Answer;
 use super::shape;
 use super::{
-    Check, Kind, Stop, Suite, expect, expect_error, expect_list, fail, needs, offered, packages_in,
-    skip,
+    Check, Kind, Stop, Suite, expect, expect_error, expect_list, fail, needs, packages_in, required,
 };
 use relay_wire::ids;
+
+/// What requires the transitions.
+const L3: &str = "§11.4 (the transitions awaiting_review → complete and → revision_requested)";
 
 /// The review routes relay adds where §9.1 maps none.
 const REVIEW_ROUTE: &str = "route for it (§9.1 maps only flag; relay's is POST /v1/packages/{id}/";
@@ -43,12 +45,14 @@ impl Suite {
         }
     }
 
-    /// A complete package of the suite's, or a skip.
+    /// A complete package of the suite's, or a failure.
     fn complete_one(&self) -> Check<String> {
         (self.deposited.as_ref().or(self.seeds.first()))
             .map(|p| shape::text(p, "package_id").to_string())
             .ok_or_else(|| {
-                Stop::Skip("it needs a complete package, and no deposit succeeded".into())
+                Stop::Fail(
+                    "not checked: it needs a complete package, and no deposit succeeded".into(),
+                )
             })
     }
 
@@ -123,7 +127,7 @@ pub fn flag(s: &mut Suite) -> Check {
     Ok(())
 }
 
-/// The package `flag_for_review` flagged, or a skip.
+/// The package `flag_for_review` flagged, or a failure.
 fn flagged(s: &Suite) -> Check<String> {
     needs(&s.flagged, "the package of `flag_for_review`")
 }
@@ -133,9 +137,10 @@ fn flagged(s: &Suite) -> Check<String> {
 pub fn listed(s: &mut Suite) -> Check {
     let id = flagged(s)?;
     let a = s.client.get(&s.project_path(&["reviews"]), &[]);
-    let a = offered(
+    let a = required(
         &a,
-        "review list (§11.4 asks for one, §9.1 maps none; relay's is GET /v1/projects/{p}/reviews)",
+        "review list (§9.1 maps none; relay's is GET /v1/projects/{p}/reviews)",
+        "§11.4 (a mechanism to enumerate packages in awaiting_review)",
     )?
     .clone();
     let list = expect_list(
@@ -169,7 +174,7 @@ pub fn listed(s: &mut Suite) -> Check {
 pub fn approve(s: &mut Suite) -> Check {
     let id = flagged(s)?;
     let a = s.act(&id, "approve", json!({"note": "conformance: approved"}));
-    let a = offered(&a, &format!("approve {REVIEW_ROUTE}approve)"))?.clone();
+    let a = required(&a, &format!("approve {REVIEW_ROUTE}approve)"), L3)?.clone();
     s.moved(&a, "complete", None, "§11.4, §5.3")?;
     s.approved = true;
     Ok(())
@@ -183,9 +188,10 @@ pub fn request_changes(s: &mut Suite) -> Check {
     s.moved(&a, "awaiting_review", Some("agent"), "§8.5")?;
     let note = "conformance: please change this";
     let a = s.act(&id, "request-changes", json!({"note": note}));
-    let a = offered(
+    let a = required(
         &a,
         &format!("request-changes {REVIEW_ROUTE}request-changes)"),
+        L3,
     )?
     .clone();
     s.moved(&a, "revision_requested", None, "§11.4, §5.3")?;
@@ -208,19 +214,20 @@ pub fn request_changes(s: &mut Suite) -> Check {
 pub fn illegal(s: &mut Suite) -> Check {
     let done = s.complete_one()?;
     let a = s.act(&done, "approve", json!({}));
-    let a = offered(&a, &format!("approve {REVIEW_ROUTE}approve)"))?.clone();
+    let a = required(&a, &format!("approve {REVIEW_ROUTE}approve)"), L3)?.clone();
     expect_error(&a, 400, "invalid_transition", "§5.3: complete is terminal")?;
     let note = json!({"note": "conformance: must be refused"});
     let a = s.act(&done, "request-changes", note.clone());
-    let a = offered(
+    let a = required(
         &a,
         &format!("request-changes {REVIEW_ROUTE}request-changes)"),
+        L3,
     )?
     .clone();
     expect_error(&a, 400, "invalid_transition", "§5.3: complete is terminal")?;
     let draft = match s.draft("Conformance draft, never reviewed") {
         Ok(id) => id,
-        Err(Stop::Fail(why)) => return skip(format!("no draft to check with: {why}")),
+        Err(Stop::Fail(why)) => return fail(format!("not checked: no draft to check with: {why}")),
         Err(other) => return Err(other),
     };
     let a = s.act(&draft, "request-changes", note);

@@ -81,12 +81,16 @@ fn usable(client: &Client, a: &Answer) -> Result<()> {
     Ok(())
 }
 
+/// How many packages the suite seeds: more than the 5 a latest pull answers by default
+/// (§8.2), so that the default shows.
+pub const SEEDS: usize = 8;
+
 impl Suite {
-    /// Deposits three complete packages, a second apart and made in the last seconds, for the
-    /// reads to find.
+    /// Deposits [`SEEDS`] complete packages, a second apart and made in the last seconds, for
+    /// the reads to find.
     pub(super) fn seed(&mut self) {
-        for n in 1..=3 {
-            let age = TimeDelta::seconds(4 - n);
+        for n in 1..=SEEDS {
+            let age = TimeDelta::seconds((SEEDS + 1 - n) as i64);
             let package = self.package(&format!("Conformance seed {n}"), "complete", age);
             let a = self.deposit(&package);
             let stored = (a.body.as_ref())

@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use relay_wire::time::{self, Timestamp};
-use relay_wire::{Fact, Package};
+use relay_wire::{Fact, Package, canonical};
 
 /// The package of a body: the body itself, or its `package` member.
 pub fn package_of(v: &Value) -> Option<&Value> {
@@ -35,9 +35,27 @@ pub fn list_of<'a>(v: &'a Value, key: &str) -> Option<&'a [Value]> {
     }
 }
 
-/// The content hash an answer gives beside the package (§8.1): `hash`, or `content_hash`.
+/// The names under which an answer may give the content hash beside the package: §8.1 says a
+/// deposit returns it without naming it.
+pub const HASH_NAMES: [&str; 4] = ["hash", "content_hash", "package_hash", "sha256"];
+
+/// The content hash an answer gives beside the package (§8.1), under any of [`HASH_NAMES`].
 pub fn hash_of(v: &Value) -> Option<&str> {
-    (v.get("hash").or_else(|| v.get("content_hash"))).and_then(Value::as_str)
+    HASH_NAMES
+        .iter()
+        .find_map(|n| v.get(*n))
+        .and_then(Value::as_str)
+}
+
+/// The hex digits of a content hash: `sha256:` and 64 lowercase hex digits, or the 64 digits
+/// alone (§6.6 fixes the algorithm, not how the hash is written).
+pub fn hash_hex(h: &str) -> Option<&str> {
+    let hex = h.strip_prefix("sha256:").unwrap_or(h);
+    let fits = hex.len() == 64
+        && hex
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    fits.then_some(hex)
 }
 
 /// A count (§8.7): the body itself, or its member `key`, or `count`.
@@ -45,15 +63,6 @@ pub fn count_of(v: &Value, key: &str) -> Option<u64> {
     v.as_u64()
         .or_else(|| v.get(key).and_then(Value::as_u64))
         .or_else(|| v.get("count").and_then(Value::as_u64))
-}
-
-/// `sha256:` and 64 lowercase hex digits.
-pub fn is_hash(s: &str) -> bool {
-    s.strip_prefix("sha256:").is_some_and(|h| {
-        h.len() == 64
-            && h.bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    })
 }
 
 /// A string member, or "".
@@ -241,13 +250,18 @@ pub fn newest_first(packages: &[Value]) -> Result<(), String> {
 }
 
 /// The members of `sent` that `got` lacks or holds with another value (§6: fields, unknown
-/// and `x-*` ones too, survive a write unchanged).
+/// and `x-*` ones too, survive a write unchanged). Values are compared by their canonical
+/// JSON (Appendix A), which the content hash covers: `-0.0` written back as `0`, or a `null`
+/// member left out, is no change.
 pub fn changed_members(sent: &Value, got: &Value) -> Vec<String> {
     let Some(sent) = sent.as_object() else {
         return Vec::new();
     };
     (sent.iter())
-        .filter(|(k, v)| got.get(k.as_str()) != Some(v))
+        .filter(|(k, v)| match got.get(k.as_str()) {
+            Some(g) => canonical::to_canonical_string(g) != canonical::to_canonical_string(v),
+            None => !v.is_null(),
+        })
         .map(|(k, _)| k.clone())
         .collect()
 }
@@ -301,12 +315,17 @@ mod tests {
     }
 
     #[test]
-    fn hashes_are_sha256_and_64_lowercase_hex_digits() {
-        let good = format!("sha256:{}", "0a".repeat(32));
-        assert!(is_hash(&good));
-        assert!(!is_hash(&good.to_uppercase()));
-        assert!(!is_hash(&good[..70]));
-        assert!(!is_hash(&format!("sha1:{}", "0a".repeat(32))));
+    fn hashes_are_64_lowercase_hex_digits_with_or_without_sha256() {
+        let hex = "0a".repeat(32);
+        let good = format!("sha256:{hex}");
+        assert_eq!(hash_hex(&good), Some(hex.as_str()));
+        assert_eq!(hash_hex(&hex), Some(hex.as_str()));
+        assert_eq!(hash_hex(&good.to_uppercase()), None);
+        assert_eq!(hash_hex(&good[..70]), None);
+        assert_eq!(hash_hex(&format!("sha1:{hex}")), None);
+        for name in HASH_NAMES {
+            assert_eq!(hash_of(&json!({name: "h"})), Some("h"), "{name}");
+        }
     }
 
     #[test]
@@ -427,6 +446,9 @@ mod tests {
         let got = json!({"a": 1, "x-k": {"n": [2]}, "c": true});
         assert_eq!(changed_members(&sent, &got), ["x-k", "b"]);
         assert!(changed_members(&sent, &sent).is_empty());
+        let sent = json!({"z": -0.0, "n": null, "k": {"a": null, "b": 1}});
+        let got = json!({"z": 0, "k": {"b": 1.0}});
+        assert!(changed_members(&sent, &got).is_empty());
     }
 
     #[test]

@@ -153,6 +153,17 @@ impl Reply {
         }
     }
 
+    /// The 501 of §10.2 for an operation that needs a capability the server lacks: the error's
+    /// `{"error", "message"}` and `capability`, the descriptor's flag for it.
+    pub fn missing_capability(e: Error, capability: &str) -> Reply {
+        let mut body = error_body(&ApiError::from(e));
+        body["capability"] = Value::from(capability);
+        Reply {
+            status: StatusCode::NOT_IMPLEMENTED,
+            body,
+        }
+    }
+
     /// 201 when `created`, else 200 (a retry that wrote nothing).
     pub fn written(created: bool, body: Value) -> Reply {
         Reply {

@@ -138,7 +138,15 @@ pub(crate) async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> An
                     )
                 })?;
                 let model = s.model.as_deref();
-                let mode = search_mode(q.search.as_deref(), model)?;
+                let mode = match search_mode(q.search.as_deref(), model) {
+                    Ok(mode) => mode,
+                    // §10.2: the 501 names the capability flag the search asked for needs.
+                    Err(e @ Error::SearchNotSupported(_)) => {
+                        let asked = q.search.as_deref().unwrap_or_default();
+                        return Ok(Reply::missing_capability(e, &format!("{asked}_search")));
+                    }
+                    Err(e) => return Err(e),
+                };
                 let found =
                     semantic::search(&s.store, &projects, query, &filter, limit, mode, model)?;
                 found.iter().map(relevant::Ranked::to_value).collect()

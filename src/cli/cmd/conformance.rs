@@ -25,7 +25,9 @@ use relay_wire::error::Error;
 /// §10.2 against the server at URL, through the HTTP mapping of §9.1, and prints one line per
 /// scenario (pass, fail or skip, its level, its name, and for a failure or a skip the reason),
 /// then the highest level passed: the one whose scenarios, and those of every level below,
-/// passed or were skipped. The suite writes into the project named by --project (on that
+/// passed. A scenario is skipped only for a capability the server's descriptor declares false,
+/// or for orchestrate, which no level requires; a route a level requires that answers 404 or
+/// 501 is a failure. The same suite runs on its own as `relay-conformance URL`. The suite writes into the project named by --project (on that
 /// server; RELAY_PROJECT is not used), or into one it makes with relay's `POST /v1/projects`; at the end it invalidates the facts it asserted
 /// and archives the project it made (relay's `POST /v1/projects/ID/archive`). Exits 5 when a
 /// scenario fails, 7 when the server cannot be reached, 4 when it refuses the token or there is
@@ -141,18 +143,7 @@ fn outcome(ctx: &mut Ctx, o: &Outcome) -> CmdResult {
     if ctx.ui.json {
         ctx.ui.json_line(o)?;
     } else {
-        let out = ctx.ui.out();
-        write!(
-            out,
-            "{}  {}  {}",
-            o.result.as_str(),
-            o.level.as_str(),
-            o.scenario
-        )?;
-        match &o.reason {
-            Some(r) => writeln!(out, ": {r}")?,
-            None => writeln!(out)?,
-        }
+        writeln!(ctx.ui.out(), "{}", o.line())?;
     }
     // A slow server's progress shows line by line.
     ctx.ui.flush()?;
@@ -161,22 +152,10 @@ fn outcome(ctx: &mut Ctx, o: &Outcome) -> CmdResult {
 
 #[cfg(feature = "conformance")]
 fn summary(ctx: &mut Ctx, report: &Report) -> CmdResult {
-    let s = &report.summary;
     if ctx.ui.json {
-        ctx.ui.json_line(s)?;
+        ctx.ui.json_line(&report.summary)?;
         return Ok(());
     }
-    let level = s.level_passed.map_or("none", |l| l.as_str());
-    let declared = match &report.declared_level {
-        Some(d) => format!(" (the server declares {d})"),
-        None => String::new(),
-    };
-    writeln!(
-        ctx.ui.out(),
-        "Level passed: {level}{declared}; {} passed, {} failed, {} skipped",
-        s.passed,
-        s.failed,
-        s.skipped
-    )?;
+    writeln!(ctx.ui.out(), "{}", report.summary_line())?;
     Ok(())
 }

@@ -198,6 +198,27 @@ fn by_code() -> BTreeMap<&'static str, (BTreeSet<u8>, String)> {
     out
 }
 
+/// The error codes the spec defines, and where: every other code is relay's extension
+/// (§12.4 lets an implementation extend the protocol), named where the spec names none.
+pub const SPEC_CODES: [(Code, &str); 8] = [
+    (Code::InvalidSchema, "§8.1"),
+    (Code::InvalidTransition, "§8.5"),
+    (Code::PackageNotFound, "§8.2, §8.5"),
+    (Code::DuplicatePackageId, "§8.1, §11.2"),
+    (Code::ProjectArchived, "§8.1"),
+    (Code::Unauthorized, "§8.1"),
+    (Code::NotImplemented, "§10.2"),
+    (Code::SearchNotSupported, "§8.2"),
+];
+
+/// Where the spec defines `c`, or that it is relay's extension.
+fn defined_by(c: Code) -> String {
+    match SPEC_CODES.iter().find(|(spec, _)| *spec == c) {
+        Some((_, section)) => format!("spec {section}"),
+        None => "relay (extension)".into(),
+    }
+}
+
 pub fn page() -> String {
     let mut out = String::from("# Exit codes and error codes\n\n## Exit codes\n\n");
     out.push_str(&text(
@@ -213,10 +234,13 @@ pub fn page() -> String {
 
     out.push_str("\n## Error codes\n\n");
     out.push_str(&text(
-        "Every error code relay names, the spec's (§8, §10.2) first: the exit code the CLI \
-         ends with, the HTTP status relay serve answers with (its body is the same \
-         {\"error\", \"message\"} object), and an example of the message. MCP tools report \
-         the same codes in a tool result marked isError.",
+        "Every error code relay names, the spec's (§8, §10.2) first: where it is defined, the \
+         exit code the CLI ends with, the HTTP status relay serve answers with (its body is \
+         the same {\"error\", \"message\"} object), and an example of the message. MCP tools \
+         report the same codes in a tool result marked isError. The spec defines eight codes; \
+         the others are relay's extensions (§12.4), used only where none of the spec's fits: \
+         a client written for another implementation can go by the HTTP status, which is the \
+         one HTTP names the failure by.",
     ));
     out.push_str("\n\n");
     let found = by_code();
@@ -235,19 +259,40 @@ pub fn page() -> String {
             };
             vec![
                 code(c.as_str()),
+                defined_by(*c),
                 exits,
                 c.http_status().to_string(),
                 message,
             ]
         })
         .collect();
-    out.push_str(&table(&["Code", "Exit", "HTTP", "Example message"], &rows));
+    out.push_str(&table(
+        &["Code", "Defined by", "Exit", "HTTP", "Example message"],
+        &rows,
+    ));
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_spec_codes_come_first_and_the_rest_are_extensions() {
+        let spec: Vec<Code> = SPEC_CODES.iter().map(|(c, _)| *c).collect();
+        assert_eq!(&Code::ALL[..spec.len()], spec.as_slice());
+        assert_eq!(defined_by(Code::InvalidSchema), "spec §8.1");
+        assert_eq!(defined_by(Code::NotFound), "relay (extension)");
+        let page = page();
+        assert!(
+            page.contains("| `not_implemented` | spec §10.2 |"),
+            "{page}"
+        );
+        assert!(
+            page.contains("| `secret_detected` | relay (extension) |"),
+            "{page}"
+        );
+    }
 
     #[test]
     fn every_code_but_not_implemented_has_an_error_and_one_exit_code() {
