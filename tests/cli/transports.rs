@@ -452,6 +452,11 @@ pub fn shape(op: Op, door: &str, answer: Answer) -> Answer {
     if matches!(op, ReviewFlag | ReviewApprove | ReviewRequestChanges) && door != "http" {
         return Answer::Ok(review_envelope(v));
     }
+    // HTTP's relevant pull answers wire packages, as latest does, with how each ranked
+    // beside them in `x-ranking`: put each ranking back around its package.
+    if matches!(op, PullRelevant | Search) && door == "http" {
+        return Answer::Ok(json!({ "packages": ranked_entries(v) }));
+    }
     if door != "cli" {
         return Answer::Ok(v);
     }
@@ -481,6 +486,30 @@ fn review_envelope(mut v: Value) -> Value {
     assert_eq!(keys, ["package", "hash", "version", "transition"], "{v}");
     assert_eq!(v["transition"]["to"], v["package"]["status"], "{v}");
     v["package"].take()
+}
+
+/// HTTP's `{"packages", "x-ranking"}` as the entries `{"package", "score", "matched"}` the
+/// CLI and MCP answer, after checking the two lists name the same packages in one order.
+fn ranked_entries(mut v: Value) -> Vec<Value> {
+    let packages = v["packages"].take();
+    let ranking = v["x-ranking"].take();
+    let (Some(packages), Some(ranking)) = (packages.as_array(), ranking.as_array()) else {
+        panic!("a relevant pull answers packages and x-ranking: {v}");
+    };
+    assert_eq!(packages.len(), ranking.len(), "{packages:?} {ranking:?}");
+    (packages.iter().zip(ranking))
+        .map(|(package, rank)| {
+            let mut entry = json!({ "package": package });
+            for (key, value) in rank.as_object().unwrap() {
+                if key == "package_id" {
+                    assert_eq!(value, &package["package_id"], "x-ranking's order");
+                } else {
+                    entry[key.as_str()] = value.clone();
+                }
+            }
+            entry
+        })
+        .collect()
 }
 
 /// A CLI line without its `x-stale` warnings when there are none.

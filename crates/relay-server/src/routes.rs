@@ -120,17 +120,22 @@ impl ListParams {
     }
 }
 
-/// pull `latest` and `relevant` (§8.2): `{"packages": […]}`, wire packages for latest and
-/// ranked results (`{"package", "score", "matched"}`) for relevant, as the MCP tool answers.
+/// pull `latest` and `relevant` (§8.2), in one shape: `{"packages": […]}`, wire packages
+/// newest first or best first. A relevant pull adds `x-ranking`, one `{"package_id", "score",
+/// "matched"}` per package in the same order.
 pub(crate) async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> Answer {
     call.run(Access::Read, move |s, caller, project| {
         let filter = q.filter(caller.viewer(s, &project))?;
         let limit = q.limit.unwrap_or(DEFAULT_LISTING_LIMIT);
         let projects = [project];
-        let packages: Vec<Value> = match q.mode.as_deref().unwrap_or("latest") {
-            "latest" => (pull::latest(&s.store, &projects, &filter, limit)?.iter())
+        match q.mode.as_deref().unwrap_or("latest") {
+            "latest" => {
+                let packages: Vec<Value> = (pull::latest(&s.store, &projects, &filter, limit)?
+                    .iter())
                 .map(|p| p.package.to_value())
-                .collect(),
+                .collect();
+                Ok(Reply::ok(json!({ "packages": packages })))
+            }
             "relevant" => {
                 let query = q.query.as_deref().ok_or_else(|| {
                     Error::InvalidInput(
@@ -149,16 +154,19 @@ pub(crate) async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> An
                 };
                 let found =
                     semantic::search(&s.store, &projects, query, &filter, limit, mode, model)?;
-                found.iter().map(relevant::Ranked::to_value).collect()
+                let packages: Vec<Value> = (found.iter())
+                    .map(|r| r.stored.package.to_value())
+                    .collect();
+                let ranking: Vec<Value> = found.iter().map(relevant::Ranked::ranking).collect();
+                Ok(Reply::ok(
+                    json!({ "packages": packages, "x-ranking": ranking }),
+                ))
             }
-            other => {
-                return Err(Error::InvalidInput(format!(
-                    "mode `{other}` is not one of latest, relevant (one package by id: \
-                         GET /v1/packages/ID)"
-                )));
-            }
-        };
-        Ok(Reply::ok(json!({ "packages": packages })))
+            other => Err(Error::InvalidInput(format!(
+                "mode `{other}` is not one of latest, relevant (one package by id: \
+                     GET /v1/packages/ID)"
+            ))),
+        }
     })
     .await
 }

@@ -50,11 +50,23 @@ impl Ranked {
     /// stored package exactly as stored (its own members, a `score` or `matched` among them,
     /// untouched) beside the ranking's score and the fields that matched.
     pub fn to_value(&self) -> serde_json::Value {
-        let mut v = serde_json::json!({
-            "package": self.stored.package.to_value(),
-            "score": self.score,
-            "matched": self.matched,
-        });
+        let mut v = serde_json::json!({ "package": self.stored.package.to_value() });
+        self.add_ranking(&mut v);
+        v
+    }
+
+    /// How it ranked, named by its id: `{"package_id", "score", "matched"}` (with the modes'
+    /// explanation), for an answer whose `packages` are wire packages only (HTTP's relevant
+    /// pull: `x-ranking` beside `packages`, in the same order).
+    pub fn ranking(&self) -> serde_json::Value {
+        let mut v = serde_json::json!({ "package_id": self.stored.package.id() });
+        self.add_ranking(&mut v);
+        v
+    }
+
+    fn add_ranking(&self, v: &mut serde_json::Value) {
+        v["score"] = self.score.into();
+        v["matched"] = self.matched.clone().into();
         if let Some(e) = &self.explain {
             v["mode"] = e.mode.as_str().into();
             v["ranks"] =
@@ -64,7 +76,6 @@ impl Ranked {
                 .map(|s| serde_json::Value::from((f64::from(s) * 10_000.0).round() / 10_000.0))
                 .unwrap_or_default();
         }
-        v
     }
 }
 
