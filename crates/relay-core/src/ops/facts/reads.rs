@@ -1,0 +1,209 @@
+//! Fact reads (§8.6): the current value of a key or the one valid at a past time, the
+//! current facts filtered, a key's whole history, and the facts a package is the source of.
+//! Every read follows the key's effective chain, as the writes in [`super`] leave it.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::{ListQuery, chain_of, key_facts};
+use crate::search::filter::{Hidden, Reveal};
+use relay_store::cache::facts::Facts;
+use relay_store::fact_chain::{self, Link};
+use relay_store::{Store, View};
+use relay_wire::error::{Error, Result};
+use relay_wire::{Fact, time::Timestamp};
+
+/// The current fact of a key, or the one valid at `at`. A retracted or expired one is
+/// `fact_not_found`, saying why, unless `reveal` shows it: the key then has no fact, since
+/// the one before it stays ended.
+pub fn get(
+    store: &Store,
+    project_id: &str,
+    subject: &str,
+    predicate: &str,
+    at: Option<Timestamp>,
+    reveal: Reveal,
+) -> Result<Fact> {
+    let not_found = || Error::FactNotFound {
+        subject: subject.into(),
+        predicate: predicate.into(),
+    };
+    let shown = |f: Fact| -> Result<Fact> {
+        let hidden = Hidden::load(store.view(), &[project_id.to_string()], reveal)?;
+        match hidden.fact(&f) {
+            Some(why) => Err(Error::Hidden {
+                code: relay_wire::error::Code::FactNotFound,
+                message: why.explain(&format!(
+                    "the fact for subject `{subject}`, predicate `{predicate}` ({})",
+                    f.id()
+                )),
+            }),
+            None => Ok(f),
+        }
+    };
+    if at.is_none()
+        && let Some(current) = store.current_fact_of_key(project_id, subject, predicate)?
+    {
+        return shown(current.ok_or_else(not_found)?);
+    }
+    let facts = key_facts(store, project_id, subject, predicate)?;
+    let chain = chain_of(&facts, subject, predicate)?;
+    let found = match at {
+        Some(t) => fact_chain::at(&chain, t),
+        None => fact_chain::current(&chain),
+    };
+    shown(found.cloned().ok_or_else(not_found)?)
+}
+
+/// Facts matching `q`, by subject and predicate: one per key (current, or valid at `q.at`),
+/// or every fact with `include_ended`; each with its effective `valid_to`.
+pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>> {
+    let hidden = Hidden::load(
+        View::of(store, q.as_of),
+        &[project_id.to_string()],
+        q.reveal,
+    )?;
+    let q = &ListQuery {
+        at: q.at.or(q.as_of),
+        ..q.clone()
+    };
+    let matches = |f: &Fact| {
+        q.subject.as_deref().is_none_or(|s| s == f.subject())
+            && q.predicate.as_deref().is_none_or(|p| p == f.predicate())
+    };
+    // Hidden facts are left out of what is shown; they still end the facts before them.
+    let tagged = |f: &Fact| {
+        q.tag.as_deref().is_none_or(|t| f.list("tags").contains(&t)) && hidden.fact(f).is_none()
+    };
+    // The current facts come from the index, already one per key and in order; other views
+    // need every fact.
+    if q.at.is_none()
+        && !q.include_ended
+        && let Some(current) = store.current_facts(project_id)?
+    {
+        return Ok(current
+            .into_iter()
+            .filter(|f| matches(f) && tagged(f))
+            .collect());
+    }
+    // Every key's chain, keys in order: the tag filter applies to what the chain shows, since
+    // a fact without the tag still ends the one before it.
+    let facts: Vec<Fact> = (store.facts(project_id)?.into_values())
+        .filter(|f| matches(f))
+        .collect();
+    let facts = match q.as_of {
+        Some(t) => as_recorded_at(facts, t)?,
+        None => facts,
+    };
+    let mut out = Vec::new();
+    let mut rest = sorted_by_key_then_rank(facts).into_iter().peekable();
+    while let Some(first) = rest.next() {
+        let mut chain = vec![first];
+        while let Some(f) = rest
+            .next_if(|f| f.subject() == chain[0].subject() && f.predicate() == chain[0].predicate())
+        {
+            chain.push(f);
+        }
+        let chain = fact_chain::effective_chain_in_order(chain)?;
+        if q.include_ended {
+            out.extend(chain.into_iter().map(|l| l.fact).filter(|f| tagged(f)));
+            continue;
+        }
+        let live = match q.at {
+            Some(t) => fact_chain::at(&chain, t),
+            None => fact_chain::current(&chain),
+        };
+        out.extend(live.filter(|f| tagged(f)).cloned());
+    }
+    Ok(out)
+}
+
+/// The facts as the store held them at `t`: those recorded by then, each at the version it had
+/// then. A fact closed later (its `valid_to` after `t`, or a successor recorded after `t`,
+/// even one backdated to start before it) was still open then.
+fn as_recorded_at(facts: Vec<Fact>, t: Timestamp) -> Result<Vec<Fact>> {
+    let later: std::collections::HashSet<(String, String, Timestamp)> = (facts.iter())
+        .filter(|f| f.created_at() > t)
+        .map(|f| {
+            (
+                f.subject().to_string(),
+                f.predicate().to_string(),
+                f.valid_from(),
+            )
+        })
+        .collect();
+    let mut out = Vec::with_capacity(facts.len());
+    for f in facts.into_iter().filter(|f| f.created_at() <= t) {
+        let closed_since = f.valid_to().is_some_and(|end| {
+            end > t || later.contains(&(f.subject().to_string(), f.predicate().to_string(), end))
+        });
+        if !closed_since {
+            out.push(f);
+            continue;
+        }
+        let mut open = f.into_map();
+        open.insert("valid_to".into(), Value::Null);
+        out.push(Fact::from_map(open)?);
+    }
+    Ok(out)
+}
+
+/// `facts` by subject, predicate and chain order, each sort key worked out once (a rank
+/// parses timestamps: comparing with it directly costs a list of thousands dearly).
+fn sorted_by_key_then_rank(facts: Vec<Fact>) -> Vec<Fact> {
+    let mut order: Vec<_> = facts
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.subject(), f.predicate(), fact_chain::chain_rank(f), i))
+        .collect();
+    order.sort_unstable();
+    let order: Vec<usize> = order.into_iter().map(|(.., i)| i).collect();
+    let mut slots: Vec<Option<Fact>> = facts.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|i| slots[i].take()).collect()
+}
+
+/// Every fact of a key, oldest first, each with its effective `valid_to` and, where that
+/// differs, what its current version stores.
+pub fn history(
+    store: &Store,
+    project_id: &str,
+    subject: &str,
+    predicate: &str,
+) -> Result<Vec<Link>> {
+    let facts = key_facts(store, project_id, subject, predicate)?;
+    chain_of(&facts, subject, predicate)
+}
+
+/// The facts whose source is package `package_id` (§7.2 `source_package_id`), current and
+/// ended, each with its effective `valid_to`: by subject and predicate, then in chain order.
+/// The log is searched for the id's bytes; only the keys found there are read whole (through
+/// the fact index), since a fact's effective end depends on the other facts of its key.
+pub fn sourced_by(store: &Store, project_id: &str, package_id: &str) -> Result<Vec<Fact>> {
+    let from_it = |f: &Fact| f.str_field("source_package_id") == Some(package_id);
+    let keys: std::collections::BTreeSet<(String, String)> = (store
+        .facts_mentioning(project_id, package_id)?
+        .into_values())
+    .filter(from_it)
+    .map(|f| (f.subject().to_string(), f.predicate().to_string()))
+    .collect();
+    // Without a usable index every key would read the whole log: read it once instead.
+    let mut whole: Option<BTreeMap<String, Fact>> = None;
+    let mut out = Vec::new();
+    for (subject, predicate) in &keys {
+        let one;
+        let facts = match store.facts_of_key(project_id, subject, predicate)? {
+            Facts::Some(facts) => {
+                one = facts;
+                &one
+            }
+            Facts::Unindexed => match &mut whole {
+                Some(all) => all,
+                None => whole.insert(store.facts(project_id)?),
+            },
+        };
+        let chain = chain_of(facts, subject, predicate)?;
+        out.extend(chain.into_iter().map(|l| l.fact).filter(from_it));
+    }
+    Ok(out)
+}
