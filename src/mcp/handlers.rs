@@ -1,11 +1,11 @@
-//! What each tool of `relay mcp` does: it calls the same `ops` functions as the matching
-//! command (never the command itself) and returns the JSON that command prints with `--json`
-//! (a list wrapped in an object, since a tool's structured result is one).
+//! What each tool of `relay mcp` does: it reads its arguments as the operation's request type
+//! ([`Call::request`]), validates it, calls the same `ops` functions as the matching command
+//! (never the command itself) and returns the JSON that command prints with `--json` (a list
+//! wrapped in an object, since a tool's structured result is one).
 
 use serde_json::{Value, json};
 
 use super::call::{Call, invalid, to_value};
-use super::schema::FILTERS;
 use relay_core::ops::packages::deposit::extend;
 use relay_core::ops::packages::review::{Action, Reviewer};
 use relay_core::ops::trust::attribution;
@@ -15,16 +15,15 @@ use relay_core::ops::{
     watch as watch_op,
 };
 use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
+use relay_core::request::listing::{PullMode, PullRequest, pull_applies};
 use relay_core::request::scope;
-use relay_core::request::{
-    DEFAULT_LISTING_LIMIT, ListingFilter, OrchestrateRequest, OrientRequest, Spelling, parse_as_of,
-};
+use relay_core::request::{OrchestrateRequest, OrientRequest, Spelling, parse_as_of};
 use relay_core::search::{relevant, semantic};
 use relay_store::packages::StoredPackage;
 use relay_wire::error::Result;
 
 pub fn orient(c: &Call) -> Result<Value> {
-    let req: OrientRequest = c.request(&[])?;
+    let req: OrientRequest = c.request()?;
     req.validate()?;
     let project = c.ctx.project()?;
     let as_of = parse_as_of("as_of", req.as_of.as_deref())?;
@@ -43,7 +42,8 @@ pub fn orient(c: &Call) -> Result<Value> {
 }
 
 pub fn orchestrate(c: &Call) -> Result<Value> {
-    let mut req: OrchestrateRequest = c.request(&["project"])?;
+    let mut req: OrchestrateRequest = c.request()?;
+    req.project = c.caller.project.project.clone();
     req.validate()?;
     if !req.all_projects {
         req.project = Some(c.ctx.project()?);
@@ -113,65 +113,52 @@ pub fn deposit(c: &Call) -> Result<Value> {
 }
 
 pub fn pull(c: &Call) -> Result<Value> {
-    let mode = c.args.text("mode");
-    let filters = FILTERS.iter().map(|p| p.name);
-    let applies: Vec<&str> = match mode.as_str() {
-        "specific" => vec![
-            "id",
-            "history",
-            "include_expired",
-            "include_retracted",
-            "as_of",
-        ],
-        "latest" => filters.chain(["limit"]).collect(),
-        _ => filters.chain(["query", "limit", "search"]).collect(),
-    };
+    let req: PullRequest = c.request()?;
+    let applies = pull_applies(req.mode);
     if let Some(other) = c
         .args
         .names()
         .find(|n| !["mode", "project"].contains(n) && !applies.contains(n) && c.given(n))
     {
         return Err(invalid(format!(
-            "`{other}` does not apply to mode `{mode}`"
+            "`{other}` does not apply to mode `{}`",
+            req.mode.as_str()
         )));
     }
+    req.validate()?;
     let store = c.ctx.store()?;
-    if mode == "specific" {
-        let id = c
-            .args
-            .str("id")
-            .ok_or_else(|| invalid("mode `specific` needs `id`, the package id".into()))?;
-        if c.args.flag("history") {
-            let versions = pull_op::history(store, &id)?;
+    if req.mode == PullMode::Specific {
+        let id = req.package()?;
+        if req.history {
+            let versions = pull_op::history(store, id)?;
             let versions: Vec<_> = versions.iter().map(StoredPackage::to_envelope).collect();
             return Ok(json!({ "versions": versions }));
         }
-        let as_of = c.time("as_of")?;
+        let as_of = parse_as_of("as_of", req.filter.as_of.as_deref())?;
+        let reveal = relay_core::search::filter::Reveal {
+            expired: req.filter.include_expired,
+            retracted: req.filter.include_retracted,
+        };
         return Ok(
-            pull_op::visible(relay_store::View::of(store, as_of), &id, reveal(c))?
+            pull_op::visible(relay_store::View::of(store, as_of), id, reveal)?
                 .package
                 .to_value(),
         );
     }
-    let listing: ListingFilter = c.request(&[])?;
     let (projects, filter) = scope::listing(
         store,
         c.ctx.cwd,
-        c.ctx.projects(listing.all_projects)?,
-        &listing,
+        c.ctx.projects(req.filter.all_projects)?,
+        &req.filter,
         Spelling::Param,
     )?;
-    let limit = (c.args.int("limit")).map_or(DEFAULT_LISTING_LIMIT, |n| n as usize);
-    if mode == "latest" {
+    let limit = req.limit;
+    let Some(query) = req.query.filter(|_| req.mode == PullMode::Relevant) else {
         let found = pull_op::latest(store, &projects, &filter, limit)?;
         let packages: Vec<_> = found.iter().map(|p| p.package.to_value()).collect();
         return Ok(json!({ "packages": packages }));
-    }
-    let query = c
-        .args
-        .str("query")
-        .ok_or_else(|| invalid("mode `relevant` needs `query`, the words to look for".into()))?;
-    let (search_mode, model) = c.search_mode(c.args.str("search"))?;
+    };
+    let (search_mode, model) = c.search_mode(req.search)?;
     let found = semantic::search(
         store,
         &projects,
@@ -187,7 +174,7 @@ pub fn pull(c: &Call) -> Result<Value> {
 
 pub fn facts_assert(c: &Call) -> Result<Value> {
     let project = c.ctx.project()?;
-    let req = c.request::<AssertFactRequest>(&[])?;
+    let req = c.request::<AssertFactRequest>()?;
     let req = req.into_assert(Spelling::Param)?;
     let done = attribution::assert(c.ctx.store()?, c.ctx.cwd, &project, req, &c.claim())?;
     Ok(done.to_value())
@@ -227,7 +214,7 @@ pub fn facts_get(c: &Call) -> Result<Value> {
 }
 
 pub fn facts_list(c: &Call) -> Result<Value> {
-    let q = c.request::<ListFactsRequest>(&[])?.query(Spelling::Param)?;
+    let q = c.request::<ListFactsRequest>()?.query(Spelling::Param)?;
     let project = c.ctx.project()?;
     let list = facts::list(c.ctx.store()?, &project, &q)?;
     Ok(json!({ "facts": to_value(&list)? }))

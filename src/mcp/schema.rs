@@ -1,11 +1,11 @@
-//! Tool arguments. Each tool declares its parameters once, in a table; from that table come
-//! both the JSON Schema that `tools/list` publishes and the checks a call's arguments pass
-//! before anything runs, so the two never disagree.
+//! Tool arguments: the checks a call's arguments pass before anything runs, read from the
+//! very schema `tools/list` publishes (generated from the request type, see [`super::input`]),
+//! so the two never disagree; and the table of parameters that tools without a request type
+//! in the core (the AMP tools) still declare their schema with.
 
 use serde_json::{Map, Value, json};
 
 use relay_wire::error::Error;
-use relay_wire::package;
 
 /// What a parameter accepts.
 #[derive(Debug, Clone, Copy)]
@@ -114,20 +114,38 @@ pub fn input_schema(groups: &[&[Param]]) -> Value {
     })
 }
 
-/// What `kind` accepts, for an error message.
-fn expected(kind: Kind) -> String {
-    match kind {
-        Kind::Str => "a string".into(),
-        Kind::OneOf(values) => format!("one of {}", values.join(", ")),
-        Kind::Int { min, max: None } => format!("an integer, at least {min}"),
-        Kind::Int {
-            min,
-            max: Some(max),
-        } => format!("an integer from {min} to {max}"),
-        Kind::Num { min, max } => format!("a number from {min} to {max}"),
-        Kind::Bool => "true or false".into(),
-        Kind::Strs => "an array of strings".into(),
-        Kind::Obj => "a JSON object".into(),
+/// What a property's schema accepts, for an error message.
+fn expected(schema: &Value) -> String {
+    if let Some(values) = schema["enum"].as_array() {
+        let values: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+        return format!("one of {}", values.join(", "));
+    }
+    let bounded = |what: &str| match (schema.get("minimum"), schema.get("maximum")) {
+        (Some(min), Some(max)) => format!("{what} from {} to {}", bound(min), bound(max)),
+        (Some(min), None) => format!("{what}, at least {}", bound(min)),
+        (None, Some(max)) => format!("{what}, at most {}", bound(max)),
+        (None, None) => what.to_string(),
+    };
+    match schema["type"].as_str().unwrap_or_default() {
+        "string" => "a string".into(),
+        "integer" => bounded("an integer"),
+        "number" => bounded("a number"),
+        "boolean" => "true or false".into(),
+        "array" => format!(
+            "an array of {}s",
+            schema["items"]["type"].as_str().unwrap_or("value")
+        ),
+        "object" => "a JSON object".into(),
+        other => format!("a {other}"),
+    }
+}
+
+/// A bound as it reads: `1`, not `1.0`.
+fn bound(v: &Value) -> String {
+    match v.as_f64() {
+        Some(f) if f.fract() == 0.0 => format!("{}", f as i64),
+        Some(f) => f.to_string(),
+        None => v.to_string(),
     }
 }
 
@@ -140,59 +158,68 @@ fn integer(v: &Value) -> Option<i64> {
     })
 }
 
-fn accepts(kind: Kind, v: &Value) -> bool {
-    match kind {
-        Kind::Str => v.is_string(),
-        Kind::OneOf(values) => v.as_str().is_some_and(|s| values.contains(&s)),
-        Kind::Int { min, max } => {
-            integer(v).is_some_and(|n| n >= min && max.is_none_or(|max| n <= max))
-        }
-        Kind::Num { min, max } => v.as_f64().is_some_and(|n| (min..=max).contains(&n)),
-        Kind::Bool => v.is_boolean(),
-        Kind::Strs => v
+fn within(schema: &Value, n: f64) -> bool {
+    let min = schema["minimum"].as_f64().unwrap_or(f64::NEG_INFINITY);
+    let max = schema["maximum"].as_f64().unwrap_or(f64::INFINITY);
+    (min..=max).contains(&n)
+}
+
+/// Whether `v` is what the property's `schema` accepts.
+fn accepts(schema: &Value, v: &Value) -> bool {
+    if let Some(values) = schema["enum"].as_array() {
+        return values.contains(v);
+    }
+    match schema["type"].as_str().unwrap_or_default() {
+        "string" => v.is_string(),
+        "integer" => integer(v).is_some_and(|n| within(schema, n as f64)),
+        "number" => v.as_f64().is_some_and(|n| within(schema, n)),
+        "boolean" => v.is_boolean(),
+        "array" => v
             .as_array()
-            .is_some_and(|items| items.iter().all(Value::is_string)),
-        Kind::Obj => v.is_object(),
+            .is_some_and(|items| items.iter().all(|i| accepts(&schema["items"], i))),
+        "object" => v.is_object(),
+        _ => true,
     }
 }
 
-/// Checks a call's arguments against the tool's parameters. A `null` counts as absent (some
+/// Checks a call's arguments against the tool's `inputSchema`. A `null` counts as absent (some
 /// clients send one for every optional parameter left out).
-pub fn check(
-    tool: &str,
-    groups: &[&[Param]],
-    arguments: Map<String, Value>,
-) -> Result<Args, Error> {
+pub fn check(tool: &str, schema: &Value, arguments: Map<String, Value>) -> Result<Args, Error> {
+    let empty = Map::new();
+    let properties = schema["properties"].as_object().unwrap_or(&empty);
     let mut args = Map::new();
     for (name, value) in arguments {
         if value.is_null() {
             continue;
         }
-        let Some(p) = params(groups).find(|p| p.name == name) else {
-            let names: Vec<&str> = params(groups).map(|p| p.name).collect();
+        let Some(p) = properties.get(&name) else {
+            let names: Vec<&str> = properties.keys().map(String::as_str).collect();
             return Err(Error::InvalidInput(format!(
                 "`{tool}` takes no argument `{name}`; its arguments are: {}",
                 names.join(", ")
             )));
         };
-        if !accepts(p.kind, &value) {
+        if !accepts(p, &value) {
             return Err(Error::InvalidInput(format!(
                 "`{name}` must be {}, not {value}",
-                expected(p.kind)
+                expected(p)
             )));
         }
         // An integer written with a fraction of zero (`5.0`) is stored as the integer it is.
-        let value = match (p.kind, integer(&value)) {
-            (Kind::Int { .. }, Some(n)) => Value::from(n),
+        let value = match (p["type"].as_str(), integer(&value)) {
+            (Some("integer"), Some(n)) => Value::from(n),
             _ => value,
         };
         args.insert(name, value);
     }
-    if let Some(p) = params(groups).find(|p| p.required && !args.contains_key(p.name)) {
-        return Err(Error::InvalidInput(format!(
-            "`{}` is required: {}",
-            p.name, p.doc
-        )));
+    let required = schema["required"].as_array().map_or(&[][..], Vec::as_slice);
+    if let Some(name) = required
+        .iter()
+        .filter_map(Value::as_str)
+        .find(|r| !args.contains_key(*r))
+    {
+        let doc = properties[name]["description"].as_str().unwrap_or_default();
+        return Err(Error::InvalidInput(format!("`{name}` is required: {doc}")));
     }
     Ok(Args(args))
 }
@@ -257,60 +284,6 @@ impl Args {
     }
 }
 
-/// The filters of a listing ([`relay_core::request::ListingFilter`]), as `relay pull`'s flags.
-pub(super) const FILTERS: &[Param] = &[
-    opt(
-        "types",
-        Kind::Strs,
-        "Only packages of these types (any of them)",
-    ),
-    opt(
-        "tags",
-        Kind::Strs,
-        "Only packages carrying all of these tags",
-    ),
-    opt(
-        "created_by",
-        Kind::Str,
-        "Only packages created by this actor id",
-    ),
-    opt(
-        "status",
-        Kind::OneOf(package::STATUSES),
-        "Only packages in this status",
-    ),
-    opt(
-        "since",
-        Kind::Str,
-        "Only packages created at or after this time: an RFC 3339 timestamp, a date (2026-04-18) or an age (30m, 12h, 7d, 2w)",
-    ),
-    opt(
-        "until",
-        Kind::Str,
-        "Only packages created before this time (same forms as since)",
-    ),
-    opt(
-        "all_projects",
-        Kind::Bool,
-        "Cover every project, not just the selected one",
-    ),
-    opt(
-        "include_expired",
-        Kind::Bool,
-        "Also show packages whose x-expires-at has passed (hidden by default)",
-    ),
-    opt(
-        "include_retracted",
-        Kind::Bool,
-        "Also show retracted packages (hidden by default)",
-    ),
-    opt(
-        "as_of",
-        Kind::Str,
-        "Read the store as it stood at this time: packages created by then, at the review version current then; a relevant pull ranks them as they were",
-    ),
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,7 +297,8 @@ mod tests {
     ];
 
     fn run(v: Value) -> Result<Args, String> {
-        check("t", &[PARAMS], v.as_object().unwrap().clone()).map_err(|e| e.to_string())
+        let schema = input_schema(&[PARAMS]);
+        check("t", &schema, v.as_object().unwrap().clone()).map_err(|e| e.to_string())
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! request from its clap arguments; MCP and HTTP deserialize it directly, so a parameter
 //! means the same thing, and defaults to the same value, whichever door it came through.
 
+pub mod caller;
 pub mod facts;
 pub mod listing;
 pub mod orchestrate;
