@@ -352,6 +352,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'How sure, from 0 to 1 (default 1)')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A label (repeatable)')
             [CompletionResult]::new('--valid-from', '--valid-from', [CompletionResultType]::ParameterName, 'When it became true (default: now); not before the current fact''s valid_from')
+            [CompletionResult]::new('--field', '--field', [CompletionResultType]::ParameterName, 'An extension member the fact keeps (§12.1), KEY named x-*; VALUE is read as JSON when it parses (30, true, ["a"]), else as text (repeatable)')
             [CompletionResult]::new('--expires-at', '--expires-at', [CompletionResultType]::ParameterName, 'Hide the record from reads from TIME on (RFC 3339 or a date; it must be in the future)')
             [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Hide the record from reads once this span has passed: 90m, 12h, 30d, 2w')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')

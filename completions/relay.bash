@@ -1025,7 +1025,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__facts__subcmd__assert)
-            opts="-q -h -V --source --confidence --tag --valid-from --expires-at --ttl --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --source --confidence --tag --valid-from --field --expires-at --ttl --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1044,6 +1044,10 @@ _relay() {
                     return 0
                     ;;
                 --valid-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --field)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

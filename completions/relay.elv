@@ -329,6 +329,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --confidence 'How sure, from 0 to 1 (default 1)'
             cand --tag 'A label (repeatable)'
             cand --valid-from 'When it became true (default: now); not before the current fact''s valid_from'
+            cand --field 'An extension member the fact keeps (§12.1), KEY named x-*; VALUE is read as JSON when it parses (30, true, ["a"]), else as text (repeatable)'
             cand --expires-at 'Hide the record from reads from TIME on (RFC 3339 or a date; it must be in the future)'
             cand --ttl 'Hide the record from reads once this span has passed: 90m, 12h, 30d, 2w'
             cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'

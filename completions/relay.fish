@@ -296,6 +296,7 @@ complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subco
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l confidence -d 'How sure, from 0 to 1 (default 1)' -r
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l tag -d 'A label (repeatable)' -r
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l valid-from -d 'When it became true (default: now); not before the current fact\'s valid_from' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l field -d 'An extension member the fact keeps (§12.1), KEY named x-*; VALUE is read as JSON when it parses (30, true, ["a"]), else as text (repeatable)' -r
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l expires-at -d 'Hide the record from reads from TIME on (RFC 3339 or a date; it must be in the future)' -r
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l ttl -d 'Hide the record from reads once this span has passed: 90m, 12h, 30d, 2w' -r
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l actor -d 'Who is acting; default: [actor] id in config, then git user.email, then $USER' -r

@@ -7,15 +7,18 @@ use serde_json::{Value, json};
 
 use super::call::{Call, invalid, to_value};
 use relay_core::ops::packages::deposit::extend;
-use relay_core::ops::packages::review::{Action, Reviewer};
 use relay_core::ops::trust::attribution;
 use relay_core::ops::{
     briefing::orchestrate as orchestrate_op, briefing::orient as orient_op,
     conformance as conformance_op, facts, packages::deposit, packages::pull as pull_op, sessions,
     watch as watch_op,
 };
+use relay_core::request::fact_key::{GetFactRequest, InvalidateFactRequest};
 use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
 use relay_core::request::listing::{PullMode, PullRequest, pull_applies};
+use relay_core::request::review::{
+    ApproveRequest, FlagRequest, RequestChangesRequest, ReviewListRequest, Transition,
+};
 use relay_core::request::scope;
 use relay_core::request::{OrchestrateRequest, OrientRequest, Spelling, parse_as_of};
 use relay_core::search::{relevant, semantic};
@@ -181,34 +184,30 @@ pub fn facts_assert(c: &Call) -> Result<Value> {
 }
 
 pub fn facts_invalidate(c: &Call) -> Result<Value> {
+    let req: InvalidateFactRequest = c.request()?;
+    req.validate()?;
     let project = c.ctx.project()?;
     let ended = facts::invalidate(
         c.ctx.store()?,
         &project,
-        &c.args.text("subject"),
-        &c.args.text("predicate"),
-        c.args.str("value").as_deref(),
+        &req.subject,
+        &req.predicate,
+        req.object.as_deref(),
     )?;
     Ok(json!({ "invalidated": ended.len() }))
 }
 
-/// The hidden records a read shows anyway (`include_expired`, `include_retracted`).
-fn reveal(c: &Call) -> relay_core::search::filter::Reveal {
-    relay_core::search::filter::Reveal {
-        expired: c.args.flag("include_expired"),
-        retracted: c.args.flag("include_retracted"),
-    }
-}
-
 pub fn facts_get(c: &Call) -> Result<Value> {
+    let req: GetFactRequest = c.request()?;
+    let at = req.at(Spelling::Param)?;
     let project = c.ctx.project()?;
     let fact = facts::get(
         c.ctx.store()?,
         &project,
-        &c.args.text("subject"),
-        &c.args.text("predicate"),
-        c.time("at")?,
-        reveal(c),
+        &req.subject,
+        &req.predicate,
+        at,
+        req.reveal(),
     )?;
     to_value(&fact)
 }
@@ -220,31 +219,23 @@ pub fn facts_list(c: &Call) -> Result<Value> {
     Ok(json!({ "facts": to_value(&list)? }))
 }
 
-fn reviewer(c: &Call) -> Option<Reviewer> {
-    c.args
-        .str("review_type")
-        .as_deref()
-        .and_then(Reviewer::parse)
-}
-
-fn review_with(c: &Call, action: Action) -> Result<Value> {
-    let id = c.args.text("package_id");
-    let (store, note) = (c.ctx.store()?, c.args.str("note"));
-    let done = attribution::transition(store, c.ctx.cwd, &id, action, note, &c.claim())?;
+fn review_with(c: &Call, t: Transition) -> Result<Value> {
+    let store = c.ctx.store()?;
+    let (id, action, note) = (&t.package_id, t.action, t.note);
+    let done = attribution::transition(store, c.ctx.cwd, id, action, note, &c.claim())?;
     Ok(Value::Object(done.to_envelope()))
 }
 
 pub fn review_flag(c: &Call) -> Result<Value> {
-    let reviewer = reviewer(c).unwrap_or(Reviewer::Human);
-    review_with(c, Action::Flag { reviewer })
+    review_with(c, c.request::<FlagRequest>()?.transition()?)
 }
 
 pub fn review_approve(c: &Call) -> Result<Value> {
-    review_with(c, Action::Approve)
+    review_with(c, c.request::<ApproveRequest>()?.transition()?)
 }
 
 pub fn review_request_changes(c: &Call) -> Result<Value> {
-    review_with(c, Action::RequestChanges)
+    review_with(c, c.request::<RequestChangesRequest>()?.transition()?)
 }
 
 pub fn retract(c: &Call) -> Result<Value> {
@@ -261,9 +252,11 @@ pub fn retract(c: &Call) -> Result<Value> {
 }
 
 pub fn review_list(c: &Call) -> Result<Value> {
-    let projects = c.ctx.projects(c.args.flag("all_projects"))?;
+    let req: ReviewListRequest = c.request()?;
+    req.validate()?;
+    let projects = c.ctx.projects(req.all_projects)?;
     let pending =
-        relay_core::ops::packages::review::pending(c.ctx.store()?, &projects, reviewer(c))?;
+        relay_core::ops::packages::review::pending(c.ctx.store()?, &projects, req.reviewer())?;
     let packages: Vec<_> = pending.iter().map(|p| p.to_value()).collect();
     Ok(json!({ "packages": packages }))
 }

@@ -59,12 +59,37 @@ pub fn with_parts(schema: Value, parts: &[Part]) -> Value {
                 .unwrap_or_default(),
         );
     }
-    json!({
+    let mut closed = json!({
         "type": "object",
         "properties": properties,
         "required": required,
         "additionalProperties": false,
-    })
+    });
+    // Members admitted by name (`x-*` extensions, §12.1) stay admitted.
+    if let Some(patterns) = schema.get("patternProperties") {
+        closed["patternProperties"] = patterns.clone();
+    }
+    closed
+}
+
+/// `schema` with `older`, a name a request type still accepts for its `field` (a serde
+/// alias, which schemars does not list), published beside it with the same schema.
+pub fn with_alias(mut schema: Value, older: &str, field: &str) -> Value {
+    let Some(properties) = schema["properties"].as_object() else {
+        return schema;
+    };
+    let mut listed = Map::new();
+    for (name, property) in properties {
+        listed.insert(name.clone(), property.clone());
+        if name == field {
+            let mut alias = property.clone();
+            let doc = format!("The same as {field}, under its older name");
+            alias["description"] = Value::String(doc);
+            listed.insert(older.to_string(), alias);
+        }
+    }
+    schema["properties"] = Value::Object(listed);
+    schema
 }
 
 /// The schema of `R`, every subschema inlined, each property made plain.
@@ -97,11 +122,33 @@ fn plain(property: &mut Value) {
     };
     p.remove("format");
     p.remove("title");
-    if let Some(Value::Array(types)) = p.get("type") {
-        let kept: Vec<&Value> = types.iter().filter(|t| *t != "null").collect();
-        if let [one] = kept[..] {
-            p.insert("type".into(), one.clone());
+    if p.get("default") == Some(&Value::Null) {
+        p.remove("default");
+    }
+    // An enum whose values are documented comes as `oneOf` one `const` each (an optional
+    // one inside `anyOf` with null): a client reads it best as a plain `enum`.
+    if let Some(Value::Array(any)) = p.remove("anyOf") {
+        for variant in any.into_iter().filter(|v| v["type"] != "null") {
+            for (k, v) in variant.as_object().into_iter().flatten() {
+                p.entry(k.clone()).or_insert_with(|| v.clone());
+            }
         }
+    }
+    if let Some(Value::Array(variants)) = p.get("oneOf") {
+        let values: Option<Vec<Value>> = variants.iter().map(|v| v.get("const").cloned()).collect();
+        if let Some(values) = values {
+            p.remove("oneOf");
+            p.insert("type".into(), json!("string"));
+            p.insert("enum".into(), Value::Array(values));
+        }
+    }
+    if let Some(Value::Array(types)) = p.get("type") {
+        let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+        let kept = match &kept[..] {
+            [one] => one.clone(),
+            _ => Value::Array(kept),
+        };
+        p.insert("type".into(), kept);
     }
     if let Some(Value::Array(values)) = p.get_mut("enum") {
         values.retain(|v| !v.is_null());

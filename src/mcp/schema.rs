@@ -126,6 +126,13 @@ fn expected(schema: &Value) -> String {
         (None, Some(max)) => format!("{what}, at most {}", bound(max)),
         (None, None) => what.to_string(),
     };
+    if let Some(types) = schema["type"].as_array() {
+        let each: Vec<String> = types
+            .iter()
+            .map(|t| expected(&json!({"type": t})))
+            .collect();
+        return each.join(" or ");
+    }
     match schema["type"].as_str().unwrap_or_default() {
         "string" => "a string".into(),
         "integer" => bounded("an integer"),
@@ -169,6 +176,9 @@ fn accepts(schema: &Value, v: &Value) -> bool {
     if let Some(values) = schema["enum"].as_array() {
         return values.contains(v);
     }
+    if let Some(types) = schema["type"].as_array() {
+        return types.iter().any(|t| accepts(&json!({"type": t}), v));
+    }
     match schema["type"].as_str().unwrap_or_default() {
         "string" => v.is_string(),
         "integer" => integer(v).is_some_and(|n| within(schema, n as f64)),
@@ -182,6 +192,17 @@ fn accepts(schema: &Value, v: &Value) -> bool {
     }
 }
 
+/// Whether `name` is admitted by one of the schema's `patternProperties`. The patterns
+/// relay publishes are prefixes (`^x-`, §12.1's extensions), and are read as such.
+fn admitted_by_pattern(schema: &Value, name: &str) -> bool {
+    (schema["patternProperties"]
+        .as_object()
+        .into_iter()
+        .flatten())
+    .filter_map(|(pattern, _)| pattern.strip_prefix('^'))
+    .any(|prefix| name.starts_with(prefix))
+}
+
 /// Checks a call's arguments against the tool's `inputSchema`. A `null` counts as absent (some
 /// clients send one for every optional parameter left out).
 pub fn check(tool: &str, schema: &Value, arguments: Map<String, Value>) -> Result<Args, Error> {
@@ -190,6 +211,10 @@ pub fn check(tool: &str, schema: &Value, arguments: Map<String, Value>) -> Resul
     let mut args = Map::new();
     for (name, value) in arguments {
         if value.is_null() {
+            continue;
+        }
+        if admitted_by_pattern(schema, &name) {
+            args.insert(name, value);
             continue;
         }
         let Some(p) = properties.get(&name) else {

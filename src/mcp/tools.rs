@@ -10,10 +10,14 @@ use super::call;
 use super::call::Call;
 use super::handlers as h;
 use super::host::{Context, Host, Settings};
-use super::input::{Part, WRITER, no_arguments, schema_of, with_parts};
+use super::input::{Part, WRITER, no_arguments, schema_of, with_alias, with_parts};
 use super::schema::{self, Kind, Param, opt, req};
+use relay_core::request::fact_key::{GetFactRequest, InvalidateFactRequest};
 use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
 use relay_core::request::listing::PullRequest;
+use relay_core::request::review::{
+    ApproveRequest, FlagRequest, RequestChangesRequest, ReviewListRequest,
+};
 use relay_core::request::{OrchestrateRequest, OrientRequest};
 use relay_wire::error::Result;
 use relay_wire::package;
@@ -76,31 +80,6 @@ pub fn call(
         defaults,
     })
 }
-
-const SUBJECT_PREDICATE: &[Param] = &[
-    req(
-        "subject",
-        Kind::Str,
-        "What the fact is about, e.g. dashboard",
-    ),
-    req(
-        "predicate",
-        Kind::Str,
-        "Which property of the subject, e.g. status",
-    ),
-];
-
-const PACKAGE_ID: Param = req(
-    "package_id",
-    Kind::Str,
-    "The package (pkg_…); it is looked for in the selected project first, then in every other",
-);
-
-const NOTE: Param = opt(
-    "note",
-    Kind::Str,
-    "Why: prose the reviewer or author will read",
-);
 
 const DEPOSIT: &[Param] = &[
     req(
@@ -178,19 +157,6 @@ const DEPOSIT: &[Param] = &[
     ),
 ];
 
-const REVEAL_FACTS: &[Param] = &[
-    opt(
-        "include_expired",
-        Kind::Bool,
-        "Also show facts whose x-expires-at has passed (hidden by default)",
-    ),
-    opt(
-        "include_retracted",
-        Kind::Bool,
-        "Also show retracted facts (hidden by default)",
-    ),
-];
-
 /// Every tool, in the order `tools/list` gives them.
 pub const TOOLS: &[Tool] = &[
     Tool {
@@ -228,7 +194,7 @@ pub const TOOLS: &[Tool] = &[
     Tool {
         name: "facts_assert",
         title: "Assert a fact",
-        description: "Record what is true now as a subject/predicate/value triple. A new value closes the current fact of the key and records the new one atomically, keeping the history; asserting the current value again with the same confidence, source, tags and start writes nothing. Returns {fact, unchanged, superseded}: the current fact, whether nothing was written, and the ids of the facts it closed.",
+        description: "Record what is true now as a subject/predicate/value triple. A new value closes the current fact of the key and records the new one atomically, keeping the history; asserting the current value again with the same confidence, source, tags and start writes nothing. Returns {fact, unchanged, superseded}: the current fact, whether nothing was written, and the ids of the facts it closed. Arguments named x-* are extension members (§12.1), kept on the fact as given.",
         input: || schema_of::<AssertFactRequest>(WRITER),
         read_only: false,
         run: h::facts_assert,
@@ -238,13 +204,8 @@ pub const TOOLS: &[Tool] = &[
         title: "Invalidate a fact",
         description: "End the current fact(s) of a key without a replacement (the history is kept). Returns how many ended.",
         input: || {
-            with_parts(
-                schema::input_schema(&[
-                    SUBJECT_PREDICATE,
-                    &[opt("value", Kind::Str, "Only end the fact with this value")],
-                ]),
-                &[Part::Project],
-            )
+            let schema = schema_of::<InvalidateFactRequest>(&[Part::Project]);
+            with_alias(schema, "value", "object")
         },
         read_only: false,
         run: h::facts_invalidate,
@@ -253,20 +214,7 @@ pub const TOOLS: &[Tool] = &[
         name: "facts_get",
         title: "Get a fact",
         description: "The current fact of a key, or the one valid at a past time (at). Fails with fact_not_found when there is none.",
-        input: || {
-            with_parts(
-                schema::input_schema(&[
-                    SUBJECT_PREDICATE,
-                    &[opt(
-                        "at",
-                        Kind::Str,
-                        "The fact valid at this time instead of now: an RFC 3339 timestamp, a date or an age",
-                    )],
-                    REVEAL_FACTS,
-                ]),
-                &[Part::Project],
-            )
-        },
+        input: || schema_of::<GetFactRequest>(&[Part::Project]),
         read_only: true,
         run: h::facts_get,
     },
@@ -282,20 +230,7 @@ pub const TOOLS: &[Tool] = &[
         name: "review_flag",
         title: "Flag a package for review",
         description: "Ask a human or an agent to review a package: it becomes awaiting_review (from draft, awaiting_review or revision_requested; a complete package cannot be flagged). Returns the new version of the package.",
-        input: || {
-            with_parts(
-                schema::input_schema(&[&[
-                    PACKAGE_ID,
-                    req(
-                        "review_type",
-                        Kind::OneOf(&["human", "agent"]),
-                        "Who must review it",
-                    ),
-                    NOTE,
-                ]]),
-                WRITER,
-            )
-        },
+        input: || schema_of::<FlagRequest>(WRITER),
         read_only: false,
         run: h::review_flag,
     },
@@ -327,23 +262,7 @@ pub const TOOLS: &[Tool] = &[
         name: "review_list",
         title: "List packages awaiting review",
         description: "The packages awaiting review, oldest request first, each with who flagged it, when and why.",
-        input: || {
-            with_parts(
-                schema::input_schema(&[&[
-                    opt(
-                        "review_type",
-                        Kind::OneOf(&["human", "agent"]),
-                        "Only packages awaiting this kind of reviewer",
-                    ),
-                    opt(
-                        "all_projects",
-                        Kind::Bool,
-                        "Every project, not just the selected one",
-                    ),
-                ]]),
-                &[Part::Project],
-            )
-        },
+        input: || schema_of::<ReviewListRequest>(&[Part::Project]),
         read_only: true,
         run: h::review_list,
     },
@@ -351,7 +270,7 @@ pub const TOOLS: &[Tool] = &[
         name: "review_approve",
         title: "Approve a package",
         description: "Approve a package: it becomes complete, which is terminal. Returns the new version of the package.",
-        input: || with_parts(schema::input_schema(&[&[PACKAGE_ID, NOTE]]), WRITER),
+        input: || schema_of::<ApproveRequest>(WRITER),
         read_only: false,
         run: h::review_approve,
     },
@@ -359,12 +278,7 @@ pub const TOOLS: &[Tool] = &[
         name: "review_request_changes",
         title: "Request changes to a package",
         description: "Send a package awaiting review back to its author: it becomes revision_requested. The note says what must change. Returns the new version of the package.",
-        input: || {
-            with_parts(
-                schema::input_schema(&[&[PACKAGE_ID, req("note", Kind::Str, "What must change")]]),
-                WRITER,
-            )
-        },
+        input: || schema_of::<RequestChangesRequest>(WRITER),
         read_only: false,
         run: h::review_request_changes,
     },
@@ -556,9 +470,16 @@ mod tests {
                 assert!(!text.contains(no), "{} has {no}: {text}", t.name);
             }
             for (name, p) in s["properties"].as_object().unwrap() {
-                let kind = p["type"].as_str().unwrap_or_default();
                 let known = ["string", "integer", "number", "boolean", "array", "object"];
-                assert!(known.contains(&kind), "{}.{name}: {p}", t.name);
+                let kinds: Vec<&str> = match &p["type"] {
+                    Value::Array(kinds) => kinds.iter().filter_map(Value::as_str).collect(),
+                    kind => kind.as_str().into_iter().collect(),
+                };
+                assert!(!kinds.is_empty(), "{}.{name} has no type: {p}", t.name);
+                for kind in &kinds {
+                    assert!(known.contains(kind), "{}.{name}: {p}", t.name);
+                }
+                let kind = kinds[0];
                 let doc = p["description"].as_str().unwrap_or_default();
                 assert!(doc.len() > 5, "{}.{name} has no description: {p}", t.name);
                 if kind == "array" {

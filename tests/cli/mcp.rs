@@ -164,7 +164,12 @@ fn mcp_initialize_negotiates_the_version_and_lists_every_tool_with_a_schema() {
         assert_eq!(s["additionalProperties"], false, "{t}");
         assert!(t["description"].as_str().is_some_and(|d| d.len() > 20));
         for (name, p) in s["properties"].as_object().unwrap() {
-            assert!(p["type"].is_string(), "{name} of {t}");
+            // One type, or a few (a fact's value: a string or a number, §7.1).
+            let typed = p["type"].is_string()
+                || p["type"]
+                    .as_array()
+                    .is_some_and(|k| k.iter().all(Value::is_string));
+            assert!(typed, "{name} of {t}");
             assert!(p["description"].is_string(), "{name} of {t}");
         }
         for r in s["required"].as_array().unwrap() {

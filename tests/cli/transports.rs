@@ -277,6 +277,9 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
             }
             flag(&mut args, "--tag", "tags");
             flag(&mut args, "--confidence", "confidence");
+            for (key, v) in r.as_object()?.iter().filter(|(k, _)| k.starts_with("x-")) {
+                args.extend(["--field".into(), format!("{key}={v}")]);
+            }
         }
         FactsGet | FactsHistory | FactsInvalidate => {
             let verb = match op {
@@ -285,6 +288,8 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
                 _ => "invalidate",
             };
             args = vec!["facts".into(), verb.into(), s("subject")?, s("predicate")?];
+            // invalidate's §8.7 `object` (or `value`) is the CLI's VALUE argument.
+            args.extend(s("object").or_else(|| s("value")));
         }
         FactsList => {
             args = words(&["facts", "list"]);
@@ -385,7 +390,7 @@ pub fn http_call(op: Op, r: &Value) -> Option<HttpCall> {
         }
         FactsHistory | FactsInvalidate => {
             let tail = if op == FactsHistory { "/history" } else { "" };
-            let keys = ["subject", "predicate"];
+            let keys = ["subject", "predicate", "object", "value"];
             (format!("{project}/facts{tail}{}", query_of(r, &keys)), None)
         }
         SessionStart => (format!("{project}/sessions"), Some(r.clone())),
@@ -433,12 +438,19 @@ pub fn http_call(op: Op, r: &Value) -> Option<HttpCall> {
 
 /// The answer with the door's own envelope taken off, in the shape the three share: the
 /// CLI prints a listing as NDJSON, one item a line (a package under `package`, beside its
-/// `x-stale` warnings), where MCP and HTTP answer one object holding the list.
+/// `x-stale` warnings), where MCP and HTTP answer one object holding the list; a review
+/// action's package comes in `{package, hash, version, transition}` from the CLI and MCP, bare from
+/// HTTP (as §8.5 returns it).
 pub fn shape(op: Op, door: &str, answer: Answer) -> Answer {
     use Op::*;
     let Answer::Ok(v) = answer else {
         return answer;
     };
+    // A review action answers the updated package (§8.5); the CLI and MCP wrap it with its
+    // hash, version and transition, their envelope.
+    if matches!(op, ReviewFlag | ReviewApprove | ReviewRequestChanges) && door != "http" {
+        return Answer::Ok(review_envelope(v));
+    }
     if door != "cli" {
         return Answer::Ok(v);
     }
@@ -459,6 +471,15 @@ pub fn shape(op: Op, door: &str, answer: Answer) -> Answer {
         ProjectsList => json!({ "projects": lines(v) }),
         _ => v,
     })
+}
+
+/// The package of a review action's `{package, hash, version, transition}`, after checking
+/// the envelope holds those and that the transition ended in the package's status.
+fn review_envelope(mut v: Value) -> Value {
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["package", "hash", "version", "transition"], "{v}");
+    assert_eq!(v["transition"]["to"], v["package"]["status"], "{v}");
+    v["package"].take()
 }
 
 /// A CLI line without its `x-stale` warnings when there are none.

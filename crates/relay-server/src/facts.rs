@@ -1,6 +1,7 @@
 //! The fact routes of `relay serve`: assert_fact and invalidate_fact (§8.6, §8.7, §9.1), and
 //! the temporal queries L2 asks for (current, point in time, history). They answer with the
-//! JSON of `relay facts … --json`, a list wrapped in `{"facts": […]}`.
+//! JSON of `relay facts … --json`, a list wrapped in `{"facts": […]}`. Assert and invalidate
+//! read the core's request types (`relay_core::request`), as the CLI and MCP do.
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -11,7 +12,8 @@ use super::params::WriteParams;
 use super::reply::{Answer, Reply};
 use relay_core::ops::{facts, trust::attribution};
 use relay_core::request::Spelling;
-use relay_core::request::facts::{AssertFactRequest, ListFactsRequest, fact_value};
+use relay_core::request::fact_key::InvalidateFactRequest;
+use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
 use relay_wire::error::Error;
 
 /// Who asserts, when the body says (`asserted_by`).
@@ -23,23 +25,15 @@ pub struct ActorRef {
     actor_type: Option<String>,
 }
 
-/// The body of assert_fact (§8.6).
+/// The body of assert_fact (§8.6): the request every door takes, with the members only HTTP
+/// sends (the path's project, and who asserts).
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct AssertBody {
     /// Must be the path's, when given.
     project_id: Option<String>,
-    subject: String,
-    predicate: String,
-    /// Text: a number or boolean is refused, as on every door (`request::facts::fact_value`).
-    #[serde(deserialize_with = "fact_value")]
-    value: String,
-    confidence: Option<f64>,
-    source_package_id: Option<String>,
-    #[serde(default)]
-    tags: Vec<String>,
-    valid_from: Option<String>,
     asserted_by: Option<ActorRef>,
+    #[serde(flatten)]
+    fact: AssertFactRequest,
 }
 
 /// assert_fact: 201 with `{"fact", "unchanged": false, "superseded"}` when a fact was written,
@@ -53,16 +47,7 @@ pub async fn assert(call: ProjectCall, Params(q): Params<WriteParams>, body: Jso
         ))
         .into());
     }
-    let req = AssertFactRequest {
-        subject: body.subject,
-        predicate: body.predicate,
-        value: body.value,
-        source_package_id: body.source_package_id,
-        confidence: body.confidence,
-        tags: body.tags,
-        valid_from: body.valid_from,
-    }
-    .into_assert(Spelling::Param)?;
+    let req = body.fact.into_assert(Spelling::Param)?;
     let named = body.asserted_by;
     call.run(Access::Write, move |s, caller, project| {
         let mut claim = caller.claim(s, q.session);
@@ -77,32 +62,19 @@ pub async fn assert(call: ProjectCall, Params(q): Params<WriteParams>, body: Jso
     .await
 }
 
-/// The key of invalidate_fact and of a history.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct KeyParams {
-    subject: Option<String>,
-    predicate: Option<String>,
-    /// invalidate_fact's `object` (§8.7): only end the fact with this value.
-    value: Option<String>,
-}
-
-impl KeyParams {
-    fn key(self) -> Result<(String, String, Option<String>), Error> {
-        match (self.subject, self.predicate) {
-            (Some(s), Some(p)) => Ok((s, p, self.value)),
-            _ => Err(Error::InvalidInput(
-                "name the fact's key: ?subject=…&predicate=…".into(),
-            )),
-        }
-    }
-}
-
-/// invalidate_fact: `{"invalidated": N}` (0 when no fact of the key was current).
-pub async fn invalidate(call: ProjectCall, Params(q): Params<KeyParams>) -> Answer {
-    let (subject, predicate, value) = q.key()?;
+/// invalidate_fact (§8.7): `{"invalidated": N}` (0 when no fact of the key was current, or
+/// the current one does not hold `object`).
+pub async fn invalidate(call: ProjectCall, Params(req): Params<InvalidateFactRequest>) -> Answer {
+    req.validate()?;
     call.run(Access::Write, move |s, _, project| {
-        let ended = facts::invalidate(&s.store, &project, &subject, &predicate, value.as_deref())?;
+        let (subject, predicate) = (&req.subject, &req.predicate);
+        let ended = facts::invalidate(
+            &s.store,
+            &project,
+            subject,
+            predicate,
+            req.object.as_deref(),
+        )?;
         Ok(Reply::ok(json!({ "invalidated": ended.len() })))
     })
     .await

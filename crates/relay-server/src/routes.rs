@@ -6,6 +6,7 @@
 
 use axum::extract::{FromRequest, FromRequestParts, Request, State};
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::auth::{Access, Caller, ProjectCall};
@@ -14,13 +15,16 @@ use super::params::{WriteParams, search_mode};
 use super::reply::{Answer, ApiError, Reply, to_json};
 use super::state::AppState;
 use relay_core::ops::packages::review;
-use relay_core::ops::packages::review::{Action, Reviewer};
 use relay_core::ops::{
     briefing::orchestrate as digest, briefing::orient as orient_op, conformance, packages::pull,
     trust::attribution,
 };
+use relay_core::request::review::{
+    ApproveRequest, FlagRequest, RequestChangesRequest, ReviewListRequest, Transition,
+};
 use relay_core::request::{
-    DEFAULT_LISTING_LIMIT, ListingFilter, OrchestrateRequest, OrientRequest, Spelling, parse_as_of,
+    self, DEFAULT_LISTING_LIMIT, ListingFilter, OrchestrateRequest, OrientRequest, Spelling,
+    parse_as_of,
 };
 use relay_core::search::filter::{self, Filter};
 use relay_core::search::fuse::Mode;
@@ -224,24 +228,16 @@ pub(crate) async fn orchestrate(
         .await
 }
 
-/// The body of a review action.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ReviewBody {
-    review_type: Option<String>,
-    note: Option<String>,
-}
-
-/// A review action's request: who asks, the package, `?session=`, and the body.
-pub(crate) struct ReviewCall {
+/// A review action's request: who asks, `?session=`, and the core's request type, read from
+/// the body with the path's package as its `package_id`.
+pub(crate) struct ReviewCall<T> {
     state: AppState,
     caller: Caller,
-    package_id: String,
     session: Option<String>,
-    body: ReviewBody,
+    request: T,
 }
 
-impl FromRequest<AppState> for ReviewCall {
+impl<T: DeserializeOwned> FromRequest<AppState> for ReviewCall<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
@@ -250,26 +246,36 @@ impl FromRequest<AppState> for ReviewCall {
         let PathId(package_id) = PathId::from_request_parts(&mut parts, state).await?;
         let Params(q) = Params::<WriteParams>::from_request_parts(&mut parts, state).await?;
         let body = JsonBody::from_request(Request::from_parts(parts, body), state).await?;
+        let mut body = body.object("a review action", false)?;
+        match body.get("package_id") {
+            None => {}
+            Some(Value::String(id)) if *id == package_id => {}
+            Some(other) => {
+                let why = format!("{other} is not the path's package `{package_id}`");
+                return Err(SchemaError::new("package_id", why).into());
+            }
+        }
+        body.insert("package_id".into(), json!(package_id));
         Ok(ReviewCall {
             state: state.clone(),
             caller,
-            package_id,
             session: q.session,
-            body: body.parse("a review action")?,
+            request: request::from_json("a review action", body)?,
         })
     }
 }
 
-impl ReviewCall {
-    /// Applies `action` as the caller, in the package's project; answers the updated wire
-    /// package (§8.5).
-    async fn apply(self, action: Action, note: Option<String>) -> Answer {
-        let ReviewCall {
-            caller,
+impl<T> ReviewCall<T> {
+    /// Applies `transition` as the caller, in the package's project; answers the updated
+    /// wire package, as §8.5 says flag_for_review returns (the CLI and MCP wrap it with its
+    /// hash and the transition).
+    async fn apply(self, transition: Result<Transition>) -> Answer {
+        let Transition {
             package_id,
-            session,
-            ..
-        } = self;
+            action,
+            note,
+        } = transition?;
+        let (caller, session) = (self.caller, self.session);
         self.state
             .blocking(move |s| {
                 let target = pull::specific(&s.store, &package_id)?;
@@ -284,58 +290,33 @@ impl ReviewCall {
 }
 
 /// flag_for_review (§8.5): `{"review_type": "human" | "agent", "note"?}`.
-pub(crate) async fn flag(call: ReviewCall) -> Answer {
-    let reviewer = match call.body.review_type.as_deref() {
-        Some(t) => Reviewer::parse(t)
-            .ok_or_else(|| SchemaError::new("review_type", "must be `human` or `agent`"))?,
-        None => {
-            return Err(SchemaError::new("review_type", "is required (`human` or `agent`)").into());
-        }
-    };
-    let note = call.body.note.clone();
-    call.apply(Action::Flag { reviewer }, note).await
+pub(crate) async fn flag(call: ReviewCall<FlagRequest>) -> Answer {
+    let transition = call.request.clone().transition();
+    call.apply(transition).await
 }
 
 /// Approve (§11.4): `{"note"?}`, or no body.
-pub(crate) async fn approve(call: ReviewCall) -> Answer {
-    no_review_type(&call.body)?;
-    let note = call.body.note.clone();
-    call.apply(Action::Approve, note).await
+pub(crate) async fn approve(call: ReviewCall<ApproveRequest>) -> Answer {
+    let transition = call.request.clone().transition();
+    call.apply(transition).await
 }
 
 /// Request changes (§11.4): `{"note"}`, saying what to change.
-pub(crate) async fn request_changes(call: ReviewCall) -> Answer {
-    no_review_type(&call.body)?;
-    let note = (call.body.note.clone())
-        .filter(|n| !n.trim().is_empty())
-        .ok_or_else(|| SchemaError::new("note", "is required: say what should change"))?;
-    call.apply(Action::RequestChanges, Some(note)).await
-}
-
-fn no_review_type(body: &ReviewBody) -> Result<(), ApiError> {
-    match body.review_type {
-        Some(_) => Err(SchemaError::new("review_type", "belongs to a flag only").into()),
-        None => Ok(()),
-    }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ReviewsParams {
-    review_type: Option<String>,
+pub(crate) async fn request_changes(call: ReviewCall<RequestChangesRequest>) -> Answer {
+    let transition = call.request.clone().transition();
+    call.apply(transition).await
 }
 
 /// The packages awaiting review in a project (§11.4), oldest request first, each with who
 /// flagged it, when and why: `{"packages": […]}`.
-pub(crate) async fn reviews(call: ProjectCall, Params(q): Params<ReviewsParams>) -> Answer {
-    let reviewer = match q.review_type.as_deref() {
-        Some(t) => Some(Reviewer::parse(t).ok_or_else(|| {
-            Error::InvalidInput(format!("review_type `{t}` is not human or agent"))
-        })?),
-        None => None,
-    };
+pub(crate) async fn reviews(call: ProjectCall, Params(req): Params<ReviewListRequest>) -> Answer {
+    req.validate()?;
+    if req.all_projects {
+        let why = "a project's route lists that project's reviews";
+        return Err(Error::InvalidInput(format!("`all_projects` is not taken here: {why}")).into());
+    }
     call.run(Access::Read, move |s, _, project| {
-        let pending = review::pending(&s.store, &[project], reviewer)?;
+        let pending = review::pending(&s.store, &[project], req.reviewer())?;
         let packages: Vec<Value> = pending.iter().map(review::Pending::to_value).collect();
         Ok(Reply::ok(json!({ "packages": packages })))
     })

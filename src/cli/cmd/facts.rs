@@ -4,12 +4,16 @@ use std::io::Write;
 
 use clap::{Args, Subcommand};
 use colored::Colorize;
+use serde_json::Value;
 
 use crate::cli::args::{ExpiryArgs, RevealArgs};
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
 use relay_core::ops;
-use relay_core::ops::facts::{self, AssertRequest, ListQuery};
+use relay_core::ops::facts::{self, ListQuery};
+use relay_core::request::Spelling;
+use relay_core::request::fact_key::{GetFactRequest, InvalidateFactRequest};
+use relay_core::request::facts::AssertFactRequest;
 use relay_wire::error::Error;
 use relay_wire::{Fact, time};
 
@@ -23,11 +27,13 @@ use relay_wire::{Fact, time};
 #[command(after_help = "Examples:
   relay facts assert dashboard status live --source pkg_…
   relay facts assert longmemeval_s recall_at_5 97.0 --confidence 0.9 --tag benchmark
+  relay facts assert api p99_ms 120 --field x-unit=ms
   relay facts get dashboard status
   relay facts get dashboard status --at 2026-04-10
   relay facts list --subject dashboard
   relay facts history dashboard status
   relay facts invalidate dashboard status
+  relay facts invalidate dashboard status live
 
 TIME is an RFC 3339 timestamp (2026-04-18T20:00:00Z), a date (2026-04-18) or an age (30m, 12h, 7d, 2w).")]
 pub struct FactsArgs {
@@ -56,6 +62,10 @@ pub enum Action {
         /// When it became true (default: now); not before the current fact's valid_from
         #[arg(long, value_name = "TIME")]
         valid_from: Option<String>,
+        /// An extension member the fact keeps (§12.1), KEY named x-*; VALUE is read as
+        /// JSON when it parses (30, true, ["a"]), else as text (repeatable)
+        #[arg(long = "field", value_name = "KEY=VALUE", value_parser = extension)]
+        fields: Vec<(String, Value)>,
         #[command(flatten)]
         expiry: ExpiryArgs,
         #[command(flatten)]
@@ -67,7 +77,7 @@ pub enum Action {
     Invalidate {
         subject: String,
         predicate: String,
-        /// Only end the fact with this value
+        /// Only end the fact if it holds this value (§8.7's object)
         value: Option<String>,
     },
     /// The current value of a key, or the one valid at --at (exit 1 if none)
@@ -119,6 +129,17 @@ pub enum Action {
     },
 }
 
+/// `--field KEY=VALUE`: an `x-*` member, its value JSON when it parses, else text.
+fn extension(arg: &str) -> Result<(String, Value), String> {
+    let (key, value) = (arg.split_once('='))
+        .ok_or_else(|| format!("`{arg}` is not KEY=VALUE (e.g. x-unit=ms)"))?;
+    if !key.starts_with("x-") {
+        return Err(format!("`{key}` is not an extension: name it x-… (§12.1)"));
+    }
+    let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.into()));
+    Ok((key.to_string(), value))
+}
+
 fn fact_line(out: &mut impl Write, f: &Fact) -> std::io::Result<()> {
     fact_line_noting(out, f, "")
 }
@@ -168,21 +189,23 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             confidence,
             tags,
             valid_from,
+            fields,
             expiry,
             who,
             session,
         } => {
-            let req = AssertRequest {
-                expires_at: expiry.resolve()?,
+            let mut req = AssertFactRequest {
                 subject,
                 predicate,
                 value,
                 source_package_id: source,
                 confidence,
                 tags,
-                valid_from: time::parse_time("--valid-from", valid_from.as_deref())?,
-                ..AssertRequest::default()
-            };
+                valid_from,
+                extensions: fields.into_iter().collect(),
+            }
+            .into_assert(Spelling::Flag)?;
+            req.expires_at = expiry.resolve()?;
             let done = ops::trust::attribution::assert(
                 store,
                 &ctx.cwd,
@@ -215,7 +238,14 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             predicate,
             value,
         } => {
-            let ended = facts::invalidate(store, &project, &subject, &predicate, value.as_deref())?;
+            let req = InvalidateFactRequest {
+                subject,
+                predicate,
+                object: value,
+            };
+            req.validate()?;
+            let (subject, predicate, object) = (&req.subject, &req.predicate, &req.object);
+            let ended = facts::invalidate(store, &project, subject, predicate, object.as_deref())?;
             if ctx.ui.json {
                 ctx.ui
                     .json_line(&serde_json::json!({"invalidated": ended.len()}))?;
@@ -231,8 +261,17 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             at,
             reveal,
         } => {
-            let at = time::parse_time("--at", at.as_deref())?;
-            let f = facts::get(store, &project, &subject, &predicate, at, reveal.reveal())?;
+            let reveal = reveal.reveal();
+            let req = GetFactRequest {
+                subject,
+                predicate,
+                at,
+                include_expired: reveal.expired,
+                include_retracted: reveal.retracted,
+            };
+            let at = req.at(Spelling::Flag)?;
+            let (subject, predicate) = (&req.subject, &req.predicate);
+            let f = facts::get(store, &project, subject, predicate, at, req.reveal())?;
             print_facts(ctx, &[f])
         }
         Action::List {

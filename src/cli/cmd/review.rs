@@ -8,8 +8,11 @@ use colored::Colorize;
 
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CliError, CmdResult, Ctx, render};
-use relay_core::ops::packages::review::{self, Action, Reviewer};
+use relay_core::ops::packages::review;
 use relay_core::ops::trust::attribution;
+use relay_core::request::review::{
+    ApproveRequest, FlagRequest, RequestChangesRequest, ReviewListRequest, ReviewType, Transition,
+};
 
 /// Put packages through review: flag, approve, request changes, list
 ///
@@ -42,10 +45,11 @@ pub struct ReviewerArgs {
 }
 
 impl ReviewerArgs {
-    fn get(&self) -> Option<Reviewer> {
+    /// The review type asked for, if one.
+    fn get(&self) -> Option<ReviewType> {
         match (self.human, self.agent) {
-            (true, _) => Some(Reviewer::Human),
-            (_, true) => Some(Reviewer::Agent),
+            (true, _) => Some(ReviewType::Human),
+            (_, true) => Some(ReviewType::Agent),
             _ => None,
         }
     }
@@ -101,16 +105,21 @@ pub enum ReviewAction {
     },
 }
 
+/// Applies the transition a request asks for, as the actor of `who` and `session`.
 fn apply(
     ctx: &mut Ctx,
-    package_id: &str,
-    action: Action,
-    note: Option<String>,
+    transition: relay_wire::error::Result<Transition>,
     who: &ActorArgs,
     session: &SessionArg,
 ) -> CmdResult {
+    let Transition {
+        package_id,
+        action,
+        note,
+    } = transition?;
     let claim = who.claim(session);
-    let done = attribution::transition(ctx.store()?, &ctx.cwd, package_id, action, note, &claim)?;
+    let store = ctx.store()?;
+    let done = attribution::transition(store, &ctx.cwd, &package_id, action, note, &claim)?;
     if ctx.ui.json {
         ctx.ui.json_line(&done.to_envelope())?;
     } else {
@@ -159,43 +168,45 @@ pub fn run(ctx: &mut Ctx, args: ReviewArgs) -> CmdResult {
             who,
             session,
         } => {
-            let reviewer = reviewer
+            let review_type = reviewer
                 .get()
                 .ok_or_else(|| CliError::Usage("say who reviews it: --human or --agent".into()))?;
-            apply(
-                ctx,
-                &package_id,
-                Action::Flag { reviewer },
+            let req = FlagRequest {
+                package_id,
+                review_type,
                 note,
-                &who,
-                &session,
-            )
+            };
+            apply(ctx, req.transition(), &who, &session)
         }
         ReviewAction::Approve {
             package_id,
             note,
             who,
             session,
-        } => apply(ctx, &package_id, Action::Approve, note, &who, &session),
+        } => {
+            let req = ApproveRequest { package_id, note };
+            apply(ctx, req.transition(), &who, &session)
+        }
         ReviewAction::RequestChanges {
             package_id,
             note,
             who,
             session,
-        } => apply(
-            ctx,
-            &package_id,
-            Action::RequestChanges,
-            Some(note),
-            &who,
-            &session,
-        ),
+        } => {
+            let req = RequestChangesRequest { package_id, note };
+            apply(ctx, req.transition(), &who, &session)
+        }
         ReviewAction::List {
             reviewer,
             all_projects,
         } => {
-            let projects = ctx.projects(all_projects)?;
-            let pending = review::pending(ctx.store()?, &projects, reviewer.get())?;
+            let req = ReviewListRequest {
+                review_type: reviewer.get(),
+                all_projects,
+            };
+            req.validate()?;
+            let projects = ctx.projects(req.all_projects)?;
+            let pending = review::pending(ctx.store()?, &projects, req.reviewer())?;
             if pending.is_empty() && !ctx.ui.json {
                 ctx.ui.note("Nothing awaits review.");
             }

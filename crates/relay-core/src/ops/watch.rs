@@ -570,6 +570,7 @@ mod tests {
             asserted_by: serde_json::json!({"id": "me", "type": "human"}),
             actor_explicit: true,
             expires_at: None,
+            extensions: Default::default(),
         };
         facts::assert(store, project, &req).unwrap();
     }

@@ -1,30 +1,30 @@
-//! The facts operations' requests: assert_fact (§8.6) and the listing of facts. A fact's value is text (§7: "Numeric values MUST be
-//! serialized as strings to avoid type ambiguity across transports"), so a JSON number or
-//! boolean is refused on every door rather than stringified by one (`1e2` → `"100.0"`) and
-//! refused by another.
+//! The facts operations' requests: assert_fact (§8.6) and the listing of facts. A fact's value
+//! is text (§7.1: "Numeric values MUST be serialized as strings to avoid type ambiguity across
+//! transports"): a JSON number is accepted and stringified here, by one rule for every door
+//! ([`fact_value`]); a boolean or null is refused. Members named `x-*` are kept (§12.1).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{Spelling, check_exclusive};
 use crate::ops::facts::{AssertRequest, ListQuery};
 use crate::search::filter::Reveal;
-use relay_wire::error::Result;
+use relay_wire::error::{Result, SchemaError};
 use relay_wire::time;
 
-/// What assert_fact is asked for. The field docs are what an agent reads in MCP's tool
-/// schema.
+/// What assert_fact is asked for. Unknown members are refused, except `x-*` extensions,
+/// which the fact keeps (§12.1). The field docs are what an agent reads in MCP's tool schema.
 #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[schemars(extend("patternProperties" = {"^x-": {}}))]
 pub struct AssertFactRequest {
     /// What the fact is about, e.g. dashboard
     pub subject: String,
     /// Which property of the subject, e.g. status
     pub predicate: String,
-    /// The value, as text (numbers too, e.g. "97.0")
+    /// The value, as text (numbers too, e.g. "97.0"; a JSON number is stored as its text)
     #[serde(deserialize_with = "fact_value")]
-    #[schemars(with = "String")]
+    #[schemars(schema_with = "fact_value_schema")]
     pub value: String,
     /// The package this fact comes from; its author becomes the fact's asserted_by unless
     /// actor is given
@@ -38,24 +38,57 @@ pub struct AssertFactRequest {
     /// When it became true (default now; not before the current fact's): an RFC 3339
     /// timestamp, a date or an age
     pub valid_from: Option<String>,
+    /// `x-*` extension members, kept on the fact as given (§12.1); any other member is
+    /// refused by [`AssertFactRequest::validate`]. The schema admits them by name pattern.
+    #[serde(flatten)]
+    #[schemars(skip)]
+    pub extensions: Map<String, Value>,
 }
 
-/// Why a value that is not text is refused.
-pub const NOT_TEXT: &str = "must be a string: §7 serializes a fact's value as text, numbers included (send \"100\", not 100)";
+/// A fact's value is text, or a number that becomes its text ([`fact_value`]).
+fn fact_value_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": ["string", "number"]})
+}
 
-/// Deserializes a fact's value: a JSON string, nothing else.
+/// Why a value that is neither text nor a number is refused.
+pub const NOT_TEXT: &str = "must be a string (a number is stored as its text, §7.1)";
+
+/// Deserializes a fact's value: a JSON string as it is, a JSON number as its JSON text
+/// ([`number_text`]); anything else is refused.
 pub fn fact_value<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
     match Value::deserialize(d)? {
         Value::String(s) => Ok(s),
+        Value::Number(n) => Ok(number_text(&n)),
         other => Err(serde::de::Error::custom(format!(
             "`value` {NOT_TEXT}; got {other}"
         ))),
     }
 }
 
+/// The one rule that turns a numeric fact value into text on every door: the number as
+/// JSON writes it (`100` → `"100"`, `97.5` → `"97.5"`, `1e2` → `"100.0"`). The CLI's value
+/// is text already, so `relay facts assert k p 100.0` stores what the other doors store
+/// for `100.0`.
+pub fn number_text(n: &serde_json::Number) -> String {
+    n.to_string()
+}
+
 impl AssertFactRequest {
+    /// Refuses a member that is neither the request's own nor an `x-*` extension.
+    pub fn validate(&self) -> Result<()> {
+        match self.extensions.keys().find(|k| !k.starts_with("x-")) {
+            Some(k) => Err(SchemaError::new(
+                k,
+                "is not a member of assert_fact (§8.6); extensions are named x-* (§12.1)",
+            )
+            .into()),
+            None => Ok(()),
+        }
+    }
+
     /// The core's assert request; the asserter is the caller's to fill in.
     pub fn into_assert(self, spelling: Spelling) -> Result<AssertRequest> {
+        self.validate()?;
         let valid_from = self.valid_from.as_deref();
         Ok(AssertRequest {
             valid_from: time::parse_time(&spelling.name("valid_from"), valid_from)?,
@@ -65,6 +98,7 @@ impl AssertFactRequest {
             source_package_id: self.source_package_id,
             confidence: self.confidence,
             tags: self.tags,
+            extensions: self.extensions,
             ..AssertRequest::default()
         })
     }
@@ -131,18 +165,44 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn a_value_is_text_and_a_number_is_refused() {
-        let ok: AssertFactRequest =
-            serde_json::from_value(json!({"subject": "s", "predicate": "p", "value": "100"}))
-                .unwrap();
-        assert_eq!(ok.value, "100");
-        for v in [json!(1e2), json!(100), json!(true), json!(null)] {
+    fn a_value_is_text_and_a_number_becomes_its_text() {
+        let value = |v: Value| -> String {
+            let r: AssertFactRequest =
+                serde_json::from_value(json!({"subject": "s", "predicate": "p", "value": v}))
+                    .unwrap();
+            r.value
+        };
+        assert_eq!(value(json!("100")), "100");
+        assert_eq!(value(json!(100)), "100");
+        assert_eq!(value(json!(97.5)), "97.5");
+        assert_eq!(value(json!(1e2)), "100.0");
+        for v in [json!(true), json!(null), json!(["1"])] {
             let e = serde_json::from_value::<AssertFactRequest>(
                 json!({"subject": "s", "predicate": "p", "value": v}),
             )
             .unwrap_err();
             assert!(e.to_string().contains("must be a string"), "{e}");
         }
+    }
+
+    #[test]
+    fn x_members_are_kept_and_other_members_refused() {
+        let r: AssertFactRequest = serde_json::from_value(
+            json!({"subject": "s", "predicate": "p", "value": "v", "x-unit": "ms"}),
+        )
+        .unwrap();
+        let a = r.into_assert(Spelling::Param).unwrap();
+        assert_eq!(
+            a.extensions,
+            json!({"x-unit": "ms"}).as_object().unwrap().clone()
+        );
+        let r: AssertFactRequest = serde_json::from_value(
+            json!({"subject": "s", "predicate": "p", "value": "v", "colour": "red"}),
+        )
+        .unwrap();
+        let e = r.into_assert(Spelling::Param).unwrap_err();
+        assert_eq!(e.code(), "invalid_schema");
+        assert!(e.to_string().contains("colour"), "{e}");
     }
 
     #[test]

@@ -4,10 +4,12 @@
 //! means the same thing, and defaults to the same value, whichever door it came through.
 
 pub mod caller;
+pub mod fact_key;
 pub mod facts;
 pub mod listing;
 pub mod orchestrate;
 pub mod orient;
+pub mod review;
 pub mod scope;
 pub mod search;
 
@@ -15,7 +17,10 @@ pub use listing::{DEFAULT_LISTING_LIMIT, ListingFilter, Spelling};
 pub use orchestrate::OrchestrateRequest;
 pub use orient::OrientRequest;
 
-use relay_wire::error::{Error, Result};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use relay_wire::error::{Error, Result, SchemaError};
 use relay_wire::time;
 
 /// How many days back a briefing (orient, orchestrate) looks unless asked otherwise.
@@ -49,6 +54,14 @@ pub fn check_exclusive(a: (&str, bool), b: (&str, bool)) -> Result<()> {
 /// door it came through (`--as-of`, `as_of`), for the error message.
 pub fn parse_as_of(name: &str, text: Option<&str>) -> Result<Option<time::Timestamp>> {
     time::parse_time(name, text)
+}
+
+/// A request read from a door's JSON arguments (`what` names the operation, for the
+/// message). A member missing, misspelt or of the wrong type is `invalid_schema` — §8.1's
+/// code for a required field missing or invalid — whichever door it came through.
+pub fn from_json<T: DeserializeOwned>(what: &str, args: Map<String, Value>) -> Result<T> {
+    serde_json::from_value(Value::Object(args))
+        .map_err(|e| SchemaError::new("", format!("in {what}: {e}")).into())
 }
 
 pub(crate) fn default_window_days() -> u32 {

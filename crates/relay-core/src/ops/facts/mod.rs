@@ -39,6 +39,9 @@ pub struct AssertRequest {
     pub actor_explicit: bool,
     /// When the fact stops being served (`x-expires-at`, RFC 3339; see [`relay_wire::expiry`]).
     pub expires_at: Option<String>,
+    /// `x-*` extension members the fact keeps as given (§12.1); an `x-expires-at` among them
+    /// is read as [`AssertRequest::expires_at`].
+    pub extensions: Map<String, Value>,
 }
 
 /// The outcome of an assert.
@@ -185,6 +188,15 @@ fn restates(current: &Fact, req: &AssertRequest) -> bool {
         && current.list("tags") == req.tags.iter().map(String::as_str).collect::<Vec<_>>()
         && req.valid_from.is_none_or(|t| t == current.valid_from())
         && current.str_field(expiry::EXPIRES_AT) == req.expires_at.as_deref()
+        && extensions_of(current.as_map()) == req.extensions
+}
+
+/// A fact's `x-*` members other than the expiry, which [`restates`] compares on its own.
+fn extensions_of(map: &Map<String, Value>) -> Map<String, Value> {
+    (map.iter())
+        .filter(|(k, _)| k.starts_with("x-") && *k != expiry::EXPIRES_AT)
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
 }
 
 /// Refuses an expiry that is not a time, or not in the future (`invalid_input`).
@@ -214,6 +226,12 @@ fn closing_versions(chain: &[Link]) -> Vec<Fact> {
 /// the new fact and the versions that close what it supersedes at its `valid_from` (§7.3).
 pub fn assert(store: &Store, project_id: &str, req: &AssertRequest) -> Result<Asserted> {
     let mut req = req.clone();
+    if let Some(at) = req.extensions.remove(expiry::EXPIRES_AT) {
+        let at = at.as_str().map(str::to_string).ok_or_else(|| {
+            SchemaError::new(expiry::EXPIRES_AT, "must be an RFC 3339 time, as text")
+        })?;
+        req.expires_at = req.expires_at.or(Some(at));
+    }
     let mut texts = vec![
         ("subject", req.subject.as_str()),
         ("predicate", req.predicate.as_str()),
@@ -326,6 +344,9 @@ fn build(
     map.insert("created_at".into(), Value::String(time::format(now)));
     if !req.tags.is_empty() {
         map.insert("tags".into(), json!(req.tags));
+    }
+    for (k, v) in &req.extensions {
+        map.insert(k.clone(), v.clone());
     }
     if let Some(at) = &req.expires_at {
         map.insert(expiry::EXPIRES_AT.into(), json!(at));
