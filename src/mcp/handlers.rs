@@ -69,6 +69,13 @@ pub fn orchestrate(c: &Call) -> Result<Value> {
     Ok(orchestrate_op::digest(c.ctx.store()?, &digest)?.bundle())
 }
 
+/// What deposit's `title` is, in its schema and in the message when neither the argument nor
+/// `package` gives one.
+pub const DEPOSIT_TITLE: &str =
+    "One-line summary of what was done (1–200 characters); required unless package has one";
+
+/// A deposit: `package` is the package as §8.1 takes it; the named arguments (the tool's
+/// original shape) override its fields and add to its lists.
 pub fn deposit(c: &Call) -> Result<Value> {
     let mut input = c.args.obj("package").unwrap_or_default();
     // As on the command line, a selected project overrides the package's own.
@@ -93,6 +100,9 @@ pub fn deposit(c: &Call) -> Result<Value> {
         if let Some(v) = c.args.get(key) {
             input.insert(key.into(), v.clone());
         }
+    }
+    if !input.contains_key("title") {
+        return Err(invalid(format!("`title` is required: {DEPOSIT_TITLE}")));
     }
     for key in ["tags", "decisions_made", "open_questions"] {
         let items = c.args.strs(key).into_iter().map(Value::String).collect();

@@ -82,11 +82,7 @@ pub fn call(
 }
 
 const DEPOSIT: &[Param] = &[
-    req(
-        "title",
-        Kind::Str,
-        "One-line summary of what was done (1–200 characters)",
-    ),
+    opt("title", Kind::Str, h::DEPOSIT_TITLE),
     opt("description", Kind::Str, "Longer prose"),
     opt(
         "package_type",
@@ -153,7 +149,7 @@ const DEPOSIT: &[Param] = &[
     opt(
         "package",
         Kind::Obj,
-        "More wire fields (Agentic Protocol §6), e.g. x-* extensions; the named arguments override its fields and add to its lists",
+        "The package as Agentic Protocol §8.1 takes it: any §6 fields (title, decisions_made, handoff_note, …) and x-* extensions; the named arguments override its fields and add to its lists",
     ),
 ];
 
