@@ -361,4 +361,40 @@ mod tests {
         let unknown = err(json!({"title": "x", "colour": "red"}));
         assert!(unknown.contains("no argument `colour`") && unknown.contains("title, limit"));
     }
+
+    #[test]
+    fn a_generated_schema_checks_types_bounds_and_extension_names() {
+        use relay_core::request::facts::AssertFactRequest;
+        let schema = super::super::input::schema_of::<AssertFactRequest>(&[]);
+        let check = |v: Value| {
+            check("facts_assert", &schema, v.as_object().unwrap().clone())
+                .map_err(|e| e.to_string())
+        };
+        let key = json!({"subject": "s", "predicate": "p"});
+        let with = |extra: Value| {
+            let mut v = key.clone();
+            v.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            v
+        };
+        assert!(check(with(json!({"value": "97.0"}))).is_ok());
+        assert!(check(with(json!({"value": 97.5}))).is_ok());
+        let e = check(with(json!({"value": true}))).unwrap_err();
+        assert!(e.contains("`value` must be a string or a number"), "{e}");
+        let e = check(with(json!({"value": "v", "confidence": 1.5}))).unwrap_err();
+        assert!(
+            e.contains("`confidence` must be a number from 0 to 1"),
+            "{e}"
+        );
+        let kept = check(with(json!({"value": "v", "x-origin": {"any": 1}}))).unwrap();
+        assert!(kept.has("x-origin"));
+        let e = check(with(json!({"value": "v", "origin": 1}))).unwrap_err();
+        assert!(e.contains("no argument `origin`"), "{e}");
+        assert!(
+            check(key.clone())
+                .unwrap_err()
+                .contains("`value` is required")
+        );
+    }
 }
