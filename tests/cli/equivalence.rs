@@ -239,6 +239,7 @@ fn cases() -> Vec<Case> {
         ),
         case("session_list", SessionList, json!({})),
         case("session_list_active", SessionList, json!({"active": true})),
+        case("session_list_as_of", SessionList, json!({"as_of": PAST})),
         case("session_end", SessionEnd, json!({"session": "coral-heron"})),
         case(
             "session_end_unknown",

@@ -576,3 +576,29 @@ fn http_session_end_refuses_a_shared_callsign_and_the_console_tells_them_apart()
     let (code, stderr) = server.stop();
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// HTTP's session start reads the core's request: a misspelt member is `invalid_schema`, and
+/// `make_current: true` is refused (the server's clone keeps its own current session), while
+/// `make_current: false` is what HTTP always does.
+#[test]
+fn http_session_start_reads_the_core_request() {
+    let env = Env::new();
+    let server = crate::serve::Served::start(&env, &[]);
+    let url = server.at("/v1/projects/demo/sessions");
+    let post = |body: Value| crate::serve::post_json(&env, &url, &body);
+    let (status, e) = post(json!({"callsing": "amber-otter"}));
+    assert_eq!(
+        (status, e["error"].as_str()),
+        (400, Some("invalid_schema")),
+        "{e}"
+    );
+    let (status, e) = post(json!({"make_current": true}));
+    assert_eq!(
+        (status, e["error"].as_str()),
+        (400, Some("invalid_input")),
+        "{e}"
+    );
+    let (status, s) = post(json!({"callsign": "amber-otter", "make_current": false}));
+    assert_eq!(status, 201, "{s}");
+    assert_eq!(s["callsign"], "amber-otter");
+}

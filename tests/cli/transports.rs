@@ -306,6 +306,7 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
         SessionList => {
             args = words(&["session", "list"]);
             flag(&mut args, "--active", "active");
+            flag(&mut args, "--as-of", "as_of");
         }
         SessionEnd => args = vec!["session".into(), "end".into(), s("session")?],
         ReviewFlag | ReviewApprove | ReviewRequestChanges => {
@@ -395,7 +396,7 @@ pub fn http_call(op: Op, r: &Value) -> Option<HttpCall> {
         }
         SessionStart => (format!("{project}/sessions"), Some(r.clone())),
         SessionList => (
-            format!("{project}/sessions{}", query_of(r, &["active"])),
+            format!("{project}/sessions{}", query_of(r, &["active", "as_of"])),
             None,
         ),
         SessionEnd => (format!("/v1/sessions/{}/end", s("session")), None),

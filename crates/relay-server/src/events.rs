@@ -22,7 +22,8 @@ use super::auth::{Access, Credentials, ProjectCall};
 use super::extract::Params;
 use super::reply::{ApiError, error_body};
 use super::state::AppState;
-use relay_core::ops::watch::{self, Event, EventKind, Scope, Since, Until, Watch};
+use relay_core::ops::watch::{self, Event, Scope, Until, Watch};
+use relay_core::request::watch::WatchRequest;
 use relay_wire::error::Error;
 
 /// `?since=` (a cursor, `now` or `beginning`; `Last-Event-ID` wins) and `?kind=` (a
@@ -121,7 +122,14 @@ pub async fn events(
         })?),
         None => None,
     };
-    let since = resume.or(q.since).unwrap_or_else(|| "now".into());
+    // The request every door reads (`relay watch`, MCP's `watch`); a stream takes no limit.
+    let mut req = WatchRequest {
+        kinds: q.kind,
+        ..WatchRequest::default()
+    };
+    if let Some(since) = resume.or(q.since) {
+        req.since = since;
+    }
     let state = call.state.clone();
     let project = call.project.clone();
     // Opened before the stream starts, so a bad cursor or kind is a 400, not an empty stream.
@@ -129,9 +137,9 @@ pub async fn events(
         .run(Access::Read, move |s, _caller, project| {
             let scope = Scope {
                 projects: Some(vec![project]),
-                kinds: EventKind::parse_list(q.kind.as_deref().unwrap_or(""))?,
+                kinds: req.kinds()?,
             };
-            Watch::open(&s.store, scope, Since::parse(&since)?)
+            Watch::open(&s.store, scope, req.since()?)
         })
         .await?;
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(BACKLOG);

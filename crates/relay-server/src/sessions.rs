@@ -3,7 +3,6 @@
 //! current session: the client names it in its writes (`?session=ID`).
 
 use axum::extract::State;
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::auth::{Access, Caller, ProjectCall};
@@ -11,50 +10,55 @@ use super::extract::{JsonBody, Params, PathId};
 use super::reply::{Answer, Reply};
 use super::state::AppState;
 use relay_core::ops::sessions;
-use relay_wire::error::Error;
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ListParams {
-    /// Only the sessions that have not ended.
-    #[serde(default)]
-    active: bool,
-    /// A snapshot read: the sessions as they were at this time.
-    as_of: Option<String>,
-}
+use relay_core::request::sessions::{SessionEndRequest, SessionListRequest, SessionStartRequest};
+use relay_core::request::{self, Spelling};
+use relay_wire::error::{Error, SchemaError};
 
 /// A project's sessions, oldest first: `{"sessions": […]}`.
-pub async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> Answer {
+pub async fn list(call: ProjectCall, Params(req): Params<SessionListRequest>) -> Answer {
+    let as_of = req.as_of(Spelling::Param)?;
     call.run(Access::Read, move |s, _, project| {
-        let as_of = relay_wire::time::parse_time("as_of", q.as_of.as_deref())?;
-        let all = sessions::list(relay_store::View::of(&s.store, as_of), &project, q.active)?;
+        let all = sessions::list(relay_store::View::of(&s.store, as_of), &project, req.active)?;
         let list: Vec<Value> = all.iter().map(|v| v.session.to_value()).collect();
         Ok(Reply::ok(json!({ "sessions": list })))
     })
     .await
 }
 
-/// The body of a session start; every member is optional.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StartBody {
-    callsign: Option<String>,
-    /// Without a token, who the session is for (default: the server's identity); with one,
-    /// it must be the token's actor.
-    actor_id: Option<String>,
-    actor_type: Option<String>,
-}
-
-/// Starts a session as the caller: 201 with the session record.
+/// Starts a session as the caller: 201 with the session record. The body is the request
+/// every door takes (`SessionStartRequest`) with who the session is for: `actor_id` and
+/// `actor_type`, which without a token default to the server's identity, and with one must
+/// be the token's actor. The server's clone keeps its own current session: a client names
+/// the new one in its writes (`?session=ID`), so `make_current: true` is refused.
 pub async fn start(call: ProjectCall, body: JsonBody) -> Answer {
-    let body: StartBody = body.parse("a session")?;
+    let mut body = body.object("a session", false)?;
+    let mut text = |key: &str| match body.remove(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(SchemaError::new(
+            key,
+            format!("must be a string, not {other}"),
+        )),
+    };
+    let (actor_id, actor_type) = (text("actor_id")?, text("actor_type")?);
+    let req: SessionStartRequest = request::from_json("a session", body)?;
+    req.validate()?;
+    if req.make_current == Some(true) {
+        return Err(Error::InvalidInput(
+            "the server does not change its clone's current session: name the session in \
+             writes instead (?session=ID)"
+                .into(),
+        )
+        .into());
+    }
+    let callsign = req.callsign;
     call.run(Access::Write, move |s, caller, project| {
-        caller.may_name(body.actor_id.as_deref(), body.actor_type.as_deref())?;
+        caller.may_name(actor_id.as_deref(), actor_type.as_deref())?;
         let mut claim = caller.claim(s, None);
-        claim.actor = body.actor_id.or(claim.actor);
-        claim.actor_type = body.actor_type.or(claim.actor_type);
+        claim.actor = actor_id.or(claim.actor);
+        claim.actor_type = actor_type.or(claim.actor_type);
         let actor = caller.actor(s, &claim)?;
-        let session = sessions::start(&s.store, &project, &actor, body.callsign.as_deref())?;
+        let session = sessions::start(&s.store, &project, &actor, callsign.as_deref())?;
         Ok(Reply::written(true, session.to_value()))
     })
     .await
@@ -72,6 +76,9 @@ pub async fn end(
     if !body.object("an empty object", false)?.is_empty() {
         return Err(Error::InvalidInput("ending a session takes no body".into()).into());
     }
+    let req = SessionEndRequest { session: Some(key) };
+    req.validate()?;
+    let key = req.session.unwrap_or_default();
     state
         .blocking(move |s| {
             let projects = caller.projects(&s.store)?;

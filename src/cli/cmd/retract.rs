@@ -7,6 +7,7 @@ use clap::Args;
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CmdResult, Ctx, render};
 use relay_core::ops::trust::attribution;
+use relay_core::request::retract::RetractRequest;
 use relay_wire::time;
 
 /// Take back a package or a fact: reads stop showing it, its history keeps it
@@ -40,10 +41,15 @@ pub struct RetractArgs {
 }
 
 pub fn run(ctx: &mut Ctx, args: RetractArgs) -> CmdResult {
+    let req = RetractRequest {
+        id: args.id,
+        reason: args.reason,
+    };
+    req.validate()?;
     let store = ctx.store()?;
     let hint = ctx.project().ok();
     let claim = args.who.claim(&args.session);
-    let done = attribution::retract(store, &ctx.cwd, &args.id, &args.reason, hint, &claim)?;
+    let done = attribution::retract(store, &ctx.cwd, &req.id, &req.reason, hint, &claim)?;
     if ctx.ui.json {
         ctx.ui.json_line(&done.to_value())?;
         return Ok(());

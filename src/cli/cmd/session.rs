@@ -8,6 +8,8 @@ use colored::Colorize;
 use crate::cli::context::ActorArgs;
 use crate::cli::{CliError, CmdResult, Ctx, render};
 use relay_core::ops::sessions::{self, SessionView};
+use relay_core::request::Spelling;
+use relay_core::request::sessions::{SessionEndRequest, SessionListRequest, SessionStartRequest};
 use relay_wire::Session;
 
 /// Group work into sessions with memorable callsigns (e.g. coral-heron)
@@ -117,14 +119,22 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
             callsign,
             shell,
         } => {
+            // --shell leaves the clone's current session to the other shells.
+            let req = SessionStartRequest {
+                callsign,
+                make_current: shell.then_some(false),
+            };
+            req.validate()?;
             let project = ctx.project()?;
             let actor = ctx.actor(&who)?;
-            let s = sessions::start(store, &project, &actor, callsign.as_deref())?;
+            let s = sessions::start(store, &project, &actor, req.callsign.as_deref())?;
             if shell {
                 writeln!(ctx.ui.out(), "export RELAY_SESSION={}", s.id())?;
                 return Ok(());
             }
-            sessions::make_current(store, &s)?;
+            if req.make_current() {
+                sessions::make_current(store, &s)?;
+            }
             if std::env::var_os("RELAY_SESSION").is_some_and(|v| !v.is_empty()) {
                 ctx.ui.note("note: RELAY_SESSION is set in this shell and takes precedence over the clone's current session");
             }
@@ -145,9 +155,12 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
             Ok(())
         }
         Action::End { session } => {
+            let req = SessionEndRequest { session };
+            req.validate()?;
             let explicit = std::env::var("RELAY_SESSION").ok();
             let order = ctx.search_order()?;
-            let v = sessions::end_named(store, &order, session.as_deref(), explicit.as_deref())?
+            let named = req.session.as_deref();
+            let v = sessions::end_named(store, &order, named, explicit.as_deref())?
                 .ok_or_else(CliError::no_current_session)?;
             if ctx.ui.json {
                 ctx.ui.json_line(&v.session)?;
@@ -177,10 +190,12 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
             Ok(())
         }
         Action::List { active, as_of } => {
+            let req = SessionListRequest { active, as_of };
             let project = ctx.project()?;
-            let as_of = relay_wire::time::parse_time("--as-of", as_of.as_deref())?;
+            let as_of = req.as_of(Spelling::Flag)?;
             ctx.note_as_of(std::slice::from_ref(&project), as_of)?;
-            let listed = sessions::list(relay_store::View::of(store, as_of), &project, active)?;
+            let view = relay_store::View::of(store, as_of);
+            let listed = sessions::list(view, &project, req.active)?;
             for v in &listed {
                 if ctx.ui.json {
                     ctx.ui.json_line(&v.session)?;

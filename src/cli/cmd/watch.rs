@@ -9,7 +9,8 @@ use colored::Colorize;
 use serde_json::Value;
 
 use crate::cli::{CliError, CmdResult, Ctx, render::clean_line};
-use relay_core::ops::watch::{self, Event, EventKind, Scope, Since, Until, Watch};
+use relay_core::ops::watch::{self, Event, EventKind, Scope, Until, Watch};
+use relay_core::request::watch::{DEFAULT_SINCE, WatchRequest};
 
 /// Print records as they are appended to the store, until interrupted
 ///
@@ -39,7 +40,7 @@ use relay_core::ops::watch::{self, Event, EventKind, Scope, Since, Until, Watch}
   relay watch --since beginning --once --json  everything there is, then exit")]
 pub struct WatchArgs {
     /// Where to start: `now` (the default), `beginning`, or a cursor from an earlier event
-    #[arg(long, value_name = "CURSOR", default_value = "now")]
+    #[arg(long, value_name = "CURSOR", default_value = DEFAULT_SINCE)]
     pub since: String,
     /// The kinds to print, comma-separated: package, transition, fact, session, project,
     /// retracted, expired (default: all). A hidden package or fact comes as retracted or
@@ -61,11 +62,15 @@ pub struct WatchArgs {
 }
 
 pub fn run(ctx: &mut Ctx, args: WatchArgs) -> CmdResult {
-    let kinds = match &args.kind {
-        Some(k) => EventKind::parse_list(k)?,
-        None => Vec::new(),
+    let req = WatchRequest {
+        since: args.since,
+        kinds: args.kind,
+        all_projects: args.all_projects,
+        ..WatchRequest::default()
     };
-    let projects = if args.all_projects {
+    req.validate()?;
+    let kinds = req.kinds()?;
+    let projects = if req.all_projects {
         None
     } else {
         Some(ctx.projects(false)?)
@@ -79,7 +84,7 @@ pub fn run(ctx: &mut Ctx, args: WatchArgs) -> CmdResult {
         Some(s) => Some(Duration::from_secs_f64(s)),
         None => None,
     };
-    let since = Since::parse(&args.since)?;
+    let since = req.since()?;
     let store = ctx.store()?;
     let mut w = Watch::open(store, Scope { projects, kinds }, since)?;
     if args.cursor {

@@ -9,9 +9,12 @@ pub mod facts;
 pub mod listing;
 pub mod orchestrate;
 pub mod orient;
+pub mod retract;
 pub mod review;
 pub mod scope;
 pub mod search;
+pub mod sessions;
+pub mod watch;
 
 pub use listing::{DEFAULT_LISTING_LIMIT, ListingFilter, Spelling};
 pub use orchestrate::OrchestrateRequest;

@@ -81,15 +81,21 @@ pub fn locate(store: &Store, id: &str, hint: Option<&str>) -> Result<(RecordKind
     )))
 }
 
-/// Retracts a package or fact. Under the project's lock, a record already retracted keeps its
-/// first retraction and nothing is written, so retracting twice is harmless.
-pub fn retract(store: &Store, req: &RetractRequest) -> Result<Retracted> {
-    if req.reason.trim().is_empty() {
+/// Refuses a blank reason: it is what readers of the record's history see.
+pub fn check_reason(reason: &str) -> Result<()> {
+    if reason.trim().is_empty() {
         return Err(Error::InvalidInput(
             "a retraction needs a reason (--reason TEXT): it is what readers of the history see"
                 .into(),
         ));
     }
+    Ok(())
+}
+
+/// Retracts a package or fact. Under the project's lock, a record already retracted keeps its
+/// first retraction and nothing is written, so retracting twice is harmless.
+pub fn retract(store: &Store, req: &RetractRequest) -> Result<Retracted> {
+    check_reason(&req.reason)?;
     let reason =
         crate::ops::trust::secrets::guard_fields(store, &[("reason", req.reason.as_str())])?
             .remove(0);
