@@ -16,10 +16,13 @@ use relay_core::ops::{
 use relay_core::request::fact_key::{GetFactRequest, InvalidateFactRequest};
 use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
 use relay_core::request::listing::{PullMode, PullRequest, pull_applies};
+use relay_core::request::retract::RetractRequest;
 use relay_core::request::review::{
     ApproveRequest, FlagRequest, RequestChangesRequest, ReviewListRequest, Transition,
 };
 use relay_core::request::scope;
+use relay_core::request::sessions::{SessionEndRequest, SessionStartRequest};
+use relay_core::request::watch::WatchRequest;
 use relay_core::request::{OrchestrateRequest, OrientRequest, Spelling, parse_as_of};
 use relay_core::search::{relevant, semantic};
 use relay_store::packages::StoredPackage;
@@ -249,15 +252,11 @@ pub fn review_request_changes(c: &Call) -> Result<Value> {
 }
 
 pub fn retract(c: &Call) -> Result<Value> {
+    let req: RetractRequest = c.request()?;
+    req.validate()?;
     let hint = c.ctx.project().ok();
-    let done = attribution::retract(
-        c.ctx.store()?,
-        c.ctx.cwd,
-        &c.args.text("id"),
-        &c.args.text("reason"),
-        hint,
-        &c.claim(),
-    )?;
+    let store = c.ctx.store()?;
+    let done = attribution::retract(store, c.ctx.cwd, &req.id, &req.reason, hint, &c.claim())?;
     Ok(done.to_value())
 }
 
@@ -272,20 +271,27 @@ pub fn review_list(c: &Call) -> Result<Value> {
 }
 
 pub fn session_start(c: &Call) -> Result<Value> {
+    let req: SessionStartRequest = c.request()?;
+    req.validate()?;
     let project = c.ctx.project()?;
     let store = c.ctx.store()?;
     let actor = attribution::actor(store, c.ctx.cwd, &c.claim())?;
-    let s = sessions::start(store, &project, &actor, c.args.str("callsign").as_deref())?;
-    if c.args.get("make_current").and_then(Value::as_bool) != Some(false) {
+    let s = sessions::start(store, &project, &actor, req.callsign.as_deref())?;
+    if req.make_current() {
         sessions::make_current(store, &s)?;
     }
     Ok(s.to_value())
 }
 
+/// Ends the session the call names (its `session`, which is also the caller part every
+/// writing tool takes), else the server's, else this clone's current one.
 pub fn session_end(c: &Call) -> Result<Value> {
+    let mut req: SessionEndRequest = c.request()?;
+    req.session = c.caller.session.session.clone();
+    req.validate()?;
     let explicit = std::env::var("RELAY_SESSION").ok();
     let order = c.ctx.search_order()?;
-    let key = c.session();
+    let key = req.session.or_else(|| c.defaults.session.clone());
     let ended = sessions::end_named(c.ctx.store()?, &order, key.as_deref(), explicit.as_deref())?;
     Ok(ended
         .ok_or_else(|| {
@@ -302,26 +308,25 @@ pub fn status(c: &Call) -> Result<Value> {
     relay_core::ops::upkeep::status::to_json(store, &s, &warnings)
 }
 
-/// The §11.5 descriptor, as `relay conformance --json` prints it; it needs no store.
 /// New records after a cursor: what `relay watch --json` prints, as a list, with the cursor to
 /// pass next time. With `wait_ms`, waits that long for a first event (a long poll).
 pub fn watch(c: &Call) -> Result<Value> {
+    let req: WatchRequest = c.request()?;
+    req.validate()?;
     let store = c.ctx.store()?;
     let scope = watch_op::Scope {
-        projects: if c.args.flag("all_projects") {
+        projects: if req.all_projects {
             None
         } else {
             Some(c.ctx.projects(false)?)
         },
-        kinds: watch_op::EventKind::parse_list(&c.args.str("kinds").unwrap_or_default())?,
+        kinds: req.kinds()?,
     };
-    let since = watch_op::Since::parse(&c.args.str("since").unwrap_or_else(|| "now".into()))?;
-    let limit = c.args.int("limit").unwrap_or(100) as usize;
-    let wait = std::time::Duration::from_millis(c.args.int("wait_ms").unwrap_or(0) as u64);
-    let (events, cursor) = watch_op::collect(store, scope, since, limit, wait)?;
+    let (events, cursor) = watch_op::collect(store, scope, req.since()?, req.limit, req.wait())?;
     Ok(json!({ "events": events, "cursor": cursor }))
 }
 
+/// The §11.5 descriptor, as `relay conformance --json` prints it; it needs no store.
 pub fn conformance(c: &Call) -> Result<Value> {
     to_value(&conformance_op::descriptor(semantic_available(c)))
 }

@@ -115,7 +115,8 @@ fn generate<R: JsonSchema>() -> Value {
 
 /// One property as a client reads it: a single `type` (an optional argument is left out, or
 /// sent as null, rather than typed as null), no `format` or `title`, and a description on
-/// one line that says the default when it is a number (as `relay mcp` always has).
+/// one line that says the default when it is a number and the doc comment does not (as
+/// `relay mcp` always has).
 fn plain(property: &mut Value) {
     let Some(p) = property.as_object_mut() else {
         return;
@@ -158,7 +159,10 @@ fn plain(property: &mut Value) {
     }
     if let Some(Value::String(doc)) = p.get("description") {
         let mut doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
-        if let Some(n @ Value::Number(_)) = p.get("default") {
+        // Said once: a doc comment that names its default already keeps its own words.
+        if let Some(n @ Value::Number(_)) = p.get("default")
+            && !doc.contains("(default")
+        {
             doc = format!("{doc} (default {n})");
         }
         p.insert("description".into(), Value::String(doc));

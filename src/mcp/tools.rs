@@ -11,13 +11,16 @@ use super::call::Call;
 use super::handlers as h;
 use super::host::{Context, Host, Settings};
 use super::input::{Part, WRITER, no_arguments, schema_of, with_alias, with_parts};
-use super::schema::{self, Kind, Param, opt, req};
+use super::schema::{self, Kind, Param, opt};
 use relay_core::request::fact_key::{GetFactRequest, InvalidateFactRequest};
 use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
 use relay_core::request::listing::PullRequest;
+use relay_core::request::retract::RetractRequest;
 use relay_core::request::review::{
     ApproveRequest, FlagRequest, RequestChangesRequest, ReviewListRequest,
 };
+use relay_core::request::sessions::{SessionEndRequest, SessionStartRequest};
+use relay_core::request::watch::WatchRequest;
 use relay_core::request::{OrchestrateRequest, OrientRequest};
 use relay_wire::error::Result;
 use relay_wire::package;
@@ -234,23 +237,7 @@ pub const TOOLS: &[Tool] = &[
         name: "retract",
         title: "Retract a package or fact",
         description: "Take back a package or a fact (the Agent Memory Protocol's delete): from now on every read leaves it out, while its history keeps it with who retracted it, when and why. Nothing is rewritten; retracting twice keeps the first retraction. Returns {retraction, project_id, unchanged}.",
-        input: || {
-            with_parts(
-                schema::input_schema(&[&[
-                    req(
-                        "id",
-                        Kind::Str,
-                        "The package (pkg_…) or fact (fact_…) to retract",
-                    ),
-                    req(
-                        "reason",
-                        Kind::Str,
-                        "Why: kept with the retraction and shown in the record's history",
-                    ),
-                ]]),
-                WRITER,
-            )
-        },
+        input: || schema_of::<RetractRequest>(WRITER),
         read_only: false,
         run: h::retract,
     },
@@ -282,23 +269,7 @@ pub const TOOLS: &[Tool] = &[
         name: "session_start",
         title: "Start a session",
         description: "Start a session with a memorable callsign (e.g. coral-heron; announce it) and, unless make_current is false, make it this clone's current session, so that deposits and facts record it. Returns the session.",
-        input: || {
-            with_parts(
-                schema::input_schema(&[&[
-                    opt(
-                        "callsign",
-                        Kind::Str,
-                        "Use this callsign instead of a generated one",
-                    ),
-                    opt(
-                        "make_current",
-                        Kind::Bool,
-                        "Make it this clone's current session (default true); if false, pass its id as session to later calls",
-                    ),
-                ]]),
-                &[Part::Project, Part::Actor],
-            )
-        },
+        input: || schema_of::<SessionStartRequest>(&[Part::Project, Part::Actor]),
         read_only: false,
         run: h::session_start,
     },
@@ -306,16 +277,7 @@ pub const TOOLS: &[Tool] = &[
         name: "session_end",
         title: "End a session",
         description: "End a session (default: the current one) and record the packages deposited in it. Returns the session.",
-        input: || {
-            with_parts(
-                schema::input_schema(&[&[opt(
-                    "session",
-                    Kind::Str,
-                    "The session to end (id or callsign); default: the server's session, else this clone's current one",
-                )]]),
-                &[Part::Project],
-            )
-        },
+        input: || schema_of::<SessionEndRequest>(&[Part::Project]),
         read_only: false,
         run: h::session_end,
     },
@@ -384,44 +346,7 @@ pub const TOOLS: &[Tool] = &[
         name: "watch",
         title: "New records since a cursor",
         description: "What was added to the store after `since` (a cursor from an earlier call, `now` or `beginning`): packages, review transitions, fact versions, sessions and project records, oldest first, each as {cursor, kind, project_id, record}, plus a `resync` event when a log was rewritten under the cursor (a checkout or a rebase). A retracted or expired package or fact never comes with its content: a `retracted` or `expired` event names it and says why ({record, id, because, retraction or expired_at}), as does a retraction made meanwhile. Returns {events, cursor}: pass `cursor` as `since` next time to get only what came after, with nothing missed or repeated. Call with since `now` to get a starting cursor. With wait_ms, waits up to that long for the first event (a long poll).",
-        input: || {
-            with_parts(
-                schema::input_schema(&[&[
-                    opt(
-                        "since",
-                        Kind::Str,
-                        "A cursor from an earlier call, `now` (default) or `beginning`",
-                    ),
-                    opt(
-                        "kinds",
-                        Kind::Str,
-                        "Kinds to report, comma-separated: package, transition, fact, session, project, retracted, expired (default: all)",
-                    ),
-                    opt(
-                        "all_projects",
-                        Kind::Bool,
-                        "Every project, not only the selected one",
-                    ),
-                    opt(
-                        "limit",
-                        Kind::Int {
-                            min: 1,
-                            max: Some(1000),
-                        },
-                        "The most events to return (default 100); the cursor then points after the last one",
-                    ),
-                    opt(
-                        "wait_ms",
-                        Kind::Int {
-                            min: 0,
-                            max: Some(30000),
-                        },
-                        "Wait up to this many milliseconds for a first event (default 0: answer at once)",
-                    ),
-                ]]),
-                &[Part::Project],
-            )
-        },
+        input: || schema_of::<WatchRequest>(&[Part::Project]),
         read_only: true,
         run: h::watch,
     },
