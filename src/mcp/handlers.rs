@@ -6,13 +6,13 @@
 use serde_json::{Value, json};
 
 use super::call::{Call, invalid, to_value};
-use relay_core::ops::packages::deposit::extend;
 use relay_core::ops::trust::attribution;
 use relay_core::ops::{
     briefing::orchestrate as orchestrate_op, briefing::orient as orient_op,
     conformance as conformance_op, facts, packages::deposit, packages::pull as pull_op, sessions,
     watch as watch_op,
 };
+use relay_core::request::deposit::DepositRequest;
 use relay_core::request::fact_key::{GetFactRequest, InvalidateFactRequest};
 use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
 use relay_core::request::listing::{PullMode, PullRequest, pull_applies};
@@ -72,53 +72,32 @@ pub fn orchestrate(c: &Call) -> Result<Value> {
     Ok(orchestrate_op::digest(c.ctx.store()?, &digest)?.bundle())
 }
 
-/// What deposit's `title` is, in its schema and in the message when neither the argument nor
-/// `package` gives one.
-pub const DEPOSIT_TITLE: &str =
-    "One-line summary of what was done (1–200 characters); required unless package has one";
-
-/// A deposit: `package` is the package as §8.1 takes it; the named arguments (the tool's
-/// original shape) override its fields and add to its lists.
+/// A deposit (§8.1): `package` is the package as the spec takes it, whole or in part; the
+/// named arguments (the tool's original shape) override its fields and add to its lists.
 pub fn deposit(c: &Call) -> Result<Value> {
-    let mut input = c.args.obj("package").unwrap_or_default();
+    let req: DepositRequest = c.request()?;
+    req.validate()?;
+    let titled = req.title.is_some()
+        || req
+            .package
+            .as_ref()
+            .is_some_and(|p| p.contains_key("title"));
+    if !titled {
+        return Err(invalid(
+            "`title` is required, as an argument or in `package`: a one-line summary of what was done".into(),
+        ));
+    }
+    let deliverables = match &req.deliverables[..] {
+        [] => Vec::new(),
+        paths => deposit::deliverables_for_paths(c.ctx.store()?, c.ctx.cwd, paths.to_vec())?
+            .into_iter()
+            .map(|(_, d)| d.value)
+            .collect(),
+    };
+    let mut input = req.into_input(deliverables)?;
     // As on the command line, a selected project overrides the package's own.
     if let Some(p) = &c.ctx.project {
         input.insert("project_id".into(), json!(p));
-    }
-    for key in [
-        "package_id",
-        "title",
-        "description",
-        "package_type",
-        "status",
-        "review_type",
-        "handoff_note",
-        "estimated_next_actor",
-        "parent_package_id",
-        "significance",
-        "topic",
-        "artifact_type",
-        "content_md",
-    ] {
-        if let Some(v) = c.args.get(key) {
-            input.insert(key.into(), v.clone());
-        }
-    }
-    if !input.contains_key("title") {
-        return Err(invalid(format!("`title` is required: {DEPOSIT_TITLE}")));
-    }
-    for key in ["tags", "decisions_made", "open_questions"] {
-        let items = c.args.strs(key).into_iter().map(Value::String).collect();
-        extend(&mut input, key, items)?;
-    }
-    let paths = c.args.strs("deliverables");
-    if !paths.is_empty() {
-        let found = deposit::deliverables_for_paths(c.ctx.store()?, c.ctx.cwd, paths)?;
-        extend(
-            &mut input,
-            "deliverables",
-            found.into_iter().map(|(_, d)| d.value).collect(),
-        )?;
     }
     let project = c.ctx.target_project(&input)?;
     let done = attribution::deposit(c.ctx.store()?, c.ctx.cwd, input, project, &c.claim())?;

@@ -123,6 +123,10 @@ fn plain(property: &mut Value) {
     };
     p.remove("format");
     p.remove("title");
+    // Any JSON object (a package's members) is what `type: object` says already.
+    if p.get("additionalProperties") == Some(&Value::Bool(true)) {
+        p.remove("additionalProperties");
+    }
     if p.get("default") == Some(&Value::Null) {
         p.remove("default");
     }

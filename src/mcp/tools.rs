@@ -1,6 +1,7 @@
 //! The tools `relay mcp` offers, each with its description and its input schema: generated
-//! from the operation's request type in the core ([`input::schema_of`]), or, for the tools
-//! that have none yet, from a table of parameters ([`schema::input_schema`]). A call's
+//! from the operation's request type in the core ([`input::schema_of`]), or, for the Agent
+//! Memory Protocol's tools (whose requests are not core types yet), from a table of
+//! parameters ([`schema::input_schema`]). A call's
 //! arguments are checked against that schema; what each tool does is in [`super::handlers`].
 
 use serde_json::{Map, Value, json};
@@ -11,7 +12,8 @@ use super::call::Call;
 use super::handlers as h;
 use super::host::{Context, Host, Settings};
 use super::input::{Part, WRITER, no_arguments, schema_of, with_alias, with_parts};
-use super::schema::{self, Kind, Param, opt};
+use super::schema;
+use relay_core::request::deposit::DepositRequest;
 use relay_core::request::fact_key::{GetFactRequest, InvalidateFactRequest};
 use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
 use relay_core::request::listing::PullRequest;
@@ -23,7 +25,6 @@ use relay_core::request::sessions::{SessionEndRequest, SessionStartRequest};
 use relay_core::request::watch::WatchRequest;
 use relay_core::request::{OrchestrateRequest, OrientRequest};
 use relay_wire::error::Result;
-use relay_wire::package;
 
 /// One tool.
 pub struct Tool {
@@ -84,78 +85,6 @@ pub fn call(
     })
 }
 
-const DEPOSIT: &[Param] = &[
-    opt("title", Kind::Str, h::DEPOSIT_TITLE),
-    opt("description", Kind::Str, "Longer prose"),
-    opt(
-        "package_type",
-        Kind::Str,
-        "standard (default), milestone, decision, handoff, auto_deposit, analysis, question, orchestrator_report, or an x-* extension",
-    ),
-    opt(
-        "status",
-        Kind::OneOf(package::STATUSES),
-        "Lifecycle status (default complete); a draft is visible to its creator only",
-    ),
-    opt(
-        "review_type",
-        Kind::OneOf(package::REVIEW_TYPES),
-        "Who must review it (default none)",
-    ),
-    opt("tags", Kind::Strs, "Labels"),
-    opt("decisions_made", Kind::Strs, "Decisions made, one per item"),
-    opt(
-        "open_questions",
-        Kind::Strs,
-        "Questions left open, one per item",
-    ),
-    opt(
-        "handoff_note",
-        Kind::Str,
-        "Guidance for whoever picks this up next",
-    ),
-    opt(
-        "estimated_next_actor",
-        Kind::OneOf(package::NEXT_ACTORS),
-        "Who should pick it up next",
-    ),
-    opt(
-        "deliverables",
-        Kind::Strs,
-        "Files, folders or URLs produced; paths are relative to the server's working folder, and files get their sha256 and size recorded",
-    ),
-    opt(
-        "parent_package_id",
-        Kind::Str,
-        "The package this one corrects or extends",
-    ),
-    opt(
-        "significance",
-        Kind::Int {
-            min: 1,
-            max: Some(10),
-        },
-        "1 (noise) to 10 (critical); default 5",
-    ),
-    opt("topic", Kind::Str, "Subject area, e.g. retrieval"),
-    opt(
-        "artifact_type",
-        Kind::Str,
-        "A narrower type hint than package_type",
-    ),
-    opt("content_md", Kind::Str, "A Markdown body"),
-    opt(
-        "package_id",
-        Kind::Str,
-        "Use this id instead of a new one: a retry with identical content is then a harmless no-op",
-    ),
-    opt(
-        "package",
-        Kind::Obj,
-        "The package as Agentic Protocol §8.1 takes it: any §6 fields (title, decisions_made, handoff_note, …) and x-* extensions; the named arguments override its fields and add to its lists",
-    ),
-];
-
 /// Every tool, in the order `tools/list` gives them.
 pub const TOOLS: &[Tool] = &[
     Tool {
@@ -169,8 +98,8 @@ pub const TOOLS: &[Tool] = &[
     Tool {
         name: "deposit",
         title: "Deposit a context package",
-        description: "Record what you did for whoever comes next: a title, the decisions made, the questions left open, a handoff note. Packages are immutable and attributed to you (and your session). Returns the stored package and its content hash. Credentials in the input are refused or redacted as the store's secrets policy says.",
-        input: || with_parts(schema::input_schema(&[DEPOSIT]), WRITER),
+        description: "Record what you did for whoever comes next: a title, the decisions made, the questions left open, a handoff note; or the whole package as Agentic Protocol §8.1 takes it, in `package` (the named arguments override its fields and add to its lists; a title is needed in one or the other). Packages are immutable and attributed to you (and your session). Returns the stored package and its content hash. Credentials in the input are refused or redacted as the store's secrets policy says.",
+        input: || schema_of::<DepositRequest>(WRITER),
         read_only: false,
         run: h::deposit,
     },

@@ -578,6 +578,25 @@ fn x_members_of_a_fact_are_kept_and_returned() {
     assert_eq!(by_cli["fact"]["x-runs"], 30);
     let got = env.ok_json(&["facts", "get", "api", "p99"]);
     assert_eq!((&got["x-unit"], &got["x-runs"]), (&json!("ms"), &json!(30)));
+    // The same value with the same members restates the fact; other members supersede it.
+    let same = [
+        "facts",
+        "assert",
+        "api",
+        "p99",
+        "120",
+        "--field",
+        "x-unit=ms",
+    ];
+    let again = env.ok_json(&[&same[..], &["--field", "x-runs=30"]].concat());
+    assert_eq!(again["unchanged"], true, "{again}");
+    let other = env.ok_json(&same);
+    assert_eq!(
+        other["superseded"],
+        json!([by_cli["fact"]["fact_id"]]),
+        "{other}"
+    );
+    assert_eq!(other["fact"].get("x-runs"), None, "{other}");
     let refused = env.run(&["facts", "assert", "api", "p99", "1", "--field", "unit=ms"]);
     assert_ne!(refused.code, 0);
     assert!(refused.stderr.contains("x-"), "{}", refused.stderr);

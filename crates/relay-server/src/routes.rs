@@ -19,6 +19,7 @@ use relay_core::ops::{
     briefing::orchestrate as digest, briefing::orient as orient_op, conformance, packages::pull,
     trust::attribution,
 };
+use relay_core::request::deposit::DepositRequest;
 use relay_core::request::review::{
     ApproveRequest, FlagRequest, RequestChangesRequest, ReviewListRequest, Transition,
 };
@@ -59,6 +60,9 @@ pub(crate) async fn deposit(
             .into());
         }
     }
+    // The body is the wire package itself (§8.1): the request every door takes, named
+    // fields aside.
+    let input = DepositRequest::of_package(input).into_input(Vec::new())?;
     call.run(Access::Write, move |s, caller, project| {
         if let Some(by) = input.get("created_by").and_then(Value::as_object) {
             let text = |key: &str| by.get(key).and_then(Value::as_str);

@@ -9,6 +9,7 @@ use crate::cli::args::ExpiryArgs;
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::{CliError, CmdResult, Ctx, render, ui::Ui};
 use relay_core::ops::{self, packages::deposit::extend};
+use relay_core::request::deposit::DepositRequest;
 use relay_wire::error::Error;
 use relay_wire::package;
 
@@ -143,11 +144,7 @@ fn set(map: &mut Map<String, Value>, key: &str, value: Option<String>) {
     }
 }
 
-fn strings(items: Vec<String>) -> Vec<Value> {
-    items.into_iter().map(Value::String).collect()
-}
-
-/// Builds the partial package from `--from` and the flags.
+/// Builds the partial package from `--from` and the flags, through the core's request.
 fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, CliError> {
     if args.from.as_deref() == Some("-") && args.content_md.as_deref() == Some("-") {
         return Err(CliError::Usage(
@@ -175,42 +172,39 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
     if let Some(p) = &ctx.global.project {
         map.insert("project_id".into(), Value::String(p.clone()));
     }
-    set(&mut map, "package_id", args.id.take());
-    set(&mut map, "title", args.title.take());
-    set(&mut map, "description", args.description.take());
-    set(&mut map, "package_type", args.package_type.take());
-    set(&mut map, "status", args.status.take());
-    set(&mut map, "review_type", args.review.take());
-    set(&mut map, "handoff_note", args.handoff.take());
-    set(&mut map, "estimated_next_actor", args.next_actor.take());
-    set(&mut map, "parent_package_id", args.parent.take());
-    set(&mut map, "topic", args.topic.take());
-    set(&mut map, "artifact_type", args.artifact_type.take());
-    if let Some(at) = args.expiry.resolve()? {
-        map.insert(relay_wire::expiry::EXPIRES_AT.into(), Value::String(at));
-    }
-    if let Some(n) = args.significance {
-        map.insert("significance".into(), Value::from(n));
-    }
-    if let Some(src) = args.content_md.take() {
-        let bytes = read_source(ctx, &src, "--content-md")?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| Error::InvalidInput(format!("--content-md {src} is not UTF-8 text")))?;
-        map.insert("content_md".into(), Value::String(text));
-    }
-    extend(&mut map, "tags", strings(std::mem::take(&mut args.tags)))?;
-    extend(
-        &mut map,
-        "decisions_made",
-        strings(std::mem::take(&mut args.decisions)),
-    )?;
-    extend(
-        &mut map,
-        "open_questions",
-        strings(std::mem::take(&mut args.questions)),
-    )?;
+    let content_md = match args.content_md.take() {
+        Some(src) => {
+            let bytes = read_source(ctx, &src, "--content-md")?;
+            let text = String::from_utf8(bytes).map_err(|_| {
+                Error::InvalidInput(format!("--content-md {src} is not UTF-8 text"))
+            })?;
+            Some(text)
+        }
+        None => None,
+    };
+    let request = DepositRequest {
+        title: args.title.take(),
+        description: args.description.take(),
+        package_type: args.package_type.take(),
+        status: args.status.take(),
+        review_type: args.review.take(),
+        tags: std::mem::take(&mut args.tags),
+        decisions_made: std::mem::take(&mut args.decisions),
+        open_questions: std::mem::take(&mut args.questions),
+        handoff_note: args.handoff.take(),
+        estimated_next_actor: args.next_actor.take(),
+        deliverables: std::mem::take(&mut args.deliverables),
+        parent_package_id: args.parent.take(),
+        significance: args.significance,
+        topic: args.topic.take(),
+        artifact_type: args.artifact_type.take(),
+        content_md,
+        package_id: args.id.take(),
+        package: Some(map),
+    };
+    request.validate()?;
     let mut deliverables = Vec::new();
-    for (path, d) in path_deliverables(ctx, std::mem::take(&mut args.deliverables))? {
+    for (path, d) in path_deliverables(ctx, request.deliverables.clone())? {
         if !d.exists {
             ctx.ui.note(&format!(
                 "note: deliverable `{path}` does not exist here; recorded without hash or size"
@@ -218,7 +212,10 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
         }
         deliverables.push(d.value);
     }
-    extend(&mut map, "deliverables", deliverables)?;
+    let mut map = request.into_input(deliverables)?;
+    if let Some(at) = args.expiry.resolve()? {
+        map.insert(relay_wire::expiry::EXPIRES_AT.into(), Value::String(at));
+    }
     for kv in std::mem::take(&mut args.ext) {
         let (key, raw) = kv
             .split_once('=')

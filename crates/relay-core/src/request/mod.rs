@@ -4,6 +4,7 @@
 //! means the same thing, and defaults to the same value, whichever door it came through.
 
 pub mod caller;
+pub mod deposit;
 pub mod fact_key;
 pub mod facts;
 pub mod listing;
