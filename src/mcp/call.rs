@@ -1,5 +1,6 @@
-//! One tool call in progress ([`Call`]): the checked arguments, the server's [`Settings`] they
-//! override, and the helpers every handler reads them with. The tool table ([`super::tools`])
+//! One tool call in progress ([`Call`]): the checked arguments, the caller parts read from
+//! them, the server's [`Settings`] they override, and the helpers every handler reads them
+//! with (above all [`Call::request`], the arguments as the operation's request type). The tool table ([`super::tools`])
 //! and the handlers ([`super::handlers`]) both build on it, and neither on the other's types.
 
 use std::path::PathBuf;
@@ -9,9 +10,9 @@ use serde_json::Value;
 use super::host::{Context, Settings};
 use super::schema::Args;
 use relay_core::ops::trust::attribution::Claim;
+use relay_core::request::caller::{CALLER_KEYS, Caller};
 use relay_core::request::search;
 use relay_wire::error::{Error, Result};
-use relay_wire::time;
 
 /// How a search ranks: its mode, and the model semantic and hybrid search use.
 type Ranking = (
@@ -19,34 +20,38 @@ type Ranking = (
     Option<relay_core::search::model::Model>,
 );
 
-/// The arguments a tool takes for the transport rather than for its operation.
-const TRANSPORT_KEYS: [&str; 4] = ["project", "actor", "actor_type", "session"];
-
 /// One call in progress.
 pub struct Call<'a> {
     pub ctx: Context<'a>,
     pub args: Args,
+    /// Who calls and on what: the arguments `project`, `actor`, `actor_type`, `session`.
+    pub caller: Caller,
     pub defaults: &'a Settings,
+}
+
+/// The caller parts of checked `args`.
+pub(super) fn caller(args: &Args) -> Result<Caller> {
+    let mut parts = args.to_map();
+    parts.retain(|k, _| CALLER_KEYS.contains(&k.as_str()));
+    serde_json::from_value(Value::Object(parts)).map_err(|e| invalid(e.to_string()))
 }
 
 impl Call<'_> {
     /// The identity the call claims: its own arguments, else the server's defaults.
     pub(super) fn claim(&self) -> Claim {
         let d = &self.defaults;
+        let who = &self.caller.actor;
         Claim {
-            actor: self.args.str("actor").or_else(|| d.actor.clone()),
-            actor_type: (self.args.str("actor_type")).or_else(|| d.actor_type.clone()),
+            actor: who.actor.clone().or_else(|| d.actor.clone()),
+            actor_type: who.actor_type.clone().or_else(|| d.actor_type.clone()),
             session: self.session(),
             remote: false,
         }
     }
 
     pub(super) fn session(&self) -> Option<String> {
-        (self.args.str("session")).or_else(|| self.defaults.session.clone())
-    }
-
-    pub(super) fn time(&self, name: &str) -> Result<Option<time::Timestamp>> {
-        time::parse_time(name, self.args.str(name).as_deref())
+        let asked = self.caller.session.session.clone();
+        asked.or_else(|| self.defaults.session.clone())
     }
 
     /// Whether an argument was given; `false` counts as not given, as a flag left off.
@@ -57,13 +62,21 @@ impl Call<'_> {
     }
 
     /// The call's arguments as the operation's request type (`relay_core::request`), less
-    /// the ones every tool takes for the transport (project, actor, actor_type, session),
-    /// except those in `keep`, which the request reads itself.
-    pub(super) fn request<T: serde::de::DeserializeOwned>(&self, keep: &[&str]) -> Result<T> {
+    /// the caller parts (project, actor, actor_type, session), which [`Call::caller`] holds.
+    /// The arguments were checked against the schema generated from that type, so what
+    /// fails here is rare; it is `invalid_input` all the same.
+    pub(super) fn request<T: serde::de::DeserializeOwned>(&self) -> Result<T> {
+        self.request_keeping(&[])
+    }
+
+    /// [`Call::request`] for a request that reads some caller parts itself (`keep`), as the
+    /// Agent Memory Protocol's requests read `project`.
+    pub(super) fn request_keeping<T: serde::de::DeserializeOwned>(
+        &self,
+        keep: &[&str],
+    ) -> Result<T> {
         let mut args = self.args.to_map();
-        for key in TRANSPORT_KEYS.iter().filter(|k| !keep.contains(k)) {
-            args.remove(*key);
-        }
+        args.retain(|k, _| !CALLER_KEYS.contains(&k.as_str()) || keep.contains(&k.as_str()));
         serde_json::from_value(Value::Object(args)).map_err(|e| invalid(e.to_string()))
     }
 

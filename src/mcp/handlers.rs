@@ -1,30 +1,35 @@
-//! What each tool of `relay mcp` does: it calls the same `ops` functions as the matching
-//! command (never the command itself) and returns the JSON that command prints with `--json`
-//! (a list wrapped in an object, since a tool's structured result is one).
+//! What each tool of `relay mcp` does: it reads its arguments as the operation's request type
+//! ([`Call::request`]), validates it, calls the same `ops` functions as the matching command
+//! (never the command itself) and returns the JSON that command prints with `--json` (a list
+//! wrapped in an object, since a tool's structured result is one).
 
 use serde_json::{Value, json};
 
 use super::call::{Call, invalid, to_value};
-use super::schema::FILTERS;
-use relay_core::ops::packages::deposit::extend;
-use relay_core::ops::packages::review::{Action, Reviewer};
 use relay_core::ops::trust::attribution;
 use relay_core::ops::{
     briefing::orchestrate as orchestrate_op, briefing::orient as orient_op,
     conformance as conformance_op, facts, packages::deposit, packages::pull as pull_op, sessions,
     watch as watch_op,
 };
+use relay_core::request::deposit::DepositRequest;
+use relay_core::request::fact_key::{GetFactRequest, InvalidateFactRequest};
 use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
-use relay_core::request::scope;
-use relay_core::request::{
-    DEFAULT_LISTING_LIMIT, ListingFilter, OrchestrateRequest, OrientRequest, Spelling, parse_as_of,
+use relay_core::request::listing::{PullMode, PullRequest, pull_applies};
+use relay_core::request::retract::RetractRequest;
+use relay_core::request::review::{
+    ApproveRequest, FlagRequest, RequestChangesRequest, ReviewListRequest, Transition,
 };
+use relay_core::request::scope;
+use relay_core::request::sessions::{SessionEndRequest, SessionStartRequest};
+use relay_core::request::watch::WatchRequest;
+use relay_core::request::{OrchestrateRequest, OrientRequest, Spelling, parse_as_of};
 use relay_core::search::{relevant, semantic};
 use relay_store::packages::StoredPackage;
 use relay_wire::error::Result;
 
 pub fn orient(c: &Call) -> Result<Value> {
-    let req: OrientRequest = c.request(&[])?;
+    let req: OrientRequest = c.request()?;
     req.validate()?;
     let project = c.ctx.project()?;
     let as_of = parse_as_of("as_of", req.as_of.as_deref())?;
@@ -43,7 +48,8 @@ pub fn orient(c: &Call) -> Result<Value> {
 }
 
 pub fn orchestrate(c: &Call) -> Result<Value> {
-    let mut req: OrchestrateRequest = c.request(&["project"])?;
+    let mut req: OrchestrateRequest = c.request()?;
+    req.project = c.caller.project.project.clone();
     req.validate()?;
     if !req.all_projects {
         req.project = Some(c.ctx.project()?);
@@ -66,43 +72,32 @@ pub fn orchestrate(c: &Call) -> Result<Value> {
     Ok(orchestrate_op::digest(c.ctx.store()?, &digest)?.bundle())
 }
 
+/// A deposit (§8.1): `package` is the package as the spec takes it, whole or in part; the
+/// named arguments (the tool's original shape) override its fields and add to its lists.
 pub fn deposit(c: &Call) -> Result<Value> {
-    let mut input = c.args.obj("package").unwrap_or_default();
+    let req: DepositRequest = c.request()?;
+    req.validate()?;
+    let titled = req.title.is_some()
+        || req
+            .package
+            .as_ref()
+            .is_some_and(|p| p.contains_key("title"));
+    if !titled {
+        return Err(invalid(
+            "`title` is required, as an argument or in `package`: a one-line summary of what was done".into(),
+        ));
+    }
+    let deliverables = match &req.deliverables[..] {
+        [] => Vec::new(),
+        paths => deposit::deliverables_for_paths(c.ctx.store()?, c.ctx.cwd, paths.to_vec())?
+            .into_iter()
+            .map(|(_, d)| d.value)
+            .collect(),
+    };
+    let mut input = req.into_input(deliverables)?;
     // As on the command line, a selected project overrides the package's own.
     if let Some(p) = &c.ctx.project {
         input.insert("project_id".into(), json!(p));
-    }
-    for key in [
-        "package_id",
-        "title",
-        "description",
-        "package_type",
-        "status",
-        "review_type",
-        "handoff_note",
-        "estimated_next_actor",
-        "parent_package_id",
-        "significance",
-        "topic",
-        "artifact_type",
-        "content_md",
-    ] {
-        if let Some(v) = c.args.get(key) {
-            input.insert(key.into(), v.clone());
-        }
-    }
-    for key in ["tags", "decisions_made", "open_questions"] {
-        let items = c.args.strs(key).into_iter().map(Value::String).collect();
-        extend(&mut input, key, items)?;
-    }
-    let paths = c.args.strs("deliverables");
-    if !paths.is_empty() {
-        let found = deposit::deliverables_for_paths(c.ctx.store()?, c.ctx.cwd, paths)?;
-        extend(
-            &mut input,
-            "deliverables",
-            found.into_iter().map(|(_, d)| d.value).collect(),
-        )?;
     }
     let project = c.ctx.target_project(&input)?;
     let done = attribution::deposit(c.ctx.store()?, c.ctx.cwd, input, project, &c.claim())?;
@@ -113,65 +108,52 @@ pub fn deposit(c: &Call) -> Result<Value> {
 }
 
 pub fn pull(c: &Call) -> Result<Value> {
-    let mode = c.args.text("mode");
-    let filters = FILTERS.iter().map(|p| p.name);
-    let applies: Vec<&str> = match mode.as_str() {
-        "specific" => vec![
-            "id",
-            "history",
-            "include_expired",
-            "include_retracted",
-            "as_of",
-        ],
-        "latest" => filters.chain(["limit"]).collect(),
-        _ => filters.chain(["query", "limit", "search"]).collect(),
-    };
+    let req: PullRequest = c.request()?;
+    let applies = pull_applies(req.mode);
     if let Some(other) = c
         .args
         .names()
         .find(|n| !["mode", "project"].contains(n) && !applies.contains(n) && c.given(n))
     {
         return Err(invalid(format!(
-            "`{other}` does not apply to mode `{mode}`"
+            "`{other}` does not apply to mode `{}`",
+            req.mode.as_str()
         )));
     }
+    req.validate()?;
     let store = c.ctx.store()?;
-    if mode == "specific" {
-        let id = c
-            .args
-            .str("id")
-            .ok_or_else(|| invalid("mode `specific` needs `id`, the package id".into()))?;
-        if c.args.flag("history") {
-            let versions = pull_op::history(store, &id)?;
+    if req.mode == PullMode::Specific {
+        let id = req.package()?;
+        if req.history {
+            let versions = pull_op::history(store, id)?;
             let versions: Vec<_> = versions.iter().map(StoredPackage::to_envelope).collect();
             return Ok(json!({ "versions": versions }));
         }
-        let as_of = c.time("as_of")?;
+        let as_of = parse_as_of("as_of", req.filter.as_of.as_deref())?;
+        let reveal = relay_core::search::filter::Reveal {
+            expired: req.filter.include_expired,
+            retracted: req.filter.include_retracted,
+        };
         return Ok(
-            pull_op::visible(relay_store::View::of(store, as_of), &id, reveal(c))?
+            pull_op::visible(relay_store::View::of(store, as_of), id, reveal)?
                 .package
                 .to_value(),
         );
     }
-    let listing: ListingFilter = c.request(&[])?;
     let (projects, filter) = scope::listing(
         store,
         c.ctx.cwd,
-        c.ctx.projects(listing.all_projects)?,
-        &listing,
+        c.ctx.projects(req.filter.all_projects)?,
+        &req.filter,
         Spelling::Param,
     )?;
-    let limit = (c.args.int("limit")).map_or(DEFAULT_LISTING_LIMIT, |n| n as usize);
-    if mode == "latest" {
+    let limit = req.limit;
+    let Some(query) = req.query.filter(|_| req.mode == PullMode::Relevant) else {
         let found = pull_op::latest(store, &projects, &filter, limit)?;
         let packages: Vec<_> = found.iter().map(|p| p.package.to_value()).collect();
         return Ok(json!({ "packages": packages }));
-    }
-    let query = c
-        .args
-        .str("query")
-        .ok_or_else(|| invalid("mode `relevant` needs `query`, the words to look for".into()))?;
-    let (search_mode, model) = c.search_mode(c.args.str("search"))?;
+    };
+    let (search_mode, model) = c.search_mode(req.search)?;
     let found = semantic::search(
         store,
         &projects,
@@ -187,115 +169,108 @@ pub fn pull(c: &Call) -> Result<Value> {
 
 pub fn facts_assert(c: &Call) -> Result<Value> {
     let project = c.ctx.project()?;
-    let req = c.request::<AssertFactRequest>(&[])?;
+    let req = c.request::<AssertFactRequest>()?;
     let req = req.into_assert(Spelling::Param)?;
     let done = attribution::assert(c.ctx.store()?, c.ctx.cwd, &project, req, &c.claim())?;
     Ok(done.to_value())
 }
 
 pub fn facts_invalidate(c: &Call) -> Result<Value> {
+    let req: InvalidateFactRequest = c.request()?;
+    req.validate()?;
     let project = c.ctx.project()?;
     let ended = facts::invalidate(
         c.ctx.store()?,
         &project,
-        &c.args.text("subject"),
-        &c.args.text("predicate"),
-        c.args.str("value").as_deref(),
+        &req.subject,
+        &req.predicate,
+        req.object.as_deref(),
     )?;
     Ok(json!({ "invalidated": ended.len() }))
 }
 
-/// The hidden records a read shows anyway (`include_expired`, `include_retracted`).
-fn reveal(c: &Call) -> relay_core::search::filter::Reveal {
-    relay_core::search::filter::Reveal {
-        expired: c.args.flag("include_expired"),
-        retracted: c.args.flag("include_retracted"),
-    }
-}
-
 pub fn facts_get(c: &Call) -> Result<Value> {
+    let req: GetFactRequest = c.request()?;
+    let at = req.at(Spelling::Param)?;
     let project = c.ctx.project()?;
     let fact = facts::get(
         c.ctx.store()?,
         &project,
-        &c.args.text("subject"),
-        &c.args.text("predicate"),
-        c.time("at")?,
-        reveal(c),
+        &req.subject,
+        &req.predicate,
+        at,
+        req.reveal(),
     )?;
     to_value(&fact)
 }
 
 pub fn facts_list(c: &Call) -> Result<Value> {
-    let q = c.request::<ListFactsRequest>(&[])?.query(Spelling::Param)?;
+    let q = c.request::<ListFactsRequest>()?.query(Spelling::Param)?;
     let project = c.ctx.project()?;
     let list = facts::list(c.ctx.store()?, &project, &q)?;
     Ok(json!({ "facts": to_value(&list)? }))
 }
 
-fn reviewer(c: &Call) -> Option<Reviewer> {
-    c.args
-        .str("review_type")
-        .as_deref()
-        .and_then(Reviewer::parse)
-}
-
-fn review_with(c: &Call, action: Action) -> Result<Value> {
-    let id = c.args.text("package_id");
-    let (store, note) = (c.ctx.store()?, c.args.str("note"));
-    let done = attribution::transition(store, c.ctx.cwd, &id, action, note, &c.claim())?;
+fn review_with(c: &Call, t: Transition) -> Result<Value> {
+    let store = c.ctx.store()?;
+    let (id, action, note) = (&t.package_id, t.action, t.note);
+    let done = attribution::transition(store, c.ctx.cwd, id, action, note, &c.claim())?;
     Ok(Value::Object(done.to_envelope()))
 }
 
 pub fn review_flag(c: &Call) -> Result<Value> {
-    let reviewer = reviewer(c).unwrap_or(Reviewer::Human);
-    review_with(c, Action::Flag { reviewer })
+    review_with(c, c.request::<FlagRequest>()?.transition()?)
 }
 
 pub fn review_approve(c: &Call) -> Result<Value> {
-    review_with(c, Action::Approve)
+    review_with(c, c.request::<ApproveRequest>()?.transition()?)
 }
 
 pub fn review_request_changes(c: &Call) -> Result<Value> {
-    review_with(c, Action::RequestChanges)
+    review_with(c, c.request::<RequestChangesRequest>()?.transition()?)
 }
 
 pub fn retract(c: &Call) -> Result<Value> {
+    let req: RetractRequest = c.request()?;
+    req.validate()?;
     let hint = c.ctx.project().ok();
-    let done = attribution::retract(
-        c.ctx.store()?,
-        c.ctx.cwd,
-        &c.args.text("id"),
-        &c.args.text("reason"),
-        hint,
-        &c.claim(),
-    )?;
+    let store = c.ctx.store()?;
+    let done = attribution::retract(store, c.ctx.cwd, &req.id, &req.reason, hint, &c.claim())?;
     Ok(done.to_value())
 }
 
 pub fn review_list(c: &Call) -> Result<Value> {
-    let projects = c.ctx.projects(c.args.flag("all_projects"))?;
+    let req: ReviewListRequest = c.request()?;
+    req.validate()?;
+    let projects = c.ctx.projects(req.all_projects)?;
     let pending =
-        relay_core::ops::packages::review::pending(c.ctx.store()?, &projects, reviewer(c))?;
+        relay_core::ops::packages::review::pending(c.ctx.store()?, &projects, req.reviewer())?;
     let packages: Vec<_> = pending.iter().map(|p| p.to_value()).collect();
     Ok(json!({ "packages": packages }))
 }
 
 pub fn session_start(c: &Call) -> Result<Value> {
+    let req: SessionStartRequest = c.request()?;
+    req.validate()?;
     let project = c.ctx.project()?;
     let store = c.ctx.store()?;
     let actor = attribution::actor(store, c.ctx.cwd, &c.claim())?;
-    let s = sessions::start(store, &project, &actor, c.args.str("callsign").as_deref())?;
-    if c.args.get("make_current").and_then(Value::as_bool) != Some(false) {
+    let s = sessions::start(store, &project, &actor, req.callsign.as_deref())?;
+    if req.make_current() {
         sessions::make_current(store, &s)?;
     }
     Ok(s.to_value())
 }
 
+/// Ends the session the call names (its `session`, which is also the caller part every
+/// writing tool takes), else the server's, else this clone's current one.
 pub fn session_end(c: &Call) -> Result<Value> {
+    let mut req: SessionEndRequest = c.request()?;
+    req.session = c.caller.session.session.clone();
+    req.validate()?;
     let explicit = c.defaults.env.session();
     let order = c.ctx.search_order()?;
-    let key = c.session();
+    let key = req.session.or_else(|| c.defaults.session.clone());
     let ended = sessions::end_named(c.ctx.store()?, &order, key.as_deref(), explicit.as_deref())?;
     Ok(ended
         .ok_or_else(|| {
@@ -312,26 +287,25 @@ pub fn status(c: &Call) -> Result<Value> {
     relay_core::ops::upkeep::status::to_json(store, &s, &warnings)
 }
 
-/// The §11.5 descriptor, as `relay conformance --json` prints it; it needs no store.
 /// New records after a cursor: what `relay watch --json` prints, as a list, with the cursor to
 /// pass next time. With `wait_ms`, waits that long for a first event (a long poll).
 pub fn watch(c: &Call) -> Result<Value> {
+    let req: WatchRequest = c.request()?;
+    req.validate()?;
     let store = c.ctx.store()?;
     let scope = watch_op::Scope {
-        projects: if c.args.flag("all_projects") {
+        projects: if req.all_projects {
             None
         } else {
             Some(c.ctx.projects(false)?)
         },
-        kinds: watch_op::EventKind::parse_list(&c.args.str("kinds").unwrap_or_default())?,
+        kinds: req.kinds()?,
     };
-    let since = watch_op::Since::parse(&c.args.str("since").unwrap_or_else(|| "now".into()))?;
-    let limit = c.args.int("limit").unwrap_or(100) as usize;
-    let wait = std::time::Duration::from_millis(c.args.int("wait_ms").unwrap_or(0) as u64);
-    let (events, cursor) = watch_op::collect(store, scope, since, limit, wait)?;
+    let (events, cursor) = watch_op::collect(store, scope, req.since()?, req.limit, req.wait())?;
     Ok(json!({ "events": events, "cursor": cursor }))
 }
 
+/// The §11.5 descriptor, as `relay conformance --json` prints it; it needs no store.
 pub fn conformance(c: &Call) -> Result<Value> {
     to_value(&conformance_op::descriptor(semantic_available(c)))
 }

@@ -15,6 +15,7 @@ mod amp;
 mod call;
 mod handlers;
 pub mod host;
+mod input;
 pub mod schema;
 pub mod tools;
 

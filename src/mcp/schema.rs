@@ -1,133 +1,50 @@
-//! Tool arguments. Each tool declares its parameters once, in a table; from that table come
-//! both the JSON Schema that `tools/list` publishes and the checks a call's arguments pass
-//! before anything runs, so the two never disagree.
+//! Tool arguments: the checks a call's arguments pass before anything runs, read from the
+//! very schema `tools/list` publishes (generated from the request type, see [`super::input`]),
+//! so the two never disagree.
 
 use serde_json::{Map, Value, json};
 
 use relay_wire::error::Error;
-use relay_wire::package;
 
-/// What a parameter accepts.
-#[derive(Debug, Clone, Copy)]
-pub enum Kind {
-    Str,
-    /// One of these strings.
-    OneOf(&'static [&'static str]),
-    Int {
-        min: i64,
-        max: Option<i64>,
-    },
-    Num {
-        min: f64,
-        max: f64,
-    },
-    Bool,
-    /// An array of strings.
-    Strs,
-    /// Any JSON object.
-    Obj,
-}
-
-/// One named parameter of a tool.
-#[derive(Debug, Clone, Copy)]
-pub struct Param {
-    pub name: &'static str,
-    pub kind: Kind,
-    pub required: bool,
-    pub doc: &'static str,
-    /// The value the operation's request takes when the parameter is left out (a named
-    /// constant of `relay_core::request`); published as the schema's `default`.
-    pub default: Option<u64>,
-}
-
-impl Param {
-    /// The parameter with the default its request takes.
-    pub const fn defaulting_to(self, default: u64) -> Param {
-        Param {
-            default: Some(default),
-            ..self
-        }
+/// What a property's schema accepts, for an error message.
+fn expected(schema: &Value) -> String {
+    if let Some(values) = schema["enum"].as_array() {
+        let values: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+        return format!("one of {}", values.join(", "));
+    }
+    let bounded = |what: &str| match (schema.get("minimum"), schema.get("maximum")) {
+        (Some(min), Some(max)) => format!("{what} from {} to {}", bound(min), bound(max)),
+        (Some(min), None) => format!("{what}, at least {}", bound(min)),
+        (None, Some(max)) => format!("{what}, at most {}", bound(max)),
+        (None, None) => what.to_string(),
+    };
+    if let Some(types) = schema["type"].as_array() {
+        let each: Vec<String> = types
+            .iter()
+            .map(|t| expected(&json!({"type": t})))
+            .collect();
+        return each.join(" or ");
+    }
+    match schema["type"].as_str().unwrap_or_default() {
+        "string" => "a string".into(),
+        "integer" => bounded("an integer"),
+        "number" => bounded("a number"),
+        "boolean" => "true or false".into(),
+        "array" => format!(
+            "an array of {}s",
+            schema["items"]["type"].as_str().unwrap_or("value")
+        ),
+        "object" => "a JSON object".into(),
+        other => format!("a {other}"),
     }
 }
 
-/// An optional parameter.
-pub const fn opt(name: &'static str, kind: Kind, doc: &'static str) -> Param {
-    Param {
-        name,
-        kind,
-        required: false,
-        doc,
-        default: None,
-    }
-}
-
-/// A required parameter.
-pub const fn req(name: &'static str, kind: Kind, doc: &'static str) -> Param {
-    Param {
-        name,
-        kind,
-        required: true,
-        doc,
-        default: None,
-    }
-}
-
-fn params<'a>(groups: &'a [&'a [Param]]) -> impl Iterator<Item = &'a Param> {
-    groups.iter().flat_map(|g| g.iter())
-}
-
-/// The `inputSchema` of a tool whose parameters are `groups`, in order.
-pub fn input_schema(groups: &[&[Param]]) -> Value {
-    let mut properties = Map::new();
-    let mut required = Vec::new();
-    for p in params(groups) {
-        let mut s = match p.kind {
-            Kind::Str => json!({"type": "string"}),
-            Kind::OneOf(values) => json!({"type": "string", "enum": values}),
-            Kind::Int { min, max } => {
-                let mut s = json!({"type": "integer", "minimum": min});
-                if let Some(max) = max {
-                    s["maximum"] = json!(max);
-                }
-                s
-            }
-            Kind::Num { min, max } => json!({"type": "number", "minimum": min, "maximum": max}),
-            Kind::Bool => json!({"type": "boolean"}),
-            Kind::Strs => json!({"type": "array", "items": {"type": "string"}}),
-            Kind::Obj => json!({"type": "object"}),
-        };
-        s["description"] = json!(p.doc);
-        if let Some(n) = p.default {
-            s["default"] = json!(n);
-            s["description"] = json!(format!("{} (default {n})", p.doc));
-        }
-        properties.insert(p.name.to_string(), s);
-        if p.required {
-            required.push(p.name);
-        }
-    }
-    json!({
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": false,
-    })
-}
-
-/// What `kind` accepts, for an error message.
-fn expected(kind: Kind) -> String {
-    match kind {
-        Kind::Str => "a string".into(),
-        Kind::OneOf(values) => format!("one of {}", values.join(", ")),
-        Kind::Int { min, max: None } => format!("an integer, at least {min}"),
-        Kind::Int {
-            min,
-            max: Some(max),
-        } => format!("an integer from {min} to {max}"),
-        Kind::Num { min, max } => format!("a number from {min} to {max}"),
-        Kind::Bool => "true or false".into(),
-        Kind::Strs => "an array of strings".into(),
-        Kind::Obj => "a JSON object".into(),
+/// A bound as it reads: `1`, not `1.0`.
+fn bound(v: &Value) -> String {
+    match v.as_f64() {
+        Some(f) if f.fract() == 0.0 => format!("{}", f as i64),
+        Some(f) => f.to_string(),
+        None => v.to_string(),
     }
 }
 
@@ -140,59 +57,86 @@ fn integer(v: &Value) -> Option<i64> {
     })
 }
 
-fn accepts(kind: Kind, v: &Value) -> bool {
-    match kind {
-        Kind::Str => v.is_string(),
-        Kind::OneOf(values) => v.as_str().is_some_and(|s| values.contains(&s)),
-        Kind::Int { min, max } => {
-            integer(v).is_some_and(|n| n >= min && max.is_none_or(|max| n <= max))
-        }
-        Kind::Num { min, max } => v.as_f64().is_some_and(|n| (min..=max).contains(&n)),
-        Kind::Bool => v.is_boolean(),
-        Kind::Strs => v
+fn within(schema: &Value, n: f64) -> bool {
+    let min = schema["minimum"].as_f64().unwrap_or(f64::NEG_INFINITY);
+    let max = schema["maximum"].as_f64().unwrap_or(f64::INFINITY);
+    (min..=max).contains(&n)
+}
+
+/// Whether `v` is what the property's `schema` accepts.
+fn accepts(schema: &Value, v: &Value) -> bool {
+    if let Some(values) = schema["enum"].as_array() {
+        return values.contains(v);
+    }
+    if let Some(types) = schema["type"].as_array() {
+        return types.iter().any(|t| accepts(&json!({"type": t}), v));
+    }
+    match schema["type"].as_str().unwrap_or_default() {
+        "string" => v.is_string(),
+        "integer" => integer(v).is_some_and(|n| within(schema, n as f64)),
+        "number" => v.as_f64().is_some_and(|n| within(schema, n)),
+        "boolean" => v.is_boolean(),
+        "array" => v
             .as_array()
-            .is_some_and(|items| items.iter().all(Value::is_string)),
-        Kind::Obj => v.is_object(),
+            .is_some_and(|items| items.iter().all(|i| accepts(&schema["items"], i))),
+        "object" => v.is_object(),
+        _ => true,
     }
 }
 
-/// Checks a call's arguments against the tool's parameters. A `null` counts as absent (some
+/// Whether `name` is admitted by one of the schema's `patternProperties`. The patterns
+/// relay publishes are prefixes (`^x-`, §12.1's extensions), and are read as such.
+fn admitted_by_pattern(schema: &Value, name: &str) -> bool {
+    (schema["patternProperties"]
+        .as_object()
+        .into_iter()
+        .flatten())
+    .filter_map(|(pattern, _)| pattern.strip_prefix('^'))
+    .any(|prefix| name.starts_with(prefix))
+}
+
+/// Checks a call's arguments against the tool's `inputSchema`. A `null` counts as absent (some
 /// clients send one for every optional parameter left out).
-pub fn check(
-    tool: &str,
-    groups: &[&[Param]],
-    arguments: Map<String, Value>,
-) -> Result<Args, Error> {
+pub fn check(tool: &str, schema: &Value, arguments: Map<String, Value>) -> Result<Args, Error> {
+    let empty = Map::new();
+    let properties = schema["properties"].as_object().unwrap_or(&empty);
     let mut args = Map::new();
     for (name, value) in arguments {
         if value.is_null() {
             continue;
         }
-        let Some(p) = params(groups).find(|p| p.name == name) else {
-            let names: Vec<&str> = params(groups).map(|p| p.name).collect();
+        if admitted_by_pattern(schema, &name) {
+            args.insert(name, value);
+            continue;
+        }
+        let Some(p) = properties.get(&name) else {
+            let names: Vec<&str> = properties.keys().map(String::as_str).collect();
             return Err(Error::InvalidInput(format!(
                 "`{tool}` takes no argument `{name}`; its arguments are: {}",
                 names.join(", ")
             )));
         };
-        if !accepts(p.kind, &value) {
+        if !accepts(p, &value) {
             return Err(Error::InvalidInput(format!(
                 "`{name}` must be {}, not {value}",
-                expected(p.kind)
+                expected(p)
             )));
         }
         // An integer written with a fraction of zero (`5.0`) is stored as the integer it is.
-        let value = match (p.kind, integer(&value)) {
-            (Kind::Int { .. }, Some(n)) => Value::from(n),
+        let value = match (p["type"].as_str(), integer(&value)) {
+            (Some("integer"), Some(n)) => Value::from(n),
             _ => value,
         };
         args.insert(name, value);
     }
-    if let Some(p) = params(groups).find(|p| p.required && !args.contains_key(p.name)) {
-        return Err(Error::InvalidInput(format!(
-            "`{}` is required: {}",
-            p.name, p.doc
-        )));
+    let required = schema["required"].as_array().map_or(&[][..], Vec::as_slice);
+    if let Some(name) = required
+        .iter()
+        .filter_map(Value::as_str)
+        .find(|r| !args.contains_key(*r))
+    {
+        let doc = properties[name]["description"].as_str().unwrap_or_default();
+        return Err(Error::InvalidInput(format!("`{name}` is required: {doc}")));
     }
     Ok(Args(args))
 }
@@ -257,98 +201,33 @@ impl Args {
     }
 }
 
-/// The filters of a listing ([`relay_core::request::ListingFilter`]), as `relay pull`'s flags.
-pub(super) const FILTERS: &[Param] = &[
-    opt(
-        "types",
-        Kind::Strs,
-        "Only packages of these types (any of them)",
-    ),
-    opt(
-        "tags",
-        Kind::Strs,
-        "Only packages carrying all of these tags",
-    ),
-    opt(
-        "created_by",
-        Kind::Str,
-        "Only packages created by this actor id",
-    ),
-    opt(
-        "status",
-        Kind::OneOf(package::STATUSES),
-        "Only packages in this status",
-    ),
-    opt(
-        "since",
-        Kind::Str,
-        "Only packages created at or after this time: an RFC 3339 timestamp, a date (2026-04-18) or an age (30m, 12h, 7d, 2w)",
-    ),
-    opt(
-        "until",
-        Kind::Str,
-        "Only packages created before this time (same forms as since)",
-    ),
-    opt(
-        "all_projects",
-        Kind::Bool,
-        "Cover every project, not just the selected one",
-    ),
-    opt(
-        "include_expired",
-        Kind::Bool,
-        "Also show packages whose x-expires-at has passed (hidden by default)",
-    ),
-    opt(
-        "include_retracted",
-        Kind::Bool,
-        "Also show retracted packages (hidden by default)",
-    ),
-    opt(
-        "as_of",
-        Kind::Str,
-        "Read the store as it stood at this time: packages created by then, at the review version current then; a relevant pull ranks them as they were",
-    ),
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const PARAMS: &[Param] = &[
-        req("title", Kind::Str, "A title"),
-        opt("limit", Kind::Int { min: 1, max: None }, "How many"),
-        opt("mode", Kind::OneOf(&["a", "b"]), "Which"),
-        opt("tags", Kind::Strs, "Labels"),
-        opt("confidence", Kind::Num { min: 0.0, max: 1.0 }, "How sure"),
-    ];
+    /// A schema as [`super::super::input`] generates them: a required string, a bounded
+    /// integer, an enum, a list of strings and a number from 0 to 1.
+    fn schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "title": {"type": "string", "description": "A title"},
+                "limit": {"type": "integer", "minimum": 1, "description": "How many"},
+                "mode": {"type": "string", "enum": ["a", "b"], "description": "Which"},
+                "tags": {"type": "array", "items": {"type": "string"}, "description": "Labels"},
+                "confidence": {"type": "number", "minimum": 0.0, "maximum": 1.0, "description": "How sure"},
+            },
+            "required": ["title"],
+            "additionalProperties": false,
+        })
+    }
 
     fn run(v: Value) -> Result<Args, String> {
-        check("t", &[PARAMS], v.as_object().unwrap().clone()).map_err(|e| e.to_string())
+        check("t", &schema(), v.as_object().unwrap().clone()).map_err(|e| e.to_string())
     }
 
     #[test]
-    fn the_schema_lists_every_parameter_and_the_required_ones() {
-        let s = input_schema(&[PARAMS]);
-        assert_eq!(s["type"], "object");
-        assert_eq!(s["additionalProperties"], false);
-        assert_eq!(s["required"], json!(["title"]));
-        assert_eq!(s["properties"]["limit"]["minimum"], 1);
-        assert_eq!(s["properties"]["mode"]["enum"], json!(["a", "b"]));
-        assert_eq!(s["properties"]["tags"]["items"]["type"], "string");
-        assert_eq!(s["properties"]["title"]["description"], "A title");
-    }
-
-    #[test]
-    fn a_default_is_published_and_said() {
-        let n = opt("n", Kind::Int { min: 0, max: None }, "How many").defaulting_to(7);
-        let s = input_schema(&[&[n]]);
-        assert_eq!(s["properties"]["n"]["default"], 7);
-        assert_eq!(s["properties"]["n"]["description"], "How many (default 7)");
-    }
-
-    #[test]
-    fn arguments_are_checked_against_the_table() {
+    fn arguments_are_checked_against_the_schema() {
         let ok = run(json!({"title": "x", "limit": 5.0, "mode": null, "tags": ["a"]})).unwrap();
         assert_eq!((ok.int("limit"), ok.has("mode")), (Some(5), false));
         assert_eq!(ok.strs("tags"), ["a"]);
@@ -361,5 +240,41 @@ mod tests {
         assert!(err(json!({"title": "x", "confidence": 2})).contains("from 0 to 1"));
         let unknown = err(json!({"title": "x", "colour": "red"}));
         assert!(unknown.contains("no argument `colour`") && unknown.contains("title, limit"));
+    }
+
+    #[test]
+    fn a_generated_schema_checks_types_bounds_and_extension_names() {
+        use relay_core::request::facts::AssertFactRequest;
+        let schema = super::super::input::schema_of::<AssertFactRequest>(&[]);
+        let check = |v: Value| {
+            check("facts_assert", &schema, v.as_object().unwrap().clone())
+                .map_err(|e| e.to_string())
+        };
+        let key = json!({"subject": "s", "predicate": "p"});
+        let with = |extra: Value| {
+            let mut v = key.clone();
+            v.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            v
+        };
+        assert!(check(with(json!({"value": "97.0"}))).is_ok());
+        assert!(check(with(json!({"value": 97.5}))).is_ok());
+        let e = check(with(json!({"value": true}))).unwrap_err();
+        assert!(e.contains("`value` must be a string or a number"), "{e}");
+        let e = check(with(json!({"value": "v", "confidence": 1.5}))).unwrap_err();
+        assert!(
+            e.contains("`confidence` must be a number from 0 to 1"),
+            "{e}"
+        );
+        let kept = check(with(json!({"value": "v", "x-origin": {"any": 1}}))).unwrap();
+        assert!(kept.has("x-origin"));
+        let e = check(with(json!({"value": "v", "origin": 1}))).unwrap_err();
+        assert!(e.contains("no argument `origin`"), "{e}");
+        assert!(
+            check(key.clone())
+                .unwrap_err()
+                .contains("`value` is required")
+        );
     }
 }

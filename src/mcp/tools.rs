@@ -1,27 +1,38 @@
-//! The tools `relay mcp` offers, each with its description and its parameters (see
-//! [`schema`]); what each does is in [`super::handlers`].
+//! The tools `relay mcp` offers, each with its description and its input schema, generated
+//! from the operation's request type in the core ([`input::schema_of`]). A call's arguments
+//! are checked against that schema; what each tool does is in [`super::handlers`] (and
+//! [`super::amp`] for the Agent Memory Protocol's).
 
 use serde_json::{Map, Value, json};
 
 use super::amp;
+use super::call;
 use super::call::Call;
 use super::handlers as h;
 use super::host::{Context, Host, Settings};
-use super::schema::{self, FILTERS, Kind, Param, opt, req};
-use relay_core::ops::briefing::orient::DEFAULT_RECENT_LIMIT;
-use relay_core::request::orchestrate::DEFAULT_SNIPPETS;
-use relay_core::request::{DEFAULT_LISTING_LIMIT, DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS};
-use relay_core::search::fuse::Mode;
+use super::input::{Part, WRITER, no_arguments, schema_of, with_alias};
+use super::schema;
+use relay_core::request::deposit::DepositRequest;
+use relay_core::request::fact_key::{GetFactRequest, InvalidateFactRequest};
+use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
+use relay_core::request::listing::PullRequest;
+use relay_core::request::memory as amp_request;
+use relay_core::request::retract::RetractRequest;
+use relay_core::request::review::{
+    ApproveRequest, FlagRequest, RequestChangesRequest, ReviewListRequest,
+};
+use relay_core::request::sessions::{SessionEndRequest, SessionStartRequest};
+use relay_core::request::watch::WatchRequest;
+use relay_core::request::{OrchestrateRequest, OrientRequest};
 use relay_wire::error::Result;
-use relay_wire::{ACTOR_TYPES, package};
 
 /// One tool.
 pub struct Tool {
     pub name: &'static str,
     pub title: &'static str,
     pub description: &'static str,
-    /// Parameter groups, in the order the schema lists them.
-    pub params: &'static [&'static [Param]],
+    /// Its `inputSchema`: the arguments it takes, which its calls are checked against.
+    pub input: fn() -> Value,
     /// Whether it only reads (an MCP annotation clients may use to skip confirmation).
     pub read_only: bool,
     run: fn(&Call) -> Result<Value>,
@@ -34,7 +45,7 @@ impl Tool {
             "name": self.name,
             "title": self.title,
             "description": self.description,
-            "inputSchema": schema::input_schema(self.params),
+            "inputSchema": (self.input)(),
             "annotations": {
                 "title": self.title,
                 "readOnlyHint": self.read_only,
@@ -59,225 +70,20 @@ pub fn call(
     tool: &Tool,
     arguments: Map<String, Value>,
 ) -> Result<Value> {
-    let args = schema::check(tool.name, tool.params, arguments)?;
+    let args = schema::check(tool.name, &(tool.input)(), arguments)?;
+    let caller = call::caller(&args)?;
     let ctx = Context {
         host,
         cwd: &defaults.cwd,
-        project: args.str("project").or_else(|| defaults.project.clone()),
+        project: (caller.project.project.clone()).or_else(|| defaults.project.clone()),
     };
     (tool.run)(&Call {
         ctx,
         args,
+        caller,
         defaults,
     })
 }
-
-const PROJECT: &[Param] = &[opt(
-    "project",
-    Kind::Str,
-    "The project to act on; default: the server's project (relay mcp --project, RELAY_PROJECT, or the store's default_project)",
-)];
-
-const WHO: &[Param] = &[
-    opt(
-        "actor",
-        Kind::Str,
-        "Who is acting; default: the session's actor, else the server's (RELAY_ACTOR, config, git user.email)",
-    ),
-    opt(
-        "actor_type",
-        Kind::OneOf(ACTOR_TYPES),
-        "What kind of actor; default: the session's, else human",
-    ),
-];
-
-const SESSION: &[Param] = &[opt(
-    "session",
-    Kind::Str,
-    "The session (id or callsign) to record; default: the server's (RELAY_SESSION), else this clone's current session",
-)];
-
-const WINDOW: Param = opt(
-    "window_days",
-    Kind::Int {
-        min: 0,
-        max: Some(MAX_WINDOW_DAYS as i64),
-    },
-    "How many days back to look",
-)
-.defaulting_to(DEFAULT_WINDOW_DAYS as u64);
-
-const RECENT_LIMIT: Param = opt(
-    "limit",
-    Kind::Int { min: 0, max: None },
-    "At most this many recent packages, the newest; open questions come from these",
-)
-.defaulting_to(DEFAULT_RECENT_LIMIT as u64);
-
-const SUBJECT_PREDICATE: &[Param] = &[
-    req(
-        "subject",
-        Kind::Str,
-        "What the fact is about, e.g. dashboard",
-    ),
-    req(
-        "predicate",
-        Kind::Str,
-        "Which property of the subject, e.g. status",
-    ),
-];
-
-const PACKAGE_ID: Param = req(
-    "package_id",
-    Kind::Str,
-    "The package (pkg_…); it is looked for in the selected project first, then in every other",
-);
-
-const NOTE: Param = opt(
-    "note",
-    Kind::Str,
-    "Why: prose the reviewer or author will read",
-);
-
-const DEPOSIT: &[Param] = &[
-    req(
-        "title",
-        Kind::Str,
-        "One-line summary of what was done (1–200 characters)",
-    ),
-    opt("description", Kind::Str, "Longer prose"),
-    opt(
-        "package_type",
-        Kind::Str,
-        "standard (default), milestone, decision, handoff, auto_deposit, analysis, question, orchestrator_report, or an x-* extension",
-    ),
-    opt(
-        "status",
-        Kind::OneOf(package::STATUSES),
-        "Lifecycle status (default complete); a draft is visible to its creator only",
-    ),
-    opt(
-        "review_type",
-        Kind::OneOf(package::REVIEW_TYPES),
-        "Who must review it (default none)",
-    ),
-    opt("tags", Kind::Strs, "Labels"),
-    opt("decisions_made", Kind::Strs, "Decisions made, one per item"),
-    opt(
-        "open_questions",
-        Kind::Strs,
-        "Questions left open, one per item",
-    ),
-    opt(
-        "handoff_note",
-        Kind::Str,
-        "Guidance for whoever picks this up next",
-    ),
-    opt(
-        "estimated_next_actor",
-        Kind::OneOf(package::NEXT_ACTORS),
-        "Who should pick it up next",
-    ),
-    opt(
-        "deliverables",
-        Kind::Strs,
-        "Files, folders or URLs produced; paths are relative to the server's working folder, and files get their sha256 and size recorded",
-    ),
-    opt(
-        "parent_package_id",
-        Kind::Str,
-        "The package this one corrects or extends",
-    ),
-    opt(
-        "significance",
-        Kind::Int {
-            min: 1,
-            max: Some(10),
-        },
-        "1 (noise) to 10 (critical); default 5",
-    ),
-    opt("topic", Kind::Str, "Subject area, e.g. retrieval"),
-    opt(
-        "artifact_type",
-        Kind::Str,
-        "A narrower type hint than package_type",
-    ),
-    opt("content_md", Kind::Str, "A Markdown body"),
-    opt(
-        "package_id",
-        Kind::Str,
-        "Use this id instead of a new one: a retry with identical content is then a harmless no-op",
-    ),
-    opt(
-        "package",
-        Kind::Obj,
-        "More wire fields (Agentic Protocol §6), e.g. x-* extensions; the named arguments override its fields and add to its lists",
-    ),
-];
-
-const PULL: &[Param] = &[
-    req(
-        "mode",
-        Kind::OneOf(&["latest", "specific", "relevant"]),
-        "latest: the newest packages; specific: one package by id; relevant: the packages that best match a query",
-    ),
-    opt("id", Kind::Str, "mode specific: the package id (pkg_…)"),
-    opt(
-        "history",
-        Kind::Bool,
-        "mode specific: every stored version of the package, with its review transitions",
-    ),
-    opt(
-        "query",
-        Kind::Str,
-        "mode relevant: words and \"quoted phrases\"; words match their inflections",
-    ),
-    opt(
-        "limit",
-        Kind::Int { min: 1, max: None },
-        "modes latest and relevant: how many packages",
-    )
-    .defaulting_to(DEFAULT_LISTING_LIMIT as u64),
-    opt(
-        "search",
-        Kind::OneOf(&Mode::NAMES),
-        "mode relevant: keyword (BM25 over the words), semantic (by meaning, with the configured embedding model) or hybrid (both, fused by rank); default hybrid when a model is configured, else keyword",
-    ),
-];
-
-const FACTS_LIST: &[Param] = &[
-    opt("subject", Kind::Str, "Only facts about this subject"),
-    opt("predicate", Kind::Str, "Only facts with this predicate"),
-    opt("tag", Kind::Str, "Only facts carrying this tag"),
-    opt(
-        "at",
-        Kind::Str,
-        "The facts valid at this time instead of now: an RFC 3339 timestamp, a date or an age",
-    ),
-    opt(
-        "include_ended",
-        Kind::Bool,
-        "Every fact, ended ones included",
-    ),
-    opt(
-        "as_of",
-        Kind::Str,
-        "The facts as the store stood at this time: recorded by then and valid then",
-    ),
-];
-
-const REVEAL_FACTS: &[Param] = &[
-    opt(
-        "include_expired",
-        Kind::Bool,
-        "Also show facts whose x-expires-at has passed (hidden by default)",
-    ),
-    opt(
-        "include_retracted",
-        Kind::Bool,
-        "Also show retracted facts (hidden by default)",
-    ),
-];
 
 /// Every tool, in the order `tools/list` gives them.
 pub const TOOLS: &[Tool] = &[
@@ -285,36 +91,15 @@ pub const TOOLS: &[Tool] = &[
         name: "orient",
         title: "Orient: brief a new session",
         description: "Call this first in a new session. Returns the project's OrientationBundle: the project, the recent packages of the window (newest first; the newest with a handoff_note is the latest handoff), the active facts and the open questions.",
-        params: &[
-            &[
-                WINDOW,
-                RECENT_LIMIT,
-                opt(
-                    "as_of",
-                    Kind::Str,
-                    "The briefing as it would have been at this time: the same bytes however often it is asked for",
-                ),
-                opt(
-                    "max_chars",
-                    Kind::Int { min: 0, max: None },
-                    "Fit the bundle in this many characters of compact JSON: lists keep what fits (the latest handoff, lessons, open questions, checkpoints, facts most recently changed first, significant packages, then the rest), and x-omitted counts what was left out with the commands that show it. Default: [orient] max_chars in .relay/config.toml, else no budget",
-                ),
-                opt(
-                    "max_tokens",
-                    Kind::Int { min: 0, max: None },
-                    "max_chars given in tokens, estimated as 4 characters each (not with max_chars)",
-                ),
-            ],
-            PROJECT,
-        ],
+        input: || schema_of::<OrientRequest>(&[Part::Project]),
         read_only: true,
         run: h::orient,
     },
     Tool {
         name: "deposit",
         title: "Deposit a context package",
-        description: "Record what you did for whoever comes next: a title, the decisions made, the questions left open, a handoff note. Packages are immutable and attributed to you (and your session). Returns the stored package and its content hash. Credentials in the input are refused or redacted as the store's secrets policy says.",
-        params: &[DEPOSIT, PROJECT, WHO, SESSION],
+        description: "Record what you did for whoever comes next: a title, the decisions made, the questions left open, a handoff note; or the whole package as Agentic Protocol §8.1 takes it, in `package` (the named arguments override its fields and add to its lists; a title is needed in one or the other). Packages are immutable and attributed to you (and your session). Returns the stored package and its content hash. Credentials in the input are refused or redacted as the store's secrets policy says.",
+        input: || schema_of::<DepositRequest>(WRITER),
         read_only: false,
         run: h::deposit,
     },
@@ -322,7 +107,7 @@ pub const TOOLS: &[Tool] = &[
         name: "pull",
         title: "Pull packages",
         description: "Read packages: the newest (mode latest), one by id (mode specific), or the best matches for a query (mode relevant: by keyword with BM25 over title, decisions, questions, handoff note, tags and body; with an embedding model configured, by meaning too). Search before starting on a topic to find earlier work.",
-        params: &[PULL, FILTERS, PROJECT],
+        input: || schema_of::<PullRequest>(&[Part::Project]),
         read_only: true,
         run: h::pull,
     },
@@ -330,79 +115,15 @@ pub const TOOLS: &[Tool] = &[
         name: "orchestrate",
         title: "Orchestrate: a digest to synthesise",
         description: "Assemble a DigestBundle of recent work for you to synthesise (relay runs no LLM): activity by type, decisions and handoffs, active facts, open questions, the packages most relevant to a focus, and per-project counts in global mode (all_projects).",
-        params: &[
-            &[
-                opt(
-                    "focus",
-                    Kind::Str,
-                    "A topic: pulls the packages most relevant to it",
-                ),
-                opt(
-                    "snippets",
-                    Kind::Int { min: 0, max: None },
-                    "How many relevant packages to pull for focus",
-                )
-                .defaulting_to(DEFAULT_SNIPPETS as u64),
-                opt(
-                    "search",
-                    Kind::OneOf(&Mode::NAMES),
-                    "How focus is searched: keyword, semantic or hybrid (default hybrid when an embedding model is configured, else keyword)",
-                ),
-                opt(
-                    "all_projects",
-                    Kind::Bool,
-                    "Every project (global mode), not just the selected one",
-                ),
-                opt(
-                    "include_archived",
-                    Kind::Bool,
-                    "Global mode: include archived projects",
-                ),
-                WINDOW,
-                opt(
-                    "as_of",
-                    Kind::Str,
-                    "The digest as it would have been at this time, from what the store held then",
-                ),
-            ],
-            PROJECT,
-        ],
+        input: || schema_of::<OrchestrateRequest>(&[Part::Project]),
         read_only: true,
         run: h::orchestrate,
     },
     Tool {
         name: "facts_assert",
         title: "Assert a fact",
-        description: "Record what is true now as a subject/predicate/value triple. A new value closes the current fact of the key and records the new one atomically, keeping the history; asserting the current value again with the same confidence, source, tags and start writes nothing. Returns {fact, unchanged, superseded}: the current fact, whether nothing was written, and the ids of the facts it closed.",
-        params: &[
-            SUBJECT_PREDICATE,
-            &[
-                req(
-                    "value",
-                    Kind::Str,
-                    "The value, as text (numbers too, e.g. \"97.0\")",
-                ),
-                opt(
-                    "source_package_id",
-                    Kind::Str,
-                    "The package this fact comes from; its author becomes the fact's asserted_by unless actor is given",
-                ),
-                opt(
-                    "confidence",
-                    Kind::Num { min: 0.0, max: 1.0 },
-                    "How sure, from 0 to 1 (default 1)",
-                ),
-                opt("tags", Kind::Strs, "Labels"),
-                opt(
-                    "valid_from",
-                    Kind::Str,
-                    "When it became true (default now; not before the current fact's): an RFC 3339 timestamp, a date or an age",
-                ),
-            ],
-            PROJECT,
-            WHO,
-            SESSION,
-        ],
+        description: "Record what is true now as a subject/predicate/value triple. A new value closes the current fact of the key and records the new one atomically, keeping the history; asserting the current value again with the same confidence, source, tags and start writes nothing. Returns {fact, unchanged, superseded}: the current fact, whether nothing was written, and the ids of the facts it closed. Arguments named x-* are extension members (§12.1), kept on the fact as given.",
+        input: || schema_of::<AssertFactRequest>(WRITER),
         read_only: false,
         run: h::facts_assert,
     },
@@ -410,11 +131,10 @@ pub const TOOLS: &[Tool] = &[
         name: "facts_invalidate",
         title: "Invalidate a fact",
         description: "End the current fact(s) of a key without a replacement (the history is kept). Returns how many ended.",
-        params: &[
-            SUBJECT_PREDICATE,
-            &[opt("value", Kind::Str, "Only end the fact with this value")],
-            PROJECT,
-        ],
+        input: || {
+            let schema = schema_of::<InvalidateFactRequest>(&[Part::Project]);
+            with_alias(schema, "value", "object")
+        },
         read_only: false,
         run: h::facts_invalidate,
     },
@@ -422,16 +142,7 @@ pub const TOOLS: &[Tool] = &[
         name: "facts_get",
         title: "Get a fact",
         description: "The current fact of a key, or the one valid at a past time (at). Fails with fact_not_found when there is none.",
-        params: &[
-            SUBJECT_PREDICATE,
-            &[opt(
-                "at",
-                Kind::Str,
-                "The fact valid at this time instead of now: an RFC 3339 timestamp, a date or an age",
-            )],
-            REVEAL_FACTS,
-            PROJECT,
-        ],
+        input: || schema_of::<GetFactRequest>(&[Part::Project]),
         read_only: true,
         run: h::facts_get,
     },
@@ -439,7 +150,7 @@ pub const TOOLS: &[Tool] = &[
         name: "facts_list",
         title: "List facts",
         description: "The current facts (one per subject and predicate), filtered; or those valid at a past time, or every fact ever recorded.",
-        params: &[FACTS_LIST, REVEAL_FACTS, PROJECT],
+        input: || schema_of::<ListFactsRequest>(&[Part::Project]),
         read_only: true,
         run: h::facts_list,
     },
@@ -447,20 +158,7 @@ pub const TOOLS: &[Tool] = &[
         name: "review_flag",
         title: "Flag a package for review",
         description: "Ask a human or an agent to review a package: it becomes awaiting_review (from draft, awaiting_review or revision_requested; a complete package cannot be flagged). Returns the new version of the package.",
-        params: &[
-            &[
-                PACKAGE_ID,
-                req(
-                    "review_type",
-                    Kind::OneOf(&["human", "agent"]),
-                    "Who must review it",
-                ),
-                NOTE,
-            ],
-            PROJECT,
-            WHO,
-            SESSION,
-        ],
+        input: || schema_of::<FlagRequest>(WRITER),
         read_only: false,
         run: h::review_flag,
     },
@@ -468,23 +166,7 @@ pub const TOOLS: &[Tool] = &[
         name: "retract",
         title: "Retract a package or fact",
         description: "Take back a package or a fact (the Agent Memory Protocol's delete): from now on every read leaves it out, while its history keeps it with who retracted it, when and why. Nothing is rewritten; retracting twice keeps the first retraction. Returns {retraction, project_id, unchanged}.",
-        params: &[
-            &[
-                req(
-                    "id",
-                    Kind::Str,
-                    "The package (pkg_…) or fact (fact_…) to retract",
-                ),
-                req(
-                    "reason",
-                    Kind::Str,
-                    "Why: kept with the retraction and shown in the record's history",
-                ),
-            ],
-            PROJECT,
-            WHO,
-            SESSION,
-        ],
+        input: || schema_of::<RetractRequest>(WRITER),
         read_only: false,
         run: h::retract,
     },
@@ -492,21 +174,7 @@ pub const TOOLS: &[Tool] = &[
         name: "review_list",
         title: "List packages awaiting review",
         description: "The packages awaiting review, oldest request first, each with who flagged it, when and why.",
-        params: &[
-            &[
-                opt(
-                    "review_type",
-                    Kind::OneOf(&["human", "agent"]),
-                    "Only packages awaiting this kind of reviewer",
-                ),
-                opt(
-                    "all_projects",
-                    Kind::Bool,
-                    "Every project, not just the selected one",
-                ),
-            ],
-            PROJECT,
-        ],
+        input: || schema_of::<ReviewListRequest>(&[Part::Project]),
         read_only: true,
         run: h::review_list,
     },
@@ -514,7 +182,7 @@ pub const TOOLS: &[Tool] = &[
         name: "review_approve",
         title: "Approve a package",
         description: "Approve a package: it becomes complete, which is terminal. Returns the new version of the package.",
-        params: &[&[PACKAGE_ID, NOTE], PROJECT, WHO, SESSION],
+        input: || schema_of::<ApproveRequest>(WRITER),
         read_only: false,
         run: h::review_approve,
     },
@@ -522,12 +190,7 @@ pub const TOOLS: &[Tool] = &[
         name: "review_request_changes",
         title: "Request changes to a package",
         description: "Send a package awaiting review back to its author: it becomes revision_requested. The note says what must change. Returns the new version of the package.",
-        params: &[
-            &[PACKAGE_ID, req("note", Kind::Str, "What must change")],
-            PROJECT,
-            WHO,
-            SESSION,
-        ],
+        input: || schema_of::<RequestChangesRequest>(WRITER),
         read_only: false,
         run: h::review_request_changes,
     },
@@ -535,22 +198,7 @@ pub const TOOLS: &[Tool] = &[
         name: "session_start",
         title: "Start a session",
         description: "Start a session with a memorable callsign (e.g. coral-heron; announce it) and, unless make_current is false, make it this clone's current session, so that deposits and facts record it. Returns the session.",
-        params: &[
-            &[
-                opt(
-                    "callsign",
-                    Kind::Str,
-                    "Use this callsign instead of a generated one",
-                ),
-                opt(
-                    "make_current",
-                    Kind::Bool,
-                    "Make it this clone's current session (default true); if false, pass its id as session to later calls",
-                ),
-            ],
-            PROJECT,
-            WHO,
-        ],
+        input: || schema_of::<SessionStartRequest>(&[Part::Project, Part::Actor]),
         read_only: false,
         run: h::session_start,
     },
@@ -558,14 +206,7 @@ pub const TOOLS: &[Tool] = &[
         name: "session_end",
         title: "End a session",
         description: "End a session (default: the current one) and record the packages deposited in it. Returns the session.",
-        params: &[
-            &[opt(
-                "session",
-                Kind::Str,
-                "The session to end (id or callsign); default: the server's session, else this clone's current one",
-            )],
-            PROJECT,
-        ],
+        input: || schema_of::<SessionEndRequest>(&[Part::Project]),
         read_only: false,
         run: h::session_end,
     },
@@ -573,7 +214,7 @@ pub const TOOLS: &[Tool] = &[
         name: "status",
         title: "Store status",
         description: "Summarise the whole store: projects, package counts by type and status, packages awaiting review, facts, sessions, size on disk and integrity warnings.",
-        params: &[],
+        input: no_arguments,
         read_only: true,
         run: h::status,
     },
@@ -581,7 +222,7 @@ pub const TOOLS: &[Tool] = &[
         name: "amp_store",
         title: "AMP: store a memory record",
         description: "The Agent Memory Protocol's store: a lesson, checkpoint or snippet record becomes a package of type x-lesson, x-checkpoint or x-snippet (hashed, merged by git, verified and exported like every package). Fields of the wrong type are refused and nothing is written. Returns {success, id, created}.",
-        params: &[amp::STORE, PROJECT, WHO, SESSION],
+        input: || schema_of::<amp_request::StoreRequest>(&[Part::Actor, Part::Session]),
         read_only: false,
         run: amp::store,
     },
@@ -589,7 +230,7 @@ pub const TOOLS: &[Tool] = &[
         name: "amp_search",
         title: "AMP: search memory",
         description: "The Agent Memory Protocol's search: lessons, checkpoints and snippets ranked by meaning (hybrid search when an embedding model is configured, else keyword search). Returns {success, results: [{id, score, record}], total, mode}.",
-        params: &[amp::SEARCH, PROJECT],
+        input: || schema_of::<amp_request::SearchRequest>(&[]),
         read_only: true,
         run: amp::search,
     },
@@ -597,7 +238,7 @@ pub const TOOLS: &[Tool] = &[
         name: "amp_get",
         title: "AMP: get a record",
         description: "The Agent Memory Protocol's get: one record by id, in its AMP shape. A deleted (retracted) or expired record is not found. Returns {success, record}.",
-        params: &[amp::ID],
+        input: || schema_of::<amp_request::GetRequest>(&[]),
         read_only: true,
         run: amp::get,
     },
@@ -605,7 +246,7 @@ pub const TOOLS: &[Tool] = &[
         name: "amp_delete",
         title: "AMP: delete a record",
         description: "The Agent Memory Protocol's delete, as a retraction: every read stops showing the record, and its history keeps it with who deleted it, when and why. Returns {success, deleted, retraction}; deleted is false when it was already retracted.",
-        params: &[amp::ID, amp::DELETE, WHO, SESSION],
+        input: || schema_of::<amp_request::DeleteRequest>(&[Part::Actor, Part::Session]),
         read_only: false,
         run: amp::delete,
     },
@@ -613,7 +254,7 @@ pub const TOOLS: &[Tool] = &[
         name: "amp_list",
         title: "AMP: list records",
         description: "The Agent Memory Protocol's list: records by type and agent, newest first (order asc for oldest first), with offset paging. Returns {success, records, total, has_more}.",
-        params: &[amp::LIST, PROJECT],
+        input: || schema_of::<amp_request::ListRequest>(&[]),
         read_only: true,
         run: amp::list,
     },
@@ -621,7 +262,7 @@ pub const TOOLS: &[Tool] = &[
         name: "amp_status",
         title: "AMP: memory status",
         description: "The Agent Memory Protocol's status: how many lessons, checkpoints and snippets the project holds, and the embedding model search uses. Returns {success, healthy, version, stats}.",
-        params: &[PROJECT],
+        input: || schema_of::<amp_request::StatusRequest>(&[]),
         read_only: true,
         run: amp::status,
     },
@@ -629,42 +270,7 @@ pub const TOOLS: &[Tool] = &[
         name: "watch",
         title: "New records since a cursor",
         description: "What was added to the store after `since` (a cursor from an earlier call, `now` or `beginning`): packages, review transitions, fact versions, sessions and project records, oldest first, each as {cursor, kind, project_id, record}, plus a `resync` event when a log was rewritten under the cursor (a checkout or a rebase). A retracted or expired package or fact never comes with its content: a `retracted` or `expired` event names it and says why ({record, id, because, retraction or expired_at}), as does a retraction made meanwhile. Returns {events, cursor}: pass `cursor` as `since` next time to get only what came after, with nothing missed or repeated. Call with since `now` to get a starting cursor. With wait_ms, waits up to that long for the first event (a long poll).",
-        params: &[
-            &[
-                opt(
-                    "since",
-                    Kind::Str,
-                    "A cursor from an earlier call, `now` (default) or `beginning`",
-                ),
-                opt(
-                    "kinds",
-                    Kind::Str,
-                    "Kinds to report, comma-separated: package, transition, fact, session, project, retracted, expired (default: all)",
-                ),
-                opt(
-                    "all_projects",
-                    Kind::Bool,
-                    "Every project, not only the selected one",
-                ),
-                opt(
-                    "limit",
-                    Kind::Int {
-                        min: 1,
-                        max: Some(1000),
-                    },
-                    "The most events to return (default 100); the cursor then points after the last one",
-                ),
-                opt(
-                    "wait_ms",
-                    Kind::Int {
-                        min: 0,
-                        max: Some(30000),
-                    },
-                    "Wait up to this many milliseconds for a first event (default 0: answer at once)",
-                ),
-            ],
-            PROJECT,
-        ],
+        input: || schema_of::<WatchRequest>(&[Part::Project]),
         read_only: true,
         run: h::watch,
     },
@@ -672,7 +278,7 @@ pub const TOOLS: &[Tool] = &[
         name: "conformance",
         title: "Conformance descriptor",
         description: "What this relay implements (Agentic Protocol §11.5): protocol_version, conformance_level (L3: deposit, pull, facts, review) and capabilities. Relevant pull is keyword search ranked with BM25 (x-keyword_search), and semantic and hybrid search when an embedding model is configured; realtime: the `watch` tool follows changes; no blob storage. Needs no store.",
-        params: &[],
+        input: no_arguments,
         read_only: true,
         run: h::conformance,
     },
@@ -695,19 +301,43 @@ mod tests {
         assert_eq!(names.len(), TOOLS.len());
     }
 
+    /// The guard over every generated schema: a plain closed object whose every argument
+    /// has a type a client can act on and a description, with no reference to resolve.
     #[test]
-    fn no_tool_declares_a_parameter_twice() {
+    fn every_argument_of_every_tool_has_a_type_and_a_description() {
         for t in TOOLS {
-            let mut names: Vec<&str> = t
-                .params
-                .iter()
-                .flat_map(|g| g.iter())
-                .map(|p| p.name)
-                .collect();
-            let n = names.len();
-            names.sort();
-            names.dedup();
-            assert_eq!(names.len(), n, "{}", t.name);
+            let s = (t.input)();
+            assert_eq!(s["type"], "object", "{}", t.name);
+            assert_eq!(s["additionalProperties"], false, "{}", t.name);
+            assert!(s["required"].is_array(), "{}", t.name);
+            let text = s.to_string();
+            for no in ["$ref", "$defs", "$schema", "\"null\""] {
+                assert!(!text.contains(no), "{} has {no}: {text}", t.name);
+            }
+            for (name, p) in s["properties"].as_object().unwrap() {
+                let known = ["string", "integer", "number", "boolean", "array", "object"];
+                let kinds: Vec<&str> = match &p["type"] {
+                    Value::Array(kinds) => kinds.iter().filter_map(Value::as_str).collect(),
+                    kind => kind.as_str().into_iter().collect(),
+                };
+                assert!(!kinds.is_empty(), "{}.{name} has no type: {p}", t.name);
+                for kind in &kinds {
+                    assert!(known.contains(kind), "{}.{name}: {p}", t.name);
+                }
+                let kind = kinds[0];
+                let doc = p["description"].as_str().unwrap_or_default();
+                assert!(doc.len() > 5, "{}.{name} has no description: {p}", t.name);
+                if kind == "array" {
+                    assert!(p["items"]["type"].is_string(), "{}.{name}: {p}", t.name);
+                }
+            }
+            for r in s["required"].as_array().unwrap() {
+                assert!(
+                    s["properties"].get(r.as_str().unwrap()).is_some(),
+                    "{}",
+                    t.name
+                );
+            }
         }
     }
 }

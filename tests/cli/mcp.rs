@@ -164,7 +164,12 @@ fn mcp_initialize_negotiates_the_version_and_lists_every_tool_with_a_schema() {
         assert_eq!(s["additionalProperties"], false, "{t}");
         assert!(t["description"].as_str().is_some_and(|d| d.len() > 20));
         for (name, p) in s["properties"].as_object().unwrap() {
-            assert!(p["type"].is_string(), "{name} of {t}");
+            // One type, or a few (a fact's value: a string or a number, §7.1).
+            let typed = p["type"].is_string()
+                || p["type"]
+                    .as_array()
+                    .is_some_and(|k| k.iter().all(Value::is_string));
+            assert!(typed, "{name} of {t}");
             assert!(p["description"].is_string(), "{name} of {t}");
         }
         for r in s["required"].as_array().unwrap() {
@@ -174,7 +179,8 @@ fn mcp_initialize_negotiates_the_version_and_lists_every_tool_with_a_schema() {
     let required = |name: &str| {
         tools.iter().find(|t| t["name"] == name).unwrap()["inputSchema"]["required"].clone()
     };
-    assert_eq!(required("deposit"), json!(["title"]));
+    // §8.1: the title may come in `package` (issue 38), so the schema requires nothing.
+    assert_eq!(required("deposit"), json!([]));
     assert_eq!(required("pull"), json!(["mode"]));
     assert_eq!(
         required("facts_assert"),
@@ -353,6 +359,89 @@ fn mcp_orient_orchestrate_facts_and_status_answer_like_the_cli() {
     assert_eq!(ok(&replies[0]), json!({"invalidated": 1}));
     assert_eq!(tool_error(&replies[1]).0, "fact_not_found");
     assert_eq!(env.ok_json(&["status"])["facts"]["live"], 0);
+}
+
+/// Issue 38: deposit takes `package`, the whole §6 package as §8.1 names it, and pull takes
+/// `package_id` as §8.2 names it; the tools' original names keep working.
+#[test]
+fn mcp_deposit_takes_the_spec_s_package_and_pull_its_package_id() {
+    let env = Env::new();
+    let whole = json!({
+        "title": "Cache warmed at boot",
+        "decisions_made": ["Warm the cache from the last snapshot"],
+        "handoff_note": "Measure cold starts next",
+        "tags": ["cache"],
+        "x-origin": "spec-shaped",
+    });
+    let replies = serve(
+        &env,
+        &[
+            call(1, "deposit", json!({ "package": whole })),
+            call(
+                2,
+                "deposit",
+                json!({"package": {"title": "From the package", "tags": ["a"]}, "title": "Named", "tags": ["b"]}),
+            ),
+            call(
+                3,
+                "deposit",
+                json!({"package": {"description": "no title"}}),
+            ),
+        ],
+    );
+    let spec = ok(&replies[0])["package"].clone();
+    for key in [
+        "title",
+        "decisions_made",
+        "handoff_note",
+        "tags",
+        "x-origin",
+    ] {
+        assert_eq!(spec[key], whole[key], "{key}");
+    }
+    let named = ok(&replies[1])["package"].clone();
+    assert_eq!(
+        named["title"], "Named",
+        "a named argument overrides the package"
+    );
+    assert_eq!(named["tags"], json!(["a", "b"]), "and adds to its lists");
+    let (code, message) = tool_error(&replies[2]);
+    assert_eq!(code, "invalid_input");
+    assert!(message.contains("`title` is required"), "{message}");
+
+    let id = spec["package_id"].as_str().unwrap();
+    let replies = serve(
+        &env,
+        &[
+            call(1, "pull", json!({"mode": "specific", "package_id": id})),
+            call(2, "pull", json!({"mode": "specific", "id": id})),
+            call(
+                3,
+                "pull",
+                json!({"mode": "specific", "package_id": id, "id": id}),
+            ),
+            call(
+                4,
+                "pull",
+                json!({"mode": "specific", "package_id": id, "id": named["package_id"]}),
+            ),
+            call(5, "pull", json!({"mode": "specific"})),
+            call(6, "pull", json!({"mode": "latest", "package_id": id})),
+        ],
+    );
+    assert_eq!(ok(&replies[0]), spec);
+    assert_eq!(ok(&replies[1]), spec);
+    assert_eq!(ok(&replies[2]), spec);
+    let (code, message) = tool_error(&replies[3]);
+    assert_eq!(code, "invalid_input");
+    assert!(message.contains("name different packages"), "{message}");
+    let message = tool_error(&replies[4]).1;
+    assert!(message.contains("needs `package_id`"), "{message}");
+    let message = tool_error(&replies[5]).1;
+    assert!(
+        message.contains("`package_id` does not apply to mode `latest`"),
+        "{message}"
+    );
 }
 
 #[test]

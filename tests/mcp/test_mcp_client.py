@@ -50,7 +50,10 @@ async def main():
             names = {t.name for t in listed.tools}
             assert names == TOOLS, names
             deposit = next(t for t in listed.tools if t.name == "deposit")
-            assert deposit.inputSchema["required"] == ["title"], deposit.inputSchema
+            # The title comes as `title` or inside `package` (§8.1), so neither is required.
+            assert deposit.inputSchema["required"] == [], deposit.inputSchema
+            props = deposit.inputSchema["properties"]
+            assert props["title"]["type"] == "string" and props["package"]["type"] == "object", props
             assert deposit.inputSchema["additionalProperties"] is False
             checks += 1
 

@@ -20,6 +20,9 @@ pub const LESSON: &str = "x-lesson";
 pub const CHECKPOINT: &str = "x-checkpoint";
 pub const SNIPPET: &str = "x-snippet";
 
+/// The record types of the Agent Memory Protocol, as AMP names them ([`Kind::amp_type`]).
+pub const AMP_TYPES: [&str; 3] = ["lesson", "checkpoint", "snippet"];
+
 pub const SEVERITIES: [&str; 3] = ["info", "warning", "critical"];
 pub const FLAGS: [&str; 3] = ["IDLE", "IN_PROGRESS", "BLOCKED"];
 
@@ -69,12 +72,9 @@ impl Kind {
     }
 
     pub fn from_amp_type(t: &str) -> Option<Kind> {
-        match t {
-            "lesson" => Some(Kind::Lesson),
-            "checkpoint" => Some(Kind::Checkpoint),
-            "snippet" => Some(Kind::Snippet),
-            _ => None,
-        }
+        [Kind::Lesson, Kind::Checkpoint, Kind::Snippet]
+            .into_iter()
+            .find(|k| k.amp_type() == t)
     }
 }
 

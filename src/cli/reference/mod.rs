@@ -122,7 +122,16 @@ fn environment() -> String {
 
 /// A parameter's type as the page shows it: `string`, `one of a, b`, `integer ≥ 0`.
 fn schema_type(s: &serde_json::Value) -> String {
-    let kind = s["type"].as_str().unwrap_or("any");
+    let types: Vec<&str> = match &s["type"] {
+        serde_json::Value::Array(types) => types.iter().filter_map(|t| t.as_str()).collect(),
+        t => t.as_str().into_iter().collect(),
+    };
+    let kind = if types.is_empty() {
+        "any".to_string()
+    } else {
+        types.join(" or ")
+    };
+    let kind = kind.as_str();
     let mut shown = match (kind, &s["enum"], &s["items"]["type"]) {
         (_, serde_json::Value::Array(values), _) => {
             let v: Vec<String> = values

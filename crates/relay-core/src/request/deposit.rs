@@ -71,20 +71,16 @@ pub struct DepositRequest {
     pub package: Option<Map<String, Value>>,
 }
 
-fn one_of(values: &[&str]) -> schemars::Schema {
-    schemars::json_schema!({ "type": "string", "enum": values })
-}
-
 fn statuses(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    one_of(package::STATUSES)
+    super::one_of(package::STATUSES)
 }
 
 fn review_types(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    one_of(package::REVIEW_TYPES)
+    super::one_of(package::REVIEW_TYPES)
 }
 
 fn next_actors(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    one_of(package::NEXT_ACTORS)
+    super::one_of(package::NEXT_ACTORS)
 }
 
 impl DepositRequest {

@@ -3,6 +3,7 @@
 //! transports"): a JSON number is accepted and stringified here, by one rule for every door
 //! ([`fact_value`]); a boolean or null is refused. Members named `x-*` are kept (§12.1).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
@@ -13,26 +14,40 @@ use relay_wire::error::{Result, SchemaError};
 use relay_wire::time;
 
 /// What assert_fact is asked for. Unknown members are refused, except `x-*` extensions,
-/// which the fact keeps (§12.1).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// which the fact keeps (§12.1). The field docs are what an agent reads in MCP's tool schema.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[schemars(extend("patternProperties" = {"^x-": {}}))]
 pub struct AssertFactRequest {
+    /// What the fact is about, e.g. dashboard
     pub subject: String,
+    /// Which property of the subject, e.g. status
     pub predicate: String,
-    /// The value, as text (see [`fact_value`]).
+    /// The value, as text (numbers too, e.g. "97.0"; a JSON number is stored as its text)
     #[serde(deserialize_with = "fact_value")]
+    #[schemars(schema_with = "fact_value_schema")]
     pub value: String,
-    /// The package the fact comes from.
+    /// The package this fact comes from; its author becomes the fact's asserted_by unless
+    /// actor is given
     pub source_package_id: Option<String>,
-    /// How sure the asserter is, from 0 to 1 (1 by default).
+    /// How sure, from 0 to 1 (default 1)
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub confidence: Option<f64>,
+    /// Labels
     #[serde(default)]
     pub tags: Vec<String>,
-    /// When the fact starts to hold (now by default).
+    /// When it became true (default now; not before the current fact's): an RFC 3339
+    /// timestamp, a date or an age
     pub valid_from: Option<String>,
     /// `x-*` extension members, kept on the fact as given (§12.1); any other member is
-    /// refused by [`AssertFactRequest::validate`].
+    /// refused by [`AssertFactRequest::validate`]. The schema admits them by name pattern.
     #[serde(flatten)]
+    #[schemars(skip)]
     pub extensions: Map<String, Value>,
+}
+
+/// A fact's value is text, or a number that becomes its text ([`fact_value`]).
+fn fact_value_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": ["string", "number"]})
 }
 
 /// Why a value that is neither text nor a number is refused.
@@ -90,26 +105,30 @@ impl AssertFactRequest {
 }
 
 /// What a listing of facts is asked for: the current facts (one per key), filtered; or those
-/// valid at a past time (`at`), or every fact ever recorded (`include_ended`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+/// valid at a past time (`at`), or every fact ever recorded (`include_ended`). The field docs
+/// are what an agent reads in MCP's tool schema.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListFactsRequest {
+    /// Only facts about this subject
     pub subject: Option<String>,
+    /// Only facts with this predicate
     pub predicate: Option<String>,
+    /// Only facts carrying this tag
     pub tag: Option<String>,
-    /// The facts valid at this time instead of now.
+    /// The facts valid at this time instead of now: an RFC 3339 timestamp, a date or an age
     pub at: Option<String>,
-    /// Every fact, ended ones too.
+    /// Every fact, ended ones included
     #[serde(default)]
     pub include_ended: bool,
-    /// Show facts whose expiry has passed.
+    /// The facts as the store stood at this time: recorded by then and valid then
+    pub as_of: Option<String>,
+    /// Also show facts whose x-expires-at has passed (hidden by default)
     #[serde(default)]
     pub include_expired: bool,
-    /// Show retracted facts.
+    /// Also show retracted facts (hidden by default)
     #[serde(default)]
     pub include_retracted: bool,
-    /// A snapshot read: the facts as the store stood at this time.
-    pub as_of: Option<String>,
 }
 
 impl ListFactsRequest {

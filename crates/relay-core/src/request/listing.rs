@@ -2,10 +2,11 @@
 //! [`search::filter::Filter`](crate::search::filter::Filter) in one place, so that every door
 //! refuses what it cannot honour (an unknown status) the same way.
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::search::filter::{Filter, Reveal, Viewer, parse_status};
-use relay_wire::error::Result;
+use relay_wire::error::{Error, Result};
 use relay_wire::time;
 
 /// How many packages a listing shows unless asked otherwise.
@@ -30,34 +31,156 @@ impl Spelling {
     }
 }
 
-/// The filters of a listing, as given.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+/// The filters of a listing, as given. The field docs are what an agent reads in MCP's tool
+/// schema.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct ListingFilter {
-    /// Only packages of these types (any of them).
+    /// Only packages of these types (any of them)
     #[serde(default)]
     pub types: Vec<String>,
-    /// Only packages carrying all of these tags.
+    /// Only packages carrying all of these tags
     #[serde(default)]
     pub tags: Vec<String>,
-    /// Only packages created by this actor id.
+    /// Only packages created by this actor id
     pub created_by: Option<String>,
-    /// Only packages in this status (one of §6's).
+    /// Only packages in this status
+    #[serde(default)]
+    #[schemars(schema_with = "status_schema")]
     pub status: Option<String>,
-    /// Only packages created at or after this time.
+    /// Only packages created at or after this time: an RFC 3339 timestamp, a date
+    /// (2026-04-18) or an age (30m, 12h, 7d, 2w)
     pub since: Option<String>,
-    /// Only packages created before this time.
+    /// Only packages created before this time (same forms as since)
     pub until: Option<String>,
-    /// Every project, not just the selected one.
+    /// Cover every project, not just the selected one
     #[serde(default)]
     pub all_projects: bool,
-    /// Show packages whose expiry has passed.
+    /// Also show packages whose x-expires-at has passed (hidden by default)
     #[serde(default)]
     pub include_expired: bool,
-    /// Show retracted packages.
+    /// Also show retracted packages (hidden by default)
     #[serde(default)]
     pub include_retracted: bool,
-    /// A snapshot read: the store as it stood at this time.
+    /// Read the store as it stood at this time: packages created by then, at the review
+    /// version current then; a relevant pull ranks them as they were
     pub as_of: Option<String>,
+}
+
+/// A status is one of §6's ([`relay_wire::package::STATUSES`]).
+fn status_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    super::one_of(relay_wire::package::STATUSES)
+}
+
+/// Which of pull's three reads (§8.2) is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PullMode {
+    Latest,
+    Specific,
+    Relevant,
+}
+
+impl PullMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PullMode::Latest => "latest",
+            PullMode::Specific => "specific",
+            PullMode::Relevant => "relevant",
+        }
+    }
+}
+
+/// What pull (§8.2) is asked for: the newest packages, one package by id, or the best
+/// matches for a query, with a listing's filters. The field docs are what an agent reads in
+/// MCP's tool schema.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct PullRequest {
+    /// latest: the newest packages; specific: one package by id; relevant: the packages that
+    /// best match a query
+    pub mode: PullMode,
+    /// mode specific: the package id (pkg_…), as §8.2 names it
+    pub package_id: Option<String>,
+    /// mode specific: the package id (pkg_…); the same as package_id, under its older name
+    pub id: Option<String>,
+    /// mode specific: every stored version of the package, with its review transitions
+    #[serde(default)]
+    pub history: bool,
+    /// mode relevant: words and "quoted phrases"; words match their inflections
+    pub query: Option<String>,
+    /// modes latest and relevant: how many packages
+    #[serde(default = "default_listing_limit")]
+    #[schemars(range(min = 1))]
+    pub limit: usize,
+    /// mode relevant: keyword (BM25 over the words), semantic (by meaning, with the
+    /// configured embedding model) or hybrid (both, fused by rank); default hybrid when a
+    /// model is configured, else keyword
+    #[serde(default)]
+    #[schemars(schema_with = "super::search::mode_schema")]
+    pub search: Option<String>,
+    #[serde(flatten)]
+    pub filter: ListingFilter,
+}
+
+fn default_listing_limit() -> usize {
+    DEFAULT_LISTING_LIMIT
+}
+
+/// What each mode of pull reads besides `mode`: any other argument given is refused.
+pub fn pull_applies(mode: PullMode) -> Vec<&'static str> {
+    const FILTERS: [&str; 10] = [
+        "types",
+        "tags",
+        "created_by",
+        "status",
+        "since",
+        "until",
+        "all_projects",
+        "include_expired",
+        "include_retracted",
+        "as_of",
+    ];
+    match mode {
+        PullMode::Specific => vec![
+            "package_id",
+            "id",
+            "history",
+            "include_expired",
+            "include_retracted",
+            "as_of",
+        ],
+        PullMode::Latest => FILTERS.into_iter().chain(["limit"]).collect(),
+        PullMode::Relevant => FILTERS
+            .into_iter()
+            .chain(["query", "limit", "search"])
+            .collect(),
+    }
+}
+
+impl PullRequest {
+    /// The package a specific pull reads: `package_id`, or `id` (its older name); both
+    /// given must agree.
+    pub fn package(&self) -> Result<&str> {
+        match (&self.package_id, &self.id) {
+            (Some(a), Some(b)) if a != b => Err(Error::InvalidInput(format!(
+                "`package_id` {a} and `id` {b} name different packages: give one"
+            ))),
+            (Some(id), _) | (None, Some(id)) => Ok(id),
+            (None, None) => Err(Error::InvalidInput(
+                "mode `specific` needs `package_id`, the package id".into(),
+            )),
+        }
+    }
+
+    /// Refuses a read without what its mode needs.
+    pub fn validate(&self) -> Result<()> {
+        match self.mode {
+            PullMode::Specific => self.package().map(drop),
+            PullMode::Relevant if self.query.is_none() => Err(Error::InvalidInput(
+                "mode `relevant` needs `query`, the words to look for".into(),
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 impl ListingFilter {

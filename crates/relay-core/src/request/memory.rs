@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use relay_wire::error::{Error, Result};
-use relay_wire::memory::Kind;
+use relay_wire::memory::{AMP_TYPES, Kind};
 
 /// How many results a search or list gives unless asked.
 pub const DEFAULT_AMP_LIMIT: usize = 10;
@@ -50,18 +50,21 @@ pub struct StoreRequest {
 pub struct SearchRequest {
     /// What to look for, in words
     pub query: String,
-    /// Only records of this type: lesson, checkpoint or snippet
+    /// Only records of this type
     #[serde(rename = "type", default)]
+    #[schemars(schema_with = "amp_type_schema")]
     pub kind: Option<String>,
     /// Only records carrying all of these tags
     #[serde(default)]
     pub tags: Vec<String>,
-    /// How many results (default 10, at most 100)
+    /// How many results
     #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = MAX_SEARCH_LIMIT))]
     pub limit: usize,
     /// Leave out results scoring below this, from 0 to 1 in every mode: the cosine similarity
     /// where the record was ranked by meaning, else the share of the query's words it holds
     #[serde(default)]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub min_score: Option<f64>,
     /// Only this project's records; default: every project the caller may read
     #[serde(default)]
@@ -94,20 +97,23 @@ pub struct DeleteRequest {
 #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListRequest {
-    /// Only records of this type: lesson, checkpoint or snippet
+    /// Only records of this type
     #[serde(rename = "type", default)]
+    #[schemars(schema_with = "amp_type_schema")]
     pub kind: Option<String>,
     /// Only records of this agent (actor id)
     #[serde(default)]
     pub agent: Option<String>,
-    /// How many records (default 10, at most 1000)
+    /// How many records
     #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = MAX_LIST_LIMIT))]
     pub limit: usize,
     /// How many to skip first
     #[serde(default)]
     pub offset: usize,
     /// By created_at: desc (newest first, the default) or asc
     #[serde(default)]
+    #[schemars(schema_with = "order_schema")]
     pub order: Option<String>,
     /// Only this project's records; default: every project the caller may read
     #[serde(default)]
@@ -167,6 +173,19 @@ pub fn package_types(kind: Option<&str>) -> Result<Vec<String>> {
             }),
     }
 }
+
+/// A record type, one of [`AMP_TYPES`].
+fn amp_type_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    super::one_of(&AMP_TYPES)
+}
+
+/// The order of a list: [`ORDERS`].
+fn order_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    super::one_of(&ORDERS)
+}
+
+/// A list's orders by `created_at`: newest first (the default), oldest first.
+pub const ORDERS: [&str; 2] = ["desc", "asc"];
 
 fn check_limit(limit: usize, max: usize) -> Result<()> {
     if limit == 0 || limit > max {
@@ -239,8 +258,9 @@ impl ListRequest {
     /// Whether the oldest come first (`order: asc`).
     pub fn ascending(&self) -> Result<bool> {
         match self.order.as_deref() {
-            None | Some("desc") => Ok(false),
-            Some("asc") => Ok(true),
+            None => Ok(false),
+            Some(o) if o == ORDERS[0] => Ok(false),
+            Some(o) if o == ORDERS[1] => Ok(true),
             Some(o) => Err(Error::InvalidInput(format!(
                 "order `{o}` is not asc or desc"
             ))),

@@ -3,6 +3,7 @@
 //! request from its clap arguments; MCP and HTTP deserialize it directly, so a parameter
 //! means the same thing, and defaults to the same value, whichever door it came through.
 
+pub mod caller;
 pub mod deposit;
 pub mod fact_key;
 pub mod facts;
@@ -66,6 +67,12 @@ pub fn parse_as_of(name: &str, text: Option<&str>) -> Result<Option<time::Timest
 pub fn from_json<T: DeserializeOwned>(what: &str, args: Map<String, Value>) -> Result<T> {
     serde_json::from_value(Value::Object(args))
         .map_err(|e| SchemaError::new("", format!("in {what}: {e}")).into())
+}
+
+/// The schema of a string that must be one of `values` (written once, beside the rule that
+/// checks it).
+pub(crate) fn one_of(values: &[&str]) -> schemars::Schema {
+    schemars::json_schema!({ "type": "string", "enum": values })
 }
 
 pub(crate) fn default_window_days() -> u32 {

@@ -1,6 +1,7 @@
 //! orchestrate's request (§8.4): one project or every project, a focus and how it is
 //! searched, how many snippets, the window, and a snapshot time.
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{check_exclusive, check_window, default_window_days};
@@ -9,30 +10,37 @@ use relay_wire::error::Result;
 /// How many packages relevant to the focus a digest pulls unless asked otherwise.
 pub const DEFAULT_SNIPPETS: usize = 25;
 
-/// What orchestrate is asked for.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+/// What orchestrate is asked for. The field docs are what an agent reads in MCP's tool
+/// schema; the defaults are [`DEFAULT_SNIPPETS`] and [`super::DEFAULT_WINDOW_DAYS`].
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OrchestrateRequest {
     /// The one project to digest. On HTTP, none means every project the caller may see; the
-    /// CLI and MCP fill in their selected project unless `all_projects` is asked for.
+    /// CLI and MCP fill in their selected project unless `all_projects` is asked for. (MCP
+    /// publishes it as the caller's `project`.)
+    #[schemars(skip)]
     pub project: Option<String>,
-    /// Every project (global mode).
-    #[serde(default)]
-    pub all_projects: bool,
-    /// A topic: pulls the packages most relevant to it.
+    /// A topic: pulls the packages most relevant to it
     pub focus: Option<String>,
-    /// How many relevant packages to pull for the focus ([`DEFAULT_SNIPPETS`] by default).
+    /// How many relevant packages to pull for focus
     #[serde(default = "default_snippets")]
     pub snippets: usize,
-    /// Global mode: include archived projects.
+    /// How focus is searched: keyword, semantic or hybrid (default hybrid when an embedding
+    /// model is configured, else keyword)
+    #[serde(default)]
+    #[schemars(schema_with = "super::search::mode_schema")]
+    pub search: Option<String>,
+    /// Every project (global mode), not just the selected one
+    #[serde(default)]
+    pub all_projects: bool,
+    /// Global mode: include archived projects
     #[serde(default)]
     pub include_archived: bool,
-    /// How many days back the summary looks ([`super::DEFAULT_WINDOW_DAYS`] by default).
+    /// How many days back to look
     #[serde(default = "default_window_days")]
+    #[schemars(range(max = super::MAX_WINDOW_DAYS))]
     pub window_days: u32,
-    /// How the focus is searched: keyword, semantic or hybrid.
-    pub search: Option<String>,
-    /// A snapshot read: the digest as it would have been at this time.
+    /// The digest as it would have been at this time, from what the store held then
     pub as_of: Option<String>,
 }
 

@@ -2,6 +2,7 @@
 //! budget the bundle must fit (characters, or tokens at four characters each, else the
 //! store's `[orient] max_chars`), the same on every door.
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{check_exclusive, check_window, default_window_days};
@@ -9,21 +10,28 @@ use crate::ops::briefing::orient::DEFAULT_RECENT_LIMIT;
 use crate::ops::briefing::orient_fit::chars_for_tokens;
 use relay_wire::error::Result;
 
-/// What orient is asked for.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+/// What orient is asked for. The field docs are what an agent reads in MCP's tool schema;
+/// the defaults are [`super::DEFAULT_WINDOW_DAYS`] and [`DEFAULT_RECENT_LIMIT`].
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OrientRequest {
-    /// How many days back to look ([`super::DEFAULT_WINDOW_DAYS`] by default).
+    /// How many days back to look
     #[serde(default = "default_window_days")]
+    #[schemars(range(max = super::MAX_WINDOW_DAYS))]
     pub window_days: u32,
-    /// At most this many recent packages, the newest ([`DEFAULT_RECENT_LIMIT`] by default).
+    /// At most this many recent packages, the newest; open questions come from these
     #[serde(default = "default_limit")]
     pub limit: usize,
-    /// A snapshot read: the briefing as it would have been at this time.
+    /// The briefing as it would have been at this time: the same bytes however often it is
+    /// asked for
     pub as_of: Option<String>,
-    /// Fit the briefing in this many characters.
+    /// Fit the bundle in this many characters of compact JSON: lists keep what fits (the
+    /// latest handoff, lessons, open questions, checkpoints, facts most recently changed
+    /// first, significant packages, then the rest), and x-omitted counts what was left out
+    /// with the commands that show it. Default: [orient] max_chars in .relay/config.toml,
+    /// else no budget
     pub max_chars: Option<usize>,
-    /// Fit the briefing in about this many tokens (four characters each).
+    /// max_chars given in tokens, estimated as 4 characters each (not with max_chars)
     pub max_tokens: Option<usize>,
 }
 

@@ -51,6 +51,11 @@ pub struct Chosen<M> {
     pub fell_back: Option<FellBack>,
 }
 
+/// The schema of a search mode asked for by name: one of [`Mode::NAMES`].
+pub fn mode_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    super::one_of(&Mode::NAMES)
+}
+
 /// The mode asked for (`search`, `--mode`), checked: `None` when none was asked for.
 pub fn parse_mode(asked: Option<&str>) -> Result<Option<Mode>> {
     asked
