@@ -26,7 +26,7 @@ use relay_core::request::watch::WatchRequest;
 use relay_core::request::{OrchestrateRequest, OrientRequest, Spelling, parse_as_of};
 use relay_core::search::{relevant, semantic};
 use relay_store::packages::StoredPackage;
-use relay_wire::error::Result;
+use relay_wire::error::{Result, SchemaError};
 
 pub fn orient(c: &Call) -> Result<Value> {
     let req: OrientRequest = c.request()?;
@@ -83,9 +83,12 @@ pub fn deposit(c: &Call) -> Result<Value> {
             .as_ref()
             .is_some_and(|p| p.contains_key("title"));
     if !titled {
-        return Err(invalid(
-            "`title` is required, as an argument or in `package`: a one-line summary of what was done".into(),
-        ));
+        // A missing required field is §8.1's invalid_schema, as on every door.
+        return Err(SchemaError::new(
+            "title",
+            "is required, as an argument or in `package`: a one-line summary of what was done",
+        )
+        .into());
     }
     let deliverables = match &req.deliverables[..] {
         [] => Vec::new(),

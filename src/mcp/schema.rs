@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use relay_wire::error::Error;
+use relay_wire::error::{Error, SchemaError};
 
 /// What a property's schema accepts, for an error message.
 fn expected(schema: &Value) -> String {
@@ -136,7 +136,8 @@ pub fn check(tool: &str, schema: &Value, arguments: Map<String, Value>) -> Resul
         .find(|r| !args.contains_key(*r))
     {
         let doc = properties[name]["description"].as_str().unwrap_or_default();
-        return Err(Error::InvalidInput(format!("`{name}` is required: {doc}")));
+        // A missing required field is §8.1's invalid_schema, as HTTP answers it.
+        return Err(SchemaError::new(name, format!("is required: {doc}")).into());
     }
     Ok(Args(args))
 }

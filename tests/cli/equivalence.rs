@@ -28,35 +28,25 @@ const ONE_DOOR_OR_STREAMING: &[(&str, &str)] = &[
     ),
 ];
 
-/// Cases whose answers differ today. The test asserts they STILL differ: when one agrees,
-/// it fails and asks for the entry to go.
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
-    (
-        "deposit_without_title",
-        "a missing field: the CLI's argument parser answers `usage`, HTTP the spec's \
-         `invalid_schema` (§8.1), MCP `invalid_input` (its arguments \
-         are checked against the tool's schema, generated from the request type, before \
-         anything runs; the code its clients have always had)",
-    ),
-    (
-        "facts_assert_without_value",
-        "a missing field: the CLI's argument parser answers `usage`, HTTP the spec's \
-         `invalid_schema` (§8.1), MCP `invalid_input` (its arguments \
-         are checked against the tool's schema, generated from the request type, before \
-         anything runs; the code its clients have always had)",
-    ),
-    (
-        "review_request_changes_without_note",
-        "a missing note: the CLI's argument parser answers `usage`, HTTP the spec's \
-         `invalid_schema` (§8.1), MCP `invalid_input` (its arguments \
-         are checked against the tool's schema, generated from the request type, before \
-         anything runs; the code its clients have always had)",
-    ),
-];
+/// Cases whose answers differ today (none: every door answers every case alike). An entry
+/// here is asserted to STILL differ: when one agrees, the test fails and asks for it to go.
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 /// Cases the CLI's argument parser refuses before any request is built, with its own code
 /// `usage`, as every clap command does; MCP and HTTP must agree with each other.
 const CLI_PARSER_REFUSES: &[(&str, &str)] = &[
+    (
+        "deposit_without_title",
+        "`--title` is required; MCP and HTTP answer §8.1's `invalid_schema`",
+    ),
+    (
+        "facts_assert_without_value",
+        "VALUE is required; MCP and HTTP answer `invalid_schema`",
+    ),
+    (
+        "review_request_changes_without_note",
+        "`--note` is required; MCP and HTTP answer `invalid_schema`",
+    ),
     (
         "pull_latest_bad_status",
         "`--status` takes only §6's statuses; MCP and HTTP answer `invalid_input`",

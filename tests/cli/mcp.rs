@@ -406,7 +406,7 @@ fn mcp_deposit_takes_the_spec_s_package_and_pull_its_package_id() {
     );
     assert_eq!(named["tags"], json!(["a", "b"]), "and adds to its lists");
     let (code, message) = tool_error(&replies[2]);
-    assert_eq!(code, "invalid_input");
+    assert_eq!(code, "invalid_schema");
     assert!(message.contains("`title` is required"), "{message}");
 
     let id = spec["package_id"].as_str().unwrap();
@@ -617,7 +617,7 @@ fn mcp_tool_errors_name_the_spec_code_and_protocol_errors_are_json_rpc_errors() 
             .contains("no_such_tool")
     );
     let (code, message) = tool_error(by_id(5));
-    assert_eq!(code, "invalid_input");
+    assert_eq!(code, "invalid_schema");
     assert!(message.contains("`title` is required"), "{message}");
     assert!(
         tool_error(by_id(6))

@@ -88,8 +88,17 @@ pub async fn store(
 ) -> Answer {
     let mut body = body.object("an AMP store request", true)?;
     operation(&mut body, "store")?;
-    if !matches!(body.get("record"), Some(Value::Object(_))) {
-        return Err(Error::InvalidInput("`record` must be an object".into()).into());
+    match body.get("record") {
+        Some(Value::Object(_)) => {}
+        // A missing required field is invalid_schema, as on every door (§8.1's rule).
+        None => {
+            return Err(Error::InvalidSchema(relay_wire::error::SchemaError::new(
+                "record",
+                "is required: the AMP record to store",
+            ))
+            .into());
+        }
+        Some(_) => return Err(Error::InvalidInput("`record` must be an object".into()).into()),
     }
     if let Some(name) = body.keys().find(|k| *k != "record") {
         return Err(Error::InvalidSchema(relay_wire::error::SchemaError::new(
