@@ -156,3 +156,72 @@ fn http_keeps_the_digits_from_deposit_to_pull() {
     assert_eq!(stored["hash"], json!(expected_hash("pkg_numbers_http")));
     server.stop();
 }
+
+/// A fact's `x-*` members keep their digits on every door that asserts and reads facts (CLI
+/// `--field`, MCP, HTTP): the reader that takes the `x-*` members out of a request must not
+/// pass them through serde's `flatten` buffer, which holds no integer over 64 bits.
+#[test]
+fn a_fact_keeps_the_digits_of_its_extension_members_on_every_door() {
+    let env = Env::new();
+    let extensions: Value = serde_json::from_str(&format!("{{{EXTENSIONS}}}")).unwrap();
+    let cli = env.ok(&[
+        "facts",
+        "assert",
+        "cli",
+        "size",
+        "1",
+        "--field",
+        "x-big=123456789012345678901234567890",
+        "--field",
+        "x-ratio=0.12345678901234567890123",
+        "--json",
+    ]);
+    holds_the_digits(&cli, "CLI facts assert");
+
+    let mut arguments = json!({"subject": "mcp", "predicate": "size", "value": 1});
+    arguments
+        .as_object_mut()
+        .unwrap()
+        .extend(extensions.as_object().unwrap().clone());
+    let replies = mcp::serve(
+        &env,
+        &[
+            mcp::call(1, "facts_assert", arguments),
+            mcp::call(
+                2,
+                "facts_get",
+                json!({"subject": "mcp", "predicate": "size"}),
+            ),
+        ],
+    );
+    holds_the_digits(&mcp::ok(&replies[0]).to_string(), "MCP facts_assert");
+    holds_the_digits(&mcp::ok(&replies[1]).to_string(), "MCP facts_get");
+
+    let token = env.ok(&["token", "create", "--actor", "jo", "-q"]);
+    let server = Served::start(&env, &[]);
+    let call = |method, path: &str, body: Option<String>| {
+        let call = HttpCall {
+            method,
+            path: path.to_string(),
+            body: body.map(|b| serde_json::from_str(&b).unwrap()),
+        };
+        match transports::http(&env, &server, token.trim(), &call) {
+            Answer::Ok(v) => v,
+            Answer::Failed(code) => panic!("{method} {path}: {code}"),
+        }
+    };
+    let body = format!(r#"{{"subject": "http", "predicate": "size", "value": 1, {EXTENSIONS}}}"#);
+    let asserted = call("POST", "/v1/projects/demo/facts", Some(body));
+    holds_the_digits(&asserted.to_string(), "HTTP assert_fact");
+    let listed = call("GET", "/v1/projects/demo/facts?subject=http", None);
+    holds_the_digits(&listed.to_string(), "HTTP facts");
+    server.stop();
+
+    let facts = crate::harness::read(&env.store().join("projects/demo/facts.ndjson"));
+    for subject in ["cli", "mcp", "http"] {
+        let line = (facts.lines())
+            .find(|l| l.contains(&format!(r#""subject":"{subject}""#)))
+            .unwrap_or_else(|| panic!("no stored fact about {subject}: {facts}"));
+        holds_the_digits(line, "the stored fact");
+    }
+}

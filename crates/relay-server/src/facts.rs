@@ -14,7 +14,7 @@ use relay_core::ops::{facts, trust::attribution};
 use relay_core::request::Spelling;
 use relay_core::request::fact_key::InvalidateFactRequest;
 use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
-use relay_wire::error::Error;
+use relay_wire::error::{Error, SchemaError};
 
 /// Who asserts, when the body says (`asserted_by`).
 #[derive(Debug, Deserialize)]
@@ -26,20 +26,41 @@ pub struct ActorRef {
 }
 
 /// The body of assert_fact (§8.6): the request every door takes, with the members only HTTP
-/// sends (the path's project, and who asserts).
-#[derive(Debug, Deserialize)]
+/// sends (the path's project, and who asserts). Read member by member, not with serde's
+/// `flatten`, whose buffer holds no 128-bit integer (an `x-*` member may be one).
+#[derive(Debug)]
 pub struct AssertBody {
     /// Must be the path's, when given.
     project_id: Option<String>,
     asserted_by: Option<ActorRef>,
-    #[serde(flatten)]
     fact: AssertFactRequest,
+}
+
+impl AssertBody {
+    fn read(body: JsonBody) -> Result<AssertBody, Error> {
+        let mut members = body.object("a fact", false)?;
+        let mut take = |name: &str| members.remove(name).filter(|v| !v.is_null());
+        let project_id = take("project_id");
+        let asserted_by = take("asserted_by");
+        let schema = |e: serde_json::Error| SchemaError::new("", format!("in a fact: {e}"));
+        Ok(AssertBody {
+            project_id: project_id
+                .map(serde_json::from_value)
+                .transpose()
+                .map_err(schema)?,
+            asserted_by: asserted_by
+                .map(serde_json::from_value)
+                .transpose()
+                .map_err(schema)?,
+            fact: serde_json::from_value(Value::Object(members)).map_err(schema)?,
+        })
+    }
 }
 
 /// assert_fact: 201 with `{"fact", "unchanged": false, "superseded"}` when a fact was written,
 /// 200 with `"unchanged": true` when that value was already current.
 pub async fn assert(call: ProjectCall, Params(q): Params<WriteParams>, body: JsonBody) -> Answer {
-    let body: AssertBody = body.parse("a fact")?;
+    let body = AssertBody::read(body)?;
     let project = &call.project;
     if body.project_id.as_ref().is_some_and(|p| p != project) {
         return Err(Error::InvalidInput(format!(

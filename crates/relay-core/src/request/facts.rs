@@ -15,7 +15,13 @@ use relay_wire::time;
 
 /// What assert_fact is asked for. Unknown members are refused, except `x-*` extensions,
 /// which the fact keeps (§12.1). The field docs are what an agent reads in MCP's tool schema.
+///
+/// Its `Deserialize` reads the members into a map first and takes the `x-*` ones out
+/// (`remote = "Self"` keeps the derived reader for the rest): serde's `flatten` would pass
+/// them through its own buffer, which holds no 128-bit integer, so an `x-*` integer of 20
+/// to 39 digits would be refused instead of kept as written.
 #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(remote = "Self", deny_unknown_fields)]
 #[schemars(extend("patternProperties" = {"^x-": {}}))]
 pub struct AssertFactRequest {
     /// What the fact is about, e.g. dashboard
@@ -39,10 +45,30 @@ pub struct AssertFactRequest {
     /// timestamp, a date or an age
     pub valid_from: Option<String>,
     /// `x-*` extension members, kept on the fact as given (§12.1); any other member is
-    /// refused by [`AssertFactRequest::validate`]. The schema admits them by name pattern.
-    #[serde(flatten)]
+    /// refused when read (and by [`AssertFactRequest::validate`] when built). The schema
+    /// admits them by name pattern.
+    #[serde(skip)]
     #[schemars(skip)]
     pub extensions: Map<String, Value>,
+}
+
+impl<'de> Deserialize<'de> for AssertFactRequest {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let mut members = Map::<String, Value>::deserialize(d)?;
+        let names: Vec<String> = (members.keys())
+            .filter(|k| k.starts_with("x-"))
+            .cloned()
+            .collect();
+        let mut extensions = Map::new();
+        for name in names {
+            let value = members.remove(&name).unwrap_or_default();
+            extensions.insert(name, value);
+        }
+        let mut request = AssertFactRequest::deserialize(Value::Object(members))
+            .map_err(serde::de::Error::custom)?;
+        request.extensions = extensions;
+        Ok(request)
+    }
 }
 
 /// A fact's value is text, or a number that becomes its text ([`fact_value`]).
@@ -196,13 +222,22 @@ mod tests {
             a.extensions,
             json!({"x-unit": "ms"}).as_object().unwrap().clone()
         );
-        let r: AssertFactRequest = serde_json::from_value(
+        let e = serde_json::from_value::<AssertFactRequest>(
             json!({"subject": "s", "predicate": "p", "value": "v", "colour": "red"}),
         )
-        .unwrap();
-        let e = r.into_assert(Spelling::Param).unwrap_err();
-        assert_eq!(e.code(), "invalid_schema");
-        assert!(e.to_string().contains("colour"), "{e}");
+        .unwrap_err();
+        assert!(e.to_string().contains("unknown field `colour`"), "{e}");
+        // An integer no 64 bits hold, kept as written (serde's flatten buffer refuses it).
+        let text = r#"{"subject": "s", "predicate": "p", "value": "v", "x-id": 123456789012345678901234567890}"#;
+        let from_text: AssertFactRequest = serde_json::from_str(text).unwrap();
+        let value: Value = serde_json::from_str(text).unwrap();
+        let from_value: AssertFactRequest = serde_json::from_value(value).unwrap();
+        for r in [from_text, from_value] {
+            assert_eq!(
+                r.extensions["x-id"].to_string(),
+                "123456789012345678901234567890"
+            );
+        }
     }
 
     #[test]
