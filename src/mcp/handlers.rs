@@ -58,17 +58,9 @@ pub fn orchestrate(c: &Call) -> Result<Value> {
         Some(_) => c.search_mode(req.search.clone())?,
         None => (relay_core::search::fuse::Mode::Keyword, None),
     };
-    let digest = orchestrate_op::DigestRequest {
-        project: req.project,
-        focus: req.focus,
-        snippets: req.snippets,
-        include_archived: req.include_archived,
-        only: None,
-        window_days: req.window_days,
-        mode,
-        model: model.map(std::sync::Arc::new),
-        as_of: parse_as_of("as_of", req.as_of.as_deref())?,
-    };
+    let as_of = parse_as_of("as_of", req.as_of.as_deref())?;
+    let project = req.project.clone();
+    let digest = req.digest(project, (mode, model.map(std::sync::Arc::new)), None, as_of);
     Ok(orchestrate_op::digest(c.ctx.store()?, &digest)?.bundle())
 }
 

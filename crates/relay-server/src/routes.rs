@@ -232,17 +232,9 @@ pub(crate) async fn orchestrate(
                 Some(_) => None,
                 None => caller.scope(&s.store)?,
             };
-            let digest = digest::DigestRequest {
-                project: req.project,
-                focus: req.focus,
-                snippets: req.snippets,
-                include_archived: req.include_archived,
-                only,
-                window_days: req.window_days,
-                mode,
-                model,
-                as_of: parse_as_of("as_of", req.as_of.as_deref())?,
-            };
+            let as_of = parse_as_of("as_of", req.as_of.as_deref())?;
+            let project = req.project.clone();
+            let digest = req.digest(project, (mode, model), only, as_of);
             Ok(Reply::ok(digest::digest(&s.store, &digest)?.bundle()))
         })
         .await

@@ -7,7 +7,7 @@ use clap::Args;
 use crate::cli::args::{MarkdownArgs, ModeArgs};
 use crate::cli::{CmdResult, Ctx};
 use relay_core::ops::briefing::markdown;
-use relay_core::ops::briefing::orchestrate::{self, DigestRequest};
+use relay_core::ops::briefing::orchestrate;
 use relay_core::request::orchestrate::DEFAULT_SNIPPETS;
 use relay_core::request::{DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS, OrchestrateRequest};
 use relay_core::search::fuse::Mode;
@@ -83,18 +83,8 @@ pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
         None => ctx.projects(true)?,
     };
     ctx.note_as_of(&noted, as_of)?;
-    let req = DigestRequest {
-        project,
-        focus: req.focus,
-        snippets: req.snippets,
-        include_archived: req.include_archived,
-        only: None,
-        window_days: req.window_days,
-        mode,
-        model: model.map(std::sync::Arc::new),
-        as_of,
-    };
-    let d = orchestrate::digest(ctx.store()?, &req)?;
+    let digest = req.digest(project, (mode, model.map(std::sync::Arc::new)), None, as_of);
+    let d = orchestrate::digest(ctx.store()?, &digest)?;
     if ctx.ui.json {
         ctx.ui.json_line(&d.bundle())?;
     } else {

@@ -5,7 +5,13 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{check_exclusive, check_window, default_window_days};
+use std::sync::Arc;
+
+use crate::ops::briefing::orchestrate::DigestRequest;
+use crate::search::fuse::Mode;
+use crate::search::model::Model;
 use relay_wire::error::Result;
+use relay_wire::time::Timestamp;
 
 /// How many packages relevant to the focus a digest pulls unless asked otherwise.
 pub const DEFAULT_SNIPPETS: usize = 25;
@@ -72,6 +78,29 @@ impl OrchestrateRequest {
             ("project", self.project.is_some()),
         )
     }
+
+    /// The digest the core assembles for this request, with what each door works out its own
+    /// way: the project (`None`: every project), how the focus is searched and with which
+    /// model, the projects a caller's scope allows (`only`), and the snapshot time as parsed.
+    pub fn digest(
+        self,
+        project: Option<String>,
+        ranking: (Mode, Option<Arc<Model>>),
+        only: Option<Vec<String>>,
+        as_of: Option<Timestamp>,
+    ) -> DigestRequest {
+        DigestRequest {
+            project,
+            focus: self.focus,
+            snippets: self.snippets,
+            include_archived: self.include_archived,
+            only,
+            window_days: self.window_days,
+            mode: ranking.0,
+            model: ranking.1,
+            as_of,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -84,6 +113,30 @@ mod tests {
         assert_eq!(r, OrchestrateRequest::default());
         assert_eq!(r.snippets, DEFAULT_SNIPPETS);
         assert_eq!(r.window_days, super::super::DEFAULT_WINDOW_DAYS);
+    }
+
+    #[test]
+    fn the_digest_carries_the_request_and_what_the_door_worked_out() {
+        let r: OrchestrateRequest = serde_json::from_value(serde_json::json!(
+            {"focus": "cache", "snippets": 3, "include_archived": true, "window_days": 7}
+        ))
+        .unwrap();
+        let at = relay_wire::time::parse_time("as_of", Some("2026-01-01T00:00:00Z")).unwrap();
+        let d = r.digest(
+            Some("web".into()),
+            (Mode::Hybrid, None),
+            Some(vec!["web".into()]),
+            at,
+        );
+        assert_eq!(d.project.as_deref(), Some("web"));
+        assert_eq!(d.focus.as_deref(), Some("cache"));
+        assert_eq!(
+            (d.snippets, d.window_days, d.include_archived),
+            (3, 7, true)
+        );
+        assert_eq!(d.mode, Mode::Hybrid);
+        assert_eq!(d.only, Some(vec!["web".to_string()]));
+        assert_eq!(d.as_of, at);
     }
 
     #[test]
