@@ -44,6 +44,7 @@ mod pull;
 mod retention;
 mod review;
 mod robustness;
+mod search_heldout;
 mod search_output;
 mod search_paraphrases;
 mod search_quality;
