@@ -31,6 +31,7 @@ mod hooks;
 mod hostile_input;
 mod ids;
 mod import_foreign;
+mod import_index;
 mod import_rules;
 mod indexes;
 mod init_projects;

@@ -47,10 +47,15 @@ pub const FACTS: Index = Index {
 
 /// The package index of each monthly package log (`packages/`). Format 2 added the id table
 /// and what listings need of each line.
+///
+/// Its `tail_limit` is what every read of the month would parse again: the lines of a few
+/// dozen deposits. Past it, the next read folds the tail into the index and saves it. (It was
+/// 4 MiB: an import in chunks, or a month of deposits, adds less than that, so no read ever
+/// caught the index up, and every search parsed each month's lag again.)
 pub const PACKAGES: Index = Index {
     name: "search",
     format: 2,
-    tail_limit: 4 << 20,
+    tail_limit: 64 << 10,
 };
 
 /// The vector index of each monthly package log (`vectors.rs`): one embedding per package

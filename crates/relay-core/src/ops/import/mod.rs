@@ -7,7 +7,7 @@
 //! a bad record anywhere writes nothing.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::io::{BufReader, Write};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -26,12 +26,13 @@ mod options;
 mod rules;
 mod signatures;
 mod source;
+mod staging;
 
 use check::{Checked, CheckedChunk, Chunk, Incoming, Text, Version, check_chunk, read_chunk};
 pub use options::{ImportOptions, ImportSummary, OnConflict, SKIPPED_LISTED, SkippedRecord};
 use rules::Elsewhere;
-use source::Spool;
 pub use source::{Source, SourceFile};
+use staging::Staging;
 
 /// The first 128 bits of a SHA-256: a compact identity for a line or a canonical form.
 fn digest(bytes: &[u8]) -> u128 {
@@ -230,28 +231,12 @@ struct Run<'a> {
     stream_projects: Vec<Project>,
     needed: BTreeSet<String>,
     locks: Vec<relay_store::LockGuard>,
-    /// The staged files, in the order their logs were first met.
-    staged: Vec<Staged>,
-    /// Target log → its place in `staged`; and the last one used, which most lines share.
-    staged_at: HashMap<std::ffi::OsString, usize>,
-    last_staged: Option<usize>,
-    /// The thread that syncs staged files early (see [`Run::early_sync`]).
-    syncer: Option<(
-        std::sync::mpsc::Sender<std::fs::File>,
-        std::thread::JoinHandle<()>,
-    )>,
-    spool: Option<Spool>,
+    /// What is new, staged per target log until the commit.
+    staging: Staging,
     /// The ids the store held in every project, loaded when a new id is first met.
     elsewhere: Option<Elsewhere>,
     /// Facts whose source package was not known when they were met, with their text.
     waiting: Vec<(Version, Text)>,
-}
-
-/// The new lines of one log, written to a file under `cache/` until the import commits.
-struct Staged {
-    target: PathBuf,
-    path: PathBuf,
-    writer: std::io::BufWriter<std::fs::File>,
 }
 
 fn bump(c: &mut crate::ops::export::Counts, k: Kind) {
@@ -299,65 +284,7 @@ impl Run<'_> {
         if self.opts.dry_run {
             return Ok(());
         }
-        // Paths are compared as bytes: comparing them as paths, component by component, was a
-        // twentieth of an import's time.
-        let at = match self.last_staged {
-            Some(i) if self.staged[i].target.as_os_str() == target.as_os_str() => i,
-            _ => match self.staged_at.get(target.as_os_str()) {
-                Some(&i) => i,
-                None => {
-                    let spool = match &self.spool {
-                        Some(s) => s,
-                        None => self.spool.insert(Spool::new(self.store, "staged")?),
-                    };
-                    let path = spool.0.join(format!("{}.ndjson", self.staged.len()));
-                    let f = std::fs::File::create(&path)
-                        .map_err(|e| Error::io(format!("cannot create {}", path.display()), e))?;
-                    let writer = std::io::BufWriter::with_capacity(1 << 16, f);
-                    self.staged_at
-                        .insert(target.as_os_str().to_owned(), self.staged.len());
-                    self.staged.push(Staged {
-                        target: target.to_path_buf(),
-                        path,
-                        writer,
-                    });
-                    self.staged.len() - 1
-                }
-            },
-        };
-        if let Some(before) = self.last_staged.filter(|&b| b != at) {
-            self.early_sync(before);
-        }
-        self.last_staged = Some(at);
-        self.staged[at]
-            .writer
-            .write_all(line)
-            .map_err(|e| Error::io("cannot stage the import", e))
-    }
-
-    /// A staged file the stream has moved on from (a month's packages arrive together) is
-    /// written to disk now, by a thread of its own, rather than all at the commit: the commit
-    /// then finds most of its syncing done. Best effort, when the store syncs at all: the
-    /// commit syncs every file again and reports what fails.
-    fn early_sync(&mut self, staged: usize) {
-        if !self.store.config().fsync() {
-            return;
-        }
-        let Ok(file) = (self.staged[staged].writer.flush())
-            .and_then(|()| self.staged[staged].writer.get_ref().try_clone())
-        else {
-            return;
-        };
-        let syncer = self.syncer.get_or_insert_with(|| {
-            let (tx, rx) = std::sync::mpsc::channel::<std::fs::File>();
-            let handle = std::thread::spawn(move || {
-                for file in rx {
-                    let _ = file.sync_data();
-                }
-            });
-            (tx, handle)
-        });
-        let _ = syncer.0.send(file);
+        self.staging.write(self.store, target, line)
     }
 
     /// A package: new, the same as a version already held (nothing to write), a later version
@@ -548,9 +475,7 @@ impl Run<'_> {
         Ok(new_projects)
     }
 
-    /// Appends what was staged: projects first, then each log's lines. A log that is new (or
-    /// empty) takes its staged file whole, by a rename; others get whole lines, a few MiB per
-    /// write, so memory stays small however much is new.
+    /// Appends what was staged: projects first, then each log's lines ([`Staging::commit`]).
     fn commit(&mut self, new_projects: Vec<Project>) -> Result<()> {
         if !new_projects.is_empty() {
             self.store.append_records(
@@ -558,38 +483,7 @@ impl Run<'_> {
                 &new_projects.iter().collect::<Vec<_>>(),
             )?;
         }
-        self.staged_at.clear();
-        self.last_staged = None;
-        if let Some((tx, handle)) = self.syncer.take() {
-            drop(tx);
-            let _ = handle.join();
-        }
-        for staged in std::mem::take(&mut self.staged) {
-            let Staged {
-                target,
-                path,
-                writer,
-            } = staged;
-            drop(
-                writer
-                    .into_inner()
-                    .map_err(|e| Error::io("cannot stage the import", e.into_error()))?,
-            );
-            if self.store.adopt(&target, &path)? {
-                continue;
-            }
-            let io = |e| Error::io(format!("cannot read {}", path.display()), e);
-            let mut reader =
-                BufReader::with_capacity(1 << 20, std::fs::File::open(&path).map_err(io)?);
-            loop {
-                let bytes = read_chunk(&mut reader).map_err(io)?;
-                if bytes.is_empty() {
-                    break;
-                }
-                self.store.append(&target, &bytes)?;
-            }
-        }
-        Ok(())
+        std::mem::take(&mut self.staging).commit(self.store)
     }
 }
 
@@ -720,11 +614,7 @@ pub fn import(
         stream_projects: Vec::new(),
         needed: BTreeSet::new(),
         locks: Vec::new(),
-        staged: Vec::new(),
-        staged_at: HashMap::new(),
-        last_staged: None,
-        syncer: None,
-        spool: None,
+        staging: Staging::default(),
         elsewhere: None,
         waiting: Vec::new(),
     };

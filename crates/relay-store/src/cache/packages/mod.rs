@@ -367,7 +367,8 @@ impl QueryView {
 ///
 /// An index that covers all but the last few lines of a grown log ([`super::Index::tail_limit`]) is used as
 /// it is, and those lines are indexed in memory: a deposit does not cost the next read a
-/// rewrite of the month's index.
+/// rewrite of the month's index. A longer tail is folded into the index, which is saved, so
+/// that later reads do not parse it again.
 pub fn query(cache_dir: &Path, log: &Path, stems: &[String]) -> std::io::Result<QueryView> {
     let state = LogState::observe(cache_dir, log)?;
     let path = index_path(cache_dir, log);
@@ -521,5 +522,48 @@ mod tests {
         // A damaged index file is rebuilt, never trusted.
         std::fs::write(index_path(&cache, &log), b"{\"format\":1}\ngarbage").unwrap();
         assert_eq!(load_or_build(&cache, &log).unwrap().docs.len(), 1);
+    }
+
+    /// The bytes of the log the saved index of `log` covers.
+    fn saved_coverage(cache: &Path, log: &Path) -> u64 {
+        let (header, _) = read(&index_path(cache, log)).unwrap().unwrap();
+        header.coverage.covered
+    }
+
+    #[test]
+    fn reads_catch_the_index_up_with_a_log_that_grows_in_pieces() {
+        // What ten imports of one corpus in chunks do to a month: each adds far less than a
+        // month, yet together they are most of it.
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        std::fs::write(&log, line("a0", "First chunk")).unwrap();
+        let cache = dir.path().join("cache");
+        let stems = ["chunk".to_string()];
+        assert_eq!(query(&cache, &log, &stems).unwrap().doc_count(), 1);
+        let mut docs = 1;
+        for chunk in 1..10 {
+            let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+            let mut bytes = String::new();
+            while bytes.len() as u64 <= PACKAGES.tail_limit {
+                bytes += &line(&format!("c{chunk}-{docs}"), "Another chunk");
+                docs += 1;
+            }
+            f.write_all(bytes.as_bytes()).unwrap();
+            drop(f);
+            let view = query(&cache, &log, &stems).unwrap();
+            assert_eq!((view.doc_count(), view.postings[0].len()), (docs, docs));
+            // The read saved what it indexed: the index covers the whole log again.
+            let len = std::fs::metadata(&log).unwrap().len();
+            assert_eq!(saved_coverage(&cache, &log), len, "after chunk {chunk}");
+            assert!(is_warm(&cache, &log));
+        }
+        // One deposit more is read in memory, and the index file is left as it is.
+        let covered = saved_coverage(&cache, &log);
+        let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        f.write_all(line("last", "One more chunk").as_bytes())
+            .unwrap();
+        assert_eq!(query(&cache, &log, &stems).unwrap().doc_count(), docs + 1);
+        assert_eq!(saved_coverage(&cache, &log), covered);
     }
 }
