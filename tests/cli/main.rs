@@ -43,6 +43,7 @@ mod orient;
 mod private;
 mod pull;
 mod retention;
+mod retrieval_bench;
 mod review;
 mod robustness;
 mod search_heldout;

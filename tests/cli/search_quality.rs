@@ -309,6 +309,8 @@ pub struct Scores {
     pub hit1: usize,
     /// Queries whose labelled package is in the top 3.
     pub hit3: usize,
+    /// Queries whose labelled package is in the top 5.
+    pub hit5: usize,
     /// The mean over queries of 1 / the labelled package's rank (0 below [`DEPTH`]).
     pub mrr: f64,
     /// One line per query that misses the top 3.
@@ -345,7 +347,7 @@ pub fn measure(env: &Env, queries: &[Labelled]) -> Scores {
 /// [`measure`], with more arguments for `relay search` (a mode, a model).
 pub fn measure_with(env: &Env, queries: &[Labelled], extra: &[&str]) -> Scores {
     let titles = corpus_titles();
-    let (mut hit1, mut hit3, mut rr) = (0, 0, 0.0);
+    let (mut hit1, mut hit3, mut hit5, mut rr) = (0, 0, 0, 0.0);
     let mut misses = Vec::new();
     for q in queries {
         assert!(
@@ -361,6 +363,9 @@ pub fn measure_with(env: &Env, queries: &[Labelled], extra: &[&str]) -> Scores {
         }
         if rank == Some(0) {
             hit1 += 1;
+        }
+        if rank.is_some_and(|r| r < 5) {
+            hit5 += 1;
         }
         if rank.is_some_and(|r| r < 3) {
             hit3 += 1;
@@ -387,6 +392,7 @@ pub fn measure_with(env: &Env, queries: &[Labelled], extra: &[&str]) -> Scores {
         n: queries.len(),
         hit1,
         hit3,
+        hit5,
         mrr: rr / queries.len() as f64,
         misses,
     }

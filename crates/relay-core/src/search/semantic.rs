@@ -3,7 +3,8 @@
 //! current version by the cosine similarity of its vector (the store's vector index, made
 //! with the configured model) with the query's, nudged by significance and recency as keyword
 //! search nudges BM25. Hybrid search fuses the two nudged lists by reciprocal rank fusion
-//! (k = 60), a keyword match weighing the share of the query's terms it holds. Filters apply
+//! (k = 60), a keyword match weighing the cube of the share of the query's terms it holds
+//! ([`fuse::keyword_weight`]). Filters apply
 //! before ranking, as in keyword search.
 //!
 //! Memory follows the result size, not the store: each log keeps only its best few, and the
@@ -236,13 +237,13 @@ pub fn search(
         None => keyword_list(store, projects, query_text, filter, depth)?,
     };
     let key = |r: &Ranked| r.stored.package.id().to_string();
-    // A keyword match weighs the share of the query's terms it holds.
+    // A keyword match weighs the share of the query's terms it holds, cubed.
     let keyword_keys: Vec<(String, f64)> = keyword
         .iter()
         .map(|r| {
             let tf = rank::analyze(&r.stored.package, &r.query).tf;
             let held = tf.iter().filter(|&&t| t > 0.0).count();
-            (key(r), held as f64 / tf.len().max(1) as f64)
+            (key(r), fuse::keyword_weight(held, tf.len()))
         })
         .collect();
     let semantic_keys: Vec<String> = semantic.iter().map(|(r, _, _)| key(r)).collect();
