@@ -181,10 +181,23 @@ impl ModeArgs {
     pub fn resolve(&self, ctx: &Ctx) -> Result<(Mode, Option<Model>), CliError> {
         let store = ctx.store()?;
         let chosen = search::choose_in(store, self.mode.as_deref(), self.model.clone())?;
+        if let Some(notice) = chosen.query_notice() {
+            report_query_notice(&ctx.ui, &notice);
+        }
         if let Some(fell_back) = chosen.fell_back {
             report_fallback(&ctx.ui, store, fell_back);
         }
         Ok((chosen.mode, chosen.model))
+    }
+}
+
+/// Says why queries are embedded by the model's static table although its folder holds a
+/// transformer for them ([`Model::query_notice`]): a tolerated error, once per process however
+/// many searches meet it.
+pub fn report_query_notice(ui: &Ui, notice: &str) {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        ui.tolerated_error(Code::SearchNotSupported.as_str(), notice);
     }
 }
 

@@ -89,6 +89,9 @@ impl Call<'_> {
     pub(super) fn ranking(&self, asked: Option<String>, given: Option<PathBuf>) -> Result<Ranking> {
         let store = self.ctx.store()?;
         let chosen = search::choose_in(store, asked.as_deref(), given)?;
+        if let Some(notice) = chosen.query_notice() {
+            self.ctx.host.query_notice(&notice);
+        }
         if let Some(fell_back) = chosen.fell_back {
             self.ctx.host.search_fell_back(store, fell_back);
         }

@@ -23,6 +23,9 @@ pub trait Host {
     fn report_warnings(&self);
     /// Reports why a search given no mode fell back to keyword search.
     fn search_fell_back(&self, store: &Store, fell_back: FellBack);
+    /// Reports why queries are embedded by the model's static table although it ships a
+    /// transformer for them (the host says it once).
+    fn query_notice(&self, notice: &str);
 }
 
 /// How the server was started: where, and the defaults a call's own arguments override.

@@ -335,6 +335,7 @@ mod tests {
             _: relay_core::request::search::FellBack,
         ) {
         }
+        fn query_notice(&self, _: &str) {}
     }
 
     #[test]

@@ -113,6 +113,48 @@ pub struct SearchConfig {
     /// The folder of a static (Model2Vec) embedding model, for semantic and hybrid search:
     /// absolute, or relative to the folder that holds `.relay/`.
     pub model: Option<String>,
+    /// How a query is embedded: "transformer" (the model's `query/` transformer when it has
+    /// one; the default) or "static" (the table documents are embedded with).
+    pub query_encoder: Option<String>,
+}
+
+/// What embeds a search's query (`[search] query_encoder`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum QueryEncoder {
+    /// The transformer the model folder ships in `query/`, when it has one and it loads: a
+    /// query is read in context, at the cost of loading it (a fraction of a second) once per
+    /// process and milliseconds a query.
+    #[default]
+    Transformer,
+    /// The static table, as documents are: nothing more to load.
+    Static,
+}
+
+impl QueryEncoder {
+    /// The values `[search] query_encoder` takes.
+    pub const NAMES: [&str; 2] = ["transformer", "static"];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QueryEncoder::Transformer => Self::NAMES[0],
+            QueryEncoder::Static => Self::NAMES[1],
+        }
+    }
+}
+
+impl SearchConfig {
+    /// The query encoder asked for; an unknown value is an error that names the choices.
+    pub fn query_encoder(&self) -> std::result::Result<QueryEncoder, String> {
+        match self.query_encoder.as_deref() {
+            None => Ok(QueryEncoder::default()),
+            Some(v) if v == QueryEncoder::Transformer.as_str() => Ok(QueryEncoder::Transformer),
+            Some(v) if v == QueryEncoder::Static.as_str() => Ok(QueryEncoder::Static),
+            Some(other) => Err(format!(
+                "[search] query_encoder = \"{other}\" is not one of \"{}\"",
+                QueryEncoder::NAMES.join("\", \"")
+            )),
+        }
+    }
 }
 
 /// `[orient]`: the briefing a session starts from.
@@ -318,6 +360,27 @@ mod tests {
         let c = Config::parse("[orient]\nmax_chars = 9000").unwrap();
         assert_eq!(c.orient.max_chars, Some(9000));
         assert!(Config::parse("[orient]\nmax_chars = -1").is_err());
+    }
+
+    #[test]
+    fn the_query_encoder_is_the_transformer_unless_set() {
+        let encoder = |text: &str| Config::parse(text).unwrap().search.query_encoder();
+        assert_eq!(encoder(""), Ok(QueryEncoder::Transformer));
+        assert_eq!(
+            encoder("[search]\nquery_encoder = \"static\""),
+            Ok(QueryEncoder::Static)
+        );
+        assert_eq!(
+            encoder("[search]\nquery_encoder = \"transformer\""),
+            Ok(QueryEncoder::Transformer)
+        );
+        assert_eq!(
+            encoder("[search]\nquery_encoder = \"onnx\""),
+            Err(
+                "[search] query_encoder = \"onnx\" is not one of \"transformer\", \"static\""
+                    .into()
+            )
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use clap::Args;
 
-use crate::cli::args::report_fallback;
+use crate::cli::args::{report_fallback, report_query_notice};
 use crate::cli::context::{ActorArgs, SessionArg, explain};
 use crate::cli::{CmdResult, Ctx};
 use crate::mcp::{self, Host, Settings};
@@ -74,5 +74,9 @@ impl Host for CliHost<'_> {
 
     fn search_fell_back(&self, store: &Store, fell_back: FellBack) {
         report_fallback(&self.0.ui, store, fell_back);
+    }
+
+    fn query_notice(&self, notice: &str) {
+        report_query_notice(&self.0.ui, notice);
     }
 }

@@ -10,6 +10,7 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::json;
 
+use crate::cli::args::report_query_notice;
 use crate::cli::context::{ActorArgs, SessionArg};
 use crate::cli::ui::Ui;
 use crate::cli::{CliError, CmdResult, Ctx};
@@ -144,7 +145,14 @@ pub(super) fn load_model(
     let store = ctx.store()?;
     Ok(
         match semantic::load_model(Some(store), &ModelChoice { given }) {
-            ModelState::Loaded(m) => Some(Arc::new(*m)),
+            ModelState::Loaded(m) => {
+                // A long-lived process loads the query side now, so the first query does not
+                // wait for it, and says at the start if it is unusable.
+                if let Some(notice) = m.query_notice() {
+                    report_query_notice(&ctx.ui, &notice);
+                }
+                Some(Arc::new(*m))
+            }
             ModelState::None => None,
             ModelState::Broken { path, reason } => {
                 ctx.ui.tolerated_error(

@@ -135,6 +135,16 @@ const KEYS: &[Key] = &[
         "The folder of a static (Model2Vec) embedding model for semantic and hybrid search: absolute, or relative to the folder that holds .relay/. --model and RELAY_MODEL override it.",
     ),
     key(
+        Some("search"),
+        "query_encoder",
+        "\"transformer\" or \"static\"",
+        |c| {
+            let encoder = c.search.query_encoder().unwrap_or_default();
+            format!("\"{}\"", encoder.as_str())
+        },
+        "What embeds a search's query. transformer: the transformer the model folder holds in query/ (the one its table was fitted to), loaded once per process on the first query; a model without query/ embeds queries with its table, and one whose query/ does not load says so once and does the same. static: the table, as documents are, with nothing more to load.",
+    ),
+    key(
         Some("sign"),
         "key",
         "string (a file)",

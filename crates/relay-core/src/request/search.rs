@@ -51,6 +51,16 @@ pub struct Chosen<M> {
     pub fell_back: Option<FellBack>,
 }
 
+impl Chosen<Model> {
+    /// Why the search's query will be embedded by the model's static table although the
+    /// model ships a transformer for it ([`Model::query_notice`]); `None` for keyword search.
+    /// The query side loads here rather than at the query: the search embeds one next.
+    pub fn query_notice(&self) -> Option<String> {
+        let searching = self.mode != Mode::Keyword;
+        self.model.as_ref().filter(|_| searching)?.query_notice()
+    }
+}
+
 /// The schema of a search mode asked for by name: one of [`Mode::NAMES`].
 pub fn mode_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     super::one_of(&Mode::NAMES)

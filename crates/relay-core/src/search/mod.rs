@@ -2,7 +2,8 @@
 //! grep-searcher, parse only those, and rank them with BM25 over the package's text fields.
 //! The package index whose postings a query reads is the store's (`store::cache::packages`).
 //! Semantic search embeds text with [`model::Model`] and compares it with the store's vector
-//! index (`store::cache::vectors`); hybrid search merges both lists ([`fuse`]).
+//! index (`store::cache::vectors`); hybrid search merges both lists ([`fuse`]). A query may
+//! be embedded by the transformer the model ships for it (`query_encoder`).
 
 pub mod filter;
 pub mod fuse;
@@ -12,6 +13,8 @@ pub mod model;
 #[path = "model_unavailable.rs"]
 pub mod model;
 pub mod query;
+#[cfg(feature = "semantic")]
+pub mod query_encoder;
 pub mod rank;
 pub mod relevant;
 pub mod scan;

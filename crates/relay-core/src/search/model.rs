@@ -6,14 +6,28 @@
 //! The folder holds `config.json`, `model.safetensors` (an `embeddings` matrix of F32, F16 or
 //! I8, optionally with per-token `weights` and a token-to-row `mapping`, as vocabulary-quantised
 //! models have) and `tokenizer.json` (read with the `tokenizers` crate).
+//!
+//! It may also hold `query/`, the transformer the table was fitted to: a query is then embedded
+//! by it ([`QueryEncoder`]), loaded on the first query, so keyword searches and embedding
+//! documents never pay for it. Without it, or with `[search] query_encoder = "static"`, a query
+//! is embedded by the table as documents are; a `query/` that does not load leaves the table,
+//! with a notice ([`Model::query_notice`]). The identity is the table's: stored vectors are
+//! documents', and the query encoder makes none.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use safetensors::{Dtype, SafeTensors};
 use sha2::{Digest, Sha256};
 
+use crate::search::query_encoder::QueryEncoder;
+use relay_store::config::{QueryEncoder as QueryEncoderSetting, SearchConfig};
+
 /// The files of a model folder, in the order the identity digests them.
 pub const FILES: [&str; 3] = ["config.json", "model.safetensors", "tokenizer.json"];
+
+/// The subfolder of a model folder that holds the transformer queries are embedded with.
+pub const QUERY_DIR: &str = "query";
 
 /// Most tokens of one text that count: Model2Vec's own limit. Longer texts are cut (their start
 /// says what they are about).
@@ -40,6 +54,18 @@ pub struct Model {
     mapping: Option<Vec<usize>>,
     /// Token ids left out of the mean: the unknown token and the special ones.
     skipped: Vec<u32>,
+    /// What the configuration asks to embed queries with (or what is wrong with it).
+    query_setting: Result<QueryEncoderSetting, String>,
+    /// What embeds queries, decided on the first query.
+    query: OnceLock<QuerySide>,
+}
+
+/// What embeds a model's queries.
+enum QuerySide {
+    /// The transformer of `query/`.
+    Transformer(std::sync::Arc<QueryEncoder>),
+    /// The static table, and why when a transformer was asked for and is there but unusable.
+    Static { notice: Option<String> },
 }
 
 impl std::fmt::Debug for Model {
@@ -53,6 +79,15 @@ impl std::fmt::Debug for Model {
 }
 
 impl Model {
+    /// Loads the model in `dir` as `[search]` configures it (none: the defaults). The query
+    /// side is loaded on the first query.
+    pub fn load_configured(dir: &Path, config: Option<&SearchConfig>) -> Result<Model, String> {
+        let mut model = Model::load(dir)?;
+        model.query_setting =
+            config.map_or(Ok(QueryEncoderSetting::default()), |c| c.query_encoder());
+        Ok(model)
+    }
+
     /// Loads the model in `dir`. The error says what is wrong with the folder, in words a user
     /// can act on.
     pub fn load(dir: &Path) -> Result<Model, String> {
@@ -145,6 +180,8 @@ impl Model {
             weights,
             mapping,
             skipped,
+            query_setting: Ok(QueryEncoderSetting::default()),
+            query: OnceLock::new(),
         })
     }
 
@@ -160,6 +197,41 @@ impl Model {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The normalised vector of a query: by the transformer of `query/` when there is one,
+    /// the configuration allows it and it loads (loaded on the first call), else as
+    /// [`Model::embed`] embeds a document. `None` when it holds no token to embed.
+    pub fn embed_query(&self, text: &str) -> Option<Vec<f32>> {
+        match self.query_side() {
+            QuerySide::Transformer(encoder) => match encoder.embed(text) {
+                Ok(vector) => vector,
+                // A text the transformer cannot take (its tokenizer fails) still has words.
+                Err(_) => self.embed(text),
+            },
+            QuerySide::Static { .. } => self.embed(text),
+        }
+    }
+
+    /// Why queries are embedded by the static table although the model folder holds a
+    /// transformer for them (it does not load, its vectors do not fit the table, or the
+    /// configuration is wrong); `None` when all is as configured. Loads the query side if no
+    /// query has yet, so a long-lived process can pay for it, and say so, when it starts.
+    pub fn query_notice(&self) -> Option<String> {
+        match self.query_side() {
+            QuerySide::Static { notice } => notice.clone(),
+            QuerySide::Transformer(_) => None,
+        }
+    }
+
+    /// Whether queries are embedded by the transformer (loading it if no query has yet).
+    pub fn queries_by_transformer(&self) -> bool {
+        matches!(self.query_side(), QuerySide::Transformer(_))
+    }
+
+    fn query_side(&self) -> &QuerySide {
+        self.query
+            .get_or_init(|| query_side(&self.path.join(QUERY_DIR), &self.query_setting, self.dims))
     }
 
     /// The normalised vector of `text`; `None` when it holds no token the model knows (an
@@ -230,6 +302,39 @@ impl Model {
             }
         }
         true
+    }
+}
+
+/// What embeds the queries of a model whose table has `dims` columns, its transformer being
+/// in `dir` if anywhere.
+fn query_side(dir: &Path, setting: &Result<QueryEncoderSetting, String>, dims: usize) -> QuerySide {
+    let fallback = "queries are embedded by the static table";
+    let encoder = match setting {
+        Ok(QueryEncoderSetting::Static) => return QuerySide::Static { notice: None },
+        Err(reason) => {
+            return QuerySide::Static {
+                notice: Some(format!("{reason}; {fallback}")),
+            };
+        }
+        Ok(QueryEncoderSetting::Transformer) if !dir.exists() => {
+            return QuerySide::Static { notice: None };
+        }
+        Ok(QueryEncoderSetting::Transformer) => QueryEncoder::load_shared(dir),
+    };
+    let notice = match encoder {
+        Ok(encoder) if encoder.dims() == dims => return QuerySide::Transformer(encoder),
+        Ok(encoder) => format!(
+            "the query transformer at {} makes vectors of {} dimensions and the model's table of {dims}, so they cannot meet; {fallback}",
+            dir.display(),
+            encoder.dims()
+        ),
+        Err(reason) => format!(
+            "the query transformer at {} does not load ({reason}); {fallback}",
+            dir.display()
+        ),
+    };
+    QuerySide::Static {
+        notice: Some(notice),
     }
 }
 
@@ -379,7 +484,7 @@ pub(crate) mod test_support {
             &data,
         )
         .unwrap();
-        let bytes = safetensors::serialize([("embeddings", view)], &None).unwrap();
+        let bytes = safetensors::serialize([("embeddings", view)], None).unwrap();
         std::fs::write(dir.join("model.safetensors"), bytes).unwrap();
         std::fs::write(dir.join("config.json"), r#"{"normalize": true}"#).unwrap();
     }
@@ -426,6 +531,85 @@ mod tests {
         assert_ne!(Model::load(dir.path()).unwrap().identity(), a);
     }
 
+    fn search_config(settings: &str) -> SearchConfig {
+        relay_store::config::Config::parse(&format!("[search]\n{settings}"))
+            .unwrap()
+            .search
+    }
+
+    /// A model folder with a tiny BERT of `hidden` dimensions in `query/`.
+    fn with_transformer(dir: &Path, hidden: usize) -> std::path::PathBuf {
+        model(dir);
+        let query = dir.join(QUERY_DIR);
+        let tokenizer = dir.join("tokenizer.json");
+        crate::search::query_encoder::test_support::write_bert(&query, &tokenizer, 4, hidden);
+        query
+    }
+
+    #[test]
+    fn without_a_transformer_queries_are_embedded_as_documents() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = model(dir.path());
+        assert_eq!(m.embed_query("bill invoice"), m.embed("bill invoice"));
+        assert_eq!(m.embed_query("zzz"), None);
+        assert_eq!(m.query_notice(), None, "no query/ is no news");
+        assert!(!m.queries_by_transformer());
+    }
+
+    #[test]
+    fn a_transformer_of_the_tables_width_embeds_queries_unless_configured_off() {
+        let dir = tempfile::tempdir().unwrap();
+        with_transformer(dir.path(), 2);
+        let m = Model::load(dir.path()).unwrap();
+        let v = m.embed_query("bill invoice").unwrap();
+        assert!(m.queries_by_transformer(), "{:?}", m.query_notice());
+        assert_eq!(m.query_notice(), None);
+        assert_eq!(v.len(), 2);
+        assert!((v.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-5);
+        assert_ne!(
+            Some(v),
+            m.embed("bill invoice"),
+            "the transformer's, not the table's"
+        );
+        assert_eq!(
+            m.embed("bill"),
+            Some(vec![1.0, 0.0]),
+            "documents stay static"
+        );
+        let identity = model(dir.path()).identity().to_string();
+        assert_eq!(m.identity(), identity, "the identity is the table's");
+
+        let off = search_config("query_encoder = \"static\"");
+        let m = Model::load_configured(dir.path(), Some(&off)).unwrap();
+        assert_eq!(m.embed_query("bill invoice"), m.embed("bill invoice"));
+        assert_eq!(m.query_notice(), None, "as configured");
+    }
+
+    #[test]
+    fn an_unusable_transformer_leaves_the_table_with_a_notice() {
+        let dir = tempfile::tempdir().unwrap();
+        let query = with_transformer(dir.path(), 4);
+        let m = Model::load(dir.path()).unwrap();
+        assert_eq!(m.embed_query("bill"), Some(vec![1.0, 0.0]));
+        let notice = m.query_notice().unwrap();
+        assert!(
+            notice.contains("4 dimensions") && notice.contains("table of 2"),
+            "{notice}"
+        );
+        std::fs::write(query.join("model.safetensors"), b"garbage").unwrap();
+        let m = Model::load(dir.path()).unwrap();
+        assert_eq!(m.embed_query("bill"), Some(vec![1.0, 0.0]));
+        let notice = m.query_notice().unwrap();
+        assert!(
+            notice.contains("does not load") && notice.contains("static table"),
+            "{notice}"
+        );
+        let typo = search_config("query_encoder = \"onnx\"");
+        let m = Model::load_configured(dir.path(), Some(&typo)).unwrap();
+        assert_eq!(m.embed_query("bill"), Some(vec![1.0, 0.0]));
+        assert!(m.query_notice().unwrap().contains("\"onnx\" is not one of"));
+    }
+
     #[test]
     fn broken_folders_say_what_is_wrong() {
         let dir = tempfile::tempdir().unwrap();
@@ -452,7 +636,7 @@ mod tests {
         let rows_only = {
             let data: Vec<u8> = [0f32, 1.0].iter().flat_map(|v| v.to_le_bytes()).collect();
             let view = safetensors::tensor::TensorView::new(Dtype::F32, vec![2, 1], &data).unwrap();
-            safetensors::serialize([("embeddings", view)], &None).unwrap()
+            safetensors::serialize([("embeddings", view)], None).unwrap()
         };
         std::fs::write(m.join("model.safetensors"), rows_only).unwrap();
         let e = Model::load(&m).unwrap_err();

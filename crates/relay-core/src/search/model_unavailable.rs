@@ -6,8 +6,13 @@
 use std::convert::Infallible;
 use std::path::Path;
 
+use relay_store::config::SearchConfig;
+
 /// The files of a model folder, in the order the identity digests them.
 pub const FILES: [&str; 3] = ["config.json", "model.safetensors", "tokenizer.json"];
+
+/// The subfolder of a model folder that holds the transformer queries are embedded with.
+pub const QUERY_DIR: &str = "query";
 
 /// A model that cannot exist in this build.
 #[derive(Debug)]
@@ -16,6 +21,11 @@ pub struct Model {
 }
 
 impl Model {
+    /// Always an error: this build has no embedding model.
+    pub fn load_configured(dir: &Path, _config: Option<&SearchConfig>) -> Result<Model, String> {
+        Model::load(dir)
+    }
+
     /// Always an error: this build has no embedding model.
     pub fn load(dir: &Path) -> Result<Model, String> {
         Err(format!(
@@ -38,6 +48,18 @@ impl Model {
     }
 
     pub fn embed(&self, _text: &str) -> Option<Vec<f32>> {
+        match self.never {}
+    }
+
+    pub fn embed_query(&self, _text: &str) -> Option<Vec<f32>> {
+        match self.never {}
+    }
+
+    pub fn query_notice(&self) -> Option<String> {
+        match self.never {}
+    }
+
+    pub fn queries_by_transformer(&self) -> bool {
         match self.never {}
     }
 }

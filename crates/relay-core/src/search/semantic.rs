@@ -67,7 +67,7 @@ pub fn model_path(store: Option<&Store>, choice: &ModelChoice) -> Option<PathBuf
 pub fn load_model(store: Option<&Store>, choice: &ModelChoice) -> ModelState {
     match model_path(store, choice) {
         None => ModelState::None,
-        Some(path) => match Model::load(&path) {
+        Some(path) => match Model::load_configured(&path, store.map(|s| &s.config().search)) {
             Ok(m) => ModelState::Loaded(Box::new(m)),
             Err(reason) => ModelState::Broken { path, reason },
         },
@@ -197,7 +197,7 @@ pub fn search(
     };
     // A query with no word the model knows has no vector: semantic search finds nothing,
     // and hybrid search is its keyword list alone.
-    let query = model.embed(query_text);
+    let query = model.embed_query(query_text);
     let mut semantic = match (&query, &snapshot) {
         (Some(query), Some(s)) => s.semantic(model, query, &q, depth),
         (Some(query), None) => {
