@@ -148,7 +148,7 @@ complete -c relay -n "__fish_relay_using_subcommand pull" -l as-of -d 'Read the 
 complete -c relay -n "__fish_relay_using_subcommand pull" -l mode -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword' -r -f -a "keyword\t''
 semantic\t''
 hybrid\t''"
-complete -c relay -n "__fish_relay_using_subcommand pull" -l model -d 'The embedding model\'s folder (a Model2Vec static model: config.json, model.safetensors, tokenizer.json); else `[search] model` in .relay/config.toml' -r -F
+complete -c relay -n "__fish_relay_using_subcommand pull" -l model -d 'The embedding model\'s folder (a Model2Vec static model: config.json, model.safetensors, tokenizer.json; with query/, the transformer that embeds queries, as scripts/fetch-model.sh makes it); else `[search] model` in .relay/config.toml' -r -F
 complete -c relay -n "__fish_relay_using_subcommand pull" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand pull" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand pull" -l color -d 'When to color human output' -r -f -a "auto\t''
@@ -636,7 +636,7 @@ complete -c relay -n "__fish_relay_using_subcommand search" -l as-of -d 'Read th
 complete -c relay -n "__fish_relay_using_subcommand search" -l mode -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword' -r -f -a "keyword\t''
 semantic\t''
 hybrid\t''"
-complete -c relay -n "__fish_relay_using_subcommand search" -l model -d 'The embedding model\'s folder (a Model2Vec static model: config.json, model.safetensors, tokenizer.json); else `[search] model` in .relay/config.toml' -r -F
+complete -c relay -n "__fish_relay_using_subcommand search" -l model -d 'The embedding model\'s folder (a Model2Vec static model: config.json, model.safetensors, tokenizer.json; with query/, the transformer that embeds queries, as scripts/fetch-model.sh makes it); else `[search] model` in .relay/config.toml' -r -F
 complete -c relay -n "__fish_relay_using_subcommand search" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand search" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand search" -l color -d 'When to color human output' -r -f -a "auto\t''
@@ -682,7 +682,7 @@ complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l max-tokens -
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l mode -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword' -r -f -a "keyword\t''
 semantic\t''
 hybrid\t''"
-complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l model -d 'The embedding model\'s folder (a Model2Vec static model: config.json, model.safetensors, tokenizer.json); else `[search] model` in .relay/config.toml' -r -F
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l model -d 'The embedding model\'s folder (a Model2Vec static model: config.json, model.safetensors, tokenizer.json; with query/, the transformer that embeds queries, as scripts/fetch-model.sh makes it); else `[search] model` in .relay/config.toml' -r -F
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l color -d 'When to color human output' -r -f -a "auto\t''

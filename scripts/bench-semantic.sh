@@ -36,9 +36,9 @@ work=${BENCH_DIR:-/tmp/relay-bench}
 model=${RELAY_MODEL:-$repo/target/models/minilm-l6-fitted}
 python=${BENCH_PYTHON:-$repo/target/model-venv/bin/python}
 
-for tool in jq hyperfine /usr/bin/time; do
+for tool in jq hyperfine curl /usr/bin/time; do
   command -v "$tool" > /dev/null || {
-    echo "bench-semantic.sh needs $tool (apt-get install jq hyperfine time)" >&2
+    echo "bench-semantic.sh needs $tool (apt-get install jq hyperfine curl time)" >&2
     exit 2
   }
 done
@@ -127,6 +127,38 @@ for entry in "${queries[@]}"; do
   /usr/bin/time -f %M -o "$res/rss/query_$name--numpy_brute_force.txt" \
     "$python" "$repo/scripts/model/brute_force.py" "$model" "$store/.relay" "$q" 5 > /dev/null
 done
+
+# 2b. The same queries through `relay serve`, where the model and its query transformer are
+# loaded once (as in `relay mcp`): curl against the HTTP API's relevant pull.
+echo "## served: hybrid and semantic queries through relay serve (model loaded once)"
+"$relay" serve --listen 127.0.0.1:0 > "$res/serve.out" 2> "$res/serve.err" &
+serve_pid=$!
+trap 'kill $serve_pid 2> /dev/null || true' EXIT
+for _ in $(seq 100); do
+  url=$(head -n 1 "$res/serve.out" | grep -o 'http://[0-9.:]*' || true)
+  [ -n "$url" ] && break
+  sleep 0.1
+done
+[ -n "$url" ] || {
+  echo "relay serve did not start:" >&2
+  cat "$res/serve.err" >&2
+  exit 1
+}
+curl -sf "$url/v1/projects/bench/packages?mode=relevant&query=warm&search=semantic&limit=5" > /dev/null
+for entry in "${queries[@]}"; do
+  name=${entry%%|*}
+  q=$(printf %s "${entry#*|}" | jq -sRr @uri)
+  hyperfine "${opts[@]}" --export-json "$res/hf-served_$name.json" \
+    -n "served hybrid" "curl -sf '$url/v1/projects/bench/packages?mode=relevant&query=$q&search=hybrid&limit=5'" \
+    -n "served semantic" "curl -sf '$url/v1/projects/bench/packages?mode=relevant&query=$q&search=semantic&limit=5'" \
+    -n "served keyword" "curl -sf '$url/v1/projects/bench/packages?mode=relevant&query=$q&search=keyword&limit=5'" \
+    > "$res/hf-served_$name.txt" 2>&1 || {
+    cat "$res/hf-served_$name.txt" >&2
+    exit 1
+  }
+  grep -E '^(Benchmark|  Time)' "$res/hf-served_$name.txt" | paste - - | sed -E 's/ +/ /g' || true
+done
+kill $serve_pid 2> /dev/null || true
 
 # 3. Incremental: a deposit, then the first semantic search after it (which embeds that one
 # package and keeps the rest of the file).

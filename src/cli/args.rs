@@ -166,7 +166,8 @@ pub struct ModeArgs {
     #[arg(long, value_parser = Mode::NAMES)]
     pub mode: Option<String>,
     /// The embedding model's folder (a Model2Vec static model: config.json,
-    /// model.safetensors, tokenizer.json); else `[search] model` in .relay/config.toml
+    /// model.safetensors, tokenizer.json; with query/, the transformer that embeds queries,
+    /// as scripts/fetch-model.sh makes it); else `[search] model` in .relay/config.toml
     #[arg(long, value_name = "PATH", env = "RELAY_MODEL")]
     pub model: Option<std::path::PathBuf>,
 }
