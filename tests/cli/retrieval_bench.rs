@@ -4,7 +4,7 @@
 //! `search_quality.rs`. Opt-in (it runs ~1,700 searches):
 //!
 //!   RELAY_TEST_MODEL=target/models/minilm-l6-fitted \
-//!     cargo test --release --test cli retrieval_benchmark -- --ignored --nocapture
+//!     cargo test --test cli retrieval_benchmark -- --ignored --nocapture
 //!
 //! `RELAY_BENCH_MODES=hybrid` (a comma-separated list) measures only those modes. It prints the table the README's quality figures come from. The floors the default test run
 //! keeps are in `search_semantic.rs`.
