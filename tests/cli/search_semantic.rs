@@ -195,6 +195,46 @@ fn without_a_model_search_is_keyword_search_and_says_once_how_to_get_more() {
     assert_eq!(c["capabilities"]["hybrid_search"], false);
 }
 
+/// A model whose `query/` does not load still searches by meaning, its queries embedded by the
+/// table, and says why once; `query_encoder = "static"` never looks at `query/`.
+#[test]
+fn a_broken_query_transformer_falls_back_to_the_table_and_says_so() {
+    let env = Env::new();
+    env.deposit("Memory leak in the image cache", &[]);
+    let model = env.path("model");
+    tiny_model(
+        &model,
+        &[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]],
+    );
+    std::fs::create_dir_all(model.join("query")).unwrap();
+    std::fs::write(model.join("query/config.json"), b"{}").unwrap();
+    let m = model.to_string_lossy().into_owned();
+    let r = env.run(&[
+        "search", "memory", "--model", &m, "--mode", "semantic", "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.json_lines()[0]["package"]["title"],
+        "Memory leak in the image cache"
+    );
+    assert_eq!(
+        r.stderr.matches("the query transformer at").count(),
+        1,
+        "said once: {}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("does not load"), "{}", r.stderr);
+    let config = env.path(".relay/config.toml");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str("\n[search]\nquery_encoder = \"static\"\n");
+    std::fs::write(&config, text).unwrap();
+    let r = env.run(&[
+        "search", "memory", "--model", &m, "--mode", "semantic", "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("query transformer"), "{}", r.stderr);
+}
+
 #[test]
 fn a_broken_model_falls_back_to_keyword_search_with_a_warning() {
     let env = Env::new();
