@@ -220,7 +220,7 @@ impl AgentFile {
         }
     }
 
-    fn agent(self) -> crate::ops::agents::session::Agent {
+    pub(crate) fn agent(self) -> crate::ops::agents::session::Agent {
         match self {
             AgentFile::Claude => crate::ops::agents::session::Agent::Claude,
             AgentFile::Codex => crate::ops::agents::session::Agent::Codex,
@@ -415,6 +415,32 @@ pub fn uninstall_agent(file: AgentFile, project_root: &Path) -> Result<Changes> 
         std::fs::remove_file(&backup).map_err(io(&backup))?;
     }
     Ok(vec![change])
+}
+
+/// relay's entries in the agent's hook file, event by event in the file's order (`None` when
+/// there is no file); see `probe`.
+pub(crate) fn installed_commands(
+    file: AgentFile,
+    project_root: &Path,
+) -> Result<Option<Vec<crate::ops::agents::probe::InstalledHook>>> {
+    let Some(settings) = read_json(&file.path(project_root))? else {
+        return Ok(None);
+    };
+    let mut found = Vec::new();
+    let events = settings.get("hooks").and_then(Value::as_object);
+    for (event, groups) in events.into_iter().flatten() {
+        let hooks = groups.as_array().into_iter().flatten();
+        let hooks = hooks.filter_map(|g| g.get("hooks").and_then(Value::as_array));
+        for command in hooks.flatten().filter_map(|h| h.get("command")?.as_str()) {
+            if is_relay_command(command) {
+                found.push(crate::ops::agents::probe::InstalledHook {
+                    event: event.clone(),
+                    command: command.to_string(),
+                });
+            }
+        }
+    }
+    Ok(Some(found))
 }
 
 /// Where git keeps the hooks of the repository at `cwd` (honouring `core.hooksPath`).

@@ -3,6 +3,7 @@
 
 pub mod auto;
 pub mod hooks;
+pub mod probe;
 pub mod queue;
 pub mod session;
 pub mod transcript;
