@@ -25,9 +25,20 @@ pub fn git(cwd: &Path, args: &[&str]) -> Option<String> {
     (!text.is_empty()).then(|| text.to_string())
 }
 
-/// The full id of HEAD when `cwd` is inside a git work tree with at least one commit.
+/// The full id of HEAD when `cwd` is inside a git work tree with at least one commit. Outside
+/// any work tree (no `.git` in `cwd` or a folder above it) no git process is started: a
+/// deposit in a plain folder costs no fork.
 pub fn head_commit(cwd: &Path) -> Option<String> {
+    if !inside_work_tree(cwd) {
+        return None;
+    }
     git(cwd, &["rev-parse", "--verify", "--quiet", "HEAD"])
+}
+
+/// Whether `cwd` or a folder above it holds `.git` (a folder, or the file of a linked work tree
+/// or a submodule): where git would find a repository without `GIT_DIR`.
+pub fn inside_work_tree(cwd: &Path) -> bool {
+    cwd.ancestors().any(|dir| dir.join(".git").exists())
 }
 
 /// `git config user.email`, if set.
@@ -426,6 +437,22 @@ mod tests {
             .expect("git runs");
         assert!(out.status.success(), "git {args:?}: {out:?}");
         String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    #[test]
+    fn head_is_read_inside_a_work_tree_and_no_git_runs_outside_one() {
+        let plain = tempfile::tempdir().unwrap();
+        assert!(!super::inside_work_tree(plain.path()));
+        assert_eq!(super::head_commit(plain.path()), None);
+        let repo = tempfile::tempdir().unwrap();
+        run(repo.path(), &["init", "-q"]);
+        let nested = repo.path().join("a/b");
+        std::fs::create_dir_all(&nested).unwrap();
+        assert!(super::inside_work_tree(&nested));
+        assert_eq!(super::head_commit(&nested), None, "no commit yet");
+        run(repo.path(), &["commit", "-q", "--allow-empty", "-m", "one"]);
+        let head = run(repo.path(), &["rev-parse", "HEAD"]);
+        assert_eq!(super::head_commit(&nested).as_deref(), Some(head.trim()));
     }
 
     fn git_installed() -> bool {
