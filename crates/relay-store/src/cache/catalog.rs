@@ -63,6 +63,11 @@ impl MonthCatalog {
         })
     }
 
+    /// Whether the month's index met lines it could not read (reported when it was loaded).
+    pub fn damaged(&self) -> bool {
+        self.view.damaged
+    }
+
     /// The package id of `entry`.
     pub fn id(&self, entry: &Entry) -> &str {
         self.view.doc_id(entry.doc).unwrap_or_default()

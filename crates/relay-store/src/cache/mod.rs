@@ -15,6 +15,7 @@ pub mod file_hashes;
 mod indexes;
 pub mod lite;
 pub mod packages;
+pub mod summary;
 pub mod terms;
 pub mod types;
 pub mod vectors;
@@ -71,6 +72,15 @@ pub const VECTORS: Index = Index {
 /// (`types.rs`). `tail_limit` is unused: a grown log's new bytes are always scanned.
 pub const TYPES: Index = Index {
     name: "types",
+    format: 1,
+    tail_limit: 0,
+};
+
+/// What `relay status` counts of each monthly package log (`summary.rs`): packages by type
+/// and status, and the newest one's time. `tail_limit` is unused: a log that changed at all is
+/// counted again.
+pub const SUMMARY: Index = Index {
+    name: "summary",
     format: 1,
     tail_limit: 0,
 };
@@ -145,7 +155,7 @@ impl std::hash::Hasher for KeyHasher {
 }
 
 /// Removes every file under `cache_dir` made from the bytes of `log`, a package log (its
-/// package index, vectors and types) or a project's fact log (its fact index, which keeps a
+/// package index, vectors, types and status summary) or a project's fact log (its fact index, which keeps a
 /// copy of the current facts' lines), and the log's witness entry. `relay purge` calls it
 /// for each log it rewrites, so that no copy or trace of a purged line stays in `cache/`; the
 /// next read builds what it needs from the log as it is now.
@@ -163,6 +173,7 @@ pub fn forget_log(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
             packages::index_path(cache_dir, log),
             vectors::vectors_path(cache_dir, log),
             types::file_path(cache_dir, log),
+            summary::file_path(cache_dir, log),
         ],
     };
     for file in files {
@@ -193,6 +204,21 @@ impl Index {
     /// The folder of this index under `cache_dir`.
     pub fn dir(&self, cache_dir: &Path) -> PathBuf {
         cache_dir.join(format!("{}-v{}", self.name, self.format))
+    }
+
+    /// This index's JSON file for the monthly package log `log`:
+    /// `<dir>/<project>/<month>.json`.
+    pub(crate) fn month_file(&self, cache_dir: &Path, log: &Path) -> PathBuf {
+        let name = |s: Option<&std::ffi::OsStr>| s.map(|s| s.to_string_lossy().into_owned());
+        let project = name(
+            log.parent()
+                .and_then(Path::parent)
+                .and_then(Path::file_name),
+        );
+        let month = name(log.file_stem());
+        self.dir(cache_dir)
+            .join(project.unwrap_or_default())
+            .join(format!("{}.json", month.unwrap_or_default()))
     }
 }
 

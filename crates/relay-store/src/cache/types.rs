@@ -28,17 +28,7 @@ struct TypesFile {
 }
 
 pub(super) fn file_path(cache_dir: &Path, log: &Path) -> PathBuf {
-    let name = |s: Option<&std::ffi::OsStr>| s.map(|s| s.to_string_lossy().into_owned());
-    let project = name(
-        log.parent()
-            .and_then(Path::parent)
-            .and_then(Path::file_name),
-    );
-    let month = name(log.file_stem());
-    TYPES
-        .dir(cache_dir)
-        .join(project.unwrap_or_default())
-        .join(format!("{}.json", month.unwrap_or_default()))
+    TYPES.month_file(cache_dir, log)
 }
 
 /// Adds the tracked packages of the complete lines in `bytes` to `ids`.

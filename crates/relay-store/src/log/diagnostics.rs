@@ -65,6 +65,12 @@ impl Diagnostics {
         });
     }
 
+    /// Whether a warning gathered so far is about the file at `path`.
+    pub fn about(&self, path: &Path) -> bool {
+        let w = self.warnings.lock().unwrap_or_else(|p| p.into_inner());
+        w.iter().any(|x| x.path == path)
+    }
+
     /// Takes the warnings gathered so far.
     pub fn take(&self) -> Vec<Warning> {
         std::mem::take(&mut *self.warnings.lock().unwrap_or_else(|p| p.into_inner()))

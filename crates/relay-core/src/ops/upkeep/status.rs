@@ -113,14 +113,12 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
     let projects: Vec<Project> = crate::ops::projects::list(store)?;
     for project in &projects {
         let mut count = 0;
-        let mut tally = |ptype: &str, status: Status| {
-            count += 1;
-            *s.packages_by_type.entry(ptype.to_string()).or_default() += 1;
-            *s.packages_by_status
-                .entry(status.as_str().to_string())
-                .or_default() += 1;
-            if status == Status::AwaitingReview {
-                s.awaiting_review += 1;
+        let mut tally = |ptype: &str, status: &str, n: usize| {
+            count += n;
+            *s.packages_by_type.entry(ptype.to_string()).or_default() += n;
+            *s.packages_by_status.entry(status.to_string()).or_default() += n;
+            if status == Status::AwaitingReview.as_str() {
+                s.awaiting_review += n;
             }
         };
         let mut note_time = |at: time::Timestamp, text: &str| {
@@ -129,28 +127,41 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
             }
         };
         if store.config().search_index() {
-            relay_store::cache::catalog::warm(store, project.id())?;
-            // Counted from the logs' catalogs: a line is read only for the newest package's
-            // time as written, or a type the catalog could not hold.
-            for log in store.package_logs(project.id())? {
-                let month = relay_store::cache::catalog::MonthCatalog::load(store, &log)?;
-                for (i, e) in month.entries.iter().enumerate() {
-                    match (month.package_type(e), i == 0) {
-                        (Some(t), false) => tally(t, e.status),
-                        _ => {
-                            if let Some(p) = month.read(store, e)? {
-                                let pkg = &p.package;
-                                tally(pkg.package_type(), pkg.status());
-                                note_time(pkg.created_at(), pkg.created_at_str());
-                            }
-                        }
+            // Counted from each month's summary (a small file per month, kept while its log
+            // is unchanged); the months that changed are counted from their catalogs, their
+            // indexes brought up to date first (months in parallel).
+            use relay_store::cache::{catalog, summary};
+            let logs = store.package_logs(project.id())?;
+            let mut months = Vec::with_capacity(logs.len());
+            let mut changed = Vec::new();
+            for log in &logs {
+                match summary::saved(store, log)? {
+                    Some(m) => months.push(m),
+                    None => changed.push(log),
+                }
+            }
+            if !changed.is_empty() {
+                catalog::warm(store, project.id())?;
+            }
+            for log in changed {
+                months.push(summary::count_and_save(store, log)?);
+            }
+            for month in &months {
+                for (ptype, statuses) in &month.counts {
+                    for (status, n) in statuses {
+                        tally(ptype, status, *n as usize);
                     }
+                }
+                if let Some(text) = &month.newest
+                    && let Ok(at) = time::parse(text)
+                {
+                    note_time(at, text);
                 }
             }
         } else {
             for p in store.current_packages(project.id())?.values() {
                 let pkg = &p.package;
-                tally(pkg.package_type(), pkg.status());
+                tally(pkg.package_type(), pkg.status().as_str(), 1);
                 note_time(pkg.created_at(), pkg.created_at_str());
             }
         }
@@ -165,8 +176,14 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
         s.facts.total += facts_total;
         s.facts.live += facts_live;
         // Counted from compact slots: parsed, ten thousand sessions take tens of MB.
+        let sessions_log = store.layout().sessions_file(project.id());
         let (total, open) =
-            crate::ops::export::count_open::<relay_wire::Session>(store, project.id())?;
+            relay_store::cache::summary::log_counts(store, &sessions_log, "sessions", || {
+                let (total, open) =
+                    crate::ops::export::count_open::<relay_wire::Session>(store, project.id())?;
+                Ok((total as u64, open as u64))
+            })?;
+        let (total, open) = (total as usize, open as usize);
         s.sessions.total += total;
         s.sessions.live += open;
         let (packages, facts) = store.retractions(project.id())?.counts();
@@ -203,4 +220,87 @@ pub fn to_json(store: &Store, s: &StoreStatus, warnings: &[Warning]) -> Result<V
     v["store"] = json!(store.root().display().to_string());
     v["warnings"] = json!(w);
     Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::packages::deposit::{deposit, test_support};
+    use relay_store::cache::{Check, summary};
+
+    fn package(
+        title: &str,
+        created_at: &str,
+        package_type: &str,
+    ) -> serde_json::Map<String, Value> {
+        json!({"title": title, "created_at": created_at, "package_type": package_type})
+            .as_object()
+            .unwrap()
+            .clone()
+    }
+
+    #[test]
+    fn counts_come_from_month_summaries_that_follow_every_change_of_their_logs() {
+        let (_dir, store) = test_support::store_with(&["demo"]);
+        let ctx = test_support::context("demo");
+        deposit(
+            &store,
+            package("a", "2026-01-05T00:00:00Z", "standard"),
+            &ctx,
+        )
+        .unwrap();
+        deposit(
+            &store,
+            package("b", "2026-01-06T00:00:00Z", "handoff"),
+            &ctx,
+        )
+        .unwrap();
+        let mut review = package("c", "2026-02-01T00:00:00Z", "standard");
+        review.insert("status".into(), json!("awaiting_review"));
+        let c = deposit(&store, review, &ctx).unwrap();
+        let first = status(&store).unwrap();
+        assert_eq!(first.packages, 3);
+        assert_eq!(first.packages_by_type["standard"], 2);
+        assert_eq!(first.awaiting_review, 1);
+        assert_eq!(first.last_deposit.as_deref(), Some("2026-02-01T00:00:00Z"));
+        let logs = store.package_logs("demo").unwrap();
+        for log in &logs {
+            assert!(
+                summary::saved(&store, log).unwrap().is_some(),
+                "{log:?} is summarised"
+            );
+            assert_eq!(summary::check(&store, log).unwrap(), Check::Sound);
+        }
+        // A review appends a version: the month is counted again.
+        test_support::approve(&store, c.package.id());
+        let reviewed = status(&store).unwrap();
+        assert_eq!(reviewed.packages, 3);
+        assert_eq!(reviewed.awaiting_review, 0);
+        assert_eq!(reviewed.packages_by_status["complete"], 3);
+        // A log rewritten in place (a checkout of another version) is counted again, and a
+        // summary whose counts were tampered with is stale to verify.
+        let january = &logs[0];
+        let text = std::fs::read_to_string(january).unwrap();
+        let one_line: String = text.lines().next().unwrap().to_string() + "\n";
+        std::fs::write(january, &one_line).unwrap();
+        assert_eq!(status(&store).unwrap().packages, 2);
+        let cache = store.layout().cache_dir();
+        let file = std::fs::read_dir(cache.join("summary-v1/demo"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| {
+                p.file_stem()
+                    .is_some_and(|s| january.file_stem() == Some(s))
+            })
+            .unwrap();
+        let tampered = std::fs::read_to_string(&file)
+            .unwrap()
+            .replace(":1}", ":7}");
+        std::fs::write(&file, tampered).unwrap();
+        assert!(matches!(
+            summary::check(&store, january).unwrap(),
+            Check::Stale(_)
+        ));
+    }
 }

@@ -17,6 +17,7 @@ use relay_wire::error::{Error, Result};
 pub(super) enum Stale {
     Packages(PathBuf),
     Types(PathBuf),
+    Summary(PathBuf),
     Facts(String),
 }
 
@@ -46,6 +47,13 @@ pub(super) fn stale(store: &Store) -> Result<Vec<(Stale, PathBuf, String)>> {
                     Stale::Types(log.clone()),
                     log.clone(),
                     format!("types index: {why}"),
+                ));
+            }
+            if let Check::Stale(why) = relay_store::cache::summary::check(store, &log)? {
+                out.push((
+                    Stale::Summary(log.clone()),
+                    log.clone(),
+                    format!("status summary: {why}"),
                 ));
             }
         }
@@ -87,6 +95,10 @@ pub(super) fn rebuild(store: &Store) -> Result<Vec<String>> {
         match &which {
             Stale::Packages(log) => indexes.rebuild_packages(log).map_err(io(log))?,
             Stale::Types(log) => indexes.remove_types(log).map_err(io(log))?,
+            Stale::Summary(log) => {
+                relay_store::cache::summary::remove(&store.layout().cache_dir(), log)
+                    .map_err(io(log))?
+            }
             Stale::Facts(project) => store.rebuild_fact_index(project)?,
         }
         let rel = log.strip_prefix(store.root()).unwrap_or(&log);
