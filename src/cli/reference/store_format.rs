@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::markdown::{code, table, text};
-use relay_store::cache::{self, FACTS, FILE_HASHES, Index, PACKAGES, TYPES, VECTORS};
+use relay_store::cache::{self, FACTS, FILE_HASHES, Index, PACKAGES, SUMMARY, TYPES, VECTORS};
 use relay_store::layout::{
     self, CACHE_DIR, LOCAL_DIR, PACKAGES_DIR, PROJECTS_DIR, STORE_DIR, encode_project_dir,
 };
@@ -185,6 +185,13 @@ pub fn page() -> String {
             )),
             code(&folder(&TYPES)),
             TYPES.format.to_string(),
+        ],
+        vec![
+            text(
+                "What status counts: per monthly log its packages by type and status and the newest one's time; per project its sessions and open sessions",
+            ),
+            code(&folder(&SUMMARY)),
+            SUMMARY.format.to_string(),
         ],
         vec![
             text(
