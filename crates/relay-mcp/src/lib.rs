@@ -1,5 +1,6 @@
 //! The Model Context Protocol server behind `relay mcp`: JSON-RPC 2.0 over stdio, one message
-//! per line (MCP's stdio transport), serving the tools of [`tools`].
+//! per line (MCP's stdio transport), serving the tools of [`tools`]. Its own crate, so that
+//! `relay serve` (relay-server) can carry the same server over HTTP.
 //!
 //! Written by hand over serde_json rather than with the official Rust SDK (rmcp): a stdio
 //! server that only offers tools needs five methods (`initialize`, `ping`, `tools/list`,
