@@ -1380,7 +1380,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --version 'Print version'
         }
         &'relay;serve'= {
-            cand --listen 'The address to listen on, IP:PORT (port 0: any free port). Only loopback until a token exists'
+            cand --listen 'The address to listen on, IP:PORT or NAME:PORT (localhost:7700 binds loopback; port 0: any free port). Only loopback until a token exists'
             cand --max-body 'The largest request body, in bytes (larger: 413)'
             cand --timeout 'Seconds a request may take to arrive and be answered (slower: 408, or for headers the connection is closed)'
             cand --model 'The embedding model for semantic and hybrid search (see `relay search --help`)'

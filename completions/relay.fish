@@ -1152,7 +1152,7 @@ complete -c relay -n "__fish_relay_using_subcommand watch" -l allow-secrets -d '
 complete -c relay -n "__fish_relay_using_subcommand watch" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand watch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand watch" -s V -l version -d 'Print version'
-complete -c relay -n "__fish_relay_using_subcommand serve" -l listen -d 'The address to listen on, IP:PORT (port 0: any free port). Only loopback until a token exists' -r
+complete -c relay -n "__fish_relay_using_subcommand serve" -l listen -d 'The address to listen on, IP:PORT or NAME:PORT (localhost:7700 binds loopback; port 0: any free port). Only loopback until a token exists' -r
 complete -c relay -n "__fish_relay_using_subcommand serve" -l max-body -d 'The largest request body, in bytes (larger: 413)' -r
 complete -c relay -n "__fish_relay_using_subcommand serve" -l timeout -d 'Seconds a request may take to arrive and be answered (slower: 408, or for headers the connection is closed)' -r
 complete -c relay -n "__fish_relay_using_subcommand serve" -l model -d 'The embedding model for semantic and hybrid search (see `relay search --help`)' -r -F

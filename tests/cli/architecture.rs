@@ -49,8 +49,12 @@ fn each_crate_depends_only_on_the_layers_below_it() {
         ("relay_store", &["relay_wire"][..]),
         ("relay_core", &["relay_wire", "relay_store"][..]),
         (
-            "relay_server",
+            "relay_mcp",
             &["relay_wire", "relay_store", "relay_core"][..],
+        ),
+        (
+            "relay_server",
+            &["relay_wire", "relay_store", "relay_core", "relay_mcp"][..],
         ),
         ("relay_conformance", &["relay_wire"][..]),
     ]);
@@ -312,11 +316,11 @@ fn the_graph_sees_imports() {
     has("relay::cli::cmd::conformance", "relay_conformance");
 }
 
-/// The imports that cross between the binary's two transports: `relay::mcp` importing
-/// anything of `relay::cli`, or `relay::cli` anything of `relay::mcp` outside the command
-/// that starts the server (`relay::cli::cmd::mcp`).
+/// The imports that cross between two transports: `relay_mcp` importing anything of
+/// `relay::cli` (its manifest cannot name the binary either), or `relay::cli` anything of
+/// `relay_mcp` outside the command that starts the server (`relay::cli::cmd::mcp`).
 fn transport_crossings(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
-    let (cli, mcp, starter) = ("relay::cli", "relay::mcp", "relay::cli::cmd::mcp");
+    let (cli, mcp, starter) = ("relay::cli", "relay_mcp", "relay::cli::cmd::mcp");
     let mut crossings = Vec::new();
     for (from, targets) in edges {
         for to in targets {
@@ -335,8 +339,8 @@ fn transport_crossings(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String
 fn mcp_and_cli_import_nothing_of_each_other() {
     let edges = graph();
     // A check that reads nothing would pass; the command that starts the server imports it.
-    assert!(edges["relay::cli::cmd::mcp"].contains("relay::mcp"));
-    assert!(edges.keys().any(|m| m.starts_with("relay::mcp::")));
+    assert!(edges["relay::cli::cmd::mcp"].contains("relay_mcp"));
+    assert!(edges.keys().any(|m| m.starts_with("relay_mcp::")));
     let crossings = transport_crossings(&edges);
     assert!(
         crossings.is_empty(),
@@ -348,13 +352,13 @@ fn mcp_and_cli_import_nothing_of_each_other() {
 #[test]
 fn a_transport_crossing_is_caught() {
     let edges: BTreeMap<String, BTreeSet<String>> = [
-        ("relay::mcp::handlers", "relay::cli::args"),
-        ("relay::mcp", "relay::cli"),
-        ("relay::cli::cmd::pull", "relay::mcp::tools"),
-        ("relay::cli::reference", "relay::mcp"),
-        ("relay::cli::cmd::mcp", "relay::mcp"),
-        ("relay::mcp::call", "relay_core::request"),
-        ("relay::climate", "relay::mcp"),
+        ("relay_mcp::handlers", "relay::cli::args"),
+        ("relay_mcp", "relay::cli"),
+        ("relay::cli::cmd::pull", "relay_mcp::tools"),
+        ("relay::cli::reference", "relay_mcp"),
+        ("relay::cli::cmd::mcp", "relay_mcp"),
+        ("relay_mcp::call", "relay_core::request"),
+        ("relay::climate", "relay_mcp"),
     ]
     .into_iter()
     .map(|(from, to)| (from.to_string(), BTreeSet::from([to.to_string()])))
@@ -362,10 +366,10 @@ fn a_transport_crossing_is_caught() {
     assert_eq!(
         transport_crossings(&edges),
         [
-            "relay::cli::cmd::pull -> relay::mcp::tools",
-            "relay::cli::reference -> relay::mcp",
-            "relay::mcp -> relay::cli",
-            "relay::mcp::handlers -> relay::cli::args",
+            "relay::cli::cmd::pull -> relay_mcp::tools",
+            "relay::cli::reference -> relay_mcp",
+            "relay_mcp -> relay::cli",
+            "relay_mcp::handlers -> relay::cli::args",
         ]
     );
 }

@@ -36,6 +36,7 @@ mod import_rules;
 mod indexes;
 mod init_projects;
 mod mcp;
+mod mcp_http;
 mod memory;
 mod numbers;
 mod onboard;

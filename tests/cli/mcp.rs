@@ -136,7 +136,12 @@ fn mcp_initialize_negotiates_the_version_and_lists_every_tool_with_a_schema() {
     assert_eq!(replies.len(), 4, "a notification gets no reply");
     let init = &replies[0]["result"];
     assert_eq!(init["protocolVersion"], "2024-11-05");
-    assert_eq!(init["capabilities"], json!({"tools": {}}));
+    // Resources (each project's feed) are listed and read; stdio sends nothing unasked, so
+    // it offers no subscriptions (relay serve's /mcp does).
+    assert_eq!(
+        init["capabilities"],
+        json!({"tools": {}, "resources": {"subscribe": false, "listChanged": false}})
+    );
     assert_eq!(init["serverInfo"]["name"], "relay");
     assert_eq!(init["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
     assert!(init["instructions"].as_str().unwrap().contains("`orient`"));
@@ -563,7 +568,7 @@ fn mcp_tool_errors_name_the_spec_code_and_protocol_errors_are_json_rpc_errors() 
             json!({"mode": "specific", "id": "pkg_00000000000000000000000000000000"}),
         ),
         json!("not a request"),
-        request(3, "resources/list", json!({})),
+        request(3, "prompts/list", json!({})),
         call(4, "no_such_tool", json!({})),
         call(5, "deposit", json!({"description": "no title"})),
         call(6, "pull", json!({"mode": "latest", "limit": "ten"})),
@@ -833,4 +838,50 @@ fn mcp_orient_fits_max_chars_or_max_tokens_and_counts_what_it_left_out() {
         fitted["x-omitted"]["commands"],
         json!(["relay pull --project demo --latest 1"])
     );
+}
+
+/// Each project's feed is a resource, listed and read (its newest packages, as `pull` gives
+/// them); stdio sends nothing unasked, so subscribing is for `relay serve`'s /mcp.
+#[test]
+fn mcp_resources_list_and_read_each_project_s_feed() {
+    let env = Env::new();
+    let id = env.deposit("Feed entry", &[]);
+    let replies = serve(
+        &env,
+        &[
+            request(2, "resources/list", json!({})),
+            request(
+                3,
+                "resources/read",
+                json!({"uri": "relay://projects/demo/packages"}),
+            ),
+            request(
+                4,
+                "resources/read",
+                json!({"uri": "relay://projects/nope/packages"}),
+            ),
+            request(
+                5,
+                "resources/subscribe",
+                json!({"uri": "relay://projects/demo/packages"}),
+            ),
+        ],
+    );
+    let listed = &replies[0]["result"]["resources"];
+    assert_eq!(
+        listed[0]["uri"], "relay://projects/demo/packages",
+        "{listed}"
+    );
+    assert_eq!(listed[0]["mimeType"], "application/json");
+    let text = replies[1]["result"]["contents"][0]["text"]
+        .as_str()
+        .unwrap();
+    let packages: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(
+        packages["packages"][0]["package_id"],
+        id.as_str(),
+        "{packages}"
+    );
+    assert_eq!(replies[2]["error"]["code"], -32002, "{}", replies[2]);
+    assert_eq!(replies[3]["error"]["code"], -32601, "{}", replies[3]);
 }

@@ -50,7 +50,7 @@ impl Served {
     /// Runs relay with `all` and reads the first line of its stdout, which holds the URL the
     /// server bound; returns the server and that line.
     #[track_caller]
-    fn launch(env: &Env, all: &[&str]) -> (Served, String) {
+    pub fn launch(env: &Env, all: &[&str]) -> (Served, String) {
         let stderr = env.dir.join(format!("serve-{}.stderr", std::process::id()));
         let mut child = env
             .command(all)

@@ -22,7 +22,7 @@ use super::auth::{Access, Credentials, ProjectCall};
 use super::extract::Params;
 use super::reply::{ApiError, error_body};
 use super::state::AppState;
-use relay_core::ops::watch::{self, Event, Scope, Until, Watch};
+use relay_core::ops::watch::{Event, Scope, Watch};
 use relay_core::request::watch::WatchRequest;
 use relay_wire::error::Error;
 
@@ -143,25 +143,17 @@ pub async fn events(
         })
         .await?;
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(BACKLOG);
-    let call_state = state.clone();
-    let shutdown = state.shutdown.clone();
-    tokio::task::spawn_blocking(move || {
-        let mut w = opened;
-        let mut stop = || tx.is_closed() || *shutdown.borrow();
-        // A failed read ends the stream; the client reconnects from its last id.
-        let _ = watch::follow(
-            &state.store,
-            &mut w,
-            Until::default(),
-            &mut stop,
-            &mut |e| Ok(tx.blocking_send(e).is_ok()),
-        );
-    });
+    let sender = tx.clone();
+    state.follow(
+        opened,
+        move || sender.is_closed(),
+        move |e| tx.blocking_send(e).is_ok(),
+    );
     let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + RECHECK, RECHECK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let follow = Follow {
         rx,
-        state: call_state,
+        state,
         credentials,
         project,
         checked: None,

@@ -1,5 +1,6 @@
 //! The HTTP transport behind `relay serve`: the spec's §9.1 mapping of the operations, with
-//! bearer tokens (§9.2). It sits beside `cli` and `mcp` and imports neither: it parses
+//! bearer tokens (§9.2), and the MCP server of `relay-mcp` at `/mcp` ([`mcp_http`], MCP's
+//! Streamable HTTP transport). It imports nothing of the CLI: it parses
 //! requests ([`reply`]), resolves who acts ([`auth`], through `ops::trust::attribution`), calls `ops`
 //! ([`routes`], [`facts`], [`sessions`], [`events`]) and answers JSON (or a stream of events); it never prints, and its failures are
 //! [`relay_wire::Error`]s whose statuses come from `error::Code::http_status`.
@@ -18,6 +19,7 @@ pub mod extract;
 mod facts;
 pub mod guard;
 pub mod logins;
+pub mod mcp_http;
 mod params;
 mod projects;
 pub mod reply;
@@ -48,6 +50,40 @@ pub use state::{AppState, Shared, WarningSink};
 pub const DEFAULT_MAX_BODY: usize = 4 << 20;
 /// How long a request may take to arrive and be answered, by default.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The address `relay serve --listen` names: `IP:PORT` (`[::1]:7700` for IPv6), or
+/// `NAME:PORT` with a host name resolved by the system (`localhost:7700`). Of a name's
+/// addresses, a loopback one is taken first (IPv4 before IPv6), so `localhost` binds
+/// loopback only, as `127.0.0.1` does; a name that resolves elsewhere binds there, under the
+/// rules of any other address (a token must exist).
+pub fn listen_address(text: &str) -> Result<SocketAddr> {
+    if let Ok(address) = text.parse::<SocketAddr>() {
+        return Ok(address);
+    }
+    let bad = |why: String| {
+        Error::InvalidInput(format!(
+            "`{text}` is not an address to listen on: give IP:PORT or NAME:PORT \
+             (127.0.0.1:7700, localhost:7700, 0.0.0.0:7700){why}"
+        ))
+    };
+    let Some((name, port)) = text.rsplit_once(':') else {
+        return Err(bad(String::new()));
+    };
+    let port: u16 = port
+        .parse()
+        .map_err(|_| bad(format!("; `{port}` is not a port")))?;
+    if name.is_empty() || name.contains(['[', ']', '/', ' ']) {
+        return Err(bad(String::new()));
+    }
+    let resolved: Vec<SocketAddr> = std::net::ToSocketAddrs::to_socket_addrs(&(name, port))
+        .map_err(|e| bad(format!("; `{name}` does not resolve: {e}")))?
+        .collect();
+    let rank = |a: &SocketAddr| (!a.ip().is_loopback(), !a.is_ipv4());
+    resolved
+        .into_iter()
+        .min_by_key(rank)
+        .ok_or_else(|| bad(format!("; `{name}` resolves to no address")))
+}
 
 /// How to serve.
 pub struct Options {
@@ -114,6 +150,7 @@ impl Server {
             timeout: options.timeout,
             warnings: options.warnings,
             logins: logins::Logins::new()?,
+            mcp_sessions: mcp_http::Sessions::default(),
             shutdown,
         });
         Ok(Server {
@@ -241,5 +278,36 @@ impl Signals {
         }
         #[cfg(not(unix))]
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listen_takes_an_ip_or_a_name_that_resolves_loopback_first() {
+        assert_eq!(
+            listen_address("127.0.0.1:7700").unwrap(),
+            "127.0.0.1:7700".parse().unwrap()
+        );
+        assert_eq!(
+            listen_address("[::1]:0").unwrap(),
+            "[::1]:0".parse().unwrap()
+        );
+        let local = listen_address("localhost:7701").unwrap();
+        assert!(local.ip().is_loopback(), "{local}");
+        assert_eq!(local.port(), 7701);
+        assert_eq!(listen_address("LOCALHOST:0").unwrap().port(), 0);
+        for bad in [
+            "localhost",
+            "localhost:http",
+            ":7700",
+            "local host:1",
+            "7700",
+        ] {
+            let e = listen_address(bad).unwrap_err().to_string();
+            assert!(e.contains("not an address to listen on"), "{bad}: {e}");
+        }
     }
 }

@@ -213,6 +213,19 @@ pub const ROUTES: &[Route] = &[
         "Agent Memory Protocol status: what the server holds and offers.",
     ),
     route(
+        "POST",
+        "/mcp",
+        Auth::Read,
+        "MCP over Streamable HTTP: one JSON-RPC message, the tools of `relay mcp`; `initialize` opens a session (`Mcp-Session-Id`). A token's scope goes with each tool call: a read-only token's writes are tool errors.",
+    ),
+    route(
+        "GET",
+        "/mcp",
+        Auth::Read,
+        "MCP's server-to-client stream (SSE) of a session: `notifications/resources/updated` when a record lands in a subscribed project feed.",
+    ),
+    route("DELETE", "/mcp", Auth::Read, "Ends an MCP session."),
+    route(
         "GET",
         "/",
         Auth::Read,

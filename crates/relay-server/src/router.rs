@@ -17,7 +17,7 @@ use super::routes::{
     reviews,
 };
 use super::state::AppState;
-use super::{amp, console, events, facts, projects, sessions};
+use super::{amp, console, events, facts, mcp_http, projects, sessions};
 
 /// Every route, without the fallbacks and limits [`router`] adds. A new route goes here, so
 /// that it gets them too.
@@ -61,6 +61,12 @@ pub fn routes() -> Router<AppState> {
         .route("/amp/records", get(amp::list))
         .route("/amp/records/{id}", get(amp::get).delete(amp::delete))
         .route("/amp/status", get(amp::status))
+        .route(
+            "/mcp",
+            post(mcp_http::post)
+                .get(mcp_http::get)
+                .delete(mcp_http::delete),
+        )
         .merge(console::routes())
 }
 

@@ -15,6 +15,7 @@ use tokio::sync::watch;
 
 use super::reply::ApiError;
 use relay_core::ops::trust::attribution::Claim;
+use relay_core::ops::watch::{Event, Until, Watch};
 use relay_core::search::model::Model;
 use relay_store::tokens::TokensStamp;
 use relay_store::{Store, Warning};
@@ -53,6 +54,8 @@ pub struct Shared {
     pub warnings: WarningSink,
     /// The console's logins: its form secret and the logins of `relay ui` links.
     pub logins: super::logins::Logins,
+    /// The sessions of MCP clients at `/mcp`.
+    pub mcp_sessions: super::mcp_http::Sessions,
     /// Becomes `true` when the server starts to shut down: long-lived responses (streams)
     /// should end then, as the server waits for every connection to finish.
     pub shutdown: watch::Receiver<bool>,
@@ -75,6 +78,30 @@ impl AppState {
     /// revoked or narrowed) and the console's logins (a logout). Cheap to take: a stat.
     pub fn credentials_stamp(&self) -> (TokensStamp, u64) {
         (self.store.tokens_stamp(), self.logins.generation())
+    }
+
+    /// Follows `opened` on a blocking thread (an event stream's watch), handing each event to
+    /// `deliver`, until `deliver` says the client is gone (`false`), `gone` says so between
+    /// events, or the server stops. A failed read ends it; the client reconnects.
+    pub fn follow(
+        &self,
+        opened: Watch,
+        mut gone: impl FnMut() -> bool + Send + 'static,
+        mut deliver: impl FnMut(Event) -> bool + Send + 'static,
+    ) {
+        let state = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut w = opened;
+            let shutdown = state.shutdown.clone();
+            let mut stop = || gone() || *shutdown.borrow();
+            let _ = relay_core::ops::watch::follow(
+                &state.store,
+                &mut w,
+                Until::default(),
+                &mut stop,
+                &mut |e| Ok(deliver(e)),
+            );
+        });
     }
 
     /// Runs `op` on tokio's blocking threads, then hands what the store's readers skipped to

@@ -1,5 +1,5 @@
 //! `relay mcp`: serve relay's operations to AI agents over the Model Context Protocol (stdio).
-//! The server itself is [`crate::mcp`], a sibling transport: this command hands it plain
+//! The server itself is [`relay_mcp`], a sibling transport: this command hands it plain
 //! values ([`Settings`]) and a [`Host`] over the CLI's store and stderr.
 
 use clap::Args;
@@ -7,13 +7,13 @@ use clap::Args;
 use crate::cli::args::{report_fallback, report_query_notice};
 use crate::cli::context::{ActorArgs, SessionArg, explain};
 use crate::cli::{CmdResult, Ctx};
-use crate::mcp::{self, Host, Settings};
 use relay_core::request::search::FellBack;
+use relay_mcp::{self as mcp, Host, Settings};
 use relay_store::Store;
 use relay_wire::error::{Error, Result};
 
 /// What the reference pages show of the server (`mcp-tools.md`).
-pub use crate::mcp::{PROTOCOL_VERSIONS, tools_list};
+pub use relay_mcp::{PROTOCOL_VERSIONS, tools_list};
 
 /// Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout
 ///

@@ -43,6 +43,11 @@ use relay_store::Warning;
 /// Every request must name the server in its Host header (its listening address, localhost,
 /// or a name given with --allow-host; 421 otherwise), and a request without a token that a
 /// browser marks as coming from another site (Origin, Sec-Fetch-Site) is refused (403).
+///
+/// MCP: /mcp serves the tools of `relay mcp` over MCP's Streamable HTTP transport, to agents
+/// on other machines (`claude mcp add --transport http relay URL/mcp --header
+/// "Authorization: Bearer TOKEN"`), with the same tokens and scopes; a client subscribed
+/// to a project's feed (relay://projects/P/packages) is notified of each new record.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay serve                        http://127.0.0.1:7700, no token needed while none exists
@@ -52,9 +57,9 @@ use relay_store::Warning;
   curl -s -X POST -H 'Content-Type: application/json' -H \"Authorization: Bearer $TOKEN\" \\
        -d '{\"title\": \"Fixed the login bug\"}' localhost:7700/v1/projects/web/packages")]
 pub struct ServeArgs {
-    /// The address to listen on, IP:PORT (port 0: any free port). Only loopback until a
-    /// token exists
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:7700")]
+    /// The address to listen on, IP:PORT or NAME:PORT (localhost:7700 binds loopback; port
+    /// 0: any free port). Only loopback until a token exists
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:7700", value_parser = listen_address)]
     pub listen: SocketAddr,
     /// The largest request body, in bytes (larger: 413)
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_BODY)]
@@ -77,6 +82,11 @@ pub struct ServeArgs {
     pub who: ActorArgs,
     #[command(flatten)]
     pub session: SessionArg,
+}
+
+/// `--listen`, as the server resolves it.
+fn listen_address(text: &str) -> Result<SocketAddr, String> {
+    http::listen_address(text).map_err(|e| e.to_string())
 }
 
 pub fn run(ctx: &mut Ctx, args: ServeArgs) -> CmdResult {

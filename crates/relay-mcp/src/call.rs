@@ -38,9 +38,19 @@ pub(super) fn caller(args: &Args) -> Result<Caller> {
 
 impl Call<'_> {
     /// The identity the call claims: its own arguments, else the server's defaults.
+    /// A remote client's token acts as its one actor ([`super::tools::permit`] refused a
+    /// call naming another).
     pub(super) fn claim(&self) -> Claim {
         let d = &self.defaults;
         let who = &self.caller.actor;
+        if let Some(grant) = &d.grant {
+            return Claim {
+                actor: Some(grant.actor.id.clone()),
+                actor_type: Some(grant.actor.actor_type.clone()),
+                session: self.session(),
+                remote: true,
+            };
+        }
         Claim {
             actor: who.actor.clone().or_else(|| d.actor.clone()),
             actor_type: who.actor_type.clone().or_else(|| d.actor_type.clone()),

@@ -12,6 +12,8 @@ use super::handlers as h;
 use super::host::{Context, Host, Settings};
 use super::input::{Part, WRITER, no_arguments, schema_of, with_alias};
 use super::schema;
+use relay_core::ops::trust::tokens::Grant;
+use relay_core::request::caller::Caller;
 use relay_core::request::deposit::DepositRequest;
 use relay_core::request::fact_key::{GetFactRequest, InvalidateFactRequest};
 use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
@@ -24,7 +26,7 @@ use relay_core::request::review::{
 use relay_core::request::sessions::{SessionEndRequest, SessionStartRequest};
 use relay_core::request::watch::WatchRequest;
 use relay_core::request::{OrchestrateRequest, OrientRequest};
-use relay_wire::error::Result;
+use relay_wire::error::{Error, Result};
 
 /// One tool.
 pub struct Tool {
@@ -72,10 +74,14 @@ pub fn call(
 ) -> Result<Value> {
     let args = schema::check(tool.name, &(tool.input)(), arguments)?;
     let caller = call::caller(&args)?;
+    if let Some(grant) = &defaults.grant {
+        permit(grant, tool, &args, &caller)?;
+    }
     let ctx = Context {
         host,
         cwd: &defaults.cwd,
         project: (caller.project.project.clone()).or_else(|| defaults.project.clone()),
+        grant: defaults.grant.as_ref(),
     };
     (tool.run)(&Call {
         ctx,
@@ -83,6 +89,53 @@ pub fn call(
         caller,
         defaults,
     })
+}
+
+/// The tools that may reach a record of any project (they name it by its global id, or read
+/// the whole store): a token scoped to some projects cannot use them over MCP, since the
+/// [`Context`] narrows only what a call selects by project.
+const STORE_WIDE: &[&str] = &[
+    "review_flag",
+    "retract",
+    "review_approve",
+    "review_request_changes",
+    "session_end",
+    "status",
+    "amp_store",
+    "amp_get",
+    "amp_delete",
+];
+
+/// What a remote client's token lets a call do before it runs: a read-only token runs only
+/// read-only tools, a token writes as its own actor, and a token scoped to some projects
+/// stays off the [`STORE_WIDE`] tools (and off `pull` by id and a store-wide `orchestrate`).
+/// The project a call selects is checked as it is resolved ([`Context::project`]).
+pub fn permit(grant: &Grant, tool: &Tool, args: &schema::Args, caller: &Caller) -> Result<()> {
+    if grant.read_only && !tool.read_only {
+        return Err(Error::Unauthorized(format!(
+            "token {} is read-only (scope: read) and `{}` writes: use a token made without \
+             --read-only",
+            grant.token_id, tool.name
+        )));
+    }
+    if let Some(actor) = &caller.actor.actor {
+        grant.may_name(actor, caller.actor.actor_type.as_deref())?;
+    }
+    let by_id = tool.name == "pull" && args.get("mode").and_then(Value::as_str) == Some("specific");
+    let everywhere =
+        tool.name == "orchestrate" && args.get("all_projects") == Some(&Value::Bool(true));
+    if let Some(scope) = &grant.projects
+        && (STORE_WIDE.contains(&tool.name) || by_id || everywhere)
+    {
+        return Err(Error::Unauthorized(format!(
+            "token {} is scoped to {} and `{}` may reach any project: over MCP it needs a \
+             token for every project (the HTTP API checks each record's project)",
+            grant.token_id,
+            scope.join(", "),
+            tool.name
+        )));
+    }
+    Ok(())
 }
 
 /// Every tool, in the order `tools/list` gives them.
@@ -287,6 +340,66 @@ pub const TOOLS: &[Tool] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn grant(projects: Option<&[&str]>, read_only: bool) -> Grant {
+        Grant {
+            token_id: "tok_t".into(),
+            actor: relay_core::ops::Actor {
+                id: "remote".into(),
+                actor_type: "agent".into(),
+            },
+            projects: projects.map(|p| p.iter().map(|s| s.to_string()).collect()),
+            read_only,
+        }
+    }
+
+    fn permitted(grant: &Grant, tool: &str, arguments: Value) -> Result<()> {
+        let tool = find(tool).unwrap();
+        let Value::Object(arguments) = arguments else {
+            unreachable!()
+        };
+        let args = schema::check(tool.name, &(tool.input)(), arguments)?;
+        permit(grant, tool, &args, &call::caller(&args)?)
+    }
+
+    #[test]
+    fn a_token_permits_what_its_scope_allows() {
+        let reader = grant(None, true);
+        permitted(&reader, "pull", json!({"mode": "latest"})).unwrap();
+        let refused = permitted(&reader, "deposit", json!({"title": "t"}))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains("read-only (scope: read)") && refused.contains("`deposit`"),
+            "{refused}"
+        );
+        let writer = grant(None, false);
+        assert!(permitted(&writer, "deposit", json!({"title": "t"})).is_ok());
+        assert!(permitted(&writer, "deposit", json!({"title": "t", "actor": "remote"})).is_ok());
+        let other = permitted(
+            &writer,
+            "deposit",
+            json!({"title": "t", "actor": "someone"}),
+        );
+        assert!(
+            other
+                .unwrap_err()
+                .to_string()
+                .contains("cannot write as `someone`")
+        );
+        assert!(permitted(&writer, "status", json!({})).is_ok());
+        let scoped = grant(Some(&["web"]), false);
+        assert!(permitted(&scoped, "deposit", json!({"title": "t"})).is_ok());
+        for (tool, arguments) in [
+            ("status", json!({})),
+            ("review_approve", json!({"package_id": "pkg_1"})),
+            ("pull", json!({"mode": "specific", "id": "pkg_1"})),
+            ("orchestrate", json!({"all_projects": true})),
+        ] {
+            let e = permitted(&scoped, tool, arguments).unwrap_err().to_string();
+            assert!(e.contains("scoped to web"), "{tool}: {e}");
+        }
+    }
 
     #[test]
     fn tool_names_are_unique_and_valid() {

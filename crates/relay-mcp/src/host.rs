@@ -1,11 +1,13 @@
 //! What the server needs from the program that starts it, and nothing of that program's
 //! types: the [`Host`] (the store, how an error reads, where notes go), the [`Settings`] it
 //! is started with (made from the door's [`Resolved`], as every door's are), and the
-//! [`Context`] a tool call reads the store and its project from.
+//! [`Context`] a tool call reads the store and its project from. A remote client's token
+//! ([`Settings::grant`], MCP over HTTP) narrows what the context lets a call see and touch.
 
 use std::path::{Path, PathBuf};
 
 use relay_core::ops::trust::attribution::Claim;
+use relay_core::ops::trust::tokens::Grant;
 use relay_core::request::scope;
 use relay_core::request::search::FellBack;
 use relay_core::resolve::{Environment, Resolved};
@@ -45,6 +47,10 @@ pub struct Settings {
     pub model: Option<PathBuf>,
     /// The environment as it was when the server started.
     pub env: Environment,
+    /// The token a remote client presented (MCP over HTTP): calls act as its actor, on the
+    /// projects it covers, and write only if it may. `None` for the local user (stdio, or
+    /// loopback while no token is live), who may do anything.
+    pub grant: Option<Grant>,
 }
 
 impl Settings {
@@ -60,6 +66,7 @@ impl Settings {
             project: resolved.selected_project(),
             model: resolved.model().given,
             env: resolved.env.clone(),
+            grant: None,
         }
     }
 }
@@ -70,6 +77,8 @@ pub struct Context<'a> {
     pub cwd: &'a Path,
     /// The project the call named, else the server's (`relay mcp --project`).
     pub project: Option<String>,
+    /// The remote client's token, if any ([`Settings::grant`]).
+    pub grant: Option<&'a Grant>,
 }
 
 impl Context<'_> {
@@ -80,11 +89,26 @@ impl Context<'_> {
     /// The project to act on: the one selected (the call's, else the server's), then the
     /// store's default.
     pub fn project(&self) -> Result<String> {
-        if let Some(p) = self.project.clone() {
-            return Ok(p);
+        let project = match self.project.clone() {
+            Some(p) => p,
+            None => {
+                let store = self.store()?;
+                scope::default_project(store)
+                    .ok_or_else(|| Error::InvalidInput(scope::no_project(store)))?
+            }
+        };
+        if let Some(grant) = self.grant {
+            grant.may_read(&project)?;
         }
-        let store = self.store()?;
-        scope::default_project(store).ok_or_else(|| Error::InvalidInput(scope::no_project(store)))
+        Ok(project)
+    }
+
+    /// `projects` less those the remote client's token does not cover.
+    fn visible(&self, projects: Vec<String>) -> Vec<String> {
+        match self.grant {
+            Some(grant) => grant.visible(projects),
+            None => projects,
+        }
     }
 
     /// The projects a listing covers: every project with `all`, else the selected one (which
@@ -92,21 +116,26 @@ impl Context<'_> {
     pub fn projects(&self, all: bool) -> Result<Vec<String>> {
         let store = self.store()?;
         if all {
-            return scope::every_project(store);
+            return scope::every_project(store).map(|all| self.visible(all));
         }
         scope::only_project(store, self.project()?)
     }
 
     /// Where to look for something named by a global id: the selected project, then the rest.
     pub fn search_order(&self) -> Result<Vec<String>> {
-        scope::search_order(self.store()?, self.project().ok())
+        let order = scope::search_order(self.store()?, self.project().ok())?;
+        Ok(self.visible(order))
     }
 
     /// The project a package goes into: its `project_id`, else the selected project.
     pub fn target_project(&self, input: &Map<String, Value>) -> Result<String> {
-        match input.get("project_id").and_then(Value::as_str) {
-            Some(p) => Ok(p.to_string()),
-            None => self.project(),
+        let project = match input.get("project_id").and_then(Value::as_str) {
+            Some(p) => p.to_string(),
+            None => self.project()?,
+        };
+        if let Some(grant) = self.grant {
+            grant.may_write(&project)?;
         }
+        Ok(project)
     }
 }

@@ -1,11 +1,14 @@
-//! The Model Context Protocol server behind `relay mcp`: JSON-RPC 2.0 over stdio, one message
-//! per line (MCP's stdio transport), serving the tools of [`tools`].
+//! The Model Context Protocol server: the tools of [`tools`] behind one transport-agnostic
+//! entry, [`Server::message`] (a JSON-RPC message in, its reply out, or none for a
+//! notification). Two transports carry it: [`serve`], MCP's stdio transport (one message per
+//! line, `relay mcp`), and relay-server's Streamable HTTP transport (`relay serve`, `/mcp`).
 //!
-//! Written by hand over serde_json rather than with the official Rust SDK (rmcp): a stdio
-//! server that only offers tools needs five methods (`initialize`, `ping`, `tools/list`,
-//! `tools/call` and the `initialized` notification) and one loop that reads a line and writes
-//! a line. rmcp would bring an async runtime (tokio), futures and a schema generator into a
-//! synchronous crate that has none of them, for a server that answers one request at a time.
+//! Written by hand over serde_json rather than with the official Rust SDK (rmcp): the server
+//! is a handful of methods (`initialize`, `ping`, `tools/*`, `resources/*`) behind one
+//! function, so each transport stays thin (a loop that reads a line and writes a line; a
+//! session table and three axum handlers in relay-server). rmcp would put its async handlers,
+//! tool macros and session manager where our generated schemas, token scopes and error codes
+//! are, and an async runtime into `relay mcp`, which answers one request at a time.
 //!
 //! Only protocol messages go to stdout; notes and warnings go to stderr. Tool failures come
 //! back as tool results with `isError: true` that name the protocol's error code, so that the
@@ -16,11 +19,14 @@ mod call;
 mod handlers;
 pub mod host;
 mod input;
+pub mod resources;
 pub mod schema;
 pub mod tools;
 
 use std::io::{self, BufRead, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 
@@ -37,6 +43,8 @@ pub const INVALID_REQUEST: i64 = -32600;
 pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
 pub const INTERNAL_ERROR: i64 = -32603;
+/// MCP's code for a resource that does not exist.
+pub const RESOURCE_NOT_FOUND: i64 = -32002;
 
 const INSTRUCTIONS: &str = "relay keeps this project's shared context (decisions, open questions, \
 handoff notes, facts) in an append-only log that humans and other agents read too. At the start \
@@ -61,9 +69,15 @@ pub fn tools_list() -> Value {
 /// A JSON-RPC error: its code and message.
 type Failure = (i64, String);
 
-struct Server<'a> {
+/// The server of one client, whatever carries its messages: [`Server::message`] answers one
+/// JSON-RPC message. It keeps the feeds the client subscribed to, when the transport can
+/// send them updates ([`Server::notifying`]).
+pub struct Server<'a> {
     host: &'a dyn Host,
     settings: Settings,
+    /// The resource URIs subscribed to; `None` on a transport that cannot notify (stdio,
+    /// which answers one request at a time and sends nothing unasked).
+    subscriptions: Option<BTreeSet<String>>,
 }
 
 /// Serves MCP on `input` and `output` until `input` ends.
@@ -78,7 +92,7 @@ pub fn serve(
         .map(|s| s.config().limits())
         .unwrap_or_default();
     let max = usize::try_from(limits.line_bytes).unwrap_or(usize::MAX);
-    let mut server = Server { host, settings };
+    let mut server = Server::new(host, settings);
     while let Some(line) = read_line(&mut input, max)? {
         let reply = match line {
             Line::TooLong(n) => {
@@ -155,10 +169,38 @@ fn failure(id: Value, code: i64, message: String) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
 
-impl Server<'_> {
+impl<'a> Server<'a> {
+    /// A server for a transport that sends nothing unasked: no resource subscriptions.
+    pub fn new(host: &'a dyn Host, settings: Settings) -> Server<'a> {
+        Server {
+            host,
+            settings,
+            subscriptions: None,
+        }
+    }
+
+    /// A server for a transport that can notify the client, holding its `subscriptions` so
+    /// far (a session's, kept by the transport between messages).
+    pub fn notifying(
+        host: &'a dyn Host,
+        settings: Settings,
+        subscriptions: BTreeSet<String>,
+    ) -> Server<'a> {
+        Server {
+            host,
+            settings,
+            subscriptions: Some(subscriptions),
+        }
+    }
+
+    /// The resource URIs the client is subscribed to now.
+    pub fn subscriptions(&self) -> BTreeSet<String> {
+        self.subscriptions.clone().unwrap_or_default()
+    }
+
     /// Answers one message (or a batch, as protocol revision 2025-03-26 allowed); `None` for
     /// notifications and responses, which get no reply.
-    fn message(&mut self, message: Value) -> Option<Value> {
+    pub fn message(&mut self, message: Value) -> Option<Value> {
         let Value::Array(batch) = message else {
             return self.single(message);
         };
@@ -226,10 +268,26 @@ impl Server<'_> {
 
     fn request(&mut self, method: &str, params: Map<String, Value>) -> Result<Value, Failure> {
         match method {
-            "initialize" => Ok(initialize(&params)),
+            "initialize" => Ok(initialize(&params, self.subscriptions.is_some())),
             "ping" => Ok(json!({})),
             "tools/list" => Ok(tools_list()),
             "tools/call" => self.call(params),
+            "resources/list" => resource_reply(resources::list(self.host, &self.settings)),
+            "resources/templates/list" => Ok(json!({ "resourceTemplates": [] })),
+            "resources/read" => {
+                let uri = uri(&params)?;
+                resource_reply(resources::read(self.host, &self.settings, &uri))
+            }
+            "resources/subscribe" | "resources/unsubscribe" if self.subscriptions.is_some() => {
+                let uri = uri(&params)?;
+                if method == "resources/subscribe" {
+                    resource_reply(resources::known(self.host, &self.settings, &uri))?;
+                    self.subscriptions.get_or_insert_default().insert(uri);
+                } else {
+                    self.subscriptions.get_or_insert_default().remove(&uri);
+                }
+                Ok(json!({}))
+            }
             _ => Err((METHOD_NOT_FOUND, format!("method not found: {method}"))),
         }
     }
@@ -268,7 +326,27 @@ impl Server<'_> {
     }
 }
 
-fn initialize(params: &Map<String, Value>) -> Value {
+/// The `uri` a resources method names.
+fn uri(params: &Map<String, Value>) -> Result<String, Failure> {
+    match params.get("uri") {
+        Some(Value::String(uri)) => Ok(uri.clone()),
+        _ => Err((INVALID_PARAMS, "`uri` must be a string".into())),
+    }
+}
+
+/// A resources method's answer: a failure is a JSON-RPC error (MCP has no `isError` for
+/// resources), "resource not found" for a URI that names nothing.
+fn resource_reply<T>(outcome: relay_wire::error::Result<T>) -> Result<T, Failure> {
+    outcome.map_err(|e| {
+        let code = match e.code() {
+            c if c == Code::InvalidInput.as_str() || c.ends_with("not_found") => RESOURCE_NOT_FOUND,
+            _ => INVALID_REQUEST,
+        };
+        (code, format!("{}: {e}", e.code()))
+    })
+}
+
+fn initialize(params: &Map<String, Value>, notifies: bool) -> Value {
     let asked = params.get("protocolVersion").and_then(Value::as_str);
     let version = PROTOCOL_VERSIONS
         .iter()
@@ -276,7 +354,10 @@ fn initialize(params: &Map<String, Value>) -> Value {
         .unwrap_or(&PROTOCOL_VERSIONS[0]);
     json!({
         "protocolVersion": version,
-        "capabilities": {"tools": {}},
+        "capabilities": {
+            "tools": {},
+            "resources": {"subscribe": notifies, "listChanged": false},
+        },
         "serverInfo": {
             "name": "relay",
             "title": "relay",
@@ -395,7 +476,7 @@ mod tests {
         let v = |asked: Value| {
             let mut p = Map::new();
             p.insert("protocolVersion".into(), asked);
-            initialize(&p)["protocolVersion"].clone()
+            initialize(&p, false)["protocolVersion"].clone()
         };
         assert_eq!(v(json!("2024-11-05")), "2024-11-05");
         assert_eq!(v(json!("2025-06-18")), "2025-06-18");
