@@ -6,6 +6,8 @@
 use serde_json::{Value, json};
 
 use crate::harness::{Env, json_snapshot, snapshot};
+use crate::serve::Served;
+use crate::transports::{self, Answer, HttpCall};
 
 /// The start of `id`: its kind and the first eight characters after it.
 fn short(id: &str) -> &str {
@@ -65,6 +67,14 @@ fn a_unique_prefix_names_a_fact_to_retract_and_a_session_to_show_and_end() {
 
     let started = env.ok_json(&["session", "start"]);
     let session_id = started["session_id"].as_str().unwrap().to_string();
+    let written = env.ok_json(&[
+        "deposit",
+        "--title",
+        "In it",
+        "--session",
+        short(&session_id),
+    ]);
+    assert_eq!(written["package"]["created_by"]["session_id"], session_id);
     let shown = env.ok_json(&["session", "show", short(&session_id)]);
     assert_eq!(shown["session"]["session_id"], session_id);
     let ended = env.ok_json(&["session", "end", short(&session_id)]);
@@ -181,4 +191,37 @@ fn an_ambiguous_prefix_lists_ten_candidates_and_counts_the_rest() {
         message.contains("12 package ids begin with it") && message.contains("and 2 more"),
         "{message}"
     );
+}
+
+#[test]
+fn mcp_and_http_take_short_ids_through_the_same_operations() {
+    let env = twins();
+    let token = env.ok_json(&["token", "create", "--actor", "claude"])["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let title = |answer: Answer| match answer {
+        Answer::Ok(v) => v["package"]["title"]
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| v["title"].as_str().unwrap_or_default().to_string()),
+        Answer::Failed(code) => code,
+    };
+    let mcp =
+        |id: &str| transports::mcp(&env, "pull", json!({"mode": "specific", "package_id": id}));
+    assert_eq!(title(mcp("pkg_3466fb")), "Second of the twins");
+    assert_eq!(title(mcp("pkg_3466")), "Exactly pkg_3466");
+    assert_eq!(title(mcp("pkg_3466f")), "ambiguous_id");
+    let server = Served::start(&env, &[]);
+    let http = |id: &str| {
+        let call = HttpCall {
+            method: "GET",
+            path: format!("/v1/packages/{id}"),
+            body: None,
+        };
+        transports::http(&env, &server, &token, &call)
+    };
+    assert_eq!(title(http("pkg_3466fa")), "First of the twins");
+    assert_eq!(title(http("pkg_3466f")), "ambiguous_id");
+    assert_eq!(title(http("pkg_ffff")), "package_not_found");
 }
