@@ -348,7 +348,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             break
         }
         'relay;facts;assert' {
-            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'The package this fact comes from; its author becomes the fact''s asserted_by')
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'The package this fact comes from (its id, or the start of it); its author becomes the fact''s asserted_by')
             [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'How sure, from 0 to 1 (default 1)')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A label (repeatable)')
             [CompletionResult]::new('--valid-from', '--valid-from', [CompletionResultType]::ParameterName, 'When it became true (default: now); not before the current fact''s valid_from')

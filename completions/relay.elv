@@ -325,7 +325,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;facts;assert'= {
-            cand --source 'The package this fact comes from; its author becomes the fact''s asserted_by'
+            cand --source 'The package this fact comes from (its id, or the start of it); its author becomes the fact''s asserted_by'
             cand --confidence 'How sure, from 0 to 1 (default 1)'
             cand --tag 'A label (repeatable)'
             cand --valid-from 'When it became true (default: now); not before the current fact''s valid_from'

@@ -292,7 +292,7 @@ complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_s
 complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -f -a "list" -d 'Current facts (one per subject and predicate), filtered'
 complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -f -a "history" -d 'Every value a key has had, oldest first'
 complete -c relay -n "__fish_relay_using_subcommand facts; and not __fish_seen_subcommand_from assert invalidate get list history help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l source -d 'The package this fact comes from; its author becomes the fact\'s asserted_by' -r
+complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l source -d 'The package this fact comes from (its id, or the start of it); its author becomes the fact\'s asserted_by' -r
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l confidence -d 'How sure, from 0 to 1 (default 1)' -r
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l tag -d 'A label (repeatable)' -r
 complete -c relay -n "__fish_relay_using_subcommand facts; and __fish_seen_subcommand_from assert" -l valid-from -d 'When it became true (default: now); not before the current fact\'s valid_from' -r

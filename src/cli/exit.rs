@@ -18,12 +18,15 @@ pub const INTEGRITY: u8 = 5;
 pub const LOCK_TIMEOUT: u8 = 6;
 /// Anything else: an I/O failure or a bug.
 pub const INTERNAL: u8 = 7;
+/// A short id that more than one record's id begins with: give more of it.
+pub const AMBIGUOUS: u8 = 8;
 
 pub fn for_kind(kind: ErrorKind) -> u8 {
     match kind {
         ErrorKind::NotFound => NOT_FOUND,
         ErrorKind::Conflict => CONFLICT,
         ErrorKind::InvalidInput => INVALID_INPUT,
+        ErrorKind::Ambiguous => AMBIGUOUS,
         ErrorKind::Integrity => INTEGRITY,
         ErrorKind::LockTimeout => LOCK_TIMEOUT,
         ErrorKind::Internal => INTERNAL,

@@ -158,7 +158,11 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
         }
         Err(e) => {
             let (code, message, status) = e.describe();
-            ctx.ui.error(code, &message);
+            let details = match &e {
+                CliError::Relay(e) => e.details(),
+                _ => serde_json::Map::new(),
+            };
+            ctx.ui.error(code, &message, details);
             ExitCode::from(status)
         }
     }

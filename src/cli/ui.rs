@@ -6,7 +6,7 @@
 use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
 use std::path::Path;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use relay_store::Warning;
 // Messages may quote what the caller gave or the store holds: shown as text, never as
@@ -136,9 +136,15 @@ impl Ui {
         }
     }
 
-    pub fn error(&self, code: &str, message: &str) {
+    /// An error on stderr; with `--json`, one object `{"error", "message"}` and the error's
+    /// `details` (an ambiguous short id's `candidates`).
+    pub fn error(&self, code: &str, message: &str, details: serde_json::Map<String, Value>) {
         if self.json {
-            eprintln!("{}", json!({"error": code, "message": message}));
+            let mut object = serde_json::Map::new();
+            object.insert("error".into(), json!(code));
+            object.insert("message".into(), json!(message));
+            object.extend(details);
+            eprintln!("{}", Value::Object(object));
         } else {
             eprintln!("relay: {} {}", self.paint("error:", "1;31"), clean(message));
         }

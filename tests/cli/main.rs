@@ -57,6 +57,7 @@ mod serve;
 mod serve_origin;
 mod sessions;
 mod share;
+mod short_ids;
 mod signing;
 mod snapshot;
 mod stale;

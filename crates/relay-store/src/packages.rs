@@ -450,6 +450,30 @@ impl Store {
         Ok(out)
     }
 
+    /// The ids of the packages, in every project, that begin with `prefix`: sorted, each once.
+    /// One pass over the ids each log's package index holds, reading no line (a store without
+    /// `cache/` indexes each log in memory). What short ids are resolved against.
+    pub fn package_ids_starting_with(&self, prefix: &str) -> Result<Vec<String>> {
+        let cache = self.config.search_index().then(|| self.layout.cache_dir());
+        let mut out = std::collections::BTreeSet::new();
+        for project in self.all_project_ids()? {
+            let logs = self.package_logs(&project)?;
+            if let Some(cache) = &cache {
+                let _ = super::cache::packages::warm(cache, &logs);
+            }
+            for log in &logs {
+                let view = match &cache {
+                    Some(cache) => super::cache::packages::query(cache, log, &[]),
+                    None => super::cache::packages::scan(log),
+                }
+                .map_err(|e| Error::io(format!("cannot read {}", log.display()), e))?;
+                let ids = (0..view.doc_count() as u32).filter_map(|i| view.doc_id(i));
+                out.extend(ids.filter(|id| id.starts_with(prefix)).map(str::to_string));
+            }
+        }
+        Ok(out.into_iter().collect())
+    }
+
     /// [`Store::package_versions`] in `logs` only, their indexes taken as they are.
     pub fn package_versions_in(
         &self,

@@ -54,6 +54,28 @@ impl fmt::Display for SessionRef {
     }
 }
 
+/// One record a short id could name, as [`Error::AmbiguousId`] lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdCandidate {
+    pub id: String,
+    /// What tells it apart: a package's title, a fact's subject and predicate, a session's
+    /// callsign and actor.
+    pub summary: String,
+    /// When it was recorded (a session: when it started).
+    pub created_at: String,
+}
+
+impl IdCandidate {
+    /// `{"id", "summary", "created_at"}`, as `--json` errors list candidates.
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::json!({
+            "id": self.id,
+            "summary": self.summary,
+            "created_at": self.created_at,
+        })
+    }
+}
+
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.field.is_empty() {
@@ -123,6 +145,15 @@ pub enum Error {
         callsign: String,
         project: String,
         sessions: Vec<SessionRef>,
+    },
+    /// A short id (a prefix of ids, as git takes them) that more than one record's id begins
+    /// with: `ambiguous_id`. `kind` names the records (`package`, `fact`, `session`);
+    /// `candidates` are the first of them by id, `more` how many others there are.
+    AmbiguousId {
+        prefix: String,
+        kind: &'static str,
+        candidates: Vec<IdCandidate>,
+        more: usize,
     },
     /// A credential was found in something to be written, and the policy is to refuse.
     SecretDetected {
@@ -202,6 +233,8 @@ codes! {
     SearchNotSupported = "search_not_supported",
     /// A value given to relay (a time, a flag) could not be understood.
     InvalidInput = "invalid_input",
+    /// A short id that the ids of more than one record begin with.
+    AmbiguousId = "ambiguous_id",
     /// The command line was wrong (a CLI's own code; MCP reports it as `invalid_input`).
     Usage = "usage",
     SecretDetected = "secret_detected",
@@ -249,6 +282,7 @@ impl Code {
             Code::InvalidSchema
             | Code::InvalidTransition
             | Code::InvalidInput
+            | Code::AmbiguousId
             | Code::Usage
             | Code::SecretDetected => 400,
             Code::ProjectArchived | Code::Unauthorized => 403,
@@ -283,6 +317,8 @@ pub enum ErrorKind {
     NotFound,
     Conflict,
     InvalidInput,
+    /// A short id that more than one record's id begins with.
+    Ambiguous,
     Integrity,
     LockTimeout,
     Internal,
@@ -308,6 +344,7 @@ impl Error {
         match self {
             Error::InvalidSchema(_) | Error::MalformedJson { .. } => Code::InvalidSchema,
             Error::InvalidInput(_) => Code::InvalidInput,
+            Error::AmbiguousId { .. } => Code::AmbiguousId,
             Error::SecretDetected { .. } | Error::SecretsFound(_) => Code::SecretDetected,
             Error::PackageNotFound(_) | Error::SourcePackageNotFound { .. } => {
                 Code::PackageNotFound
@@ -365,6 +402,7 @@ impl Error {
             | Error::SearchNotSupported(_)
             | Error::Unauthenticated(_)
             | Error::Unauthorized(_) => ErrorKind::InvalidInput,
+            Error::AmbiguousId { .. } => ErrorKind::Ambiguous,
             Error::Integrity(_) => ErrorKind::Integrity,
             Error::LockTimeout { .. } => ErrorKind::LockTimeout,
             Error::Io { .. } => ErrorKind::Internal,
@@ -388,6 +426,26 @@ impl fmt::Display for Error {
                 )
             }
             Error::InvalidInput(m) => write!(f, "{m}"),
+            Error::AmbiguousId {
+                prefix,
+                kind,
+                candidates,
+                more,
+            } => {
+                write!(
+                    f,
+                    "short id `{prefix}` is ambiguous: {} {kind} ids begin with it",
+                    candidates.len() + more
+                )?;
+                for c in candidates {
+                    let summary = c.summary.replace(['\n', '\r', '\t'], " ");
+                    write!(f, "\n  {}  {}  {summary}", c.id, c.created_at)?;
+                }
+                if *more > 0 {
+                    write!(f, "\n  and {more} more")?;
+                }
+                write!(f, "\nnothing was done: give more characters of the id")
+            }
             Error::SecretsFound(n) => write!(
                 f,
                 "{n} credential(s) found; rotate them and remove them from the store and its history (the secrets themselves are never printed)"
@@ -505,6 +563,24 @@ impl Error {
     }
 }
 
+impl Error {
+    /// What an error carries beyond its code and message, as members of its `--json` object:
+    /// the candidates of an ambiguous short id (`candidates`, and `more` when some were left
+    /// out).
+    pub fn details(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut out = serde_json::Map::new();
+        if let Error::AmbiguousId {
+            candidates, more, ..
+        } = self
+        {
+            let listed = candidates.iter().map(IdCandidate::to_value).collect();
+            out.insert("candidates".into(), serde_json::Value::Array(listed));
+            out.insert("more".into(), serde_json::Value::from(*more));
+        }
+        out
+    }
+}
+
 impl From<SchemaError> for Error {
     fn from(e: SchemaError) -> Self {
         Error::InvalidSchema(e)
@@ -518,7 +594,7 @@ mod tests {
     /// The whole table, as the spec (§8, §9.1, §10.2) and the book's exit-codes chapter give it. `http_status`
     /// matches every code without a wildcard, so a new code does not compile without a status;
     /// this test then fails until the code is added here, with the status chosen.
-    const TABLE: [(&str, u16); 30] = [
+    const TABLE: [(&str, u16); 31] = [
         ("invalid_schema", 400),
         ("invalid_transition", 400),
         ("package_not_found", 404),
@@ -528,6 +604,7 @@ mod tests {
         ("not_implemented", 501),
         ("search_not_supported", 501),
         ("invalid_input", 400),
+        ("ambiguous_id", 400),
         ("usage", 400),
         ("secret_detected", 400),
         ("project_not_found", 404),
@@ -576,6 +653,12 @@ mod tests {
             Error::InvalidSchema(SchemaError::new("title", "is required")),
             Error::malformed_json("stdin", &serde_json::from_str::<u8>("x").unwrap_err()),
             Error::InvalidInput("bad time".into()),
+            Error::AmbiguousId {
+                prefix: "pkg_3466".into(),
+                kind: "package",
+                candidates: Vec::new(),
+                more: 2,
+            },
             Error::PackageNotFound("pkg_1".into()),
             Error::SourcePackageNotFound {
                 fact_id: "fact_1".into(),
@@ -629,6 +712,7 @@ mod tests {
                 ("invalid_schema", 400),
                 ("invalid_schema", 400),
                 ("invalid_input", 400),
+                ("ambiguous_id", 400),
                 ("package_not_found", 404),
                 ("package_not_found", 404),
                 ("project_not_found", 404),

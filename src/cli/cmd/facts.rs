@@ -50,7 +50,8 @@ pub enum Action {
         predicate: String,
         /// Stored as text, numbers included
         value: String,
-        /// The package this fact comes from; its author becomes the fact's asserted_by
+        /// The package this fact comes from (its id, or the start of it); its author
+        /// becomes the fact's asserted_by
         #[arg(long, value_name = "PKG")]
         source: Option<String>,
         /// How sure, from 0 to 1 (default 1)

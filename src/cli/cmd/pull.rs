@@ -28,11 +28,13 @@ use relay_store::packages::StoredPackage;
   relay pull --latest 20 --type decision --since 7d
   relay pull --relevant \"connection pool\" leak --limit 10
   relay pull pkg_1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d
+  relay pull pkg_1a2b3c                 the same, when no other id begins so
   relay pull --latest 100 --json | jq -r '.package.title'
 
 TIME is an RFC 3339 timestamp (2026-04-18T20:00:00Z), a date (2026-04-18) or an age (30m, 12h, 7d, 2w).")]
 pub struct PullArgs {
-    /// The package to show in full
+    /// The package to show in full: its id, or the start of it (pkg_ and at least 4 more
+    /// characters) when no other package id begins so
     #[arg(value_name = "PACKAGE_ID", conflicts_with_all = ["types", "tags", "actor", "status", "since", "until", "all_projects", "relevant"])]
     pub package_id: Option<String>,
     /// With PACKAGE_ID: every stored version, with its transition (who, when, note)

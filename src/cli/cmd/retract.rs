@@ -28,7 +28,8 @@ use relay_wire::time;
   relay pull pkg_… --history        the versions, then the retraction
   relay pull --latest --include-retracted")]
 pub struct RetractArgs {
-    /// The package id (pkg_…) or fact id (fact_…) to retract
+    /// The package id (pkg_…) or fact id (fact_…) to retract, or the start of one (the kind
+    /// and at least 4 more characters) when no other id begins so
     #[arg(value_name = "ID")]
     pub id: String,
     /// Why: kept with the retraction and shown in the record's history

@@ -60,6 +60,7 @@ pub enum ReviewAction {
     /// Ask for review: the package becomes awaiting_review (from draft, awaiting_review or
     /// revision_requested)
     Flag {
+        /// The package id, or the start of it (pkg_ and at least 4 more characters)
         #[arg(value_name = "PKG")]
         package_id: String,
         #[command(flatten)]
@@ -74,6 +75,7 @@ pub enum ReviewAction {
     },
     /// Approve: the package becomes complete (from any status but complete)
     Approve {
+        /// The package id, or the start of it (pkg_ and at least 4 more characters)
         #[arg(value_name = "PKG")]
         package_id: String,
         #[arg(long, value_name = "TEXT")]
@@ -85,6 +87,7 @@ pub enum ReviewAction {
     },
     /// Send it back: awaiting_review becomes revision_requested
     RequestChanges {
+        /// The package id, or the start of it (pkg_ and at least 4 more characters)
         #[arg(value_name = "PKG")]
         package_id: String,
         /// What must change (required)

@@ -44,8 +44,9 @@ pub enum Action {
     },
     /// End a session (default: the current one) and record its packages
     End {
-        /// Session id or callsign. A callsign that two open sessions share (merged clones
-        /// each started one) is refused, listing their ids: pass the id
+        /// Session id (or the start of it: sess_ and at least 4 more characters) or callsign.
+        /// A callsign that two open sessions share (merged clones each started one) is
+        /// refused, listing their ids: pass the id
         #[arg(value_name = "SESSION")]
         session: Option<String>,
     },
@@ -67,7 +68,7 @@ pub enum Action {
     },
     /// A session with the packages deposited in it, their decisions and open questions
     Show {
-        /// Session id or callsign
+        /// Session id (or the start of it: sess_ and at least 4 more characters) or callsign
         #[arg(value_name = "SESSION")]
         session: String,
     },

@@ -14,7 +14,7 @@ use relay_wire::error::{Code, Error, SchemaError, SessionRef};
 
 /// The exit codes and what each means: the man page's EXIT STATUS and the reference's
 /// exit codes.
-pub const EXIT_STATUS: [(u8, &str); 8] = [
+pub const EXIT_STATUS: [(u8, &str); 9] = [
     (
         exit::OK,
         "Success; also when the reader of a pipe goes away early.",
@@ -47,6 +47,10 @@ pub const EXIT_STATUS: [(u8, &str); 8] = [
         exit::INTERNAL,
         "Internal error: an I/O failure or a bug (io_error); for relay conformance --check, a server that cannot be reached.",
     ),
+    (
+        exit::AMBIGUOUS,
+        "Ambiguous short id: more than one record's id begins with the prefix given (ambiguous_id); the message lists them.",
+    ),
 ];
 
 /// One error of every kind, as the CLI would meet it.
@@ -59,6 +63,16 @@ fn samples() -> Vec<CliError> {
             &serde_json::from_str::<serde_json::Value>("{").unwrap_err(),
         ),
         Error::InvalidInput("`--since` is not a time: yesterday-ish".into()),
+        Error::AmbiguousId {
+            prefix: "pkg_3466".into(),
+            kind: "package",
+            candidates: vec![relay_wire::error::IdCandidate {
+                id: "pkg_3466fa…".into(),
+                summary: "Cache the embeddings".into(),
+                created_at: "2026-01-01T00:00:00Z".into(),
+            }],
+            more: 1,
+        },
         Error::PackageNotFound("pkg_…".into()),
         Error::SourcePackageNotFound {
             fact_id: "fact_…".into(),
@@ -158,6 +172,7 @@ fn covered(e: &Error) {
         Error::InvalidSchema(_)
         | Error::MalformedJson { .. }
         | Error::InvalidInput(_)
+        | Error::AmbiguousId { .. }
         | Error::PackageNotFound(_)
         | Error::SourcePackageNotFound { .. }
         | Error::ProjectNotFound(_)
@@ -211,6 +226,12 @@ pub const SPEC_CODES: [(Code, &str); 8] = [
     (Code::SearchNotSupported, "§8.2"),
 ];
 
+/// A message of several lines (an ambiguous short id's candidates) as one table cell.
+fn one_line(message: &str) -> String {
+    let lines: Vec<&str> = message.lines().map(str::trim).collect();
+    lines.join("; ")
+}
+
 /// Where the spec defines `c`, or that it is relay's extension.
 fn defined_by(c: Code) -> String {
     match SPEC_CODES.iter().find(|(spec, _)| *spec == c) {
@@ -250,7 +271,7 @@ pub fn page() -> String {
             let (exits, message) = match found.get(c.as_str()) {
                 Some((exits, m)) => {
                     let e: Vec<String> = exits.iter().map(u8::to_string).collect();
-                    (e.join(", "), text(m))
+                    (e.join(", "), text(&one_line(m)))
                 }
                 None => match http_only().into_iter().find(|(code, _)| code == c) {
                     Some((_, message)) => ("— (HTTP only)".to_string(), text(&message)),

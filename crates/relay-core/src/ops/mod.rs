@@ -13,6 +13,7 @@ pub mod memory;
 pub mod packages;
 pub mod projects;
 pub mod sessions;
+pub mod short_ids;
 pub mod trust;
 pub mod upkeep;
 pub mod verify;

@@ -229,6 +229,9 @@ fn closing_versions(chain: &[Link]) -> Vec<Fact> {
 /// the new fact and the versions that close what it supersedes at its `valid_from` (§7.3).
 pub fn assert(store: &Store, project_id: &str, req: &AssertRequest) -> Result<Asserted> {
     let mut req = req.clone();
+    if let Some(given) = &req.source_package_id {
+        req.source_package_id = Some(sources::whole_source_id(store, project_id, given)?);
+    }
     if let Some(at) = req.extensions.remove(expiry::EXPIRES_AT) {
         let at = at.as_str().map(str::to_string).ok_or_else(|| {
             SchemaError::new(expiry::EXPIRES_AT, "must be an RFC 3339 time, as text")

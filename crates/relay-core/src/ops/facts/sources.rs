@@ -21,6 +21,16 @@ pub fn check_source_package(
         .ok_or_else(|| Error::PackageNotFound(package_id.to_string()))
 }
 
+/// The whole id of the source package `given` names: `given` when the project holds it, else
+/// the one package id it is the start of (a short id, [`crate::ops::short_ids`]), else `given`
+/// (which [`check_source_package`] then refuses).
+pub fn whole_source_id(store: &Store, project_id: &str, given: &str) -> Result<String> {
+    if !store.package_versions(project_id, given)?.is_empty() {
+        return Ok(given.to_string());
+    }
+    Ok(crate::ops::short_ids::package_id(store, given)?.unwrap_or_else(|| given.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,7 +29,7 @@ const KEPT: [&str; 8] = [
 /// The stored record `id` names, when there is one; a package of another type under that id is
 /// `duplicate_package_id`, and a deleted record cannot be stored again under its id.
 pub fn existing(store: &Store, id: &str) -> Result<Option<StoredPackage>> {
-    let current = match crate::ops::packages::pull::specific(store.view(), id) {
+    let current = match crate::ops::packages::pull::exact(store.view(), id) {
         Ok(p) => p,
         Err(Error::PackageNotFound(_)) => return Ok(None),
         Err(e) => return Err(e),

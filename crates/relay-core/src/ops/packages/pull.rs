@@ -38,23 +38,29 @@ fn versions_of(store: &Store, package_id: &str) -> Result<Vec<StoredPackage>> {
 
 /// One package as `view` reads it, wherever it is stored (see [`versions_of`]): its current
 /// version now, or the version current at the view's time (`package_not_found` when it did
-/// not exist yet then).
+/// not exist yet then). `package_id` may be a short id, the start of one package's id
+/// ([`crate::ops::short_ids`]); an id that is stored is always taken as it is.
 pub fn specific(view: View<'_>, package_id: &str) -> Result<StoredPackage> {
+    crate::ops::short_ids::package(view.store(), package_id, |id| exact(view, id))
+}
+
+/// [`specific`] for the whole id only: what looks up an id that a record or a caller's new
+/// record names, where a prefix must not stand for another package.
+pub fn exact(view: View<'_>, package_id: &str) -> Result<StoredPackage> {
     let Some(t) = view.as_of() else {
         return versions_of(view.store(), package_id)?
             .into_iter()
             .max_by(relay_store::packages::version_order)
             .ok_or_else(|| Error::PackageNotFound(package_id.to_string()));
     };
-    crate::ops::packages::snapshot::version_at(history(view.store(), package_id)?, t).ok_or_else(
-        || Error::Hidden {
+    crate::ops::packages::snapshot::version_at(exact_history(view.store(), package_id)?, t)
+        .ok_or_else(|| Error::Hidden {
             code: relay_wire::error::Code::PackageNotFound,
             message: format!(
                 "package `{package_id}` did not exist yet at {} (the --as-of time)",
                 relay_wire::time::format(t)
             ),
-        },
-    )
+        })
 }
 
 /// The current version of one package as reads of `view` show it (now, or as the store stood
@@ -74,7 +80,7 @@ pub fn visible(
     if let Some(why) = hidden.package(&found.package) {
         return Err(Error::Hidden {
             code: relay_wire::error::Code::PackageNotFound,
-            message: why.explain(&format!("package `{package_id}`")),
+            message: why.explain(&format!("package `{}`", found.package.id())),
         });
     }
     Ok(found)
@@ -89,13 +95,18 @@ pub fn retraction_of(
     let found = specific(store.view(), package_id)?;
     Ok(store
         .retractions(found.package.project_id())?
-        .package(package_id)
+        .package(found.package.id())
         .cloned())
 }
 
 /// Every version of one package, oldest first (by version, then hash), wherever it is stored
-/// (see [`versions_of`]).
+/// (see [`versions_of`]); `package_id` may be a short id, as for [`specific`].
 pub fn history(store: &Store, package_id: &str) -> Result<Vec<StoredPackage>> {
+    crate::ops::short_ids::package(store, package_id, |id| exact_history(store, id))
+}
+
+/// [`history`] for the whole id only.
+fn exact_history(store: &Store, package_id: &str) -> Result<Vec<StoredPackage>> {
     let mut versions = versions_of(store, package_id)?;
     versions.sort_by(|a, b| {
         a.version

@@ -44,11 +44,15 @@ impl Retracted {
     }
 }
 
-/// Which record `id` names, and its project: a package anywhere in the store, else a fact
-/// (looked for in `hint` first, then every project).
-pub fn locate(store: &Store, id: &str, hint: Option<&str>) -> Result<(RecordKind, String)> {
+/// Which record `id` names, its project and its whole id: a package anywhere in the store,
+/// else a fact (looked for in `hint` first, then every project). `id` may be a short id, the
+/// start of one package's or fact's id ([`crate::ops::short_ids`]).
+pub fn locate(store: &Store, id: &str, hint: Option<&str>) -> Result<(RecordKind, String, String)> {
     match crate::ops::packages::pull::specific(store.view(), id) {
-        Ok(p) => return Ok((RecordKind::Package, p.package.project_id().to_string())),
+        Ok(p) => {
+            let project = p.package.project_id().to_string();
+            return Ok((RecordKind::Package, project, p.package.id().to_string()));
+        }
         Err(Error::PackageNotFound(_)) => {}
         Err(e) => return Err(e),
     }
@@ -58,9 +62,25 @@ pub fn locate(store: &Store, id: &str, hint: Option<&str>) -> Result<(RecordKind
             projects.push(p.id().to_string());
         }
     }
+    if let Some(project) = fact_project(store, &projects, id)? {
+        return Ok((RecordKind::Fact, project, id.to_string()));
+    }
+    if let Some(whole) = crate::ops::short_ids::fact_id(store, &projects, id)?
+        && let Some(project) = fact_project(store, &projects, &whole)?
+    {
+        return Ok((RecordKind::Fact, project, whole));
+    }
+    Err(Error::InvalidInput(format!(
+        "no package or fact with id `{id}` in this store (`relay pull --latest` and `relay facts \
+         list` show ids)"
+    )))
+}
+
+/// The first of `projects` whose fact log holds fact `id`.
+fn fact_project(store: &Store, projects: &[String], id: &str) -> Result<Option<String>> {
     let needle = relay_store::packages::json_fragment(id);
     for project in projects {
-        let path = store.layout().facts_file(&project);
+        let path = store.layout().facts_file(project);
         let mut found = false;
         relay_store::log::read_objects_filtered(
             &path,
@@ -72,13 +92,10 @@ pub fn locate(store: &Store, id: &str, hint: Option<&str>) -> Result<(RecordKind
             },
         )?;
         if found {
-            return Ok((RecordKind::Fact, project));
+            return Ok(Some(project.clone()));
         }
     }
-    Err(Error::InvalidInput(format!(
-        "no package or fact with id `{id}` in this store (`relay pull --latest` and `relay facts \
-         list` show ids)"
-    )))
+    Ok(None)
 }
 
 /// Refuses a blank reason: it is what readers of the record's history see.
@@ -99,12 +116,12 @@ pub fn retract(store: &Store, req: &RetractRequest) -> Result<Retracted> {
     let reason =
         crate::ops::trust::secrets::guard_fields(store, &[("reason", req.reason.as_str())])?
             .remove(0);
-    let (record, project_id) = locate(store, &req.id, req.project_hint.as_deref())?;
+    let (record, project_id, id) = locate(store, &req.id, req.project_hint.as_deref())?;
     let _lock = store.lock_project(&project_id)?;
     let existing = store.retractions(&project_id)?;
     let earlier = match record {
-        RecordKind::Package => existing.package(&req.id),
-        RecordKind::Fact => existing.fact(&req.id),
+        RecordKind::Package => existing.package(&id),
+        RecordKind::Fact => existing.fact(&id),
     };
     if let Some(r) = earlier {
         return Ok(Retracted {
@@ -117,7 +134,7 @@ pub fn retract(store: &Store, req: &RetractRequest) -> Result<Retracted> {
     if let Some(s) = &req.session_id {
         by["session_id"] = json!(s);
     }
-    let retraction = Retraction::new(record, &req.id, &reason, by, time::now(), Map::new());
+    let retraction = Retraction::new(record, &id, &reason, by, time::now(), Map::new());
     store.append_retraction(&project_id, &retraction)?;
     Ok(Retracted {
         retraction,

@@ -81,7 +81,7 @@ pub struct TransitionRequest {
 }
 
 /// Applies a review action to the current version of a package, wherever it is stored (see
-/// [`crate::ops::packages::pull::specific`]). Under the project lock it checks the transition against §5.3 and appends the new
+/// [`crate::ops::packages::pull::specific`], which takes a short id too). Under the project lock it checks the transition against §5.3 and appends the new
 /// version; an illegal transition writes nothing.
 pub fn transition(
     store: &Store,
@@ -99,6 +99,8 @@ pub fn transition(
         ..req.clone()
     };
     let current = crate::ops::packages::pull::specific(store.view(), package_id)?;
+    // A short id names the package whose id it begins; from here on, its whole id.
+    let package_id = &current.package.id().to_string();
     let project_id = current.package.project_id().to_string();
     let _lock = store.lock_project(&project_id)?;
     if crate::ops::projects::get(store, &project_id)?.is_archived() {

@@ -111,8 +111,22 @@ pub fn start(
 /// open session that holds it, else the one that started last. A callsign that two or more
 /// open sessions hold (merged clones that each started one) names none of them: that is
 /// [`Error::AmbiguousCallsign`], listing them, so that no one ends or writes into another's
-/// session by its name.
+/// session by its name. A short id, the start of one session's id
+/// ([`crate::ops::short_ids`]), names that session when nothing has it as id or callsign.
 pub fn resolve(store: &Store, projects: &[String], key: &str) -> Result<Session> {
+    match resolve_whole(store, projects, key) {
+        Err(Error::SessionNotFound(missing)) if missing == key => {
+            match crate::ops::short_ids::session_id(store, projects, key)? {
+                Some(id) => resolve_whole(store, projects, &id),
+                None => Err(Error::SessionNotFound(missing)),
+            }
+        }
+        other => other,
+    }
+}
+
+/// [`resolve`] by a whole id or callsign.
+fn resolve_whole(store: &Store, projects: &[String], key: &str) -> Result<Session> {
     for project in projects {
         let sessions = store.sessions_mentioning(project, key)?;
         if let Some(s) = sessions.get(key) {

@@ -176,7 +176,7 @@ pub fn transition(
         actor,
         session_id,
     };
-    crate::ops::packages::review::transition(store, package_id, &req)
+    crate::ops::packages::review::transition(store, target.package.id(), &req)
 }
 
 /// Retracts a package or fact of any project, as the claim's writer in that record's project.
@@ -188,12 +188,13 @@ pub fn retract(
     project_hint: Option<String>,
     claim: &Claim,
 ) -> Result<crate::ops::packages::retract::Retracted> {
-    let (_, project) = crate::ops::packages::retract::locate(store, id, project_hint.as_deref())?;
+    let (_, project, id) =
+        crate::ops::packages::retract::locate(store, id, project_hint.as_deref())?;
     let (actor, session_id) = writer(store, cwd, &project, claim)?;
     crate::ops::packages::retract::retract(
         store,
         &crate::ops::packages::retract::RetractRequest {
-            id: id.to_string(),
+            id,
             reason: reason.to_string(),
             actor,
             session_id,
