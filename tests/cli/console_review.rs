@@ -186,8 +186,15 @@ fn a_pasted_token_logs_in_with_a_strict_cookie_and_approves_from_the_queue() {
         &[("csrf", &form), ("action", "request_changes")],
         &[],
     );
-    assert_eq!(bare.status, 400, "{}", bare.body);
+    // The queue again (not a bare error page), that package's form saying why, 422.
+    assert_eq!(bare.status, 422, "{}", bare.body);
     assert!(bare.body.contains("needs a note"), "{}", bare.body);
+    assert!(bare.body.contains("<main id=\"review\">"), "{}", bare.body);
+    assert!(
+        bare.body.contains(&format!("id=\"problem-{agent}\"")),
+        "{}",
+        bare.body
+    );
     let sent_back = browser.post(
         &server.at(&format!("/console/review/{agent}")),
         &[

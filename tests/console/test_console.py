@@ -21,7 +21,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 LINK, RELAY, STORE, SHOTS = sys.argv[1:5]
 MEANING = sys.argv[5:6] == ["meaning"]
@@ -108,9 +108,10 @@ def main():
         no_injection(driver)
         driver.save_screenshot(os.path.join(SHOTS, "timeline.png"))
 
-        # A filter narrows the timeline.
-        box = driver.find_element(By.CSS_SELECTOR, "form.filters input[name=type]")
-        box.send_keys("decision")
+        # A filter narrows the timeline: a select of the store's values.
+        box = Select(driver.find_element(By.CSS_SELECTOR, "form.filters select[name=type]"))
+        assert [o.text for o in box.options] == ["any", "decision", "standard"], box.options
+        box.select_by_value("decision")
         driver.find_element(By.CSS_SELECTOR, "form.filters button").click()
         WebDriverWait(driver, 10).until(lambda d: "type=decision" in d.current_url)
         shown = driver.find_elements(By.CSS_SELECTOR, "li.package")

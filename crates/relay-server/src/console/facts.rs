@@ -2,7 +2,9 @@
 //! time (`as_of`, read as `relay facts list --at` reads it), and one key's history as a
 //! timeline, newest first: each value, when it held, who asserted it, and how it ended
 //! (superseded by the next value, or invalidated; a retracted or expired fact shows why, never
-//! its value). Reads go through `ops::facts` and `ops::facts::history`, as the JSON routes' and
+//! its value). A page about a time says so in its title and heading ("Facts as of …"). A
+//! subject links to its facts, a predicate to its key's history, a source to its package.
+//! Reads go through `ops::facts` and `ops::facts::history`, as the JSON routes' and
 //! `relay facts` do.
 
 use axum::extract::State;
@@ -36,8 +38,8 @@ pub struct FactsParams {
 
 /// What the page shows.
 enum View {
-    /// One fact per key: current, or valid at `as_of`.
-    Table(Vec<Fact>),
+    /// One fact per key: current, or valid at `as_of`; of one subject when it is given.
+    Table(Option<String>, Vec<Fact>),
     /// Every fact of one key, oldest first (the chain's order).
     History {
         subject: String,
@@ -79,12 +81,12 @@ pub async fn page(
                 }
                 (subject, predicate) => {
                     let query = ListQuery {
-                        subject,
+                        subject: subject.clone(),
                         predicate,
                         at: as_of,
                         ..ListQuery::default()
                     };
-                    View::Table(facts::list(&s.store, &project, &query)?)
+                    View::Table(subject, facts::list(&s.store, &project, &query)?)
                 }
             };
             Ok((project, view))
@@ -113,6 +115,15 @@ fn history_link(project: &str, subject: &str, predicate: &str) -> String {
         urlencode(project),
         urlencode(subject),
         urlencode(predicate)
+    )
+}
+
+/// The page of one subject's facts.
+fn subject_link(project: &str, subject: &str) -> String {
+    format!(
+        "/facts?project={}&subject={}",
+        urlencode(project),
+        urlencode(subject)
     )
 }
 
@@ -150,10 +161,14 @@ fn until(f: &Fact) -> Markup {
 fn render(asked: &Asked, view: &View, who: &Who) -> Markup {
     let project = asked.project;
     let title = match view {
-        View::Table(_) => "Facts".to_string(),
+        View::Table(..) => "Facts".to_string(),
         View::History {
             subject, predicate, ..
         } => format!("{subject} {predicate}"),
+    };
+    let title = match asked.at {
+        Some(t) => format!("{title} as of {}", time::format(t)),
+        None => title,
     };
     layout(
         &title,
@@ -166,12 +181,15 @@ fn render(asked: &Asked, view: &View, who: &Who) -> Markup {
                         input type="hidden" name="subject" value=(subject);
                         input type="hidden" name="predicate" value=(predicate);
                     }
+                    @if let View::Table(Some(subject), _) = view {
+                        input type="hidden" name="subject" value=(subject);
+                    }
                     label { "As of " input name="as_of" value=(asked.text) placeholder="2026-04-18T20:00:00Z"; }
                     button type="submit" { "Show" }
                 }
                 p class="note" { "A time is an RFC 3339 timestamp, a date (its start in UTC) or an age (30m, 12h, 7d, 2w)." }
                 @match view {
-                    View::Table(list) => (table(asked, list)),
+                    View::Table(subject, list) => (table(asked, subject.as_deref(), list)),
                     View::History { subject, predicate, chain } => (history(asked, subject, predicate, chain)),
                 }
             }
@@ -179,17 +197,19 @@ fn render(asked: &Asked, view: &View, who: &Who) -> Markup {
     )
 }
 
-fn table(asked: &Asked, list: &[Fact]) -> Markup {
+fn table(asked: &Asked, subject: Option<&str>, list: &[Fact]) -> Markup {
     let project = asked.project;
     html! {
         h2 {
             @match asked.at {
-                Some(t) => { "Facts valid at " (when(Some(&time::format(t)))) }
+                Some(_) => { "Facts" }
                 None => { "Current facts" }
             }
+            @if let Some(s) = subject { " about " span class="key" { (s) } }
+            @if let Some(t) = asked.at { " as of " (when(Some(&time::format(t)))) }
         }
-        @if asked.at.is_some() {
-            p { a href=(format!("/facts?project={}", urlencode(project))) { "Current facts" } }
+        @if asked.at.is_some() || subject.is_some() {
+            p { a href=(format!("/facts?project={}", urlencode(project))) { "All current facts" } }
         }
         @if list.is_empty() {
             p class="empty" { "No facts." }
@@ -205,7 +225,7 @@ fn table(asked: &Asked, list: &[Fact]) -> Markup {
                         @for f in list {
                             @let key = history_link(project, f.subject(), f.predicate());
                             tr {
-                                td { a href=(key) title="this key's history" { (f.subject()) } }
+                                td { a href=(subject_link(project, f.subject())) title="this subject's facts" { (f.subject()) } }
                                 td { a href=(key) title="this key's history" { (f.predicate()) } }
                                 td class="value" { (f.value()) }
                                 td { (when(f.str_field("valid_from"))) }
@@ -255,7 +275,10 @@ fn history(asked: &Asked, subject: &str, predicate: &str, chain: &[Entry]) -> Ma
         .and_then(|t| Some((fact_chain::at(&links, t)?.id(), time::format(t))));
     let is_then = |f: &Fact| then.as_ref().is_some_and(|(id, _)| *id == f.id());
     html! {
-        h2 { "History of " span class="key" { (subject) " " (predicate) } }
+        h2 {
+            "History of " span class="key" { a href=(subject_link(asked.project, subject)) { (subject) } " " (predicate) }
+            @if let Some(t) = asked.at { " as of " (when(Some(&time::format(t)))) }
+        }
         p { a href=(format!("/facts?project={}", urlencode(asked.project))) { "All facts" } }
         @if links.iter().any(Link::differs) {
             p class="note" {

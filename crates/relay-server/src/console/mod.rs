@@ -11,6 +11,7 @@
 //! pages read through the same `ops` as the JSON routes.
 
 mod facts;
+mod filters;
 mod login;
 mod markdown;
 mod orient;
@@ -168,6 +169,8 @@ struct Timeline {
     /// How each session on the page is named: its callsign, with the start of its id where
     /// open sessions share the callsign (`ops::sessions::labels`).
     callsigns: HashMap<String, String>,
+    /// The options of the filters.
+    facets: filters::Facets,
 }
 
 /// The session a package was deposited in.
@@ -218,12 +221,14 @@ async fn timeline(
                     .filter(|(id, _)| on_page.contains(id.as_str()))
                     .collect()
             };
+            let facets = filters::facets(s, &project, caller.viewer(s, &project))?;
             let page = Timeline {
                 project,
                 projects: visible,
                 packages,
                 more,
                 callsigns,
+                facets,
             };
             Ok((page, q))
         })
@@ -365,6 +370,7 @@ fn render(page: &Timeline, q: &TimelineParams, who: &Who) -> Markup {
         .last()
         .map(|p| text(p, "created_at").to_string());
     let value = |v: &Option<String>| v.clone().unwrap_or_default();
+    let facets = &page.facets;
     layout(
         &page.project,
         html! {
@@ -389,10 +395,10 @@ fn render(page: &Timeline, q: &TimelineParams, who: &Who) -> Markup {
             main id="timeline" data-project=(page.project) data-live[q.before.is_none()] {
                 form method="get" action="/" class="filters" {
                     input type="hidden" name="project" value=(page.project);
-                    label { "Type " input name="type" value=(value(&q.package_type)); }
-                    label { "Status " input name="status" value=(value(&q.status)); }
-                    label { "Author " input name="author" value=(value(&q.author)); }
-                    label { "Tag " input name="tag" value=(value(&q.tag)); }
+                    (filters::select("Type", "type", &facets.types, q.package_type.as_deref()))
+                    (filters::select("Status", "status", &filters::statuses(), q.status.as_deref()))
+                    (filters::select("Author", "author", &facets.authors, q.author.as_deref()))
+                    (filters::select("Tag", "tag", &facets.tags, q.tag.as_deref()))
                     label { "Since " input name="since" value=(value(&q.since)) placeholder="7d or 2026-11-01"; }
                     button type="submit" { "Filter" }
                 }
@@ -436,7 +442,7 @@ fn row(p: &StoredPackage, callsigns: &HashMap<String, String>) -> Markup {
         li class="package" data-id=(p.package.id()) {
             span class="when" { (text(p, "created_at").get(11..16).unwrap_or("")) }
             span class="type" { (text(p, "package_type")) }
-            span class=(format!("status {}", text(p, "status"))) { (text(p, "status")) }
+            (filters::badge(text(p, "status")))
             @if let Some(s) = significance { span class="significance" title="significance" { "★" (s) } }
             a class="title" href=(format!("/packages/{}", urlencode(p.package.id()))) { (text(p, "title")) }
             span class="author" { (author) }
