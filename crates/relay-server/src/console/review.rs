@@ -112,6 +112,14 @@ fn render(queue: &Queue, who: &Who, retry: Option<&Retry>) -> Markup {
                         " is now " (done.package.status().as_str()) "."
                     }
                 }
+                // A decision on a package the queue no longer holds: why, and the note as typed.
+                @if let Some(r) = retry.filter(|r| !queue.pending.iter().any(|p| p.package.package.id() == r.package_id)) {
+                    section id="retry" {
+                        p class="problem" role="alert" { (r.problem) }
+                        p { "About " a class="id" href=(format!("/packages/{}", urlencode(&r.package_id))) { code { (r.package_id) } } "; your note:" }
+                        textarea name="note" rows="2" readonly { (r.note) }
+                    }
+                }
                 @if !who.can_write() {
                     p class="note" {
                         "Read-only: " a href="/console/login" { "log in" }
