@@ -227,3 +227,54 @@ fn orient_links_package_ids_and_an_as_of_page_says_so() {
     let (code, stderr) = server.stop();
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// A GET form whose input does not parse answers its own page again: the input as typed, the
+/// reason and the error's code inline, the error's status.
+#[test]
+fn a_form_with_bad_input_keeps_its_page_and_input() {
+    let env = Env::new();
+    env.deposit("One", &[]);
+    let server = Served::start(&env, &[]);
+    for (path, status, kept) in [
+        (
+            "/facts?as_of=someday",
+            "400",
+            r#"name="as_of" value="someday""#,
+        ),
+        (
+            "/orient?days=soon",
+            "400",
+            r#"name="days" min="0" value="soon""#,
+        ),
+        ("/?since=someday", "400", r#"name="since" value="someday""#),
+        (
+            "/search?q=one&status=shipped",
+            "400",
+            r#"name="q" value="one""#,
+        ),
+        (
+            "/search?q=one&mode=semantic",
+            "501",
+            r#"name="q" value="one""#,
+        ),
+    ] {
+        let (head, body) = get(&env, &server.at(path));
+        assert!(
+            head.starts_with(&format!("http/1.1 {status}")),
+            "{path}: {head}"
+        );
+        assert!(
+            body.contains("<nav class=\"top\">"),
+            "the page itself: {body}"
+        );
+        assert!(body.contains(kept), "{path}: {body}");
+        assert!(
+            body.contains(r#"<div class="problem" role="alert">"#),
+            "{path}: {body}"
+        );
+        assert!(!body.contains("class=\"result\""), "{path}: {body}");
+        assert!(!body.contains("class=\"package\""), "{path}: {body}");
+    }
+    let (code, stderr) = server.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+}

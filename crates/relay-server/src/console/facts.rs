@@ -8,13 +8,15 @@
 //! `relay facts` do.
 
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{PageError, Query, Who, given, html_page, layout, top, urlencode};
+use super::{
+    PageError, Query, Who, given, html_page, inline_problem, layout, status_with, top, urlencode,
+};
+use crate::reply::ApiError;
 use crate::state::AppState;
 use relay_core::ops::facts::history::{self, Entry};
 use relay_core::ops::facts::{self, ListQuery};
@@ -54,7 +56,12 @@ pub async fn page(
     Query(q): Query<FactsParams>,
 ) -> std::result::Result<Response, PageError> {
     let asked_time = given(&q.as_of);
-    let as_of = time::parse_time("as_of", asked_time.as_deref())?;
+    // A time that does not parse: the page again, the time as typed and why.
+    let (as_of, problem) = match time::parse_time("as_of", asked_time.as_deref()) {
+        Ok(t) => (t, None),
+        Err(e) => (None, Some(ApiError::from(e))),
+    };
+    let failed = problem.is_some();
     let caller = who.caller.clone();
     let (project, view) = state
         .blocking(move |s| -> Result<_> {
@@ -62,6 +69,7 @@ pub async fn page(
             let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
             projects::get(&s.store, &project)?;
             let view = match (given(&q.subject), given(&q.predicate)) {
+                (subject, _) if failed => View::Table(subject, Vec::new()),
                 (Some(subject), Some(predicate)) => {
                     let chain = history::history(
                         &s.store,
@@ -96,8 +104,12 @@ pub async fn page(
         project: &project,
         text: asked_time.as_deref().unwrap_or(""),
         at: as_of,
+        problem: problem.as_ref(),
     };
-    Ok(html_page(StatusCode::OK, render(&asked, &view, &who)))
+    Ok(html_page(
+        status_with(asked.problem),
+        render(&asked, &view, &who),
+    ))
 }
 
 /// The project and the time the page was asked about.
@@ -106,6 +118,8 @@ struct Asked<'a> {
     /// The time as it was typed, for the form.
     text: &'a str,
     at: Option<Timestamp>,
+    /// Why the time asked for was not read; the page then shows no facts.
+    problem: Option<&'a ApiError>,
 }
 
 /// The page of one key's history.
@@ -184,13 +198,17 @@ fn render(asked: &Asked, view: &View, who: &Who) -> Markup {
                     @if let View::Table(Some(subject), _) = view {
                         input type="hidden" name="subject" value=(subject);
                     }
-                    label { "As of " input name="as_of" value=(asked.text) placeholder="2026-04-18T20:00:00Z"; }
+                    label { "As of " input name="as_of" value=(asked.text) placeholder="2026-04-18T20:00:00Z" aria-invalid=[asked.problem.map(|_| "true")]; }
                     button type="submit" { "Show" }
                 }
                 p class="note" { "A time is an RFC 3339 timestamp, a date (its start in UTC) or an age (30m, 12h, 7d, 2w)." }
+                @if let Some(e) = asked.problem {
+                    (inline_problem(e))
+                } @else {
                 @match view {
                     View::Table(subject, list) => (table(asked, subject.as_deref(), list)),
                     View::History { subject, predicate, chain } => (history(asked, subject, predicate, chain)),
+                }
                 }
             }
         },

@@ -171,6 +171,8 @@ struct Timeline {
     callsigns: HashMap<String, String>,
     /// The options of the filters.
     facets: filters::Facets,
+    /// Why the filters asked for were not read; the page then lists nothing.
+    problem: Option<ApiError>,
 }
 
 /// The session a package was deposited in.
@@ -193,22 +195,15 @@ async fn timeline(
             let visible = caller.projects(&s.store)?;
             let project = choose_project(s, &caller, &visible, q.project.as_deref())?;
             projects::get(&s.store, &project)?;
-            let status = given(&q.status)
-                .as_deref()
-                .map(filter::parse_status)
-                .transpose()?;
-            let filter = Filter {
-                types: given(&q.package_type).into_iter().collect(),
-                tags: given(&q.tag).into_iter().collect(),
-                actor: given(&q.author),
-                status,
-                since: time::parse_time("since", given(&q.since).as_deref())?,
-                until: time::parse_time("before", given(&q.before).as_deref())?,
-                viewer: caller.viewer(s, &project),
-                ..Filter::default()
+            let viewer = caller.viewer(s, &project);
+            // Filters that do not parse: the page again, the filters as typed and why.
+            let (mut packages, problem) = match timeline_filter(&q, viewer.clone()) {
+                Ok(filter) => (
+                    pull::latest(&s.store, std::slice::from_ref(&project), &filter, PAGE + 1)?,
+                    None,
+                ),
+                Err(e) => (Vec::new(), Some(ApiError::from(e))),
             };
-            let mut packages =
-                pull::latest(&s.store, std::slice::from_ref(&project), &filter, PAGE + 1)?;
             let more = packages.len() > PAGE;
             packages.truncate(PAGE);
             let on_page: std::collections::HashSet<&str> =
@@ -221,7 +216,7 @@ async fn timeline(
                     .filter(|(id, _)| on_page.contains(id.as_str()))
                     .collect()
             };
-            let facets = filters::facets(s, &project, caller.viewer(s, &project))?;
+            let facets = filters::facets(s, &project, viewer)?;
             let page = Timeline {
                 project,
                 projects: visible,
@@ -229,12 +224,34 @@ async fn timeline(
                 more,
                 callsigns,
                 facets,
+                problem,
             };
             Ok((page, q))
         })
         .await?;
     let (page, q) = page;
-    Ok(html_page(StatusCode::OK, render(&page, &q, &who)))
+    Ok(html_page(
+        status_with(page.problem.as_ref()),
+        render(&page, &q, &who),
+    ))
+}
+
+/// The timeline's filters as asked, checked.
+fn timeline_filter(q: &TimelineParams, viewer: filter::Viewer) -> Result<Filter> {
+    let status = given(&q.status)
+        .as_deref()
+        .map(filter::parse_status)
+        .transpose()?;
+    Ok(Filter {
+        types: given(&q.package_type).into_iter().collect(),
+        tags: given(&q.tag).into_iter().collect(),
+        actor: given(&q.author),
+        status,
+        since: time::parse_time("since", given(&q.since).as_deref())?,
+        until: time::parse_time("before", given(&q.before).as_deref())?,
+        viewer,
+        ..Filter::default()
+    })
 }
 
 /// The bar at the top of every page: the console's pages for `project`, and who is looking
@@ -332,6 +349,23 @@ pub(super) fn failure(e: impl Into<ApiError>, back: &str) -> Response {
     html_page(status, page)
 }
 
+/// What is wrong with a form's input, shown on the form's own page (which keeps the input):
+/// the reason, and the error's code and status, as [`failure`] says them.
+pub(super) fn inline_problem(e: &ApiError) -> Markup {
+    let status = super::reply::status_of(e.code());
+    html! {
+        div class="problem" role="alert" {
+            (e.to_string())
+            " " span class="code" { "(error " code { (e.code().as_str()) } ", " (status.as_u16()) ")" }
+        }
+    }
+}
+
+/// The status a page answers with: its problem's, else 200.
+pub(super) fn status_with(problem: Option<&ApiError>) -> StatusCode {
+    problem.map_or(StatusCode::OK, |e| super::reply::status_of(e.code()))
+}
+
 pub(super) fn layout(title: &str, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
@@ -402,9 +436,10 @@ fn render(page: &Timeline, q: &TimelineParams, who: &Who) -> Markup {
                     label { "Since " input name="since" value=(value(&q.since)) placeholder="7d or 2026-11-01"; }
                     button type="submit" { "Filter" }
                 }
+                @if let Some(e) = &page.problem { (inline_problem(e)) }
                 // What the script replaces with the same element of this page fetched again.
                 div id="live" aria-live="polite" {
-                    @if days.is_empty() {
+                    @if days.is_empty() && page.problem.is_none() {
                         p class="empty" { "No packages match." }
                     }
                     @for (day, list) in &days {

@@ -6,14 +6,16 @@
 //! ([`filters`](super::filters)), and each result shows its status badge and its id.
 
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, html};
 use serde::Deserialize;
 
 use super::filters::{self, Facets, badge};
-use super::{PageError, Query, Who, given, html_page, layout, top, urlencode};
+use super::{
+    PageError, Query, Who, given, html_page, inline_problem, layout, status_with, top, urlencode,
+};
 use crate::params::search_mode;
+use crate::reply::ApiError;
 use crate::state::AppState;
 use relay_core::ops::projects;
 use relay_core::search::filter::{self as filter, Filter};
@@ -46,6 +48,8 @@ struct Shown<'a> {
     has_model: bool,
     asked: &'a SearchParams,
     facets: &'a Facets,
+    /// Why the search asked for was not run.
+    problem: Option<&'a ApiError>,
 }
 
 pub async fn page(
@@ -54,19 +58,44 @@ pub async fn page(
     Query(q): Query<SearchParams>,
 ) -> std::result::Result<Response, PageError> {
     let caller = who.caller.clone();
-    let (project, query, mode, found, facets, q) = state
+    let (project, query, mode, found, facets, q, problem) = state
         .blocking(move |s| -> Result<_> {
             let visible = caller.projects(&s.store)?;
             let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
             projects::get(&s.store, &project)?;
             let model = s.model.as_deref();
-            let mode = search_mode(q.mode.as_deref().filter(|m| !m.is_empty()), model)?;
             let query = q.q.clone().unwrap_or_default().trim().to_string();
-            let status = given(&q.status)
-                .as_deref()
-                .map(filter::parse_status)
-                .transpose()?;
             let facets = filters::facets(s, &project, caller.viewer(s, &project))?;
+            // A mode or filter that cannot be used: the page again, the form as sent and why.
+            let checked =
+                search_mode(q.mode.as_deref().filter(|m| !m.is_empty()), model).and_then(|mode| {
+                    let status = given(&q.status)
+                        .as_deref()
+                        .map(filter::parse_status)
+                        .transpose()?;
+                    Ok((mode, status))
+                });
+            let (mode, status) = match checked {
+                Ok(ok) => ok,
+                Err(e) => {
+                    let mode = search_mode(None, model)?;
+                    let asked = q.mode.clone().unwrap_or_default();
+                    let shown = if asked.is_empty() {
+                        mode.as_str().to_string()
+                    } else {
+                        asked
+                    };
+                    return Ok((
+                        project,
+                        query,
+                        shown,
+                        Vec::new(),
+                        facets,
+                        q,
+                        Some(ApiError::from(e)),
+                    ));
+                }
+            };
             let found = if query.is_empty() {
                 Vec::new()
             } else {
@@ -81,18 +110,30 @@ pub async fn page(
                 let projects = [project.clone()];
                 semantic::search(&s.store, &projects, &query, &filter, RESULTS, mode, model)?
             };
-            Ok((project, query, mode.as_str(), found, facets, q))
+            Ok((
+                project,
+                query,
+                mode.as_str().to_string(),
+                found,
+                facets,
+                q,
+                None,
+            ))
         })
         .await?;
     let shown = Shown {
         project: &project,
         query: &query,
-        mode,
+        mode: &mode,
         has_model: state.model.is_some(),
         asked: &q,
         facets: &facets,
+        problem: problem.as_ref(),
     };
-    Ok(html_page(StatusCode::OK, render(&shown, &found, &who)))
+    Ok(html_page(
+        status_with(shown.problem),
+        render(&shown, &found, &who),
+    ))
 }
 
 /// The query's words, lower-cased, for marking.
@@ -159,6 +200,7 @@ fn render(shown: &Shown, found: &[Ranked], who: &Who) -> Markup {
         has_model,
         asked: q,
         facets,
+        problem,
     } = shown;
     let (project, query, mode, has_model) = (*project, *query, *mode, *has_model);
     let asked = words(query);
@@ -187,7 +229,8 @@ fn render(shown: &Shown, found: &[Ranked], who: &Who) -> Markup {
                 @if !has_model {
                     p class="note" { "Keyword search only: this server has no embedding model (relay serve --model PATH)." }
                 }
-                @if !query.is_empty() && found.is_empty() {
+                @if let Some(e) = problem { (inline_problem(e)) }
+                @if !query.is_empty() && found.is_empty() && problem.is_none() {
                     p class="empty" { "Nothing matches." }
                 }
                 ol class="results" {
