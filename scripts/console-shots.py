@@ -4,7 +4,8 @@
 
 LOGIN_LINK is the link `relay ui --no-open` printed for a store seeded by
 scripts/console-shots.sh (which runs this script). Each page is shot at 1280 px and 390 px
-wide, the whole page's height (capped), as OUT_DIR/NAME-desktop.png and NAME-phone.png.
+wide, the whole page's height (capped), as OUT_DIR/NAME-desktop.png and NAME-phone.png; the
+pages of DARK once more at desktop width in the dark colour scheme, as NAME-dark.png.
 """
 
 import os
@@ -20,6 +21,8 @@ BASE = LINK.split("/console/")[0]
 WIDTHS = {"desktop": 1280, "phone": 390}
 # The tallest shot, in CSS pixels: enough for each page's point, small files.
 MAX_HEIGHT = 2000
+# Pages shot in the dark scheme too: the status badges and stale marks.
+DARK = {"timeline", "package"}
 
 
 def browser(width):
@@ -45,6 +48,17 @@ def shoot(driver, width, name, kind):
     driver.save_screenshot(os.path.join(OUT, f"{name}-{kind}.png"))
 
 
+def visit(driver, path):
+    if path == "review-error":
+        # The review form sent without a note: the form again, input kept.
+        driver.get(BASE + "/review")
+        form = driver.find_element(By.CSS_SELECTOR, "form.decide")
+        form.find_element(By.CSS_SELECTOR, "textarea[name=note]").send_keys("  ")
+        form.find_element(By.CSS_SELECTOR, "button[value=request_changes]").click()
+    else:
+        driver.get(BASE + path)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     pages = [line.split(" ", 1) for line in sys.stdin.read().splitlines() if line.strip()]
@@ -54,15 +68,14 @@ def main():
         driver.get(LINK)
         for kind, width in WIDTHS.items():
             for name, path in pages:
-                if path == "review-error":
-                    # The review form sent without a note: the form again, input kept.
-                    driver.get(BASE + "/review")
-                    form = driver.find_element(By.CSS_SELECTOR, "form.decide")
-                    form.find_element(By.CSS_SELECTOR, "textarea[name=note]").send_keys("  ")
-                    form.find_element(By.CSS_SELECTOR, "button[value=request_changes]").click()
-                else:
-                    driver.get(BASE + path)
+                visit(driver, path)
                 shoot(driver, width, name, kind)
+        dark = [{"name": "prefers-color-scheme", "value": "dark"}]
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": dark})
+        for name, path in pages:
+            if name in DARK:
+                visit(driver, path)
+                shoot(driver, WIDTHS["desktop"], name, "dark")
     finally:
         driver.quit()
     print("ok:", ", ".join(name for name, _ in pages))
