@@ -1,10 +1,15 @@
 //! The console's filter fields as selects whose options come from the store: the types,
 //! authors and tags of a project's most recent packages (those the caller may see), and the
 //! statuses of the protocol. A value asked for that the sample lacks is still offered, so a
-//! filtered page always shows what it is filtered by. Also the status badge every list shows:
-//! the status in words, coloured by the stylesheet (`.badge.s-…`).
+//! filtered page always shows what it is filtered by. The options are kept for [`FRESH`] per
+//! store, project and person, so that a page (and the live timeline's fetches of it) reads
+//! a page's worth of packages, not the sample, each time. Also the status badge every list
+//! shows: the status in words, coloured by the stylesheet (`.badge.s-…`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use maud::{Markup, html};
 use serde_json::Value;
@@ -19,12 +24,43 @@ use relay_wire::package::STATUSES;
 /// in use, a bounded read however large the store.
 pub const SAMPLE: usize = 500;
 
+/// How long options once read are offered again before they are read anew.
+pub const FRESH: Duration = Duration::from_secs(30);
+
+/// Options read, by store, project and person (the drafts among them are that person's).
+type Key = (PathBuf, String, Option<String>);
+/// When each was read, and what.
+type Kept = HashMap<Key, (Instant, Arc<Facets>)>;
+static KEPT: Mutex<Option<Kept>> = Mutex::new(None);
+
 /// The values each filter may take.
 #[derive(Debug, Default)]
 pub struct Facets {
     pub types: Vec<String>,
     pub authors: Vec<String>,
     pub tags: Vec<String>,
+}
+
+/// [`facets`] of `project` for the person `who` (their name, `None` for an anonymous reader),
+/// as read within [`FRESH`], else read now.
+pub fn kept(s: &Shared, project: &str, who: Option<&str>, viewer: Viewer) -> Result<Arc<Facets>> {
+    let key = (
+        s.store.root().to_path_buf(),
+        project.to_string(),
+        who.map(str::to_string),
+    );
+    let lock = || KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((at, f)) = lock().get_or_insert_with(HashMap::new).get(&key)
+        && at.elapsed() < FRESH
+    {
+        return Ok(f.clone());
+    }
+    let read = Arc::new(facets(s, project, viewer)?);
+    let mut kept = lock();
+    let map = kept.get_or_insert_with(HashMap::new);
+    map.retain(|_, (at, _)| at.elapsed() < FRESH);
+    map.insert(key, (Instant::now(), read.clone()));
+    Ok(read)
 }
 
 /// The facets of `project`'s [`SAMPLE`] newest packages that `viewer` may see, each sorted.

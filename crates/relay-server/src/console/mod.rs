@@ -170,7 +170,7 @@ struct Timeline {
     /// open sessions share the callsign (`ops::sessions::labels`).
     callsigns: HashMap<String, String>,
     /// The options of the filters.
-    facets: filters::Facets,
+    facets: std::sync::Arc<filters::Facets>,
     /// Why the filters asked for were not read; the page then lists nothing.
     problem: Option<ApiError>,
 }
@@ -190,6 +190,7 @@ async fn timeline(
     Query(q): Query<TimelineParams>,
 ) -> std::result::Result<Response, PageError> {
     let caller = who.caller.clone();
+    let name = who.name.clone();
     let page = state
         .blocking(move |s| -> Result<(Timeline, TimelineParams)> {
             let visible = caller.projects(&s.store)?;
@@ -216,7 +217,7 @@ async fn timeline(
                     .filter(|(id, _)| on_page.contains(id.as_str()))
                     .collect()
             };
-            let facets = filters::facets(s, &project, viewer)?;
+            let facets = filters::kept(s, &project, name.as_deref(), viewer)?;
             let page = Timeline {
                 project,
                 projects: visible,

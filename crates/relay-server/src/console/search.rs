@@ -58,6 +58,7 @@ pub async fn page(
     Query(q): Query<SearchParams>,
 ) -> std::result::Result<Response, PageError> {
     let caller = who.caller.clone();
+    let name = who.name.clone();
     let (project, query, mode, found, facets, q, problem) = state
         .blocking(move |s| -> Result<_> {
             let visible = caller.projects(&s.store)?;
@@ -65,7 +66,7 @@ pub async fn page(
             projects::get(&s.store, &project)?;
             let model = s.model.as_deref();
             let query = q.q.clone().unwrap_or_default().trim().to_string();
-            let facets = filters::facets(s, &project, caller.viewer(s, &project))?;
+            let facets = filters::kept(s, &project, name.as_deref(), caller.viewer(s, &project))?;
             // A mode or filter that cannot be used: the page again, the form as sent and why.
             let checked =
                 search_mode(q.mode.as_deref().filter(|m| !m.is_empty()), model).and_then(|mode| {
