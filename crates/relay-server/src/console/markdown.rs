@@ -84,36 +84,48 @@ pub fn is_package_id(word: &str) -> bool {
         .is_some_and(|hex| hex.len() >= 6 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
+/// `text` in runs, each a package id (`true`) or not: an id starts a word and ends it.
+pub fn split_ids(text: &str) -> Vec<(&str, bool)> {
+    let mut parts = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("pkg_") {
+        let len = rest[at..]
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .unwrap_or(rest.len() - at);
+        let starts_word = !rest[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let word = &rest[at..at + len];
+        if starts_word && is_package_id(word) {
+            parts.push((&rest[..at], false));
+            parts.push((word, true));
+        } else {
+            parts.push((&rest[..at + len], false));
+        }
+        rest = &rest[at + len..];
+    }
+    parts.push((rest, false));
+    parts.retain(|(part, _)| !part.is_empty());
+    parts
+}
+
 /// `text` as events, each package id in it a link to its page.
 fn link_ids<'a>(text: CowStr<'a>, events: &mut Vec<Event<'a>>) {
     if !text.contains("pkg_") {
         events.push(Event::Text(text));
         return;
     }
-    let mut rest: &str = &text;
-    let mut out = Vec::new();
-    while let Some(at) = rest.find("pkg_") {
-        let len = rest[at..]
-            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-            .unwrap_or(rest.len() - at);
-        let word = &rest[at..at + len];
-        let starts_word = !rest[..at]
-            .chars()
-            .next_back()
-            .is_some_and(|c| c.is_alphanumeric() || c == '_');
-        if starts_word && is_package_id(word) {
-            out.push(Event::Text(CowStr::from(rest[..at].to_string())));
-            out.push(Event::InlineHtml(CowStr::from(format!(
-                "<a class=\"id\" href=\"/packages/{}\">{word}</a>",
-                urlencode(word)
-            ))));
+    for (part, is_id) in split_ids(&text) {
+        events.push(if is_id {
+            Event::InlineHtml(CowStr::from(format!(
+                "<a class=\"id\" href=\"/packages/{}\">{part}</a>",
+                urlencode(part)
+            )))
         } else {
-            out.push(Event::Text(CowStr::from(rest[..at + len].to_string())));
-        }
-        rest = &rest[at + len..];
+            Event::Text(CowStr::from(part.to_string()))
+        });
     }
-    out.push(Event::Text(CowStr::from(rest.to_string())));
-    events.extend(out);
 }
 
 /// `value` escaped for a double-quoted attribute.

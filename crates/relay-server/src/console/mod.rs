@@ -8,7 +8,10 @@
 //! filters, drafts only to their author, nothing new on an older page). Each package has a
 //! page of its own ([`package`]), and search
 //! ([`search`]), the facts ([`facts`]) and the orient briefing ([`orient`]) have theirs. The
-//! pages read through the same `ops` as the JSON routes.
+//! pages read through the same `ops` as the JSON routes. Filters are selects of the store's
+//! values and statuses are badges ([`filters`]); stored prose is rendered Markdown
+//! ([`markdown`]); a form whose input is refused answers its own page again, the input kept
+//! and the reason inline ([`inline_problem`]).
 
 mod facts;
 mod filters;

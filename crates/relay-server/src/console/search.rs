@@ -12,7 +12,8 @@ use serde::Deserialize;
 
 use super::filters::{self, Facets, badge};
 use super::{
-    PageError, Query, Who, given, html_page, inline_problem, layout, status_with, top, urlencode,
+    PageError, Query, Who, given, html_page, inline_problem, layout, markdown, status_with, top,
+    urlencode,
 };
 use crate::params::search_mode;
 use crate::reply::ApiError;
@@ -181,6 +182,20 @@ pub fn marked(text: &str, asked: &[String]) -> Markup {
     }
 }
 
+/// `text` [`marked`], each package id in it a link to its page.
+fn with_ids(text: &str, asked: &[String]) -> Markup {
+    let parts = markdown::split_ids(text);
+    html! {
+        @for (part, is_id) in parts {
+            @if is_id {
+                a class="id" href=(format!("/packages/{}", urlencode(part))) { (part) }
+            } @else {
+                (marked(part, asked))
+            }
+        }
+    }
+}
+
 fn snippet(r: &Ranked) -> String {
     let m = r.stored.package.as_map();
     let text = ["handoff_note", "description"]
@@ -251,7 +266,7 @@ fn render(shown: &Shown, found: &[Ranked], who: &Who) -> Markup {
                                 }
                             }
                             @if !r.matched.is_empty() { span class="matched" { "in " (r.matched.join(", ")) } }
-                            p class="snippet" { (marked(&snippet(r), &asked)) }
+                            p class="snippet" { (with_ids(&snippet(r), &asked)) }
                         }
                     }
                 }
@@ -271,6 +286,17 @@ mod tests {
         assert_eq!(
             html,
             "Memory <mark>leaking</mark> &lt;b&gt;here&lt;/b&gt; &amp; <mark>leak</mark>"
+        );
+    }
+
+    #[test]
+    fn package_ids_in_a_snippet_are_links() {
+        let asked = words("leak");
+        let html = with_ids("leak (see pkg_0123abcd), not apkg_0123abcd", &asked).into_string();
+        assert_eq!(
+            html,
+            "<mark>leak</mark> (see <a class=\"id\" href=\"/packages/pkg_0123abcd\">pkg_0123abcd</a>), \
+             not apkg_0123abcd"
         );
     }
 
