@@ -54,6 +54,22 @@ pub fn assert_escaped(body: &str) {
     assert!(!body.contains("style="));
 }
 
+/// Rendered Markdown in `body` shows the two hostile tags of [`XSS`]-like input as text, and
+/// the page holds no element they would have made.
+#[track_caller]
+pub fn assert_markup_is_text(body: &str) {
+    assert!(
+        body.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{body}"
+    );
+    assert!(
+        body.contains("&lt;img src=x onerror=alert(2)&gt;"),
+        "{body}"
+    );
+    assert_eq!(body.matches("<script").count(), 1, "only console.js");
+    assert!(!body.contains("<img"), "{body}");
+}
+
 #[test]
 fn the_timeline_escapes_every_stored_string_under_a_strict_policy() {
     let env = Env::new();

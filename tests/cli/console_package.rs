@@ -69,7 +69,7 @@ fn a_package_page_lists_its_children_escaped_in_the_projects_the_caller_may_read
         assert!(!body.contains(t), "{t} came out unescaped");
     }
     assert!(kids.contains(r#"<span class="type">decision</span>"#));
-    assert!(kids.contains(r#"<span class="status draft">draft</span>"#));
+    assert!(kids.contains(r#"<span class="status badge s-draft" title="status">draft</span>"#));
     assert!(
         kids.contains("in other"),
         "another project is named: {kids}"
@@ -139,9 +139,16 @@ fn a_package_page_lists_the_facts_it_sourced_current_and_ended_escaped() {
         1,
         "{table}"
     );
+    // The subject links to its facts, the predicate to its key's history.
     assert!(
         table.contains(
-            r#"<a href="/facts?project=demo&amp;subject=dashboard&amp;predicate=status">dashboard</a>"#
+            r#"<a href="/facts?project=demo&amp;subject=dashboard" title="this subject's facts">dashboard</a>"#
+        ),
+        "{table}"
+    );
+    assert!(
+        table.contains(
+            r#"<a href="/facts?project=demo&amp;subject=dashboard&amp;predicate=status" title="this key's history">status</a>"#
         ),
         "{table}"
     );
@@ -150,7 +157,7 @@ fn a_package_page_lists_the_facts_it_sourced_current_and_ended_escaped() {
     assert!(!table.contains("<td>jo</td>"), "from another package");
     assert!(
         table.contains(
-            r#"href="/facts?project=demo&amp;subject=%3Cb%3Eapi%3C%2Fb%3E&amp;predicate=owner">&lt;b&gt;api&lt;/b&gt;</a>"#
+            r#"href="/facts?project=demo&amp;subject=%3Cb%3Eapi%3C%2Fb%3E" title="this subject's facts">&lt;b&gt;api&lt;/b&gt;</a>"#
         ),
         "{table}"
     );

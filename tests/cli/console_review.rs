@@ -79,6 +79,14 @@ fn flagged(env: &Env, title: &str, reviewer: &str) -> String {
     id
 }
 
+/// A token that may write, for the human `ana`.
+fn ana_token(env: &Env) -> String {
+    env.ok_json(&["token", "create", "--actor", "ana", "--actor-type", "human"])["token"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 fn status_of(env: &Env, id: &str) -> String {
     env.ok_json(&["pull", id])["package"]["status"]
         .as_str()
@@ -91,11 +99,7 @@ fn a_pasted_token_logs_in_with_a_strict_cookie_and_approves_from_the_queue() {
     let env = Env::new();
     let human = flagged(&env, "<script>alert(1)</script>", "human");
     let agent = flagged(&env, "agent work", "agent");
-    let token =
-        env.ok_json(&["token", "create", "--actor", "ana", "--actor-type", "human"])["token"]
-            .as_str()
-            .unwrap()
-            .to_string();
+    let token = ana_token(&env);
     let server = Served::start(&env, &[]);
     let browser = Browser::new(&env, "ana");
 
@@ -186,8 +190,15 @@ fn a_pasted_token_logs_in_with_a_strict_cookie_and_approves_from_the_queue() {
         &[("csrf", &form), ("action", "request_changes")],
         &[],
     );
-    assert_eq!(bare.status, 400, "{}", bare.body);
+    // The queue again (not a bare error page), that package's form saying why, 422.
+    assert_eq!(bare.status, 422, "{}", bare.body);
     assert!(bare.body.contains("needs a note"), "{}", bare.body);
+    assert!(bare.body.contains("<main id=\"review\">"), "{}", bare.body);
+    assert!(
+        bare.body.contains(&format!("id=\"problem-{agent}\"")),
+        "{}",
+        bare.body
+    );
     let sent_back = browser.post(
         &server.at(&format!("/console/review/{agent}")),
         &[
@@ -364,4 +375,67 @@ fn a_credential_in_the_store_never_reaches_a_page() {
             page.body
         );
     }
+}
+
+/// A decision the lifecycle refuses, or one without its note, comes back as the queue with
+/// the form (or, for a package no longer queued, the note) as it was typed and why.
+#[test]
+fn a_refused_decision_keeps_the_form_and_the_note() {
+    let env = Env::new();
+    let id = flagged(&env, "needs review", "human");
+    let token = ana_token(&env);
+    let server = Served::start(&env, &[]);
+    let browser = Browser::new(&env, "ana");
+    browser.post(&server.at("/console/login"), &[("token", &token)], &[]);
+    let form = csrf(&browser.get(&server.at("/review")).body);
+    let url = server.at(&format!("/console/review/{id}"));
+    let before = logs(&env);
+    let blank = browser.post(
+        &url,
+        &[
+            ("csrf", &form),
+            ("action", "request_changes"),
+            ("note", " \t "),
+        ],
+        &[],
+    );
+    assert_eq!(blank.status, 422, "{}", blank.body);
+    assert!(
+        blank.body.contains("<main id=\"review\">"),
+        "{}",
+        blank.body
+    );
+    assert!(blank.body.contains("needs a note"), "{}", blank.body);
+    assert!(
+        blank.body.contains("aria-invalid=\"true\"") && blank.body.contains("> \t </textarea>"),
+        "the note as typed: {}",
+        blank.body
+    );
+    assert_eq!(logs(&env), before, "nothing written");
+
+    // Approved meanwhile from the CLI: the queue no longer holds it; the note is kept.
+    env.ok(&["review", "approve", &id]);
+    let late = browser.post(
+        &url,
+        &[
+            ("csrf", &form),
+            ("action", "request_changes"),
+            ("note", "add tests"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        late.status, 400,
+        "invalid_transition, as the API answers: {}",
+        late.body
+    );
+    assert!(
+        late.body.contains("<section id=\"retry\">"),
+        "{}",
+        late.body
+    );
+    assert!(late.body.contains(">add tests</textarea>"), "{}", late.body);
+    assert_eq!(status_of(&env, &id), "complete");
+    let (code, stderr) = server.stop();
+    assert_eq!(code, Some(0), "{stderr}");
 }

@@ -13,6 +13,7 @@ mod conformance_suite;
 mod console;
 mod console_package;
 mod console_pages;
+mod console_polish;
 mod console_review;
 mod convergence;
 mod deposit;

@@ -4,10 +4,13 @@
 
 LOGIN_LINK is the one-time link `relay ui --no-open` printed. The script logs in with it, loads
 the timeline of a store whose titles are hostile strings and checks, in the DOM, that they are
-text and ran nothing; filters the timeline; opens a package; searches by word and, with
-`meaning` (the server has an embedding model), by meaning; approves a flagged package with a
-note from the review queue; then deposits with the CLI and waits for the new package to
-appear without a reload. Screenshots go to SCREENSHOT_DIR. Exits non-zero with a message on
+text and ran nothing; filters the timeline with a select of the store's values; opens a
+package; opens one whose fields are Markdown (rendered, hostile HTML and links inert) with
+deliverables (a table, the URL a link, changed and missing files marked stale); searches by
+word and, with `meaning` (the server has an embedding model), by meaning; requests changes
+without a note (the form comes back with the input and the reason), then approves the flagged
+package with a note from the review queue; checks orient's linked ids and the facts' "as of"
+heading; then deposits with the CLI and waits for the new package to appear without a reload. Screenshots go to SCREENSHOT_DIR. Exits non-zero with a message on
 the first failure.
 """
 
@@ -21,7 +24,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 LINK, RELAY, STORE, SHOTS = sys.argv[1:5]
 MEANING = sys.argv[5:6] == ["meaning"]
@@ -34,6 +37,11 @@ TOPICS = [
     "Renamed the billing cron jobs",
 ]
 FLAGGED = "Rotate the signing keys <before> Friday"
+MARKDOWN = (
+    "Adds **CSV export** to the invoice list.\n\n- one file per month\n- see [RFC 4180]"
+    "(https://www.rfc-editor.org/rfc/rfc4180)\n\n<script>window.__relay_xss = 2</script>\n\n"
+    "<img src=x onerror=\"window.__relay_xss = 3\"> [trap](javascript:window.__relay_xss=4)"
+)
 XSS = [
     "<script>alert(1)</script>",
     '"><img src=x onerror=alert(2)>',
@@ -95,6 +103,17 @@ def main():
               "--description", other, "--decision", other, "--question", other, "--handoff", other,
               "-q")
     relay("facts", "assert", XSS[0], "owner", XSS[1])
+    # A package written in Markdown, with deliverables: two files that then change or go, a URL.
+    for name in ["spec.md", "gone.md"]:
+        with open(os.path.join(STORE, name), "w") as f:
+            f.write("# first\n")
+    rich = relay("deposit", "--title", "CSV export", "--description", MARKDOWN,
+                 "--handoff", "1. wire the *button*\n2. test", "--tag", "billing",
+                 "--deliverable", "spec.md", "--deliverable", "gone.md",
+                 "--deliverable", "https://example.org/design", "-q").split()[0]
+    with open(os.path.join(STORE, "spec.md"), "a") as f:
+        f.write("changed\n")
+    os.remove(os.path.join(STORE, "gone.md"))
     driver = browser()
     try:
         # The one-time link logs this browser in and lands on the timeline.
@@ -108,9 +127,13 @@ def main():
         no_injection(driver)
         driver.save_screenshot(os.path.join(SHOTS, "timeline.png"))
 
-        # A filter narrows the timeline.
-        box = driver.find_element(By.CSS_SELECTOR, "form.filters input[name=type]")
-        box.send_keys("decision")
+        # A filter narrows the timeline: a select of the store's values.
+        tags = Select(driver.find_element(By.CSS_SELECTOR, "form.filters select[name=tag]"))
+        assert [o.text for o in tags.options] == ["any", *sorted(XSS + ["billing"])], \
+            [o.text for o in tags.options]
+        box = Select(driver.find_element(By.CSS_SELECTOR, "form.filters select[name=type]"))
+        assert [o.text for o in box.options] == ["any", "decision", "standard"], box.options
+        box.select_by_value("decision")
         driver.find_element(By.CSS_SELECTOR, "form.filters button").click()
         WebDriverWait(driver, 10).until(lambda d: "type=decision" in d.current_url)
         shown = driver.find_elements(By.CSS_SELECTOR, "li.package")
@@ -127,6 +150,33 @@ def main():
         no_injection(driver)
         assert "verified" in driver.find_element(By.CSS_SELECTOR, ".hash").text
         driver.save_screenshot(os.path.join(SHOTS, "package.png"))
+
+        # A package in Markdown: rendered, its raw HTML text, its unsafe link only text.
+        driver.get(f"{BASE}/packages/{rich}")
+        prose = driver.find_element(By.CSS_SELECTOR, "#package .prose")
+        assert prose.find_element(By.TAG_NAME, "strong").text == "CSV export"
+        assert len(prose.find_elements(By.CSS_SELECTOR, "ul li")) == 2
+        assert "<script>window.__relay_xss = 2</script>" in prose.text, prose.text
+        links = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "main a")]
+        assert not [h for h in links if h.lower().startswith("javascript")], links
+        rfc = prose.find_element(By.LINK_TEXT, "RFC 4180")
+        assert rfc.get_attribute("rel") == "noopener noreferrer"
+        handoff = driver.find_elements(By.CSS_SELECTOR, "#package .prose ol li em")
+        assert [e.text for e in handoff] == ["button"], handoff
+        no_injection(driver)
+        # Its deliverables: a table, the URL a link, the changed and the missing file marked.
+        rows = driver.find_elements(By.CSS_SELECTOR, "table.deliverables tbody tr")
+        assert len(rows) == 3, [r.text for r in rows]
+        url = driver.find_element(By.CSS_SELECTOR, "table.deliverables a")
+        assert url.get_attribute("href") == "https://example.org/design"
+        assert url.get_attribute("rel") == "noopener noreferrer"
+        marks = [m.text for m in driver.find_elements(By.CSS_SELECTOR, "tr.stale .stale.badge")]
+        assert marks == ["⚠ may be stale: changed", "⚠ may be stale: missing"], marks
+        note = driver.find_element(By.CSS_SELECTOR, ".stale-note").text
+        assert note.endswith("may be stale: spec.md changed, gone.md missing"), note
+        status = driver.find_element(By.CSS_SELECTOR, "dl.fields .badge.s-complete")
+        assert status.text == "complete"
+        driver.save_screenshot(os.path.join(SHOTS, "package-markdown.png"))
 
         # Search from the timeline's box: the query's words marked in the results.
         driver.get(BASE + "/")
@@ -160,10 +210,25 @@ def main():
         else:
             print("SKIPPED search by meaning: the server has no embedding model")
 
-        # The review queue: approve the flagged package with a note, from the page.
+        # The review queue: request changes without a note, and the form comes back with the
+        # input kept and why; then approve the flagged package with a note, from the page.
         driver.find_element(By.LINK_TEXT, "Review").click()
         wait_for(driver, lambda d: "/review" in d.current_url)
         item = driver.find_element(By.CSS_SELECTOR, f'li.pending[data-id="{flagged}"]')
+        assert item.find_element(By.CSS_SELECTOR, ".badge.s-awaiting_review").text == "awaiting review"
+        item.find_element(By.CSS_SELECTOR, "textarea[name=note]").send_keys("   ")
+        item.find_element(By.CSS_SELECTOR, "button[value=request_changes]").click()
+        wait_for(driver, lambda d: "/console/review/" in d.current_url)
+        item = driver.find_element(By.CSS_SELECTOR, f'li.pending[data-id="{flagged}"]')
+        problem = item.find_element(By.CSS_SELECTOR, ".problem").text
+        assert "needs a note" in problem, problem
+        kept = item.find_element(By.CSS_SELECTOR, "textarea[name=note]")
+        assert kept.get_attribute("value") == "   ", repr(kept.get_attribute("value"))
+        assert driver.switch_to.active_element == kept, "the note has the focus"
+        last = json.loads(relay("pull", flagged, "--json").splitlines()[-1])
+        assert last["package"]["status"] == "awaiting_review", last
+        driver.save_screenshot(os.path.join(SHOTS, "review-error.png"))
+        kept.clear()
         assert item.find_element(By.CSS_SELECTOR, "a.title").text == FLAGGED
         assert item.find_element(By.CSS_SELECTOR, "q.why").text == "needs a <b>person</b>"
         item.find_element(By.CSS_SELECTOR, "textarea[name=note]").send_keys("Checked <i>twice</i>")
@@ -185,12 +250,22 @@ def main():
         assert XSS[0] in cells and XSS[1] in cells, cells
         no_injection(driver)
         driver.save_screenshot(os.path.join(SHOTS, "facts.png"))
+        # As of a time: the heading says so.
+        box = driver.find_element(By.CSS_SELECTOR, "form.filters input[name=as_of]")
+        box.send_keys("1h")
+        box.submit()
+        wait_for(driver, lambda d: "as_of=1h" in d.current_url)
+        heading = driver.find_element(By.CSS_SELECTOR, "main h2").text
+        assert heading.startswith("Facts as of 20"), heading
+        assert driver.title.startswith("Facts as of 20"), driver.title
 
         # Orient: the briefing `relay orient` prints, rendered, hostile titles still text.
         driver.find_element(By.LINK_TEXT, "Orient").click()
         wait_for(driver, lambda d: "/orient" in d.current_url)
         briefing = driver.find_element(By.TAG_NAME, "main").text
         assert XSS[0] in briefing, briefing
+        ids = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, ".briefing a.id")]
+        assert f"{BASE}/packages/{rich}" in ids, ids
         no_injection(driver)
         driver.save_screenshot(os.path.join(SHOTS, "orient.png"))
 
@@ -213,8 +288,10 @@ def main():
         driver.save_screenshot(os.path.join(SHOTS, "timeline-live.png"))
     finally:
         driver.quit()
-    print("ok: login link, timeline, hostile titles as text, filter, package page, search"
-          + (", search by meaning" if MEANING else "") + ", approval from the review queue, facts, orient, live deposit")
+    print("ok: login link, timeline, hostile titles as text, filter select, package page,"
+          " Markdown and deliverables, search" + (", search by meaning" if MEANING else "")
+          + ", review form kept on error, approval from the review queue, facts as of, orient ids,"
+          " live deposit")
 
 
 if __name__ == "__main__":

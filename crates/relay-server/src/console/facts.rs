@@ -2,17 +2,21 @@
 //! time (`as_of`, read as `relay facts list --at` reads it), and one key's history as a
 //! timeline, newest first: each value, when it held, who asserted it, and how it ended
 //! (superseded by the next value, or invalidated; a retracted or expired fact shows why, never
-//! its value). Reads go through `ops::facts` and `ops::facts::history`, as the JSON routes' and
+//! its value). A page about a time says so in its title and heading ("Facts as of …"). A
+//! subject links to its facts, a predicate to its key's history, a source to its package.
+//! Reads go through `ops::facts` and `ops::facts::history`, as the JSON routes' and
 //! `relay facts` do.
 
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{PageError, Query, Who, given, html_page, layout, top, urlencode};
+use super::{
+    PageError, Query, Who, given, html_page, inline_problem, layout, status_with, top, urlencode,
+};
+use crate::reply::ApiError;
 use crate::state::AppState;
 use relay_core::ops::facts::history::{self, Entry};
 use relay_core::ops::facts::{self, ListQuery};
@@ -36,8 +40,8 @@ pub struct FactsParams {
 
 /// What the page shows.
 enum View {
-    /// One fact per key: current, or valid at `as_of`.
-    Table(Vec<Fact>),
+    /// One fact per key: current, or valid at `as_of`; of one subject when it is given.
+    Table(Option<String>, Vec<Fact>),
     /// Every fact of one key, oldest first (the chain's order).
     History {
         subject: String,
@@ -52,7 +56,12 @@ pub async fn page(
     Query(q): Query<FactsParams>,
 ) -> std::result::Result<Response, PageError> {
     let asked_time = given(&q.as_of);
-    let as_of = time::parse_time("as_of", asked_time.as_deref())?;
+    // A time that does not parse: the page again, the time as typed and why.
+    let (as_of, problem) = match time::parse_time("as_of", asked_time.as_deref()) {
+        Ok(t) => (t, None),
+        Err(e) => (None, Some(ApiError::from(e))),
+    };
+    let failed = problem.is_some();
     let caller = who.caller.clone();
     let (project, view) = state
         .blocking(move |s| -> Result<_> {
@@ -60,6 +69,7 @@ pub async fn page(
             let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
             projects::get(&s.store, &project)?;
             let view = match (given(&q.subject), given(&q.predicate)) {
+                (subject, _) if failed => View::Table(subject, Vec::new()),
                 (Some(subject), Some(predicate)) => {
                     let chain = history::history(
                         &s.store,
@@ -79,12 +89,12 @@ pub async fn page(
                 }
                 (subject, predicate) => {
                     let query = ListQuery {
-                        subject,
+                        subject: subject.clone(),
                         predicate,
                         at: as_of,
                         ..ListQuery::default()
                     };
-                    View::Table(facts::list(&s.store, &project, &query)?)
+                    View::Table(subject, facts::list(&s.store, &project, &query)?)
                 }
             };
             Ok((project, view))
@@ -94,8 +104,12 @@ pub async fn page(
         project: &project,
         text: asked_time.as_deref().unwrap_or(""),
         at: as_of,
+        problem: problem.as_ref(),
     };
-    Ok(html_page(StatusCode::OK, render(&asked, &view, &who)))
+    Ok(html_page(
+        status_with(asked.problem),
+        render(&asked, &view, &who),
+    ))
 }
 
 /// The project and the time the page was asked about.
@@ -104,6 +118,8 @@ struct Asked<'a> {
     /// The time as it was typed, for the form.
     text: &'a str,
     at: Option<Timestamp>,
+    /// Why the time asked for was not read; the page then shows no facts.
+    problem: Option<&'a ApiError>,
 }
 
 /// The page of one key's history.
@@ -113,6 +129,15 @@ fn history_link(project: &str, subject: &str, predicate: &str) -> String {
         urlencode(project),
         urlencode(subject),
         urlencode(predicate)
+    )
+}
+
+/// The page of one subject's facts.
+fn subject_link(project: &str, subject: &str) -> String {
+    format!(
+        "/facts?project={}&subject={}",
+        urlencode(project),
+        urlencode(subject)
     )
 }
 
@@ -150,10 +175,14 @@ fn until(f: &Fact) -> Markup {
 fn render(asked: &Asked, view: &View, who: &Who) -> Markup {
     let project = asked.project;
     let title = match view {
-        View::Table(_) => "Facts".to_string(),
+        View::Table(..) => "Facts".to_string(),
         View::History {
             subject, predicate, ..
         } => format!("{subject} {predicate}"),
+    };
+    let title = match asked.at {
+        Some(t) => format!("{title} as of {}", time::format(t)),
+        None => title,
     };
     layout(
         &title,
@@ -166,30 +195,39 @@ fn render(asked: &Asked, view: &View, who: &Who) -> Markup {
                         input type="hidden" name="subject" value=(subject);
                         input type="hidden" name="predicate" value=(predicate);
                     }
-                    label { "As of " input name="as_of" value=(asked.text) placeholder="2026-04-18T20:00:00Z"; }
+                    @if let View::Table(Some(subject), _) = view {
+                        input type="hidden" name="subject" value=(subject);
+                    }
+                    label { "As of " input name="as_of" value=(asked.text) placeholder="2026-04-18T20:00:00Z" aria-invalid=[asked.problem.map(|_| "true")]; }
                     button type="submit" { "Show" }
                 }
                 p class="note" { "A time is an RFC 3339 timestamp, a date (its start in UTC) or an age (30m, 12h, 7d, 2w)." }
+                @if let Some(e) = asked.problem {
+                    (inline_problem(e))
+                } @else {
                 @match view {
-                    View::Table(list) => (table(asked, list)),
+                    View::Table(subject, list) => (table(asked, subject.as_deref(), list)),
                     View::History { subject, predicate, chain } => (history(asked, subject, predicate, chain)),
+                }
                 }
             }
         },
     )
 }
 
-fn table(asked: &Asked, list: &[Fact]) -> Markup {
+fn table(asked: &Asked, subject: Option<&str>, list: &[Fact]) -> Markup {
     let project = asked.project;
     html! {
         h2 {
             @match asked.at {
-                Some(t) => { "Facts valid at " (when(Some(&time::format(t)))) }
+                Some(_) => { "Facts" }
                 None => { "Current facts" }
             }
+            @if let Some(s) = subject { " about " span class="key" { (s) } }
+            @if let Some(t) = asked.at { " as of " (when(Some(&time::format(t)))) }
         }
-        @if asked.at.is_some() {
-            p { a href=(format!("/facts?project={}", urlencode(project))) { "Current facts" } }
+        @if asked.at.is_some() || subject.is_some() {
+            p { a href=(format!("/facts?project={}", urlencode(project))) { "All current facts" } }
         }
         @if list.is_empty() {
             p class="empty" { "No facts." }
@@ -205,7 +243,7 @@ fn table(asked: &Asked, list: &[Fact]) -> Markup {
                         @for f in list {
                             @let key = history_link(project, f.subject(), f.predicate());
                             tr {
-                                td { a href=(key) title="this key's history" { (f.subject()) } }
+                                td { a href=(subject_link(project, f.subject())) title="this subject's facts" { (f.subject()) } }
                                 td { a href=(key) title="this key's history" { (f.predicate()) } }
                                 td class="value" { (f.value()) }
                                 td { (when(f.str_field("valid_from"))) }
@@ -255,7 +293,10 @@ fn history(asked: &Asked, subject: &str, predicate: &str, chain: &[Entry]) -> Ma
         .and_then(|t| Some((fact_chain::at(&links, t)?.id(), time::format(t))));
     let is_then = |f: &Fact| then.as_ref().is_some_and(|(id, _)| *id == f.id());
     html! {
-        h2 { "History of " span class="key" { (subject) " " (predicate) } }
+        h2 {
+            "History of " span class="key" { a href=(subject_link(asked.project, subject)) { (subject) } " " (predicate) }
+            @if let Some(t) = asked.at { " as of " (when(Some(&time::format(t)))) }
+        }
         p { a href=(format!("/facts?project={}", urlencode(asked.project))) { "All facts" } }
         @if links.iter().any(Link::differs) {
             p class="note" {

@@ -8,9 +8,13 @@
 //! filters, drafts only to their author, nothing new on an older page). Each package has a
 //! page of its own ([`package`]), and search
 //! ([`search`]), the facts ([`facts`]) and the orient briefing ([`orient`]) have theirs. The
-//! pages read through the same `ops` as the JSON routes.
+//! pages read through the same `ops` as the JSON routes. Filters are selects of the store's
+//! values and statuses are badges ([`filters`]); stored prose is rendered Markdown
+//! ([`markdown`]); a form whose input is refused answers its own page again, the input kept
+//! and the reason inline ([`inline_problem`]).
 
 mod facts;
+mod filters;
 mod login;
 mod markdown;
 mod orient;
@@ -168,6 +172,10 @@ struct Timeline {
     /// How each session on the page is named: its callsign, with the start of its id where
     /// open sessions share the callsign (`ops::sessions::labels`).
     callsigns: HashMap<String, String>,
+    /// The options of the filters.
+    facets: std::sync::Arc<filters::Facets>,
+    /// Why the filters asked for were not read; the page then lists nothing.
+    problem: Option<ApiError>,
 }
 
 /// The session a package was deposited in.
@@ -185,27 +193,21 @@ async fn timeline(
     Query(q): Query<TimelineParams>,
 ) -> std::result::Result<Response, PageError> {
     let caller = who.caller.clone();
+    let name = who.name.clone();
     let page = state
         .blocking(move |s| -> Result<(Timeline, TimelineParams)> {
             let visible = caller.projects(&s.store)?;
             let project = choose_project(s, &caller, &visible, q.project.as_deref())?;
             projects::get(&s.store, &project)?;
-            let status = given(&q.status)
-                .as_deref()
-                .map(filter::parse_status)
-                .transpose()?;
-            let filter = Filter {
-                types: given(&q.package_type).into_iter().collect(),
-                tags: given(&q.tag).into_iter().collect(),
-                actor: given(&q.author),
-                status,
-                since: time::parse_time("since", given(&q.since).as_deref())?,
-                until: time::parse_time("before", given(&q.before).as_deref())?,
-                viewer: caller.viewer(s, &project),
-                ..Filter::default()
+            let viewer = caller.viewer(s, &project);
+            // Filters that do not parse: the page again, the filters as typed and why.
+            let (mut packages, problem) = match timeline_filter(&q, viewer.clone()) {
+                Ok(filter) => (
+                    pull::latest(&s.store, std::slice::from_ref(&project), &filter, PAGE + 1)?,
+                    None,
+                ),
+                Err(e) => (Vec::new(), Some(ApiError::from(e))),
             };
-            let mut packages =
-                pull::latest(&s.store, std::slice::from_ref(&project), &filter, PAGE + 1)?;
             let more = packages.len() > PAGE;
             packages.truncate(PAGE);
             let on_page: std::collections::HashSet<&str> =
@@ -218,18 +220,42 @@ async fn timeline(
                     .filter(|(id, _)| on_page.contains(id.as_str()))
                     .collect()
             };
+            let facets = filters::kept(s, &project, name.as_deref(), viewer)?;
             let page = Timeline {
                 project,
                 projects: visible,
                 packages,
                 more,
                 callsigns,
+                facets,
+                problem,
             };
             Ok((page, q))
         })
         .await?;
     let (page, q) = page;
-    Ok(html_page(StatusCode::OK, render(&page, &q, &who)))
+    Ok(html_page(
+        status_with(page.problem.as_ref()),
+        render(&page, &q, &who),
+    ))
+}
+
+/// The timeline's filters as asked, checked.
+fn timeline_filter(q: &TimelineParams, viewer: filter::Viewer) -> Result<Filter> {
+    let status = given(&q.status)
+        .as_deref()
+        .map(filter::parse_status)
+        .transpose()?;
+    Ok(Filter {
+        types: given(&q.package_type).into_iter().collect(),
+        tags: given(&q.tag).into_iter().collect(),
+        actor: given(&q.author),
+        status,
+        since: time::parse_time("since", given(&q.since).as_deref())?,
+        until: time::parse_time("before", given(&q.before).as_deref())?,
+        viewer,
+        ..Filter::default()
+    })
 }
 
 /// The bar at the top of every page: the console's pages for `project`, and who is looking
@@ -327,6 +353,23 @@ pub(super) fn failure(e: impl Into<ApiError>, back: &str) -> Response {
     html_page(status, page)
 }
 
+/// What is wrong with a form's input, shown on the form's own page (which keeps the input):
+/// the reason, and the error's code and status, as [`failure`] says them.
+pub(super) fn inline_problem(e: &ApiError) -> Markup {
+    let status = super::reply::status_of(e.code());
+    html! {
+        div class="problem" role="alert" {
+            (e.to_string())
+            " " span class="code" { "(error " code { (e.code().as_str()) } ", " (status.as_u16()) ")" }
+        }
+    }
+}
+
+/// The status a page answers with: its problem's, else 200.
+pub(super) fn status_with(problem: Option<&ApiError>) -> StatusCode {
+    problem.map_or(StatusCode::OK, |e| super::reply::status_of(e.code()))
+}
+
 pub(super) fn layout(title: &str, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
@@ -365,6 +408,7 @@ fn render(page: &Timeline, q: &TimelineParams, who: &Who) -> Markup {
         .last()
         .map(|p| text(p, "created_at").to_string());
     let value = |v: &Option<String>| v.clone().unwrap_or_default();
+    let facets = &page.facets;
     layout(
         &page.project,
         html! {
@@ -389,16 +433,17 @@ fn render(page: &Timeline, q: &TimelineParams, who: &Who) -> Markup {
             main id="timeline" data-project=(page.project) data-live[q.before.is_none()] {
                 form method="get" action="/" class="filters" {
                     input type="hidden" name="project" value=(page.project);
-                    label { "Type " input name="type" value=(value(&q.package_type)); }
-                    label { "Status " input name="status" value=(value(&q.status)); }
-                    label { "Author " input name="author" value=(value(&q.author)); }
-                    label { "Tag " input name="tag" value=(value(&q.tag)); }
+                    (filters::select("Type", "type", &facets.types, q.package_type.as_deref()))
+                    (filters::select("Status", "status", &filters::statuses(), q.status.as_deref()))
+                    (filters::select("Author", "author", &facets.authors, q.author.as_deref()))
+                    (filters::select("Tag", "tag", &facets.tags, q.tag.as_deref()))
                     label { "Since " input name="since" value=(value(&q.since)) placeholder="7d or 2026-11-01"; }
                     button type="submit" { "Filter" }
                 }
+                @if let Some(e) = &page.problem { (inline_problem(e)) }
                 // What the script replaces with the same element of this page fetched again.
                 div id="live" aria-live="polite" {
-                    @if days.is_empty() {
+                    @if days.is_empty() && page.problem.is_none() {
                         p class="empty" { "No packages match." }
                     }
                     @for (day, list) in &days {
@@ -436,7 +481,7 @@ fn row(p: &StoredPackage, callsigns: &HashMap<String, String>) -> Markup {
         li class="package" data-id=(p.package.id()) {
             span class="when" { (text(p, "created_at").get(11..16).unwrap_or("")) }
             span class="type" { (text(p, "package_type")) }
-            span class=(format!("status {}", text(p, "status"))) { (text(p, "status")) }
+            (filters::badge(text(p, "status")))
             @if let Some(s) = significance { span class="significance" title="significance" { "★" (s) } }
             a class="title" href=(format!("/packages/{}", urlencode(p.package.id()))) { (text(p, "title")) }
             span class="author" { (author) }

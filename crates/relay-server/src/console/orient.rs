@@ -4,12 +4,14 @@
 //! (characters; default the store's `[orient] max_chars`, as on every door) are fields.
 
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, PreEscaped, html};
 use serde::Deserialize;
 
-use super::{PageError, Query, Who, given, html_page, layout, markdown, top};
+use super::{
+    PageError, Query, Who, given, html_page, inline_problem, layout, markdown, status_with, top,
+};
+use crate::reply::ApiError;
 use crate::state::AppState;
 use relay_core::ops::briefing::{self, orient};
 use relay_core::request::{DEFAULT_WINDOW_DAYS, OrientRequest, check_window};
@@ -37,11 +39,8 @@ fn whole_number(name: &str, text: &Option<String>) -> Result<Option<usize>> {
         .transpose()
 }
 
-pub async fn page(
-    State(state): State<AppState>,
-    who: Who,
-    Query(q): Query<OrientParams>,
-) -> std::result::Result<Response, PageError> {
+/// The window and budget asked for, checked.
+fn request(q: &OrientParams) -> Result<OrientRequest> {
     let asked = given(&q.days)
         .map(|d| {
             d.parse::<u32>().map_err(|_| {
@@ -55,25 +54,61 @@ pub async fn page(
         ..OrientRequest::default()
     };
     check_window("days", req.window_days)?;
-    let days = req.window_days;
-    let asked_chars = req.max_chars;
+    Ok(req)
+}
+
+pub async fn page(
+    State(state): State<AppState>,
+    who: Who,
+    Query(q): Query<OrientParams>,
+) -> std::result::Result<Response, PageError> {
+    // A window or budget that does not parse: the page again, the fields as typed and why.
+    let req = request(&q).map_err(ApiError::from);
+    let fields = Fields {
+        days: match &req {
+            Ok(r) => r.window_days.to_string(),
+            Err(_) => q.days.clone().unwrap_or_default(),
+        },
+        chars: match &req {
+            Ok(r) => r.max_chars.map(|c| c.to_string()).unwrap_or_default(),
+            Err(_) => q.chars.clone().unwrap_or_default(),
+        },
+    };
     let caller = who.caller.clone();
-    let (project, md) = state
+    let asked_project = q.project.clone();
+    let (project, md, problem) = state
         .blocking(move |s| -> Result<_> {
             let visible = caller.projects(&s.store)?;
-            let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
-            let o = orient::orient(s.store.view(), &project, days, req.limit)?;
+            let project = super::choose_project(s, &caller, &visible, asked_project.as_deref())?;
+            let req = match req {
+                Ok(req) => req,
+                Err(e) => return Ok((project, String::new(), Some(e))),
+            };
+            let o = orient::orient(s.store.view(), &project, req.window_days, req.limit)?;
             let budget = req.budget(s.store.config().orient.max_chars);
-            Ok((project, briefing::markdown::orient(&o, budget)))
+            Ok((project, briefing::markdown::orient(&o, budget), None))
         })
         .await?;
     Ok(html_page(
-        StatusCode::OK,
-        render(&project, days, asked_chars, &md, &who),
+        status_with(problem.as_ref()),
+        render(&project, &fields, &md, problem.as_ref(), &who),
     ))
 }
 
-fn render(project: &str, days: u32, chars: Option<usize>, md: &str, who: &Who) -> Markup {
+/// The form's fields as they will show: as asked, or as typed when they did not parse.
+struct Fields {
+    days: String,
+    chars: String,
+}
+
+fn render(
+    project: &str,
+    fields: &Fields,
+    md: &str,
+    problem: Option<&ApiError>,
+    who: &Who,
+) -> Markup {
+    let invalid = problem.map(|_| "true");
     layout(
         "Orient",
         html! {
@@ -81,16 +116,20 @@ fn render(project: &str, days: u32, chars: Option<usize>, md: &str, who: &Who) -
             main id="orient" {
                 form method="get" action="/orient" class="filters" {
                     input type="hidden" name="project" value=(project);
-                    label { "Days " input type="number" name="days" min="0" value=(days); }
+                    label { "Days " input type="number" name="days" min="0" value=(fields.days) aria-invalid=[invalid]; }
                     label title="Fit the briefing in this many characters; empty: the store's [orient] max_chars, else all of it" {
                         "Characters "
-                        input type="number" name="chars" min="0" placeholder="all" value=[chars];
+                        input type="number" name="chars" min="0" placeholder="all" value=[Some(&fields.chars).filter(|c| !c.is_empty())] aria-invalid=[invalid];
                     }
                     button type="submit" { "Show" }
                 }
-                p class="note" { "The briefing " code { "relay orient" } " prints for this window." }
-                // pulldown-cmark's output, with raw HTML and unsafe links neutralised.
-                article class="briefing" { (PreEscaped(markdown::to_html(md))) }
+                @if let Some(e) = problem {
+                    (inline_problem(e))
+                } @else {
+                    p class="note" { "The briefing " code { "relay orient" } " prints for this window." }
+                    // pulldown-cmark's output, with raw HTML and unsafe links neutralised.
+                    article class="briefing" { (PreEscaped(markdown::to_html(md))) }
+                }
             }
         },
     )

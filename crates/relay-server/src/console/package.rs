@@ -1,16 +1,21 @@
-//! The console's package page: every field of a package's current version, its lists, its
-//! deliverables, its review history (each version's transition) and its content hash, which
-//! the store checked when it read the line ("verified"); then the packages that name it as
-//! their parent (in the projects the caller may read) and the facts it is the source of.
+//! The console's package page: every field of a package's current version (its description,
+//! decisions, open questions and handoff rendered as Markdown by [`markdown`](super::markdown)),
+//! its deliverables as a table with the CLI's stale marks (`ops::packages::stale`: a file
+//! changed or missing since the deposit), its review history (each version's transition) and
+//! its content hash, which the store checked when it read the line ("verified"); then the
+//! packages that name it as their parent (in the projects the caller may read) and the facts
+//! it is the source of.
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use maud::{Markup, html};
+use maud::{Markup, PreEscaped, html};
 use serde_json::{Map, Value};
 
-use super::{PageError, PageId, Who, html_page, layout, top, urlencode};
+use super::filters::badge;
+use super::{PageError, PageId, Who, html_page, layout, markdown, top, urlencode};
 use crate::state::AppState;
+use relay_core::ops::packages::stale::{self, Stale};
 use relay_core::ops::{facts, packages::pull};
 use relay_store::packages::StoredPackage;
 use relay_wire::Fact;
@@ -44,6 +49,8 @@ struct Related {
     children: Vec<StoredPackage>,
     /// The facts whose source it is, current and ended.
     facts: Vec<Fact>,
+    /// The current version's deliverables that changed or are gone since the deposit.
+    stale: Vec<Stale>,
 }
 
 pub async fn page(
@@ -69,10 +76,13 @@ pub async fn page(
             projects.extend((caller.projects(&s.store)?.into_iter()).filter(|p| *p != project));
             let children = pull::children(&s.store, &projects, &id, |p| caller.viewer(s, p))?;
             let facts = facts::sourced_by(&s.store, &project, &id)?;
+            let current = versions.iter().max_by_key(|v| v.version);
+            let stale = stale::of_packages(&s.store, current.map(|c| &c.package)).concat();
             Ok(Related {
                 versions,
                 children,
                 facts,
+                stale,
             })
         })
         .await?;
@@ -122,7 +132,8 @@ fn render(current: &StoredPackage, related: &Related, who: &Who) -> Markup {
                 }
                 dl class="fields" {
                     @for key in ["package_id", "package_type", "status", "review_type", "significance", "created_at", "relay_version"] {
-                        @if m.contains_key(key) { dt { (key) } dd { (get(key)) } }
+                        @if key == "status" { dt { (key) } dd { (badge(&get(key))) } }
+                        @else if m.contains_key(key) { dt { (key) } dd { (get(key)) } }
                     }
                     dt { "created_by" }
                     dd { (by_text("id")) " (" (by_text("type")) ")"
@@ -132,24 +143,21 @@ fn render(current: &StoredPackage, related: &Related, who: &Who) -> Markup {
                         dd { a href=(format!("/packages/{}", urlencode(parent))) { (parent) } }
                     }
                 }
-                @if m.contains_key("description") { section { h3 { "Description" } p class="prose" { (get("description")) } } }
-                @for (key, heading) in [("decisions_made", "Decisions"), ("open_questions", "Open questions"), ("tags", "Tags")] {
+                @if m.contains_key("description") { section { h3 { "Description" } (prose(&get("description"))) } }
+                @for (key, heading) in [("decisions_made", "Decisions"), ("open_questions", "Open questions")] {
                     @let items = list(m, key);
                     @if !items.is_empty() {
-                        section { h3 { (heading) } ul class=(key) { @for i in &items { li { (i) } } } }
+                        section { h3 { (heading) } ul class=(key) { @for i in &items { li { (prose(i)) } } } }
                     }
                 }
-                @if m.contains_key("handoff_note") { section { h3 { "Handoff" } p class="prose" { (get("handoff_note")) } } }
-                @if !deliverables.is_empty() {
-                    section { h3 { "Deliverables" } ul class="deliverables" {
-                        @for d in &deliverables {
-                            li { @match d.as_object() {
-                                Some(o) => { @for (k, v) in o { span class="key" { (k) } " " (show(v)) " " } }
-                                None => { (show(d)) }
-                            } }
-                        }
+                @let tags = list(m, "tags");
+                @if !tags.is_empty() {
+                    section { h3 { "Tags" } ul class="tags" {
+                        @for t in &tags { li { a href=(format!("/?project={}&tag={}", urlencode(project), urlencode(t))) { (t) } } }
                     } }
                 }
+                @if m.contains_key("handoff_note") { section { h3 { "Handoff" } (prose(&get("handoff_note"))) } }
+                @if !deliverables.is_empty() { (deliverables_table(&deliverables, &related.stale)) }
                 @if !other.is_empty() {
                     section { h3 { "Other fields" } dl class="fields" {
                         @for (k, v) in &other { dt { (k) } dd { code { (show(v)) } } }
@@ -176,6 +184,71 @@ fn render(current: &StoredPackage, related: &Related, who: &Who) -> Markup {
     )
 }
 
+/// Stored text as Markdown: credentials redacted, no raw HTML, only safe links.
+fn prose(md: &str) -> Markup {
+    html! { div class="prose" { (PreEscaped(markdown::to_html(md))) } }
+}
+
+/// `sha256:` and the first 12 hex digits, as enough to tell hashes apart on a page.
+fn short_hash(hash: &str) -> String {
+    match hash.get(..19) {
+        Some(start) if hash.len() > 19 => format!("{start}…"),
+        _ => hash.to_string(),
+    }
+}
+
+/// Whether a deliverable's path is a web address (shown as a link).
+fn is_url(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.starts_with("https://") || lower.starts_with("http://")
+}
+
+/// The deliverables as a table: path or link, kind, description, size and hash, and the
+/// CLI's stale mark (`may be stale: … changed|missing`) on each that changed or is gone.
+fn deliverables_table(items: &[Value], stale: &[Stale]) -> Markup {
+    let field = |d: &Value, k: &str| d.get(k).map(show).unwrap_or_default();
+    // relay records none; another implementation's may.
+    let described = items.iter().any(|d| d.get("description").is_some());
+    html! {
+        section id="deliverables" {
+            h3 { "Deliverables" }
+            @if !stale.is_empty() {
+                p class="stale-note" role="note" {
+                    span class="stale-mark" aria-hidden="true" { "⚠" }
+                    " may be stale: " (stale::describe(stale, str::to_string))
+                }
+            }
+            div class="scroll" { table class="deliverables" {
+                thead { tr { th { "Path or URL" } th { "Kind" } @if described { th { "Description" } } th { "Size" } th { "Hash" } } }
+                tbody {
+                    @for d in items {
+                        @let path = match d { Value::String(p) => p.clone(), _ => field(d, "path") };
+                        @let mark = stale.iter().find(|s| s.path == path);
+                        tr class=[mark.map(|_| "stale")] {
+                            td class="path" {
+                                @if is_url(&path) {
+                                    a href=(path) rel="noopener noreferrer" { (path) }
+                                } @else {
+                                    code { (path) }
+                                }
+                                @if let Some(s) = mark {
+                                    " " span class="stale badge" title=(format!("{} since the deposit", s.reason.as_str())) {
+                                        "⚠ may be stale: " (s.reason.as_str())
+                                    }
+                                }
+                            }
+                            td { (field(d, "type")) }
+                            @if described { td { (field(d, "description")) } }
+                            td class="size" { @if let Some(n) = d.get("size_bytes").and_then(Value::as_u64) { (n) " bytes" } }
+                            td class="hash" { @if let Some(h) = d.get("hash").and_then(Value::as_str) { code title=(h) { (short_hash(h)) } } }
+                        }
+                    }
+                }
+            } }
+        }
+    }
+}
+
 /// The packages that name this one as their parent; nothing when there are none.
 fn children(list: &[StoredPackage], project: &str) -> Markup {
     html! {
@@ -186,7 +259,7 @@ fn children(list: &[StoredPackage], project: &str) -> Markup {
                     li {
                         a class="title" href=(format!("/packages/{}", urlencode(p.id()))) { (p.title()) }
                         " " span class="type" { (p.package_type()) }
-                        " " span class=(format!("status {}", p.status().as_str())) { (p.status().as_str()) }
+                        " " (badge(p.status().as_str()))
                         " " time datetime=(p.created_at_str()) { (p.created_at_str()) }
                         @if p.project_id() != project { " " span class="project" { "in " (p.project_id()) } }
                     }
@@ -196,8 +269,8 @@ fn children(list: &[StoredPackage], project: &str) -> Markup {
     }
 }
 
-/// The facts whose source is this package, each linked to its key's facts; nothing when
-/// there are none.
+/// The facts whose source is this package, each subject linked to its facts and each
+/// predicate to its key's history; nothing when there are none.
 fn sourced_facts(list: &[Fact], project: &str) -> Markup {
     let key_link = |f: &Fact| {
         format!(
@@ -207,22 +280,29 @@ fn sourced_facts(list: &[Fact], project: &str) -> Markup {
             urlencode(f.predicate())
         )
     };
+    let subject_link = |f: &Fact| {
+        format!(
+            "/facts?project={}&subject={}",
+            urlencode(project),
+            urlencode(f.subject())
+        )
+    };
     html! {
         @if !list.is_empty() {
-            section { h3 { "Facts from this package" } table class="facts" {
+            section { h3 { "Facts from this package" } div class="scroll" { table class="facts" {
                 thead { tr { th { "subject" } th { "predicate" } th { "value" } th { "valid from" } th { "valid to" } } }
                 tbody {
                     @for f in list {
                         tr class=(if f.is_current() { "current" } else { "ended" }) {
-                            td { a href=(key_link(f)) { (f.subject()) } }
-                            td { (f.predicate()) }
+                            td { a href=(subject_link(f)) title="this subject's facts" { (f.subject()) } }
+                            td { a href=(key_link(f)) title="this key's history" { (f.predicate()) } }
                             td { (f.value()) }
                             td { (f.str_field("valid_from").unwrap_or_default()) }
                             td { (f.str_field("valid_to").unwrap_or("current")) }
                         }
                     }
                 }
-            } }
+            } } }
         }
     }
 }

@@ -2,6 +2,10 @@
 //! agent, who flagged each package, when and why; and, for a login that may write, a form to
 //! approve a package or request changes with a note. The form goes through the same
 //! `ops::trust::attribution::transition` as `relay review` and the JSON routes, as the logged-in actor.
+//! A decision that cannot be made as sent (request changes without a note, a transition the
+//! lifecycle refuses) comes back as the queue again, with that package's form holding what
+//! was typed and the reason beside it (422, or the refusal's status), not as a page of its
+//! own; only a form that is not this login's (CSRF, another site) gets the bare error page.
 
 use axum::Form;
 use axum::extract::State;
@@ -12,13 +16,15 @@ use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::filters::badge;
 use super::login::same_site;
 use super::{PageError, PageId, Query, Who, failure, html_page, layout, top, urlencode};
+use crate::reply::ApiError;
 use crate::state::AppState;
 use relay_core::ops::packages::review::{self, Action, Pending};
 use relay_core::ops::{packages::pull, projects, trust::attribution};
 use relay_store::packages::StoredPackage;
-use relay_wire::error::{Error, Result};
+use relay_wire::error::{Code, Error, Result};
 
 /// Requests shown of each kind, oldest first: a queue is worked from its front.
 const SHOWN: usize = 100;
@@ -37,13 +43,27 @@ struct Queue {
     done: Option<StoredPackage>,
 }
 
+/// A decision sent back: the package, what was typed, and why it was not made.
+struct Retry {
+    package_id: String,
+    note: String,
+    problem: String,
+}
+
 pub async fn page(
     State(state): State<AppState>,
     who: Who,
     Query(q): Query<QueueParams>,
 ) -> std::result::Result<Response, PageError> {
+    let queue = load(&state, &who, q).await?;
+    Ok(html_page(StatusCode::OK, render(&queue, &who, None)))
+}
+
+/// The queue of the project asked for (else the caller's default), and the package just
+/// reviewed, if any.
+async fn load(state: &AppState, who: &Who, q: QueueParams) -> Result<Queue, ApiError> {
     let caller = who.caller.clone();
-    let queue = state
+    state
         .blocking(move |s| -> Result<Queue> {
             let visible = caller.projects(&s.store)?;
             let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
@@ -63,8 +83,7 @@ pub async fn page(
                 done,
             })
         })
-        .await?;
-    Ok(html_page(StatusCode::OK, render(&queue, &who)))
+        .await
 }
 
 fn actor_text(v: &Value) -> String {
@@ -75,7 +94,7 @@ fn actor_text(v: &Value) -> String {
     }
 }
 
-fn render(queue: &Queue, who: &Who) -> Markup {
+fn render(queue: &Queue, who: &Who, retry: Option<&Retry>) -> Markup {
     let project = &queue.project;
     let (human, agent): (Vec<&Pending>, Vec<&Pending>) = queue
         .pending
@@ -93,6 +112,14 @@ fn render(queue: &Queue, who: &Who) -> Markup {
                         " is now " (done.package.status().as_str()) "."
                     }
                 }
+                // A decision on a package the queue no longer holds: why, and the note as typed.
+                @if let Some(r) = retry.filter(|r| !queue.pending.iter().any(|p| p.package.package.id() == r.package_id)) {
+                    section id="retry" {
+                        p class="problem" role="alert" { (r.problem) }
+                        p { "About " a class="id" href=(format!("/packages/{}", urlencode(&r.package_id))) { code { (r.package_id) } } "; your note:" }
+                        textarea name="note" rows="2" readonly { (r.note) }
+                    }
+                }
                 @if !who.can_write() {
                     p class="note" {
                         "Read-only: " a href="/console/login" { "log in" }
@@ -104,7 +131,7 @@ fn render(queue: &Queue, who: &Who) -> Markup {
                         h2 { (heading) " (" (list.len()) ")" }
                         @if list.is_empty() { p class="empty" { "Nothing waits." } }
                         ol class="queue" {
-                            @for p in list.iter().take(SHOWN) { (item(p, project, who)) }
+                            @for p in list.iter().take(SHOWN) { (item(p, project, who, retry)) }
                         }
                         @if list.len() > SHOWN {
                             p class="note" { "The " (SHOWN) " oldest requests are shown; " (list.len() - SHOWN) " more wait behind them." }
@@ -116,13 +143,17 @@ fn render(queue: &Queue, who: &Who) -> Markup {
     )
 }
 
-fn item(p: &Pending, project: &str, who: &Who) -> Markup {
+fn item(p: &Pending, project: &str, who: &Who, retry: Option<&Retry>) -> Markup {
     let stored = &p.package;
     let id = stored.package.id();
+    let retry = retry.filter(|r| r.package_id == id);
+    let href = format!("/packages/{}", urlencode(id));
     html! {
-        li class="pending" data-id=(id) {
-            a class="title" href=(format!("/packages/{}", urlencode(id))) { (super::text(stored, "title")) }
+        li class="pending" data-id=(id) id=(format!("review-{id}")) {
+            a class="title" href=(href) { (super::text(stored, "title")) }
+            " " (badge(stored.package.status().as_str()))
             " " span class="type" { (super::text(stored, "package_type")) }
+            " " a class="id" href=(href) { code { (id) } }
             p class="flagged" {
                 "Flagged by " span class="by" { (actor_text(&p.flagged_by)) }
                 " at " time datetime=(p.flagged_at) { (p.flagged_at) }
@@ -132,7 +163,13 @@ fn item(p: &Pending, project: &str, who: &Who) -> Markup {
                 form method="post" action=(format!("/console/review/{}", urlencode(id))) class="decide" {
                     input type="hidden" name="csrf" value=(csrf);
                     input type="hidden" name="project" value=(project);
-                    label { "Note " textarea name="note" rows="2" {} }
+                    @if let Some(r) = retry {
+                        p class="problem" role="alert" id=(format!("problem-{id}")) { (r.problem) }
+                        label { "Note " textarea name="note" rows="2" autofocus aria-invalid="true"
+                            aria-describedby=(format!("problem-{id}")) { (r.note) } }
+                    } @else {
+                        label { "Note " textarea name="note" rows="2" {} }
+                    }
                     button type="submit" name="action" value="approve" { "Approve" }
                     button type="submit" name="action" value="request_changes" { "Request changes" }
                 }
@@ -186,10 +223,8 @@ pub async fn decide(
         Err(e) => return failure(e, back),
     };
     if action == Action::RequestChanges && note.is_none() {
-        return failure(
-            Error::InvalidInput("requesting changes needs a note: say what should change".into()),
-            back,
-        );
+        let problem = "Requesting changes needs a note: say what should change.";
+        return again(&state, &who, form, package_id, problem.into(), None).await;
     }
     let caller = who.caller.clone();
     let id = package_id.clone();
@@ -213,6 +248,41 @@ pub async fn decide(
             ))
             .into_response()
         }
+        // Refused by the lifecycle or the store: the form again, with why.
+        Err(e) if matches!(e.code(), Code::InvalidInput | Code::InvalidTransition) => {
+            let status = crate::reply::status_of(e.code());
+            again(&state, &who, form, package_id, e.to_string(), Some(status)).await
+        }
         Err(e) => failure(e, back),
     }
+}
+
+/// The queue again after a decision that was not made: the package's form with the note as
+/// typed and `problem` beside it, answered `status` (default 422); the bare error page only
+/// where the queue itself cannot be shown.
+async fn again(
+    state: &AppState,
+    who: &Who,
+    form: Decision,
+    package_id: String,
+    problem: String,
+    status: Option<StatusCode>,
+) -> Response {
+    let q = QueueParams {
+        project: form.project,
+        done: None,
+    };
+    let queue = match load(state, who, q).await {
+        Ok(queue) => queue,
+        Err(e) => return failure(e, "/review"),
+    };
+    let retry = Retry {
+        package_id,
+        note: form.note,
+        problem,
+    };
+    html_page(
+        status.unwrap_or(StatusCode::UNPROCESSABLE_ENTITY),
+        render(&queue, who, Some(&retry)),
+    )
 }

@@ -1,19 +1,25 @@
 //! The console's search page: relevant pull (keyword, semantic or hybrid search, whichever
 //! the server can run; hybrid by default with a model) over a project, each result with its
 //! score, how each list ranked it, the fields that matched, and the query's words marked in
-//! its title and text. Marking happens on text runs that maud escapes, never on HTML.
+//! its title and text. Marking happens on text runs that maud escapes, never on HTML. The
+//! filters (type, status, author, tag) are selects of the store's values
+//! ([`filters`](super::filters)), and each result shows its status badge and its id.
 
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::response::Response;
 use maud::{Markup, html};
 use serde::Deserialize;
 
-use super::{PageError, Query, Who, html_page, layout, top, urlencode};
+use super::filters::{self, Facets, badge};
+use super::{
+    PageError, Query, Who, given, html_page, inline_problem, layout, markdown, status_with, top,
+    urlencode,
+};
 use crate::params::search_mode;
+use crate::reply::ApiError;
 use crate::state::AppState;
 use relay_core::ops::projects;
-use relay_core::search::filter::Filter;
+use relay_core::search::filter::{self as filter, Filter};
 use relay_core::search::relevant::{self, Ranked};
 use relay_core::search::semantic;
 use relay_wire::error::Result;
@@ -28,6 +34,23 @@ pub struct SearchParams {
     q: Option<String>,
     /// keyword, semantic or hybrid.
     mode: Option<String>,
+    #[serde(rename = "type")]
+    package_type: Option<String>,
+    status: Option<String>,
+    author: Option<String>,
+    tag: Option<String>,
+}
+
+/// What the page shows besides the results.
+struct Shown<'a> {
+    project: &'a str,
+    query: &'a str,
+    mode: &'a str,
+    has_model: bool,
+    asked: &'a SearchParams,
+    facets: &'a Facets,
+    /// Why the search asked for was not run.
+    problem: Option<&'a ApiError>,
 }
 
 pub async fn page(
@@ -36,37 +59,82 @@ pub async fn page(
     Query(q): Query<SearchParams>,
 ) -> std::result::Result<Response, PageError> {
     let caller = who.caller.clone();
-    let (project, query, mode, found) = state
+    let name = who.name.clone();
+    let (project, query, mode, found, facets, q, problem) = state
         .blocking(move |s| -> Result<_> {
             let visible = caller.projects(&s.store)?;
             let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
             projects::get(&s.store, &project)?;
             let model = s.model.as_deref();
-            let mode = search_mode(q.mode.as_deref().filter(|m| !m.is_empty()), model)?;
-            let query = q.q.unwrap_or_default().trim().to_string();
+            let query = q.q.clone().unwrap_or_default().trim().to_string();
+            let facets = filters::kept(s, &project, name.as_deref(), caller.viewer(s, &project))?;
+            // A mode or filter that cannot be used: the page again, the form as sent and why.
+            let checked =
+                search_mode(q.mode.as_deref().filter(|m| !m.is_empty()), model).and_then(|mode| {
+                    let status = given(&q.status)
+                        .as_deref()
+                        .map(filter::parse_status)
+                        .transpose()?;
+                    Ok((mode, status))
+                });
+            let (mode, status) = match checked {
+                Ok(ok) => ok,
+                Err(e) => {
+                    let mode = search_mode(None, model)?;
+                    let asked = q.mode.clone().unwrap_or_default();
+                    let shown = if asked.is_empty() {
+                        mode.as_str().to_string()
+                    } else {
+                        asked
+                    };
+                    return Ok((
+                        project,
+                        query,
+                        shown,
+                        Vec::new(),
+                        facets,
+                        q,
+                        Some(ApiError::from(e)),
+                    ));
+                }
+            };
             let found = if query.is_empty() {
                 Vec::new()
             } else {
                 let filter = Filter {
-                    types: Vec::new(),
-                    tags: Vec::new(),
-                    actor: None,
-                    status: None,
-                    since: None,
-                    until: None,
+                    types: given(&q.package_type).into_iter().collect(),
+                    tags: given(&q.tag).into_iter().collect(),
+                    actor: given(&q.author),
+                    status,
                     viewer: caller.viewer(s, &project),
                     ..Filter::default()
                 };
                 let projects = [project.clone()];
                 semantic::search(&s.store, &projects, &query, &filter, RESULTS, mode, model)?
             };
-            Ok((project, query, mode.as_str(), found))
+            Ok((
+                project,
+                query,
+                mode.as_str().to_string(),
+                found,
+                facets,
+                q,
+                None,
+            ))
         })
         .await?;
-    let has_model = state.model.is_some();
+    let shown = Shown {
+        project: &project,
+        query: &query,
+        mode: &mode,
+        has_model: state.model.is_some(),
+        asked: &q,
+        facets: &facets,
+        problem: problem.as_ref(),
+    };
     Ok(html_page(
-        StatusCode::OK,
-        render(&project, &query, mode, has_model, &found, &who),
+        status_with(shown.problem),
+        render(&shown, &found, &who),
     ))
 }
 
@@ -114,6 +182,20 @@ pub fn marked(text: &str, asked: &[String]) -> Markup {
     }
 }
 
+/// `text` [`marked`], each package id in it a link to its page.
+fn with_ids(text: &str, asked: &[String]) -> Markup {
+    let parts = markdown::split_ids(text);
+    html! {
+        @for (part, is_id) in parts {
+            @if is_id {
+                a class="id" href=(format!("/packages/{}", urlencode(part))) { (part) }
+            } @else {
+                (marked(part, asked))
+            }
+        }
+    }
+}
+
 fn snippet(r: &Ranked) -> String {
     let m = r.stored.package.as_map();
     let text = ["handoff_note", "description"]
@@ -126,14 +208,17 @@ fn snippet(r: &Ranked) -> String {
     }
 }
 
-fn render(
-    project: &str,
-    query: &str,
-    mode: &str,
-    has_model: bool,
-    found: &[Ranked],
-    who: &Who,
-) -> Markup {
+fn render(shown: &Shown, found: &[Ranked], who: &Who) -> Markup {
+    let Shown {
+        project,
+        query,
+        mode,
+        has_model,
+        asked: q,
+        facets,
+        problem,
+    } = shown;
+    let (project, query, mode, has_model) = (*project, *query, *mode, *has_model);
     let asked = words(query);
     let modes: &[&str] = if has_model {
         &["hybrid", "semantic", "keyword"]
@@ -151,12 +236,17 @@ fn render(
                     label { "Mode " select name="mode" {
                         @for m in modes { option value=(m) selected[*m == mode] { (m) } }
                     } }
+                    (filters::select("Type", "type", &facets.types, q.package_type.as_deref()))
+                    (filters::select("Status", "status", &filters::statuses(), q.status.as_deref()))
+                    (filters::select("Author", "author", &facets.authors, q.author.as_deref()))
+                    (filters::select("Tag", "tag", &facets.tags, q.tag.as_deref()))
                     button type="submit" { "Search" }
                 }
                 @if !has_model {
                     p class="note" { "Keyword search only: this server has no embedding model (relay serve --model PATH)." }
                 }
-                @if !query.is_empty() && found.is_empty() {
+                @if let Some(e) = problem { (inline_problem(e)) }
+                @if !query.is_empty() && found.is_empty() && problem.is_none() {
                     p class="empty" { "Nothing matches." }
                 }
                 ol class="results" {
@@ -165,7 +255,10 @@ fn render(
                             a class="title" href=(format!("/packages/{}", urlencode(r.stored.package.id()))) {
                                 (marked(r.stored.package.as_map().get("title").and_then(|v| v.as_str()).unwrap_or(""), &asked))
                             }
-                            span class="score" { "score " (format!("{:.3}", r.score)) }
+                            (badge(r.stored.package.status().as_str()))
+                            " " a class="id" href=(format!("/packages/{}", urlencode(r.stored.package.id()))) { code { (r.stored.package.id()) } }
+                            " " span class="type" { (r.stored.package.package_type()) }
+                            " " span class="score" { "score " (format!("{:.3}", r.score)) }
                             @if let Some(e) = &r.explain {
                                 span class="ranks" {
                                     "keyword #" (e.keyword_rank.map_or("–".to_string(), |n| n.to_string()))
@@ -173,7 +266,7 @@ fn render(
                                 }
                             }
                             @if !r.matched.is_empty() { span class="matched" { "in " (r.matched.join(", ")) } }
-                            p class="snippet" { (marked(&snippet(r), &asked)) }
+                            p class="snippet" { (with_ids(&snippet(r), &asked)) }
                         }
                     }
                 }
@@ -193,6 +286,17 @@ mod tests {
         assert_eq!(
             html,
             "Memory <mark>leaking</mark> &lt;b&gt;here&lt;/b&gt; &amp; <mark>leak</mark>"
+        );
+    }
+
+    #[test]
+    fn package_ids_in_a_snippet_are_links() {
+        let asked = words("leak");
+        let html = with_ids("leak (see pkg_0123abcd), not apkg_0123abcd", &asked).into_string();
+        assert_eq!(
+            html,
+            "<mark>leak</mark> (see <a class=\"id\" href=\"/packages/pkg_0123abcd\">pkg_0123abcd</a>), \
+             not apkg_0123abcd"
         );
     }
 
