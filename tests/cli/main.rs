@@ -37,6 +37,7 @@ mod indexes;
 mod init_projects;
 mod mcp;
 mod memory;
+mod more_agents;
 mod numbers;
 mod onboard;
 mod orient;
