@@ -299,7 +299,8 @@ fn opencodes_plugin_runs_the_commands_it_lists_and_goes_when_uninstalled() {
 }
 
 /// Loads the plugin in node as OpenCode loads it, and plays a session through it: the
-/// briefing lands in the session's system prompt. Skipped, loudly, without node.
+/// briefing lands in the session's system prompt, compaction checkpoints, and a subagent's
+/// session runs nothing. Skipped, loudly, without node.
 fn load_the_plugin(env: &Env, shown: &str) {
     if env.program("node", &["--version"]).output().is_err() {
         eprintln!("SKIPPED: node is not installed; the OpenCode plugin was not loaded");
@@ -316,6 +317,9 @@ await hooks.event({{ event: {{ type: 'session.created', properties: {{ info }} }
 const output = {{ system: ['You are OpenCode.'] }};
 await hooks['experimental.chat.system.transform']({{ sessionID: 'ses_node' }}, output);
 await hooks['experimental.session.compacting']({{ sessionID: 'ses_node' }}, {{ context: [] }});
+const child = {{ id: 'ses_child', parentID: 'ses_node', directory: {dir:?} }};
+await hooks.event({{ event: {{ type: 'session.created', properties: {{ info: child }} }} }});
+await hooks['experimental.session.compacting']({{ sessionID: 'ses_child' }}, {{ context: [] }});
 await hooks.event({{ event: {{ type: 'session.idle', properties: {{ sessionID: 'ses_node' }} }} }});
 console.log(JSON.stringify(output.system));",
         module = module.display().to_string(),
@@ -333,4 +337,8 @@ console.log(JSON.stringify(output.system));",
     );
     let all = packages(env);
     assert_eq!(of_session(&all, "ses_node", "x-checkpoint").len(), 1);
+    assert!(
+        of_session(&all, "ses_child", "x-checkpoint").is_empty(),
+        "a subagent's session is its parent's"
+    );
 }

@@ -27,7 +27,8 @@ const HOOKS_END: &str = "];";
 /// The module after its array of hooks. The event handler runs the command listed for the
 /// event's type; session.created's output is kept (as a promise, so that the first model call
 /// waits for it) and pushed into the system prompt of every call of that session; the
-/// compaction hook passes `{type, properties: {sessionID}}`, shaped like the bus events.
+/// compaction hook passes `{type, properties: {sessionID}}`, shaped like the bus events. A
+/// subagent's session (one with a `parentID`) is part of its parent's: none of its events run.
 const PLUGIN_BODY: &str = r#"
 function runHook(event, input, cwd) {
   const hook = relayHooks.find((h) => h.event === event);
@@ -45,9 +46,13 @@ function runHook(event, input, cwd) {
 
 export const RelayPlugin = async ({ directory }) => {
   const briefings = new Map();
+  const subagents = new Set();
   return {
     event: async ({ event }) => {
-      const info = (event.properties && event.properties.info) || {};
+      const properties = event.properties || {};
+      const info = properties.info || {};
+      if (event.type === "session.created" && info.parentID) subagents.add(info.id);
+      if (subagents.has(properties.sessionID || info.id)) return;
       if (event.type === "session.created") {
         briefings.set(info.id, runHook(event.type, event, directory));
         return;
@@ -56,6 +61,7 @@ export const RelayPlugin = async ({ directory }) => {
       if (event.type === "session.deleted") briefings.delete(info.id);
     },
     "experimental.session.compacting": async (input) => {
+      if (subagents.has(input.sessionID)) return;
       const type = "experimental.session.compacting";
       await runHook(type, { type, properties: { sessionID: input.sessionID } }, directory);
     },
