@@ -2433,7 +2433,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__hook__subcmd__install)
-            opts="-q -h -V --git --claude --codex --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --git --claude --codex --gemini --cursor --opencode --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2470,7 +2470,7 @@ _relay() {
             fi
             case "${prev}" in
                 --agent)
-                    COMPREPLY=($(compgen -W "claude codex" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude codex gemini cursor opencode" -- "${cur}"))
                     return 0
                     ;;
                 --max-chars)
@@ -2501,7 +2501,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__hook__subcmd__uninstall)
-            opts="-q -h -V --git --claude --codex --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --git --claude --codex --gemini --cursor --opencode --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

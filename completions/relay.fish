@@ -59,7 +59,7 @@ complete -c relay -n "__fish_relay_needs_command" -f -a "verify" -d 'Check every
 complete -c relay -n "__fish_relay_needs_command" -f -a "resolve" -d 'Finish a git merge that left store files unmerged (an octopus merge)'
 complete -c relay -n "__fish_relay_needs_command" -f -a "merge" -d 'Merge several branches at once, keeping every side\'s store records'
 complete -c relay -n "__fish_relay_needs_command" -f -a "keys" -d 'Make signing keys and list who may sign (.relay/allowed_signers)'
-complete -c relay -n "__fish_relay_needs_command" -f -a "hook" -d 'Hook relay into git and coding agents (Claude Code, Codex)'
+complete -c relay -n "__fish_relay_needs_command" -f -a "hook" -d 'Hook relay into git and coding agents (Claude Code, Codex, Gemini CLI, Cursor, OpenCode)'
 complete -c relay -n "__fish_relay_needs_command" -f -a "scan" -d 'Look for credentials in the store: every line, every version'
 complete -c relay -n "__fish_relay_needs_command" -f -a "conformance" -d 'Print the conformance descriptor (§11.5), or check a server\'s conformance (--check URL)'
 complete -c relay -n "__fish_relay_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -998,6 +998,9 @@ complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l git -d 'The git hooks of the repository you are in'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l claude -d 'Claude Code\'s .claude/settings.json in the repository\'s top folder'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l codex -d 'Codex\'s .codex/hooks.json in the repository\'s top folder'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l gemini -d 'Gemini CLI\'s .gemini/settings.json in the repository\'s top folder'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l cursor -d 'Cursor\'s .cursor/hooks.json in the repository\'s top folder'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l opencode -d 'An OpenCode plugin, .opencode/plugins/relay.js, in the repository\'s top folder'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
@@ -1014,6 +1017,9 @@ complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l git -d 'The git hooks of the repository you are in'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l claude -d 'Claude Code\'s .claude/settings.json in the repository\'s top folder'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l codex -d 'Codex\'s .codex/hooks.json in the repository\'s top folder'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l gemini -d 'Gemini CLI\'s .gemini/settings.json in the repository\'s top folder'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l cursor -d 'Cursor\'s .cursor/hooks.json in the repository\'s top folder'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l opencode -d 'An OpenCode plugin, .opencode/plugins/relay.js, in the repository\'s top folder'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
@@ -1036,8 +1042,11 @@ complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from flush" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from flush" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l agent -d 'The agent that sends it' -r -f -a "claude\t'Claude Code'
-codex\t'Codex'"
-complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l max-chars -d 'SessionStart\'s briefing budget in characters [default: 9000 for claude, 8000 for codex]' -r
+codex\t'Codex'
+gemini\t'Gemini CLI'
+cursor\t'Cursor'
+opencode\t'OpenCode (through relay\'s plugin)'"
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l max-chars -d 'SessionStart\'s briefing budget in characters [default: 9000 for claude and gemini, 8000 for codex, cursor and opencode]' -r
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l color -d 'When to color human output' -r -f -a "auto\t''
@@ -1301,7 +1310,7 @@ complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_su
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "resolve" -d 'Finish a git merge that left store files unmerged (an octopus merge)'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "merge" -d 'Merge several branches at once, keeping every side\'s store records'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "keys" -d 'Make signing keys and list who may sign (.relay/allowed_signers)'
-complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "hook" -d 'Hook relay into git and coding agents (Claude Code, Codex)'
+complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "hook" -d 'Hook relay into git and coding agents (Claude Code, Codex, Gemini CLI, Cursor, OpenCode)'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "scan" -d 'Look for credentials in the store: every line, every version'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "conformance" -d 'Print the conformance descriptor (§11.5), or check a server\'s conformance (--check URL)'
 complete -c relay -n "__fish_relay_using_subcommand help; and not __fish_seen_subcommand_from init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help" -f -a "completions" -d 'Print a shell completion script'

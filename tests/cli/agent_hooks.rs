@@ -1,6 +1,6 @@
 //! `relay hook install|uninstall --claude|--codex` and `relay hook run`: the installed commands
 //! are read back from the agents' JSON files and run through `sh -c` with each event's
-//! documented stdin, in a real git repository.
+//! documented stdin, in a real git repository (Gemini CLI, Cursor and OpenCode: `more_agents`).
 
 use serde_json::{Value, json};
 
@@ -20,7 +20,7 @@ fn installed(env: &Env, rel: &str, event: &str) -> String {
 }
 
 /// Runs a hook command as the agent does: `sh -c COMMAND`, the event's JSON on stdin.
-fn fire(env: &Env, command: &str, input: &[u8]) -> Run {
+pub fn fire(env: &Env, command: &str, input: &[u8]) -> Run {
     let r = Env::piped(env.program("sh", &["-c", command]), input);
     assert_eq!(r.code, 0, "{command}: {}", r.stderr);
     assert_eq!(r.stderr, "", "{command} wrote on stderr");
@@ -54,14 +54,35 @@ fn context_of(r: &Run) -> String {
     out["additionalContext"].as_str().unwrap().to_string()
 }
 
-fn packages(env: &Env) -> Vec<Value> {
+pub fn packages(env: &Env) -> Vec<Value> {
     env.run(&["pull", "--latest", "1000", "--json"]).packages()
 }
 
-fn of_session<'a>(all: &'a [Value], session: &str, package_type: &str) -> Vec<&'a Value> {
+pub fn of_session<'a>(all: &'a [Value], session: &str, package_type: &str) -> Vec<&'a Value> {
     all.iter()
         .filter(|p| p["x-agent-session"] == session && p["package_type"] == package_type)
         .collect()
+}
+
+/// Enough significant work that the whole briefing runs past every agent's budget.
+pub fn fill(env: &Env) {
+    for i in 0..40 {
+        let decision = format!(
+            "Decision {i}: {}",
+            "keep a window of recent work; ".repeat(4)
+        );
+        let question = format!("Question {i}: should the window grow with the store?");
+        let extra = [
+            "--decision",
+            &decision,
+            "--question",
+            &question,
+            "--significance",
+            "9",
+        ];
+        env.deposit(&format!("Change {i}"), &extra);
+    }
+    assert!(env.ok(&["orient", "--md"]).chars().count() > 10_000);
 }
 
 fn transcript(env: &Env, prompts: &[&str]) {
@@ -289,24 +310,7 @@ fn codex_hooks_run_its_events_and_brief_within_its_budget() {
         start.ends_with(" --agent codex --max-chars 8000"),
         "{start}"
     );
-    for i in 0..40 {
-        let decision = format!(
-            "Decision {i}: {}",
-            "the cache keeps a window of recent work; ".repeat(3)
-        );
-        let question = format!("Question {i}: should the window grow with the store?");
-        env.deposit(
-            &format!("Significant change {i}"),
-            &[
-                "--decision",
-                &decision,
-                "--question",
-                &question,
-                "--significance",
-                "9",
-            ],
-        );
-    }
+    fill(&env);
     let whole = env.ok(&["orient", "--md"]);
     assert!(whole.chars().count() > 9_000, "the store needs trimming");
     let codex = |event: &str, extra: Value| {

@@ -39,6 +39,7 @@ mod init_projects;
 mod mcp;
 mod mcp_http;
 mod memory;
+mod more_agents;
 mod numbers;
 mod onboard;
 mod orient;

@@ -1,5 +1,5 @@
-//! `relay hook`: install relay into git and into coding agents (Claude Code, Codex), take it
-//! out again, and `relay hook run`, which the agents' hooks call.
+//! `relay hook`: install relay into git and into coding agents (Claude Code, Codex, Gemini CLI,
+//! Cursor, OpenCode), take it out again, and `relay hook run`, which the agents' hooks call.
 
 use std::io::Write;
 
@@ -12,7 +12,7 @@ use relay_core::ops::agents::hooks::{self, AgentFile};
 use relay_core::resolve::Environment;
 use relay_core::resolve::environment::PATH;
 
-/// Hook relay into git and coding agents (Claude Code, Codex)
+/// Hook relay into git and coding agents (Claude Code, Codex, Gemini CLI, Cursor, OpenCode)
 ///
 /// --git installs four git hooks. None blocks or fails git (but for credentials about to be
 /// committed), and none leaves a change in the work tree for `git pull`, checkout, rebase,
@@ -38,23 +38,29 @@ use relay_core::resolve::environment::PATH;
 ///
 /// Existing hooks are kept and still run; hooks an earlier relay installed are updated.
 ///
-/// --claude merges into .claude/settings.json, and --codex into .codex/hooks.json, hooks that
-/// run `relay hook run EVENT --agent claude|codex`, each with a 15 s timeout; what they
-/// deposit is queued the same way:
+/// --claude merges into .claude/settings.json, --codex into .codex/hooks.json, --gemini into
+/// .gemini/settings.json and --cursor into .cursor/hooks.json hooks that run `relay hook run
+/// EVENT --agent NAME`, each with a 15 s timeout; --opencode writes the OpenCode plugin
+/// .opencode/plugins/relay.js, which runs the same commands at OpenCode's events. What they
+/// deposit is queued the same way. The events, in relay's names (the agent's own in brackets:
+/// Gemini CLI, Cursor, OpenCode):
 ///
-/// SessionStart: a briefing into the agent's context, at most 9,000 characters for Claude Code
-/// and 8,000 for Codex; after a compaction it leads with the session's latest checkpoint. It
-/// first deposits the work of earlier sessions that never reached SessionEnd and were last
-/// seen over an hour ago.
+/// SessionStart [SessionStart, sessionStart, session.created]: a briefing into the agent's
+/// context, at most 9,000 characters for Claude Code and Gemini CLI and 8,000 for the others;
+/// after a compaction it leads with the session's latest checkpoint. It first deposits the
+/// work of earlier sessions that never reached SessionEnd and were last seen over an hour ago.
 ///
-/// PreCompact: a checkpoint (x-checkpoint, with x-agent-session = the session id): the last
-/// prompt, the branch, the last commit, the files changed and not committed.
+/// PreCompact [PreCompress, preCompact, experimental.session.compacting]: a checkpoint
+/// (x-checkpoint, with x-agent-session = the session id): the last prompt, the branch, the
+/// last commit, the files changed and not committed.
 ///
-/// Stop (after every turn): only notes that the session is alive; no deposit.
+/// Stop [AfterAgent, stop, session.idle], after every turn: only notes that the session is
+/// alive; no deposit.
 ///
-/// SessionEnd: deposits the session's work once: the commits since it started and the
-/// uncommitted files; nothing when it did nothing. Codex has no SessionEnd: its sessions are
-/// deposited at a later SessionStart.
+/// SessionEnd [SessionEnd, sessionEnd, session.deleted]: deposits the session's work once:
+/// the commits since it started and the uncommitted files; nothing when it did nothing.
+/// Codex has no SessionEnd, and OpenCode's sessions rarely end by deletion: their sessions
+/// are deposited at a later SessionStart.
 ///
 /// Installing twice changes nothing; entries of earlier versions (`relay orient --md`,
 /// `relay deposit --auto --quiet`) are replaced. Uninstall takes relay's entries out and keeps
@@ -64,8 +70,8 @@ use relay_core::resolve::environment::PATH;
 #[command(after_help = "Examples:
   relay hook install --git
   relay hook install --claude
-  relay hook install --codex
-  relay hook uninstall --git --claude --codex
+  relay hook install --codex --gemini --cursor --opencode
+  relay hook uninstall --git --claude --codex --gemini --cursor --opencode
   relay hook flush
   echo '{\"session_id\":\"s1\",\"source\":\"startup\"}' | relay hook run SessionStart --agent claude")]
 pub struct HookArgs {
@@ -95,8 +101,9 @@ pub enum HookAction {
     ///
     /// Reads the event's JSON on stdin. Always exits 0 and writes nothing on stderr: problems
     /// are appended to .relay/local/hooks.log, one line each; after 10 s it gives up. Only
-    /// SessionStart prints: one line of JSON whose hookSpecificOutput.additionalContext is
-    /// the briefing (the form both agents document for adding context).
+    /// SessionStart prints: the briefing in the form the agent documents for adding context
+    /// (one line of JSON: hookSpecificOutput.additionalContext for claude, codex and gemini,
+    /// additional_context for cursor; plain text for relay's opencode plugin).
     Run(RunArgs),
 }
 
@@ -118,6 +125,33 @@ pub struct Which {
     /// Codex's .codex/hooks.json in the repository's top folder
     #[arg(long)]
     pub codex: bool,
+    /// Gemini CLI's .gemini/settings.json in the repository's top folder
+    #[arg(long)]
+    pub gemini: bool,
+    /// Cursor's .cursor/hooks.json in the repository's top folder
+    #[arg(long)]
+    pub cursor: bool,
+    /// An OpenCode plugin, .opencode/plugins/relay.js, in the repository's top folder
+    #[arg(long)]
+    pub opencode: bool,
+}
+
+impl Which {
+    /// The agents' files asked for, in `AgentFile::ALL`'s order.
+    fn agent_files(&self) -> Vec<AgentFile> {
+        let wanted = [
+            self.claude,
+            self.codex,
+            self.gemini,
+            self.cursor,
+            self.opencode,
+        ];
+        AgentFile::ALL
+            .iter()
+            .zip(wanted)
+            .filter_map(|(file, wanted)| wanted.then_some(*file))
+            .collect()
+    }
 }
 
 /// How hooks call relay: plain `relay` when that is this binary on PATH (so a committed
@@ -149,9 +183,11 @@ pub fn run(ctx: &mut Ctx, args: HookArgs) -> CmdResult {
         HookAction::Run(run) => return hook_run::run(ctx, run),
         HookAction::Flush(flush) => return run_flush(ctx, flush),
     };
-    if !which.git && !which.claude && !which.codex {
+    let files = which.agent_files();
+    if !which.git && files.is_empty() {
         return Err(CliError::Usage(
-            "say which hooks: --git, --claude, --codex, or several".into(),
+            "say which hooks: --git, --claude, --codex, --gemini, --cursor, --opencode, or several"
+                .into(),
         ));
     }
     let relay = relay_command(&ctx.env);
@@ -165,17 +201,12 @@ pub fn run(ctx: &mut Ctx, args: HookArgs) -> CmdResult {
         });
     }
     let top = relay_core::ops::agents::session::work_root(&ctx.cwd);
-    for (wanted, file) in [
-        (which.claude, AgentFile::Claude),
-        (which.codex, AgentFile::Codex),
-    ] {
-        if wanted {
-            changes.extend(if install {
-                hooks::install_agent(file, &top, &relay)?
-            } else {
-                hooks::uninstall_agent(file, &top)?
-            });
-        }
+    for file in files {
+        changes.extend(if install {
+            hooks::install_agent(file, &top, &relay)?
+        } else {
+            hooks::uninstall_agent(file, &top)?
+        });
     }
     if ctx.ui.json {
         ctx.ui.json_line(&json!({"changes": changes}))?;

@@ -1,8 +1,8 @@
-//! `relay hook run EVENT --agent claude|codex`: the one entry point the agents' hooks call. It
-//! reads the event's JSON on stdin, hands it to `ops::agents::session` on a worker thread, and
-//! never blocks or fails the agent: after `TIME_LIMIT` it gives up, it always exits 0, and
-//! problems go to `.relay/local/hooks.log`, never to stderr. Its writes are queued (see
-//! `store::queue`) in a store git sees.
+//! `relay hook run EVENT --agent claude|codex|gemini|cursor|opencode`: the one entry point the
+//! agents' hooks (and relay's OpenCode plugin) call. It reads the event's JSON on stdin, hands
+//! it to `ops::agents::session` on a worker thread, and never blocks or fails the agent: after
+//! `TIME_LIMIT` it gives up, it always exits 0, and problems go to `.relay/local/hooks.log`,
+//! never to stderr. Its writes are queued (see `store::queue`) in a store git sees.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -21,6 +21,12 @@ pub enum AgentArg {
     Claude,
     /// Codex
     Codex,
+    /// Gemini CLI
+    Gemini,
+    /// Cursor
+    Cursor,
+    /// OpenCode (through relay's plugin)
+    Opencode,
 }
 
 impl From<AgentArg> for Agent {
@@ -28,6 +34,9 @@ impl From<AgentArg> for Agent {
         match a {
             AgentArg::Claude => Agent::Claude,
             AgentArg::Codex => Agent::Codex,
+            AgentArg::Gemini => Agent::Gemini,
+            AgentArg::Cursor => Agent::Cursor,
+            AgentArg::Opencode => Agent::OpenCode,
         }
     }
 }
@@ -40,7 +49,8 @@ pub struct RunArgs {
     /// The agent that sends it
     #[arg(long, value_enum)]
     pub agent: AgentArg,
-    /// SessionStart's briefing budget in characters [default: 9000 for claude, 8000 for codex]
+    /// SessionStart's briefing budget in characters [default: 9000 for claude and gemini, 8000
+    /// for codex, cursor and opencode]
     #[arg(long, value_name = "N")]
     pub max_chars: Option<usize>,
 }
@@ -71,7 +81,7 @@ pub fn run(ctx: &mut Ctx, args: RunArgs) -> CmdResult {
         Ok(Outcome { context, problems }) => {
             problems.iter().for_each(|p| log(p));
             if let Some(context) = context {
-                write!(ctx.ui.out(), "{}", session::context_output(&context))?;
+                write!(ctx.ui.out(), "{}", session::context_output(agent, &context))?;
             }
         }
         Err(e) => log(&e.to_string()),
@@ -92,7 +102,7 @@ fn work(
     std::io::stdin()
         .read_to_end(&mut stdin)
         .map_err(|e| relay_wire::Error::io("cannot read the event on stdin", e))?;
-    let input = session::parse_input(&stdin)?;
+    let input = session::parse_input(agent, &stdin)?;
     let Some(store_root) = store_root else {
         return Ok(Outcome::default()); // no store here: relay has nothing to do
     };

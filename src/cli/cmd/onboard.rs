@@ -31,6 +31,10 @@ This repository records its decisions, open questions and handoffs in `.relay/` 
   relay orient
   ```
 
+  Claude Code, Codex, Gemini CLI, Cursor and OpenCode get this briefing by themselves at
+  session start, and leave a checkpoint before compaction, once relay's hooks are in:
+  `relay hook install --claude --codex --gemini --cursor --opencode` (name yours).
+
 - **When you finish a piece of work**, deposit what you did, each decision with its reason,
   what is still open, and what the next session should do first:
 
@@ -74,9 +78,11 @@ Look things up with `relay search WORDS`, `relay facts get SUBJECT PREDICATE`,
 
 /// Print the block that teaches coding agents to use relay (for AGENTS.md, CLAUDE.md)
 ///
-/// The block tells an agent to run `relay orient` when a session starts, to deposit decisions,
-/// open questions and a handoff note when it finishes a piece of work, to assert facts for state
-/// that changes, and to flag work for human review when a person must decide. With --write, the
+/// The block tells an agent to run `relay orient` when a session starts (and names the agents
+/// relay's hooks brief by themselves: Claude Code, Codex, Gemini CLI, Cursor and OpenCode; see
+/// `relay hook`), to deposit decisions, open questions and a handoff note when it finishes a
+/// piece of work, to assert facts for state that changes, and to flag work for human review
+/// when a person must decide. With --write, the
 /// block goes into FILE between the markers <!-- relay:onboard:start --> and
 /// <!-- relay:onboard:end -->: the file is created if missing, the block replaced in place if the
 /// markers are there (running twice changes nothing), and appended otherwise.

@@ -1,8 +1,8 @@
-//! Installing relay into the tools around it: git hooks and the hook files of coding agents
-//! (Claude Code's `.claude/settings.json`, Codex's `.codex/hooks.json`), whose every entry runs
-//! `relay hook run EVENT` (see `agent_session`). Installing twice changes nothing (a hook of an
-//! earlier relay is brought up to date); existing hooks are chained or merged, not replaced,
-//! and uninstalling restores what was there.
+//! Installing relay into the tools around it: git hooks, and the hook files of coding agents
+//! (in `agent_files`, re-exported here), whose every entry runs `relay hook run EVENT` (see
+//! `session`). Installing twice changes nothing (a hook of an earlier relay is brought up to
+//! date); existing hooks are chained or merged, not replaced, and uninstalling restores what
+//! was there.
 //!
 //! The git hooks never stand in git's way: what they write goes to the clone's queue under
 //! `.relay/local/pending/`, which git never sees, and enters the store with the next commit
@@ -10,14 +10,17 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
-
 use relay_store::log;
 use relay_wire::error::{Error, Result};
 
+pub use crate::ops::agents::agent_files::{
+    AgentFile, HOOK_TIMEOUT_SECS, install_agent, uninstall_agent,
+};
+pub use crate::ops::agents::files::Changes;
+use crate::ops::agents::files::{BACKUP_SUFFIX, io};
+
 /// Marks the hooks relay writes.
 pub const MARKER: &str = "# installed by relay (relay hook install --git)";
-const BACKUP_SUFFIX: &str = "relay-backup";
 
 /// One relay command a git hook runs, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,10 +121,6 @@ pub fn flushes_at_commit(hooks_dir: &Path) -> bool {
         .is_ok_and(|s| s.contains(MARKER) && s.contains(" hook flush --stage"))
 }
 
-fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
-    move |e| Error::io(format!("cannot write {}", path.display()), e)
-}
-
 #[cfg(unix)]
 fn make_executable(path: &Path) -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
@@ -132,9 +131,6 @@ fn make_executable(path: &Path) -> Result<()> {
 fn make_executable(_: &Path) -> Result<()> {
     Ok(())
 }
-
-/// What an install or uninstall did, one line per file.
-pub type Changes = Vec<String>;
 
 /// Installs the git hooks into `hooks_dir`. An existing hook of someone else's is renamed to
 /// `<hook>.relay-backup` and called after relay's; a hook an earlier relay installed is
@@ -191,256 +187,6 @@ pub fn uninstall_git(hooks_dir: &Path) -> Result<Changes> {
         }
     }
     Ok(changes)
-}
-
-/// The coding agents whose hook files relay installs into.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AgentFile {
-    /// Claude Code: `.claude/settings.json`.
-    Claude,
-    /// Codex: `.codex/hooks.json` (same event → matcher → hooks shape).
-    Codex,
-}
-
-/// How long the agent lets a relay hook run, in seconds. `relay hook run` gives up by itself
-/// after [`crate::ops::agents::session::TIME_LIMIT`]; this is the agent's backstop.
-pub const HOOK_TIMEOUT_SECS: u64 = 15;
-
-impl AgentFile {
-    /// The file under the repository's top folder.
-    pub fn path(self, project_root: &Path) -> PathBuf {
-        project_root.join(self.shown())
-    }
-
-    /// The file as the changes name it.
-    fn shown(self) -> &'static str {
-        match self {
-            AgentFile::Claude => ".claude/settings.json",
-            AgentFile::Codex => ".codex/hooks.json",
-        }
-    }
-
-    pub(crate) fn agent(self) -> crate::ops::agents::session::Agent {
-        match self {
-            AgentFile::Claude => crate::ops::agents::session::Agent::Claude,
-            AgentFile::Codex => crate::ops::agents::session::Agent::Codex,
-        }
-    }
-
-    /// The events relay hooks, with the command each runs. Codex has no SessionEnd: a Codex
-    /// session's work is deposited at a later SessionStart (see `agent_session`).
-    pub fn hooks(self, relay: &str) -> Vec<(&'static str, String)> {
-        let agent = self.agent();
-        let name = agent.name();
-        let events: &[&'static str] = match self {
-            AgentFile::Claude => &["SessionStart", "PreCompact", "Stop", "SessionEnd"],
-            AgentFile::Codex => &["SessionStart", "PreCompact", "Stop"],
-        };
-        events
-            .iter()
-            .map(|&event| {
-                let budget = match event {
-                    "SessionStart" => format!(" --max-chars {}", agent.default_max_chars()),
-                    _ => String::new(),
-                };
-                (
-                    event,
-                    format!("{relay} hook run {event} --agent {name}{budget}"),
-                )
-            })
-            .collect()
-    }
-}
-
-/// Whether a hook command is relay's: this version's `relay hook run`, or the entries earlier
-/// versions installed (`relay orient --md` at SessionStart, `relay deposit --auto --quiet` at
-/// Stop), which install upgrades and uninstall removes.
-fn is_relay_command(command: &str) -> bool {
-    (command.contains(" hook run ") && command.contains(" --agent "))
-        || command.ends_with(" orient --md")
-        || command.ends_with(" deposit --auto --quiet")
-}
-
-/// `value` without relay's hook entries. A matcher group left with no hooks goes, and so does
-/// an event left with no groups and the `hooks` object left empty, but only when relay emptied
-/// them: what someone else wrote stays as it was.
-fn without_relay(value: &Value) -> Value {
-    let mut value = value.clone();
-    let Some(hooks) = value.get_mut("hooks").and_then(Value::as_object_mut) else {
-        return value;
-    };
-    let mut emptied = Vec::new();
-    for (event, groups) in hooks.iter_mut() {
-        let Some(list) = groups.as_array_mut() else {
-            continue;
-        };
-        let before = list.len();
-        for group in list.iter_mut() {
-            if let Some(hs) = group.get_mut("hooks").and_then(Value::as_array_mut) {
-                hs.retain(|h| {
-                    !h.get("command")
-                        .and_then(Value::as_str)
-                        .is_some_and(is_relay_command)
-                });
-            }
-        }
-        list.retain(|g| {
-            g.get("hooks")
-                .and_then(Value::as_array)
-                .is_none_or(|hs| !hs.is_empty())
-        });
-        if list.is_empty() && before > 0 {
-            emptied.push(event.clone());
-        }
-    }
-    for event in emptied {
-        hooks.remove(&event);
-    }
-    if hooks.is_empty() {
-        value.as_object_mut().map(|o| o.remove("hooks"));
-    }
-    value
-}
-
-fn read_json(path: &Path) -> Result<Option<Value>> {
-    let value: Value = match std::fs::read(path) {
-        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-            Error::InvalidInput(format!(
-                "{} is not valid JSON ({e}); fix it first, relay will not overwrite it",
-                path.display()
-            ))
-        })?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
-    };
-    let hooks_ok = value.get("hooks").is_none_or(|h| {
-        h.as_object()
-            .is_some_and(|o| o.values().all(Value::is_array))
-    });
-    if !value.is_object() || !hooks_ok {
-        return Err(Error::InvalidInput(format!(
-            "{} does not hold a JSON object whose `hooks` maps events to lists; fix it first",
-            path.display()
-        )));
-    }
-    Ok(Some(value))
-}
-
-fn write_json(path: &Path, value: &Value) -> Result<()> {
-    let mut text = serde_json::to_vec_pretty(value).map_err(|e| Error::Integrity(e.to_string()))?;
-    text.push(b'\n');
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
-    }
-    log::write_atomic(path, &text)
-}
-
-fn backup_of(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(format!(".{BACKUP_SUFFIX}"));
-    PathBuf::from(name)
-}
-
-/// Merges relay's hooks into the agent's hook file under `project_root`, keeping everything
-/// already there; earlier relay entries are replaced. The file as it was is kept beside it
-/// (`<file>.relay-backup`) for uninstall. Installing twice leaves the file's bytes as they are.
-pub fn install_agent(file: AgentFile, project_root: &Path, relay: &str) -> Result<Changes> {
-    let path = file.path(project_root);
-    let shown = file.shown();
-    let original = read_json(&path)?;
-    let mut settings = without_relay(original.as_ref().unwrap_or(&json!({})));
-    let hooks = settings
-        .as_object_mut()
-        .and_then(|o| {
-            o.entry("hooks")
-                .or_insert_with(|| json!({}))
-                .as_object_mut()
-        })
-        .ok_or_else(|| Error::Integrity("hooks is an object".into()))?;
-    let mut changes = Vec::new();
-    for (event, command) in file.hooks(relay) {
-        if let Some(list) = hooks
-            .entry(event)
-            .or_insert_with(|| json!([]))
-            .as_array_mut()
-        {
-            list.push(json!({"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT_SECS}]}));
-        }
-        changes.push(format!("{shown} {event}: `{command}`"));
-    }
-    if original.as_ref() == Some(&settings) {
-        return Ok(vec![format!("{shown}: already installed")]);
-    }
-    let backup = backup_of(&path);
-    if original.is_some() && !backup.exists() {
-        std::fs::copy(&path, &backup).map_err(io(&backup))?;
-    }
-    write_json(&path, &settings)?;
-    Ok(changes)
-}
-
-/// Removes relay's entries (this version's and earlier ones) from the agent's hook file,
-/// leaving everything else. When nothing else changed since install, the file is put back
-/// byte for byte; a file that held only relay's hooks (relay created it) is removed.
-pub fn uninstall_agent(file: AgentFile, project_root: &Path) -> Result<Changes> {
-    let path = file.path(project_root);
-    let shown = file.shown();
-    let Some(current) = read_json(&path)? else {
-        return Ok(Vec::new());
-    };
-    let cleaned = without_relay(&current);
-    if cleaned == current {
-        return Ok(Vec::new());
-    }
-    let backup = backup_of(&path);
-    let saved = std::fs::read(&backup).ok();
-    let saved_matches = saved
-        .as_deref()
-        .and_then(|b| serde_json::from_slice::<Value>(b).ok())
-        .is_some_and(|v| v == cleaned);
-    let change = if saved_matches {
-        std::fs::rename(&backup, &path).map_err(io(&path))?;
-        format!("{shown}: restored as it was before relay")
-    } else if cleaned == json!({}) {
-        std::fs::remove_file(&path).map_err(io(&path))?;
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::remove_dir(dir); // only when empty
-        }
-        format!("{shown}: removed (it held only relay's hooks)")
-    } else {
-        write_json(&path, &cleaned)?;
-        format!("{shown}: removed relay's hooks")
-    };
-    if backup.exists() {
-        std::fs::remove_file(&backup).map_err(io(&backup))?;
-    }
-    Ok(vec![change])
-}
-
-/// relay's entries in the agent's hook file, event by event in the file's order (`None` when
-/// there is no file); see `probe`.
-pub(crate) fn installed_commands(
-    file: AgentFile,
-    project_root: &Path,
-) -> Result<Option<Vec<crate::ops::agents::probe::InstalledHook>>> {
-    let Some(settings) = read_json(&file.path(project_root))? else {
-        return Ok(None);
-    };
-    let mut found = Vec::new();
-    let events = settings.get("hooks").and_then(Value::as_object);
-    for (event, groups) in events.into_iter().flatten() {
-        let hooks = groups.as_array().into_iter().flatten();
-        let hooks = hooks.filter_map(|g| g.get("hooks").and_then(Value::as_array));
-        for command in hooks.flatten().filter_map(|h| h.get("command")?.as_str()) {
-            if is_relay_command(command) {
-                found.push(crate::ops::agents::probe::InstalledHook {
-                    event: event.clone(),
-                    command: command.to_string(),
-                });
-            }
-        }
-    }
-    Ok(Some(found))
 }
 
 /// Where git keeps the hooks of the repository at `cwd` (honouring `core.hooksPath`).
@@ -528,40 +274,5 @@ mod tests {
         assert_eq!(removed.len(), 4, "{removed:?}");
         assert_eq!(read("post-merge"), "#!/bin/sh\necho mine\n");
         assert!(!flushes_at_commit(hooks));
-    }
-
-    #[test]
-    fn relay_entries_old_and_new_are_taken_out_and_only_what_relay_emptied_goes() {
-        assert!(is_relay_command("relay hook run Stop --agent claude"));
-        assert!(is_relay_command("'/opt/relay' orient --md"));
-        assert!(is_relay_command("relay deposit --auto --quiet"));
-        assert!(!is_relay_command("echo relay hook run"));
-        let cmd = |c: &str| json!({"hooks": [{"type": "command", "command": c}]});
-        let settings = json!({"model": "opus", "hooks": {
-            "Stop": [cmd("echo bye"), cmd("relay hook run Stop --agent claude")],
-            "SessionStart": [cmd("relay orient --md")],
-            "Notification": []}});
-        assert_eq!(
-            without_relay(&settings),
-            json!({"model": "opus", "hooks": {"Stop": [cmd("echo bye")], "Notification": []}})
-        );
-        let only_relay = json!({"hooks": {"Stop": [cmd("relay hook run Stop --agent codex")]}});
-        assert_eq!(without_relay(&only_relay), json!({}));
-        let installed = AgentFile::Codex.hooks("relay");
-        assert_eq!(
-            installed,
-            [
-                (
-                    "SessionStart",
-                    "relay hook run SessionStart --agent codex --max-chars 8000".to_string()
-                ),
-                (
-                    "PreCompact",
-                    "relay hook run PreCompact --agent codex".to_string()
-                ),
-                ("Stop", "relay hook run Stop --agent codex".to_string()),
-            ]
-        );
-        assert!(installed.iter().all(|(_, c)| is_relay_command(c)));
     }
 }

@@ -1,8 +1,11 @@
 //! relay inside coding agents' sessions and git's hooks: installing the hooks, what each hook
 //! event does, the queue of hook writes, the automatic deposit and the agent's transcript.
 
+pub mod agent_files;
 pub mod auto;
+pub mod files;
 pub mod hooks;
+pub mod opencode;
 pub mod probe;
 pub mod queue;
 pub mod session;

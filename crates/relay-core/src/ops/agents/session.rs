@@ -1,7 +1,8 @@
 //! What relay does at each event of a coding agent's session (`relay hook run EVENT`, which
-//! the hooks `relay hook install --claude|--codex` writes call). The agent hands the event as
-//! JSON on stdin (`session_id`, `transcript_path`, `cwd`, `hook_event_name`, and for
-//! SessionStart its `source`).
+//! the hooks `relay hook install --claude|--codex|--gemini|--cursor|--opencode` writes call).
+//! The agent hands the event as JSON on stdin (Claude Code, Codex and Gemini CLI: `session_id`,
+//! `transcript_path`, `cwd`, `hook_event_name`, and for SessionStart its `source`; Cursor names
+//! the session `conversation_id`; relay's OpenCode plugin passes OpenCode's event object).
 //!
 //! - **SessionStart** (`startup`, `resume`, `clear`, `compact`): first deposits the work of
 //!   sessions that ended without a SessionEnd (a crash, or Codex, which has no SessionEnd) and
@@ -42,7 +43,7 @@ pub const TIME_LIMIT: Duration = Duration::from_secs(10);
 pub const STALE_AFTER_SECS: i64 = 3600;
 /// The member of a checkpoint or a session's package naming the agent's session id.
 pub const SESSION_MEMBER: &str = "x-agent-session";
-/// The member naming the agent (`claude` or `codex`).
+/// The member naming the agent (`claude`, `codex`, `gemini`, `cursor` or `opencode`).
 pub const AGENT_MEMBER: &str = "x-agent";
 /// Errors of hooks go here, one line each, under the store's `local/`.
 pub const LOG_FILE: &str = "hooks.log";
@@ -59,6 +60,9 @@ const LEAD_SHARE: usize = 3;
 pub enum Agent {
     Claude,
     Codex,
+    Gemini,
+    Cursor,
+    OpenCode,
 }
 
 impl Agent {
@@ -66,6 +70,9 @@ impl Agent {
         match self {
             Agent::Claude => "claude",
             Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+            Agent::Cursor => "cursor",
+            Agent::OpenCode => "opencode",
         }
     }
 
@@ -73,15 +80,33 @@ impl Agent {
         match self {
             Agent::Claude => "Claude Code",
             Agent::Codex => "Codex",
+            Agent::Gemini => "Gemini CLI",
+            Agent::Cursor => "Cursor",
+            Agent::OpenCode => "OpenCode",
         }
     }
 
     /// The briefing's budget in characters: under Claude Code's 10,000-character cap on what
     /// a hook adds to context, and about 2,000 tokens for Codex (which cuts past ~2,500).
+    /// Gemini CLI, Cursor and OpenCode document no cap: relay holds them to Claude Code's
+    /// (see `AgentFile::output_limit`), Gemini CLI like Claude Code, the two others like Codex.
     pub fn default_max_chars(self) -> usize {
         match self {
-            Agent::Claude => 9_000,
-            Agent::Codex => 8_000,
+            Agent::Claude | Agent::Gemini => 9_000,
+            Agent::Codex | Agent::Cursor | Agent::OpenCode => 8_000,
+        }
+    }
+
+    /// Where the session id sits in the agent's event JSON (JSON pointers, the first found
+    /// wins): Cursor names it `conversation_id` on every event (`session_id`, the same value,
+    /// only on sessionStart and sessionEnd); relay's OpenCode plugin hands OpenCode's event
+    /// object, whose session is `properties.sessionID` or, on session.created and
+    /// session.deleted, `properties.info.id`.
+    fn session_id_at(self) -> &'static [&'static str] {
+        match self {
+            Agent::Claude | Agent::Codex | Agent::Gemini => &["/session_id"],
+            Agent::Cursor => &["/conversation_id", "/session_id"],
+            Agent::OpenCode => &["/properties/sessionID", "/properties/info/id"],
         }
     }
 }
@@ -96,6 +121,16 @@ pub enum Event {
 }
 
 impl Event {
+    /// The name `relay hook run` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Event::SessionStart => "SessionStart",
+            Event::PreCompact => "PreCompact",
+            Event::Stop => "Stop",
+            Event::SessionEnd => "SessionEnd",
+        }
+    }
+
     pub fn parse(name: &str) -> Result<Event> {
         match name {
             "SessionStart" => Ok(Event::SessionStart),
@@ -118,8 +153,8 @@ pub struct HookInput {
     pub source: Option<String>,
 }
 
-/// The event JSON the agent wrote on stdin.
-pub fn parse_input(bytes: &[u8]) -> Result<HookInput> {
+/// The event JSON `agent` wrote on stdin.
+pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<HookInput> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::InvalidInput(
             "stdin was empty: the agent sends the event as a JSON object".into(),
@@ -127,21 +162,41 @@ pub fn parse_input(bytes: &[u8]) -> Result<HookInput> {
     }
     let v: Value = serde_json::from_slice(bytes)
         .map_err(|e| Error::InvalidInput(format!("stdin is not the event's JSON ({e})")))?;
-    let text = |k: &str| v.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
-    let session_id = text("session_id").ok_or_else(|| {
-        Error::InvalidInput("the event has no `session_id` (a non-empty string)".into())
+    let text = |k: &str| {
+        v.pointer(k)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+    };
+    let fields = agent.session_id_at();
+    let session_id = fields.iter().find_map(|f| text(f)).ok_or_else(|| {
+        let named: Vec<String> = fields
+            .iter()
+            .map(|f| format!("`{}`", f[1..].replace('/', ".")))
+            .collect();
+        Error::InvalidInput(format!(
+            "the event has no {} (a non-empty string)",
+            named.join(" or ")
+        ))
     })?;
     Ok(HookInput {
         session_id: session_id.to_string(),
-        transcript_path: text("transcript_path").map(PathBuf::from),
-        source: text("source").map(str::to_string),
+        transcript_path: text("/transcript_path").map(PathBuf::from),
+        source: text("/source").map(str::to_string),
     })
 }
 
-/// The hook's answer on stdout for SessionStart: the JSON both agents document for adding
-/// context (`hookSpecificOutput.additionalContext`), one line.
-pub fn context_output(context: &str) -> String {
-    let out = json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}});
+/// The hook's answer on stdout for SessionStart, in the shape `agent` documents for adding
+/// context: one line of JSON, `hookSpecificOutput.additionalContext` for Claude Code, Codex
+/// and Gemini CLI (docs/hooks/reference.md, Gemini CLI 0.56, 2026-08) and `additional_context`
+/// for Cursor (cursor.com/docs/agent/hooks, Cursor 2026.02); plain text for OpenCode, whose
+/// relay plugin adds what it reads to the session's system prompt.
+pub fn context_output(agent: Agent, context: &str) -> String {
+    let out = match agent {
+        Agent::Claude | Agent::Codex | Agent::Gemini => json!({"hookSpecificOutput":
+            {"hookEventName": "SessionStart", "additionalContext": context}}),
+        Agent::Cursor => json!({"additional_context": context}),
+        Agent::OpenCode => return context.to_string(),
+    };
     format!("{out}\n")
 }
 
@@ -623,6 +678,7 @@ mod tests {
     #[test]
     fn event_input_is_read_and_bad_input_is_named() {
         let input = parse_input(
+            Agent::Claude,
             br#"{"session_id":"abc","transcript_path":"/t.jsonl","cwd":"/w","hook_event_name":"SessionStart","source":"compact"}"#,
         )
         .unwrap();
@@ -635,25 +691,46 @@ mod tests {
             }
         );
         // Codex sends `transcript_path: null` when there is none.
-        let codex = parse_input(br#"{"session_id":"s","transcript_path":null}"#).unwrap();
+        let codex = parse_input(
+            Agent::Codex,
+            br#"{"session_id":"s","transcript_path":null}"#,
+        )
+        .unwrap();
         assert_eq!(codex.transcript_path, None);
         assert!(
-            parse_input(b" \n")
+            parse_input(Agent::Claude, b" \n")
                 .unwrap_err()
                 .to_string()
                 .contains("stdin was empty")
         );
         assert!(
-            parse_input(b"not json")
+            parse_input(Agent::Claude, b"not json")
                 .unwrap_err()
                 .to_string()
                 .contains("not the event's JSON")
         );
         assert!(
-            parse_input(b"{}")
+            parse_input(Agent::Claude, b"{}")
                 .unwrap_err()
                 .to_string()
                 .contains("session_id")
+        );
+        // Cursor's id is `conversation_id`; OpenCode's events carry it in `properties`.
+        let cursor = br#"{"conversation_id":"c1","generation_id":"g","transcript_path":null}"#;
+        assert_eq!(parse_input(Agent::Cursor, cursor).unwrap().session_id, "c1");
+        let idle = br#"{"type":"session.idle","properties":{"sessionID":"ses_1"}}"#;
+        assert_eq!(
+            parse_input(Agent::OpenCode, idle).unwrap().session_id,
+            "ses_1"
+        );
+        let created = br#"{"type":"session.created","properties":{"info":{"id":"ses_2"}}}"#;
+        assert_eq!(
+            parse_input(Agent::OpenCode, created).unwrap().session_id,
+            "ses_2"
+        );
+        assert_eq!(
+            parse_input(Agent::OpenCode, b"{}").unwrap_err().to_string(),
+            "the event has no `properties.sessionID` or `properties.info.id` (a non-empty string)"
         );
         assert!(Event::parse("Notification").is_err());
         assert_eq!(Event::parse("PreCompact").unwrap(), Event::PreCompact);
@@ -661,11 +738,20 @@ mod tests {
 
     #[test]
     fn context_output_is_the_documented_json_and_text_is_folded_and_cut() {
-        let out = context_output("# Orientation\n");
+        let out = context_output(Agent::Claude, "# Orientation\n");
         assert_eq!(
             out,
             "{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"additionalContext\":\"# Orientation\\n\"}}\n"
         );
+        assert_eq!(
+            context_output(Agent::Gemini, "# O\n"),
+            out.replace("Orientation", "O")
+        );
+        assert_eq!(
+            context_output(Agent::Cursor, "# O\n"),
+            "{\"additional_context\":\"# O\\n\"}\n"
+        );
+        assert_eq!(context_output(Agent::OpenCode, "# O\n"), "# O\n");
         assert_eq!(fold("a\n  b\tc", 10), "a b c");
         assert_eq!(fold("abcdef", 4), "abc…");
     }

@@ -3,7 +3,9 @@
 //! the best summary of what a session is working on that it can get. Both agents' shapes are
 //! read: Claude Code's `{"type":"user","message":{"role":"user","content":…}}` lines and Codex's
 //! `{"type":"response_item","payload":{"type":"message","role":"user","content":[…]}}` and
-//! `{"type":"event_msg","payload":{"type":"user_message","message":…}}` lines. Tool results,
+//! `{"type":"event_msg","payload":{"type":"user_message","message":…}}` lines, and Cursor's
+//! `{"role":"user","message":{"content":[…]}}` lines, whose typed text sits inside
+//! `<user_query>` tags. Tool results,
 //! meta lines and injected context (text opening with `<`, such as `<command-name>` or
 //! `<environment_context>`) are not prompts.
 
@@ -30,7 +32,8 @@ fn prompt_of(line: &Value) -> Option<String> {
             .and_then(real_prompt);
     }
     let message = line.get("message").or(payload).unwrap_or(line);
-    if message.get("role").and_then(Value::as_str) != Some("user") {
+    let role = message.get("role").or_else(|| line.get("role"));
+    if role.and_then(Value::as_str) != Some("user") {
         return None;
     }
     match message.get("content")? {
@@ -53,7 +56,10 @@ fn prompt_of(line: &Value) -> Option<String> {
 }
 
 fn real_prompt(text: &str) -> Option<String> {
-    let t = text.trim();
+    let query = text
+        .split_once("<user_query>")
+        .and_then(|(_, rest)| rest.split_once("</user_query>"));
+    let t = query.map_or(text, |(inside, _)| inside).trim();
     (!t.is_empty() && !t.starts_with('<')).then(|| t.to_string())
 }
 
@@ -88,7 +94,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_last_typed_prompt_is_found_in_either_agents_transcript() {
+    fn the_last_typed_prompt_is_found_in_each_agents_transcript() {
         let claude = [
             r#"{"type":"user","message":{"role":"user","content":"Fix the login bug"}}"#,
             r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"On it"}]}}"#,
@@ -112,6 +118,12 @@ mod tests {
         assert_eq!(last_prompt_in(&codex).as_deref(), Some("Rename the crate"));
         let event = r#"{"type":"event_msg","payload":{"type":"user_message","message":"Ship it"}}"#;
         assert_eq!(last_prompt_in(event).as_deref(), Some("Ship it"));
+        let cursor = [
+            r#"{"role":"user","message":{"content":[{"type":"text","text":"<timestamp>Mon</timestamp>\n<user_query>\nAdd a login page\n</user_query>"}]}}"#,
+            r#"{"role":"assistant","message":{"content":[{"type":"text","text":"Added."}]}}"#,
+        ]
+        .join("\n");
+        assert_eq!(last_prompt_in(&cursor).as_deref(), Some("Add a login page"));
         assert_eq!(last_prompt_in("{}\n[]\n"), None);
         assert_eq!(
             last_prompt(Path::new("/nonexistent/transcript.jsonl")),
