@@ -20,6 +20,7 @@ mod facts;
 pub mod guard;
 pub mod logins;
 pub mod mcp_http;
+pub mod mcp_sessions;
 mod params;
 mod projects;
 pub mod reply;

@@ -27,10 +27,9 @@
 //! types, run its own session manager beside our auth and guard, and bring its dependency
 //! tree into a crate that already has axum and tokio.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -41,6 +40,7 @@ use serde_json::{Value, json};
 
 use super::auth::Caller;
 use super::extract::JsonBody;
+pub use super::mcp_sessions::{MAX_SESSIONS, Missing, Sessions};
 use super::reply::ApiError;
 use super::state::{AppState, Shared};
 use relay_core::ops::trust::tokens::{self, Grant};
@@ -55,88 +55,8 @@ use relay_wire::error::{Error, Result};
 pub const SESSION_HEADER: &str = "mcp-session-id";
 /// The header that names the protocol revision of a request after `initialize`.
 pub const VERSION_HEADER: &str = "mcp-protocol-version";
-/// The most sessions kept at once; the one used longest ago goes first.
-pub const MAX_SESSIONS: usize = 1024;
 /// How many notifications may wait for a slow client before the oldest are dropped.
 const BACKLOG: usize = 256;
-
-/// One client's session.
-struct Session {
-    /// Who opened it: a token's id, or `None` for the local user. Only they may use it.
-    owner: Option<String>,
-    /// The feeds the client subscribed to.
-    subscriptions: Arc<Mutex<BTreeSet<String>>>,
-    last_used: Instant,
-}
-
-/// The open sessions, by id.
-#[derive(Default)]
-pub struct Sessions(Mutex<HashMap<String, Session>>);
-
-/// Why a request names no usable session.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Missing {
-    /// No `Mcp-Session-Id`: 400.
-    NotSent,
-    /// An id no session has (ended, evicted), or another caller's: 404.
-    Unknown,
-}
-
-impl Sessions {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Session>> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Opens a session for `owner` under `id`, evicting the one used longest ago when full.
-    pub fn open(&self, id: String, owner: Option<String>) {
-        let mut map = self.lock();
-        if map.len() >= MAX_SESSIONS
-            && let Some(oldest) = (map.iter())
-                .min_by_key(|(_, s)| s.last_used)
-                .map(|(k, _)| k.clone())
-        {
-            map.remove(&oldest);
-        }
-        let session = Session {
-            owner,
-            subscriptions: Arc::default(),
-            last_used: Instant::now(),
-        };
-        map.insert(id, session);
-    }
-
-    /// The subscriptions of the session `id` names, if `owner` opened it.
-    fn find(
-        &self,
-        id: Option<&str>,
-        owner: &Option<String>,
-    ) -> Result<Arc<Mutex<BTreeSet<String>>>, Missing> {
-        let id = id.ok_or(Missing::NotSent)?;
-        let mut map = self.lock();
-        match map.get_mut(id) {
-            Some(s) if s.owner == *owner => {
-                s.last_used = Instant::now();
-                Ok(s.subscriptions.clone())
-            }
-            _ => Err(Missing::Unknown),
-        }
-    }
-
-    /// Ends the session `id` names, if `owner` opened it.
-    fn end(&self, id: Option<&str>, owner: &Option<String>) -> Result<(), Missing> {
-        self.find(id, owner)?;
-        self.lock().remove(id.unwrap_or_default());
-        Ok(())
-    }
-
-    pub fn len(&self) -> usize {
-        self.lock().len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
 
 /// Who owns what a caller opens: its token, or the local user.
 fn owner(caller: &Caller) -> Option<String> {

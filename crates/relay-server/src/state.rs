@@ -55,7 +55,7 @@ pub struct Shared {
     /// The console's logins: its form secret and the logins of `relay ui` links.
     pub logins: super::logins::Logins,
     /// The sessions of MCP clients at `/mcp`.
-    pub mcp_sessions: super::mcp_http::Sessions,
+    pub mcp_sessions: super::mcp_sessions::Sessions,
     /// Becomes `true` when the server starts to shut down: long-lived responses (streams)
     /// should end then, as the server waits for every connection to finish.
     pub shutdown: watch::Receiver<bool>,

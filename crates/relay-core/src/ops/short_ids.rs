@@ -115,39 +115,6 @@ pub fn unique<R>(
     }
 }
 
-/// Reads the package `given` names with `read` (any lookup by id that answers
-/// `package_not_found` when there is none): by its id, else by the one package id it is the
-/// start of.
-pub fn package<T>(store: &Store, given: &str, read: impl Fn(&str) -> Result<T>) -> Result<T> {
-    match read(given) {
-        Err(Error::PackageNotFound(missing)) if missing == given => {
-            match package_id(store, given)? {
-                Some(full) => read(&full),
-                None => Err(Error::PackageNotFound(missing)),
-            }
-        }
-        other => other,
-    }
-}
-
-/// The one package id `given` is the start of (see [`unique`]), across every project.
-pub fn package_id(store: &Store, given: &str) -> Result<Option<String>> {
-    unique(
-        IdKind::Package,
-        given,
-        |prefix| store.package_ids_starting_with(prefix),
-        String::as_str,
-        |id| {
-            let found = crate::ops::packages::pull::exact(store.view(), id)?;
-            Ok(IdCandidate {
-                id: id.to_string(),
-                summary: found.package.title().to_string(),
-                created_at: time::format(found.package.created_at()),
-            })
-        },
-    )
-}
-
 /// The records that `mentioning` finds in each of `projects`, one list.
 fn in_each<R>(
     projects: &[String],

@@ -22,13 +22,14 @@ pub fn check_source_package(
 }
 
 /// The whole id of the source package `given` names: `given` when the project holds it, else
-/// the one package id it is the start of (a short id, [`crate::ops::short_ids`]), else `given`
+/// the one package id it is the start of (a short id, [`crate::ops::packages::pull::package_id`]), else `given`
 /// (which [`check_source_package`] then refuses).
 pub fn whole_source_id(store: &Store, project_id: &str, given: &str) -> Result<String> {
     if !store.package_versions(project_id, given)?.is_empty() {
         return Ok(given.to_string());
     }
-    Ok(crate::ops::short_ids::package_id(store, given)?.unwrap_or_else(|| given.to_string()))
+    Ok(crate::ops::packages::pull::package_id(store.view(), given)?
+        .unwrap_or_else(|| given.to_string()))
 }
 
 #[cfg(test)]

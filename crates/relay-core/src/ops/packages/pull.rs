@@ -41,7 +41,54 @@ fn versions_of(store: &Store, package_id: &str) -> Result<Vec<StoredPackage>> {
 /// not exist yet then). `package_id` may be a short id, the start of one package's id
 /// ([`crate::ops::short_ids`]); an id that is stored is always taken as it is.
 pub fn specific(view: View<'_>, package_id: &str) -> Result<StoredPackage> {
-    crate::ops::short_ids::package(view.store(), package_id, |id| exact(view, id))
+    by_id_or_start(view, package_id, |id| exact(view, id))
+}
+
+/// Reads the package `given` names with `read` (any lookup by id that answers
+/// `package_not_found` when there is none): by its id, else by the one package id it is the
+/// start of ([`package_id`]).
+fn by_id_or_start<T>(view: View<'_>, given: &str, read: impl Fn(&str) -> Result<T>) -> Result<T> {
+    match read(given) {
+        Err(Error::PackageNotFound(missing)) if missing == given => {
+            match package_id(view, given)? {
+                Some(full) => read(&full),
+                None => Err(Error::PackageNotFound(missing)),
+            }
+        }
+        other => other,
+    }
+}
+
+/// The one package id `given` is the start of ([`crate::ops::short_ids::unique`]), across
+/// every project. An ambiguous start lists the candidates by id, title and time; a retracted
+/// or expired one is listed by id and time only, its title kept hidden as reads keep it.
+pub fn package_id(view: View<'_>, given: &str) -> Result<Option<String>> {
+    use crate::ops::short_ids::{IdKind, unique};
+    let store = view.store();
+    unique(
+        IdKind::Package,
+        given,
+        |prefix| store.package_ids_starting_with(prefix),
+        String::as_str,
+        |id| {
+            let found = exact(view, id)?;
+            let pkg = &found.package;
+            let hidden = crate::search::filter::Hidden::load(
+                view,
+                &[pkg.project_id().to_string()],
+                crate::search::filter::Reveal::default(),
+            )?;
+            let summary = match hidden.package(pkg) {
+                Some(_) => "(hidden: retracted or expired)".to_string(),
+                None => pkg.title().to_string(),
+            };
+            Ok(relay_wire::error::IdCandidate {
+                id: id.to_string(),
+                summary,
+                created_at: relay_wire::time::format(pkg.created_at()),
+            })
+        },
+    )
 }
 
 /// [`specific`] for the whole id only: what looks up an id that a record or a caller's new
@@ -102,7 +149,7 @@ pub fn retraction_of(
 /// Every version of one package, oldest first (by version, then hash), wherever it is stored
 /// (see [`versions_of`]); `package_id` may be a short id, as for [`specific`].
 pub fn history(store: &Store, package_id: &str) -> Result<Vec<StoredPackage>> {
-    crate::ops::short_ids::package(store, package_id, |id| exact_history(store, id))
+    by_id_or_start(store.view(), package_id, |id| exact_history(store, id))
 }
 
 /// [`history`] for the whole id only.
