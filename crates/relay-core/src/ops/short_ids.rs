@@ -138,11 +138,18 @@ pub fn package_id(store: &Store, given: &str) -> Result<Option<String>> {
         |prefix| store.package_ids_starting_with(prefix),
         String::as_str,
         |id| {
-            let found = crate::ops::packages::pull::exact(store.view(), id)?;
+            // Read from the store, not through `packages::pull`, which resolves through here.
+            let current = (store.package_everywhere(id)?.into_iter())
+                .flat_map(|(_, versions)| versions)
+                .max_by(relay_store::packages::version_order);
             Ok(IdCandidate {
                 id: id.to_string(),
-                summary: found.package.title().to_string(),
-                created_at: time::format(found.package.created_at()),
+                summary: (current.as_ref())
+                    .map(|p| p.package.title().to_string())
+                    .unwrap_or_default(),
+                created_at: (current.as_ref())
+                    .map(|p| time::format(p.package.created_at()))
+                    .unwrap_or_default(),
             })
         },
     )
