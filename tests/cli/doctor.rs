@@ -363,8 +363,17 @@ fn walk(dir: &std::path::Path, ext: &str) -> Vec<std::path::PathBuf> {
 }
 
 #[test]
-fn a_server_that_does_not_answer_is_named() {
+fn a_server_that_answers_passes_and_one_that_does_not_is_named() {
     let Some(env) = healthy() else { return };
+    let served = crate::serve::Served::start(&env, &[]);
+    let (code, report) = doctor(&env, &["--server", &served.url]);
+    assert_eq!(code, 0, "{report:#}");
+    let f = finding(&report, "server");
+    assert_eq!(
+        f["detail"],
+        format!("{} answers: protocol 0.1, level L3", served.url)
+    );
+    drop(served);
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", closed.local_addr().unwrap());
     drop(closed);

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use super::process;
+use super::process::{self, Ran};
 use super::scratch::Scratch;
 use super::{Finding, Setup, locate, program_of};
 use crate::ops::agents::hooks::AgentFile;
@@ -85,6 +85,11 @@ fn try_hook(
     let mut sh = scratch.command("sh");
     sh.arg("-c").arg(command);
     let ran = process::run(sh, input.to_string().as_bytes(), process::HOOK_LIMIT)?;
+    judge(agent, event, command, &ran)
+}
+
+/// What the agent makes of a hook that ran: what it gave, or what is wrong.
+fn judge(agent: AgentFile, event: &str, command: &str, ran: &Ran) -> Result<String, String> {
     if !ran.succeeded() {
         return Err(format!(
             "`{command}` exited {}{}",
@@ -116,6 +121,18 @@ fn try_hook(
     }
 }
 
+/// The lines of the hooks log written in the [`RECENT`] past before `now` (each starts with
+/// its time).
+fn recent_lines(text: &str, now: relay_wire::time::Timestamp) -> Vec<&str> {
+    text.lines()
+        .filter(|l| {
+            let when = l.split_whitespace().next().unwrap_or_default();
+            relay_wire::time::parse(when)
+                .is_ok_and(|t| (now - t).to_std().is_ok_and(|age| age < RECENT))
+        })
+        .collect()
+}
+
 /// Problems `relay hook run` logged in the last day.
 fn hooks_log(store: &Store) -> Finding {
     const CHECK: &str = "hooks log";
@@ -123,15 +140,7 @@ fn hooks_log(store: &Store) -> Finding {
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Finding::ok(CHECK, "no hook has logged a problem");
     };
-    let now = relay_wire::time::now();
-    let recent: Vec<&str> = text
-        .lines()
-        .filter(|l| {
-            let when = l.split_whitespace().next().unwrap_or_default();
-            relay_wire::time::parse(when)
-                .is_ok_and(|t| (now - t).to_std().is_ok_and(|age| age < RECENT))
-        })
-        .collect();
+    let recent = recent_lines(&text, relay_wire::time::now());
     match recent.last() {
         None => Finding::ok(CHECK, "no hook logged a problem in the last day"),
         Some(last) => Finding::warn(
@@ -143,5 +152,64 @@ fn hooks_log(store: &Store) -> Finding {
             ),
             format!("read {} for what the hooks could not do", path.display()),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ran(status: i32, stdout: &str, stderr: &str) -> Ran {
+        Ran {
+            status: Some(status),
+            stdout: stdout.into(),
+            stderr: stderr.into(),
+        }
+    }
+
+    #[test]
+    fn the_agent_judges_exit_output_and_size() {
+        let judge = |event, r: &Ran| judge(AgentFile::Claude, event, "relay hook run", r);
+        let brief = |n: usize| crate::ops::agents::session::context_output(&"x".repeat(n));
+        assert_eq!(
+            judge("SessionStart", &ran(0, &brief(100), "")),
+            Ok(
+                "ran with the agent's event: a briefing of 100 characters (the agent keeps 10000)"
+                    .into()
+            )
+        );
+        assert_eq!(
+            judge("SessionStart", &ran(0, &brief(10_001), "")),
+            Err("it gave 10001 characters, past the 10000 the agent keeps".into())
+        );
+        assert_eq!(
+            judge("SessionStart", &ran(0, "", "")),
+            Err("it gave the agent no briefing".into())
+        );
+        assert_eq!(
+            judge("Stop", &ran(127, "", "sh: 1: relay: not found\n")),
+            Err("`relay hook run` exited 127: sh: 1: relay: not found".into())
+        );
+        assert!(
+            judge("Stop", &ran(0, "nope", ""))
+                .unwrap_err()
+                .starts_with("the agent would reject its output")
+        );
+        assert_eq!(
+            judge("Stop", &ran(0, "", "")),
+            Ok("ran with the agent's event: exit 0".into())
+        );
+    }
+
+    #[test]
+    fn only_the_last_days_lines_of_the_hooks_log_count() {
+        let now = relay_wire::time::parse("2026-11-26T12:00:00Z").unwrap();
+        let log = "2026-11-24T12:00:00Z SessionStart --agent claude: old\n\
+                   2026-11-26T11:00:00Z Stop --agent codex: lock timeout\n\
+                   not a line of the log\n";
+        assert_eq!(
+            recent_lines(log, now),
+            ["2026-11-26T11:00:00Z Stop --agent codex: lock timeout"]
+        );
     }
 }

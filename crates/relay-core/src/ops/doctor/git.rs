@@ -256,3 +256,45 @@ fn merge_driver(top: &Path, store: &Path) -> Finding {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::agents::hooks::install_git;
+    use crate::search::semantic::ModelChoice;
+
+    fn setup(cwd: &Path) -> Setup<'_> {
+        Setup {
+            cwd,
+            store: Err("no store".into()),
+            relay: Path::new("relay"),
+            path: Some("/bin:/usr/bin".into()),
+            model: ModelChoice { given: None },
+            server: None,
+        }
+    }
+
+    #[test]
+    fn an_installed_hook_is_checked_for_its_marker_its_mode_and_its_relay() {
+        let dir = tempfile::tempdir().unwrap();
+        let hooks = dir.path();
+        install_git(hooks, "/bin/sh").unwrap();
+        let setup = setup(hooks);
+        assert_eq!(
+            installed(&setup, &hooks.join("post-merge"), "post-merge"),
+            Ok(())
+        );
+        install_git(hooks, "'/old/path/relay'").unwrap();
+        let f = installed(&setup, &hooks.join("post-merge"), "post-merge").unwrap_err();
+        assert_eq!(
+            f.detail,
+            "the hook runs /old/path/relay, which does not exist"
+        );
+        assert_eq!(f.fix.as_deref(), Some(INSTALL));
+        std::fs::write(hooks.join("pre-commit"), "#!/bin/sh\necho mine\n").unwrap();
+        let f = installed(&setup, &hooks.join("pre-commit"), "pre-commit").unwrap_err();
+        assert!(f.detail.ends_with("pre-commit is not relay's"), "{f:?}");
+        let f = installed(&setup, &hooks.join("nothing"), "post-commit").unwrap_err();
+        assert!(f.detail.ends_with("nothing is missing"), "{f:?}");
+    }
+}
