@@ -119,6 +119,37 @@ fn a_healthy_setup_passes_and_doctor_changes_nothing() {
 }
 
 #[test]
+fn without_relays_git_hooks_doctor_warns_once_and_passes() {
+    let Some(env) = repo() else { return };
+    let (code, report) = doctor(&env, &[]);
+    assert_eq!(code, 0, "{report:#}");
+    let f = finding(&report, "git hooks");
+    assert_eq!(
+        (&f["status"], &f["fix"]),
+        (
+            &Value::from("warn"),
+            &Value::from("relay hook install --git")
+        )
+    );
+    assert!(!report.to_string().contains("git hook post-commit"));
+}
+
+#[test]
+fn codex_hooks_are_run_with_codexs_events() {
+    let Some(env) = repo() else { return };
+    env.ok(&["hook", "install", "--git", "--codex"]);
+    let (code, report) = doctor(&env, &[]);
+    assert_eq!(code, 0, "{report:#}");
+    for event in ["SessionStart", "PreCompact", "Stop"] {
+        assert_eq!(
+            finding(&report, &format!("codex hook {event}"))["status"],
+            "ok"
+        );
+    }
+    assert_eq!(finding(&report, "claude hooks")["status"], "skip");
+}
+
+#[test]
 fn a_corrupted_store_line_fails_the_store_check() {
     let Some(env) = healthy() else { return };
     env.deposit("Kept", &[]);

@@ -31,6 +31,22 @@ pub fn check(setup: &Setup<'_>, scratch: Option<&Scratch>) -> Vec<Finding> {
             "the store is not in a git repository",
         )];
     };
+    let ours = |hook: &str| {
+        std::fs::read_to_string(user_hooks.join(hook)).is_ok_and(|s| s.contains(MARKER))
+    };
+    if !git_hooks("relay").iter().any(|(hook, _)| ours(hook)) {
+        // A choice, not a breakage: the store is then committed by hand.
+        let mut found = vec![Finding::warn(
+            "git hooks",
+            "relay's git hooks are not installed: commits are not recorded, and the queue of \
+             hook writes is not flushed into commits",
+            INSTALL,
+        )];
+        if !store.config().local() {
+            found.push(merge_driver(top, store.root()));
+        }
+        return found;
+    }
     let mut found = Vec::new();
     let mut broken = Vec::new();
     for (hook, _) in git_hooks("relay") {
