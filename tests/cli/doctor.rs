@@ -220,6 +220,9 @@ fn a_git_hook_whose_relay_is_gone_is_the_silent_failure_doctor_names() {
         detail,
         "the hook runs /old/path/relay, which does not exist"
     );
+    let (_, report) = doctor(&env, &[]);
+    let pre = finding(&report, "git hook pre-commit");
+    assert_eq!(pre["status"], "skip", "pre-commit is not blamed: {pre}");
 }
 
 #[test]

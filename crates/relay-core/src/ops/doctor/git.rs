@@ -64,14 +64,15 @@ pub fn check(setup: &Setup<'_>, scratch: Option<&Scratch>) -> Vec<Finding> {
             continue;
         }
         let result = match hook {
-            "post-commit" => probe.post_commit.clone(),
+            "post-commit" => Some(probe.post_commit.clone()),
             "pre-commit" => probe.pre_commit.clone(),
-            "post-merge" => quiet_run(scratch, hook, &["0"]),
-            _ => quiet_run(scratch, hook, &["rebase"]),
+            "post-merge" => Some(quiet_run(scratch, hook, &["0"])),
+            _ => Some(quiet_run(scratch, hook, &["rebase"])),
         };
         found.push(match result {
-            Ok(detail) => Finding::ok(name(hook), detail),
-            Err(problem) => Finding::fail(name(hook), problem, INSTALL),
+            None => Finding::skip(name(hook), "not tried: post-commit queued nothing to flush"),
+            Some(Ok(detail)) => Finding::ok(name(hook), detail),
+            Some(Err(problem)) => Finding::fail(name(hook), problem, INSTALL),
         });
     }
     let order = |f: &Finding| (git_hooks("relay").iter()).position(|(h, _)| f.check == name(h));
@@ -121,7 +122,8 @@ fn installed(setup: &Setup<'_>, path: &Path, hook: &str) -> Result<(), Finding> 
 /// What the two probe commits showed of post-commit and pre-commit.
 struct Probe {
     post_commit: Result<String, String>,
-    pre_commit: Result<String, String>,
+    /// `None` when there was nothing to flush (post-commit queued nothing).
+    pre_commit: Option<Result<String, String>>,
 }
 
 impl Probe {
@@ -141,9 +143,9 @@ impl Probe {
             )),
         };
         let pre_commit = match (&post_commit, &first) {
-            (_, Err(e)) => Err(e.clone()),
-            (Err(_), _) => Err("not tried: post-commit queued nothing to flush".into()),
-            (Ok(_), Ok(_)) => match commit(scratch, 2) {
+            (_, Err(e)) => Some(Err(e.clone())),
+            (Err(_), _) => None,
+            (Ok(_), Ok(_)) => Some(match commit(scratch, 2) {
                 Err(e) => Err(e),
                 Ok(ran) => {
                     let store = scratch
@@ -165,7 +167,7 @@ impl Probe {
                         )),
                     }
                 }
-            },
+            }),
         };
         Probe {
             post_commit,
