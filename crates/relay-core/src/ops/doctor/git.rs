@@ -1,7 +1,8 @@
 //! The git side: relay's four hooks (present, executable, relay's, their `relay` found) and
 //! each one really run in the scratch clone: two probe commits (post-commit must queue a
 //! record, pre-commit must flush the queue into the next commit), post-merge and post-rewrite
-//! run with git's arguments and must say nothing. And the union merge driver that
+//! run with git's arguments must exit 0 with no word from the shell. With none of relay's
+//! hooks installed, one warning instead. And the union merge driver that
 //! `.relay/.gitattributes` names for the logs.
 
 use std::path::Path;
