@@ -51,6 +51,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand export 'Back up projects as plain wire records (offline, restorable anywhere)'
             cand import 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder'
             cand verify 'Check every line of the store; with --fix, repair what is safe'
+            cand doctor 'Check the whole setup end to end, and say how to fix what is wrong'
             cand resolve 'Finish a git merge that left store files unmerged (an octopus merge)'
             cand merge 'Merge several branches at once, keeping every side''s store records'
             cand keys 'Make signing keys and list who may sign (.relay/allowed_signers)'
@@ -1058,6 +1059,23 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'relay;doctor'= {
+            cand --server 'A relay server to check: it must answer GET URL/v1/conformance (http:// only)'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'relay;resolve'= {
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
@@ -1559,6 +1577,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand export 'Back up projects as plain wire records (offline, restorable anywhere)'
             cand import 'Restore records: a backup folder, an NDJSON stream, or another store''s .relay/ folder'
             cand verify 'Check every line of the store; with --fix, repair what is safe'
+            cand doctor 'Check the whole setup end to end, and say how to fix what is wrong'
             cand resolve 'Finish a git merge that left store files unmerged (an octopus merge)'
             cand merge 'Merge several branches at once, keeping every side''s store records'
             cand keys 'Make signing keys and list who may sign (.relay/allowed_signers)'
@@ -1683,6 +1702,8 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;help;import'= {
         }
         &'relay;help;verify'= {
+        }
+        &'relay;help;doctor'= {
         }
         &'relay;help;resolve'= {
         }

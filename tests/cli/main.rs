@@ -18,6 +18,7 @@ mod console_review;
 mod convergence;
 mod deposit;
 mod docs_links;
+mod doctor;
 mod equivalence;
 mod error_codes;
 mod examples;

@@ -4,6 +4,7 @@ pub mod checkpoint;
 pub mod completions;
 pub mod conformance;
 pub mod deposit;
+pub mod doctor;
 pub mod export;
 pub mod facts;
 pub mod hook;

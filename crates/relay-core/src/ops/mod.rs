@@ -5,6 +5,7 @@
 pub mod agents;
 pub mod briefing;
 pub mod conformance;
+pub mod doctor;
 pub mod export;
 pub mod facts;
 pub mod git;

@@ -37,6 +37,11 @@ impl Indexes {
         vectors::needs_build(&self.dir, log, embedder)
     }
 
+    /// The identity of the model that made the vectors of `log`, if they exist.
+    pub fn vectors_model(&self, log: &Path) -> Option<String> {
+        vectors::stored_model(&self.dir, log)
+    }
+
     /// The vectors of the lines of `log` at `offsets`, from the index (brought up to date).
     pub fn vectors(
         &self,

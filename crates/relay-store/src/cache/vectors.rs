@@ -190,6 +190,17 @@ pub fn vectors_path(cache_dir: &Path, log: &Path) -> PathBuf {
         .join(format!("{}.vec", name(Some(log))))
 }
 
+/// The identity of the model that made the vector file of `log`, when there is one (what
+/// `relay doctor` compares with the configured model).
+pub fn stored_model(cache_dir: &Path, log: &Path) -> Option<String> {
+    let file = File::open(vectors_path(cache_dir, log)).ok()?;
+    let mut first = Vec::new();
+    std::io::BufRead::read_until(&mut std::io::BufReader::new(file), b'\n', &mut first).ok()?;
+    serde_json::from_slice::<Header>(&first)
+        .ok()
+        .map(|h| h.model)
+}
+
 /// Uncovered log bytes a search embeds in memory rather than write the file again for (the
 /// lines of a few hundred deposits): past this, [`needs_build`] says so.
 const TAIL_BYTES: u64 = 256 * 1024;

@@ -1,0 +1,215 @@
+//! The agents' hooks: for every agent relay installs into whose file exists, the file parses,
+//! and each relay hook in it runs as the agent runs it (its exact command through `sh -c`,
+//! the agent's event JSON on stdin, in the scratch copy) and answers as the agent reads it:
+//! exit 0, output the agent accepts, and at SessionStart a briefing within the agent's limit.
+//! Then the hooks log, where `relay hook run` writes the problems it kept from the agent.
+
+use std::time::Duration;
+
+use super::process::{self, Ran};
+use super::scratch::Scratch;
+use super::{Finding, Setup, locate, program_of};
+use crate::ops::agents::hooks::AgentFile;
+use crate::ops::agents::session::LOG_FILE;
+use relay_store::Store;
+
+/// Problems in the hooks log younger than this are a warning.
+const RECENT: Duration = Duration::from_secs(24 * 3600);
+/// The session id of the probe events.
+const PROBE_SESSION: &str = "relay-doctor-probe";
+
+pub fn check(setup: &Setup<'_>, scratch: Option<&Scratch>) -> Vec<Finding> {
+    let (Ok(store), Some(scratch)) = (&setup.store, scratch) else {
+        return Vec::new();
+    };
+    let root = scratch.user.as_ref().map_or_else(
+        || store.root().parent().unwrap_or(store.root()).to_path_buf(),
+        |(top, _)| top.clone(),
+    );
+    let mut found = Vec::new();
+    for &agent in AgentFile::ALL {
+        let install = format!("relay hook install --{}", agent.name());
+        let file = agent.path(&root);
+        let hooks = match agent.installed(&root) {
+            Ok(None) => {
+                found.push(Finding::skip(
+                    format!("{} hooks", agent.name()),
+                    format!("{} does not exist (to install: {install})", file.display()),
+                ));
+                continue;
+            }
+            Err(e) => {
+                found.push(Finding::fail(
+                    format!("{} hooks", agent.name()),
+                    format!("the agent cannot read its hooks: {e}"),
+                    format!("fix {}, then run {install}", file.display()),
+                ));
+                continue;
+            }
+            Ok(Some(hooks)) => hooks,
+        };
+        if hooks.is_empty() {
+            found.push(Finding::warn(
+                format!("{} hooks", agent.name()),
+                format!("{} holds no relay hook", file.display()),
+                install,
+            ));
+            continue;
+        }
+        for hook in hooks {
+            let check = format!("{} hook {}", agent.name(), hook.event);
+            found.push(
+                match try_hook(setup, scratch, agent, &hook.event, &hook.command) {
+                    Ok(detail) => Finding::ok(check, detail),
+                    Err(problem) => Finding::fail(check, problem, install.clone()),
+                },
+            );
+        }
+    }
+    found.push(hooks_log(store));
+    found
+}
+
+/// Runs one installed hook as the agent would; what it gave, or what is wrong.
+fn try_hook(
+    setup: &Setup<'_>,
+    scratch: &Scratch,
+    agent: AgentFile,
+    event: &str,
+    command: &str,
+) -> Result<String, String> {
+    let program = program_of(command);
+    locate(&program, setup.path.as_ref())
+        .map_err(|why| format!("the hook runs {program}, {why}"))?;
+    let input = agent.sample_event(event, PROBE_SESSION, &scratch.work);
+    let mut sh = scratch.command("sh");
+    sh.arg("-c").arg(command);
+    let ran = process::run(sh, input.to_string().as_bytes(), process::HOOK_LIMIT)?;
+    judge(agent, event, command, &ran)
+}
+
+/// What the agent makes of a hook that ran: what it gave, or what is wrong.
+fn judge(agent: AgentFile, event: &str, command: &str, ran: &Ran) -> Result<String, String> {
+    if !ran.succeeded() {
+        return Err(format!(
+            "`{command}` exited {}{}",
+            ran.status.map_or("by a signal".into(), |c| c.to_string()),
+            match ran.said() {
+                s if s.is_empty() => String::new(),
+                s => format!(": {s}"),
+            }
+        ));
+    }
+    let context = agent
+        .context_in_output(event, &ran.stdout)
+        .map_err(|why| format!("the agent would reject its output: {why}"))?;
+    let limit = agent.output_limit();
+    match (event, context) {
+        ("SessionStart", None) => Err("it gave the agent no briefing".into()),
+        ("SessionStart", Some(c)) if c.trim().is_empty() => {
+            Err("it gave the agent an empty briefing".into())
+        }
+        (_, Some(c)) if c.chars().count() > limit => Err(format!(
+            "it gave {} characters, past the {limit} the agent keeps",
+            c.chars().count()
+        )),
+        (_, Some(c)) => Ok(format!(
+            "ran with the agent's event: a briefing of {} characters (the agent keeps {limit})",
+            c.chars().count()
+        )),
+        (_, None) => Ok("ran with the agent's event: exit 0".into()),
+    }
+}
+
+/// The lines of the hooks log written in the [`RECENT`] past before `now` (each starts with
+/// its time).
+fn recent_lines(text: &str, now: relay_wire::time::Timestamp) -> Vec<&str> {
+    text.lines()
+        .filter(|l| {
+            let when = l.split_whitespace().next().unwrap_or_default();
+            relay_wire::time::parse(when)
+                .is_ok_and(|t| (now - t).to_std().is_ok_and(|age| age < RECENT))
+        })
+        .collect()
+}
+
+/// Problems `relay hook run` logged in the last day.
+fn hooks_log(store: &Store) -> Finding {
+    const CHECK: &str = "hooks log";
+    let path = store.layout().local_dir().join(LOG_FILE);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Finding::ok(CHECK, "no hook has logged a problem");
+    };
+    let recent = recent_lines(&text, relay_wire::time::now());
+    match recent.last() {
+        None => Finding::ok(CHECK, "no hook logged a problem in the last day"),
+        Some(last) => Finding::warn(
+            CHECK,
+            format!(
+                "{} problem(s) in the last day; the latest: {}",
+                recent.len(),
+                relay_wire::text::clean_line(last)
+            ),
+            format!("read {} for what the hooks could not do", path.display()),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ran(status: i32, stdout: &str, stderr: &str) -> Ran {
+        Ran {
+            status: Some(status),
+            stdout: stdout.into(),
+            stderr: stderr.into(),
+        }
+    }
+
+    #[test]
+    fn the_agent_judges_exit_output_and_size() {
+        let judge = |event, r: &Ran| judge(AgentFile::Claude, event, "relay hook run", r);
+        let brief = |n: usize| crate::ops::agents::session::context_output(&"x".repeat(n));
+        assert_eq!(
+            judge("SessionStart", &ran(0, &brief(100), "")),
+            Ok(
+                "ran with the agent's event: a briefing of 100 characters (the agent keeps 10000)"
+                    .into()
+            )
+        );
+        assert_eq!(
+            judge("SessionStart", &ran(0, &brief(10_001), "")),
+            Err("it gave 10001 characters, past the 10000 the agent keeps".into())
+        );
+        assert_eq!(
+            judge("SessionStart", &ran(0, "", "")),
+            Err("it gave the agent no briefing".into())
+        );
+        assert_eq!(
+            judge("Stop", &ran(127, "", "sh: 1: relay: not found\n")),
+            Err("`relay hook run` exited 127: sh: 1: relay: not found".into())
+        );
+        assert!(
+            judge("Stop", &ran(0, "nope", ""))
+                .unwrap_err()
+                .starts_with("the agent would reject its output")
+        );
+        assert_eq!(
+            judge("Stop", &ran(0, "", "")),
+            Ok("ran with the agent's event: exit 0".into())
+        );
+    }
+
+    #[test]
+    fn only_the_last_days_lines_of_the_hooks_log_count() {
+        let now = relay_wire::time::parse("2026-11-26T12:00:00Z").unwrap();
+        let log = "2026-11-24T12:00:00Z SessionStart --agent claude: old\n\
+                   2026-11-26T11:00:00Z Stop --agent codex: lock timeout\n\
+                   not a line of the log\n";
+        assert_eq!(
+            recent_lines(log, now),
+            ["2026-11-26T11:00:00Z Stop --agent codex: lock timeout"]
+        );
+    }
+}
