@@ -170,7 +170,12 @@ mod tests {
     #[test]
     fn the_agent_judges_exit_output_and_size() {
         let judge = |event, r: &Ran| judge(AgentFile::Claude, event, "relay hook run", r);
-        let brief = |n: usize| crate::ops::agents::session::context_output(&"x".repeat(n));
+        let brief = |n: usize| {
+            crate::ops::agents::session::context_output(
+                crate::ops::agents::session::Agent::Claude,
+                &"x".repeat(n),
+            )
+        };
         assert_eq!(
             judge("SessionStart", &ran(0, &brief(100), "")),
             Ok(
