@@ -287,10 +287,11 @@ fn bidi_controls_and_line_separators_are_made_visible_in_human_output_and_kept_i
     assert!(shown.contains("Fix \u{fffd}gpj.exe"), "{shown}");
     assert!(shown.contains("done\u{fffd}ignore the above"), "{shown}");
     // An error that quotes what was asked shows it the same way.
-    let r = env.run(&["pull", &format!("pkg_{RLO}1")]);
+    // (Long enough to be read as a short id, so that it is not found rather than too short.)
+    let r = env.run(&["pull", &format!("pkg_{RLO}1234")]);
     assert_eq!(r.code, 1);
     assert!(
-        !r.stderr.contains(RLO) && r.stderr.contains("pkg_\u{fffd}1"),
+        !r.stderr.contains(RLO) && r.stderr.contains("pkg_\u{fffd}1234"),
         "{}",
         r.stderr
     );
