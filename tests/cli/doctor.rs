@@ -435,3 +435,31 @@ fn without_a_store_doctor_says_to_init() {
         "relay init (or point at the store with --store DIR or RELAY_DIR)"
     );
 }
+
+#[test]
+fn a_global_hooks_path_keeps_its_hooks_while_doctor_runs_copies() {
+    // A global `core.hooksPath` names one absolute folder for every repository: relay's hooks
+    // are installed there, and the scratch clone must run copies of them, never copy them onto
+    // themselves (which empties them).
+    let Some(env) = repo() else { return };
+    let shared = env.dir.parent().unwrap().join("shared-hooks");
+    let out = git(
+        &env,
+        &[
+            "config",
+            "--global",
+            "core.hooksPath",
+            shared.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    env.ok(&["hook", "install", "--git"]);
+    let hooks = ["post-commit", "post-merge", "post-rewrite", "pre-commit"];
+    let texts = || hooks.map(|n| read(&shared.join(n)));
+    let before = texts();
+    assert!(before.iter().all(|t| t.contains("relay")), "{before:?}");
+    let (code, report) = doctor(&env, &[]);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(finding(&report, "git hook post-commit")["status"], "ok");
+    assert_eq!(texts(), before);
+}

@@ -81,13 +81,30 @@ impl Scratch {
         let _ = self
             .quiet(&mut self.git(&["remote", "remove", "origin"]))
             .status();
-        let hooks = git_hooks_dir(&self.work).map_err(|e| e.to_string())?;
+        // The clone runs its own copies of the hooks, in its own folder, whatever
+        // `core.hooksPath` the user's configuration names: a global absolute one would be the
+        // user's own hooks folder, which a copy onto itself would empty.
+        let hooks = self.work.join(".git").join("hooks");
         std::fs::create_dir_all(&hooks).map_err(|e| e.to_string())?;
+        let local_path = hooks.display().to_string();
+        self.quiet(&mut self.git(&["config", "core.hooksPath", &local_path]))
+            .status()
+            .ok()
+            .filter(|s| s.success())
+            .ok_or("cannot point the scratch clone at its own hooks folder")?;
         let from = git_hooks_dir(top).map_err(|e| e.to_string())?;
+        let same = |a: &Path, b: &Path| {
+            a.canonicalize()
+                .ok()
+                .is_some_and(|a| b.canonicalize().ok() == Some(a))
+        };
         for (name, _) in git_hooks("relay") {
-            let source = from.join(name);
+            let (source, copy) = (from.join(name), hooks.join(name));
+            if same(&from, &hooks) {
+                return Err("the scratch clone's hooks folder is the repository's own".into());
+            }
             if source.exists() {
-                std::fs::copy(&source, hooks.join(name)).map_err(|e| e.to_string())?;
+                std::fs::copy(&source, copy).map_err(|e| e.to_string())?;
             }
         }
         self.hooks = Some(hooks);
