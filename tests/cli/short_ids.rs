@@ -224,4 +224,20 @@ fn mcp_and_http_take_short_ids_through_the_same_operations() {
     assert_eq!(title(http("pkg_3466fa")), "First of the twins");
     assert_eq!(title(http("pkg_3466f")), "ambiguous_id");
     assert_eq!(title(http("pkg_ffff")), "package_not_found");
+    // A token scoped to another project gives whole ids: a start, looked up across the store,
+    // would name (or list) packages it may not read.
+    env.ok(&["projects", "create", "other"]);
+    let scoped = env.ok_json(&["token", "create", "--actor", "bot", "--scope", "other"])["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for start in ["pkg_3466f", "pkg_3466fa"] {
+        let call = HttpCall {
+            method: "GET",
+            path: format!("/v1/packages/{start}"),
+            body: None,
+        };
+        let answer = title(transports::http(&env, &server, &scoped, &call));
+        assert_eq!(answer, "package_not_found", "{start}");
+    }
 }

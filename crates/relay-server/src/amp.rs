@@ -17,7 +17,7 @@ use super::extract::{JsonBody, Params, PathId};
 use super::params::search_mode;
 use super::reply::{Answer, Reply};
 use super::state::{AppState, Shared};
-use relay_core::ops::{memory::amp, packages::pull};
+use relay_core::ops::memory::amp;
 use relay_core::request::memory::{
     DeleteRequest, ListRequest, SearchRequest, StatusRequest, StoreRequest,
 };
@@ -166,8 +166,9 @@ pub async fn get(
 ) -> Answer {
     state
         .blocking(move |s| {
-            caller.may_read(pull::specific(s.store.view(), &id)?.package.project_id())?;
-            Ok(Reply::ok(amp::get(&s.store, &id)?))
+            let found = caller.package(&s.store, &id)?;
+            caller.may_read(found.package.project_id())?;
+            Ok(Reply::ok(amp::get(&s.store, found.package.id())?))
         })
         .await
 }
@@ -202,11 +203,7 @@ pub async fn delete(
     req.validate()?;
     state
         .blocking(move |s| {
-            caller.may_write(
-                pull::specific(s.store.view(), &req.id)?
-                    .package
-                    .project_id(),
-            )?;
+            caller.may_write(caller.package(&s.store, &req.id)?.package.project_id())?;
             let claim = caller.claim(s, None);
             Ok(Reply::ok(amp::delete(
                 &s.store,

@@ -166,6 +166,26 @@ impl Caller {
         })
     }
 
+    /// The package `id` names, for this caller. A short id (the start of one package's id) is
+    /// read as one only for a caller that sees every project: a start is looked up across the
+    /// store, and an ambiguous one lists its candidates, so for a token scoped to some
+    /// projects it would name packages it may not read. Such a token gives whole ids.
+    pub fn package(&self, store: &Store, id: &str) -> Result<relay_store::packages::StoredPackage> {
+        let scoped = match self {
+            Caller::Local => false,
+            Caller::Token(g) => {
+                let all: Vec<String> = (relay_core::ops::projects::list(store)?.iter())
+                    .map(|p| p.id().to_string())
+                    .collect();
+                g.visible(all.clone()).len() < all.len()
+            }
+        };
+        match scoped {
+            true => relay_core::ops::packages::pull::exact(store.view(), id),
+            false => relay_core::ops::packages::pull::specific(store.view(), id),
+        }
+    }
+
     /// Only for a token: the projects it may see, to narrow a store-wide answer.
     pub fn scope(&self, store: &Store) -> Result<Option<Vec<String>>> {
         match self {

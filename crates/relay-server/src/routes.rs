@@ -179,10 +179,11 @@ pub(crate) async fn package(
 ) -> Answer {
     state
         .blocking(move |s| {
-            let found = pull::specific(s.store.view(), &id)?;
+            let found = caller.package(&s.store, &id)?;
             caller.may_read(found.package.project_id())?;
             // Whether it is hidden (retracted, expired) is told only to who may read it.
-            let found = pull::visible(s.store.view(), &id, filter::Reveal::default())?;
+            let whole = found.package.id().to_string();
+            let found = pull::visible(s.store.view(), &whole, filter::Reveal::default())?;
             Ok(Reply::ok(found.package.to_value()))
         })
         .await
@@ -290,11 +291,11 @@ impl<T> ReviewCall<T> {
         let (caller, session) = (self.caller, self.session);
         self.state
             .blocking(move |s| {
-                let target = pull::specific(s.store.view(), &package_id)?;
+                let target = caller.package(&s.store, &package_id)?;
                 caller.may_write(target.package.project_id())?;
                 let claim = caller.claim(s, session);
-                let done =
-                    attribution::transition(&s.store, &s.cwd, &package_id, action, note, &claim)?;
+                let whole = target.package.id();
+                let done = attribution::transition(&s.store, &s.cwd, whole, action, note, &claim)?;
                 Ok(Reply::ok(done.package.to_value()))
             })
             .await

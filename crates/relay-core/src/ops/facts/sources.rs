@@ -22,14 +22,39 @@ pub fn check_source_package(
 }
 
 /// The whole id of the source package `given` names: `given` when the project holds it, else
-/// the one package id it is the start of (a short id, [`crate::ops::packages::pull::package_id`]), else `given`
+/// the one id of the project's packages it is the start of (a short id,
+/// [`crate::ops::short_ids`]), else `given`
 /// (which [`check_source_package`] then refuses).
 pub fn whole_source_id(store: &Store, project_id: &str, given: &str) -> Result<String> {
     if !store.package_versions(project_id, given)?.is_empty() {
         return Ok(given.to_string());
     }
-    Ok(crate::ops::packages::pull::package_id(store.view(), given)?
-        .unwrap_or_else(|| given.to_string()))
+    // Only this project's packages are candidates: a start never names (or lists) a package
+    // of a project the caller may not read.
+    use crate::ops::short_ids::{IdKind, unique};
+    let whole = unique(
+        IdKind::Package,
+        given,
+        |prefix| {
+            let ids = store.package_ids_starting_with(prefix)?;
+            let mut mine = Vec::new();
+            for id in ids {
+                if let Some(p) = store.package_versions(project_id, &id)?.into_iter().next() {
+                    mine.push(p);
+                }
+            }
+            Ok(mine)
+        },
+        |p| p.package.id(),
+        |p| {
+            Ok(relay_wire::error::IdCandidate {
+                id: p.package.id().to_string(),
+                summary: p.package.title().to_string(),
+                created_at: relay_wire::time::format(p.package.created_at()),
+            })
+        },
+    )?;
+    Ok(whole.unwrap_or_else(|| given.to_string()))
 }
 
 #[cfg(test)]
