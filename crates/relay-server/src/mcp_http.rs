@@ -38,7 +38,7 @@ use axum::response::{IntoResponse, Response};
 use futures_util::Stream;
 use serde_json::{Value, json};
 
-use super::auth::Caller;
+use super::auth::{Caller, Credentials};
 use super::extract::JsonBody;
 pub use super::mcp_sessions::{MAX_SESSIONS, Missing, Sessions};
 use super::reply::ApiError;
@@ -271,6 +271,7 @@ pub async fn delete(State(state): State<AppState>, headers: HeaderMap, caller: C
 pub async fn get(
     State(state): State<AppState>,
     headers: HeaderMap,
+    credentials: Credentials,
     caller: Caller,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, Response> {
     check_origin(&headers).map_err(IntoResponse::into_response)?;
@@ -294,14 +295,27 @@ pub async fn get(
     let (tx, rx) = tokio::sync::mpsc::channel::<Value>(BACKLOG);
     let grant = grant(&caller);
     let sender = tx.clone();
+    let (shared, session, who) = (
+        state.clone(),
+        header_text(&headers, SESSION_HEADER).map(str::to_string),
+        owner(&caller),
+    );
     state.follow(
         opened,
         move || sender.is_closed(),
         move |e| {
-            if let Some(note) = updated(&e, &subscriptions, grant.as_ref()) {
-                // A client that does not keep up misses updates, not the stream.
-                let _ = tx.try_send(note);
+            let Some(note) = updated(&e, &subscriptions, grant.as_ref()) else {
+                return !tx.is_closed();
+            };
+            // Asked again at each update, as a new request would be: a session ended (DELETE)
+            // or a token revoked or narrowed since the stream opened ends the stream.
+            let project = e.project_id.as_deref().unwrap_or_default();
+            let session_lives = (shared.mcp_sessions).find(session.as_deref(), &who).is_ok();
+            if !session_lives || credentials.may_still_read(&shared, project).is_err() {
+                return false;
             }
+            // A client that does not keep up misses updates, not the stream.
+            let _ = tx.try_send(note);
             !tx.is_closed()
         },
     );
