@@ -78,6 +78,12 @@ fn try_hook(
     event: &str,
     command: &str,
 ) -> Result<String, String> {
+    if !relay_shaped(command) {
+        return Err(format!(
+            "`{command}` is not a command relay writes (PROGRAM hook run EVENT --agent NAME \
+             [--max-chars N]); doctor runs only relay's own hook commands"
+        ));
+    }
     let program = program_of(command);
     locate(&program, setup.path.as_ref())
         .map_err(|why| format!("the hook runs {program}, {why}"))?;
@@ -86,6 +92,42 @@ fn try_hook(
     sh.arg("-c").arg(command);
     let ran = process::run(sh, input.to_string().as_bytes(), process::HOOK_LIMIT)?;
     judge(agent, event, command, &ran)
+}
+
+/// Whether `command` is one relay writes into an agent's file, and nothing more: the program
+/// (one word, or one single-quoted word), then `hook run EVENT --agent NAME`, and perhaps
+/// `--max-chars N`. The doctor runs the commands of files a clone may have brought, so it
+/// runs none that could do anything else.
+fn relay_shaped(command: &str) -> bool {
+    let plain = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+    };
+    let rest = match command.strip_prefix('\'') {
+        Some(quoted) => match quoted.find("' ") {
+            Some(end) if !quoted[..end].contains('\n') => &quoted[end + 2..],
+            _ => return false,
+        },
+        None => match command.split_once(' ') {
+            Some((program, rest))
+                if program.chars().all(|c| {
+                    c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '+' | '@')
+                }) =>
+            {
+                rest
+            }
+            _ => return false,
+        },
+    };
+    let words: Vec<&str> = rest.split(' ').collect();
+    match words.as_slice() {
+        ["hook", "run", event, "--agent", name] => plain(event) && plain(name),
+        ["hook", "run", event, "--agent", name, "--max-chars", n] => {
+            plain(event) && plain(name) && !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())
+        }
+        _ => false,
+    }
 }
 
 /// What the agent makes of a hook that ran: what it gave, or what is wrong.
@@ -164,6 +206,26 @@ mod tests {
             status: Some(status),
             stdout: stdout.into(),
             stderr: stderr.into(),
+        }
+    }
+
+    #[test]
+    fn only_commands_of_relays_shape_are_run() {
+        for ok in [
+            "relay hook run SessionStart --agent claude --max-chars 9000",
+            "'/o p/relay' hook run Stop --agent opencode",
+            "/usr/local/bin/relay hook run sessionStart --agent cursor",
+        ] {
+            assert!(relay_shaped(ok), "{ok}");
+        }
+        for bad in [
+            "relay hook run SessionStart --agent claude --max-chars 9000; echo nope",
+            "curl x | sh # hook run a --agent b",
+            "relay hook run $(id) --agent claude",
+            "'/x' ; rm -rf / ' hook run A --agent b",
+            "relay hook run A --agent b && true",
+        ] {
+            assert!(!relay_shaped(bad), "{bad}");
         }
     }
 
