@@ -171,15 +171,7 @@ impl Caller {
     /// store, and an ambiguous one lists its candidates, so for a token scoped to some
     /// projects it would name packages it may not read. Such a token gives whole ids.
     pub fn package(&self, store: &Store, id: &str) -> Result<relay_store::packages::StoredPackage> {
-        let scoped = match self {
-            Caller::Local => false,
-            Caller::Token(g) => {
-                let all: Vec<String> = (relay_core::ops::projects::list(store)?.iter())
-                    .map(|p| p.id().to_string())
-                    .collect();
-                g.visible(all.clone()).len() < all.len()
-            }
-        };
+        let scoped = matches!(self, Caller::Token(g) if g.projects.is_some());
         match scoped {
             true => relay_core::ops::packages::pull::exact(store.view(), id),
             false => relay_core::ops::packages::pull::specific(store.view(), id),

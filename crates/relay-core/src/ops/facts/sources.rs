@@ -31,29 +31,7 @@ pub fn whole_source_id(store: &Store, project_id: &str, given: &str) -> Result<S
     }
     // Only this project's packages are candidates: a start never names (or lists) a package
     // of a project the caller may not read.
-    use crate::ops::short_ids::{IdKind, unique};
-    let whole = unique(
-        IdKind::Package,
-        given,
-        |prefix| {
-            let ids = store.package_ids_starting_with(prefix)?;
-            let mut mine = Vec::new();
-            for id in ids {
-                if let Some(p) = store.package_versions(project_id, &id)?.into_iter().next() {
-                    mine.push(p);
-                }
-            }
-            Ok(mine)
-        },
-        |p| p.package.id(),
-        |p| {
-            Ok(relay_wire::error::IdCandidate {
-                id: p.package.id().to_string(),
-                summary: p.package.title().to_string(),
-                created_at: relay_wire::time::format(p.package.created_at()),
-            })
-        },
-    )?;
+    let whole = crate::ops::packages::pull::package_id(store.view(), given, Some(project_id))?;
     Ok(whole.unwrap_or_else(|| given.to_string()))
 }
 

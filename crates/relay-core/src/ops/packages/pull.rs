@@ -50,7 +50,7 @@ pub fn specific(view: View<'_>, package_id: &str) -> Result<StoredPackage> {
 fn by_id_or_start<T>(view: View<'_>, given: &str, read: impl Fn(&str) -> Result<T>) -> Result<T> {
     match read(given) {
         Err(Error::PackageNotFound(missing)) if missing == given => {
-            match package_id(view, given)? {
+            match package_id(view, given, None)? {
                 Some(full) => read(&full),
                 None => Err(Error::PackageNotFound(missing)),
             }
@@ -60,19 +60,27 @@ fn by_id_or_start<T>(view: View<'_>, given: &str, read: impl Fn(&str) -> Result<
 }
 
 /// The one package id `given` is the start of ([`crate::ops::short_ids::unique`]), across
-/// every project. An ambiguous start lists the candidates by id, title and time; a retracted
-/// or expired one is listed by id and time only, its title kept hidden as reads keep it.
-pub fn package_id(view: View<'_>, given: &str) -> Result<Option<String>> {
+/// every project or in `in_project`. An ambiguous start lists the candidates by id, title and
+/// time; a retracted or expired one is listed by id and time only, its title kept hidden as
+/// reads keep it.
+pub fn package_id(view: View<'_>, given: &str, in_project: Option<&str>) -> Result<Option<String>> {
     use crate::ops::short_ids::{IdKind, unique};
     let store = view.store();
     unique(
         IdKind::Package,
         given,
-        |prefix| store.package_ids_starting_with(prefix),
-        String::as_str,
-        |id| {
-            let found = exact(view, id)?;
-            let pkg = &found.package;
+        // The packages the view holds (one created after an `--as-of` time is not there yet),
+        // in `in_project` when one is given.
+        |prefix| {
+            let ids = store.package_ids_starting_with(prefix)?;
+            let found = ids.iter().filter_map(|id| exact(view, id).ok());
+            Ok(found
+                .filter(|p| in_project.is_none_or(|want| p.package.project_id() == want))
+                .collect())
+        },
+        |p: &StoredPackage| p.package.id(),
+        |p| {
+            let pkg = &p.package;
             let hidden = crate::search::filter::Hidden::load(
                 view,
                 &[pkg.project_id().to_string()],
@@ -83,7 +91,7 @@ pub fn package_id(view: View<'_>, given: &str) -> Result<Option<String>> {
                 None => pkg.title().to_string(),
             };
             Ok(relay_wire::error::IdCandidate {
-                id: id.to_string(),
+                id: pkg.id().to_string(),
                 summary,
                 created_at: relay_wire::time::format(pkg.created_at()),
             })
@@ -315,6 +323,41 @@ mod tests {
     use crate::ops::packages::deposit::test_support::{context, store_with};
     use relay_store::cache::catalog::MonthCatalog;
     use serde_json::json;
+
+    #[test]
+    fn a_start_is_read_among_the_packages_of_the_view_and_the_project_asked() {
+        let (_dir, store) = store_with(&["demo", "other"]);
+        let input = |id: &str, at: &str| {
+            json!({"package_id": id, "title": id, "created_at": at})
+                .as_object()
+                .unwrap()
+                .clone()
+        };
+        deposit(
+            &store,
+            input("pkg_abcd01", "2026-01-01T00:00:00Z"),
+            &context("demo"),
+        )
+        .unwrap();
+        deposit(
+            &store,
+            input("pkg_abcd02", "2026-03-01T00:00:00Z"),
+            &context("other"),
+        )
+        .unwrap();
+        let now = store.view();
+        let err = package_id(now, "pkg_abcd", None).unwrap_err();
+        assert_eq!(err.code(), "ambiguous_id");
+        let demo = package_id(now, "pkg_abcd", Some("demo")).unwrap();
+        assert_eq!(demo.as_deref(), Some("pkg_abcd01"));
+        // As the store stood in February, only the first had been made.
+        let february = relay_wire::time::parse("2026-02-01T00:00:00Z").unwrap();
+        let then = relay_store::View::of(&store, Some(february));
+        assert_eq!(
+            package_id(then, "pkg_abcd", None).unwrap().as_deref(),
+            Some("pkg_abcd01")
+        );
+    }
 
     #[test]
     fn children_are_the_packages_naming_the_parent_in_any_given_project_drafts_to_their_author() {
