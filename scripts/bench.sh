@@ -19,6 +19,10 @@
 #   BENCH_FACTS     facts (250000) over BENCH_FACT_KEYS keys (5000); BENCH_SESSIONS (10000)
 #   BENCH_RUNS      the most timed runs of a quick command (10); quick commands get at least 5
 #                   (3 at 1M), slow ones 3 to 5
+#   BENCH_ROWS      only these operations, comma-separated (e.g. search_phrase,status,startup);
+#                   the store of an earlier run is reused when import is not among them
+#   BENCH_BEFORE    another relay binary (an older build, same on-disk format), timed beside
+#                   this one in every operation as "relay@before": before and after in one run
 #
 # Writes $BENCH_DIR/results-SIZE/: hyperfine JSON per operation (hf-*.json), peak RSS in KB
 # (rss/*.txt), meta.json (machine, sizes, queries), and report.md (printed at the end).
@@ -112,14 +116,23 @@ prep=()
 slug() { printf '%s' "$1" | tr -c 'A-Za-z0-9._-' '_'; }
 quote() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 unshell() { case $1 in sh:*) echo "bash -c $(quote "${1#sh:}")" ;; *) echo "$1" ;; esac; }
+selected() { [ -z "${BENCH_ROWS:-}" ] || [[ ",$BENCH_ROWS," == *",$1,"* ]]; }
 op() {
   local name=$1 opts=$2 wrap=0
   shift 2
+  if ! selected "$name"; then
+    prep=()
+    return 0
+  fi
   if [ "${1:-}" = --wrap ]; then
     wrap=1
     shift
   fi
   local args=() labels=() cmds=()
+  if [ -n "${BENCH_BEFORE:-}" ] && [[ $1 == relay* ]] && [[ $2 == *"$relay"* ]]; then
+    # The same command by the older binary, right after relay's own.
+    set -- "$1" "$2" "relay@before ${1#relay}" "${2//$relay/$BENCH_BEFORE}" "${@:3}"
+  fi
   while [ $# -gt 0 ]; do
     local cmd
     cmd=$(unshell "$2")
@@ -301,6 +314,9 @@ EOF
 # The page cache is warmed before every timed run of a slow operation, not once: this kind of
 # machine reclaims idle page cache within minutes, and a late row would read from disk.
 cat "$stream" > /dev/null # warm the page cache
+if ! selected import && [ ! -d "$store/.relay" ]; then
+  BENCH_ROWS="$BENCH_ROWS,import" # no store from an earlier run: make it
+fi
 prep=(--prepare "cat $stream > /dev/null && rm -rf $store && mkdir -p $store && cd $store && $relay init --project bench -q > /dev/null"
   --prepare "cat $stream > /dev/null && rm -f $db")
 op import "${slow[*]}" --wrap \
@@ -310,7 +326,8 @@ op import "${slow[*]}" --wrap \
 cd "$store"
 expect=$(($(wc -l < "$stream")))
 counts=$("$relay" status --json | jq -c '[.packages, .facts.total, .sessions.total]')
-if [ "$counts" != "[$size,$facts,$sessions]" ]; then
+# (A reused store holds the deposits of the runs before: only a fresh import is counted.)
+if selected import && [ "$counts" != "[$size,$facts,$sessions]" ]; then
   echo "relay import left [packages, facts, sessions] = $counts; the stream has [$size,$facts,$sessions]" >&2
   exit 1
 fi
@@ -335,22 +352,27 @@ op pull_specific "${quick[*]}" \
   "jq select" "sh:jq -c 'select(.package.package_id == \"$id\") | .package' $logs/*.ndjson" \
   "sqlite3" "$sq \"SELECT json FROM packages WHERE package_id = '$id'\""
 
-# relevant pull: 1 to 3 terms, rare to common
+# relevant pull: 1 to 3 terms, rare to common, a phrase and a prefix. Each entry is
+# NAME|relay's query|rg -i's pattern|FTS5's MATCH (relay's words are ORed in FTS5, as relay ranks
+# every package holding any of them).
 rare=$(field .words.rank_2000)
 mid=$(field .words.rank_200)
 common=$(field .words.rank_36)
 three=$(field .words.rank_1000)
-queries=("rare|$rare" "mid|$mid" "common|$common" "two_terms|memory leak" "three_terms|billing $three timeout")
+prefix=${mid:0:5}
+queries=("rare~$rare~$rare~$rare" "mid~$mid~$mid~$mid" "common~$common~$common~$common"
+  "two_terms~memory leak~memory|leak~memory OR leak"
+  "three_terms~billing $three timeout~billing|$three|timeout~billing OR $three OR timeout"
+  "phrase~\"memory leak\"~memory leak~\"memory leak\""
+  "prefix~$prefix*~\\b$prefix~$prefix*")
 for entry in "${queries[@]}"; do
-  name=${entry%%|*}
-  q=${entry#*|}
-  alt=${q// /|}
-  fts=${q// / OR }
+  IFS='~' read -r name q alt fts <<< "$entry"
+  selected "search_$name" || continue
   op "search_$name" "${quick[*]}" \
-    "relay search" "$relay search $q --limit 5 --json" \
-    "rg -i" "rg -i '$alt' $logs --no-filename" \
-    "jq test()" "sh:jq -c 'select([.package | .title, .description, .handoff_note, (.decisions_made, .open_questions, .tags | arrays | .[])] | map(strings) | join(\" \") | test(\"$alt\"; \"i\")) | .package' $logs/*.ndjson" \
-    "sqlite3 FTS5" "$sq \"SELECT p.json FROM packages_fts JOIN packages p ON p.rowid = packages_fts.rowid WHERE packages_fts MATCH '$fts' ORDER BY rank LIMIT 5\""
+    "relay search" "$relay search $(quote "$q") --limit 5 --json" \
+    "rg -i" "rg -i $(quote "$alt") $logs --no-filename" \
+    "jq test()" "sh:jq -c 'select([.package | .title, .description, .handoff_note, (.decisions_made, .open_questions, .tags | arrays | .[])] | map(strings) | join(\" \") | test(\"${alt//\\/\\\\}\"; \"i\")) | .package' $logs/*.ndjson" \
+    "sqlite3 FTS5" "$sq $(quote "SELECT p.json FROM packages_fts JOIN packages p ON p.rowid = packages_fts.rowid WHERE packages_fts MATCH '$fts' ORDER BY rank LIMIT 5")"
 done
 
 # orient (its default 14-day window)
@@ -384,6 +406,17 @@ op status "${quick[*]}" \
   "rg -c" "rg -c '' .relay/projects .relay/projects.ndjson" \
   "sqlite3" "$sq \"SELECT package_type, count(*) FROM packages GROUP BY 1; SELECT status, count(*) FROM packages GROUP BY 1; SELECT count(*), max(created_at) FROM packages; SELECT count(*), count(*) FILTER (WHERE valid_to IS NULL) FROM facts; SELECT count(*), count(*) FILTER (WHERE ended_at IS NULL) FROM sessions\""
 
+# facts history at scale: every fact ever recorded (250k), each with its effective valid_to
+op facts_history "${quick[*]}" \
+  "relay facts list --include-ended" "$relay facts list --include-ended --json" \
+  "jq -c" "jq -c . $facts_file" \
+  "sqlite3" "$sq \"SELECT json FROM facts ORDER BY subject, predicate, valid_from\""
+
+# process start: the least a command costs
+op startup "-w 3 --min-runs 20 --max-runs 50" \
+  "relay --version" "$relay --version" \
+  "sqlite3 'select 1'" "sqlite3 :memory: 'select 1'"
+
 # export: every record as one stream, written to a file
 warm_all="find .relay -type f -exec cat {} + > /dev/null && cat $db > /dev/null"
 prep=(--prepare "$warm_all")
@@ -391,8 +424,11 @@ op export "${slow[*]}" --wrap \
   "relay export" "sh:$relay export --out - > $work/export-relay.ndjson" \
   "sqlite3 SELECT" "sh:$sq \"SELECT json FROM projects; SELECT json FROM packages ORDER BY created_at; SELECT json FROM facts; SELECT json FROM sessions\" > $work/export-sqlite.ndjson" \
   "cat" "sh:cat .relay/projects.ndjson $logs/*.ndjson $facts_file $sessions_file > $work/export-cat.ndjson"
-export_bytes=$(bytes_of "$work/export-relay.ndjson")
-if [ "$(wc -l < "$work/export-relay.ndjson")" -ne "$expect" ]; then
+export_bytes=0
+if [ -f "$work/export-relay.ndjson" ]; then export_bytes=$(bytes_of "$work/export-relay.ndjson"); fi
+if ! selected export; then
+  : # not run
+elif [ "$(wc -l < "$work/export-relay.ndjson")" -ne "$expect" ]; then
   echo "warning: relay export wrote $(wc -l < "$work/export-relay.ndjson") lines; the stream has $expect" >&2
 elif [ "$size" -le 100000 ] && ! cmp -s <(tail -n +2 "$stream" | sort) \
   <(grep -v '^{"project_id"' "$work/export-relay.ndjson" | sort); then
@@ -444,7 +480,7 @@ op checkout_reordered "-w 0 -r 5" \
   "relay search (log replaced, two lines swapped)" "$relay search memory leak --limit 5 --json"
 "$relay" search memory leak --limit 5 --json > /dev/null
 
-orient_budget
+if selected orient_budget; then orient_budget; fi
 
 # ---------------------------------------------------------------------------------------------
 cache_bytes=$(bytes_of .relay/cache 2> /dev/null || echo 0)

@@ -15,7 +15,8 @@ MB = 1_000_000
 RSS_TARGET_MB = 100
 # (operation file, title, kind, what is checked): kinds are
 #   latency  -- median <= limit seconds
-#   search   -- median <= 1.5x rg -i and <= 1 s
+#   search   -- median <= 1x sqlite3 FTS5, <= 1.5x rg -i and <= 1 s
+#   startup  -- median within `limit` seconds of sqlite3's start
 #   rate     -- bytes (a key of meta.bytes) / median >= 150 MB/s
 #   deposit  -- median <= 10 ms, and <= 1.5x the same deposit into an empty store
 #   none     -- no target
@@ -29,12 +30,16 @@ OPS = [
     ("search_common", "relevant pull: common word", "search", None),
     ("search_two_terms", "relevant pull: two terms", "search", None),
     ("search_three_terms", "relevant pull: three terms", "search", None),
+    ("search_phrase", "relevant pull: a phrase", "search", None),
+    ("search_prefix", "relevant pull: a prefix", "search", None),
     ("orient", "orient", "latency", 0.030),
     ("orient_budget", "orient --max-chars 9000 (500 packages, 200 questions, 300 facts)", "latency", 0.050),
     ("facts_get_busiest", "facts get: longest history", "latency", 0.030),
     ("facts_get_quiet", "facts get: short history", "latency", 0.030),
     ("facts_list", "facts list", "none", None),
-    ("status", "status", "none", None),
+    ("facts_history", "facts list --include-ended (every fact)", "latency", 1.0),
+    ("status", "status", "latency", 0.050),
+    ("startup", "process start (--version)", "startup", 0.001),
     ("export", "export", "rate", "export"),
     ("verify", "verify", "rate", "store"),
     ("cold_search", "cold cache: first search", "rate", "store"),
@@ -111,8 +116,14 @@ def main():
             met.append(med <= check)
         elif kind == "search":
             rg = next((p for p in peers if p["command"].startswith("rg")), None)
-            target = "≤ 1.5× rg -i and ≤ 1 s"
+            fts = next((p for p in peers if p["command"].startswith("sqlite3 FTS5")), None)
+            target = "≤ 1× FTS5, ≤ 1.5× rg -i and ≤ 1 s"
             met.append(med <= 1.0 and rg is not None and med <= 1.5 * rg["median"])
+            met.append(fts is not None and med <= fts["median"])
+        elif kind == "startup":
+            sq = next((p for p in peers if p["command"].startswith("sqlite3")), None)
+            target = f"within {check * 1e3:.0f} ms of sqlite3"
+            met.append(sq is not None and med <= sq["median"] + check)
         elif kind == "rate":
             relay_cell += f" = {rate(nbytes[check], med)}"
             target = "≥ 150 MB/s"

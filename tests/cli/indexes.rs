@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::harness::{Env, snapshot};
 
-fn set_index(env: &Env, on: bool) {
+pub(crate) fn set_index(env: &Env, on: bool) {
     let path = env.store().join("config.toml");
     let text = std::fs::read_to_string(&path).unwrap();
     let kept: Vec<&str> = text

@@ -53,6 +53,7 @@ mod robustness;
 mod search_heldout;
 mod search_output;
 mod search_paraphrases;
+mod search_prefix;
 mod search_quality;
 mod search_semantic;
 mod secrets;

@@ -17,8 +17,9 @@ use relay_core::search::{query, rank};
 /// Find the packages most relevant to a query
 ///
 /// Keyword search (--mode keyword) matches words and their inflections (a search for "leaking"
-/// finds "leak", "timezones" finds "timezone"); "quoted phrases" must appear word for word.
-/// It ranks with BM25 over the title (weight 3), decisions, open questions, handoff note and
+/// finds "leak", "timezones" finds "timezone"); "quoted phrases" must appear word for word;
+/// a word ending in * matches every word it starts ('deploy*' finds "deployment"; quote it
+/// from the shell). It ranks with BM25 over the title (weight 3), decisions, open questions, handoff note and
 /// tags (2), and the description and Markdown body (1), nudged by significance and recency. A
 /// query that matches nothing prints nothing and exits 0.
 ///
@@ -187,7 +188,7 @@ fn snippet(r: &Ranked) -> Option<String> {
         .map(|(f, _)| *f)
         .find(|f| r.matched.contains(f))?;
     let text = render::clean_line(&rank::field_text(p, field)).into_owned();
-    let is_hit = |w: &str| r.query.terms.contains(&query::stem(&w.to_lowercase()));
+    let is_hit = |w: &str| r.query.terms.iter().any(|t| query::word_has_term(w, t));
     let words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
     let first = words
         .iter()

@@ -12,6 +12,7 @@ pub mod model;
 #[cfg(not(feature = "semantic"))]
 #[path = "model_unavailable.rs"]
 pub mod model;
+pub mod phrase_filter;
 pub mod query;
 #[cfg(feature = "semantic")]
 pub mod query_encoder;

@@ -1,13 +1,15 @@
 //! Queries: words and `"quoted phrases"`, lowercased and reduced to stems, so that "leaking"
-//! finds "leak" and "timezones" finds "timezone". The stemmer is the one the package index
+//! finds "leak" and "timezones" finds "timezone"; and prefix words (`deploy*`), which find
+//! every word whose stem starts with them. The stemmer is the one the package index
 //! is built with (`store::cache::terms`), so a query stem and a text stem meet exactly.
 
-pub use relay_store::cache::terms::{lowercase_into, stem, stem_into};
+pub use relay_store::cache::terms::{lowercase_into, prefix_of, stem, stem_into};
 
 /// A parsed query.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Query {
-    /// Every distinct stem, in the order first seen (phrase words included).
+    /// Every distinct stem, in the order first seen (phrase words included); a prefix word is
+    /// kept lowercased, unstemmed, with its `*` ([`prefix_of`]).
     pub terms: Vec<String>,
     /// Phrases as stem sequences; a package must contain each one, word after word.
     pub phrases: Vec<Vec<String>>,
@@ -29,9 +31,40 @@ pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
         .map(str::to_lowercase)
 }
 
+/// Prefix words need at least this many characters: a shorter one would match most of a
+/// store, and is searched as a word.
+pub const MIN_PREFIX_CHARS: usize = 2;
+
+/// Whether `word`, as written, holds query term `term`: its stem is the term, or starts with a
+/// prefix term's prefix. Most words are turned away by a cheap prefix test before anything is
+/// lowercased or stemmed: a stem is the word's own prefix, but for a last letter that
+/// `-ies`/`-ied` and `-ation` rewrite.
+pub fn word_has_term(word: &str, term: &str) -> bool {
+    let (wanted, is_prefix) = match prefix_of(term) {
+        Some(p) => (p, true),
+        None => (term, false),
+    };
+    let keep = wanted.len().saturating_sub(1).max(1);
+    if word.is_ascii()
+        && wanted.is_ascii()
+        && (word.len() < keep
+            || !word.as_bytes()[..keep].eq_ignore_ascii_case(&wanted.as_bytes()[..keep]))
+    {
+        return false;
+    }
+    let s = stem(&word.to_lowercase());
+    if is_prefix {
+        s.starts_with(wanted)
+    } else {
+        s == wanted
+    }
+}
+
 /// The text the candidate scan looks for to find words with this stem: the stem itself, less
-/// a final `y` that `-ies`/`-ied` may have written (retry → `retr` finds "retries").
-pub fn scan_pattern(stem: &str) -> &str {
+/// a final `y` that `-ies`/`-ied` may have written (retry → `retr` finds "retries"); a prefix
+/// term's prefix likewise.
+pub fn scan_pattern(term: &str) -> &str {
+    let stem = prefix_of(term).unwrap_or(term);
     match stem.strip_suffix('y') {
         Some(rest) if rest.len() >= 3 => rest,
         _ => stem,
@@ -63,7 +96,22 @@ pub fn content_stems(text: &str) -> Vec<String> {
     out
 }
 
-/// Parses a query: `"quoted phrases"` and single words.
+/// The words of a query's plain text, lowercased, each with whether a `*` follows it.
+fn query_words(text: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(char::is_alphanumeric) {
+        rest = &rest[start..];
+        let end = rest
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(rest.len());
+        out.push((rest[..end].to_lowercase(), rest[end..].starts_with('*')));
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// Parses a query: `"quoted phrases"`, single words, and prefix words (`deploy*`).
 pub fn parse(text: &str) -> Query {
     let mut q = Query::default();
     let mut plain = String::new();
@@ -86,8 +134,12 @@ pub fn parse(text: &str) -> Query {
             q.terms.push(s);
         }
     };
-    for s in content_stems(&plain) {
-        push(s);
+    for (word, is_prefix) in query_words(&plain) {
+        if is_prefix && word.chars().count() >= MIN_PREFIX_CHARS {
+            push(format!("{word}*"));
+        } else if !STOPWORDS.contains(&word.as_str()) {
+            push(stem(&word));
+        }
     }
     for phrase in q.phrases.clone() {
         for s in phrase
@@ -176,6 +228,23 @@ mod tests {
                 "{w}: stem {s} is found by the scan"
             );
         }
+    }
+
+    #[test]
+    fn a_star_after_a_word_makes_a_prefix_term() {
+        let q = parse("Deploy* leaking a* x9* \"pool* size\"");
+        assert_eq!(q.terms, ["deploy*", "leak", "x9*", "pool", "siz"]);
+        assert_eq!(q.phrases, [vec!["pool".to_string(), "siz".to_string()]]);
+        assert!(word_has_term("Deployments", "deploy*"));
+        assert!(word_has_term("deploy", "deploy*"));
+        assert!(!word_has_term("redeploy", "deploy*"));
+        // The stem decides, as in a stemming index: "retries" stems to "retry".
+        assert!(word_has_term("retries", "retr*"));
+        assert!(!word_has_term("retries", "retri*"));
+        assert!(word_has_term("Leaking", "leak"));
+        assert!(!word_has_term("leaky", "leak"));
+        assert_eq!(scan_pattern("retry*"), "retr");
+        assert_eq!(scan_pattern("deploy*"), "deplo");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! BM25 over a package's text fields, with field weights (a BM25F-style sum: weighted term
 //! counts over weighted lengths), nudged by significance and recency.
 
-use super::query::{Query, stem, stems};
+use super::query::{Query, stems, word_has_term};
 use relay_wire::Package;
 
 pub use relay_store::cache::terms::FIELDS;
@@ -48,21 +48,6 @@ pub fn analyze(p: &Package, q: &Query) -> DocStats {
     analyze_texts(texts.iter().map(|(f, w, t)| (*f, *w, t.as_str())), q)
 }
 
-/// Whether `word` (as written) stems to `term`. Most words are turned away by a cheap prefix
-/// test before anything is lowercased or stemmed: a stem is the word's own prefix, but for a
-/// last letter that `-ies`/`-ied` and `-ation` rewrite.
-fn stems_to(word: &str, term: &str) -> bool {
-    let keep = term.len().saturating_sub(1).max(1);
-    if word.is_ascii()
-        && term.is_ascii()
-        && (word.len() < keep
-            || !word.as_bytes()[..keep].eq_ignore_ascii_case(&term.as_bytes()[..keep]))
-    {
-        return false;
-    }
-    stem(&word.to_lowercase()) == term
-}
-
 /// Counts the query's terms in `(field, weight, text)` triples; lists are joined by newlines.
 pub fn analyze_texts<'a>(
     fields: impl Iterator<Item = (&'static str, f32, &'a str)>,
@@ -83,7 +68,7 @@ pub fn analyze_texts<'a>(
         {
             len += weight;
             for (i, term) in q.terms.iter().enumerate() {
-                if stems_to(word, term) {
+                if word_has_term(word, term) {
                     tf[i] += weight;
                     hit = true;
                 }

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::search::filter::Filter;
 use crate::search::fuse::Mode;
+use crate::search::phrase_filter::PhraseFilter;
 use crate::search::{Query, parse, rank, scan};
 use relay_store::Store;
 use relay_store::cache::lite::LiteLine;
@@ -241,6 +242,7 @@ fn from_index(
     file: u32,
     q: &Query,
     filter: &Filter,
+    phrases: Option<&PhraseFilter>,
     part: &mut Part,
 ) -> Result<()> {
     let terms = q.terms.len();
@@ -271,6 +273,7 @@ fn from_index(
     touched.retain(|&doc| required.iter().all(|&i| tf[doc as usize * terms + i] > 0.0));
     let line_checks = needs_line(q, filter);
     let mut lines = relay_store::log::LinesAt::new(log);
+    let mut line = Vec::new();
     for &doc in &touched {
         let Some(d) = idx.doc(doc) else { continue };
         let Some(created_at) = chrono::DateTime::from_timestamp_micros(d.created_micros) else {
@@ -286,8 +289,16 @@ fn from_index(
         };
         let row = doc as usize * terms;
         if line_checks || (d.status == Status::Draft && filter.viewer.may_hide_drafts()) {
-            let mut line = Vec::new();
-            let read = lines.read(d.offset, &mut line)?;
+            line.clear();
+            // The next document's line starts where this one ends (or after lines that are
+            // no packages): read just those bytes.
+            let read = match idx.doc(doc + 1) {
+                Some(next) => lines.read_before(d.offset, next.offset, &mut line)?,
+                None => lines.read(d.offset, &mut line)?,
+            };
+            if read.is_ok() && phrases.is_some_and(|f| !f.may_match(&line)) {
+                continue;
+            }
             if let Some((c, line_tf)) = read
                 .ok()
                 .and_then(|_| candidate(&line, file, d.offset, q, filter))
@@ -374,6 +385,7 @@ fn scan_all(
     filter: &Filter,
 ) -> Result<Vec<Part>> {
     let matcher = scan::matcher(&q.terms)?;
+    let phrases = PhraseFilter::of(q);
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
@@ -382,14 +394,22 @@ fn scan_all(
     let results: Vec<Result<Part>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let matcher = &matcher;
+                let (matcher, phrases) = (&matcher, &phrases);
                 s.spawn(move || -> Result<Part> {
                     let mut part = Part::default();
                     for (file, path) in files.iter().enumerate().skip(t).step_by(threads) {
                         part.next_log();
                         if let Some(Ok(idx)) = cache.map(|c| c.query(path, &q.terms)) {
                             part.totals.indexed_docs += idx.doc_count() as u64;
-                            from_index(&idx, path, file as u32, q, filter, &mut part)?;
+                            from_index(
+                                &idx,
+                                path,
+                                file as u32,
+                                q,
+                                filter,
+                                phrases.as_ref(),
+                                &mut part,
+                            )?;
                             continue;
                         }
                         // No usable index (an unreadable cache, say): scan the log itself.
@@ -397,6 +417,9 @@ fn scan_all(
                             scan::scan_file(path, matcher, |offset, bytes| {
                                 part.totals.candidate_lines += 1;
                                 part.totals.candidate_bytes += bytes.len() as u64;
+                                if phrases.as_ref().is_some_and(|f| !f.may_match(bytes)) {
+                                    return Ok(true);
+                                }
                                 if let Some((c, tf)) =
                                     candidate(bytes, file as u32, offset, q, filter)
                                 {

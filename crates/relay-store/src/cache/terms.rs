@@ -15,6 +15,27 @@ pub const FIELDS: &[(&str, f32)] = &[
     ("content_md", 1.0),
 ];
 
+/// The prefix of a prefix term (`deploy*` in a query, kept as the term `deploy*`): it stands
+/// for every stem that starts with it, as a prefix query of a stemming full-text index does.
+pub fn prefix_of(term: &str) -> Option<&str> {
+    term.strip_suffix('*')
+}
+
+/// One posting list from several, docs ascending, the weighted counts of a document summed:
+/// what a prefix term's stems hold together.
+pub fn merge_postings<'a>(lists: impl IntoIterator<Item = &'a [(u32, f32)]>) -> Vec<(u32, f32)> {
+    let mut all: Vec<(u32, f32)> = lists.into_iter().flatten().copied().collect();
+    all.sort_by_key(|&(doc, _)| doc);
+    let mut out: Vec<(u32, f32)> = Vec::with_capacity(all.len());
+    for (doc, tf) in all {
+        match out.last_mut() {
+            Some((last, sum)) if *last == doc => *sum += tf,
+            _ => out.push((doc, tf)),
+        }
+    }
+    out
+}
+
 fn is_vowel(c: u8) -> bool {
     matches!(c, b'a' | b'e' | b'i' | b'o' | b'u')
 }
@@ -100,4 +121,22 @@ fn strip_verb(w: &mut String) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prefix_term_is_marked_by_its_star_and_its_lists_merge_by_document() {
+        assert_eq!(prefix_of("deploy*"), Some("deploy"));
+        assert_eq!(prefix_of("deploy"), None);
+        let a: &[(u32, f32)] = &[(1, 3.0), (4, 1.0)];
+        let b: &[(u32, f32)] = &[(0, 2.0), (4, 2.0), (9, 1.0)];
+        assert_eq!(
+            merge_postings([a, b]),
+            vec![(0, 2.0), (1, 3.0), (4, 3.0), (9, 1.0)]
+        );
+        assert!(merge_postings([]).is_empty());
+    }
 }

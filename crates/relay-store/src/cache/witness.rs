@@ -372,6 +372,25 @@ impl LogState {
     pub fn observe(cache_dir: &Path, log: &Path) -> std::io::Result<LogState> {
         let (path, key) = slot(cache_dir, log);
         let witness = load_shared(&path);
+        // The state its witness entry records, if that entry still describes the file.
+        let known = |identity: Identity| -> Option<LogState> {
+            let w = witness.as_ref()?;
+            let entry = w.logs.get(&key)?;
+            entry.describes(&identity).then(|| LogState {
+                len: identity.len,
+                sum: entry.sum,
+                base: w.base,
+                identity,
+            })
+        };
+        // A log its entry still describes is known without opening it (a search observes
+        // every month's log): one stat by path.
+        if let Some(state) = std::fs::metadata(log)
+            .ok()
+            .and_then(|meta| known(Identity::of(&meta)))
+        {
+            return Ok(state);
+        }
         let file = match File::open(log) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -393,16 +412,8 @@ impl LogState {
             Err(e) => return Err(e),
         };
         let identity = Identity::of(&file.metadata()?);
-        if let Some(w) = &witness
-            && let Some(entry) = w.logs.get(&key)
-            && entry.describes(&identity)
-        {
-            return Ok(LogState {
-                len: identity.len,
-                sum: entry.sum,
-                base: w.base,
-                identity,
-            });
+        if let Some(state) = known(identity.clone()) {
+            return Ok(state); // (replaced by one it describes since the stat)
         }
         let base = witness.as_ref().map_or_else(new_base, |w| w.base);
         let (sum, read) = hash_reader(&file, base, identity.len)?;

@@ -320,33 +320,95 @@ pub fn read_line_at(path: &Path, offset: u64) -> Result<Vec<u8>> {
     line_at(&file, offset).map_err(io)
 }
 
-/// Lines of one log read at offsets that mostly increase, through one buffered handle opened
-/// on the first read (a search reading the few lines an index names).
+/// Lines of one log read at offsets that mostly increase, through one handle opened on the
+/// first read (a search reading the lines an index names). A line within the bytes already
+/// buffered is served from them; another is read from its offset a page at a time, so a
+/// sparse read (a line in a hundred) costs one small read, not a large buffer refilled.
 #[derive(Debug)]
 pub struct LinesAt<'a> {
     path: &'a Path,
     reader: Option<BufReader<File>>,
+    /// The log offset of the reader's position.
+    at: u64,
 }
+
+/// What [`LinesAt`] reads at a time: most lines fit in one page.
+const LINES_AT_BUFFER: usize = 4096;
 
 impl<'a> LinesAt<'a> {
     pub fn new(path: &'a Path) -> LinesAt<'a> {
-        LinesAt { path, reader: None }
+        LinesAt {
+            path,
+            reader: None,
+            at: 0,
+        }
     }
 
-    /// Reads the line at `offset`, with its newline, into `line`. Opening the log is the error
-    /// (`cannot read`); a failed read of the line is the `Err` inside.
+    /// The log's reader, opened on first use.
+    fn reader(&mut self) -> Result<&mut BufReader<File>> {
+        let reader = match self.reader.take() {
+            Some(r) => r,
+            None => BufReader::with_capacity(
+                LINES_AT_BUFFER,
+                File::open(self.path)
+                    .map_err(|e| Error::io(format!("cannot read {}", self.path.display()), e))?,
+            ),
+        };
+        Ok(self.reader.insert(reader))
+    }
+
+    /// Reads the line at `offset`, with its newline, appended to `line`. Opening the log is
+    /// the error (`cannot read`); a failed read of the line is the `Err` inside.
     pub fn read(&mut self, offset: u64, line: &mut Vec<u8>) -> Result<std::io::Result<usize>> {
         use std::io::{Seek, SeekFrom};
-        let r = match &mut self.reader {
-            Some(r) => r,
-            None => self
-                .reader
-                .insert(BufReader::new(File::open(self.path).map_err(|e| {
-                    Error::io(format!("cannot read {}", self.path.display()), e)
-                })?)),
+        let ahead = offset.checked_sub(self.at);
+        let r = self.reader()?;
+        let moved = match ahead {
+            Some(n) if n <= r.buffer().len() as u64 => r.seek_relative(n as i64),
+            _ => r.seek(SeekFrom::Start(offset)).map(|_| ()),
         };
-        Ok(r.seek(SeekFrom::Start(offset))
-            .and_then(|_| r.read_until(b'\n', line)))
+        let read = moved.and_then(|()| r.read_until(b'\n', line));
+        self.at = match read {
+            Ok(n) => offset + n as u64,
+            Err(_) => u64::MAX, // unknown: the next read seeks
+        };
+        Ok(read)
+    }
+
+    /// [`LinesAt::read`] of a line whose successor is known to start at `next` (an index
+    /// knows): one positioned read of the bytes between, cut after the first newline, so a
+    /// sparse read copies its line and no more. Falls back to [`LinesAt::read`] when those
+    /// bytes hold no newline.
+    pub fn read_before(
+        &mut self,
+        offset: u64,
+        next: u64,
+        line: &mut Vec<u8>,
+    ) -> Result<std::io::Result<usize>> {
+        use std::os::unix::fs::FileExt;
+        let Some(span) = next.checked_sub(offset).filter(|&n| n > 0 && n <= 1 << 20) else {
+            return self.read(offset, line);
+        };
+        let r = self.reader()?;
+        let start = line.len();
+        line.resize(start + span as usize, 0);
+        if let Err(e) = r.get_ref().read_exact_at(&mut line[start..], offset) {
+            line.truncate(start);
+            return match e.kind() {
+                std::io::ErrorKind::UnexpectedEof => self.read(offset, line),
+                _ => Ok(Err(e)),
+            };
+        }
+        match memchr::memchr(b'\n', &line[start..]) {
+            Some(end) => {
+                line.truncate(start + end + 1);
+                Ok(Ok(end + 1))
+            }
+            None => {
+                line.truncate(start);
+                self.read(offset, line)
+            }
+        }
     }
 }
 
@@ -441,6 +503,51 @@ pub(super) mod test_support {
 mod tests {
     use super::test_support::collect;
     use super::*;
+
+    #[test]
+    fn lines_at_any_offset_read_alike_from_the_buffer_or_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.ndjson");
+        let lines: Vec<String> = (0..400)
+            .map(|i| format!("{{\"n\":{i},\"pad\":\"{}\"}}\n", "x".repeat(i % 97 * 13)))
+            .collect();
+        std::fs::write(&path, lines.concat()).unwrap();
+        let starts: Vec<u64> = lines
+            .iter()
+            .scan(0u64, |at, l| {
+                let s = *at;
+                *at += l.len() as u64;
+                Some(s)
+            })
+            .collect();
+        let mut reader = LinesAt::new(&path);
+        // Forward dense, forward sparse, backward, and the same line twice.
+        let order: Vec<usize> = (0..50)
+            .chain((50..400).step_by(37))
+            .chain([10, 3, 399, 399, 0])
+            .collect();
+        for i in order {
+            let mut line = b"kept".to_vec();
+            let n = reader.read(starts[i], &mut line).unwrap().unwrap();
+            assert_eq!(n, lines[i].len(), "line {i}");
+            assert_eq!(&line[4..], lines[i].as_bytes(), "line {i}");
+            // Knowing where a later line starts (the next, or one further on: a line the
+            // index skipped between), or past the end, reads the same line.
+            let end = starts.len() as u64 * 100_000;
+            for next in [starts.get(i + 1), starts.get(i + 3)].map(|n| n.copied().unwrap_or(end)) {
+                let mut again = b"kept".to_vec();
+                let n = reader
+                    .read_before(starts[i], next, &mut again)
+                    .unwrap()
+                    .unwrap();
+                assert_eq!(
+                    (n, &again),
+                    (lines[i].len(), &line),
+                    "line {i} before {next}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn a_window_gives_the_lines_it_holds_whole() {

@@ -5,14 +5,18 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::region::Region;
 use super::{Doc, MonthIndex, QueryView};
 use crate::cache::PACKAGES;
 use crate::cache::coverage::Coverage;
 use crate::cache::id_key;
+use crate::cache::terms;
 use crate::cache::witness::LogState;
 use relay_wire::Status;
 
@@ -260,105 +264,146 @@ pub(super) fn lookup_id(mut open: OpenIndex, id: &str) -> std::io::Result<Option
     Ok(Some((offsets, open.header.coverage.covered)))
 }
 
-/// Reads what a query needs from an index file whose header still holds for its log, with the
-/// number of log bytes it covers; `None` when it is missing, stale, or damaged.
+/// What a query needs from an index file whose header still holds for its log, with the
+/// number of log bytes it covers; `None` when it is missing, stale, or damaged. The file is
+/// mapped, not read: the query touches the dictionary's binary-search path, its stems'
+/// postings, and the documents it then looks at, so a rare word costs a few pages of a month
+/// rather than its whole document table and dictionary.
 pub(super) fn read_partial(
     path: &Path,
     log: &Path,
     state: &LogState,
     stems: &[String],
 ) -> std::io::Result<Option<(QueryView, u64)>> {
-    let Some(OpenIndex {
-        mut file,
-        header,
-        body,
-    }) = open_valid(path, log, state)?
-    else {
+    let Some(OpenIndex { file, header, body }) = open_valid(path, log, state)? else {
         return Ok(None);
     };
-    file.seek(SeekFrom::Start(body))?;
-    let mut reader = BufReader::new(&mut file);
-    let mut fixed = [0u8; 32];
-    reader.read_exact(&mut fixed)?;
-    let mut f = Fields(&fixed);
-    let (n_docs, n_terms) = (f.u32().unwrap_or(0) as usize, f.u32().unwrap_or(0) as usize);
-    let (_, ids_len, stems_len) = (
-        f.u64().unwrap_or(0),
-        f.u64().unwrap_or(0) as usize,
-        f.u64().unwrap_or(0) as usize,
-    );
-    let read_n = |r: &mut BufReader<&mut File>, n: usize| -> std::io::Result<Vec<u8>> {
-        let mut buf = vec![0u8; n];
-        r.read_exact(&mut buf)?;
-        Ok(buf)
+    // SAFETY: relay replaces index files by rename and never writes one in place, so the
+    // mapped bytes do not change under the map; every table's bounds are checked against the
+    // map's length before it is used, so a file cut short by hand is read as damaged.
+    let map = Arc::new(unsafe { memmap2::Mmap::map(&file) }?);
+    let Some(tables) = Tables::locate(&map, body as usize) else {
+        return Ok(None);
     };
-    let doc_bytes = read_n(&mut reader, n_docs * DOC_BYTES)?;
-    // A listing needs no stems: skip the dictionary rather than read it.
-    let (dict, ids, stem_blob) = if stems.is_empty() {
-        reader.seek_relative((n_terms * DICT_BYTES) as i64)?;
-        (Vec::new(), read_n(&mut reader, ids_len)?, Vec::new())
-    } else {
-        (
-            read_n(&mut reader, n_terms * DICT_BYTES)?,
-            read_n(&mut reader, ids_len)?,
-            read_n(&mut reader, stems_len)?,
-        )
-    };
-    let postings_start =
-        body + 32 + (n_docs * DOC_BYTES + n_terms * DICT_BYTES + ids_len + stems_len) as u64;
-    drop(reader);
-    let entry = |i: usize| -> Option<(&[u8], u64, usize)> {
+    let dict = &map[tables.dict.clone()];
+    let stem_blob = &map[tables.stems.clone()];
+    let postings_bytes = &map[tables.postings.clone()];
+    let entry = |i: usize| -> Option<(&[u8], usize, usize)> {
         let mut d = Fields(dict.get(i * DICT_BYTES..(i + 1) * DICT_BYTES)?);
         let (off, len) = (d.u32()? as usize, d.u16()? as usize);
         d.u16()?;
-        Some((stem_blob.get(off..off + len)?, d.u64()?, d.u32()? as usize))
+        Some((
+            stem_blob.get(off..off + len)?,
+            d.u64()? as usize,
+            d.u32()? as usize,
+        ))
     };
-    let mut postings = Vec::with_capacity(stems.len());
-    for stem in stems {
-        // The dictionary is sorted by stem bytes: binary search it in place.
-        let (mut lo, mut hi) = (0, n_terms);
-        let mut found = None;
+    // The first entry whose stem is not below `key` (the dictionary is sorted by stem bytes:
+    // binary search it in place); `None` when the dictionary is damaged.
+    let lower_bound = |key: &[u8]| -> Option<usize> {
+        let (mut lo, mut hi) = (0, tables.n_terms);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            let Some((s, post_off, count)) = entry(mid) else {
+            if entry(mid)?.0 < key {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        Some(lo)
+    };
+    // The postings of one dictionary entry, each checked to name a document of the index.
+    let list_of = |post_off: usize, count: usize| -> Option<Vec<(u32, f32)>> {
+        let raw =
+            postings_bytes.get(post_off * POSTING_BYTES..(post_off + count) * POSTING_BYTES)?;
+        raw.chunks_exact(POSTING_BYTES)
+            .map(|c| {
+                let mut p = Fields(c);
+                let (doc, tf) = (p.u32()?, p.f32()?);
+                ((doc as usize) < tables.n_docs).then_some((doc, tf))
+            })
+            .collect()
+    };
+    let mut postings = Vec::with_capacity(stems.len());
+    for term in stems {
+        let key = terms::prefix_of(term).unwrap_or(term).as_bytes();
+        let Some(first) = lower_bound(key) else {
+            return Ok(None);
+        };
+        let mut lists = Vec::new();
+        for i in first..tables.n_terms {
+            let Some((s, post_off, count)) = entry(i) else {
                 return Ok(None);
             };
-            match s.cmp(stem.as_bytes()) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => {
-                    found = Some((post_off, count));
-                    break;
-                }
+            let wanted = match terms::prefix_of(term) {
+                Some(_) => s.starts_with(key),
+                None => s == key,
+            };
+            if !wanted {
+                break;
             }
+            let Some(list) = list_of(post_off, count) else {
+                return Ok(None);
+            };
+            lists.push(list);
         }
-        let mut list = Vec::new();
-        if let Some((post_off, count)) = found {
-            file.seek(SeekFrom::Start(
-                postings_start + post_off * POSTING_BYTES as u64,
-            ))?;
-            let mut raw = vec![0u8; count * POSTING_BYTES];
-            file.read_exact(&mut raw)?;
-            for c in raw.chunks_exact(POSTING_BYTES) {
-                let mut p = Fields(c);
-                match (p.u32(), p.f32()) {
-                    (Some(doc), Some(tf)) if (doc as usize) < n_docs => list.push((doc, tf)),
-                    _ => return Ok(None),
-                }
-            }
-        }
-        postings.push(list);
+        postings.push(match lists.len() {
+            0 => Vec::new(),
+            1 => lists.pop().unwrap_or_default(),
+            _ => terms::merge_postings(lists.iter().map(Vec::as_slice)),
+        });
     }
     Ok(Some((
         QueryView {
-            doc_bytes,
-            ids,
+            doc_bytes: Region::Mapped(map.clone(), tables.docs),
+            ids: Region::Mapped(map, tables.ids),
             types: header.types,
             damaged: header.damaged > 0,
             postings,
         },
         header.coverage.covered,
     )))
+}
+
+/// Where the tables of an index file lie in it, each range checked to be inside the file.
+struct Tables {
+    n_docs: usize,
+    n_terms: usize,
+    docs: Range<usize>,
+    dict: Range<usize>,
+    ids: Range<usize>,
+    stems: Range<usize>,
+    postings: Range<usize>,
+}
+
+impl Tables {
+    /// The tables of `bytes`, whose body (the fixed counts) starts at `body`.
+    fn locate(bytes: &[u8], body: usize) -> Option<Tables> {
+        let mut f = Fields(bytes.get(body..body.checked_add(32)?)?);
+        let (n_docs, n_terms) = (f.u32()? as usize, f.u32()? as usize);
+        let (n_postings, ids_len, stems_len) =
+            (f.u64()? as usize, f.u64()? as usize, f.u64()? as usize);
+        let mut at = body + 32;
+        let mut next = |len: usize| -> Option<Range<usize>> {
+            let end = at.checked_add(len)?;
+            (end <= bytes.len()).then_some(())?;
+            let range = at..end;
+            at = end;
+            Some(range)
+        };
+        let tables = Tables {
+            n_docs,
+            n_terms,
+            docs: next(n_docs.checked_mul(DOC_BYTES)?)?,
+            dict: next(n_terms.checked_mul(DICT_BYTES)?)?,
+            ids: next(ids_len)?,
+            stems: next(stems_len)?,
+            postings: next(n_postings.checked_mul(POSTING_BYTES)?)?,
+        };
+        // The id table closes the file: a file of another length is damaged.
+        let id_table = n_docs.checked_mul(ID_ENTRY_BYTES)?;
+        (tables.postings.end.checked_add(id_table)? == bytes.len()).then_some(tables)
+    }
 }
 
 /// Little-endian fields from a byte slice, in order.

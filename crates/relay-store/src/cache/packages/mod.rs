@@ -6,6 +6,7 @@
 //! those of [`super::terms`], which search's queries use too.
 
 mod file;
+mod region;
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -14,6 +15,7 @@ use std::path::{Path, PathBuf};
 use self::file::{
     DOC_BYTES, decode_doc, encode_doc, lookup_id, open_valid, read, read_partial, write,
 };
+use self::region::Region;
 use super::coverage::Coverage;
 use super::lite::LiteLine;
 use super::terms;
@@ -175,6 +177,19 @@ impl MonthIndex {
         }
     }
 
+    /// The postings of a query term: a stem's own, or for a prefix term ([`terms::prefix_of`])
+    /// those of every stem it starts, merged.
+    pub fn term_postings(&self, term: &str) -> std::borrow::Cow<'_, [(u32, f32)]> {
+        match terms::prefix_of(term) {
+            None => std::borrow::Cow::Borrowed(self.postings(term)),
+            Some(prefix) => std::borrow::Cow::Owned(terms::merge_postings(
+                (self.terms.iter())
+                    .filter(|(stem, _)| stem.starts_with(prefix))
+                    .map(|(_, &slot)| self.lists[slot as usize].as_slice()),
+            )),
+        }
+    }
+
     /// The slot of `stem` in `lists`, made on first sight.
     fn slot(&mut self, stem: &str) -> u32 {
         if let Some(&slot) = self.terms.get(stem) {
@@ -287,8 +302,8 @@ pub fn rebuild(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
 /// postings of the query's stems, read without loading the rest of the index.
 #[derive(Debug, Default)]
 pub struct QueryView {
-    doc_bytes: Vec<u8>,
-    ids: Vec<u8>,
+    doc_bytes: Region,
+    ids: Region,
     /// Package types by code.
     pub types: Vec<String>,
     /// Whether some lines are not package lines (see [`MonthIndex::damaged`]).
@@ -348,12 +363,12 @@ impl QueryView {
                     None => TYPE_OVERFLOW,
                 };
             }
-            encode_doc(&mut self.doc_bytes, &d, self.ids.len() as u32);
-            self.ids.extend(d.id.as_bytes());
+            encode_doc(self.doc_bytes.to_mut(), &d, self.ids.len() as u32);
+            self.ids.to_mut().extend(d.id.as_bytes());
         }
         for (list, stem) in self.postings.iter_mut().zip(stems) {
             list.extend(
-                more.postings(stem)
+                more.term_postings(stem)
                     .iter()
                     .map(|&(doc, tf)| (doc + first, tf)),
             );
@@ -522,6 +537,52 @@ mod tests {
         // A damaged index file is rebuilt, never trusted.
         std::fs::write(index_path(&cache, &log), b"{\"format\":1}\ngarbage").unwrap();
         assert_eq!(load_or_build(&cache, &log).unwrap().docs.len(), 1);
+    }
+
+    #[test]
+    fn a_mapped_query_agrees_with_the_index_and_a_file_cut_short_is_not_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let lines: String = (0..50)
+            .map(|i| {
+                line(
+                    &format!("id{i:02}"),
+                    if i % 7 == 0 { "Rare word" } else { "Common" },
+                )
+            })
+            .collect();
+        std::fs::write(&log, lines).unwrap();
+        let cache = dir.path().join("cache");
+        let built = load_or_build(&cache, &log).unwrap();
+        let stems = ["Rare", "Common", "absent"].map(|w| terms::stem(&w.to_lowercase()));
+        let view = query(&cache, &log, &stems).unwrap();
+        assert!(
+            matches!(view.doc_bytes, Region::Mapped(..)),
+            "read from the file"
+        );
+        assert_eq!(view.doc_count(), 50);
+        assert_eq!(view.postings[0], built.postings(&stems[0]));
+        assert_eq!(view.postings[0].len(), 8);
+        assert_eq!(view.postings[1], built.postings(&stems[1]));
+        assert!(view.postings[2].is_empty());
+        for (i, d) in built.docs.iter().enumerate() {
+            assert_eq!(view.doc_id(i as u32), Some(d.id.as_str()));
+            assert_eq!(view.doc(i as u32).unwrap().offset, d.offset);
+        }
+        // Every cut of the file is read as damaged (the query rebuilds), never out of bounds.
+        let path = index_path(&cache, &log);
+        let whole = std::fs::read(&path).unwrap();
+        let state = LogState::observe(&cache, &log).unwrap();
+        let header_end = whole.iter().position(|&b| b == b'\n').unwrap() + 1;
+        for cut in (header_end..whole.len()).step_by(97) {
+            std::fs::write(&path, &whole[..cut]).unwrap();
+            assert!(
+                read_partial(&path, &log, &state, &stems).unwrap().is_none(),
+                "cut at {cut}"
+            );
+        }
+        assert_eq!(query(&cache, &log, &stems).unwrap().postings[0].len(), 8);
     }
 
     /// The bytes of the log the saved index of `log` covers.
