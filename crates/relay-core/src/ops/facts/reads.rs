@@ -57,8 +57,26 @@ pub fn get(
 }
 
 /// Facts matching `q`, by subject and predicate: one per key (current, or valid at `q.at`),
-/// or every fact with `include_ended`; each with its effective `valid_to`.
+/// or every fact with `include_ended`; each with its effective `valid_to`. Transports that
+/// answer with one body collect [`list_each`].
 pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>> {
+    let mut out = Vec::new();
+    list_each(store, project_id, q, &mut |f| {
+        out.push(f);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// [`list`], each fact handed to `each` in order as soon as its key's chain is known: through
+/// the fact index, memory holds one key's chain rather than every fact (`--include-ended` on
+/// a long history). An error from `each` stops the walk and is returned.
+pub fn list_each(
+    store: &Store,
+    project_id: &str,
+    q: &ListQuery,
+    each: &mut dyn FnMut(Fact) -> Result<()>,
+) -> Result<()> {
     let hidden = Hidden::load(
         View::of(store, q.as_of),
         &[project_id.to_string()],
@@ -82,21 +100,52 @@ pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>>
         && !q.include_ended
         && let Some(current) = store.current_facts(project_id)?
     {
-        return Ok(current
-            .into_iter()
+        return (current.into_iter())
             .filter(|f| matches(f) && tagged(f))
-            .collect());
+            .try_for_each(each);
     }
-    // Every key's chain, keys in order: the tag filter applies to what the chain shows, since
-    // a fact without the tag still ends the one before it.
+    // One key's facts in chain order, each shown as soon as the next one gives its end: the
+    // tag filter applies to what the chain shows, since a fact without the tag still ends
+    // the one before it.
+    let mut shown = |facts: &mut dyn Iterator<Item = Result<Fact>>| -> Result<()> {
+        let mut links = fact_chain::effective_links(facts).map(|l| l.map(|l| l.fact));
+        if q.include_ended {
+            for f in links {
+                let f = f?;
+                if tagged(&f) {
+                    each(f)?;
+                }
+            }
+            return Ok(());
+        }
+        // The fact that held at `at`, or the current one: the last, unless it ended.
+        let live = match q.at {
+            Some(t) => (links.find(|f| f.as_ref().map_or(true, |f| f.valid_at(t)))).transpose()?,
+            None => links.try_fold(None, |_, f| f.map(Some))?,
+        };
+        match live {
+            Some(f) if (q.at.is_some() || f.is_current()) && tagged(&f) => each(f),
+            _ => Ok(()),
+        }
+    };
+    let mut one_key = |facts: &mut dyn Iterator<Item = Result<Fact>>| -> Result<()> {
+        match q.as_of {
+            // Whether a fact was still open then depends on the key's facts recorded since.
+            Some(t) => {
+                let facts = as_recorded_at(facts.collect::<Result<_>>()?, t)?;
+                shown(&mut facts.into_iter().map(Ok))
+            }
+            None => shown(facts),
+        }
+    };
+    let (subject, predicate) = (q.subject.as_deref(), q.predicate.as_deref());
+    if store.each_key_facts(project_id, subject, predicate, &mut one_key)? {
+        return Ok(());
+    }
+    // Without a usable index: every fact read, then put in order by key.
     let facts: Vec<Fact> = (store.facts(project_id)?.into_values())
         .filter(|f| matches(f))
         .collect();
-    let facts = match q.as_of {
-        Some(t) => as_recorded_at(facts, t)?,
-        None => facts,
-    };
-    let mut out = Vec::new();
     let mut rest = sorted_by_key_then_rank(facts).into_iter().peekable();
     while let Some(first) = rest.next() {
         let mut chain = vec![first];
@@ -105,22 +154,13 @@ pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>>
         {
             chain.push(f);
         }
-        let chain = fact_chain::effective_chain_in_order(chain)?;
-        if q.include_ended {
-            out.extend(chain.into_iter().map(|l| l.fact).filter(|f| tagged(f)));
-            continue;
-        }
-        let live = match q.at {
-            Some(t) => fact_chain::at(&chain, t),
-            None => fact_chain::current(&chain),
-        };
-        out.extend(live.filter(|f| tagged(f)).cloned());
+        one_key(&mut chain.into_iter().map(Ok))?;
     }
-    Ok(out)
+    Ok(())
 }
 
-/// The facts as the store held them at `t`: those recorded by then, each at the version it had
-/// then. A fact closed later (its `valid_to` after `t`, or a successor recorded after `t`,
+/// The facts (of one key, or more) as the store held them at `t`: those recorded by then, each
+/// at the version it had then, in the order given. A fact closed later (its `valid_to` after `t`, or a successor recorded after `t`,
 /// even one backdated to start before it) was still open then.
 fn as_recorded_at(facts: Vec<Fact>, t: Timestamp) -> Result<Vec<Fact>> {
     let later: std::collections::HashSet<(String, String, Timestamp)> = (facts.iter())
