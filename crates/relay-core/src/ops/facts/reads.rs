@@ -247,3 +247,153 @@ pub fn sourced_by(store: &Store, project_id: &str, package_id: &str) -> Result<V
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::packages::deposit::test_support::store_with;
+    use serde_json::json;
+
+    const JAN: &str = "2026-01-01T00:00:00Z";
+    const FEB: &str = "2026-02-01T00:00:00Z";
+    const MAR: &str = "2026-03-01T00:00:00Z";
+
+    /// A fact of project `demo`, stored open unless `to` is given, with `extra` members.
+    fn fact(id: &str, key: (&str, &str), from: &str, to: Option<&str>, extra: Value) -> Fact {
+        let mut v = json!({"fact_id": id, "project_id": "demo", "subject": key.0,
+            "predicate": key.1, "value": id, "valid_from": from, "valid_to": to,
+            "created_at": from});
+        if let (Value::Object(map), Value::Object(more)) = (&mut v, extra) {
+            map.extend(more);
+        }
+        Fact::from_value(v).unwrap()
+    }
+
+    fn append(store: &Store, facts: &[Fact]) {
+        let log = store.layout().facts_file("demo");
+        store
+            .append_records(&log, &facts.iter().collect::<Vec<_>>())
+            .unwrap();
+    }
+
+    /// The store at the same folder with the fact index off.
+    fn unindexed(store: &Store) -> Store {
+        let config = store.layout().root().join("config.toml");
+        let text = std::fs::read_to_string(&config).unwrap();
+        std::fs::write(
+            &config,
+            text.replace("search_index = true", "search_index = false"),
+        )
+        .unwrap();
+        let store = Store::open(store.layout().root().to_path_buf()).unwrap();
+        assert!(!store.config().search_index());
+        store
+    }
+
+    /// (id, effective valid_to) of each fact `q` lists.
+    fn listed(store: &Store, q: &ListQuery) -> Vec<(String, Option<String>)> {
+        let shown = list(store, "demo", q).unwrap();
+        (shown.iter())
+            .map(|f| (f.id().into(), f.str_field("valid_to").map(Into::into)))
+            .collect()
+    }
+
+    /// Queries whose answers must not depend on the index.
+    fn queries() -> Vec<ListQuery> {
+        let every = ListQuery {
+            include_ended: true,
+            ..ListQuery::default()
+        };
+        vec![
+            every.clone(),
+            ListQuery::default(),
+            ListQuery {
+                tag: Some("t".into()),
+                ..every.clone()
+            },
+            ListQuery {
+                subject: Some("b".into()),
+                ..every.clone()
+            },
+            ListQuery {
+                at: Some(relay_wire::time::parse("2026-02-15T00:00:00Z").unwrap()),
+                ..ListQuery::default()
+            },
+            ListQuery {
+                as_of: Some(relay_wire::time::parse("2026-02-15T00:00:00Z").unwrap()),
+                ..ListQuery::default()
+            },
+        ]
+    }
+
+    #[test]
+    fn every_fact_comes_by_key_then_chain_with_its_effective_end_with_or_without_the_index() {
+        let (_dir, store) = store_with(&["demo"]);
+        let tag = json!({"tags": ["t"]});
+        append(
+            &store,
+            &[
+                // Key (b, p): a merge left fact_2 open; fact_3 ends it.
+                fact("fact_2", ("b", "p"), JAN, None, tag.clone()),
+                fact("fact_1", ("a", "p"), FEB, None, json!({})),
+                fact("fact_3", ("b", "p"), FEB, Some(MAR), json!({})),
+                // Hidden (expired): left out, yet it still ends the fact before it.
+                fact("fact_4", ("c", "p"), JAN, None, tag.clone()),
+                fact(
+                    "fact_5",
+                    ("c", "p"),
+                    FEB,
+                    None,
+                    json!({"x-expires-at": "2026-02-02T00:00:00Z"}),
+                ),
+            ],
+        );
+        let every = ListQuery {
+            include_ended: true,
+            ..ListQuery::default()
+        };
+        let expected = vec![
+            ("fact_1".to_string(), None),
+            ("fact_2".to_string(), Some(FEB.to_string())),
+            ("fact_3".to_string(), Some(MAR.to_string())),
+            ("fact_4".to_string(), Some(FEB.to_string())),
+        ];
+        assert_eq!(listed(&store, &every), expected);
+        // The index is written by now; later lines are its tail: a new key between the others,
+        // and a new version of an indexed fact (fact_1 closed).
+        append(
+            &store,
+            &[
+                fact("fact_6", ("b", "a"), MAR, None, tag.clone()),
+                fact("fact_1", ("a", "p"), FEB, Some(MAR), json!({})),
+            ],
+        );
+        let tagged = ListQuery {
+            tag: Some("t".into()),
+            ..every.clone()
+        };
+        let indexed: Vec<_> = queries().iter().map(|q| listed(&store, q)).collect();
+        assert_eq!(
+            indexed[0],
+            [
+                ("fact_1".to_string(), Some(MAR.to_string())),
+                ("fact_6".to_string(), None),
+                ("fact_2".to_string(), Some(FEB.to_string())),
+                ("fact_3".to_string(), Some(MAR.to_string())),
+                ("fact_4".to_string(), Some(FEB.to_string())),
+            ]
+        );
+        assert_eq!(
+            listed(&store, &tagged),
+            [
+                ("fact_6".to_string(), None),
+                ("fact_2".to_string(), Some(FEB.to_string())),
+                ("fact_4".to_string(), Some(FEB.to_string())),
+            ],
+            "an untagged fact still ends the tagged one before it"
+        );
+        let plain = unindexed(&store);
+        let scanned: Vec<_> = queries().iter().map(|q| listed(&plain, q)).collect();
+        assert_eq!(indexed, scanned);
+    }
+}
