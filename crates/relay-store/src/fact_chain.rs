@@ -101,29 +101,54 @@ pub fn effective_chain(mut facts: Vec<Fact>) -> Result<Vec<Link>> {
 
 /// [`effective_chain`] of facts already in chain order.
 pub fn effective_chain_in_order(facts: Vec<Fact>) -> Result<Vec<Link>> {
-    let ends = chain_ends(&facts, Fact::valid_from, Fact::valid_to);
-    // The ends that come from the next fact, worked out before the facts are moved out.
-    let closing: Vec<Option<String>> = (ends.iter().enumerate())
-        .map(|(i, end)| {
-            (*end == ChainEnd::AtNext).then(|| closing_text(&facts[i], &facts[i + 1]).to_string())
-        })
-        .collect();
-    facts
-        .into_iter()
-        .zip(closing)
-        .map(|(fact, closing)| {
-            Ok(match closing {
-                None => Link {
-                    fact,
-                    stored_valid_to: None,
-                },
-                Some(to) => Link {
+    effective_links(facts.into_iter().map(Ok)).collect()
+}
+
+/// [`effective_chain_in_order`] one link at a time: a fact's end is known once the next one
+/// is read, so a long chain is never held whole. An error from `facts` is passed on.
+pub fn effective_links<I: Iterator<Item = Result<Fact>>>(facts: I) -> EffectiveLinks<I> {
+    EffectiveLinks {
+        facts: facts.peekable(),
+    }
+}
+
+/// The iterator of [`effective_links`].
+pub struct EffectiveLinks<I: Iterator<Item = Result<Fact>>> {
+    facts: std::iter::Peekable<I>,
+}
+
+impl<I: Iterator<Item = Result<Fact>>> Iterator for EffectiveLinks<I> {
+    type Item = Result<Link>;
+
+    fn next(&mut self) -> Option<Result<Link>> {
+        let fact = match self.facts.next()? {
+            Ok(f) => f,
+            Err(e) => return Some(Err(e)),
+        };
+        if let Some(Err(_)) = self.facts.peek()
+            && let Some(Err(e)) = self.facts.next()
+        {
+            return Some(Err(e));
+        }
+        let next = self.facts.peek().and_then(|n| n.as_ref().ok());
+        let pair: Vec<&Fact> = std::iter::once(&fact).chain(next).collect();
+        let end = chain_ends(&pair, |f| f.valid_from(), |f| f.valid_to())[0];
+        // Where the end comes from the next fact, it is that fact's start as stored.
+        let closing = (end == ChainEnd::AtNext).then(|| closing_text(pair[0], pair[1]).to_string());
+        Some(Ok(match closing {
+            None => Link {
+                fact,
+                stored_valid_to: None,
+            },
+            Some(to) => match with_valid_to(&fact, &to) {
+                Ok(closed) => Link {
                     stored_valid_to: Some(fact.str_field("valid_to").map(str::to_string)),
-                    fact: with_valid_to(&fact, &to)?,
+                    fact: closed,
                 },
-            })
-        })
-        .collect()
+                Err(e) => return Some(Err(e)),
+            },
+        }))
+    }
 }
 
 /// The current fact of a chain: its last, unless that one ended.

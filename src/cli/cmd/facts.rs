@@ -295,11 +295,33 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
                 include_ended,
                 reveal: reveal.reveal(),
             };
-            let list = facts::list(store, &project, &q)?;
-            if list.is_empty() && !ctx.ui.json {
+            // Written as found: a listing of every fact never waits for, or holds, all of them.
+            let json = ctx.ui.json;
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, ctx.ui.stream_out()?);
+            let (mut shown, mut failed) = (0usize, None);
+            let listed = facts::list_each(ctx.store()?, &project, &q, &mut |f| {
+                let written = match json {
+                    true => serde_json::to_writer(&mut out, &f)
+                        .map_err(std::io::Error::from)
+                        .and_then(|()| out.write_all(b"\n")),
+                    false => fact_line(&mut out, &f),
+                };
+                shown += 1;
+                written.map_err(|e| {
+                    let stop = Error::io("cannot write the facts", std::io::Error::other("stop"));
+                    failed = Some(e);
+                    stop
+                })
+            });
+            if let Some(e) = failed {
+                return Err(e.into());
+            }
+            listed?;
+            out.flush()?;
+            if shown == 0 && !json {
                 ctx.ui.note("No facts match.");
             }
-            print_facts(ctx, &list)
+            Ok(())
         }
         Action::History {
             subject,

@@ -174,7 +174,9 @@ pub fn page() -> String {
             VECTORS.format.to_string(),
         ],
         vec![
-            text("Fact index: the current fact of each key, per project"),
+            text(
+                "Fact index: the current fact of each key, and every fact's line by key in listing order, per project",
+            ),
             code(&folder(&FACTS)),
             FACTS.format.to_string(),
         ],

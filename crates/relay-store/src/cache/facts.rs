@@ -1,6 +1,7 @@
-//! The index of a project's fact log, under `cache/facts-v4/` ([`super::FACTS`]):
-//! the lines of each (subject, predicate) key, and the facts that are current, with a copy of
-//! their lines so that listing them reads one block.
+//! The index of a project's fact log, under `cache/facts-v5/` ([`super::FACTS`]):
+//! the lines of each (subject, predicate) key, the facts that are current, with a copy of
+//! their lines so that listing them reads one block, and every fact's line by key in listing
+//! order (so a listing of every fact reads one key's chain at a time, not the whole log).
 //! `facts get`, `assert` and orient then read a few lines instead of the whole history. The
 //! index covers a prefix of the log (`Coverage`); lines appended since are read directly,
 //! and a log rewritten under it (a checkout, a merge) is indexed again.
@@ -41,6 +42,8 @@ struct Header {
     ids: u64,
     #[serde(default)]
     open: u64,
+    /// Entries of the chain table.
+    chains: u64,
     /// Bytes of the copy of the current facts' lines that ends the file.
     current_bytes: u64,
 }
@@ -72,6 +75,7 @@ struct FactIndex {
     open: u64,
     /// The tables and lines, in memory after a build; read from the file when first needed.
     tables: std::cell::OnceCell<Tables>,
+    chains: std::cell::OnceCell<Vec<(u64, u64)>>,
     lines: std::cell::OnceCell<Vec<u8>>,
     /// Where they are in the index file it was read from.
     stored: Option<Stored>,
@@ -91,7 +95,16 @@ struct Stored {
     tables_at: u64,
     keys: usize,
     current: usize,
+    chains: usize,
     lines_len: u64,
+}
+
+/// An entry of the chain table: (key ordinal << 32 | line length, line offset), for the line
+/// of each fact's current version; keys by subject and predicate, each key's facts in chain
+/// order. A line as long as [`u32::MAX`] or longer is read up to its newline.
+fn chain_entry(ordinal: usize, len: usize, offset: u64) -> (u64, u64) {
+    let len = len.min(u32::MAX as usize) as u64;
+    (((ordinal as u64) << 32) | len, offset)
 }
 
 fn index_path(store: &Store, project_id: &str) -> PathBuf {
@@ -187,42 +200,54 @@ impl FactIndex {
         let file = File::open(path)?;
         let mut current = Vec::new();
         let mut listed: Vec<(String, String, u64)> = Vec::new();
+        let mut keyed: Vec<(String, String, Vec<(u64, usize)>)> = Vec::new();
         let (mut ids, mut open) = (0, 0);
         for group in keys.chunk_by(|a, b| a.0 == b.0) {
             // Per fact id: its current version and that version's line. A key hash shared by
             // two keys only puts both keys' facts together; each key still has its own best.
-            let mut by_id: BTreeMap<String, (Fact, u64)> = BTreeMap::new();
+            let mut by_id: BTreeMap<String, (Fact, u64, usize)> = BTreeMap::new();
             for &(_, offset) in group {
-                let Some(f) = parse_fact(&line_at(&file, offset)?) else {
+                let line = line_at(&file, offset)?;
+                let Some(f) = parse_fact(&line) else {
                     damaged += 1;
                     continue;
                 };
                 let replaces = by_id
                     .get(f.id())
-                    .is_none_or(|(cur, _)| f.version_order(cur) == std::cmp::Ordering::Greater);
+                    .is_none_or(|(cur, ..)| f.version_order(cur) == std::cmp::Ordering::Greater);
                 if replaces {
-                    by_id.insert(f.id().to_string(), (f, offset));
+                    by_id.insert(f.id().to_string(), (f, offset, line.len()));
                 }
             }
             ids += by_id.len() as u64;
-            // Each key's last fact in chain order; it is current unless it ended.
-            let mut last: HashMap<(&str, &str), &(Fact, u64)> = HashMap::new();
+            // Each key's facts in chain order; its last is current unless it ended.
+            let mut of_key: HashMap<(&str, &str), Vec<&(Fact, u64, usize)>> = HashMap::new();
             for entry in by_id.values() {
                 let f = &entry.0;
-                let slot = last.entry((f.subject(), f.predicate())).or_insert(entry);
-                if chain_rank(f) > chain_rank(&slot.0) {
-                    *slot = entry;
-                }
+                of_key
+                    .entry((f.subject(), f.predicate()))
+                    .or_default()
+                    .push(entry);
             }
-            let best: Vec<&(Fact, u64)> =
-                last.into_values().filter(|(f, _)| f.is_current()).collect();
-            open += best.len() as u64;
-            current.extend(best.iter().map(|(_, o)| (group[0].0, *o)));
-            listed.extend(
-                best.iter()
-                    .map(|(f, o)| (f.subject().to_string(), f.predicate().to_string(), *o)),
-            );
+            for ((subject, predicate), mut facts) in of_key {
+                facts.sort_by_cached_key(|(f, ..)| {
+                    let (from, created, id) = chain_rank(f);
+                    (from, created, id.to_string())
+                });
+                let lines = facts.iter().map(|(_, o, len)| (*o, *len)).collect();
+                keyed.push((subject.to_string(), predicate.to_string(), lines));
+                let Some((f, o, _)) = facts.last().filter(|(f, ..)| f.is_current()) else {
+                    continue;
+                };
+                open += 1;
+                current.push((group[0].0, *o));
+                listed.push((f.subject().to_string(), f.predicate().to_string(), *o));
+            }
         }
+        keyed.sort_unstable();
+        let chains: Vec<(u64, u64)> = (keyed.iter().enumerate())
+            .flat_map(|(i, (.., lines))| lines.iter().map(move |&(o, len)| chain_entry(i, len, o)))
+            .collect();
         current.sort_unstable();
         // The copy of the current lines is in listing order: by subject, then predicate.
         listed.sort_unstable();
@@ -237,13 +262,16 @@ impl FactIndex {
             ids,
             open,
             tables: Tables { keys, current }.into(),
+            chains: chains.into(),
             lines: lines.into(),
             stored: None,
         })
     }
 
     fn write(&self, to: &Path) -> std::io::Result<()> {
-        let (Some(tables), Some(lines)) = (self.tables.get(), self.lines.get()) else {
+        let (Some(tables), Some(chains), Some(lines)) =
+            (self.tables.get(), self.chains.get(), self.lines.get())
+        else {
             return Ok(()); // read from a file: already written
         };
         let header = Header {
@@ -254,11 +282,12 @@ impl FactIndex {
             current: tables.current.len() as u64,
             ids: self.ids,
             open: self.open,
+            chains: chains.len() as u64,
             current_bytes: lines.len() as u64,
         };
         let mut out = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
         out.push(b'\n');
-        for (k, o) in tables.keys.iter().chain(&tables.current) {
+        for (k, o) in tables.keys.iter().chain(&tables.current).chain(chains) {
             out.extend(k.to_le_bytes());
             out.extend(o.to_le_bytes());
         }
@@ -285,7 +314,7 @@ impl FactIndex {
         let Ok(h) = serde_json::from_slice::<Header>(&line) else {
             return Ok(None);
         };
-        let tables = (h.keys + h.current) * 16;
+        let tables = (h.keys + h.current + h.chains) * 16;
         if h.format != FORMAT
             || file_len != line.len() as u64 + tables + h.current_bytes
             || !h.coverage.holds(log, state)?
@@ -298,12 +327,14 @@ impl FactIndex {
             ids: h.ids,
             open: h.open,
             tables: std::cell::OnceCell::new(),
+            chains: std::cell::OnceCell::new(),
             lines: std::cell::OnceCell::new(),
             stored: Some(Stored {
                 path: from.to_path_buf(),
                 tables_at: line.len() as u64,
                 keys: h.keys as usize,
                 current: h.current as usize,
+                chains: h.chains as usize,
                 lines_len: h.current_bytes,
             }),
         }))
@@ -329,15 +360,23 @@ impl FactIndex {
         let stored = self.stored()?;
         let (nk, nc) = (stored.keys, stored.current);
         let body = self.stored_bytes(stored.tables_at, (nk + nc) as u64 * 16)?;
-        let pair = |i: usize| {
-            let at = |j: usize| u64::from_le_bytes(body[j..j + 8].try_into().unwrap_or_default());
-            (at(i * 16), at(i * 16 + 8))
-        };
         let tables = Tables {
-            keys: (0..nk).map(pair).collect(),
-            current: (nk..nk + nc).map(pair).collect(),
+            keys: pairs(&body[..nk * 16]),
+            current: pairs(&body[nk * 16..]),
         };
         Ok(self.tables.get_or_init(|| tables))
+    }
+
+    /// The chain table (see [`chain_entry`]), read apart from the others: only a listing of
+    /// every fact needs it.
+    fn chains(&self) -> std::io::Result<&[(u64, u64)]> {
+        if let Some(c) = self.chains.get() {
+            return Ok(c);
+        }
+        let stored = self.stored()?;
+        let at = stored.tables_at + (stored.keys + stored.current) as u64 * 16;
+        let chains = pairs(&self.stored_bytes(at, stored.chains as u64 * 16)?);
+        Ok(self.chains.get_or_init(|| chains))
     }
 
     /// The current facts' lines, one block.
@@ -346,10 +385,74 @@ impl FactIndex {
             return Ok(l);
         }
         let stored = self.stored()?;
-        let at = stored.tables_at + (stored.keys + stored.current) as u64 * 16;
+        let tables = stored.keys + stored.current + stored.chains;
+        let at = stored.tables_at + tables as u64 * 16;
         let lines = self.stored_bytes(at, stored.lines_len)?;
         Ok(self.lines.get_or_init(|| lines))
     }
+}
+
+/// Reads the lines the chain table points at, into one buffer.
+struct ChainReader<'a> {
+    file: &'a File,
+    buf: Vec<u8>,
+}
+
+impl ChainReader<'_> {
+    /// The fact of a chain table entry (`None` for a line that is no fact).
+    fn fact(&mut self, (key_len, offset): (u64, u64)) -> std::io::Result<Option<Fact>> {
+        use std::os::unix::fs::FileExt;
+        let len = (key_len & u64::from(u32::MAX)) as usize;
+        if len == u32::MAX as usize {
+            return Ok(parse_fact(&line_at(self.file, offset)?));
+        }
+        self.buf.resize(len, 0);
+        self.file.read_exact_at(&mut self.buf, offset)?;
+        Ok(parse_fact(&self.buf))
+    }
+}
+
+/// Hands `each` the keys of the log's tail that come before `before` (all, for `None`), as
+/// [`Store::each_key_facts`] does, and forgets them.
+fn tail_keys_before(
+    touched: &mut BTreeMap<(String, String), Vec<Fact>>,
+    before: Option<&(String, String)>,
+    wanted: &dyn Fn(&str, &str) -> bool,
+    each: &mut dyn FnMut(&mut dyn Iterator<Item = Result<Fact>>) -> Result<()>,
+) -> Result<()> {
+    while let Some(entry) = touched.first_entry() {
+        if before.is_some_and(|b| entry.key() >= b) {
+            break;
+        }
+        let ((s, p), mine) = entry.remove_entry();
+        if wanted(&s, &p) {
+            each(&mut in_chain_order(mine, Vec::new()).into_iter().map(Ok))?;
+        }
+    }
+    Ok(())
+}
+
+/// One key's facts, `newer` (from the log's tail) kept over `indexed` where they are later
+/// versions of the same fact, in chain order.
+fn in_chain_order(newer: Vec<Fact>, indexed: Vec<Fact>) -> Vec<Fact> {
+    let mut by_id = BTreeMap::new();
+    for f in indexed.into_iter().chain(newer) {
+        keep(&mut by_id, f);
+    }
+    let mut facts: Vec<Fact> = by_id.into_values().collect();
+    facts.sort_by_cached_key(|f| {
+        let (from, created, id) = chain_rank(f);
+        (from, created, id.to_string())
+    });
+    facts
+}
+
+/// A table's pairs of little-endian u64s.
+fn pairs(body: &[u8]) -> Vec<(u64, u64)> {
+    let at = |j: usize| u64::from_le_bytes(body[j..j + 8].try_into().unwrap_or_default());
+    (0..body.len() / 16)
+        .map(|i| (at(i * 16), at(i * 16 + 8)))
+        .collect()
 }
 
 /// The current fact of one key, from its facts at their current versions: the last of its
@@ -465,6 +568,7 @@ impl Store {
                 let (a, b) = (fresh.tables().map_err(io)?, stored.tables().map_err(io)?);
                 a.keys == b.keys && a.current == b.current
             }
+            && fresh.chains().map_err(io)? == stored.chains().map_err(io)?
             && fresh.current_lines().map_err(io)? == stored.current_lines().map_err(io)?;
         Ok(match same {
             true => Check::Sound,
@@ -526,6 +630,59 @@ impl Store {
             }
         }
         Ok(Some(None))
+    }
+
+    /// Calls `each` with the facts of every key whose subject and predicate are the ones
+    /// given (any, for `None`), one key at a time, keys by subject and predicate: its facts at
+    /// their current versions, in chain order, each line read as `each` asks for it through
+    /// the chain table, so memory holds what `each` keeps, not the log. `false` (and no call) when there
+    /// is no usable index.
+    pub fn each_key_facts(
+        &self,
+        project_id: &str,
+        subject: Option<&str>,
+        predicate: Option<&str>,
+        each: &mut dyn FnMut(&mut dyn Iterator<Item = Result<Fact>>) -> Result<()>,
+    ) -> Result<bool> {
+        let Some(Indexed { index, log, tail }) = self.indexed(project_id)? else {
+            return Ok(false);
+        };
+        let io = |e| Error::io(format!("cannot read {}", log.display()), e);
+        let wanted =
+            |s: &str, p: &str| subject.is_none_or(|x| x == s) && predicate.is_none_or(|x| x == p);
+        // Keys the tail touches join their indexed facts, or come in order between them.
+        let mut touched = tail_by_key(&tail);
+        let file = File::open(&log).map_err(io)?;
+        let mut reader = ChainReader {
+            file: &file,
+            buf: Vec::new(),
+        };
+        for key in index
+            .chains()
+            .map_err(io)?
+            .chunk_by(|a, b| a.0 >> 32 == b.0 >> 32)
+        {
+            let Some(first) = reader.fact(key[0]).map_err(io)? else {
+                continue;
+            };
+            let name = (first.subject().to_string(), first.predicate().to_string());
+            tail_keys_before(&mut touched, Some(&name), &wanted, each)?;
+            if !wanted(&name.0, &name.1) {
+                continue;
+            }
+            let rest =
+                (key[1..].iter()).filter_map(|&entry| reader.fact(entry).map_err(io).transpose());
+            let mut facts = std::iter::once(Ok(first)).chain(rest);
+            match touched.remove(&name) {
+                Some(mine) => {
+                    let indexed = facts.collect::<Result<Vec<_>>>()?;
+                    each(&mut in_chain_order(mine, indexed).into_iter().map(Ok))?
+                }
+                None => each(&mut facts)?,
+            }
+        }
+        tail_keys_before(&mut touched, None, &wanted, each)?;
+        Ok(true)
     }
 
     /// How many facts a project has, and how many keys have a current fact, or `None`

@@ -39,10 +39,10 @@ pub struct Index {
 
 /// The fact index of each project (`facts.rs`). Format 4: the current fact of a key is the
 /// last of its effective chain (`fact_chain`), unless that one ended; 3 took the greatest
-/// open fact.
+/// open fact. Format 5 added the chain table (every fact's line by key, in listing order).
 pub const FACTS: Index = Index {
     name: "facts",
-    format: 4,
+    format: 5,
     tail_limit: 1 << 20,
 };
 

@@ -57,8 +57,26 @@ pub fn get(
 }
 
 /// Facts matching `q`, by subject and predicate: one per key (current, or valid at `q.at`),
-/// or every fact with `include_ended`; each with its effective `valid_to`.
+/// or every fact with `include_ended`; each with its effective `valid_to`. Transports that
+/// answer with one body collect [`list_each`].
 pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>> {
+    let mut out = Vec::new();
+    list_each(store, project_id, q, &mut |f| {
+        out.push(f);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// [`list`], each fact handed to `each` in order as soon as its key's chain is known: through
+/// the fact index, memory holds one key's chain rather than every fact (`--include-ended` on
+/// a long history). An error from `each` stops the walk and is returned.
+pub fn list_each(
+    store: &Store,
+    project_id: &str,
+    q: &ListQuery,
+    each: &mut dyn FnMut(Fact) -> Result<()>,
+) -> Result<()> {
     let hidden = Hidden::load(
         View::of(store, q.as_of),
         &[project_id.to_string()],
@@ -82,21 +100,52 @@ pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>>
         && !q.include_ended
         && let Some(current) = store.current_facts(project_id)?
     {
-        return Ok(current
-            .into_iter()
+        return (current.into_iter())
             .filter(|f| matches(f) && tagged(f))
-            .collect());
+            .try_for_each(each);
     }
-    // Every key's chain, keys in order: the tag filter applies to what the chain shows, since
-    // a fact without the tag still ends the one before it.
+    // One key's facts in chain order, each shown as soon as the next one gives its end: the
+    // tag filter applies to what the chain shows, since a fact without the tag still ends
+    // the one before it.
+    let mut shown = |facts: &mut dyn Iterator<Item = Result<Fact>>| -> Result<()> {
+        let mut links = fact_chain::effective_links(facts).map(|l| l.map(|l| l.fact));
+        if q.include_ended {
+            for f in links {
+                let f = f?;
+                if tagged(&f) {
+                    each(f)?;
+                }
+            }
+            return Ok(());
+        }
+        // The fact that held at `at`, or the current one: the last, unless it ended.
+        let live = match q.at {
+            Some(t) => (links.find(|f| f.as_ref().map_or(true, |f| f.valid_at(t)))).transpose()?,
+            None => links.try_fold(None, |_, f| f.map(Some))?,
+        };
+        match live {
+            Some(f) if (q.at.is_some() || f.is_current()) && tagged(&f) => each(f),
+            _ => Ok(()),
+        }
+    };
+    let mut one_key = |facts: &mut dyn Iterator<Item = Result<Fact>>| -> Result<()> {
+        match q.as_of {
+            // Whether a fact was still open then depends on the key's facts recorded since.
+            Some(t) => {
+                let facts = as_recorded_at(facts.collect::<Result<_>>()?, t)?;
+                shown(&mut facts.into_iter().map(Ok))
+            }
+            None => shown(facts),
+        }
+    };
+    let (subject, predicate) = (q.subject.as_deref(), q.predicate.as_deref());
+    if store.each_key_facts(project_id, subject, predicate, &mut one_key)? {
+        return Ok(());
+    }
+    // Without a usable index: every fact read, then put in order by key.
     let facts: Vec<Fact> = (store.facts(project_id)?.into_values())
         .filter(|f| matches(f))
         .collect();
-    let facts = match q.as_of {
-        Some(t) => as_recorded_at(facts, t)?,
-        None => facts,
-    };
-    let mut out = Vec::new();
     let mut rest = sorted_by_key_then_rank(facts).into_iter().peekable();
     while let Some(first) = rest.next() {
         let mut chain = vec![first];
@@ -105,22 +154,13 @@ pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>>
         {
             chain.push(f);
         }
-        let chain = fact_chain::effective_chain_in_order(chain)?;
-        if q.include_ended {
-            out.extend(chain.into_iter().map(|l| l.fact).filter(|f| tagged(f)));
-            continue;
-        }
-        let live = match q.at {
-            Some(t) => fact_chain::at(&chain, t),
-            None => fact_chain::current(&chain),
-        };
-        out.extend(live.filter(|f| tagged(f)).cloned());
+        one_key(&mut chain.into_iter().map(Ok))?;
     }
-    Ok(out)
+    Ok(())
 }
 
-/// The facts as the store held them at `t`: those recorded by then, each at the version it had
-/// then. A fact closed later (its `valid_to` after `t`, or a successor recorded after `t`,
+/// The facts (of one key, or more) as the store held them at `t`: those recorded by then, each
+/// at the version it had then, in the order given. A fact closed later (its `valid_to` after `t`, or a successor recorded after `t`,
 /// even one backdated to start before it) was still open then.
 fn as_recorded_at(facts: Vec<Fact>, t: Timestamp) -> Result<Vec<Fact>> {
     let later: std::collections::HashSet<(String, String, Timestamp)> = (facts.iter())
@@ -206,4 +246,154 @@ pub fn sourced_by(store: &Store, project_id: &str, package_id: &str) -> Result<V
         out.extend(chain.into_iter().map(|l| l.fact).filter(from_it));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::packages::deposit::test_support::store_with;
+    use serde_json::json;
+
+    const JAN: &str = "2026-01-01T00:00:00Z";
+    const FEB: &str = "2026-02-01T00:00:00Z";
+    const MAR: &str = "2026-03-01T00:00:00Z";
+
+    /// A fact of project `demo`, stored open unless `to` is given, with `extra` members.
+    fn fact(id: &str, key: (&str, &str), from: &str, to: Option<&str>, extra: Value) -> Fact {
+        let mut v = json!({"fact_id": id, "project_id": "demo", "subject": key.0,
+            "predicate": key.1, "value": id, "valid_from": from, "valid_to": to,
+            "created_at": from});
+        if let (Value::Object(map), Value::Object(more)) = (&mut v, extra) {
+            map.extend(more);
+        }
+        Fact::from_value(v).unwrap()
+    }
+
+    fn append(store: &Store, facts: &[Fact]) {
+        let log = store.layout().facts_file("demo");
+        store
+            .append_records(&log, &facts.iter().collect::<Vec<_>>())
+            .unwrap();
+    }
+
+    /// The store at the same folder with the fact index off.
+    fn unindexed(store: &Store) -> Store {
+        let config = store.layout().root().join("config.toml");
+        let text = std::fs::read_to_string(&config).unwrap();
+        std::fs::write(
+            &config,
+            text.replace("search_index = true", "search_index = false"),
+        )
+        .unwrap();
+        let store = Store::open(store.layout().root().to_path_buf()).unwrap();
+        assert!(!store.config().search_index());
+        store
+    }
+
+    /// (id, effective valid_to) of each fact `q` lists.
+    fn listed(store: &Store, q: &ListQuery) -> Vec<(String, Option<String>)> {
+        let shown = list(store, "demo", q).unwrap();
+        (shown.iter())
+            .map(|f| (f.id().into(), f.str_field("valid_to").map(Into::into)))
+            .collect()
+    }
+
+    /// Queries whose answers must not depend on the index.
+    fn queries() -> Vec<ListQuery> {
+        let every = ListQuery {
+            include_ended: true,
+            ..ListQuery::default()
+        };
+        vec![
+            every.clone(),
+            ListQuery::default(),
+            ListQuery {
+                tag: Some("t".into()),
+                ..every.clone()
+            },
+            ListQuery {
+                subject: Some("b".into()),
+                ..every.clone()
+            },
+            ListQuery {
+                at: Some(relay_wire::time::parse("2026-02-15T00:00:00Z").unwrap()),
+                ..ListQuery::default()
+            },
+            ListQuery {
+                as_of: Some(relay_wire::time::parse("2026-02-15T00:00:00Z").unwrap()),
+                ..ListQuery::default()
+            },
+        ]
+    }
+
+    #[test]
+    fn every_fact_comes_by_key_then_chain_with_its_effective_end_with_or_without_the_index() {
+        let (_dir, store) = store_with(&["demo"]);
+        let tag = json!({"tags": ["t"]});
+        append(
+            &store,
+            &[
+                // Key (b, p): a merge left fact_2 open; fact_3 ends it.
+                fact("fact_2", ("b", "p"), JAN, None, tag.clone()),
+                fact("fact_1", ("a", "p"), FEB, None, json!({})),
+                fact("fact_3", ("b", "p"), FEB, Some(MAR), json!({})),
+                // Hidden (expired): left out, yet it still ends the fact before it.
+                fact("fact_4", ("c", "p"), JAN, None, tag.clone()),
+                fact(
+                    "fact_5",
+                    ("c", "p"),
+                    FEB,
+                    None,
+                    json!({"x-expires-at": "2026-02-02T00:00:00Z"}),
+                ),
+            ],
+        );
+        let every = ListQuery {
+            include_ended: true,
+            ..ListQuery::default()
+        };
+        let expected = vec![
+            ("fact_1".to_string(), None),
+            ("fact_2".to_string(), Some(FEB.to_string())),
+            ("fact_3".to_string(), Some(MAR.to_string())),
+            ("fact_4".to_string(), Some(FEB.to_string())),
+        ];
+        assert_eq!(listed(&store, &every), expected);
+        // The index is written by now; later lines are its tail: a new key between the others,
+        // and a new version of an indexed fact (fact_1 closed).
+        append(
+            &store,
+            &[
+                fact("fact_6", ("b", "a"), MAR, None, tag.clone()),
+                fact("fact_1", ("a", "p"), FEB, Some(MAR), json!({})),
+            ],
+        );
+        let tagged = ListQuery {
+            tag: Some("t".into()),
+            ..every.clone()
+        };
+        let indexed: Vec<_> = queries().iter().map(|q| listed(&store, q)).collect();
+        assert_eq!(
+            indexed[0],
+            [
+                ("fact_1".to_string(), Some(MAR.to_string())),
+                ("fact_6".to_string(), None),
+                ("fact_2".to_string(), Some(FEB.to_string())),
+                ("fact_3".to_string(), Some(MAR.to_string())),
+                ("fact_4".to_string(), Some(FEB.to_string())),
+            ]
+        );
+        assert_eq!(
+            listed(&store, &tagged),
+            [
+                ("fact_6".to_string(), None),
+                ("fact_2".to_string(), Some(FEB.to_string())),
+                ("fact_4".to_string(), Some(FEB.to_string())),
+            ],
+            "an untagged fact still ends the tagged one before it"
+        );
+        let plain = unindexed(&store);
+        let scanned: Vec<_> = queries().iter().map(|q| listed(&plain, q)).collect();
+        assert_eq!(indexed, scanned);
+    }
 }
