@@ -68,3 +68,4 @@ mod tokens;
 mod transports;
 mod verify;
 mod watch;
+mod watch_start;

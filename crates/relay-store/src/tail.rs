@@ -4,7 +4,9 @@
 //! text. [`LogTail`] tells a log that grew from one that was rewritten under the reader (a
 //! checkout, a merge, a quarantine by `verify --fix`) and, after a rewrite, hands over only
 //! the lines it has not handed over before, so a reader is told of the rewrite and is neither
-//! given a gap nor, within one watch, a repeat.
+//! given a gap nor, within one watch, a repeat. The lines before a tail's start are counted
+//! as seen from keys saved under `cache/` when the log still begins with the bytes they cover
+//! ([`crate::cache::seen_lines`]), so a watch on a large store reads only what is new since.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
@@ -17,7 +19,9 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 use super::Store;
-use super::cache::Fnv;
+use super::cache::seen_lines::{self, SeenLines};
+use super::cache::witness::LogState;
+use super::cache::{Fnv, WATCH, coverage::Coverage};
 use super::log::{LineSink, LogReader};
 use relay_wire::error::{Error, Result};
 
@@ -135,14 +139,20 @@ fn fingerprint(bytes: &[u8]) -> u32 {
 
 /// The position at `offset` in `file`, whose fingerprint is read from the file.
 fn position_in(file: &mut File, offset: u64) -> std::io::Result<Position> {
+    Ok(bytes_before(file, offset)?.0)
+}
+
+/// The position at `offset` in `file`, and the bytes before it that its fingerprint covers.
+fn bytes_before(file: &mut File, offset: u64) -> std::io::Result<(Position, Vec<u8>)> {
     let start = offset.saturating_sub(TAIL_BYTES as u64);
     let mut buf = vec![0; (offset - start) as usize];
     file.seek(SeekFrom::Start(start))?;
     file.read_exact(&mut buf)?;
-    Ok(Position {
+    let at = Position {
         offset,
         tail: fingerprint(&buf),
-    })
+    };
+    Ok((at, buf))
 }
 
 /// The position after the last whole line of the log at `path` (0 when there is none), read
@@ -343,7 +353,9 @@ pub enum Start {
 pub struct LogTail {
     pub log: WatchedLog,
     at: Position,
+    /// The lines seen: those in `saved` and those in `seen`.
     seen: LineSet,
+    saved: Option<SeenLines>,
     stamp: Option<(u64, SystemTime)>,
     /// A rewrite found when the tail was opened, reported at the first [`LogTail::advance`].
     pending: Option<Rewrite>,
@@ -365,6 +377,7 @@ const GONE_AFTER: Duration = Duration::from_millis(300);
 /// What a [`LineSink`] for [`LogTail`] collects: each new line's key and end.
 struct Collect<'a, F> {
     seen: &'a mut LineSet,
+    saved: Option<&'a SeenLines>,
     last: &'a mut Vec<u8>,
     at: &'a mut Position,
     emit: F,
@@ -404,7 +417,11 @@ impl<F: FnMut(Position, &[u8]) -> Result<bool>> Collect<'_, F> {
         // The fingerprint covers the bytes before the position, which may be shorter than
         // TAIL_BYTES only at the start of the file, where `last` starts empty too.
         self.remember(offset, text);
-        if !self.seen.insert(line_key(text)) || self.remember_only {
+        let key = line_key(text);
+        if self.saved.is_some_and(|s| s.contains(key))
+            || !self.seen.insert(key)
+            || self.remember_only
+        {
             return Ok(true);
         }
         (self.emit)(*self.at, text)
@@ -416,10 +433,18 @@ impl LogTail {
     /// a position the log no longer matches is reported as [`Rewrite::Unknown`] at the first
     /// advance, which then reads the whole log.
     pub fn open(log: WatchedLog, start: Start) -> Result<LogTail> {
+        LogTail::open_saving(log, start, None)
+    }
+
+    /// [`LogTail::open`], counting the lines before the start from the keys saved under
+    /// `cache_dir` when they still hold, and saving them for the next watch when they did not
+    /// or it read more than [`WATCH`]'s `tail_limit` past them.
+    pub fn open_saving(log: WatchedLog, start: Start, cache_dir: Option<&Path>) -> Result<LogTail> {
         let mut tail = LogTail {
             log,
             at: Position::default(),
             seen: LineSet::default(),
+            saved: None,
             stamp: None,
             pending: None,
             last: Vec::new(),
@@ -443,8 +468,46 @@ impl LogTail {
             }
         };
         // No stamp yet: the first advance looks at the file whatever its size and time.
-        tail.read(until, true, &mut |_, _| Ok(true))?;
+        match cache_dir {
+            Some(cache) => tail.read_before_start(cache, until)?,
+            None => tail.read(until, true, &mut |_, _| Ok(true))?,
+        }
         Ok(tail)
+    }
+
+    /// Counts the lines up to `until` (the end: `None`) as seen, from the saved keys and the
+    /// bytes after them, and saves the keys when that read was long.
+    fn read_before_start(&mut self, cache: &Path, until: Option<u64>) -> Result<()> {
+        let path = self.log.path.clone();
+        let io = |e| io_error(&path, e);
+        let state = LogState::observe(cache, &path).map_err(io)?;
+        let saved = seen_lines::load(cache, &path, &state);
+        let had_keys = saved.is_some();
+        if let Some(saved) = saved
+            && until.is_none_or(|end| saved.coverage.covered <= end)
+            && saved.coverage.covered > 0
+        {
+            let mut file = File::open(&path).map_err(io)?;
+            (self.at, self.last) = bytes_before(&mut file, saved.coverage.covered).map_err(io)?;
+            self.saved = Some(saved);
+        }
+        let from = self.at.offset;
+        self.read(until, true, &mut |_, _| Ok(true))?;
+        let long = self.at.offset - from > WATCH.tail_limit;
+        // Keys that cover bytes read after the log was observed would prove nothing.
+        if (long || !had_keys) && self.at.offset > 0 && self.at.offset <= state.len {
+            let mut keys = self.saved.take().map(|s| s.keys).unwrap_or_default();
+            keys.extend(self.seen.drain());
+            keys.sort_unstable();
+            keys.dedup();
+            let saved = SeenLines {
+                coverage: Coverage::of(&path, &state, self.at.offset),
+                keys,
+            };
+            seen_lines::save(cache, &path, &saved);
+            self.saved = Some(saved);
+        }
+        Ok(())
     }
 
     /// Where the reader stands now.
@@ -482,6 +545,7 @@ impl LogTail {
         let from = self.at.offset;
         let mut sink = Collect {
             seen: &mut self.seen,
+            saved: self.saved.as_ref(),
             last: &mut self.last,
             at: &mut self.at,
             emit,
@@ -662,6 +726,56 @@ mod tests {
         assert_eq!(drain(&mut again), (vec!["{\"d\":4}".to_string()], vec![]));
         let mut all = LogTail::open(l, Start::Beginning).unwrap();
         assert_eq!(drain(&mut all).0.len(), 4);
+    }
+
+    #[test]
+    fn a_tail_starts_from_saved_keys_and_reads_only_what_came_after() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        let l = log(dir.path());
+        append(&l.path, "{\"a\":1}\n");
+        let after_a = end_position(&l.path).unwrap();
+        append(&l.path, "{\"b\":2}\n");
+        let open = |start| LogTail::open_saving(l.clone(), start, Some(&cache)).unwrap();
+        // The first watch reads the log and saves its keys.
+        let first = open(Start::End);
+        assert!(first.seen.is_empty());
+        assert_eq!(first.saved.as_ref().unwrap().keys.len(), 2);
+        assert!(seen_lines::file_path(&cache, &l.path).is_file());
+
+        // The next reads only what came after them, and gives what comes after its start.
+        append(&l.path, "{\"c\":3}\n");
+        let mut next = open(Start::End);
+        assert_eq!(next.saved.as_ref().unwrap().keys.len(), 2);
+        assert_eq!(next.seen.len(), 1);
+        assert_eq!(next.position(), end_position(&l.path).unwrap());
+        append(&l.path, "{\"d\":4}\n{\"a\":1}\n");
+        // A line seen before the start (here a repeat of the first) counts once, as ever.
+        assert_eq!(drain(&mut next), (vec!["{\"d\":4}".to_string()], vec![]));
+
+        // A cursor before the saved keys' end cannot use them: the log is read to it.
+        let mut from_cursor = open(Start::At(after_a));
+        assert!(from_cursor.saved.is_none());
+        assert_eq!(from_cursor.seen.len(), 1);
+        assert_eq!(
+            drain(&mut from_cursor).0,
+            vec!["{\"b\":2}", "{\"c\":3}", "{\"d\":4}"]
+        );
+        // One at or after it starts from them.
+        let from_end = open(Start::At(next.position()));
+        assert!(from_end.saved.is_some());
+
+        // A log rewritten under the saved keys is read whole, and its keys saved anew.
+        std::fs::write(&l.path, "{\"a\":1}\n{\"x\":9}\n").unwrap();
+        let mut rewritten = open(Start::End);
+        assert_eq!(rewritten.saved.as_ref().unwrap().keys.len(), 2);
+        // Back to a log with a line this watch never saw: it is given after the resync.
+        std::fs::write(&l.path, "{\"a\":1}\n{\"b\":2}\n{\"x\":9}\n").unwrap();
+        settle(&l.path);
+        assert_eq!(
+            drain(&mut rewritten),
+            (vec!["{\"b\":2}".to_string()], vec![Rewrite::Rewritten])
+        );
     }
 
     #[test]
