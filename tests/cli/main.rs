@@ -69,3 +69,4 @@ mod tokens;
 mod transports;
 mod verify;
 mod watch;
+mod watch_start;

@@ -14,13 +14,13 @@ use crate::git::{git, in_dir, publish_and_clone};
 use crate::harness::Env;
 
 /// `relay watch ARGS --json` running in `dir`, its events arriving on a channel.
-struct Running {
+pub(crate) struct Running {
     child: Child,
-    events: Receiver<Value>,
+    pub(crate) events: Receiver<Value>,
 }
 
 impl Running {
-    fn start(env: &Env, dir: &Path, args: &[&str]) -> Running {
+    pub(crate) fn start(env: &Env, dir: &Path, args: &[&str]) -> Running {
         let mut child = env
             .command(&[&["watch", "--json"], args].concat())
             .current_dir(dir)
@@ -42,7 +42,7 @@ impl Running {
     }
 
     /// The next event; a watch that says nothing for 20 s has failed.
-    fn next(&self) -> Value {
+    pub(crate) fn next(&self) -> Value {
         self.events
             .recv_timeout(Duration::from_secs(20))
             .expect("an event within 20 s")
@@ -56,11 +56,11 @@ impl Drop for Running {
     }
 }
 
-fn kinds(events: &[Value]) -> Vec<&str> {
+pub(crate) fn kinds(events: &[Value]) -> Vec<&str> {
     events.iter().map(|e| e["kind"].as_str().unwrap()).collect()
 }
 
-fn titles(events: &[Value]) -> Vec<&str> {
+pub(crate) fn titles(events: &[Value]) -> Vec<&str> {
     events
         .iter()
         .filter(|e| e["kind"] == "package")

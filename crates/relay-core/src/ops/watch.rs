@@ -240,7 +240,7 @@ impl Watch {
                 (Since::Now, true) => Start::End,
                 _ => Start::Beginning,
             };
-            let tail = LogTail::open(log, start)?;
+            let tail = LogTail::open_saving(log, start, Some(&store.layout().cache_dir()))?;
             self.cursor.set(&tail.log.name, tail.position());
             self.tails.push(tail);
         }

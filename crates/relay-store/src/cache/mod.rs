@@ -5,8 +5,8 @@
 //! the index); a log changed any other way (a checkout, a merge, a repair) is indexed again.
 //! Deleting `cache/` only costs the time to rebuild.
 //!
-//! A new derived index (the vector index is one; watch cursors will be another) gets its own
-//! file here and its own [`Index`] below, and follows the same coverage rule.
+//! A new derived index (the vector index is one; the lines a watch starts after another) gets
+//! its own file here and its own [`Index`] below, and follows the same coverage rule.
 
 pub mod catalog;
 pub(crate) mod coverage;
@@ -15,6 +15,7 @@ pub mod file_hashes;
 mod indexes;
 pub mod lite;
 pub mod packages;
+pub(crate) mod seen_lines;
 pub mod summary;
 pub mod terms;
 pub mod types;
@@ -94,6 +95,15 @@ pub const FILE_HASHES: Index = Index {
     tail_limit: 0,
 };
 
+/// The keys of the lines before a watch's start in each log (`seen_lines.rs`), so a watch
+/// starts without reading every log. Its `tail_limit` is what a watch reads past the saved
+/// keys before it saves them again.
+pub const WATCH: Index = Index {
+    name: "watch",
+    format: 1,
+    tail_limit: 1 << 20,
+};
+
 /// The one 64-bit hash of `cache/` (FNV-1a): of package ids ([`id_key`]), of the fact
 /// index's (subject, predicate) keys, and of the stems while the package index is built. Its
 /// values are stored in index files (tables are sorted by them), so changing it means bumping
@@ -156,7 +166,8 @@ impl std::hash::Hasher for KeyHasher {
 
 /// Removes every file under `cache_dir` made from the bytes of `log`, a package log (its
 /// package index, vectors, types and status summary) or a project's fact log (its fact index, which keeps a
-/// copy of the current facts' lines), and the log's witness entry. `relay purge` calls it
+/// copy of the current facts' lines), the keys of its lines a watch saved, and the log's
+/// witness entry. `relay purge` calls it
 /// for each log it rewrites, so that no copy or trace of a purged line stays in `cache/`; the
 /// next read builds what it needs from the log as it is now.
 pub fn forget_log(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
@@ -182,6 +193,7 @@ pub fn forget_log(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
             _ => {}
         }
     }
+    seen_lines::remove(cache_dir, log)?;
     witness::forget(cache_dir, log);
     Ok(())
 }

@@ -4,22 +4,26 @@
 //! text. [`LogTail`] tells a log that grew from one that was rewritten under the reader (a
 //! checkout, a merge, a quarantine by `verify --fix`) and, after a rewrite, hands over only
 //! the lines it has not handed over before, so a reader is told of the rewrite and is neither
-//! given a gap nor, within one watch, a repeat.
+//! given a gap nor, within one watch, a repeat. The lines before a tail's start are counted
+//! as seen from keys saved under `cache/` when the log still begins with the bytes they cover
+//! ([`crate::cache::seen_lines`]), so a watch on a large store reads only what is new since.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::fs::File;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-
-use super::Store;
-use super::cache::Fnv;
-use super::log::{LineSink, LogReader};
+use crate::Store;
+use crate::cache::seen_lines::{self, SeenLines};
+use crate::cache::witness::LogState;
+use crate::cache::{Fnv, WATCH, coverage::Coverage};
+use crate::log::{LineSink, LogReader};
 use relay_wire::error::{Error, Result};
+
+mod cursor;
+pub use cursor::Cursor;
 
 /// What kind of record a log holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -135,14 +139,20 @@ fn fingerprint(bytes: &[u8]) -> u32 {
 
 /// The position at `offset` in `file`, whose fingerprint is read from the file.
 fn position_in(file: &mut File, offset: u64) -> std::io::Result<Position> {
+    Ok(bytes_before(file, offset)?.0)
+}
+
+/// The position at `offset` in `file`, and the bytes before it that its fingerprint covers.
+fn bytes_before(file: &mut File, offset: u64) -> std::io::Result<(Position, Vec<u8>)> {
     let start = offset.saturating_sub(TAIL_BYTES as u64);
     let mut buf = vec![0; (offset - start) as usize];
     file.seek(SeekFrom::Start(start))?;
     file.read_exact(&mut buf)?;
-    Ok(Position {
+    let at = Position {
         offset,
         tail: fingerprint(&buf),
-    })
+    };
+    Ok((at, buf))
 }
 
 /// The position after the last whole line of the log at `path` (0 when there is none), read
@@ -173,98 +183,6 @@ pub fn end_position(path: &Path) -> Result<Position> {
         end = start;
     };
     position_in(&mut file, after_newline).map_err(|e| io_error(path, e))
-}
-
-/// The positions of a watch in each log it covers, as text that survives restarts. A log is
-/// named by a 32-bit key of its name; a log the cursor does not name is read from its start
-/// (it appeared after the cursor was taken).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Cursor(BTreeMap<u32, Position>);
-
-const CURSOR_PREFIX: &str = "w1.";
-
-fn name_key(name: &str) -> u32 {
-    fingerprint(name.as_bytes())
-}
-
-impl Cursor {
-    pub fn get(&self, name: &str) -> Option<Position> {
-        self.0.get(&name_key(name)).copied()
-    }
-
-    pub fn set(&mut self, name: &str, at: Position) {
-        self.0.insert(name_key(name), at);
-    }
-
-    /// The opaque text: a version tag, then base64url of (key, offset as LEB128, fingerprint)
-    /// per log.
-    pub fn encode(&self) -> String {
-        let mut bytes = Vec::with_capacity(self.0.len() * 12);
-        for (key, at) in &self.0 {
-            bytes.extend_from_slice(&key.to_le_bytes());
-            let mut n = at.offset;
-            loop {
-                let low = (n & 0x7f) as u8;
-                n >>= 7;
-                if n == 0 {
-                    bytes.push(low);
-                    break;
-                }
-                bytes.push(low | 0x80);
-            }
-            bytes.extend_from_slice(&at.tail.to_le_bytes());
-        }
-        format!("{CURSOR_PREFIX}{}", URL_SAFE_NO_PAD.encode(bytes))
-    }
-
-    /// Reads [`Cursor::encode`]'s text back; anything else is `invalid_input`.
-    pub fn decode(text: &str) -> Result<Cursor> {
-        let bad = || {
-            Error::InvalidInput(format!(
-                "`{}` is not a watch cursor: give the `cursor` of an event that `relay watch --json` printed, or `now` or `beginning`",
-                shorten(text)
-            ))
-        };
-        let body = text.strip_prefix(CURSOR_PREFIX).ok_or_else(bad)?;
-        let bytes = URL_SAFE_NO_PAD.decode(body).map_err(|_| bad())?;
-        let mut map = BTreeMap::new();
-        let mut rest = &bytes[..];
-        while !rest.is_empty() {
-            let (key, after) = rest.split_first_chunk::<4>().ok_or_else(bad)?;
-            rest = after;
-            let mut offset = 0u64;
-            let mut shift = 0;
-            loop {
-                let (&b, after) = rest.split_first().ok_or_else(bad)?;
-                rest = after;
-                if shift > 63 {
-                    return Err(bad());
-                }
-                offset |= u64::from(b & 0x7f) << shift;
-                shift += 7;
-                if b & 0x80 == 0 {
-                    break;
-                }
-            }
-            let (tail, after) = rest.split_first_chunk::<4>().ok_or_else(bad)?;
-            rest = after;
-            map.insert(
-                u32::from_le_bytes(*key),
-                Position {
-                    offset,
-                    tail: u32::from_le_bytes(*tail),
-                },
-            );
-        }
-        Ok(Cursor(map))
-    }
-}
-
-fn shorten(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
 }
 
 /// A hasher for keys that are already hashes.
@@ -343,7 +261,9 @@ pub enum Start {
 pub struct LogTail {
     pub log: WatchedLog,
     at: Position,
+    /// The lines seen: those in `saved` and those in `seen`.
     seen: LineSet,
+    saved: Option<SeenLines>,
     stamp: Option<(u64, SystemTime)>,
     /// A rewrite found when the tail was opened, reported at the first [`LogTail::advance`].
     pending: Option<Rewrite>,
@@ -365,6 +285,7 @@ const GONE_AFTER: Duration = Duration::from_millis(300);
 /// What a [`LineSink`] for [`LogTail`] collects: each new line's key and end.
 struct Collect<'a, F> {
     seen: &'a mut LineSet,
+    saved: Option<&'a SeenLines>,
     last: &'a mut Vec<u8>,
     at: &'a mut Position,
     emit: F,
@@ -404,7 +325,11 @@ impl<F: FnMut(Position, &[u8]) -> Result<bool>> Collect<'_, F> {
         // The fingerprint covers the bytes before the position, which may be shorter than
         // TAIL_BYTES only at the start of the file, where `last` starts empty too.
         self.remember(offset, text);
-        if !self.seen.insert(line_key(text)) || self.remember_only {
+        let key = line_key(text);
+        if self.saved.is_some_and(|s| s.contains(key))
+            || !self.seen.insert(key)
+            || self.remember_only
+        {
             return Ok(true);
         }
         (self.emit)(*self.at, text)
@@ -416,10 +341,18 @@ impl LogTail {
     /// a position the log no longer matches is reported as [`Rewrite::Unknown`] at the first
     /// advance, which then reads the whole log.
     pub fn open(log: WatchedLog, start: Start) -> Result<LogTail> {
+        LogTail::open_saving(log, start, None)
+    }
+
+    /// [`LogTail::open`], counting the lines before the start from the keys saved under
+    /// `cache_dir` when they still hold, and saving them for the next watch when they did not
+    /// or it read more than [`WATCH`]'s `tail_limit` past them.
+    pub fn open_saving(log: WatchedLog, start: Start, cache_dir: Option<&Path>) -> Result<LogTail> {
         let mut tail = LogTail {
             log,
             at: Position::default(),
             seen: LineSet::default(),
+            saved: None,
             stamp: None,
             pending: None,
             last: Vec::new(),
@@ -443,8 +376,46 @@ impl LogTail {
             }
         };
         // No stamp yet: the first advance looks at the file whatever its size and time.
-        tail.read(until, true, &mut |_, _| Ok(true))?;
+        match cache_dir {
+            Some(cache) => tail.read_before_start(cache, until)?,
+            None => tail.read(until, true, &mut |_, _| Ok(true))?,
+        }
         Ok(tail)
+    }
+
+    /// Counts the lines up to `until` (the end: `None`) as seen, from the saved keys and the
+    /// bytes after them, and saves the keys when that read was long.
+    fn read_before_start(&mut self, cache: &Path, until: Option<u64>) -> Result<()> {
+        let path = self.log.path.clone();
+        let io = |e| io_error(&path, e);
+        let state = LogState::observe(cache, &path).map_err(io)?;
+        let saved = seen_lines::load(cache, &path, &state);
+        let had_keys = saved.is_some();
+        if let Some(saved) = saved
+            && until.is_none_or(|end| saved.coverage.covered <= end)
+            && saved.coverage.covered > 0
+        {
+            let mut file = File::open(&path).map_err(io)?;
+            (self.at, self.last) = bytes_before(&mut file, saved.coverage.covered).map_err(io)?;
+            self.saved = Some(saved);
+        }
+        let from = self.at.offset;
+        self.read(until, true, &mut |_, _| Ok(true))?;
+        let long = self.at.offset - from > WATCH.tail_limit;
+        // Keys that cover bytes read after the log was observed would prove nothing.
+        if (long || !had_keys) && self.at.offset > 0 && self.at.offset <= state.len {
+            let mut keys = self.saved.take().map(|s| s.keys).unwrap_or_default();
+            keys.extend(self.seen.drain());
+            keys.sort_unstable();
+            keys.dedup();
+            let saved = SeenLines {
+                coverage: Coverage::of(&path, &state, self.at.offset),
+                keys,
+            };
+            seen_lines::save(cache, &path, &saved);
+            self.saved = Some(saved);
+        }
+        Ok(())
     }
 
     /// Where the reader stands now.
@@ -482,6 +453,7 @@ impl LogTail {
         let from = self.at.offset;
         let mut sink = Collect {
             seen: &mut self.seen,
+            saved: self.saved.as_ref(),
             last: &mut self.last,
             at: &mut self.at,
             emit,
@@ -622,26 +594,6 @@ mod tests {
     }
 
     #[test]
-    fn a_cursor_round_trips_and_rejects_other_text() {
-        let mut c = Cursor::default();
-        c.set(
-            "projects/p/facts.ndjson",
-            Position {
-                offset: 1 << 40,
-                tail: 7,
-            },
-        );
-        c.set("projects.ndjson", Position { offset: 0, tail: 0 });
-        let text = c.encode();
-        assert!(text.starts_with("w1."));
-        assert_eq!(Cursor::decode(&text).unwrap(), c);
-        for bad in ["", "now", "w1.!!", "w1.AAAA", &text[..text.len() - 2]] {
-            let err = Cursor::decode(bad).unwrap_err();
-            assert_eq!(err.code(), "invalid_input", "{bad}");
-        }
-    }
-
-    #[test]
     fn a_tail_hands_over_new_whole_lines_once() {
         let dir = tempfile::tempdir().unwrap();
         let l = log(dir.path());
@@ -662,6 +614,56 @@ mod tests {
         assert_eq!(drain(&mut again), (vec!["{\"d\":4}".to_string()], vec![]));
         let mut all = LogTail::open(l, Start::Beginning).unwrap();
         assert_eq!(drain(&mut all).0.len(), 4);
+    }
+
+    #[test]
+    fn a_tail_starts_from_saved_keys_and_reads_only_what_came_after() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        let l = log(dir.path());
+        append(&l.path, "{\"a\":1}\n");
+        let after_a = end_position(&l.path).unwrap();
+        append(&l.path, "{\"b\":2}\n");
+        let open = |start| LogTail::open_saving(l.clone(), start, Some(&cache)).unwrap();
+        // The first watch reads the log and saves its keys.
+        let first = open(Start::End);
+        assert!(first.seen.is_empty());
+        assert_eq!(first.saved.as_ref().unwrap().keys.len(), 2);
+        assert!(seen_lines::file_path(&cache, &l.path).is_file());
+
+        // The next reads only what came after them, and gives what comes after its start.
+        append(&l.path, "{\"c\":3}\n");
+        let mut next = open(Start::End);
+        assert_eq!(next.saved.as_ref().unwrap().keys.len(), 2);
+        assert_eq!(next.seen.len(), 1);
+        assert_eq!(next.position(), end_position(&l.path).unwrap());
+        append(&l.path, "{\"d\":4}\n{\"a\":1}\n");
+        // A line seen before the start (here a repeat of the first) counts once, as ever.
+        assert_eq!(drain(&mut next), (vec!["{\"d\":4}".to_string()], vec![]));
+
+        // A cursor before the saved keys' end cannot use them: the log is read to it.
+        let mut from_cursor = open(Start::At(after_a));
+        assert!(from_cursor.saved.is_none());
+        assert_eq!(from_cursor.seen.len(), 1);
+        assert_eq!(
+            drain(&mut from_cursor).0,
+            vec!["{\"b\":2}", "{\"c\":3}", "{\"d\":4}"]
+        );
+        // One at or after it starts from them.
+        let from_end = open(Start::At(next.position()));
+        assert!(from_end.saved.is_some());
+
+        // A log rewritten under the saved keys is read whole, and its keys saved anew.
+        std::fs::write(&l.path, "{\"a\":1}\n{\"x\":9}\n").unwrap();
+        let mut rewritten = open(Start::End);
+        assert_eq!(rewritten.saved.as_ref().unwrap().keys.len(), 2);
+        // Back to a log with a line this watch never saw: it is given after the resync.
+        std::fs::write(&l.path, "{\"a\":1}\n{\"b\":2}\n{\"x\":9}\n").unwrap();
+        settle(&l.path);
+        assert_eq!(
+            drain(&mut rewritten),
+            (vec!["{\"b\":2}".to_string()], vec![Rewrite::Rewritten])
+        );
     }
 
     #[test]
