@@ -6,6 +6,18 @@
 //! A bounded client: it stops by itself. Run it through `scripts/bench-serve.sh`, or:
 //!
 //!   cargo build --release && cargo run --release --example load -- target/release/relay [CLIENTS] [SECONDS]
+//!
+//! With `--store DIR`, the mixed run of issue 41 instead ([`mixed`]): against an existing
+//! store (a copy: it writes), writers deposit while readers pull the latest, search, pull by
+//! id and list facts, all at once, for a set time; it prints p50/p99 per operation and the
+//! rate per 10 s window, then checks every acknowledged deposit is in the logs and `relay
+//! verify` passes:
+//!
+//!   cargo run --release --example load -- target/release/relay --store DIR [--project P]
+//!       [--writers 16] [--readers 4] [--seconds 60]
+
+#[path = "load/mixed.rs"]
+mod mixed;
 
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
@@ -164,6 +176,9 @@ fn stored_ids(store: &Path) -> HashSet<String> {
 }
 
 fn main() {
+    if std::env::args().any(|a| a == "--store") {
+        return mixed::main();
+    }
     let mut args = std::env::args().skip(1);
     let bin = PathBuf::from(
         args.next()

@@ -225,7 +225,15 @@ impl Store {
     /// package log's or a signatures file's lines go to its mirror in the queue instead.
     pub fn append(&self, path: &Path, bytes: &[u8]) -> Result<()> {
         let path = &*self.append_target(path);
-        let before = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        let before = std::fs::metadata(path);
+        if self.config.search_index()
+            && let Ok(m) = &before
+        {
+            // Readers meanwhile read only the lines added, while this append syncs.
+            let before = cache::witness::Identity::of(m);
+            cache::witness::begin_append(&self.layout.cache_dir(), path, &before, bytes);
+        }
+        let before = before.map(|m| m.len()).unwrap_or(0);
         let appended = log::append(path, bytes, self.config.fsync())?;
         if self.config.search_index() {
             // Keep what the cache knows of the log's content current, so the next read need

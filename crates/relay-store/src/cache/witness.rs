@@ -10,7 +10,12 @@
 //! witness file: it extends ([`Sum::then`]), so the fingerprint of a prefix can be checked
 //! against the whole from the bytes after the prefix alone, and nobody who cannot read
 //! `cache/` can make two different logs agree. One witness file per project folder,
-//! `cache/logs-v1/<folder>.json`, written by rename; losing an update only costs a re-read.
+//! `cache/logs-v1/<folder>.json`, written by rename under a lock file beside it, so that two
+//! writers of one witness file (a reader that fingerprinted a log, a writer that appended to
+//! another) never lose each other's entry. An entry describing a log as it is now is never
+//! replaced by one a slower reader took of the same state, and a writer that finds no entry
+//! to extend fingerprints its log once itself: under a steady stream of appends, no reader
+//! could ever note an entry old enough to trust, and every read would read the whole log.
 
 use std::collections::BTreeMap;
 use std::fs::{File, Metadata};
@@ -178,7 +183,24 @@ struct Entry {
     /// Whether relay itself set the file's modification time to a fine clock reading after
     /// its write ([`record_append`]): no later write by anyone else can give it that time.
     exact: bool,
+    /// The append relay began to the log this entry describes ([`begin_append`]): until it
+    /// is recorded, the log grown in place by exactly its bytes is this one with them after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    growing: Option<Growing>,
 }
+
+/// An append under way: when it began, and the length and fingerprint of its bytes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Growing {
+    began: (i64, i64),
+    len: u64,
+    sum: Sum,
+}
+
+/// How long after relay began an append the log, grown in place, is taken for the log it
+/// appended to (the writer records the append well within it; one that died meanwhile leaves
+/// the log to be read in full again after it).
+const GROWING_TRUST: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// How far file timestamps may lag a write: the kernel stamps files from a clock that ticks
 /// every few milliseconds, and some file systems keep whole seconds only.
@@ -208,7 +230,27 @@ impl Entry {
             sum,
             noted: now(),
             exact,
+            growing: None,
         }
+    }
+
+    /// The state of the log with `identity`, when it is the log this entry describes grown
+    /// by the append relay began not long ago and has not recorded yet (the writer is syncing
+    /// it, say): the same file, with the append's bytes, read back, after what it held.
+    fn grown(&self, log: &Path, base: u64, identity: &Identity) -> Option<LogState> {
+        let g = self.growing.as_ref()?;
+        let recent = nanos(now()).saturating_sub(nanos(g.began)) < GROWING_TRUST.as_nanos() as i64;
+        let from = self.identity.len;
+        let grown = identity.len == from + g.len && self.identity.same_file(identity);
+        if !(recent && self.exact && grown) {
+            return None;
+        }
+        (hash_range(log, base, from, identity.len).ok()? == g.sum).then(|| LogState {
+            len: identity.len,
+            sum: self.sum.then(base, g.sum, g.len),
+            base,
+            identity: identity.clone(),
+        })
     }
 
     /// Whether a file with `identity` is the file this entry describes. As in git's racy
@@ -257,6 +299,22 @@ fn load(path: &Path) -> Option<WitnessFile> {
         .filter(|w| w.base > 1 && w.base < MODULUS)
 }
 
+/// Locks the lock file beside the witness file `path` until the returned file is dropped
+/// (`None` when it cannot be locked: the update goes ahead unlocked, as before locks were
+/// taken, at worst losing an entry, which costs a re-read).
+fn lock_beside(path: &Path) -> Option<File> {
+    let mut name = path.file_name()?.to_os_string();
+    name.push(".lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path.with_file_name(name))
+        .ok()?;
+    file.lock().ok()?;
+    Some(file)
+}
+
 /// The witness files this process has parsed, by path, with the identity each file had: a
 /// read of many months parses its project's file once. Every entry is a true statement about
 /// some state of a log, so even an outdated copy can only cost a re-read, never a wrong answer.
@@ -298,6 +356,12 @@ fn new_base() -> u64 {
 /// cannot be written only costs a re-read later.
 fn update(cache_dir: &Path, log: &Path, change: impl FnOnce(&mut WitnessFile, &str)) {
     let (path, key) = slot(cache_dir, log);
+    let Some(dir) = path.parent() else { return };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    // Read, change and replace under the file's lock: a change made in between would be lost.
+    let _locked = lock_beside(&path);
     let mut w = load(&path).unwrap_or_else(|| WitnessFile {
         base: new_base(),
         logs: BTreeMap::new(),
@@ -306,10 +370,6 @@ fn update(cache_dir: &Path, log: &Path, change: impl FnOnce(&mut WitnessFile, &s
     let Ok(bytes) = serde_json::to_vec(&w) else {
         return;
     };
-    let Some(dir) = path.parent() else { return };
-    if std::fs::create_dir_all(dir).is_err() {
-        return;
-    }
     let tmp = dir.join(format!(
         ".{key_file}.{pid}-{r}",
         key_file = path
@@ -324,6 +384,33 @@ fn update(cache_dir: &Path, log: &Path, change: impl FnOnce(&mut WitnessFile, &s
     }
 }
 
+/// Notes what a read found: the log with `identity` has the fingerprint `sum` under `base`
+/// (`known`: the base came from the witness file, rather than drawn for a new one). Left
+/// undone when what was read is outdated (the log grew meanwhile), or when an entry noted
+/// meanwhile already describes the log (a writer's: it may extend that one, and not this one,
+/// noted close to the write).
+fn note_read(
+    cache_dir: &Path,
+    log: &Path,
+    (base, known): (u64, bool),
+    identity: Identity,
+    sum: Sum,
+) {
+    update(cache_dir, log, |w, key| {
+        if w.base != base && known {
+            return; // another process started the file afresh: leave it be
+        }
+        let now = std::fs::metadata(log).map(|m| Identity::of(&m));
+        let current = now.as_ref().ok().filter(|now| **now == identity);
+        if current.is_none_or(|now| w.logs.get(key).is_some_and(|e| e.describes(now))) {
+            return;
+        }
+        w.base = base;
+        w.logs
+            .insert(key.to_string(), Entry::new(identity, sum, false));
+    });
+}
+
 /// A log as it stood when observed: its first `len` bytes have the fingerprint `sum` under
 /// `base`.
 #[derive(Debug, Clone)]
@@ -334,6 +421,19 @@ pub struct LogState {
     identity: Identity,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// The bytes of logs this thread has read to fingerprint them (what the tests count).
+    static HASHED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many bytes of logs the calling thread has read to fingerprint them so far: a read
+/// that trusts its witness adds nothing.
+#[cfg(test)]
+pub fn bytes_hashed_on_this_thread() -> u64 {
+    HASHED.with(std::cell::Cell::get)
+}
+
 /// Hashes `len` bytes of `file` from where it stands.
 fn hash_reader(file: impl Read, base: u64, len: u64) -> std::io::Result<(Sum, u64)> {
     let mut h = Hasher::new(base);
@@ -342,6 +442,8 @@ fn hash_reader(file: impl Read, base: u64, len: u64) -> std::io::Result<(Sum, u6
     let mut read = 0;
     loop {
         let n = reader.read(&mut buf)?;
+        #[cfg(test)]
+        HASHED.with(|c| c.set(c.get() + n as u64));
         if n == 0 {
             return Ok((h.finish(), read));
         }
@@ -415,6 +517,11 @@ impl LogState {
         if let Some(state) = known(identity.clone()) {
             return Ok(state); // (replaced by one it describes since the stat)
         }
+        if let Some(w) = &witness
+            && let Some(grown) = (w.logs.get(&key)).and_then(|e| e.grown(log, w.base, &identity))
+        {
+            return Ok(grown);
+        }
         let base = witness.as_ref().map_or_else(new_base, |w| w.base);
         let (sum, read) = hash_reader(&file, base, identity.len)?;
         let state = LogState {
@@ -425,15 +532,7 @@ impl LogState {
         };
         let after = Identity::of(&file.metadata()?);
         if read == identity.len && after == identity {
-            let known_base = witness.is_some();
-            update(cache_dir, log, |w, key| {
-                if w.base != base && known_base {
-                    return; // another process started the file afresh: leave it be
-                }
-                w.base = base;
-                w.logs
-                    .insert(key.to_string(), Entry::new(identity, sum, false));
-            });
+            note_read(cache_dir, log, (base, witness.is_some()), identity, sum);
         }
         Ok(state)
     }
@@ -487,6 +586,33 @@ pub struct Appended<'a> {
     pub bytes: &'a [u8],
 }
 
+/// Notes that relay, holding the log's lock, begins an append to `log`, whose identity is
+/// `before`: until the append is recorded ([`record_append`]), a reader that finds the log
+/// grown reads only what was added ([`Entry::grown`]), not the whole log again.
+pub fn begin_append(cache_dir: &Path, log: &Path, before: &Identity, bytes: &[u8]) {
+    let (path, key) = slot(cache_dir, log);
+    let Some(base) = load_shared(&path)
+        .filter(|w| (w.logs.get(&key)).is_some_and(|e| e.exact && e.describes(before)))
+        .map(|w| w.base)
+    else {
+        return;
+    };
+    let mut h = Hasher::new(base);
+    h.update(bytes);
+    let growing = Growing {
+        began: now(),
+        len: bytes.len() as u64,
+        sum: h.finish(),
+    };
+    update(cache_dir, log, |w, key| {
+        if w.base == base
+            && let Some(e) = w.logs.get_mut(key).filter(|e| e.identity == *before)
+        {
+            e.growing = Some(growing);
+        }
+    });
+}
+
 /// Keeps the witness of `log` current after relay appended to it: when the log was, before
 /// the append, the file its entry describes, the new fingerprint extends the old one by the
 /// bytes written; otherwise the entry is dropped (the next read fingerprints the log anew).
@@ -512,14 +638,15 @@ pub fn record_append(cache_dir: &Path, log: &Path, appended: &Appended) {
                 )
             })
         }
-        Some(_) => None,
         None if appended.before.len == 0 => {
             let mut h = Hasher::new(w.base);
             h.update(appended.bytes);
             (appended.bytes.len() as u64 == appended.after.len)
                 .then(|| Entry::new(appended.after.clone(), h.finish(), true))
         }
-        None => return,
+        // No entry to extend: the writer (who holds the log's lock) fingerprints the log as
+        // it left it, once, rather than leave every later read to do so.
+        Some(_) | None => rehash_after(log, w.base, &appended.after),
     };
     let base = w.base;
     update(cache_dir, log, |w, key| {
@@ -533,97 +660,15 @@ pub fn record_append(cache_dir: &Path, log: &Path, appended: &Appended) {
     });
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn naive(base: u64, bytes: &[u8]) -> Sum {
-        Sum(bytes
-            .iter()
-            .fold(0, |s, &b| add(mul(s, base), u64::from(b) + 1)))
-    }
-
-    #[test]
-    fn the_fast_hash_is_the_polynomial_and_extends() {
-        let base = 0x0123_4567_89ab_cdef;
-        let text: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
-        for cut in [0, 1, 7, 8, 9, 63, 500, 999, 1000] {
-            let mut h = Hasher::new(base);
-            h.update(&text[..cut]);
-            assert_eq!(h.finish(), naive(base, &text[..cut]), "prefix {cut}");
-            let mut t = Hasher::new(base);
-            t.update(&text[cut..]);
-            let joined = h.finish().then(base, t.finish(), (text.len() - cut) as u64);
-            assert_eq!(joined, naive(base, &text), "split at {cut}");
-        }
-        // Zero bytes count, and so does order.
-        assert_ne!(naive(base, b"\0"), naive(base, b""));
-        assert_ne!(naive(base, b"ab"), naive(base, b"ba"));
-    }
-
-    #[test]
-    fn a_log_is_known_by_identity_and_read_again_when_replaced() {
-        let dir = tempfile::tempdir().unwrap();
-        let cache = dir.path().join("cache");
-        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
-        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
-        std::fs::write(&log, b"{\"a\":1}\n{\"b\":2}\n").unwrap();
-        let first = LogState::observe(&cache, &log).unwrap();
-        assert_eq!(first.len, 16);
-        assert!(cache.join("logs-v1/p.json").is_file());
-        let again = LogState::observe(&cache, &log).unwrap();
-        assert_eq!((again.sum, again.base), (first.sum, first.base));
-        // The same length, other content, the same first and last bytes: a replacement.
-        std::fs::remove_file(&log).unwrap();
-        std::fs::write(&log, b"{\"b\":2}\n{\"a\":1}\n").unwrap();
-        let swapped = LogState::observe(&cache, &log).unwrap();
-        assert_eq!(swapped.len, 16);
-        assert_ne!(swapped.sum, first.sum);
-        assert!(
-            !swapped
-                .has_prefix(&log, 8, naive(first.base, b"{\"a\":1}\n"))
-                .unwrap()
-        );
-        assert!(
-            swapped
-                .has_prefix(&log, 8, naive(first.base, b"{\"b\":2}\n"))
-                .unwrap()
-        );
-    }
-
-    #[test]
-    fn an_append_recorded_keeps_the_fingerprint_without_a_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let cache = dir.path().join("cache");
-        let log = dir.path().join("projects/p/facts.ndjson");
-        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
-        std::fs::write(&log, b"{\"a\":1}\n").unwrap();
-        let s = LogState::observe(&cache, &log).unwrap();
-        // The file was written just now, so its entry is not trusted yet (another write in
-        // the same clock tick would leave the same identity); as a second later, it is.
-        let before = Identity::of(&std::fs::metadata(&log).unwrap());
-        let w = load(&cache.join("logs-v1/p.json")).unwrap();
-        assert!(!w.logs["facts.ndjson"].describes(&before));
-        update(&cache, &log, |w, key| {
-            w.logs.get_mut(key).unwrap().noted.0 += 1;
-        });
-        let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
-        std::io::Write::write_all(&mut f, b"{\"c\":3}\n").unwrap();
-        let after = Identity::of(&std::fs::metadata(&log).unwrap());
-        record_append(
-            &cache,
-            &log,
-            &Appended {
-                before,
-                after: after.clone(),
-                bytes: b"{\"c\":3}\n",
-            },
-        );
-        let w = load(&cache.join("logs-v1/p.json")).unwrap();
-        let e = &w.logs["facts.ndjson"];
-        assert_eq!(e.identity, after);
-        assert_eq!(e.sum, naive(s.base, b"{\"a\":1}\n{\"c\":3}\n"));
-        let grown = LogState::observe(&cache, &log).unwrap();
-        assert!(grown.has_prefix(&log, 8, s.sum).unwrap());
-    }
+/// The entry of `log`, just appended to by relay and now with the identity `after`, from a
+/// read of the whole log; none when the log changed during the read.
+fn rehash_after(log: &Path, base: u64, after: &Identity) -> Option<Entry> {
+    let file = File::open(log).ok()?;
+    let (sum, read) = hash_reader(&file, base, after.len).ok()?;
+    let unchanged = file.metadata().is_ok_and(|m| Identity::of(&m) == *after);
+    (read == after.len && unchanged).then(|| Entry::new(after.clone(), sum, true))
 }
+
+#[cfg(test)]
+#[path = "witness/tests.rs"]
+mod tests;
