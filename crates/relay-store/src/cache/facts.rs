@@ -164,6 +164,16 @@ fn for_lines(
 /// Complete lines with their offsets.
 type Lines = Vec<(u64, Vec<u8>)>;
 
+/// What [`Store::each_key_facts`] hands one key's facts to: an iterator it may read as far as
+/// it needs.
+pub type EachKey<'a> = dyn FnMut(&mut dyn Iterator<Item = Result<Fact>>) -> Result<()> + 'a;
+
+/// A key (subject, predicate) with the (offset, length) of its facts' lines, in chain order.
+type KeyLines = (String, String, Vec<(u64, usize)>);
+
+/// A fact at its current version, with its line's offset and length.
+type Placed = (Fact, u64, usize);
+
 /// The lines from `from` on (a short tail), and how many of them are not facts.
 fn lines_from(path: &Path, from: u64) -> std::io::Result<(Lines, u64)> {
     let (mut out, mut damaged) = (Vec::new(), 0);
@@ -200,12 +210,12 @@ impl FactIndex {
         let file = File::open(path)?;
         let mut current = Vec::new();
         let mut listed: Vec<(String, String, u64)> = Vec::new();
-        let mut keyed: Vec<(String, String, Vec<(u64, usize)>)> = Vec::new();
+        let mut keyed: Vec<KeyLines> = Vec::new();
         let (mut ids, mut open) = (0, 0);
         for group in keys.chunk_by(|a, b| a.0 == b.0) {
             // Per fact id: its current version and that version's line. A key hash shared by
             // two keys only puts both keys' facts together; each key still has its own best.
-            let mut by_id: BTreeMap<String, (Fact, u64, usize)> = BTreeMap::new();
+            let mut by_id: BTreeMap<String, Placed> = BTreeMap::new();
             for &(_, offset) in group {
                 let line = line_at(&file, offset)?;
                 let Some(f) = parse_fact(&line) else {
@@ -221,7 +231,7 @@ impl FactIndex {
             }
             ids += by_id.len() as u64;
             // Each key's facts in chain order; its last is current unless it ended.
-            let mut of_key: HashMap<(&str, &str), Vec<&(Fact, u64, usize)>> = HashMap::new();
+            let mut of_key: HashMap<(&str, &str), Vec<&Placed>> = HashMap::new();
             for entry in by_id.values() {
                 let f = &entry.0;
                 of_key
@@ -418,7 +428,7 @@ fn tail_keys_before(
     touched: &mut BTreeMap<(String, String), Vec<Fact>>,
     before: Option<&(String, String)>,
     wanted: &dyn Fn(&str, &str) -> bool,
-    each: &mut dyn FnMut(&mut dyn Iterator<Item = Result<Fact>>) -> Result<()>,
+    each: &mut EachKey<'_>,
 ) -> Result<()> {
     while let Some(entry) = touched.first_entry() {
         if before.is_some_and(|b| entry.key() >= b) {
@@ -642,7 +652,7 @@ impl Store {
         project_id: &str,
         subject: Option<&str>,
         predicate: Option<&str>,
-        each: &mut dyn FnMut(&mut dyn Iterator<Item = Result<Fact>>) -> Result<()>,
+        each: &mut EachKey<'_>,
     ) -> Result<bool> {
         let Some(Indexed { index, log, tail }) = self.indexed(project_id)? else {
             return Ok(false);
