@@ -68,8 +68,8 @@ if ! hyperfine --help | grep -q -- '--output'; then
   exit 2
 fi
 
-echo "# building relay and the generator (release)"
-cargo build --release --quiet --bin relay --example gen_corpus
+echo "# building relay, the generator and the load clients (release)"
+cargo build --release --quiet --bin relay --example gen_corpus --example watch_start --example load
 relay=$repo/target/release/relay
 gen=$repo/target/release/examples/gen_corpus
 commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.toml || echo '+local changes')"
@@ -481,6 +481,24 @@ op checkout_reordered "-w 0 -r 5" \
 "$relay" search memory leak --limit 5 --json > /dev/null
 
 if selected orient_budget; then orient_budget; fi
+
+# watch start-up: from launch to printing the first record appended after it (a deposit every
+# 20 ms until one is printed), relay (and BENCH_BEFORE) side by side; the first run of each,
+# not counted, saves what its next start reads.
+if selected watch_start; then
+  echo "## watch_start"
+  "$repo/target/release/examples/watch_start" "$store" "$relay" ${BENCH_BEFORE:+"$BENCH_BEFORE"} \
+    --project bench --runs 5 | tee "$res/watch-start.md"
+fi
+
+# relay serve under load: 16 writers and 4 readers (pull --latest, search, pull by id, facts)
+# for 60 s on this store; p50/p99 per operation and the rate per 10 s window. It writes into
+# the store (so it runs last), then checks every acknowledged deposit and runs relay verify.
+if selected http_load; then
+  echo "## http_load"
+  "$repo/target/release/examples/load" "$relay" --store "$store" --writers 16 --readers 4 \
+    --seconds 60 | tee "$res/http-load.md"
+fi
 
 # ---------------------------------------------------------------------------------------------
 cache_bytes=$(bytes_of .relay/cache 2> /dev/null || echo 0)

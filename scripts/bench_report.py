@@ -188,6 +188,15 @@ def main():
     )
     print()
     print(f"Missed: {', '.join(misses)}." if misses else "Every target met.")
+    for name, title in [("watch-start.md", "relay watch start-up (target ≤ 200 ms)"),
+                        ("http-load.md", "relay serve, 16 writers and 4 readers for 60 s "
+                                         "(target p99 ≤ 100 ms, rate flat)")]:
+        extra = res / name
+        if extra.is_file():
+            print()
+            print(f"#### {title}")
+            print()
+            print(extra.read_text().rstrip())
 
 
 if __name__ == "__main__":

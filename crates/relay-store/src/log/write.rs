@@ -134,13 +134,21 @@ pub fn write_atomic_with(
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+    // A temporary name of this call's own, created new: two threads of one process (a server
+    // rebuilding one month's index on two requests) sharing one name wrote one file through
+    // two handles, and one could write on into the file the other had renamed into place.
     let tmp = dir.join(format!(
-        ".{}.tmp-{}",
+        ".{}.tmp-{}-{}",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
-        std::process::id()
+        std::process::id(),
+        relay_wire::ids::random_below(1 << 30)
     ));
     let result = (|| {
-        let mut f = std::io::BufWriter::with_capacity(1 << 16, File::create(&tmp)?);
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        let mut f = std::io::BufWriter::with_capacity(1 << 16, file);
         write(&mut f)?;
         let f = f.into_inner().map_err(|e| e.into_error())?;
         f.sync_all()?;
@@ -199,6 +207,25 @@ mod tests {
     use super::*;
     use crate::log::read::test_support::collect;
     use crate::log::{Diagnostics, WarningKind};
+
+    #[test]
+    fn two_atomic_writes_of_one_file_at_once_never_share_a_temporary_file() {
+        // The inner write stands for a second thread writing the same file meanwhile: each
+        // lands whole, and the last rename wins.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("index.idx");
+        write_atomic_with(&path, |outer| {
+            outer.write_all(b"LONGER-")?;
+            write_atomic_with(&path, |inner| inner.write_all(b"short"))
+                .map_err(|e| std::io::Error::other(e.to_string()))?;
+            assert_eq!(std::fs::read(&path)?, b"short");
+            outer.write_all(b"CONTENT")
+        })
+        .unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"LONGER-CONTENT");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary file is left behind");
+    }
 
     #[test]
     fn append_after_a_torn_line_starts_a_new_line() {

@@ -215,11 +215,32 @@ pub(super) fn lookup_id(mut open: OpenIndex, id: &str) -> std::io::Result<Option
     };
     let mut fixed = [0u8; 32];
     read_at(&mut open.file, open.body, &mut fixed)?;
-    let n_docs = u32::from_le_bytes(fixed[..4].try_into().unwrap_or_default()) as u64;
-    let file_len = open.file.metadata()?.len();
-    let Some(table) = file_len.checked_sub(n_docs * ID_ENTRY_BYTES as u64) else {
+    let mut counts = Fields(&fixed);
+    let (Some(n_docs), Some(n_terms), Some(n_postings), Some(ids_len), Some(stems_len)) = (
+        counts.u32().map(u64::from),
+        counts.u32().map(u64::from),
+        counts.u64(),
+        counts.u64(),
+        counts.u64(),
+    ) else {
         return Ok(None);
     };
+    // A file of another length than its counts give is damaged (or two writes mixed): its
+    // id table is not where the counts put it, and a lookup there could miss a package.
+    let tables = [
+        n_docs.checked_mul(DOC_BYTES as u64),
+        n_terms.checked_mul(DICT_BYTES as u64),
+        Some(ids_len),
+        Some(stems_len),
+        n_postings.checked_mul(POSTING_BYTES as u64),
+        n_docs.checked_mul(ID_ENTRY_BYTES as u64),
+    ];
+    let expected = (tables.iter()).try_fold(open.body + 32, |at, len| at.checked_add((*len)?));
+    let file_len = open.file.metadata()?.len();
+    if expected != Some(file_len) {
+        return Ok(None);
+    }
+    let table = file_len - n_docs * ID_ENTRY_BYTES as u64;
     let key = id_key(id);
     let mut entry = |i: u64| -> std::io::Result<(u64, u32)> {
         let mut raw = [0u8; ID_ENTRY_BYTES];

@@ -585,6 +585,35 @@ mod tests {
         assert_eq!(query(&cache, &log, &stems).unwrap().postings[0].len(), 8);
     }
 
+    #[test]
+    fn an_index_file_two_writes_mixed_never_hides_a_package_from_a_lookup_by_id() {
+        // What two threads writing one temporary file left: an older index's bytes over a
+        // newer one's, with the newer one's tail (its id table's last entries) after them.
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let lines: Vec<String> = (0..20)
+            .map(|i| line(&format!("pkg_{i:02}"), "A title"))
+            .collect();
+        let cache = dir.path().join("cache");
+        std::fs::write(&log, lines[..10].concat()).unwrap();
+        load_or_build(&cache, &log).unwrap();
+        let older = std::fs::read(index_path(&cache, &log)).unwrap();
+        std::fs::write(&log, lines.concat()).unwrap();
+        std::fs::remove_file(index_path(&cache, &log)).unwrap();
+        load_or_build(&cache, &log).unwrap();
+        let newer = std::fs::read(index_path(&cache, &log)).unwrap();
+        assert!(older.len() < newer.len());
+        let mixed = [&older[..], &newer[older.len()..]].concat();
+        let mut at = 0u64;
+        for (i, l) in lines.iter().enumerate() {
+            std::fs::write(index_path(&cache, &log), &mixed).unwrap();
+            let id = format!("pkg_{i:02}");
+            assert_eq!(find_id(&cache, &log, &id).unwrap(), Some(vec![at]), "{id}");
+            at += l.len() as u64;
+        }
+    }
+
     /// The bytes of the log the saved index of `log` covers.
     fn saved_coverage(cache: &Path, log: &Path) -> u64 {
         let (header, _) = read(&index_path(cache, log)).unwrap().unwrap();
