@@ -245,7 +245,7 @@ if [ -n "$only" ]; then
 fi
 
 # The sizes of the files a command reads or writes, for MB/s.
-bytes_of() { find "$@" -type f -printf '%s\n' | awk '{s += $1} END {print s + 0}'; }
+bytes_of() { find -L "$@" -type f -printf '%s\n' | awk '{s += $1} END {print s + 0}'; }
 store_bytes() {
   bytes_of "$store/.relay" -path "$store/.relay/cache" -prune -o -path "$store/.relay/local" -prune -o
 }
@@ -525,7 +525,7 @@ jq -n \
     bytes: {stream: ($stream_bytes | tonumber), store: ($store_bytes | tonumber),
             cache: ($cache_bytes | tonumber), export: ($export_bytes | tonumber),
             sqlite: ($sqlite_bytes | tonumber)},
-    queries: ($queries | split("\n") | map(select(. != "") | split("|") | {(.[0]): .[1]}) | add),
+    queries: ($queries | split("\n") | map(select(. != "") | split("~") | {(.[0]): .[1]}) | add),
     package: $pkg, fact_key: $fact_key, corpus: $corpus}' > "$res/meta.json"
 
 python3 "$repo/scripts/bench_report.py" "$res" > "$res/report.md"

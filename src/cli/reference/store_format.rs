@@ -5,7 +5,9 @@
 use std::path::Path;
 
 use super::markdown::{code, table, text};
-use relay_store::cache::{self, FACTS, FILE_HASHES, Index, PACKAGES, SUMMARY, TYPES, VECTORS};
+use relay_store::cache::{
+    self, FACTS, FILE_HASHES, Index, PACKAGES, SUMMARY, TYPES, VECTORS, WATCH,
+};
 use relay_store::layout::{
     self, CACHE_DIR, LOCAL_DIR, PACKAGES_DIR, PROJECTS_DIR, STORE_DIR, encode_project_dir,
 };
@@ -194,6 +196,13 @@ pub fn page() -> String {
             ),
             code(&folder(&SUMMARY)),
             SUMMARY.format.to_string(),
+        ],
+        vec![
+            text(
+                "Where a watch starts: the keys of the lines of each log a watch has read, with the fingerprint of the bytes they cover, per log",
+            ),
+            code(&folder(&WATCH)),
+            WATCH.format.to_string(),
         ],
         vec![
             text(
