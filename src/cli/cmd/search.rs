@@ -18,8 +18,9 @@ use relay_core::search::{query, rank};
 ///
 /// Keyword search (--mode keyword) matches words and their inflections (a search for "leaking"
 /// finds "leak", "timezones" finds "timezone"); "quoted phrases" must appear word for word;
-/// a word ending in * matches every word it starts ('deploy*' finds "deployment"; quote it
-/// from the shell). It ranks with BM25 over the title (weight 3), decisions, open questions, handoff note and
+/// a word ending in * matches every word whose stem starts with it ('deploy*' finds
+/// "deployment"; 'leaki*' does not find "leaking", whose stem is "leak"; quote it from the
+/// shell). It ranks with BM25 over the title (weight 3), decisions, open questions, handoff note and
 /// tags (2), and the description and Markdown body (1), nudged by significance and recency. A
 /// query that matches nothing prints nothing and exits 0.
 ///

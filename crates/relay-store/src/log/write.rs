@@ -143,11 +143,13 @@ pub fn write_atomic_with(
         std::process::id(),
         relay_wire::ids::random_below(1 << 30)
     ));
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
+    // (Only a temporary file this call created is removed on failure.)
     let result = (|| {
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
         let mut f = std::io::BufWriter::with_capacity(1 << 16, file);
         write(&mut f)?;
         let f = f.into_inner().map_err(|e| e.into_error())?;

@@ -299,9 +299,12 @@ pub(super) fn read_partial(
     let Some(OpenIndex { file, header, body }) = open_valid(path, log, state)? else {
         return Ok(None);
     };
-    // SAFETY: relay replaces index files by rename and never writes one in place, so the
-    // mapped bytes do not change under the map; every table's bounds are checked against the
-    // map's length before it is used, so a file cut short by hand is read as damaged.
+    // SAFETY: relay replaces index files by rename (each write through a temporary file of
+    // its own) and never writes one in place, so the mapped bytes do not change under the
+    // map; every table's bounds are checked against the map's length before it is used, so a
+    // file cut short before it is opened is read as damaged. (A tool truncating an index
+    // file in place while a search has it mapped would end that search with SIGBUS: the
+    // cache is relay's, and nothing else writes it.)
     let map = Arc::new(unsafe { memmap2::Mmap::map(&file) }?);
     let Some(tables) = Tables::locate(&map, body as usize) else {
         return Ok(None);
@@ -335,8 +338,9 @@ pub(super) fn read_partial(
     };
     // The postings of one dictionary entry, each checked to name a document of the index.
     let list_of = |post_off: usize, count: usize| -> Option<Vec<(u32, f32)>> {
-        let raw =
-            postings_bytes.get(post_off * POSTING_BYTES..(post_off + count) * POSTING_BYTES)?;
+        let start = post_off.checked_mul(POSTING_BYTES)?;
+        let end = post_off.checked_add(count)?.checked_mul(POSTING_BYTES)?;
+        let raw = postings_bytes.get(start..end)?;
         raw.chunks_exact(POSTING_BYTES)
             .map(|c| {
                 let mut p = Fields(c);
