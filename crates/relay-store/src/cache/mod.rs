@@ -128,6 +128,14 @@ impl std::hash::Hasher for Fnv {
     }
 }
 
+/// Removes a derived file; one already gone is fine (the next read builds it again).
+pub(crate) fn remove_derived(path: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
 /// A stable 64-bit key of a package id ([`Fnv`]): what the package index's id table is sorted
 /// by, and what readers group a package's versions by before comparing the ids themselves.
 pub fn id_key(id: &str) -> u64 {

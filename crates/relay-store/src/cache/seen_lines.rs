@@ -117,10 +117,7 @@ pub fn save(cache_dir: &Path, log: &Path, seen: &SeenLines) {
 /// Removes the saved keys of `log` (a log rewritten by `relay purge`: the keys are a trace
 /// of its lines).
 pub fn remove(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
-    match std::fs::remove_file(file_path(cache_dir, log)) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-        _ => Ok(()),
-    }
+    super::remove_derived(&file_path(cache_dir, log))
 }
 
 #[cfg(test)]

@@ -218,8 +218,5 @@ pub fn check(store: &Store, log: &Path) -> Result<super::Check> {
 
 /// Removes the summary file of `log`; the next status counts the month again.
 pub fn remove(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
-    match std::fs::remove_file(file_path(cache_dir, log)) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-        _ => Ok(()),
-    }
+    super::remove_derived(&file_path(cache_dir, log))
 }

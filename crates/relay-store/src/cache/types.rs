@@ -139,10 +139,7 @@ pub fn check(cache_dir: &Path, log: &Path) -> std::io::Result<super::Check> {
 
 /// Removes the types file of `log`; the next read of lessons or checkpoints builds it.
 pub fn remove(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
-    match std::fs::remove_file(file_path(cache_dir, log)) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-        _ => Ok(()),
-    }
+    super::remove_derived(&file_path(cache_dir, log))
 }
 
 #[cfg(test)]
