@@ -66,7 +66,7 @@ fn escape(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::search::query::parse;
     use crate::search::rank::analyze_texts;
@@ -114,13 +114,7 @@ mod tests {
         let seps = [" ", ", ", "\n", "\t", " — ", "\"", "\\", "/", "-"];
         let q = parse(r#""retries the budget""#);
         let f = PhraseFilter::of(&q).unwrap();
-        let mut seed = 7u64;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut next = draws(7);
         let mut hits = 0;
         for _ in 0..3000 {
             let mut text = String::new();
@@ -135,5 +129,16 @@ mod tests {
             }
         }
         assert!(hits > 10, "the test drew {hits} lines holding the phrase");
+    }
+
+    /// Numbers drawn from `seed` (a linear congruential generator): each call gives one below
+    /// its argument. Tests that draw random texts use it, so that a failure repeats.
+    pub(crate) fn draws(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        }
     }
 }

@@ -17,6 +17,7 @@ use crate::search::{Query, parse, rank, scan};
 use relay_store::Store;
 use relay_store::cache::lite::LiteLine;
 use relay_store::cache::packages::{QueryView, hash_prefix};
+use relay_store::cache::terms::{ANY_PLACE, Places, may_stand_in_order};
 use relay_store::cache::{Indexes, id_key};
 use relay_store::packages::{StoredPackage, VersionKey};
 use relay_wire::error::Result;
@@ -199,6 +200,8 @@ struct Part {
     /// costs page faults): each document's term weights, and the documents with a term.
     doc_tf: Vec<f32>,
     touched: Vec<u32>,
+    /// Each document's places of the query's terms, when the query has a phrase.
+    doc_places: Vec<Places>,
 }
 
 impl Part {
@@ -246,31 +249,59 @@ fn from_index(
     part: &mut Part,
 ) -> Result<()> {
     let terms = q.terms.len();
-    let (mut tf, mut touched) = (
+    let (mut tf, mut touched, mut places) = (
         std::mem::take(&mut part.doc_tf),
         std::mem::take(&mut part.touched),
+        std::mem::take(&mut part.doc_places),
     );
     tf.clear();
     tf.resize(idx.doc_count() * terms, 0.0);
     touched.clear();
+    // A phrase needs all its words, where they can stand one after another: a document
+    // missing one, or holding them only apart, is no candidate, unread.
+    let phrase_terms: Vec<Vec<Option<usize>>> = (q.phrases.iter())
+        .map(|phrase| {
+            (phrase.iter())
+                .map(|s| q.terms.iter().position(|t| t == s))
+                .collect()
+        })
+        .collect();
+    // With a phrase, the candidates are among the documents of its rarest word's list (docs
+    // ascending); otherwise every document with some term is one.
+    let rarest = (phrase_terms.iter().flatten().flatten())
+        .min_by_key(|&&i| idx.postings.get(i).map_or(0, Vec::len))
+        .copied();
+    let phrased = !q.phrases.is_empty();
+    places.clear();
+    if phrased {
+        places.resize(idx.doc_count() * terms, ANY_PLACE);
+    }
     for (i, list) in idx.postings.iter().enumerate() {
-        for &(doc, count) in list {
+        let list_places = idx.places.get(i).filter(|p| p.len() == list.len());
+        for (k, &(doc, count)) in list.iter().enumerate() {
             let row = doc as usize * terms;
-            if tf[row..row + terms].iter().all(|&x| x == 0.0) {
+            if rarest.is_none() && tf[row..row + terms].iter().all(|&x| x == 0.0) {
                 touched.push(doc);
             }
             tf[row + i] = count;
+            if phrased && let Some(at) = list_places {
+                places[row + i] = at[k];
+            }
         }
     }
-    touched.sort_unstable();
-    // A phrase needs all its words: a document missing one is no candidate, unread.
-    let required: Vec<usize> = q
-        .phrases
-        .iter()
-        .flatten()
-        .filter_map(|s| q.terms.iter().position(|t| t == s))
-        .collect();
-    touched.retain(|&doc| required.iter().all(|&i| tf[doc as usize * terms + i] > 0.0));
+    match rarest.and_then(|i| idx.postings.get(i)) {
+        Some(list) => touched.extend(list.iter().map(|&(doc, _)| doc)),
+        None => touched.sort_unstable(),
+    }
+    touched.retain(|&doc| {
+        let row = doc as usize * terms;
+        phrase_terms.iter().all(|phrase| {
+            phrase.iter().flatten().all(|&i| tf[row + i] > 0.0)
+                && may_stand_in_order(
+                    (phrase.iter()).map(|t| t.map_or(ANY_PLACE, |i| places[row + i])),
+                )
+        })
+    });
     let line_checks = needs_line(q, filter);
     let mut lines = relay_store::log::LinesAt::new(log);
     let mut line = Vec::new();
@@ -284,9 +315,7 @@ fn from_index(
         {
             continue;
         }
-        let Some(id) = idx.doc_id(doc).map(id_key) else {
-            continue;
-        };
+        let id_of = |doc| idx.doc_key(doc);
         let row = doc as usize * terms;
         if line_checks || (d.status == Status::Draft && filter.viewer.may_hide_drafts()) {
             line.clear();
@@ -302,11 +331,13 @@ fn from_index(
             if let Some((c, line_tf)) = read
                 .ok()
                 .and_then(|_| candidate(&line, file, d.offset, q, filter))
+                && let Some(id) = id_of(doc)
             {
                 // The index's id decides, as the line's would (they are the same).
                 part.keep(Candidate { id, ..c }, &line_tf);
             }
         } else {
+            let Some(id) = id_of(doc) else { continue };
             let c = Candidate {
                 id,
                 offset: d.offset,
@@ -323,7 +354,7 @@ fn from_index(
             part.keep(c, &tf[row..row + terms]);
         }
     }
-    (part.doc_tf, part.touched) = (tf, touched);
+    (part.doc_tf, part.touched, part.doc_places) = (tf, touched, places);
     Ok(())
 }
 
@@ -646,5 +677,80 @@ mod tests {
             survivors(&parts),
             vec![(0, 30, 4.0), (1, 0, 6.0), (1, 10, 7.0)]
         );
+    }
+
+    #[test]
+    fn the_place_filter_never_turns_away_a_package_holding_the_phrase() {
+        // Packages of words drawn at random over several fields, lists among them: the index's
+        // places turn documents away unread, and the candidates must still be exactly the
+        // packages whose lines hold the phrase.
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let words = ["memory", "leaks", "leak", "of", "the", "pool", "a"];
+        let mut next = crate::search::phrase_filter::tests::draws(11);
+        let mut text = |n: usize| -> String {
+            (0..n)
+                .map(|_| words[next(words.len())])
+                .collect::<Vec<_>>()
+                .join(if next(3) == 0 { ", " } else { " " })
+        };
+        let mut lines = String::new();
+        for i in 0..600 {
+            let package = serde_json::json!({
+                "package_id": format!("pkg_{i:04}"),
+                "created_at": "2026-01-02T00:00:00Z",
+                "status": "complete",
+                "title": text(3),
+                "decisions_made": [text(2), text(2)],
+                "tags": [text(1), text(1)],
+                "description": text(12),
+                "content_md": text(30),
+            });
+            lines += &serde_json::json!({ "package": package }).to_string();
+            lines.push('\n');
+        }
+        std::fs::write(&log, &lines).unwrap();
+        let cache = dir.path().join("cache");
+        for query in [
+            r#""memory leak""#,
+            r#""leak memory" pool"#,
+            r#""memory of the pool""#,
+        ] {
+            let q = parse(query);
+            let expected: Vec<u64> = (lines.lines())
+                .scan(0u64, |at, line| {
+                    let offset = *at;
+                    *at += line.len() as u64 + 1;
+                    Some((offset, line))
+                })
+                .filter(|(_, line)| {
+                    let p: LiteLine = serde_json::from_str(line).unwrap();
+                    let texts: Vec<_> = rank::FIELDS
+                        .iter()
+                        .map(|(f, _)| p.package.text(f))
+                        .collect();
+                    let fields =
+                        (rank::FIELDS.iter().zip(&texts)).map(|(&(f, w), t)| (f, w, t.as_ref()));
+                    let stats = rank::analyze_texts(fields, &q);
+                    stats.phrases_ok && stats.tf.iter().any(|&t| t > 0.0)
+                })
+                .map(|(offset, _)| offset)
+                .collect();
+            assert!(
+                expected.len() >= 10,
+                "{query}: only {} hold it",
+                expected.len()
+            );
+            let view = relay_store::cache::packages::query(&cache, &log, &q.terms).unwrap();
+            let mut part = Part::default();
+            part.next_log();
+            let filter = Filter::default();
+            let phrases = PhraseFilter::of(&q);
+            from_index(&view, &log, 0, &q, &filter, phrases.as_ref(), &mut part).unwrap();
+            let mut found: Vec<u64> = part.candidates.iter().map(|c| c.offset).collect();
+            found.sort_unstable();
+            assert_eq!(found, expected, "{query}");
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! The package index's file: a JSON header line ([`Header`]: format, coverage, type table,
 //! damaged lines), then little-endian tables: counts, one fixed record per document, the stem
-//! dictionary, the ids, the stems, the postings, and last the id table sorted by
-//! [`crate::cache::id_key`]. Queries and id lookups read the parts they need in place.
+//! dictionary, the ids, the stems, the postings (document, weighted count, places), and last
+//! the id table sorted by [`crate::cache::id_key`]. Queries and id lookups read the parts
+//! they need in place.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
@@ -12,7 +13,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::region::Region;
-use super::{Doc, MonthIndex, QueryView};
+use super::{Doc, MonthIndex, QueryView, StemPostings};
 use crate::cache::PACKAGES;
 use crate::cache::coverage::Coverage;
 use crate::cache::id_key;
@@ -21,9 +22,17 @@ use crate::cache::witness::LogState;
 use relay_wire::Status;
 
 const FORMAT: u32 = PACKAGES.format;
-pub(super) const DOC_BYTES: usize = 41;
+pub(super) const DOC_BYTES: usize = 49;
+/// Where in a document record its id key ([`id_key`]) lies: a query tells a package's
+/// versions apart by it without reading the id itself.
+pub(super) const DOC_KEY_AT: usize = 41;
 const DICT_BYTES: usize = 20;
+/// One posting: the document (u32), the stem's weighted count in it (u16: the field weights
+/// are whole numbers) and its places ([`terms::Places`], u16).
 const POSTING_BYTES: usize = 8;
+/// The greatest weighted count a posting holds; a greater one is stored as this (BM25 has long
+/// saturated by then), and the index built in memory saturates alike, so both rank the same.
+pub(super) const MAX_STORED_COUNT: f32 = u16::MAX as f32;
 /// One entry of the id table: a 64-bit key of the package id, and the document.
 const ID_ENTRY_BYTES: usize = 12;
 
@@ -78,13 +87,13 @@ fn write_body(
     out: &mut dyn std::io::Write,
     header: &[u8],
     index: &MonthIndex,
-    stems: &[(&str, &[(u32, f32)])],
+    stems: &[StemPostings],
 ) -> std::io::Result<()> {
     out.write_all(header)?;
     out.write_all(b"\n")?;
-    let n_postings: usize = stems.iter().map(|(_, list)| list.len()).sum();
+    let n_postings: usize = stems.iter().map(|s| s.postings.len()).sum();
     let ids_len: usize = index.docs.iter().map(|d| d.id.len()).sum();
-    let stems_len: usize = stems.iter().map(|(s, _)| s.len()).sum();
+    let stems_len: usize = stems.iter().map(|s| s.stem.len()).sum();
     out.write_all(&(index.docs.len() as u32).to_le_bytes())?;
     out.write_all(&(stems.len() as u32).to_le_bytes())?;
     out.write_all(&(n_postings as u64).to_le_bytes())?;
@@ -98,26 +107,27 @@ fn write_body(
         id_off += d.id.len() as u32;
     }
     let (mut stem_off, mut post_off) = (0u32, 0u64);
-    for (s, list) in stems {
-        let count = list.len();
+    for s in stems {
+        let count = s.postings.len();
         out.write_all(&stem_off.to_le_bytes())?;
-        out.write_all(&(s.len() as u16).to_le_bytes())?;
+        out.write_all(&(s.stem.len() as u16).to_le_bytes())?;
         out.write_all(&[0u8; 2])?;
         out.write_all(&post_off.to_le_bytes())?;
         out.write_all(&(count as u32).to_le_bytes())?;
-        stem_off += s.len() as u32;
+        stem_off += s.stem.len() as u32;
         post_off += count as u64;
     }
     for d in &index.docs {
         out.write_all(d.id.as_bytes())?;
     }
-    for (s, _) in stems {
-        out.write_all(s.as_bytes())?;
+    for s in stems {
+        out.write_all(s.stem.as_bytes())?;
     }
-    for (_, list) in stems {
-        for (doc, tf) in *list {
+    for s in stems {
+        for (&(doc, tf), places) in s.postings.iter().zip(s.places) {
             out.write_all(&doc.to_le_bytes())?;
-            out.write_all(&tf.to_le_bytes())?;
+            out.write_all(&(tf.clamp(0.0, MAX_STORED_COUNT).round() as u16).to_le_bytes())?;
+            out.write_all(&places.to_le_bytes())?;
         }
     }
     // Last, the id table, sorted by key: a lookup reads a few entries of it in place.
@@ -143,6 +153,7 @@ pub(super) fn encode_doc(out: &mut Vec<u8>, d: &Doc, id_off: u32) {
     out.push(d.significance as u8);
     out.push(status_code(d.status));
     out.push(d.type_code);
+    out.extend(id_key(&d.id).to_le_bytes());
 }
 
 /// Decodes a document record; its id too when `ids` is given.
@@ -337,19 +348,12 @@ pub(super) fn read_partial(
         Some(lo)
     };
     // The postings of one dictionary entry, each checked to name a document of the index.
-    let list_of = |post_off: usize, count: usize| -> Option<Vec<(u32, f32)>> {
+    let list_of = |post_off: usize, count: usize| -> Option<Postings> {
         let start = post_off.checked_mul(POSTING_BYTES)?;
         let end = post_off.checked_add(count)?.checked_mul(POSTING_BYTES)?;
-        let raw = postings_bytes.get(start..end)?;
-        raw.chunks_exact(POSTING_BYTES)
-            .map(|c| {
-                let mut p = Fields(c);
-                let (doc, tf) = (p.u32()?, p.f32()?);
-                ((doc as usize) < tables.n_docs).then_some((doc, tf))
-            })
-            .collect()
+        decode_postings(postings_bytes.get(start..end)?, tables.n_docs)
     };
-    let mut postings = Vec::with_capacity(stems.len());
+    let (mut postings, mut places) = (Vec::with_capacity(stems.len()), Vec::new());
     for term in stems {
         let key = terms::prefix_of(term).unwrap_or(term).as_bytes();
         let Some(first) = lower_bound(key) else {
@@ -372,11 +376,18 @@ pub(super) fn read_partial(
             };
             lists.push(list);
         }
-        postings.push(match lists.len() {
-            0 => Vec::new(),
+        let (list, at) = match lists.len() {
+            0 => Default::default(),
             1 => lists.pop().unwrap_or_default(),
-            _ => terms::merge_postings(lists.iter().map(Vec::as_slice)),
-        });
+            // A prefix term's stems, merged; its places are not kept (phrases hold no prefix).
+            _ => {
+                let merged = terms::merge_postings(lists.iter().map(|(l, _)| l.as_slice()));
+                let any = vec![terms::ANY_PLACE; merged.len()];
+                (merged, any)
+            }
+        };
+        postings.push(list);
+        places.push(at);
     }
     Ok(Some((
         QueryView {
@@ -385,9 +396,30 @@ pub(super) fn read_partial(
             types: header.types,
             damaged: header.damaged > 0,
             postings,
+            places,
         },
         header.coverage.covered,
     )))
+}
+
+/// A posting list: per document its weighted count, and beside it the stem's places there.
+type Postings = (Vec<(u32, f32)>, Vec<terms::Places>);
+
+/// Decodes a run of postings; `None` when one names no document below `n_docs`.
+fn decode_postings(raw: &[u8], n_docs: usize) -> Option<Postings> {
+    let (mut list, mut places) = (Vec::new(), Vec::new());
+    list.reserve_exact(raw.len() / POSTING_BYTES);
+    places.reserve_exact(raw.len() / POSTING_BYTES);
+    for c in raw.chunks_exact(POSTING_BYTES) {
+        let mut p = Fields(c);
+        let (doc, tf, at) = (p.u32()?, p.u16()?, p.u16()?);
+        if doc as usize >= n_docs {
+            return None;
+        }
+        list.push((doc, f32::from(tf)));
+        places.push(at);
+    }
+    Some((list, places))
 }
 
 /// Where the tables of an index file lie in it, each range checked to be inside the file.
@@ -507,18 +539,10 @@ fn parse(bytes: &[u8]) -> Option<(Header, MonthIndex)> {
             .to_string();
         let raw =
             postings_bytes.get(post_off * POSTING_BYTES..(post_off + count) * POSTING_BYTES)?;
-        let list = raw
-            .chunks_exact(POSTING_BYTES)
-            .map(|c| {
-                let mut p = Fields(c);
-                Some((p.u32()?, p.f32()?))
-            })
-            .collect::<Option<Vec<_>>>()?;
-        if list.iter().any(|&(d, _)| d as usize >= index.docs.len()) {
-            return None;
-        }
+        let (list, places) = decode_postings(raw, index.docs.len())?;
         let slot = index.slot(&stem) as usize;
         index.lists[slot] = list;
+        index.places[slot] = places;
     }
     Some((header, index))
 }

@@ -1,5 +1,5 @@
 //! The package index: a disposable inverted index per monthly package log, under
-//! `cache/search-v2/` ([`super::PACKAGES`]). For each stem, the lines that hold it and its
+//! `cache/search-v3/` ([`super::PACKAGES`]). For each stem, the lines that hold it and its
 //! weighted count; for each line, what listings and ranking need (id, version, hash prefix,
 //! status, type, time, significance) and an id table for lookups by package id. It follows
 //! its log by the coverage rule of [`super`]. The file format is in `file.rs`; the stems are
@@ -58,6 +58,8 @@ pub struct MonthIndex {
     terms: HashMap<String, u32, BuildHasherDefault<Fnv>>,
     /// Per stem slot, (doc, weighted count), docs ascending.
     lists: Vec<Vec<(u32, f32)>>,
+    /// Per stem slot, the stem's places in each document of its list ([`terms::Places`]).
+    places: Vec<Vec<terms::Places>>,
     /// Scratch of [`MonthIndex::add_line`], kept between lines so that indexing a word
     /// allocates nothing: the word lowercased, its stem, and the current line's counts by
     /// slot with the slots it touched.
@@ -69,6 +71,7 @@ struct Scratch {
     word: String,
     stem: String,
     counts: Vec<f32>,
+    places: Vec<terms::Places>,
     touched: Vec<u32>,
 }
 
@@ -95,7 +98,7 @@ impl MonthIndex {
             return;
         };
         let doc = self.docs.len() as u32;
-        let mut len = 0.0;
+        let (mut len, mut word_number) = (0.0, 0u32);
         let mut scratch = std::mem::take(&mut self.scratch);
         for &(field, weight) in terms::FIELDS {
             let text = p.text(field);
@@ -109,16 +112,22 @@ impl MonthIndex {
                 let slot = self.slot(&scratch.stem) as usize;
                 if slot >= scratch.counts.len() {
                     scratch.counts.resize(slot + 1, 0.0);
+                    scratch.places.resize(slot + 1, 0);
                 }
                 if scratch.counts[slot] == 0.0 {
                     scratch.touched.push(slot as u32);
                 }
                 scratch.counts[slot] += weight;
+                scratch.places[slot] |= terms::place_of(word_number);
+                word_number = word_number.wrapping_add(1);
             }
         }
         for &slot in &scratch.touched {
-            let tf = std::mem::take(&mut scratch.counts[slot as usize]);
-            self.lists[slot as usize].push((doc, tf));
+            let slot = slot as usize;
+            // Saturated as the index file stores it ([`file::MAX_STORED_COUNT`]).
+            let tf = std::mem::take(&mut scratch.counts[slot]).min(file::MAX_STORED_COUNT);
+            self.lists[slot].push((doc, tf));
+            self.places[slot].push(std::mem::take(&mut scratch.places[slot]));
         }
         scratch.touched.clear();
         self.scratch = scratch;
@@ -177,6 +186,14 @@ impl MonthIndex {
         }
     }
 
+    /// The places of `stem` in each document of its [`MonthIndex::postings`].
+    pub fn places(&self, stem: &str) -> &[terms::Places] {
+        match self.terms.get(stem) {
+            Some(&slot) => &self.places[slot as usize],
+            None => &[],
+        }
+    }
+
     /// The postings of a query term: a stem's own, or for a prefix term ([`terms::prefix_of`])
     /// those of every stem it starts, merged.
     pub fn term_postings(&self, term: &str) -> std::borrow::Cow<'_, [(u32, f32)]> {
@@ -190,6 +207,18 @@ impl MonthIndex {
         }
     }
 
+    /// The places of a query term in each document of its [`MonthIndex::term_postings`]: a
+    /// prefix term's are not kept (phrases hold no prefix words) and may be anywhere.
+    fn term_places(&self, term: &str) -> std::borrow::Cow<'_, [terms::Places]> {
+        match terms::prefix_of(term) {
+            None => std::borrow::Cow::Borrowed(self.places(term)),
+            Some(_) => {
+                let count = self.term_postings(term).len();
+                std::borrow::Cow::Owned(vec![terms::ANY_PLACE; count])
+            }
+        }
+    }
+
     /// The slot of `stem` in `lists`, made on first sight.
     fn slot(&mut self, stem: &str) -> u32 {
         if let Some(&slot) = self.terms.get(stem) {
@@ -198,21 +227,34 @@ impl MonthIndex {
         let slot = self.lists.len() as u32;
         self.terms.insert(stem.to_string(), slot);
         self.lists.push(Vec::new());
+        self.places.push(Vec::new());
         slot
     }
 
-    /// Stems with their postings, by stem.
-    fn sorted_postings(&self) -> Vec<(&str, &[(u32, f32)])> {
-        let mut out: Vec<(&str, &[(u32, f32)])> = (self.terms.iter())
-            .map(|(stem, &slot)| (stem.as_str(), self.lists[slot as usize].as_slice()))
-            .filter(|(_, list)| !list.is_empty())
+    /// Stems with their postings and places, by stem.
+    fn sorted_postings(&self) -> Vec<StemPostings<'_>> {
+        let mut out: Vec<StemPostings<'_>> = (self.terms.iter())
+            .map(|(stem, &slot)| StemPostings {
+                stem: stem.as_str(),
+                postings: self.lists[slot as usize].as_slice(),
+                places: self.places[slot as usize].as_slice(),
+            })
+            .filter(|s| !s.postings.is_empty())
             .collect();
-        out.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        out.sort_unstable_by(|a, b| a.stem.cmp(b.stem));
         out
     }
 }
 
-/// Where the index of `log` lives: `cache/search-v2/<project folder>/<month>.idx`.
+/// One stem's entry in an index: its postings, and its places in each of their documents.
+#[derive(Debug, PartialEq)]
+struct StemPostings<'a> {
+    stem: &'a str,
+    postings: &'a [(u32, f32)],
+    places: &'a [terms::Places],
+}
+
+/// Where the index of `log` lives: `cache/search-v3/<project folder>/<month>.idx`.
 pub fn index_path(cache_dir: &Path, log: &Path) -> PathBuf {
     let month = log
         .file_stem()
@@ -310,6 +352,8 @@ pub struct QueryView {
     pub damaged: bool,
     /// Per query stem, its postings.
     pub postings: Vec<Vec<(u32, f32)>>,
+    /// Per query stem, its places in each document of its postings ([`terms::Places`]).
+    pub places: Vec<Vec<terms::Places>>,
 }
 
 impl QueryView {
@@ -332,6 +376,13 @@ impl QueryView {
         std::str::from_utf8(self.ids.get(off..off + len)?).ok()
     }
 
+    /// The id key ([`crate::cache::id_key`]) of document `i`'s package, from its record.
+    pub fn doc_key(&self, i: u32) -> Option<u64> {
+        let at = i as usize * DOC_BYTES + file::DOC_KEY_AT;
+        let raw = self.doc_bytes.get(at..at + 8)?;
+        Some(u64::from_le_bytes(raw.try_into().ok()?))
+    }
+
     /// The package type of document `i`, when the type table holds it.
     pub fn doc_type(&self, d: &Doc) -> Option<&str> {
         self.types.get(usize::from(d.type_code)).map(String::as_str)
@@ -340,6 +391,7 @@ impl QueryView {
     fn from_index(index: &MonthIndex, stems: &[String]) -> QueryView {
         let mut view = QueryView {
             postings: vec![Vec::new(); stems.len()],
+            places: vec![Vec::new(); stems.len()],
             ..QueryView::default()
         };
         view.extend(index, stems);
@@ -366,12 +418,13 @@ impl QueryView {
             encode_doc(self.doc_bytes.to_mut(), &d, self.ids.len() as u32);
             self.ids.to_mut().extend(d.id.as_bytes());
         }
-        for (list, stem) in self.postings.iter_mut().zip(stems) {
+        for ((list, places), stem) in self.postings.iter_mut().zip(&mut self.places).zip(stems) {
             list.extend(
                 more.term_postings(stem)
                     .iter()
                     .map(|&(doc, tf)| (doc + first, tf)),
             );
+            places.extend_from_slice(&more.term_places(stem));
         }
     }
 }
@@ -533,6 +586,7 @@ mod tests {
         assert_eq!(view.doc_count(), 1);
         assert_eq!(view.postings, vec![vec![(0, 3.0)], vec![]]);
         assert_eq!(view.doc_id(0), Some("z"));
+        assert_eq!(view.doc_key(0), Some(crate::cache::id_key("z")));
         assert_eq!(view.doc(0).unwrap().offset, 0);
         // A damaged index file is rebuilt, never trusted.
         std::fs::write(index_path(&cache, &log), b"{\"format\":1}\ngarbage").unwrap();
@@ -566,6 +620,13 @@ mod tests {
         assert_eq!(view.postings[0].len(), 8);
         assert_eq!(view.postings[1], built.postings(&stems[1]));
         assert!(view.postings[2].is_empty());
+        assert_eq!(view.places[0], built.places(&stems[0]));
+        assert_eq!(
+            view.places[0],
+            [terms::place_of(0)].repeat(8),
+            "\"Rare\" is word 0"
+        );
+        assert_eq!(view.places[1].len(), view.postings[1].len());
         for (i, d) in built.docs.iter().enumerate() {
             assert_eq!(view.doc_id(i as u32), Some(d.id.as_str()));
             assert_eq!(view.doc(i as u32).unwrap().offset, d.offset);
@@ -583,6 +644,38 @@ mod tests {
             );
         }
         assert_eq!(query(&cache, &log, &stems).unwrap().postings[0].len(), 8);
+    }
+
+    #[test]
+    fn places_count_every_word_of_every_field_and_survive_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        // Words 0-1 the title, 2-5 the decisions (one list), then the description's 6-24.
+        let filler = ["x"; 16].join(" ");
+        let package = serde_json::json!({"package": {"package_id": "a", "created_at":
+            "2026-01-01T00:00:00Z", "title": "Memory leak", "decisions_made": ["fix it",
+            "memory pool"], "description": format!("leak {filler} memory leak")}});
+        std::fs::write(&log, format!("{package}\n")).unwrap();
+        let cache = dir.path().join("cache");
+        let built = load_or_build(&cache, &log).unwrap();
+        let at = |ns: &[u32]| ns.iter().fold(0, |set, &n| set | terms::place_of(n));
+        assert_eq!(built.places("memory"), [at(&[0, 4, 23])]);
+        assert_eq!(built.places("leak"), [at(&[1, 6, 24])]);
+        let stems = ["memory".to_string(), "leak".to_string(), "x*".to_string()];
+        let view = query(&cache, &log, &stems).unwrap();
+        assert_eq!(
+            view.places[..2],
+            [built.places("memory"), built.places("leak")]
+        );
+        assert_eq!(
+            view.places[2],
+            [terms::ANY_PLACE],
+            "a prefix term's may be anywhere"
+        );
+        // The weighted count is stored whole: the field weights are whole numbers.
+        assert!(terms::FIELDS.iter().all(|&(_, w)| w.fract() == 0.0));
+        assert_eq!(view.postings[0], [(0, 3.0 + 2.0 + 1.0)]);
     }
 
     #[test]
