@@ -226,13 +226,17 @@ impl Store {
     pub fn append(&self, path: &Path, bytes: &[u8]) -> Result<()> {
         let path = &*self.append_target(path);
         let before = std::fs::metadata(path);
-        if self.config.search_index()
-            && let Ok(m) = &before
-        {
-            // Readers meanwhile read only the lines added, while this append syncs.
-            let before = cache::witness::Identity::of(m);
-            cache::witness::begin_append(&self.layout.cache_dir(), path, &before, bytes);
-        }
+        // Readers in this process meanwhile read only the lines added, while this append
+        // syncs; the announcement ends when it is dropped (after the record, or on failure).
+        let _announced = match &before {
+            Ok(m) if self.config.search_index() => Some(cache::witness::begin_append(
+                &self.layout.cache_dir(),
+                path,
+                &cache::witness::Identity::of(m),
+                bytes,
+            )),
+            _ => None,
+        };
         let before = before.map(|m| m.len()).unwrap_or(0);
         let appended = log::append(path, bytes, self.config.fsync())?;
         if self.config.search_index() {

@@ -174,6 +174,8 @@ impl Identity {
 }
 
 /// One log's entry: its identity when `sum` was its fingerprint, and when that was noted.
+/// (Files written before appends were announced in memory may hold a `growing` field too:
+/// unknown fields are ignored.)
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Entry {
     identity: Identity,
@@ -183,22 +185,42 @@ struct Entry {
     /// Whether relay itself set the file's modification time to a fine clock reading after
     /// its write ([`record_append`]): no later write by anyone else can give it that time.
     exact: bool,
-    /// The append relay began to the log this entry describes ([`begin_append`]): until it
-    /// is recorded, the log grown in place by exactly its bytes is this one with them after.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    growing: Option<Growing>,
 }
 
-/// An append under way: when it began, and the length and fingerprint of its bytes.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// An append under way in this process ([`begin_append`]): the log's identity before it, the
+/// length and fingerprint of its bytes under the witness base `base`, and when it began.
+#[derive(Debug, Clone)]
 struct Growing {
-    began: (i64, i64),
+    token: u64,
+    before: Identity,
+    base: u64,
     len: u64,
     sum: Sum,
+    began: std::time::Instant,
+}
+
+/// The appends under way in this process, by log path. They live in memory, not in the
+/// witness file, so that an append writes that file once ([`record_append`]): the readers
+/// they serve are the ones that share the writer's process (`relay serve`'s request threads
+/// reading while another request deposits). A reader in another process that finds a log
+/// grown by an append still syncing reads the whole log once instead: correct, only slower,
+/// and only within the writer's fsync.
+static ANNOUNCED: std::sync::Mutex<BTreeMap<PathBuf, Growing>> =
+    std::sync::Mutex::new(BTreeMap::new());
+
+/// Tells apart the announcements of successive appends to one log.
+static ANNOUNCEMENTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn announced() -> std::sync::MutexGuard<'static, BTreeMap<PathBuf, Growing>> {
+    // Every announcement is checked against the log before it is trusted: one left by a
+    // thread that panicked is as good as any.
+    ANNOUNCED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// How long after relay began an append the log, grown in place, is taken for the log it
-/// appended to (the writer records the append well within it; one that died meanwhile leaves
+/// appended to (the writer records the append well within it; one stalled meanwhile leaves
 /// the log to be read in full again after it).
 const GROWING_TRUST: std::time::Duration = std::time::Duration::from_secs(10);
 
@@ -230,27 +252,7 @@ impl Entry {
             sum,
             noted: now(),
             exact,
-            growing: None,
         }
-    }
-
-    /// The state of the log with `identity`, when it is the log this entry describes grown
-    /// by the append relay began not long ago and has not recorded yet (the writer is syncing
-    /// it, say): the same file, with the append's bytes, read back, after what it held.
-    fn grown(&self, log: &Path, base: u64, identity: &Identity) -> Option<LogState> {
-        let g = self.growing.as_ref()?;
-        let recent = nanos(now()).saturating_sub(nanos(g.began)) < GROWING_TRUST.as_nanos() as i64;
-        let from = self.identity.len;
-        let grown = identity.len == from + g.len && self.identity.same_file(identity);
-        if !(recent && self.exact && grown) {
-            return None;
-        }
-        (hash_range(log, base, from, identity.len).ok()? == g.sum).then(|| LogState {
-            len: identity.len,
-            sum: self.sum.then(base, g.sum, g.len),
-            base,
-            identity: identity.clone(),
-        })
     }
 
     /// Whether a file with `identity` is the file this entry describes. As in git's racy
@@ -356,17 +358,38 @@ fn new_base() -> u64 {
 /// cannot be written only costs a re-read later.
 fn update(cache_dir: &Path, log: &Path, change: impl FnOnce(&mut WitnessFile, &str)) {
     let (path, key) = slot(cache_dir, log);
+    rewrite(&path, &key, true, |w, key| {
+        change(w, key);
+        true
+    });
+}
+
+/// Reads the witness file `path` under its lock, lets `change` change the entry `key`, and
+/// replaces the file when `change` says it changed something. A missing (or unreadable) file
+/// is started afresh when `create`, else left alone.
+fn rewrite(
+    path: &Path,
+    key: &str,
+    create: bool,
+    change: impl FnOnce(&mut WitnessFile, &str) -> bool,
+) {
     let Some(dir) = path.parent() else { return };
-    if std::fs::create_dir_all(dir).is_err() {
+    if create && std::fs::create_dir_all(dir).is_err() {
         return;
     }
     // Read, change and replace under the file's lock: a change made in between would be lost.
-    let _locked = lock_beside(&path);
-    let mut w = load(&path).unwrap_or_else(|| WitnessFile {
-        base: new_base(),
-        logs: BTreeMap::new(),
-    });
-    change(&mut w, &key);
+    let _locked = lock_beside(path);
+    let mut w = match load(path) {
+        Some(w) => w,
+        None if create => WitnessFile {
+            base: new_base(),
+            logs: BTreeMap::new(),
+        },
+        None => return,
+    };
+    if !change(&mut w, key) {
+        return;
+    }
     let Ok(bytes) = serde_json::to_vec(&w) else {
         return;
     };
@@ -379,7 +402,7 @@ fn update(cache_dir: &Path, log: &Path, change: impl FnOnce(&mut WitnessFile, &s
         pid = std::process::id(),
         r = relay_wire::ids::random_below(1 << 30)
     ));
-    if std::fs::write(&tmp, bytes).is_err() || std::fs::rename(&tmp, &path).is_err() {
+    if std::fs::write(&tmp, bytes).is_err() || std::fs::rename(&tmp, path).is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
 }
@@ -518,7 +541,7 @@ impl LogState {
             return Ok(state); // (replaced by one it describes since the stat)
         }
         if let Some(w) = &witness
-            && let Some(grown) = (w.logs.get(&key)).and_then(|e| e.grown(log, w.base, &identity))
+            && let Some(grown) = grown(w, &key, log, &identity)
         {
             return Ok(grown);
         }
@@ -586,78 +609,143 @@ pub struct Appended<'a> {
     pub bytes: &'a [u8],
 }
 
-/// Notes that relay, holding the log's lock, begins an append to `log`, whose identity is
-/// `before`: until the append is recorded ([`record_append`]), a reader that finds the log
-/// grown reads only what was added ([`Entry::grown`]), not the whole log again.
-pub fn begin_append(cache_dir: &Path, log: &Path, before: &Identity, bytes: &[u8]) {
+/// Whether the witness keeps the log `key` (only the logs that have indexes).
+fn witnessed(key: &str) -> bool {
+    key.starts_with("packages/") || key == crate::layout::FACTS_FILE
+}
+
+/// An append [`begin_append`] announced to the readers of this process: it lasts until the
+/// guard is dropped, after the append was recorded or failed.
+#[must_use = "the announcement ends when the guard is dropped"]
+pub struct Announcement {
+    announced: Option<(PathBuf, u64)>,
+}
+
+impl Drop for Announcement {
+    fn drop(&mut self) {
+        if let Some((log, token)) = self.announced.take() {
+            let mut growing = announced();
+            if growing.get(&log).is_some_and(|g| g.token == token) {
+                growing.remove(&log);
+            }
+        }
+    }
+}
+
+/// Announces that relay, holding the log's lock, begins an append of `bytes` to `log`, whose
+/// identity is `before`: until the returned guard is dropped (drop it after
+/// [`record_append`]), a reader in this process that finds the log grown reads only what was
+/// added ([`grown`]), not the whole log again. Nothing is written: readers in other processes
+/// read the whole log once if they come while the append syncs.
+pub fn begin_append(cache_dir: &Path, log: &Path, before: &Identity, bytes: &[u8]) -> Announcement {
+    let none = Announcement { announced: None };
     let (path, key) = slot(cache_dir, log);
+    if !witnessed(&key) {
+        return none;
+    }
     let Some(base) = load_shared(&path)
         .filter(|w| (w.logs.get(&key)).is_some_and(|e| e.exact && e.describes(before)))
         .map(|w| w.base)
     else {
-        return;
+        return none; // no entry to extend: a reader reads the whole log anyway
     };
     let mut h = Hasher::new(base);
     h.update(bytes);
-    let growing = Growing {
-        began: now(),
-        len: bytes.len() as u64,
-        sum: h.finish(),
-    };
-    update(cache_dir, log, |w, key| {
-        if w.base == base
-            && let Some(e) = w.logs.get_mut(key).filter(|e| e.identity == *before)
-        {
-            e.growing = Some(growing);
-        }
-    });
+    let token = ANNOUNCEMENTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    announced().insert(
+        log.to_path_buf(),
+        Growing {
+            token,
+            before: before.clone(),
+            base,
+            len: bytes.len() as u64,
+            sum: h.finish(),
+            began: std::time::Instant::now(),
+        },
+    );
+    Announcement {
+        announced: Some((log.to_path_buf(), token)),
+    }
+}
+
+/// The state of `log`, found with `identity`, when it is the log its entry in `w` describes
+/// grown by the append this process announced and has not recorded yet (the writer is
+/// syncing it, say): the same file, with the append's bytes, read back, after what it held.
+fn grown(w: &WitnessFile, key: &str, log: &Path, identity: &Identity) -> Option<LogState> {
+    let g = announced().get(log).cloned()?;
+    let entry = w.logs.get(key)?;
+    let recent = g.began.elapsed() < GROWING_TRUST;
+    let from = g.before.len;
+    let grown = identity.len == from + g.len && g.before.same_file(identity);
+    let extends = g.base == w.base && entry.exact && entry.describes(&g.before);
+    if !(recent && grown && extends) {
+        return None;
+    }
+    (hash_range(log, w.base, from, identity.len).ok()? == g.sum).then(|| LogState {
+        len: identity.len,
+        sum: entry.sum.then(w.base, g.sum, g.len),
+        base: w.base,
+        identity: identity.clone(),
+    })
 }
 
 /// Keeps the witness of `log` current after relay appended to it: when the log was, before
 /// the append, the file its entry describes, the new fingerprint extends the old one by the
 /// bytes written; otherwise the entry is dropped (the next read fingerprints the log anew).
+/// The witness file is read once, under its lock, and written once.
 pub fn record_append(cache_dir: &Path, log: &Path, appended: &Appended) {
     let (path, key) = slot(cache_dir, log);
-    if !(key.starts_with("packages/") || key == crate::layout::FACTS_FILE) {
-        return; // only the logs that have indexes
+    if !witnessed(&key) {
+        return;
     }
-    let Some(w) = load(&path) else {
-        return; // nothing known yet: the first read fingerprints the log
-    };
-    let known = w.logs.get(&key).cloned();
-    let next = match known {
-        Some(e) if e.describes(&appended.before) => {
+    let written = appended.bytes.len() as u64;
+    let mut unknown_under = None;
+    // (A missing witness file stays missing: nothing is known yet, the first read
+    // fingerprints the log.)
+    rewrite(&path, &key, false, |w, key| {
+        let fingerprint = || {
             let mut h = Hasher::new(w.base);
             h.update(appended.bytes);
-            let len = appended.bytes.len() as u64;
-            (appended.before.len + len == appended.after.len).then(|| {
-                Entry::new(
-                    appended.after.clone(),
-                    e.sum.then(w.base, h.finish(), len),
-                    true,
-                )
-            })
-        }
-        None if appended.before.len == 0 => {
-            let mut h = Hasher::new(w.base);
-            h.update(appended.bytes);
-            (appended.bytes.len() as u64 == appended.after.len)
-                .then(|| Entry::new(appended.after.clone(), h.finish(), true))
-        }
-        // No entry to extend: the writer (who holds the log's lock) fingerprints the log as
-        // it left it, once, rather than leave every later read to do so.
-        Some(_) | None => rehash_after(log, w.base, &appended.after),
-    };
-    let base = w.base;
-    update(cache_dir, log, |w, key| {
-        if w.base != base {
-            return;
-        }
-        match next {
-            Some(e) => w.logs.insert(key.to_string(), e),
-            None => w.logs.remove(key),
+            h.finish()
         };
+        let next = match w.logs.get(key) {
+            Some(e) if e.describes(&appended.before) => {
+                (appended.before.len + written == appended.after.len).then(|| {
+                    let sum = e.sum.then(w.base, fingerprint(), written);
+                    Entry::new(appended.after.clone(), sum, true)
+                })
+            }
+            None if appended.before.len == 0 => (written == appended.after.len)
+                .then(|| Entry::new(appended.after.clone(), fingerprint(), true)),
+            Some(_) | None => {
+                unknown_under = Some(w.base);
+                return false;
+            }
+        };
+        set_entry(w, key, next);
+        true
     });
+    // No entry to extend: the writer (who holds the log's lock) fingerprints the log as it
+    // left it, once, rather than leave every later read to do so; outside the witness's
+    // lock, which other logs' readers and writers take meanwhile.
+    if let Some(base) = unknown_under {
+        let next = rehash_after(log, base, &appended.after);
+        rewrite(&path, &key, false, |w, key| {
+            if w.base != base {
+                return false;
+            }
+            set_entry(w, key, next);
+            true
+        });
+    }
+}
+
+/// Puts `entry` as the entry `key`, or drops the entry when there is none.
+fn set_entry(w: &mut WitnessFile, key: &str, entry: Option<Entry>) {
+    match entry {
+        Some(e) => w.logs.insert(key.to_string(), e),
+        None => w.logs.remove(key),
+    };
 }
 
 /// The entry of `log`, just appended to by relay and now with the identity `after`, from a

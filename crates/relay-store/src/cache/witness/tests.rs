@@ -95,15 +95,32 @@ fn an_append_recorded_keeps_the_fingerprint_without_a_read() {
 /// Appends `line` as relay does, keeping the witness current.
 fn append(cache: &Path, log: &Path, line: &[u8]) {
     let done = crate::log::append(log, line, false).unwrap();
+    record(cache, log, (done.before, done.after), &done.written);
+}
+
+/// Records an append made to `log` as relay does after its sync.
+fn record(cache: &Path, log: &Path, (before, after): (Identity, Identity), bytes: &[u8]) {
     record_append(
         cache,
         log,
         &Appended {
-            before: done.before,
-            after: done.after,
-            bytes: &done.written,
+            before,
+            after,
+            bytes,
         },
     );
+}
+
+/// A month's log of two lines whose witness entry relay's own append wrote, as after a
+/// deposit: the temporary folder, the cache folder and the log.
+fn a_log_relay_appended_to() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let log = dir.path().join("projects/p/packages/2026-01.ndjson");
+    crate::log::append(&log, b"{\"a\":1}\n", false).unwrap();
+    LogState::observe(&cache, &log).unwrap();
+    append(&cache, &log, b"{\"b\":2}\n");
+    (dir, cache, log)
 }
 
 #[test]
@@ -159,14 +176,9 @@ fn a_slow_reader_does_not_replace_the_entry_a_writer_noted_since() {
 
 #[test]
 fn while_an_append_syncs_a_read_reads_only_the_lines_added() {
-    let dir = tempfile::tempdir().unwrap();
-    let cache = dir.path().join("cache");
-    let log = dir.path().join("projects/p/packages/2026-01.ndjson");
-    crate::log::append(&log, b"{\"a\":1}\n", false).unwrap();
-    LogState::observe(&cache, &log).unwrap();
-    append(&cache, &log, b"{\"b\":2}\n");
+    let (_dir, cache, log) = a_log_relay_appended_to();
     let before = Identity::of(&std::fs::metadata(&log).unwrap());
-    begin_append(&cache, &log, &before, b"{\"c\":33}\n");
+    let _announced = begin_append(&cache, &log, &before, b"{\"c\":33}\n");
     // Written, not yet recorded (the writer syncs): the read hashes the new line only.
     crate::log::append(&log, b"{\"c\":33}\n", false).unwrap();
     let hashed = bytes_hashed_on_this_thread();
@@ -181,4 +193,87 @@ fn while_an_append_syncs_a_read_reads_only_the_lines_added() {
     let now = LogState::observe(&cache, &log).unwrap();
     assert!(bytes_hashed_on_this_thread() - hashed >= 25);
     assert_eq!(now.sum, naive(now.base, other));
+}
+
+/// Whether an append to `log` is announced in this process.
+fn is_announced(log: &Path) -> bool {
+    announced().contains_key(log)
+}
+
+#[test]
+fn an_announcement_writes_nothing_and_ends_with_its_guard() {
+    let (_dir, cache, log) = a_log_relay_appended_to();
+    let witness = cache.join("logs-v1/p.json");
+    let identity = || Identity::of(&std::fs::metadata(&witness).unwrap());
+    let written = identity();
+    let before = Identity::of(&std::fs::metadata(&log).unwrap());
+    let announced = begin_append(&cache, &log, &before, b"{\"c\":3}\n");
+    // The announcement is in memory only; the record replaces the file.
+    assert_eq!(identity(), written);
+    assert!(is_announced(&log));
+    append(&cache, &log, b"{\"c\":3}\n");
+    assert_ne!(identity().inode, written.inode);
+    drop(announced);
+    assert!(!is_announced(&log));
+}
+
+#[test]
+fn a_reader_on_another_thread_during_an_announced_append_hashes_only_the_append() {
+    let (_dir, cache, log) = a_log_relay_appended_to();
+    let line = b"{\"c\":3}\n";
+    let before = Identity::of(&std::fs::metadata(&log).unwrap());
+    let announced = begin_append(&cache, &log, &before, line);
+    let done = crate::log::append(&log, line, false).unwrap();
+    // The writer syncs; a request thread of the same process reads.
+    let read = || {
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let state = LogState::observe(&cache, &log).unwrap();
+                (state.sum, bytes_hashed_on_this_thread())
+            })
+            .join()
+            .unwrap()
+        })
+    };
+    let (sum, hashed) = read();
+    assert_eq!(hashed, line.len() as u64);
+    let whole = std::fs::read(&log).unwrap();
+    assert_eq!(
+        sum,
+        naive(load(&cache.join("logs-v1/p.json")).unwrap().base, &whole)
+    );
+    record(&cache, &log, (done.before, done.after), &done.written);
+    drop(announced);
+    // Recorded: the next read reads nothing.
+    assert_eq!(read(), (sum, 0));
+}
+
+#[test]
+fn an_append_that_failed_leaves_no_announcement_and_a_grown_log_is_read_whole() {
+    let (_dir, cache, log) = a_log_relay_appended_to();
+    let before = Identity::of(&std::fs::metadata(&log).unwrap());
+    // The append is announced, then abandoned (its write failed): nothing recorded.
+    drop(begin_append(&cache, &log, &before, b"{\"c\":3}\n"));
+    assert!(!is_announced(&log));
+    // Someone else then writes those very bytes: the log is not trusted to have grown by them.
+    crate::log::append(&log, b"{\"c\":3}\n", false).unwrap();
+    let hashed = bytes_hashed_on_this_thread();
+    let now = LogState::observe(&cache, &log).unwrap();
+    let whole = std::fs::read(&log).unwrap();
+    assert_eq!(bytes_hashed_on_this_thread() - hashed, whole.len() as u64);
+    assert_eq!(now.sum, naive(now.base, &whole));
+}
+
+#[test]
+fn a_witness_file_with_an_announcement_in_it_still_parses() {
+    let dir = tempfile::tempdir().unwrap();
+    let witness = dir.path().join("p.json");
+    let entry = r#"{"identity":{"len":8,"modified":[1,2],"changed":[1,2],"device":3,"inode":4},"sum":5,"noted":[6,7],"exact":true,"growing":{"began":[1,2],"len":9,"sum":10}}"#;
+    std::fs::write(
+        &witness,
+        format!(r#"{{"base":12345,"logs":{{"facts.ndjson":{entry}}}}}"#),
+    )
+    .unwrap();
+    let w = load(&witness).unwrap();
+    assert_eq!(w.logs["facts.ndjson"].sum, Sum(5));
 }
