@@ -4,7 +4,8 @@
 //! fingerprint is known without reading it; when it changed (a checkout, merge, rebase, stash
 //! or reset replaced the file), the log is read once to fingerprint it again. Relay's own
 //! appends keep the fingerprint current as they write ([`record_append`]), so a log that only
-//! grew is never read in full.
+//! grew is never read in full; while such an append syncs, readers in the writer's process
+//! learn of it from memory ([`begin_append`]), and the witness file is written once per append.
 //!
 //! The fingerprint is a polynomial hash modulo 2^61 − 1 whose base is drawn at random per
 //! witness file: it extends ([`Sum::then`]), so the fingerprint of a prefix can be checked
