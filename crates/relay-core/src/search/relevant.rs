@@ -315,7 +315,6 @@ fn from_index(
         {
             continue;
         }
-        let id_of = |doc| idx.doc_key(doc);
         let row = doc as usize * terms;
         if line_checks || (d.status == Status::Draft && filter.viewer.may_hide_drafts()) {
             line.clear();
@@ -331,13 +330,13 @@ fn from_index(
             if let Some((c, line_tf)) = read
                 .ok()
                 .and_then(|_| candidate(&line, file, d.offset, q, filter))
-                && let Some(id) = id_of(doc)
+                && let Some(id) = idx.doc_key(doc)
             {
                 // The index's id decides, as the line's would (they are the same).
                 part.keep(Candidate { id, ..c }, &line_tf);
             }
         } else {
-            let Some(id) = id_of(doc) else { continue };
+            let Some(id) = idx.doc_key(doc) else { continue };
             let c = Candidate {
                 id,
                 offset: d.offset,

@@ -600,17 +600,9 @@ mod tests {
         );
         for indexed in [true, false] {
             let (dir, store) = crate::ops::packages::deposit::test_support::store_with(&["demo"]);
-            let store = if indexed {
-                store
-            } else {
-                let config = store.layout().root().join("config.toml");
-                let text = std::fs::read_to_string(&config).unwrap();
-                std::fs::write(
-                    &config,
-                    text.replace("search_index = true", "search_index = false"),
-                )
-                .unwrap();
-                Store::open(store.layout().root().to_path_buf()).unwrap()
+            let store = match indexed {
+                true => store,
+                false => crate::ops::packages::deposit::test_support::unindexed(&store),
             };
             assert_eq!(store.config().search_index(), indexed);
             let facts = [

@@ -276,20 +276,6 @@ mod tests {
             .unwrap();
     }
 
-    /// The store at the same folder with the fact index off.
-    fn unindexed(store: &Store) -> Store {
-        let config = store.layout().root().join("config.toml");
-        let text = std::fs::read_to_string(&config).unwrap();
-        std::fs::write(
-            &config,
-            text.replace("search_index = true", "search_index = false"),
-        )
-        .unwrap();
-        let store = Store::open(store.layout().root().to_path_buf()).unwrap();
-        assert!(!store.config().search_index());
-        store
-    }
-
     /// (id, effective valid_to) of each fact `q` lists.
     fn listed(store: &Store, q: &ListQuery) -> Vec<(String, Option<String>)> {
         let shown = list(store, "demo", q).unwrap();
@@ -392,7 +378,7 @@ mod tests {
             ],
             "an untagged fact still ends the tagged one before it"
         );
-        let plain = unindexed(&store);
+        let plain = crate::ops::packages::deposit::test_support::unindexed(&store);
         let scanned: Vec<_> = queries().iter().map(|q| listed(&plain, q)).collect();
         assert_eq!(indexed, scanned);
     }

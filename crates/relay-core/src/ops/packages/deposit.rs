@@ -499,6 +499,20 @@ pub(crate) mod test_support {
         (dir, store)
     }
 
+    /// The store at the same folder with its indexes turned off (`search_index = false`).
+    pub(crate) fn unindexed(store: &Store) -> Store {
+        let config = store.layout().root().join("config.toml");
+        let text = std::fs::read_to_string(&config).unwrap();
+        std::fs::write(
+            &config,
+            text.replace("search_index = true", "search_index = false"),
+        )
+        .unwrap();
+        let store = Store::open(store.layout().root().to_path_buf()).unwrap();
+        assert!(!store.config().search_index());
+        store
+    }
+
     /// Approves package `id` as the test actor of project `demo`.
     pub(crate) fn approve(store: &Store, id: &str) {
         let approve = crate::ops::packages::review::TransitionRequest {
