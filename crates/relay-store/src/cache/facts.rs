@@ -324,11 +324,12 @@ impl FactIndex {
         let Ok(h) = serde_json::from_slice::<Header>(&line) else {
             return Ok(None);
         };
-        let tables = (h.keys + h.current + h.chains) * 16;
-        if h.format != FORMAT
-            || file_len != line.len() as u64 + tables + h.current_bytes
-            || !h.coverage.holds(log, state)?
-        {
+        // The counts come from a file anyone may have damaged: checked, never wrapped.
+        let size = (h.keys.checked_add(h.current))
+            .and_then(|n| n.checked_add(h.chains)?.checked_mul(16))
+            .and_then(|tables| tables.checked_add(line.len() as u64))
+            .and_then(|n| n.checked_add(h.current_bytes));
+        if h.format != FORMAT || size != Some(file_len) || !h.coverage.holds(log, state)? {
             return Ok(None);
         }
         Ok(Some(FactIndex {
@@ -386,6 +387,20 @@ impl FactIndex {
         let stored = self.stored()?;
         let at = stored.tables_at + (stored.keys + stored.current) as u64 * 16;
         let chains = pairs(&self.stored_bytes(at, stored.chains as u64 * 16)?);
+        // Every line it points at lies in the bytes the index covers (a damaged entry would
+        // have a listing read, or allocate, whatever it says).
+        let covered = self.coverage.covered;
+        let inside = |&(key_len, offset): &(u64, u64)| match key_len & u64::from(u32::MAX) {
+            // (a line that long is read up to its newline)
+            len if len == u64::from(u32::MAX) => offset < covered,
+            len => offset.checked_add(len).is_some_and(|end| end <= covered),
+        };
+        if !chains.iter().all(inside) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "the fact index's chain table points outside its log",
+            ));
+        }
         Ok(self.chains.get_or_init(|| chains))
     }
 
@@ -662,16 +677,18 @@ impl Store {
             |s: &str, p: &str| subject.is_none_or(|x| x == s) && predicate.is_none_or(|x| x == p);
         // Keys the tail touches join their indexed facts, or come in order between them.
         let mut touched = tail_by_key(&tail);
+        let chains = match index.chains() {
+            Ok(chains) => chains,
+            // A damaged chain table: no usable index (the caller reads the log instead).
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => return Ok(false),
+            Err(e) => return Err(io(e)),
+        };
         let file = File::open(&log).map_err(io)?;
         let mut reader = ChainReader {
             file: &file,
             buf: Vec::new(),
         };
-        for key in index
-            .chains()
-            .map_err(io)?
-            .chunk_by(|a, b| a.0 >> 32 == b.0 >> 32)
-        {
+        for key in chains.chunk_by(|a, b| a.0 >> 32 == b.0 >> 32) {
             let Some(first) = reader.fact(key[0]).map_err(io)? else {
                 continue;
             };

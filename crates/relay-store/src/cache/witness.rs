@@ -302,9 +302,10 @@ fn load(path: &Path) -> Option<WitnessFile> {
         .filter(|w| w.base > 1 && w.base < MODULUS)
 }
 
-/// Locks the lock file beside the witness file `path` until the returned file is dropped
-/// (`None` when it cannot be locked: the update goes ahead unlocked, as before locks were
-/// taken, at worst losing an entry, which costs a re-read).
+/// Locks the lock file beside the witness file `path` until the returned file is dropped,
+/// waiting while another update holds it (each is one read and one write of a small file).
+/// `None` when the lock file cannot be opened or locked: the update goes ahead unlocked, as
+/// before locks were taken, at worst losing an entry, which costs a re-read.
 fn lock_beside(path: &Path) -> Option<File> {
     let mut name = path.file_name()?.to_os_string();
     name.push(".lock");

@@ -376,9 +376,9 @@ impl<'a> LinesAt<'a> {
     }
 
     /// [`LinesAt::read`] of a line whose successor is known to start at `next` (an index
-    /// knows): one positioned read of the bytes between, cut after the first newline, so a
-    /// sparse read copies its line and no more. Falls back to [`LinesAt::read`] when those
-    /// bytes hold no newline.
+    /// knows): one positioned read of the bytes up to `next`, kept up to the first newline,
+    /// so the line comes in one system call whatever the buffer holds. Falls back to
+    /// [`LinesAt::read`] when those bytes hold no newline.
     pub fn read_before(
         &mut self,
         offset: u64,

@@ -382,4 +382,37 @@ mod tests {
         let scanned: Vec<_> = queries().iter().map(|q| listed(&plain, q)).collect();
         assert_eq!(indexed, scanned);
     }
+
+    #[test]
+    fn a_chain_table_pointing_outside_the_log_is_not_used() {
+        let (_dir, store) = store_with(&["demo"]);
+        append(
+            &store,
+            &[
+                fact("fact_1", ("a", "p"), JAN, None, json!({})),
+                fact("fact_2", ("a", "p"), FEB, None, json!({})),
+            ],
+        );
+        let every = ListQuery {
+            include_ended: true,
+            ..ListQuery::default()
+        };
+        let expected = listed(&store, &every);
+        assert_eq!(expected.len(), 2);
+        // The first chain entry (after the header line, the key and current tables) now
+        // points 4 GiB long past the log's end: the index file keeps its length.
+        let path = store.layout().cache_dir().join("facts-v5/demo.idx");
+        let mut bytes = std::fs::read(&path).unwrap();
+        let header_end = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
+        let header: Value = serde_json::from_slice(&bytes[..header_end]).unwrap();
+        let tables = header["keys"].as_u64().unwrap() + header["current"].as_u64().unwrap();
+        let entry = header_end + tables as usize * 16;
+        bytes[entry..entry + 16].copy_from_slice(&[0xfe; 16]);
+        std::fs::write(&path, bytes).unwrap();
+        assert_eq!(
+            listed(&store, &every),
+            expected,
+            "read from the log instead"
+        );
+    }
 }

@@ -355,7 +355,8 @@ pub(super) fn read_partial(
     };
     let (mut postings, mut places) = (Vec::with_capacity(stems.len()), Vec::new());
     for term in stems {
-        let key = terms::prefix_of(term).unwrap_or(term).as_bytes();
+        let prefix = terms::prefix_of(term);
+        let key = prefix.unwrap_or(term).as_bytes();
         let Some(first) = lower_bound(key) else {
             return Ok(None);
         };
@@ -364,7 +365,7 @@ pub(super) fn read_partial(
             let Some((s, post_off, count)) = entry(i) else {
                 return Ok(None);
             };
-            let wanted = match terms::prefix_of(term) {
+            let wanted = match prefix {
                 Some(_) => s.starts_with(key),
                 None => s == key,
             };
@@ -376,11 +377,12 @@ pub(super) fn read_partial(
             };
             lists.push(list);
         }
-        let (list, at) = match lists.len() {
-            0 => Default::default(),
-            1 => lists.pop().unwrap_or_default(),
-            // A prefix term's stems, merged; its places are not kept (phrases hold no prefix).
-            _ => {
+        let (list, at) = match (prefix, lists.len()) {
+            (_, 0) => Default::default(),
+            (None, _) => lists.pop().unwrap_or_default(),
+            // A prefix term's stems, merged; its places are not kept (phrases hold no prefix
+            // words), as in memory ([`super::QueryView::extend`]).
+            (Some(_), _) => {
                 let merged = terms::merge_postings(lists.iter().map(|(l, _)| l.as_slice()));
                 let any = vec![terms::ANY_PLACE; merged.len()];
                 (merged, any)

@@ -207,18 +207,6 @@ impl MonthIndex {
         }
     }
 
-    /// The places of a query term in each document of its [`MonthIndex::term_postings`]: a
-    /// prefix term's are not kept (phrases hold no prefix words) and may be anywhere.
-    fn term_places(&self, term: &str) -> std::borrow::Cow<'_, [terms::Places]> {
-        match terms::prefix_of(term) {
-            None => std::borrow::Cow::Borrowed(self.places(term)),
-            Some(_) => {
-                let count = self.term_postings(term).len();
-                std::borrow::Cow::Owned(vec![terms::ANY_PLACE; count])
-            }
-        }
-    }
-
     /// The slot of `stem` in `lists`, made on first sight.
     fn slot(&mut self, stem: &str) -> u32 {
         if let Some(&slot) = self.terms.get(stem) {
@@ -419,12 +407,13 @@ impl QueryView {
             self.ids.to_mut().extend(d.id.as_bytes());
         }
         for ((list, places), stem) in self.postings.iter_mut().zip(&mut self.places).zip(stems) {
-            list.extend(
-                more.term_postings(stem)
-                    .iter()
-                    .map(|&(doc, tf)| (doc + first, tf)),
-            );
-            places.extend_from_slice(&more.term_places(stem));
+            let added = more.term_postings(stem);
+            list.extend(added.iter().map(|&(doc, tf)| (doc + first, tf)));
+            // A prefix term's places are not kept (phrases hold no prefix words).
+            match terms::prefix_of(stem) {
+                None => places.extend_from_slice(more.places(stem)),
+                Some(_) => places.resize(places.len() + added.len(), terms::ANY_PLACE),
+            }
         }
     }
 }
