@@ -52,6 +52,14 @@ pub fn chain_rank(f: &Fact) -> (Timestamp, Timestamp, &str) {
     (f.valid_from(), f.created_at(), f.id())
 }
 
+/// Puts `items` in chain order ([`chain_rank`]), each item's fact given by `fact`.
+pub fn sort_in_chain_order<T>(items: &mut [T], fact: impl Fn(&T) -> &Fact) {
+    items.sort_by_cached_key(|item| {
+        let (from, created, id) = chain_rank(fact(item));
+        (from, created, id.to_string())
+    });
+}
+
 /// One fact of a chain as reads show it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Link {
@@ -92,10 +100,7 @@ pub fn closing_text<'a>(fact: &'a Fact, next: &'a Fact) -> &'a str {
 /// must share subject and predicate). The effective end, where it comes from the next fact,
 /// is that fact's `valid_from` text as stored.
 pub fn effective_chain(mut facts: Vec<Fact>) -> Result<Vec<Link>> {
-    facts.sort_by_cached_key(|f| {
-        let (from, created, id) = chain_rank(f);
-        (from, created, id.to_string())
-    });
+    sort_in_chain_order(&mut facts, |f| f);
     effective_chain_in_order(facts)
 }
 

@@ -19,7 +19,7 @@ use std::hash::Hasher as _;
 use super::coverage::Coverage;
 use super::witness::LogState;
 use super::{FACTS, Fnv};
-use crate::fact_chain::chain_rank;
+use crate::fact_chain::{chain_rank, sort_in_chain_order};
 use crate::records::Versioned;
 use crate::{Store, layout, log};
 use relay_wire::Fact;
@@ -240,10 +240,7 @@ impl FactIndex {
                     .push(entry);
             }
             for ((subject, predicate), mut facts) in of_key {
-                facts.sort_by_cached_key(|(f, ..)| {
-                    let (from, created, id) = chain_rank(f);
-                    (from, created, id.to_string())
-                });
+                sort_in_chain_order(&mut facts, |(f, ..)| f);
                 let lines = facts.iter().map(|(_, o, len)| (*o, *len)).collect();
                 keyed.push((subject.to_string(), predicate.to_string(), lines));
                 let Some((f, o, _)) = facts.last().filter(|(f, ..)| f.is_current()) else {
@@ -465,10 +462,7 @@ fn in_chain_order(newer: Vec<Fact>, indexed: Vec<Fact>) -> Vec<Fact> {
         keep(&mut by_id, f);
     }
     let mut facts: Vec<Fact> = by_id.into_values().collect();
-    facts.sort_by_cached_key(|f| {
-        let (from, created, id) = chain_rank(f);
-        (from, created, id.to_string())
-    });
+    sort_in_chain_order(&mut facts, |f| f);
     facts
 }
 

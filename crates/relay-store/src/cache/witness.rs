@@ -117,6 +117,13 @@ impl Hasher {
     pub fn finish(&self) -> Sum {
         Sum(self.sum)
     }
+
+    /// The fingerprint of `bytes` alone, under `base`.
+    pub fn of(base: u64, bytes: &[u8]) -> Sum {
+        let mut h = Hasher::new(base);
+        h.update(bytes);
+        h.finish()
+    }
 }
 
 impl Sum {
@@ -651,8 +658,6 @@ pub fn begin_append(cache_dir: &Path, log: &Path, before: &Identity, bytes: &[u8
     else {
         return none; // no entry to extend: a reader reads the whole log anyway
     };
-    let mut h = Hasher::new(base);
-    h.update(bytes);
     let token = ANNOUNCEMENTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     announced().insert(
         log.to_path_buf(),
@@ -661,7 +666,7 @@ pub fn begin_append(cache_dir: &Path, log: &Path, before: &Identity, bytes: &[u8
             before: before.clone(),
             base,
             len: bytes.len() as u64,
-            sum: h.finish(),
+            sum: Hasher::of(base, bytes),
             began: std::time::Instant::now(),
         },
     );
@@ -705,11 +710,7 @@ pub fn record_append(cache_dir: &Path, log: &Path, appended: &Appended) {
     // (A missing witness file stays missing: nothing is known yet, the first read
     // fingerprints the log.)
     rewrite(&path, &key, false, |w, key| {
-        let fingerprint = || {
-            let mut h = Hasher::new(w.base);
-            h.update(appended.bytes);
-            h.finish()
-        };
+        let fingerprint = || Hasher::of(w.base, appended.bytes);
         let next = match w.logs.get(key) {
             Some(e) if e.describes(&appended.before) => {
                 (appended.before.len + written == appended.after.len).then(|| {

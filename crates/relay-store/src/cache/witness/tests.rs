@@ -16,6 +16,7 @@ fn the_fast_hash_is_the_polynomial_and_extends() {
         let mut h = Hasher::new(base);
         h.update(&text[..cut]);
         assert_eq!(h.finish(), naive(base, &text[..cut]), "prefix {cut}");
+        assert_eq!(Hasher::of(base, &text[..cut]), h.finish());
         let mut t = Hasher::new(base);
         t.update(&text[cut..]);
         let joined = h.finish().then(base, t.finish(), (text.len() - cut) as u64);
