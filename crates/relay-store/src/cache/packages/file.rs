@@ -393,8 +393,8 @@ pub(super) fn read_partial(
     }
     Ok(Some((
         QueryView {
-            doc_bytes: Region::Mapped(map.clone(), tables.docs),
-            ids: Region::Mapped(map, tables.ids),
+            doc_bytes: Region::mapped(map.clone(), tables.docs),
+            ids: Region::mapped(map, tables.ids),
             types: header.types,
             damaged: header.damaged > 0,
             postings,

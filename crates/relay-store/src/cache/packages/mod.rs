@@ -403,8 +403,8 @@ impl QueryView {
                     None => TYPE_OVERFLOW,
                 };
             }
-            encode_doc(self.doc_bytes.to_mut(), &d, self.ids.len() as u32);
-            self.ids.to_mut().extend(d.id.as_bytes());
+            encode_doc(self.doc_bytes.appended(), &d, self.ids.len() as u32);
+            self.ids.appended().extend(d.id.as_bytes());
         }
         for ((list, places), stem) in self.postings.iter_mut().zip(&mut self.places).zip(stems) {
             let added = more.term_postings(stem);
@@ -600,10 +600,7 @@ mod tests {
         let built = load_or_build(&cache, &log).unwrap();
         let stems = ["Rare", "Common", "absent"].map(|w| terms::stem(&w.to_lowercase()));
         let view = query(&cache, &log, &stems).unwrap();
-        assert!(
-            matches!(view.doc_bytes, Region::Mapped(..)),
-            "read from the file"
-        );
+        assert!(view.doc_bytes.is_mapped(), "read from the file");
         assert_eq!(view.doc_count(), 50);
         assert_eq!(view.postings[0], built.postings(&stems[0]));
         assert_eq!(view.postings[0].len(), 8);
@@ -633,6 +630,45 @@ mod tests {
             );
         }
         assert_eq!(query(&cache, &log, &stems).unwrap().postings[0].len(), 8);
+    }
+
+    #[test]
+    fn a_log_a_few_lines_past_its_index_is_read_from_the_file_and_the_tail_in_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let word = |i: usize| {
+            if i.is_multiple_of(5) {
+                "Rare word"
+            } else {
+                "Common"
+            }
+        };
+        let lines = |r: std::ops::Range<usize>| -> String {
+            r.map(|i| line(&format!("id{i:02}"), word(i))).collect()
+        };
+        std::fs::write(&log, lines(0..40)).unwrap();
+        let cache = dir.path().join("cache");
+        load_or_build(&cache, &log).unwrap();
+        let saved = std::fs::read(index_path(&cache, &log)).unwrap();
+        // A deposit's worth of lines after the index: used as it is, the tail added in memory.
+        let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        f.write_all(lines(40..46).as_bytes()).unwrap();
+        let stems = ["Rare", "Common"].map(|w| terms::stem(&w.to_lowercase()));
+        let view = query(&cache, &log, &stems).unwrap();
+        assert_eq!(std::fs::read(index_path(&cache, &log)).unwrap(), saved);
+        assert!(view.doc_bytes.is_mapped() && view.ids.is_mapped());
+        let whole = load_or_build(&dir.path().join("fresh"), &log).unwrap();
+        assert_eq!(view.doc_count(), 46);
+        assert_eq!(view.postings[0], whole.postings(&stems[0]));
+        assert_eq!(view.postings[1], whole.postings(&stems[1]));
+        for (i, d) in whole.docs.iter().enumerate() {
+            let i = i as u32;
+            assert_eq!(view.doc_id(i), Some(d.id.as_str()));
+            assert_eq!(view.doc_key(i), Some(crate::cache::id_key(&d.id)));
+            assert_eq!(view.doc(i).unwrap().offset, d.offset);
+        }
+        assert!(view.doc(46).is_none() && view.doc_id(46).is_none());
     }
 
     #[test]
