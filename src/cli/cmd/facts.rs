@@ -295,19 +295,23 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
                 include_ended,
                 reveal: reveal.reveal(),
             };
-            // Written as found: a listing of every fact never waits for, or holds, all of them.
+            // Written as found: a listing of every fact never waits for, or holds, all of them;
+            // a long history is parsed and rendered on two threads.
             let json = ctx.ui.json;
             let mut out = std::io::BufWriter::with_capacity(1 << 16, ctx.ui.stream_out()?);
-            let (mut shown, mut failed) = (0usize, None);
-            let listed = facts::list_each(ctx.store()?, &project, &q, &mut |f| {
+            let (mut shown, mut failed) = (false, None);
+            let render = |f: &Fact, buf: &mut Vec<u8>| -> Result<(), Error> {
                 let written = match json {
-                    true => serde_json::to_writer(&mut out, &f)
+                    true => serde_json::to_writer(&mut *buf, f)
                         .map_err(std::io::Error::from)
-                        .and_then(|()| out.write_all(b"\n")),
-                    false => fact_line(&mut out, &f),
+                        .map(|()| buf.push(b'\n')),
+                    false => fact_line(buf, f),
                 };
-                shown += 1;
-                written.map_err(|e| {
+                written.map_err(|e| Error::io("cannot write the facts", e))
+            };
+            let listed = facts::list_rendered(ctx.store()?, &project, &q, &render, &mut |bytes| {
+                shown |= !bytes.is_empty();
+                out.write_all(bytes).map_err(|e| {
                     let stop = Error::io("cannot write the facts", std::io::Error::other("stop"));
                     failed = Some(e);
                     stop
@@ -318,7 +322,7 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             }
             listed?;
             out.flush()?;
-            if shown == 0 && !json {
+            if !shown && !json {
                 ctx.ui.note("No facts match.");
             }
             Ok(())

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{ListQuery, chain_of, key_facts};
 use crate::search::filter::{Hidden, Reveal};
-use relay_store::cache::facts::Facts;
+use relay_store::cache::facts::{EachKey, Facts};
 use relay_store::fact_chain::{self, Link};
 use relay_store::{Store, View};
 use relay_wire::error::{Error, Result};
@@ -77,86 +77,192 @@ pub fn list_each(
     q: &ListQuery,
     each: &mut dyn FnMut(Fact) -> Result<()>,
 ) -> Result<()> {
-    let hidden = Hidden::load(
-        View::of(store, q.as_of),
-        &[project_id.to_string()],
-        q.reveal,
-    )?;
-    let q = &ListQuery {
-        at: q.at.or(q.as_of),
-        ..q.clone()
-    };
-    let matches = |f: &Fact| {
-        q.subject.as_deref().is_none_or(|s| s == f.subject())
-            && q.predicate.as_deref().is_none_or(|p| p == f.predicate())
-    };
-    // Hidden facts are left out of what is shown; they still end the facts before them.
-    let tagged = |f: &Fact| {
-        q.tag.as_deref().is_none_or(|t| f.list("tags").contains(&t)) && hidden.fact(f).is_none()
-    };
-    // The current facts come from the index, already one per key and in order; other views
-    // need every fact.
-    if q.at.is_none()
-        && !q.include_ended
-        && let Some(current) = store.current_facts(project_id)?
-    {
-        return (current.into_iter())
-            .filter(|f| matches(f) && tagged(f))
-            .try_for_each(each);
+    let listing = Listing::new(store, project_id, q)?;
+    if let Some(current) = listing.current(store, project_id)? {
+        return current.into_iter().try_for_each(each);
     }
-    // One key's facts in chain order, each shown as soon as the next one gives its end: the
-    // tag filter applies to what the chain shows, since a fact without the tag still ends
-    // the one before it.
-    let mut shown = |facts: &mut dyn Iterator<Item = Result<Fact>>| -> Result<()> {
+    let (subject, predicate) = (listing.q.subject.as_deref(), listing.q.predicate.as_deref());
+    let mut one_key = |facts: &mut dyn Iterator<Item = Result<Fact>>| listing.key(facts, each);
+    if store.each_key_facts(project_id, subject, predicate, &mut one_key)? {
+        return Ok(());
+    }
+    listing.scan_log(store, project_id, &mut one_key)
+}
+
+/// Keys to a batch of [`list_rendered`]: enough work per batch that handing it on costs
+/// nothing, few enough facts that two batches per thread stay small.
+const RENDER_BATCH_KEYS: usize = 64;
+
+/// [`list_each`] with each fact turned into bytes by `render`, on two threads where the fact
+/// index walks the keys (a listing of every fact spends its time parsing and writing facts),
+/// and `sink` handed the bytes in order on this thread. An error from `render` or `sink`
+/// stops the walk and is returned.
+pub fn list_rendered(
+    store: &Store,
+    project_id: &str,
+    q: &ListQuery,
+    render: &(dyn Fn(&Fact, &mut Vec<u8>) -> Result<()> + Sync),
+    sink: &mut dyn FnMut(&[u8]) -> Result<()>,
+) -> Result<()> {
+    list_rendered_in(store, project_id, q, RENDER_BATCH_KEYS, render, sink)
+}
+
+/// [`list_rendered`], `batch_keys` keys to a batch.
+fn list_rendered_in(
+    store: &Store,
+    project_id: &str,
+    q: &ListQuery,
+    batch_keys: usize,
+    render: &(dyn Fn(&Fact, &mut Vec<u8>) -> Result<()> + Sync),
+    sink: &mut dyn FnMut(&[u8]) -> Result<()>,
+) -> Result<()> {
+    let listing = Listing::new(store, project_id, q)?;
+    let mut out = Vec::new();
+    let mut one_by_one = |f: Fact, sink: &mut dyn FnMut(&[u8]) -> Result<()>| -> Result<()> {
+        out.clear();
+        render(&f, &mut out)?;
+        sink(&out)
+    };
+    if let Some(current) = listing.current(store, project_id)? {
+        return (current.into_iter()).try_for_each(|f| one_by_one(f, sink));
+    }
+    let (subject, predicate) = (listing.q.subject.as_deref(), listing.q.predicate.as_deref());
+    // Each fact rendered into a buffer of the worker's, then written whole: the batch's
+    // writer sees one write per fact.
+    let key = |facts: &mut dyn Iterator<Item = Result<Fact>>, out: &mut dyn std::io::Write| {
+        let mut one = Vec::new();
+        listing.key(facts, &mut |f| {
+            one.clear();
+            render(&f, &mut one)?;
+            (out.write_all(&one)).map_err(|e| Error::io("cannot list the facts", e))
+        })
+    };
+    if store.render_key_facts(project_id, subject, predicate, batch_keys, &key, sink)? {
+        return Ok(());
+    }
+    let mut one_key = |facts: &mut dyn Iterator<Item = Result<Fact>>| {
+        listing.key(facts, &mut |f| one_by_one(f, sink))
+    };
+    listing.scan_log(store, project_id, &mut one_key)
+}
+
+/// What a listing shows of each key: the query (with `at` defaulting to `as_of`) and the
+/// records it hides.
+struct Listing {
+    q: ListQuery,
+    hidden: Hidden,
+}
+
+impl Listing {
+    fn new(store: &Store, project_id: &str, q: &ListQuery) -> Result<Listing> {
+        let hidden = Hidden::load(
+            View::of(store, q.as_of),
+            &[project_id.to_string()],
+            q.reveal,
+        )?;
+        let q = ListQuery {
+            at: q.at.or(q.as_of),
+            ..q.clone()
+        };
+        Ok(Listing { q, hidden })
+    }
+
+    fn matches(&self, f: &Fact) -> bool {
+        self.q.subject.as_deref().is_none_or(|s| s == f.subject())
+            && self
+                .q
+                .predicate
+                .as_deref()
+                .is_none_or(|p| p == f.predicate())
+    }
+
+    /// Hidden facts are left out of what is shown; they still end the facts before them.
+    fn tagged(&self, f: &Fact) -> bool {
+        self.q
+            .tag
+            .as_deref()
+            .is_none_or(|t| f.list("tags").contains(&t))
+            && self.hidden.fact(f).is_none()
+    }
+
+    /// The current facts, from the index, already one per key and in order; `None` where
+    /// other views need every fact.
+    fn current(&self, store: &Store, project_id: &str) -> Result<Option<Vec<Fact>>> {
+        if self.q.at.is_some() || self.q.include_ended {
+            return Ok(None);
+        }
+        let Some(current) = store.current_facts(project_id)? else {
+            return Ok(None);
+        };
+        Ok(Some(
+            (current.into_iter())
+                .filter(|f| self.matches(f) && self.tagged(f))
+                .collect(),
+        ))
+    }
+
+    /// What one key shows of its facts, in chain order, each handed to `each` as soon as
+    /// the next one gives its end.
+    fn key(
+        &self,
+        facts: &mut dyn Iterator<Item = Result<Fact>>,
+        each: &mut dyn FnMut(Fact) -> Result<()>,
+    ) -> Result<()> {
+        match self.q.as_of {
+            // Whether a fact was still open then depends on the key's facts recorded since.
+            Some(t) => {
+                let facts = as_recorded_at(facts.collect::<Result<_>>()?, t)?;
+                self.shown(&mut facts.into_iter().map(Ok), each)
+            }
+            None => self.shown(facts, each),
+        }
+    }
+
+    /// The tag filter applies to what the chain shows, since a fact without the tag still
+    /// ends the one before it.
+    fn shown(
+        &self,
+        facts: &mut dyn Iterator<Item = Result<Fact>>,
+        each: &mut dyn FnMut(Fact) -> Result<()>,
+    ) -> Result<()> {
         let mut links = fact_chain::effective_links(facts).map(|l| l.map(|l| l.fact));
-        if q.include_ended {
+        if self.q.include_ended {
             for f in links {
                 let f = f?;
-                if tagged(&f) {
+                if self.tagged(&f) {
                     each(f)?;
                 }
             }
             return Ok(());
         }
         // The fact that held at `at`, or the current one: the last, unless it ended.
-        let live = match q.at {
+        let live = match self.q.at {
             Some(t) => (links.find(|f| f.as_ref().map_or(true, |f| f.valid_at(t)))).transpose()?,
             None => links.try_fold(None, |_, f| f.map(Some))?,
         };
         match live {
-            Some(f) if (q.at.is_some() || f.is_current()) && tagged(&f) => each(f),
+            Some(f) if (self.q.at.is_some() || f.is_current()) && self.tagged(&f) => each(f),
             _ => Ok(()),
         }
-    };
-    let mut one_key = |facts: &mut dyn Iterator<Item = Result<Fact>>| -> Result<()> {
-        match q.as_of {
-            // Whether a fact was still open then depends on the key's facts recorded since.
-            Some(t) => {
-                let facts = as_recorded_at(facts.collect::<Result<_>>()?, t)?;
-                shown(&mut facts.into_iter().map(Ok))
+    }
+
+    /// Without a usable index: every fact read, then put in order by key.
+    fn scan_log(&self, store: &Store, project_id: &str, one_key: &mut EachKey<'_>) -> Result<()> {
+        let facts: Vec<Fact> = (store.facts(project_id)?.into_values())
+            .filter(|f| self.matches(f))
+            .collect();
+        let mut rest = sorted_by_key_then_rank(facts).into_iter().peekable();
+        while let Some(first) = rest.next() {
+            let mut chain = vec![first];
+            while let Some(f) = rest.next_if(|f| {
+                f.subject() == chain[0].subject() && f.predicate() == chain[0].predicate()
+            }) {
+                chain.push(f);
             }
-            None => shown(facts),
+            one_key(&mut chain.into_iter().map(Ok))?;
         }
-    };
-    let (subject, predicate) = (q.subject.as_deref(), q.predicate.as_deref());
-    if store.each_key_facts(project_id, subject, predicate, &mut one_key)? {
-        return Ok(());
+        Ok(())
     }
-    // Without a usable index: every fact read, then put in order by key.
-    let facts: Vec<Fact> = (store.facts(project_id)?.into_values())
-        .filter(|f| matches(f))
-        .collect();
-    let mut rest = sorted_by_key_then_rank(facts).into_iter().peekable();
-    while let Some(first) = rest.next() {
-        let mut chain = vec![first];
-        while let Some(f) = rest
-            .next_if(|f| f.subject() == chain[0].subject() && f.predicate() == chain[0].predicate())
-        {
-            chain.push(f);
-        }
-        one_key(&mut chain.into_iter().map(Ok))?;
-    }
-    Ok(())
 }
 
 /// The facts (of one key, or more) as the store held them at `t`: those recorded by then, each
@@ -381,6 +487,96 @@ mod tests {
         let plain = crate::ops::packages::deposit::test_support::unindexed(&store);
         let scanned: Vec<_> = queries().iter().map(|q| listed(&plain, q)).collect();
         assert_eq!(indexed, scanned);
+    }
+
+    /// What `list_each` gives `q`, one JSON line per fact.
+    fn lines_one_by_one(store: &Store, q: &ListQuery) -> String {
+        let mut out = Vec::new();
+        list_each(store, "demo", q, &mut |f| {
+            serde_json::to_writer(&mut out, &f).unwrap();
+            out.push(b'\n');
+            Ok(())
+        })
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// What `list_rendered_in` gives `q` in batches of `batch_keys` keys.
+    fn lines_rendered(store: &Store, q: &ListQuery, batch_keys: usize) -> String {
+        let render = |f: &Fact, out: &mut Vec<u8>| -> Result<()> {
+            serde_json::to_writer(&mut *out, f).unwrap();
+            out.push(b'\n');
+            Ok(())
+        };
+        let mut all = Vec::new();
+        list_rendered_in(store, "demo", q, batch_keys, &render, &mut |b| {
+            all.extend_from_slice(b);
+            Ok(())
+        })
+        .unwrap();
+        String::from_utf8(all).unwrap()
+    }
+
+    #[test]
+    fn a_listing_rendered_on_two_threads_gives_the_lines_of_one_in_the_same_order() {
+        let (_dir, store) = store_with(&["demo"]);
+        let tag = json!({"tags": ["t"]});
+        // 40 keys of up to three facts each, some tagged, some expired.
+        let mut facts = Vec::new();
+        for k in 0..40 {
+            let key = (format!("s{:02}", (k * 17) % 40), format!("p{}", k % 3));
+            let key = (key.0.as_str(), key.1.as_str());
+            let extra = |i: usize| match (k + i) % 5 {
+                0 => tag.clone(),
+                1 => json!({"x-expires-at": "2026-02-02T00:00:00Z"}),
+                _ => json!({}),
+            };
+            facts.push(fact(&format!("fact_{k}_a"), key, JAN, None, extra(0)));
+            if k % 2 == 0 {
+                facts.push(fact(&format!("fact_{k}_b"), key, FEB, None, extra(1)));
+            }
+            if k % 3 == 0 {
+                facts.push(fact(&format!("fact_{k}_c"), key, MAR, None, extra(2)));
+            }
+        }
+        append(&store, &facts);
+        let every = ListQuery {
+            include_ended: true,
+            ..ListQuery::default()
+        };
+        let whole = lines_one_by_one(&store, &every);
+        let shown = (facts.iter()).filter(|f| f.str_field("x-expires-at").is_none());
+        assert_eq!(whole.lines().count(), shown.count(), "the expired left out");
+        // The index is written; these lines are its tail: keys before, between and after
+        // the indexed ones, and a new version of an indexed fact.
+        append(
+            &store,
+            &[
+                fact("fact_t1", ("a", "p"), FEB, None, tag.clone()),
+                fact("fact_t2", ("s07", "p00"), FEB, None, json!({})),
+                fact("fact_t3", ("s20", "p1"), MAR, None, json!({})),
+                fact("fact_t4", ("zz", "p"), JAN, None, json!({})),
+                fact("fact_0_a", ("s00", "p0"), JAN, Some(FEB), json!({})),
+            ],
+        );
+        let plain = crate::ops::packages::deposit::test_support::unindexed(&store);
+        for q in queries() {
+            let want = lines_one_by_one(&store, &q);
+            assert_eq!(want, lines_one_by_one(&plain, &q), "{q:?}");
+            for batch_keys in [1, 2, 3, 7, 1000] {
+                assert_eq!(
+                    lines_rendered(&store, &q, batch_keys),
+                    want,
+                    "{q:?} {batch_keys}"
+                );
+            }
+            assert_eq!(
+                lines_rendered(&plain, &q, 2),
+                want,
+                "{q:?} without the index"
+            );
+        }
+        assert!(lines_one_by_one(&store, &every).contains("fact_t3"));
     }
 
     #[test]

@@ -25,6 +25,9 @@ use crate::{Store, layout, log};
 use relay_wire::Fact;
 use relay_wire::error::{Error, Result};
 
+mod rendered;
+pub use rendered::RenderKey;
+
 const FORMAT: u32 = FACTS.format;
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -434,6 +437,40 @@ impl ChainReader<'_> {
     }
 }
 
+/// Hands `each` the facts of the chain table's `keys` (each a key's entries, keys in order),
+/// with the keys of the log's tail in `touched` merged in or put between them.
+fn walk_keys<'k>(
+    reader: &mut ChainReader<'_>,
+    log: &Path,
+    keys: impl Iterator<Item = &'k [(u64, u64)]>,
+    touched: &mut BTreeMap<(String, String), Vec<Fact>>,
+    wanted: &dyn Fn(&str, &str) -> bool,
+    each: &mut EachKey<'_>,
+) -> Result<()> {
+    let io = |e| Error::io(format!("cannot read {}", log.display()), e);
+    for key in keys {
+        let Some(first) = reader.fact(key[0]).map_err(io)? else {
+            continue;
+        };
+        let name = (first.subject().to_string(), first.predicate().to_string());
+        tail_keys_before(touched, Some(&name), wanted, each)?;
+        if !wanted(&name.0, &name.1) {
+            continue;
+        }
+        let rest =
+            (key[1..].iter()).filter_map(|&entry| reader.fact(entry).map_err(io).transpose());
+        let mut facts = std::iter::once(Ok(first)).chain(rest);
+        match touched.remove(&name) {
+            Some(mine) => {
+                let indexed = facts.collect::<Result<Vec<_>>>()?;
+                each(&mut in_chain_order(mine, indexed).into_iter().map(Ok))?
+            }
+            None => each(&mut facts)?,
+        }
+    }
+    tail_keys_before(touched, None, wanted, each)
+}
+
 /// Hands `each` the keys of the log's tail that come before `before` (all, for `None`), as
 /// [`Store::each_key_facts`] does, and forgets them.
 fn tail_keys_before(
@@ -682,27 +719,8 @@ impl Store {
             file: &file,
             buf: Vec::new(),
         };
-        for key in chains.chunk_by(|a, b| a.0 >> 32 == b.0 >> 32) {
-            let Some(first) = reader.fact(key[0]).map_err(io)? else {
-                continue;
-            };
-            let name = (first.subject().to_string(), first.predicate().to_string());
-            tail_keys_before(&mut touched, Some(&name), &wanted, each)?;
-            if !wanted(&name.0, &name.1) {
-                continue;
-            }
-            let rest =
-                (key[1..].iter()).filter_map(|&entry| reader.fact(entry).map_err(io).transpose());
-            let mut facts = std::iter::once(Ok(first)).chain(rest);
-            match touched.remove(&name) {
-                Some(mine) => {
-                    let indexed = facts.collect::<Result<Vec<_>>>()?;
-                    each(&mut in_chain_order(mine, indexed).into_iter().map(Ok))?
-                }
-                None => each(&mut facts)?,
-            }
-        }
-        tail_keys_before(&mut touched, None, &wanted, each)?;
+        let keys = chains.chunk_by(|a, b| a.0 >> 32 == b.0 >> 32);
+        walk_keys(&mut reader, &log, keys, &mut touched, &wanted, each)?;
         Ok(true)
     }
 
