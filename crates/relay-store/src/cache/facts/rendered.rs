@@ -1,7 +1,8 @@
 //! Every key's facts turned into bytes on two threads and handed on in key order: a listing
 //! of a long history (`facts list --include-ended`) parses and writes each fact once, and
 //! that work, not the reading, is what it costs. The keys are cut into batches; each worker
-//! reads and renders a batch whole, and the caller's sink gets the batches in order.
+//! reads and renders a batch, and the caller's sink gets the batches in order (a batch past
+//! [`SPILL`] bytes in pieces, once every batch before it is written).
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -15,7 +16,7 @@ use super::{ChainReader, Indexed, tail_by_key, walk_keys};
 use crate::Store;
 
 /// What a worker makes of one key's facts (in chain order, as [`Store::each_key_facts`]
-/// hands them): bytes appended to its batch's buffer.
+/// hands them): bytes written to its batch's writer.
 pub type RenderKey<'a> = dyn Fn(&mut dyn Iterator<Item = Result<Fact>>, &mut dyn std::io::Write) -> Result<()>
     + Sync
     + 'a;
