@@ -137,6 +137,27 @@ impl Turns {
         change(&mut self.taken.lock().unwrap_or_else(|e| e.into_inner()));
         self.changed.notify_all();
     }
+
+    /// Stops the walk: waiting workers wake and end.
+    fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.set(|_| {});
+    }
+}
+
+/// Stops the walk when dropped: by the sink's side whenever it leaves (done, failed or
+/// panicking), by a worker only when it panics, so that nothing waits on a thread that is gone.
+struct StopOnDrop<'a> {
+    turns: &'a Turns,
+    always: bool,
+}
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        if self.always || std::thread::panicking() {
+            self.turns.stop();
+        }
+    }
 }
 
 /// A piece of a batch's bytes, and whether it is the batch's last.
@@ -195,6 +216,10 @@ fn in_order(
             let send = send.clone();
             let (next, turns) = (&next, &turns);
             s.spawn(move || {
+                let _stop = StopOnDrop {
+                    turns,
+                    always: false,
+                };
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= count || !turns.wait_until(|taken| i < taken + AHEAD) {
@@ -206,8 +231,15 @@ fn in_order(
                         turns,
                         send: &send,
                     };
-                    let made = batch(i, &mut out).map(|()| out.buf);
-                    if send.send((i, made, true)).is_err() {
+                    let made = batch(i, &mut out);
+                    // What a failed batch wrote before its error is written before it, as a
+                    // listing on one thread would have.
+                    let written = std::mem::take(&mut out.buf);
+                    let pieces = match made {
+                        Ok(()) => vec![(i, Ok(written), true)],
+                        Err(e) => vec![(i, Ok(written), false), (i, Err(e), true)],
+                    };
+                    if pieces.into_iter().any(|piece| send.send(piece).is_err()) {
                         return;
                     }
                 }
@@ -218,7 +250,11 @@ fn in_order(
         // (A failed batch's error waits its turn too: what came before it is written first.)
         let mut waiting: BTreeMap<usize, Pieces> = BTreeMap::new();
         let mut want = 0;
-        let result = (|| -> Result<()> {
+        let _stop = StopOnDrop {
+            turns: &turns,
+            always: true,
+        };
+        (|| -> Result<()> {
             while want < count {
                 let Ok((i, piece, last)) = done.recv() else {
                     return Err(Error::io(
@@ -231,7 +267,10 @@ fn in_order(
                 entry.1 |= last;
                 while let Some(mut first) = waiting.first_entry().filter(|e| *e.key() == want) {
                     for piece in first.get_mut().0.drain(..) {
-                        sink(&piece?)?;
+                        match piece? {
+                            bytes if bytes.is_empty() => {}
+                            bytes => sink(&bytes)?,
+                        }
                     }
                     if !first.get().1 {
                         break;
@@ -242,12 +281,7 @@ fn in_order(
                 }
             }
             Ok(())
-        })();
-        if result.is_err() {
-            turns.stop.store(true, Ordering::Relaxed);
-            turns.set(|_| {});
-        }
-        result
+        })()
     })
 }
 
@@ -303,6 +337,46 @@ mod tests {
         .unwrap_err();
         assert!(err.to_string().contains("pipe"), "{err}");
         in_order(0, &batch, &mut |_| panic!("no batches")).unwrap();
+
+        // A batch that fails after writing: what it wrote comes before its error.
+        let partly = |i: usize, out: &mut dyn Write| -> Result<()> {
+            out.write_all(format!("{i},").as_bytes()).unwrap();
+            match i {
+                3 => Err(Error::InvalidInput("batch 3".into())),
+                _ => Ok(()),
+            }
+        };
+        let mut all = Vec::new();
+        let err = in_order(100, &partly, &mut |b| {
+            all.extend_from_slice(b);
+            Ok(())
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("batch 3"), "{err}");
+        assert_eq!(all, b"0,1,2,3,");
+    }
+
+    #[test]
+    fn a_worker_that_panics_ends_the_walk_instead_of_leaving_it_waiting() {
+        let (send, done) = mpsc::channel();
+        std::thread::spawn(move || {
+            let batch = |i: usize, out: &mut dyn Write| -> Result<()> {
+                if i == 2 {
+                    panic!("batch 2 panics");
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                out.write_all(b"x")
+                    .map_err(|e| Error::io("cannot write", e))
+            };
+            let ended = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                in_order(1000, &batch, &mut |_| Ok(()))
+            }));
+            let _ = send.send(ended.is_err());
+        });
+        let panicked = done
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the walk ended");
+        assert!(panicked, "the worker's panic reaches the caller");
     }
 
     #[test]
