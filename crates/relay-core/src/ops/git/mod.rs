@@ -12,6 +12,8 @@ pub mod state;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -41,9 +43,33 @@ pub fn inside_work_tree(cwd: &Path) -> bool {
     cwd.ancestors().any(|dir| dir.join(".git").exists())
 }
 
-/// `git config user.email`, if set.
+/// How long a process keeps git's answer to "who is the user" for a folder: `relay serve`
+/// asks it for every deposit (and every read that meets a draft) by a caller without a token,
+/// and each answer costs a git process; it changes only when someone edits git's config.
+const USER_EMAIL_KEPT: Duration = Duration::from_secs(5);
+
+/// `git config user.email`, if set. A process asks git at most once per folder every
+/// [`USER_EMAIL_KEPT`].
 pub fn user_email(cwd: &Path) -> Option<String> {
-    git(cwd, &["config", "user.email"])
+    user_email_kept(cwd, USER_EMAIL_KEPT)
+}
+
+/// [`user_email`], an answer kept for `kept`.
+fn user_email_kept(cwd: &Path, kept: Duration) -> Option<String> {
+    type Answer = (PathBuf, Instant, Option<String>);
+    static ANSWERS: Mutex<Vec<Answer>> = Mutex::new(Vec::new());
+    let fresh = |(dir, at, _): &Answer| dir == cwd && at.elapsed() < kept;
+    let known = (ANSWERS.lock().unwrap_or_else(|e| e.into_inner()).iter())
+        .find(|a| fresh(a))
+        .map(|(.., email)| email.clone());
+    if let Some(email) = known {
+        return email;
+    }
+    let email = git(cwd, &["config", "user.email"]);
+    let mut answers = ANSWERS.lock().unwrap_or_else(|e| e.into_inner());
+    answers.retain(|(dir, at, _)| dir != cwd && at.elapsed() < kept);
+    answers.push((cwd.to_path_buf(), Instant::now(), email.clone()));
+    email
 }
 
 /// Runs git in `cwd` and returns its raw stdout (for `-z` output, where every byte counts).
@@ -437,6 +463,38 @@ mod tests {
             .expect("git runs");
         assert!(out.status.success(), "git {args:?}: {out:?}");
         String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    #[test]
+    fn the_user_email_is_kept_for_a_while_per_folder_then_asked_again() {
+        use std::time::Duration;
+        let repo = tempfile::tempdir().unwrap();
+        run(repo.path(), &["init", "-q"]);
+        let set = |email: &str| run(repo.path(), &["config", "user.email", email]);
+        set("ann@example.com");
+        let hour = Duration::from_secs(3600);
+        let ann = Some("ann@example.com".to_string());
+        assert_eq!(super::user_email_kept(repo.path(), hour), ann);
+        set("bob@example.com");
+        assert_eq!(
+            super::user_email_kept(repo.path(), hour),
+            ann,
+            "kept: git is not asked again"
+        );
+        let bob = Some("bob@example.com".to_string());
+        assert_eq!(super::user_email_kept(repo.path(), Duration::ZERO), bob);
+        assert_eq!(
+            super::user_email_kept(repo.path(), hour),
+            bob,
+            "the new answer is kept"
+        );
+        // Another folder has its own answer.
+        let other = tempfile::tempdir().unwrap();
+        run(other.path(), &["init", "-q"]);
+        run(other.path(), &["config", "user.email", "cy@example.com"]);
+        let cy = Some("cy@example.com".to_string());
+        assert_eq!(super::user_email_kept(other.path(), hour), cy);
+        assert_eq!(super::user_email_kept(repo.path(), hour), bob);
     }
 
     #[test]
