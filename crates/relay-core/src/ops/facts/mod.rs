@@ -10,7 +10,7 @@ pub mod lines;
 mod reads;
 pub mod sources;
 
-pub use reads::{get, history, list, list_each, list_rendered, sourced_by};
+pub use reads::{get, history, list, list_rendered, sourced_by};
 
 use std::collections::BTreeMap;
 

@@ -58,7 +58,7 @@ pub fn get(
 
 /// Facts matching `q`, by subject and predicate: one per key (current, or valid at `q.at`),
 /// or every fact with `include_ended`; each with its effective `valid_to`. Transports that
-/// answer with one body collect [`list_each`].
+/// answer with one body use it; a listing that streams uses [`list_rendered`].
 pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>> {
     let mut out = Vec::new();
     list_each(store, project_id, q, &mut |f| {
@@ -71,7 +71,7 @@ pub fn list(store: &Store, project_id: &str, q: &ListQuery) -> Result<Vec<Fact>>
 /// [`list`], each fact handed to `each` in order as soon as its key's chain is known: through
 /// the fact index, memory holds one key's chain rather than every fact (`--include-ended` on
 /// a long history). An error from `each` stops the walk and is returned.
-pub fn list_each(
+fn list_each(
     store: &Store,
     project_id: &str,
     q: &ListQuery,
@@ -93,7 +93,7 @@ pub fn list_each(
 /// nothing, few enough facts that two batches per thread stay small.
 const RENDER_BATCH_KEYS: usize = 64;
 
-/// [`list_each`] with each fact turned into bytes by `render`, on two threads where the fact
+/// [`list`] streamed: each fact turned into bytes by `render`, on two threads where the fact
 /// index walks the keys (a listing of every fact spends its time parsing and writing facts),
 /// and `sink` handed the bytes in order on this thread. An error from `render` or `sink`
 /// stops the walk and is returned.
