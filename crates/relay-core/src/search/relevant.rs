@@ -205,6 +205,12 @@ struct Part {
 }
 
 impl Part {
+    /// The part with its scratch freed, before the scoring.
+    fn finished(mut self) -> Part {
+        (self.in_log, self.doc_tf, self.touched) = Default::default();
+        self
+    }
+
     /// Starts the next log: its packages are new to the map.
     fn next_log(&mut self) {
         self.in_log.clear();
@@ -240,7 +246,7 @@ pub(crate) fn needs_line(q: &Query, filter: &Filter) -> bool {
 
 /// The candidates of one indexed log.
 fn from_index(
-    idx: &QueryView,
+    idx: &mut QueryView,
     log: &Path,
     file: u32,
     q: &Query,
@@ -302,6 +308,7 @@ fn from_index(
                 )
         })
     });
+    idx.read_ahead_docs(&touched);
     let line_checks = needs_line(q, filter);
     let mut lines = relay_store::log::LinesAt::new(log);
     let mut line = Vec::new();
@@ -406,72 +413,132 @@ fn settle_duplicates(parts: &mut [Part]) {
     }
 }
 
-/// Scans `files` (on up to as many threads as the machine has cores, files shared out in
-/// turn) and returns each thread's candidates, each package's current version not superseded.
+/// How long the rest of a scan may look set to take on one thread before helper threads join
+/// it. A second thread costs more than its start: the two contend for the process's memory map
+/// on every index they map and unmap, and an unmapping interrupts the other core. At a million
+/// packages on two cores, a rare word's scan (3 ms on one thread) ended sooner on one, a
+/// common word's (25 ms) a fifth sooner on two, and a mid word's (8 ms) alike either way.
+const HELP_AFTER: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// Scans `files` and returns each thread's candidates, each package's current version not
+/// superseded. The files are taken in turn from a shared counter, first by this thread alone;
+/// once the scan looks set to take longer than [`HELP_AFTER`] (the time so far, spread over
+/// the files left), helpers join it, up to as many threads as the machine has cores.
 fn scan_all(
     files: &[PathBuf],
     cache: Option<&Indexes>,
     q: &Query,
     filter: &Filter,
 ) -> Result<Vec<Part>> {
-    let matcher = scan::matcher(&q.terms)?;
+    // Built only if some log has no usable index.
+    let matcher = std::sync::OnceLock::new();
     let phrases = PhraseFilter::of(q);
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
         .min(files.len())
         .max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    // Takes files until none is left; after each, `after_each(taken)` learns how many files
+    // the threads have taken so far. An error leaves the rest to nobody.
+    let work = |part: &mut Part, after_each: &mut dyn FnMut(usize)| -> Result<()> {
+        loop {
+            let file = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(path) = files.get(file) else {
+                return Ok(());
+            };
+            let scanned = scan_one(
+                path,
+                file as u32,
+                cache,
+                &matcher,
+                q,
+                filter,
+                &phrases,
+                part,
+            );
+            if scanned.is_err() {
+                next.store(files.len(), std::sync::atomic::Ordering::Relaxed);
+                return scanned;
+            }
+            after_each(file + 1);
+        }
+    };
     let results: Vec<Result<Part>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let (matcher, phrases) = (&matcher, &phrases);
-                s.spawn(move || -> Result<Part> {
-                    let mut part = Part::default();
-                    for (file, path) in files.iter().enumerate().skip(t).step_by(threads) {
-                        part.next_log();
-                        if let Some(Ok(idx)) = cache.map(|c| c.query(path, &q.terms)) {
-                            part.totals.indexed_docs += idx.doc_count() as u64;
-                            from_index(
-                                &idx,
-                                path,
-                                file as u32,
-                                q,
-                                filter,
-                                phrases.as_ref(),
-                                &mut part,
-                            )?;
-                            continue;
-                        }
-                        // No usable index (an unreadable cache, say): scan the log itself.
-                        part.totals.bytes_scanned +=
-                            scan::scan_file(path, matcher, |offset, bytes| {
-                                part.totals.candidate_lines += 1;
-                                part.totals.candidate_bytes += bytes.len() as u64;
-                                if phrases.as_ref().is_some_and(|f| !f.may_match(bytes)) {
-                                    return Ok(true);
-                                }
-                                if let Some((c, tf)) =
-                                    candidate(bytes, file as u32, offset, q, filter)
-                                {
-                                    part.keep(c, &tf);
-                                }
-                                Ok(true)
-                            })?;
-                    }
-                    // Freed before the scoring.
-                    (part.in_log, part.doc_tf, part.touched) = Default::default();
-                    Ok(part)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Ok(Default::default())))
-            .collect()
+        let started = std::time::Instant::now();
+        let mut first_done = None;
+        let mut helpers = Vec::new();
+        let mut part = Part::default();
+        let mut call_helpers = |taken: usize| {
+            let left = files.len().saturating_sub(taken);
+            // The first file pays for what the process had not touched yet: the rate is taken
+            // from the files after it.
+            let first = *first_done.get_or_insert_with(|| started.elapsed());
+            if taken < 4 || helpers.len() + 1 >= threads || left < 2 {
+                return;
+            }
+            let since = started.elapsed().saturating_sub(first);
+            let expected = since.mul_f64(left as f64 / (taken - 1) as f64);
+            if expected > HELP_AFTER {
+                while helpers.len() + 1 < threads {
+                    helpers.push(s.spawn(|| -> Result<Part> {
+                        let mut part = Part::default();
+                        work(&mut part, &mut |_| {})?;
+                        Ok(part.finished())
+                    }));
+                }
+            }
+        };
+        let own = work(&mut part, &mut call_helpers).map(|()| part.finished());
+        let mut results = vec![own];
+        results.extend(
+            helpers
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Ok(Default::default()))),
+        );
+        results
     });
     let mut parts = results.into_iter().collect::<Result<Vec<_>>>()?;
     settle_duplicates(&mut parts);
     Ok(parts)
+}
+
+/// Scans one log into `part`: from its index when it has a usable one, else line by line
+/// with the matcher (built on first use).
+#[allow(clippy::too_many_arguments)]
+fn scan_one(
+    path: &Path,
+    file: u32,
+    cache: Option<&Indexes>,
+    matcher: &std::sync::OnceLock<Result<grep_regex::RegexMatcher>>,
+    q: &Query,
+    filter: &Filter,
+    phrases: &Option<PhraseFilter>,
+    part: &mut Part,
+) -> Result<()> {
+    part.next_log();
+    if let Some(Ok(mut idx)) = cache.map(|c| c.query(path, &q.terms)) {
+        part.totals.indexed_docs += idx.doc_count() as u64;
+        return from_index(&mut idx, path, file, q, filter, phrases.as_ref(), part);
+    }
+    // No usable index (an unreadable cache, say): scan the log itself.
+    let matcher = match matcher.get_or_init(|| scan::matcher(&q.terms)) {
+        Ok(m) => m,
+        // The error is owned by the cell: building again gives the caller its own.
+        Err(_) => return scan::matcher(&q.terms).map(drop),
+    };
+    part.totals.bytes_scanned += scan::scan_file(path, matcher, |offset, bytes| {
+        part.totals.candidate_lines += 1;
+        part.totals.candidate_bytes += bytes.len() as u64;
+        if phrases.as_ref().is_some_and(|f| !f.may_match(bytes)) {
+            return Ok(true);
+        }
+        if let Some((c, tf)) = candidate(bytes, file, offset, q, filter) {
+            part.keep(c, &tf);
+        }
+        Ok(true)
+    })?;
+    Ok(())
 }
 
 /// Runs a relevant pull over `projects`: keyword search, BM25 nudged by significance and
@@ -741,12 +808,12 @@ mod tests {
                 "{query}: only {} hold it",
                 expected.len()
             );
-            let view = relay_store::cache::packages::query(&cache, &log, &q.terms).unwrap();
+            let mut view = relay_store::cache::packages::query(&cache, &log, &q.terms).unwrap();
             let mut part = Part::default();
             part.next_log();
             let filter = Filter::default();
             let phrases = PhraseFilter::of(&q);
-            from_index(&view, &log, 0, &q, &filter, phrases.as_ref(), &mut part).unwrap();
+            from_index(&mut view, &log, 0, &q, &filter, phrases.as_ref(), &mut part).unwrap();
             let mut found: Vec<u64> = part.candidates.iter().map(|c| c.offset).collect();
             found.sort_unstable();
             assert_eq!(found, expected, "{query}");

@@ -317,6 +317,7 @@ pub(super) fn read_partial(
     // file in place while a search has it mapped would end that search with SIGBUS: the
     // cache is relay's, and nothing else writes it.)
     let map = Arc::new(unsafe { memmap2::Mmap::map(&file) }?);
+    let file = Arc::new(file);
     let Some(tables) = Tables::locate(&map, body as usize) else {
         return Ok(None);
     };
@@ -393,8 +394,8 @@ pub(super) fn read_partial(
     }
     Ok(Some((
         QueryView {
-            doc_bytes: Region::mapped(map.clone(), tables.docs),
-            ids: Region::mapped(map, tables.ids),
+            doc_bytes: Region::mapped(map.clone(), file.clone(), tables.docs),
+            ids: Region::mapped(map, file, tables.ids),
             types: header.types,
             damaged: header.damaged > 0,
             postings,

@@ -328,6 +328,12 @@ pub fn rebuild(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
     load_or_build(cache_dir, log).map(|_| ())
 }
 
+/// A query reads its documents' records ahead ([`QueryView::read_ahead_docs`]) when it needs
+/// at most one per this many pages of the table: a read costs a system call per record (or
+/// run of near records), a page touched through the map costs a fault that maps its
+/// neighbours, and their unmapping.
+const READ_AHEAD_PAGES: usize = 3;
+
 /// What a query needs of one log's index: the document table (decoded on demand) and the
 /// postings of the query's stems, read without loading the rest of the index.
 #[derive(Debug, Default)]
@@ -369,6 +375,22 @@ impl QueryView {
         let at = i as usize * DOC_BYTES + file::DOC_KEY_AT;
         let raw = self.doc_bytes.get(at..at + 8)?;
         Some(u64::from_le_bytes(raw.try_into().ok()?))
+    }
+
+    /// Reads the records of `docs` (ascending) and of the document after each ahead from the
+    /// index file when they are few beside the size of the table (under one per
+    /// [`READ_AHEAD_PAGES`] pages of it); otherwise, or for an index in memory, leaves them to
+    /// be read where they are. [`QueryView::doc`] and [`QueryView::doc_key`] answer the same
+    /// either way.
+    pub fn read_ahead_docs(&mut self, docs: &[u32]) {
+        let pages = self.doc_bytes.len() / 4096;
+        if docs.len().saturating_mul(READ_AHEAD_PAGES) > pages {
+            return;
+        }
+        (self.doc_bytes).read_ahead(docs.iter().map(|&d| {
+            let start = d as usize * DOC_BYTES;
+            start..start + 2 * DOC_BYTES
+        }));
     }
 
     /// The package type of document `i`, when the type table holds it.
@@ -630,6 +652,62 @@ mod tests {
             );
         }
         assert_eq!(query(&cache, &log, &stems).unwrap().postings[0].len(), 8);
+    }
+
+    #[test]
+    fn the_records_of_a_few_documents_read_ahead_are_those_of_the_map() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        // 3,000 documents (35 pages of records), one in 300 holding the rare word.
+        let lines: String = (0..3000)
+            .map(|i| {
+                let title = if i % 300 == 7 { "Rare word" } else { "Common" };
+                line(&format!("id{i:04}"), title)
+            })
+            .collect();
+        std::fs::write(&log, &lines).unwrap();
+        // A tail after the index, in memory: its records are never read ahead.
+        let cache = dir.path().join("cache");
+        load_or_build(&cache, &log).unwrap();
+        let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        f.write_all(line("id3000", "Rare again").as_bytes())
+            .unwrap();
+        let stems = [terms::stem("rare")];
+        let mapped = query(&cache, &log, &stems).unwrap();
+        let mut ahead = query(&cache, &log, &stems).unwrap();
+        let docs: Vec<u32> = ahead.postings[0].iter().map(|&(d, _)| d).collect();
+        assert_eq!(docs.len(), 11);
+        assert_eq!(docs.last(), Some(&3000), "the tail's document");
+        ahead.read_ahead_docs(&docs);
+        assert_eq!(
+            ahead.doc_bytes.pieces.len(),
+            10,
+            "one read per indexed document"
+        );
+        for &d in &docs {
+            for i in [d, d + 1] {
+                assert_eq!(ahead.doc(i), mapped.doc(i), "doc {i}");
+                assert_eq!(ahead.doc_key(i), mapped.doc_key(i));
+                assert_eq!(ahead.doc_id(i), mapped.doc_id(i));
+            }
+            assert!(
+                ahead
+                    .doc_bytes
+                    .read_piece(&(d as usize * DOC_BYTES..(d as usize + 1) * DOC_BYTES))
+                    .is_some()
+                    || d == 3000
+            );
+        }
+        assert_eq!(ahead.doc(3000).unwrap().id, "");
+        assert_eq!(ahead.doc_id(3000), Some("id3000"));
+        // Records not read ahead still come from the map.
+        assert_eq!(ahead.doc(100), mapped.doc(100));
+        // A document in every other page is too many: left to the map.
+        let many: Vec<u32> = (0..3000).step_by(150).collect();
+        let mut left = query(&cache, &log, &stems).unwrap();
+        left.read_ahead_docs(&many);
+        assert!(left.doc_bytes.pieces.is_empty());
     }
 
     #[test]
