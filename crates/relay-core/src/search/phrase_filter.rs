@@ -17,9 +17,17 @@ pub struct PhraseFilter {
     phrases: Vec<RegexMatcher>,
 }
 
-/// Between two words of a phrase in a stored line: anything that is not a letter or digit,
-/// a JSON escape (`\n`, `\"`, a `\u` escape of a separator), or both.
-const SEPARATOR: &str = r#"(?:[^\p{Alphabetic}\p{N}\\]|\\[nrtbf"\\/]|\\u[0-9a-fA-F]{4})+"#;
+/// The rest of a word after its stem's pattern: letters and digits. The filter works on bytes
+/// and knows ASCII only, so every byte of a character beyond ASCII counts as one (it may be a
+/// letter); it also counts as a separator below. The filter so passes every line the same test
+/// over Unicode letters would, at a fraction of the cost of building Unicode's classes into
+/// the regex (half a millisecond a phrase search).
+const WORD_REST: &str = r"(?:[A-Za-z0-9]|[\x80-\xFF])*";
+
+/// Between two words of a phrase in a stored line: anything that is not an ASCII letter or
+/// digit (any byte of a character beyond ASCII among them), a JSON escape (`\n`, `\"`, a `\u`
+/// escape of a separator), or both.
+const SEPARATOR: &str = r#"(?:[^A-Za-z0-9\\]|\\[nrtbf"\\/]|\\u[0-9a-fA-F]{4})+"#;
 
 impl PhraseFilter {
     pub fn of(q: &Query) -> Option<PhraseFilter> {
@@ -34,11 +42,10 @@ impl PhraseFilter {
                 // but for a final `y` the pattern leaves out) and runs on to its end.
                 let words: Vec<String> = phrase
                     .iter()
-                    .map(|s| format!(r"{}[\p{{Alphabetic}}\p{{N}}]*", escape(scan_pattern(s))))
+                    .map(|s| format!("{}{WORD_REST}", folded(scan_pattern(s))))
                     .collect();
                 RegexMatcherBuilder::new()
-                    .case_insensitive(true)
-                    .unicode(true)
+                    .unicode(false)
                     .build(&words.join(SEPARATOR))
                     .ok()
             })
@@ -54,15 +61,33 @@ impl PhraseFilter {
     }
 }
 
-/// `text` with the characters regular expressions treat specially escaped (stems are letters
-/// and digits, so this is a guard, not a need).
-fn escape(text: &str) -> String {
-    text.chars()
-        .flat_map(|c| {
-            let special = !c.is_alphanumeric();
-            special.then_some('\\').into_iter().chain([c])
-        })
-        .collect()
+/// A pattern matching `text` (ASCII) in any case, as Unicode folds case: an ASCII letter matches
+/// its other case, `k` also the Kelvin sign and `s` the long s (the only letters beyond ASCII
+/// that fold to ASCII ones), in UTF-8. Other characters are escaped (stems are letters and
+/// digits, so this is a guard, not a need).
+fn folded(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        match c.to_ascii_lowercase() {
+            'k' => out.push_str(r"(?:[kK]|\xE2\x84\xAA)"),
+            's' => out.push_str(r"(?:[sS]|\xC5\xBF)"),
+            l if l.is_ascii_alphabetic() => {
+                out.extend(['[', l, l.to_ascii_uppercase(), ']']);
+            }
+            d if d.is_ascii_alphanumeric() => out.push(d),
+            other => out.push_str(&regex_syntax_escape(other)),
+        }
+    }
+    out
+}
+
+/// `c` escaped for a regular expression when it is special there.
+fn regex_syntax_escape(c: char) -> String {
+    if c.is_ascii_punctuation() || c.is_whitespace() {
+        format!("\\{c}")
+    } else {
+        c.to_string()
+    }
 }
 
 #[cfg(test)]
@@ -93,7 +118,25 @@ pub(crate) mod tests {
             let full = analyze_texts([("title", 3.0, text)].into_iter(), &q);
             assert!(full.phrases_ok || text.starts_with("memories"), "{text:?}");
         }
-        for text in ["memory of a leak", "leak memory", "memo leak", "memory"] {
+        // Unicode's case folds and letters beyond ASCII: in a word or between words, the bytes
+        // filter passes the line, as a test over Unicode letters would.
+        for text in [
+            "MEMORY LEA\u{212A}",
+            "memorie\u{17F} leak",
+            "memoryé leak",
+            "memory\u{a0}leak",
+            "memory\u{2003}\u{2014}leak",
+        ] {
+            assert!(f.may_match(&line(text)), "{text:?}");
+            assert!(f.may_match(text.as_bytes()), "raw {text:?}");
+        }
+        for text in [
+            "memory of a leak",
+            "leak memory",
+            "memo leak",
+            "memory",
+            "memoryleak",
+        ] {
             assert!(!f.may_match(&line(text)), "{text:?}");
         }
         assert!(
@@ -111,7 +154,9 @@ pub(crate) mod tests {
         // Words and separators drawn at random: wherever the full check finds the phrase, the
         // raw-bytes filter passes the line.
         let words = ["retry", "retries", "the", "budget", "budgets", "a", "x"];
-        let seps = [" ", ", ", "\n", "\t", " — ", "\"", "\\", "/", "-"];
+        let seps = [
+            " ", ", ", "\n", "\t", " — ", "\"", "\\", "/", "-", "\u{a0}", "·",
+        ];
         let q = parse(r#""retries the budget""#);
         let f = PhraseFilter::of(&q).unwrap();
         let mut next = draws(7);

@@ -62,6 +62,9 @@ impl Region {
                 _ => merged.push(r),
             }
         }
+        self.read
+            .reserve_exact(merged.iter().map(|r| r.len()).sum());
+        self.pieces.reserve_exact(merged.len());
         for r in merged {
             let at = self.read.len();
             self.read.resize(at + r.len(), 0);
