@@ -260,8 +260,11 @@ fn from_index(
         std::mem::take(&mut part.touched),
         std::mem::take(&mut part.doc_places),
     );
-    tf.clear();
-    tf.resize(idx.doc_count() * terms, 0.0);
+    // The scratch comes zeroed (each log's writes are undone at its end, below): only
+    // growing it costs, not clearing a month's worth of rows for a rare word's few.
+    if tf.len() < idx.doc_count() * terms {
+        tf.resize(idx.doc_count() * terms, 0.0);
+    }
     touched.clear();
     // A phrase needs all its words, where they can stand one after another: a document
     // missing one, or holding them only apart, is no candidate, unread.
@@ -278,8 +281,7 @@ fn from_index(
         .min_by_key(|&&i| idx.postings.get(i).map_or(0, Vec::len))
         .copied();
     let phrased = !q.phrases.is_empty();
-    places.clear();
-    if phrased {
+    if phrased && places.len() < idx.doc_count() * terms {
         places.resize(idx.doc_count() * terms, ANY_PLACE);
     }
     for (i, list) in idx.postings.iter().enumerate() {
@@ -358,6 +360,17 @@ fn from_index(
                 superseded: false,
             };
             part.keep(c, &tf[row..row + terms]);
+        }
+    }
+    // Undone for the next log: the rows the postings wrote. (An error above leaves the
+    // scratch out of the part, so the next use starts from a new, zeroed one.)
+    for (i, list) in idx.postings.iter().enumerate() {
+        for &(doc, _) in list {
+            let at = doc as usize * terms + i;
+            tf[at] = 0.0;
+            if phrased {
+                places[at] = ANY_PLACE;
+            }
         }
     }
     (part.doc_tf, part.touched, part.doc_places) = (tf, touched, places);
@@ -743,6 +756,63 @@ mod tests {
             survivors(&parts),
             vec![(0, 30, 4.0), (1, 0, 6.0), (1, 10, 7.0)]
         );
+    }
+
+    #[test]
+    fn a_log_scanned_after_another_with_the_same_scratch_gives_what_it_gives_alone() {
+        // The scratch rows one log wrote are undone before the next: a second, smaller log
+        // scanned after a bigger one yields the candidates and weights it yields on its own.
+        let dir = tempfile::tempdir().unwrap();
+        let words = ["memory", "leak", "pool", "cache", "retry"];
+        let mut next = crate::search::phrase_filter::tests::draws(5);
+        let mut write_log = |name: &str, n: usize| -> std::path::PathBuf {
+            let log = dir
+                .path()
+                .join(format!("projects/p/packages/{name}.ndjson"));
+            std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+            let mut lines = String::new();
+            for i in 0..n {
+                let title: Vec<&str> = (0..4).map(|_| words[next(words.len())]).collect();
+                let package = serde_json::json!({
+                    "package_id": format!("pkg_{name}_{i:04}"),
+                    "created_at": "2026-01-02T00:00:00Z",
+                    "status": "complete",
+                    "title": title.join(" "),
+                });
+                lines += &serde_json::json!({ "package": package }).to_string();
+                lines.push('\n');
+            }
+            std::fs::write(&log, &lines).unwrap();
+            log
+        };
+        let (big, small) = (write_log("2026-01", 300), write_log("2026-02", 40));
+        let cache = dir.path().join("cache");
+        let filter = Filter::default();
+        for query in ["memory leak", r#""memory leak" pool"#, "cache"] {
+            let q = parse(query);
+            let phrases = PhraseFilter::of(&q);
+            let scan = |part: &mut Part, log: &Path, file: u32| {
+                let mut view = relay_store::cache::packages::query(&cache, log, &q.terms).unwrap();
+                part.next_log();
+                from_index(&mut view, log, file, &q, &filter, phrases.as_ref(), part).unwrap();
+            };
+            let (mut both, mut alone) = (Part::default(), Part::default());
+            scan(&mut both, &big, 0);
+            let first = both.candidates.len();
+            scan(&mut both, &small, 1);
+            scan(&mut alone, &small, 1);
+            let terms = q.terms.len();
+            let after: Vec<(u64, &[f32])> = (both.candidates[first..].iter())
+                .zip(both.tf[first * terms..].chunks_exact(terms))
+                .map(|(c, tf)| (c.offset, tf))
+                .collect();
+            let own: Vec<(u64, &[f32])> = (alone.candidates.iter())
+                .zip(alone.tf.chunks_exact(terms))
+                .map(|(c, tf)| (c.offset, tf))
+                .collect();
+            assert!(!own.is_empty(), "{query}");
+            assert_eq!(after, own, "{query}");
+        }
     }
 
     #[test]
