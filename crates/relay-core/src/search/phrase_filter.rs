@@ -45,6 +45,7 @@ impl PhraseFilter {
                     .map(|s| format!("{}{WORD_REST}", folded(scan_pattern(s))))
                     .collect();
                 RegexMatcherBuilder::new()
+                    .case_insensitive(true)
                     .unicode(false)
                     .build(&words.join(SEPARATOR))
                     .ok()
@@ -61,33 +62,18 @@ impl PhraseFilter {
     }
 }
 
-/// A pattern matching `text` (ASCII) in any case, as Unicode folds case: an ASCII letter matches
-/// its other case, `k` also the Kelvin sign and `s` the long s (the only letters beyond ASCII
-/// that fold to ASCII ones), in UTF-8. Other characters are escaped (stems are letters and
-/// digits, so this is a guard, not a need).
+/// A pattern for `text` (ASCII letters and digits, matched in any case by the regex) that
+/// also matches the only letters beyond ASCII that Unicode folds to ASCII ones: the Kelvin sign
+/// for `k` and the long s for `s`, in UTF-8. Anything else is escaped (a guard, not a need).
 fn folded(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        match c.to_ascii_lowercase() {
-            'k' => out.push_str(r"(?:[kK]|\xE2\x84\xAA)"),
-            's' => out.push_str(r"(?:[sS]|\xC5\xBF)"),
-            l if l.is_ascii_alphabetic() => {
-                out.extend(['[', l, l.to_ascii_uppercase(), ']']);
-            }
-            d if d.is_ascii_alphanumeric() => out.push(d),
-            other => out.push_str(&regex_syntax_escape(other)),
-        }
-    }
-    out
-}
-
-/// `c` escaped for a regular expression when it is special there.
-fn regex_syntax_escape(c: char) -> String {
-    if c.is_ascii_punctuation() || c.is_whitespace() {
-        format!("\\{c}")
-    } else {
-        c.to_string()
-    }
+    (text.chars())
+        .map(|c| match c.to_ascii_lowercase() {
+            'k' => r"(?:k|\xE2\x84\xAA)".to_string(),
+            's' => r"(?:s|\xC5\xBF)".to_string(),
+            c if c.is_ascii_alphanumeric() => c.to_string(),
+            c => format!("\\{c}"),
+        })
+        .collect()
 }
 
 #[cfg(test)]

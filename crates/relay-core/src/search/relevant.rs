@@ -207,7 +207,7 @@ struct Part {
 impl Part {
     /// The part with its scratch freed, before the scoring.
     fn finished(mut self) -> Part {
-        (self.in_log, self.doc_tf, self.touched) = Default::default();
+        (self.in_log, self.doc_tf, self.touched, self.doc_places) = Default::default();
         self
     }
 
@@ -426,8 +426,8 @@ fn settle_duplicates(parts: &mut [Part]) {
     }
 }
 
-/// How long the rest of a scan may look set to take on one thread before helper threads join
-/// it. A second thread costs more than its start: the two contend for the process's memory map
+/// How long the rest of a scan must look set to take on one thread for helper threads to join
+/// it ([`scan_all`]). A second thread costs more than its start: the two contend for the process's memory map
 /// on every index they map and unmap, and an unmapping interrupts the other core. At a million
 /// packages on two cores, a rare word's scan (3 ms on one thread) ended sooner on one, a
 /// common word's (25 ms) a fifth sooner on two, and a mid word's (8 ms) alike either way.
@@ -435,17 +435,22 @@ const HELP_AFTER: std::time::Duration = std::time::Duration::from_millis(5);
 
 /// Scans `files` and returns each thread's candidates, each package's current version not
 /// superseded. The files are taken in turn from a shared counter, first by this thread alone;
-/// once the scan looks set to take longer than [`HELP_AFTER`] (the time so far, spread over
-/// the files left), helpers join it, up to as many threads as the machine has cores.
+/// once the rest of the scan looks set to take `help_after` or more (the time so far, spread
+/// over the files left), helpers join it, up to as many threads as the machine has cores.
 fn scan_all(
     files: &[PathBuf],
     cache: Option<&Indexes>,
     q: &Query,
     filter: &Filter,
+    help_after: std::time::Duration,
 ) -> Result<Vec<Part>> {
-    // Built only if some log has no usable index.
-    let matcher = std::sync::OnceLock::new();
-    let phrases = PhraseFilter::of(q);
+    let scan = LogScan {
+        cache,
+        matcher: std::sync::OnceLock::new(),
+        q,
+        filter,
+        phrases: PhraseFilter::of(q),
+    };
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
@@ -460,19 +465,9 @@ fn scan_all(
             let Some(path) = files.get(file) else {
                 return Ok(());
             };
-            let scanned = scan_one(
-                path,
-                file as u32,
-                cache,
-                &matcher,
-                q,
-                filter,
-                &phrases,
-                part,
-            );
-            if scanned.is_err() {
+            if let Err(e) = scan.one(path, file as u32, part) {
                 next.store(files.len(), std::sync::atomic::Ordering::Relaxed);
-                return scanned;
+                return Err(e);
             }
             after_each(file + 1);
         }
@@ -492,7 +487,7 @@ fn scan_all(
             }
             let since = started.elapsed().saturating_sub(first);
             let expected = since.mul_f64(left as f64 / (taken - 1) as f64);
-            if expected > HELP_AFTER {
+            if expected >= help_after {
                 while helpers.len() + 1 < threads {
                     helpers.push(s.spawn(|| -> Result<Part> {
                         let mut part = Part::default();
@@ -516,42 +511,44 @@ fn scan_all(
     Ok(parts)
 }
 
-/// Scans one log into `part`: from its index when it has a usable one, else line by line
-/// with the matcher (built on first use).
-#[allow(clippy::too_many_arguments)]
-fn scan_one(
-    path: &Path,
-    file: u32,
-    cache: Option<&Indexes>,
-    matcher: &std::sync::OnceLock<Result<grep_regex::RegexMatcher>>,
-    q: &Query,
-    filter: &Filter,
-    phrases: &Option<PhraseFilter>,
-    part: &mut Part,
-) -> Result<()> {
-    part.next_log();
-    if let Some(Ok(mut idx)) = cache.map(|c| c.query(path, &q.terms)) {
-        part.totals.indexed_docs += idx.doc_count() as u64;
-        return from_index(&mut idx, path, file, q, filter, phrases.as_ref(), part);
+/// What every log of one scan is read with.
+struct LogScan<'a> {
+    cache: Option<&'a Indexes>,
+    /// For logs without a usable index; built when the first one is met.
+    matcher: std::sync::OnceLock<Result<grep_regex::RegexMatcher>>,
+    q: &'a Query,
+    filter: &'a Filter,
+    phrases: Option<PhraseFilter>,
+}
+
+impl LogScan<'_> {
+    /// Scans one log into `part`: from its index when it has a usable one, else line by line.
+    fn one(&self, path: &Path, file: u32, part: &mut Part) -> Result<()> {
+        let (q, filter, phrases) = (self.q, self.filter, self.phrases.as_ref());
+        part.next_log();
+        if let Some(Ok(mut idx)) = self.cache.map(|c| c.query(path, &q.terms)) {
+            part.totals.indexed_docs += idx.doc_count() as u64;
+            return from_index(&mut idx, path, file, q, filter, phrases, part);
+        }
+        // No usable index (an unreadable cache, say): scan the log itself.
+        let matcher = match self.matcher.get_or_init(|| scan::matcher(&q.terms)) {
+            Ok(m) => m,
+            // The error is owned by the cell: building again gives the caller its own.
+            Err(_) => return scan::matcher(&q.terms).map(drop),
+        };
+        part.totals.bytes_scanned += scan::scan_file(path, matcher, |offset, bytes| {
+            part.totals.candidate_lines += 1;
+            part.totals.candidate_bytes += bytes.len() as u64;
+            if phrases.is_some_and(|f| !f.may_match(bytes)) {
+                return Ok(true);
+            }
+            if let Some((c, tf)) = candidate(bytes, file, offset, q, filter) {
+                part.keep(c, &tf);
+            }
+            Ok(true)
+        })?;
+        Ok(())
     }
-    // No usable index (an unreadable cache, say): scan the log itself.
-    let matcher = match matcher.get_or_init(|| scan::matcher(&q.terms)) {
-        Ok(m) => m,
-        // The error is owned by the cell: building again gives the caller its own.
-        Err(_) => return scan::matcher(&q.terms).map(drop),
-    };
-    part.totals.bytes_scanned += scan::scan_file(path, matcher, |offset, bytes| {
-        part.totals.candidate_lines += 1;
-        part.totals.candidate_bytes += bytes.len() as u64;
-        if phrases.as_ref().is_some_and(|f| !f.may_match(bytes)) {
-            return Ok(true);
-        }
-        if let Some((c, tf)) = candidate(bytes, file, offset, q, filter) {
-            part.keep(c, &tf);
-        }
-        Ok(true)
-    })?;
-    Ok(())
 }
 
 /// Runs a relevant pull over `projects`: keyword search, BM25 nudged by significance and
@@ -589,7 +586,7 @@ pub(crate) fn keyword_list(
         }
     }
     let cache = store.search_indexes();
-    let parts = scan_all(&files, cache.as_ref(), &q, filter)?;
+    let parts = scan_all(&files, cache.as_ref(), &q, filter, HELP_AFTER)?;
     let mut totals = Totals::default();
     for t in parts.iter().map(|p| &p.totals) {
         totals.indexed_docs += t.indexed_docs;
@@ -756,6 +753,79 @@ mod tests {
             survivors(&parts),
             vec![(0, 30, 4.0), (1, 0, 6.0), (1, 10, 7.0)]
         );
+    }
+
+    #[test]
+    fn helpers_that_join_a_scan_find_what_one_thread_finds() {
+        // Eight months, a package's versions in each of its month and a few ids in two
+        // months: a scan that helpers join at once gives, over its parts, the candidates of a
+        // scan on one thread, each once, with the same weights and the same superseded.
+        let dir = tempfile::tempdir().unwrap();
+        let words = ["memory", "leak", "pool", "cache"];
+        let mut next = crate::search::phrase_filter::tests::draws(9);
+        let files: Vec<PathBuf> = (1..=8)
+            .map(|m| {
+                let log = dir
+                    .path()
+                    .join(format!("projects/p/packages/2026-{m:02}.ndjson"));
+                std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+                let mut lines = String::new();
+                for i in 0..60 {
+                    let title: Vec<&str> = (0..3).map(|_| words[next(words.len())]).collect();
+                    // Ids 0-4 are in every month: one current version among the logs.
+                    let id = if i < 5 {
+                        format!("pkg_{i}")
+                    } else {
+                        format!("pkg_{m}_{i}")
+                    };
+                    let package = serde_json::json!({
+                        "package_id": id,
+                        "created_at": format!("2026-{m:02}-02T00:00:00Z"),
+                        "status": "complete",
+                        "title": title.join(" "),
+                    });
+                    lines += &serde_json::json!({ "package": package, "version": 1 + i % 2 })
+                        .to_string();
+                    lines.push('\n');
+                }
+                std::fs::write(&log, &lines).unwrap();
+                log
+            })
+            .collect();
+        let cache = relay_store::cache::Indexes::at(dir.path().join("cache"));
+        let filter = Filter::default();
+        let every = |parts: &[Part], terms: usize| {
+            let mut all: Vec<(u32, u64, bool, Vec<f32>)> = (parts.iter())
+                .flat_map(|p| {
+                    (p.candidates.iter().zip(p.tf.chunks_exact(terms)))
+                        .map(|(c, tf)| (c.file, c.offset, c.superseded, tf.to_vec()))
+                })
+                .collect();
+            all.sort_by_key(|c| (c.0, c.1));
+            all
+        };
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        for query in ["memory leak", r#""memory leak""#, "cache"] {
+            let q = parse(query);
+            let alone =
+                scan_all(&files, Some(&cache), &q, &filter, std::time::Duration::MAX).unwrap();
+            assert_eq!(
+                alone.len(),
+                1,
+                "no helper joins a scan that never looks long"
+            );
+            let helped =
+                scan_all(&files, Some(&cache), &q, &filter, std::time::Duration::ZERO).unwrap();
+            assert_eq!(helped.len(), cores.min(files.len()), "helpers joined");
+            let terms = q.terms.len();
+            let one = every(&alone, terms);
+            assert!(one.len() > 20, "{query}: {} candidates", one.len());
+            assert!(
+                one.iter().any(|c| c.2),
+                "{query}: some superseded across logs"
+            );
+            assert_eq!(every(&helped, terms), one, "{query}");
+        }
     }
 
     #[test]
