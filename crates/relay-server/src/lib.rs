@@ -122,6 +122,9 @@ impl Server {
         // door's secrets policy and key; a key that cannot sign fails now, not on a write.
         let store = resolved.open_store()?;
         store.signer()?;
+        // A month's index that falls behind steady deposits is rebuilt on a thread of its
+        // own, not by the read that finds it so (with its client waiting).
+        relay_store::cache::packages::rebuild_behind_reads(&store.layout().cache_dir());
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .thread_name("relay-serve")
@@ -204,8 +207,10 @@ impl Server {
             };
             accept_until(listener, app, timeout, stop).await;
         });
-        // Dropping the runtime waits for the blocking threads: a write under way completes.
+        // Dropping the runtime waits for the blocking threads: a write under way completes;
+        // so does an index being rebuilt behind the reads.
         drop(runtime);
+        relay_store::cache::packages::wait_for_rebuilds();
         Ok(())
     }
 }

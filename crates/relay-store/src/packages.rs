@@ -423,11 +423,51 @@ impl Store {
         package_id: &str,
     ) -> Result<Vec<StoredPackage>> {
         let logs = self.package_logs(project_id)?;
-        if self.config.search_index() {
-            // Indexes first, two logs at a time; a log that cannot be indexed is scanned.
-            let _ = super::cache::packages::warm(&self.layout.cache_dir(), &logs);
+        if !self.config.search_index() {
+            return self.package_versions_in(&logs, package_id);
         }
-        self.package_versions_in(&logs, package_id)
+        // Through the indexes that hold as they are; the others are built first, two logs at
+        // a time (a log that cannot be indexed is scanned). The versions keep the logs' order.
+        let cache = self.layout.cache_dir();
+        let mut found: Vec<Option<Vec<u64>>> = (logs.iter())
+            .map(|log| super::cache::packages::find_id_indexed(&cache, log, package_id))
+            .map(|f| f.ok().flatten())
+            .collect();
+        let cold: Vec<std::path::PathBuf> = (logs.iter().zip(&found))
+            .filter(|(_, f)| f.is_none())
+            .map(|(log, _)| log.clone())
+            .collect();
+        if !cold.is_empty() {
+            let _ = super::cache::packages::warm(&cache, &cold);
+        }
+        let mut out = Vec::new();
+        for (log, offsets) in logs.iter().zip(&mut found) {
+            match offsets.take() {
+                Some(offsets) => out.extend(self.versions_at(log, &offsets, package_id)?),
+                None => {
+                    out.extend(self.package_versions_in(std::slice::from_ref(log), package_id)?)
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The versions of `package_id` among the lines of `log` at `offsets`.
+    fn versions_at(
+        &self,
+        log: &Path,
+        offsets: &[u64],
+        package_id: &str,
+    ) -> Result<Vec<StoredPackage>> {
+        let mut out = Vec::new();
+        for &offset in offsets {
+            if let Some(p) = self.package_at(log, offset)?
+                && p.package.id() == package_id
+            {
+                out.push(p);
+            }
+        }
+        Ok(out)
     }
 
     /// Every project that holds package `package_id`, with its versions there: package ids
@@ -496,13 +536,7 @@ impl Store {
                 })?;
                 continue;
             };
-            for offset in offsets {
-                if let Some(p) = self.package_at(path, offset)?
-                    && p.package.id() == package_id
-                {
-                    out.push(p);
-                }
-            }
+            out.extend(self.versions_at(path, &offsets, package_id)?);
         }
         Ok(out)
     }

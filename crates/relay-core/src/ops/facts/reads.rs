@@ -191,7 +191,7 @@ impl Listing {
         if self.q.at.is_some() || self.q.include_ended {
             return Ok(None);
         }
-        let Some(current) = store.current_facts(project_id)? else {
+        let Some(current) = store.current_facts(project_id, self.q.subject.as_deref())? else {
             return Ok(None);
         };
         Ok(Some(

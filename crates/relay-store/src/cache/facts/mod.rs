@@ -25,7 +25,9 @@ use crate::{Store, layout, log};
 use relay_wire::Fact;
 use relay_wire::error::{Error, Result};
 
+mod by_subject;
 mod rendered;
+use by_subject::subject_lines;
 pub use rendered::RenderKey;
 
 const FORMAT: u32 = FACTS.format;
@@ -744,21 +746,39 @@ impl Store {
         Ok(Some((ids.max(0) as u64, open.max(0) as u64)))
     }
 
-    /// The current fact of every key, by subject and predicate; `None` when there is no
-    /// usable index. The index keeps a copy of their lines in this order, so this reads one
-    /// block and parses it (on two threads), whatever the log's length.
-    pub fn current_facts(&self, project_id: &str) -> Result<Option<Vec<Fact>>> {
+    /// The current fact of every key (of `subject`'s keys, when given), by subject and
+    /// predicate; `None` when there is no usable index. The index keeps a copy of their lines
+    /// in this order, so this reads one block and parses it (on two threads), whatever the
+    /// log's length; a subject's lines are found in it by bisection and only they are parsed.
+    pub fn current_facts(
+        &self,
+        project_id: &str,
+        subject: Option<&str>,
+    ) -> Result<Option<Vec<Fact>>> {
         let Some(Indexed { index, log, tail }) = self.indexed(project_id)? else {
             return Ok(None);
         };
         let io = |e| Error::io(format!("cannot read {}", log.display()), e);
-        let mut out = parse_lines(index.current_lines().map_err(io)?);
+        let lines = index.current_lines().map_err(io)?;
+        let mut out = match subject {
+            Some(s) => match subject_lines(lines, s) {
+                Some(block) => parse_lines(block),
+                // A line whose key cannot be read: every line is parsed, and filtered.
+                None => (parse_lines(lines).into_iter())
+                    .filter(|f| f.subject() == s)
+                    .collect(),
+            },
+            None => parse_lines(lines),
+        };
         if tail.is_empty() {
             return Ok(Some(out));
         }
         // Keys the tail touches are worked out again from all their lines; the tail is parsed
         // once, not once per key.
-        let touched = tail_by_key(&tail);
+        let mut touched = tail_by_key(&tail);
+        if let Some(s) = subject {
+            touched.retain(|(subject, _), _| subject == s);
+        }
         out.retain(|f| {
             !touched.contains_key(&(f.subject().to_string(), f.predicate().to_string()))
         });
@@ -783,7 +803,7 @@ impl Store {
             let io = |e| Error::io(format!("cannot read {}", log.display()), e);
             return Ok(Some(index.current_lines().map_err(io)?.to_vec()));
         }
-        let Some(facts) = self.current_facts(project_id)? else {
+        let Some(facts) = self.current_facts(project_id, None)? else {
             return Ok(None);
         };
         let mut lines = Vec::new();
@@ -793,6 +813,9 @@ impl Store {
         Ok(Some(lines))
     }
 }
+
+/// Lines below this many bytes are parsed on this thread: a second one costs more.
+const PARSE_ALONE_BYTES: usize = 64 << 10;
 
 /// The facts of newline-ended lines, in order, parsed on two threads.
 fn parse_lines(lines: &[u8]) -> Vec<Fact> {
@@ -809,6 +832,9 @@ fn parse_lines(lines: &[u8]) -> Vec<Fact> {
             .filter_map(parse_fact)
             .collect()
     };
+    if lines.len() < PARSE_ALONE_BYTES {
+        return parse_all(lines);
+    }
     let (mut first, second) = std::thread::scope(|s| {
         let later = s.spawn(|| parse_all(&lines[split..]));
         (parse_all(&lines[..split]), later.join().unwrap_or_default())

@@ -5,16 +5,19 @@
 //! its log by the coverage rule of [`super`]. The file format is in `file.rs`; the stems are
 //! those of [`super::terms`], which search's queries use too.
 
+mod behind;
+mod by_id;
 mod file;
 mod region;
+
+pub use behind::{rebuild_behind_reads, wait_for_rebuilds};
+pub use by_id::{find_id, find_id_indexed};
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::path::{Path, PathBuf};
 
-use self::file::{
-    DOC_BYTES, decode_doc, encode_doc, lookup_id, open_valid, read, read_partial, write,
-};
+use self::file::{DOC_BYTES, decode_doc, encode_doc, open_valid, read, read_partial, write};
 use self::region::Region;
 use super::coverage::Coverage;
 use super::lite::LiteLine;
@@ -452,7 +455,7 @@ pub fn query(cache_dir: &Path, log: &Path, stems: &[String]) -> std::io::Result<
     let state = LogState::observe(cache_dir, log)?;
     let path = index_path(cache_dir, log);
     if let Ok(Some((mut view, covered))) = read_partial(&path, log, &state, stems)
-        && state.len - covered <= PACKAGES.tail_limit
+        && behind::tail_usable(cache_dir, log, state.len - covered)
     {
         if covered < state.len {
             let mut tail = MonthIndex::default();
@@ -480,7 +483,7 @@ pub fn is_warm(cache_dir: &Path, log: &Path) -> bool {
     };
     matches!(
         open_valid(&index_path(cache_dir, log), log, &state),
-        Ok(Some(open)) if state.len - open.header.coverage.covered <= PACKAGES.tail_limit
+        Ok(Some(open)) if behind::tail_usable(cache_dir, log, state.len - open.header.coverage.covered)
     )
 }
 
@@ -513,40 +516,6 @@ pub fn warm(cache_dir: &Path, logs: &[PathBuf]) -> std::io::Result<u64> {
             .and(mine)
     })?;
     Ok(bytes)
-}
-
-/// The offsets in `log` of the lines that may hold package `id`: from the index's id table,
-/// and from the lines the index does not cover yet. The caller reads each line and checks its
-/// id (two ids can share a key). `None` when the log has lines that are not package lines:
-/// the caller then scans it, so that one holding the id is reported.
-pub fn find_id(cache_dir: &Path, log: &Path, id: &str) -> std::io::Result<Option<Vec<u64>>> {
-    let state = LogState::observe(cache_dir, log)?;
-    let path = index_path(cache_dir, log);
-    let found = match open_valid(&path, log, &state)? {
-        Some(open) if open.header.damaged > 0 => return Ok(None),
-        Some(open) if state.len - open.header.coverage.covered <= PACKAGES.tail_limit => {
-            lookup_id(open, id).ok().flatten()
-        }
-        _ => None,
-    };
-    let Some((mut offsets, covered)) = found else {
-        let index = load_or_build(cache_dir, log)?;
-        return Ok((index.damaged == 0).then(|| {
-            (index.docs.iter())
-                .filter(|d| d.id == id)
-                .map(|d| d.offset)
-                .collect()
-        }));
-    };
-    if covered < state.len {
-        let mut tail = MonthIndex::default();
-        tail.add_from(log, covered, None)?;
-        if tail.damaged > 0 {
-            return Ok(None);
-        }
-        offsets.extend(tail.docs.iter().filter(|d| d.id == id).map(|d| d.offset));
-    }
-    Ok(Some(offsets))
 }
 
 #[cfg(test)]
@@ -851,5 +820,77 @@ mod tests {
             .unwrap();
         assert_eq!(query(&cache, &log, &stems).unwrap().doc_count(), docs + 1);
         assert_eq!(saved_coverage(&cache, &log), covered);
+    }
+
+    #[test]
+    fn an_id_past_the_index_is_found_by_its_bytes_and_the_index_is_left_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        std::fs::write(&log, line("pkg_a", "First")).unwrap();
+        let cache = dir.path().join("cache");
+        load_or_build(&cache, &log).unwrap();
+        let covered = saved_coverage(&cache, &log);
+        // Past the index by more than a read indexes itself, but within an id lookup's reach.
+        let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        let mut at = covered;
+        let mut wanted = Vec::new();
+        while at - covered <= PACKAGES.tail_limit {
+            let id = if wanted.len() < 2 && at - covered > 1000 {
+                "pkg_b"
+            } else {
+                "pkg_c"
+            };
+            let l = line(id, "Later");
+            if id == "pkg_b" {
+                wanted.push(at);
+            }
+            f.write_all(l.as_bytes()).unwrap();
+            at += l.len() as u64;
+        }
+        // A torn last line is no line.
+        f.write_all(br#"{"package":{"package_id":"pkg_b""#).unwrap();
+        drop(f);
+        assert_eq!(
+            find_id_indexed(&cache, &log, "pkg_b").unwrap(),
+            Some(wanted)
+        );
+        assert_eq!(
+            find_id_indexed(&cache, &log, "pkg_a").unwrap(),
+            Some(vec![0])
+        );
+        assert_eq!(
+            find_id_indexed(&cache, &log, "pkg_z").unwrap(),
+            Some(vec![])
+        );
+        assert_eq!(saved_coverage(&cache, &log), covered, "nothing was rebuilt");
+    }
+
+    #[test]
+    fn a_process_that_rebuilds_behind_its_reads_answers_from_the_tail_then_catches_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        std::fs::write(&log, line("a0", "First chunk")).unwrap();
+        let cache = dir.path().join("cache");
+        rebuild_behind_reads(&cache);
+        let stems = ["chunk".to_string()];
+        assert_eq!(query(&cache, &log, &stems).unwrap().doc_count(), 1);
+        let mut bytes = String::new();
+        let mut docs = 1;
+        while bytes.len() as u64 <= PACKAGES.tail_limit {
+            bytes += &line(&format!("c{docs}"), "Another chunk");
+            docs += 1;
+        }
+        let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        f.write_all(bytes.as_bytes()).unwrap();
+        drop(f);
+        // Every document is in the answer, whether or not the rebuild is done yet.
+        let view = query(&cache, &log, &stems).unwrap();
+        assert_eq!((view.doc_count(), view.postings[0].len()), (docs, docs));
+        wait_for_rebuilds();
+        let len = std::fs::metadata(&log).unwrap().len();
+        assert_eq!(saved_coverage(&cache, &log), len);
+        assert!(is_warm(&cache, &log));
     }
 }

@@ -1,0 +1,90 @@
+//! Lookups by package id through the month indexes: a deposit that gives its id looks for it
+//! in every month of the store, so a lookup reads the id table and, past the index, only the
+//! lines that hold the id's bytes; it builds an index only where one is missing or stale.
+
+use std::path::Path;
+
+use super::file::{lookup_id, open_valid};
+use super::{index_path, load_or_build};
+use crate::cache::witness::LogState;
+
+/// The offsets in `log` of the lines that may hold package `id`: from the index's id table,
+/// and from the lines the index does not cover yet. The caller reads each line and checks its
+/// id (two ids can share a key). `None` when the log has lines that are not package lines:
+/// the caller then scans it, so that one holding the id is reported.
+pub fn find_id(cache_dir: &Path, log: &Path, id: &str) -> std::io::Result<Option<Vec<u64>>> {
+    if let Some(found) = find_id_indexed(cache_dir, log, id)? {
+        return Ok(Some(found));
+    }
+    let state = LogState::observe(cache_dir, log)?;
+    if let Some(open) = open_valid(&index_path(cache_dir, log), log, &state)?
+        && open.header.damaged > 0
+    {
+        return Ok(None);
+    }
+    let index = load_or_build(cache_dir, log)?;
+    Ok((index.damaged == 0).then(|| {
+        (index.docs.iter())
+            .filter(|d| d.id == id)
+            .map(|d| d.offset)
+            .collect()
+    }))
+}
+
+/// How many bytes of a log past its index an id lookup reads itself, looking only for the
+/// id's bytes: a deposit that gives its id checks every month for it, and the month being
+/// written grows past [`PACKAGES`]' limit between the reads that index it again.
+const ID_TAIL_LIMIT: u64 = 1 << 20;
+
+/// [`find_id`] where the index of `log` holds and covers all but [`ID_TAIL_LIMIT`] bytes of
+/// it: the offsets of the lines that may be `id`'s (the indexed ones, and the lines of the
+/// tail that hold its bytes, for the caller to read), building nothing. `None` where the
+/// index is missing, stale, damaged, or too far behind.
+pub fn find_id_indexed(
+    cache_dir: &Path,
+    log: &Path,
+    id: &str,
+) -> std::io::Result<Option<Vec<u64>>> {
+    let state = LogState::observe(cache_dir, log)?;
+    let path = index_path(cache_dir, log);
+    let open = match open_valid(&path, log, &state)? {
+        Some(open) if open.header.damaged == 0 => open,
+        _ => return Ok(None),
+    };
+    let covered = open.header.coverage.covered;
+    if state.len - covered > ID_TAIL_LIMIT {
+        return Ok(None);
+    }
+    let Ok(Some((mut offsets, _))) = lookup_id(open, id) else {
+        return Ok(None);
+    };
+    if covered < state.len {
+        offsets.extend(lines_holding(
+            log,
+            covered,
+            state.len,
+            &crate::packages::json_fragment(id),
+        )?);
+    }
+    Ok(Some(offsets))
+}
+
+/// The offsets of the complete lines of `log` between `from` (a line's start) and `to` whose
+/// bytes hold `needle`.
+fn lines_holding(log: &Path, from: u64, to: u64, needle: &str) -> std::io::Result<Vec<u64>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(log)?;
+    file.seek(SeekFrom::Start(from))?;
+    let mut bytes = Vec::with_capacity((to - from) as usize);
+    file.take(to - from).read_to_end(&mut bytes)?;
+    let finder = memchr::memmem::Finder::new(needle.as_bytes());
+    let mut out = Vec::new();
+    let mut start = 0;
+    while let Some(len) = memchr::memchr(b'\n', &bytes[start..]) {
+        if finder.find(&bytes[start..start + len]).is_some() {
+            out.push(from + start as u64);
+        }
+        start += len + 1;
+    }
+    Ok(out)
+}
