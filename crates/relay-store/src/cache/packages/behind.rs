@@ -46,8 +46,13 @@ pub(super) fn tail_usable(cache_dir: &Path, log: &Path, tail: u64) -> bool {
     if tail <= PACKAGES.tail_limit {
         return true;
     }
-    let behind = (BEHIND.lock().unwrap_or_else(|e| e.into_inner())).contains(cache_dir);
-    if !behind || tail > BEHIND_TAIL_LIMIT {
+    tail <= BEHIND_TAIL_LIMIT && rebuild_behind(cache_dir, log)
+}
+
+/// Under a cache folder of [`rebuild_behind_reads`], has a thread rebuild the index of `log`
+/// unless one is at it already: `true` then, `false` elsewhere.
+pub(super) fn rebuild_behind(cache_dir: &Path, log: &Path) -> bool {
+    if !(BEHIND.lock().unwrap_or_else(|e| e.into_inner())).contains(cache_dir) {
         return false;
     }
     let path = index_path(cache_dir, log);

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::file::{lookup_id, open_valid};
-use super::{index_path, load_or_build};
+use super::{PACKAGES, index_path, load_or_build};
 use crate::cache::witness::LogState;
 
 /// The offsets in `log` of the lines that may hold package `id`: from the index's id table,
@@ -54,6 +54,11 @@ pub fn find_id_indexed(
     let covered = open.header.coverage.covered;
     if state.len - covered > ID_TAIL_LIMIT {
         return Ok(None);
+    }
+    if state.len - covered > PACKAGES.tail_limit {
+        // Each lookup until then checks the whole tail; where a thread can catch the index
+        // up, one does.
+        super::behind::rebuild_behind(cache_dir, log);
     }
     let Ok(Some((mut offsets, _))) = lookup_id(open, id) else {
         return Ok(None);

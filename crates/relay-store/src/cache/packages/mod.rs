@@ -893,4 +893,44 @@ mod tests {
         assert_eq!(saved_coverage(&cache, &log), len);
         assert!(is_warm(&cache, &log));
     }
+
+    #[test]
+    fn an_id_lookup_finds_every_line_of_an_id_in_a_long_table() {
+        // Thousands of ids, one of them on 700 lines (more than one read of the table holds).
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let (mut text, mut many) = (String::new(), Vec::new());
+        for i in 0..3000 {
+            let id = if i % 4 == 1 && many.len() < 700 {
+                "pkg_many".to_string()
+            } else {
+                format!("pkg_{i}")
+            };
+            if id == "pkg_many" {
+                many.push(text.len() as u64);
+            }
+            text += &line(&id, "A title");
+        }
+        std::fs::write(&log, &text).unwrap();
+        let cache = dir.path().join("cache");
+        load_or_build(&cache, &log).unwrap();
+        let mut found = find_id_indexed(&cache, &log, "pkg_many").unwrap().unwrap();
+        found.sort_unstable();
+        assert_eq!(found, many);
+        for i in [0, 2, 999, 2998, 2999] {
+            let id = format!("pkg_{i}");
+            let at = text.find(&format!("\"{id}\"")).unwrap() as u64;
+            let start = text[..at as usize].rfind('\n').map_or(0, |n| n as u64 + 1);
+            assert_eq!(
+                find_id_indexed(&cache, &log, &id).unwrap(),
+                Some(vec![start]),
+                "{id}"
+            );
+        }
+        assert_eq!(
+            find_id_indexed(&cache, &log, "pkg_none").unwrap(),
+            Some(vec![])
+        );
+    }
 }
