@@ -18,7 +18,7 @@ use relay_store::Store;
 use relay_store::cache::lite::LiteLine;
 use relay_store::cache::packages::{QueryView, hash_prefix};
 use relay_store::cache::terms::{ANY_PLACE, Places, may_stand_in_order};
-use relay_store::cache::{Indexes, id_key};
+use relay_store::cache::{Indexes, KeyHashing, id_key};
 use relay_store::packages::{StoredPackage, VersionKey};
 use relay_wire::error::Result;
 use relay_wire::{Status, time};
@@ -194,7 +194,7 @@ struct Part {
     /// The query's term weights of each candidate, in candidate order, `terms` apiece.
     tf: Vec<f32>,
     /// Per id key, the index of its candidate from the current log.
-    in_log: HashMap<u64, usize>,
+    in_log: HashMap<u64, usize, KeyHashing>,
     totals: Totals,
     /// Scratch of [`from_index`], reused from log to log rather than allocated afresh (which
     /// costs page faults): each document's term weights, and the documents with a term.
@@ -377,14 +377,39 @@ fn from_index(
     Ok(())
 }
 
+/// Below this many candidates, their keys are sorted to find the shared ones.
+const SORT_ALL_BELOW: usize = 1 << 14;
+
+/// The keys (hashes) that share a bucket of their high bits with another: a bit per bucket
+/// finds them in one pass, so that a common word's million candidates are not sorted, only
+/// the few of these.
+fn in_shared_buckets(keys: impl Iterator<Item = u64> + Clone) -> Vec<u64> {
+    let mut seen = vec![0u64; 1 << (DUPLICATE_BUCKET_BITS - 6)];
+    let mut twice = vec![0u64; 1 << (DUPLICATE_BUCKET_BITS - 6)];
+    let bucket = |key: u64| (key >> (64 - DUPLICATE_BUCKET_BITS)) as usize;
+    for key in keys.clone() {
+        let (word, bit) = (bucket(key) / 64, 1u64 << (bucket(key) % 64));
+        twice[word] |= seen[word] & bit;
+        seen[word] |= bit;
+    }
+    drop(seen);
+    let in_shared_bucket = |key: u64| twice[bucket(key) / 64] & (1u64 << (bucket(key) % 64)) != 0;
+    keys.filter(|&k| in_shared_bucket(k)).collect()
+}
+
+/// The bits of an id key that pick its bucket when duplicates are looked for: 2^24 buckets
+/// (two bitmaps of 2 MiB), so that a million candidates share few.
+const DUPLICATE_BUCKET_BITS: u32 = 24;
+
 /// Marks superseded, of candidates whose id key turns up in several logs (two projects, or a
 /// key collision), all but the current version: the rule [`Part::keep`] applies within a log,
 /// with the earlier log winning a tie.
 fn settle_duplicates(parts: &mut [Part]) {
-    let mut keys: Vec<u64> = parts
-        .iter()
-        .flat_map(|p| p.candidates.iter().map(|c| c.id))
-        .collect();
+    let all = || parts.iter().flat_map(|p| &p.candidates).map(|c| c.id);
+    let mut keys: Vec<u64> = match parts.iter().map(|p| p.candidates.len()).sum::<usize>() {
+        n if n < SORT_ALL_BELOW => all().collect(),
+        _ => in_shared_buckets(all()),
+    };
     keys.sort_unstable();
     let mut shared: Vec<u64> = keys
         .windows(2)
@@ -398,7 +423,7 @@ fn settle_duplicates(parts: &mut [Part]) {
     shared.dedup();
     let rank = |c: &Candidate| (c.order(), std::cmp::Reverse(c.file));
     // Per shared key, where its best candidate so far is: (part, index).
-    let mut best: HashMap<u64, (usize, usize)> = HashMap::new();
+    let mut best: HashMap<u64, (usize, usize), KeyHashing> = HashMap::default();
     for p in 0..parts.len() {
         for i in 0..parts[p].candidates.len() {
             let c = &parts[p].candidates[i];
@@ -752,6 +777,43 @@ mod tests {
         assert_eq!(
             survivors(&parts),
             vec![(0, 30, 4.0), (1, 0, 6.0), (1, 10, 7.0)]
+        );
+    }
+
+    #[test]
+    fn many_candidates_settle_as_few_do() {
+        // Past the size where keys are sorted whole, the duplicates are still every one found.
+        let mut parts = vec![Part::default(), Part::default()];
+        let n = SORT_ALL_BELOW as u64 + 1000;
+        for (p, part) in parts.iter_mut().enumerate() {
+            part.next_log();
+            for i in 0..n {
+                // Ids 0-99 in both parts, part 1's newer; the rest in one part only.
+                let key = id_key(&format!(
+                    "pkg_{}",
+                    if i < 100 { i } else { i + p as u64 * n }
+                ));
+                let version = p as u64 + 1;
+                part.keep(
+                    Candidate {
+                        id: key,
+                        ..cand(0, p as u32, i * 10, version, Status::Complete)
+                    },
+                    &[1.0, 0.0],
+                );
+            }
+        }
+        settle_duplicates(&mut parts);
+        let superseded: Vec<(usize, u64)> = (parts.iter().enumerate())
+            .flat_map(|(p, part)| part.candidates.iter().map(move |c| (p, c)))
+            .filter(|(_, c)| c.superseded)
+            .map(|(p, c)| (p, c.offset / 10))
+            .collect();
+        assert_eq!(superseded, (0..100).map(|i| (0, i)).collect::<Vec<_>>());
+        let shared = in_shared_buckets([7u64, 1 << 63, 7, 3 << 62].into_iter());
+        assert!(
+            shared.iter().filter(|&&k| k == 7).count() == 2,
+            "{shared:?}"
         );
     }
 
