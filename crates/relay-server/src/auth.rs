@@ -256,17 +256,22 @@ impl ProjectCall {
             caller,
             project,
         } = self;
-        state
-            .blocking(move |s| {
-                match access {
-                    Access::Read => {
-                        caller.may_read(&project)?;
-                        relay_core::ops::projects::get(&s.store, &project)?;
-                    }
-                    Access::Write => caller.may_write(&project)?,
-                }
-                op(s, &caller, project)
-            })
-            .await
+        match access {
+            Access::Read => {
+                (state.reading(move |s| {
+                    caller.may_read(&project)?;
+                    relay_core::ops::projects::get(&s.store, &project)?;
+                    op(s, &caller, project)
+                }))
+                .await
+            }
+            Access::Write => {
+                (state.blocking(move |s| {
+                    caller.may_write(&project)?;
+                    op(s, &caller, project)
+                }))
+                .await
+            }
+        }
     }
 }

@@ -23,6 +23,7 @@ pub mod mcp_http;
 pub mod mcp_sessions;
 mod params;
 mod projects;
+mod read_pool;
 pub mod reply;
 pub mod route_table;
 mod router;
@@ -155,6 +156,8 @@ impl Server {
             warnings: options.warnings,
             logins: logins::Logins::new()?,
             mcp_sessions: mcp_http::Sessions::default(),
+            reads: read_pool::ReadPool::start(read_threads())
+                .map_err(|e| Error::io("cannot start the HTTP server's read threads", e))?,
             shutdown,
         });
         Ok(Server {
@@ -213,6 +216,13 @@ impl Server {
         relay_store::cache::packages::wait_for_rebuilds();
         Ok(())
     }
+}
+
+/// How many threads answer reads: two per core (a read waits on the disk at times), and
+/// never fewer than four.
+fn read_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (2 * cores).max(4)
 }
 
 /// Accepts connections and serves `app` on each until `stop` resolves; then waits (at most

@@ -178,7 +178,7 @@ pub(crate) async fn package(
     PathId(id): PathId,
 ) -> Answer {
     state
-        .blocking(move |s| {
+        .reading(move |s| {
             let found = caller.package(&s.store, &id)?;
             caller.may_read(found.package.project_id())?;
             // Whether it is hidden (retracted, expired) is told only to who may read it.

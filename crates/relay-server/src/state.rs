@@ -56,6 +56,8 @@ pub struct Shared {
     pub logins: super::logins::Logins,
     /// The sessions of MCP clients at `/mcp`.
     pub mcp_sessions: super::mcp_sessions::Sessions,
+    /// The threads reads run on, below the writes' priority ([`super::read_pool`]).
+    pub reads: super::read_pool::ReadPool,
     /// Becomes `true` when the server starts to shut down: long-lived responses (streams)
     /// should end then, as the server waits for every connection to finish.
     pub shutdown: watch::Receiver<bool>,
@@ -111,22 +113,49 @@ impl AppState {
         op: impl FnOnce(&Shared) -> Result<T> + Send + 'static,
     ) -> Result<T, ApiError> {
         let state = self.clone();
-        let done = tokio::task::spawn_blocking(move || {
-            let out = op(&state);
-            let skipped = state.store.diagnostics().take();
-            if !skipped.is_empty() {
-                (state.warnings)(skipped);
-            }
-            out
-        })
-        .await;
+        let done = tokio::task::spawn_blocking(move || state.warned(op)).await;
         match done {
             Ok(out) => out.map_err(ApiError::Op),
-            Err(e) => Err(ApiError::Op(Error::Integrity(format!(
-                "the request failed inside relay (a bug): {e}"
-            )))),
+            Err(e) => Err(a_bug(&e)),
         }
     }
+
+    /// [`AppState::blocking`] for an operation that only reads: on the read threads, which
+    /// yield the CPU to writes ([`super::read_pool`]).
+    pub async fn reading<T: Send + 'static>(
+        &self,
+        op: impl FnOnce(&Shared) -> Result<T> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let state = self.clone();
+        match self.reads.run(move || state.warned(op)).await {
+            Ok(out) => out.map_err(ApiError::Op),
+            Err(panic) => Err(a_bug(&panic_text(&panic))),
+        }
+    }
+
+    /// Runs `op`, then hands what the store's readers skipped to the warning sink.
+    fn warned<T>(&self, op: impl FnOnce(&Shared) -> Result<T>) -> Result<T> {
+        let out = op(self);
+        let skipped = self.store.diagnostics().take();
+        if !skipped.is_empty() {
+            (self.warnings)(skipped);
+        }
+        out
+    }
+}
+
+/// A request that failed inside relay: a 500 that says so.
+fn a_bug(e: &dyn std::fmt::Display) -> ApiError {
+    ApiError::Op(Error::Integrity(format!(
+        "the request failed inside relay (a bug): {e}"
+    )))
+}
+
+/// What a panic's payload says.
+fn panic_text(panic: &super::read_pool::Panicked) -> String {
+    (panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into())
 }
 
 #[cfg(test)]

@@ -1,0 +1,124 @@
+//! The threads that answer reads, at a lower CPU priority than the rest of the server.
+//!
+//! A deposit holds its project's lock while it checks and appends, and every other writer
+//! of the project waits for it. When reads (a search of a common word takes a hundred
+//! milliseconds of CPU) share the cores with it on equal terms, the lock is held two or
+//! three times as long, and the writers' queue grows with it. Reads therefore run on
+//! threads of their own with a higher nice value: a write that competes with them for a
+//! core gets most of it, and reads still get the CPU that writes leave.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+
+/// How much lower the read threads' priority is: at nice 5 a thread weighs a third of one at
+/// nice 0 when both want a core.
+const READ_NICE: i32 = 5;
+
+type Job = Box<dyn FnOnce() + Send>;
+
+/// A fixed set of read threads taking jobs in turn.
+pub struct ReadPool {
+    jobs: Mutex<Sender<Job>>,
+}
+
+/// The panic of a job, as its payload.
+pub type Panicked = Box<dyn std::any::Any + Send>;
+
+impl ReadPool {
+    /// Starts `threads` read threads. Where the priority cannot be lowered, they run at
+    /// the server's.
+    pub fn start(threads: usize) -> std::io::Result<ReadPool> {
+        let (jobs, queue) = channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        for _ in 0..threads.max(1) {
+            let queue = queue.clone();
+            std::thread::Builder::new()
+                .name("relay-read".into())
+                .spawn(move || {
+                    lower_priority();
+                    while let Some(job) = next(&queue) {
+                        job();
+                    }
+                })?;
+        }
+        Ok(ReadPool {
+            jobs: Mutex::new(jobs),
+        })
+    }
+
+    /// Runs `op` on a read thread; its result, or its panic.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        op: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Panicked> {
+        let (done, answer) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move || {
+            let _ = done.send(std::panic::catch_unwind(AssertUnwindSafe(op)));
+        });
+        let sent = (self.jobs.lock().unwrap_or_else(|e| e.into_inner())).send(job);
+        if sent.is_err() {
+            return Err(Box::new("the read threads are gone"));
+        }
+        answer
+            .await
+            .unwrap_or_else(|_| Err(Box::new("a read thread ended")))
+    }
+}
+
+/// The next job, or `None` once the pool is dropped.
+fn next(queue: &Mutex<Receiver<Job>>) -> Option<Job> {
+    queue.lock().unwrap_or_else(|e| e.into_inner()).recv().ok()
+}
+
+/// Raises this thread's nice value by [`READ_NICE`] (Linux gives each thread its own).
+fn lower_priority() {
+    // SAFETY: nice takes a plain integer and changes only the calling thread's priority.
+    unsafe {
+        libc::nice(READ_NICE);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block_on<T>(f: impl std::future::Future<Output = T>) -> T {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
+
+    #[test]
+    fn a_read_runs_on_a_thread_of_lower_priority_and_a_panic_is_an_error() {
+        let pool = ReadPool::start(2).unwrap();
+        let (mine, theirs) = block_on(async {
+            // SAFETY: getpriority takes plain integers; `who` 0 is the calling thread.
+            let nice = || unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+            let theirs =
+                pool.run(move || (nice(), std::thread::current().name().map(String::from)));
+            (nice(), theirs.await.unwrap())
+        });
+        assert_eq!(theirs.1.as_deref(), Some("relay-read"));
+        // At the top of the range a thread cannot go lower; elsewhere it is READ_NICE lower.
+        assert_eq!(theirs.0, (mine + READ_NICE).min(19));
+        let failed = block_on(pool.run(|| -> u32 { panic!("a bug") }));
+        assert_eq!(failed.unwrap_err().downcast_ref::<&str>(), Some(&"a bug"));
+        // The pool lives on after a panic.
+        assert_eq!(block_on(pool.run(|| 7)).unwrap(), 7);
+    }
+
+    #[test]
+    fn reads_beyond_the_threads_wait_their_turn_and_all_answer() {
+        let pool = Arc::new(ReadPool::start(2).unwrap());
+        let answers = block_on(async {
+            let runs = (0..20u64).map(|i| {
+                let pool = pool.clone();
+                async move { pool.run(move || i * i).await.unwrap() }
+            });
+            futures_util::future::join_all(runs).await
+        });
+        assert_eq!(answers, (0..20u64).map(|i| i * i).collect::<Vec<_>>());
+    }
+}
