@@ -203,15 +203,14 @@ fn line_number(file: &std::fs::File, offset: u64) -> u64 {
 }
 
 /// The month's packages newest first, and their versions' offsets. Documents are grouped by
-/// package through a sort on the id's 64-bit key (ids that share a key are told apart by
-/// their text), so no per-package allocation is made.
+/// package through a sort on the id's 64-bit key, which each document's record holds (ids
+/// that share a key are told apart by their text), so no per-package allocation is made.
 fn entries(view: &QueryView) -> (Vec<Entry>, Vec<u64>) {
     let n = view.doc_count() as u32;
     let docs: Vec<Doc> = (0..n).filter_map(|i| view.doc(i)).collect();
     let id = |i: u32| view.doc_id(i).unwrap_or_default();
-    let mut by_key: Vec<(u64, u32)> = (0..docs.len() as u32)
-        .map(|i| (super::id_key(id(i)), i))
-        .collect();
+    let key = |i: u32| view.doc_key(i).unwrap_or_else(|| super::id_key(id(i)));
+    let mut by_key: Vec<(u64, u32)> = (0..docs.len() as u32).map(|i| (key(i), i)).collect();
     by_key.sort_unstable();
     let mut entries = Vec::with_capacity(by_key.len());
     let mut versions = Vec::with_capacity(by_key.len());
@@ -243,7 +242,18 @@ fn entries(view: &QueryView) -> (Vec<Entry>, Vec<u64>) {
             versions.extend(package.iter().map(|&i| docs[i as usize].offset));
         }
     }
-    entries.sort_unstable_by(|a, b| {
+    // Put in the log's order, newest line first, the entries are nearly in the order of
+    // time already (a log is appended to as time goes), and a sort that follows runs of
+    // sorted input ends in a few passes instead of sorting entries that came by key.
+    let mut at_doc: Vec<u32> = vec![u32::MAX; docs.len()];
+    for (i, e) in entries.iter().enumerate() {
+        at_doc[e.doc as usize] = i as u32;
+    }
+    let mut entries: Vec<Entry> = (at_doc.iter().rev())
+        .filter(|&&i| i != u32::MAX)
+        .map(|&i| entries[i as usize])
+        .collect();
+    entries.sort_by(|a, b| {
         b.created_micros
             .cmp(&a.created_micros)
             .then_with(|| id(a.doc).cmp(id(b.doc)))
