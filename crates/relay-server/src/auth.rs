@@ -244,8 +244,9 @@ impl FromRequestParts<AppState> for ProjectCall {
 }
 
 impl ProjectCall {
-    /// Runs `op` on tokio's blocking threads, if the caller may `access` the project; a
-    /// project read must exist (a write's operation refuses a missing or archived one).
+    /// Runs `op` off the async workers (a read on the read threads, a write on tokio's
+    /// blocking threads), if the caller may `access` the project; a project read must exist
+    /// (a write's operation refuses a missing or archived one).
     pub async fn run<T: Send + 'static>(
         self,
         access: Access,

@@ -210,9 +210,11 @@ impl Server {
             };
             accept_until(listener, app, timeout, stop).await;
         });
-        // Dropping the runtime waits for the blocking threads: a write under way completes;
-        // so does an index being rebuilt behind the reads.
+        // Dropping the runtime waits for the blocking threads: a write under way completes.
+        // Then the reads still queued run (unless their client left), and an index being
+        // rebuilt behind the reads is finished.
         drop(runtime);
+        state.reads.stop();
         relay_store::cache::packages::wait_for_rebuilds();
         Ok(())
     }

@@ -19,7 +19,9 @@ type Job = Box<dyn FnOnce() + Send>;
 
 /// A fixed set of read threads taking jobs in turn.
 pub struct ReadPool {
-    jobs: Mutex<Sender<Job>>,
+    /// Where jobs are sent; `None` once the pool is stopped.
+    jobs: Mutex<Option<Sender<Job>>>,
+    threads: Mutex<Vec<std::thread::JoinHandle<()>>>,
 }
 
 /// The panic of a job, as its payload.
@@ -31,20 +33,34 @@ impl ReadPool {
     pub fn start(threads: usize) -> std::io::Result<ReadPool> {
         let (jobs, queue) = channel::<Job>();
         let queue = Arc::new(Mutex::new(queue));
+        let mut handles = Vec::new();
         for _ in 0..threads.max(1) {
             let queue = queue.clone();
-            std::thread::Builder::new()
-                .name("relay-read".into())
-                .spawn(move || {
-                    lower_priority();
-                    while let Some(job) = next(&queue) {
-                        job();
-                    }
-                })?;
+            handles.push(
+                std::thread::Builder::new()
+                    .name("relay-read".into())
+                    .spawn(move || {
+                        lower_priority();
+                        while let Some(job) = next(&queue) {
+                            job();
+                        }
+                    })?,
+            );
         }
         Ok(ReadPool {
-            jobs: Mutex::new(jobs),
+            jobs: Mutex::new(Some(jobs)),
+            threads: Mutex::new(handles),
         })
+    }
+
+    /// Takes no more reads, and returns once the reads sent before have run (those whose
+    /// client left are skipped): what a server does before it exits.
+    pub fn stop(&self) {
+        (self.jobs.lock().unwrap_or_else(|e| e.into_inner())).take();
+        let threads = std::mem::take(&mut *self.threads.lock().unwrap_or_else(|e| e.into_inner()));
+        for t in threads {
+            let _ = t.join();
+        }
     }
 
     /// Runs `op` on a read thread; its result, or its panic.
@@ -54,11 +70,17 @@ impl ReadPool {
     ) -> Result<T, Panicked> {
         let (done, answer) = tokio::sync::oneshot::channel();
         let job: Job = Box::new(move || {
-            let _ = done.send(std::panic::catch_unwind(AssertUnwindSafe(op)));
+            // A read whose client left (a time limit, a closed connection) is not run.
+            if !done.is_closed() {
+                let _ = done.send(std::panic::catch_unwind(AssertUnwindSafe(op)));
+            }
         });
-        let sent = (self.jobs.lock().unwrap_or_else(|e| e.into_inner())).send(job);
-        if sent.is_err() {
-            return Err(Box::new("the read threads are gone"));
+        let sent = match &*self.jobs.lock().unwrap_or_else(|e| e.into_inner()) {
+            Some(jobs) => jobs.send(job).is_ok(),
+            None => false,
+        };
+        if !sent {
+            return Err(Box::new("the server is stopping"));
         }
         answer
             .await
@@ -73,6 +95,8 @@ fn next(queue: &Mutex<Receiver<Job>>) -> Option<Job> {
 
 /// Raises this thread's nice value by [`READ_NICE`] (Linux gives each thread its own).
 fn lower_priority() {
+    // (Elsewhere nice would change the whole process's, writes' threads included.)
+    #[cfg(target_os = "linux")]
     // SAFETY: nice takes a plain integer and changes only the calling thread's priority.
     unsafe {
         libc::nice(READ_NICE);
@@ -91,6 +115,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_os = "linux")]
     fn a_read_runs_on_a_thread_of_lower_priority_and_a_panic_is_an_error() {
         let pool = ReadPool::start(2).unwrap();
         let (mine, theirs) = block_on(async {
@@ -120,5 +145,8 @@ mod tests {
             futures_util::future::join_all(runs).await
         });
         assert_eq!(answers, (0..20u64).map(|i| i * i).collect::<Vec<_>>());
+        // Stopped, it runs what it was sent and takes nothing more.
+        pool.stop();
+        assert!(block_on(pool.run(|| 1)).is_err());
     }
 }

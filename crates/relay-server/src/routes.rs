@@ -220,7 +220,7 @@ pub(crate) async fn orchestrate(
 ) -> Answer {
     req.validate()?;
     state
-        .blocking(move |s| {
+        .reading(move |s| {
             if let Some(p) = &req.project {
                 caller.may_read(p)?;
             }

@@ -3,7 +3,8 @@
 //! signal. The store, the working folder and the identity defaults come from the door's
 //! [`relay_core::resolve::Resolved`] (`Server::bind`), as the CLI's and MCP's do. And
 //! [`AppState::blocking`], which runs an operation off the async workers, since `ops` reads
-//! files and waits for locks. A new route that needs more shared state (an event channel,
+//! files and waits for locks, and [`AppState::reading`], which runs a read on the read threads
+//! ([`super::read_pool`]). A new route that needs more shared state (an event channel,
 //! say) adds a field to [`Shared`].
 
 use std::ops::Deref;

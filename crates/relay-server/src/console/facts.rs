@@ -64,7 +64,7 @@ pub async fn page(
     let failed = problem.is_some();
     let caller = who.caller.clone();
     let (project, view) = state
-        .blocking(move |s| -> Result<_> {
+        .reading(move |s| -> Result<_> {
             let visible = caller.projects(&s.store)?;
             let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
             projects::get(&s.store, &project)?;

@@ -195,7 +195,7 @@ async fn timeline(
     let caller = who.caller.clone();
     let name = who.name.clone();
     let page = state
-        .blocking(move |s| -> Result<(Timeline, TimelineParams)> {
+        .reading(move |s| -> Result<(Timeline, TimelineParams)> {
             let visible = caller.projects(&s.store)?;
             let project = choose_project(s, &caller, &visible, q.project.as_deref())?;
             projects::get(&s.store, &project)?;

@@ -77,7 +77,7 @@ pub async fn page(
     let caller = who.caller.clone();
     let asked_project = q.project.clone();
     let (project, md, problem) = state
-        .blocking(move |s| -> Result<_> {
+        .reading(move |s| -> Result<_> {
             let visible = caller.projects(&s.store)?;
             let project = super::choose_project(s, &caller, &visible, asked_project.as_deref())?;
             let req = match req {

@@ -60,7 +60,7 @@ pub async fn page(
 ) -> Result<Response, PageError> {
     let caller = who.caller.clone();
     let related = state
-        .blocking(move |s| {
+        .reading(move |s| {
             let versions = pull::history(&s.store, &id)?;
             let Some(project) = versions.first().map(|v| v.package.project_id().to_string()) else {
                 return Err(relay_wire::error::Error::PackageNotFound(id));

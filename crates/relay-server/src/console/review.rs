@@ -64,7 +64,7 @@ pub async fn page(
 async fn load(state: &AppState, who: &Who, q: QueueParams) -> Result<Queue, ApiError> {
     let caller = who.caller.clone();
     state
-        .blocking(move |s| -> Result<Queue> {
+        .reading(move |s| -> Result<Queue> {
             let visible = caller.projects(&s.store)?;
             let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
             projects::get(&s.store, &project)?;

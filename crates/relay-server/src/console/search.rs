@@ -61,7 +61,7 @@ pub async fn page(
     let caller = who.caller.clone();
     let name = who.name.clone();
     let (project, query, mode, found, facets, q, problem) = state
-        .blocking(move |s| -> Result<_> {
+        .reading(move |s| -> Result<_> {
             let visible = caller.projects(&s.store)?;
             let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
             projects::get(&s.store, &project)?;

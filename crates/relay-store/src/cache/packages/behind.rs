@@ -2,9 +2,10 @@
 //! Under steady deposits the month being written outgrows its index every few hundred lines;
 //! the read that found it so used to fold the tail in itself, decoding and writing the whole
 //! month's index while its client waited, and every read that came meanwhile did the same.
-//! Here one thread of the process does it, and reads take the index as it is, indexing the
-//! tail themselves, until it is done. A command that exits after one read keeps folding in
-//! the tail itself: a thread of its would die half-way.
+//! Here a thread of the process does it (one per index, at a lower priority), started by the
+//! read or the id lookup that finds the index behind, and reads take the index as it is,
+//! indexing the tail themselves, until it is done. A command that exits after one read keeps
+//! folding in the tail itself: a thread of its would die half-way.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -64,14 +65,35 @@ pub(super) fn rebuild_behind(cache_dir: &Path, log: &Path) -> bool {
     let started = std::thread::Builder::new()
         .name("relay-reindex".into())
         .spawn(move || {
-            // A failed rebuild leaves the reads to fold the tail in themselves (as before).
+            // Done however the rebuild ends, a panic included: a read after a failed one
+            // starts another.
+            let _done = Done(done);
+            lower_priority();
             let _ = load_or_build(&cache_dir, &log);
-            (REBUILDING.lock().unwrap_or_else(|e| e.into_inner())).remove(&done);
-            REBUILT.notify_all();
         });
     if started.is_err() {
         return false;
     }
     busy.insert(path);
     true
+}
+
+/// Marks the rebuild of an index done when dropped.
+struct Done(PathBuf);
+
+impl Drop for Done {
+    fn drop(&mut self) {
+        (REBUILDING.lock().unwrap_or_else(|e| e.into_inner())).remove(&self.0);
+        REBUILT.notify_all();
+    }
+}
+
+/// A rebuild is work for later: it yields the CPU to the requests (nice +5; Linux gives each
+/// thread its own priority, where other systems would change the whole process's).
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: nice takes a plain integer and changes only the calling thread's priority.
+    unsafe {
+        libc::nice(5);
+    }
 }

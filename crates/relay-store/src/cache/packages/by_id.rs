@@ -1,6 +1,8 @@
 //! Lookups by package id through the month indexes: a deposit that gives its id looks for it
 //! in every month of the store, so a lookup reads the id table and, past the index, only the
-//! lines that hold the id's bytes; it builds an index only where one is missing or stale.
+//! lines that may hold the id (its bytes, or an escape). It builds an index in its own
+//! thread only where one is missing or stale; in `relay serve` it has one that fell behind
+//! rebuilt on another thread ([`super::behind`]).
 
 use std::path::Path;
 
@@ -10,8 +12,9 @@ use crate::cache::witness::LogState;
 
 /// The offsets in `log` of the lines that may hold package `id`: from the index's id table,
 /// and from the lines the index does not cover yet. The caller reads each line and checks its
-/// id (two ids can share a key). `None` when the log has lines that are not package lines:
-/// the caller then scans it, so that one holding the id is reported.
+/// id (two ids can share a key). `None` when the part of the log the index covers has lines
+/// that are not package lines: the caller then scans it, so that one holding the id is
+/// reported. (A damaged line past the index is reported by the read that indexes it.)
 pub fn find_id(cache_dir: &Path, log: &Path, id: &str) -> std::io::Result<Option<Vec<u64>>> {
     if let Some(found) = find_id_indexed(cache_dir, log, id)? {
         return Ok(Some(found));
@@ -38,8 +41,9 @@ const ID_TAIL_LIMIT: u64 = 1 << 20;
 
 /// [`find_id`] where the index of `log` holds and covers all but [`ID_TAIL_LIMIT`] bytes of
 /// it: the offsets of the lines that may be `id`'s (the indexed ones, and the lines of the
-/// tail that hold its bytes, for the caller to read), building nothing. `None` where the
-/// index is missing, stale, damaged, or too far behind.
+/// tail that may hold it, for the caller to read), building nothing here; past
+/// [`PACKAGES`]' limit, a process that rebuilds behind its reads has a thread catch the index
+/// up. `None` where the index is missing, stale, damaged, or too far behind.
 pub fn find_id_indexed(
     cache_dir: &Path,
     log: &Path,
@@ -64,19 +68,23 @@ pub fn find_id_indexed(
         return Ok(None);
     };
     if covered < state.len {
-        offsets.extend(lines_holding(
-            log,
-            covered,
-            state.len,
-            &crate::packages::json_fragment(id),
-        )?);
+        let needle = crate::packages::json_fragment(id);
+        offsets.extend(lines_holding(log, covered, state.len, id, &needle)?);
     }
     Ok(Some(offsets))
 }
 
-/// The offsets of the complete lines of `log` between `from` (a line's start) and `to` whose
-/// bytes hold `needle`.
-fn lines_holding(log: &Path, from: u64, to: u64, needle: &str) -> std::io::Result<Vec<u64>> {
+/// The offsets of the complete lines of `log` between `from` (a line's start) and `to` that
+/// may be package `id`'s: those whose bytes hold `needle` (the id as relay writes it), and
+/// those with an escape (`\u00e9`, `\/`: another writer's spelling of the same id) whose
+/// package id, read alone, is `id` or cannot be read. The caller reads each line whole.
+fn lines_holding(
+    log: &Path,
+    from: u64,
+    to: u64,
+    id: &str,
+    needle: &str,
+) -> std::io::Result<Vec<u64>> {
     use std::io::{Read, Seek, SeekFrom};
     let mut file = std::fs::File::open(log)?;
     file.seek(SeekFrom::Start(from))?;
@@ -86,10 +94,28 @@ fn lines_holding(log: &Path, from: u64, to: u64, needle: &str) -> std::io::Resul
     let mut out = Vec::new();
     let mut start = 0;
     while let Some(len) = memchr::memchr(b'\n', &bytes[start..]) {
-        if finder.find(&bytes[start..start + len]).is_some() {
+        let line = &bytes[start..start + len];
+        let may_be = finder.find(line).is_some()
+            || (memchr::memchr(b'\\', line).is_some()
+                && serde_json::from_slice::<IdOnly>(line)
+                    .map_or(true, |l| l.package.package_id == id));
+        if may_be {
             out.push(from + start as u64);
         }
         start += len + 1;
     }
     Ok(out)
+}
+
+/// A package line's id, the rest skipped.
+#[derive(serde::Deserialize)]
+struct IdOnly<'a> {
+    #[serde(borrow)]
+    package: IdOnlyPackage<'a>,
+}
+
+#[derive(serde::Deserialize)]
+struct IdOnlyPackage<'a> {
+    #[serde(borrow)]
+    package_id: std::borrow::Cow<'a, str>,
 }

@@ -450,7 +450,8 @@ impl QueryView {
 /// An index that covers all but the last few lines of a grown log ([`super::Index::tail_limit`]) is used as
 /// it is, and those lines are indexed in memory: a deposit does not cost the next read a
 /// rewrite of the month's index. A longer tail is folded into the index, which is saved, so
-/// that later reads do not parse it again.
+/// that later reads do not parse it again; in a process that rebuilds behind its reads
+/// ([`rebuild_behind_reads`]), a thread does that while this read indexes the tail itself.
 pub fn query(cache_dir: &Path, log: &Path, stems: &[String]) -> std::io::Result<QueryView> {
     let state = LogState::observe(cache_dir, log)?;
     let path = index_path(cache_dir, log);
@@ -476,7 +477,8 @@ pub fn scan(log: &Path) -> std::io::Result<QueryView> {
     Ok(QueryView::from_index(&index, &[]))
 }
 
-/// Whether the index of `log` can be used as it is (it may lag a grown log by a little).
+/// Whether the index of `log` can be used as it is (it may lag a grown log by a little; in a
+/// process that rebuilds behind its reads, a lag past the reads' limit starts the rebuild).
 pub fn is_warm(cache_dir: &Path, log: &Path) -> bool {
     let Ok(state) = LogState::observe(cache_dir, log) else {
         return false;
@@ -848,9 +850,18 @@ mod tests {
             f.write_all(l.as_bytes()).unwrap();
             at += l.len() as u64;
         }
+        // Another writer's spelling of an id (an escape), and a line with an escape whose id
+        // is another: only the first may be the id's.
+        let escaped = line(r"pkg_\u0065sc", "Escaped");
+        let other = line(r"pkg_\u0066sc", "Other");
+        f.write_all(format!("{escaped}{other}").as_bytes()).unwrap();
         // A torn last line is no line.
         f.write_all(br#"{"package":{"package_id":"pkg_b""#).unwrap();
         drop(f);
+        assert_eq!(
+            find_id_indexed(&cache, &log, "pkg_esc").unwrap(),
+            Some(vec![at])
+        );
         assert_eq!(
             find_id_indexed(&cache, &log, "pkg_b").unwrap(),
             Some(wanted)
