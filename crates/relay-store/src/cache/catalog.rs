@@ -37,6 +37,9 @@ pub struct MonthCatalog {
     view: QueryView,
     /// Line offsets of every entry's versions (see [`Entry`]).
     versions: Vec<u64>,
+    /// Whether `entries` holds every package of the month, or only the newest
+    /// ([`MonthCatalog::load_newest`]).
+    pub complete: bool,
 }
 
 /// The version order of `store::packages::version_order` as the index knows it.
@@ -48,18 +51,35 @@ impl MonthCatalog {
     /// The catalog of `log`, its index brought up to date as needed. A log with damaged or
     /// torn lines is also read in full once, so that they are reported as a scan would.
     pub fn load(store: &Store, log: &Path) -> Result<MonthCatalog> {
+        Self::load_newest(store, log, usize::MAX)
+    }
+
+    /// [`MonthCatalog::load`], but `entries` may hold only the month's newest packages: every
+    /// one created at or after the time of its `want`-th newest line, in the same order as
+    /// the whole catalog begins with (`complete` tells which). What `pull --latest` reads of
+    /// the month being written on every request: its lines' times and keys, and only the
+    /// newest packages' records, not every document grouped and sorted.
+    pub fn load_newest(store: &Store, log: &Path, want: usize) -> Result<MonthCatalog> {
         let cache = store.layout().cache_dir();
         let io = |e| Error::io(format!("cannot read {}", log.display()), e);
         let view = packages::query(&cache, log, &[]).map_err(io)?;
         if view.damaged || ends_torn(log).map_err(io)? {
             store.report_damage(log)?;
         }
-        let (entries, versions) = entries(&view);
+        let (entries, versions, complete) = match newest(&view, want) {
+            Some((entries, versions)) => (entries, versions, false),
+            None => {
+                let all: Vec<u32> = (0..view.doc_count() as u32).collect();
+                let (entries, versions) = entries(&view, &all);
+                (entries, versions, true)
+            }
+        };
         Ok(MonthCatalog {
             log: log.to_path_buf(),
             entries,
             view,
             versions,
+            complete,
         })
     }
 
@@ -202,14 +222,52 @@ fn line_number(file: &std::fs::File, offset: u64) -> u64 {
     head.iter().filter(|&&b| b == b'\n').count() as u64 + 1
 }
 
-/// The month's packages newest first, and their versions' offsets. Documents are grouped by
-/// package through a sort on the id's 64-bit key, which each document's record holds (ids
-/// that share a key are told apart by their text), so no per-package allocation is made.
-fn entries(view: &QueryView) -> (Vec<Entry>, Vec<u64>) {
-    let n = view.doc_count() as u32;
-    let docs: Vec<Doc> = (0..n).filter_map(|i| view.doc(i)).collect();
-    let id = |i: u32| view.doc_id(i).unwrap_or_default();
-    let key = |i: u32| view.doc_key(i).unwrap_or_else(|| super::id_key(id(i)));
+/// A month with fewer lines than this many times what is wanted of it is catalogued whole.
+const NEWEST_WHOLE_BELOW: usize = 4;
+
+/// The entries of the packages created at or after the time of the `want`-th newest line
+/// of the month, with their versions, as [`entries`] orders them: the start of the whole
+/// catalog. `None` where the month is small beside `want`, or a record cannot be read.
+fn newest(view: &QueryView, want: usize) -> Option<(Vec<Entry>, Vec<u64>)> {
+    let n = view.doc_count();
+    if want == 0 || n / NEWEST_WHOLE_BELOW < want {
+        return None;
+    }
+    let created: Vec<i64> = (0..n as u32)
+        .map(|i| view.doc_created(i))
+        .collect::<Option<_>>()?;
+    let mut times = created.clone();
+    let (_, &mut since, _) = times.select_nth_unstable_by(want - 1, |a, b| b.cmp(a));
+    // Every line of the packages that have one that new: a package's versions come whole
+    // (the entry's time is its current version's, so the ones that end up older are cut).
+    let keys: std::collections::HashSet<u64, super::KeyHashing> = (0..n as u32)
+        .filter(|&i| created[i as usize] >= since)
+        .map(|i| view.doc_key(i))
+        .collect::<Option<_>>()?;
+    let chosen: Vec<u32> = (0..n as u32)
+        .filter(|&i| view.doc_key(i).is_some_and(|k| keys.contains(&k)))
+        .collect();
+    let (mut entries, versions) = entries(view, &chosen);
+    entries.retain(|e| e.created_micros >= since);
+    Some((entries, versions))
+}
+
+/// The packages of the month's documents `chosen` (ascending) newest first, and their
+/// versions' offsets. Documents are grouped by package through a sort on the id's 64-bit
+/// key, which each document's record holds (ids that share a key are told apart by their
+/// text), so no per-package allocation is made.
+fn entries(view: &QueryView, chosen: &[u32]) -> (Vec<Entry>, Vec<u64>) {
+    let docs: Vec<(u32, Doc)> = (chosen.iter())
+        .filter_map(|&i| Some((i, view.doc(i)?)))
+        .collect();
+    // Documents by their place in `docs`.
+    let doc = |i: u32| &docs[i as usize].1;
+    let number = |i: u32| docs[i as usize].0;
+    let id = |i: u32| view.doc_id(number(i)).unwrap_or_default();
+    let key = |i: u32| {
+        view.doc_key(number(i))
+            .unwrap_or_else(|| super::id_key(id(i)))
+    };
     let mut by_key: Vec<(u64, u32)> = (0..docs.len() as u32).map(|i| (key(i), i)).collect();
     by_key.sort_unstable();
     let mut entries = Vec::with_capacity(by_key.len());
@@ -226,20 +284,21 @@ fn entries(view: &QueryView) -> (Vec<Entry>, Vec<u64>) {
         group.sort_unstable_by(|&a, &b| {
             id(a)
                 .cmp(id(b))
-                .then_with(|| order(&docs[b as usize]).cmp(&order(&docs[a as usize])))
+                .then_with(|| order(doc(b)).cmp(&order(doc(a))))
                 .then(a.cmp(&b))
         });
         for package in group.chunk_by(|&a, &b| id(a) == id(b)) {
-            let current = &docs[package[0] as usize];
+            let current = doc(package[0]);
             entries.push(Entry {
                 created_micros: current.created_micros,
                 status: current.status,
                 significance: current.significance,
+                // (its place in `docs` until the entries are ordered below)
                 doc: package[0],
                 first: versions.len() as u32,
                 count: package.len() as u32,
             });
-            versions.extend(package.iter().map(|&i| docs[i as usize].offset));
+            versions.extend(package.iter().map(|&i| doc(i).offset));
         }
     }
     // Put in the log's order, newest line first, the entries are nearly in the order of
@@ -258,6 +317,9 @@ fn entries(view: &QueryView) -> (Vec<Entry>, Vec<u64>) {
             .cmp(&a.created_micros)
             .then_with(|| id(a.doc).cmp(id(b.doc)))
     });
+    for e in &mut entries {
+        e.doc = number(e.doc);
+    }
     (entries, versions)
 }
 

@@ -52,6 +52,23 @@ impl Month {
         Ok(Month { catalogs })
     }
 
+    /// [`Month::load`], with only the newest packages (at least `want`, see
+    /// [`MonthCatalog::load_newest`]) where the month has one log: [`Month::runs`] then gives
+    /// the first runs of the whole month, and [`Month::complete`] says whether there are more.
+    pub fn load_newest(store: &Store, logs: &[PathBuf], want: usize) -> Result<Month> {
+        match logs {
+            [log] => Ok(Month {
+                catalogs: vec![MonthCatalog::load_newest(store, log, want)?],
+            }),
+            _ => Month::load(store, logs),
+        }
+    }
+
+    /// Whether [`Month::runs`] gives every package of the month.
+    pub fn complete(&self) -> bool {
+        self.catalogs.iter().all(|c| c.complete)
+    }
+
     /// The catalog and the entry at `at`.
     pub fn entry(&self, (c, i): At) -> (&MonthCatalog, &Entry) {
         let catalog = &self.catalogs[c];

@@ -250,39 +250,75 @@ pub fn newest_first(
         if first.as_deref().is_some_and(|first| name < first) {
             break;
         }
-        let month = crate::ops::packages::months::Month::load(store, &logs)?;
-        let prefilters = match needles.is_empty() {
-            true => None,
-            false => Some(
-                (month.catalogs.iter())
-                    .map(|c| c.prefilter(&needles))
-                    .collect::<Result<Vec<_>>>()?,
-            ),
-        };
-        for run in month.runs() {
-            let found = if run.more.is_empty() {
-                let (catalog, entry) = month.entry(run.first);
-                let (c, at) = run.first;
-                if !filter.may_match(catalog, entry)
-                    || prefilters.as_ref().is_some_and(|p| !p[c].may_match(at))
-                {
-                    continue;
-                }
-                catalog.read(store, entry)?
-            } else {
-                month.read(store, &run)?
-            };
-            if let Some(p) = found
-                && filter.matches(&p)
-            {
-                out.push(p);
-                if out.len() == limit {
-                    return Ok(out);
-                }
+        // The month's newest packages first; the whole month only if the listing needs more.
+        let want = limit.saturating_mul(NEWEST_MARGIN).max(NEWEST_AT_LEAST);
+        let mut month = crate::ops::packages::months::Month::load_newest(store, &logs, want)?;
+        let mut seen = 0;
+        loop {
+            let taken = newest_of_month(store, &month, seen, filter, &needles, limit, &mut out)?;
+            if out.len() == limit {
+                return Ok(out);
             }
+            if month.complete() {
+                break;
+            }
+            seen += taken;
+            month = crate::ops::packages::months::Month::load(store, &logs)?;
         }
     }
     Ok(out)
+}
+
+/// How many packages per one asked for `pull --latest` reads of a month first: drafts,
+/// hidden packages and filters pass over some.
+const NEWEST_MARGIN: usize = 4;
+/// And at least this many.
+const NEWEST_AT_LEAST: usize = 64;
+
+/// Adds to `out`, up to `limit`, the packages of `month`'s runs after the first `skip` that
+/// `filter` shows; returns how many runs it went through.
+fn newest_of_month(
+    store: &Store,
+    month: &crate::ops::packages::months::Month,
+    skip: usize,
+    filter: &Filter,
+    needles: &[String],
+    limit: usize,
+    out: &mut Vec<StoredPackage>,
+) -> Result<usize> {
+    let prefilters = match needles.is_empty() {
+        true => None,
+        false => Some(
+            (month.catalogs.iter())
+                .map(|c| c.prefilter(needles))
+                .collect::<Result<Vec<_>>>()?,
+        ),
+    };
+    let mut taken = 0;
+    for run in month.runs().skip(skip) {
+        taken += 1;
+        let found = if run.more.is_empty() {
+            let (catalog, entry) = month.entry(run.first);
+            let (c, at) = run.first;
+            if !filter.may_match(catalog, entry)
+                || prefilters.as_ref().is_some_and(|p| !p[c].may_match(at))
+            {
+                continue;
+            }
+            catalog.read(store, entry)?
+        } else {
+            month.read(store, &run)?
+        };
+        if let Some(p) = found
+            && filter.matches(&p)
+        {
+            out.push(p);
+            if out.len() == limit {
+                return Ok(taken);
+            }
+        }
+    }
+    Ok(taken)
 }
 
 /// The packages of `projects` whose `parent_package_id` is `parent_id`, at their current
@@ -357,6 +393,88 @@ mod tests {
             package_id(then, "pkg_abcd", None).unwrap().as_deref(),
             Some("pkg_abcd01")
         );
+    }
+
+    #[test]
+    fn the_newest_of_a_month_read_first_are_the_start_of_the_whole_month() {
+        // 400 packages of one month, created in a shuffled order with ties; the 300 newest
+        // are another's drafts, so a listing for jo reads past the newest and needs the rest.
+        let (_dir, store) = store_with(&["demo"]);
+        let created = |i: usize| {
+            format!(
+                "2026-01-01T{:02}:{:02}:00Z",
+                (i * 7919 % 400) / 60 % 24,
+                (i * 7919 % 400) % 60 / 2 * 2
+            )
+        };
+        let mut made: Vec<(String, String, bool)> = Vec::new();
+        let rank = |i: usize| i * 7919 % 400;
+        for i in 0..400 {
+            let id = format!("pkg_n{i:03}");
+            let mut input = serde_json::Map::new();
+            input.insert("package_id".into(), json!(id));
+            input.insert("title".into(), json!(id));
+            input.insert("created_at".into(), json!(created(i)));
+            let draft = rank(i) >= 100;
+            if draft {
+                input.insert("status".into(), json!("draft"));
+                input.insert("created_by".into(), json!({"id": "ana", "type": "human"}));
+            } else if i % 50 == 0 {
+                input.insert("status".into(), json!("awaiting_review"));
+                input.insert("review_type".into(), json!("human"));
+            }
+            deposit(&store, input, &context("demo")).unwrap();
+            made.push((created(i), id, draft));
+        }
+        for i in (0..400).filter(|i| i % 50 == 0 && rank(*i) < 100) {
+            crate::ops::packages::deposit::test_support::approve(&store, &format!("pkg_n{i:03}"));
+        }
+        // The partial catalog is the start of the whole one.
+        let log = store.package_logs("demo").unwrap().pop().unwrap();
+        let whole = MonthCatalog::load(&store, &log).unwrap();
+        let newest = MonthCatalog::load_newest(&store, &log, 64).unwrap();
+        assert!(whole.complete && !newest.complete);
+        let listed = |c: &MonthCatalog| -> Vec<(i64, String, Vec<u64>)> {
+            (c.entries.iter())
+                .map(|e| {
+                    (
+                        e.created_micros,
+                        c.id(e).to_string(),
+                        c.versions(e).to_vec(),
+                    )
+                })
+                .collect()
+        };
+        let (whole, newest) = (listed(&whole), listed(&newest));
+        assert!(newest.len() >= 64 && newest.len() < whole.len());
+        assert_eq!(newest[..], whole[..newest.len()]);
+        // Listings agree with the packages sorted by hand, whoever asks, however many.
+        made.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        let projects = ["demo".to_string()];
+        for (viewer, limit) in [
+            ("jo", 1),
+            ("jo", 5),
+            ("jo", 20),
+            ("jo", 150),
+            ("ana", 5),
+            ("ana", 120),
+        ] {
+            let filter = Filter {
+                viewer: Viewer::known(Some(viewer.to_string())),
+                ..Default::default()
+            };
+            let got: Vec<String> = latest(&store, &projects, &filter, limit)
+                .unwrap()
+                .iter()
+                .map(|p| p.package.id().to_string())
+                .collect();
+            let want: Vec<String> = (made.iter())
+                .filter(|(_, _, draft)| !draft || viewer == "ana")
+                .take(limit)
+                .map(|(_, id, _)| id.clone())
+                .collect();
+            assert_eq!(got, want, "{viewer} {limit}");
+        }
     }
 
     #[test]

@@ -26,6 +26,8 @@ pub(super) const DOC_BYTES: usize = 49;
 /// Where in a document record its id key ([`id_key`]) lies: a query tells a package's
 /// versions apart by it without reading the id itself.
 pub(super) const DOC_KEY_AT: usize = 41;
+/// Where in a document record its `created_at` (microseconds) lies.
+pub(super) const DOC_CREATED_AT: usize = 8;
 const DICT_BYTES: usize = 20;
 /// One posting: the document (u32), the stem's weighted count in it (u16: the field weights
 /// are whole numbers) and its places ([`terms::Places`], u16).

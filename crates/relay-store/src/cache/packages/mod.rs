@@ -373,6 +373,13 @@ impl QueryView {
         std::str::from_utf8(self.ids.get(off..off + len)?).ok()
     }
 
+    /// The `created_at` of document `i`, in microseconds, from its record alone.
+    pub fn doc_created(&self, i: u32) -> Option<i64> {
+        let at = i as usize * DOC_BYTES + file::DOC_CREATED_AT;
+        let raw = self.doc_bytes.get(at..at + 8)?;
+        Some(i64::from_le_bytes(raw.try_into().ok()?))
+    }
+
     /// The id key ([`crate::cache::id_key`]) of document `i`'s package, from its record.
     pub fn doc_key(&self, i: u32) -> Option<u64> {
         let at = i as usize * DOC_BYTES + file::DOC_KEY_AT;
