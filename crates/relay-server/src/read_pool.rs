@@ -4,16 +4,13 @@
 //! of the project waits for it. When reads (a search of a common word takes a hundred
 //! milliseconds of CPU) share the cores with it on equal terms, the lock is held two or
 //! three times as long, and the writers' queue grows with it. Reads therefore run on
-//! threads of their own with a higher nice value: a write that competes with them for a
-//! core gets most of it, and reads still get the CPU that writes leave.
+//! threads of their own at the lower priority of [`relay_store::priority`]: a write that
+//! competes with them for a core gets most of it, and reads still get the CPU that writes
+//! leave.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
-
-/// How much lower the read threads' priority is: at nice 5 a thread weighs a third of one at
-/// nice 0 when both want a core.
-const READ_NICE: i32 = 5;
 
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -40,7 +37,7 @@ impl ReadPool {
                 std::thread::Builder::new()
                     .name("relay-read".into())
                     .spawn(move || {
-                        lower_priority();
+                        relay_store::priority::lower_this_thread();
                         while let Some(job) = next(&queue) {
                             job();
                         }
@@ -93,16 +90,6 @@ fn next(queue: &Mutex<Receiver<Job>>) -> Option<Job> {
     queue.lock().unwrap_or_else(|e| e.into_inner()).recv().ok()
 }
 
-/// Raises this thread's nice value by [`READ_NICE`] (Linux gives each thread its own).
-fn lower_priority() {
-    // (Elsewhere nice would change the whole process's, writes' threads included.)
-    #[cfg(target_os = "linux")]
-    // SAFETY: nice takes a plain integer and changes only the calling thread's priority.
-    unsafe {
-        libc::nice(READ_NICE);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,8 +113,8 @@ mod tests {
             (nice(), theirs.await.unwrap())
         });
         assert_eq!(theirs.1.as_deref(), Some("relay-read"));
-        // At the top of the range a thread cannot go lower; elsewhere it is READ_NICE lower.
-        assert_eq!(theirs.0, (mine + READ_NICE).min(19));
+        // At the top of the range a thread cannot go lower; elsewhere it is LOWER_BY lower.
+        assert_eq!(theirs.0, (mine + relay_store::priority::LOWER_BY).min(19));
         let failed = block_on(pool.run(|| -> u32 { panic!("a bug") }));
         assert_eq!(failed.unwrap_err().downcast_ref::<&str>(), Some(&"a bug"));
         // The pool lives on after a panic.

@@ -10,6 +10,7 @@ mod local;
 mod lock;
 pub mod log;
 pub mod packages;
+pub mod priority;
 mod projects;
 mod queue;
 pub mod records;

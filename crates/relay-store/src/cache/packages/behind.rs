@@ -68,7 +68,7 @@ pub(super) fn rebuild_behind(cache_dir: &Path, log: &Path) -> bool {
             // Done however the rebuild ends, a panic included: a read after a failed one
             // starts another.
             let _done = Done(done);
-            lower_priority();
+            crate::priority::lower_this_thread();
             let _ = load_or_build(&cache_dir, &log);
         });
     if started.is_err() {
@@ -85,15 +85,5 @@ impl Drop for Done {
     fn drop(&mut self) {
         (REBUILDING.lock().unwrap_or_else(|e| e.into_inner())).remove(&self.0);
         REBUILT.notify_all();
-    }
-}
-
-/// A rebuild is work for later: it yields the CPU to the requests (nice +5; Linux gives each
-/// thread its own priority, where other systems would change the whole process's).
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: nice takes a plain integer and changes only the calling thread's priority.
-    unsafe {
-        libc::nice(5);
     }
 }

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use super::file::{lookup_id, open_valid};
 use super::{PACKAGES, index_path, load_or_build};
+use crate::cache::lite::LiteLine;
 use crate::cache::witness::LogState;
 
 /// The offsets in `log` of the lines that may hold package `id`: from the index's id table,
@@ -75,9 +76,10 @@ pub fn find_id_indexed(
 }
 
 /// The offsets of the complete lines of `log` between `from` (a line's start) and `to` that
-/// may be package `id`'s: those whose bytes hold `needle` (the id as relay writes it), and
-/// those with an escape (`\u00e9`, `\/`: another writer's spelling of the same id) whose
-/// package id, read alone, is `id` or cannot be read. The caller reads each line whole.
+/// may be package `id`'s: those whose bytes hold `needle` (the id as relay writes it), and,
+/// as the log's prefiltered reads do, those with an escape (`\u00e9`, `\/`: another writer's
+/// spelling of the same id) whose package id, read alone, is `id` or cannot be read. The
+/// caller reads each line whole.
 fn lines_holding(
     log: &Path,
     from: u64,
@@ -85,37 +87,21 @@ fn lines_holding(
     id: &str,
     needle: &str,
 ) -> std::io::Result<Vec<u64>> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = std::fs::File::open(log)?;
-    file.seek(SeekFrom::Start(from))?;
-    let mut bytes = Vec::with_capacity((to - from) as usize);
-    file.take(to - from).read_to_end(&mut bytes)?;
     let finder = memchr::memmem::Finder::new(needle.as_bytes());
     let mut out = Vec::new();
-    let mut start = 0;
-    while let Some(len) = memchr::memchr(b'\n', &bytes[start..]) {
-        let line = &bytes[start..start + len];
-        let may_be = finder.find(line).is_some()
-            || (memchr::memchr(b'\\', line).is_some()
-                && serde_json::from_slice::<IdOnly>(line)
+    let mut sink = crate::log::Lines(|_, offset, text: &[u8]| {
+        let may_be = finder.find(text).is_some()
+            || (text.contains(&b'\\')
+                && serde_json::from_slice::<LiteLine>(text)
                     .map_or(true, |l| l.package.package_id == id));
         if may_be {
-            out.push(from + start as u64);
+            out.push(offset);
         }
-        start += len + 1;
-    }
+        Ok::<_, std::io::Error>(true)
+    });
+    crate::log::LogReader::new(log)
+        .from(from, 1)
+        .until(to)
+        .read(&mut sink)?;
     Ok(out)
-}
-
-/// A package line's id, the rest skipped.
-#[derive(serde::Deserialize)]
-struct IdOnly<'a> {
-    #[serde(borrow)]
-    package: IdOnlyPackage<'a>,
-}
-
-#[derive(serde::Deserialize)]
-struct IdOnlyPackage<'a> {
-    #[serde(borrow)]
-    package_id: std::borrow::Cow<'a, str>,
 }

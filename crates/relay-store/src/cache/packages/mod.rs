@@ -532,6 +532,13 @@ mod tests {
     use super::*;
     use std::io::Write;
 
+    /// The path of a month's log in a store rooted at `root`, its folder made.
+    fn month_log(root: &Path) -> PathBuf {
+        let log = root.join("projects/p/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        log
+    }
+
     fn line(id: &str, title: &str) -> String {
         format!(
             "{{\"package\":{{\"package_id\":\"{id}\",\"title\":\"{title}\",\"status\":\"complete\",\"created_at\":\"2026-01-01T00:00:00Z\"}},\"hash\":\"sha256:00000000000000ff\"}}\n"
@@ -541,8 +548,7 @@ mod tests {
     #[test]
     fn builds_saves_extends_and_rebuilds() {
         let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
-        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let log = month_log(dir.path());
         std::fs::write(
             &log,
             line("a", "Leaking pool") + &line("b", "Cache settings"),
@@ -585,8 +591,7 @@ mod tests {
     #[test]
     fn a_mapped_query_agrees_with_the_index_and_a_file_cut_short_is_not_trusted() {
         let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
-        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let log = month_log(dir.path());
         let lines: String = (0..50)
             .map(|i| {
                 line(
@@ -635,8 +640,7 @@ mod tests {
     #[test]
     fn the_records_of_a_few_documents_read_ahead_are_those_of_the_map() {
         let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
-        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let log = month_log(dir.path());
         // 3,000 documents (35 pages of records), one in 300 holding the rare word.
         let lines: String = (0..3000)
             .map(|i| {
@@ -691,8 +695,7 @@ mod tests {
     #[test]
     fn a_log_a_few_lines_past_its_index_is_read_from_the_file_and_the_tail_in_memory() {
         let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
-        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let log = month_log(dir.path());
         let word = |i: usize| {
             if i.is_multiple_of(5) {
                 "Rare word"
@@ -730,8 +733,7 @@ mod tests {
     #[test]
     fn places_count_every_word_of_every_field_and_survive_the_file() {
         let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
-        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let log = month_log(dir.path());
         // Words 0-1 the title, 2-5 the decisions (one list), then the description's 6-24.
         let filler = ["x"; 16].join(" ");
         let package = serde_json::json!({"package": {"package_id": "a", "created_at":
@@ -764,8 +766,7 @@ mod tests {
         // What two threads writing one temporary file left: an older index's bytes over a
         // newer one's, with the newer one's tail (its id table's last entries) after them.
         let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
-        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let log = month_log(dir.path());
         let lines: Vec<String> = (0..20)
             .map(|i| line(&format!("pkg_{i:02}"), "A title"))
             .collect();
@@ -799,8 +800,7 @@ mod tests {
         // What ten imports of one corpus in chunks do to a month: each adds far less than a
         // month, yet together they are most of it.
         let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
-        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let log = month_log(dir.path());
         std::fs::write(&log, line("a0", "First chunk")).unwrap();
         let cache = dir.path().join("cache");
         let stems = ["chunk".to_string()];
@@ -834,8 +834,7 @@ mod tests {
     #[test]
     fn an_id_past_the_index_is_found_by_its_bytes_and_the_index_is_left_as_it_is() {
         let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
-        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let log = month_log(dir.path());
         std::fs::write(&log, line("pkg_a", "First")).unwrap();
         let cache = dir.path().join("cache");
         load_or_build(&cache, &log).unwrap();
@@ -887,8 +886,7 @@ mod tests {
     #[test]
     fn a_process_that_rebuilds_behind_its_reads_answers_from_the_tail_then_catches_up() {
         let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
-        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let log = month_log(dir.path());
         std::fs::write(&log, line("a0", "First chunk")).unwrap();
         let cache = dir.path().join("cache");
         rebuild_behind_reads(&cache);
@@ -916,8 +914,7 @@ mod tests {
     fn an_id_lookup_finds_every_line_of_an_id_in_a_long_table() {
         // Thousands of ids, one of them on 700 lines (more than one read of the table holds).
         let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("projects/p/packages/2026-01.ndjson");
-        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let log = month_log(dir.path());
         let (mut text, mut many) = (String::new(), Vec::new());
         for i in 0..3000 {
             let id = if i % 4 == 1 && many.len() < 700 {
