@@ -18,7 +18,8 @@
 #                   pulls and deposits meet a store as busy as on any other day)
 #   BENCH_FACTS     facts (250000) over BENCH_FACT_KEYS keys (5000); BENCH_SESSIONS (10000)
 #   BENCH_RUNS      the most timed runs of a quick command (10); quick commands get at least 5
-#                   (3 at 1M), slow ones 3 to 5
+#                   (3 at 1M), slow ones 3 to 5; relay's search and FTS5, timed as a pair,
+#                   3× BENCH_RUNS (at least 30) after 5 warm-ups
 #   BENCH_ROWS      only these operations, comma-separated (e.g. search_phrase,status,startup);
 #                   the store of an earlier run is reused when import is not among them
 #   BENCH_BEFORE    another relay binary (an older build, same on-disk format), timed beside
@@ -103,6 +104,8 @@ if [ "$size" -ge 1000000 ]; then min_runs=3 slow_runs=3; else min_runs=5 slow_ru
 # BENCH_RUNS below the floor raises no error: the floor wins.
 quick=(-w 1 --min-runs "$min_runs" --max-runs "$((runs > min_runs ? runs : min_runs))")
 slow=(-w 1 -r "$slow_runs")
+# The runs of relay's search and FTS5's, timed as a pair (the search rows).
+pair_runs=$((runs * 3 > 30 ? runs * 3 : 30))
 prep=()
 
 # op NAME "HYPERFINE OPTIONS" [--wrap] LABEL COMMAND [LABEL COMMAND]...
@@ -116,7 +119,8 @@ prep=()
 slug() { printf '%s' "$1" | tr -c 'A-Za-z0-9._-' '_'; }
 quote() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 unshell() { case $1 in sh:*) echo "bash -c $(quote "${1#sh:}")" ;; *) echo "$1" ;; esac; }
-selected() { [ -z "${BENCH_ROWS:-}" ] || [[ ",$BENCH_ROWS," == *",$1,"* ]]; }
+# A row's second half (NAME_scanners, below) is selected with its row.
+selected() { [ -z "${BENCH_ROWS:-}" ] || [[ ",$BENCH_ROWS," == *",${1%_scanners},"* ]]; }
 op() {
   local name=$1 opts=$2 wrap=0
   shift 2
@@ -368,11 +372,20 @@ queries=("rare~$rare~$rare~$rare" "mid~$mid~$mid~$mid" "common~$common~$common~$
 for entry in "${queries[@]}"; do
   IFS='~' read -r name q alt fts <<< "$entry"
   selected "search_$name" || continue
-  op "search_$name" "${quick[*]}" \
+  # relay and FTS5 answer in milliseconds, rg and jq in seconds. Timed in one hyperfine run,
+  # the pair got at most 10 runs each, one of them right after jq's 30 s, and their ratio
+  # moved by ±5% from run to run; so the pair is timed on its own with more warm-ups and runs,
+  # then the scanners, and the two runs are kept as one row (relay first).
+  op "search_$name" "-w 5 -r $pair_runs" \
     "relay search" "$relay search $(quote "$q") --limit 5 --json" \
-    "rg -i" "rg -i $(quote "$alt") $logs --no-filename" \
-    "jq test()" "sh:jq -c 'select([.package | .title, .description, .handoff_note, (.decisions_made, .open_questions, .tags | arrays | .[])] | map(strings) | join(\" \") | test(\"${alt//\\/\\\\}\"; \"i\")) | .package' $logs/*.ndjson" \
     "sqlite3 FTS5" "$sq $(quote "SELECT p.json FROM packages_fts JOIN packages p ON p.rowid = packages_fts.rowid WHERE packages_fts MATCH '$fts' ORDER BY rank LIMIT 5")"
+  op "search_${name}_scanners" "${quick[*]}" \
+    "rg -i" "rg -i $(quote "$alt") $logs --no-filename" \
+    "jq test()" "sh:jq -c 'select([.package | .title, .description, .handoff_note, (.decisions_made, .open_questions, .tags | arrays | .[])] | map(strings) | join(\" \") | test(\"${alt//\\/\\\\}\"; \"i\")) | .package' $logs/*.ndjson"
+  pair=$res/hf-search_$name.json scanners=$res/hf-search_${name}_scanners.json
+  jq -s '.[0].results += .[1].results | .[0]' "$pair" "$scanners" > "$pair.tmp"
+  mv "$pair.tmp" "$pair"
+  rm "$scanners"
 done
 
 # orient (its default 14-day window)
