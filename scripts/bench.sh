@@ -136,6 +136,10 @@ op() {
   if [ -n "${BENCH_BEFORE:-}" ] && [[ $1 == relay* ]] && [[ $2 == *"$relay"* ]]; then
     # The same command by the older binary, right after relay's own.
     set -- "$1" "$2" "relay@before ${1#relay}" "${2//$relay/$BENCH_BEFORE}" "${@:3}"
+    # One --prepare per command: the older binary's is relay's.
+    if [ ${#prep[@]} -gt 2 ]; then
+      prep=("${prep[@]:0:2}" "${prep[@]:0:2}" "${prep[@]:2}")
+    fi
   fi
   while [ $# -gt 0 ]; do
     local cmd
