@@ -46,7 +46,7 @@ pub(super) struct Header {
     pub(super) coverage: Coverage,
     /// The package types of the documents, by code.
     #[serde(default)]
-    types: Vec<String>,
+    pub(super) types: Vec<String>,
     /// Lines of the covered bytes that are not package lines: readers that use the index must
     /// still report them, so they read such a log in full.
     #[serde(default)]
@@ -81,18 +81,83 @@ pub(super) fn write(path: &Path, coverage: &Coverage, index: &MonthIndex) -> std
     let stems = index.sorted_postings();
     let header = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
     // Written as it is produced: a busy month's index is megabytes, and two are built at once.
-    crate::log::write_atomic_with(path, |out| write_body(out, &header, index, &stems))
-        .map_err(|e| std::io::Error::other(e.to_string()))
+    crate::log::write_atomic_with(path, |out| {
+        out.write_all(&header)?;
+        out.write_all(b"\n")?;
+        write_body(out, index, &stems)
+    })
+    .map_err(|e| std::io::Error::other(e.to_string()))
+}
+
+/// The header of the index file at `path`: `None` when there is no file, `Some(None)` when its
+/// header cannot be read or is of another format.
+pub(super) fn read_header(path: &Path) -> std::io::Result<Option<Option<Header>>> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut line = Vec::new();
+    BufReader::with_capacity(1024, file)
+        .take(64 << 10)
+        .read_until(b'\n', &mut line)?;
+    Ok(Some(
+        serde_json::from_slice::<Header>(&line)
+            .ok()
+            .filter(|h| h.format == FORMAT),
+    ))
+}
+
+/// Whether the index file at `path` holds, after its header line, exactly the bytes that
+/// writing `index` would put there: verify's check of an index, by streaming the two side by
+/// side rather than loading the file as a second index.
+pub(super) fn body_is(path: &Path, index: &MonthIndex) -> std::io::Result<bool> {
+    let mut file = BufReader::with_capacity(1 << 16, File::open(path)?);
+    let mut header = Vec::new();
+    file.read_until(b'\n', &mut header)?;
+    let same = SameBytes {
+        file,
+        equal: true,
+        scratch: Vec::new(),
+    };
+    // The body is written a few bytes at a time: compared in blocks, not write by write.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, same);
+    write_body(&mut out, index, &index.sorted_postings())?;
+    let mut same = out.into_inner().map_err(|e| e.into_error())?;
+    let at_end = same.equal && same.file.fill_buf()?.is_empty();
+    Ok(at_end)
+}
+
+/// A writer that compares what it is given with the next bytes of a file.
+struct SameBytes<R> {
+    file: R,
+    equal: bool,
+    scratch: Vec<u8>,
+}
+
+impl<R: Read> std::io::Write for SameBytes<R> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.equal {
+            self.scratch.resize(buf.len(), 0);
+            self.equal = match self.file.read_exact(&mut self.scratch) {
+                Ok(()) => self.scratch == buf,
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => false,
+                Err(e) => return Err(e),
+            };
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 fn write_body(
     out: &mut dyn std::io::Write,
-    header: &[u8],
     index: &MonthIndex,
     stems: &[StemPostings],
 ) -> std::io::Result<()> {
-    out.write_all(header)?;
-    out.write_all(b"\n")?;
     let n_postings: usize = stems.iter().map(|s| s.postings.len()).sum();
     let ids_len: usize = index.docs.iter().map(|d| d.id.len()).sum();
     let stems_len: usize = stems.iter().map(|s| s.stem.len()).sum();
