@@ -419,8 +419,12 @@ pub fn line_at(file: &File, offset: u64) -> std::io::Result<Vec<u8>> {
     let mut line = Vec::new();
     let mut chunk = [0u8; 4096];
     let mut at = offset;
+    // Most lines (a fact, a session) are a few hundred bytes: the first read is short, so
+    // that reading many of them does not copy 4 KiB for each.
+    let mut want = 512;
     loop {
-        let n = file.read_at(&mut chunk, at)?;
+        let n = file.read_at(&mut chunk[..want], at)?;
+        want = chunk.len();
         if n == 0 {
             return Ok(line);
         }

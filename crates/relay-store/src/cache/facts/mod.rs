@@ -176,9 +176,6 @@ pub type EachKey<'a> = dyn FnMut(&mut dyn Iterator<Item = Result<Fact>>) -> Resu
 /// A key (subject, predicate) with the (offset, length) of its facts' lines, in chain order.
 type KeyLines = (String, String, Vec<(u64, usize)>);
 
-/// A fact at its current version, with its line's offset and length.
-type Placed = (Fact, u64, usize);
-
 /// The lines from `from` on (a short tail), and how many of them are not facts.
 fn lines_from(path: &Path, from: u64) -> std::io::Result<(Lines, u64)> {
     let (mut out, mut damaged) = (Vec::new(), 0);
@@ -189,6 +186,35 @@ fn lines_from(path: &Path, from: u64) -> std::io::Result<(Lines, u64)> {
         out.push((offset, bytes.to_vec()));
     })?;
     Ok((out, damaged))
+}
+
+/// What building the index keeps of a fact id's current version: what the chain order, the
+/// version order and the listing need, and where its line is.
+struct Slot {
+    /// `valid_to` (`None`: current), which decides the version order but for ties.
+    end: Option<relay_wire::time::Timestamp>,
+    /// `valid_from` and `created_at`: with the id, the chain order ([`chain_rank`]).
+    from: relay_wire::time::Timestamp,
+    created: relay_wire::time::Timestamp,
+    subject: String,
+    predicate: String,
+    offset: u64,
+    len: usize,
+}
+
+impl Slot {
+    fn of(f: &Fact, offset: u64, len: usize) -> Slot {
+        let (from, created, _) = chain_rank(f);
+        Slot {
+            end: f.end(),
+            from,
+            created,
+            subject: f.subject().to_string(),
+            predicate: f.predicate().to_string(),
+            offset,
+            len,
+        }
+    }
 }
 
 impl FactIndex {
@@ -218,42 +244,53 @@ impl FactIndex {
         let mut keyed: Vec<KeyLines> = Vec::new();
         let (mut ids, mut open) = (0, 0);
         for group in keys.chunk_by(|a, b| a.0 == b.0) {
-            // Per fact id: its current version and that version's line. A key hash shared by
-            // two keys only puts both keys' facts together; each key still has its own best.
-            let mut by_id: BTreeMap<String, Placed> = BTreeMap::new();
+            // Per fact id: its current version, as a compact slot (a key with a long history
+            // has tens of thousands of ids; whole facts for each took a hundred megabytes).
+            // A key hash shared by two keys only puts both keys' facts together; each key
+            // still has its own best.
+            let mut by_id: BTreeMap<String, Slot> = BTreeMap::new();
             for &(_, offset) in group {
                 let line = line_at(&file, offset)?;
                 let Some(f) = parse_fact(&line) else {
                     damaged += 1;
                     continue;
                 };
-                let replaces = by_id
-                    .get(f.id())
-                    .is_none_or(|(cur, ..)| f.version_order(cur) == std::cmp::Ordering::Greater);
+                let new = Slot::of(&f, offset, line.len());
+                let replaces = match by_id.get(f.id()) {
+                    None => true,
+                    Some(cur) => {
+                        let read_back = || -> std::io::Result<_> {
+                            Ok((Some(f.clone()), parse_fact(&line_at(&file, cur.offset)?)))
+                        };
+                        crate::records::slot_order(new.end, cur.end, read_back)?
+                            == std::cmp::Ordering::Greater
+                    }
+                };
                 if replaces {
-                    by_id.insert(f.id().to_string(), (f, offset, line.len()));
+                    by_id.insert(f.id().to_string(), new);
                 }
             }
             ids += by_id.len() as u64;
             // Each key's facts in chain order; its last is current unless it ended.
-            let mut of_key: HashMap<(&str, &str), Vec<&Placed>> = HashMap::new();
-            for entry in by_id.values() {
-                let f = &entry.0;
+            let mut of_key: HashMap<(&str, &str), Vec<(&str, &Slot)>> = HashMap::new();
+            for (id, slot) in &by_id {
                 of_key
-                    .entry((f.subject(), f.predicate()))
+                    .entry((&slot.subject, &slot.predicate))
                     .or_default()
-                    .push(entry);
+                    .push((id, slot));
             }
             for ((subject, predicate), mut facts) in of_key {
-                sort_in_chain_order(&mut facts, |(f, ..)| f);
-                let lines = facts.iter().map(|(_, o, len)| (*o, *len)).collect();
+                facts.sort_by(|(a_id, a), (b_id, b)| {
+                    (a.from, a.created, a_id).cmp(&(b.from, b.created, b_id))
+                });
+                let lines = facts.iter().map(|(_, s)| (s.offset, s.len)).collect();
                 keyed.push((subject.to_string(), predicate.to_string(), lines));
-                let Some((f, o, _)) = facts.last().filter(|(f, ..)| f.is_current()) else {
+                let Some((_, last)) = facts.last().filter(|(_, s)| s.end.is_none()) else {
                     continue;
                 };
                 open += 1;
-                current.push((group[0].0, *o));
-                listed.push((f.subject().to_string(), f.predicate().to_string(), *o));
+                current.push((group[0].0, last.offset));
+                listed.push((subject.to_string(), predicate.to_string(), last.offset));
             }
         }
         keyed.sort_unstable();
@@ -841,4 +878,74 @@ fn parse_lines(lines: &[u8]) -> Vec<Fact> {
     });
     first.extend(second);
     first
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fact(id: &str, value: &str, from: &str, to: Option<&str>) -> String {
+        let mut f = serde_json::json!({
+            "fact_id": id, "project_id": "demo", "subject": "api", "predicate": "uses",
+            "value": value, "valid_from": from, "confidence": 1.0,
+            "asserted_by": {"id": "ana", "type": "human"}, "created_at": from,
+        });
+        if let Some(to) = to {
+            f["valid_to"] = serde_json::json!(to);
+        }
+        f.to_string() + "\n"
+    }
+
+    #[test]
+    fn the_index_keeps_each_fact_s_current_version_by_the_version_order_ties_included() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join(".relay");
+        Store::create(&root, "demo").unwrap();
+        let store = Store::open(root).unwrap();
+        let log = store.layout().facts_file("demo");
+        let (t1, t2, t3) = (
+            "2026-01-01T00:00:00Z",
+            "2026-01-02T00:00:00Z",
+            "2026-01-03T00:00:00Z",
+        );
+        let lines = [
+            // fact_a: open, then closed by a later version: the closed one is current.
+            fact("fact_a", "rest", t1, None),
+            fact("fact_b", "grpc", t2, None),
+            fact("fact_a", "rest", t1, Some(t2)),
+            // fact_c: two open versions (a merge of two clones): the version order's tie-break
+            // decides, read back from both lines, whichever comes first in the log.
+            fact("fact_c", "zzz", t3, None),
+            fact("fact_c", "aaa", t3, None),
+        ];
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        let swapped = [&lines[..3], &[lines[4].clone(), lines[3].clone()]].concat();
+        let expected = |lines: &[String]| -> Vec<String> {
+            // Without the index: every version parsed, the version order applied.
+            let mut best: BTreeMap<String, Fact> = BTreeMap::new();
+            for l in lines {
+                keep(&mut best, parse_fact(l.trim_end().as_bytes()).unwrap());
+            }
+            let mut facts: Vec<&Fact> = best.values().collect();
+            sort_in_chain_order(&mut facts, |f| f);
+            // The key's chain ends in its current fact, unless that one ended.
+            (facts.last().filter(|f| f.is_current()).iter())
+                .map(|f| f.value().to_string())
+                .collect()
+        };
+        for lines in [lines.to_vec(), swapped] {
+            std::fs::write(&log, lines.concat()).unwrap();
+            let _ = std::fs::remove_dir_all(store.layout().cache_dir());
+            let current: Vec<String> = (store.current_facts("demo", None).unwrap().unwrap())
+                .iter()
+                .map(|f| f.value().to_string())
+                .collect();
+            assert_eq!(current, expected(&lines));
+            assert_eq!(current.len(), 1, "{current:?}");
+            assert!(matches!(
+                store.check_fact_index("demo").unwrap(),
+                super::super::Check::Sound
+            ));
+        }
+    }
 }
