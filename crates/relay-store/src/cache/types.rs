@@ -33,26 +33,33 @@ pub(super) fn file_path(cache_dir: &Path, log: &Path) -> PathBuf {
 
 /// Adds the tracked packages of the complete lines in `bytes` to `ids`.
 fn scan(bytes: &[u8], ids: &mut BTreeMap<String, Vec<String>>) {
-    let needles: Vec<(String, &str)> = TRACKED.iter().map(|t| (format!("\"{t}\""), *t)).collect();
+    let needles = needles();
     for line in bytes.split(|&b| b == b'\n') {
-        if !needles
-            .iter()
-            .any(|(n, _)| memchr::memmem::find(line, n.as_bytes()).is_some())
-        {
-            continue;
-        }
-        let Ok(serde_json::Value::Object(env)) = serde_json::from_slice(line) else {
-            continue;
-        };
-        let package = env.get("package");
-        let field = |k: &str| package.and_then(|p| p.get(k)).and_then(|v| v.as_str());
-        if let (Some(t), Some(id)) = (field("package_type"), field("package_id"))
-            && TRACKED.contains(&t)
-        {
-            let list = ids.entry(t.to_string()).or_default();
-            if !list.iter().any(|known| known == id) {
-                list.push(id.to_string());
-            }
+        scan_line(line, &needles, ids);
+    }
+}
+
+/// What a line of a tracked type holds: the type as a JSON string.
+fn needles() -> Vec<String> {
+    TRACKED.iter().map(|t| format!("\"{t}\"")).collect()
+}
+
+/// Adds the package of `line` to `ids` if it is of a tracked type.
+fn scan_line(line: &[u8], needles: &[String], ids: &mut BTreeMap<String, Vec<String>>) {
+    if !(needles.iter()).any(|n| memchr::memmem::find(line, n.as_bytes()).is_some()) {
+        return;
+    }
+    let Ok(serde_json::Value::Object(env)) = serde_json::from_slice(line) else {
+        return;
+    };
+    let package = env.get("package");
+    let field = |k: &str| package.and_then(|p| p.get(k)).and_then(|v| v.as_str());
+    if let (Some(t), Some(id)) = (field("package_type"), field("package_id"))
+        && TRACKED.contains(&t)
+    {
+        let list = ids.entry(t.to_string()).or_default();
+        if !list.iter().any(|known| known == id) {
+            list.push(id.to_string());
         }
     }
 }
@@ -125,11 +132,19 @@ pub fn check(cache_dir: &Path, log: &Path) -> std::io::Result<super::Check> {
     if !coverage.holds(log, &state)? {
         return Ok(Check::OutOfDate);
     }
-    let mut f = std::fs::File::open(log)?;
-    let mut covered = Vec::new();
-    (&mut f).take(coverage.covered).read_to_end(&mut covered)?;
-    let mut fresh = BTreeMap::new();
-    scan(&covered, &mut fresh);
+    // Streamed line by line: a month's log is tens of megabytes, and verify checks several
+    // months at once.
+    let (mut fresh, needles) = (BTreeMap::new(), needles());
+    let mut sink = crate::log::Lines(|_, _, line: &[u8]| {
+        scan_line(line, &needles, &mut fresh);
+        Ok::<_, std::io::Error>(true)
+    });
+    (crate::log::LogReader::new(log)
+        .from(0, 1)
+        .until(coverage.covered))
+    .buffer(1 << 20)
+    .must_exist()
+    .read(&mut sink)?;
     Ok(if fresh == file.ids {
         Check::Sound
     } else {
@@ -172,5 +187,26 @@ mod tests {
         assert_eq!(ids_of_type(&cache, &log, "x-lesson").unwrap(), ["a", "c"]);
         std::fs::write(&log, line("z", "x-lesson")).unwrap();
         assert_eq!(ids_of_type(&cache, &log, "x-lesson").unwrap(), ["z"]);
+    }
+
+    #[test]
+    fn check_streams_the_covered_lines_and_finds_an_edited_file_stale() {
+        use super::super::Check;
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        let log = dir.path().join("projects/demo/packages/2026-01.ndjson");
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        assert!(matches!(check(&cache, &log).unwrap(), Check::Absent));
+        let lines = line("a", "x-lesson") + &line("b", "standard") + &line("c", "x-checkpoint");
+        // Past the coverage, a torn line the check must not read.
+        std::fs::write(&log, lines + "{\"package\":{\"package_type\":\"x-lesson\"").unwrap();
+        ids_of_type(&cache, &log, "x-lesson").unwrap();
+        assert!(matches!(check(&cache, &log).unwrap(), Check::Sound));
+        let path = file_path(&cache, &log);
+        let edited = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("\"a\"", "\"q\"");
+        std::fs::write(&path, edited).unwrap();
+        assert!(matches!(check(&cache, &log).unwrap(), Check::Stale(_)));
     }
 }
