@@ -38,27 +38,32 @@ pub(super) fn stale(store: &Store) -> Result<Vec<(Stale, PathBuf, String)>> {
     // Each index is compared with one built afresh from its log's bytes, most of verify's
     // time at scale: the fact indexes (one long job per project, so first) and the package
     // logs are shared out over a few threads.
-    let mut jobs: Vec<(usize, Option<PathBuf>)> = (0..projects.len()).map(|i| (i, None)).collect();
+    let mut jobs: Vec<Job> = (0..projects.len()).map(Job::Facts).collect();
     for (i, id) in projects.iter().enumerate() {
-        jobs.extend(
-            store
-                .package_logs(id)?
-                .into_iter()
-                .map(|log| (i, Some(log))),
-        );
+        let logs = store.package_logs(id)?;
+        jobs.extend(logs.into_iter().map(|log| Job::Log(i, log)));
     }
-    let found = super::in_parallel(&jobs, |(i, log)| match log {
-        Some(log) => stale_of_log(store, log),
-        None => stale_facts(store, &projects[*i]),
+    let found = super::in_parallel(&jobs, |job| match job {
+        Job::Log(_, log) => stale_of_log(store, log),
+        Job::Facts(i) => stale_facts(store, &projects[*i]),
     })?;
-    // In the order of before: each project's logs, then its fact index.
-    let mut logs_first: Vec<(usize, bool, Vec<_>)> = (jobs.iter())
+    // Reported in the order of before: each project's logs, then its fact index.
+    let mut by_project: Vec<((usize, bool), Vec<_>)> = (jobs.iter())
+        .map(|job| match job {
+            Job::Log(i, _) => (*i, false),
+            Job::Facts(i) => (*i, true),
+        })
         .zip(found)
-        .map(|((i, log), found)| (*i, log.is_none(), found))
         .collect();
-    logs_first.sort_by_key(|(i, is_facts, _)| (*i, *is_facts));
-    out.extend(logs_first.into_iter().flat_map(|(.., found)| found));
+    by_project.sort_by_key(|(place, _)| *place);
+    out.extend(by_project.into_iter().flat_map(|(_, found)| found));
     Ok(out)
+}
+
+/// One check of [`stale`], by project number.
+enum Job {
+    Facts(usize),
+    Log(usize, PathBuf),
 }
 
 /// The fact index of a project, if stale.
