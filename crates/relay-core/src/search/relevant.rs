@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::path::{Path, PathBuf};
 
-use crate::search::filter::Filter;
+use crate::search::filter::{Filter, visible_to};
 use crate::search::fuse::Mode;
 use crate::search::phrase_filter::PhraseFilter;
 use crate::search::{Query, parse, rank, scan};
@@ -98,8 +98,10 @@ struct Candidate {
     len: f32,
     file: u32,
     status: Status,
-    /// Whether the viewer made it (drafts are shown to their creator only).
-    viewer_is_creator: bool,
+    /// A draft that only its creator may see, when the viewer may not be anyone: whether it
+    /// is shown is asked (of its line, and of the viewer's identity, which may cost a git
+    /// process) only if it reaches the results.
+    ask_viewer: bool,
     significance: i8,
     /// Whether a newer version of its package was found in another log.
     superseded: bool,
@@ -163,8 +165,7 @@ fn candidate(
         len: stats.len,
         file,
         status,
-        viewer_is_creator: status != Status::Draft
-            || filter.viewer.id().is_none_or(|v| v == creator),
+        ask_viewer: status == Status::Draft && filter.viewer.may_hide_drafts(),
         significance: p
             .significance
             .map(|s| s.clamp(1.0, 10.0) as i8)
@@ -325,7 +326,7 @@ fn from_index(
             continue;
         }
         let row = doc as usize * terms;
-        if line_checks || (d.status == Status::Draft && filter.viewer.may_hide_drafts()) {
+        if line_checks {
             line.clear();
             // The next document's line starts where this one ends (or after lines that are
             // no packages): read just those bytes.
@@ -355,7 +356,7 @@ fn from_index(
                 len: d.len,
                 file,
                 status: d.status,
-                viewer_is_creator: true,
+                ask_viewer: d.status == Status::Draft && filter.viewer.may_hide_drafts(),
                 significance: d.significance,
                 superseded: false,
             };
@@ -382,11 +383,19 @@ const SORT_ALL_BELOW: usize = 1 << 14;
 
 /// The keys (hashes) that share a bucket of their high bits with another: a bit per bucket
 /// finds them in one pass, so that a common word's million candidates are not sorted, only
-/// the few of these.
-fn in_shared_buckets(keys: impl Iterator<Item = u64> + Clone) -> Vec<u64> {
-    let mut seen = vec![0u64; 1 << (DUPLICATE_BUCKET_BITS - 6)];
-    let mut twice = vec![0u64; 1 << (DUPLICATE_BUCKET_BITS - 6)];
-    let bucket = |key: u64| (key >> (64 - DUPLICATE_BUCKET_BITS)) as usize;
+/// the few of these. `count` is how many keys there are: the buckets are 16 times as many
+/// (rounded up to a power of two, between 2^14 and 2^24), so few keys share one, and a mid
+/// word's tens of thousands do not pay for a million's bitmaps (4 MiB zeroed and faulted in).
+fn in_shared_buckets(keys: impl Iterator<Item = u64> + Clone, count: usize) -> Vec<u64> {
+    let bits = (count
+        .max(1)
+        .saturating_mul(16)
+        .next_power_of_two()
+        .trailing_zeros())
+    .clamp(MIN_BUCKET_BITS, MAX_BUCKET_BITS);
+    let mut seen = vec![0u64; 1 << (bits - 6)];
+    let mut twice = vec![0u64; 1 << (bits - 6)];
+    let bucket = |key: u64| (key >> (64 - bits)) as usize;
     for key in keys.clone() {
         let (word, bit) = (bucket(key) / 64, 1u64 << (bucket(key) % 64));
         twice[word] |= seen[word] & bit;
@@ -397,9 +406,10 @@ fn in_shared_buckets(keys: impl Iterator<Item = u64> + Clone) -> Vec<u64> {
     keys.filter(|&k| in_shared_bucket(k)).collect()
 }
 
-/// The bits of an id key that pick its bucket when duplicates are looked for: 2^24 buckets
-/// (two bitmaps of 2 MiB), so that a million candidates share few.
-const DUPLICATE_BUCKET_BITS: u32 = 24;
+/// The bounds of the bits of an id key that pick its bucket when duplicates are looked for:
+/// from 2^14 buckets (two bitmaps of 2 KiB) to 2^24 (two of 2 MiB, for a million candidates).
+const MIN_BUCKET_BITS: u32 = 14;
+const MAX_BUCKET_BITS: u32 = 24;
 
 /// Marks superseded, of candidates whose id key turns up in several logs (two projects, or a
 /// key collision), all but the current version: the rule [`Part::keep`] applies within a log,
@@ -408,7 +418,7 @@ fn settle_duplicates(parts: &mut [Part]) {
     let all = || parts.iter().flat_map(|p| &p.candidates).map(|c| c.id);
     let mut keys: Vec<u64> = match parts.iter().map(|p| p.candidates.len()).sum::<usize>() {
         n if n < SORT_ALL_BELOW => all().collect(),
-        _ => in_shared_buckets(all()),
+        n => in_shared_buckets(all(), n),
     };
     keys.sort_unstable();
     let mut shared: Vec<u64> = keys
@@ -619,18 +629,16 @@ pub(crate) fn keyword_list(
         totals.candidate_bytes += t.candidate_bytes;
         totals.candidate_lines += t.candidate_lines;
     }
-    // Each package's current version with its term weights; status and draft visibility are
-    // judged on it.
+    // Each package's current version with its term weights; the status filter is judged on
+    // it. A draft's visibility is not: the statistics count every current package, whoever may
+    // see it, so that a score does not depend on who is looking, and the viewer is asked only
+    // about a draft that reaches the results (below).
     let terms = q.terms.len();
     let current = || {
         parts
             .iter()
             .flat_map(|p| p.candidates.iter().zip(p.tf.chunks_exact(terms)))
-            .filter(|(c, _)| {
-                !c.superseded
-                    && filter.status.is_none_or(|s| s == c.status)
-                    && (c.status != Status::Draft || c.viewer_is_creator)
-            })
+            .filter(|(c, _)| !c.superseded && filter.status.is_none_or(|s| s == c.status))
     };
     let mut count = 0usize;
     let mut df = vec![0f32; terms];
@@ -657,68 +665,110 @@ pub(crate) fn keyword_list(
     let idfs: Vec<f32> = df.iter().map(|&d| rank::idf(docs, d)).collect();
     let avg_len = (total_len / count as f64) as f32;
     let now = time::now();
-    // Best first: score, then the newer package, then a fixed order of ids (unique by now, so
-    // the order is total). Only the head is kept, and sorted; a margin covers winners whose
-    // lines fail their check.
-    let order = |a: &(f64, &Candidate), b: &(f64, &Candidate)| {
-        b.0.total_cmp(&a.0)
-            .then_with(|| b.1.created_at.cmp(&a.1.created_at))
-            .then_with(|| a.1.id.cmp(&b.1.id))
+    let scored = || {
+        current().map(|(c, tf)| {
+            let age_days = (now - c.created_at).num_seconds() as f32 / 86_400.0;
+            let bm25 = rank::bm25(tf, c.len, &idfs, avg_len);
+            (
+                f64::from(rank::nudge(bm25, i64::from(c.significance), age_days)),
+                c,
+            )
+        })
     };
-    let head = limit.saturating_mul(2).saturating_add(16).min(count);
-    let mut scored: Vec<(f64, &Candidate)> = Vec::with_capacity(2 * head);
-    for (c, tf) in current() {
-        let age_days = (now - c.created_at).num_seconds() as f32 / 86_400.0;
-        let bm25 = rank::bm25(tf, c.len, &idfs, avg_len);
-        let s = rank::nudge(bm25, i64::from(c.significance), age_days);
-        scored.push((s as f64, c));
-        // The best `head` of the whole are the best `head` of those kept so far and the rest.
-        if scored.len() == 2 * head {
-            scored.select_nth_unstable_by(head, order);
-            scored.truncate(head);
-        }
-    }
-    if head < scored.len() {
-        scored.select_nth_unstable_by(head, order);
-        scored.truncate(head);
-    }
-    scored.sort_by(order);
-    // Read the winners in full; one that fails validation or its hash is reported and skipped.
+    // Winners are read in full, best first; one that fails validation or its hash is reported
+    // and skipped, and a draft the viewer may not see is passed over. Only a front of the
+    // ranking is selected and sorted at a time: a margin beyond `limit` covers the usual few
+    // turned away, and the front grows in the rare case that more are.
     let mut out = Vec::new();
-    for (score, c) in scored {
-        if out.len() == limit {
-            break;
+    let mut front = limit.saturating_mul(2).saturating_add(16);
+    let mut after = None;
+    loop {
+        let batch = best_after(scored(), front, after);
+        for &(score, c) in &batch {
+            if out.len() == limit {
+                return Ok(out);
+            }
+            if let Some(stored) = winner(store, filter, &files, &file_project, c)? {
+                let rounded = (score * 10_000.0).round() / 10_000.0;
+                let matched = rank::analyze(&stored.package, &q).matched;
+                out.push(Ranked {
+                    stored,
+                    score: rounded,
+                    matched,
+                    query: q.clone(),
+                    explain: None,
+                });
+            }
         }
-        // A line that fails its check (a hand edit, say) must not hide the package: fall back
-        // to its current verified version.
-        let path = &files[c.file as usize];
-        let stored = match store.package_at(path, c.offset)? {
-            Some(s) => Some(s),
-            None => match store.package_id_at(path, c.offset) {
-                Some(id) => store
-                    .package_versions(file_project[c.file as usize], &id)?
-                    .into_iter()
-                    .max_by(relay_store::packages::version_order),
-                None => None,
-            },
-        };
-        if let Some(stored) = stored.filter(|s| {
-            filter
-                .hidden()
-                .is_none_or(|h| h.package(&s.package).is_none())
-        }) {
-            let rounded = (score * 10_000.0).round() / 10_000.0;
-            let matched = rank::analyze(&stored.package, &q).matched;
-            out.push(Ranked {
-                stored,
-                score: rounded,
-                matched,
-                query: q.clone(),
-                explain: None,
-            });
+        if out.len() == limit || batch.len() < front {
+            return Ok(out);
+        }
+        after = batch.last().copied();
+        front = front.saturating_mul(4);
+    }
+}
+
+/// Best first: score, then the newer package, then a fixed order of ids (unique by now, so the
+/// order is total).
+fn best_first(a: &(f64, &Candidate), b: &(f64, &Candidate)) -> std::cmp::Ordering {
+    b.0.total_cmp(&a.0)
+        .then_with(|| b.1.created_at.cmp(&a.1.created_at))
+        .then_with(|| a.1.id.cmp(&b.1.id))
+}
+
+/// The first `n` of `scored` in [`best_first`] order that come after `after`, sorted. Memory
+/// stays at `2n`: the best `n` of the whole are the best `n` of those kept so far and the rest.
+fn best_after<'a>(
+    scored: impl Iterator<Item = (f64, &'a Candidate)>,
+    n: usize,
+    after: Option<(f64, &'a Candidate)>,
+) -> Vec<(f64, &'a Candidate)> {
+    let mut kept: Vec<(f64, &Candidate)> = Vec::with_capacity(2 * n.min(1 << 16));
+    for s in scored {
+        if after.is_some_and(|a| best_first(&s, &a).is_le()) {
+            continue;
+        }
+        kept.push(s);
+        if kept.len() >= 2 * n {
+            kept.select_nth_unstable_by(n, best_first);
+            kept.truncate(n);
         }
     }
-    Ok(out)
+    if n < kept.len() {
+        kept.select_nth_unstable_by(n, best_first);
+        kept.truncate(n);
+    }
+    kept.sort_by(best_first);
+    kept
+}
+
+/// A winner read in full: its line, or (when the line fails its check, a hand edit say, which
+/// must not hide the package) its current verified version; `None` when it is hidden
+/// (retracted, expired) or is a draft the viewer may not see.
+fn winner(
+    store: &Store,
+    filter: &Filter,
+    files: &[PathBuf],
+    file_project: &[&str],
+    c: &Candidate,
+) -> Result<Option<StoredPackage>> {
+    let path = &files[c.file as usize];
+    let stored = match store.package_at(path, c.offset)? {
+        Some(s) => Some(s),
+        None => match store.package_id_at(path, c.offset) {
+            Some(id) => store
+                .package_versions(file_project[c.file as usize], &id)?
+                .into_iter()
+                .max_by(relay_store::packages::version_order),
+            None => None,
+        },
+    };
+    Ok(stored.filter(|s| {
+        filter
+            .hidden()
+            .is_none_or(|h| h.package(&s.package).is_none())
+            && (!c.ask_viewer || filter.viewer.id().is_none_or(|v| visible_to(&s.package, v)))
+    }))
 }
 
 #[cfg(test)]
@@ -735,7 +785,7 @@ mod tests {
             len: 1.0,
             file,
             status,
-            viewer_is_creator: true,
+            ask_viewer: false,
             significance: 5,
             superseded: false,
         }
@@ -810,11 +860,12 @@ mod tests {
             .map(|(p, c)| (p, c.offset / 10))
             .collect();
         assert_eq!(superseded, (0..100).map(|i| (0, i)).collect::<Vec<_>>());
-        let shared = in_shared_buckets([7u64, 1 << 63, 7, 3 << 62].into_iter());
-        assert!(
-            shared.iter().filter(|&&k| k == 7).count() == 2,
-            "{shared:?}"
-        );
+        // Whatever the bitmaps' size, a key met twice is found, and keys apart in their high
+        // bits are not.
+        for count in [4, 100_000, 1 << 30] {
+            let shared = in_shared_buckets([7u64, 1 << 63, 7, 3 << 62].into_iter(), count);
+            assert_eq!(shared, [7, 7], "{count}");
+        }
     }
 
     #[test]
@@ -1019,6 +1070,68 @@ mod tests {
             let mut found: Vec<u64> = part.candidates.iter().map(|c| c.offset).collect();
             found.sort_unstable();
             assert_eq!(found, expected, "{query}");
+        }
+    }
+
+    #[test]
+    fn a_draft_is_judged_only_if_it_reaches_the_results_and_scores_do_not_depend_on_the_viewer() {
+        use crate::ops::packages::deposit::deposit;
+        use crate::ops::packages::deposit::test_support::{context, store_with, unindexed};
+        use crate::search::filter::Viewer;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let (_dir, store) = store_with(&["demo"]);
+        // Forty of ana's drafts outrank jo's five packages: more than the first front of a
+        // search for three (2 × 3 + 16), so the front must grow to find jo's.
+        let put = |id: String, title: &str, who: &str, status: &str| {
+            let input = serde_json::json!({"package_id": id, "title": title, "status": status,
+                "created_by": {"id": who, "type": "human"}});
+            deposit(&store, input.as_object().unwrap().clone(), &context("demo")).unwrap();
+        };
+        for i in 0..40 {
+            put(format!("pkg_d{i:02}"), "leak leak leak", "ana", "draft");
+        }
+        for i in 0..5 {
+            put(format!("pkg_c{i}"), "a leak in the pool", "jo", "complete");
+        }
+        let projects = ["demo".to_string()];
+        for store in [
+            Store::open(store.root().to_path_buf()).unwrap(),
+            unindexed(&store),
+        ] {
+            let asked = std::sync::Arc::new(AtomicUsize::new(0));
+            let search = |who: &'static str, query: &str, limit: usize| {
+                let asked = asked.clone();
+                let filter = Filter {
+                    viewer: Viewer::deferred(move || {
+                        asked.fetch_add(1, Ordering::SeqCst);
+                        Some(who.to_string())
+                    }),
+                    ..Default::default()
+                };
+                let found = relevant(&store, &projects, query, &filter, limit).unwrap();
+                (found.iter())
+                    .map(|r| (r.stored.package.id().to_string(), r.score))
+                    .collect::<Vec<_>>()
+            };
+            // No draft among the matches: nobody is asked who is looking.
+            assert_eq!(search("jo", "pool", 3).len(), 3);
+            assert_eq!(asked.load(Ordering::SeqCst), 0, "no draft met");
+            let jo = search("jo", "leak", 3);
+            assert_eq!(
+                asked.load(Ordering::SeqCst),
+                1,
+                "asked once, when a draft led"
+            );
+            assert!(jo.iter().all(|(id, _)| id.starts_with("pkg_c")), "{jo:?}");
+            assert_eq!(jo.len(), 3);
+            let ana = search("ana", "leak", 45);
+            assert_eq!(ana.len(), 45);
+            assert!(
+                ana[..40].iter().all(|(id, _)| id.starts_with("pkg_d")),
+                "{ana:?}"
+            );
+            // The same statistics whoever looks: jo's packages score alike for ana.
+            assert_eq!(ana[40..], search("jo", "leak", 5)[..]);
         }
     }
 }
