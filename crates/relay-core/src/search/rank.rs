@@ -123,10 +123,21 @@ pub fn bm25(tf: &[f32], len: f32, idfs: &[f32], avg_len: f32) -> f32 {
 /// significance moves a score by at most ±20%, and a package from today gains 10% over an old
 /// one, halving about every two months: enough to order near-ties, never to outrank relevance.
 pub fn nudge(bm25: f32, significance: i64, age_days: f32) -> f32 {
-    let sig = 1.0 + 0.04 * (significance.clamp(1, 10) as f32 - 5.0);
-    let recency = 1.0 + 0.1 * (-age_days.max(0.0) / 90.0).exp();
-    bm25 * sig * recency
+    bm25 * significance_factor(significance) * recency_factor(age_days)
 }
+
+/// What significance multiplies a score by: 0.84 to 1.2.
+pub fn significance_factor(significance: i64) -> f32 {
+    1.0 + 0.04 * (significance.clamp(1, 10) as f32 - 5.0)
+}
+
+/// What recency multiplies a score by: from [`MAX_RECENCY_FACTOR`] today down towards 1.
+pub fn recency_factor(age_days: f32) -> f32 {
+    1.0 + 0.1 * (-age_days.max(0.0) / 90.0).exp()
+}
+
+/// The most recency lifts a score by (a package from today, or dated later).
+pub const MAX_RECENCY_FACTOR: f32 = 1.1;
 
 #[cfg(test)]
 mod tests {
@@ -180,5 +191,10 @@ mod tests {
         assert!(nudge(1.0, 5, 0.0) > nudge(1.0, 5, 365.0));
         // The nudges order near-ties; they never lift a clearly weaker match over a stronger one.
         assert!(nudge(1.0, 1, 365.0) > nudge(0.6, 10, 0.0));
+        // Recency never lifts a score past its bound, which search prunes by.
+        for age in [-3.0, 0.0, 0.5, 90.0] {
+            assert!(recency_factor(age) <= MAX_RECENCY_FACTOR, "{age}");
+        }
+        assert_eq!(recency_factor(0.0), MAX_RECENCY_FACTOR);
     }
 }

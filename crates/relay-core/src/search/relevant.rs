@@ -94,7 +94,8 @@ struct Candidate {
     /// [`Candidate::order`]).
     version: u64,
     hash_prefix: u64,
-    created_at: time::Timestamp,
+    /// When it was made, in microseconds since the epoch (as the index holds it).
+    created_micros: i64,
     len: f32,
     file: u32,
     status: Status,
@@ -161,7 +162,7 @@ fn candidate(
         offset,
         version: line.version.unwrap_or(1),
         hash_prefix: hash_prefix(line.hash.as_deref().unwrap_or_default()),
-        created_at,
+        created_micros: created_at.timestamp_micros(),
         len: stats.len,
         file,
         status,
@@ -313,15 +314,16 @@ fn from_index(
     });
     idx.read_ahead_docs(&touched);
     let line_checks = needs_line(q, filter);
+    let (since, until) = (
+        filter.since.map(|s| s.timestamp_micros()),
+        filter.until.map(|u| u.timestamp_micros()),
+    );
     let mut lines = relay_store::log::LinesAt::new(log);
     let mut line = Vec::new();
     for &doc in &touched {
         let Some(d) = idx.doc(doc) else { continue };
-        let Some(created_at) = chrono::DateTime::from_timestamp_micros(d.created_micros) else {
-            continue;
-        };
-        if filter.since.is_some_and(|s| created_at < s)
-            || filter.until.is_some_and(|u| created_at >= u)
+        if since.is_some_and(|s| d.created_micros < s)
+            || until.is_some_and(|u| d.created_micros >= u)
         {
             continue;
         }
@@ -352,7 +354,7 @@ fn from_index(
                 offset: d.offset,
                 version: u64::from(d.version),
                 hash_prefix: d.hash_prefix,
-                created_at,
+                created_micros: d.created_micros,
                 len: d.len,
                 file,
                 status: d.status,
@@ -664,17 +666,22 @@ pub(crate) fn keyword_list(
     let docs = (totals.indexed_docs as f64 + scanned_docs).max(count as f64) as f32;
     let idfs: Vec<f32> = df.iter().map(|&d| rank::idf(docs, d)).collect();
     let avg_len = (total_len / count as f64) as f32;
-    let now = time::now();
-    let scored = || {
+    // Whole seconds of age, as chrono's `num_seconds` gives them (integer division truncates
+    // the same way), in days.
+    let now = time::now().timestamp_micros();
+    let age_days = |c: &Candidate| ((now - c.created_micros) / 1_000_000) as f32 / 86_400.0;
+    // The score before recency (BM25 × significance): recency lifts it by at most
+    // `MAX_RECENCY_FACTOR`, so a candidate whose base cannot reach the front is not finished.
+    let based = || {
         current().map(|(c, tf)| {
-            let age_days = (now - c.created_at).num_seconds() as f32 / 86_400.0;
             let bm25 = rank::bm25(tf, c.len, &idfs, avg_len);
             (
-                f64::from(rank::nudge(bm25, i64::from(c.significance), age_days)),
+                bm25 * rank::significance_factor(i64::from(c.significance)),
                 c,
             )
         })
     };
+    let finish = |base: f32, c: &Candidate| f64::from(base * rank::recency_factor(age_days(c)));
     // Winners are read in full, best first; one that fails validation or its hash is reported
     // and skipped, and a draft the viewer may not see is passed over. Only a front of the
     // ranking is selected and sorted at a time: a margin beyond `limit` covers the usual few
@@ -683,7 +690,7 @@ pub(crate) fn keyword_list(
     let mut front = limit.saturating_mul(2).saturating_add(16);
     let mut after = None;
     loop {
-        let batch = best_after(scored(), front, after);
+        let batch = best_after(based(), &finish, front, after);
         for &(score, c) in &batch {
             if out.len() == limit {
                 return Ok(out);
@@ -712,30 +719,47 @@ pub(crate) fn keyword_list(
 /// order is total).
 fn best_first(a: &(f64, &Candidate), b: &(f64, &Candidate)) -> std::cmp::Ordering {
     b.0.total_cmp(&a.0)
-        .then_with(|| b.1.created_at.cmp(&a.1.created_at))
+        .then_with(|| b.1.created_micros.cmp(&a.1.created_micros))
         .then_with(|| a.1.id.cmp(&b.1.id))
 }
 
-/// The first `n` of `scored` in [`best_first`] order that come after `after`, sorted. Memory
-/// stays at `2n`: the best `n` of the whole are the best `n` of those kept so far and the rest.
+/// The first `n` of the candidates in [`best_first`] order that come after `after`, sorted,
+/// each scored by `finish` from its base score (see `keyword_list`). Memory stays at `2n`: the
+/// best `n` of the whole are the best `n` of those kept so far and the rest; and once `n` are
+/// kept, a candidate that cannot pass the `n`th best even with recency's most is passed over
+/// unfinished.
 fn best_after<'a>(
-    scored: impl Iterator<Item = (f64, &'a Candidate)>,
+    based: impl Iterator<Item = (f32, &'a Candidate)>,
+    finish: &dyn Fn(f32, &Candidate) -> f64,
     n: usize,
     after: Option<(f64, &'a Candidate)>,
 ) -> Vec<(f64, &'a Candidate)> {
+    if n == 0 {
+        return Vec::new();
+    }
     let mut kept: Vec<(f64, &Candidate)> = Vec::with_capacity(2 * n.min(1 << 16));
-    for s in scored {
-        if after.is_some_and(|a| best_first(&s, &a).is_le()) {
+    // The `n`th best kept so far, once `n` are.
+    let mut nth: Option<(f64, &Candidate)> = None;
+    for (base, c) in based {
+        // The bound is widened by a millionth against the rounding of the f32 product.
+        if nth.is_some_and(|t| f64::from(base * rank::MAX_RECENCY_FACTOR) * 1.000_001 < t.0) {
+            continue;
+        }
+        let s = (finish(base, c), c);
+        if after.is_some_and(|a| best_first(&s, &a).is_le())
+            || nth.is_some_and(|t| best_first(&s, &t).is_ge())
+        {
             continue;
         }
         kept.push(s);
         if kept.len() >= 2 * n {
-            kept.select_nth_unstable_by(n, best_first);
+            kept.select_nth_unstable_by(n - 1, best_first);
             kept.truncate(n);
+            nth = kept.last().copied();
         }
     }
     if n < kept.len() {
-        kept.select_nth_unstable_by(n, best_first);
+        kept.select_nth_unstable_by(n - 1, best_first);
         kept.truncate(n);
     }
     kept.sort_by(best_first);
@@ -781,7 +805,7 @@ mod tests {
             offset,
             version,
             hash_prefix: 0,
-            created_at: chrono::DateTime::from_timestamp_micros(0).unwrap(),
+            created_micros: 0,
             len: 1.0,
             file,
             status,
@@ -1133,5 +1157,46 @@ mod tests {
             // The same statistics whoever looks: jo's packages score alike for ana.
             assert_eq!(ana[40..], search("jo", "leak", 5)[..]);
         }
+    }
+
+    #[test]
+    fn the_pruned_front_is_the_front_of_the_whole_ranking_page_by_page() {
+        // Bases, significances and ages drawn at random, with ties: each front `best_after`
+        // gives, from the start and after the last of the one before, is that slice of the
+        // candidates fully scored and sorted, whatever it passed over unfinished.
+        let mut next = crate::search::phrase_filter::tests::draws(41);
+        let day = 86_400_000_000i64;
+        let candidates: Vec<Candidate> = (0..5000u64)
+            .map(|i| Candidate {
+                created_micros: 1_800_000_000_000_000 - next(400) as i64 * day,
+                significance: 1 + next(10) as i8,
+                ..cand(id_key(&format!("pkg_{i}")), 0, i, 1, Status::Complete)
+            })
+            .collect();
+        let bases: Vec<f32> = (0..candidates.len())
+            .map(|_| next(300) as f32 / 7.0)
+            .collect();
+        let now = 1_800_000_000_000_000i64;
+        let finish = |base: f32, c: &Candidate| {
+            let age = ((now - c.created_micros) / 1_000_000) as f32 / 86_400.0;
+            f64::from(base * rank::recency_factor(age))
+        };
+        let based = || bases.iter().copied().zip(&candidates);
+        let mut whole: Vec<(f64, &Candidate)> = based().map(|(b, c)| (finish(b, c), c)).collect();
+        whole.sort_by(best_first);
+        let key = |v: &[(f64, &Candidate)]| v.iter().map(|(s, c)| (*s, c.id)).collect::<Vec<_>>();
+        for n in [1, 7, 22, 300] {
+            let (mut after, mut at) = (None, 0);
+            while at < whole.len() {
+                let front = best_after(based(), &finish, n, after);
+                let end = (at + n).min(whole.len());
+                assert_eq!(key(&front), key(&whole[at..end]), "n {n} at {at}");
+                (after, at) = (front.last().copied(), end);
+                if n == 300 && at > 1500 {
+                    break;
+                }
+            }
+        }
+        assert!(best_after(based(), &finish, 0, None).is_empty());
     }
 }
