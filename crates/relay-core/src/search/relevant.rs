@@ -187,16 +187,15 @@ struct Totals {
     candidate_lines: u64,
 }
 
-/// What one scan thread keeps: per log, the candidate of each package's current version (a
-/// package's versions share the log of its creation month, so a map of one log's packages
-/// suffices; the rare id in several logs is settled by [`settle_duplicates`]).
+/// What one scan thread keeps: every candidate line, versions of one package included;
+/// [`settle_duplicates`] then marks all but each package's current version superseded (a
+/// common word's million candidates are nearly all of packages with one version, so finding
+/// the few shared ids at the end costs less than a map of ids per log along the way).
 #[derive(Default)]
 struct Part {
     candidates: Vec<Candidate>,
     /// The query's term weights of each candidate, in candidate order, `terms` apiece.
     tf: Vec<f32>,
-    /// Per id key, the index of its candidate from the current log.
-    in_log: HashMap<u64, usize, KeyHashing>,
     totals: Totals,
     /// Scratch of [`from_index`], reused from log to log rather than allocated afresh (which
     /// costs page faults): each document's term weights, and the documents with a term.
@@ -209,31 +208,14 @@ struct Part {
 impl Part {
     /// The part with its scratch freed, before the scoring.
     fn finished(mut self) -> Part {
-        (self.in_log, self.doc_tf, self.touched, self.doc_places) = Default::default();
+        (self.doc_tf, self.touched, self.doc_places) = Default::default();
         self
     }
 
-    /// Starts the next log: its packages are new to the map.
-    fn next_log(&mut self) {
-        self.in_log.clear();
-    }
-
-    /// Keeps `c` (with its term weights) unless the current log has a later version of it.
+    /// Keeps `c` with its term weights.
     fn keep(&mut self, c: Candidate, tf: &[f32]) {
-        match self.in_log.entry(c.id) {
-            Entry::Occupied(e) => {
-                let i = *e.get();
-                if c.order() > self.candidates[i].order() {
-                    self.candidates[i] = c;
-                    self.tf[i * tf.len()..(i + 1) * tf.len()].copy_from_slice(tf);
-                }
-            }
-            Entry::Vacant(e) => {
-                e.insert(self.candidates.len());
-                self.candidates.push(c);
-                self.tf.extend_from_slice(tf);
-            }
-        }
+        self.candidates.push(c);
+        self.tf.extend_from_slice(tf);
     }
 }
 
@@ -380,32 +362,52 @@ fn from_index(
     Ok(())
 }
 
-/// Below this many candidates, their keys are sorted to find the shared ones.
-const SORT_ALL_BELOW: usize = 1 << 14;
+/// Below this many candidates, every one is looked up in the map of keys.
+const MAP_ALL_BELOW: usize = 1 << 14;
 
-/// The keys (hashes) that share a bucket of their high bits with another: a bit per bucket
-/// finds them in one pass, so that a common word's million candidates are not sorted, only
-/// the few of these. `count` is how many keys there are: the buckets are 16 times as many
-/// (rounded up to a power of two, between 2^14 and 2^24), so few keys share one, and a mid
-/// word's tens of thousands do not pay for a million's bitmaps (4 MiB zeroed and faulted in).
-fn in_shared_buckets(keys: impl Iterator<Item = u64> + Clone, count: usize) -> Vec<u64> {
-    let bits = (count
-        .max(1)
-        .saturating_mul(16)
-        .next_power_of_two()
-        .trailing_zeros())
-    .clamp(MIN_BUCKET_BITS, MAX_BUCKET_BITS);
-    let mut seen = vec![0u64; 1 << (bits - 6)];
-    let mut twice = vec![0u64; 1 << (bits - 6)];
-    let bucket = |key: u64| (key >> (64 - bits)) as usize;
-    for key in keys.clone() {
-        let (word, bit) = (bucket(key) / 64, 1u64 << (bucket(key) % 64));
-        twice[word] |= seen[word] & bit;
-        seen[word] |= bit;
+/// Which buckets of id keys (by their high bits) hold more than one key: a bit per bucket
+/// finds them in one pass, so that of a common word's million candidates only the few in
+/// these are looked up in a map. The buckets are 16 times as many as the keys (rounded up to a power
+/// of two, between 2^14 and 2^24), so few keys share one, and a mid word's tens of thousands
+/// do not pay for a million's bitmaps (4 MiB zeroed and faulted in).
+struct SharedBuckets {
+    bits: u32,
+    twice: Vec<u64>,
+}
+
+impl SharedBuckets {
+    /// The shared buckets of `keys`, of which there are `count`.
+    fn of(keys: impl Iterator<Item = u64>, count: usize) -> SharedBuckets {
+        let bits = (count
+            .max(1)
+            .saturating_mul(16)
+            .next_power_of_two()
+            .trailing_zeros())
+        .clamp(MIN_BUCKET_BITS, MAX_BUCKET_BITS);
+        let mut seen = vec![0u64; 1 << (bits - 6)];
+        let mut shared = SharedBuckets {
+            bits,
+            twice: vec![0u64; 1 << (bits - 6)],
+        };
+        for key in keys {
+            let (word, bit) = shared.place(key);
+            shared.twice[word] |= seen[word] & bit;
+            seen[word] |= bit;
+        }
+        shared
     }
-    drop(seen);
-    let in_shared_bucket = |key: u64| twice[bucket(key) / 64] & (1u64 << (bucket(key) % 64)) != 0;
-    keys.filter(|&k| in_shared_bucket(k)).collect()
+
+    /// The word and bit of `key`'s bucket.
+    fn place(&self, key: u64) -> (usize, u64) {
+        let bucket = (key >> (64 - self.bits)) as usize;
+        (bucket / 64, 1u64 << (bucket % 64))
+    }
+
+    /// Whether `key`'s bucket holds another key too (or `key` twice).
+    fn holds(&self, key: u64) -> bool {
+        let (word, bit) = self.place(key);
+        self.twice[word] & bit != 0
+    }
 }
 
 /// The bounds of the bits of an id key that pick its bucket when duplicates are looked for:
@@ -413,33 +415,23 @@ fn in_shared_buckets(keys: impl Iterator<Item = u64> + Clone, count: usize) -> V
 const MIN_BUCKET_BITS: u32 = 14;
 const MAX_BUCKET_BITS: u32 = 24;
 
-/// Marks superseded, of candidates whose id key turns up in several logs (two projects, or a
-/// key collision), all but the current version: the rule [`Part::keep`] applies within a log,
-/// with the earlier log winning a tie.
+/// Marks superseded, of candidates whose id key turns up more than once (versions of one
+/// package, one id in two projects, or a key collision), all but the current version: the
+/// higher version order wins, a tie going to the earlier log, then to the earlier line.
 fn settle_duplicates(parts: &mut [Part]) {
     let all = || parts.iter().flat_map(|p| &p.candidates).map(|c| c.id);
-    let mut keys: Vec<u64> = match parts.iter().map(|p| p.candidates.len()).sum::<usize>() {
-        n if n < SORT_ALL_BELOW => all().collect(),
-        n => in_shared_buckets(all(), n),
+    // Past a few thousand, only the candidates whose bucket holds another key are looked up.
+    let buckets = match parts.iter().map(|p| p.candidates.len()).sum::<usize>() {
+        n if n < MAP_ALL_BELOW => None,
+        n => Some(SharedBuckets::of(all(), n)),
     };
-    keys.sort_unstable();
-    let mut shared: Vec<u64> = keys
-        .windows(2)
-        .filter(|w| w[0] == w[1])
-        .map(|w| w[0])
-        .collect();
-    drop(keys);
-    if shared.is_empty() {
-        return;
-    }
-    shared.dedup();
     let rank = |c: &Candidate| (c.order(), std::cmp::Reverse(c.file));
-    // Per shared key, where its best candidate so far is: (part, index).
+    // Per key looked up, where its best candidate so far is: (part, index).
     let mut best: HashMap<u64, (usize, usize), KeyHashing> = HashMap::default();
     for p in 0..parts.len() {
         for i in 0..parts[p].candidates.len() {
             let c = &parts[p].candidates[i];
-            if shared.binary_search(&c.id).is_err() {
+            if buckets.as_ref().is_some_and(|b| !b.holds(c.id)) {
                 continue;
             }
             let (this, id) = (rank(c), c.id);
@@ -562,7 +554,6 @@ impl LogScan<'_> {
     /// Scans one log into `part`: from its index when it has a usable one, else line by line.
     fn one(&self, path: &Path, file: u32, part: &mut Part) -> Result<()> {
         let (q, filter, phrases) = (self.q, self.filter, self.phrases.as_ref());
-        part.next_log();
         if let Some(Ok(mut idx)) = self.cache.map(|c| c.query(path, &q.terms)) {
             part.totals.indexed_docs += idx.doc_count() as u64;
             return from_index(&mut idx, path, file, q, filter, phrases, part);
@@ -830,21 +821,18 @@ mod tests {
     #[test]
     fn one_candidate_per_package_its_current_version_across_logs_and_threads() {
         let mut a = Part::default();
-        a.next_log();
         a.keep(cand(1, 0, 0, 1, Status::Complete), &[1.0, 0.0]);
         a.keep(cand(1, 0, 10, 2, Status::Complete), &[2.0, 0.0]);
         // A later version that is not complete does not replace a complete one.
         a.keep(cand(1, 0, 20, 3, Status::Draft), &[3.0, 0.0]);
         a.keep(cand(2, 0, 30, 1, Status::Complete), &[4.0, 0.0]);
-        a.next_log();
         // Key 2 again in another log, equal in order: the earlier log wins.
         a.keep(cand(2, 2, 0, 1, Status::Complete), &[5.0, 0.0]);
         let mut b = Part::default();
-        b.next_log();
         // Key 1 in another thread's log, newer: it wins over both of thread a's.
         b.keep(cand(1, 1, 0, 4, Status::Complete), &[6.0, 0.0]);
         b.keep(cand(3, 1, 10, 1, Status::Complete), &[7.0, 0.0]);
-        assert_eq!(a.candidates.len(), 3);
+        assert_eq!(a.candidates.len(), 5, "every line kept until settled");
         assert_eq!(std::mem::size_of::<Candidate>(), 56);
         let mut parts = vec![a, b];
         settle_duplicates(&mut parts);
@@ -856,11 +844,11 @@ mod tests {
 
     #[test]
     fn many_candidates_settle_as_few_do() {
-        // Past the size where keys are sorted whole, the duplicates are still every one found.
+        // Past the size where every key is looked up, the duplicates are still every one found:
+        // across parts, and within one (a package's versions in its month).
         let mut parts = vec![Part::default(), Part::default()];
-        let n = SORT_ALL_BELOW as u64 + 1000;
+        let n = MAP_ALL_BELOW as u64 + 1000;
         for (p, part) in parts.iter_mut().enumerate() {
-            part.next_log();
             for i in 0..n {
                 // Ids 0-99 in both parts, part 1's newer; the rest in one part only.
                 let key = id_key(&format!(
@@ -877,17 +865,37 @@ mod tests {
                 );
             }
         }
+        // Ids 100-199 of part 1 again in part 1, newer (offsets 1,000,000 on).
+        for i in 100..200u64 {
+            let key = id_key(&format!("pkg_{}", i + n));
+            parts[1].keep(
+                Candidate {
+                    id: key,
+                    ..cand(0, 1, 100_000 * 10 + i * 10, 3, Status::Complete)
+                },
+                &[1.0, 0.0],
+            );
+        }
         settle_duplicates(&mut parts);
         let superseded: Vec<(usize, u64)> = (parts.iter().enumerate())
             .flat_map(|(p, part)| part.candidates.iter().map(move |c| (p, c)))
             .filter(|(_, c)| c.superseded)
             .map(|(p, c)| (p, c.offset / 10))
             .collect();
-        assert_eq!(superseded, (0..100).map(|i| (0, i)).collect::<Vec<_>>());
+        let older_in_part_1 = (100..200).map(|i| (1, i));
+        assert_eq!(
+            superseded,
+            (0..100)
+                .map(|i| (0, i))
+                .chain(older_in_part_1)
+                .collect::<Vec<_>>()
+        );
         // Whatever the bitmaps' size, a key met twice is found, and keys apart in their high
         // bits are not.
         for count in [4, 100_000, 1 << 30] {
-            let shared = in_shared_buckets([7u64, 1 << 63, 7, 3 << 62].into_iter(), count);
+            let keys = [7u64, 1 << 63, 7, 3 << 62];
+            let buckets = SharedBuckets::of(keys.into_iter(), count);
+            let shared: Vec<u64> = keys.into_iter().filter(|&k| buckets.holds(k)).collect();
             assert_eq!(shared, [7, 7], "{count}");
         }
     }
@@ -1000,7 +1008,6 @@ mod tests {
             let phrases = PhraseFilter::of(&q);
             let scan = |part: &mut Part, log: &Path, file: u32| {
                 let mut view = relay_store::cache::packages::query(&cache, log, &q.terms).unwrap();
-                part.next_log();
                 from_index(&mut view, log, file, &q, &filter, phrases.as_ref(), part).unwrap();
             };
             let (mut both, mut alone) = (Part::default(), Part::default());
@@ -1087,7 +1094,6 @@ mod tests {
             );
             let mut view = relay_store::cache::packages::query(&cache, &log, &q.terms).unwrap();
             let mut part = Part::default();
-            part.next_log();
             let filter = Filter::default();
             let phrases = PhraseFilter::of(&q);
             from_index(&mut view, &log, 0, &q, &filter, phrases.as_ref(), &mut part).unwrap();
