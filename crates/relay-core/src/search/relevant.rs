@@ -104,8 +104,11 @@ struct Candidate {
     /// process) only if it reaches the results.
     ask_viewer: bool,
     significance: i8,
-    /// Whether a newer version of its package was found in another log.
+    /// Whether a newer version of its package was found.
     superseded: bool,
+    /// Whether it is of the status asked for, and so counts in the statistics while it is not
+    /// superseded.
+    counted: bool,
 }
 
 impl Candidate {
@@ -172,6 +175,7 @@ fn candidate(
             .map(|s| s.clamp(1.0, 10.0) as i8)
             .unwrap_or(5),
         superseded: false,
+        counted: false,
     };
     Some((c, stats.tf))
 }
@@ -187,6 +191,44 @@ struct Totals {
     candidate_lines: u64,
 }
 
+/// The statistics BM25 needs, over the candidates counted (each package's current version of
+/// the status asked for), kept as the candidates are: no pass over them is needed for these.
+#[derive(Default)]
+struct Stats {
+    count: usize,
+    /// Summed in f64, which is exact while the field weights are whole numbers: the average
+    /// (and so every score) does not depend on the order the candidates come in, or go.
+    total_len: f64,
+    /// Per query term, the candidates holding it.
+    df: Vec<f32>,
+}
+
+impl Stats {
+    fn add(&mut self, len: f32, tf: &[f32], sign: i8) {
+        if self.df.len() < tf.len() {
+            self.df.resize(tf.len(), 0.0);
+        }
+        self.count = self.count.wrapping_add_signed(isize::from(sign));
+        self.total_len += f64::from(sign) * f64::from(len);
+        for (d, &t) in self.df.iter_mut().zip(tf) {
+            if t > 0.0 {
+                *d += f32::from(sign);
+            }
+        }
+    }
+
+    fn merge(&mut self, other: &Stats) {
+        if self.df.len() < other.df.len() {
+            self.df.resize(other.df.len(), 0.0);
+        }
+        self.count += other.count;
+        self.total_len += other.total_len;
+        for (d, o) in self.df.iter_mut().zip(&other.df) {
+            *d += o;
+        }
+    }
+}
+
 /// What one scan thread keeps: every candidate line, versions of one package included;
 /// [`settle_duplicates`] then marks all but each package's current version superseded (a
 /// common word's million candidates are nearly all of packages with one version, so finding
@@ -197,6 +239,9 @@ struct Part {
     /// The query's term weights of each candidate, in candidate order, `terms` apiece.
     tf: Vec<f32>,
     totals: Totals,
+    /// The status asked for (`None`: any), and the statistics of the candidates of it.
+    status: Option<Status>,
+    stats: Stats,
     /// Scratch of [`from_index`], reused from log to log rather than allocated afresh (which
     /// costs page faults): each document's term weights, and the documents with a term.
     doc_tf: Vec<f32>,
@@ -206,14 +251,26 @@ struct Part {
 }
 
 impl Part {
+    /// A part counting the candidates of `status` (`None`: of any).
+    fn counting(status: Option<Status>) -> Part {
+        Part {
+            status,
+            ..Part::default()
+        }
+    }
+
     /// The part with its scratch freed, before the scoring.
     fn finished(mut self) -> Part {
         (self.doc_tf, self.touched, self.doc_places) = Default::default();
         self
     }
 
-    /// Keeps `c` with its term weights.
-    fn keep(&mut self, c: Candidate, tf: &[f32]) {
+    /// Keeps `c` with its term weights, counting it if it is of the status asked for.
+    fn keep(&mut self, mut c: Candidate, tf: &[f32]) {
+        c.counted = self.status.is_none_or(|s| s == c.status);
+        if c.counted {
+            self.stats.add(c.len, tf, 1);
+        }
         self.candidates.push(c);
         self.tf.extend_from_slice(tf);
     }
@@ -343,6 +400,7 @@ fn from_index(
                 ask_viewer: d.status == Status::Draft && filter.viewer.may_hide_drafts(),
                 significance: d.significance,
                 superseded: false,
+                counted: false,
             };
             part.keep(c, &tf[row..row + terms]);
         }
@@ -418,7 +476,7 @@ const MAX_BUCKET_BITS: u32 = 24;
 /// Marks superseded, of candidates whose id key turns up more than once (versions of one
 /// package, one id in two projects, or a key collision), all but the current version: the
 /// higher version order wins, a tie going to the earlier log, then to the earlier line.
-fn settle_duplicates(parts: &mut [Part]) {
+fn settle_duplicates(parts: &mut [Part], terms: usize) {
     let all = || parts.iter().flat_map(|p| &p.candidates).map(|c| c.id);
     // Past a few thousand, only the candidates whose bucket holds another key are looked up.
     let buckets = match parts.iter().map(|p| p.candidates.len()).sum::<usize>() {
@@ -450,7 +508,17 @@ fn settle_duplicates(parts: &mut [Part]) {
                     }
                 }
             };
-            parts[loser.0].candidates[loser.1].superseded = true;
+            let Part {
+                candidates,
+                tf,
+                stats,
+                ..
+            } = &mut parts[loser.0];
+            let lost = &mut candidates[loser.1];
+            lost.superseded = true;
+            if lost.counted {
+                stats.add(lost.len, &tf[loser.1 * terms..(loser.1 + 1) * terms], -1);
+            }
         }
     }
 }
@@ -505,7 +573,7 @@ fn scan_all(
         let started = std::time::Instant::now();
         let mut first_done = None;
         let mut helpers = Vec::new();
-        let mut part = Part::default();
+        let mut part = Part::counting(filter.status);
         let mut call_helpers = |taken: usize| {
             let left = files.len().saturating_sub(taken);
             // The first file pays for what the process had not touched yet: the rate is taken
@@ -519,7 +587,7 @@ fn scan_all(
             if expected >= help_after {
                 while helpers.len() + 1 < threads {
                     helpers.push(s.spawn(|| -> Result<Part> {
-                        let mut part = Part::default();
+                        let mut part = Part::counting(filter.status);
                         work(&mut part, &mut |_| {})?;
                         Ok(part.finished())
                     }));
@@ -536,7 +604,7 @@ fn scan_all(
         results
     });
     let mut parts = results.into_iter().collect::<Result<Vec<_>>>()?;
-    settle_duplicates(&mut parts);
+    settle_duplicates(&mut parts, q.terms.len());
     Ok(parts)
 }
 
@@ -631,22 +699,13 @@ pub(crate) fn keyword_list(
         parts
             .iter()
             .flat_map(|p| p.candidates.iter().zip(p.tf.chunks_exact(terms)))
-            .filter(|(c, _)| !c.superseded && filter.status.is_none_or(|s| s == c.status))
+            .filter(|(c, _)| c.counted && !c.superseded)
     };
-    let mut count = 0usize;
-    let mut df = vec![0f32; terms];
-    // Summed in f64, which is exact while the field weights are whole numbers: the average (and
-    // so every score) does not depend on the order the candidates come in.
-    let mut total_len = 0f64;
-    for (c, tf) in current() {
-        count += 1;
-        total_len += f64::from(c.len);
-        for (d, &t) in df.iter_mut().zip(tf) {
-            if t > 0.0 {
-                *d += 1.0;
-            }
-        }
+    let mut stats = Stats::default();
+    for p in &parts {
+        stats.merge(&p.stats);
     }
+    let (count, df, total_len) = (stats.count, stats.df, stats.total_len);
     if count == 0 {
         return Ok(Vec::new());
     }
@@ -803,6 +862,7 @@ mod tests {
             ask_viewer: false,
             significance: 5,
             superseded: false,
+            counted: false,
         }
     }
 
@@ -835,7 +895,7 @@ mod tests {
         assert_eq!(a.candidates.len(), 5, "every line kept until settled");
         assert_eq!(std::mem::size_of::<Candidate>(), 56);
         let mut parts = vec![a, b];
-        settle_duplicates(&mut parts);
+        settle_duplicates(&mut parts, 2);
         assert_eq!(
             survivors(&parts),
             vec![(0, 30, 4.0), (1, 0, 6.0), (1, 10, 7.0)]
@@ -876,7 +936,7 @@ mod tests {
                 &[1.0, 0.0],
             );
         }
-        settle_duplicates(&mut parts);
+        settle_duplicates(&mut parts, 2);
         let superseded: Vec<(usize, u64)> = (parts.iter().enumerate())
             .flat_map(|(p, part)| part.candidates.iter().map(move |c| (p, c)))
             .filter(|(_, c)| c.superseded)
@@ -1204,5 +1264,39 @@ mod tests {
             }
         }
         assert!(best_after(based(), &finish, 0, None).is_empty());
+    }
+
+    #[test]
+    fn the_statistics_count_each_package_s_current_version_of_the_status_asked_for() {
+        // Kept as the candidates come, and taken back for those settled as superseded: the
+        // same as a pass over the survivors of the status asked for would count.
+        let mut a = Part::counting(Some(Status::Complete));
+        a.keep(cand(1, 0, 0, 1, Status::Complete), &[1.0, 0.0]);
+        a.keep(cand(1, 0, 10, 2, Status::Complete), &[2.0, 1.0]);
+        a.keep(cand(2, 0, 20, 1, Status::Complete), &[0.0, 3.0]);
+        a.keep(cand(4, 0, 30, 1, Status::Draft), &[1.0, 1.0]);
+        let mut b = Part::counting(Some(Status::Complete));
+        b.keep(cand(2, 1, 0, 2, Status::Complete), &[4.0, 0.0]);
+        b.keep(cand(3, 1, 10, 1, Status::Complete), &[5.0, 5.0]);
+        let mut parts = vec![a, b];
+        settle_duplicates(&mut parts, 2);
+        let mut got = Stats::default();
+        let mut want = Stats::default();
+        for p in &parts {
+            got.merge(&p.stats);
+            for (c, tf) in p.candidates.iter().zip(p.tf.chunks_exact(2)) {
+                if c.counted && !c.superseded {
+                    want.add(c.len, tf, 1);
+                }
+            }
+        }
+        assert_eq!(
+            (got.count, got.total_len, &got.df),
+            (3, 3.0, &vec![3.0, 2.0])
+        );
+        assert_eq!(
+            (got.count, got.total_len, got.df),
+            (want.count, want.total_len, want.df)
+        );
     }
 }
