@@ -1,0 +1,248 @@
+//! What a relevant pull's scan keeps of each candidate line, and how the versions of one
+//! package among them settle to its current one: kept apart from the scan and the ranking,
+//! which only push candidates in and read the survivors and their statistics out.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
+use relay_store::cache::KeyHashing;
+use relay_store::cache::terms::Places;
+use relay_store::packages::VersionKey;
+use relay_wire::Status;
+
+/// What is kept of a candidate line until the scores are known: 56 bytes, plus its term
+/// weights in its [`Part`]'s `tf`. Memory follows the matches (hundreds of thousands for a
+/// broad query at a million packages), so the record is kept small.
+pub(super) struct Candidate {
+    /// The key of its package id ([`relay_store::cache::id_key`]), which candidates are
+    /// deduplicated by: two ids of one store sharing one is about as likely as 1 in 10^7 at
+    /// a million packages, and the winners' ids are read back from their lines.
+    pub(super) id: u64,
+    pub(super) offset: u64,
+    /// With `status`, the version order of `store::packages::version_order` (see
+    /// [`Candidate::order`]).
+    pub(super) version: u64,
+    pub(super) hash_prefix: u64,
+    /// When it was made, in microseconds since the epoch (as the index holds it).
+    pub(super) created_micros: i64,
+    pub(super) len: f32,
+    pub(super) file: u32,
+    pub(super) status: Status,
+    /// A draft that only its creator may see, when the viewer may not be anyone: whether it
+    /// is shown is asked (of its line, and of the viewer's identity, which may cost a git
+    /// process) only if it reaches the results.
+    pub(super) ask_viewer: bool,
+    pub(super) significance: i8,
+    /// Whether a newer version of its package was found.
+    pub(super) superseded: bool,
+    /// Whether it is of the status asked for, and so counts in the statistics while it is not
+    /// superseded.
+    pub(super) counted: bool,
+}
+
+impl Candidate {
+    /// The store's version order as the candidate knows it (a tie is as unlikely as a
+    /// SHA-256 prefix collision).
+    pub(super) fn order(&self) -> VersionKey {
+        VersionKey::new(self.status, self.version, self.hash_prefix)
+    }
+}
+
+/// The totals the scan gathers besides candidates.
+#[derive(Default)]
+pub(super) struct Totals {
+    /// Documents in the indexed logs (counted exactly).
+    pub(super) indexed_docs: u64,
+    /// Bytes of the logs scanned without an index.
+    pub(super) bytes_scanned: u64,
+    pub(super) candidate_bytes: u64,
+    pub(super) candidate_lines: u64,
+}
+
+/// The statistics BM25 needs, over the candidates counted (each package's current version of
+/// the status asked for), kept as the candidates are: no pass over them is needed for these.
+#[derive(Default)]
+pub(super) struct Stats {
+    pub(super) count: usize,
+    /// Summed in f64, which is exact while the field weights are whole numbers: the average
+    /// (and so every score) does not depend on the order the candidates come in, or go.
+    pub(super) total_len: f64,
+    /// Per query term, the candidates holding it.
+    pub(super) df: Vec<f32>,
+}
+
+impl Stats {
+    pub(super) fn add(&mut self, len: f32, tf: &[f32], sign: i8) {
+        if self.df.len() < tf.len() {
+            self.df.resize(tf.len(), 0.0);
+        }
+        self.count = self.count.wrapping_add_signed(isize::from(sign));
+        self.total_len += f64::from(sign) * f64::from(len);
+        for (d, &t) in self.df.iter_mut().zip(tf) {
+            if t > 0.0 {
+                *d += f32::from(sign);
+            }
+        }
+    }
+
+    pub(super) fn merge(&mut self, other: &Stats) {
+        if self.df.len() < other.df.len() {
+            self.df.resize(other.df.len(), 0.0);
+        }
+        self.count += other.count;
+        self.total_len += other.total_len;
+        for (d, o) in self.df.iter_mut().zip(&other.df) {
+            *d += o;
+        }
+    }
+}
+
+/// What one scan thread keeps: every candidate line, versions of one package included;
+/// [`settle_duplicates`] then marks all but each package's current version superseded (a
+/// common word's million candidates are nearly all of packages with one version, so finding
+/// the few shared ids at the end costs less than a map of ids per log along the way).
+#[derive(Default)]
+pub(super) struct Part {
+    pub(super) candidates: Vec<Candidate>,
+    /// The query's term weights of each candidate, in candidate order, `terms` apiece.
+    pub(super) tf: Vec<f32>,
+    pub(super) totals: Totals,
+    /// The status asked for (`None`: any), and the statistics of the candidates of it.
+    pub(super) status: Option<Status>,
+    pub(super) stats: Stats,
+    /// Scratch of [`super::from_index`], reused from log to log rather than allocated afresh (which
+    /// costs page faults): each document's term weights, and the documents with a term.
+    pub(super) doc_tf: Vec<f32>,
+    pub(super) touched: Vec<u32>,
+    /// Each document's places of the query's terms, when the query has a phrase.
+    pub(super) doc_places: Vec<Places>,
+}
+
+impl Part {
+    /// A part counting the candidates of `status` (`None`: of any).
+    pub(super) fn counting(status: Option<Status>) -> Part {
+        Part {
+            status,
+            ..Part::default()
+        }
+    }
+
+    /// The part with its scratch freed, before the scoring.
+    pub(super) fn finished(mut self) -> Part {
+        (self.doc_tf, self.touched, self.doc_places) = Default::default();
+        self
+    }
+
+    /// Keeps `c` with its term weights, counting it if it is of the status asked for.
+    pub(super) fn keep(&mut self, mut c: Candidate, tf: &[f32]) {
+        c.counted = self.status.is_none_or(|s| s == c.status);
+        if c.counted {
+            self.stats.add(c.len, tf, 1);
+        }
+        self.candidates.push(c);
+        self.tf.extend_from_slice(tf);
+    }
+}
+
+/// Below this many candidates, every one is looked up in the map of keys.
+pub(super) const MAP_ALL_BELOW: usize = 1 << 14;
+
+/// Which buckets of id keys (by their high bits) hold more than one key: a bit per bucket
+/// finds them in one pass, so that of a common word's million candidates only the few in
+/// these are looked up in a map. The buckets are 16 times as many as the keys (rounded up to
+/// a power of two, between 2^14 and 2^24), so few keys share one, and a mid word's tens of
+/// thousands do not pay for a million's bitmaps (4 MiB zeroed and faulted in).
+pub(super) struct SharedBuckets {
+    pub(super) bits: u32,
+    pub(super) twice: Vec<u64>,
+}
+
+impl SharedBuckets {
+    /// The shared buckets of `keys`, of which there are `count`.
+    pub(super) fn of(keys: impl Iterator<Item = u64>, count: usize) -> SharedBuckets {
+        let bits = (count
+            .max(1)
+            .saturating_mul(16)
+            .next_power_of_two()
+            .trailing_zeros())
+        .clamp(MIN_BUCKET_BITS, MAX_BUCKET_BITS);
+        let mut seen = vec![0u64; 1 << (bits - 6)];
+        let mut shared = SharedBuckets {
+            bits,
+            twice: vec![0u64; 1 << (bits - 6)],
+        };
+        for key in keys {
+            let (word, bit) = shared.place(key);
+            shared.twice[word] |= seen[word] & bit;
+            seen[word] |= bit;
+        }
+        shared
+    }
+
+    /// The word and bit of `key`'s bucket.
+    pub(super) fn place(&self, key: u64) -> (usize, u64) {
+        let bucket = (key >> (64 - self.bits)) as usize;
+        (bucket / 64, 1u64 << (bucket % 64))
+    }
+
+    /// Whether `key`'s bucket holds another key too (or `key` twice).
+    pub(super) fn holds(&self, key: u64) -> bool {
+        let (word, bit) = self.place(key);
+        self.twice[word] & bit != 0
+    }
+}
+
+/// The bounds of the bits of an id key that pick its bucket when duplicates are looked for:
+/// from 2^14 buckets (two bitmaps of 2 KiB) to 2^24 (two of 2 MiB, for a million candidates).
+pub(super) const MIN_BUCKET_BITS: u32 = 14;
+pub(super) const MAX_BUCKET_BITS: u32 = 24;
+
+/// Marks superseded, of candidates whose id key turns up more than once (versions of one
+/// package, one id in two projects, or a key collision), all but the current version: the
+/// higher version order wins, a tie going to the earlier log, then to the earlier line.
+pub(super) fn settle_duplicates(parts: &mut [Part], terms: usize) {
+    let all = || parts.iter().flat_map(|p| &p.candidates).map(|c| c.id);
+    // Past a few thousand, only the candidates whose bucket holds another key are looked up.
+    let buckets = match parts.iter().map(|p| p.candidates.len()).sum::<usize>() {
+        n if n < MAP_ALL_BELOW => None,
+        n => Some(SharedBuckets::of(all(), n)),
+    };
+    let rank = |c: &Candidate| (c.order(), std::cmp::Reverse(c.file));
+    // Per key looked up, where its best candidate so far is: (part, index).
+    let mut best: HashMap<u64, (usize, usize), KeyHashing> = HashMap::default();
+    for p in 0..parts.len() {
+        for i in 0..parts[p].candidates.len() {
+            let c = &parts[p].candidates[i];
+            if buckets.as_ref().is_some_and(|b| !b.holds(c.id)) {
+                continue;
+            }
+            let (this, id) = (rank(c), c.id);
+            let loser = match best.entry(id) {
+                Entry::Vacant(e) => {
+                    e.insert((p, i));
+                    continue;
+                }
+                Entry::Occupied(mut e) => {
+                    let (bp, bi) = *e.get();
+                    if this > rank(&parts[bp].candidates[bi]) {
+                        e.insert((p, i));
+                        (bp, bi)
+                    } else {
+                        (p, i)
+                    }
+                }
+            };
+            let Part {
+                candidates,
+                tf,
+                stats,
+                ..
+            } = &mut parts[loser.0];
+            let lost = &mut candidates[loser.1];
+            lost.superseded = true;
+            if lost.counted {
+                stats.add(lost.len, &tf[loser.1 * terms..(loser.1 + 1) * terms], -1);
+            }
+        }
+    }
+}
