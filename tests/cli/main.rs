@@ -56,6 +56,7 @@ mod search_paraphrases;
 mod search_prefix;
 mod search_quality;
 mod search_semantic;
+mod search_viewer;
 mod secrets;
 mod serve;
 mod serve_origin;
