@@ -108,6 +108,11 @@ def browser():
         "--disable-features=HttpsUpgrades,HttpsFirstBalancedModeAutoEnable",
     ]:
         options.add_argument(flag)
+    # A page counts as loaded once its document is parsed, not once every frame it made has
+    # loaded: the attack page's form posts go into frames, and each post already gives up on
+    # its frame after 5 s. Once in a CI run a frame's load never ended and the page load held
+    # `driver.get` past the client's 120 s (both servers answered other requests then).
+    options.page_load_strategy = "eager"
     service = Service(os.environ.get("RELAY_CHROMEDRIVER", "/usr/bin/chromedriver"))
     return webdriver.Chrome(service=service, options=options)
 
