@@ -288,6 +288,12 @@ impl std::fmt::Debug for Viewer {
 }
 
 impl Filter {
+    /// Whether a package of `status` may be hidden from the viewer, so that its creator must be
+    /// read to decide: a draft, unless the viewer is anyone.
+    pub fn may_hide(&self, status: Status) -> bool {
+        status == Status::Draft && self.viewer.may_hide_drafts()
+    }
+
     /// This filter with what it hides loaded for a read of `projects` (retractions, and the
     /// time expiry is judged at). Every listing calls it first; a filter already prepared is
     /// returned as it is.

@@ -135,7 +135,7 @@ fn candidate(
         len: stats.len,
         file,
         status,
-        ask_viewer: status == Status::Draft && filter.viewer.may_hide_drafts(),
+        ask_viewer: filter.may_hide(status),
         significance: p
             .significance
             .map(|s| s.clamp(1.0, 10.0) as i8)
@@ -147,7 +147,8 @@ fn candidate(
 }
 
 /// Whether a candidate can be judged from the index alone, or needs its line: phrases need
-/// word order, and the type, tag and actor filters and a draft's creator are not indexed.
+/// word order, and the type, tag and actor filters are not indexed. (A draft's creator is not
+/// either; it is read only for a draft that reaches the results, see [`winner`].)
 pub(crate) fn needs_line(q: &Query, filter: &Filter) -> bool {
     !q.phrases.is_empty()
         || !filter.types.is_empty()
@@ -267,7 +268,7 @@ fn from_index(
                 len: d.len,
                 file,
                 status: d.status,
-                ask_viewer: d.status == Status::Draft && filter.viewer.may_hide_drafts(),
+                ask_viewer: filter.may_hide(d.status),
                 significance: d.significance,
                 superseded: false,
                 counted: false,

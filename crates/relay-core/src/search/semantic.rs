@@ -25,7 +25,7 @@ use relay_store::cache::vectors;
 use relay_store::cache::{Indexes, KeyMap, id_key};
 use relay_store::packages::VersionKey;
 use relay_wire::error::{Error, Result};
-use relay_wire::{Status, time};
+use relay_wire::time;
 
 /// How many of each list hybrid search fuses, at least. Deeper lists let weak keyword matches
 /// (a query's common words) outvote the vector list: on the paraphrase set, unweighted fusion
@@ -498,7 +498,7 @@ impl LogSearch<'_> {
                 let needs_line = !f.tags.is_empty()
                     || f.actor.is_some()
                     || (!f.types.is_empty() && d.type_code == TYPE_OVERFLOW)
-                    || (d.status == Status::Draft && f.viewer.may_hide_drafts());
+                    || f.may_hide(d.status);
                 if needs_line
                     && !self
                         .store

@@ -153,8 +153,8 @@ pub(super) const MAP_ALL_BELOW: usize = 1 << 14;
 /// a power of two, between 2^14 and 2^24), so few keys share one, and a mid word's tens of
 /// thousands do not pay for a million's bitmaps (4 MiB zeroed and faulted in).
 pub(super) struct SharedBuckets {
-    pub(super) bits: u32,
-    pub(super) twice: Vec<u64>,
+    bits: u32,
+    twice: Vec<u64>,
 }
 
 impl SharedBuckets {
@@ -180,7 +180,7 @@ impl SharedBuckets {
     }
 
     /// The word and bit of `key`'s bucket.
-    pub(super) fn place(&self, key: u64) -> (usize, u64) {
+    fn place(&self, key: u64) -> (usize, u64) {
         let bucket = (key >> (64 - self.bits)) as usize;
         (bucket / 64, 1u64 << (bucket % 64))
     }
@@ -194,8 +194,8 @@ impl SharedBuckets {
 
 /// The bounds of the bits of an id key that pick its bucket when duplicates are looked for:
 /// from 2^14 buckets (two bitmaps of 2 KiB) to 2^24 (two of 2 MiB, for a million candidates).
-pub(super) const MIN_BUCKET_BITS: u32 = 14;
-pub(super) const MAX_BUCKET_BITS: u32 = 24;
+const MIN_BUCKET_BITS: u32 = 14;
+const MAX_BUCKET_BITS: u32 = 24;
 
 /// Marks superseded, of candidates whose id key turns up more than once (versions of one
 /// package, one id in two projects, or a key collision), all but the current version: the
