@@ -5,7 +5,7 @@
 //! winners are read again in full and checked against their hashes before they are returned.
 
 pub use crate::search::query::is_stopword;
-use std::borrow::Cow;
+use std::borrow::{Borrow, Cow};
 use std::path::{Path, PathBuf};
 
 use crate::search::filter::{Filter, visible_to};
@@ -22,7 +22,9 @@ use relay_store::packages::StoredPackage;
 use relay_wire::error::Result;
 use relay_wire::{Status, time};
 
+mod broad;
 mod candidates;
+use broad::{BROAD_FROM, Broad};
 use candidates::{Candidate, Part, Stats, Totals, settle_duplicates};
 #[cfg(test)]
 use candidates::{MAP_ALL_BELOW, SharedBuckets};
@@ -309,9 +311,11 @@ fn scan_all(
     q: &Query,
     filter: &Filter,
     help_after: std::time::Duration,
+    first: Option<QueryView>,
 ) -> Result<Vec<Part>> {
     let scan = LogScan {
         cache,
+        first: std::sync::Mutex::new(first),
         matcher: std::sync::OnceLock::new(),
         q,
         filter,
@@ -380,6 +384,8 @@ fn scan_all(
 /// What every log of one scan is read with.
 struct LogScan<'a> {
     cache: Option<&'a Indexes>,
+    /// The first log's view, when the caller has it already.
+    first: std::sync::Mutex<Option<QueryView>>,
     /// For logs without a usable index; built when the first one is met.
     matcher: std::sync::OnceLock<Result<grep_regex::RegexMatcher>>,
     q: &'a Query,
@@ -391,7 +397,16 @@ impl LogScan<'_> {
     /// Scans one log into `part`: from its index when it has a usable one, else line by line.
     fn one(&self, path: &Path, file: u32, part: &mut Part) -> Result<()> {
         let (q, filter, phrases) = (self.q, self.filter, self.phrases.as_ref());
-        if let Some(Ok(mut idx)) = self.cache.map(|c| c.query(path, &q.terms)) {
+        let given = match file {
+            0 => (self.first.lock())
+                .unwrap_or_else(|e| e.into_inner())
+                .take(),
+            _ => None,
+        };
+        if let Some(Ok(mut idx)) = given
+            .map(Ok)
+            .or_else(|| self.cache.map(|c| c.query(path, &q.terms)))
+        {
             part.totals.indexed_docs += idx.doc_count() as u64;
             return from_index(&mut idx, path, file, q, filter, phrases, part);
         }
@@ -428,6 +443,120 @@ pub fn relevant(
     keyword_list(store, projects, query_text, filter, limit)
 }
 
+/// What a scan found: every candidate line kept (and settled), or a broad query's indexes
+/// to be ranked from ([`broad`]).
+enum Scanned<'f> {
+    Kept(Vec<Part>),
+    Broad(Broad<'f>),
+}
+
+impl Scanned<'_> {
+    /// The statistics of the candidates counted.
+    fn stats(&self) -> Stats {
+        match self {
+            Scanned::Kept(parts) => {
+                let mut stats = Stats::default();
+                parts.iter().for_each(|p| stats.merge(&p.stats));
+                stats
+            }
+            Scanned::Broad(b) => b.stats.clone(),
+        }
+    }
+
+    fn totals(&self) -> Totals {
+        let mut totals = Totals::default();
+        match self {
+            Scanned::Kept(parts) => {
+                for t in parts.iter().map(|p| &p.totals) {
+                    totals.indexed_docs += t.indexed_docs;
+                    totals.bytes_scanned += t.bytes_scanned;
+                    totals.candidate_bytes += t.candidate_bytes;
+                    totals.candidate_lines += t.candidate_lines;
+                }
+            }
+            Scanned::Broad(b) => totals.indexed_docs = b.indexed_docs(),
+        }
+        totals
+    }
+
+    /// The first `n` of the ranking after `after` ([`Front`]), each package's current version
+    /// of the status asked for scored from its base (`base`) by `finish`.
+    fn front(
+        &self,
+        terms: usize,
+        base_score: &(dyn Fn(&[f32], f32, i8) -> f32 + Sync),
+        finish: &(dyn Fn(f32, &Candidate) -> f64 + Sync),
+        n: usize,
+        after: Option<(f64, Candidate)>,
+    ) -> Vec<(f64, Candidate)> {
+        match self {
+            Scanned::Kept(parts) => {
+                let current = (parts.iter())
+                    .flat_map(|p| p.candidates.iter().zip(p.tf.chunks_exact(terms)))
+                    .filter(|(c, _)| c.counted && !c.superseded)
+                    .map(|(c, tf)| (base_score(tf, c.len, c.significance), c));
+                (best_after(current, finish, n, after).into_iter())
+                    .map(|(s, c)| (s, *c))
+                    .collect()
+            }
+            Scanned::Broad(b) => b.front(n, base_score, finish, after),
+        }
+    }
+}
+
+/// Scans the logs for a query. A broad one ([`Broad`]: [`BROAD_FROM`] postings or more, whose
+/// every candidate is judged from the indexes, [`needs_line`]) is ranked from the indexes
+/// without keeping its candidates; any other is scanned log by log, on threads
+/// ([`scan_all`]). Whether a query may be broad is guessed from the first log's postings
+/// (times the logs), so that a narrow one opens no log twice; a guess of broad is checked
+/// against every log's.
+fn scan<'f>(
+    files: &[PathBuf],
+    cache: Option<&Indexes>,
+    q: &Query,
+    filter: &'f Filter,
+    broad_from: usize,
+) -> Result<Scanned<'f>> {
+    let postings = |view: &QueryView| view.postings.iter().map(Vec::len).sum::<usize>();
+    let first = match (cache, files.first()) {
+        (Some(cache), Some(path)) if !needs_line(q, filter) => cache.query(path, &q.terms).ok(),
+        _ => None,
+    };
+    let first = match first {
+        Some(v) if postings(&v).saturating_mul(files.len()) >= broad_from => v,
+        first => {
+            return Ok(Scanned::Kept(scan_all(
+                files, cache, q, filter, HELP_AFTER, first,
+            )?));
+        }
+    };
+    let mut views = vec![first];
+    for path in &files[1..] {
+        match cache.map(|c| c.query(path, &q.terms)) {
+            Some(Ok(view)) => views.push(view),
+            // A log without a usable index is scanned as scans do.
+            _ => {
+                let first = views.into_iter().next();
+                return Ok(Scanned::Kept(scan_all(
+                    files, cache, q, filter, HELP_AFTER, first,
+                )?));
+            }
+        }
+    }
+    let total: usize = views.iter().map(postings).sum();
+    if total >= broad_from && Broad::fits(&views) {
+        return Ok(Scanned::Broad(Broad::scan(views, q, filter, total)));
+    }
+    let mut part = Part::counting(filter.status);
+    for (file, (mut view, path)) in views.into_iter().zip(files).enumerate() {
+        part.totals.indexed_docs += view.doc_count() as u64;
+        from_index(&mut view, path, file as u32, q, filter, None, &mut part)?;
+    }
+    let mut parts = vec![part.finished()];
+    settle_duplicates(&mut parts, q.terms.len());
+    Ok(Scanned::Kept(parts))
+}
+
 /// The keyword list: the best `limit` packages by BM25 nudged by significance and recency
 /// (hybrid search fuses this list as it is).
 pub(crate) fn keyword_list(
@@ -436,6 +565,18 @@ pub(crate) fn keyword_list(
     query_text: &str,
     filter: &Filter,
     limit: usize,
+) -> Result<Vec<Ranked>> {
+    keyword_list_from(store, projects, query_text, filter, limit, BROAD_FROM)
+}
+
+/// [`keyword_list`], a query with `broad_from` postings or more being broad.
+fn keyword_list_from(
+    store: &Store,
+    projects: &[String],
+    query_text: &str,
+    filter: &Filter,
+    limit: usize,
+    broad_from: usize,
 ) -> Result<Vec<Ranked>> {
     let q = parse(query_text);
     if q.terms.is_empty() || limit == 0 {
@@ -451,30 +592,18 @@ pub(crate) fn keyword_list(
         }
     }
     let cache = store.search_indexes();
-    let parts = scan_all(&files, cache.as_ref(), &q, filter, HELP_AFTER)?;
-    let mut totals = Totals::default();
-    for t in parts.iter().map(|p| &p.totals) {
-        totals.indexed_docs += t.indexed_docs;
-        totals.bytes_scanned += t.bytes_scanned;
-        totals.candidate_bytes += t.candidate_bytes;
-        totals.candidate_lines += t.candidate_lines;
-    }
+    let scanned = scan(&files, cache.as_ref(), &q, filter, broad_from)?;
+    let totals = scanned.totals();
     // Each package's current version with its term weights; the status filter is judged on
     // it. A draft's visibility is not: the statistics count every current package, whoever may
     // see it, so that a score does not depend on who is looking, and the viewer is asked only
     // about a draft that reaches the results (below).
     let terms = q.terms.len();
-    let current = || {
-        parts
-            .iter()
-            .flat_map(|p| p.candidates.iter().zip(p.tf.chunks_exact(terms)))
-            .filter(|(c, _)| c.counted && !c.superseded)
-    };
-    let mut stats = Stats::default();
-    for p in &parts {
-        stats.merge(&p.stats);
-    }
-    let (count, df, total_len) = (stats.count, stats.df, stats.total_len);
+    let Stats {
+        count,
+        df,
+        total_len,
+    } = scanned.stats();
     if count == 0 {
         return Ok(Vec::new());
     }
@@ -491,14 +620,8 @@ pub(crate) fn keyword_list(
     let age_days = |c: &Candidate| ((now - c.created_micros) / 1_000_000) as f32 / 86_400.0;
     // The score before recency (BM25 × significance): recency lifts it by at most
     // `MAX_RECENCY_FACTOR`, so a candidate whose base cannot reach the front is not finished.
-    let based = || {
-        current().map(|(c, tf)| {
-            let bm25 = rank::bm25(tf, c.len, &idfs, avg_len);
-            (
-                bm25 * rank::significance_factor(i64::from(c.significance)),
-                c,
-            )
-        })
+    let base = |tf: &[f32], len: f32, significance: i8| {
+        rank::bm25(tf, len, &idfs, avg_len) * rank::significance_factor(i64::from(significance))
     };
     let finish = |base: f32, c: &Candidate| f64::from(base * rank::recency_factor(age_days(c)));
     // Winners are read in full, best first; one that fails validation or its hash is reported
@@ -509,8 +632,8 @@ pub(crate) fn keyword_list(
     let mut front = limit.saturating_mul(2).saturating_add(16);
     let mut after = None;
     loop {
-        let batch = best_after(based(), &finish, front, after);
-        for &(score, c) in &batch {
+        let batch = scanned.front(terms, &base, &finish, front, after);
+        for (score, c) in &batch {
             if out.len() == limit {
                 return Ok(out);
             }
@@ -542,47 +665,89 @@ fn best_first(a: &(f64, &Candidate), b: &(f64, &Candidate)) -> std::cmp::Orderin
         .then_with(|| a.1.id.cmp(&b.1.id))
 }
 
-/// The first `n` of the candidates in [`best_first`] order that come after `after`, sorted,
+/// [`best_first`] for a candidate held any way.
+fn best_first_of<C: Borrow<Candidate>>(a: &(f64, C), b: &(f64, C)) -> std::cmp::Ordering {
+    best_first(&(a.0, a.1.borrow()), &(b.0, b.1.borrow()))
+}
+
+/// The first `n` of the candidates offered, in [`best_first`] order, that come after `after`,
 /// each scored by `finish` from its base score (see `keyword_list`). Memory stays at `2n`: the
 /// best `n` of the whole are the best `n` of those kept so far and the rest; and once `n` are
 /// kept, a candidate that cannot pass the `n`th best even with recency's most is passed over
 /// unfinished.
-fn best_after<'a>(
-    based: impl Iterator<Item = (f32, &'a Candidate)>,
-    finish: &dyn Fn(f32, &Candidate) -> f64,
+struct Front<'a, C> {
     n: usize,
-    after: Option<(f64, &'a Candidate)>,
-) -> Vec<(f64, &'a Candidate)> {
-    if n == 0 {
-        return Vec::new();
+    finish: &'a (dyn Fn(f32, &Candidate) -> f64 + Sync),
+    after: Option<(f64, Candidate)>,
+    kept: Vec<(f64, C)>,
+    /// The `n`th best kept so far, once `n` are.
+    nth: Option<(f64, C)>,
+}
+
+impl<'a, C: Borrow<Candidate> + Copy> Front<'a, C> {
+    fn new(
+        n: usize,
+        finish: &'a (dyn Fn(f32, &Candidate) -> f64 + Sync),
+        after: Option<(f64, Candidate)>,
+    ) -> Self {
+        Front {
+            n,
+            finish,
+            after,
+            kept: Vec::with_capacity(2 * n.min(1 << 16)),
+            nth: None,
+        }
     }
-    let mut kept: Vec<(f64, &Candidate)> = Vec::with_capacity(2 * n.min(1 << 16));
-    // The `n`th best kept so far, once `n` are.
-    let mut nth: Option<(f64, &Candidate)> = None;
-    for (base, c) in based {
+
+    /// Whether a candidate of score `base` before recency may be taken: not once `n` are
+    /// kept and even recency's most would not lift it past the `n`th best.
+    fn may_take(&self, base: f32) -> bool {
         // The bound is widened by a millionth against the rounding of the f32 product.
-        if nth.is_some_and(|t| f64::from(base * rank::MAX_RECENCY_FACTOR) * 1.000_001 < t.0) {
-            continue;
+        self.n > 0
+            && (self.nth)
+                .is_none_or(|t| f64::from(base * rank::MAX_RECENCY_FACTOR) * 1.000_001 >= t.0)
+    }
+
+    fn offer(&mut self, base: f32, c: C) {
+        if !self.may_take(base) {
+            return;
         }
-        let s = (finish(base, c), c);
-        if after.is_some_and(|a| best_first(&s, &a).is_le())
-            || nth.is_some_and(|t| best_first(&s, &t).is_ge())
+        let s = ((self.finish)(base, c.borrow()), c);
+        let scored = (s.0, s.1.borrow());
+        if (self.after.as_ref()).is_some_and(|a| best_first(&scored, &(a.0, &a.1)).is_le())
+            || (self.nth).is_some_and(|t| best_first_of(&s, &t).is_ge())
         {
-            continue;
+            return;
         }
-        kept.push(s);
-        if kept.len() >= 2 * n {
-            kept.select_nth_unstable_by(n - 1, best_first);
-            kept.truncate(n);
-            nth = kept.last().copied();
+        self.kept.push(s);
+        if self.kept.len() >= 2 * self.n {
+            self.kept.select_nth_unstable_by(self.n - 1, best_first_of);
+            self.kept.truncate(self.n);
+            self.nth = self.kept.last().copied();
         }
     }
-    if n < kept.len() {
-        kept.select_nth_unstable_by(n - 1, best_first);
-        kept.truncate(n);
+
+    /// The front, sorted.
+    fn sorted(mut self) -> Vec<(f64, C)> {
+        if self.n < self.kept.len() {
+            self.kept.select_nth_unstable_by(self.n - 1, best_first_of);
+            self.kept.truncate(self.n);
+        }
+        self.kept.sort_by(best_first_of);
+        self.kept
     }
-    kept.sort_by(best_first);
-    kept
+}
+
+/// The [`Front`] of `based`: (base score, candidate) pairs.
+fn best_after<C: Borrow<Candidate> + Copy>(
+    based: impl Iterator<Item = (f32, C)>,
+    finish: &(dyn Fn(f32, &Candidate) -> f64 + Sync),
+    n: usize,
+    after: Option<(f64, Candidate)>,
+) -> Vec<(f64, C)> {
+    let mut front = Front::new(n, finish, after);
+    based.for_each(|(base, c)| front.offer(base, c));
+    front.sorted()
 }
 
 /// A winner read in full: its line, or (when the line fails its check, a hand edit say, which

@@ -57,7 +57,7 @@ pub const FACTS: Index = Index {
 /// caught the index up, and every search parsed each month's lag again.)
 pub const PACKAGES: Index = Index {
     name: "search",
-    format: 3,
+    format: 4,
     tail_limit: 64 << 10,
 };
 

@@ -13,6 +13,7 @@ use relay_wire::Status;
 /// What is kept of a candidate line until the scores are known: 56 bytes, plus its term
 /// weights in its [`Part`]'s `tf`. Memory follows the matches (hundreds of thousands for a
 /// broad query at a million packages), so the record is kept small.
+#[derive(Clone, Copy)]
 pub(super) struct Candidate {
     /// The key of its package id ([`relay_store::cache::id_key`]), which candidates are
     /// deduplicated by: two ids of one store sharing one is about as likely as 1 in 10^7 at
@@ -61,7 +62,7 @@ pub(super) struct Totals {
 
 /// The statistics BM25 needs, over the candidates counted (each package's current version of
 /// the status asked for), kept as the candidates are: no pass over them is needed for these.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct Stats {
     pub(super) count: usize,
     /// Summed in f64, which is exact while the field weights are whole numbers: the average
@@ -86,13 +87,26 @@ impl Stats {
     }
 
     pub(super) fn merge(&mut self, other: &Stats) {
+        self.merge_signed(other, 1);
+    }
+
+    /// Takes `other`, a part of these, back out of them.
+    pub(super) fn subtract(&mut self, other: &Stats) {
+        self.merge_signed(other, -1);
+    }
+
+    fn merge_signed(&mut self, other: &Stats, sign: i8) {
         if self.df.len() < other.df.len() {
             self.df.resize(other.df.len(), 0.0);
         }
-        self.count += other.count;
-        self.total_len += other.total_len;
+        // A part's count may have wrapped below zero while its candidates were settled.
+        self.count = match sign {
+            1 => self.count.wrapping_add(other.count),
+            _ => self.count.wrapping_sub(other.count),
+        };
+        self.total_len += f64::from(sign) * other.total_len;
         for (d, o) in self.df.iter_mut().zip(&other.df) {
-            *d += o;
+            *d += f32::from(sign) * o;
         }
     }
 }
@@ -154,41 +168,74 @@ pub(super) const MAP_ALL_BELOW: usize = 1 << 14;
 /// thousands do not pay for a million's bitmaps (4 MiB zeroed and faulted in).
 pub(super) struct SharedBuckets {
     bits: u32,
-    twice: Vec<u64>,
+    /// Per 64 buckets, those met once or more and those met twice or more: side by side, so
+    /// that a key costs one miss of the cache, not two.
+    words: Vec<[u64; 2]>,
 }
 
 impl SharedBuckets {
     /// The shared buckets of `keys`, of which there are `count`.
     pub(super) fn of(keys: impl Iterator<Item = u64>, count: usize) -> SharedBuckets {
-        let bits = (count
-            .max(1)
-            .saturating_mul(16)
-            .next_power_of_two()
-            .trailing_zeros())
-        .clamp(MIN_BUCKET_BITS, MAX_BUCKET_BITS);
-        let mut seen = vec![0u64; 1 << (bits - 6)];
-        let mut shared = SharedBuckets {
-            bits,
-            twice: vec![0u64; 1 << (bits - 6)],
-        };
-        for key in keys {
-            let (word, bit) = shared.place(key);
-            shared.twice[word] |= seen[word] & bit;
-            seen[word] |= bit;
-        }
-        shared
+        let mut finding = FindShared::for_keys(count);
+        keys.for_each(|key| finding.add(key));
+        finding.found()
     }
 
-    /// The word and bit of `key`'s bucket.
+    /// The word and bit of `key`'s bucket: the high bits of the key multiplied by 2^64 / φ,
+    /// which spreads keys whose own high bits differ little (FNV's, of ids that differ in their
+    /// last characters) over every bucket.
     fn place(&self, key: u64) -> (usize, u64) {
-        let bucket = (key >> (64 - self.bits)) as usize;
+        let bucket = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize;
         (bucket / 64, 1u64 << (bucket % 64))
     }
 
     /// Whether `key`'s bucket holds another key too (or `key` twice).
     pub(super) fn holds(&self, key: u64) -> bool {
         let (word, bit) = self.place(key);
-        self.twice[word] & bit != 0
+        self.words[word][1] & bit != 0
+    }
+}
+
+/// [`SharedBuckets`] being found, a key at a time.
+pub(super) struct FindShared {
+    shared: SharedBuckets,
+}
+
+impl FindShared {
+    /// For at most `count` keys (the buckets are sized to it).
+    pub(super) fn for_keys(count: usize) -> FindShared {
+        let bits = (count
+            .max(1)
+            .saturating_mul(16)
+            .next_power_of_two()
+            .trailing_zeros())
+        .clamp(MIN_BUCKET_BITS, MAX_BUCKET_BITS);
+        FindShared {
+            shared: SharedBuckets {
+                bits,
+                words: vec![[0; 2]; 1 << (bits - 6)],
+            },
+        }
+    }
+
+    pub(super) fn add(&mut self, key: u64) {
+        let (word, bit) = self.shared.place(key);
+        let [seen, twice] = &mut self.shared.words[word];
+        *twice |= *seen & bit;
+        *seen |= bit;
+    }
+
+    /// Adds the keys `other` met (sized for as many keys as this).
+    pub(super) fn merge(&mut self, other: &FindShared) {
+        debug_assert_eq!(self.shared.bits, other.shared.bits);
+        for (mine, theirs) in self.shared.words.iter_mut().zip(&other.shared.words) {
+            mine[1] |= theirs[1] | (mine[0] & theirs[0]);
+            mine[0] |= theirs[0];
+        }
+    }
+
+    pub(super) fn found(self) -> SharedBuckets {
+        self.shared
     }
 }
 

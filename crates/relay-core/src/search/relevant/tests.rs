@@ -165,14 +165,29 @@ fn helpers_that_join_a_scan_find_what_one_thread_finds() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     for query in ["memory leak", r#""memory leak""#, "cache"] {
         let q = parse(query);
-        let alone = scan_all(&files, Some(&cache), &q, &filter, std::time::Duration::MAX).unwrap();
+        let alone = scan_all(
+            &files,
+            Some(&cache),
+            &q,
+            &filter,
+            std::time::Duration::MAX,
+            None,
+        )
+        .unwrap();
         assert_eq!(
             alone.len(),
             1,
             "no helper joins a scan that never looks long"
         );
-        let helped =
-            scan_all(&files, Some(&cache), &q, &filter, std::time::Duration::ZERO).unwrap();
+        let helped = scan_all(
+            &files,
+            Some(&cache),
+            &q,
+            &filter,
+            std::time::Duration::ZERO,
+            None,
+        )
+        .unwrap();
         assert_eq!(helped.len(), cores.min(files.len()), "helpers joined");
         let terms = q.terms.len();
         let one = every(&alone, terms);
@@ -409,7 +424,7 @@ fn the_pruned_front_is_the_front_of_the_whole_ranking_page_by_page() {
             let front = best_after(based(), &finish, n, after);
             let end = (at + n).min(whole.len());
             assert_eq!(key(&front), key(&whole[at..end]), "n {n} at {at}");
-            (after, at) = (front.last().copied(), end);
+            (after, at) = (front.last().map(|&(s, c)| (s, *c)), end);
             if n == 300 && at > 1500 {
                 break;
             }
@@ -450,4 +465,188 @@ fn the_statistics_count_each_package_s_current_version_of_the_status_asked_for()
         (got.count, got.total_len, got.df),
         (want.count, want.total_len, want.df)
     );
+}
+
+#[test]
+fn a_broad_query_ranks_as_a_scan_that_keeps_every_candidate() {
+    // Three months of packages drawn from a few words, with other people's drafts, packages
+    // awaiting review, significances, and versions: approvals now (in this month's log) of
+    // packages deposited in earlier months, and one package deposited in two months. Every
+    // query, under every filter, ranks alike whether it is scanned broad (from the indexes,
+    // nothing kept per candidate) or narrow (every candidate kept), page after page.
+    use crate::ops::packages::deposit::deposit;
+    use crate::ops::packages::deposit::test_support::{approve, context, store_with};
+    use crate::search::filter::Viewer;
+    let (_dir, store) = store_with(&["demo"]);
+    let words = [
+        "memory", "leak", "pool", "timeout", "billing", "cache", "retry",
+    ];
+    let mut next = crate::search::phrase_filter::tests::draws(7);
+    let mut text = |n: usize| -> String {
+        (0..n)
+            .map(|_| words[next(words.len())])
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut draws = crate::search::phrase_filter::tests::draws(8);
+    let mut to_approve = Vec::new();
+    for (month, day) in [("01", 5), ("02", 9), ("03", 20)] {
+        for i in 0..70 {
+            let id = format!("pkg_{month}_{i:02}");
+            let (status, who) = match draws(6) {
+                0 => ("draft", "ana"),
+                1 => ("awaiting_review", "jo"),
+                2 => ("draft", "jo"),
+                _ => ("complete", "jo"),
+            };
+            let input = serde_json::json!({"package_id": id, "title": text(3),
+                "description": text(8), "decisions_made": [text(2)], "status": status,
+                "significance": 1 + draws(10),
+                "created_at": format!("2026-{month}-{day:02}T{:02}:00:00Z", i % 24),
+                "created_by": {"id": who, "type": "human"}});
+            deposit(&store, input.as_object().unwrap().clone(), &context("demo")).unwrap();
+            if status == "awaiting_review" && draws(2) == 0 {
+                to_approve.push(id);
+            }
+        }
+    }
+    assert!(to_approve.len() >= 5, "{to_approve:?}");
+    assert_eq!(
+        store.package_logs("demo").unwrap().len(),
+        3,
+        "a log a month"
+    );
+    for id in &to_approve {
+        approve(&store, id);
+    }
+    // One id in two months' logs (as a merge of two clones may leave it).
+    let first = store.package_logs("demo").unwrap()[0].clone();
+    let line = std::fs::read_to_string(&first)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    let last = store.package_logs("demo").unwrap().last().unwrap().clone();
+    let mut tail = std::fs::read_to_string(&last).unwrap();
+    tail.push_str(&line);
+    tail.push('\n');
+    std::fs::write(&last, tail).unwrap();
+
+    let projects = ["demo".to_string()];
+    let at = |s: &str| Some(time::parse(s).unwrap());
+    let filters = [
+        Filter::default(),
+        Filter {
+            status: Some(Status::Complete),
+            ..Default::default()
+        },
+        Filter {
+            status: Some(Status::Draft),
+            viewer: Viewer::deferred(|| Some("jo".to_string())),
+            ..Default::default()
+        },
+        Filter {
+            since: at("2026-02-01T00:00:00Z"),
+            until: at("2026-03-01T00:00:00Z"),
+            ..Default::default()
+        },
+    ];
+    let ranked = |query: &str, filter: &Filter, limit: usize, broad_from: usize| {
+        let found = keyword_list_from(&store, &projects, query, filter, limit, broad_from).unwrap();
+        (found.iter())
+            .map(|r| (r.stored.package.id().to_string(), r.stored.version, r.score))
+            .collect::<Vec<_>>()
+    };
+    for query in [
+        "leak",
+        "memory leak",
+        "pool timeout billing",
+        "retr*",
+        "cache",
+    ] {
+        let q = parse(query);
+        for filter in &filters {
+            let prepared = filter.prepare(&store, &projects).unwrap();
+            let files = store.package_logs("demo").unwrap();
+            let cache = store.search_indexes();
+            assert!(
+                matches!(
+                    scan(&files, cache.as_ref(), &q, &prepared, 0).unwrap(),
+                    Scanned::Broad(_)
+                ),
+                "{query}: broad"
+            );
+            for limit in [1, 5, 40, 1000] {
+                let narrow = ranked(query, filter, limit, usize::MAX);
+                assert_eq!(
+                    ranked(query, filter, limit, 0),
+                    narrow,
+                    "{query} {filter:?} {limit}"
+                );
+                if limit == 1000 {
+                    assert!(narrow.len() >= 10, "{query} {filter:?}: {}", narrow.len());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn each_document_comes_once_with_its_weight_of_each_term() {
+    let mut seen = Vec::new();
+    broad::each_doc(
+        &[
+            vec![(1, 1.0), (4, 2.0), (9, 1.0)],
+            vec![(0, 3.0), (4, 5.0)],
+            vec![],
+        ],
+        |doc, tf| seen.push((doc, tf.to_vec())),
+    );
+    assert_eq!(
+        seen,
+        vec![
+            (0, vec![0.0, 3.0, 0.0]),
+            (1, vec![1.0, 0.0, 0.0]),
+            (4, vec![2.0, 5.0, 0.0]),
+            (9, vec![1.0, 0.0, 0.0]),
+        ]
+    );
+    // A document listed twice in one list comes once, with the later weight.
+    seen.clear();
+    broad::each_doc(&[vec![(2, 1.0), (2, 4.0), (3, 1.0)]], |doc, tf| {
+        seen.push((doc, tf.to_vec()))
+    });
+    assert_eq!(seen, vec![(2, vec![4.0]), (3, vec![1.0])]);
+    seen.clear();
+    broad::each_doc(&[vec![(2, 1.0), (2, 4.0)], vec![(2, 7.0)]], |doc, tf| {
+        seen.push((doc, tf.to_vec()))
+    });
+    assert_eq!(seen, vec![(2, vec![4.0, 7.0])]);
+}
+
+#[test]
+fn shared_buckets_found_apart_and_merged_are_those_found_at_once() {
+    use candidates::FindShared;
+    let keys: Vec<u64> = (0..5000u64)
+        .map(|i| id_key(&format!("pkg_{}", i % 4100)))
+        .collect();
+    let mut whole = FindShared::for_keys(keys.len());
+    keys.iter().for_each(|&k| whole.add(k));
+    let (mut a, mut b) = (
+        FindShared::for_keys(keys.len()),
+        FindShared::for_keys(keys.len()),
+    );
+    for (i, &k) in keys.iter().enumerate() {
+        if i % 3 == 0 { a.add(k) } else { b.add(k) }
+    }
+    a.merge(&b);
+    let (whole, merged) = (whole.found(), a.found());
+    assert!(keys.iter().all(|&k| whole.holds(k) == merged.holds(k)));
+    // Each of the 900 ids met twice is held; most of the rest are not.
+    assert!((0..900).all(|i| merged.holds(id_key(&format!("pkg_{i}")))));
+    let lone = (900..4100)
+        .filter(|i| merged.holds(id_key(&format!("pkg_{i}"))))
+        .count();
+    assert!(lone < 600, "{lone}");
 }

@@ -1,5 +1,5 @@
 //! The package index: a disposable inverted index per monthly package log, under
-//! `cache/search-v3/` ([`super::PACKAGES`]). For each stem, the lines that hold it and its
+//! `cache/search-v4/` ([`super::PACKAGES`]). For each stem, the lines that hold it and its
 //! weighted count; for each line, what listings and ranking need (id, version, hash prefix,
 //! status, type, time, significance) and an id table for lookups by package id. It follows
 //! its log by the coverage rule of [`super`]. The file format is in `file.rs`; the stems are
@@ -8,16 +8,21 @@
 mod behind;
 mod by_id;
 mod file;
+mod record;
 mod region;
 
 pub use behind::{rebuild_behind_reads, wait_for_rebuilds};
 pub use by_id::{find_id, find_id_indexed};
+pub use record::{DocRank, DocRecord};
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::path::{Path, PathBuf};
 
-use self::file::{DOC_BYTES, decode_doc, encode_doc, open_valid, read, read_partial, write};
+use self::file::{
+    DOC_BYTES, RANK_BYTES, decode_doc, encode_doc, encode_rank, open_valid, read, read_partial,
+    write,
+};
 use self::region::Region;
 use super::coverage::Coverage;
 use super::lite::LiteLine;
@@ -245,7 +250,7 @@ struct StemPostings<'a> {
     places: &'a [terms::Places],
 }
 
-/// Where the index of `log` lives: `cache/search-v3/<project folder>/<month>.idx`.
+/// Where the index of `log` lives: `cache/search-v4/<project folder>/<month>.idx`.
 pub fn index_path(cache_dir: &Path, log: &Path) -> PathBuf {
     let month = log
         .file_stem()
@@ -341,6 +346,8 @@ const READ_AHEAD_PAGES: usize = 3;
 #[derive(Debug, Default)]
 pub struct QueryView {
     doc_bytes: Region,
+    /// The rank table ([`DocRank`]), a 16-byte entry a document.
+    ranks: Region,
     ids: Region,
     /// Package types by code.
     pub types: Vec<String>,
@@ -361,6 +368,20 @@ impl QueryView {
     pub fn doc(&self, i: u32) -> Option<Doc> {
         let start = i as usize * DOC_BYTES;
         decode_doc(self.doc_bytes.get(start..start + DOC_BYTES)?, None)
+    }
+
+    /// Document `i`'s record, read in place (see [`DocRecord`]).
+    #[inline]
+    pub fn record(&self, i: u32) -> Option<DocRecord<'_>> {
+        let start = i as usize * DOC_BYTES;
+        DocRecord::of(self.doc_bytes.get(start..start + DOC_BYTES)?)
+    }
+
+    /// Document `i`'s entry of the rank table (see [`DocRank`]).
+    #[inline]
+    pub fn rank(&self, i: u32) -> Option<DocRank<'_>> {
+        let start = i as usize * RANK_BYTES;
+        DocRank::of(self.ranks.get(start..start + RANK_BYTES)?)
     }
 
     /// The package id of document `i`, without copying it.
@@ -435,6 +456,7 @@ impl QueryView {
                 };
             }
             encode_doc(self.doc_bytes.appended(), &d, self.ids.len() as u32);
+            encode_rank(self.ranks.appended(), &d);
             self.ids.appended().extend(d.id.as_bytes());
         }
         for ((list, places), stem) in self.postings.iter_mut().zip(&mut self.places).zip(stems) {

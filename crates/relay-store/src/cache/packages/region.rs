@@ -91,6 +91,7 @@ impl Region {
             .then(|| &self.read[at + range.start - start..at + range.end - start])
     }
 
+    #[inline]
     fn base(&self) -> &[u8] {
         match &self.mapped {
             Some((map, range)) => map.get(range.clone()).unwrap_or_default(),
@@ -110,6 +111,7 @@ impl Region {
 
     /// The bytes at `range` of the whole table; `None` past its end or across the border of
     /// its two parts.
+    #[inline]
     pub(super) fn get(&self, range: Range<usize>) -> Option<&[u8]> {
         let base = self.base();
         match range.start.checked_sub(base.len()) {
