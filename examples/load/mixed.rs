@@ -28,6 +28,8 @@ struct Sample {
     start: Duration,
     took: Duration,
     ok: bool,
+    /// What a read asked for (its path); empty for a deposit.
+    asked: String,
 }
 
 struct Args {
@@ -242,6 +244,26 @@ fn tables(samples: &[Sample], elapsed: Duration, a: &Args) {
             cells.join(" | ")
         );
     }
+    // The searches above the p99, by word: which queries set the tail.
+    let mut searches: Vec<&Sample> = samples.iter().filter(|s| s.ok && s.op == 2).collect();
+    searches.sort_by_key(|s| std::cmp::Reverse(s.took));
+    let tail = &searches[..searches.len() / 100];
+    let mut by_word: BTreeMap<&str, (usize, Duration)> = BTreeMap::new();
+    for s in tail {
+        let word = s.asked.rsplit("query=").next().unwrap_or_default();
+        let e = by_word.entry(word).or_default();
+        (e.0, e.1) = (e.0 + 1, e.1.max(s.took));
+    }
+    let mut words: Vec<_> = by_word.into_iter().collect();
+    words.sort_by_key(|(_, (n, _))| std::cmp::Reverse(*n));
+    let words: Vec<String> = (words.iter())
+        .map(|(w, (n, max))| format!("{w} ×{n} (max {:.0} ms)", ms(*max)))
+        .collect();
+    println!(
+        "\nthe slowest 1% of searches ({}), by word: {}",
+        tail.len(),
+        words.join(", ")
+    );
 }
 
 pub fn main() {
@@ -271,6 +293,7 @@ pub fn main() {
                 let mut n = 0;
                 while Instant::now() < end {
                     let t = Instant::now();
+                    let mut asked = String::new();
                     let (op, ok) = if writer {
                         let id = new_id(c, n);
                         let body = json!({"package_id": id, "title": format!("load {c}/{n}"),
@@ -288,6 +311,7 @@ pub fn main() {
                         let sent = http.get(format!("{base}{path}")).send();
                         // Read the whole body: the answer is part of the request's time.
                         let ok = sent.is_ok_and(|r| r.status().is_success() && r.bytes().is_ok());
+                        asked = path;
                         (op, ok)
                     };
                     let took = t.elapsed();
@@ -296,6 +320,7 @@ pub fn main() {
                         start: t - start,
                         took,
                         ok,
+                        asked,
                     });
                     n += 1;
                 }
