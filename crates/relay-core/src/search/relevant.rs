@@ -509,7 +509,9 @@ impl Scanned<'_> {
 /// without keeping its candidates; any other is scanned log by log, on threads
 /// ([`scan_all`]). Whether a query may be broad is guessed from the first log's postings
 /// (times the logs), so that a narrow one opens no log twice; a guess of broad is checked
-/// against every log's.
+/// against every log's. Only mapped indexes are ranked broad: a month whose index had to be
+/// built for this read is held in memory whole, so a first search after `cache/` is
+/// deleted builds the indexes on threads, a month at a time, as any scan does.
 fn scan<'f>(
     files: &[PathBuf],
     cache: Option<&Indexes>,
@@ -523,7 +525,7 @@ fn scan<'f>(
         _ => None,
     };
     let first = match first {
-        Some(v) if postings(&v).saturating_mul(files.len()) >= broad_from => v,
+        Some(v) if v.is_mapped() && postings(&v).saturating_mul(files.len()) >= broad_from => v,
         first => {
             return Ok(Scanned::Kept(scan_all(
                 files, cache, q, filter, HELP_AFTER, first,
@@ -533,8 +535,9 @@ fn scan<'f>(
     let mut views = vec![first];
     for path in &files[1..] {
         match cache.map(|c| c.query(path, &q.terms)) {
-            Some(Ok(view)) => views.push(view),
-            // A log without a usable index is scanned as scans do.
+            Some(Ok(view)) if view.is_mapped() => views.push(view),
+            // A log without a usable index, or whose index was built just now, is scanned as
+            // scans do (the months read so far are mapped by then).
             _ => {
                 let first = views.into_iter().next();
                 return Ok(Scanned::Kept(scan_all(

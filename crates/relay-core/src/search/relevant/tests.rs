@@ -558,6 +558,11 @@ fn a_broad_query_ranks_as_a_scan_that_keeps_every_candidate() {
             .map(|r| (r.stored.package.id().to_string(), r.stored.version, r.score))
             .collect::<Vec<_>>()
     };
+    // With `cache/` deleted, a first search builds the indexes as a scan does (a month on
+    // each thread, none held); from then on they are mapped, and broad queries are broad.
+    std::fs::remove_dir_all(store.layout().cache_dir()).unwrap();
+    let cold = ranked("leak", &Filter::default(), 40, 0);
+    assert_eq!(cold, ranked("leak", &Filter::default(), 40, usize::MAX));
     for query in [
         "leak",
         "memory leak",

@@ -360,6 +360,12 @@ pub struct QueryView {
 }
 
 impl QueryView {
+    /// Whether the view maps its index file, rather than holding a month's documents in
+    /// memory (as it does when the index was built, or rebuilt, for this read).
+    pub fn is_mapped(&self) -> bool {
+        self.doc_bytes.is_mapped()
+    }
+
     pub fn doc_count(&self) -> usize {
         self.doc_bytes.len() / DOC_BYTES
     }

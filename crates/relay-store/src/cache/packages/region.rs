@@ -100,7 +100,6 @@ impl Region {
     }
 
     /// Whether a part of the table is read from a file.
-    #[cfg(test)]
     pub(super) fn is_mapped(&self) -> bool {
         self.mapped.is_some()
     }
