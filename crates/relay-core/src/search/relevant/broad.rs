@@ -1,9 +1,12 @@
 //! A broad keyword query (a word in most packages) ranked straight from the month indexes,
-//! with nothing kept per candidate: one pass over the postings and document records counts
-//! the statistics and finds the ids that may have more than one version, a second settles
-//! those few, and each front of the ranking is a pass that scores as it goes. A common word's
-//! million candidates kept as records cost more in page faults, copying and passes over them
-//! than reading the months' document records again does.
+//! with nothing kept per candidate. A first pass over each month's rank table (16 bytes a
+//! line: id key, length, significance, status) counts the statistics and marks the buckets of
+//! the id keys it meets; a second keeps the few lines whose bucket is shared, and of those
+//! reads and settles only the keys really met twice (a package's versions); each page of the
+//! ranking is then a pass that scores as it goes, reading a line's record only when it may
+//! enter the page. Both cores share the months. Keeping a record per candidate, as a narrower
+//! query does, cost a common word's million candidates more in page faults and passes over
+//! them than reading the rank tables again does.
 
 use std::collections::{HashMap, HashSet};
 
