@@ -233,9 +233,9 @@ fn from_index(
     let mut lines = relay_store::log::LinesAt::new(log);
     let mut line = Vec::new();
     for &doc in &touched {
-        let Some(d) = idx.doc(doc) else { continue };
-        if since.is_some_and(|s| d.created_micros < s)
-            || until.is_some_and(|u| d.created_micros >= u)
+        let Some(r) = idx.record(doc) else { continue };
+        if since.is_some_and(|s| r.created_micros() < s)
+            || until.is_some_and(|u| r.created_micros() >= u)
         {
             continue;
         }
@@ -244,38 +244,22 @@ fn from_index(
             line.clear();
             // The next document's line starts where this one ends (or after lines that are
             // no packages): read just those bytes.
-            let read = match idx.doc(doc + 1) {
-                Some(next) => lines.read_before(d.offset, next.offset, &mut line)?,
-                None => lines.read(d.offset, &mut line)?,
+            let read = match idx.record(doc + 1) {
+                Some(next) => lines.read_before(r.offset(), next.offset(), &mut line)?,
+                None => lines.read(r.offset(), &mut line)?,
             };
             if read.is_ok() && phrases.is_some_and(|f| !f.may_match(&line)) {
                 continue;
             }
             if let Some((c, line_tf)) = read
                 .ok()
-                .and_then(|_| candidate(&line, file, d.offset, q, filter))
-                && let Some(id) = idx.doc_key(doc)
+                .and_then(|_| candidate(&line, file, r.offset(), q, filter))
             {
                 // The index's id decides, as the line's would (they are the same).
-                part.keep(Candidate { id, ..c }, &line_tf);
+                part.keep(Candidate { id: r.key(), ..c }, &line_tf);
             }
         } else {
-            let Some(id) = idx.doc_key(doc) else { continue };
-            let c = Candidate {
-                id,
-                offset: d.offset,
-                version: u64::from(d.version),
-                hash_prefix: d.hash_prefix,
-                created_micros: d.created_micros,
-                len: d.len,
-                file,
-                status: d.status,
-                ask_viewer: filter.may_hide(d.status),
-                significance: d.significance,
-                superseded: false,
-                counted: false,
-            };
-            part.keep(c, &tf[row..row + terms]);
+            part.keep(Candidate::of_record(file, r, filter), &tf[row..row + terms]);
         }
     }
     // Undone for the next log: the rows the postings wrote. (An error above leaves the

@@ -14,7 +14,7 @@ use relay_store::cache::KeyHashing;
 use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::Relaxed;
 
-use relay_store::cache::packages::{DocRank, DocRecord, QueryView};
+use relay_store::cache::packages::{DocRank, QueryView};
 use relay_wire::Status;
 
 use super::candidates::{Candidate, FindShared, Part, SharedBuckets, Stats, settle_duplicates};
@@ -27,18 +27,24 @@ use crate::search::filter::Filter;
 /// document record twice.
 pub(super) const BROAD_FROM: usize = 1 << 17;
 
-/// Every log's index, scanned for a broad query.
+/// Every log's index, scanned for a broad query: the statistics, and which lines are
+/// superseded.
 pub(super) struct Broad<'f> {
-    views: Vec<QueryView>,
-    filter: &'f Filter,
-    terms: usize,
-    since: Option<i64>,
-    until: Option<i64>,
+    logs: Logs<'f>,
     /// The buckets of id keys met more than once: only a candidate in one may be superseded.
     shared: SharedBuckets,
     /// The lines (log, offset) of the versions settled as superseded.
     superseded: HashSet<(u32, u64)>,
     pub(super) stats: Stats,
+}
+
+/// The logs of a broad query as its passes read them.
+struct Logs<'f> {
+    views: Vec<QueryView>,
+    filter: &'f Filter,
+    terms: usize,
+    since: Option<i64>,
+    until: Option<i64>,
 }
 
 impl<'f> Broad<'f> {
@@ -57,35 +63,32 @@ impl<'f> Broad<'f> {
         filter: &'f Filter,
         postings: usize,
     ) -> Broad<'f> {
-        let mut broad = Broad {
+        let logs = Logs {
             views,
             filter,
             terms: q.terms.len(),
             since: filter.since.map(|s| s.timestamp_micros()),
             until: filter.until.map(|u| u.timestamp_micros()),
-            shared: FindShared::for_keys(0).found(),
-            superseded: HashSet::new(),
-            stats: Stats::default(),
         };
         let mut stats = Stats::default();
-        let counted = broad.on_threads(
+        let counted = logs.on_threads(
             || (Stats::default(), FindShared::for_keys(postings)),
             |(counted, finding), _, view| {
                 let (mut keys, mut held) = ([0u64; BATCH], 0);
-                broad.each_line_of(view, |_, r, tf| {
+                logs.each_line_of(view, |_, r, tf| {
                     (keys[held], held) = (r.key(), held + 1);
                     if held == BATCH {
                         keys.iter().for_each(|&key| finding.add(key));
                         held = 0;
                     }
-                    if broad.counts(r.status()) {
+                    if logs.counts(r.status()) {
                         counted.add(r.len(), tf, 1);
                     }
                 });
                 keys[..held].iter().for_each(|&key| finding.add(key));
             },
         );
-        let mut finding = None;
+        let mut finding: Option<FindShared> = None;
         for (counted, found) in counted {
             stats.merge(&counted);
             match &mut finding {
@@ -93,25 +96,25 @@ impl<'f> Broad<'f> {
                 Some(all) => all.merge(&found),
             }
         }
-        broad.shared = finding.map_or(broad.shared, FindShared::found);
+        let shared = finding.unwrap_or_else(|| FindShared::for_keys(0)).found();
         // The lines whose key shares its bucket with another line's (a few in a hundred), by
         // their keys alone first: only a key met twice is of a package's versions (or of one
         // id in two logs), and only those lines are read, to settle as every scan's do.
-        let sharing = broad.on_threads(Sharing::default, |sharing, file, view| {
-            let mut batch = Batch::new(broad.terms);
-            broad.each_line_of(view, |doc, r, tf| {
+        let sharing = logs.on_threads(Sharing::default, |sharing, file, view| {
+            let mut batch = Batch::new(logs.terms);
+            logs.each_line_of(view, |doc, r, tf| {
                 if batch.add(doc, r, tf) {
-                    batch.drain_shared(&broad.shared, file, sharing);
+                    batch.drain_shared(&shared, file, sharing);
                 }
             });
-            batch.drain_shared(&broad.shared, file, sharing);
+            batch.drain_shared(&shared, file, sharing);
         });
         let mut met: HashMap<u64, u32, KeyHashing> = HashMap::default();
         for &(_, _, key) in sharing.iter().flat_map(|s| &s.lines) {
             *met.entry(key).or_default() += 1;
         }
         let mut twice: Vec<(u32, u32, &[f32])> = (sharing.iter())
-            .flat_map(|s| s.lines.iter().zip(s.tf.chunks_exact(broad.terms.max(1))))
+            .flat_map(|s| s.lines.iter().zip(s.tf.chunks_exact(logs.terms.max(1))))
             .filter(|((_, _, key), _)| met.get(key).is_some_and(|&n| n > 1))
             .map(|(&(file, doc, _), tf)| (file, doc, tf))
             .collect();
@@ -119,49 +122,30 @@ impl<'f> Broad<'f> {
         twice.sort_unstable_by_key(|&(file, doc, _)| (file, doc));
         let mut part = Part::counting(filter.status);
         for (file, doc, tf) in twice {
-            if let Some(r) = broad.views[file as usize].record(doc) {
-                part.keep(broad.candidate(file, r), tf);
+            if let Some(r) = logs.views[file as usize].record(doc) {
+                part.keep(Candidate::of_record(file, r, filter), tf);
             }
         }
-        let mut parts = vec![part];
-        parts.iter().for_each(|p| stats.subtract(&p.stats));
-        settle_duplicates(&mut parts, broad.terms);
-        parts.iter().for_each(|p| stats.merge(&p.stats));
-        broad.superseded = (parts.iter().flat_map(|p| &p.candidates))
+        let mut parts = [part];
+        stats.subtract(&parts[0].stats);
+        settle_duplicates(&mut parts, logs.terms);
+        let [part] = parts;
+        stats.merge(&part.stats);
+        let superseded = (part.candidates.iter())
             .filter(|c| c.superseded)
             .map(|c| (c.file, c.offset))
             .collect();
-        broad.stats = stats;
-        broad
+        Broad {
+            logs,
+            shared,
+            superseded,
+            stats,
+        }
     }
 
     /// Documents in the indexed logs.
     pub(super) fn indexed_docs(&self) -> u64 {
-        self.views.iter().map(|v| v.doc_count() as u64).sum()
-    }
-
-    /// Whether a line of `status` counts (is of the status asked for).
-    fn counts(&self, status: Status) -> bool {
-        self.filter.status.is_none_or(|s| s == status)
-    }
-
-    /// Line `r` of log `file` as a candidate, not yet settled.
-    fn candidate(&self, file: u32, r: DocRecord<'_>) -> Candidate {
-        let status = r.status();
-        Candidate {
-            id: r.key(),
-            offset: r.offset(),
-            version: u64::from(r.version()),
-            hash_prefix: r.hash_prefix(),
-            created_micros: r.created_micros(),
-            len: r.len(),
-            file,
-            status,
-            ask_viewer: self.filter.may_hide(status),
-            significance: r.significance(),
-            superseded: false,
-            counted: self.counts(status),
-        }
+        self.logs.views.iter().map(|v| v.doc_count() as u64).sum()
     }
 
     /// The first `n` of the ranking after `after` ([`Front`]): each package's current version
@@ -175,11 +159,12 @@ impl<'f> Broad<'f> {
         finish: &(dyn Fn(f32, &Candidate) -> f64 + Sync),
         after: Option<(f64, Candidate)>,
     ) -> Vec<(f64, Candidate)> {
-        let fronts = self.on_threads(
+        let logs = &self.logs;
+        let fronts = logs.on_threads(
             || Front::new(n, finish, after),
             |front, file, view| {
-                self.each_line_of(view, |doc, rank, tf| {
-                    if !self.counts(rank.status()) {
+                logs.each_line_of(view, |doc, rank, tf| {
+                    if !logs.counts(rank.status()) {
                         return;
                     }
                     let b = base(tf, rank.len(), rank.significance());
@@ -192,7 +177,7 @@ impl<'f> Broad<'f> {
                     {
                         return;
                     }
-                    front.offer(b, self.candidate(file, r));
+                    front.offer(b, Candidate::of_record(file, r, logs.filter));
                 });
             },
         );
@@ -202,6 +187,13 @@ impl<'f> Broad<'f> {
         all.sort_by(best_first_of);
         all.truncate(n);
         all
+    }
+}
+
+impl Logs<'_> {
+    /// Whether a line of `status` counts (is of the status asked for).
+    fn counts(&self, status: Status) -> bool {
+        self.filter.status.is_none_or(|s| s == status)
     }
 
     /// Runs `work` on each log's view, on as many threads as the machine has cores (at most

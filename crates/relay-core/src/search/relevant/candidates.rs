@@ -6,6 +6,9 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
 use relay_store::cache::KeyHashing;
+use relay_store::cache::packages::DocRecord;
+
+use crate::search::filter::Filter;
 use relay_store::cache::terms::Places;
 use relay_store::packages::VersionKey;
 use relay_wire::Status;
@@ -42,6 +45,26 @@ pub(super) struct Candidate {
 }
 
 impl Candidate {
+    /// Line `r` of log `file`, from its index record, not yet settled: counted if `filter`
+    /// asks for its status.
+    pub(super) fn of_record(file: u32, r: DocRecord<'_>, filter: &Filter) -> Candidate {
+        let status = r.status();
+        Candidate {
+            id: r.key(),
+            offset: r.offset(),
+            version: u64::from(r.version()),
+            hash_prefix: r.hash_prefix(),
+            created_micros: r.created_micros(),
+            len: r.len(),
+            file,
+            status,
+            ask_viewer: filter.may_hide(status),
+            significance: r.significance(),
+            superseded: false,
+            counted: filter.status.is_none_or(|s| s == status),
+        }
+    }
+
     /// The store's version order as the candidate knows it (a tie is as unlikely as a
     /// SHA-256 prefix collision).
     pub(super) fn order(&self) -> VersionKey {
