@@ -18,7 +18,7 @@ use relay_store::cache::packages::{DocRank, QueryView};
 use relay_wire::Status;
 
 use super::candidates::{Candidate, FindShared, Part, SharedBuckets, Stats, settle_duplicates};
-use super::{Front, best_first_of};
+use super::{Front, best_first_of, scan_threads};
 use crate::search::Query;
 use crate::search::filter::Filter;
 
@@ -196,7 +196,7 @@ impl Logs<'_> {
         self.filter.status.is_none_or(|s| s == status)
     }
 
-    /// Runs `work` on each log's view, on as many threads as the machine has cores (at most
+    /// Runs `work` on each log's view, on as many threads as [`scan_threads`] allows (at most
     /// one a log), each with a state of its own from `start`, the logs taken in turn; returns
     /// the states. A thread's panic is the caller's.
     fn on_threads<T: Send>(
@@ -204,10 +204,7 @@ impl Logs<'_> {
         start: impl Fn() -> T + Sync,
         work: impl Fn(&mut T, u32, &QueryView) + Sync,
     ) -> Vec<T> {
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(self.views.len())
-            .max(1);
+        let threads = scan_threads().min(self.views.len()).max(1);
         let next = AtomicUsize::new(0);
         let run = || {
             let mut state = start();

@@ -236,7 +236,7 @@ impl FindShared {
         FindShared {
             shared: SharedBuckets {
                 bits,
-                words: vec![[0; 2]; 1 << (bits - 6)],
+                words: written_zeros(1 << (bits - 6)),
             },
         }
     }
@@ -260,6 +260,15 @@ impl FindShared {
     pub(super) fn found(self) -> SharedBuckets {
         self.shared
     }
+}
+
+/// `n` zeroed words, written rather than allocated zeroed: fresh zeroed pages map the
+/// shared zero page on their first read, and the write after it then costs a copy and a
+/// flush of every core's TLB (a tenth of a common word's search on two threads).
+fn written_zeros(n: usize) -> Vec<[u64; 2]> {
+    let mut words = Vec::with_capacity(n);
+    words.resize(n, [0; 2]);
+    words
 }
 
 /// The bounds of the bits of an id key that pick its bucket when duplicates are looked for:

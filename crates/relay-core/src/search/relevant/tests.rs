@@ -655,3 +655,12 @@ fn shared_buckets_found_apart_and_merged_are_those_found_at_once() {
         .count();
     assert!(lone < 600, "{lone}");
 }
+
+#[test]
+fn a_search_beside_another_in_the_process_scans_on_one_thread() {
+    assert_eq!(threads_for(2, 1), 2);
+    assert_eq!(threads_for(8, 1), 8);
+    assert_eq!(threads_for(2, 2), 1);
+    assert_eq!(threads_for(8, 5), 1);
+    assert_eq!(threads_for(0, 0), 1);
+}
