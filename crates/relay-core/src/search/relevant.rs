@@ -24,10 +24,13 @@ use relay_wire::{Status, time};
 
 mod broad;
 mod candidates;
+mod kept_ids;
 use broad::{BROAD_FROM, Broad};
 use candidates::{Candidate, Part, Stats, Totals, settle_duplicates};
 #[cfg(test)]
 use candidates::{MAP_ALL_BELOW, SharedBuckets};
+use kept_ids::Keeper;
+pub use kept_ids::keep_between_searches;
 
 /// One result.
 #[derive(Debug, Clone)]
@@ -533,6 +536,7 @@ fn scan<'f>(
     q: &Query,
     filter: &'f Filter,
     broad_from: usize,
+    keeper: Option<&Keeper>,
 ) -> Result<Scanned<'f>> {
     let postings = |view: &QueryView| view.postings.iter().map(Vec::len).sum::<usize>();
     let first = match (cache, files.first()) {
@@ -563,7 +567,11 @@ fn scan<'f>(
     }
     let total: usize = views.iter().map(postings).sum();
     if total >= broad_from && Broad::fits(&views) {
-        return Ok(Scanned::Broad(Broad::scan(views, q, filter, total)));
+        let kept = match (keeper, cache) {
+            (Some(keeper), Some(cache)) => keeper.current(cache.dir(), files, &views),
+            _ => None,
+        };
+        return Ok(Scanned::Broad(Broad::scan(views, q, filter, total, kept)));
     }
     let mut part = Part::counting(filter.status);
     for (file, (mut view, path)) in views.into_iter().zip(files).enumerate() {
@@ -584,10 +592,14 @@ pub(crate) fn keyword_list(
     filter: &Filter,
     limit: usize,
 ) -> Result<Vec<Ranked>> {
-    keyword_list_from(store, projects, query_text, filter, limit, BROAD_FROM)
+    let keeper = kept_ids::of_process();
+    keyword_list_from(
+        store, projects, query_text, filter, limit, BROAD_FROM, keeper,
+    )
 }
 
-/// [`keyword_list`], a query with `broad_from` postings or more being broad.
+/// [`keyword_list`], a query with `broad_from` postings or more being broad, with the buckets of
+/// ids `keeper` keeps ([`kept_ids`]), if any.
 fn keyword_list_from(
     store: &Store,
     projects: &[String],
@@ -595,6 +607,7 @@ fn keyword_list_from(
     filter: &Filter,
     limit: usize,
     broad_from: usize,
+    keeper: Option<&Keeper>,
 ) -> Result<Vec<Ranked>> {
     let q = parse(query_text);
     if q.terms.is_empty() || limit == 0 {
@@ -611,7 +624,7 @@ fn keyword_list_from(
     }
     let cache = store.search_indexes();
     let _searching = Searching::start();
-    let scanned = scan(&files, cache.as_ref(), &q, filter, broad_from)?;
+    let scanned = scan(&files, cache.as_ref(), &q, filter, broad_from, keeper)?;
     let totals = scanned.totals();
     // Each package's current version with its term weights; the status filter is judged on
     // it. A draft's visibility is not: the statistics count every current package, whoever may

@@ -22,6 +22,11 @@ impl Indexes {
         Indexes { dir }
     }
 
+    /// The cache folder the indexes are kept in.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The package index of `log`, brought up to date, holding the postings of `stems`.
     pub fn query(&self, log: &Path, stems: &[String]) -> std::io::Result<QueryView> {
         packages::query(&self.dir, log, stems)

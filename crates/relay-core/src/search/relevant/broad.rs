@@ -17,7 +17,10 @@ use std::sync::atomic::Ordering::Relaxed;
 use relay_store::cache::packages::{DocRank, QueryView};
 use relay_wire::Status;
 
+use std::sync::Arc;
+
 use super::candidates::{Candidate, FindShared, Part, SharedBuckets, Stats, settle_duplicates};
+use super::kept_ids::KeptIds;
 use super::{Front, best_first_of, scan_threads};
 use crate::search::Query;
 use crate::search::filter::Filter;
@@ -32,10 +35,26 @@ pub(super) const BROAD_FROM: usize = 1 << 17;
 pub(super) struct Broad<'f> {
     logs: Logs<'f>,
     /// The buckets of id keys met more than once: only a candidate in one may be superseded.
-    shared: SharedBuckets,
+    shared: Buckets,
     /// The lines (log, offset) of the versions settled as superseded.
     superseded: HashSet<(u32, u64)>,
     pub(super) stats: Stats,
+}
+
+/// The buckets of id keys that hold more than one key: found by this query's passes, or
+/// kept by the process between its searches.
+enum Buckets {
+    Own(SharedBuckets),
+    Kept(Arc<KeptIds>),
+}
+
+impl Buckets {
+    fn holds(&self, key: u64) -> bool {
+        match self {
+            Buckets::Own(b) => b.holds(key),
+            Buckets::Kept(k) => k.shared().holds(key),
+        }
+    }
 }
 
 /// The logs of a broad query as its passes read them.
@@ -56,12 +75,14 @@ impl<'f> Broad<'f> {
 
     /// Scans `views` (those of the search's logs, in order): the statistics of each package's
     /// current version of the status asked for, and which lines are superseded. `postings` is
-    /// how many postings the views hold.
+    /// how many postings the views hold; `kept`, the buckets of every key of these logs, when
+    /// the process keeps them (a pass fewer).
     pub(super) fn scan(
         views: Vec<QueryView>,
         q: &Query,
         filter: &'f Filter,
         postings: usize,
+        kept: Option<Arc<KeptIds>>,
     ) -> Broad<'f> {
         let logs = Logs {
             views,
@@ -70,45 +91,13 @@ impl<'f> Broad<'f> {
             since: filter.since.map(|s| s.timestamp_micros()),
             until: filter.until.map(|u| u.timestamp_micros()),
         };
-        let mut stats = Stats::default();
-        let counted = logs.on_threads(
-            || (Stats::default(), FindShared::for_keys(postings)),
-            |(counted, finding), _, view| {
-                let (mut keys, mut held) = ([0u64; BATCH], 0);
-                logs.each_line_of(view, |_, r, tf| {
-                    (keys[held], held) = (r.key(), held + 1);
-                    if held == BATCH {
-                        keys.iter().for_each(|&key| finding.add(key));
-                        held = 0;
-                    }
-                    if logs.counts(r.status()) {
-                        counted.add(r.len(), tf, 1);
-                    }
-                });
-                keys[..held].iter().for_each(|&key| finding.add(key));
-            },
-        );
-        let mut finding: Option<FindShared> = None;
-        for (counted, found) in counted {
-            stats.merge(&counted);
-            match &mut finding {
-                None => finding = Some(found),
-                Some(all) => all.merge(&found),
-            }
-        }
-        let shared = finding.unwrap_or_else(|| FindShared::for_keys(0)).found();
-        // The lines whose key shares its bucket with another line's (a few in a hundred), by
-        // their keys alone first: only a key met twice is of a package's versions (or of one
-        // id in two logs), and only those lines are read, to settle as every scan's do.
-        let sharing = logs.on_threads(Sharing::default, |sharing, file, view| {
-            let mut batch = Batch::new(logs.terms);
-            logs.each_line_of(view, |doc, r, tf| {
-                if batch.add(doc, r, tf) {
-                    batch.drain_shared(&shared, file, sharing);
-                }
-            });
-            batch.drain_shared(&shared, file, sharing);
-        });
+        let (mut stats, shared, sharing) = match kept {
+            Some(kept) => logs.count_and_share(kept),
+            None => logs.count_then_share(postings),
+        };
+        // Of the lines whose key shares its bucket with another line's (a few in a hundred),
+        // by their keys alone first: only a key met twice is of a package's versions (or of
+        // one id in two logs), and only those lines are read, to settle as every scan's do.
         let mut met: HashMap<u64, u32, KeyHashing> = HashMap::default();
         for &(_, _, key) in sharing.iter().flat_map(|s| &s.lines) {
             *met.entry(key).or_default() += 1;
@@ -191,6 +180,74 @@ impl<'f> Broad<'f> {
 }
 
 impl Logs<'_> {
+    /// The statistics, in a first pass that also marks the buckets of the id keys met; then,
+    /// in a second, the lines whose key's bucket holds another key.
+    fn count_then_share(&self, postings: usize) -> (Stats, Buckets, Vec<Sharing>) {
+        let counted = self.on_threads(
+            || (Stats::default(), FindShared::for_keys(postings)),
+            |(counted, finding), _, view| {
+                let (mut keys, mut held) = ([0u64; BATCH], 0);
+                self.each_line_of(view, |_, r, tf| {
+                    (keys[held], held) = (r.key(), held + 1);
+                    if held == BATCH {
+                        keys.iter().for_each(|&key| finding.add(key));
+                        held = 0;
+                    }
+                    if self.counts(r.status()) {
+                        counted.add(r.len(), tf, 1);
+                    }
+                });
+                keys[..held].iter().for_each(|&key| finding.add(key));
+            },
+        );
+        let (mut stats, mut finding) = (Stats::default(), None::<FindShared>);
+        for (counted, found) in counted {
+            stats.merge(&counted);
+            match &mut finding {
+                None => finding = Some(found),
+                Some(all) => all.merge(&found),
+            }
+        }
+        let shared = finding.unwrap_or_else(|| FindShared::for_keys(0)).found();
+        let sharing = self.on_threads(Sharing::default, |sharing, file, view| {
+            let mut batch = Batch::new(self.terms);
+            self.each_line_of(view, |doc, r, tf| {
+                if batch.add(doc, r, tf) {
+                    batch.drain_shared(&shared, file, sharing);
+                }
+            });
+            batch.drain_shared(&shared, file, sharing);
+        });
+        (stats, Buckets::Own(shared), sharing)
+    }
+
+    /// The statistics and the lines whose key's bucket holds another key, in one pass, from
+    /// the buckets of every key of the logs kept by the process ([`KeptIds`]).
+    fn count_and_share(&self, kept: Arc<KeptIds>) -> (Stats, Buckets, Vec<Sharing>) {
+        let found = self.on_threads(
+            || (Stats::default(), Sharing::default()),
+            |(counted, sharing), file, view| {
+                let mut batch = Batch::new(self.terms);
+                self.each_line_of(view, |doc, r, tf| {
+                    if self.counts(r.status()) {
+                        counted.add(r.len(), tf, 1);
+                    }
+                    if batch.add(doc, r, tf) {
+                        batch.drain_shared(kept.shared(), file, sharing);
+                    }
+                });
+                batch.drain_shared(kept.shared(), file, sharing);
+            },
+        );
+        let mut stats = Stats::default();
+        let mut all_sharing = Vec::with_capacity(found.len());
+        for (counted, sharing) in found {
+            stats.merge(&counted);
+            all_sharing.push(sharing);
+        }
+        (stats, Buckets::Kept(kept), all_sharing)
+    }
+
     /// Whether a line of `status` counts (is of the status asked for).
     fn counts(&self, status: Status) -> bool {
         self.filter.status.is_none_or(|s| s == status)

@@ -189,6 +189,7 @@ pub(super) const MAP_ALL_BELOW: usize = 1 << 14;
 /// these are looked up in a map. The buckets are 16 times as many as the keys (rounded up to
 /// a power of two, between 2^14 and 2^24), so few keys share one, and a mid word's tens of
 /// thousands do not pay for a million's bitmaps (4 MiB zeroed and faulted in).
+#[derive(Clone)]
 pub(super) struct SharedBuckets {
     bits: u32,
     /// Per 64 buckets, those met once or more and those met twice or more: side by side, so
@@ -220,6 +221,7 @@ impl SharedBuckets {
 }
 
 /// [`SharedBuckets`] being found, a key at a time.
+#[derive(Clone)]
 pub(super) struct FindShared {
     shared: SharedBuckets,
 }
@@ -227,18 +229,23 @@ pub(super) struct FindShared {
 impl FindShared {
     /// For at most `count` keys (the buckets are sized to it).
     pub(super) fn for_keys(count: usize) -> FindShared {
-        let bits = (count
-            .max(1)
-            .saturating_mul(16)
-            .next_power_of_two()
-            .trailing_zeros())
-        .clamp(MIN_BUCKET_BITS, MAX_BUCKET_BITS);
+        let bits = FindShared::for_keys_bits(count);
         FindShared {
             shared: SharedBuckets {
                 bits,
                 words: written_zeros(1 << (bits - 6)),
             },
         }
+    }
+
+    /// The bits of a key that pick its bucket, for `count` keys.
+    fn for_keys_bits(count: usize) -> u32 {
+        (count
+            .max(1)
+            .saturating_mul(16)
+            .next_power_of_two()
+            .trailing_zeros())
+        .clamp(MIN_BUCKET_BITS, MAX_BUCKET_BITS)
     }
 
     pub(super) fn add(&mut self, key: u64) {
@@ -259,6 +266,16 @@ impl FindShared {
 
     pub(super) fn found(self) -> SharedBuckets {
         self.shared
+    }
+
+    /// The buckets found so far.
+    pub(super) fn so_far(&self) -> &SharedBuckets {
+        &self.shared
+    }
+
+    /// Whether these buckets were sized for fewer keys than `count`.
+    pub(super) fn sized_below(&self, count: usize) -> bool {
+        FindShared::for_keys_bits(count) > self.shared.bits
     }
 }
 

@@ -467,16 +467,12 @@ fn the_statistics_count_each_package_s_current_version_of_the_status_asked_for()
     );
 }
 
-#[test]
-fn a_broad_query_ranks_as_a_scan_that_keeps_every_candidate() {
-    // Three months of packages drawn from a few words, with other people's drafts, packages
-    // awaiting review, significances, and versions: approvals now (in this month's log) of
-    // packages deposited in earlier months, and one package deposited in two months. Every
-    // query, under every filter, ranks alike whether it is scanned broad (from the indexes,
-    // nothing kept per candidate) or narrow (every candidate kept), page after page.
+/// Three months of packages drawn from a few words, with other people's drafts, packages
+/// awaiting review, significances, and versions: approvals now (in this month's log) of
+/// packages deposited in earlier months, and one package deposited in two months.
+fn store_of_versions() -> (tempfile::TempDir, Store) {
     use crate::ops::packages::deposit::deposit;
     use crate::ops::packages::deposit::test_support::{approve, context, store_with};
-    use crate::search::filter::Viewer;
     let (_dir, store) = store_with(&["demo"]);
     let words = [
         "memory", "leak", "pool", "timeout", "billing", "cache", "retry",
@@ -533,9 +529,14 @@ fn a_broad_query_ranks_as_a_scan_that_keeps_every_candidate() {
     tail.push('\n');
     std::fs::write(&last, tail).unwrap();
 
-    let projects = ["demo".to_string()];
+    (_dir, store)
+}
+
+/// The filters the broad and narrow scans are compared under.
+fn filters_to_compare() -> Vec<Filter> {
+    use crate::search::filter::Viewer;
     let at = |s: &str| Some(time::parse(s).unwrap());
-    let filters = [
+    vec![
         Filter::default(),
         Filter {
             status: Some(Status::Complete),
@@ -551,9 +552,19 @@ fn a_broad_query_ranks_as_a_scan_that_keeps_every_candidate() {
             until: at("2026-03-01T00:00:00Z"),
             ..Default::default()
         },
-    ];
+    ]
+}
+
+#[test]
+fn a_broad_query_ranks_as_a_scan_that_keeps_every_candidate() {
+    // Every query, under every filter, ranks alike whether it is scanned broad (from the
+    // indexes, nothing kept per candidate) or narrow (every candidate kept), page after page.
+    let (_dir, store) = store_of_versions();
+    let projects = ["demo".to_string()];
+    let filters = filters_to_compare();
     let ranked = |query: &str, filter: &Filter, limit: usize, broad_from: usize| {
-        let found = keyword_list_from(&store, &projects, query, filter, limit, broad_from).unwrap();
+        let found =
+            keyword_list_from(&store, &projects, query, filter, limit, broad_from, None).unwrap();
         (found.iter())
             .map(|r| (r.stored.package.id().to_string(), r.stored.version, r.score))
             .collect::<Vec<_>>()
@@ -577,7 +588,7 @@ fn a_broad_query_ranks_as_a_scan_that_keeps_every_candidate() {
             let cache = store.search_indexes();
             assert!(
                 matches!(
-                    scan(&files, cache.as_ref(), &q, &prepared, 0).unwrap(),
+                    scan(&files, cache.as_ref(), &q, &prepared, 0, None).unwrap(),
                     Scanned::Broad(_)
                 ),
                 "{query}: broad"
@@ -595,6 +606,68 @@ fn a_broad_query_ranks_as_a_scan_that_keeps_every_candidate() {
             }
         }
     }
+}
+
+#[test]
+fn buckets_kept_between_searches_rank_as_a_scan_that_keeps_every_candidate() {
+    // A process that keeps the buckets of ids between its searches ranks as a narrow scan
+    // does: at its first search, after its logs grew (by lines of packages met before), and
+    // after one was replaced (a checkout), when the buckets start afresh.
+    let (_dir, store) = store_of_versions();
+    let projects = ["demo".to_string()];
+    let filters = filters_to_compare();
+    let keeper = Keeper::new();
+    let ranked = |query: &str, filter: &Filter, keeper: Option<&Keeper>, broad_from: usize| {
+        let found =
+            keyword_list_from(&store, &projects, query, filter, 40, broad_from, keeper).unwrap();
+        (found.iter())
+            .map(|r| (r.stored.package.id().to_string(), r.stored.version, r.score))
+            .collect::<Vec<_>>()
+    };
+    let all_alike = |when: &str| {
+        for query in ["leak", "memory leak", "retr*"] {
+            for filter in &filters {
+                assert_eq!(
+                    ranked(query, filter, Some(&keeper), 0),
+                    ranked(query, filter, None, usize::MAX),
+                    "{when}: {query} {filter:?}"
+                );
+            }
+        }
+    };
+    let added = || keeper.keys_added();
+    ranked("leak", &Filter::default(), None, 0);
+    all_alike("first");
+    let docs = added().unwrap();
+    all_alike("again");
+    assert_eq!(added(), Some(docs), "nothing new, nothing added");
+
+    // Packages of the first month's log appended to the last month's, in place (as a merge
+    // of two clones may leave them).
+    let logs = store.package_logs("demo").unwrap();
+    let copies: String = (std::fs::read_to_string(&logs[0]).unwrap().lines())
+        .skip(1)
+        .take(5)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut last = std::fs::OpenOptions::new()
+        .append(true)
+        .open(logs.last().unwrap())
+        .unwrap();
+    std::io::Write::write_all(&mut last, copies.as_bytes()).unwrap();
+    all_alike("grown");
+    let grown = added().unwrap();
+    assert!(grown > docs && grown <= docs + 5, "{docs} then {grown}");
+
+    // The first month's log replaced by one without its first line, as a checkout may:
+    // every document after it is renumbered.
+    let first = store.package_logs("demo").unwrap()[0].clone();
+    let text = std::fs::read_to_string(&first).unwrap();
+    let rest = &text[text.find('\n').unwrap() + 1..];
+    std::fs::remove_file(&first).unwrap();
+    std::fs::write(&first, rest).unwrap();
+    all_alike("replaced");
+    assert!(added().unwrap() < grown, "started afresh");
 }
 
 #[test]

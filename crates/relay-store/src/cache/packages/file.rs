@@ -504,6 +504,7 @@ pub(super) fn read_partial(
             damaged: header.damaged > 0,
             postings,
             places,
+            origin: None,
         },
         header.coverage.covered,
     )))

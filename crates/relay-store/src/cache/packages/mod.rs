@@ -357,6 +357,25 @@ pub struct QueryView {
     pub postings: Vec<Vec<(u32, f32)>>,
     /// Per query stem, its places in each document of its postings ([`terms::Places`]).
     pub places: Vec<Vec<terms::Places>>,
+    /// The log as it stood when the view was read; `None` for a view not read from a log's
+    /// index ([`scan`]).
+    origin: Option<ViewOrigin>,
+}
+
+/// A log as a view of it was read: what lets a process that keeps something derived from a
+/// month's documents between reads (the ids of `relay serve`'s searches) tell whether the
+/// log only grew since, so that its documents then are the first of its documents now.
+#[derive(Debug, Clone)]
+pub struct ViewOrigin(LogState);
+
+impl ViewOrigin {
+    /// Whether `log`, which this view was read from, begins with what `earlier` (a view of it
+    /// read before) was read from: the log only grew in between. Reads only the bytes
+    /// appended since; a log replaced (a checkout, a rebase) or cut does not.
+    pub fn extends(&self, earlier: &ViewOrigin, log: &Path) -> bool {
+        let (now, then) = (&self.0, &earlier.0);
+        now.base == then.base && now.has_prefix(log, then.len, then.sum).unwrap_or(false)
+    }
 }
 
 impl QueryView {
@@ -364,6 +383,11 @@ impl QueryView {
     /// memory (as it does when the index was built, or rebuilt, for this read).
     pub fn is_mapped(&self) -> bool {
         self.doc_bytes.is_mapped()
+    }
+
+    /// The log as it stood when this view was read ([`ViewOrigin`]).
+    pub fn origin(&self) -> Option<&ViewOrigin> {
+        self.origin.as_ref()
     }
 
     pub fn doc_count(&self) -> usize {
@@ -497,10 +521,13 @@ pub fn query(cache_dir: &Path, log: &Path, stems: &[String]) -> std::io::Result<
             tail.add_from(log, covered, None)?;
             view.extend(&tail, stems);
         }
+        view.origin = Some(ViewOrigin(state));
         return Ok(view);
     }
     let index = load_or_build(cache_dir, log)?;
-    Ok(QueryView::from_index(&index, stems))
+    let mut view = QueryView::from_index(&index, stems);
+    view.origin = Some(ViewOrigin(state));
+    Ok(view)
 }
 
 /// The documents of `log`, indexed in memory and not saved: for a store that keeps no
