@@ -126,9 +126,10 @@ impl Server {
         // A month's index that falls behind steady deposits is rebuilt on a thread of its
         // own, not by the read that finds it so (with its client waiting).
         relay_store::cache::packages::rebuild_behind_reads(&store.layout().cache_dir());
-        // Searches keep the buckets of the store's ids between them: a broad one then reads
-        // its lines once less.
+        // Searches keep the buckets of the store's ids between them (a broad one then reads
+        // its lines once less), and the indexes' rank tables mapped.
         relay_core::search::relevant::keep_between_searches();
+        relay_store::cache::packages::keep_rank_tables_mapped();
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .thread_name("relay-serve")

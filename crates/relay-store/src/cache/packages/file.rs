@@ -498,7 +498,8 @@ pub(super) fn read_partial(
     Ok(Some((
         QueryView {
             doc_bytes: Region::mapped(map.clone(), file.clone(), tables.docs),
-            ranks: Region::mapped(map.clone(), file.clone(), tables.ranks),
+            ranks: super::kept_ranks::rank_table(path, &file, tables.ranks.clone())
+                .unwrap_or_else(|| Region::mapped(map.clone(), file.clone(), tables.ranks)),
             ids: Region::mapped(map, file, tables.ids),
             types: header.types,
             damaged: header.damaged > 0,

@@ -8,11 +8,13 @@
 mod behind;
 mod by_id;
 mod file;
+mod kept_ranks;
 mod record;
 mod region;
 
 pub use behind::{rebuild_behind_reads, wait_for_rebuilds};
 pub use by_id::{find_id, find_id_indexed};
+pub use kept_ranks::keep_rank_tables_mapped;
 pub use record::{DocRank, DocRecord};
 
 use std::collections::HashMap;

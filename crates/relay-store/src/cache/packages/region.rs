@@ -40,6 +40,14 @@ impl Region {
         }
     }
 
+    /// The bytes `range` of `map`, which maps part of a file: nothing is read ahead of it.
+    pub(super) fn mapped_alone(map: Arc<memmap2::Mmap>, range: Range<usize>) -> Region {
+        Region {
+            mapped: Some((map, range)),
+            ..Region::default()
+        }
+    }
+
     /// Reads the byte ranges `wanted` of the mapped part (ascending; ranges past it are left
     /// out) from the file into memory, so that [`Region::get`] answers them without touching
     /// the map. Replaces what an earlier call read; a read that fails leaves them to the map.
