@@ -20,7 +20,6 @@ use relay_wire::Status;
 use std::sync::Arc;
 
 use super::candidates::{Candidate, FindShared, Part, SharedBuckets, Stats, settle_duplicates};
-use super::kept_ids::KeptIds;
 use super::{Front, best_first_of, scan_threads};
 use crate::search::Query;
 use crate::search::filter::Filter;
@@ -45,14 +44,14 @@ pub(super) struct Broad<'f> {
 /// kept by the process between its searches.
 enum Buckets {
     Own(SharedBuckets),
-    Kept(Arc<KeptIds>),
+    Kept(Arc<SharedBuckets>),
 }
 
 impl Buckets {
     fn holds(&self, key: u64) -> bool {
         match self {
             Buckets::Own(b) => b.holds(key),
-            Buckets::Kept(k) => k.shared().holds(key),
+            Buckets::Kept(k) => k.holds(key),
         }
     }
 }
@@ -75,14 +74,14 @@ impl<'f> Broad<'f> {
 
     /// Scans `views` (those of the search's logs, in order): the statistics of each package's
     /// current version of the status asked for, and which lines are superseded. `postings` is
-    /// how many postings the views hold; `kept`, the buckets of every key of these logs, when
-    /// the process keeps them (a pass fewer).
+    /// how many postings the views hold; `kept`, the buckets of the keys met more than once in
+    /// these logs, when the process keeps them ([`super::kept_ids`]: a pass fewer).
     pub(super) fn scan(
         views: Vec<QueryView>,
         q: &Query,
         filter: &'f Filter,
         postings: usize,
-        kept: Option<Arc<KeptIds>>,
+        kept: Option<Arc<SharedBuckets>>,
     ) -> Broad<'f> {
         let logs = Logs {
             views,
@@ -222,8 +221,9 @@ impl Logs<'_> {
     }
 
     /// The statistics and the lines whose key's bucket holds another key, in one pass, from
-    /// the buckets of every key of the logs kept by the process ([`KeptIds`]).
-    fn count_and_share(&self, kept: Arc<KeptIds>) -> (Stats, Buckets, Vec<Sharing>) {
+    /// the buckets of the keys met more than once in the logs, kept by the process
+    /// ([`super::kept_ids`]).
+    fn count_and_share(&self, kept: Arc<SharedBuckets>) -> (Stats, Buckets, Vec<Sharing>) {
         let found = self.on_threads(
             || (Stats::default(), Sharing::default()),
             |(counted, sharing), file, view| {
@@ -233,10 +233,10 @@ impl Logs<'_> {
                         counted.add(r.len(), tf, 1);
                     }
                     if batch.add(doc, r, tf) {
-                        batch.drain_shared(kept.shared(), file, sharing);
+                        batch.drain_shared(&kept, file, sharing);
                     }
                 });
-                batch.drain_shared(kept.shared(), file, sharing);
+                batch.drain_shared(&kept, file, sharing);
             },
         );
         let mut stats = Stats::default();

@@ -189,7 +189,6 @@ pub(super) const MAP_ALL_BELOW: usize = 1 << 14;
 /// these are looked up in a map. The buckets are 16 times as many as the keys (rounded up to
 /// a power of two, between 2^14 and 2^24), so few keys share one, and a mid word's tens of
 /// thousands do not pay for a million's bitmaps (4 MiB zeroed and faulted in).
-#[derive(Clone)]
 pub(super) struct SharedBuckets {
     bits: u32,
     /// Per 64 buckets, those met once or more and those met twice or more: side by side, so
@@ -221,7 +220,6 @@ impl SharedBuckets {
 }
 
 /// [`SharedBuckets`] being found, a key at a time.
-#[derive(Clone)]
 pub(super) struct FindShared {
     shared: SharedBuckets,
 }
@@ -266,16 +264,6 @@ impl FindShared {
 
     pub(super) fn found(self) -> SharedBuckets {
         self.shared
-    }
-
-    /// The buckets found so far.
-    pub(super) fn so_far(&self) -> &SharedBuckets {
-        &self.shared
-    }
-
-    /// Whether these buckets were sized for fewer keys than `count`.
-    pub(super) fn sized_below(&self, count: usize) -> bool {
-        FindShared::for_keys_bits(count) > self.shared.bits
     }
 }
 
