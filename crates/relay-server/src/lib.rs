@@ -123,6 +123,7 @@ impl Server {
         // door's secrets policy and key; a key that cannot sign fails now, not on a write.
         let store = resolved.open_store()?;
         store.signer()?;
+        limit_malloc_arenas();
         // A month's index that falls behind steady deposits is rebuilt on a thread of its
         // own, not by the read that finds it so (with its client waiting).
         relay_store::cache::packages::rebuild_behind_reads(&store.layout().cache_dir());
@@ -221,6 +222,23 @@ impl Server {
         state.reads.stop();
         relay_store::cache::packages::wait_for_rebuilds();
         Ok(())
+    }
+}
+
+/// Caps the C allocator's arenas at two per core. glibc gives each thread that meets
+/// contention an arena of its own, up to eight per core, and a freed block stays in its arena:
+/// a server's read and write threads, each allocating a search's megabytes in turn, held over
+/// 500 MB under 16 writers and 4 readers at a million packages. With four arenas on two cores
+/// it held 240 MB, and search p99 was no worse (90 ms against 97). Elsewhere, a no-op.
+fn limit_malloc_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let arenas = i32::try_from(2 * cores).unwrap_or(i32::MAX);
+        // SAFETY: mallopt sets a parameter of the allocator; M_ARENA_MAX takes a count.
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, arenas);
+        }
     }
 }
 
