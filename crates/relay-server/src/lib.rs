@@ -228,8 +228,8 @@ impl Server {
 /// Caps the C allocator's arenas at two per core. glibc gives each thread that meets
 /// contention an arena of its own, up to eight per core, and a freed block stays in its arena:
 /// a server's read and write threads, each allocating a search's megabytes in turn, held over
-/// 500 MB under 16 writers and 4 readers at a million packages. With four arenas on two cores
-/// it held 240 MB, and search p99 was no worse (90 ms against 97). Elsewhere, a no-op.
+/// 566 MB under 16 writers and 4 readers at a million packages. With four arenas on two cores
+/// it held 255 MB, and search p99 was no worse (91 ms against 97). Elsewhere, a no-op.
 fn limit_malloc_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {

@@ -34,26 +34,11 @@ pub(super) const BROAD_FROM: usize = 1 << 17;
 pub(super) struct Broad<'f> {
     logs: Logs<'f>,
     /// The buckets of id keys met more than once: only a candidate in one may be superseded.
-    shared: Buckets,
+    /// Found by this query's passes, or kept by the process between its searches.
+    shared: Arc<SharedBuckets>,
     /// The lines (log, offset) of the versions settled as superseded.
     superseded: HashSet<(u32, u64)>,
     pub(super) stats: Stats,
-}
-
-/// The buckets of id keys that hold more than one key: found by this query's passes, or
-/// kept by the process between its searches.
-enum Buckets {
-    Own(SharedBuckets),
-    Kept(Arc<SharedBuckets>),
-}
-
-impl Buckets {
-    fn holds(&self, key: u64) -> bool {
-        match self {
-            Buckets::Own(b) => b.holds(key),
-            Buckets::Kept(k) => k.holds(key),
-        }
-    }
 }
 
 /// The logs of a broad query as its passes read them.
@@ -181,7 +166,7 @@ impl<'f> Broad<'f> {
 impl Logs<'_> {
     /// The statistics, in a first pass that also marks the buckets of the id keys met; then,
     /// in a second, the lines whose key's bucket holds another key.
-    fn count_then_share(&self, postings: usize) -> (Stats, Buckets, Vec<Sharing>) {
+    fn count_then_share(&self, postings: usize) -> (Stats, Arc<SharedBuckets>, Vec<Sharing>) {
         let counted = self.on_threads(
             || (Stats::default(), FindShared::for_keys(postings)),
             |(counted, finding), _, view| {
@@ -217,13 +202,16 @@ impl Logs<'_> {
             });
             batch.drain_shared(&shared, file, sharing);
         });
-        (stats, Buckets::Own(shared), sharing)
+        (stats, Arc::new(shared), sharing)
     }
 
     /// The statistics and the lines whose key's bucket holds another key, in one pass, from
     /// the buckets of the keys met more than once in the logs, kept by the process
     /// ([`super::kept_ids`]).
-    fn count_and_share(&self, kept: Arc<SharedBuckets>) -> (Stats, Buckets, Vec<Sharing>) {
+    fn count_and_share(
+        &self,
+        kept: Arc<SharedBuckets>,
+    ) -> (Stats, Arc<SharedBuckets>, Vec<Sharing>) {
         let found = self.on_threads(
             || (Stats::default(), Sharing::default()),
             |(counted, sharing), file, view| {
@@ -245,7 +233,7 @@ impl Logs<'_> {
             stats.merge(&counted);
             all_sharing.push(sharing);
         }
-        (stats, Buckets::Kept(kept), all_sharing)
+        (stats, kept, all_sharing)
     }
 
     /// Whether a line of `status` counts (is of the status asked for).

@@ -227,23 +227,18 @@ pub(super) struct FindShared {
 impl FindShared {
     /// For at most `count` keys (the buckets are sized to it).
     pub(super) fn for_keys(count: usize) -> FindShared {
-        let bits = FindShared::for_keys_bits(count);
+        let bits = (count
+            .max(1)
+            .saturating_mul(16)
+            .next_power_of_two()
+            .trailing_zeros())
+        .clamp(MIN_BUCKET_BITS, MAX_BUCKET_BITS);
         FindShared {
             shared: SharedBuckets {
                 bits,
                 words: written_zeros(1 << (bits - 6)),
             },
         }
-    }
-
-    /// The bits of a key that pick its bucket, for `count` keys.
-    fn for_keys_bits(count: usize) -> u32 {
-        (count
-            .max(1)
-            .saturating_mul(16)
-            .next_power_of_two()
-            .trailing_zeros())
-        .clamp(MIN_BUCKET_BITS, MAX_BUCKET_BITS)
     }
 
     pub(super) fn add(&mut self, key: u64) {

@@ -359,8 +359,8 @@ pub struct QueryView {
     pub postings: Vec<Vec<(u32, f32)>>,
     /// Per query stem, its places in each document of its postings ([`terms::Places`]).
     pub places: Vec<Vec<terms::Places>>,
-    /// The log as it stood when the view was read; `None` for a view not read from a log's
-    /// index ([`scan`]).
+    /// The log as it stood when the view was read, every document of the view within it;
+    /// `None` for a view not read from a log's index ([`scan`]), or read from a later state.
     origin: Option<ViewOrigin>,
 }
 
@@ -518,9 +518,10 @@ pub fn query(cache_dir: &Path, log: &Path, stems: &[String]) -> std::io::Result<
     if let Ok(Some((mut view, covered))) = read_partial(&path, log, &state, stems)
         && behind::tail_usable(cache_dir, log, state.len - covered)
     {
+        // The tail as far as the log was observed, so that the view is of that state.
         if covered < state.len {
             let mut tail = MonthIndex::default();
-            tail.add_from(log, covered, None)?;
+            tail.add_from(log, covered, Some(state.len))?;
             view.extend(&tail, stems);
         }
         view.origin = Some(ViewOrigin(state));
@@ -528,7 +529,9 @@ pub fn query(cache_dir: &Path, log: &Path, stems: &[String]) -> std::io::Result<
     }
     let index = load_or_build(cache_dir, log)?;
     let mut view = QueryView::from_index(&index, stems);
-    view.origin = Some(ViewOrigin(state));
+    // An index built from a later state (the log grew since it was observed here) holds lines
+    // that state does not vouch for: the view then has no origin.
+    view.origin = (index.header_covered <= state.len).then_some(ViewOrigin(state));
     Ok(view)
 }
 
@@ -642,6 +645,34 @@ mod tests {
         // A damaged index file is rebuilt, never trusted.
         std::fs::write(index_path(&cache, &log), b"{\"format\":1}\ngarbage").unwrap();
         assert_eq!(load_or_build(&cache, &log).unwrap().docs.len(), 1);
+    }
+
+    #[test]
+    fn a_view_s_origin_is_extended_by_a_log_that_grew_and_not_by_one_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = month_log(dir.path());
+        let cache = dir.path().join("cache");
+        let stems = ["pool".to_string()];
+        std::fs::write(&log, line("a", "Leaking pool") + &line("b", "Cache pool")).unwrap();
+        load_or_build(&cache, &log).unwrap();
+        let first = query(&cache, &log, &stems).unwrap();
+        let origin = |v: &QueryView| v.origin().unwrap().clone();
+        assert_eq!(first.doc_count(), 2);
+        // Grown in place: the first view's documents are the first of this one's.
+        let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        f.write_all(line("c", "Pool settings").as_bytes()).unwrap();
+        let grown = query(&cache, &log, &stems).unwrap();
+        assert_eq!(grown.doc_count(), 3);
+        assert!(origin(&grown).extends(&origin(&first), &log));
+        // Replaced by one as long whose first line differs (a checkout): not extended.
+        let replaced =
+            line("z", "Leaking pool") + &line("b", "Cache pool") + &line("c", "Pool settings");
+        let new = dir.path().join("new.ndjson");
+        std::fs::write(&new, replaced).unwrap();
+        std::fs::rename(&new, &log).unwrap();
+        let after = query(&cache, &log, &stems).unwrap();
+        assert!(!origin(&after).extends(&origin(&grown), &log));
+        assert!(!origin(&after).extends(&origin(&first), &log));
     }
 
     #[test]
