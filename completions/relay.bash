@@ -292,6 +292,12 @@ _relay() {
             relay__subcmd__help__subcmd__hook,install)
                 cmd="relay__subcmd__help__subcmd__hook__subcmd__install"
                 ;;
+            relay__subcmd__help__subcmd__hook,merge-driver)
+                cmd="relay__subcmd__help__subcmd__hook__subcmd__merge__subcmd__driver"
+                ;;
+            relay__subcmd__help__subcmd__hook,reconcile)
+                cmd="relay__subcmd__help__subcmd__hook__subcmd__reconcile"
+                ;;
             relay__subcmd__help__subcmd__hook,run)
                 cmd="relay__subcmd__help__subcmd__hook__subcmd__run"
                 ;;
@@ -379,6 +385,12 @@ _relay() {
             relay__subcmd__hook,install)
                 cmd="relay__subcmd__hook__subcmd__install"
                 ;;
+            relay__subcmd__hook,merge-driver)
+                cmd="relay__subcmd__hook__subcmd__merge__subcmd__driver"
+                ;;
+            relay__subcmd__hook,reconcile)
+                cmd="relay__subcmd__hook__subcmd__reconcile"
+                ;;
             relay__subcmd__hook,run)
                 cmd="relay__subcmd__hook__subcmd__run"
                 ;;
@@ -393,6 +405,12 @@ _relay() {
                 ;;
             relay__subcmd__hook__subcmd__help,install)
                 cmd="relay__subcmd__hook__subcmd__help__subcmd__install"
+                ;;
+            relay__subcmd__hook__subcmd__help,merge-driver)
+                cmd="relay__subcmd__hook__subcmd__help__subcmd__merge__subcmd__driver"
+                ;;
+            relay__subcmd__hook__subcmd__help,reconcile)
+                cmd="relay__subcmd__hook__subcmd__help__subcmd__reconcile"
                 ;;
             relay__subcmd__hook__subcmd__help,run)
                 cmd="relay__subcmd__hook__subcmd__help__subcmd__run"
@@ -1587,7 +1605,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help__subcmd__hook)
-            opts="install uninstall flush run"
+            opts="install uninstall flush reconcile merge-driver run"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1615,6 +1633,34 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help__subcmd__hook__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__hook__subcmd__merge__subcmd__driver)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__hook__subcmd__reconcile)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2343,7 +2389,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__hook)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version install uninstall flush run help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version install uninstall flush reconcile merge-driver run help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2403,7 +2449,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__hook__subcmd__help)
-            opts="install uninstall flush run help"
+            opts="install uninstall flush reconcile merge-driver run help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2458,6 +2504,34 @@ _relay() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        relay__subcmd__hook__subcmd__help__subcmd__merge__subcmd__driver)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__hook__subcmd__help__subcmd__reconcile)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         relay__subcmd__hook__subcmd__help__subcmd__run)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -2488,6 +2562,66 @@ _relay() {
             ;;
         relay__subcmd__hook__subcmd__install)
             opts="-q -h -V --git --claude --codex --gemini --cursor --opencode --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__hook__subcmd__merge__subcmd__driver)
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__hook__subcmd__reconcile)
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

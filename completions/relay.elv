@@ -1192,6 +1192,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand install 'Install hooks (installing twice changes nothing)'
             cand uninstall 'Remove relay''s hooks and restore what was there before'
             cand flush 'Move what relay''s hooks queued into the store''s logs (the pre-commit hook runs it)'
+            cand reconcile 'Put back into the queue what a git move took from the store (post-merge and post-rewrite run it)'
+            cand merge-driver 'Merge two versions of a store log (git runs it: `merge.relay.driver`)'
             cand run 'Handle one agent event (what the installed agent hooks run)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -1256,6 +1258,38 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'relay;hook;reconcile'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;hook;merge-driver'= {
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'relay;hook;run'= {
             cand --agent 'The agent that sends it'
             cand --max-chars 'SessionStart''s briefing budget in characters [default: 9000 for claude and gemini, 8000 for codex, cursor and opencode]'
@@ -1278,6 +1312,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand install 'Install hooks (installing twice changes nothing)'
             cand uninstall 'Remove relay''s hooks and restore what was there before'
             cand flush 'Move what relay''s hooks queued into the store''s logs (the pre-commit hook runs it)'
+            cand reconcile 'Put back into the queue what a git move took from the store (post-merge and post-rewrite run it)'
+            cand merge-driver 'Merge two versions of a store log (git runs it: `merge.relay.driver`)'
             cand run 'Handle one agent event (what the installed agent hooks run)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -1286,6 +1322,10 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;hook;help;uninstall'= {
         }
         &'relay;hook;help;flush'= {
+        }
+        &'relay;hook;help;reconcile'= {
+        }
+        &'relay;hook;help;merge-driver'= {
         }
         &'relay;hook;help;run'= {
         }
@@ -1721,6 +1761,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand install 'Install hooks (installing twice changes nothing)'
             cand uninstall 'Remove relay''s hooks and restore what was there before'
             cand flush 'Move what relay''s hooks queued into the store''s logs (the pre-commit hook runs it)'
+            cand reconcile 'Put back into the queue what a git move took from the store (post-merge and post-rewrite run it)'
+            cand merge-driver 'Merge two versions of a store log (git runs it: `merge.relay.driver`)'
             cand run 'Handle one agent event (what the installed agent hooks run)'
         }
         &'relay;help;hook;install'= {
@@ -1728,6 +1770,10 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;help;hook;uninstall'= {
         }
         &'relay;help;hook;flush'= {
+        }
+        &'relay;help;hook;reconcile'= {
+        }
+        &'relay;help;hook;merge-driver'= {
         }
         &'relay;help;hook;run'= {
         }

@@ -986,24 +986,26 @@ complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from help" -f -a "generate" -d 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from help" -f -a "list" -d 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -s V -l version -d 'Print version'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -f -a "install" -d 'Install hooks (installing twice changes nothing)'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -f -a "uninstall" -d 'Remove relay\'s hooks and restore what was there before'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -f -a "flush" -d 'Move what relay\'s hooks queued into the store\'s logs (the pre-commit hook runs it)'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -f -a "run" -d 'Handle one agent event (what the installed agent hooks run)'
-complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush run help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -f -a "install" -d 'Install hooks (installing twice changes nothing)'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -f -a "uninstall" -d 'Remove relay\'s hooks and restore what was there before'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -f -a "flush" -d 'Move what relay\'s hooks queued into the store\'s logs (the pre-commit hook runs it)'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -f -a "reconcile" -d 'Put back into the queue what a git move took from the store (post-merge and post-rewrite run it)'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -f -a "merge-driver" -d 'Merge two versions of a store log (git runs it: `merge.relay.driver`)'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -f -a "run" -d 'Handle one agent event (what the installed agent hooks run)'
+complete -c relay -n "__fish_relay_using_subcommand hook; and not __fish_seen_subcommand_from install uninstall flush reconcile merge-driver run help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from install" -l color -d 'When to color human output' -r -f -a "auto\t''
@@ -1056,6 +1058,32 @@ complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from flush" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from flush" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from flush" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from reconcile" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from reconcile" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from reconcile" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from reconcile" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from reconcile" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from reconcile" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from reconcile" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from reconcile" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from reconcile" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from reconcile" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from reconcile" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from merge-driver" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from merge-driver" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from merge-driver" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from merge-driver" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from merge-driver" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from merge-driver" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from merge-driver" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from merge-driver" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from merge-driver" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from merge-driver" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from merge-driver" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from run" -l agent -d 'The agent that sends it' -r -f -a "claude\t'Claude Code'
 codex\t'Codex'
 gemini\t'Gemini CLI'
@@ -1078,6 +1106,8 @@ complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "install" -d 'Install hooks (installing twice changes nothing)'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "uninstall" -d 'Remove relay\'s hooks and restore what was there before'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "flush" -d 'Move what relay\'s hooks queued into the store\'s logs (the pre-commit hook runs it)'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "reconcile" -d 'Put back into the queue what a git move took from the store (post-merge and post-rewrite run it)'
+complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "merge-driver" -d 'Merge two versions of a store log (git runs it: `merge.relay.driver`)'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "run" -d 'Handle one agent event (what the installed agent hooks run)'
 complete -c relay -n "__fish_relay_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c relay -n "__fish_relay_using_subcommand scan" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -1366,6 +1396,8 @@ complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "install" -d 'Install hooks (installing twice changes nothing)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "uninstall" -d 'Remove relay\'s hooks and restore what was there before'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "flush" -d 'Move what relay\'s hooks queued into the store\'s logs (the pre-commit hook runs it)'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "reconcile" -d 'Put back into the queue what a git move took from the store (post-merge and post-rewrite run it)'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "merge-driver" -d 'Merge two versions of a store log (git runs it: `merge.relay.driver`)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "run" -d 'Handle one agent event (what the installed agent hooks run)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "create" -d 'Make a token and print it (once: only its hash is kept)'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "list" -d 'Every token, revoked ones too (no secrets: ids, actors, scopes, times)'

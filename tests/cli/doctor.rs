@@ -169,7 +169,7 @@ fn a_corrupted_store_line_fails_the_store_check() {
     assert!(
         human
             .stdout
-            .contains("\n     fix: relay verify (lists them all)"),
+            .contains("\n     fix: relay verify --fix cannot repair this line: git log -p -- "),
         "{}",
         human.stdout
     );
@@ -238,7 +238,7 @@ fn a_git_hook_that_runs_but_writes_nothing_is_named() {
     let detail = fails_on(&env, "git hook post-commit", "relay hook install --git");
     assert_eq!(
         detail,
-        "ran on a probe commit in a scratch clone but queued nothing"
+        "ran on a probe commit in a scratch clone but queued no record of it"
     );
 }
 
@@ -256,10 +256,100 @@ fn a_missing_merge_driver_is_named_with_its_fix() {
         "git merge driver",
         "add the line `*.ndjson merge=union` to ",
     );
-    assert_eq!(
-        detail,
-        "git would merge .relay/projects.ndjson with its text merge instead of the union driver: clones that both wrote conflict"
+    assert!(
+        detail.ends_with(".relay/.gitattributes does not name the union driver for the logs: clones without relay's driver would merge them with git's text merge, and conflict"),
+        "{detail}"
     );
+}
+
+#[test]
+fn an_override_of_the_store_logs_merge_is_named_with_the_path_it_hits() {
+    let Some(env) = healthy() else { return };
+    // An override for the project folders only: projects.ndjson still merges by line.
+    let attributes = env.path(".git/info/attributes");
+    let mut text = read(&attributes);
+    text.push_str(".relay/projects/** merge=binary\n");
+    std::fs::write(&attributes, text).unwrap();
+    let detail = fails_on(
+        &env,
+        "git merge driver",
+        "git check-attr -a -- .relay/projects/",
+    );
+    assert!(
+        detail.starts_with("git would merge .relay/projects/")
+            && detail.contains("with `merge=binary` instead of a union of lines"),
+        "{detail}"
+    );
+    // relay's driver named, but not defined in this clone's config: git's text merge.
+    std::fs::write(&attributes, ".relay/**/*.ndjson merge=relay\n").unwrap();
+    git(&env, &["config", "--remove-section", "merge.relay"]);
+    let detail = fails_on(&env, "git merge driver", "relay hook install --git");
+    assert!(
+        detail.contains("relay's driver, which this clone's git config does not define"),
+        "{detail}"
+    );
+    env.ok(&["hook", "install", "--git"]);
+    let (code, report) = doctor(&env, &[]);
+    assert_eq!(code, 0, "{report:#}");
+    let f = finding(&report, "git merge driver");
+    assert!(
+        f["detail"]
+            .as_str()
+            .unwrap()
+            .contains("with relay's driver, each line once"),
+        "{f}"
+    );
+}
+
+#[test]
+fn doctor_is_clean_after_a_day_of_commits_and_an_agent_session() {
+    let Some(env) = healthy() else { return };
+    let event = |name: &str, extra: (&str, &str)| {
+        let mut v =
+            serde_json::json!({"session_id": "s-56", "cwd": env.dir, "hook_event_name": name});
+        v[extra.0] = Value::from(extra.1);
+        let run = env.run_stdin(
+            &["hook", "run", name, "--agent", "claude"],
+            v.to_string().as_bytes(),
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    };
+    event("SessionStart", ("source", "startup"));
+    for n in 1..=3 {
+        std::fs::write(env.path(&format!("work-{n}.txt")), format!("{n}\n")).unwrap();
+        git(&env, &["add", "-A", "--", "."]);
+        git(&env, &["commit", "-q", "-m", &format!("work {n}")]);
+    }
+    event("SessionEnd", ("reason", "prompt_input_exit"));
+    // The last commit's record (and the session's) wait in the queue, as after any commit.
+    assert!(env.path(".relay/local/pending").exists());
+    let (code, report) = doctor(&env, &[]);
+    assert_eq!(code, 0, "{report:#}");
+    for c in report["checks"].as_array().unwrap() {
+        assert!(c["status"] == "ok" || c["status"] == "skip", "{c}");
+    }
+}
+
+#[test]
+fn conflict_markers_and_a_garbage_line_are_named_with_the_fix_that_works() {
+    let Some(env) = healthy() else { return };
+    env.deposit("Kept", &[]);
+    let log = env.package_lines_file();
+    let clean = read(&log);
+    std::fs::write(
+        &log,
+        format!("<<<<<<< HEAD\n{clean}=======\n>>>>>>> other\n"),
+    )
+    .unwrap();
+    fails_on(&env, "store", "relay resolve");
+    // A line no repair can make whole, in the middle of the log.
+    std::fs::write(&log, format!("{{\"cut\": \n{clean}")).unwrap();
+    let detail = fails_on(
+        &env,
+        "store",
+        "git log -p -- .relay/projects/demo/packages/",
+    );
+    assert!(detail.contains("corrupt_line"), "{detail}");
 }
 
 #[test]

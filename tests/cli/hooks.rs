@@ -68,7 +68,7 @@ fn post_commit_deposits_each_commit_once_and_never_blocks_git() {
         env.ok(&["hook", "install", "--git"])
             .matches("already installed")
             .count(),
-        4,
+        5,
         "idempotent"
     );
 

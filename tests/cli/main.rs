@@ -29,6 +29,7 @@ mod git;
 mod git_day;
 mod git_workflow;
 mod help;
+mod hook_journal;
 mod hooks;
 mod hostile_input;
 mod ids;

@@ -5,6 +5,7 @@
 pub mod cache;
 pub mod config;
 pub mod fact_chain;
+mod journal;
 pub mod layout;
 mod local;
 mod lock;
@@ -25,6 +26,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use config::Config;
+pub use journal::{JournalPlace, Journaled, Requeued};
 pub use layout::Layout;
 pub use local::CurrentSession;
 pub use lock::LockGuard;
@@ -48,6 +50,8 @@ pub struct Store {
     signing: signing::Signing,
     /// Queued mode: hooks' appends go to the clone's queue (see `queue`).
     queued: bool,
+    /// Where the clone's journal of queued lines is, found on first use (see `journal`).
+    journal: std::sync::OnceLock<Option<JournalPlace>>,
 }
 
 /// Creates `root` and each file that is missing; whether anything was created.
@@ -110,6 +114,7 @@ impl Store {
             diagnostics: Diagnostics::default(),
             signing: signing::Signing::default(),
             queued: false,
+            journal: std::sync::OnceLock::new(),
         })
     }
 
@@ -225,7 +230,12 @@ impl Store {
     /// A torn last line it seals is reported, as a reader would have. In queued mode a
     /// package log's or a signatures file's lines go to its mirror in the queue instead.
     pub fn append(&self, path: &Path, bytes: &[u8]) -> Result<()> {
-        let path = &*self.append_target(path);
+        let target = self.append_target(path);
+        if *target != *path {
+            // A queued line is journaled first, where no git move reaches (see `journal`).
+            self.journal_append(path, bytes)?;
+        }
+        let path = &*target;
         let before = std::fs::metadata(path);
         // Readers in this process meanwhile read only the lines added, while this append
         // syncs; the announcement ends when it is dropped (after the record, or on failure).

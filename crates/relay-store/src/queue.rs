@@ -12,8 +12,14 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use super::{Store, WarningKind, layout};
+use super::{Store, WarningKind, layout, log};
+use crate::log::lines;
 use relay_wire::error::{Error, Result};
+
+/// The folder under `local/` where a flush writes the new copy of a log before it renames it
+/// into place: never beside the tracked log, where an interrupted write would leave a stray
+/// file for `git add` to pick up.
+const FLUSH_DIR: &str = "flush";
 
 /// What a queued file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -138,10 +144,14 @@ impl Store {
     }
 
     /// Moves the lines of one queued file into the tracked file it stands for, under the lock
-    /// its writers take: its whole lines are appended with [`Store::append`] (so every
-    /// bookkeeping of an append happens), then the queued file is removed. A crash in between
-    /// leaves the lines in both, where exact duplicates count once; a last line cut off by a
-    /// crash never reported success and is dropped (and reported). Returns the lines moved.
+    /// its writers take, and removes the queued file. Only lines the tracked file does not
+    /// hold yet are written, each once, so no flush (a repeated one, one after a git move
+    /// brought the same lines back) leaves a duplicate. The tracked file is replaced whole, by
+    /// a rename of a synced copy written under `local/`: an interrupt (Ctrl-C during a
+    /// commit, a crash) leaves it as it was or with every new line, never with a torn one,
+    /// and the queued file, removed only after, is moved again by the next flush. A last
+    /// queued line cut off by a crash never reported success and is dropped (and reported).
+    /// Returns the lines written.
     pub fn flush_queued(&self, q: &Queued) -> Result<u64> {
         if self.queued {
             return Err(Error::Integrity(
@@ -149,21 +159,18 @@ impl Store {
                     .into(),
             ));
         }
-        let _lock = match &q.project_dir {
-            Some(dir) => self.lock(&format!("project-{dir}"))?,
-            None => self.lock("projects")?,
+        let lock_name = match &q.project_dir {
+            Some(dir) => format!("project-{dir}"),
+            None => "projects".to_string(),
         };
+        let _lock = self.lock(&lock_name)?;
         let bytes = match std::fs::read(&q.queued) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
             Err(e) => return Err(Error::io(format!("cannot read {}", q.queued.display()), e)),
         };
-        let whole = bytes
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(&bytes[..0], |end| &bytes[..=end]);
-        if whole.len() < bytes.len() {
-            let line = whole.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+        if !lines::torn_tail(&bytes).is_empty() {
+            let line = lines::whole_lines(&bytes).count() as u64 + 1;
             self.diagnostics.warn(
                 &q.queued,
                 line,
@@ -171,8 +178,42 @@ impl Store {
                 "the last queued line is incomplete (a write was cut off); it was not moved",
             );
         }
-        if !whole.is_empty() {
-            self.append(&q.tracked, whole)?;
+        // What an interrupted flush of these files left under `local/` goes first.
+        let scratch = self.layout.local_dir().join(FLUSH_DIR).join(&lock_name);
+        let _ = std::fs::remove_dir_all(&scratch);
+        let tracked = match std::fs::read(&q.tracked) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(Error::io(format!("cannot read {}", q.tracked.display()), e)),
+        };
+        let held = lines::line_set(&tracked);
+        let mut new = lines::missing_from(&held, &bytes);
+        // A line a crash cut off in the queue and sealed there is not a record.
+        if new
+            .windows(log::TORN_MARK.len())
+            .any(|w| w == log::TORN_MARK)
+        {
+            let mut kept = Vec::with_capacity(new.len());
+            for line in lines::whole_lines(&new).filter(|l| !l.ends_with(log::TORN_MARK)) {
+                kept.extend_from_slice(line);
+                kept.push(b'\n');
+            }
+            new = kept;
+        }
+        let moved = lines::whole_lines(&new).count() as u64;
+        if moved > 0 {
+            let torn = lines::torn_tail(&tracked);
+            log::write_atomic_in(&q.tracked, &scratch, |w| {
+                w.write_all(&tracked)?;
+                if !torn.is_empty() {
+                    // As an append does: the torn record never reported success; sealed, it
+                    // cannot join the next line.
+                    w.write_all(log::TORN_MARK)?;
+                    w.write_all(b"\n")?;
+                }
+                w.write_all(&new)
+            })?;
+            let _ = std::fs::remove_dir(&scratch);
         }
         match std::fs::remove_file(&q.queued) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -190,7 +231,7 @@ impl Store {
                 break;
             }
         }
-        Ok(whole.iter().filter(|&&b| b == b'\n').count() as u64)
+        Ok(moved)
     }
 
     /// How many package versions wait in the queue (its package logs' lines).
@@ -339,7 +380,7 @@ mod tests {
     }
 
     #[test]
-    fn a_torn_queued_line_is_not_moved_and_a_crash_before_removal_only_duplicates() {
+    fn a_torn_queued_line_is_not_moved_and_a_crash_before_removal_adds_nothing_twice() {
         let (_dir, store) = store();
         let layout = store.layout().clone();
         let month = layout.package_log("demo", "2026-05");
@@ -355,16 +396,63 @@ mod tests {
             (warnings[0].kind, warnings[0].line),
             (WarningKind::TornLine, 2)
         );
-        // The lines moved, the queued file left behind (a crash): the next flush appends them
-        // again, exact duplicates that count once.
+        // The lines moved, the queued file left behind (a crash): the next flush writes only
+        // what the log lacks, each line once.
         std::fs::create_dir_all(queued.parent().unwrap()).unwrap();
-        std::fs::write(&queued, "{\"a\":1}\n").unwrap();
+        std::fs::write(&queued, "{\"a\":1}\n{\"c\":1}\n{\"c\":1}\n").unwrap();
+        assert_eq!(
+            store
+                .flush_queued(&store.queued_files().unwrap()[0])
+                .unwrap(),
+            1
+        );
+        assert_eq!(
+            std::fs::read_to_string(&month).unwrap(),
+            "{\"a\":1}\n{\"c\":1}\n"
+        );
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_flush_replaces_the_log_whole_and_leaves_no_file_beside_it() {
+        let (_dir, store) = store();
+        let layout = store.layout().clone();
+        let month = layout.package_log("demo", "2026-05");
+        std::fs::create_dir_all(month.parent().unwrap()).unwrap();
+        // A log a crash left torn, and what an interrupted flush left under `local/`.
+        std::fs::write(&month, "{\"a\":1}\n{\"b\"").unwrap();
+        let stray = layout.local_dir().join(FLUSH_DIR).join("project-demo");
+        std::fs::create_dir_all(&stray).unwrap();
+        std::fs::write(stray.join(".2026-05.ndjson.tmp-1-2"), "{\"a\"").unwrap();
+        let queued = layout.queued_path(&month).unwrap();
+        std::fs::create_dir_all(queued.parent().unwrap()).unwrap();
+        std::fs::write(&queued, "{\"q\":1}\n").unwrap();
+        let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+        let before = inode(&month);
         store
             .flush_queued(&store.queued_files().unwrap()[0])
             .unwrap();
+        let text = std::fs::read_to_string(&month).unwrap();
         assert_eq!(
-            std::fs::read_to_string(&month).unwrap(),
-            "{\"a\":1}\n{\"a\":1}\n"
+            text,
+            format!(
+                "{{\"a\":1}}\n{{\"b\"{}\n{{\"q\":1}}\n",
+                String::from_utf8_lossy(log::TORN_MARK)
+            )
+        );
+        assert_ne!(
+            inode(&month),
+            before,
+            "replaced by a rename, not appended to"
+        );
+        let beside: Vec<_> = std::fs::read_dir(month.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(beside, [std::ffi::OsString::from("2026-05.ndjson")]);
+        assert!(
+            !stray.exists(),
+            "the interrupted flush's leftovers are gone"
         );
     }
 }

@@ -6,6 +6,7 @@ use std::io::Write;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
+use super::hook_git::{self, MergeDriverArgs, ReconcileArgs};
 use super::hook_run::{self, RunArgs};
 use crate::cli::{CliError, CmdResult, Ctx};
 use relay_core::ops::agents::hooks::{self, AgentFile};
@@ -32,9 +33,16 @@ use relay_core::resolve::environment::PATH;
 /// `git commit -- PATHS`, or when nothing else is staged: the queue then waits for a later
 /// commit); then `relay scan --staged` blocks a commit that stages credentials in the store.
 ///
-/// post-merge, and post-rewrite after a rebase (not an amend): `relay verify --quiet`, a
-/// read-only check. Nothing tracked is rewritten, so a merged and a rebased clone hold the
-/// same lines and answer alike.
+/// post-merge and post-rewrite: `relay hook reconcile` puts back into the queue what the move
+/// took from the store (every queued record is also kept in the clone's journal under
+/// .git/relay/, which no git move, `git worktree remove` or `git clean -fdx` reaches, until
+/// the branch's upstream holds it); then, after a merge or a rebase (not an amend), `relay
+/// verify --quiet`, a read-only check.
+///
+/// --git also points this clone's git at relay's merge driver for the store's logs (git's
+/// info/attributes and `merge.relay.driver`): a merge keeps each line of both sides once, so
+/// a merged and a rebased clone hold the same lines and answer alike. Clones without it merge
+/// with git's union driver, which the committed .relay/.gitattributes names.
 ///
 /// Existing hooks are kept and still run; hooks an earlier relay installed are updated.
 ///
@@ -73,6 +81,7 @@ use relay_core::resolve::environment::PATH;
   relay hook install --codex --gemini --cursor --opencode
   relay hook uninstall --git --claude --codex --gemini --cursor --opencode
   relay hook flush
+  relay hook reconcile
   echo '{\"session_id\":\"s1\",\"source\":\"startup\"}' | relay hook run SessionStart --agent claude")]
 pub struct HookArgs {
     #[command(subcommand)]
@@ -97,6 +106,26 @@ pub enum HookAction {
     /// --json prints {"packages", "lines", "files", "staged", "deferred"}: what moved, where,
     /// whether it was staged, and why nothing moved.
     Flush(FlushArgs),
+    /// Put back into the queue what a git move took from the store (post-merge and
+    /// post-rewrite run it)
+    ///
+    /// Every record relay's hooks queue is also written to the clone's journal, under git's
+    /// own folder (`.git/relay/journal/`), where no git move, `git worktree remove` or `git
+    /// clean -fdx` reaches. A flattened merge, a reset, a revert or an abandoned branch can
+    /// take a flushed record out of the store; this puts each such record back into the queue
+    /// (the same line, which reads count once), so the next commit carries it again. Records
+    /// that a commit in the branch's upstream holds are shared, and leave the journal. Every
+    /// relay command does the first part when it opens the store; this also does the second.
+    /// --json prints {"requeued", "forgotten", "journaled"}.
+    Reconcile(ReconcileArgs),
+    /// Merge two versions of a store log (git runs it: `merge.relay.driver`)
+    ///
+    /// `relay hook install --git` points this clone's git at it for the store's logs: it
+    /// writes into OURS every line of OURS, then every line of THEIRS that OURS lacks, each
+    /// line once; nothing either side holds is dropped (a log only grows). Clones that merged and
+    /// clones that rebased the same commits then hold the same lines. Clones without it merge
+    /// with git's union driver, which the committed .relay/.gitattributes names.
+    MergeDriver(MergeDriverArgs),
     /// Handle one agent event (what the installed agent hooks run)
     ///
     /// Reads the event's JSON on stdin. Always exits 0 and writes nothing on stderr: problems
@@ -182,6 +211,8 @@ pub fn run(ctx: &mut Ctx, args: HookArgs) -> CmdResult {
         HookAction::Uninstall(w) => (w, false),
         HookAction::Run(run) => return hook_run::run(ctx, run),
         HookAction::Flush(flush) => return run_flush(ctx, flush),
+        HookAction::Reconcile(args) => return hook_git::run_reconcile(ctx, args),
+        HookAction::MergeDriver(args) => return hook_git::run_merge_driver(ctx, args),
     };
     let files = which.agent_files();
     if !which.git && files.is_empty() {
@@ -199,6 +230,16 @@ pub fn run(ctx: &mut Ctx, args: HookArgs) -> CmdResult {
         } else {
             hooks::uninstall_git(&dir)?
         });
+        if install {
+            // The store's folder as git names it (`.relay` until a store exists).
+            let store_rel = (ctx.store().ok())
+                .and_then(|s| s.journal_place().map(|p| p.store_rel.clone()))
+                .unwrap_or_else(|| relay_store::layout::STORE_DIR.to_string());
+            let driver = relay_core::ops::git::driver::install(&ctx.cwd, &store_rel, &relay)?;
+            changes.extend(driver);
+        } else {
+            changes.extend(relay_core::ops::git::driver::uninstall(&ctx.cwd)?);
+        }
     }
     let top = relay_core::ops::agents::session::work_root(&ctx.cwd);
     for file in files {

@@ -107,6 +107,7 @@ fn work(
         return Ok(Outcome::default()); // no store here: relay has nothing to do
     };
     let mut store = Store::open(store_root)?;
+    let _ = store.reconcile_journal();
     let env = relay_core::resolve::Environment::process();
     let key = relay_core::ops::trust::signatures::key_path(&store, None, false, cwd, env);
     store.set_signing_key(key);

@@ -8,6 +8,7 @@ pub mod doctor;
 pub mod export;
 pub mod facts;
 pub mod hook;
+pub mod hook_git;
 pub mod hook_run;
 pub mod import;
 pub mod init;

@@ -32,7 +32,7 @@ pub fn store_files() -> Vec<(String, String)> {
         ),
         (
             store(".gitattributes"),
-            "*.ndjson merge=union, allowed_signers merge=union.".to_string(),
+            "*.ndjson merge=union, allowed_signers merge=union: the merge of clones without relay's own driver, which relay hook install --git configures in git's info/attributes (merge=relay) to keep each line once.".to_string(),
         ),
         (
             store(PROJECTS_FILE),
@@ -235,7 +235,19 @@ pub fn page() -> String {
         vec![
             code(&format!("{}/", shown(&l.pending_dir()))),
             text(
-                "The queue of writes made by relay's hooks, the store's paths mirrored with each project folder named DIR.pending, until relay hook flush moves them into the tracked logs.",
+                "The queue of writes made by relay's hooks, the store's paths mirrored with each project folder named DIR.pending, until relay hook flush moves them into the tracked logs. Each queued line is also kept in the clone's journal, .git/relay/journal/STORE/ (git's common folder, outside the work tree), until the branch's upstream holds it; what a git move takes from the store goes back into the queue from there.",
+            ),
+        ],
+        vec![
+            local("journal-checked"),
+            text(
+                "The state of the journal, the logs and the queue when the journal was last checked against them (a read that finds them unchanged reads none of them).",
+            ),
+        ],
+        vec![
+            local("flush/"),
+            text(
+                "A flush's copy of a log before it is renamed into place (left only by a flush that was interrupted; the next one removes it).",
             ),
         ],
         vec![

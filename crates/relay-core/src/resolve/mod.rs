@@ -127,6 +127,9 @@ impl Resolved {
     pub fn open_store(&self) -> Result<Store> {
         let root = Store::locate(&self.cwd, self.store_dir())?;
         let mut store = Store::open(root)?;
+        // Records a git move took from the store go back into the clone's queue before
+        // anything reads it (see `relay-store`'s `journal`); a failure here fails no read.
+        let _ = store.reconcile_journal();
         if let Some(policy) = self.secrets {
             store.set_secret_policy(policy);
         }

@@ -4,6 +4,7 @@
 //! `crate::log::X`.
 
 mod diagnostics;
+pub mod lines;
 mod read;
 mod reader;
 mod write;
@@ -15,4 +16,6 @@ pub use read::{
     read_trees_between, read_whole, split_at_lines,
 };
 pub use reader::{LineSink, Lines, LogError, LogReader, with_line_at};
-pub use write::{TORN_MARK, adopt, append, create_new, to_line, write_atomic, write_atomic_with};
+pub use write::{
+    TORN_MARK, adopt, append, create_new, to_line, write_atomic, write_atomic_in, write_atomic_with,
+};

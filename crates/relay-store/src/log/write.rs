@@ -132,12 +132,26 @@ pub fn write_atomic_with(
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+    write_atomic_in(path, dir, write)
+}
+
+/// [`write_atomic_with`] with the temporary file in `tmp_dir` (on the same file system): for a
+/// file git tracks, whose folder must never hold a stray temporary file that an interrupted
+/// write left for `git add` to pick up.
+pub fn write_atomic_in(
+    path: &Path,
+    tmp_dir: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    for d in [dir, tmp_dir] {
+        std::fs::create_dir_all(d)
+            .map_err(|e| Error::io(format!("cannot create {}", d.display()), e))?;
+    }
     // A temporary name of this call's own, created new: two threads of one process (a server
     // rebuilding one month's index on two requests) sharing one name wrote one file through
     // two handles, and one could write on into the file the other had renamed into place.
-    let tmp = dir.join(format!(
+    let tmp = tmp_dir.join(format!(
         ".{}.tmp-{}-{}",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
         std::process::id(),

@@ -6,7 +6,9 @@
 //!
 //! The git hooks never stand in git's way: what they write goes to the clone's queue under
 //! `.relay/local/pending/`, which git never sees, and enters the store with the next commit
-//! (pre-commit runs `relay hook flush --stage`); post-merge and post-rewrite only check.
+//! (pre-commit runs `relay hook flush --stage`); post-merge and post-rewrite put back into
+//! the queue what the move took from the store (`relay hook reconcile`) and check. Every
+//! queued record is also journaled under git's common dir, where no git move reaches.
 
 use std::path::{Path, PathBuf};
 
@@ -50,6 +52,13 @@ pub fn git_hooks(relay: &str) -> Vec<(&'static str, Vec<Step>)> {
             format!("{relay} verify --quiet"),
         )
     };
+    let reconcile = || {
+        step(
+            "Puts back into the queue the hook records this git move took from the store (the \
+             clone's journal keeps them), and forgets those the upstream now holds.",
+            format!("{relay} hook reconcile --quiet"),
+        )
+    };
     vec![
         (
             "post-commit",
@@ -59,15 +68,18 @@ pub fn git_hooks(relay: &str) -> Vec<(&'static str, Vec<Step>)> {
                 format!("{relay} deposit --auto --queue --quiet >/dev/null"),
             )],
         ),
-        ("post-merge", vec![check()]),
+        ("post-merge", vec![reconcile(), check()]),
         (
             "post-rewrite",
-            vec![Step {
-                why: "After a rebase (not an amend, which merges nothing), checks the store, \
-                      read-only: it rewrites nothing git tracks.",
-                only_if: Some("[ \"$1\" = rebase ]"),
-                ..check()
-            }],
+            vec![
+                reconcile(),
+                Step {
+                    why: "After a rebase (not an amend, which merges nothing), checks the store, \
+                          read-only: it rewrites nothing git tracks.",
+                    only_if: Some("[ \"$1\" = rebase ]"),
+                    ..check()
+                },
+            ],
         ),
         (
             "pre-commit",
@@ -242,6 +254,17 @@ mod tests {
             "{merge}"
         );
         assert!(!merge.contains("--fix"), "{merge}");
+        for hook in ["post-merge", "post-rewrite"] {
+            let text = read(hook);
+            let (reconcile, verify) = (
+                text.find("\nrelay hook reconcile --quiet </dev/null || true\n"),
+                text.find("relay verify --quiet"),
+            );
+            assert!(
+                reconcile.is_some() && reconcile < verify,
+                "the queue is set right before the check: {text}"
+            );
+        }
         assert!(
             merge.contains("exec \"$0.relay-backup\""),
             "the chain is kept: {merge}"

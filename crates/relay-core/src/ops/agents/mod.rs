@@ -5,6 +5,7 @@ pub mod agent_files;
 pub mod auto;
 pub mod files;
 pub mod hooks;
+pub mod journal;
 pub mod opencode;
 pub mod probe;
 pub mod queue;

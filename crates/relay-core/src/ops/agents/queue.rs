@@ -48,6 +48,9 @@ pub struct Flushed {
 /// behind), nothing is moved at all, so the work tree stays as git left it, and the queue
 /// waits for the next commit. A local store is never staged (git does not see it).
 pub fn flush(store: &Store, cwd: &Path, stage: bool) -> Result<Flushed> {
+    // First what a git move took from the store goes back into the queue, and what the
+    // upstream holds leaves the journal (a failure there keeps no queued record waiting).
+    let _ = crate::ops::agents::journal::reconcile(store, cwd);
     let queued = store.queued_files()?;
     let mut done = Flushed::default();
     if queued.is_empty() {
@@ -81,8 +84,16 @@ pub fn flush(store: &Store, cwd: &Path, stage: bool) -> Result<Flushed> {
             rel.to_string_lossy().replace('\\', "/")
         })
         .collect();
-    if stage && !touched.is_empty() {
-        crate::ops::git::add(cwd, &touched).map_err(|e| {
+    // Staged: what moved now, and every file that holds journaled records, so that lines an
+    // interrupted flush had moved (but not staged) enter this commit too.
+    let mut staged = touched.clone();
+    for f in store.journaled_files()? {
+        if f.tracked.is_file() && !staged.contains(&f.tracked) {
+            staged.push(f.tracked);
+        }
+    }
+    if stage && !staged.is_empty() {
+        crate::ops::git::add(cwd, &staged).map_err(|e| {
             relay_wire::Error::Integrity(format!(
                 "moved {} queued line(s) into the store, but could not stage them ({e}); \
                  git add {} to commit them",

@@ -2,8 +2,8 @@
 //! each one really run in the scratch clone: two probe commits (post-commit must queue a
 //! record, pre-commit must flush the queue into the next commit), post-merge and post-rewrite
 //! run with git's arguments must exit 0 with no word from the shell. With none of relay's
-//! hooks installed, one warning instead. And the union merge driver that
-//! `.relay/.gitattributes` names for the logs.
+//! hooks installed, one warning instead. And how git merges every store log: relay's driver
+//! (`relay hook install --git`) or the union driver that `.relay/.gitattributes` names.
 
 use std::path::Path;
 
@@ -129,17 +129,20 @@ struct Probe {
 
 impl Probe {
     fn run(scratch: &Scratch) -> Probe {
-        let before = scratch.queued();
         let first = commit(scratch, 1);
-        let queued = scratch.queued();
+        // The probe commit's own record: the store copy's queue may hold others, which the
+        // probe commit's pre-commit flushes, so a count of the queue says nothing.
+        let head = (scratch.git(&["rev-parse", "HEAD"]).output().ok())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .filter(|h| !h.is_empty());
+        let recorded = head.is_some_and(|h| scratch.queued_text().contains(&h));
         let post_commit = match &first {
             Err(e) => Err(e.clone()),
-            Ok(_) if queued > before => Ok(format!(
-                "a probe commit in a scratch clone queued {} record(s)",
-                queued - before
-            )),
+            Ok(_) if recorded => {
+                Ok("a probe commit in a scratch clone queued its record".to_string())
+            }
             Ok(ran) => Err(format!(
-                "ran on a probe commit in a scratch clone but queued nothing{}",
+                "ran on a probe commit in a scratch clone but queued no record of it{}",
                 said(ran)
             )),
         };
@@ -233,8 +236,10 @@ fn quiet_run(scratch: &Scratch, hook: &str, args: &[&str]) -> Result<String, Str
     }
 }
 
-/// Whether git merges the store's logs with the union driver, as `.relay/.gitattributes`
-/// says (`relay init` writes it when it is missing).
+/// How git will merge each of the store's logs, as `git check-attr` answers for every log
+/// the store holds and for each kind a new one may be: with relay's driver (configured in this
+/// clone) or git's union driver, as `.relay/.gitattributes` says. An override anywhere (a
+/// `.gitattributes` above, git's `info/attributes`) is named with the file it hits.
 fn merge_driver(top: &Path, store: &Path) -> Finding {
     const CHECK: &str = "git merge driver";
     const LINE: &str = "*.ndjson merge=union";
@@ -249,31 +254,107 @@ fn merge_driver(top: &Path, store: &Path) -> Finding {
             "relay init (it writes the missing .relay/.gitattributes)",
         );
     }
-    let log = store.join("projects.ndjson");
-    let log = log
-        .strip_prefix(top)
-        .unwrap_or(&log)
-        .to_string_lossy()
-        .into_owned();
-    let attr = git(top, &["check-attr", "merge", "--", &log]);
-    match attr.as_deref().and_then(|a| a.rsplit(": ").next()) {
-        Some("union") => Finding::ok(
-            CHECK,
-            format!("git merges the logs with its union driver ({LINE})"),
-        ),
-        other => Finding::fail(
+    let text = std::fs::read_to_string(&attributes).unwrap_or_default();
+    if !text.lines().any(|l| l.trim() == LINE) {
+        return Finding::fail(
             CHECK,
             format!(
-                "git would merge {log} with {} instead of the union driver: clones that both \
-                 wrote conflict",
-                match other {
-                    Some("unspecified") | None => "its text merge".to_string(),
-                    Some(d) => format!("`{d}`"),
-                }
+                "{} does not name the union driver for the logs: clones without relay's \
+                 driver would merge them with git's text merge, and conflict",
+                attributes.display()
             ),
             format!("add the line `{LINE}` to {}", attributes.display()),
+        );
+    }
+    let paths = store_logs(top, store);
+    let mut args = vec!["check-attr", "merge", "--"];
+    args.extend(paths.iter().map(String::as_str));
+    let answer = git(top, &args).unwrap_or_default();
+    let driver = crate::ops::git::driver::configured(top);
+    let mut by_relay = 0;
+    for path in &paths {
+        let value = (answer.lines())
+            .find(|l| l.starts_with(&format!("{path}: merge: ")))
+            .and_then(|l| l.rsplit(": ").next());
+        let problem = match value {
+            Some("union") => None,
+            Some(crate::ops::git::driver::NAME) if driver.is_some() => {
+                by_relay += 1;
+                None
+            }
+            Some(crate::ops::git::driver::NAME) => Some((
+                "relay's driver, which this clone's git config does not define, so git falls \
+                 back to its text merge"
+                    .to_string(),
+                format!("{INSTALL} (it defines merge.relay.driver)"),
+            )),
+            other => Some((
+                match other {
+                    Some("unspecified") | None => "its text merge".to_string(),
+                    Some(d) => format!("`merge={d}`"),
+                },
+                format!(
+                    "remove the attribute that overrides `{LINE}` for {path} (see `git \
+                     check-attr -a -- {path}`; .gitattributes files above the store and git's \
+                     info/attributes can set it), or run {INSTALL}"
+                ),
+            )),
+        };
+        if let Some((how, fix)) = problem {
+            return Finding::fail(
+                CHECK,
+                format!(
+                    "git would merge {path} with {how} instead of a union of lines: clones \
+                     that both wrote conflict"
+                ),
+                fix,
+            );
+        }
+    }
+    match by_relay {
+        0 => Finding::ok(
+            CHECK,
+            format!(
+                "git merges the store's logs ({} paths asked) with its union driver ({LINE})",
+                paths.len()
+            ),
+        ),
+        n => Finding::ok(
+            CHECK,
+            format!(
+                "git merges the store's logs ({n} of {} paths asked) with relay's driver, each \
+                 line once",
+                paths.len()
+            ),
         ),
     }
+}
+
+/// The store's logs relative to `top` as git names them: every file git tracks there, and
+/// one of each kind a new project or month would add.
+fn store_logs(top: &Path, store: &Path) -> Vec<String> {
+    let rel = store.strip_prefix(top).unwrap_or(store);
+    let rel = rel.to_string_lossy().replace('\\', "/");
+    let mut paths: Vec<String> = git(top, &["ls-files", "--", &rel])
+        .unwrap_or_default()
+        .lines()
+        .filter(|p| p.ends_with(".ndjson") || p.ends_with("allowed_signers"))
+        .map(str::to_string)
+        .collect();
+    for new in [
+        "projects.ndjson",
+        "allowed_signers",
+        "projects/new-project/packages/2099-01.ndjson",
+        "projects/new-project/facts.ndjson",
+        "projects/new-project/sessions.ndjson",
+        "projects/new-project/signatures.ndjson",
+    ] {
+        let path = format!("{rel}/{new}");
+        if !paths.contains(&path) {
+            paths.push(path);
+        }
+    }
+    paths
 }
 
 #[cfg(test)]

@@ -141,17 +141,16 @@ impl Scratch {
         c
     }
 
-    /// The records waiting in the store copy's queue (`local/pending/`).
-    pub fn queued(&self) -> usize {
+    /// Everything the store copy's queue (`local/pending/`) holds, as text.
+    pub fn queued_text(&self) -> String {
         let pending = relay_store::layout::Layout::new(self.store.clone()).pending_dir();
         walkdir::WalkDir::new(pending)
             .into_iter()
             .filter_map(std::result::Result::ok)
             .filter(|e| e.file_type().is_file())
-            .map(|e| {
-                std::fs::read(e.path()).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count())
-            })
-            .sum()
+            .filter_map(|e| std::fs::read(e.path()).ok())
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .collect()
     }
 }
 

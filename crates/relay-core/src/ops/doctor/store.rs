@@ -1,5 +1,6 @@
 //! The store's health: what `relay verify` checks, summed up in one finding (the first
-//! problem named, `relay verify` lists them all).
+//! problem named, `relay verify` lists them all), with the command that fixes that problem:
+//! `relay verify --fix` repairs only torn lines and lines that fail their hash.
 
 use super::{Finding, Setup};
 use crate::ops::verify;
@@ -36,7 +37,7 @@ pub fn check(setup: &Setup<'_>) -> Finding {
                 p.message,
                 p.kind
             ),
-            "relay verify (lists them all), then relay verify --fix (repairs what is safe)",
+            fix_for(p.kind, &p.file, store),
         ),
         None if notes > 0 => Finding::ok(
             CHECK,
@@ -46,5 +47,38 @@ pub fn check(setup: &Setup<'_>) -> Finding {
             ),
         ),
         None => Finding::ok(CHECK, format!("{} is sound", store.root().display())),
+    }
+}
+
+/// What fixes a problem of `kind` in the store file `file` (relative to the store).
+fn fix_for(kind: &str, file: &str, store: &relay_store::Store) -> String {
+    let path = store.root().join(file);
+    let top = store.journal_place().map(|p| p.top.clone());
+    let shown = match &top {
+        Some(top) => path
+            .strip_prefix(top)
+            .unwrap_or(&path)
+            .display()
+            .to_string(),
+        None => path.display().to_string(),
+    };
+    match kind {
+        "conflict_marker" => format!(
+            "relay resolve (during the merge; it writes the union of both sides and stages it). \
+             If the markers were committed: git log -p -- {shown} finds the commit, and \
+             git checkout <commit>^ -- {shown} then relay resolve, or remove the marker lines by \
+             hand and commit"
+        ),
+        "corrupt_line" | "invalid_record" if top.is_some() => format!(
+            "relay verify --fix cannot repair this line: git log -p -- {shown} finds the commit \
+             that wrote it; restore the file from the commit before (git checkout <commit>^ -- \
+             {shown}, then relay hook reconcile puts back what the clone's hooks wrote since) \
+             or remove the line by hand, and commit"
+        ),
+        "corrupt_line" | "invalid_record" => format!(
+            "relay verify --fix cannot repair this line: restore {shown} from a backup \
+             (relay import of a relay export) or remove the line by hand"
+        ),
+        _ => "relay verify (lists them all), then relay verify --fix (repairs what is safe)".into(),
     }
 }

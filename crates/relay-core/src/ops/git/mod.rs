@@ -5,6 +5,7 @@
 //! asks for it (`relay hook flush --stage` at the pre-commit hook, `relay resolve`, through
 //! [`add`]); it never commits, pushes or moves a ref.
 
+pub mod driver;
 pub mod octopus;
 pub mod resolve;
 pub mod state;

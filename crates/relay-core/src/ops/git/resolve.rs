@@ -2,9 +2,9 @@
 //! octopus strategy (`git merge b c`) merges each file with `git merge-file` and no merge
 //! attributes, so two branches that appended to one log leave it with conflict markers, and
 //! two that both created a month's log leave it "both added", holding one side only. For
-//! every unmerged path under the store (`git ls-files -u`) this writes what the union driver
-//! would have written (`git merge-file --union` of stages 2 and 3 over stage 1, an empty base
-//! when both sides added the file), checks that every line of a log is a whole JSON object,
+//! every unmerged path under the store (`git ls-files -u`) this writes what relay's merge
+//! driver would have written (the lines of stages 2 and 3, each once:
+//! `relay_store::log::lines::union`), checks that every line of a log is a whole JSON object,
 //! and `git add`s it; `git commit` then concludes the merge with all its parents. No hook runs
 //! when git stops a merge, so this is one command the user runs: reads, `relay status` and
 //! `relay verify` name it when they meet an unfinished merge.
@@ -101,30 +101,6 @@ pub fn unmerged_paths(store: &Store) -> Vec<PathBuf> {
         .collect()
 }
 
-/// What the union merge driver writes for `ours` and `theirs` over `base`: every line of
-/// both sides (`git merge-file --union`). The three are written to `scratch` for git and
-/// removed after.
-pub fn union(scratch: &Path, base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Vec<u8>> {
-    std::fs::create_dir_all(scratch)
-        .map_err(|e| Error::io(format!("cannot create {}", scratch.display()), e))?;
-    let names = ["ours", "base", "theirs"].map(|n| scratch.join(n));
-    let result = (|| {
-        for (path, bytes) in names.iter().zip([ours, base, theirs]) {
-            std::fs::write(path, bytes)
-                .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
-        }
-        let args: Vec<&str> = ["merge-file", "-p", "--union", "--"]
-            .into_iter()
-            .chain(names.iter().filter_map(|p| p.to_str()))
-            .collect();
-        git_raw(scratch, &args).ok_or_else(|| {
-            Error::Integrity("git merge-file --union failed: is git installed?".into())
-        })
-    })();
-    let _ = std::fs::remove_dir_all(scratch);
-    result
-}
-
 /// Why `bytes` cannot be a log: the first line (from 1) that is not a whole JSON object, if
 /// any. A blank line is allowed, as readers skip it.
 fn not_a_log(bytes: &[u8]) -> Option<(u64, String)> {
@@ -151,10 +127,6 @@ pub fn resolve(store: &Store) -> Result<Resolved> {
             .is_some_and(|d| d.join("MERGE_HEAD").exists()),
         ..Resolved::default()
     };
-    let scratch = store
-        .layout()
-        .local_dir()
-        .join(format!("resolve-{}", std::process::id()));
     let blob = |id: Option<&String>| -> Result<Vec<u8>> {
         match id {
             None => Ok(Vec::new()),
@@ -176,12 +148,12 @@ pub fn resolve(store: &Store) -> Result<Resolved> {
             });
             continue;
         }
-        let mut merged = union(
-            &scratch,
+        // What relay's merge driver writes: each line of both sides once.
+        let mut merged = relay_store::log::lines::union(
             &blob(stages.get(&1))?,
             &blob(stages.get(&2))?,
             &blob(stages.get(&3))?,
-        )?;
+        );
         if !merged.is_empty() && !merged.ends_with(b"\n") {
             merged.push(b'\n');
         }
@@ -217,34 +189,20 @@ pub fn resolve(store: &Store) -> Result<Resolved> {
 mod tests {
     use super::*;
 
-    fn have_git() -> bool {
-        std::process::Command::new("git")
-            .arg("--version")
-            .output()
-            .is_ok()
-    }
-
     #[test]
     fn the_union_keeps_every_line_of_both_sides_once_over_their_base() {
-        if !have_git() {
-            return;
-        }
-        let tmp = tempfile::tempdir().unwrap();
-        let scratch = tmp.path().join("scratch");
+        let union = relay_store::log::lines::union;
         let merged = union(
-            &scratch,
             b"{\"a\":0}\n",
             b"{\"a\":0}\n{\"b\":1}\n",
             b"{\"a\":0}\n{\"c\":1}\n",
-        )
-        .unwrap();
+        );
         assert_eq!(merged, b"{\"a\":0}\n{\"b\":1}\n{\"c\":1}\n");
-        assert!(!scratch.exists(), "the scratch files go");
         // Both sides created the file: an empty base.
-        let both_added = union(&scratch, b"", b"{\"b\":1}\n", b"{\"c\":1}\n").unwrap();
+        let both_added = union(b"", b"{\"b\":1}\n", b"{\"c\":1}\n");
         assert_eq!(both_added, b"{\"b\":1}\n{\"c\":1}\n");
-        // A line both sides appended is kept once.
-        let same = union(&scratch, b"", b"{\"x\":1}\n{\"b\":1}\n", b"{\"x\":1}\n").unwrap();
+        // A line both sides appended is kept once, wherever each side put it.
+        let same = union(b"", b"{\"x\":1}\n{\"b\":1}\n", b"{\"b\":1}\n{\"x\":1}\n");
         assert_eq!(same, b"{\"x\":1}\n{\"b\":1}\n");
     }
 

@@ -100,6 +100,8 @@ struct Rewrite {
     removed: BTreeMap<String, (&'static str, usize)>,
     /// The deliverable paths the removed lines named.
     paths: BTreeSet<String>,
+    /// The removed lines themselves.
+    gone: Vec<u8>,
 }
 
 fn rewrite(
@@ -127,6 +129,7 @@ fn rewrite(
         keep: Vec::with_capacity(bytes.len()),
         removed: BTreeMap::new(),
         paths: BTreeSet::new(),
+        gone: Vec::new(),
     };
     let mut rest = &bytes[..];
     while !rest.is_empty() {
@@ -140,6 +143,7 @@ fn rewrite(
             Some((r, why)) => {
                 out.paths.extend(r.paths);
                 out.removed.entry(r.id).or_insert((why, 0)).1 += 1;
+                out.gone.extend_from_slice(line);
             }
             None => out.keep.extend_from_slice(line),
         }
@@ -234,6 +238,9 @@ pub fn purge(store: &Store, req: &PurgeRequest) -> Result<PurgeReport> {
                 report.backup = Some(backup_dir.clone());
             }
             log::write_atomic(&path, &done.keep)?;
+            // A hook's record purged on purpose is not put back by the clone's journal.
+            let tracked = store.layout().tracked_path(&path).unwrap_or(path.clone());
+            store.unjournal(&tracked, &done.gone)?;
             forget_cached(store, &path, &done.paths)?;
         }
     }

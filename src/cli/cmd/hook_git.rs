@@ -1,0 +1,64 @@
+//! The two subcommands of `relay hook` that git runs for relay: `reconcile` (post-merge and
+//! post-rewrite: the clone's journal against the store) and `merge-driver` (how git merges a
+//! store log in a clone where `relay hook install --git` ran).
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::cli::{CmdResult, Ctx};
+
+#[derive(Debug, Args)]
+pub struct ReconcileArgs {}
+
+#[derive(Debug, Args)]
+pub struct MergeDriverArgs {
+    /// The common ancestor's version of the file (git's %O)
+    pub base: PathBuf,
+    /// Ours (git's %A): the merge is written here
+    pub ours: PathBuf,
+    /// Theirs (git's %B)
+    pub theirs: PathBuf,
+}
+
+pub fn run_reconcile(ctx: &mut Ctx, _args: ReconcileArgs) -> CmdResult {
+    let store = match ctx.store() {
+        Ok(store) => store,
+        Err(relay_wire::Error::StoreNotFound { .. }) => {
+            ctx.ui.note("No relay store here: nothing to reconcile.");
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let done = relay_core::ops::agents::journal::reconcile(store, &ctx.cwd)?;
+    if ctx.ui.json {
+        ctx.ui.json_line(&done)?;
+        return Ok(());
+    }
+    let s = |n: u64| if n == 1 { "" } else { "s" };
+    ctx.ui.note(&format!(
+        "Put back into the queue {} record{} a git move had taken from the store; forgot {} \
+         the upstream holds; {} journaled record{} remain.",
+        done.requeued,
+        s(done.requeued),
+        done.forgotten,
+        done.journaled,
+        s(done.journaled)
+    ));
+    Ok(())
+}
+
+pub fn run_merge_driver(_ctx: &mut Ctx, args: MergeDriverArgs) -> CmdResult {
+    let read = |p: &PathBuf| {
+        std::fs::read(p)
+            .map_err(|e| relay_wire::Error::io(format!("cannot read {}", p.display()), e))
+    };
+    let merged = relay_store::log::lines::union(
+        &read(&args.base)?,
+        &read(&args.ours)?,
+        &read(&args.theirs)?,
+    );
+    std::fs::write(&args.ours, merged)
+        .map_err(|e| relay_wire::Error::io(format!("cannot write {}", args.ours.display()), e))?;
+    Ok(())
+}
