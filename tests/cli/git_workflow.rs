@@ -4,7 +4,9 @@
 //! and without `cache/` (`reads`); no git command may fail because of relay, and relay's hooks
 //! may leave no change in the tracked store (`world`). At the end the clones pull and push
 //! until they share one HEAD; then every clone must give byte-identical answers, verify clean,
-//! and hold at most one auto-deposit per commit.
+//! and hold at most one auto-deposit per commit; and the ledger of every write relay
+//! acknowledged (`ledger`) must find each hook record on main, each deposit kept, the clones
+//! holding the same lines and no line twice.
 //!
 //! A run does not stop at the first broken invariant: it records each one, brings the clone
 //! back to a branch tip and goes on, then fails with every violation by kind and step, the
@@ -18,6 +20,7 @@
 //! RELAY_GIT_STEPS=3000 cargo test --release --test cli git_workflow -- --ignored --nocapture
 //! ```
 
+mod ledger;
 mod reads;
 mod rng;
 mod steps;
@@ -47,8 +50,8 @@ struct Config {
 #[test]
 fn short_program() {
     run(Config {
-        steps: 40,
-        check_all_every: 5,
+        steps: 200,
+        check_all_every: 10,
         replay: "cargo test --test cli git_workflow::short_program".into(),
     });
 }
@@ -196,6 +199,7 @@ fn finish(w: &mut World) {
             }
         }
     }
+    w.check_ledger();
     for c in 0..n {
         let out = w.relay(c, &["verify"]);
         if !out.ok() {

@@ -162,7 +162,10 @@ fn deposit(w: &mut World, c: usize, status: Option<&str>, what: &str, big: u64) 
     let out = w.relay_ok(c, &args)?;
     w.clones[c].user_dirty = true;
     let v: Value = serde_json::from_str(out.trim()).ok()?;
-    v["package"]["package_id"].as_str().map(str::to_string)
+    let id = v["package"]["package_id"].as_str().map(str::to_string)?;
+    let at = format!("{title:?} in {} at #{}", w.name(c), w.step);
+    w.ledger.deposits.insert(id.clone(), at);
+    Some(id)
 }
 
 fn assert(w: &mut World, c: usize, what: &str) -> Option<()> {
@@ -484,7 +487,11 @@ fn reset(w: &mut World, c: usize) -> Option<()> {
     let back = 1 + w.rng.below((count - 1).min(3));
     let target = format!("HEAD~{back}");
     w.note(&format!("git reset --hard {target}"));
+    // What the reset takes out of the work tree the person threw away.
+    let before = w.work_tree_ids(c);
     w.git_op(c, &["reset", "-q", "--hard", &target], false)?;
+    let after = w.work_tree_ids(c);
+    w.ledger.excused.extend(before.difference(&after).cloned());
     // Files created since the last commit (a first retraction's log, say) are left alone by
     // `reset --hard`: still the person's to commit.
     w.clones[c].user_dirty = !w.status(c).trim().is_empty();
@@ -495,7 +502,7 @@ fn reset(w: &mut World, c: usize) -> Option<()> {
 /// `git stash pop`: the work comes back.
 fn stash(w: &mut World, c: usize) -> Option<()> {
     w.commit_user_work(c)?;
-    deposit(w, c, None, "stashed", 10)?;
+    let stashed = deposit(w, c, None, "stashed", 10)?;
     let rel = format!("code/{}-stashed.txt", w.label(c));
     let path = w.clones[c].dir.join(&rel);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -537,6 +544,7 @@ fn stash(w: &mut World, c: usize) -> Option<()> {
     let popped = w.git_ok(c, &["stash", "pop", "-q"]);
     w.clones[c].user_dirty = true;
     if popped.is_none() {
+        w.ledger.excused.insert(stashed);
         let out = w.git(c, &["stash", "clear"]);
         w.note(&format!("recover: git stash clear (exit {})", out.code));
     }
@@ -655,6 +663,7 @@ fn merge_order(w: &mut World, c: usize) -> Option<()> {
     for (b, big) in [(p, 10), (q, 10), (t, 100)] {
         if b == t {
             // A branch long behind: it starts afresh from the first commit.
+            w.excuse_branch_reset(c, t, &first);
             w.git_op(c, &["checkout", "-q", "-B", t, &first], false)?;
         } else {
             checkout(w, c, b, &base)?;
@@ -671,6 +680,7 @@ fn merge_order(w: &mut World, c: usize) -> Option<()> {
         let message = format!("{} merge {b} into {x}", w.label(c));
         w.git_op(c, &["merge", "-q", "--no-edit", "-m", &message, b], false)?;
     }
+    w.excuse_branch_reset(c, y, &base);
     w.git_op(c, &["checkout", "-q", "-B", y, &base], false)?;
     for b in [q, p, t] {
         let message = format!("{} merge {b} into {y}", w.label(c));

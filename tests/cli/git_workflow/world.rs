@@ -69,6 +69,8 @@ pub struct World {
     /// The step running (1-based; 0 is the setup, the last + 1 the final sync).
     pub step: usize,
     pub verbose: bool,
+    /// Every write relay acknowledged (see `ledger`).
+    pub ledger: super::ledger::Ledger,
 }
 
 impl World {
@@ -91,6 +93,7 @@ impl World {
             diverging: BTreeSet::new(),
             step: 0,
             verbose,
+            ledger: Default::default(),
             env,
         };
         let origin = w.origin.to_str().unwrap().to_string();
@@ -218,6 +221,7 @@ impl World {
     pub fn git_ok(&mut self, c: usize, args: &[&str]) -> Option<String> {
         let out = self.git(c, args);
         if out.ok() {
+            self.note_queue(c);
             return Some(out.stdout);
         }
         let text = out.text();
@@ -387,7 +391,12 @@ impl World {
         }
         let unmerged = self.git(c, &["diff", "--name-only", "--diff-filter=U"]);
         if !unmerged.stdout.trim().is_empty() {
+            let before = self.work_tree_ids(c);
             self.git(c, &["reset", "-q", "--hard"]);
+            let after = self.work_tree_ids(c);
+            self.ledger
+                .excused
+                .extend(before.difference(&after).cloned());
             self.note("recover: git reset --hard (conflicts left in the index)");
         }
     }
