@@ -471,3 +471,36 @@ fn a_flush_killed_at_any_moment_commits_no_torn_line_and_the_next_commit_finishe
         "too few flushes were killed to prove anything"
     );
 }
+
+#[test]
+fn relay_merge_writes_each_line_once_even_where_git_knows_only_union() {
+    let Some(day) = Day::new() else { return };
+    let a = day.root.join("a");
+    // A clone without relay's driver: the logs merge with `union` from .gitattributes.
+    day.relay_ok(&a, &["hook", "uninstall", "--git"]);
+    let log = ".relay/projects/demo/packages/2026-03.ndjson";
+    let append = |lines: &[&str]| {
+        let path = a.join(log);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+        for l in lines {
+            text.push_str(&format!("{{\"x-line\":\"{l}\"}}\n"));
+        }
+        std::fs::write(&path, text).unwrap();
+        day.git(&a, &["add", "-A"]);
+        day.git(&a, &["commit", "-q", "-m", &lines.join(" ")]);
+    };
+    append(&["base"]);
+    for (branch, lines) in [("x", ["one", "two"]), ("y", ["two", "one"])] {
+        day.git(&a, &["checkout", "-q", "-b", branch, "main"]);
+        append(&lines);
+    }
+    day.git(&a, &["checkout", "-q", "main"]);
+    append(&["main"]);
+    day.relay_ok(&a, &["merge", "x", "y"]);
+    let text = std::fs::read_to_string(a.join(log)).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let unique: BTreeSet<&&str> = lines.iter().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(unique.len(), lines.len(), "{text}");
+}

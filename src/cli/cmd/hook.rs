@@ -183,9 +183,10 @@ impl Which {
     }
 }
 
-/// How hooks call relay: plain `relay` when that is this binary on PATH (so a committed
-/// `.claude/settings.json` works for everyone), else this binary by its full path.
-fn relay_command(env: &Environment) -> String {
+/// How hooks (and git, for relay's merge driver) call relay: plain `relay` when that is this
+/// binary on PATH (so a committed `.claude/settings.json` works for everyone), else this
+/// binary by its full path.
+pub fn relay_command(env: &Environment) -> String {
     let me = std::env::current_exe()
         .ok()
         .and_then(|p| p.canonicalize().ok());

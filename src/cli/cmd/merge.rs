@@ -34,7 +34,9 @@ pub struct MergeArgs {
 }
 
 pub fn run(ctx: &mut Ctx, args: MergeArgs) -> CmdResult {
-    let done = octopus::merge(&ctx.cwd, &args.branches, args.no_commit)?;
+    let relay = super::hook::relay_command(&ctx.env);
+    let driver = relay_core::ops::git::driver::driver_command(&relay);
+    let done = octopus::merge(&ctx.cwd, &args.branches, args.no_commit, &driver)?;
     if ctx.ui.json {
         ctx.ui.json_line(&done)?;
         return Ok(());

@@ -2,7 +2,8 @@
 //! branches merged all appended to a store log, git's octopus strategy stops before it starts
 //! ("Should not be doing an octopus"): it runs no merge driver, so it cannot keep both sides'
 //! lines. This merges the branches one after another the way git's default strategy does,
-//! with relay's union driver (`git merge-tree --write-tree`, which reads `.gitattributes`),
+//! with relay's merge driver (`git merge-tree --write-tree`, which reads `.gitattributes`; the
+//! logs' `union` is pointed at relay's driver for the call, so no line is written twice),
 //! and then leaves the result as git's own octopus would: the merged tree in the index and
 //! the work tree, every branch in `MERGE_HEAD`, so `git commit` records one commit with all
 //! the parents. The steps in between are commit objects no ref names; nothing else is
@@ -46,8 +47,11 @@ fn refuse(message: String) -> Error {
 }
 
 /// Merges `branches` into the current branch of the work tree at `cwd`; commits the merge
-/// unless `no_commit`.
-pub fn merge(cwd: &Path, branches: &[String], no_commit: bool) -> Result<Merged> {
+/// unless `no_commit`. `driver` is the command of relay's merge driver (`driver::
+/// driver_command`): the store's logs merge with it whether this clone's git config defines it
+/// or not, even where `.gitattributes` names `union` (a driver git's config defines outranks
+/// the built-in one of that name), so the merge never writes a line twice.
+pub fn merge(cwd: &Path, branches: &[String], no_commit: bool, driver: &str) -> Result<Merged> {
     let root = git(cwd, &["rev-parse", "--show-toplevel"])
         .map(PathBuf::from)
         .ok_or_else(|| refuse("relay merge needs a git work tree".into()))?;
@@ -84,9 +88,15 @@ pub fn merge(cwd: &Path, branches: &[String], no_commit: bool) -> Result<Merged>
     let mut current = head.clone();
     let mut tree = String::new();
     for (i, (name, commit)) in named.iter().enumerate() {
+        let relay_driver = format!("merge.{}.driver={driver}", super::driver::NAME);
+        let union_driver = format!("merge.union.driver={driver}");
         let (out, code, err) = run(
             &root,
             &[
+                "-c",
+                &relay_driver,
+                "-c",
+                &union_driver,
                 "merge-tree",
                 "--write-tree",
                 "--name-only",
