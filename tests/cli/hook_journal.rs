@@ -504,3 +504,35 @@ fn relay_merge_writes_each_line_once_even_where_git_knows_only_union() {
     assert_eq!(lines.len(), 4, "{text}");
     assert_eq!(unique.len(), lines.len(), "{text}");
 }
+
+#[test]
+fn a_line_an_interrupted_flush_cut_off_is_never_committed() {
+    let Some(day) = Day::new() else { return };
+    let a = day.root.join("a");
+    let mut ledger = Ledger::new();
+    day.commit(&a, "t1", &mut ledger);
+    // What an interrupted append left in the tracked log: the start of a record, no newline.
+    let pending = a.join(".relay/local/pending/projects/demo.pending/packages");
+    let name = std::fs::read_dir(&pending)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .file_name();
+    let queued = std::fs::read_to_string(pending.join(&name)).unwrap();
+    let log = Path::new(".relay/projects/demo/packages").join(&name);
+    std::fs::create_dir_all(a.join(&log).parent().unwrap()).unwrap();
+    std::fs::write(a.join(&log), &queued[..queued.len() / 2]).unwrap();
+    day.commit(&a, "t2", &mut ledger);
+    let committed = day.git(&a, &["show", &format!("HEAD:{}", log.display())]);
+    for line in committed.lines() {
+        assert!(
+            serde_json::from_str::<Value>(line).is_ok(),
+            "a torn line was committed: {line:?}"
+        );
+    }
+    assert!(committed.contains(&ledger["t1"]));
+    let verify = day.relay(&a, &["verify"]);
+    assert_eq!(verify.code, 0, "{}{}", verify.stdout, verify.stderr);
+    day.finish(&a, &ledger);
+}

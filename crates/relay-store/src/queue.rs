@@ -21,6 +21,9 @@ use relay_wire::error::{Error, Result};
 /// file for `git add` to pick up.
 const FLUSH_DIR: &str = "flush";
 
+/// The folder under `local/` where a flush keeps a log's cut-off last line it left out.
+const TORN_DIR: &str = "torn";
+
 /// What a queued file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum QueuedKind {
@@ -150,8 +153,9 @@ impl Store {
     /// a rename of a synced copy written under `local/`: an interrupt (Ctrl-C during a
     /// commit, a crash) leaves it as it was or with every new line, never with a torn one,
     /// and the queued file, removed only after, is moved again by the next flush. A last
-    /// queued line cut off by a crash never reported success and is dropped (and reported).
-    /// Returns the lines written.
+    /// queued line cut off by a crash never reported success and is dropped (and reported), and
+    /// so is a cut-off last line of the tracked log (kept under `local/torn/`), which a commit
+    /// would otherwise carry to every clone. Returns the lines written.
     pub fn flush_queued(&self, q: &Queued) -> Result<u64> {
         if self.queued {
             return Err(Error::Integrity(
@@ -201,16 +205,36 @@ impl Store {
             new = kept;
         }
         let moved = lines::whole_lines(&new).count() as u64;
-        if moved > 0 {
-            let torn = lines::torn_tail(&tracked);
+        let torn = lines::torn_tail(&tracked);
+        if moved > 0 || !torn.is_empty() {
+            let whole = &tracked[..tracked.len() - torn.len()];
+            if !torn.is_empty() {
+                // A write cut off before it reported success (an older relay's flush, a
+                // crashed deposit). The flush stages this log for a commit: a sealed fragment
+                // there would fail every teammate's `verify`, so it is left out, kept aside
+                // under `local/torn/`, and reported.
+                let aside = self.layout.local_dir().join(TORN_DIR).join(format!(
+                    "{}.{}",
+                    q.tracked
+                        .file_name()
+                        .and_then(|n| n.to_str())
+                        .unwrap_or("log"),
+                    relay_wire::ids::random_below(1 << 30)
+                ));
+                log::write_atomic(&aside, torn)?;
+                self.diagnostics.warn(
+                    &q.tracked,
+                    lines::whole_lines(whole).count() as u64 + 1,
+                    WarningKind::TornLine,
+                    format!(
+                        "the last line was cut off by a write that never finished; the flush \
+                         left it out (kept in {})",
+                        aside.display()
+                    ),
+                );
+            }
             log::write_atomic_in(&q.tracked, &scratch, |w| {
-                w.write_all(&tracked)?;
-                if !torn.is_empty() {
-                    // As an append does: the torn record never reported success; sealed, it
-                    // cannot join the next line.
-                    w.write_all(log::TORN_MARK)?;
-                    w.write_all(b"\n")?;
-                }
+                w.write_all(whole)?;
                 w.write_all(&new)
             })?;
             let _ = std::fs::remove_dir(&scratch);
@@ -432,14 +456,17 @@ mod tests {
         store
             .flush_queued(&store.queued_files().unwrap()[0])
             .unwrap();
-        let text = std::fs::read_to_string(&month).unwrap();
+        // The log's cut-off last line is left out (kept aside), never committed sealed.
         assert_eq!(
-            text,
-            format!(
-                "{{\"a\":1}}\n{{\"b\"{}\n{{\"q\":1}}\n",
-                String::from_utf8_lossy(log::TORN_MARK)
-            )
+            std::fs::read_to_string(&month).unwrap(),
+            "{\"a\":1}\n{\"q\":1}\n"
         );
+        let aside: Vec<String> = std::fs::read_dir(layout.local_dir().join(TORN_DIR))
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+            .collect();
+        assert_eq!(aside, ["{\"b\""]);
+        assert_eq!(store.diagnostics().take()[0].kind, WarningKind::TornLine);
         assert_ne!(
             inode(&month),
             before,

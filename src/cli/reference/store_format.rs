@@ -245,6 +245,12 @@ pub fn page() -> String {
             ),
         ],
         vec![
+            local("torn/"),
+            text(
+                "A log's cut-off last line (a write that never finished) that a flush left out of the log it stages for a commit, kept for inspection.",
+            ),
+        ],
+        vec![
             local("flush/"),
             text(
                 "A flush's copy of a log before it is renamed into place (left only by a flush that was interrupted; the next one removes it).",
