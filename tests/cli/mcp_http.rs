@@ -171,3 +171,84 @@ fn serve_listens_on_localhost_by_name() {
     );
     drop(served);
 }
+
+/// Opens an MCP session at `url` with `bearer`: the session header to send after.
+fn session(env: &Env, url: &str, bearer: &str) -> String {
+    let (status, head, body) = post(env, url, &[bearer], &initialize());
+    assert_eq!(status, 200, "{body}");
+    let id = head
+        .lines()
+        .find_map(|l| l.strip_prefix("mcp-session-id: "))
+        .expect("a session id")
+        .trim()
+        .to_string();
+    format!("Mcp-Session-Id: {id}")
+}
+
+/// Calls the tool `name` with `arguments`: the JSON-RPC reply.
+fn call_tool(env: &Env, url: &str, headers: &[&str], name: &str, arguments: Value) -> Value {
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": name, "arguments": arguments}});
+    let (status, _, body) = post(env, url, headers, &call.to_string());
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+#[test]
+fn a_project_scoped_token_watching_every_project_sees_only_its_own() {
+    let env = Env::new();
+    env.ok(&["projects", "create", "other"]);
+    env.deposit("Ours to see", &[]);
+    env.ok(&["deposit", "--project", "other", "--title", "Not yours"]);
+    let scoped = env.ok(&[
+        "token",
+        "create",
+        "--actor",
+        "remote-agent",
+        "--project",
+        "demo",
+        "-q",
+    ]);
+    let server = Served::start(&env, &[]);
+    let url = server.at("/mcp");
+    let bearer = format!("Authorization: Bearer {}", scoped.trim());
+    let ours = session(&env, &url, &bearer);
+    let args = json!({"all_projects": true, "since": "beginning"});
+    let reply = call_tool(&env, &url, &[&bearer, &ours], "watch", args);
+    let text = reply.to_string();
+    assert!(text.contains("Ours to see"), "{reply}");
+    assert!(
+        !text.contains("Not yours"),
+        "another project's record leaked: {reply}"
+    );
+}
+
+#[test]
+fn a_remote_deposit_naming_a_local_path_is_refused_before_the_file_is_opened() {
+    let env = Env::new();
+    let (write, _) = tokens(&env);
+    let server = Served::start(&env, &[]);
+    let url = server.at("/mcp");
+    let bearer = format!("Authorization: Bearer {write}");
+    let ours = session(&env, &url, &bearer);
+    // /dev/zero never ends: opened and hashed, it would hold the call past curl's 20 s.
+    for path in ["/dev/zero", "../outside.txt", ".relay/config.toml"] {
+        let args = json!({"title": "Remote", "deliverables": [path]});
+        let started = std::time::Instant::now();
+        let reply = call_tool(&env, &url, &[&bearer, &ours], "deposit", args);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "{path}"
+        );
+        let text = reply.to_string();
+        assert!(
+            reply["result"]["isError"] == true || reply.get("error").is_some(),
+            "{path}: {reply}"
+        );
+        assert!(text.contains(path), "the refusal names {path}: {reply}");
+    }
+    assert!(
+        env.run(&["pull", "--json"]).stdout.is_empty(),
+        "nothing was deposited"
+    );
+}

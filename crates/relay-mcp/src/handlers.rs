@@ -84,10 +84,16 @@ pub fn deposit(c: &Call) -> Result<Value> {
     }
     let deliverables = match &req.deliverables[..] {
         [] => Vec::new(),
-        paths => deposit::deliverables_for_paths(c.ctx.store()?, c.ctx.cwd, paths.to_vec())?
-            .into_iter()
-            .map(|(_, d)| d.value)
-            .collect(),
+        // A remote caller's paths are checked before any is opened.
+        paths => deposit::deliverables_for_paths(
+            c.ctx.store()?,
+            c.ctx.cwd,
+            paths.to_vec(),
+            c.claim().remote,
+        )?
+        .into_iter()
+        .map(|(_, d)| d.value)
+        .collect(),
     };
     let mut input = req.into_input(deliverables)?;
     // As on the command line, a selected project overrides the package's own.
@@ -289,10 +295,12 @@ pub fn watch(c: &Call) -> Result<Value> {
     req.validate()?;
     let store = c.ctx.store()?;
     let scope = watch_op::Scope {
-        projects: if req.all_projects {
-            None
-        } else {
-            Some(c.ctx.projects(false)?)
+        // Every project means every project the caller's token covers: a scoped token's
+        // watch never sees another project's records.
+        projects: match (req.all_projects, c.ctx.grant.is_some()) {
+            (true, false) => None,
+            (true, true) => Some(c.ctx.projects(true)?),
+            (false, _) => Some(c.ctx.projects(false)?),
         },
         kinds: req.kinds()?,
     };

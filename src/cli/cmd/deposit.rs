@@ -244,6 +244,7 @@ fn path_deliverables(
         ctx.store()?,
         &ctx.cwd,
         paths,
+        false,
     )?)
 }
 

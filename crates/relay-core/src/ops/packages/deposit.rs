@@ -362,12 +362,25 @@ pub fn extend(map: &mut Map<String, Value>, key: &str, items: Vec<Value>) -> Res
 }
 
 /// Deliverables for paths (relative to `cwd`) or URLs, each with its path, recorded relative to
-/// the folder that holds the store (see [`deliverable_for_path`]).
+/// the folder that holds the store (see [`deliverable_for_path`]). For a `remote` caller the
+/// paths are checked first, as a remote deposit's deliverables are ([`remote_deliverables`]):
+/// a refused path is never opened, so neither its content (`/dev/zero`) nor the time taken
+/// tells the caller anything of a file outside the work tree.
 pub fn deliverables_for_paths(
     store: &Store,
     cwd: &Path,
     paths: Vec<String>,
+    remote: bool,
 ) -> Result<Vec<(String, PathDeliverable)>> {
+    if remote {
+        let named: Vec<Value> = paths
+            .iter()
+            .map(|p| serde_json::json!({"path": p}))
+            .collect();
+        let mut input = Map::new();
+        input.insert("deliverables".into(), Value::Array(named));
+        remote_deliverables(store, &input)?;
+    }
     let root = store.root().parent().unwrap_or(store.root());
     paths
         .into_iter()
