@@ -199,6 +199,15 @@ impl Store {
         Ok(out)
     }
 
+    /// How many lines the journal holds.
+    pub fn journaled_lines(&self) -> Result<u64> {
+        let mut n = 0;
+        for f in self.journaled_files()? {
+            n += lines::whole_lines(&read_or_empty(&f.journal)?).count() as u64;
+        }
+        Ok(n)
+    }
+
     /// What the journal was checked against: each journal file, its store file and its queued
     /// mirror, as they are now.
     fn journal_state(&self, files: &[Journaled]) -> String {

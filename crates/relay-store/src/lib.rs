@@ -30,6 +30,7 @@ pub use journal::{JournalPlace, Journaled, Requeued};
 pub use layout::Layout;
 pub use local::CurrentSession;
 pub use lock::LockGuard;
+pub use log::lines;
 pub use log::{Diagnostics, Warning, WarningKind};
 pub use queue::QueuedKind;
 pub use view::View;

@@ -53,11 +53,8 @@ pub fn run_merge_driver(_ctx: &mut Ctx, args: MergeDriverArgs) -> CmdResult {
         std::fs::read(p)
             .map_err(|e| relay_wire::Error::io(format!("cannot read {}", p.display()), e))
     };
-    let merged = relay_store::log::lines::union(
-        &read(&args.base)?,
-        &read(&args.ours)?,
-        &read(&args.theirs)?,
-    );
+    let merged =
+        relay_store::lines::union(&read(&args.base)?, &read(&args.ours)?, &read(&args.theirs)?);
     std::fs::write(&args.ours, merged)
         .map_err(|e| relay_wire::Error::io(format!("cannot write {}", args.ours.display()), e))?;
     Ok(())

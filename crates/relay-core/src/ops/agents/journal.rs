@@ -43,10 +43,7 @@ pub fn reconcile(store: &Store, cwd: &Path) -> Result<Reconciled> {
         }
     }
     done.requeued = store.reconcile_journal()?.lines;
-    for f in store.journaled_files()? {
-        let bytes = std::fs::read(&f.journal).unwrap_or_default();
-        done.journaled += relay_store::log::lines::whole_lines(&bytes).count() as u64;
-    }
+    done.journaled = store.journaled_lines()?;
     Ok(done)
 }
 

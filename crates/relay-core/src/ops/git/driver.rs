@@ -5,7 +5,8 @@
 //! lines. The install points this clone's store logs at relay's driver instead (a block in
 //! git's `info/attributes`, which outranks every `.gitattributes`, and `merge.relay.*` in the
 //! clone's config): `relay hook merge-driver` writes the union by line identity, each line
-//! once, dropping nothing either side holds (`relay_store::log::lines::union`). A clone without it still merges with `union`.
+//! once, dropping nothing either side holds (`relay_store::lines::union`). A clone without
+//! it still merges with `union`.
 
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 //! two that both created a month's log leave it "both added", holding one side only. For
 //! every unmerged path under the store (`git ls-files -u`) this writes what relay's merge
 //! driver would have written (the lines of stages 2 and 3, each once:
-//! `relay_store::log::lines::union`), checks that every line of a log is a whole JSON object,
+//! `relay_store::lines::union`), checks that every line of a log is a whole JSON object,
 //! and `git add`s it; `git commit` then concludes the merge with all its parents. No hook runs
 //! when git stops a merge, so this is one command the user runs: reads, `relay status` and
 //! `relay verify` name it when they meet an unfinished merge.
@@ -149,7 +149,7 @@ pub fn resolve(store: &Store) -> Result<Resolved> {
             continue;
         }
         // What relay's merge driver writes: each line of both sides once.
-        let mut merged = relay_store::log::lines::union(
+        let mut merged = relay_store::lines::union(
             &blob(stages.get(&1))?,
             &blob(stages.get(&2))?,
             &blob(stages.get(&3))?,
@@ -191,7 +191,7 @@ mod tests {
 
     #[test]
     fn the_union_keeps_every_line_of_both_sides_once_over_their_base() {
-        let union = relay_store::log::lines::union;
+        let union = relay_store::lines::union;
         let merged = union(
             b"{\"a\":0}\n",
             b"{\"a\":0}\n{\"b\":1}\n",
