@@ -169,7 +169,7 @@ fn a_corrupted_store_line_fails_the_store_check() {
     assert!(
         human
             .stdout
-            .contains("\n     fix: relay verify --fix cannot repair this line: git log -p -- "),
+            .contains("\n     fix: relay verify --fix cannot repair this line: remove it from "),
         "{}",
         human.stdout
     );

@@ -361,7 +361,7 @@ fn install_points_the_store_logs_at_relays_driver_and_uninstall_takes_it_out() {
     assert_eq!(attr("notes.ndjson"), "notes.ndjson: merge: unspecified\n");
     let driver = day.git(&a, &["config", "merge.relay.driver"]);
     assert!(
-        driver.trim().ends_with("hook merge-driver %O %A %B"),
+        driver.trim().ends_with("hook merge-driver %O %A %B %P"),
         "{driver}"
     );
     let again = day.relay_ok(&a, &["hook", "install", "--git"]);
@@ -490,9 +490,14 @@ fn relay_merge_writes_each_line_once_even_where_git_knows_only_union() {
         day.git(&a, &["add", "-A"]);
         day.git(&a, &["commit", "-q", "-m", &lines.join(" ")]);
     };
+    // A file of the user's that git merges with union too: relay's call must not change how.
+    std::fs::write(a.join(".gitattributes"), "notes.md merge=union\n").unwrap();
+    std::fs::write(a.join("notes.md"), "# Notes\n").unwrap();
     append(&["base"]);
     for (branch, lines) in [("x", ["one", "two"]), ("y", ["two", "one"])] {
         day.git(&a, &["checkout", "-q", "-b", branch, "main"]);
+        let notes = format!("# Notes\n\n## Fixed\n\n- {branch}\n");
+        std::fs::write(a.join("notes.md"), notes).unwrap();
         append(&lines);
     }
     day.git(&a, &["checkout", "-q", "main"]);
@@ -503,6 +508,9 @@ fn relay_merge_writes_each_line_once_even_where_git_knows_only_union() {
     let unique: BTreeSet<&&str> = lines.iter().collect();
     assert_eq!(lines.len(), 4, "{text}");
     assert_eq!(unique.len(), lines.len(), "{text}");
+    // git's own union there (blank lines kept), not relay's line set.
+    let notes = std::fs::read_to_string(a.join("notes.md")).unwrap();
+    assert_eq!(notes, "# Notes\n\n## Fixed\n\n- x\n- y\n");
 }
 
 #[test]

@@ -239,11 +239,14 @@ impl Store {
             let Some(queued) = self.layout.queued_path(&f.tracked) else {
                 continue;
             };
-            let journal = read_or_empty(&f.journal)?;
+            // The journal is read again with the rest: a purge takes a line out of it first.
             let missing_now = || -> Result<Vec<u8>> {
+                let journal = read_or_empty(&f.journal)?;
                 let (tracked, queue) = (read_or_empty(&f.tracked)?, read_or_empty(&queued)?);
                 let mut have: HashSet<&[u8]> = lines::line_set(&tracked);
                 have.extend(lines::whole_lines(&queue));
+                // A line a killed hook cut off and a later append sealed is no record.
+                have.extend(lines::whole_lines(&journal).filter(|l| l.ends_with(log::TORN_MARK)));
                 Ok(lines::missing_from(&have, &journal))
             };
             if missing_now()?.is_empty() {
@@ -259,10 +262,37 @@ impl Store {
             done.lines += bytes.iter().filter(|&&b| b == b'\n').count() as u64;
             done.files.push(f.rel.clone());
         }
-        let after = self.journal_state(&files);
-        let _ = std::fs::create_dir_all(self.layout.local_dir());
-        let _ = log::write_atomic(&checked, after.as_bytes());
+        // The state as it was before the reads vouches for them; after an append nothing is
+        // written, and the next read checks again (a git move during this one is then seen).
+        match done.lines {
+            0 => {
+                let _ = std::fs::create_dir_all(self.layout.local_dir());
+                let _ = log::write_atomic(&checked, before.as_bytes());
+            }
+            _ => {
+                let _ = std::fs::remove_file(&checked);
+            }
+        }
         Ok(done)
+    }
+
+    /// Whether the journal was checked against the state the logs and the queue are in now.
+    pub(super) fn journal_is_checked(&self) -> bool {
+        let Ok(files) = self.journaled_files() else {
+            return false;
+        };
+        let checked = self.layout.local_dir().join(CHECKED_FILE);
+        std::fs::read_to_string(checked).is_ok_and(|s| s == self.journal_state(&files))
+    }
+
+    /// Records the state now as checked: for a queued append that wrote the same line to the
+    /// journal and the queue of a state that was checked, so the next read need not read the
+    /// logs again.
+    pub(super) fn mark_journal_checked(&self) {
+        if let Ok(files) = self.journaled_files() {
+            let checked = self.layout.local_dir().join(CHECKED_FILE);
+            let _ = log::write_atomic(&checked, self.journal_state(&files).as_bytes());
+        }
     }
 
     /// Drops from the journal file of `rel` (a store file, relative to the store) the lines

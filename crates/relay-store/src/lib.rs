@@ -232,9 +232,16 @@ impl Store {
     /// package log's or a signatures file's lines go to its mirror in the queue instead.
     pub fn append(&self, path: &Path, bytes: &[u8]) -> Result<()> {
         let target = self.append_target(path);
-        if *target != *path {
-            // A queued line is journaled first, where no git move reaches (see `journal`).
-            self.journal_append(path, bytes)?;
+        let queued = *target != *path;
+        let checked = queued && self.journal_is_checked();
+        if queued {
+            // A queued line is journaled first, where no git move reaches (see `journal`). A
+            // journal that cannot be written (git's folder read-only) loses no record: it is
+            // still queued, and the warning says it is unprotected.
+            if let Err(e) = self.journal_append(path, bytes) {
+                self.diagnostics
+                    .warn(path, 0, WarningKind::JournalUnwritable, e.to_string());
+            }
         }
         let path = &*target;
         let before = std::fs::metadata(path);
@@ -263,6 +270,9 @@ impl Store {
                     bytes: &appended.written,
                 },
             );
+        }
+        if checked {
+            self.mark_journal_checked();
         }
         if appended.sealed {
             let torn_line = std::fs::read(path)

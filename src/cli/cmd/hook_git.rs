@@ -19,6 +19,9 @@ pub struct MergeDriverArgs {
     pub ours: PathBuf,
     /// Theirs (git's %B)
     pub theirs: PathBuf,
+    /// The path merged (git's %P): a file outside the store's logs is merged as git's union
+    /// driver would (`git merge-file --union`)
+    pub path: Option<String>,
 }
 
 pub fn run_reconcile(ctx: &mut Ctx, _args: ReconcileArgs) -> CmdResult {
@@ -48,7 +51,16 @@ pub fn run_reconcile(ctx: &mut Ctx, _args: ReconcileArgs) -> CmdResult {
     Ok(())
 }
 
-pub fn run_merge_driver(_ctx: &mut Ctx, args: MergeDriverArgs) -> CmdResult {
+pub fn run_merge_driver(ctx: &mut Ctx, args: MergeDriverArgs) -> CmdResult {
+    if let Some(path) = &args.path {
+        // The store's folder as git names it (`.relay` when no store is found from here).
+        let store_rel = (ctx.store().ok())
+            .and_then(|s| s.journal_place().map(|p| p.store_rel.clone()))
+            .unwrap_or_else(|| relay_store::layout::STORE_DIR.to_string());
+        if !relay_core::ops::git::driver::merges_by_line(path, &store_rel) {
+            return union_by_git(&args);
+        }
+    }
     let read = |p: &PathBuf| {
         std::fs::read(p)
             .map_err(|e| relay_wire::Error::io(format!("cannot read {}", p.display()), e))
@@ -58,4 +70,23 @@ pub fn run_merge_driver(_ctx: &mut Ctx, args: MergeDriverArgs) -> CmdResult {
     std::fs::write(&args.ours, merged)
         .map_err(|e| relay_wire::Error::io(format!("cannot write {}", args.ours.display()), e))?;
     Ok(())
+}
+
+/// git's own union for a file that is not a store log (`relay merge` points `union` at relay's
+/// driver for its call, which must not change how git merges anything else).
+fn union_by_git(args: &MergeDriverArgs) -> CmdResult {
+    let status = std::process::Command::new("git")
+        .args(["merge-file", "--union", "-q"])
+        .args([&args.ours, &args.base, &args.theirs])
+        .stdin(std::process::Stdio::null())
+        .status()
+        .map_err(|e| relay_wire::Error::io("cannot run git merge-file", e))?;
+    match status.success() {
+        true => Ok(()),
+        false => Err(relay_wire::Error::Integrity(format!(
+            "git merge-file --union failed on {}",
+            args.path.as_deref().unwrap_or_default()
+        ))
+        .into()),
+    }
 }

@@ -28,6 +28,9 @@ pub enum WarningKind {
     DuplicatePackageId,
     /// The signing key's file can be read by others (line 0: the whole file).
     KeyPermissions,
+    /// A hook's record could not be written to the clone's journal (line 0): it is queued, but
+    /// no longer safe from a git move that takes it away.
+    JournalUnwritable,
 }
 
 impl WarningKind {
@@ -39,6 +42,7 @@ impl WarningKind {
             WarningKind::HashMismatch => "hash_mismatch",
             WarningKind::DuplicatePackageId => "duplicate_package_id",
             WarningKind::KeyPermissions => "key_permissions",
+            WarningKind::JournalUnwritable => "journal_unwritable",
         }
     }
 }

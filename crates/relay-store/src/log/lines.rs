@@ -36,8 +36,9 @@ pub fn line_set(bytes: &[u8]) -> HashSet<&[u8]> {
 /// not seen yet (a rebase replays a commit over a base holding lines of a merge it flattens),
 /// so the base is not consulted. The result does not depend on where each side put its lines,
 /// so clones that merged and clones that rebased the same commits hold the same set. A cut-off
-/// last line of either side (never a record that was acknowledged) is kept last, where a
-/// reader skips it: ours if both have one.
+/// last line of either side (never a record that was acknowledged) is left out. Unlike git's
+/// union, a line one side deleted (`relay purge`, `verify --fix`) comes back from a side that
+/// still holds it.
 pub fn union(_base: &[u8], ours: &[u8], theirs: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(ours.len() + theirs.len());
     let mut written: HashSet<&[u8]> = HashSet::new();
@@ -47,11 +48,6 @@ pub fn union(_base: &[u8], ours: &[u8], theirs: &[u8]) -> Vec<u8> {
             out.push(b'\n');
         }
     }
-    let tail = match torn_tail(ours) {
-        t if !t.is_empty() => t,
-        _ => torn_tail(theirs),
-    };
-    out.extend_from_slice(tail);
     out
 }
 
@@ -102,7 +98,7 @@ mod tests {
     }
 
     #[test]
-    fn no_line_of_either_side_is_dropped_and_a_torn_end_goes_last() {
+    fn no_line_of_either_side_is_dropped_and_a_torn_end_is_left_out() {
         // The base holds a line ours lacks (a rebase replaying a commit whose parent was a
         // merge it flattens): it stays, as theirs holds it.
         let base = b"{\"a\":1}\n{\"b\":1}\n";
@@ -110,7 +106,7 @@ mod tests {
         let theirs = b"{\"a\":1}\n{\"b\":1}\n{\"t\":1}\n";
         assert_eq!(
             union(base, ours, theirs),
-            b"{\"a\":1}\n{\"o\":1}\n{\"b\":1}\n{\"t\":1}\n{\"cut"
+            b"{\"a\":1}\n{\"o\":1}\n{\"b\":1}\n{\"t\":1}\n"
         );
     }
 

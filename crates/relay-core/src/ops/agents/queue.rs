@@ -53,7 +53,8 @@ pub fn flush(store: &Store, cwd: &Path, stage: bool) -> Result<Flushed> {
     let _ = crate::ops::agents::journal::reconcile(store, cwd);
     let queued = store.queued_files()?;
     let mut done = Flushed::default();
-    if queued.is_empty() {
+    let journaled = store.journaled_files()?;
+    if queued.is_empty() && (!stage || journaled.is_empty()) {
         return Ok(done);
     }
     let stage = stage && !store.config().local();
@@ -63,7 +64,7 @@ pub fn flush(store: &Store, cwd: &Path, stage: bool) -> Result<Flushed> {
                 .then(|| "nothing else is staged, so git will find nothing to commit".into())
         });
         if why.is_some() {
-            done.deferred = why;
+            done.deferred = why.filter(|_| !queued.is_empty());
             return Ok(done);
         }
     }
@@ -84,10 +85,10 @@ pub fn flush(store: &Store, cwd: &Path, stage: bool) -> Result<Flushed> {
             rel.to_string_lossy().replace('\\', "/")
         })
         .collect();
-    // Staged: what moved now, and every file that holds journaled records, so that lines an
-    // interrupted flush had moved (but not staged) enter this commit too.
+    // Staged: what moved now, and every file that holds journaled records (even with nothing
+    // queued), so that lines an interrupted flush had moved but not staged enter this commit.
     let mut staged = touched.clone();
-    for f in store.journaled_files()? {
+    for f in journaled {
         if f.tracked.is_file() && !staged.contains(&f.tracked) {
             staged.push(f.tracked);
         }

@@ -11,7 +11,6 @@ use super::process::{self, Ran};
 use super::scratch::Scratch;
 use super::{Finding, Setup, locate, program_of};
 use crate::ops::agents::hooks::{MARKER, git_hooks};
-use crate::ops::git::git;
 
 const INSTALL: &str = "relay hook install --git";
 /// How long a probe commit may take (both its hooks included).
@@ -267,15 +266,21 @@ fn merge_driver(top: &Path, store: &Path) -> Finding {
         );
     }
     let paths = store_logs(top, store);
-    let mut args = vec!["check-attr", "merge", "--"];
-    args.extend(paths.iter().map(String::as_str));
-    let answer = git(top, &args).unwrap_or_default();
+    // One git, however many logs: paths on stdin, NUL-separated both ways (no quoting).
+    let input: String = paths.iter().map(|p| format!("{p}\0")).collect();
+    let args = ["check-attr", "-z", "--stdin", "merge"];
+    let answer = crate::ops::git::git_with_input(top, &args, input.as_bytes()).unwrap_or_default();
+    let fields: Vec<&str> = answer.split('\0').collect();
+    let values: std::collections::HashMap<&str, &str> = (fields.chunks(3))
+        .filter_map(|c| match c {
+            [path, _, value] => Some((*path, *value)),
+            _ => None,
+        })
+        .collect();
     let driver = crate::ops::git::driver::configured(top);
     let mut by_relay = 0;
     for path in &paths {
-        let value = (answer.lines())
-            .find(|l| l.starts_with(&format!("{path}: merge: ")))
-            .and_then(|l| l.rsplit(": ").next());
+        let value = values.get(path.as_str()).copied();
         let problem = match value {
             Some("union") => None,
             Some(crate::ops::git::driver::NAME) if driver.is_some() => {
@@ -335,11 +340,10 @@ fn merge_driver(top: &Path, store: &Path) -> Finding {
 fn store_logs(top: &Path, store: &Path) -> Vec<String> {
     let rel = store.strip_prefix(top).unwrap_or(store);
     let rel = rel.to_string_lossy().replace('\\', "/");
-    let mut paths: Vec<String> = git(top, &["ls-files", "--", &rel])
-        .unwrap_or_default()
-        .lines()
+    let listed = crate::ops::git::git_raw(top, &["ls-files", "-z", "--", &rel]).unwrap_or_default();
+    let mut paths: Vec<String> = crate::ops::git::nul_paths(&listed)
+        .into_iter()
         .filter(|p| p.ends_with(".ndjson") || p.ends_with("allowed_signers"))
-        .map(str::to_string)
         .collect();
     for new in [
         "projects.ndjson",

@@ -64,16 +64,14 @@ fn fix_for(kind: &str, file: &str, store: &relay_store::Store) -> String {
     };
     match kind {
         "conflict_marker" => format!(
-            "relay resolve (during the merge; it writes the union of both sides and stages it). \
-             If the markers were committed: git log -p -- {shown} finds the commit, and \
-             git checkout <commit>^ -- {shown} then relay resolve, or remove the marker lines by \
-             hand and commit"
+            "relay resolve (during the merge; it writes both sides' lines, each once, and \
+             stages them). If the markers were committed: delete the marker lines of {shown} \
+             (<<<<<<<, =======, >>>>>>>) by hand, keeping both sides' lines, and commit"
         ),
         "corrupt_line" | "invalid_record" if top.is_some() => format!(
-            "relay verify --fix cannot repair this line: git log -p -- {shown} finds the commit \
-             that wrote it; restore the file from the commit before (git checkout <commit>^ -- \
-             {shown}, then relay hook reconcile puts back what the clone's hooks wrote since) \
-             or remove the line by hand, and commit"
+            "relay verify --fix cannot repair this line: remove it from {shown} by hand and \
+             commit; to get the record back, git log -p -- {shown} shows the commit that wrote \
+             it and the line as it was there"
         ),
         "corrupt_line" | "invalid_record" => format!(
             "relay verify --fix cannot repair this line: restore {shown} from a backup \

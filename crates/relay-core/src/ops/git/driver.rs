@@ -22,17 +22,23 @@ const BEGIN: &str = "# relay's merge driver for the store's logs (relay hook ins
 /// Closes it.
 const END: &str = "# end of relay's merge driver";
 
-/// The attribute lines for the store at `store_rel` (relative to the work tree's top).
-pub fn attribute_lines(store_rel: &str) -> [String; 2] {
-    [
-        format!("{store_rel}/**/*.ndjson merge={NAME}"),
-        format!("{store_rel}/**/allowed_signers merge={NAME}"),
-    ]
+/// The attribute lines for the store at `store_rel` (relative to the work tree's top): its
+/// logs. (`allowed_signers` keeps git's union: a key one side removed must stay removed.)
+pub fn attribute_lines(store_rel: &str) -> [String; 1] {
+    [format!("{store_rel}/**/*.ndjson merge={NAME}")]
 }
 
-/// The command git runs: `%O %A %B` are the base, ours (where the result goes) and theirs.
+/// The command git runs: `%O %A %B` are the base, ours (where the result goes) and theirs,
+/// `%P` the path merged (a file outside the store gets git's own union).
 pub fn driver_command(relay: &str) -> String {
-    format!("{relay} hook merge-driver %O %A %B")
+    format!("{relay} hook merge-driver %O %A %B %P")
+}
+
+/// Whether `path` (relative to the work tree's top, as git names it) is a log of the store
+/// at `store_rel`: what relay's driver merges by line identity.
+pub fn merges_by_line(path: &str, store_rel: &str) -> bool {
+    path.strip_prefix(store_rel)
+        .is_some_and(|rest| rest.starts_with('/') && path.ends_with(".ndjson"))
 }
 
 /// Git's `info/attributes` of the repository at `cwd` (shared by its worktrees).
@@ -150,14 +156,19 @@ mod tests {
         assert_eq!(without_block(mine), mine);
         assert_eq!(
             attribute_lines(".relay"),
-            [
-                ".relay/**/*.ndjson merge=relay".to_string(),
-                ".relay/**/allowed_signers merge=relay".to_string()
-            ]
+            [".relay/**/*.ndjson merge=relay".to_string()]
         );
         assert_eq!(
             driver_command("'/x/relay'"),
-            "'/x/relay' hook merge-driver %O %A %B"
+            "'/x/relay' hook merge-driver %O %A %B %P"
         );
+        assert!(merges_by_line(
+            ".relay/projects/a/packages/2026-01.ndjson",
+            ".relay"
+        ));
+        assert!(merges_by_line("sub/.relay/projects.ndjson", "sub/.relay"));
+        assert!(!merges_by_line("CHANGELOG.md", ".relay"));
+        assert!(!merges_by_line(".relay/allowed_signers", ".relay"));
+        assert!(!merges_by_line(".relayx/a.ndjson", ".relay"));
     }
 }

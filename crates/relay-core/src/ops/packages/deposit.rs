@@ -372,7 +372,11 @@ pub fn deliverables_for_paths(
     paths: Vec<String>,
     remote: bool,
 ) -> Result<Vec<(String, PathDeliverable)>> {
-    if remote {
+    let root = store.root().parent().unwrap_or(store.root());
+    // A remote caller's paths are the work tree's, checked and then read from its top: never
+    // from the server's own folder, which the check does not see.
+    let top;
+    let cwd = if remote {
         let named: Vec<Value> = paths
             .iter()
             .map(|p| serde_json::json!({"path": p}))
@@ -380,8 +384,12 @@ pub fn deliverables_for_paths(
         let mut input = Map::new();
         input.insert("deliverables".into(), Value::Array(named));
         remote_deliverables(store, &input)?;
-    }
-    let root = store.root().parent().unwrap_or(store.root());
+        top = crate::ops::packages::work_tree::WorkTree::of(store)
+            .map_or_else(|| root.to_path_buf(), |t| t.root().to_path_buf());
+        top.as_path()
+    } else {
+        cwd
+    };
     paths
         .into_iter()
         .map(|path| {

@@ -237,10 +237,12 @@ pub fn purge(store: &Store, req: &PurgeRequest) -> Result<PurgeReport> {
                     .map_err(|e| Error::io(format!("cannot back up {}", path.display()), e))?;
                 report.backup = Some(backup_dir.clone());
             }
-            log::write_atomic(&path, &done.keep)?;
-            // A hook's record purged on purpose is not put back by the clone's journal.
+            // A hook's record purged on purpose is not put back by the clone's journal: it
+            // leaves the journal first, so no reconcile meanwhile (or after a crash) finds it
+            // missing from the log and queues it again.
             let tracked = store.layout().tracked_path(&path).unwrap_or(path.clone());
             store.unjournal(&tracked, &done.gone)?;
+            log::write_atomic(&path, &done.keep)?;
             forget_cached(store, &path, &done.paths)?;
         }
     }
