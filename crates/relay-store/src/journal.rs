@@ -430,6 +430,26 @@ mod tests {
     }
 
     #[test]
+    fn a_journal_line_a_killed_hook_cut_off_is_never_queued() {
+        let (_dir, mut store) = store_in_git();
+        let month = store.layout().package_log("demo", "2026-05");
+        let place = store.journal_place().unwrap().clone();
+        let journal = place.dir.join("projects/demo/packages/2026-05.ndjson");
+        std::fs::create_dir_all(journal.parent().unwrap()).unwrap();
+        // A hook killed mid-append, and the next append that sealed its fragment.
+        std::fs::write(&journal, "{\"p\":").unwrap();
+        store.set_queued(true);
+        store.append(&month, b"{\"p\":2}\n").unwrap();
+        store.set_queued(false);
+        let text = std::fs::read_to_string(&journal).unwrap();
+        assert!(text.contains("sealed by relay"), "{text}");
+        std::fs::remove_dir_all(store.layout().local_dir()).unwrap();
+        assert_eq!(store.reconcile_journal().unwrap().lines, 1);
+        let queued = store.layout().queued_path(&month).unwrap();
+        assert_eq!(std::fs::read(&queued).unwrap(), b"{\"p\":2}\n");
+    }
+
+    #[test]
     fn a_store_outside_git_has_no_journal() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join(".relay");
