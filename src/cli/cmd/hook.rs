@@ -233,9 +233,7 @@ pub fn run(ctx: &mut Ctx, args: HookArgs) -> CmdResult {
         });
         if install {
             // The store's folder as git names it (`.relay` until a store exists).
-            let store_rel = (ctx.store().ok())
-                .and_then(|s| s.journal_place().map(|p| p.store_rel.clone()))
-                .unwrap_or_else(|| relay_store::layout::STORE_DIR.to_string());
+            let store_rel = relay_core::ops::git::driver::store_rel(ctx.store().ok());
             let driver = relay_core::ops::git::driver::install(&ctx.cwd, &store_rel, &relay)?;
             changes.extend(driver);
         } else {

@@ -52,41 +52,13 @@ pub fn run_reconcile(ctx: &mut Ctx, _args: ReconcileArgs) -> CmdResult {
 }
 
 pub fn run_merge_driver(ctx: &mut Ctx, args: MergeDriverArgs) -> CmdResult {
-    if let Some(path) = &args.path {
-        // The store's folder as git names it (`.relay` when no store is found from here).
-        let store_rel = (ctx.store().ok())
-            .and_then(|s| s.journal_place().map(|p| p.store_rel.clone()))
-            .unwrap_or_else(|| relay_store::layout::STORE_DIR.to_string());
-        if !relay_core::ops::git::driver::merges_by_line(path, &store_rel) {
-            return union_by_git(&args);
-        }
-    }
-    let read = |p: &PathBuf| {
-        std::fs::read(p)
-            .map_err(|e| relay_wire::Error::io(format!("cannot read {}", p.display()), e))
-    };
-    let merged =
-        relay_store::lines::union(&read(&args.base)?, &read(&args.ours)?, &read(&args.theirs)?);
-    std::fs::write(&args.ours, merged)
-        .map_err(|e| relay_wire::Error::io(format!("cannot write {}", args.ours.display()), e))?;
+    let store_rel = relay_core::ops::git::driver::store_rel(ctx.store().ok());
+    relay_core::ops::git::driver::merge(
+        &args.base,
+        &args.ours,
+        &args.theirs,
+        args.path.as_deref(),
+        &store_rel,
+    )?;
     Ok(())
-}
-
-/// git's own union for a file that is not a store log (`relay merge` points `union` at relay's
-/// driver for its call, which must not change how git merges anything else).
-fn union_by_git(args: &MergeDriverArgs) -> CmdResult {
-    let status = std::process::Command::new("git")
-        .args(["merge-file", "--union", "-q"])
-        .args([&args.ours, &args.base, &args.theirs])
-        .stdin(std::process::Stdio::null())
-        .status()
-        .map_err(|e| relay_wire::Error::io("cannot run git merge-file", e))?;
-    match status.success() {
-        true => Ok(()),
-        false => Err(relay_wire::Error::Integrity(format!(
-            "git merge-file --union failed on {}",
-            args.path.as_deref().unwrap_or_default()
-        ))
-        .into()),
-    }
 }

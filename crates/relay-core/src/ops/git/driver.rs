@@ -34,6 +34,44 @@ pub fn driver_command(relay: &str) -> String {
     format!("{relay} hook merge-driver %O %A %B %P")
 }
 
+/// The store's folder as git names it: the store's, else `.relay` (no store found yet).
+pub fn store_rel(store: Option<&relay_store::Store>) -> String {
+    (store.and_then(|s| s.journal_place().map(|p| p.store_rel.clone())))
+        .unwrap_or_else(|| relay_store::layout::STORE_DIR.to_string())
+}
+
+/// What `relay hook merge-driver` does: writes into `ours` the merge of a store log by line
+/// identity, or, for another file (`path` outside `store_rel`'s logs), git's own union.
+pub fn merge(
+    base: &Path,
+    ours: &Path,
+    theirs: &Path,
+    path: Option<&str>,
+    store_rel: &str,
+) -> Result<()> {
+    if path.is_some_and(|p| !merges_by_line(p, store_rel)) {
+        let status = std::process::Command::new("git")
+            .args(["merge-file", "--union", "-q"])
+            .args([ours, base, theirs])
+            .stdin(std::process::Stdio::null())
+            .status()
+            .map_err(|e| Error::io("cannot run git merge-file", e))?;
+        return match status.success() {
+            true => Ok(()),
+            false => Err(Error::Integrity(format!(
+                "git merge-file --union failed on {}",
+                path.unwrap_or_default()
+            ))),
+        };
+    }
+    let read = |p: &Path| {
+        std::fs::read(p).map_err(|e| Error::io(format!("cannot read {}", p.display()), e))
+    };
+    let merged = relay_store::lines::union(&read(base)?, &read(ours)?, &read(theirs)?);
+    std::fs::write(ours, merged)
+        .map_err(|e| Error::io(format!("cannot write {}", ours.display()), e))
+}
+
 /// Whether `path` (relative to the work tree's top, as git names it) is a log of the store
 /// at `store_rel`: what relay's driver merges by line identity.
 pub fn merges_by_line(path: &str, store_rel: &str) -> bool {
