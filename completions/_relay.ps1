@@ -136,7 +136,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         'relay;pull' {
             [CompletionResult]::new('--latest', '--latest', [CompletionResultType]::ParameterName, 'List the N newest packages')
             [CompletionResult]::new('--relevant', '--relevant', [CompletionResultType]::ParameterName, 'Rank packages by relevance to QUERY (words and "quoted phrases")')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'With --relevant: how many results')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'How many packages: the newest (as --latest N) or the best matches of --relevant')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only this package type (repeatable: any of them)')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only packages with this tag (repeatable: all of them)')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Only packages created by this actor id')
@@ -917,6 +917,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             break
         }
         'relay;review;flag' {
+            [CompletionResult]::new('--review-type', '--review-type', [CompletionResultType]::ParameterName, 'Who reviews it, as MCP and HTTP name it: human (as --human) or agent (as --agent)')
             [CompletionResult]::new('--note', '--note', [CompletionResultType]::ParameterName, 'What to look at')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Who is acting; default: [actor] id in config, then git user.email, then $USER')
             [CompletionResult]::new('--actor-type', '--actor-type', [CompletionResultType]::ParameterName, 'What kind of actor')
@@ -982,6 +983,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             break
         }
         'relay;review;list' {
+            [CompletionResult]::new('--review-type', '--review-type', [CompletionResultType]::ParameterName, 'Who reviews it, as MCP and HTTP name it: human (as --human) or agent (as --agent)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')

@@ -3943,12 +3943,16 @@ _relay() {
             return 0
             ;;
         relay__subcmd__review__subcmd__flag)
-            opts="-q -h -V --human --agent --note --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --human --agent --review-type --note --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --review-type)
+                    COMPREPLY=($(compgen -W "human agent" -- "${cur}"))
+                    return 0
+                    ;;
                 --note)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4073,12 +4077,16 @@ _relay() {
             return 0
             ;;
         relay__subcmd__review__subcmd__list)
-            opts="-q -h -V --human --agent --all-projects --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --human --agent --review-type --all-projects --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --review-type)
+                    COMPREPLY=($(compgen -W "human agent" -- "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -130,7 +130,7 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;pull'= {
             cand --latest 'List the N newest packages'
             cand --relevant 'Rank packages by relevance to QUERY (words and "quoted phrases")'
-            cand --limit 'With --relevant: how many results'
+            cand --limit 'How many packages: the newest (as --latest N) or the best matches of --relevant'
             cand --type 'Only this package type (repeatable: any of them)'
             cand --tag 'Only packages with this tag (repeatable: all of them)'
             cand --actor 'Only packages created by this actor id'
@@ -848,6 +848,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;review;flag'= {
+            cand --review-type 'Who reviews it, as MCP and HTTP name it: human (as --human) or agent (as --agent)'
             cand --note 'What to look at'
             cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'
             cand --actor-type 'What kind of actor'
@@ -910,6 +911,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --version 'Print version'
         }
         &'relay;review;list'= {
+            cand --review-type 'Who reviews it, as MCP and HTTP name it: human (as --human) or agent (as --agent)'
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'

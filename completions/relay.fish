@@ -135,7 +135,7 @@ complete -c relay -n "__fish_relay_using_subcommand deposit" -s h -l help -d 'Pr
 complete -c relay -n "__fish_relay_using_subcommand deposit" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand pull" -l latest -d 'List the N newest packages' -r
 complete -c relay -n "__fish_relay_using_subcommand pull" -l relevant -d 'Rank packages by relevance to QUERY (words and "quoted phrases")' -r
-complete -c relay -n "__fish_relay_using_subcommand pull" -l limit -d 'With --relevant: how many results' -r
+complete -c relay -n "__fish_relay_using_subcommand pull" -l limit -d 'How many packages: the newest (as --latest N) or the best matches of --relevant' -r
 complete -c relay -n "__fish_relay_using_subcommand pull" -l type -d 'Only this package type (repeatable: any of them)' -r
 complete -c relay -n "__fish_relay_using_subcommand pull" -l tag -d 'Only packages with this tag (repeatable: all of them)' -r
 complete -c relay -n "__fish_relay_using_subcommand pull" -l actor -d 'Only packages created by this actor id' -r
@@ -718,6 +718,8 @@ complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_
 complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -f -a "request-changes" -d 'Send it back: awaiting_review becomes revision_requested'
 complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -f -a "list" -d 'Packages awaiting review, oldest request first, with who flagged them and why'
 complete -c relay -n "__fish_relay_using_subcommand review; and not __fish_seen_subcommand_from flag approve request-changes list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l review-type -d 'Who reviews it, as MCP and HTTP name it: human (as --human) or agent (as --agent)' -r -f -a "human\t''
+agent\t''"
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l note -d 'What to look at' -r
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l actor -d 'Who is acting; default: [actor] id in config, then git user.email, then $USER' -r
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from flag" -l actor-type -d 'What kind of actor' -r -f -a "human\t''
@@ -777,6 +779,8 @@ complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subc
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from request-changes" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l review-type -d 'Who reviews it, as MCP and HTTP name it: human (as --human) or agent (as --agent)' -r -f -a "human\t''
+agent\t''"
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
 complete -c relay -n "__fish_relay_using_subcommand review; and __fish_seen_subcommand_from list" -l color -d 'When to color human output' -r -f -a "auto\t''

@@ -3,6 +3,7 @@
 //! ([`ModeArgs`]), and how a Markdown briefing is asked for ([`MarkdownArgs`]).
 
 use clap::Args;
+use relay_core::request::number::parse_whole as whole;
 
 use crate::cli::ui::Ui;
 use crate::cli::{CliError, Ctx};
@@ -25,11 +26,11 @@ pub struct MarkdownArgs {
     pub md: bool,
     /// Fit the briefing in N characters (Unicode scalar values), dropping the least important
     /// records first; a record is shown whole or not at all
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = whole::<usize>)]
     pub max_chars: Option<usize>,
     /// Fit the briefing in about N tokens, estimated as 4 characters each: the same as
     /// --max-chars 4×N
-    #[arg(long, value_name = "N", conflicts_with = "max_chars")]
+    #[arg(long, value_name = "N", conflicts_with = "max_chars", value_parser = whole::<usize>)]
     pub max_tokens: Option<usize>,
 }
 

@@ -92,13 +92,16 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
-            let code = e.exit_code();
+            let (error, code) = match exit::of_parse_error(&e) {
+                Some((error, code)) => (error, i32::from(code)),
+                None => (Code::Usage, e.exit_code()),
+            };
             if json_requested && e.use_stderr() {
                 // clap's first line says what was wrong and names the flag and value.
                 let rendered = e.to_string();
                 let first = rendered.lines().next().unwrap_or_default();
                 let message = first.strip_prefix("error: ").unwrap_or(first).to_string();
-                Ui::early_error(true, Code::Usage.as_str(), message.trim());
+                Ui::early_error(true, error.as_str(), message.trim());
             } else {
                 // clap prints its own help, version and usage errors (its format, its colors).
                 let _ = e.print();

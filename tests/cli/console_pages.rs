@@ -313,7 +313,7 @@ fn the_orient_page_is_the_briefing_relay_orient_prints_rendered_and_escaped() {
         ("/orient?project=demo&days=soon", "400", "invalid_input"),
         ("/orient?project=demo&days=40000", "400", "invalid_input"),
         ("/orient?project=nope", "404", "project_not_found"),
-        ("/orient?project=demo&window=3", "400", "invalid_input"),
+        ("/orient?project=demo&window=3", "400", "invalid_schema"),
     ] {
         let (head, body) = get(&env, &server.at(path));
         assert!(

@@ -224,15 +224,15 @@ fn idempotent_deposit_and_duplicate_id() {
 }
 
 #[test]
-fn missing_title_without_a_terminal_is_a_usage_error() {
+fn missing_title_without_a_terminal_is_invalid_schema() {
     let env = Env::new();
     let r = env.run(&["deposit", "--decision", "x"]);
-    assert_eq!(r.code, 2);
+    assert_eq!(r.code, 4);
     // Names the --title flag.
     snapshot!("missing_title", r.transcript());
     let r = env.run(&["deposit", "--json"]);
-    assert_eq!(r.code, 2);
-    assert_eq!(r.error()["error"], "usage");
+    assert_eq!(r.code, 4);
+    assert_eq!(r.error()["error"], "invalid_schema");
     snapshot!("missing_title_json", r.transcript());
     assert!(env.package_lines("demo").is_empty());
 }
@@ -296,11 +296,11 @@ fn schema_errors_name_the_field() {
     }
     snapshot!("schema_errors", errors.join("\n"));
     let r = env.run(&["deposit", "--title", "t", "--ext", "trust=1"]);
-    assert_eq!(r.code, 2);
+    assert_eq!(r.code, 4);
     // Says that extensions are named x-….
     snapshot!("ext_without_x", r.transcript());
     let r = env.run(&["deposit", "--title", "t", "--significance", "11"]);
-    assert_eq!(r.code, 2);
+    assert_eq!(r.code, 4);
     assert!(env.package_lines("demo").is_empty());
 }
 

@@ -12,6 +12,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use crate::equivalence_inputs::bad_inputs;
 use crate::harness::Env;
 use crate::serve::Served;
 use crate::transports::{self, Answer, OPS, Op, cli_call, http_call, mcp_arguments, shape};
@@ -34,43 +35,22 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 /// Cases the CLI's argument parser refuses before any request is built, with its own code
 /// `usage`, as every clap command does; MCP and HTTP must agree with each other.
-const CLI_PARSER_REFUSES: &[(&str, &str)] = &[
-    (
-        "deposit_without_title",
-        "`--title` is required; MCP and HTTP answer §8.1's `invalid_schema`",
-    ),
-    (
-        "facts_assert_without_value",
-        "VALUE is required; MCP and HTTP answer `invalid_schema`",
-    ),
-    (
-        "review_request_changes_without_note",
-        "`--note` is required; MCP and HTTP answer `invalid_schema`",
-    ),
-    (
-        "pull_latest_bad_status",
-        "`--status` takes only §6's statuses; MCP and HTTP answer `invalid_input`",
-    ),
-    (
-        "review_list_bad_type",
-        "`--human` and `--agent` are the CLI's review types; MCP and HTTP answer `invalid_input`",
-    ),
-    (
-        "pull_relevant_without_query",
-        "`--relevant` needs its QUERY; MCP and HTTP answer `invalid_input`",
-    ),
-];
+const CLI_PARSER_REFUSES: &[(&str, &str)] = &[];
 
 /// One case: a name, the operation and its request as JSON (`{P1}`, `{P2}`, `{P3}` stand
 /// for the seeded packages' ids, `{L1}` for the seeded lesson's).
-struct Case {
-    name: &'static str,
-    op: Op,
-    request: Value,
+pub(crate) struct Case {
+    pub name: String,
+    pub op: Op,
+    pub request: Value,
 }
 
-fn case(name: &'static str, op: Op, request: Value) -> Case {
-    Case { name, op, request }
+pub(crate) fn case(name: &str, op: Op, request: Value) -> Case {
+    Case {
+        name: name.to_string(),
+        op,
+        request,
+    }
 }
 
 /// A time before any seeded record.
@@ -542,7 +522,9 @@ fn outcomes(seed: &Seed, shared: &Served, case: &Case) -> Vec<(&'static str, Out
     let store = || op.writes().then(|| seed.copy());
     let appended = |copy: &Option<Env>| copy.as_ref().map_or(Value::Null, |env| seed.appended(env));
     let mut raw = Vec::new();
-    if let Some((args, stdin)) = cli_call(op, &request) {
+    // A case only a JSON door can say is not the CLI's (see `equivalence_inputs`).
+    let cli = (!case.name.starts_with("json:")).then(|| cli_call(op, &request));
+    if let Some((args, stdin)) = cli.flatten() {
         let copy = store();
         let env = copy.as_ref().unwrap_or(&seed.env);
         let listing = op.cli_listing();
@@ -565,6 +547,18 @@ fn outcomes(seed: &Seed, shared: &Served, case: &Case) -> Vec<(&'static str, Out
             None => transports::http(&seed.env, shared, &seed.token, &call),
         };
         raw.push(("http", answer, appended(&copy)));
+    }
+    if let Some(tool) = op.mcp_tool() {
+        let copy = store();
+        let arguments = mcp_arguments(op, &request);
+        let answer = match &copy {
+            Some(env) => {
+                let server = Served::start(env, &[]);
+                transports::mcp_http(env, &server, &seed.token, tool, &arguments)
+            }
+            None => transports::mcp_http(&seed.env, shared, &seed.token, tool, &arguments),
+        };
+        raw.push(("mcp-http", answer, appended(&copy)));
     }
     let known = seed.known();
     (raw.into_iter())
@@ -607,6 +601,7 @@ fn every_operation_more_than_one_door_offers_has_a_case() {
             missing.push(format!("MCP tool {tool}"));
         }
     }
+    let cases: Vec<Case> = cases().into_iter().chain(bad_inputs()).collect();
     let api = (relay::http::route_table::ROUTES.iter())
         .filter(|r| r.path.starts_with("/v1/") || r.path.starts_with("/amp/"));
     for route in api {
@@ -622,7 +617,6 @@ fn every_operation_more_than_one_door_offers_has_a_case() {
         missing.is_empty(),
         "operations without a case in OPS: {missing:?}"
     );
-    let cases = cases();
     for op in OPS {
         let doors = [
             op.on_cli(),
@@ -650,7 +644,7 @@ fn every_door_answers_the_same_request_alike() {
     let shared = Served::start(&seed.env, &[]);
     let only = std::env::var("EQUIVALENCE_CASE").ok();
     let mut failures = Vec::new();
-    for case in cases() {
+    for case in cases().into_iter().chain(bad_inputs()) {
         if only.as_deref().is_some_and(|o| o != case.name) {
             continue;
         }

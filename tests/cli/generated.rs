@@ -62,7 +62,7 @@ fn completions_command_prints_the_committed_file_without_a_store() {
 #[test]
 fn completions_refuses_an_unknown_shell() {
     let r = Env::empty().run(&["completions", "tcsh"]);
-    assert_eq!(r.code, 2, "{r:?}");
+    assert_eq!(r.code, 4, "{r:?}");
     assert!(
         r.stderr.contains("powershell"),
         "lists the shells: {}",

@@ -52,11 +52,11 @@ fn an_id_taken_in_another_project_is_a_replay_or_a_duplicate() {
                         packages are immutable; deposit a new package with `--parent pkg_one` instead"
         })
     );
-    // So is the same package named into the other project (--project sets its project_id).
+    // So is the same package named into the other project (selected, as every door must).
     let mut whole = first["package"].clone();
     whole["project_id"] = json!("other");
     let r = env.run_stdin(
-        &["deposit", "--from", "-", "--json"],
+        &["deposit", "--from", "-", "--project", "other", "--json"],
         whole.to_string().as_bytes(),
     );
     assert_eq!(

@@ -20,6 +20,7 @@ mod deposit;
 mod docs_links;
 mod doctor;
 mod equivalence;
+mod equivalence_inputs;
 mod error_codes;
 mod examples;
 mod facts;

@@ -80,6 +80,18 @@ pub fn serve(env: &Env, messages: &[Value]) -> Vec<Value> {
     serve_with(env.command(&["mcp"]), messages)
 }
 
+/// [`serve`] with messages given as JSON text, written as they are (a number keeps its
+/// spelling).
+pub fn serve_lines(env: &Env, lines: &[String]) -> Vec<Value> {
+    let mut input = handshake(&[]);
+    for line in lines {
+        input.push_str(&format!("{line}\n"));
+    }
+    let mut replies = serve_raw_with(env.command(&["mcp"]), &input);
+    assert_eq!(replies.remove(0)["id"], 0);
+    replies
+}
+
 /// An initialize handshake, then `messages`, one a line.
 fn handshake(messages: &[Value]) -> String {
     let mut input = format!(
@@ -441,7 +453,10 @@ fn mcp_deposit_takes_the_spec_s_package_and_pull_its_package_id() {
     assert_eq!(code, "invalid_input");
     assert!(message.contains("name different packages"), "{message}");
     let message = tool_error(&replies[4]).1;
-    assert!(message.contains("needs `package_id`"), "{message}");
+    assert!(
+        message.contains("`package_id` is required by mode `specific`"),
+        "{message}"
+    );
     let message = tool_error(&replies[5]).1;
     assert!(
         message.contains("`package_id` does not apply to mode `latest`"),
@@ -629,7 +644,11 @@ fn mcp_tool_errors_name_the_spec_code_and_protocol_errors_are_json_rpc_errors() 
             .1
             .contains("`limit` must be an integer")
     );
-    assert!(tool_error(by_id(7)).1.contains("no argument `colour`"));
+    assert!(
+        tool_error(by_id(7))
+            .1
+            .contains("`colour` is not an argument of")
+    );
     assert!(
         tool_error(by_id(8))
             .1

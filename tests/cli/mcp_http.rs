@@ -164,7 +164,7 @@ fn serve_listens_on_localhost_by_name() {
     let (status, body) = curl(&env, &[&served.at("/v1/conformance")]);
     assert_eq!(status, 200, "{body}");
     let refused = env.run(&["serve", "--listen", "localhost"]);
-    assert_eq!(refused.code, 2, "{refused:?}");
+    assert_eq!(refused.code, 4, "{refused:?}");
     assert!(
         refused.stderr.contains("not an address to listen on"),
         "{refused:?}"

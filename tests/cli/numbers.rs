@@ -139,7 +139,7 @@ fn http_keeps_the_digits_from_deposit_to_pull() {
         let call = HttpCall {
             method,
             path: path.to_string(),
-            body: body.map(|b| serde_json::from_str(b).unwrap()),
+            body: body.map(str::to_string),
         };
         match transports::http(&env, &server, token.trim(), &call) {
             Answer::Ok(v) => v,
@@ -203,7 +203,7 @@ fn a_fact_keeps_the_digits_of_its_extension_members_on_every_door() {
         let call = HttpCall {
             method,
             path: path.to_string(),
-            body: body.map(|b| serde_json::from_str(&b).unwrap()),
+            body,
         };
         match transports::http(&env, &server, token.trim(), &call) {
             Answer::Ok(v) => v,

@@ -239,7 +239,7 @@ fn an_unknown_status_is_refused_on_every_transport() {
     let env = Env::new();
     env.deposit("Something", &[]);
     let cli = env.run(&["pull", "--status", "shipped"]);
-    assert_eq!(cli.code, 2, "{}", cli.stderr);
+    assert_eq!(cli.code, 4, "{}", cli.stderr);
     assert!(cli.stderr.contains("shipped"), "{}", cli.stderr);
     let reply = &crate::mcp::serve(
         &env,

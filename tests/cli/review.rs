@@ -89,10 +89,10 @@ fn every_transition_of_the_section_5_3_table() {
     );
     let mut errors = vec![r.transcript()];
     let r = env.run(&["review", "flag", "pkg_missing"]);
-    assert_eq!(r.code, 2, "flag needs --human or --agent");
+    assert_eq!(r.code, 4, "flag needs --human or --agent");
     errors.push(r.transcript());
     let r = env.run(&["review", "request-changes", "pkg_missing"]);
-    assert_eq!(r.code, 2, "request-changes needs --note");
+    assert_eq!(r.code, 4, "request-changes needs --note");
     errors.push(r.transcript());
     let id = deposit_with_status(&env, "complete");
     errors.push(env.run(&["review", "approve", &id]).transcript());

@@ -395,7 +395,7 @@ fn bad_requests_answer_json_errors_and_write_nothing() {
             &[],
             "/v1/projects/demo/packages?limit=many",
             400,
-            "invalid_input",
+            "invalid_schema",
         ),
         (&[], "/v1/packages/pkg_nope", 404, "package_not_found"),
     ];

@@ -212,7 +212,7 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
         };
         for v in values {
             args.push(name.to_string());
-            args.push(v.as_str().map_or_else(|| v.to_string(), str::to_string));
+            args.push(scalar_text(&v));
         }
     };
     let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
@@ -222,7 +222,10 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
         Status => args = words(&["status"]),
         Deposit => {
             args = words(&["deposit", "--from", "-"]);
-            stdin = Some(r.to_string());
+            // The project selected is `--project` (below), not a member of the package.
+            let mut package = r.clone();
+            package.as_object_mut().unwrap().remove("project");
+            stdin = Some(raw_text(&package));
         }
         PullLatest => {
             args = words(&["pull", "--latest"]);
@@ -271,8 +274,7 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
             for key in ["subject", "predicate", "value"] {
                 match &r[key] {
                     Value::Null => {}
-                    Value::String(v) => args.push(v.clone()),
-                    v => args.push(v.to_string()),
+                    v => args.push(scalar_text(v)),
                 }
             }
             flag(&mut args, "--tag", "tags");
@@ -323,9 +325,7 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
         }
         ReviewList => {
             args = words(&["review", "list"]);
-            if let Some(t) = s("review_type") {
-                args.push(format!("--{t}"));
-            }
+            flag(&mut args, "--review-type", "review_type");
         }
         ProjectsList => args = words(&["projects", "list"]),
         ProjectsCreate => {
@@ -335,12 +335,30 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
         ProjectsArchive => args = vec!["projects".into(), "archive".into(), s("project_id")?],
         AmpStore | AmpSearch | AmpList | AmpGet | AmpDelete | AmpStatus => return None,
     }
+    // The project a request selects is the CLI's `--project` (orchestrate maps it above).
+    if let Some(project) = r["project"].as_str()
+        && op != Orchestrate
+    {
+        args.extend(["--project".to_string(), project.to_string()]);
+    }
     Some((args, stdin))
 }
 
 /// The MCP tool's arguments for `request`.
 pub fn mcp_arguments(op: Op, r: &Value) -> Value {
     let mut args = r.clone();
+    // The package's own project_id, and a member relay does not know (kept, as every
+    // door keeps it), are members of the package, not named arguments.
+    if op == Op::Deposit {
+        let map = args.as_object_mut().unwrap();
+        let package: serde_json::Map<String, Value> = ["project_id", "bogus"]
+            .into_iter()
+            .filter_map(|k| Some((k.to_string(), map.remove(k)?)))
+            .collect();
+        if !package.is_empty() {
+            args["package"] = Value::Object(package);
+        }
+    }
     let mode = match op {
         Op::PullLatest => "latest",
         Op::PullOne => "specific",
@@ -356,7 +374,15 @@ pub fn http_call(op: Op, r: &Value) -> Option<HttpCall> {
     use Op::*;
     let (method, _) = op.http_route()?;
     let s = |key: &str| r[key].as_str().unwrap_or_default().to_string();
-    let project = "/v1/projects/demo";
+    // The project a request selects is the path's; the body does not repeat it.
+    let project = &format!("/v1/projects/{}", r["project"].as_str().unwrap_or("demo"));
+    let mut r = r.clone();
+    if op != Orchestrate
+        && let Some(map) = r.as_object_mut()
+    {
+        map.remove("project");
+    }
+    let r = &r;
     let (path, body) = match op {
         Conformance => ("/v1/conformance".to_string(), None),
         Deposit => (format!("{project}/packages"), Some(r.clone())),
@@ -434,6 +460,13 @@ pub fn http_call(op: Op, r: &Value) -> Option<HttpCall> {
         AmpStatus => ("/amp/status".to_string(), None),
         Status | Retract | FactsGet => return None,
     };
+    let body = body.map(|b| raw_text(&b));
+    // A member no route knows goes where the others go: into the body, else the query.
+    let mut path = path;
+    if body.is_none() && r.get("bogus").is_some() {
+        let sep = if path.contains('?') { '&' } else { '?' };
+        path = format!("{path}{sep}bogus={}", scalar_text(&r["bogus"]));
+    }
     Some(HttpCall { method, path, body })
 }
 
@@ -562,11 +595,47 @@ fn cli_error_code(run: &Run) -> String {
     }
 }
 
+/// A number written as `NUMBER` (`"#n:1e2"`) in a case stands for the JSON number with
+/// that exact spelling, which a [`Value`] cannot keep: JSON text with each such string put
+/// back as the bare number.
+pub fn raw_text(v: &Value) -> String {
+    let text = v.to_string();
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("\"#n:") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 4..];
+        let end = tail.find('"').unwrap();
+        out.push_str(&tail[..end]);
+        rest = &tail[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A scalar as a command line or a query string writes it: a string as it is (a raw number
+/// as its spelling), anything else as JSON.
+pub fn scalar_text(v: &Value) -> String {
+    match v.as_str() {
+        Some(s) => s.strip_prefix("#n:").unwrap_or(s).to_string(),
+        None => v.to_string(),
+    }
+}
+
 /// `tools/call` of `tool` with `arguments` in a fresh `relay mcp`: the structured content,
 /// or the error code of a tool error (a JSON-RPC error answers `rpc:CODE`).
 pub fn mcp(env: &Env, tool: &str, arguments: Value) -> Answer {
-    let replies = mcp::serve(env, &[mcp::call(1, tool, arguments)]);
-    let reply = &replies[0];
+    let call = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":{},"arguments":{}}}}}"#,
+        json!(tool),
+        raw_text(&arguments)
+    );
+    let replies = mcp::serve_lines(env, &[call]);
+    mcp_answer(&replies[0])
+}
+
+/// The answer of one `tools/call` reply.
+pub fn mcp_answer(reply: &Value) -> Answer {
     if let Some(e) = reply.get("error") {
         return Answer::Failed(format!("rpc:{}", e["code"]));
     }
@@ -590,11 +659,12 @@ fn json_rpc_tools_list(env: &Env) -> Value {
     mcp::serve(env, &[request]).remove(0)
 }
 
-/// One HTTP request: method, path with its query, and a JSON body.
+/// One HTTP request: method, path with its query, and a JSON body (as text, so a number
+/// keeps its spelling).
 pub struct HttpCall {
     pub method: &'static str,
     pub path: String,
-    pub body: Option<Value>,
+    pub body: Option<String>,
 }
 
 /// `call` against `server` with `bearer`: the body of a 2xx answer, or the error code of
@@ -602,7 +672,7 @@ pub struct HttpCall {
 pub fn http(env: &Env, server: &Served, bearer: &str, call: &HttpCall) -> Answer {
     let auth = format!("Authorization: Bearer {bearer}");
     let url = server.at(&call.path);
-    let body = call.body.as_ref().map(Value::to_string);
+    let body = call.body.clone();
     let mut args = vec!["-X", call.method, "-H", &auth];
     if let Some(body) = &body {
         args.extend(["-H", "Content-Type: application/json", "-d", body]);
@@ -641,7 +711,7 @@ pub fn query_of(request: &Value, keys: &[&str]) -> String {
             other => vec![other.clone()],
         };
         for v in values {
-            let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+            let text = scalar_text(&v);
             pairs.push(format!("{key}={}", query_escape(&text)));
         }
     }
@@ -650,4 +720,54 @@ pub fn query_of(request: &Value, keys: &[&str]) -> String {
     } else {
         format!("?{}", pairs.join("&"))
     }
+}
+
+/// `tools/call` of `tool` with `arguments` over `server`'s `/mcp` (MCP over HTTP) as the
+/// holder of `bearer`: a session is opened, then the call made in it.
+pub fn mcp_http(env: &Env, server: &Served, bearer: &str, tool: &str, arguments: &Value) -> Answer {
+    let url = server.at("/mcp");
+    let auth = format!("Authorization: Bearer {bearer}");
+    let post = |headers: &[&str], body: &str| -> (u16, String, String) {
+        let mut all = vec!["-sS", "--max-time", "20", "-D", "-", "-w", "\n%{http_code}"];
+        all.extend(["-X", "POST", "-H", "Content-Type: application/json"]);
+        all.extend(["-H", "Accept: application/json, text/event-stream"]);
+        for h in headers {
+            all.extend(["-H", h]);
+        }
+        all.extend(["-d", body, &url]);
+        let out = env.program("curl", &all).output().expect("run curl");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let (rest, status) = text.rsplit_once('\n').unwrap();
+        let (head, body) = rest.split_once("\r\n\r\n").unwrap_or((rest, ""));
+        (
+            status.parse().unwrap(),
+            head.to_ascii_lowercase(),
+            body.into(),
+        )
+    };
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "curl", "version": "1"}}});
+    let (status, head, body) = post(&[&auth], &initialize.to_string());
+    if status != 200 {
+        let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+        return Answer::Failed(v["error"].as_str().unwrap_or("?").to_string());
+    }
+    let session = (head.lines())
+        .find_map(|l| l.strip_prefix("mcp-session-id: "))
+        .expect("a session id")
+        .trim()
+        .to_string();
+    let session = format!("Mcp-Session-Id: {session}");
+    let call = format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":{},"arguments":{}}}}}"#,
+        json!(tool),
+        raw_text(arguments)
+    );
+    let (status, _, body) = post(&[&auth, &session], &call);
+    let reply: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    if status != 200 {
+        return Answer::Failed(reply["error"].as_str().unwrap_or("?").to_string());
+    }
+    mcp_answer(&reply)
 }

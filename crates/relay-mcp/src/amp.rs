@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::call::{Call, invalid};
+use super::call::Call;
 use relay_core::ops::memory::amp;
 use relay_core::request::memory::{
     DeleteRequest, GetRequest, ListRequest, SearchRequest, StoreRequest,
@@ -23,7 +23,10 @@ fn projects(c: &Call) -> Result<Vec<String>> {
 
 pub fn store(c: &Call) -> Result<Value> {
     if !matches!(c.args.get("record"), Some(Value::Object(_))) {
-        return Err(invalid("`record` must be an object".into()));
+        return Err(relay_core::request::shape_error(
+            "record",
+            "must be an object",
+        ));
     }
     let req: StoreRequest = c.request_keeping(&["project"])?;
     // The record's `project` (AMP's member) or the call's (two that differ are refused),

@@ -11,7 +11,7 @@ use super::host::{Context, Settings};
 use super::schema::Args;
 use relay_core::ops::trust::attribution::Claim;
 use relay_core::request::caller::{CALLER_KEYS, Caller};
-use relay_core::request::search;
+use relay_core::request::{search, shape_error};
 use relay_wire::error::{Error, Result};
 
 /// How a search ranks: its mode, and the model semantic and hybrid search use.
@@ -33,7 +33,7 @@ pub struct Call<'a> {
 pub(super) fn caller(args: &Args) -> Result<Caller> {
     let mut parts = args.to_map();
     parts.retain(|k, _| CALLER_KEYS.contains(&k.as_str()));
-    serde_json::from_value(Value::Object(parts)).map_err(|e| invalid(e.to_string()))
+    serde_json::from_value(Value::Object(parts)).map_err(|e| shape_error("", e.to_string()))
 }
 
 impl Call<'_> {
@@ -87,7 +87,7 @@ impl Call<'_> {
     ) -> Result<T> {
         let mut args = self.args.to_map();
         args.retain(|k, _| !CALLER_KEYS.contains(&k.as_str()) || keep.contains(&k.as_str()));
-        serde_json::from_value(Value::Object(args)).map_err(|e| invalid(e.to_string()))
+        serde_json::from_value(Value::Object(args)).map_err(|e| shape_error("", e.to_string()))
     }
 
     /// How a search asked for as `search` ranks, with the server's model.

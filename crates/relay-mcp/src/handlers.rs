@@ -26,7 +26,7 @@ use relay_core::request::watch::WatchRequest;
 use relay_core::request::{OrchestrateRequest, OrientRequest, Spelling, parse_as_of};
 use relay_core::search::{relevant, semantic};
 use relay_store::packages::StoredPackage;
-use relay_wire::error::{Result, SchemaError};
+use relay_wire::error::Result;
 
 pub fn orient(c: &Call) -> Result<Value> {
     let req: OrientRequest = c.request()?;
@@ -75,12 +75,7 @@ pub fn deposit(c: &Call) -> Result<Value> {
             .as_ref()
             .is_some_and(|p| p.contains_key("title"));
     if !titled {
-        // A missing required field is §8.1's invalid_schema, as on every door.
-        return Err(SchemaError::new(
-            "title",
-            "is required, as an argument or in `package`: a one-line summary of what was done",
-        )
-        .into());
+        return Err(relay_core::request::deposit::missing_title());
     }
     let deliverables = match &req.deliverables[..] {
         [] => Vec::new(),
@@ -95,11 +90,7 @@ pub fn deposit(c: &Call) -> Result<Value> {
         .map(|(_, d)| d.value)
         .collect(),
     };
-    let mut input = req.into_input(deliverables)?;
-    // As on the command line, a selected project overrides the package's own.
-    if let Some(p) = &c.ctx.project {
-        input.insert("project_id".into(), json!(p));
-    }
+    let input = req.into_input(deliverables)?;
     let project = c.ctx.target_project(&input)?;
     let done = attribution::deposit(c.ctx.store()?, c.ctx.cwd, input, project, &c.claim())?;
     Ok(Value::Object(StoredPackage::envelope(

@@ -129,10 +129,7 @@ impl Context<'_> {
 
     /// The project a package goes into: its `project_id`, else the selected project.
     pub fn target_project(&self, input: &Map<String, Value>) -> Result<String> {
-        let project = match input.get("project_id").and_then(Value::as_str) {
-            Some(p) => p.to_string(),
-            None => self.project()?,
-        };
+        let project = scope::deposit_project(self.project.as_deref(), || self.project(), input)?;
         if let Some(grant) = self.grant {
             grant.may_write(&project)?;
         }

@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
+use relay_core::request::{shape_error, value_error};
 use relay_wire::error::{Error, SchemaError};
 
 /// What a property's schema accepts, for an error message.
@@ -63,6 +64,27 @@ fn within(schema: &Value, n: f64) -> bool {
     (min..=max).contains(&n)
 }
 
+/// Whether `v` is of the JSON type the property's `schema` names (its enum and bounds
+/// aside): the line between `invalid_schema` and `invalid_input`
+/// ([`relay_core::request::shape_error`]).
+fn typed(schema: &Value, v: &Value) -> bool {
+    if let Some(types) = schema["type"].as_array() {
+        return types.iter().any(|t| typed(&json!({"type": t}), v));
+    }
+    match schema["type"].as_str().unwrap_or_default() {
+        "string" => v.is_string(),
+        "integer" => integer(v).is_some(),
+        "number" => v.is_number(),
+        "boolean" => v.is_boolean(),
+        "array" => v
+            .as_array()
+            .is_some_and(|items| items.iter().all(|i| typed(&schema["items"], i))),
+        "object" => v.is_object(),
+        _ if schema["enum"].is_array() => v.is_string(),
+        _ => true,
+    }
+}
+
 /// Whether `v` is what the property's `schema` accepts.
 fn accepts(schema: &Value, v: &Value) -> bool {
     if let Some(values) = schema["enum"].as_array() {
@@ -111,16 +133,20 @@ pub fn check(tool: &str, schema: &Value, arguments: Map<String, Value>) -> Resul
         }
         let Some(p) = properties.get(&name) else {
             let names: Vec<&str> = properties.keys().map(String::as_str).collect();
-            return Err(Error::InvalidInput(format!(
-                "`{tool}` takes no argument `{name}`; its arguments are: {}",
-                names.join(", ")
-            )));
+            return Err(shape_error(
+                &name,
+                format!(
+                    "is not an argument of `{tool}`; its arguments are: {}",
+                    names.join(", ")
+                ),
+            ));
         };
         if !accepts(p, &value) {
-            return Err(Error::InvalidInput(format!(
-                "`{name}` must be {}, not {value}",
-                expected(p)
-            )));
+            let why = format!("must be {}, not {value}", expected(p));
+            return Err(match typed(p, &value) {
+                true => value_error(format!("`{name}` {why}")),
+                false => shape_error(&name, why),
+            });
         }
         // An integer written with a fraction of zero (`5.0`) is stored as the integer it is.
         let value = match (p["type"].as_str(), integer(&value)) {
@@ -240,7 +266,32 @@ mod tests {
         assert!(err(json!({"title": "x", "tags": [1]})).contains("array of strings"));
         assert!(err(json!({"title": "x", "confidence": 2})).contains("from 0 to 1"));
         let unknown = err(json!({"title": "x", "colour": "red"}));
-        assert!(unknown.contains("no argument `colour`") && unknown.contains("title, limit"));
+        assert!(
+            unknown.contains("`colour` is not an argument") && unknown.contains("title, limit"),
+            "{unknown}"
+        );
+    }
+
+    #[test]
+    fn a_wrong_shape_is_invalid_schema_and_a_refused_value_invalid_input() {
+        use relay_core::request::facts::AssertFactRequest;
+        let schema = super::super::input::schema_of::<AssertFactRequest>(&[]);
+        let code = |v: Value| {
+            check("facts_assert", &schema, v.as_object().unwrap().clone())
+                .unwrap_err()
+                .code()
+        };
+        let shape = [
+            json!({"subject": "s", "predicate": "p"}),
+            json!({"subject": "s", "predicate": "p", "value": true}),
+            json!({"subject": "s", "predicate": "p", "value": "v", "origin": 1}),
+            json!({"subject": "s", "predicate": "p", "value": "v", "confidence": "high"}),
+        ];
+        for v in shape {
+            assert_eq!(code(v.clone()), "invalid_schema", "{v}");
+        }
+        let value = json!({"subject": "s", "predicate": "p", "value": "v", "confidence": 1.5});
+        assert_eq!(code(value), "invalid_input");
     }
 
     #[test]
@@ -271,7 +322,7 @@ mod tests {
         let kept = check(with(json!({"value": "v", "x-origin": {"any": 1}}))).unwrap();
         assert!(kept.has("x-origin"));
         let e = check(with(json!({"value": "v", "origin": 1}))).unwrap_err();
-        assert!(e.contains("no argument `origin`"), "{e}");
+        assert!(e.contains("`origin` is not an argument"), "{e}");
         assert!(
             check(key.clone())
                 .unwrap_err()

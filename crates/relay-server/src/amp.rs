@@ -51,7 +51,7 @@ fn string(body: &Map<String, Value>, name: &str) -> Result<Option<String>> {
     match body.get(name) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(Error::InvalidInput(format!("`{name}` must be a string"))),
+        Some(_) => Err(relay_core::request::shape_error(name, "must be a string")),
     }
 }
 
@@ -98,7 +98,9 @@ pub async fn store(
             ))
             .into());
         }
-        Some(_) => return Err(Error::InvalidInput("`record` must be an object".into()).into()),
+        Some(_) => {
+            return Err(relay_core::request::shape_error("record", "must be an object").into());
+        }
     }
     if let Some(name) = body.keys().find(|k| *k != "record") {
         return Err(Error::InvalidSchema(relay_wire::error::SchemaError::new(

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use super::guard::is_json;
 use super::reply::{ApiError, RequestError};
 use super::state::AppState;
+use relay_core::request::decode_error;
 use relay_wire::error::{Error, SchemaError};
 
 /// The one path parameter of a route (a project, package or session id), percent-decoded.
@@ -39,9 +40,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Params<T> {
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         match Query::<T>::from_request_parts(parts, state).await {
             Ok(Query(t)) => Ok(Params(t)),
-            Err(e) => {
-                Err(Error::InvalidInput(format!("the query string: {}", e.body_text())).into())
-            }
+            Err(e) => Err(decode_error("the query string", &e.body_text()).into()),
         }
     }
 }
@@ -131,11 +130,10 @@ impl JsonBody {
         }
     }
 
-    /// The body read into `T` (absent: `{}`), its mismatches as `invalid_schema`.
+    /// The body read into `T` (absent: `{}`), its mismatches under the one rule of
+    /// [`decode_error`].
     pub fn parse<T: DeserializeOwned>(self, what: &str) -> Result<T, Error> {
-        let map = self.object(what, false)?;
-        serde_json::from_value(Value::Object(map))
-            .map_err(|e| SchemaError::new("", format!("in {what}: {e}")).into())
+        relay_core::request::from_json(what, self.object(what, false)?)
     }
 }
 

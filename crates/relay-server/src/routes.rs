@@ -20,6 +20,7 @@ use relay_core::ops::{
     trust::attribution,
 };
 use relay_core::request::deposit::DepositRequest;
+use relay_core::request::listing::PullMode;
 use relay_core::request::review::{
     ApproveRequest, FlagRequest, RequestChangesRequest, ReviewListRequest, Transition,
 };
@@ -46,20 +47,10 @@ pub(crate) async fn deposit(
     body: JsonBody,
 ) -> Answer {
     let mut input = body.object("a wire package", true)?;
-    let project = &call.project;
-    match input.get("project_id") {
-        None | Some(Value::Null) => {
-            // Given, not filled in: a retry into another project is then other content.
-            input.insert("project_id".into(), json!(project));
-        }
-        Some(Value::String(p)) if p == project => {}
-        Some(other) => {
-            return Err(Error::InvalidInput(format!(
-                "the package's project_id {other} is not the path's project `{project}`"
-            ))
-            .into());
-        }
-    }
+    let path = Some(call.project.as_str());
+    let project = request::scope::deposit_project(path, || Ok(call.project.clone()), &input)?;
+    // Given, not filled in: a retry into another project is then other content.
+    input.insert("project_id".into(), json!(project));
     // The body is the wire package itself (§8.1): the request every door takes, named
     // fields aside.
     let input = DepositRequest::of_package(input).into_input(Vec::new())?;
@@ -80,7 +71,8 @@ pub(crate) async fn deposit(
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ListParams {
-    mode: Option<String>,
+    mode: Option<PullMode>,
+    #[serde(default, deserialize_with = "relay_core::request::number::whole_opt")]
     limit: Option<usize>,
     query: Option<String>,
     /// How a relevant pull ranks: keyword, semantic or hybrid.
@@ -127,21 +119,19 @@ pub(crate) async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> An
     call.run(Access::Read, move |s, caller, project| {
         let filter = q.filter(caller.viewer(s, &project))?;
         let limit = q.limit.unwrap_or(DEFAULT_LISTING_LIMIT);
+        request::listing::check_limit(limit)?;
         let projects = [project];
-        match q.mode.as_deref().unwrap_or("latest") {
-            "latest" => {
+        let mode = q.mode.unwrap_or(PullMode::Latest);
+        match mode {
+            PullMode::Latest => {
                 let packages: Vec<Value> = (pull::latest(&s.store, &projects, &filter, limit)?
                     .iter())
                 .map(|p| p.package.to_value())
                 .collect();
                 Ok(Reply::ok(json!({ "packages": packages })))
             }
-            "relevant" => {
-                let query = q.query.as_deref().ok_or_else(|| {
-                    Error::InvalidInput(
-                        "mode `relevant` needs `query`, the words to look for".into(),
-                    )
-                })?;
+            PullMode::Relevant => {
+                let query = (q.query.as_deref()).ok_or_else(request::listing::missing_query)?;
                 let model = s.model.as_deref();
                 let mode = match search_mode(q.search.as_deref(), model) {
                     Ok(mode) => mode,
@@ -162,10 +152,9 @@ pub(crate) async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> An
                     json!({ "packages": packages, "x-ranking": ranking }),
                 ))
             }
-            other => Err(Error::InvalidInput(format!(
-                "mode `{other}` is not one of latest, relevant (one package by id: \
-                     GET /v1/packages/ID)"
-            ))),
+            PullMode::Specific => Err(request::value_error(
+                "mode `specific` is not this route's: one package by id is GET /v1/packages/ID",
+            )),
         }
     })
     .await

@@ -1,5 +1,6 @@
 //! `relay deposit`: record a context package from flags, a JSON package (`--from`), or prompts.
 
+use relay_core::request::shape_error;
 use std::io::Read;
 
 use clap::Args;
@@ -151,7 +152,7 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
             "--from - and --content-md - cannot both read stdin; give one a file".into(),
         ));
     }
-    let mut map = match &args.from {
+    let map = match &args.from {
         Some(src) => {
             let name = if src == "-" {
                 "--from (stdin)".to_string()
@@ -168,10 +169,6 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
         }
         None => Map::new(),
     };
-    // --project overrides the package's project_id; RELAY_PROJECT and config only fill it in.
-    if let Some(p) = &ctx.global.project {
-        map.insert("project_id".into(), Value::String(p.clone()));
-    }
     let content_md = match args.content_md.take() {
         Some(src) => {
             let bytes = read_source(ctx, &src, "--content-md")?;
@@ -219,11 +216,12 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
     for kv in std::mem::take(&mut args.ext) {
         let (key, raw) = kv
             .split_once('=')
-            .ok_or_else(|| CliError::Usage(format!("--ext takes KEY=VALUE (got `{kv}`)")))?;
+            .ok_or_else(|| shape_error("--ext", format!("takes KEY=VALUE (got `{kv}`)")))?;
         if !key.starts_with("x-") || key.len() < 3 {
-            return Err(CliError::Usage(format!(
-                "--ext keys must be extension fields starting with `x-` (got `{key}`); core fields have their own flags"
-            )));
+            let why = format!(
+                "keys must be extension fields starting with `x-` (got `{key}`); core fields have their own flags"
+            );
+            return Err(shape_error("--ext", why).into());
         }
         let value =
             ext_value(raw).map_err(|e| Error::malformed_json(format!("--ext {key}"), &e))?;
@@ -383,9 +381,7 @@ fn finish(ctx: &mut Ctx, args: DepositArgs, mut input: Map<String, Value>) -> Cm
             }
             prompt(&mut input)?;
         } else {
-            return Err(CliError::Usage(
-                "a package needs a title: pass --title TEXT (or `title` in --from); there is no terminal to prompt on".into(),
-            ));
+            return Err(relay_core::request::deposit::missing_title().into());
         }
     }
     let claim = args.who.claim(&args.session);

@@ -1,6 +1,7 @@
 //! `relay lesson add` and `relay lesson list`: lessons (packages of type `x-lesson`, see
 //! [`relay_wire::memory`]) recorded once and listed most severe first.
 
+use relay_core::request::number::parse_whole as whole;
 use std::io::{Read, Write};
 
 use clap::{Args, Subcommand};
@@ -59,7 +60,7 @@ pub enum Action {
         #[arg(long = "tag", value_name = "TAG")]
         tags: Vec<String>,
         /// At most N lessons
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = whole::<usize>)]
         limit: Option<usize>,
         /// Cover every project, not just the selected one
         #[arg(long)]

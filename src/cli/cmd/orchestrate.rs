@@ -1,5 +1,6 @@
 //! `relay orchestrate`: a digest across packages for the calling agent to synthesise (§8.4).
 
+use relay_core::request::number::parse_whole as whole;
 use std::io::Write;
 
 use clap::Args;
@@ -9,7 +10,7 @@ use crate::cli::{CmdResult, Ctx};
 use relay_core::ops::briefing::markdown;
 use relay_core::ops::briefing::orchestrate;
 use relay_core::request::orchestrate::DEFAULT_SNIPPETS;
-use relay_core::request::{DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS, OrchestrateRequest};
+use relay_core::request::{DEFAULT_WINDOW_DAYS, OrchestrateRequest};
 use relay_core::search::fuse::Mode;
 
 /// Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)
@@ -30,13 +31,13 @@ pub struct OrchestrateArgs {
     #[arg(long, value_name = "TEXT")]
     pub focus: Option<String>,
     /// How many relevant packages to pull for --focus
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_SNIPPETS)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SNIPPETS, value_parser = whole::<usize>)]
     pub snippets: usize,
     /// Global mode: include archived projects
     #[arg(long)]
     pub include_archived: bool,
     /// How many days back the summary looks
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_WINDOW_DAYS, value_parser = clap::value_parser!(u32).range(0..=MAX_WINDOW_DAYS as i64))]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_WINDOW_DAYS, value_parser = whole::<u32>)]
     pub window_days: u32,
     /// The digest as it would have been at TIME: the window ends then, and it holds what the
     /// store held then; the same bytes however often it is asked for

@@ -1,5 +1,6 @@
 //! `relay orient`: the briefing a new session starts from (§8.3).
 
+use relay_core::request::number::parse_whole as whole;
 use std::io::Write;
 
 use clap::Args;
@@ -7,7 +8,7 @@ use clap::Args;
 use crate::cli::args::MarkdownArgs;
 use crate::cli::{CmdResult, Ctx};
 use relay_core::ops::briefing::{markdown, orient, orient_fit};
-use relay_core::request::{DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS, OrientRequest};
+use relay_core::request::{DEFAULT_WINDOW_DAYS, OrientRequest};
 
 /// Brief a new session: latest handoff, recent work, open questions, active facts
 ///
@@ -41,10 +42,10 @@ use relay_core::request::{DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS, OrientRequest};
   relay orient --json | jq '.open_questions'")]
 pub struct OrientArgs {
     /// How many days back to look
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_WINDOW_DAYS, value_parser = clap::value_parser!(u32).range(0..=MAX_WINDOW_DAYS as i64))]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_WINDOW_DAYS, value_parser = whole::<u32>)]
     pub window_days: u32,
     /// At most N recent packages, the newest (open questions come from these)
-    #[arg(long, value_name = "N", default_value_t = orient::DEFAULT_RECENT_LIMIT)]
+    #[arg(long, value_name = "N", default_value_t = orient::DEFAULT_RECENT_LIMIT, value_parser = whole::<usize>)]
     pub limit: usize,
     /// The briefing as it would have been at TIME: the window ends then, and it holds what
     /// the store held then; the same bytes however often it is asked for

@@ -1,5 +1,6 @@
 //! `relay pull`: one package by id, or the latest packages, filtered.
 
+use relay_core::request::number::parse_whole as whole;
 use std::io::Write;
 
 use clap::Args;
@@ -41,14 +42,14 @@ pub struct PullArgs {
     #[arg(long, requires = "package_id")]
     pub history: bool,
     /// List the N newest packages
-    #[arg(long, value_name = "N", num_args = 0..=1, conflicts_with_all = ["package_id", "relevant"])]
+    #[arg(long, value_name = "N", num_args = 0..=1, conflicts_with_all = ["package_id", "relevant"], value_parser = whole::<usize>)]
     pub latest: Option<Option<usize>>,
     /// Rank packages by relevance to QUERY (words and "quoted phrases")
     #[arg(long, value_name = "QUERY")]
     pub relevant: Option<String>,
-    /// With --relevant: how many results
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_LISTING_LIMIT, requires = "relevant")]
-    pub limit: usize,
+    /// How many packages: the newest (as --latest N) or the best matches of --relevant
+    #[arg(long, value_name = "N", value_parser = whole::<usize>, conflicts_with = "package_id")]
+    pub limit: Option<usize>,
     #[command(flatten)]
     pub filter: FilterArgs,
     /// With --relevant: how results are ranked (see `relay search --help`)
@@ -123,16 +124,14 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         ));
     }
     if let Some(query) = &args.relevant {
-        return super::search::run_query(ctx, query, args.filter, &args.mode, false, args.limit);
+        let limit = args.limit.unwrap_or(DEFAULT_LISTING_LIMIT);
+        return super::search::run_query(ctx, query, args.filter, &args.mode, false, limit);
     }
+    let limit = (args.latest.flatten().or(args.limit)).unwrap_or(DEFAULT_LISTING_LIMIT);
+    relay_core::request::listing::check_limit(limit)?;
     let (projects, filter) = args.filter.resolve(ctx)?;
     ctx.note_as_of(&projects, filter.as_of)?;
-    let found = pull::latest(
-        store,
-        &projects,
-        &filter,
-        args.latest.flatten().unwrap_or(DEFAULT_LISTING_LIMIT),
-    )?;
+    let found = pull::latest(store, &projects, &filter, limit)?;
     let stale = stale::of_packages_at(store, found.iter().map(|p| &p.package), filter.as_of);
     if ctx.ui.json {
         for (p, stale) in found.iter().zip(&stale) {

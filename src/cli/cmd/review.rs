@@ -7,7 +7,7 @@ use clap::{ArgGroup, Args, Subcommand};
 use colored::Colorize;
 
 use crate::cli::context::{ActorArgs, SessionArg};
-use crate::cli::{CliError, CmdResult, Ctx, render};
+use crate::cli::{CmdResult, Ctx, render};
 use relay_core::ops::packages::review;
 use relay_core::ops::trust::attribution;
 use relay_core::request::review::{
@@ -32,9 +32,9 @@ pub struct ReviewArgs {
     pub action: ReviewAction,
 }
 
-/// `--human` or `--agent`.
+/// `--human` or `--agent` (or `--review-type TYPE`, the name every other door gives it).
 #[derive(Debug, Args)]
-#[command(group(ArgGroup::new("reviewer").args(["human", "agent"])))]
+#[command(group(ArgGroup::new("reviewer").args(["human", "agent", "review_type"])))]
 pub struct ReviewerArgs {
     /// A person must review it
     #[arg(long)]
@@ -42,14 +42,17 @@ pub struct ReviewerArgs {
     /// An agent may review it
     #[arg(long)]
     pub agent: bool,
+    /// Who reviews it, as MCP and HTTP name it: human (as --human) or agent (as --agent)
+    #[arg(long, value_name = "TYPE", value_parser = ["human", "agent"])]
+    pub review_type: Option<String>,
 }
 
 impl ReviewerArgs {
     /// The review type asked for, if one.
     fn get(&self) -> Option<ReviewType> {
-        match (self.human, self.agent) {
-            (true, _) => Some(ReviewType::Human),
-            (_, true) => Some(ReviewType::Agent),
+        match (self.human, self.agent, self.review_type.as_deref()) {
+            (true, _, _) | (_, _, Some("human")) => Some(ReviewType::Human),
+            (_, true, _) | (_, _, Some("agent")) => Some(ReviewType::Agent),
             _ => None,
         }
     }
@@ -171,9 +174,12 @@ pub fn run(ctx: &mut Ctx, args: ReviewArgs) -> CmdResult {
             who,
             session,
         } => {
-            let review_type = reviewer
-                .get()
-                .ok_or_else(|| CliError::Usage("say who reviews it: --human or --agent".into()))?;
+            let review_type = reviewer.get().ok_or_else(|| {
+                relay_core::request::shape_error(
+                    "review_type",
+                    "is required: say who reviews it, --human or --agent",
+                )
+            })?;
             let req = FlagRequest {
                 package_id,
                 review_type,

@@ -1,5 +1,6 @@
 //! `relay search QUERY` (and `relay pull --relevant QUERY`): ranked, relevant packages.
 
+use relay_core::request::number::parse_whole as whole;
 use std::io::Write;
 
 use clap::Args;
@@ -57,7 +58,7 @@ pub struct SearchArgs {
     #[arg(required = true, value_name = "QUERY")]
     pub query: Vec<String>,
     /// How many results
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_LISTING_LIMIT)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_LISTING_LIMIT, value_parser = whole::<usize>)]
     pub limit: usize,
     /// Show why each result ranked where it did (its place in each list, its similarity)
     #[arg(long)]
@@ -89,6 +90,7 @@ pub fn run_query(
     explain: bool,
     limit: usize,
 ) -> CmdResult {
+    relay_core::request::listing::check_limit(limit)?;
     let (projects, filter) = filter.resolve(ctx)?;
     ctx.note_as_of(&projects, filter.as_of)?;
     let (mode, model) = mode.resolve(ctx)?;

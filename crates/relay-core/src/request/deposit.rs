@@ -83,6 +83,16 @@ fn next_actors(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     super::one_of(package::NEXT_ACTORS)
 }
 
+/// A deposit without a title: §8.1's `invalid_schema` (a required field missing), with the
+/// ways every door takes one.
+pub fn missing_title() -> relay_wire::error::Error {
+    super::shape_error(
+        "title",
+        "is required: a one-line summary of what was done (--title TEXT, `title` in the \
+         package or as an argument; a terminal prompts for it)",
+    )
+}
+
 impl DepositRequest {
     /// HTTP's deposit: the body is the wire package (§8.1), nothing named beside it.
     pub fn of_package(package: Map<String, Value>) -> DepositRequest {

@@ -108,7 +108,10 @@ pub struct PullRequest {
     /// mode relevant: words and "quoted phrases"; words match their inflections
     pub query: Option<String>,
     /// modes latest and relevant: how many packages
-    #[serde(default = "default_listing_limit")]
+    #[serde(
+        default = "default_listing_limit",
+        deserialize_with = "super::number::whole"
+    )]
     #[schemars(range(min = 1))]
     pub limit: usize,
     /// mode relevant: keyword (BM25 over the words), semantic (by meaning, with the
@@ -156,6 +159,28 @@ pub fn pull_applies(mode: PullMode) -> Vec<&'static str> {
     }
 }
 
+/// A relevant pull or a search without its query: a required member missing.
+pub fn missing_query() -> Error {
+    super::shape_error(
+        "query",
+        "is required by mode `relevant`: the words to look for",
+    )
+}
+
+/// The most packages one listing answers (pull latest and relevant, search).
+pub const MAX_LISTING_LIMIT: usize = 1_000_000;
+
+/// Refuses a listing's limit of 0 or over [`MAX_LISTING_LIMIT`] (`invalid_input`: a whole
+/// number, of a value refused).
+pub fn check_limit(limit: usize) -> Result<()> {
+    if (1..=MAX_LISTING_LIMIT).contains(&limit) {
+        return Ok(());
+    }
+    Err(super::value_error(format!(
+        "limit {limit} is not from 1 to {MAX_LISTING_LIMIT}"
+    )))
+}
+
 impl PullRequest {
     /// The package a specific pull reads: `package_id`, or `id` (its older name); both
     /// given must agree.
@@ -165,19 +190,21 @@ impl PullRequest {
                 "`package_id` {a} and `id` {b} name different packages: give one"
             ))),
             (Some(id), _) | (None, Some(id)) => Ok(id),
-            (None, None) => Err(Error::InvalidInput(
-                "mode `specific` needs `package_id`, the package id".into(),
+            (None, None) => Err(super::shape_error(
+                "package_id",
+                "is required by mode `specific`: the package id",
             )),
         }
     }
 
     /// Refuses a read without what its mode needs.
     pub fn validate(&self) -> Result<()> {
+        if self.mode != PullMode::Specific {
+            check_limit(self.limit)?;
+        }
         match self.mode {
             PullMode::Specific => self.package().map(drop),
-            PullMode::Relevant if self.query.is_none() => Err(Error::InvalidInput(
-                "mode `relevant` needs `query`, the words to look for".into(),
-            )),
+            PullMode::Relevant if self.query.is_none() => Err(missing_query()),
             _ => Ok(()),
         }
     }

@@ -58,7 +58,7 @@ pub struct SearchRequest {
     #[serde(default)]
     pub tags: Vec<String>,
     /// How many results
-    #[serde(default = "default_limit")]
+    #[serde(default = "default_limit", deserialize_with = "super::number::whole")]
     #[schemars(range(min = 1, max = MAX_SEARCH_LIMIT))]
     pub limit: usize,
     /// Leave out results scoring below this, from 0 to 1 in every mode: the cosine similarity
@@ -105,11 +105,11 @@ pub struct ListRequest {
     #[serde(default)]
     pub agent: Option<String>,
     /// How many records
-    #[serde(default = "default_limit")]
+    #[serde(default = "default_limit", deserialize_with = "super::number::whole")]
     #[schemars(range(min = 1, max = MAX_LIST_LIMIT))]
     pub limit: usize,
     /// How many to skip first
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::number::whole")]
     pub offset: usize,
     /// By created_at: desc (newest first, the default) or asc
     #[serde(default)]

@@ -9,6 +9,7 @@ pub mod fact_key;
 pub mod facts;
 pub mod listing;
 pub mod memory;
+pub mod number;
 pub mod orchestrate;
 pub mod orient;
 pub mod retract;
@@ -61,12 +62,46 @@ pub fn parse_as_of(name: &str, text: Option<&str>) -> Result<Option<time::Timest
     time::parse_time(name, text)
 }
 
+/// The one rule every door follows to tell §8.1's `invalid_schema` from `invalid_input`:
+/// a member that is **missing**, **unknown**, or of the **wrong type** (text where a number
+/// is due, a number that is not whole where an integer is) makes the request's shape wrong,
+/// `invalid_schema`. A member of the right type whose **value** is refused (a limit of 0, a
+/// window over its maximum, a status that is not one of §6's, a time that does not parse) is
+/// `invalid_input`. A door decodes with these two and no other code.
+pub fn shape_error(member: &str, why: impl Into<String>) -> Error {
+    SchemaError::new(member, why).into()
+}
+
+/// A member of the right type with a value refused (see [`shape_error`]).
+pub fn value_error(why: impl Into<String>) -> Error {
+    Error::InvalidInput(why.into())
+}
+
+/// A decoding error (serde's, from a JSON body or a query string) under the rule of
+/// [`shape_error`]: a member missing, unknown or of the wrong type is `invalid_schema`; a
+/// value refused (an unknown variant, an invalid value) is `invalid_input`. `what` names
+/// the request.
+pub fn decode_error(what: &str, message: &str) -> Error {
+    let shape = [
+        "missing field",
+        "unknown field",
+        "invalid type",
+        "invalid digit",
+        "cannot parse",
+    ]
+    .iter()
+    .any(|m| message.contains(m));
+    match shape {
+        true => shape_error("", format!("in {what}: {message}")),
+        false => value_error(format!("in {what}: {message}")),
+    }
+}
+
 /// A request read from a door's JSON arguments (`what` names the operation, for the
 /// message). A member missing, misspelt or of the wrong type is `invalid_schema` — §8.1's
 /// code for a required field missing or invalid — whichever door it came through.
 pub fn from_json<T: DeserializeOwned>(what: &str, args: Map<String, Value>) -> Result<T> {
-    serde_json::from_value(Value::Object(args))
-        .map_err(|e| SchemaError::new("", format!("in {what}: {e}")).into())
+    serde_json::from_value(Value::Object(args)).map_err(|e| decode_error(what, &e.to_string()))
 }
 
 /// The schema of a string that must be one of `values` (written once, beside the rule that

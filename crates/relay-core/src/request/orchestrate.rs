@@ -29,7 +29,10 @@ pub struct OrchestrateRequest {
     /// A topic: pulls the packages most relevant to it
     pub focus: Option<String>,
     /// How many relevant packages to pull for focus
-    #[serde(default = "default_snippets")]
+    #[serde(
+        default = "default_snippets",
+        deserialize_with = "super::number::whole"
+    )]
     pub snippets: usize,
     /// How focus is searched: keyword, semantic or hybrid (default hybrid when an embedding
     /// model is configured, else keyword)
@@ -43,7 +46,10 @@ pub struct OrchestrateRequest {
     #[serde(default)]
     pub include_archived: bool,
     /// How many days back to look
-    #[serde(default = "default_window_days")]
+    #[serde(
+        default = "super::default_window_days",
+        deserialize_with = "super::number::whole"
+    )]
     #[schemars(range(max = super::MAX_WINDOW_DAYS))]
     pub window_days: u32,
     /// The digest as it would have been at this time, from what the store held then

@@ -16,11 +16,14 @@ use relay_wire::error::Result;
 #[serde(deny_unknown_fields)]
 pub struct OrientRequest {
     /// How many days back to look
-    #[serde(default = "default_window_days")]
+    #[serde(
+        default = "default_window_days",
+        deserialize_with = "super::number::whole"
+    )]
     #[schemars(range(max = super::MAX_WINDOW_DAYS))]
     pub window_days: u32,
     /// At most this many recent packages, the newest; open questions come from these
-    #[serde(default = "default_limit")]
+    #[serde(default = "default_limit", deserialize_with = "super::number::whole")]
     pub limit: usize,
     /// The briefing as it would have been at this time: the same bytes however often it is
     /// asked for
@@ -30,8 +33,10 @@ pub struct OrientRequest {
     /// first, significant packages, then the rest), and x-omitted counts what was left out
     /// with the commands that show it. Default: [orient] max_chars in .relay/config.toml,
     /// else no budget
+    #[serde(default, deserialize_with = "super::number::whole_opt")]
     pub max_chars: Option<usize>,
     /// max_chars given in tokens, estimated as 4 characters each (not with max_chars)
+    #[serde(default, deserialize_with = "super::number::whole_opt")]
     pub max_tokens: Option<usize>,
 }
 

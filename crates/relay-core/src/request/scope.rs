@@ -16,6 +16,34 @@ pub fn default_project(store: &Store) -> Option<String> {
     store.config().default_project.clone()
 }
 
+/// The project a deposit lands in. `selected` is the project the caller named (a path's,
+/// `--project`, the `project` argument); `default` gives the one used when none is named.
+/// A package naming its own `project_id` must name the selected one, on every door: a
+/// package is never moved to another project. With none selected, its `project_id` is the
+/// project.
+pub fn deposit_project(
+    selected: Option<&str>,
+    default: impl FnOnce() -> Result<String>,
+    package: &serde_json::Map<String, serde_json::Value>,
+) -> Result<String> {
+    use serde_json::Value;
+    match (selected, package.get("project_id")) {
+        (None, None | Some(Value::Null)) => default(),
+        (Some(selected), None | Some(Value::Null)) => Ok(selected.to_string()),
+        (None, Some(Value::String(p))) => Ok(p.clone()),
+        (Some(selected), Some(Value::String(p))) if p == selected => Ok(p.clone()),
+        (Some(selected), Some(Value::String(p))) => Err(super::value_error(format!(
+            "the package's project_id `{p}` is not the selected project `{selected}`: select \
+             `{p}` (--project {p}, the `project` argument, or its path over HTTP), or leave \
+             project_id out"
+        ))),
+        (_, Some(other)) => Err(super::shape_error(
+            "project_id",
+            format!("must be a string, not {other}"),
+        )),
+    }
+}
+
 /// Why no project could be selected, and how to select one.
 pub fn no_project(store: &Store) -> String {
     format!(

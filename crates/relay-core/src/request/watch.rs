@@ -37,7 +37,7 @@ pub struct WatchRequest {
     #[serde(default)]
     pub all_projects: bool,
     /// The most events to return (default 100); the cursor then points after the last one
-    #[serde(default = "default_limit")]
+    #[serde(default = "default_limit", deserialize_with = "super::number::whole")]
     #[schemars(range(min = 1, max = 1000))]
     pub limit: usize,
     /// Wait up to this many milliseconds for a first event (default 0: answer at once)

@@ -155,6 +155,8 @@ struct Listing {
 
 impl Listing {
     fn new(store: &Store, project_id: &str, q: &ListQuery) -> Result<Listing> {
+        // A project that is not there is refused, not listed as empty, on every door.
+        crate::ops::projects::get(store, project_id)?;
         let hidden = Hidden::load(
             View::of(store, q.as_of),
             &[project_id.to_string()],

@@ -1,0 +1,100 @@
+//! Whole numbers as every door reads them. A count (a limit, a window in days) is an
+//! integer in JSON Schema's sense: any number whose value is whole, however it is spelt, so
+//! `100`, `100.0`, `1e2` and `1E2` are all 100 whether they come as JSON (MCP, an HTTP body)
+//! or as text (a command-line flag, a query string). A number with a fraction, or text that
+//! is not a number, is the wrong type (`invalid_schema`, see [`super::shape_error`]).
+
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+/// The whole number `v` holds, if it is a JSON number with no fraction.
+pub fn whole_of(v: &Value) -> Option<u64> {
+    if let Some(n) = v.as_u64() {
+        return Some(n);
+    }
+    let f = v.as_f64()?;
+    (f.fract() == 0.0 && (0.0..9.0e15).contains(&f)).then_some(f as u64)
+}
+
+/// The whole number `text` spells as a JSON number (`100`, `100.0`, `1e2`, `1E2`).
+pub fn whole_text(text: &str) -> Option<u64> {
+    let text = text.trim();
+    // Only a JSON number: not `+5`, `.5`, `inf` or `0x10`.
+    let json_like = text.starts_with(|c: char| c.is_ascii_digit() || c == '-');
+    let v: Value = serde_json::from_str(text).ok().filter(|_| json_like)?;
+    whole_of(&v).filter(|_| v.is_number())
+}
+
+/// A command-line flag's whole number (clap's value parser): the text of [`whole_text`].
+pub fn parse_whole<T: TryFrom<u64>>(text: &str) -> Result<T, String> {
+    whole_text(text)
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| format!("`{text}` is not a whole number"))
+}
+
+/// A whole number given as a JSON number or as text (a query string's value).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Given {
+    Number(Value),
+}
+
+fn read<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let Given::Number(v) = Given::deserialize(d)?;
+    let n = match &v {
+        Value::String(text) => whole_text(text),
+        other => whole_of(other),
+    };
+    n.ok_or_else(|| serde::de::Error::custom(format!("invalid type: {v}, expected a whole number")))
+}
+
+/// `#[serde(deserialize_with = "…::whole")]` for a `usize`, `u32` or `u64` member.
+pub fn whole<'de, D: Deserializer<'de>, T: TryFrom<u64>>(d: D) -> Result<T, D::Error> {
+    let n = read(d)?;
+    T::try_from(n).map_err(|_| serde::de::Error::custom(format!("invalid value: {n} is too large")))
+}
+
+/// [`whole`] for an optional member (with `#[serde(default)]`).
+pub fn whole_opt<'de, D: Deserializer<'de>, T: TryFrom<u64>>(d: D) -> Result<Option<T>, D::Error> {
+    whole(d).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spelling_of_a_whole_number_is_that_number() {
+        for text in ["100", "100.0", "1e2", "1E2", "1e+2", "10000e-2"] {
+            assert_eq!(whole_text(text), Some(100), "{text}");
+            let v: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(whole_of(&v), Some(100), "{text}");
+        }
+        for text in [
+            "100.5", "abc", "", "+5", ".5", "inf", "-1", "\"5\"", "1e400",
+        ] {
+            assert_eq!(whole_text(text), None, "{text}");
+        }
+        assert_eq!(
+            parse_whole::<u8>("1e3"),
+            Err("`1e3` is not a whole number".into())
+        );
+    }
+
+    #[test]
+    fn a_member_reads_json_numbers_and_query_text_alike() {
+        #[derive(Deserialize)]
+        struct R {
+            #[serde(deserialize_with = "whole")]
+            limit: usize,
+        }
+        let json: R = serde_json::from_str(r#"{"limit": 1E2}"#).unwrap();
+        assert_eq!(json.limit, 100);
+        let text: R = serde_json::from_value(serde_json::json!({"limit": "100.0"})).unwrap();
+        assert_eq!(text.limit, 100);
+        let e = serde_json::from_str::<R>(r#"{"limit": 2.5}"#)
+            .err()
+            .unwrap();
+        assert!(e.to_string().starts_with("invalid type"), "{e}");
+    }
+}
