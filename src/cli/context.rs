@@ -346,14 +346,10 @@ impl Ctx {
 
     /// The project a package goes into: its `project_id`, else the selected project.
     pub fn target_project(&self, input: &Map<String, Value>) -> Result<String, CliError> {
-        let named = self.global.project.as_deref();
-        let default = || -> relay_wire::error::Result<String> {
-            match self.resolved.acting_project()? {
-                Some(p) => Ok(p),
-                None => Err(Error::InvalidInput(scope::no_project(self.store()?))),
-            }
-        };
-        Ok(scope::deposit_project(named, default, input)?)
+        match scope::deposit_project(self.global.project.as_deref(), input)? {
+            Some(p) => Ok(p),
+            None => self.project(),
+        }
     }
 
     /// Prints what the store's readers skipped, once each.

@@ -129,7 +129,10 @@ impl Context<'_> {
 
     /// The project a package goes into: its `project_id`, else the selected project.
     pub fn target_project(&self, input: &Map<String, Value>) -> Result<String> {
-        let project = scope::deposit_project(self.project.as_deref(), || self.project(), input)?;
+        let project = match scope::deposit_project(self.project.as_deref(), input)? {
+            Some(p) => p,
+            None => self.project()?,
+        };
         if let Some(grant) = self.grant {
             grant.may_write(&project)?;
         }

@@ -48,7 +48,7 @@ pub(crate) async fn deposit(
 ) -> Answer {
     let mut input = body.object("a wire package", true)?;
     let path = Some(call.project.as_str());
-    let project = request::scope::deposit_project(path, || Ok(call.project.clone()), &input)?;
+    let project = request::scope::deposit_project(path, &input)?.unwrap_or(call.project.clone());
     // Given, not filled in: a retry into another project is then other content.
     input.insert("project_id".into(), json!(project));
     // The body is the wire package itself (§8.1): the request every door takes, named

@@ -33,14 +33,8 @@ pub fn parse_whole<T: TryFrom<u64>>(text: &str) -> Result<T, String> {
 }
 
 /// A whole number given as a JSON number or as text (a query string's value).
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Given {
-    Number(Value),
-}
-
 fn read<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-    let Given::Number(v) = Given::deserialize(d)?;
+    let v = Value::deserialize(d)?;
     let n = match &v {
         Value::String(text) => whole_text(text),
         other => whole_of(other),
