@@ -34,6 +34,8 @@ pub fn of_parse_error(e: &clap::Error) -> Option<(Code, u8)> {
         _ => false,
     };
     match e.kind() {
+        // A whole number out of range is the right type with a refused value.
+        Clap::ValueValidation if out_of_range(e) => Some((Code::InvalidInput, INVALID_INPUT)),
         Clap::MissingRequiredArgument | Clap::ValueValidation => {
             Some((Code::InvalidSchema, INVALID_INPUT))
         }
@@ -44,6 +46,15 @@ pub fn of_parse_error(e: &clap::Error) -> Option<(Code, u8)> {
         Clap::InvalidValue => Some((Code::InvalidSchema, INVALID_INPUT)),
         _ => None,
     }
+}
+
+fn out_of_range(e: &clap::Error) -> bool {
+    use relay_core::request::number::WholeError;
+    let source = std::error::Error::source(e);
+    matches!(
+        source.and_then(|s| s.downcast_ref::<WholeError>()),
+        Some(WholeError::OutOfRange(_))
+    )
 }
 
 pub fn for_kind(kind: ErrorKind) -> u8 {

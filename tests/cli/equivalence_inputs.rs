@@ -147,6 +147,17 @@ pub(crate) fn bad_inputs() -> Vec<Case> {
             json!({"project": "demo", "snippets": 100_000_000}),
         ),
         case("amp_list_limit_0", AmpList, json!({"limit": 0})),
+        // A negative whole number: the right type, a refused value.
+        case(
+            "pull_latest_limit_negative",
+            PullLatest,
+            json!({"limit": n("-1")}),
+        ),
+        case(
+            "orient_window_days_negative",
+            Orient,
+            json!({"window_days": n("-1e2")}),
+        ),
         case(
             "amp_search_limit_0",
             AmpSearch,

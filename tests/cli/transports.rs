@@ -211,8 +211,11 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
             v => vec![v.clone()],
         };
         for v in values {
-            args.push(name.to_string());
-            args.push(scalar_text(&v));
+            // A value that starts with `-` is attached, as a user types `--limit=-1`.
+            match scalar_text(&v) {
+                text if text.starts_with('-') => args.push(format!("{name}={text}")),
+                text => args.extend([name.to_string(), text]),
+            }
         }
     };
     let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();

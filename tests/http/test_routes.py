@@ -139,12 +139,12 @@ def open_routes(c):
     assert len(found["x-ranking"]) == len(found["packages"]), found
     top = found["x-ranking"][0]
     assert top["package_id"] == first["package_id"] and top["score"] > 0 and top["matched"], found
-    refused(c.get("/v1/projects/demo/packages", params={"mode": "relevant"}), 400, "invalid_input")
+    refused(c.get("/v1/projects/demo/packages", params={"mode": "relevant"}), 400, "invalid_schema")
     refused(c.get("/v1/projects/demo/packages", params={"mode": "relevant", "query": "x",
                                                         "search": "semantic"}),
             501, "search_not_supported")
     refused(c.get("/v1/projects/demo/packages", params={"mode": "specific"}), 400, "invalid_input")
-    refused(c.get("/v1/projects/demo/packages", params={"colour": "red"}), 400, "invalid_input")
+    refused(c.get("/v1/projects/demo/packages", params={"colour": "red"}), 400, "invalid_schema")
     ok("pull latest and relevant")
 
     one = expect(c.get(f"/v1/packages/{first['package_id']}"), 200)

@@ -25,11 +25,35 @@ pub fn whole_text(text: &str) -> Option<u64> {
     whole_of(&v).filter(|_| v.is_number())
 }
 
+/// Why a flag's text is not the whole number it needs: the wrong type (`invalid_schema`) or a
+/// whole number out of range (`invalid_input`). The CLI reads this back from clap's error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WholeError {
+    NotWhole(String),
+    OutOfRange(String),
+}
+
+impl std::fmt::Display for WholeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WholeError::NotWhole(text) => write!(f, "`{text}` is not a whole number"),
+            WholeError::OutOfRange(text) => write!(f, "`{text}` is out of range"),
+        }
+    }
+}
+
+impl std::error::Error for WholeError {}
+
 /// A command-line flag's whole number (clap's value parser): the text of [`whole_text`].
-pub fn parse_whole<T: TryFrom<u64>>(text: &str) -> Result<T, String> {
-    whole_text(text)
-        .and_then(|n| T::try_from(n).ok())
-        .ok_or_else(|| format!("`{text}` is not a whole number"))
+pub fn parse_whole<T: TryFrom<u64>>(text: &str) -> Result<T, WholeError> {
+    if let Some(n) = whole_text(text) {
+        return T::try_from(n).map_err(|_| WholeError::OutOfRange(text.into()));
+    }
+    let negative = text.trim().strip_prefix('-').and_then(whole_text).is_some();
+    Err(match negative {
+        true => WholeError::OutOfRange(text.into()),
+        false => WholeError::NotWhole(text.into()),
+    })
 }
 
 /// A whole number given as a JSON number or as text (a query string's value).
@@ -39,7 +63,26 @@ fn read<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
         Value::String(text) => whole_text(text),
         other => whole_of(other),
     };
-    n.ok_or_else(|| serde::de::Error::custom(format!("invalid type: {v}, expected a whole number")))
+    // A negative whole number is the right type with a refused value (`invalid_input`).
+    let negative = match &v {
+        Value::String(text) => text.trim().strip_prefix('-').and_then(whole_text).is_some(),
+        other => whole_of(&negate(other)).is_some(),
+    };
+    n.ok_or_else(|| {
+        let e = if negative {
+            format!("invalid value: {v} is below zero, expected a whole number of 0 or more")
+        } else {
+            format!("invalid type: {v}, expected a whole number")
+        };
+        serde::de::Error::custom(e)
+    })
+}
+
+/// `-v` for a JSON number (so `-1e2` reads as the whole number it negates).
+fn negate(v: &Value) -> Value {
+    v.as_f64()
+        .and_then(|f| serde_json::Number::from_f64(-f))
+        .map_or(Value::Null, Value::Number)
 }
 
 /// `#[serde(deserialize_with = "…::whole")]` for a `usize`, `u32` or `u64` member.
@@ -71,7 +114,15 @@ mod tests {
         }
         assert_eq!(
             parse_whole::<u8>("1e3"),
-            Err("`1e3` is not a whole number".into())
+            Err(WholeError::OutOfRange("1e3".into()))
+        );
+        assert_eq!(
+            parse_whole::<u8>("-1"),
+            Err(WholeError::OutOfRange("-1".into()))
+        );
+        assert_eq!(
+            parse_whole::<u8>("2.5"),
+            Err(WholeError::NotWhole("2.5".into()))
         );
     }
 
@@ -87,6 +138,21 @@ mod tests {
         let text: R = serde_json::from_value(serde_json::json!({"limit": "100.0"})).unwrap();
         assert_eq!(text.limit, 100);
         let e = serde_json::from_str::<R>(r#"{"limit": 2.5}"#)
+            .err()
+            .unwrap();
+        assert!(e.to_string().starts_with("invalid type"), "{e}");
+        for negative in [
+            r#"{"limit": -1}"#,
+            r#"{"limit": -1e2}"#,
+            r#"{"limit": "-3"}"#,
+        ] {
+            let e = serde_json::from_str::<R>(negative).err().unwrap();
+            assert!(
+                e.to_string().starts_with("invalid value"),
+                "{negative}: {e}"
+            );
+        }
+        let e = serde_json::from_str::<R>(r#"{"limit": -2.5}"#)
             .err()
             .unwrap();
         assert!(e.to_string().starts_with("invalid type"), "{e}");
