@@ -56,7 +56,7 @@ pub(crate) fn case(name: &str, op: Op, request: Value) -> Case {
 /// A time before any seeded record.
 const PAST: &str = "2001-01-01T00:00:00Z";
 
-fn cases() -> Vec<Case> {
+pub(crate) fn cases() -> Vec<Case> {
     use Op::*;
     vec![
         case("conformance", Conformance, json!({})),
@@ -303,13 +303,15 @@ fn cases() -> Vec<Case> {
 /// A seeded store: three packages (one complete, one draft, one awaiting a human's review),
 /// a lesson, facts with a history, an open session `coral-heron` (not the clone's current
 /// one), a second project `web`, and a token for the CLI's own actor.
-struct Seed {
-    env: Env,
+pub(crate) struct Seed {
+    pub env: Env,
     ids: BTreeMap<&'static str, String>,
     token: String,
+    /// A token of each other kind of remote caller, by name (see `equivalence_callers`).
+    pub callers: BTreeMap<&'static str, String>,
 }
 
-fn seed() -> Seed {
+pub(crate) fn seed() -> Seed {
     let env = Env::new();
     let mut ids = BTreeMap::new();
     let p1 = env.deposit(
@@ -360,6 +362,27 @@ fn seed() -> Seed {
         "human",
         "-q",
     ]);
+    let mut callers = BTreeMap::new();
+    let mut token_of = |name, extra: &[&str]| {
+        let mut args = vec![
+            "token",
+            "create",
+            "--actor",
+            "tester",
+            "--actor-type",
+            "human",
+        ];
+        args.extend(extra);
+        let made = env.ok_json(&args);
+        callers.insert(name, made["token"].as_str().unwrap().to_string());
+        made["token_id"].as_str().unwrap().to_string()
+    };
+    token_of("read-only", &["--read-only"]);
+    token_of("scoped-to-web", &["--scope", "web"]);
+    let revoked = token_of("revoked", &[]);
+    env.ok(&["token", "revoke", &revoked]);
+    // An empty bearer: a request with no valid token.
+    callers.insert("no-token", String::new());
     ids.insert("{P1}", p1);
     ids.insert("{P2}", p2);
     ids.insert("{P3}", p3);
@@ -369,6 +392,7 @@ fn seed() -> Seed {
         env,
         ids,
         token: token.trim().to_string(),
+        callers,
     }
 }
 
@@ -509,13 +533,26 @@ fn scrub_value(v: Value, known: &str, names: &mut BTreeMap<String, String>) -> V
 /// What one door did with a case: its answer, and for a write the lines it appended to
 /// the store's logs (by file), both with what the call generated named.
 #[derive(Debug, PartialEq)]
-struct Outcome {
+pub(crate) struct Outcome {
     answer: Answer,
     appended: Value,
 }
 
 /// Each door's outcome of `case`, shaped, by door name.
 fn outcomes(seed: &Seed, shared: &Served, case: &Case) -> Vec<(&'static str, Outcome)> {
+    outcomes_as(seed, shared, case, None)
+}
+
+/// [`outcomes`], or with `remote` (a token) the outcomes of the doors a remote caller
+/// uses, HTTP and MCP over HTTP, for that caller.
+pub(crate) fn outcomes_as(
+    seed: &Seed,
+    shared: &Served,
+    case: &Case,
+    remote: Option<&str>,
+) -> Vec<(&'static str, Outcome)> {
+    let bearer = remote.unwrap_or(&seed.token);
+    let local = remote.is_none();
     let request = seed.fill(&case.request);
     let op = case.op;
     // A write gets its own copy of the seeded store; a read shares the seeded one.
@@ -523,7 +560,7 @@ fn outcomes(seed: &Seed, shared: &Served, case: &Case) -> Vec<(&'static str, Out
     let appended = |copy: &Option<Env>| copy.as_ref().map_or(Value::Null, |env| seed.appended(env));
     let mut raw = Vec::new();
     // A case only a JSON door can say is not the CLI's (see `equivalence_inputs`).
-    let cli = (!case.name.starts_with("json:")).then(|| cli_call(op, &request));
+    let cli = (local && !case.name.starts_with("json:")).then(|| cli_call(op, &request));
     if let Some((args, stdin)) = cli.flatten() {
         let copy = store();
         let env = copy.as_ref().unwrap_or(&seed.env);
@@ -531,7 +568,7 @@ fn outcomes(seed: &Seed, shared: &Served, case: &Case) -> Vec<(&'static str, Out
         let answer = transports::cli(env, &args, stdin.as_deref(), listing);
         raw.push(("cli", answer, appended(&copy)));
     }
-    if let Some(tool) = op.mcp_tool() {
+    if let Some(tool) = op.mcp_tool().filter(|_| local) {
         let copy = store();
         let env = copy.as_ref().unwrap_or(&seed.env);
         let answer = transports::mcp(env, tool, mcp_arguments(op, &request));
@@ -542,9 +579,9 @@ fn outcomes(seed: &Seed, shared: &Served, case: &Case) -> Vec<(&'static str, Out
         let answer = match &copy {
             Some(env) => {
                 let server = Served::start(env, &[]);
-                transports::http(env, &server, &seed.token, &call)
+                transports::http(env, &server, bearer, &call)
             }
-            None => transports::http(&seed.env, shared, &seed.token, &call),
+            None => transports::http(&seed.env, shared, bearer, &call),
         };
         raw.push(("http", answer, appended(&copy)));
     }
@@ -554,9 +591,9 @@ fn outcomes(seed: &Seed, shared: &Served, case: &Case) -> Vec<(&'static str, Out
         let answer = match &copy {
             Some(env) => {
                 let server = Served::start(env, &[]);
-                transports::mcp_http(env, &server, &seed.token, tool, &arguments)
+                transports::mcp_http(env, &server, bearer, tool, &arguments)
             }
-            None => transports::mcp_http(&seed.env, shared, &seed.token, tool, &arguments),
+            None => transports::mcp_http(&seed.env, shared, bearer, tool, &arguments),
         };
         raw.push(("mcp-http", answer, appended(&copy)));
     }
@@ -570,11 +607,11 @@ fn outcomes(seed: &Seed, shared: &Served, case: &Case) -> Vec<(&'static str, Out
 }
 
 /// Whether every door answered alike.
-fn agree(answers: &[(&str, Outcome)]) -> bool {
+pub(crate) fn agree(answers: &[(&str, Outcome)]) -> bool {
     answers.windows(2).all(|w| w[0].1 == w[1].1)
 }
 
-fn show(outcomes: &[(&str, Outcome)]) -> String {
+pub(crate) fn show(outcomes: &[(&str, Outcome)]) -> String {
     (outcomes.iter())
         .map(|(door, o)| {
             let answer = match &o.answer {

@@ -676,7 +676,11 @@ pub fn http(env: &Env, server: &Served, bearer: &str, call: &HttpCall) -> Answer
     let auth = format!("Authorization: Bearer {bearer}");
     let url = server.at(&call.path);
     let body = call.body.clone();
-    let mut args = vec!["-X", call.method, "-H", &auth];
+    let mut args = vec!["-X", call.method];
+    // An empty bearer sends no token at all.
+    if !bearer.is_empty() {
+        args.extend(["-H", &auth]);
+    }
     if let Some(body) = &body {
         args.extend(["-H", "Content-Type: application/json", "-d", body]);
     }
@@ -751,7 +755,11 @@ pub fn mcp_http(env: &Env, server: &Served, bearer: &str, tool: &str, arguments:
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "curl", "version": "1"}}});
-    let (status, head, body) = post(&[&auth], &initialize.to_string());
+    let auth: Vec<&str> = (!bearer.is_empty())
+        .then_some(auth.as_str())
+        .into_iter()
+        .collect();
+    let (status, head, body) = post(&auth, &initialize.to_string());
     if status != 200 {
         let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
         return Answer::Failed(v["error"].as_str().unwrap_or("?").to_string());
@@ -767,7 +775,8 @@ pub fn mcp_http(env: &Env, server: &Served, bearer: &str, tool: &str, arguments:
         json!(tool),
         raw_text(arguments)
     );
-    let (status, _, body) = post(&[&auth, &session], &call);
+    let headers: Vec<&str> = auth.iter().copied().chain([session.as_str()]).collect();
+    let (status, _, body) = post(&headers, &call);
     let reply: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
     if status != 200 {
         return Answer::Failed(reply["error"].as_str().unwrap_or("?").to_string());

@@ -6,3 +6,4 @@ pub mod ops;
 pub mod request;
 pub mod resolve;
 pub mod search;
+pub mod service;

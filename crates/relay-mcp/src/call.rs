@@ -27,6 +27,8 @@ pub struct Call<'a> {
     /// Who calls and on what: the arguments `project`, `actor`, `actor_type`, `session`.
     pub caller: Caller,
     pub defaults: &'a Settings,
+    /// Who calls, as the service knows callers: the local user, or a remote client's token.
+    pub who: relay_core::service::Caller,
 }
 
 /// The caller parts of checked `args`.

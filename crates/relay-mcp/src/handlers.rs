@@ -60,7 +60,12 @@ pub fn orchestrate(c: &Call) -> Result<Value> {
     };
     let as_of = parse_as_of("as_of", req.as_of.as_deref())?;
     let project = req.project.clone();
-    let digest = req.digest(project, (mode, model.map(std::sync::Arc::new)), None, as_of);
+    // Every project is every project the caller may read.
+    let only = match &project {
+        Some(_) => None,
+        None => c.who.scope(c.ctx.store()?)?,
+    };
+    let digest = req.digest(project, (mode, model.map(std::sync::Arc::new)), only, as_of);
     Ok(orchestrate_op::digest(c.ctx.store()?, &digest)?.bundle())
 }
 
@@ -115,7 +120,17 @@ pub fn pull(c: &Call) -> Result<Value> {
     req.validate()?;
     let store = c.ctx.store()?;
     if req.mode == PullMode::Specific {
-        let id = req.package()?;
+        let whole;
+        let mut id = req.package()?;
+        if c.who.is_remote() {
+            whole = c
+                .who
+                .authorize_package("pull", store, id)?
+                .package
+                .id()
+                .to_string();
+            id = &whole;
+        }
         if req.history {
             let versions = pull_op::history(store, id)?;
             let versions: Vec<_> = versions.iter().map(StoredPackage::to_envelope).collect();
@@ -205,8 +220,12 @@ pub fn facts_list(c: &Call) -> Result<Value> {
 
 fn review_with(c: &Call, t: Transition) -> Result<Value> {
     let store = c.ctx.store()?;
-    let (id, action, note) = (&t.package_id, t.action, t.note);
-    let done = attribution::transition(store, c.ctx.cwd, id, action, note, &c.claim())?;
+    let (mut id, action, note) = (t.package_id, t.action, t.note);
+    if c.who.is_remote() {
+        let found = c.who.authorize_package(action.operation(), store, &id)?;
+        id = found.package.id().to_string();
+    }
+    let done = attribution::transition(store, c.ctx.cwd, &id, action, note, &c.claim())?;
     Ok(Value::Object(done.to_envelope()))
 }
 
@@ -227,6 +246,8 @@ pub fn retract(c: &Call) -> Result<Value> {
     req.validate()?;
     let hint = c.ctx.project().ok();
     let store = c.ctx.store()?;
+    c.who
+        .authorize_retraction(store, &req.id, hint.as_deref())?;
     let done = attribution::retract(store, c.ctx.cwd, &req.id, &req.reason, hint, &c.claim())?;
     Ok(done.to_value())
 }
@@ -263,7 +284,16 @@ pub fn session_end(c: &Call) -> Result<Value> {
     let explicit = c.defaults.env.session();
     let order = c.ctx.search_order()?;
     let key = req.session.or_else(|| c.defaults.session.clone());
-    let ended = sessions::end_named(c.ctx.store()?, &order, key.as_deref(), explicit.as_deref())?;
+    let store = c.ctx.store()?;
+    let ended = match (&key, c.who.is_remote()) {
+        // A remote caller names its session (this clone's current one is not its own).
+        (Some(key), true) => {
+            let session = c.who.authorize_session("session_end", store, key)?;
+            Some(sessions::end(store, &session)?)
+        }
+        (None, true) => None,
+        (_, false) => sessions::end_named(store, &order, key.as_deref(), explicit.as_deref())?,
+    };
     Ok(ended
         .ok_or_else(|| {
             invalid("no current session to end: name one (relay session end SESSION)".into())

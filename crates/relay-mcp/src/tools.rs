@@ -12,8 +12,6 @@ use super::handlers as h;
 use super::host::{Context, Host, Settings};
 use super::input::{Part, WRITER, no_arguments, schema_of, with_alias};
 use super::schema;
-use relay_core::ops::trust::tokens::Grant;
-use relay_core::request::caller::Caller;
 use relay_core::request::deposit::DepositRequest;
 use relay_core::request::fact_key::{GetFactRequest, InvalidateFactRequest};
 use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
@@ -23,10 +21,12 @@ use relay_core::request::retract::RetractRequest;
 use relay_core::request::review::{
     ApproveRequest, FlagRequest, RequestChangesRequest, ReviewListRequest,
 };
+use relay_core::request::scope;
 use relay_core::request::sessions::{SessionEndRequest, SessionStartRequest};
 use relay_core::request::watch::WatchRequest;
 use relay_core::request::{OrchestrateRequest, OrientRequest};
-use relay_wire::error::{Error, Result};
+use relay_core::service;
+use relay_wire::error::Result;
 
 /// One tool.
 pub struct Tool {
@@ -35,12 +35,17 @@ pub struct Tool {
     pub description: &'static str,
     /// Its `inputSchema`: the arguments it takes, which its calls are checked against.
     pub input: fn() -> Value,
-    /// Whether it only reads (an MCP annotation clients may use to skip confirmation).
-    pub read_only: bool,
     run: fn(&Call) -> Result<Value>,
 }
 
 impl Tool {
+    /// Whether it only reads (an MCP annotation clients may use to skip confirmation), as the
+    /// service's table of rules says.
+    pub fn read_only(&self) -> bool {
+        let access = service::rules::of(self.name).map(|r| r.access);
+        !matches!(access, Ok(service::Access::Write) | Err(_))
+    }
+
     /// The tool as `tools/list` describes it.
     pub fn describe(&self) -> Value {
         json!({
@@ -50,7 +55,7 @@ impl Tool {
             "inputSchema": (self.input)(),
             "annotations": {
                 "title": self.title,
-                "readOnlyHint": self.read_only,
+                "readOnlyHint": self.read_only(),
                 // relay only appends: nothing a tool does destroys earlier records.
                 "destructiveHint": false,
                 "openWorldHint": false,
@@ -72,10 +77,15 @@ pub fn call(
     tool: &Tool,
     arguments: Map<String, Value>,
 ) -> Result<Value> {
+    // The service lets the call in, or not, before its arguments are checked.
+    let who = service::Caller::of(defaults.grant.as_ref());
+    who.authorize_request(tool.name, &arguments, || {
+        selected(host, defaults, &arguments)
+    })?;
     let args = schema::check(tool.name, &(tool.input)(), arguments)?;
     let caller = call::caller(&args)?;
-    if let Some(grant) = &defaults.grant {
-        permit(grant, tool, &args, &caller)?;
+    if let Some(actor) = &caller.actor.actor {
+        who.may_name(Some(actor), caller.actor.actor_type.as_deref())?;
     }
     let ctx = Context {
         host,
@@ -88,54 +98,23 @@ pub fn call(
         args,
         caller,
         defaults,
+        who,
     })
 }
 
-/// The tools that may reach a record of any project (they name it by its global id, or read
-/// the whole store): a token scoped to some projects cannot use them over MCP, since the
-/// [`Context`] narrows only what a call selects by project.
-const STORE_WIDE: &[&str] = &[
-    "review_flag",
-    "retract",
-    "review_approve",
-    "review_request_changes",
-    "session_end",
-    "status",
-    "amp_store",
-    "amp_get",
-    "amp_delete",
-];
-
-/// What a remote client's token lets a call do before it runs: a read-only token runs only
-/// read-only tools, a token writes as its own actor, and a token scoped to some projects
-/// stays off the [`STORE_WIDE`] tools (and off `pull` by id and a store-wide `orchestrate`).
-/// The project a call selects is checked as it is resolved ([`Context::project`]).
-pub fn permit(grant: &Grant, tool: &Tool, args: &schema::Args, caller: &Caller) -> Result<()> {
-    if grant.read_only && !tool.read_only {
-        return Err(Error::Unauthorized(format!(
-            "token {} is read-only (scope: read) and `{}` writes: use a token made without \
-             --read-only",
-            grant.token_id, tool.name
-        )));
+/// The project a call selects, as far as it can be told before its arguments are checked:
+/// its `project`, else the server's, else the store's default.
+fn selected(
+    host: &dyn Host,
+    defaults: &Settings,
+    arguments: &Map<String, Value>,
+) -> Option<String> {
+    match arguments.get("project") {
+        Some(Value::String(p)) => Some(p.clone()),
+        Some(_) => None,
+        None => (defaults.project.clone())
+            .or_else(|| host.store().ok().and_then(scope::default_project)),
     }
-    if let Some(actor) = &caller.actor.actor {
-        grant.may_name(actor, caller.actor.actor_type.as_deref())?;
-    }
-    let by_id = tool.name == "pull" && args.get("mode").and_then(Value::as_str) == Some("specific");
-    let everywhere =
-        tool.name == "orchestrate" && args.get("all_projects") == Some(&Value::Bool(true));
-    if let Some(scope) = &grant.projects
-        && (STORE_WIDE.contains(&tool.name) || by_id || everywhere)
-    {
-        return Err(Error::Unauthorized(format!(
-            "token {} is scoped to {} and `{}` may reach any project: over MCP it needs a \
-             token for every project (the HTTP API checks each record's project)",
-            grant.token_id,
-            scope.join(", "),
-            tool.name
-        )));
-    }
-    Ok(())
 }
 
 /// Every tool, in the order `tools/list` gives them.
@@ -145,7 +124,6 @@ pub const TOOLS: &[Tool] = &[
         title: "Orient: brief a new session",
         description: "Call this first in a new session. Returns the project's OrientationBundle: the project, the recent packages of the window (newest first; the newest with a handoff_note is the latest handoff), the active facts and the open questions.",
         input: || schema_of::<OrientRequest>(&[Part::Project]),
-        read_only: true,
         run: h::orient,
     },
     Tool {
@@ -153,7 +131,6 @@ pub const TOOLS: &[Tool] = &[
         title: "Deposit a context package",
         description: "Record what you did for whoever comes next: a title, the decisions made, the questions left open, a handoff note; or the whole package as Agentic Protocol §8.1 takes it, in `package` (the named arguments override its fields and add to its lists; a title is needed in one or the other). Packages are immutable and attributed to you (and your session). Returns the stored package and its content hash. Credentials in the input are refused or redacted as the store's secrets policy says.",
         input: || schema_of::<DepositRequest>(WRITER),
-        read_only: false,
         run: h::deposit,
     },
     Tool {
@@ -161,7 +138,6 @@ pub const TOOLS: &[Tool] = &[
         title: "Pull packages",
         description: "Read packages: the newest (mode latest), one by id (mode specific), or the best matches for a query (mode relevant: by keyword with BM25 over title, decisions, questions, handoff note, tags and body; with an embedding model configured, by meaning too). Search before starting on a topic to find earlier work.",
         input: || schema_of::<PullRequest>(&[Part::Project]),
-        read_only: true,
         run: h::pull,
     },
     Tool {
@@ -169,7 +145,6 @@ pub const TOOLS: &[Tool] = &[
         title: "Orchestrate: a digest to synthesise",
         description: "Assemble a DigestBundle of recent work for you to synthesise (relay runs no LLM): activity by type, decisions and handoffs, active facts, open questions, the packages most relevant to a focus, and per-project counts in global mode (all_projects).",
         input: || schema_of::<OrchestrateRequest>(&[Part::Project]),
-        read_only: true,
         run: h::orchestrate,
     },
     Tool {
@@ -177,7 +152,6 @@ pub const TOOLS: &[Tool] = &[
         title: "Assert a fact",
         description: "Record what is true now as a subject/predicate/value triple. A new value closes the current fact of the key and records the new one atomically, keeping the history; asserting the current value again with the same confidence, source, tags and start writes nothing. Returns {fact, unchanged, superseded}: the current fact, whether nothing was written, and the ids of the facts it closed. Arguments named x-* are extension members (§12.1), kept on the fact as given.",
         input: || schema_of::<AssertFactRequest>(WRITER),
-        read_only: false,
         run: h::facts_assert,
     },
     Tool {
@@ -188,7 +162,6 @@ pub const TOOLS: &[Tool] = &[
             let schema = schema_of::<InvalidateFactRequest>(&[Part::Project]);
             with_alias(schema, "value", "object")
         },
-        read_only: false,
         run: h::facts_invalidate,
     },
     Tool {
@@ -196,7 +169,6 @@ pub const TOOLS: &[Tool] = &[
         title: "Get a fact",
         description: "The current fact of a key, or the one valid at a past time (at). Fails with fact_not_found when there is none.",
         input: || schema_of::<GetFactRequest>(&[Part::Project]),
-        read_only: true,
         run: h::facts_get,
     },
     Tool {
@@ -204,7 +176,6 @@ pub const TOOLS: &[Tool] = &[
         title: "List facts",
         description: "The current facts (one per subject and predicate), filtered; or those valid at a past time, or every fact ever recorded.",
         input: || schema_of::<ListFactsRequest>(&[Part::Project]),
-        read_only: true,
         run: h::facts_list,
     },
     Tool {
@@ -212,7 +183,6 @@ pub const TOOLS: &[Tool] = &[
         title: "Flag a package for review",
         description: "Ask a human or an agent to review a package: it becomes awaiting_review (from draft, awaiting_review or revision_requested; a complete package cannot be flagged). Returns the new version of the package.",
         input: || schema_of::<FlagRequest>(WRITER),
-        read_only: false,
         run: h::review_flag,
     },
     Tool {
@@ -220,7 +190,6 @@ pub const TOOLS: &[Tool] = &[
         title: "Retract a package or fact",
         description: "Take back a package or a fact (the Agent Memory Protocol's delete): from now on every read leaves it out, while its history keeps it with who retracted it, when and why. Nothing is rewritten; retracting twice keeps the first retraction. Returns {retraction, project_id, unchanged}.",
         input: || schema_of::<RetractRequest>(WRITER),
-        read_only: false,
         run: h::retract,
     },
     Tool {
@@ -228,7 +197,6 @@ pub const TOOLS: &[Tool] = &[
         title: "List packages awaiting review",
         description: "The packages awaiting review, oldest request first, each with who flagged it, when and why.",
         input: || schema_of::<ReviewListRequest>(&[Part::Project]),
-        read_only: true,
         run: h::review_list,
     },
     Tool {
@@ -236,7 +204,6 @@ pub const TOOLS: &[Tool] = &[
         title: "Approve a package",
         description: "Approve a package: it becomes complete, which is terminal. Returns the new version of the package.",
         input: || schema_of::<ApproveRequest>(WRITER),
-        read_only: false,
         run: h::review_approve,
     },
     Tool {
@@ -244,7 +211,6 @@ pub const TOOLS: &[Tool] = &[
         title: "Request changes to a package",
         description: "Send a package awaiting review back to its author: it becomes revision_requested. The note says what must change. Returns the new version of the package.",
         input: || schema_of::<RequestChangesRequest>(WRITER),
-        read_only: false,
         run: h::review_request_changes,
     },
     Tool {
@@ -252,7 +218,6 @@ pub const TOOLS: &[Tool] = &[
         title: "Start a session",
         description: "Start a session with a memorable callsign (e.g. coral-heron; announce it) and, unless make_current is false, make it this clone's current session, so that deposits and facts record it. Returns the session.",
         input: || schema_of::<SessionStartRequest>(&[Part::Project, Part::Actor]),
-        read_only: false,
         run: h::session_start,
     },
     Tool {
@@ -260,7 +225,6 @@ pub const TOOLS: &[Tool] = &[
         title: "End a session",
         description: "End a session (default: the current one) and record the packages deposited in it. Returns the session.",
         input: || schema_of::<SessionEndRequest>(&[Part::Project]),
-        read_only: false,
         run: h::session_end,
     },
     Tool {
@@ -268,7 +232,6 @@ pub const TOOLS: &[Tool] = &[
         title: "Store status",
         description: "Summarise the whole store: projects, package counts by type and status, packages awaiting review, facts, sessions, size on disk and integrity warnings.",
         input: no_arguments,
-        read_only: true,
         run: h::status,
     },
     Tool {
@@ -276,7 +239,6 @@ pub const TOOLS: &[Tool] = &[
         title: "AMP: store a memory record",
         description: "The Agent Memory Protocol's store: a lesson, checkpoint or snippet record becomes a package of type x-lesson, x-checkpoint or x-snippet (hashed, merged by git, verified and exported like every package). Fields of the wrong type are refused and nothing is written. Returns {success, id, created}.",
         input: || schema_of::<amp_request::StoreRequest>(&[Part::Actor, Part::Session]),
-        read_only: false,
         run: amp::store,
     },
     Tool {
@@ -284,7 +246,6 @@ pub const TOOLS: &[Tool] = &[
         title: "AMP: search memory",
         description: "The Agent Memory Protocol's search: lessons, checkpoints and snippets ranked by meaning (hybrid search when an embedding model is configured, else keyword search). Returns {success, results: [{id, score, record}], total, mode}.",
         input: || schema_of::<amp_request::SearchRequest>(&[]),
-        read_only: true,
         run: amp::search,
     },
     Tool {
@@ -292,7 +253,6 @@ pub const TOOLS: &[Tool] = &[
         title: "AMP: get a record",
         description: "The Agent Memory Protocol's get: one record by id, in its AMP shape. A deleted (retracted) or expired record is not found. Returns {success, record}.",
         input: || schema_of::<amp_request::GetRequest>(&[]),
-        read_only: true,
         run: amp::get,
     },
     Tool {
@@ -300,7 +260,6 @@ pub const TOOLS: &[Tool] = &[
         title: "AMP: delete a record",
         description: "The Agent Memory Protocol's delete, as a retraction: every read stops showing the record, and its history keeps it with who deleted it, when and why. Returns {success, deleted, retraction}; deleted is false when it was already retracted.",
         input: || schema_of::<amp_request::DeleteRequest>(&[Part::Actor, Part::Session]),
-        read_only: false,
         run: amp::delete,
     },
     Tool {
@@ -308,7 +267,6 @@ pub const TOOLS: &[Tool] = &[
         title: "AMP: list records",
         description: "The Agent Memory Protocol's list: records by type and agent, newest first (order asc for oldest first), with offset paging. Returns {success, records, total, has_more}.",
         input: || schema_of::<amp_request::ListRequest>(&[]),
-        read_only: true,
         run: amp::list,
     },
     Tool {
@@ -316,7 +274,6 @@ pub const TOOLS: &[Tool] = &[
         title: "AMP: memory status",
         description: "The Agent Memory Protocol's status: how many lessons, checkpoints and snippets the project holds, and the embedding model search uses. Returns {success, healthy, version, stats}.",
         input: || schema_of::<amp_request::StatusRequest>(&[]),
-        read_only: true,
         run: amp::status,
     },
     Tool {
@@ -324,7 +281,6 @@ pub const TOOLS: &[Tool] = &[
         title: "New records since a cursor",
         description: "What was added to the store after `since` (a cursor from an earlier call, `now` or `beginning`): packages, review transitions, fact versions, sessions and project records, oldest first, each as {cursor, kind, project_id, record}, plus a `resync` event when a log was rewritten under the cursor (a checkout or a rebase). A retracted or expired package or fact never comes with its content: a `retracted` or `expired` event names it and says why ({record, id, because, retraction or expired_at}), as does a retraction made meanwhile. Returns {events, cursor}: pass `cursor` as `since` next time to get only what came after, with nothing missed or repeated. Call with since `now` to get a starting cursor. With wait_ms, waits up to that long for the first event (a long poll).",
         input: || schema_of::<WatchRequest>(&[Part::Project]),
-        read_only: true,
         run: h::watch,
     },
     Tool {
@@ -332,7 +288,6 @@ pub const TOOLS: &[Tool] = &[
         title: "Conformance descriptor",
         description: "What this relay implements (Agentic Protocol §11.5): protocol_version, conformance_level (L3: deposit, pull, facts, review) and capabilities. Relevant pull is keyword search ranked with BM25 (x-keyword_search), and semantic and hybrid search when an embedding model is configured; realtime: the `watch` tool follows changes; no blob storage. Needs no store.",
         input: no_arguments,
-        read_only: true,
         run: h::conformance,
     },
 ];
@@ -340,6 +295,7 @@ pub const TOOLS: &[Tool] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use relay_core::ops::trust::tokens::Grant;
 
     fn grant(projects: Option<&[&str]>, read_only: bool) -> Grant {
         Grant {
@@ -358,8 +314,23 @@ mod tests {
         let Value::Object(arguments) = arguments else {
             unreachable!()
         };
+        let who = service::Caller::Token(grant.clone());
+        let project = arguments.get("project").and_then(Value::as_str);
+        let selected = || Some(project.unwrap_or("demo").to_string());
+        who.authorize_request(tool.name, &arguments, selected)?;
         let args = schema::check(tool.name, &(tool.input)(), arguments)?;
-        permit(grant, tool, &args, &call::caller(&args)?)
+        let caller = call::caller(&args)?;
+        let actor = caller.actor.actor.as_deref();
+        who.may_name(actor, caller.actor.actor_type.as_deref())
+    }
+
+    #[test]
+    fn every_tool_has_a_row_in_the_service_table() {
+        for t in TOOLS {
+            assert!(service::rules::of(t.name).is_ok(), "{}", t.name);
+        }
+        assert!(!find("deposit").unwrap().read_only());
+        assert!(find("pull").unwrap().read_only());
     }
 
     #[test]
@@ -389,15 +360,23 @@ mod tests {
         );
         assert!(permitted(&writer, "status", json!({})).is_ok());
         let scoped = grant(Some(&["web"]), false);
-        assert!(permitted(&scoped, "deposit", json!({"title": "t"})).is_ok());
+        let into_web = json!({"title": "t", "project": "web"});
+        assert!(permitted(&scoped, "deposit", into_web).is_ok());
+        let e = permitted(&scoped, "deposit", json!({"title": "t"})).unwrap_err();
+        assert!(
+            e.to_string().contains("does not cover project `demo`"),
+            "{e}"
+        );
+        let e = permitted(&scoped, "status", json!({})).unwrap_err();
+        assert!(e.to_string().contains("scoped to web"), "{e}");
+        // A record named by id is checked once it is found; every project is every project
+        // the token covers.
         for (tool, arguments) in [
-            ("status", json!({})),
             ("review_approve", json!({"package_id": "pkg_1"})),
             ("pull", json!({"mode": "specific", "id": "pkg_1"})),
             ("orchestrate", json!({"all_projects": true})),
         ] {
-            let e = permitted(&scoped, tool, arguments).unwrap_err().to_string();
-            assert!(e.contains("scoped to web"), "{tool}: {e}");
+            assert!(permitted(&scoped, tool, arguments).is_ok(), "{tool}");
         }
     }
 

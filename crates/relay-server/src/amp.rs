@@ -168,8 +168,7 @@ pub async fn get(
 ) -> Answer {
     state
         .blocking(move |s| {
-            let found = caller.package(&s.store, &id)?;
-            caller.may_read(found.package.project_id())?;
+            let found = caller.authorize_package("amp_get", &s.store, &id)?;
             Ok(Reply::ok(amp::get(&s.store, found.package.id())?))
         })
         .await
@@ -205,7 +204,7 @@ pub async fn delete(
     req.validate()?;
     state
         .blocking(move |s| {
-            caller.may_write(caller.package(&s.store, &req.id)?.package.project_id())?;
+            caller.authorize_package("amp_delete", &s.store, &req.id)?;
             let claim = caller.claim(s, None);
             Ok(Reply::ok(amp::delete(
                 &s.store,

@@ -13,17 +13,20 @@ use super::state::{AppState, Shared};
 use relay_core::ops::trust::tokens::{self, Grant};
 use relay_core::ops::{Actor, trust::attribution};
 use relay_core::search::filter::Viewer;
-use relay_store::Store;
+use relay_core::service;
 use relay_wire::error::{Error, Result};
 
-/// Who a request acts as.
+/// Who a request acts as: the service's caller ([`relay_core::service::Caller`]), the local
+/// user or a token's grant, as this door finds it. What it may do is the service's to say.
 #[derive(Debug, Clone)]
-pub enum Caller {
-    /// No token is needed (loopback, none live): the server's own identity, resolved as the
-    /// CLI resolves it.
-    Local,
-    /// A token's grant: its one actor, its projects, read-only or not.
-    Token(Grant),
+pub struct Caller(pub service::Caller);
+
+impl std::ops::Deref for Caller {
+    type Target = service::Caller;
+
+    fn deref(&self) -> &service::Caller {
+        &self.0
+    }
 }
 
 /// What a request does with a project.
@@ -70,12 +73,12 @@ fn presented(parts: &Parts) -> Presented {
 fn identify(shared: &Shared, presented: Presented) -> Result<Caller> {
     let store = &shared.store;
     match presented {
-        Presented::Bearer(token) => Ok(Caller::Token(tokens::authenticate(store, &token)?)),
+        Presented::Bearer(token) => Ok(token_caller(tokens::authenticate(store, &token)?)),
         Presented::Cookie(login) => match shared.logins.grant(&login) {
-            Some(grant) => Ok(Caller::Token(grant)),
+            Some(grant) => Ok(token_caller(grant)),
             // A login that no longer holds (a revoked token) is no login at all.
             None => match tokens::authenticate(store, &login) {
-                Ok(grant) => Ok(Caller::Token(grant)),
+                Ok(grant) => Ok(token_caller(grant)),
                 Err(_) => identify(shared, Presented::None),
             },
         },
@@ -88,13 +91,19 @@ fn identify(shared: &Shared, presented: Presented) -> Result<Caller> {
              `Authorization: Bearer TOKEN`"
                 .into(),
         )),
-        Presented::None if shared.loopback && !tokens::any_live(store)? => Ok(Caller::Local),
+        Presented::None if shared.loopback && !tokens::any_live(store)? => {
+            Ok(Caller(service::Caller::Local))
+        }
         Presented::None => Err(Error::Unauthenticated(
             "this server needs a token: send `Authorization: Bearer TOKEN` (make one with \
              `relay token create --actor ID`)"
                 .into(),
         )),
     }
+}
+
+fn token_caller(grant: Grant) -> Caller {
+    Caller(service::Caller::Token(grant))
 }
 
 /// What a request presented to be let in, kept to ask again later: an open event stream
@@ -122,6 +131,10 @@ impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        // Found once, by [`admit`], for a route of an operation.
+        if let Some(caller) = parts.extensions.get::<Caller>() {
+            return Ok(caller.clone());
+        }
         let presented = presented(parts);
         state
             .blocking(move |shared| identify(shared, presented))
@@ -129,73 +142,42 @@ impl FromRequestParts<AppState> for Caller {
     }
 }
 
+/// Lets a request of `operation` in, or refuses it, before its query or body is read: its
+/// caller, then the service's answer to whether that caller may run the operation and touch
+/// the project of the path (`/v1/projects/{project_id}/…`). The caller found is kept in the
+/// request for the handler.
+pub async fn admit(parts: &mut Parts, state: &AppState, operation: &str) -> Result<(), ApiError> {
+    if service::rules::of(operation)?.access == service::Access::Public {
+        // Anyone may call it; but a token presented must hold (RFC 6750 §3.1): a revoked
+        // or unknown one is refused, as on every other route.
+        if let Presented::Bearer(token) = presented(parts) {
+            (state.blocking(move |s| tokens::authenticate(&s.store, &token))).await?;
+        }
+        return Ok(());
+    }
+    let caller = Caller::from_request_parts(parts, state).await?;
+    caller.authorize(operation)?;
+    let params = axum::extract::RawPathParams::from_request_parts(parts, state).await;
+    let names_project = params.is_ok_and(|p| p.iter().any(|(name, _)| name == "project_id"));
+    if names_project {
+        let PathId(project) = PathId::from_request_parts(parts, state).await?;
+        caller.authorize_project(operation, &project)?;
+    }
+    parts.extensions.insert(caller);
+    Ok(())
+}
+
 impl Caller {
-    /// Refuses a project the caller may not read.
-    pub fn may_read(&self, project: &str) -> Result<()> {
-        match self {
-            Caller::Local => Ok(()),
-            Caller::Token(g) => g.may_read(project),
-        }
-    }
-
-    /// Refuses a project the caller may not write to.
-    pub fn may_write(&self, project: &str) -> Result<()> {
-        match self {
-            Caller::Local => Ok(()),
-            Caller::Token(g) => g.may_write(project),
-        }
-    }
-
-    /// Refuses a record naming an actor the caller may not write as: a token writes as its
-    /// own actor only. An id left out is the caller's own.
-    pub fn may_name(&self, actor_id: Option<&str>, actor_type: Option<&str>) -> Result<()> {
-        match self {
-            Caller::Local => Ok(()),
-            Caller::Token(g) => g.may_name(actor_id.unwrap_or(&g.actor.id), actor_type),
-        }
-    }
-
-    /// The projects of the store the caller may see.
-    pub fn projects(&self, store: &Store) -> Result<Vec<String>> {
-        let all: Vec<String> = (relay_core::ops::projects::list(store)?.iter())
-            .map(|p| p.id().to_string())
-            .collect();
-        Ok(match self {
-            Caller::Local => all,
-            Caller::Token(g) => g.visible(all),
-        })
-    }
-
-    /// The package `id` names, for this caller. A short id (the start of one package's id) is
-    /// read as one only for a caller that sees every project: a start is looked up across the
-    /// store, and an ambiguous one lists its candidates, so for a token scoped to some
-    /// projects it would name packages it may not read. Such a token gives whole ids.
-    pub fn package(&self, store: &Store, id: &str) -> Result<relay_store::packages::StoredPackage> {
-        let scoped = matches!(self, Caller::Token(g) if g.projects.is_some());
-        match scoped {
-            true => relay_core::ops::packages::pull::exact(store.view(), id),
-            false => relay_core::ops::packages::pull::specific(store.view(), id),
-        }
-    }
-
-    /// Only for a token: the projects it may see, to narrow a store-wide answer.
-    pub fn scope(&self, store: &Store) -> Result<Option<Vec<String>>> {
-        match self {
-            Caller::Local => Ok(None),
-            Caller::Token(_) => self.projects(store).map(Some),
-        }
-    }
-
     /// What the caller claims of its identity for [`attribution`]: a token's actor (and only
     /// a session it names; the clone's current session is not a remote caller's), else the
     /// server's defaults. `session` is the request's own (`?session=`).
     pub fn claim(&self, shared: &Shared, session: Option<String>) -> attribution::Claim {
-        match self {
-            Caller::Local => attribution::Claim {
+        match &self.0 {
+            service::Caller::Local => attribution::Claim {
                 session: session.or_else(|| shared.defaults.session.clone()),
                 ..shared.defaults.clone()
             },
-            Caller::Token(g) => attribution::Claim {
+            service::Caller::Token(g) => attribution::Claim {
                 actor: Some(g.actor.id.clone()),
                 actor_type: Some(g.actor.actor_type.clone()),
                 session,
@@ -206,17 +188,19 @@ impl Caller {
 
     /// The caller as an actor (who starts a session): a token's, else resolved from `claim`.
     pub fn actor(&self, shared: &Shared, claim: &attribution::Claim) -> Result<Actor> {
-        match self {
-            Caller::Local => attribution::actor(&shared.store, &shared.cwd, claim),
-            Caller::Token(g) => Ok(g.actor.clone()),
+        match &self.0 {
+            service::Caller::Local => attribution::actor(&shared.store, &shared.cwd, claim),
+            service::Caller::Token(g) => Ok(g.actor.clone()),
         }
     }
 
     /// Who looks, for listings (drafts are shown to their creator only).
     pub fn viewer(&self, shared: &Shared, project: &str) -> Viewer {
-        match self {
-            Caller::Local => attribution::deferred_viewer(&shared.store, &shared.cwd, project),
-            Caller::Token(g) => Viewer::known(Some(g.actor.id.clone())),
+        match &self.0 {
+            service::Caller::Local => {
+                attribution::deferred_viewer(&shared.store, &shared.cwd, project)
+            }
+            service::Caller::Token(g) => Viewer::known(Some(g.actor.id.clone())),
         }
     }
 }
@@ -245,8 +229,9 @@ impl FromRequestParts<AppState> for ProjectCall {
 
 impl ProjectCall {
     /// Runs `op` off the async workers (a read on the read threads, a write on tokio's
-    /// blocking threads), if the caller may `access` the project; a project read must exist
-    /// (a write's operation refuses a missing or archived one).
+    /// blocking threads); the service let the caller in on the project before the request
+    /// was read ([`admit`]). A project read must exist (a write's operation refuses a missing
+    /// or archived one).
     pub async fn run<T: Send + 'static>(
         self,
         access: Access,
@@ -260,19 +245,12 @@ impl ProjectCall {
         match access {
             Access::Read => {
                 (state.reading(move |s| {
-                    caller.may_read(&project)?;
                     relay_core::ops::projects::get(&s.store, &project)?;
                     op(s, &caller, project)
                 }))
                 .await
             }
-            Access::Write => {
-                (state.blocking(move |s| {
-                    caller.may_write(&project)?;
-                    op(s, &caller, project)
-                }))
-                .await
-            }
+            Access::Write => (state.blocking(move |s| op(s, &caller, project))).await,
         }
     }
 }

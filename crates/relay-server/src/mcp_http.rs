@@ -60,17 +60,11 @@ const BACKLOG: usize = 256;
 
 /// Who owns what a caller opens: its token, or the local user.
 fn owner(caller: &Caller) -> Option<String> {
-    match caller {
-        Caller::Local => None,
-        Caller::Token(g) => Some(g.token_id.clone()),
-    }
+    caller.grant().map(|g| g.token_id.clone())
 }
 
 fn grant(caller: &Caller) -> Option<Grant> {
-    match caller {
-        Caller::Local => None,
-        Caller::Token(g) => Some(g.clone()),
-    }
+    caller.grant().cloned()
 }
 
 /// A refusal of the transport itself, as MCP's SDKs read one: a JSON-RPC error without an id.

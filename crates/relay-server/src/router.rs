@@ -5,13 +5,14 @@
 //! every route module; they know none of each other.
 
 use axum::Router;
-use axum::extract::{Request, State};
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::Method;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
 use super::reply::{ApiError, RequestError};
+use super::route_table::{Guard, Route};
 use super::routes::{
     approve, conformance, deposit, flag, list, orchestrate, orient, package, request_changes,
     reviews,
@@ -75,6 +76,7 @@ pub fn routes() -> Router<AppState> {
 /// comes from (`guard`: its `Host`, 421, and another site's browser, 403).
 pub fn router(state: AppState) -> Router {
     routes()
+        .route_layer(middleware::from_fn_with_state(state.clone(), admit))
         .fallback(no_route)
         .method_not_allowed_fallback(wrong_method)
         .layer(middleware::from_fn_with_state(state.clone(), time_limit))
@@ -101,6 +103,31 @@ async fn wrong_method(method: Method, req: Request) -> ApiError {
 async fn guard(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let (parts, body) = req.into_parts();
     if let Err(e) = super::guard::check(&state.hosts, &parts) {
+        return e.into_response();
+    }
+    next.run(Request::from_parts(parts, body)).await
+}
+
+/// Lets in a request of an operation only if the service says its caller may run it on the
+/// path's project ([`super::auth::admit`]), before a handler reads its query or body; the
+/// door's own routes (the console, MCP) check their callers themselves.
+async fn admit(
+    State(state): State<AppState>,
+    matched: Option<MatchedPath>,
+    req: Request,
+    next: Next,
+) -> Response {
+    // HEAD is answered by the GET route.
+    let method = match req.method() {
+        &Method::HEAD => "GET",
+        other => other.as_str(),
+    };
+    let route = matched.and_then(|m| Route::find(method, m.as_str()));
+    let Some(Guard::Operation(operation)) = route.map(|r| r.guard) else {
+        return next.run(req).await;
+    };
+    let (mut parts, body) = req.into_parts();
+    if let Err(e) = super::auth::admit(&mut parts, &state, operation).await {
         return e.into_response();
     }
     next.run(Request::from_parts(parts, body)).await

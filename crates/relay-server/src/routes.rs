@@ -168,8 +168,7 @@ pub(crate) async fn package(
 ) -> Answer {
     state
         .reading(move |s| {
-            let found = caller.package(&s.store, &id)?;
-            caller.may_read(found.package.project_id())?;
+            let found = caller.authorize_package("pull", &s.store, &id)?;
             // Whether it is hidden (retracted, expired) is told only to who may read it.
             let whole = found.package.id().to_string();
             let found = pull::visible(s.store.view(), &whole, filter::Reveal::default())?;
@@ -280,8 +279,7 @@ impl<T> ReviewCall<T> {
         let (caller, session) = (self.caller, self.session);
         self.state
             .blocking(move |s| {
-                let target = caller.package(&s.store, &package_id)?;
-                caller.may_write(target.package.project_id())?;
+                let target = caller.authorize_package(action.operation(), &s.store, &package_id)?;
                 let claim = caller.claim(s, session);
                 let whole = target.package.id();
                 let done = attribution::transition(&s.store, &s.cwd, whole, action, note, &claim)?;

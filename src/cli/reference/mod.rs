@@ -271,7 +271,7 @@ fn http_routes() -> String {
                 vec![
                     code(r.method),
                     code(r.path),
-                    code(r.auth.label()),
+                    code(r.auth().label()),
                     text(r.does),
                 ]
             })

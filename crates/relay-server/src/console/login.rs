@@ -105,13 +105,13 @@ impl FromRequestParts<AppState> for Who {
         };
         let bearer = parts.headers.contains_key(header::AUTHORIZATION);
         let cookie = cookie(&parts.headers).filter(|_| !bearer);
-        let (name, csrf) = match (&caller, &cookie) {
-            (Caller::Token(g), Some(c)) => (
+        let (name, csrf) = match (caller.grant(), &cookie) {
+            (Some(g), Some(c)) => (
                 Some(g.actor.id.clone()),
                 (!g.read_only).then(|| state.logins.csrf(c)),
             ),
-            (Caller::Token(g), None) => (Some(g.actor.id.clone()), None),
-            (Caller::Local, _) => (None, None),
+            (Some(g), None) => (Some(g.actor.id.clone()), None),
+            (None, _) => (None, None),
         };
         Ok(Who {
             caller,

@@ -21,6 +21,17 @@ pub enum Action {
     RequestChanges,
 }
 
+impl Action {
+    /// The operation that makes this transition, as the service's table names it.
+    pub fn operation(&self) -> &'static str {
+        match self {
+            Action::Flag { .. } => "review_flag",
+            Action::Approve => "review_approve",
+            Action::RequestChanges => "review_request_changes",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reviewer {
     Human,

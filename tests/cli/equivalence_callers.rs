@@ -1,0 +1,47 @@
+//! Every kind of remote caller gets the same answer from every door it can use (issue 57):
+//! a read-only token, a token scoped to another project, and a revoked one each send every
+//! case of the equivalence table, good and bad, through HTTP and MCP over HTTP. The two
+//! doors must agree, refusals included; and what a caller may do is the service's one
+//! table, so a write by a read-only token, or a read of `demo` by a token for `web`, is
+//! refused on both doors before its request is looked at.
+//!
+//! One difference is the doors' own and stays: with no token, MCP over HTTP refuses the
+//! session itself (`initialize`), so even the public conformance descriptor is read there
+//! only with a token, while `GET /v1/conformance` needs none.
+
+use crate::equivalence::{Case, agree, cases, outcomes_as, seed, show};
+use crate::equivalence_inputs::bad_inputs;
+use crate::serve::Served;
+
+#[test]
+fn every_kind_of_remote_caller_gets_one_answer_from_every_door() {
+    let seed = seed();
+    let shared = Served::start(&seed.env, &[]);
+    let only = std::env::var("EQUIVALENCE_CASE").ok();
+    let mut failures = Vec::new();
+    let all: Vec<Case> = cases().into_iter().chain(bad_inputs()).collect();
+    for (kind, token) in &seed.callers {
+        for case in &all {
+            if only.as_deref().is_some_and(|o| o != case.name) {
+                continue;
+            }
+            let answers = outcomes_as(&seed, &shared, case, Some(token));
+            if answers.len() < 2 {
+                continue;
+            }
+            if std::env::var_os("EQUIVALENCE_SHOW").is_some() {
+                eprintln!("== {kind} {}\n{}", case.name, show(&answers));
+            }
+            let sessionless = kind == &"no-token" && case.op == crate::transports::Op::Conformance;
+            if !agree(&answers) && !sessionless {
+                failures.push(format!(
+                    "{kind}: {} ({:?}) differs between doors:\n{}",
+                    case.name,
+                    case.op,
+                    show(&answers)
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
