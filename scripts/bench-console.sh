@@ -22,9 +22,9 @@ median() {
 }
 first=$(curl -s "$base/?project=$project" | grep -o '/packages/pkg_[0-9a-f]*' | head -1)
 printf '%-48s %s\n' "page" "median of $runs"
-for page in "/?project=$project" "/?project=$project&before=2025-01-01T00:00:00Z" \
+for page in "/?project=$project" "/?project=$project&until=2025-01-01T00:00:00Z" \
   "/?project=$project&type=decision" "/?project=$project&tag=no-such-tag" \
-  "/?project=$project&author=nobody" "/?project=$project&since=7d" "$first" \
+  "/?project=$project&created_by=nobody" "/?project=$project&since=7d" "$first" \
   "/search?project=$project&q=database+leak" "/facts?project=$project" \
   "/orient?project=$project" "/review?project=$project"; do
   printf '%-48s %s\n' "${page/\/packages\/pkg_*/\/packages\/ID}" "$(median "$page")"

@@ -7,12 +7,12 @@ use relay_core::request::number::parse_whole as whole;
 
 use crate::cli::ui::Ui;
 use crate::cli::{CliError, Ctx};
-use relay_core::request::scope;
-use relay_core::request::search::{self, FellBack};
 use relay_core::request::{ListingFilter, Spelling};
+use relay_core::search::choice::{self as search, FellBack};
 use relay_core::search::filter::{Filter, Reveal};
 use relay_core::search::fuse::Mode;
 use relay_core::search::model::Model;
+use relay_core::service::scope;
 use relay_store::Store;
 use relay_wire::error::{Code, Error};
 use relay_wire::{package, time};

@@ -17,9 +17,9 @@ use serde_json::{Map, Value};
 
 use relay_core::ops::Actor;
 use relay_core::ops::trust::attribution::{self, Claim};
-use relay_core::request::scope;
 use relay_core::resolve::{Flags, Resolved};
 use relay_core::search::filter::Viewer;
+use relay_core::service::scope;
 use relay_store::config::SecretPolicy;
 
 /// Flags every command accepts.

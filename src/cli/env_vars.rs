@@ -1,8 +1,8 @@
 //! Every environment variable relay reads, in one table: the man page's ENVIRONMENT section
-//! and `docs/reference/environment.md` are written from it. Its names are the variables of
-//! the environment snapshot ([`relay_core::resolve::environment::ALL`], checked below), and a
-//! test scans the source for every `env::var`, `var_os` and clap `env = "…"` so that a
-//! variable read anywhere cannot be missing here.
+//! and `docs/reference/environment.md` are written from it (by `cargo xtask gen`). Its names are
+//! the variables of the environment snapshot ([`relay_core::resolve::environment::ALL`], checked
+//! below), and a test (`xtask/tests/generated.rs`) scans the source for every `env::var`,
+//! `var_os` and clap `env = "…"` so that a variable read anywhere cannot be missing here.
 
 use relay_core::resolve::environment::{self as env, Var};
 

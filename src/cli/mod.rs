@@ -4,11 +4,10 @@
 
 pub mod args;
 pub mod cmd;
+pub mod completion;
 pub mod context;
 pub mod env_vars;
 pub mod exit;
-pub mod generate;
-pub mod reference;
 pub mod render;
 pub mod ui;
 
@@ -179,4 +178,98 @@ pub fn main() -> ExitCode {
     // before anything else runs.
     relay_core::resolve::Environment::process();
     main_with_args(std::env::args_os().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    /// The modules this file declares (`pub mod NAME;`): the only names a command file may
+    /// write after `crate::cli::`.
+    fn cli_modules() -> Vec<String> {
+        include_str!("mod.rs")
+            .lines()
+            .filter_map(|l| l.strip_prefix("pub mod ")?.strip_suffix(';'))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Where `source` names the root of `cli` rather than one of its `modules`: every
+    /// `crate::cli` must go on with `::NAME`, NAME a module of `modules` (so no
+    /// `crate::cli::{…}`, `crate::cli::Ctx` or bare `crate::cli`), and neither
+    /// `super::super` (the same root by a relative path) nor `crate::{` (a group that could
+    /// hold `cli::Ctx`) may appear. Comments count: a doc link names a path too.
+    fn root_imports(source: &str, modules: &[String]) -> Vec<String> {
+        let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+        let mut found = Vec::new();
+        for (at, _) in source.match_indices("crate::cli") {
+            let rest = &source[at + "crate::cli".len()..];
+            if rest.starts_with(is_ident) {
+                continue; // `crate::client`: another path
+            }
+            let name: String = rest
+                .strip_prefix("::")
+                .unwrap_or_default()
+                .chars()
+                .take_while(|&c| is_ident(c))
+                .collect();
+            if !modules.contains(&name) {
+                let shown: String = source[at..].chars().take(40).collect();
+                found.push(shown.lines().next().unwrap_or_default().to_string());
+            }
+        }
+        for banned in ["super::super", "crate::{"] {
+            if source.contains(banned) {
+                found.push(banned.to_string());
+            }
+        }
+        found
+    }
+
+    /// A command file imports what it needs from the module that defines it
+    /// (`crate::cli::context::Ctx`), never from this root's re-exports: the root is the
+    /// parser and dispatch, and a command depending on it would depend on every command.
+    #[test]
+    fn command_files_import_from_cli_submodules_not_its_root() {
+        let modules = cli_modules();
+        assert!(modules.iter().any(|m| m == "context"), "{modules:?}");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli/cmd");
+        let (mut files, mut paths, mut problems) = (0, 0, Vec::new());
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let source = std::fs::read_to_string(&path).unwrap();
+            files += 1;
+            paths += source.matches("crate::cli::").count();
+            for found in root_imports(&source, &modules) {
+                problems.push(format!("{}: {found}", path.display()));
+            }
+        }
+        // A check that read nothing would pass.
+        assert!(files >= 30 && paths >= 30, "{files} files, {paths} paths");
+        assert!(
+            problems.is_empty(),
+            "import these from the module that defines them (crate::cli::context::…), not \
+             from crate::cli: {problems:#?}"
+        );
+    }
+
+    #[test]
+    fn a_root_import_is_caught() {
+        let modules: Vec<String> = ["context", "render", "ui"].map(String::from).to_vec();
+        let ok = "use crate::cli::context::{CmdResult, Ctx};\nuse crate::cli::render;\n\
+                  let r = crate::cli::render::counts;\nuse crate::client::X;\n";
+        assert!(root_imports(ok, &modules).is_empty());
+        for bad in [
+            "use crate::cli::{CmdResult, Ctx};",
+            "use crate::cli::{render, ui::Ui};",
+            "fn f() -> crate::cli::CmdResult {}",
+            "use crate::cli;",
+            "use crate::cli::main_with_args;",
+            "use super::super::Ctx;",
+            "use crate::{cli::Ctx};",
+        ] {
+            assert_eq!(root_imports(bad, &modules).len(), 1, "{bad}");
+        }
+    }
 }

@@ -373,3 +373,53 @@ fn a_transport_crossing_is_caught() {
         ]
     );
 }
+
+/// The folders of `relay-core`, lowest first: a folder imports only the folders before it.
+/// `request/` (the request types, their defaults and rules) is the leaf; the environment
+/// resolves on it; search ranks on both; the operations run on all three; the service, which
+/// authorizes every door's call, sits on top.
+const CORE_LAYERS: &[&str] = &["request", "resolve", "search", "ops", "service"];
+
+/// The imports in `relay-core` that run up its folder layers ([`CORE_LAYERS`]).
+fn upward_core_imports(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let layer = |module: &str| {
+        let folder = module.strip_prefix("relay_core::")?.split("::").next()?;
+        CORE_LAYERS.iter().position(|l| *l == folder)
+    };
+    let mut upward = Vec::new();
+    for (from, targets) in edges {
+        // A file of unit tests (`tests.rs`) may use helpers from anywhere.
+        if from.ends_with("::tests") {
+            continue;
+        }
+        let Some(low) = layer(from) else { continue };
+        for to in targets {
+            if layer(to).is_some_and(|high| high > low) {
+                upward.push(format!("{from} -> {to}"));
+            }
+        }
+    }
+    upward
+}
+
+#[test]
+fn an_upward_core_import_is_caught() {
+    let edges = BTreeMap::from([(
+        "relay_core::request::x".to_string(),
+        BTreeSet::from(["relay_core::ops::y".to_string()]),
+    )]);
+    assert_eq!(
+        upward_core_imports(&edges),
+        ["relay_core::request::x -> relay_core::ops::y"]
+    );
+}
+
+#[test]
+fn relay_core_folders_import_only_the_layers_below() {
+    let upward = upward_core_imports(&graph());
+    assert!(
+        upward.is_empty(),
+        "imports that run up relay-core's folders ({CORE_LAYERS:?}, lowest first):\n{}",
+        upward.join("\n")
+    );
+}

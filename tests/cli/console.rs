@@ -303,7 +303,7 @@ fn search_marks_the_query_words_in_escaped_results() {
     let (_, none) = get(&env, &server.at("/search?q=%3Cscript%3E"));
     assert!(none.contains("value=\"&lt;script&gt;\""), "{none}");
     assert!(none.contains("Nothing matches."));
-    let (head, body) = get(&env, &server.at("/search?q=leak&mode=semantic"));
+    let (head, body) = get(&env, &server.at("/search?q=leak&search=semantic"));
     assert!(head.starts_with("http/1.1 501"), "{head}");
     assert!(body.contains("search_not_supported"));
     let (code, stderr) = server.stop();
@@ -352,7 +352,7 @@ fn only_the_first_page_of_the_timeline_is_live() {
     assert_eq!(first.matches("id=\"live\"").count(), 1);
     let list = &first[first.find("id=\"live\"").unwrap()..];
     assert!(list.contains("class=\"package\""), "{first}");
-    let (_, older) = get(&env, &server.at("/?type=standard&before=2099-01-01"));
+    let (_, older) = get(&env, &server.at("/?type=standard&until=2099-01-01"));
     assert!(
         older.contains("<main id=\"timeline\" data-project=\"demo\">"),
         "{older}"

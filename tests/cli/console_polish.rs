@@ -141,7 +141,7 @@ fn filters_are_selects_of_the_stores_values_and_statuses_are_badges() {
         types.contains(">decision<") && types.contains(">standard<"),
         "{types}"
     );
-    let authors = part(&timeline, "<select name=\"author\">", "</select>");
+    let authors = part(&timeline, "<select name=\"created_by\">", "</select>");
     assert!(
         authors.contains("<option value=\"tester\">tester</option>"),
         "{authors}"

@@ -94,6 +94,17 @@ pub(crate) fn cases() -> Vec<Case> {
         ),
         // Snapshot reads, from before the store held anything.
         case("pull_latest_as_of", PullLatest, json!({"as_of": PAST})),
+        // Lists: any of two types, all of two tags.
+        case(
+            "pull_latest_two_types",
+            PullLatest,
+            json!({"types": ["standard", "decision"]}),
+        ),
+        case(
+            "pull_latest_two_tags",
+            PullLatest,
+            json!({"tags": ["db", "ops"]}),
+        ),
         case("orient_as_of", Orient, json!({"as_of": PAST})),
         case(
             "orchestrate_as_of",
@@ -353,36 +364,24 @@ pub(crate) fn seed() -> Seed {
         "db",
     ]);
     env.ok(&["projects", "create", "web"]);
-    let token = env.ok(&[
-        "token",
-        "create",
-        "--actor",
-        "tester",
-        "--actor-type",
-        "human",
-        "-q",
-    ]);
     let mut callers = BTreeMap::new();
+    // The write token every remote door uses, then one of each other kind of caller.
     let mut token_of = |name, extra: &[&str]| {
-        let mut args = vec![
-            "token",
-            "create",
-            "--actor",
-            "tester",
-            "--actor-type",
-            "human",
-        ];
+        let mut args = vec!["token", "create", "--actor", "tester"];
+        args.extend(["--actor-type", "human"]);
         args.extend(extra);
         let made = env.ok_json(&args);
         callers.insert(name, made["token"].as_str().unwrap().to_string());
         made["token_id"].as_str().unwrap().to_string()
     };
+    token_of("write", &[]);
     token_of("read-only", &["--read-only"]);
     token_of("scoped-to-web", &["--scope", "web"]);
     let revoked = token_of("revoked", &[]);
     env.ok(&["token", "revoke", &revoked]);
     // An empty bearer: a request with no valid token.
     callers.insert("no-token", String::new());
+    let token = callers.remove("write").unwrap();
     ids.insert("{P1}", p1);
     ids.insert("{P2}", p2);
     ids.insert("{P3}", p3);
@@ -391,7 +390,7 @@ pub(crate) fn seed() -> Seed {
     Seed {
         env,
         ids,
-        token: token.trim().to_string(),
+        token,
         callers,
     }
 }

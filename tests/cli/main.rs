@@ -26,7 +26,6 @@ mod error_codes;
 mod examples;
 mod facts;
 mod forgotten;
-mod generated;
 mod git;
 mod git_day;
 mod git_workflow;

@@ -234,6 +234,7 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
             args = words(&["pull", "--latest"]);
             flag(&mut args, "--limit", "limit");
             flag(&mut args, "--status", "status");
+            flag(&mut args, "--type", "types");
             flag(&mut args, "--tag", "tags");
             flag(&mut args, "--since", "since");
             flag(&mut args, "--as-of", "as_of");
@@ -392,10 +393,14 @@ pub fn http_call(op: Op, r: &Value) -> Option<HttpCall> {
         PullLatest => {
             let mut q = r.clone();
             q["mode"] = json!("latest");
+            // A list is its key repeated: `?type=a&type=b`.
             if let Some(tags) = r.get("tags") {
                 q["tag"] = tags.clone();
             }
-            let keys = ["mode", "limit", "status", "tag", "since", "as_of"];
+            if let Some(types) = r.get("types") {
+                q["type"] = types.clone();
+            }
+            let keys = ["mode", "limit", "status", "type", "tag", "since", "as_of"];
             (format!("{project}/packages{}", query_of(&q, &keys)), None)
         }
         PullRelevant | Search => {

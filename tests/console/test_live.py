@@ -7,7 +7,7 @@ first page of the timeline filtered to decisions, deposits with the CLI another 
 decision, a package of another type, ana's own draft decision and a decision for everyone,
 waits for the last to appear without a reload, and checks that the list then holds exactly
 what a reload shows: ana's draft, not the other actor's, nothing the filter leaves out. An
-older page (`before=`) opens no event stream at all. Exits non-zero with a message on the
+older page (`until=`) opens no event stream at all. Exits non-zero with a message on the
 first failure.
 """
 
@@ -96,7 +96,7 @@ def main():
         assert titles(driver) == live, ("a reload shows otherwise", titles(driver), live)
 
         # An older page stays as it is: it opens no stream.
-        driver.get(BASE + "/?type=decision&before=2099-01-01T00%3A00%3A00Z")
+        driver.get(BASE + "/?type=decision&until=2099-01-01T00%3A00%3A00Z")
         loaded(driver)
         main_el = driver.find_element(By.ID, "timeline")
         assert main_el.get_attribute("data-live") is None, "an older page is live"

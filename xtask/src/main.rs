@@ -1,15 +1,16 @@
-//! Repository chores, run as `cargo xtask TASK` (an alias in `.cargo/config.toml`).
+//! `cargo xtask TASK` (an alias in `.cargo/config.toml`): the command line of the repository's
+//! chores.
 //!
-//! `gen` writes the shell completions into `completions/` and the man pages into `man/`, from
-//! relay's clap definitions (`relay::cli::generate`), and the reference into `docs/reference/`
-//! (`relay::cli::reference`), and removes files there that relay no longer generates. The
-//! test `generated` fails when the committed files are stale.
+//! `gen` writes the shell completions into `completions/`, the man pages into `man/` and the
+//! reference into `docs/reference/` (the list is [`xtask::files`]), and removes files there that
+//! relay no longer generates. The test `tests/generated.rs` fails when the committed files are
+//! stale.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use relay::cli::generate;
+use xtask::files;
 
 const USAGE: &str = "usage: cargo xtask gen    regenerate completions/, man/ and docs/reference/";
 
@@ -42,9 +43,9 @@ fn repo_root() -> PathBuf {
 }
 
 fn gen_files(root: &Path) -> std::io::Result<()> {
-    let files = generate::files();
+    let files = files::files();
     let wanted: BTreeSet<&str> = files.iter().map(|(rel, _)| rel.as_str()).collect();
-    for dir in generate::DIRS {
+    for dir in files::DIRS {
         std::fs::create_dir_all(root.join(dir))?;
         for entry in std::fs::read_dir(root.join(dir))? {
             let name = entry?.file_name().to_string_lossy().into_owned();

@@ -11,7 +11,8 @@ use super::host::{Context, Settings};
 use super::schema::Args;
 use relay_core::ops::trust::attribution::Claim;
 use relay_core::request::caller::{CALLER_KEYS, Caller};
-use relay_core::request::{search, shape_error};
+use relay_core::request::shape_error;
+use relay_core::search::choice as search;
 use relay_wire::error::{Error, Result};
 
 /// How a search ranks: its mode, and the model semantic and hybrid search use.

@@ -20,11 +20,11 @@ use relay_core::request::retract::RetractRequest;
 use relay_core::request::review::{
     ApproveRequest, FlagRequest, RequestChangesRequest, ReviewListRequest, Transition,
 };
-use relay_core::request::scope;
 use relay_core::request::sessions::{SessionEndRequest, SessionStartRequest};
 use relay_core::request::watch::WatchRequest;
 use relay_core::request::{OrchestrateRequest, OrientRequest, Spelling, parse_as_of};
 use relay_core::search::{relevant, semantic};
+use relay_core::service::scope;
 use relay_store::packages::StoredPackage;
 use relay_wire::error::Result;
 

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use relay_core::ops::trust::attribution::Claim;
 use relay_core::ops::trust::tokens::Grant;
-use relay_core::request::scope;
-use relay_core::request::search::FellBack;
 use relay_core::resolve::{Environment, Resolved};
+use relay_core::search::choice::FellBack;
+use relay_core::service::scope;
 use relay_store::Store;
 use relay_wire::error::{Error, Result};
 use serde_json::{Map, Value};

@@ -413,7 +413,7 @@ mod tests {
         fn search_fell_back(
             &self,
             _: &relay_store::Store,
-            _: relay_core::request::search::FellBack,
+            _: relay_core::search::choice::FellBack,
         ) {
         }
         fn query_notice(&self, _: &str) {}

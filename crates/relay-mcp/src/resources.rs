@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::host::{Context, Host, Settings};
 use super::tools;
-use relay_core::request::scope;
+use relay_core::service::scope;
 use relay_wire::error::{Error, Result};
 
 const PREFIX: &str = "relay://projects/";

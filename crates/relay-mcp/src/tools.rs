@@ -21,11 +21,11 @@ use relay_core::request::retract::RetractRequest;
 use relay_core::request::review::{
     ApproveRequest, FlagRequest, RequestChangesRequest, ReviewListRequest,
 };
-use relay_core::request::scope;
 use relay_core::request::sessions::{SessionEndRequest, SessionStartRequest};
 use relay_core::request::watch::WatchRequest;
 use relay_core::request::{OrchestrateRequest, OrientRequest};
 use relay_core::service;
+use relay_core::service::scope;
 use relay_wire::error::Result;
 
 /// One tool.

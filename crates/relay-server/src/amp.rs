@@ -41,7 +41,7 @@ fn projects_of(s: &Shared, caller: &Caller, named: Option<String>) -> Result<Vec
     match named {
         Some(p) => {
             caller.may_read(&p)?;
-            relay_core::request::scope::only_project(&s.store, p)
+            relay_core::service::scope::only_project(&s.store, p)
         }
         None => caller.projects(&s.store),
     }

@@ -3,7 +3,7 @@
 //! 413, 415) instead of axum's plain-text rejections. The body's size limit and content type
 //! are checked here, before anything is parsed.
 
-use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
+use axum::extract::{FromRequest, FromRequestParts, Path, Request};
 use axum::http::{header, request::Parts};
 use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
@@ -37,10 +37,11 @@ pub struct Params<T>(pub T);
 impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Params<T> {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        match Query::<T>::from_request_parts(parts, state).await {
-            Ok(Query(t)) => Ok(Params(t)),
-            Err(e) => Err(decode_error("the query string", &e.body_text()).into()),
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        // A key given more than once reads as a list (`?type=a&type=b`).
+        match serde_html_form::from_str::<T>(parts.uri.query().unwrap_or_default()) {
+            Ok(t) => Ok(Params(t)),
+            Err(e) => Err(decode_error("the query string", &e.to_string()).into()),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Query parameters several route modules read the same way: the session a write records,
 //! and the search mode a read asks for.
 
-use relay_core::request::search::{self, Available};
+use relay_core::search::choice::{self as search, Available};
 use relay_core::search::fuse::Mode;
 use relay_core::search::model::Model;
 use relay_wire::error::Result;
@@ -15,7 +15,7 @@ pub struct WriteParams {
 }
 
 /// The search mode a relevant pull or a focus asks for (`search=`), chosen as every door
-/// chooses it (`relay_core::request::search`) with the model the server loaded at start.
+/// chooses it (`relay_core::search::choice`) with the model the server loaded at start.
 pub fn search_mode(asked: Option<&str>, model: Option<&Model>) -> Result<Mode> {
     Ok(search::choose(asked, || Available::from(model))?.mode)
 }

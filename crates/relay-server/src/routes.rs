@@ -77,9 +77,12 @@ pub(crate) struct ListParams {
     query: Option<String>,
     /// How a relevant pull ranks: keyword, semantic or hybrid.
     search: Option<String>,
-    #[serde(rename = "type")]
-    package_type: Option<String>,
-    tag: Option<String>,
+    /// Only packages of these types (`?type=a&type=b`: any of them).
+    #[serde(rename = "type", default)]
+    package_type: Vec<String>,
+    /// Only packages carrying all of these tags (`?tag=a&tag=b`).
+    #[serde(default)]
+    tag: Vec<String>,
     created_by: Option<String>,
     status: Option<String>,
     since: Option<String>,
@@ -97,8 +100,8 @@ pub(crate) struct ListParams {
 impl ListParams {
     fn filter(&self, viewer: relay_core::search::filter::Viewer) -> Result<Filter> {
         let listing = ListingFilter {
-            types: self.package_type.iter().cloned().collect(),
-            tags: self.tag.iter().cloned().collect(),
+            types: self.package_type.clone(),
+            tags: self.tag.clone(),
             created_by: self.created_by.clone(),
             status: self.status.clone(),
             since: self.since.clone(),

@@ -17,6 +17,7 @@ mod queue;
 pub mod records;
 pub mod retractions;
 pub mod signing;
+pub mod snapshot;
 pub mod tail;
 pub mod tokens;
 mod view;

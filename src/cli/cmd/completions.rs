@@ -1,12 +1,12 @@
 //! `relay completions SHELL`: prints the shell completion script, the same text as the committed
-//! file in `completions/` (both come from `cli::generate`). Needs no store.
+//! file in `completions/` (both come from `cli::completion`). Needs no store.
 
 use std::io::Write;
 
 use clap::Args;
 
-use crate::cli::generate::{self, Shell};
-use crate::cli::{CmdResult, Ctx};
+use crate::cli::completion::{self, Shell};
+use crate::cli::context::{CmdResult, Ctx};
 
 /// Print a shell completion script
 ///
@@ -29,6 +29,8 @@ pub struct CompletionsArgs {
 }
 
 pub fn run(ctx: &mut Ctx, args: CompletionsArgs) -> CmdResult {
-    ctx.ui.out().write_all(&generate::completion(args.shell))?;
+    ctx.ui
+        .out()
+        .write_all(&completion::completion(args.shell))?;
     Ok(())
 }

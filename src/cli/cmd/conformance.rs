@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::cli::{CliError, CmdResult, Ctx};
+use crate::cli::context::{CliError, CmdResult, Ctx};
 #[cfg(feature = "conformance")]
 use relay_conformance::{self as suite, Outcome, Report, Verdict};
 use relay_core::ops::conformance;

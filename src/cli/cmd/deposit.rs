@@ -7,8 +7,9 @@ use clap::Args;
 use serde_json::{Map, Value};
 
 use crate::cli::args::ExpiryArgs;
-use crate::cli::context::{ActorArgs, SessionArg};
-use crate::cli::{CliError, CmdResult, Ctx, render, ui::Ui};
+use crate::cli::context::{ActorArgs, CliError, CmdResult, Ctx, SessionArg};
+use crate::cli::render;
+use crate::cli::ui::Ui;
 use relay_core::ops::{self, packages::deposit::extend};
 use relay_core::request::deposit::DepositRequest;
 use relay_wire::error::Error;

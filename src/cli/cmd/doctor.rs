@@ -6,8 +6,7 @@ use std::io::Write;
 use clap::Args;
 use colored::Colorize;
 
-use crate::cli::context::explain;
-use crate::cli::{CliError, CmdResult, Ctx};
+use crate::cli::context::{CliError, CmdResult, Ctx, explain};
 use relay_core::ops::doctor::{self, Finding, Setup, Status};
 use relay_core::resolve::environment::PATH;
 use relay_wire::error::Error;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::cli::{CliError, CmdResult, Ctx};
+use crate::cli::context::{CliError, CmdResult, Ctx};
 use relay_core::ops::export as backup;
 use relay_wire::error::Error;
 

@@ -7,8 +7,8 @@ use colored::Colorize;
 use serde_json::Value;
 
 use crate::cli::args::{ExpiryArgs, RevealArgs};
-use crate::cli::context::{ActorArgs, SessionArg};
-use crate::cli::{CmdResult, Ctx, render};
+use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg};
+use crate::cli::render;
 use relay_core::ops;
 use relay_core::ops::facts::{self, ListQuery};
 use relay_core::request::Spelling;

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::hook_git::{self, MergeDriverArgs, ReconcileArgs};
 use super::hook_run::{self, RunArgs};
-use crate::cli::{CliError, CmdResult, Ctx};
+use crate::cli::context::{CliError, CmdResult, Ctx};
 use relay_core::ops::agents::hooks::{self, AgentFile};
 use relay_core::resolve::Environment;
 use relay_core::resolve::environment::PATH;

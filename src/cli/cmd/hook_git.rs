@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::cli::{CmdResult, Ctx};
+use crate::cli::context::{CmdResult, Ctx};
 
 #[derive(Debug, Args)]
 pub struct ReconcileArgs {}

@@ -10,7 +10,7 @@ use std::sync::mpsc;
 
 use clap::{Args, ValueEnum};
 
-use crate::cli::{CmdResult, Ctx};
+use crate::cli::context::{CmdResult, Ctx};
 use relay_core::ops::agents::session::{self, Agent, Call, Event, Outcome, TIME_LIMIT};
 use relay_store::Store;
 use relay_wire::error::Result;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use crate::cli::{CliError, CmdResult, Ctx};
+use crate::cli::context::{CliError, CmdResult, Ctx};
 use relay_core::ops::import::{self, Source};
 use relay_core::ops::import::{ImportOptions, OnConflict};
 use relay_wire::error::Error;

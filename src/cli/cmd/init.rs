@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde_json::json;
 
-use crate::cli::{CmdResult, Ctx};
+use crate::cli::context::{CmdResult, Ctx};
 use relay_core::ops::git::Exclusion;
 use relay_core::ops::upkeep::init::{Initialized, init};
 use relay_store::layout;

@@ -6,8 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use crate::cli::context::ActorArgs;
-use crate::cli::{CliError, CmdResult, Ctx};
+use crate::cli::context::{ActorArgs, CliError, CmdResult, Ctx};
 use relay_core::ops::trust::keys;
 
 /// Make signing keys and list who may sign (.relay/allowed_signers)

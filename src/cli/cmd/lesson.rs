@@ -6,8 +6,8 @@ use std::io::{Read, Write};
 
 use clap::{Args, Subcommand};
 
-use crate::cli::context::{ActorArgs, SessionArg};
-use crate::cli::{CmdResult, Ctx, render};
+use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg};
+use crate::cli::render;
 use relay_core::ops::{memory::reads, trust::attribution};
 use relay_wire::error::Error;
 use relay_wire::memory::Lesson;

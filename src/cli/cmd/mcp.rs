@@ -5,15 +5,11 @@
 use clap::Args;
 
 use crate::cli::args::{report_fallback, report_query_notice};
-use crate::cli::context::{ActorArgs, SessionArg, explain};
-use crate::cli::{CmdResult, Ctx};
-use relay_core::request::search::FellBack;
+use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg, explain};
+use relay_core::search::choice::FellBack;
 use relay_mcp::{self as mcp, Host, Settings};
 use relay_store::Store;
 use relay_wire::error::{Error, Result};
-
-/// What the reference pages show of the server (`mcp-tools.md`).
-pub use relay_mcp::{PROTOCOL_VERSIONS, tools_list};
 
 /// Serve relay to AI agents over the Model Context Protocol (MCP), on stdin and stdout
 ///

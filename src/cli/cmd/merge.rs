@@ -5,7 +5,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use crate::cli::{CmdResult, Ctx};
+use crate::cli::context::{CmdResult, Ctx};
 use relay_core::ops::git::octopus;
 
 /// Merge several branches at once, keeping every side's store records

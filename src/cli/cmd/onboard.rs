@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde_json::json;
 
-use crate::cli::{CmdResult, Ctx};
+use crate::cli::context::{CmdResult, Ctx};
 use relay_wire::error::Error;
 
 /// The line that opens relay's block in a file.

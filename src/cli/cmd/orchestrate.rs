@@ -6,7 +6,7 @@ use std::io::Write;
 use clap::Args;
 
 use crate::cli::args::{MarkdownArgs, ModeArgs};
-use crate::cli::{CmdResult, Ctx};
+use crate::cli::context::{CmdResult, Ctx};
 use relay_core::ops::briefing::markdown;
 use relay_core::ops::briefing::orchestrate;
 use relay_core::request::orchestrate::DEFAULT_SNIPPETS;

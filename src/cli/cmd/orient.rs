@@ -6,7 +6,7 @@ use std::io::Write;
 use clap::Args;
 
 use crate::cli::args::MarkdownArgs;
-use crate::cli::{CmdResult, Ctx};
+use crate::cli::context::{CmdResult, Ctx};
 use relay_core::ops::briefing::{markdown, orient, orient_fit};
 use relay_core::request::{DEFAULT_WINDOW_DAYS, OrientRequest};
 

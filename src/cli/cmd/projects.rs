@@ -5,7 +5,8 @@ use std::io::Write;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use crate::cli::{CmdResult, Ctx, render};
+use crate::cli::context::{CmdResult, Ctx};
+use crate::cli::render;
 use relay_core::ops::projects;
 use relay_wire::Project;
 

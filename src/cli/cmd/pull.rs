@@ -6,7 +6,8 @@ use std::io::Write;
 use clap::Args;
 
 use crate::cli::args::{FilterArgs, ModeArgs};
-use crate::cli::{CliError, CmdResult, Ctx, render};
+use crate::cli::context::{CliError, CmdResult, Ctx};
+use crate::cli::render;
 use relay_core::ops::packages::pull;
 use relay_core::ops::packages::stale;
 use relay_core::ops::trust::signatures::{self, Checked, Verdict};

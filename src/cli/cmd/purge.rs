@@ -4,7 +4,8 @@ use std::io::Write;
 
 use clap::Args;
 
-use crate::cli::{CliError, CmdResult, Ctx, render};
+use crate::cli::context::{CliError, CmdResult, Ctx};
+use crate::cli::render;
 use relay_core::ops::upkeep::purge::{self, PurgeRequest};
 
 /// Remove expired or retracted records from the logs (the one command that rewrites them)

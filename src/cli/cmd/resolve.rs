@@ -5,7 +5,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use crate::cli::{CliError, CmdResult, Ctx};
+use crate::cli::context::{CliError, CmdResult, Ctx};
 use relay_core::ops::git::resolve;
 use relay_wire::error::Error;
 

@@ -4,8 +4,8 @@ use std::io::Write;
 
 use clap::Args;
 
-use crate::cli::context::{ActorArgs, SessionArg};
-use crate::cli::{CmdResult, Ctx, render};
+use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg};
+use crate::cli::render;
 use relay_core::ops::trust::attribution;
 use relay_core::request::retract::RetractRequest;
 use relay_wire::time;

@@ -6,8 +6,8 @@ use std::io::Write;
 use clap::{ArgGroup, Args, Subcommand};
 use colored::Colorize;
 
-use crate::cli::context::{ActorArgs, SessionArg};
-use crate::cli::{CmdResult, Ctx, render};
+use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg};
+use crate::cli::render;
 use relay_core::ops::packages::review;
 use relay_core::ops::trust::attribution;
 use relay_core::request::review::{

@@ -7,7 +7,8 @@ use clap::Args;
 use colored::Colorize;
 
 use crate::cli::args::{FilterArgs, ModeArgs};
-use crate::cli::{CmdResult, Ctx, render};
+use crate::cli::context::{CmdResult, Ctx};
+use crate::cli::render;
 use relay_core::ops::packages::stale::{self, Stale};
 use relay_core::request::DEFAULT_LISTING_LIMIT;
 use relay_core::search::fuse::Mode;

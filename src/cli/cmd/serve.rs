@@ -11,9 +11,8 @@ use clap::Args;
 use serde_json::json;
 
 use crate::cli::args::report_query_notice;
-use crate::cli::context::{ActorArgs, SessionArg};
+use crate::cli::context::{ActorArgs, CliError, CmdResult, Ctx, SessionArg};
 use crate::cli::ui::Ui;
-use crate::cli::{CliError, CmdResult, Ctx};
 use relay_core::ops::trust::tokens;
 use relay_core::search::semantic::{self, ModelChoice, ModelState};
 use relay_server::{self as http, DEFAULT_MAX_BODY, Options, Server};

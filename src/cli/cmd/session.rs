@@ -5,8 +5,8 @@ use std::io::Write;
 use clap::{Args, Subcommand};
 use colored::Colorize;
 
-use crate::cli::context::ActorArgs;
-use crate::cli::{CliError, CmdResult, Ctx, render};
+use crate::cli::context::{ActorArgs, CliError, CmdResult, Ctx};
+use crate::cli::render;
 use relay_core::ops::sessions::{self, SessionView};
 use relay_core::request::Spelling;
 use relay_core::request::sessions::{SessionEndRequest, SessionListRequest, SessionStartRequest};

@@ -3,8 +3,8 @@
 
 use clap::{Args, Subcommand};
 
-use crate::cli::context::{ActorArgs, SessionArg};
-use crate::cli::{CmdResult, Ctx, render};
+use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg};
+use crate::cli::render;
 use relay_core::ops::{packages::snippet_source, trust::attribution};
 use relay_wire::error::Error;
 

@@ -5,7 +5,8 @@ use std::io::Write;
 use clap::Args;
 use colored::Colorize;
 
-use crate::cli::{CmdResult, Ctx, render};
+use crate::cli::context::{CmdResult, Ctx};
+use crate::cli::render;
 use relay_core::ops::git::StoreSync;
 use relay_core::ops::upkeep::status;
 

@@ -6,7 +6,8 @@ use std::io::Write;
 use clap::{Args, Subcommand};
 use colored::Colorize;
 
-use crate::cli::{CmdResult, Ctx, render};
+use crate::cli::context::{CmdResult, Ctx};
+use crate::cli::render;
 use relay_core::ops::Actor;
 use relay_core::ops::trust::tokens::{self, NewToken};
 use relay_store::tokens::TokenRecord;

@@ -10,8 +10,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 use clap::Args;
 
 use super::serve::{announce, load_model, warning_printer};
-use crate::cli::context::{ActorArgs, SessionArg};
-use crate::cli::{CmdResult, Ctx};
+use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg};
 use relay_core::ops::trust::attribution;
 use relay_core::ops::trust::tokens::Grant;
 use relay_server::{DEFAULT_MAX_BODY, DEFAULT_TIMEOUT, Options, Server};

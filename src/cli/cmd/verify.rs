@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use crate::cli::{CliError, CmdResult, Ctx};
+use crate::cli::context::{CliError, CmdResult, Ctx};
 use relay_core::ops::{trust::signatures, verify};
 use relay_wire::error::Error;
 

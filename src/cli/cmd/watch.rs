@@ -8,7 +8,8 @@ use clap::Args;
 use colored::Colorize;
 use serde_json::Value;
 
-use crate::cli::{CliError, CmdResult, Ctx, render::clean_line};
+use crate::cli::context::{CliError, CmdResult, Ctx};
+use crate::cli::render::clean_line;
 use relay_core::ops::watch::{self, Event, EventKind, Scope, Until, Watch};
 use relay_core::request::watch::{DEFAULT_SINCE, WatchRequest};
 

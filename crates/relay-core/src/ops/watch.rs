@@ -25,74 +25,9 @@ use relay_store::tail::{
 use relay_wire::error::{Error, Result};
 use relay_wire::expiry;
 
-/// What an event reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EventKind {
-    /// A package's first version (a deposit or an import).
-    Package,
-    /// A later version of a package: a review transition.
-    Transition,
-    /// A version of a fact (an assert appends the closed previous version and the new one).
-    Fact,
-    /// A version of a session.
-    Session,
-    /// A version of a project record.
-    Project,
-    /// A package or fact that reads hide because it was retracted (or, for a fact, its
-    /// source package was), in place of its line; or a retraction appended.
-    Retracted,
-    /// A package or fact that reads hide because its expiry has passed, in place of its line.
-    Expired,
-    /// A log was rewritten under the reader; what follows continues from a safe point.
-    Resync,
-}
+pub use crate::request::watch::EventKind;
 
 impl EventKind {
-    /// The kinds a watch can be asked for (`resync` always comes).
-    pub const RECORDS: [EventKind; 7] = [
-        EventKind::Package,
-        EventKind::Transition,
-        EventKind::Fact,
-        EventKind::Session,
-        EventKind::Project,
-        EventKind::Retracted,
-        EventKind::Expired,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EventKind::Package => "package",
-            EventKind::Transition => "transition",
-            EventKind::Fact => "fact",
-            EventKind::Session => "session",
-            EventKind::Project => "project",
-            EventKind::Retracted => "retracted",
-            EventKind::Expired => "expired",
-            EventKind::Resync => "resync",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<EventKind> {
-        Self::RECORDS.into_iter().find(|k| k.as_str() == text)
-    }
-
-    /// Parses a comma-separated list (`package,fact`); an unknown name is `invalid_input`.
-    pub fn parse_list(text: &str) -> Result<Vec<EventKind>> {
-        text.split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(|name| {
-                EventKind::parse(name).ok_or_else(|| {
-                    Error::InvalidInput(format!(
-                        "unknown event kind `{name}`: use package, transition, fact, session, \
-                         project, retracted or expired"
-                    ))
-                })
-            })
-            .collect()
-    }
-
     /// The logs whose lines give events of this kind: a package's or fact's own log and the
     /// retractions (a retraction of it comes in its place); the records that may be hidden.
     fn log_kinds(self) -> &'static [LogKind] {
@@ -160,6 +95,14 @@ pub enum Since {
     Beginning,
     /// After the records a cursor had seen.
     Cursor(Cursor),
+}
+
+impl crate::request::watch::WatchRequest {
+    /// Where the watch starts: `since` read as [`Since`] (a cursor that does not decode is
+    /// `invalid_input`).
+    pub fn since(&self) -> Result<Since> {
+        Since::parse(&self.since)
+    }
 }
 
 impl Since {

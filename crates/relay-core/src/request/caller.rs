@@ -54,6 +54,20 @@ pub struct Caller {
 /// The argument names the caller parts take, which an operation's request does not.
 pub const CALLER_KEYS: [&str; 4] = ["project", "actor", "actor_type", "session"];
 
+/// What the caller named of its identity (flags, arguments or environment); `None` leaves a
+/// value to the defaults.
+#[derive(Debug, Clone, Default)]
+pub struct Claim {
+    pub actor: Option<String>,
+    pub actor_type: Option<String>,
+    /// A session id or callsign.
+    pub session: Option<String>,
+    /// The caller is not this clone's user but a client of it (a request to `relay serve`
+    /// with a token): the clone's current session and its work tree's HEAD are not the
+    /// caller's, so a write records neither, only a session the caller names.
+    pub remote: bool,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,6 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::ops::packages::deposit::extend;
 use relay_wire::error::{Result, SchemaError};
 use relay_wire::package;
 
@@ -168,6 +167,26 @@ impl DepositRequest {
         extend(&mut map, "deliverables", deliverables)?;
         Ok(map)
     }
+}
+
+/// Adds `items` to the list `key` of a partial package (creating it when absent or null).
+pub fn extend(map: &mut Map<String, Value>, key: &str, items: Vec<Value>) -> Result<()> {
+    if items.is_empty() {
+        return Ok(());
+    }
+    match map
+        .entry(key.to_string())
+        .or_insert_with(|| Value::Array(Vec::new()))
+    {
+        Value::Array(list) => list.extend(items),
+        other @ Value::Null => *other = Value::Array(items),
+        _ => {
+            return Err(relay_wire::error::Error::InvalidSchema(
+                relay_wire::error::SchemaError::new(key, "must be an array to be added to"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

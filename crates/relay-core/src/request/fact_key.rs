@@ -5,7 +5,7 @@
 use serde::Deserialize;
 
 use super::Spelling;
-use crate::search::filter::Reveal;
+use super::listing::Reveal;
 use relay_wire::error::{Result, SchemaError};
 use relay_wire::time::{self, Timestamp};
 

@@ -7,11 +7,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-use super::{Spelling, check_exclusive};
-use crate::ops::facts::{AssertRequest, ListQuery};
-use crate::search::filter::Reveal;
+use super::check_exclusive;
 use relay_wire::error::{Result, SchemaError};
-use relay_wire::time;
 
 /// What assert_fact is asked for. Unknown members are refused, except `x-*` extensions,
 /// which the fact keeps (§12.1). The field docs are what an agent reads in MCP's tool schema.
@@ -111,23 +108,6 @@ impl AssertFactRequest {
             None => Ok(()),
         }
     }
-
-    /// The core's assert request; the asserter is the caller's to fill in.
-    pub fn into_assert(self, spelling: Spelling) -> Result<AssertRequest> {
-        self.validate()?;
-        let valid_from = self.valid_from.as_deref();
-        Ok(AssertRequest {
-            valid_from: time::parse_time(&spelling.name("valid_from"), valid_from)?,
-            subject: self.subject,
-            predicate: self.predicate,
-            value: self.value,
-            source_package_id: self.source_package_id,
-            confidence: self.confidence,
-            tags: self.tags,
-            extensions: self.extensions,
-            ..AssertRequest::default()
-        })
-    }
 }
 
 /// What a listing of facts is asked for: the current facts (one per key), filtered; or those
@@ -165,29 +145,12 @@ impl ListFactsRequest {
             ("include_ended", self.include_ended),
         )
     }
-
-    /// The core's query, its times named as the door `spelling` spells them.
-    pub fn query(self, spelling: Spelling) -> Result<ListQuery> {
-        self.validate()?;
-        let when = |name: &str, text: Option<&str>| time::parse_time(&spelling.name(name), text);
-        Ok(ListQuery {
-            at: when("at", self.at.as_deref())?,
-            as_of: when("as_of", self.as_of.as_deref())?,
-            subject: self.subject,
-            predicate: self.predicate,
-            tag: self.tag,
-            include_ended: self.include_ended,
-            reveal: Reveal {
-                expired: self.include_expired,
-                retracted: self.include_retracted,
-            },
-        })
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::request::Spelling;
     use serde_json::json;
 
     #[test]

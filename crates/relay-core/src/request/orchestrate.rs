@@ -5,13 +5,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{check_exclusive, check_window, default_window_days};
-use std::sync::Arc;
 
-use crate::ops::briefing::orchestrate::DigestRequest;
-use crate::search::fuse::Mode;
-use crate::search::model::Model;
 use relay_wire::error::Result;
-use relay_wire::time::Timestamp;
 
 /// How many packages relevant to the focus a digest pulls unless asked otherwise.
 pub const DEFAULT_SNIPPETS: usize = 25;
@@ -84,34 +79,12 @@ impl OrchestrateRequest {
             ("project", self.project.is_some()),
         )
     }
-
-    /// The digest the core assembles for this request, with what each door works out its own
-    /// way: the project (`None`: every project), how the focus is searched and with which
-    /// model, the projects a caller's scope allows (`only`), and the snapshot time as parsed.
-    pub fn digest(
-        self,
-        project: Option<String>,
-        ranking: (Mode, Option<Arc<Model>>),
-        only: Option<Vec<String>>,
-        as_of: Option<Timestamp>,
-    ) -> DigestRequest {
-        DigestRequest {
-            project,
-            focus: self.focus,
-            snippets: self.snippets,
-            include_archived: self.include_archived,
-            only,
-            window_days: self.window_days,
-            mode: ranking.0,
-            model: ranking.1,
-            as_of,
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::request::search::Mode;
 
     #[test]
     fn the_defaults_are_the_named_constants() {

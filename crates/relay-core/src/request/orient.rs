@@ -6,8 +6,6 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{check_exclusive, check_window, default_window_days};
-use crate::ops::briefing::orient::DEFAULT_RECENT_LIMIT;
-use crate::ops::briefing::orient_fit::chars_for_tokens;
 use relay_wire::error::Result;
 
 /// What orient is asked for. The field docs are what an agent reads in MCP's tool schema;
@@ -73,6 +71,18 @@ impl OrientRequest {
             .or(self.max_tokens.map(chars_for_tokens))
             .or(configured)
     }
+}
+
+/// How many recent packages a bundle carries unless asked otherwise (§8.3: "up to N").
+pub const DEFAULT_RECENT_LIMIT: usize = 50;
+
+/// Characters per token when a budget is given in tokens (`--max-tokens`): a common estimate
+/// for English text and code.
+pub const CHARS_PER_TOKEN: usize = 4;
+
+/// A budget in characters from one in tokens.
+pub fn chars_for_tokens(tokens: usize) -> usize {
+    tokens.saturating_mul(CHARS_PER_TOKEN)
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 
 use serde::Deserialize;
 
-use crate::ops::packages::retract::check_reason;
 use relay_wire::error::{Result, SchemaError};
 
 /// What a retraction is asked for.
@@ -24,6 +23,17 @@ impl RetractRequest {
         }
         check_reason(&self.reason)
     }
+}
+
+/// Refuses a blank reason: it is what readers of the record's history see.
+pub fn check_reason(reason: &str) -> Result<()> {
+    if reason.trim().is_empty() {
+        return Err(relay_wire::error::Error::InvalidInput(
+            "a retraction needs a reason (--reason TEXT): it is what readers of the history see"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -4,7 +4,6 @@
 
 use serde::Deserialize;
 
-use crate::ops::packages::review::{Action, Reviewer};
 use relay_wire::error::{Result, SchemaError};
 
 /// Who must review a package (§8.5's `review_type`).
@@ -142,6 +141,54 @@ impl ReviewListRequest {
     /// Which reviewer the listing keeps, if one.
     pub fn reviewer(&self) -> Option<Reviewer> {
         self.review_type.map(Reviewer::from)
+    }
+}
+
+/// A review action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// `flag_for_review`: to `awaiting_review`, with the reviewer kind.
+    Flag { reviewer: Reviewer },
+    /// To `complete`.
+    Approve,
+    /// From `awaiting_review` to `revision_requested`.
+    RequestChanges,
+}
+
+impl Action {
+    /// The operation that makes this transition, as the service's table names it.
+    pub fn operation(&self) -> &'static str {
+        match self {
+            Action::Flag { .. } => "review_flag",
+            Action::Approve => "review_approve",
+            Action::RequestChanges => "review_request_changes",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reviewer {
+    Human,
+    Agent,
+}
+
+impl Reviewer {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reviewer::Human => "human",
+            Reviewer::Agent => "agent",
+        }
+    }
+}
+
+impl Reviewer {
+    /// `human` or `agent`.
+    pub fn parse(s: &str) -> Option<Reviewer> {
+        match s {
+            "human" => Some(Reviewer::Human),
+            "agent" => Some(Reviewer::Agent),
+            _ => None,
+        }
     }
 }
 

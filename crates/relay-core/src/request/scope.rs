@@ -1,15 +1,10 @@
-//! What a request acts on, worked out the same way by every door (CLI, MCP): the project
-//! selected (else the store's `default_project`), the projects a listing covers, the order a
-//! global id is looked for in, and a listing's filter with drafts shown to their creator only.
-
-use std::path::Path;
+//! The project a request acts on, by the same rule on every door: the project selected, else
+//! the store's `default_project`, and the project a deposit lands in. The projects a listing
+//! covers and the order a global id is looked for in are the service's
+//! ([`crate::service::scope`]).
 
 use relay_store::Store;
 use relay_wire::error::Result;
-
-use super::{ListingFilter, Spelling};
-use crate::ops::trust::attribution;
-use crate::search::filter::{Filter, Viewer};
 
 /// The project to act on when the caller selected none: the store's `default_project`.
 pub fn default_project(store: &Store) -> Option<String> {
@@ -51,73 +46,9 @@ pub fn no_project(store: &Store) -> String {
     )
 }
 
-/// Where to look for something named by a global id (a package, a session): `first` (the
-/// selected project), then every other.
-pub fn search_order(store: &Store, first: Option<String>) -> Result<Vec<String>> {
-    let mut all: Vec<String> = first.clone().into_iter().collect();
-    let rest = crate::ops::projects::list(store)?;
-    all.extend(
-        rest.iter()
-            .map(|p| p.id().to_string())
-            .filter(|p| Some(p) != first.as_ref()),
-    );
-    Ok(all)
-}
-
-/// Every project of the store.
-pub fn every_project(store: &Store) -> Result<Vec<String>> {
-    let all = crate::ops::projects::list(store)?;
-    Ok(all.iter().map(|p| p.id().to_string()).collect())
-}
-
-/// The selected project as the only one a listing covers: it must exist.
-pub fn only_project(store: &Store, id: String) -> Result<Vec<String>> {
-    crate::ops::projects::get(store, &id)?;
-    Ok(vec![id])
-}
-
-/// A listing's filter over `projects`, with drafts shown to their creator only (the viewer
-/// is worked out from `cwd` only if the listing meets a draft).
-pub fn listing(
-    store: &Store,
-    cwd: &Path,
-    projects: Vec<String>,
-    listing: &ListingFilter,
-    spelling: Spelling,
-) -> Result<(Vec<String>, Filter)> {
-    let viewer = match projects.first() {
-        Some(p) => attribution::deferred_viewer(store, cwd, p),
-        None => Viewer::anyone(),
-    };
-    let filter = listing.filter(viewer, spelling)?;
-    Ok((projects, filter))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn two_projects() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join(".relay");
-        Store::create(&root, "demo").unwrap();
-        let store = Store::open(root).unwrap();
-        for id in ["demo", "other"] {
-            crate::ops::projects::create(&store, id, None, None).unwrap();
-        }
-        (dir, store)
-    }
-
-    #[test]
-    fn a_global_id_is_looked_for_in_the_selected_project_first() {
-        let (_dir, store) = two_projects();
-        assert_eq!(default_project(&store).as_deref(), Some("demo"));
-        assert_eq!(
-            search_order(&store, Some("other".into())).unwrap(),
-            ["other", "demo"]
-        );
-        assert_eq!(search_order(&store, None).unwrap(), ["demo", "other"]);
-    }
 
     #[test]
     fn a_package_lands_in_the_selected_project_and_is_never_moved() {
@@ -138,14 +69,5 @@ mod tests {
         assert_eq!(moved.code(), "invalid_input");
         let typed = deposit_project(None, &package(serde_json::json!({"project_id": 5})));
         assert_eq!(typed.unwrap_err().code(), "invalid_schema");
-    }
-
-    #[test]
-    fn a_listing_covers_the_selected_project_if_it_exists_or_every_one() {
-        let (_dir, store) = two_projects();
-        assert_eq!(every_project(&store).unwrap(), ["demo", "other"]);
-        assert_eq!(only_project(&store, "other".into()).unwrap(), ["other"]);
-        let missing = only_project(&store, "nope".into()).unwrap_err();
-        assert_eq!(missing.code(), "project_not_found");
     }
 }

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::ops::watch::{EventKind, Since};
 use relay_wire::error::{Error, Result};
+use serde::Serialize;
 
 /// Where a watch starts unless asked otherwise: after everything there now.
 pub const DEFAULT_SINCE: &str = "now";
@@ -67,8 +67,8 @@ impl Default for WatchRequest {
 }
 
 impl WatchRequest {
-    /// Refuses a limit outside 1–[`MAX_WATCH_LIMIT`], a wait over [`MAX_WAIT_MS`], an
-    /// unknown kind and a cursor that does not decode.
+    /// Refuses a limit outside 1–[`MAX_WATCH_LIMIT`], a wait over [`MAX_WAIT_MS`] and an
+    /// unknown kind (a cursor is read where the watch starts: `ops::watch`).
     pub fn validate(&self) -> Result<()> {
         if !(1..=MAX_WATCH_LIMIT).contains(&self.limit) {
             return Err(Error::InvalidInput(format!(
@@ -82,13 +82,7 @@ impl WatchRequest {
                 self.wait_ms
             )));
         }
-        self.kinds()?;
-        self.since().map(drop)
-    }
-
-    /// Where the watch starts.
-    pub fn since(&self) -> Result<Since> {
-        Since::parse(&self.since)
+        self.kinds().map(drop)
     }
 
     /// The kinds asked for; empty for every kind.
@@ -99,6 +93,75 @@ impl WatchRequest {
     /// How long to wait for a first event.
     pub fn wait(&self) -> Duration {
         Duration::from_millis(self.wait_ms)
+    }
+}
+
+/// What an event reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// A package's first version (a deposit or an import).
+    Package,
+    /// A later version of a package: a review transition.
+    Transition,
+    /// A version of a fact (an assert appends the closed previous version and the new one).
+    Fact,
+    /// A version of a session.
+    Session,
+    /// A version of a project record.
+    Project,
+    /// A package or fact that reads hide because it was retracted (or, for a fact, its
+    /// source package was), in place of its line; or a retraction appended.
+    Retracted,
+    /// A package or fact that reads hide because its expiry has passed, in place of its line.
+    Expired,
+    /// A log was rewritten under the reader; what follows continues from a safe point.
+    Resync,
+}
+
+impl EventKind {
+    /// The kinds a watch can be asked for (`resync` always comes).
+    pub const RECORDS: [EventKind; 7] = [
+        EventKind::Package,
+        EventKind::Transition,
+        EventKind::Fact,
+        EventKind::Session,
+        EventKind::Project,
+        EventKind::Retracted,
+        EventKind::Expired,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Package => "package",
+            EventKind::Transition => "transition",
+            EventKind::Fact => "fact",
+            EventKind::Session => "session",
+            EventKind::Project => "project",
+            EventKind::Retracted => "retracted",
+            EventKind::Expired => "expired",
+            EventKind::Resync => "resync",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<EventKind> {
+        Self::RECORDS.into_iter().find(|k| k.as_str() == text)
+    }
+
+    /// Parses a comma-separated list (`package,fact`); an unknown name is `invalid_input`.
+    pub fn parse_list(text: &str) -> Result<Vec<EventKind>> {
+        text.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|name| {
+                EventKind::parse(name).ok_or_else(|| {
+                    Error::InvalidInput(format!(
+                        "unknown event kind `{name}`: use package, transition, fact, session, \
+                         project, retracted or expired"
+                    ))
+                })
+            })
+            .collect()
     }
 }
 
@@ -115,7 +178,6 @@ mod tests {
             (r.since.as_str(), r.limit),
             (DEFAULT_SINCE, DEFAULT_WATCH_LIMIT)
         );
-        assert!(matches!(r.since().unwrap(), Since::Now));
         assert!(r.kinds().unwrap().is_empty());
     }
 
@@ -126,7 +188,6 @@ mod tests {
         assert!(with(json!({"limit": 1001})).validate().is_err());
         assert!(with(json!({"wait_ms": 30001})).validate().is_err());
         assert!(with(json!({"kinds": "package,gossip"})).validate().is_err());
-        assert!(with(json!({"since": "not-a-cursor"})).validate().is_err());
         let r = with(json!({"kind": "package,fact", "since": "beginning"}));
         assert_eq!(r.kinds().unwrap().len(), 2);
         assert!(r.validate().is_ok());

@@ -5,6 +5,7 @@
 //! from one [`Resolved`] instead of asking the environment or its arguments again.
 
 pub mod environment;
+pub mod signing_key;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -15,9 +16,9 @@ use relay_wire::error::{Error, Result};
 
 pub use environment::Environment;
 
-use crate::ops::trust::attribution::Claim;
+use crate::request::caller::Claim;
 use crate::request::scope;
-use crate::search::semantic::ModelChoice;
+use crate::request::search::ModelChoice;
 
 /// What a door was told at its start; each `None` leaves a value to the environment, then to
 /// the store.
@@ -133,7 +134,7 @@ impl Resolved {
         if let Some(policy) = self.secrets {
             store.set_secret_policy(policy);
         }
-        let key = crate::ops::trust::signatures::key_path(
+        let key = signing_key::key_path(
             &store,
             self.sign_with.as_deref(),
             self.sign,

@@ -13,19 +13,9 @@ use relay_store::{Store, View};
 use relay_wire::error::Result;
 use relay_wire::{Fact, Package, Status, expiry, time, time::Timestamp};
 
-/// Which hidden records a read shows anyway (`--include-expired`, `--include-retracted`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Reveal {
-    pub expired: bool,
-    pub retracted: bool,
-}
+pub use crate::request::listing::Reveal;
 
 impl Reveal {
-    pub const ALL: Reveal = Reveal {
-        expired: true,
-        retracted: true,
-    };
-
     /// Whether a record hidden for `why` is shown anyway.
     pub fn shows(&self, why: &HiddenBecause) -> bool {
         match why {
@@ -392,4 +382,66 @@ pub fn parse_status(text: &str) -> relay_wire::error::Result<Status> {
 
 pub fn visible_to(p: &Package, viewer: &str) -> bool {
     p.status() != Status::Draft || p.created_by().id == viewer
+}
+
+impl crate::request::ListingFilter {
+    /// The filter to list with, seen by `viewer`; an unknown status or an unreadable time
+    /// is `invalid_input`, named as the door `spelling` spells it.
+    pub fn filter(&self, viewer: Viewer, spelling: crate::request::Spelling) -> Result<Filter> {
+        let when = |name: &str, text: &Option<String>| {
+            time::parse_time(&spelling.name(name), text.as_deref())
+        };
+        Ok(Filter {
+            types: self.types.clone(),
+            tags: self.tags.clone(),
+            actor: self.created_by.clone(),
+            status: self.status.as_deref().map(parse_status).transpose()?,
+            since: when("since", &self.since)?,
+            until: when("until", &self.until)?,
+            viewer,
+            reveal: Reveal {
+                expired: self.include_expired,
+                retracted: self.include_retracted,
+            },
+            as_of: when("as_of", &self.as_of)?,
+            ..Filter::default()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::request::{ListingFilter, Spelling};
+
+    #[test]
+    fn an_unknown_status_is_refused_not_dropped() {
+        let f = ListingFilter {
+            status: Some("shipped".into()),
+            ..ListingFilter::default()
+        };
+        let e = f.filter(Viewer::anyone(), Spelling::Param).unwrap_err();
+        assert!(
+            e.to_string().contains("status `shipped` is not one of"),
+            "{e}"
+        );
+        let known = ListingFilter {
+            status: Some("complete".into()),
+            ..ListingFilter::default()
+        };
+        let f = known.filter(Viewer::anyone(), Spelling::Flag).unwrap();
+        assert!(f.status.is_some());
+    }
+
+    #[test]
+    fn times_are_named_as_the_door_spells_them() {
+        let f = ListingFilter {
+            as_of: Some("not a time".into()),
+            ..ListingFilter::default()
+        };
+        let flag = f.filter(Viewer::anyone(), Spelling::Flag).unwrap_err();
+        assert!(flag.to_string().contains("--as-of"), "{flag}");
+        let param = f.filter(Viewer::anyone(), Spelling::Param).unwrap_err();
+        assert!(param.to_string().contains("as_of"), "{param}");
+    }
 }

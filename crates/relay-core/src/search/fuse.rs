@@ -23,35 +23,8 @@ pub fn keyword_weight(held: usize, terms: usize) -> f64 {
     (held.min(terms) as f64 / terms.max(1) as f64).powi(KEYWORD_SHARE_POWER)
 }
 
-/// How a search finds its packages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Mode {
-    /// BM25 over the words of the query (inflections match).
-    Keyword,
-    /// Cosine similarity of the query's embedding with each package's.
-    Semantic,
-    /// Both lists, merged by reciprocal rank fusion.
-    Hybrid,
-}
-
-impl Mode {
-    pub const ALL: [Mode; 3] = [Mode::Keyword, Mode::Semantic, Mode::Hybrid];
-    /// The modes' names, in the order of [`Mode::ALL`]: what every door accepts.
-    pub const NAMES: [&'static str; 3] = ["keyword", "semantic", "hybrid"];
-
-    pub fn as_str(self) -> &'static str {
-        Mode::NAMES[self as usize]
-    }
-
-    pub fn parse(text: &str) -> Option<Mode> {
-        Mode::ALL.into_iter().find(|m| m.as_str() == text)
-    }
-
-    /// Whether the mode needs an embedding model.
-    pub fn needs_model(self) -> bool {
-        self != Mode::Keyword
-    }
-}
+/// How a search finds its packages: named where a request asks for it.
+pub use crate::request::search::Mode;
 
 /// A package's place in each list (1-based), and its fused score.
 #[derive(Debug, Clone, PartialEq)]

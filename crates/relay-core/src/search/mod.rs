@@ -5,6 +5,7 @@
 //! index (`store::cache::vectors`); hybrid search merges both lists ([`fuse`]). A query may
 //! be embedded by the transformer the model ships for it (`query_encoder`).
 
+pub mod choice;
 pub mod filter;
 pub mod fuse;
 #[cfg(feature = "semantic")]

@@ -33,12 +33,7 @@ use relay_wire::time;
 /// at 97.6% for both.
 const FUSION_DEPTH: usize = 10;
 
-/// Where the embedding model comes from, in the order looked at: `--model` (or `RELAY_MODEL`,
-/// which the transport reads), then `[search] model` in `config.toml`.
-#[derive(Debug, Clone, Default)]
-pub struct ModelChoice {
-    pub given: Option<PathBuf>,
-}
+pub use crate::request::search::ModelChoice;
 
 /// Whether semantic search can run, and why not.
 #[derive(Debug)]

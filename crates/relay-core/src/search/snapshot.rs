@@ -1,6 +1,6 @@
 //! Search and relevant pull as of a time (`--as-of`): the ranked lists computed over the store
 //! as it stood then. The indexes describe the store as it is now, so a snapshot ranks the
-//! packages of [`crate::ops::packages::snapshot::packages`] directly: BM25 with document frequencies over
+//! packages of [`relay_store::snapshot::packages`] directly: BM25 with document frequencies over
 //! exactly those packages, vectors embedded from each package, and recency measured from the
 //! snapshot's time. What was written since cannot change the answer, so asking twice gives the
 //! same bytes. It reads every log up to the time, so it costs a full scan, which a replay can
@@ -57,7 +57,7 @@ impl Snapshot {
         let mut packages = Vec::new();
         for project in projects {
             packages.extend(
-                crate::ops::packages::snapshot::packages(store.as_of(at), project, None)?
+                relay_store::snapshot::packages(store.as_of(at), project, None)?
                     .into_iter()
                     .filter(|p| filter.matches(p)),
             );

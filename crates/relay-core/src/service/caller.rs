@@ -166,7 +166,7 @@ impl Caller {
 
     /// Every project of the store the caller may read: "every project", for this caller.
     pub fn projects(&self, store: &Store) -> Result<Vec<String>> {
-        let all = crate::request::scope::every_project(store)?;
+        let all = super::scope::every_project(store)?;
         Ok(self.visible(all))
     }
 
@@ -205,19 +205,22 @@ mod tests {
         let writer = token(None, false);
         let reader = token(None, true);
         let scoped = token(Some(&["web"]), false);
+        // Which of deposit, session_end, pull and conformance each may run on `demo`.
+        for (caller, allowed) in [
+            (&local, [true, true, true, true]),
+            (&writer, [true, true, true, true]),
+            (&reader, [false, false, true, true]),
+            (&scoped, [false, false, false, true]),
+        ] {
+            let ops = ["deposit", "session_end", "pull", "conformance"];
+            for (op, allowed) in ops.into_iter().zip(allowed) {
+                let got = caller.authorize_project(op, "demo");
+                assert_eq!(got.is_ok(), allowed, "{caller:?} {op}: {got:?}");
+            }
+        }
         for (caller, op, project, allowed) in [
-            (&local, "deposit", "demo", true),
-            (&local, "conformance", "demo", true),
-            (&writer, "deposit", "demo", true),
             (&writer, "pull", "web", true),
-            (&reader, "pull", "demo", true),
-            (&reader, "deposit", "demo", false),
-            (&reader, "session_end", "demo", false),
-            (&reader, "conformance", "demo", true),
             (&scoped, "deposit", "web", true),
-            (&scoped, "deposit", "demo", false),
-            (&scoped, "pull", "demo", false),
-            (&scoped, "conformance", "demo", true),
             (&local, "no_such_operation", "demo", false),
         ] {
             let got = caller.authorize_project(op, project);

@@ -6,6 +6,7 @@
 
 mod caller;
 pub mod rules;
+pub mod scope;
 
 pub use caller::Caller;
 pub use rules::{Access, Rule};

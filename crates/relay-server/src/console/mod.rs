@@ -120,12 +120,17 @@ pub struct TimelineParams {
     #[serde(rename = "type")]
     package_type: Option<String>,
     status: Option<String>,
-    author: Option<String>,
+    /// Only packages by this actor: `created_by`, as on every door (`author` is the
+    /// console's earlier name, still read).
+    #[serde(alias = "author")]
+    created_by: Option<String>,
     tag: Option<String>,
     /// Only packages created at or after this time (a timestamp, a date or an age like `7d`).
     since: Option<String>,
-    /// Only packages created before this time (the next page).
-    before: Option<String>,
+    /// Only packages created before this time (the next page): `until`, as on every door
+    /// (`before` is the console's earlier name, still read).
+    #[serde(alias = "before")]
+    until: Option<String>,
 }
 
 /// A query value that was given and is not blank, trimmed.
@@ -249,10 +254,10 @@ fn timeline_filter(q: &TimelineParams, viewer: filter::Viewer) -> Result<Filter>
     Ok(Filter {
         types: given(&q.package_type).into_iter().collect(),
         tags: given(&q.tag).into_iter().collect(),
-        actor: given(&q.author),
+        actor: given(&q.created_by),
         status,
         since: time::parse_time("since", given(&q.since).as_deref())?,
-        until: time::parse_time("before", given(&q.before).as_deref())?,
+        until: time::parse_time("until", given(&q.until).as_deref())?,
         viewer,
         ..Filter::default()
     })
@@ -430,12 +435,12 @@ fn render(page: &Timeline, q: &TimelineParams, who: &Who) -> Markup {
             }
             // Only the first page follows new records (`data-live`): an older page stays as it
             // is, as a reload of it would.
-            main id="timeline" data-project=(page.project) data-live[q.before.is_none()] {
+            main id="timeline" data-project=(page.project) data-live[q.until.is_none()] {
                 form method="get" action="/" class="filters" {
                     input type="hidden" name="project" value=(page.project);
                     (filters::select("Type", "type", &facets.types, q.package_type.as_deref()))
                     (filters::select("Status", "status", &filters::statuses(), q.status.as_deref()))
-                    (filters::select("Author", "author", &facets.authors, q.author.as_deref()))
+                    (filters::select("Author", "created_by", &facets.authors, q.created_by.as_deref()))
                     (filters::select("Tag", "tag", &facets.tags, q.tag.as_deref()))
                     label { "Since " input name="since" value=(value(&q.since)) placeholder="7d or 2026-11-01"; }
                     button type="submit" { "Filter" }
@@ -510,7 +515,7 @@ fn older_link(page: &Timeline, q: &TimelineParams, before: &str) -> String {
     for (key, v) in [
         ("type", &q.package_type),
         ("status", &q.status),
-        ("author", &q.author),
+        ("created_by", &q.created_by),
         ("tag", &q.tag),
         ("since", &q.since),
     ] {
@@ -518,7 +523,7 @@ fn older_link(page: &Timeline, q: &TimelineParams, before: &str) -> String {
             parts.push(format!("{key}={}", urlencode(&v)));
         }
     }
-    parts.push(format!("before={}", urlencode(before)));
+    parts.push(format!("until={}", urlencode(before)));
     format!("/?{}", parts.join("&"))
 }
 

@@ -33,11 +33,14 @@ pub struct SearchParams {
     project: Option<String>,
     q: Option<String>,
     /// keyword, semantic or hybrid.
-    mode: Option<String>,
+    #[serde(alias = "mode")]
+    search: Option<String>,
     #[serde(rename = "type")]
     package_type: Option<String>,
     status: Option<String>,
-    author: Option<String>,
+    /// Only packages by this actor (`author`, the earlier name, is still read).
+    #[serde(alias = "author")]
+    created_by: Option<String>,
     tag: Option<String>,
 }
 
@@ -69,8 +72,8 @@ pub async fn page(
             let query = q.q.clone().unwrap_or_default().trim().to_string();
             let facets = filters::kept(s, &project, name.as_deref(), caller.viewer(s, &project))?;
             // A mode or filter that cannot be used: the page again, the form as sent and why.
-            let checked =
-                search_mode(q.mode.as_deref().filter(|m| !m.is_empty()), model).and_then(|mode| {
+            let checked = search_mode(q.search.as_deref().filter(|m| !m.is_empty()), model)
+                .and_then(|mode| {
                     let status = given(&q.status)
                         .as_deref()
                         .map(filter::parse_status)
@@ -81,7 +84,7 @@ pub async fn page(
                 Ok(ok) => ok,
                 Err(e) => {
                     let mode = search_mode(None, model)?;
-                    let asked = q.mode.clone().unwrap_or_default();
+                    let asked = q.search.clone().unwrap_or_default();
                     let shown = if asked.is_empty() {
                         mode.as_str().to_string()
                     } else {
@@ -104,7 +107,7 @@ pub async fn page(
                 let filter = Filter {
                     types: given(&q.package_type).into_iter().collect(),
                     tags: given(&q.tag).into_iter().collect(),
-                    actor: given(&q.author),
+                    actor: given(&q.created_by),
                     status,
                     viewer: caller.viewer(s, &project),
                     ..Filter::default()
@@ -233,12 +236,12 @@ fn render(shown: &Shown, found: &[Ranked], who: &Who) -> Markup {
                 form method="get" action="/search" class="filters" {
                     input type="hidden" name="project" value=(project);
                     label { "Find " input type="search" name="q" value=(query) autofocus; }
-                    label { "Mode " select name="mode" {
+                    label { "Mode " select name="search" {
                         @for m in modes { option value=(m) selected[*m == mode] { (m) } }
                     } }
                     (filters::select("Type", "type", &facets.types, q.package_type.as_deref()))
                     (filters::select("Status", "status", &filters::statuses(), q.status.as_deref()))
-                    (filters::select("Author", "author", &facets.authors, q.author.as_deref()))
+                    (filters::select("Author", "created_by", &facets.authors, q.created_by.as_deref()))
                     (filters::select("Tag", "tag", &facets.tags, q.tag.as_deref()))
                     button type="submit" { "Search" }
                 }

@@ -237,3 +237,29 @@ impl Digest {
         v
     }
 }
+
+/// The request every door decodes, turned into the digest's input here, beside the digest.
+impl crate::request::OrchestrateRequest {
+    /// The digest the core assembles for this request, with what each door works out its own
+    /// way: the project (`None`: every project), how the focus is searched and with which
+    /// model, the projects a caller's scope allows (`only`), and the snapshot time as parsed.
+    pub fn digest(
+        self,
+        project: Option<String>,
+        ranking: (Mode, Option<std::sync::Arc<Model>>),
+        only: Option<Vec<String>>,
+        as_of: Option<relay_wire::time::Timestamp>,
+    ) -> DigestRequest {
+        DigestRequest {
+            project,
+            focus: self.focus,
+            snippets: self.snippets,
+            include_archived: self.include_archived,
+            only,
+            window_days: self.window_days,
+            mode: ranking.0,
+            model: ranking.1,
+            as_of,
+        }
+    }
+}

@@ -95,8 +95,7 @@ pub fn window_start(now: time::Timestamp, days: u32) -> time::Timestamp {
         .unwrap_or(chrono::DateTime::<chrono::Utc>::MIN_UTC)
 }
 
-/// How many recent packages a bundle carries unless asked otherwise (§8.3: "up to N").
-pub const DEFAULT_RECENT_LIMIT: usize = 50;
+pub use crate::request::orient::DEFAULT_RECENT_LIMIT;
 
 /// The packages of a window: the newest `limit`, and how many there are in all.
 #[derive(Debug, Clone, Default)]

@@ -22,14 +22,7 @@ pub const LESSONS: usize = 4;
 pub const CHECKPOINTS: usize = 5;
 pub const KINDS: usize = 6;
 
-/// Characters per token when a budget is given in tokens (`--max-tokens`): a common estimate
-/// for English text and code.
-pub const CHARS_PER_TOKEN: usize = 4;
-
-/// A budget in characters from one in tokens.
-pub fn chars_for_tokens(tokens: usize) -> usize {
-    tokens.saturating_mul(CHARS_PER_TOKEN)
-}
+pub use crate::request::orient::{CHARS_PER_TOKEN, chars_for_tokens};
 
 /// `id` as one shell word: bare when it is plain, else single-quoted.
 pub fn shell_word(id: &str) -> String {

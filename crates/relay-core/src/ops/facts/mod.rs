@@ -12,6 +12,7 @@ pub mod sources;
 
 pub use reads::{get, history, list, list_rendered, sourced_by};
 
+use crate::request::Spelling;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
@@ -402,6 +403,47 @@ pub fn invalidate(
     lines.push(ended.clone());
     store.append_facts(project_id, &lines.iter().collect::<Vec<_>>(), None)?;
     Ok(vec![ended])
+}
+
+/// The facts requests every door decodes, turned into the operations' inputs here, beside
+/// the operations.
+impl crate::request::facts::AssertFactRequest {
+    /// The core's assert request; the asserter is the caller's to fill in.
+    pub fn into_assert(self, spelling: Spelling) -> Result<AssertRequest> {
+        self.validate()?;
+        let valid_from = self.valid_from.as_deref();
+        Ok(AssertRequest {
+            valid_from: time::parse_time(&spelling.name("valid_from"), valid_from)?,
+            subject: self.subject,
+            predicate: self.predicate,
+            value: self.value,
+            source_package_id: self.source_package_id,
+            confidence: self.confidence,
+            tags: self.tags,
+            extensions: self.extensions,
+            ..AssertRequest::default()
+        })
+    }
+}
+
+impl crate::request::facts::ListFactsRequest {
+    /// The core's query, its times named as the door `spelling` spells them.
+    pub fn query(self, spelling: Spelling) -> Result<ListQuery> {
+        self.validate()?;
+        let when = |name: &str, text: Option<&str>| time::parse_time(&spelling.name(name), text);
+        Ok(ListQuery {
+            at: when("at", self.at.as_deref())?,
+            as_of: when("as_of", self.as_of.as_deref())?,
+            subject: self.subject,
+            predicate: self.predicate,
+            tag: self.tag,
+            include_ended: self.include_ended,
+            reveal: Reveal {
+                expired: self.include_expired,
+                retracted: self.include_retracted,
+            },
+        })
+    }
 }
 
 #[cfg(test)]

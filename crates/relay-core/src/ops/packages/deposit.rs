@@ -340,26 +340,7 @@ fn refused_deliverable(i: usize, path: &str, why: &str) -> Error {
     ))
 }
 
-/// Adds `items` to the list `key` of a partial package (creating it when absent or null).
-pub fn extend(map: &mut Map<String, Value>, key: &str, items: Vec<Value>) -> Result<()> {
-    if items.is_empty() {
-        return Ok(());
-    }
-    match map
-        .entry(key.to_string())
-        .or_insert_with(|| Value::Array(Vec::new()))
-    {
-        Value::Array(list) => list.extend(items),
-        other @ Value::Null => *other = Value::Array(items),
-        _ => {
-            return Err(Error::InvalidSchema(relay_wire::error::SchemaError::new(
-                key,
-                "must be an array to be added to",
-            )));
-        }
-    }
-    Ok(())
-}
+pub use crate::request::deposit::extend;
 
 /// Deliverables for paths (relative to `cwd`) or URLs, each with its path, recorded relative to
 /// the folder that holds the store (see [`deliverable_for_path`]). For a `remote` caller the

@@ -98,16 +98,7 @@ fn fact_project(store: &Store, projects: &[String], id: &str) -> Result<Option<S
     Ok(None)
 }
 
-/// Refuses a blank reason: it is what readers of the record's history see.
-pub fn check_reason(reason: &str) -> Result<()> {
-    if reason.trim().is_empty() {
-        return Err(Error::InvalidInput(
-            "a retraction needs a reason (--reason TEXT): it is what readers of the history see"
-                .into(),
-        ));
-    }
-    Ok(())
-}
+pub use crate::request::retract::check_reason;
 
 /// Retracts a package or fact. Under the project's lock, a record already retracted keeps its
 /// first retraction and nothing is written, so retracting twice is harmless.

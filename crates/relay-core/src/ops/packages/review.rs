@@ -10,53 +10,7 @@ use relay_store::packages::{StoredPackage, version_order};
 use relay_wire::error::{Error, Result};
 use relay_wire::{Package, Status, time};
 
-/// A review action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    /// `flag_for_review`: to `awaiting_review`, with the reviewer kind.
-    Flag { reviewer: Reviewer },
-    /// To `complete`.
-    Approve,
-    /// From `awaiting_review` to `revision_requested`.
-    RequestChanges,
-}
-
-impl Action {
-    /// The operation that makes this transition, as the service's table names it.
-    pub fn operation(&self) -> &'static str {
-        match self {
-            Action::Flag { .. } => "review_flag",
-            Action::Approve => "review_approve",
-            Action::RequestChanges => "review_request_changes",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reviewer {
-    Human,
-    Agent,
-}
-
-impl Reviewer {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reviewer::Human => "human",
-            Reviewer::Agent => "agent",
-        }
-    }
-}
-
-impl Reviewer {
-    /// `human` or `agent`.
-    pub fn parse(s: &str) -> Option<Reviewer> {
-        match s {
-            "human" => Some(Reviewer::Human),
-            "agent" => Some(Reviewer::Agent),
-            _ => None,
-        }
-    }
-}
+pub use crate::request::review::{Action, Reviewer};
 
 impl Action {
     pub fn name(self) -> &'static str {

@@ -17,19 +17,7 @@ use relay_store::packages::StoredPackage;
 use relay_wire::error::Result;
 use relay_wire::time;
 
-/// What the caller named of its identity (flags, arguments or environment); `None` leaves a
-/// value to the defaults.
-#[derive(Debug, Clone, Default)]
-pub struct Claim {
-    pub actor: Option<String>,
-    pub actor_type: Option<String>,
-    /// A session id or callsign.
-    pub session: Option<String>,
-    /// The caller is not this clone's user but a client of it (a request to `relay serve`
-    /// with a token): the clone's current session and its work tree's HEAD are not the
-    /// caller's, so a write records neither, only a session the caller names.
-    pub remote: bool,
-}
+pub use crate::request::caller::Claim;
 
 impl Claim {
     /// The claim `env` makes (`RELAY_ACTOR`, `RELAY_SESSION`, as set), for readers.

@@ -1,81 +1,14 @@
-//! Shell completions and man pages, generated from the clap definitions so they cannot drift from
-//! the real flags. `cargo xtask gen` writes them into `completions/` and `man/` (and the
-//! reference of [`super::reference`] into `docs/reference/`), `relay completions` prints the
-//! same completion text at run time, and a test fails when the committed files are stale.
-//! Output is deterministic: no dates, and no version but the crate's.
+//! The man pages in `man/`: `relay.1` and one page per subcommand, rendered by clap_mangen from
+//! relay's clap definitions ([`relay::cli::Cli`]), with EXAMPLES from each command's after-help
+//! and, on `relay.1`, EXIT STATUS, ENVIRONMENT and FILES from the tables the reference uses.
+//! Here in xtask because only `cargo xtask gen` needs them: the `relay` binary carries no man
+//! page generator. Output is deterministic: no dates, and no version but relay's.
 
 use clap::CommandFactory;
 use clap_mangen::Man;
 use clap_mangen::roff::{Roff, bold, italic, roman};
 
-use super::Cli;
-
-/// The folders `cargo xtask gen` owns, relative to the repository root.
-pub const DIRS: [&str; 3] = ["completions", "man", super::reference::DIR];
-
-/// A shell relay can complete for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Shell {
-    Bash,
-    Zsh,
-    Fish,
-    Elvish,
-    Powershell,
-}
-
-impl Shell {
-    pub const ALL: [Shell; 5] = [
-        Shell::Bash,
-        Shell::Zsh,
-        Shell::Fish,
-        Shell::Elvish,
-        Shell::Powershell,
-    ];
-
-    /// The file name the shell looks for (and `completions/` holds).
-    pub fn file_name(self) -> &'static str {
-        match self {
-            Shell::Bash => "relay.bash",
-            Shell::Zsh => "_relay",
-            Shell::Fish => "relay.fish",
-            Shell::Elvish => "relay.elv",
-            Shell::Powershell => "_relay.ps1",
-        }
-    }
-
-    fn generator(self) -> clap_complete::Shell {
-        match self {
-            Shell::Bash => clap_complete::Shell::Bash,
-            Shell::Zsh => clap_complete::Shell::Zsh,
-            Shell::Fish => clap_complete::Shell::Fish,
-            Shell::Elvish => clap_complete::Shell::Elvish,
-            Shell::Powershell => clap_complete::Shell::PowerShell,
-        }
-    }
-}
-
-/// The completion script for `shell`. Built in memory: clap_complete panics on a failed write,
-/// so callers write these bytes themselves (a closed pipe then ends the command quietly).
-pub fn completion(shell: Shell) -> Vec<u8> {
-    let mut out = Vec::new();
-    clap_complete::generate(shell.generator(), &mut Cli::command(), "relay", &mut out);
-    out
-}
-
-/// Every generated file: its path relative to the repository root, and its bytes.
-pub fn files() -> Vec<(String, Vec<u8>)> {
-    let mut all: Vec<(String, Vec<u8>)> = Shell::ALL
-        .iter()
-        .map(|&s| (format!("completions/{}", s.file_name()), completion(s)))
-        .collect();
-    all.extend(
-        man_pages()
-            .into_iter()
-            .map(|(name, bytes)| (format!("man/{name}"), bytes)),
-    );
-    all.extend(super::reference::files());
-    all
-}
+use relay::cli::Cli;
 
 /// `relay.1` and one page per subcommand, nested ones included (`relay-facts-assert.1`), as
 /// (file name, roff source).
@@ -115,7 +48,7 @@ fn collect_subpages(cmd: &clap::Command, pages: &mut Vec<(String, Vec<u8>)>) {
 fn page(cmd: &clap::Command, top: bool) -> Vec<u8> {
     let man = Man::new(cmd.clone());
     let name = cmd.get_display_name().unwrap_or(cmd.get_name());
-    let source = format!("relay {}", env!("CARGO_PKG_VERSION"));
+    let source = format!("relay {}", crate::relay_version());
     let mut title = Roff::new();
     // .TH title section date source manual; no date, so the output never changes by itself
     // (an explicit "" keeps the later arguments in their places).
@@ -203,7 +136,7 @@ fn entry(roff: &mut Roff, tag: &str, text: &str) {
 
 fn exit_status(roff: &mut Roff) {
     roff.control("SH", ["EXIT STATUS"]);
-    for (code, text) in super::reference::EXIT_STATUS {
+    for (code, text) in crate::reference::EXIT_STATUS {
         entry(roff, &code.to_string(), text);
     }
     roff.control("PP", []);
@@ -212,10 +145,10 @@ fn exit_status(roff: &mut Roff) {
     )]);
 }
 
-/// Every environment variable relay reads ([`super::env_vars::ENV_VARS`]).
+/// Every environment variable relay reads ([`relay::cli::env_vars::ENV_VARS`]).
 fn environment(roff: &mut Roff) {
     roff.control("SH", ["ENVIRONMENT"]);
-    for var in super::env_vars::ENV_VARS {
+    for var in relay::cli::env_vars::ENV_VARS {
         entry(roff, var.name, var.meaning);
     }
 }
@@ -228,7 +161,7 @@ fn files_section(roff: &mut Roff) {
         italic(STORE_DIR),
         roman(", found like git finds .git: in the current folder or the nearest parent (or --store, RELAY_DIR). Every log is append-only NDJSON, one complete JSON object per line, meant to be committed; git's union merge driver merges clones."),
     ]);
-    for (path, text) in &super::reference::store_files() {
+    for (path, text) in &crate::reference::store_files() {
         entry(roff, path, text);
     }
 }

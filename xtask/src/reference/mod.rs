@@ -1,22 +1,22 @@
-//! The reference in `docs/reference/`, generated from the code as the man pages are: the
-//! commands from clap, the config keys from the config types, the environment variables from
-//! [`super::env_vars`], the MCP tools from what `tools/list` answers, the HTTP routes from
-//! [`relay_server::route_table`], the exit and error codes from `error` and `exit`, and the
-//! store format from the store's layout. `cargo xtask gen` writes it; a test fails when the
-//! committed pages differ from what this module makes now. Deterministic: no dates, no paths
-//! of the machine it runs on.
+//! The reference in `docs/reference/`, generated from relay's code as the man pages are: the
+//! commands from clap ([`relay::cli::Cli`]), the config keys from the config types, the
+//! environment variables from [`relay::cli::env_vars`], the MCP tools from what
+//! [`relay_mcp::tools_list`] answers, the HTTP routes from [`relay_server::route_table`], the
+//! exit and error codes from `error` and [`relay::cli::exit`], and the store format from the
+//! store's layout. It lives in xtask, not in the `relay` binary, which has no use for it:
+//! `cargo xtask gen` writes it, and a test of this crate fails when the committed pages differ
+//! from what this module makes now. Deterministic: no dates, no paths of the machine it runs on.
 
 mod commands;
 mod config;
 mod exit_codes;
-pub mod markdown;
+mod markdown;
 mod store_format;
 
 pub use exit_codes::EXIT_STATUS;
 use markdown::{code, table, text};
 pub use store_format::store_files;
 
-#[cfg(feature = "server")]
 use relay_server::route_table::{Auth, ROUTES};
 
 /// The folder the reference lives in, relative to the repository root.
@@ -49,7 +49,6 @@ pub fn pages() -> Vec<(&'static str, &'static str, &'static str, String)> {
             "every tool of relay mcp: description and input schema",
             mcp_tools(),
         ),
-        #[cfg(feature = "server")]
         (
             "http-routes.md",
             "HTTP routes",
@@ -72,7 +71,7 @@ pub fn pages() -> Vec<(&'static str, &'static str, &'static str, String)> {
 }
 
 const GENERATED: &str = "<!-- Generated from relay's code by `cargo xtask gen` \
-(src/cli/reference/). Do not edit: `cargo test` fails when this file is stale. -->\n\n";
+(xtask/src/reference/). Do not edit: `cargo test` fails when this file is stale. -->\n\n";
 
 /// Every file of the reference, as (path relative to the repository root, bytes).
 pub fn files() -> Vec<(String, Vec<u8>)> {
@@ -81,7 +80,7 @@ pub fn files() -> Vec<(String, Vec<u8>)> {
     index.push_str(&format!(
         "The reference of relay {}, generated from its code by `cargo xtask gen`; `cargo \
          test` fails when a page here no longer says what the code does.\n\n",
-        env!("CARGO_PKG_VERSION")
+        crate::relay_version()
     ));
     let rows: Vec<Vec<String>> = pages
         .iter()
@@ -112,7 +111,7 @@ fn environment() -> String {
          its variable, and a variable over config.toml.",
     ));
     out.push_str("\n\n");
-    let rows: Vec<Vec<String>> = super::env_vars::ENV_VARS
+    let rows: Vec<Vec<String>> = relay::cli::env_vars::ENV_VARS
         .iter()
         .map(|v| vec![code(v.name), text(v.meaning), text(v.read_by)])
         .collect();
@@ -153,8 +152,7 @@ fn schema_type(s: &serde_json::Value) -> String {
 }
 
 fn mcp_tools() -> String {
-    use super::cmd::mcp;
-    let listed = mcp::tools_list();
+    let listed = relay_mcp::tools_list();
     let tools = listed["tools"].as_array().cloned().unwrap_or_default();
     let mut out = String::from("# MCP tools\n\n");
     out.push_str(&text(&format!(
@@ -163,7 +161,7 @@ fn mcp_tools() -> String {
          order. A tool's arguments are checked against its schema before anything runs: an \
          argument the schema does not name is refused. A failure comes back as a tool result \
          marked isError that names the error code (see exit-codes.md).",
-        mcp::PROTOCOL_VERSIONS.join(", ")
+        relay_mcp::PROTOCOL_VERSIONS.join(", ")
     )));
     out.push_str("\n\n");
     for t in &tools {
@@ -216,7 +214,6 @@ fn mcp_tools() -> String {
     out
 }
 
-#[cfg(feature = "server")]
 fn http_routes() -> String {
     let mut out = String::from("# HTTP routes\n\n");
     out.push_str(&text(
@@ -300,7 +297,7 @@ mod tests {
 
     #[test]
     fn every_schema_keyword_of_every_tool_is_rendered() {
-        let listed = crate::cli::cmd::mcp::tools_list();
+        let listed = relay_mcp::tools_list();
         let tools = listed["tools"].as_array().unwrap();
         assert!(tools.len() >= 10, "{listed}");
         for t in tools {
@@ -309,7 +306,7 @@ mod tests {
                     assert!(
                         SCHEMA_KEYWORDS.contains(&k.as_str()),
                         "tool {} argument {p} uses `{k}`, which mcp-tools.md does not show: \
-                         render it in src/cli/reference/mod.rs",
+                         render it in xtask/src/reference/mod.rs",
                         t["name"]
                     );
                 }

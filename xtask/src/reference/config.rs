@@ -309,7 +309,7 @@ mod tests {
         let documented: BTreeSet<String> = KEYS.iter().map(name).collect();
         assert_eq!(
             taken, documented,
-            "config.toml's keys (left) and KEYS in src/cli/reference/config.rs (right) differ"
+            "config.toml's keys (left) and KEYS in xtask/src/reference/config.rs (right) differ"
         );
         assert!(SHARE_KEYS.iter().all(|k| !share_meaning(k).is_empty()));
     }

@@ -7,8 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use super::markdown::{code, table, text};
-use crate::cli::{CliError, exit};
-#[cfg(feature = "server")]
+use relay::cli::{CliError, exit};
 use relay_server::reply::RequestError;
 use relay_wire::error::{Code, Error, SchemaError, SessionRef};
 
@@ -144,9 +143,6 @@ fn samples() -> Vec<CliError> {
 /// What only the HTTP server refuses (the CLI never meets these): one of each, as its code and
 /// message.
 fn http_only() -> Vec<(Code, String)> {
-    #[cfg(not(feature = "server"))]
-    return Vec::new();
-    #[cfg(feature = "server")]
     [
         RequestError::NoRoute {
             method: "GET".into(),
@@ -327,10 +323,10 @@ mod tests {
                 ),
             }
         }
-        assert_eq!(found["usage"].0, BTreeSet::from([crate::cli::exit::USAGE]));
+        assert_eq!(found["usage"].0, BTreeSet::from([exit::USAGE]));
         assert_eq!(
             found["lock_timeout"].0,
-            BTreeSet::from([crate::cli::exit::LOCK_TIMEOUT])
+            BTreeSet::from([exit::LOCK_TIMEOUT])
         );
     }
 }

@@ -5,7 +5,7 @@
 use clap::{Arg, ArgAction, Command, CommandFactory};
 
 use super::markdown::{anchor, block, code, text};
-use crate::cli::Cli;
+use relay::cli::Cli;
 
 pub fn page() -> String {
     let mut root = Cli::command().disable_help_subcommand(true);
@@ -18,7 +18,7 @@ pub fn page() -> String {
         "Every command of relay {}, from its clap definition. The options listed under \
          [relay](#relay) are global: every command takes them. `relay COMMAND --help` prints \
          the same text.\n\n",
-        env!("CARGO_PKG_VERSION")
+        crate::relay_version()
     ));
     for (depth, cmd) in &all {
         let name = full_name(cmd);
