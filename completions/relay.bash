@@ -3241,7 +3241,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__orchestrate)
-            opts="-q -h -V --all-projects --focus --snippets --include-archived --window-days --as-of --md --max-chars --max-tokens --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --all-projects --focus --snippets --include-archived --window-days --as-of --md --max-chars --max-tokens --search --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3272,6 +3272,10 @@ _relay() {
                     return 0
                     ;;
                 --mode)
+                    COMPREPLY=($(compgen -W "keyword semantic hybrid" -- "${cur}"))
+                    return 0
+                    ;;
+                --search)
                     COMPREPLY=($(compgen -W "keyword semantic hybrid" -- "${cur}"))
                     return 0
                     ;;
@@ -3683,7 +3687,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__pull)
-            opts="-q -h -V --history --latest --relevant --limit --type --tag --actor --status --since --until --all-projects --include-expired --include-retracted --as-of --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --history --latest --relevant --limit --type --tag --actor --created-by --status --since --until --all-projects --include-expired --include-retracted --as-of --search --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3709,6 +3713,10 @@ _relay() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --created-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --actor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3730,6 +3738,10 @@ _relay() {
                     return 0
                     ;;
                 --mode)
+                    COMPREPLY=($(compgen -W "keyword semantic hybrid" -- "${cur}"))
+                    return 0
+                    ;;
+                --search)
                     COMPREPLY=($(compgen -W "keyword semantic hybrid" -- "${cur}"))
                     return 0
                     ;;
@@ -4187,7 +4199,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__search)
-            opts="-q -h -V --limit --explain --type --tag --actor --status --since --until --all-projects --include-expired --include-retracted --as-of --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --limit --explain --type --tag --actor --created-by --status --since --until --all-projects --include-expired --include-retracted --as-of --search --mode --model --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4202,6 +4214,10 @@ _relay() {
                     return 0
                     ;;
                 --tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --created-by)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4226,6 +4242,10 @@ _relay() {
                     return 0
                     ;;
                 --mode)
+                    COMPREPLY=($(compgen -W "keyword semantic hybrid" -- "${cur}"))
+                    return 0
+                    ;;
+                --search)
                     COMPREPLY=($(compgen -W "keyword semantic hybrid" -- "${cur}"))
                     return 0
                     ;;

@@ -138,7 +138,7 @@ complete -c relay -n "__fish_relay_using_subcommand pull" -l relevant -d 'Rank p
 complete -c relay -n "__fish_relay_using_subcommand pull" -l limit -d 'How many packages: the newest (as --latest N) or the best matches of --relevant' -r
 complete -c relay -n "__fish_relay_using_subcommand pull" -l type -d 'Only this package type (repeatable: any of them)' -r
 complete -c relay -n "__fish_relay_using_subcommand pull" -l tag -d 'Only packages with this tag (repeatable: all of them)' -r
-complete -c relay -n "__fish_relay_using_subcommand pull" -l actor -d 'Only packages created by this actor id' -r
+complete -c relay -n "__fish_relay_using_subcommand pull" -l created-by -l actor -d 'Only packages created by this actor id (`created_by` on MCP and HTTP)' -r
 complete -c relay -n "__fish_relay_using_subcommand pull" -l status -d 'Only packages in this status' -r -f -a "draft\t''
 complete\t''
 awaiting_review\t''
@@ -146,7 +146,7 @@ revision_requested\t''"
 complete -c relay -n "__fish_relay_using_subcommand pull" -l since -d 'Only packages created at or after TIME' -r
 complete -c relay -n "__fish_relay_using_subcommand pull" -l until -d 'Only packages created before TIME' -r
 complete -c relay -n "__fish_relay_using_subcommand pull" -l as-of -d 'Read the store as it stood at TIME: packages created by then, at the review version current then; retractions and expiry as of then' -r
-complete -c relay -n "__fish_relay_using_subcommand pull" -l mode -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword' -r -f -a "keyword\t''
+complete -c relay -n "__fish_relay_using_subcommand pull" -l mode -l search -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword (`search` on MCP and HTTP)' -r -f -a "keyword\t''
 semantic\t''
 hybrid\t''"
 complete -c relay -n "__fish_relay_using_subcommand pull" -l model -d 'The embedding model\'s folder (a Model2Vec static model: config.json, model.safetensors, tokenizer.json; with query/, the transformer that embeds queries, as scripts/fetch-model.sh makes it); else `[search] model` in .relay/config.toml' -r -F
@@ -626,7 +626,7 @@ complete -c relay -n "__fish_relay_using_subcommand snippet; and __fish_seen_sub
 complete -c relay -n "__fish_relay_using_subcommand search" -l limit -d 'How many results' -r
 complete -c relay -n "__fish_relay_using_subcommand search" -l type -d 'Only this package type (repeatable: any of them)' -r
 complete -c relay -n "__fish_relay_using_subcommand search" -l tag -d 'Only packages with this tag (repeatable: all of them)' -r
-complete -c relay -n "__fish_relay_using_subcommand search" -l actor -d 'Only packages created by this actor id' -r
+complete -c relay -n "__fish_relay_using_subcommand search" -l created-by -l actor -d 'Only packages created by this actor id (`created_by` on MCP and HTTP)' -r
 complete -c relay -n "__fish_relay_using_subcommand search" -l status -d 'Only packages in this status' -r -f -a "draft\t''
 complete\t''
 awaiting_review\t''
@@ -634,7 +634,7 @@ revision_requested\t''"
 complete -c relay -n "__fish_relay_using_subcommand search" -l since -d 'Only packages created at or after TIME' -r
 complete -c relay -n "__fish_relay_using_subcommand search" -l until -d 'Only packages created before TIME' -r
 complete -c relay -n "__fish_relay_using_subcommand search" -l as-of -d 'Read the store as it stood at TIME: packages created by then, at the review version current then; retractions and expiry as of then' -r
-complete -c relay -n "__fish_relay_using_subcommand search" -l mode -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword' -r -f -a "keyword\t''
+complete -c relay -n "__fish_relay_using_subcommand search" -l mode -l search -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword (`search` on MCP and HTTP)' -r -f -a "keyword\t''
 semantic\t''
 hybrid\t''"
 complete -c relay -n "__fish_relay_using_subcommand search" -l model -d 'The embedding model\'s folder (a Model2Vec static model: config.json, model.safetensors, tokenizer.json; with query/, the transformer that embeds queries, as scripts/fetch-model.sh makes it); else `[search] model` in .relay/config.toml' -r -F
@@ -680,7 +680,7 @@ complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l window-days 
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l as-of -d 'The digest as it would have been at TIME: the window ends then, and it holds what the store held then; the same bytes however often it is asked for' -r
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l max-chars -d 'Fit the briefing in N characters (Unicode scalar values), dropping the least important records first; a record is shown whole or not at all' -r
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l max-tokens -d 'Fit the briefing in about N tokens, estimated as 4 characters each: the same as --max-chars 4×N' -r
-complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l mode -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword' -r -f -a "keyword\t''
+complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l mode -l search -d 'keyword (BM25 over the words), semantic (similarity of meaning, with an embedding model) or hybrid (both lists fused by rank). Default: hybrid when a model is configured, else keyword (`search` on MCP and HTTP)' -r -f -a "keyword\t''
 semantic\t''
 hybrid\t''"
 complete -c relay -n "__fish_relay_using_subcommand orchestrate" -l model -d 'The embedding model\'s folder (a Model2Vec static model: config.json, model.safetensors, tokenizer.json; with query/, the transformer that embeds queries, as scripts/fetch-model.sh makes it); else `[search] model` in .relay/config.toml' -r -F

@@ -52,9 +52,9 @@ pub struct FilterArgs {
     /// Only packages with this tag (repeatable: all of them)
     #[arg(long = "tag", value_name = "TAG")]
     pub tags: Vec<String>,
-    /// Only packages created by this actor id
-    #[arg(long, value_name = "ID")]
-    pub actor: Option<String>,
+    /// Only packages created by this actor id (`created_by` on MCP and HTTP)
+    #[arg(long = "created-by", visible_alias = "actor", value_name = "ID")]
+    pub created_by: Option<String>,
     /// Only packages in this status
     #[arg(long, value_parser = package::STATUSES.to_vec())]
     pub status: Option<String>,
@@ -124,7 +124,7 @@ impl FilterArgs {
         ListingFilter {
             types: self.types.clone(),
             tags: self.tags.clone(),
-            created_by: self.actor.clone(),
+            created_by: self.created_by.clone(),
             status: self.status.clone(),
             since: self.since.clone(),
             until: self.until.clone(),
@@ -163,8 +163,8 @@ pub fn resolve_listing(
 pub struct ModeArgs {
     /// keyword (BM25 over the words), semantic (similarity of meaning, with an embedding
     /// model) or hybrid (both lists fused by rank). Default: hybrid when a model is
-    /// configured, else keyword
-    #[arg(long, value_parser = Mode::NAMES)]
+    /// configured, else keyword (`search` on MCP and HTTP)
+    #[arg(long, visible_alias = "search", value_parser = Mode::NAMES)]
     pub mode: Option<String>,
     /// The embedding model's folder (a Model2Vec static model: config.json,
     /// model.safetensors, tokenizer.json; with query/, the transformer that embeds queries,

@@ -244,13 +244,13 @@ pub fn cli_call(op: Op, r: &Value) -> Option<(Vec<String>, Option<String>)> {
             args = words(&["pull", "--relevant"]);
             args.extend(s("query"));
             flag(&mut args, "--limit", "limit");
-            flag(&mut args, "--mode", "search");
+            flag(&mut args, "--search", "search");
         }
         Search => {
             args = words(&["search"]);
             args.extend(s("query"));
             flag(&mut args, "--limit", "limit");
-            flag(&mut args, "--mode", "search");
+            flag(&mut args, "--search", "search");
         }
         Orient => {
             args = words(&["orient"]);

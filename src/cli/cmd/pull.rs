@@ -37,7 +37,7 @@ TIME is an RFC 3339 timestamp (2026-04-18T20:00:00Z), a date (2026-04-18) or an 
 pub struct PullArgs {
     /// The package to show in full: its id, or the start of it (pkg_ and at least 4 more
     /// characters) when no other package id begins so
-    #[arg(value_name = "PACKAGE_ID", conflicts_with_all = ["types", "tags", "actor", "status", "since", "until", "all_projects", "relevant"])]
+    #[arg(value_name = "PACKAGE_ID", conflicts_with_all = ["types", "tags", "created_by", "status", "since", "until", "all_projects", "relevant"])]
     pub package_id: Option<String>,
     /// With PACKAGE_ID: every stored version, with its transition (who, when, note)
     #[arg(long, requires = "package_id")]
