@@ -423,3 +423,39 @@ fn relay_core_folders_import_only_the_layers_below() {
         upward.join("\n")
     );
 }
+
+/// The doors' sources: the CLI, MCP and the HTTP server (the console with it).
+const DOORS: &[&str] = &["src/cli", "crates/relay-mcp/src", "crates/relay-server/src"];
+
+/// Where a door decides by itself whether a caller may touch a project: a call of a token
+/// grant's own checks, which only the core's service (`relay_core::service`) makes.
+fn scope_checks_in_doors() -> Vec<String> {
+    let checks = [".may_read(", ".may_write(", ".covers("];
+    let mut found = Vec::new();
+    for door in DOORS {
+        let mut files = Vec::new();
+        sources(&root().join(door), &mut files);
+        for file in files {
+            let text = code(&std::fs::read_to_string(&file).unwrap());
+            for check in checks {
+                for (n, line) in text.lines().enumerate() {
+                    if line.contains(check) {
+                        let rel = file.strip_prefix(root()).unwrap().display();
+                        found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_door_checks_a_scope_itself() {
+    let found = scope_checks_in_doors();
+    assert!(
+        found.is_empty(),
+        "scope checks outside relay_core::service (ask the caller's authorize_* instead):\n{}",
+        found.join("\n")
+    );
+}

@@ -79,6 +79,8 @@ pub struct Context<'a> {
     pub project: Option<String>,
     /// The remote client's token, if any ([`Settings::grant`]).
     pub grant: Option<&'a Grant>,
+    /// The operation the call runs (its tool's name), which the service authorizes.
+    pub operation: &'static str,
 }
 
 impl Context<'_> {
@@ -97,18 +99,18 @@ impl Context<'_> {
                     .ok_or_else(|| Error::InvalidInput(scope::no_project(store)))?
             }
         };
-        if let Some(grant) = self.grant {
-            grant.may_read(&project)?;
-        }
+        self.who().authorize_project(self.operation, &project)?;
         Ok(project)
+    }
+
+    /// The caller, as the service knows callers.
+    fn who(&self) -> relay_core::service::Caller {
+        relay_core::service::Caller::of(self.grant)
     }
 
     /// `projects` less those the remote client's token does not cover.
     fn visible(&self, projects: Vec<String>) -> Vec<String> {
-        match self.grant {
-            Some(grant) => grant.visible(projects),
-            None => projects,
-        }
+        self.who().visible(projects)
     }
 
     /// The projects a listing covers: every project with `all`, else the selected one (which
@@ -133,9 +135,7 @@ impl Context<'_> {
             Some(p) => p,
             None => self.project()?,
         };
-        if let Some(grant) = self.grant {
-            grant.may_write(&project)?;
-        }
+        self.who().authorize_project(self.operation, &project)?;
         Ok(project)
     }
 }

@@ -33,6 +33,7 @@ pub fn list(host: &dyn Host, settings: &Settings) -> Result<Value> {
         cwd: &settings.cwd,
         project: None,
         grant: settings.grant.as_ref(),
+        operation: "pull",
     };
     let resources: Vec<Value> = ctx
         .projects(true)?
@@ -76,9 +77,9 @@ pub fn known(host: &dyn Host, settings: &Settings, uri: &str) -> Result<String> 
             "no resource {uri}: relay's resources are {PREFIX}{{project}}{SUFFIX}"
         )));
     };
-    if let Some(grant) = &settings.grant {
-        grant.may_read(project)?;
-    }
+    // Reading a feed is pulling the project's packages.
+    let who = relay_core::service::Caller::of(settings.grant.as_ref());
+    who.authorize_project("pull", project)?;
     scope::only_project(host.store()?, project.to_string())?;
     Ok(project.to_string())
 }

@@ -92,6 +92,7 @@ pub fn call(
         cwd: &defaults.cwd,
         project: (caller.project.project.clone()).or_else(|| defaults.project.clone()),
         grant: defaults.grant.as_ref(),
+        operation: tool.name,
     };
     (tool.run)(&Call {
         ctx,

@@ -37,10 +37,15 @@ fn project_of(s: &Shared, named: Option<String>) -> Result<String> {
 
 /// The projects a read covers: the one named (which the caller must be able to read), else
 /// every project the caller may read.
-fn projects_of(s: &Shared, caller: &Caller, named: Option<String>) -> Result<Vec<String>> {
+fn projects_of(
+    s: &Shared,
+    caller: &Caller,
+    operation: &str,
+    named: Option<String>,
+) -> Result<Vec<String>> {
     match named {
         Some(p) => {
-            caller.may_read(&p)?;
+            caller.authorize_project(operation, &p)?;
             relay_core::service::scope::only_project(&s.store, p)
         }
         None => caller.projects(&s.store),
@@ -118,7 +123,7 @@ pub async fn store(
             let named = req.named_project()?;
             let stored = amp::stored_project(&s.store, &req.record, named.as_deref())?;
             let project = project_of(s, named.or(stored))?;
-            caller.may_write(&project)?;
+            caller.authorize_project("amp_store", &project)?;
             caller.may_name(string(&req.record, "agent")?.as_deref(), None)?;
             let claim = caller.claim(s, None);
             let answer = amp::store(&s.store, &s.cwd, project, &req.record, &claim)?;
@@ -150,7 +155,7 @@ pub async fn search(
     req.validate()?;
     state
         .blocking(move |s| {
-            let projects = projects_of(s, &caller, req.project.clone())?;
+            let projects = projects_of(s, &caller, "amp_search", req.project.clone())?;
             let model = s.model.clone();
             let mode = search_mode(None, model.as_deref())?;
             let answer = amp::search(&s.store, &projects, &req, mode, model.as_deref())?;
@@ -226,7 +231,7 @@ pub async fn list(
     req.validate()?;
     state
         .blocking(move |s| {
-            let projects = projects_of(s, &caller, req.project.clone())?;
+            let projects = projects_of(s, &caller, "amp_list", req.project.clone())?;
             Ok(Reply::ok(amp::list(&s.store, &projects, &req)?))
         })
         .await
@@ -240,7 +245,7 @@ pub async fn status(
 ) -> Answer {
     state
         .blocking(move |s| {
-            let projects = projects_of(s, &caller, req.project)?;
+            let projects = projects_of(s, &caller, "amp_status", req.project)?;
             let model = s.model.as_ref().map(|m| m.identity().to_string());
             Ok(Reply::ok(amp::status(
                 &s.store,

@@ -123,7 +123,7 @@ impl Credentials {
     /// Refuses, as a new request would be refused, when the caller these credentials make
     /// now may not read `project` (a token revoked, or narrowed to other projects).
     pub fn may_still_read(&self, shared: &Shared, project: &str) -> Result<()> {
-        identify(shared, self.0.clone())?.may_read(project)
+        identify(shared, self.0.clone())?.authorize_project("watch", project)
     }
 }
 

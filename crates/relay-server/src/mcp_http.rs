@@ -334,7 +334,8 @@ fn updated(
     let project = event.project_id.as_deref()?;
     let uri = resources::feed_uri(project);
     let subscribed = subscriptions.lock().ok()?.contains(&uri);
-    let covered = grant.is_none_or(|g| g.covers(project));
+    let who = relay_core::service::Caller::of(grant);
+    let covered = who.authorize_project("watch", project).is_ok();
     (subscribed && covered).then(|| {
         json!({
             "jsonrpc": "2.0",

@@ -43,7 +43,7 @@ pub async fn create(State(state): State<AppState>, caller: Caller, body: JsonBod
     let body: CreateBody = body.parse("a project")?;
     state
         .blocking(move |s| {
-            caller.may_write(&body.project_id)?;
+            caller.authorize_project("projects_create", &body.project_id)?;
             let p = projects::create(
                 &s.store,
                 &body.project_id,

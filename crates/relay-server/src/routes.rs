@@ -213,7 +213,7 @@ pub(crate) async fn orchestrate(
     state
         .reading(move |s| {
             if let Some(p) = &req.project {
-                caller.may_read(p)?;
+                caller.authorize_project("orchestrate", p)?;
             }
             let model = s.model.clone();
             let mode = match &req.focus {

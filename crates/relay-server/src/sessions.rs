@@ -81,14 +81,7 @@ pub async fn end(
     let key = req.session.unwrap_or_default();
     state
         .blocking(move |s| {
-            let projects = caller.projects(&s.store)?;
-            let session = sessions::resolve(&s.store, &projects, &key)?;
-            caller.may_write(session.str_field("project_id").unwrap_or_default())?;
-            let actor = session.str_field("actor_id");
-            caller.may_name(
-                Some(actor.unwrap_or_default()),
-                session.str_field("actor_type"),
-            )?;
+            let session = caller.authorize_session("session_end", &s.store, &key)?;
             let ended = sessions::end(&s.store, &session)?;
             Ok(Reply::ok(ended.session.to_value()))
         })

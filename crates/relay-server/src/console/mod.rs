@@ -164,7 +164,7 @@ pub(super) fn choose_project(
                 })?
         }
     };
-    caller.may_read(&project)?;
+    caller.authorize_project("pull", &project)?;
     Ok(project)
 }
 

@@ -65,7 +65,7 @@ pub async fn page(
             let Some(project) = versions.first().map(|v| v.package.project_id().to_string()) else {
                 return Err(relay_wire::error::Error::PackageNotFound(id));
             };
-            caller.may_read(&project)?;
+            caller.authorize_project("pull", &project)?;
             pull::visible(
                 s.store.view(),
                 &id,

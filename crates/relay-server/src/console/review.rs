@@ -22,7 +22,7 @@ use super::{PageError, PageId, Query, Who, failure, html_page, layout, top, urle
 use crate::reply::ApiError;
 use crate::state::AppState;
 use relay_core::ops::packages::review::{self, Action, Pending};
-use relay_core::ops::{packages::pull, projects, trust::attribution};
+use relay_core::ops::{projects, trust::attribution};
 use relay_store::packages::StoredPackage;
 use relay_wire::error::{Code, Error, Result};
 
@@ -70,11 +70,7 @@ async fn load(state: &AppState, who: &Who, q: QueueParams) -> Result<Queue, ApiE
             projects::get(&s.store, &project)?;
             let pending = review::pending(&s.store, std::slice::from_ref(&project), None)?;
             let done = match q.done.as_deref().filter(|d| !d.is_empty()) {
-                Some(id) => {
-                    let p = pull::specific(s.store.view(), id)?;
-                    caller.may_read(p.package.project_id())?;
-                    Some(p)
-                }
+                Some(id) => Some(caller.authorize_package("review_list", &s.store, id)?),
                 None => None,
             };
             Ok(Queue {
@@ -230,10 +226,9 @@ pub async fn decide(
     let id = package_id.clone();
     let done = state
         .blocking(move |s| {
-            let target = pull::specific(s.store.view(), &id)?;
-            caller.may_write(target.package.project_id())?;
+            let target = caller.authorize_package(action.operation(), &s.store, &id)?;
             let claim = caller.claim(s, None);
-            attribution::transition(&s.store, &s.cwd, &id, action, note, &claim)
+            attribution::transition(&s.store, &s.cwd, target.package.id(), action, note, &claim)
         })
         .await;
     match done {
