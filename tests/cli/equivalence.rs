@@ -533,8 +533,8 @@ fn scrub_value(v: Value, known: &str, names: &mut BTreeMap<String, String>) -> V
 /// the store's logs (by file), both with what the call generated named.
 #[derive(Debug, PartialEq)]
 pub(crate) struct Outcome {
-    answer: Answer,
-    appended: Value,
+    pub answer: Answer,
+    pub appended: Value,
 }
 
 /// Each door's outcome of `case`, shaped, by door name.

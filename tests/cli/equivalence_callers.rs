@@ -9,7 +9,18 @@
 //! session itself (`initialize`), so even the public conformance descriptor is read there
 //! only with a token, while `GET /v1/conformance` needs none.
 
-use crate::equivalence::{Case, agree, cases, outcomes_as, seed, show};
+use crate::equivalence::{Case, Outcome, agree, cases, outcomes_as, seed, show};
+use crate::transports::{Answer, Op};
+
+/// What the table says `kind` must get for `op`, whatever the request: a refusal's code, or
+/// `None` where the answer depends on the request (and the two doors must only agree).
+fn must_refuse(kind: &str, op: Op) -> Option<&'static str> {
+    match kind {
+        "revoked" | "no-token" if op != Op::Conformance => Some("unauthenticated"),
+        "read-only" if op.writes() => Some("unauthorized"),
+        _ => None,
+    }
+}
 use crate::equivalence_inputs::bad_inputs;
 use crate::serve::Served;
 
@@ -33,6 +44,18 @@ fn every_kind_of_remote_caller_gets_one_answer_from_every_door() {
                 eprintln!("== {kind} {}\n{}", case.name, show(&answers));
             }
             let sessionless = kind == &"no-token" && case.op == crate::transports::Op::Conformance;
+            let refused = |o: &Outcome, code: &str| {
+                o.answer == Answer::Failed(code.into())
+                    && o.appended.as_object().is_none_or(|m| m.is_empty())
+            };
+            if let Some(code) = must_refuse(kind, case.op)
+                && let Some((door, o)) = answers.iter().find(|(_, o)| !refused(o, code))
+            {
+                failures.push(format!(
+                    "{kind}: {} ({:?}) on {door} is {:?}, not {code} with nothing written",
+                    case.name, case.op, o.answer
+                ));
+            }
             if !agree(&answers) && !sessionless {
                 failures.push(format!(
                     "{kind}: {} ({:?}) differs between doors:\n{}",

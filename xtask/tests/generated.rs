@@ -52,6 +52,17 @@ fn committed_completions_man_pages_and_reference_are_current() {
     );
 }
 
+/// The `RELAY_*` names `text` spells.
+fn relay_names(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.match_indices("RELAY_")
+        .map(|(at, _)| {
+            (text[at..].chars())
+                .take_while(|c| c.is_ascii_uppercase() || *c == '_')
+                .collect::<String>()
+        })
+        .filter(|name| name.len() > "RELAY_".len())
+}
+
 /// Every `RELAY_*` variable named in the source, and NO_COLOR.
 fn env_vars_in_source() -> Vec<String> {
     let mut found = std::collections::BTreeSet::from(["NO_COLOR".to_string()]);
@@ -61,15 +72,7 @@ fn env_vars_in_source() -> Vec<String> {
             continue;
         }
         let text = std::fs::read_to_string(entry.path()).unwrap();
-        for (at, _) in text.match_indices("RELAY_") {
-            let name: String = text[at..]
-                .chars()
-                .take_while(|c| c.is_ascii_uppercase() || *c == '_')
-                .collect();
-            if name.len() > "RELAY_".len() {
-                found.insert(name);
-            }
-        }
+        found.extend(relay_names(&text));
     }
     found.into_iter().collect()
 }
@@ -167,14 +170,8 @@ fn env_reads_in_source() -> BTreeMap<String, String> {
                 }
             }
         }
-        for (at, _) in text.match_indices("RELAY_") {
-            let name: String = text[at..]
-                .chars()
-                .take_while(|c| c.is_ascii_uppercase() || *c == '_')
-                .collect();
-            if name.len() > "RELAY_".len() {
-                found.entry(name).or_insert_with(|| rel.clone());
-            }
+        for name in relay_names(&text) {
+            found.entry(name).or_insert_with(|| rel.clone());
         }
     }
     found

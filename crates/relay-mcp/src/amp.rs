@@ -38,9 +38,9 @@ pub fn store(c: &Call) -> Result<Value> {
         Some(p) => p,
         None => c.ctx.project()?,
     };
-    c.who.authorize_project("amp_store", &project)?;
+    c.who().authorize_project("amp_store", &project)?;
     let agent = req.record.get("agent").and_then(Value::as_str);
-    c.who.may_name(agent, None)?;
+    c.who().may_name(agent, None)?;
     amp::store(store, c.ctx.cwd, project, &req.record, &c.claim())
 }
 
@@ -53,26 +53,13 @@ pub fn search(c: &Call) -> Result<Value> {
 
 pub fn get(c: &Call) -> Result<Value> {
     let req: GetRequest = c.request_keeping(&["project"])?;
-    let store = c.ctx.store()?;
-    match c.who.is_remote() {
-        true => amp::get(
-            store,
-            c.who
-                .authorize_package("amp_get", store, &req.id)?
-                .package
-                .id(),
-        ),
-        false => amp::get(store, &req.id),
-    }
+    amp::get(c.ctx.store()?, &c.record("amp_get", &req.id)?)
 }
 
 pub fn delete(c: &Call) -> Result<Value> {
     let req: DeleteRequest = c.request_keeping(&["project"])?;
     req.validate()?;
-    if c.who.is_remote() {
-        c.who
-            .authorize_package("amp_delete", c.ctx.store()?, &req.id)?;
-    }
+    c.record("amp_delete", &req.id)?;
     amp::delete(
         c.ctx.store()?,
         c.ctx.cwd,

@@ -28,8 +28,6 @@ pub struct Call<'a> {
     /// Who calls and on what: the arguments `project`, `actor`, `actor_type`, `session`.
     pub caller: Caller,
     pub defaults: &'a Settings,
-    /// Who calls, as the service knows callers: the local user, or a remote client's token.
-    pub who: relay_core::service::Caller,
 }
 
 /// The caller parts of checked `args`.
@@ -40,6 +38,26 @@ pub(super) fn caller(args: &Args) -> Result<Caller> {
 }
 
 impl Call<'_> {
+    /// Who calls, as the service knows callers: the local user, or a remote client's token.
+    pub(super) fn who(&self) -> relay_core::service::Caller {
+        self.ctx.who()
+    }
+
+    /// The record `id` names, as `operation` may touch it: for a remote caller the service
+    /// finds it and checks its project, and the whole id is answered; the local user's id is
+    /// passed on as given (the operation resolves a short one itself).
+    pub(super) fn record(&self, operation: &str, id: &str) -> Result<String> {
+        let who = self.who();
+        match who.is_remote() {
+            true => Ok((who
+                .authorize_package(operation, self.ctx.store()?, id)?
+                .package)
+                .id()
+                .to_string()),
+            false => Ok(id.to_string()),
+        }
+    }
+
     /// The identity the call claims: its own arguments, else the server's defaults.
     /// A remote client's token acts as its one actor ([`super::tools::permit`] refused a
     /// call naming another).

@@ -63,7 +63,7 @@ pub fn orchestrate(c: &Call) -> Result<Value> {
     // Every project is every project the caller may read.
     let only = match &project {
         Some(_) => None,
-        None => c.who.scope(c.ctx.store()?)?,
+        None => c.who().scope(c.ctx.store()?)?,
     };
     let digest = req.digest(project, (mode, model.map(std::sync::Arc::new)), only, as_of);
     Ok(orchestrate_op::digest(c.ctx.store()?, &digest)?.bundle())
@@ -120,17 +120,8 @@ pub fn pull(c: &Call) -> Result<Value> {
     req.validate()?;
     let store = c.ctx.store()?;
     if req.mode == PullMode::Specific {
-        let whole;
-        let mut id = req.package()?;
-        if c.who.is_remote() {
-            whole = c
-                .who
-                .authorize_package("pull", store, id)?
-                .package
-                .id()
-                .to_string();
-            id = &whole;
-        }
+        let whole = c.record("pull", req.package()?)?;
+        let id = whole.as_str();
         if req.history {
             let versions = pull_op::history(store, id)?;
             let versions: Vec<_> = versions.iter().map(StoredPackage::to_envelope).collect();
@@ -220,11 +211,8 @@ pub fn facts_list(c: &Call) -> Result<Value> {
 
 fn review_with(c: &Call, t: Transition) -> Result<Value> {
     let store = c.ctx.store()?;
-    let (mut id, action, note) = (t.package_id, t.action, t.note);
-    if c.who.is_remote() {
-        let found = c.who.authorize_package(action.operation(), store, &id)?;
-        id = found.package.id().to_string();
-    }
+    let (action, note) = (t.action, t.note);
+    let id = c.record(action.operation(), &t.package_id)?;
     let done = attribution::transition(store, c.ctx.cwd, &id, action, note, &c.claim())?;
     Ok(Value::Object(done.to_envelope()))
 }
@@ -246,7 +234,7 @@ pub fn retract(c: &Call) -> Result<Value> {
     req.validate()?;
     let hint = c.ctx.project().ok();
     let store = c.ctx.store()?;
-    c.who
+    c.who()
         .authorize_retraction(store, &req.id, hint.as_deref())?;
     let done = attribution::retract(store, c.ctx.cwd, &req.id, &req.reason, hint, &c.claim())?;
     Ok(done.to_value())
@@ -285,10 +273,10 @@ pub fn session_end(c: &Call) -> Result<Value> {
     let order = c.ctx.search_order()?;
     let key = req.session.or_else(|| c.defaults.session.clone());
     let store = c.ctx.store()?;
-    let ended = match (&key, c.who.is_remote()) {
+    let ended = match (&key, c.who().is_remote()) {
         // A remote caller names its session (this clone's current one is not its own).
         (Some(key), true) => {
-            let session = c.who.authorize_session("session_end", store, key)?;
+            let session = c.who().authorize_session("session_end", store, key)?;
             Some(sessions::end(store, &session)?)
         }
         (None, true) => None,

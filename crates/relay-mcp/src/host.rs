@@ -104,7 +104,7 @@ impl Context<'_> {
     }
 
     /// The caller, as the service knows callers.
-    fn who(&self) -> relay_core::service::Caller {
+    pub fn who(&self) -> relay_core::service::Caller {
         relay_core::service::Caller::of(self.grant)
     }
 

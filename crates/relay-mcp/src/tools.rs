@@ -99,7 +99,6 @@ pub fn call(
         args,
         caller,
         defaults,
-        who,
     })
 }
 

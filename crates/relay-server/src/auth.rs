@@ -29,12 +29,8 @@ impl std::ops::Deref for Caller {
     }
 }
 
-/// What a request does with a project.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Access {
-    Read,
-    Write,
-}
+/// What a request does with a project: the service's own word for it.
+pub use relay_core::service::Access;
 
 /// What the `Authorization` header held, or else the console's login cookie.
 #[derive(Clone)]
@@ -243,7 +239,7 @@ impl ProjectCall {
             project,
         } = self;
         match access {
-            Access::Read => {
+            Access::Read | Access::Public => {
                 (state.reading(move |s| {
                     relay_core::ops::projects::get(&s.store, &project)?;
                     op(s, &caller, project)
