@@ -7,12 +7,12 @@ use relay_core::request::number::parse_whole as whole;
 
 use crate::cli::ui::Ui;
 use crate::cli::{CliError, Ctx};
-use relay_core::request::{ListingFilter, Spelling};
+use relay_core::request::ListingFilter;
 use relay_core::search::choice::{self as search, FellBack};
-use relay_core::search::filter::{Filter, Reveal};
+use relay_core::search::filter::Reveal;
 use relay_core::search::fuse::Mode;
 use relay_core::search::model::Model;
-use relay_core::service::scope;
+use relay_core::service::{Listing, Ranking};
 use relay_store::Store;
 use relay_wire::error::{Code, Error};
 use relay_wire::{package, time};
@@ -136,26 +136,12 @@ impl FilterArgs {
     }
 
     /// The projects covered and the filter, with drafts shown to their creator only.
-    pub fn resolve(self, ctx: &Ctx) -> Result<(Vec<String>, Filter), CliError> {
-        resolve_listing(ctx, &self.listing(), Spelling::Flag)
+    /// The listing `operation` covers (the selected project, or every one), checked by the
+    /// service.
+    pub fn resolve(self, ctx: &Ctx, operation: &str) -> Result<Listing, CliError> {
+        let projects = ctx.projects(self.all_projects)?;
+        Ok(ctx.relay()?.listing(operation, projects, &self.listing())?)
     }
-}
-
-/// The projects a listing covers (the selected one, or every one) and its filter, with
-/// drafts shown to their creator only.
-pub fn resolve_listing(
-    ctx: &Ctx,
-    listing: &ListingFilter,
-    spelling: Spelling,
-) -> Result<(Vec<String>, Filter), CliError> {
-    let projects = ctx.projects(listing.all_projects)?;
-    Ok(scope::listing(
-        ctx.store()?,
-        &ctx.cwd,
-        projects,
-        listing,
-        spelling,
-    )?)
 }
 
 /// How a search ranks: its mode and the embedding model semantic and hybrid search use.
@@ -181,13 +167,23 @@ impl ModeArgs {
     /// without a usable model is an error; the default falls back to keyword search, with a
     /// warning when a configured model does not load.
     pub fn resolve(&self, ctx: &Ctx) -> Result<(Mode, Option<Model>), CliError> {
-        let store = ctx.store()?;
+        Ok(self.choose(&ctx.ui, ctx.store()?)?)
+    }
+
+    /// How a search ranks, for the service ([`ModeArgs::resolve`] on `store`).
+    pub fn ranking(&self, ui: &Ui, store: &Store) -> relay_wire::error::Result<Ranking> {
+        let (mode, model) = self.choose(ui, store)?;
+        Ok((mode, model.map(std::sync::Arc::new)))
+    }
+
+    /// The mode and its model, telling `ui` which was chosen and why.
+    fn choose(&self, ui: &Ui, store: &Store) -> relay_wire::error::Result<(Mode, Option<Model>)> {
         let chosen = search::choose_in(store, self.mode.as_deref(), self.model.clone())?;
         if let Some(notice) = chosen.query_notice() {
-            report_query_notice(&ctx.ui, &notice);
+            report_query_notice(ui, &notice);
         }
         if let Some(fell_back) = chosen.fell_back {
-            report_fallback(&ctx.ui, store, fell_back);
+            report_fallback(ui, store, fell_back);
         }
         Ok((chosen.mode, chosen.model))
     }

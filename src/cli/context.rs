@@ -1,7 +1,7 @@
 //! What every command needs: the output ([`Ui`]) and what the run acts on ([`Resolved`]: the
 //! environment snapshot, the working folder, the store opened on first use, the selected
 //! project), worked out once from the global flags; plus the CLI's own error type. Identity is
-//! resolved by [`relay_core::ops::trust::attribution`]; the identity flags here only say what
+//! resolved by [`relay_core::ops::attribution`]; the identity flags here only say what
 //! the user claimed.
 
 use std::io::IsTerminal;
@@ -16,10 +16,11 @@ use relay_wire::error::{Code, Error};
 use serde_json::{Map, Value};
 
 use relay_core::ops::Actor;
-use relay_core::ops::trust::attribution::{self, Claim};
+use relay_core::ops::attribution::{self, Claim};
+use relay_core::request::Spelling;
 use relay_core::resolve::{Flags, Resolved};
 use relay_core::search::filter::Viewer;
-use relay_core::service::scope;
+use relay_core::service::{self, scope};
 use relay_store::config::SecretPolicy;
 
 /// Flags every command accepts.
@@ -66,7 +67,7 @@ pub struct ActorArgs {
 }
 
 impl ActorArgs {
-    /// What these flags and `session` claim, for [`relay_core::ops::trust::attribution`].
+    /// What these flags and `session` claim, for [`relay_core::ops::attribution`].
     pub fn claim(&self, session: &SessionArg) -> Claim {
         Claim {
             actor: self.actor.clone(),
@@ -294,6 +295,13 @@ impl Ctx {
                 bytes as f64 / f64::from(1 << 20)
             ));
         }
+    }
+
+    /// The service as the local user sees it, answering in flag names (`--as-of`).
+    pub fn relay(&self) -> Result<service::Relay<'_>, CliError> {
+        static LOCAL: service::Caller = service::Caller::Local;
+        let (store, cwd) = (self.store()?, &self.cwd);
+        Ok(service::Relay::new(store, cwd, &LOCAL, Spelling::Flag))
     }
 
     /// The project to act on: `--project` / `RELAY_PROJECT`, then the config's default.

@@ -424,30 +424,95 @@ fn relay_core_folders_import_only_the_layers_below() {
     );
 }
 
+/// The operations `ops/trust/` may call: its checks sit below the operations, which call
+/// them (deposit scans for secrets, a token names projects); attributing a write to its
+/// writer calls the operations, so it is `ops/attribution.rs`, above them.
+const TRUST_MAY_CALL: &[&str] = &["trust", "git", "projects"];
+
+/// The imports of `relay-core`'s `ops/trust/` that reach an operation above it.
+fn trust_calls_up(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let mut up = Vec::new();
+    for (from, targets) in edges {
+        if !from.starts_with("relay_core::ops::trust") || from.ends_with("::tests") {
+            continue;
+        }
+        for to in targets {
+            let Some(module) = to.strip_prefix("relay_core::ops::") else {
+                continue;
+            };
+            let first = module.split("::").next().unwrap_or_default();
+            // `ops::Actor` and the like: a type re-exported at the top of `ops`.
+            let a_type = first.starts_with(|c: char| c.is_ascii_uppercase());
+            if !a_type && !TRUST_MAY_CALL.contains(&first) {
+                up.push(format!("{from} -> {to}"));
+            }
+        }
+    }
+    up
+}
+
+#[test]
+fn trust_holds_the_low_level_checks_and_calls_no_operation() {
+    let edges = graph();
+    assert!(
+        edges
+            .keys()
+            .any(|m| m.starts_with("relay_core::ops::trust::"))
+    );
+    let up = trust_calls_up(&edges);
+    assert!(
+        up.is_empty(),
+        "ops/trust/ calls operations above it (only {TRUST_MAY_CALL:?} may be called):\n{}",
+        up.join("\n")
+    );
+    let attribution = BTreeMap::from([(
+        "relay_core::ops::trust::attribution".to_string(),
+        BTreeSet::from(["relay_core::ops::packages::deposit".to_string()]),
+    )]);
+    assert_eq!(
+        trust_calls_up(&attribution),
+        ["relay_core::ops::trust::attribution -> relay_core::ops::packages::deposit"]
+    );
+}
+
 /// The doors' sources: the CLI, MCP and the HTTP server (the console with it).
 const DOORS: &[&str] = &["src/cli", "crates/relay-mcp/src", "crates/relay-server/src"];
 
-/// Where a door decides by itself whether a caller may touch a project: a call of a token
-/// grant's own checks, which only the core's service (`relay_core::service`) makes.
-fn scope_checks_in_doors() -> Vec<String> {
-    let checks = [".may_read(", ".may_write(", ".covers("];
+/// The pieces of the doors' code (comments left out) that `offends` picks out, as
+/// `file:line: text`: each line, or with `statements` each statement (the text between two
+/// `;`, however many lines it takes).
+fn door_code(statements: bool, offends: impl Fn(&str) -> bool) -> Vec<String> {
     let mut found = Vec::new();
     for door in DOORS {
         let mut files = Vec::new();
         sources(&root().join(door), &mut files);
         for file in files {
             let text = code(&std::fs::read_to_string(&file).unwrap());
-            for check in checks {
-                for (n, line) in text.lines().enumerate() {
-                    if line.contains(check) {
-                        let rel = file.strip_prefix(root()).unwrap().display();
-                        found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
-                    }
+            let mut line = 1;
+            let pieces: Vec<&str> = match statements {
+                true => text.split_inclusive(';').collect(),
+                false => text.split_inclusive('\n').collect(),
+            };
+            for piece in pieces {
+                if offends(piece) {
+                    let rel = file.strip_prefix(root()).unwrap().display();
+                    let lead = piece.len() - piece.trim_start().len();
+                    let at = line + piece[..lead].matches('\n').count();
+                    let shown = piece.split_whitespace().collect::<Vec<_>>().join(" ");
+                    found.push(format!("{rel}:{at}: {shown}"));
                 }
+                line += piece.matches('\n').count();
             }
         }
     }
     found
+}
+
+/// Where a door decides by itself whether a caller may touch a project: a call of a token
+/// grant's own checks, which only the core's service (`relay_core::service`) makes.
+fn scope_checks_in_doors() -> Vec<String> {
+    let checks = [".may_read(", ".may_write(", ".covers("];
+    door_code(false, |line| checks.iter().any(|c| line.contains(c)))
 }
 
 #[test]
@@ -456,6 +521,74 @@ fn no_door_checks_a_scope_itself() {
     assert!(
         found.is_empty(),
         "scope checks outside relay_core::service (ask the caller's authorize_* instead):\n{}",
+        found.join("\n")
+    );
+}
+
+/// Whether a statement of a door parses a request's time or validates by a door's spelling:
+/// a time parse, or `Spelling` named anywhere but where the door builds its service (the one
+/// place a door says how it spells its parameters; the service parses and names them).
+fn parses_a_time(line: &str) -> bool {
+    let parse = [
+        "parse_time(",
+        "parse_as_of(",
+        "DateTime::parse",
+        "parse_from_rfc3339",
+    ];
+    parse.iter().any(|p| line.contains(p))
+        || (line.contains("Spelling::") && !line.contains("Relay::new("))
+}
+
+#[test]
+fn a_time_parsed_in_a_door_is_caught() {
+    assert!(parses_a_time(r#"let t = time::parse_time("--as-of", x)?;"#));
+    assert!(parses_a_time("let q = req.query(Spelling::Param)?;"));
+    assert!(!parses_a_time(
+        "Ok(service::Relay::new(\n    store,\n    cwd,\n    &LOCAL,\n    Spelling::Flag,\n))"
+    ));
+    assert!(!parses_a_time(
+        "let briefing = ctx.relay()?.orient(&project, &req)?;"
+    ));
+}
+
+/// The operations the service runs for every door ([`relay_core::service::Relay`]): a door
+/// calling one of them directly skips the service's authorization and checks.
+const RUN_BY_THE_SERVICE: &[&str] = &[
+    "attribution::deposit(",
+    "attribution::assert(",
+    "attribution::transition(",
+    "attribution::retract(",
+    "facts::invalidate(",
+    "facts::get(",
+    "facts::list(",
+    "pull::visible(",
+    "pull::latest(",
+    "pull::history(",
+    "semantic::search(",
+    "orient::orient(",
+    "sessions::list(",
+];
+
+#[test]
+fn no_door_runs_an_operation_the_service_runs() {
+    let runs = |line: &str| RUN_BY_THE_SERVICE.iter().any(|op| line.contains(op));
+    assert!(runs(
+        "let f = facts::get(store, &project, s, p, at, reveal)?;"
+    ));
+    let found = door_code(false, runs);
+    assert!(
+        found.is_empty(),
+        "operations a door runs itself (call relay_core::service::Relay's method):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn no_door_parses_a_time() {
+    let found = door_code(true, parses_a_time);
+    assert!(
+        found.is_empty(),
+        "times parsed in a door (the service parses them: relay_core::service::Relay):\n{}",
         found.join("\n")
     );
 }

@@ -68,3 +68,48 @@ fn every_kind_of_remote_caller_gets_one_answer_from_every_door() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// A listing shows a draft to its creator only, and a token's caller is its token's actor on
+/// every door: the served clone's own drafts are not a visitor's, over HTTP or over MCP.
+#[test]
+fn a_tokens_listing_hides_the_served_users_drafts_on_every_door() {
+    use crate::transports::{HttpCall, http, mcp_http};
+    let env = crate::harness::Env::new();
+    env.deposit("Shipped plan", &[]);
+    env.deposit("Half-written plan", &["--status", "draft"]);
+    let made = env.ok_json(&["token", "create", "--actor", "visitor", "--read-only"]);
+    let visitor = made["token"].as_str().unwrap();
+    let server = Served::start(&env, &[]);
+    let titles = |answer: Answer| -> Vec<String> {
+        let Answer::Ok(body) = answer else {
+            panic!("refused: {answer:?}")
+        };
+        (body["packages"].as_array().unwrap().iter())
+            .map(|p| p["title"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let path = "/v1/projects/demo/packages".to_string();
+    let over_http = http(
+        &env,
+        &server,
+        visitor,
+        &HttpCall {
+            method: "GET",
+            path,
+            body: None,
+        },
+    );
+    let over_mcp = mcp_http(
+        &env,
+        &server,
+        visitor,
+        "pull",
+        &serde_json::json!({"mode": "latest"}),
+    );
+    for (door, answer) in [("HTTP", over_http), ("MCP over HTTP", over_mcp)] {
+        assert_eq!(titles(answer), ["Shipped plan"], "{door}");
+    }
+    // The served user, at its own terminal, sees its draft.
+    let own = env.ok(&["pull", "--latest", "5"]);
+    assert!(own.contains("Half-written plan"), "{own}");
+}

@@ -9,10 +9,12 @@ use serde_json::Value;
 
 use super::host::{Context, Settings};
 use super::schema::Args;
-use relay_core::ops::trust::attribution::Claim;
+use relay_core::ops::attribution::Claim;
+use relay_core::request::Spelling;
 use relay_core::request::caller::{CALLER_KEYS, Caller};
 use relay_core::request::shape_error;
 use relay_core::search::choice as search;
+use relay_core::service::Relay;
 use relay_wire::error::{Error, Result};
 
 /// How a search ranks: its mode, and the model semantic and hybrid search use.
@@ -43,19 +45,22 @@ impl Call<'_> {
         self.ctx.who()
     }
 
-    /// The record `id` names, as `operation` may touch it: for a remote caller the service
-    /// finds it and checks its project, and the whole id is answered; the local user's id is
-    /// passed on as given (the operation resolves a short one itself).
-    pub(super) fn record(&self, operation: &str, id: &str) -> Result<String> {
+    /// Runs `op` on the service, as this call's caller, answering in parameter names.
+    pub(super) fn relay<T>(&self, op: impl FnOnce(&Relay<'_>) -> Result<T>) -> Result<T> {
         let who = self.who();
-        match who.is_remote() {
-            true => Ok((who
-                .authorize_package(operation, self.ctx.store()?, id)?
-                .package)
-                .id()
-                .to_string()),
-            false => Ok(id.to_string()),
-        }
+        op(&Relay::new(
+            self.ctx.store()?,
+            self.ctx.cwd,
+            &who,
+            Spelling::Param,
+        ))
+    }
+
+    /// The record `id` names, as `operation` may touch it (see
+    /// [`relay_core::service::Caller::authorize_record`]).
+    pub(super) fn record(&self, operation: &str, id: &str) -> Result<String> {
+        self.who()
+            .authorize_record(operation, self.ctx.store()?, id)
     }
 
     /// The identity the call claims: its own arguments, else the server's defaults.

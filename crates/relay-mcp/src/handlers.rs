@@ -6,12 +6,7 @@
 use serde_json::{Value, json};
 
 use super::call::{Call, invalid, to_value};
-use relay_core::ops::trust::attribution;
-use relay_core::ops::{
-    briefing::orchestrate as orchestrate_op, briefing::orient as orient_op,
-    conformance as conformance_op, facts, packages::deposit, packages::pull as pull_op, sessions,
-    watch as watch_op,
-};
+use relay_core::ops::{conformance as conformance_op, sessions, watch as watch_op};
 use relay_core::request::deposit::DepositRequest;
 use relay_core::request::fact_key::{GetFactRequest, InvalidateFactRequest};
 use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
@@ -22,82 +17,40 @@ use relay_core::request::review::{
 };
 use relay_core::request::sessions::{SessionEndRequest, SessionStartRequest};
 use relay_core::request::watch::WatchRequest;
-use relay_core::request::{OrchestrateRequest, OrientRequest, Spelling, parse_as_of};
+use relay_core::request::{OrchestrateRequest, OrientRequest};
 use relay_core::search::{relevant, semantic};
-use relay_core::service::scope;
 use relay_store::packages::StoredPackage;
 use relay_wire::error::Result;
 
 pub fn orient(c: &Call) -> Result<Value> {
     let req: OrientRequest = c.request()?;
-    req.validate()?;
     let project = c.ctx.project()?;
-    let as_of = parse_as_of("as_of", req.as_of.as_deref())?;
-    let store = c.ctx.store()?;
-    let budget = req.budget(store.config().orient.max_chars);
-    let o = orient_op::orient(
-        relay_store::View::of(store, as_of),
-        &project,
-        req.window_days,
-        req.limit,
-    )?;
-    match budget {
-        Some(max) => to_value(&relay_core::ops::briefing::orient_fit::bundle(&o, max)?),
-        None => to_value(&o.bundle()),
-    }
+    c.relay(|relay| relay.orient(&project, &req)?.bundle())
 }
 
 pub fn orchestrate(c: &Call) -> Result<Value> {
     let mut req: OrchestrateRequest = c.request()?;
     req.project = c.caller.project.project.clone();
     req.validate()?;
-    if !req.all_projects {
-        req.project = Some(c.ctx.project()?);
-    }
-    let (mode, model) = match &req.focus {
-        Some(_) => c.search_mode(req.search.clone())?,
-        None => (relay_core::search::fuse::Mode::Keyword, None),
+    let project = match req.all_projects {
+        true => None,
+        false => Some(c.ctx.project()?),
     };
-    let as_of = parse_as_of("as_of", req.as_of.as_deref())?;
-    let project = req.project.clone();
-    // Every project is every project the caller may read.
-    let only = match &project {
-        Some(_) => None,
-        None => c.who().scope(c.ctx.store()?)?,
+    let rank = |asked: Option<&str>| {
+        let (mode, model) = c.search_mode(asked.map(str::to_string))?;
+        Ok((mode, model.map(std::sync::Arc::new)))
     };
-    let digest = req.digest(project, (mode, model.map(std::sync::Arc::new)), only, as_of);
-    Ok(orchestrate_op::digest(c.ctx.store()?, &digest)?.bundle())
+    c.relay(|relay| Ok(relay.orchestrate(project, &req, rank)?.0.bundle()))
 }
 
 /// A deposit (§8.1): `package` is the package as the spec takes it, whole or in part; the
 /// named arguments (the tool's original shape) override its fields and add to its lists.
 pub fn deposit(c: &Call) -> Result<Value> {
     let req: DepositRequest = c.request()?;
-    req.validate()?;
-    let titled = req.title.is_some()
-        || req
-            .package
-            .as_ref()
-            .is_some_and(|p| p.contains_key("title"));
-    if !titled {
-        return Err(relay_core::request::deposit::missing_title());
-    }
-    let deliverables = match &req.deliverables[..] {
-        [] => Vec::new(),
-        // A remote caller's paths are checked before any is opened.
-        paths => deposit::deliverables_for_paths(
-            c.ctx.store()?,
-            c.ctx.cwd,
-            paths.to_vec(),
-            c.claim().remote,
-        )?
-        .into_iter()
-        .map(|(_, d)| d.value)
-        .collect(),
-    };
-    let input = req.into_input(deliverables)?;
-    let project = c.ctx.target_project(&input)?;
-    let done = attribution::deposit(c.ctx.store()?, c.ctx.cwd, input, project, &c.claim())?;
+    let selected = c.ctx.project.clone();
+    let claim = c.claim();
+    let default = || c.ctx.project();
+    let done = c.relay(|relay| relay.deposit(&claim, selected.as_deref(), default, req))?;
     Ok(Value::Object(StoredPackage::envelope(
         &done.package,
         &done.hash,
@@ -118,49 +71,27 @@ pub fn pull(c: &Call) -> Result<Value> {
         )));
     }
     req.validate()?;
-    let store = c.ctx.store()?;
     if req.mode == PullMode::Specific {
-        let whole = c.record("pull", req.package()?)?;
-        let id = whole.as_str();
+        let id = req.package()?;
         if req.history {
-            let versions = pull_op::history(store, id)?;
+            let versions = c.relay(|relay| relay.pull_history(id))?;
             let versions: Vec<_> = versions.iter().map(StoredPackage::to_envelope).collect();
             return Ok(json!({ "versions": versions }));
         }
-        let as_of = parse_as_of("as_of", req.filter.as_of.as_deref())?;
-        let reveal = relay_core::search::filter::Reveal {
-            expired: req.filter.include_expired,
-            retracted: req.filter.include_retracted,
-        };
-        return Ok(
-            pull_op::visible(relay_store::View::of(store, as_of), id, reveal)?
-                .package
-                .to_value(),
-        );
+        let pulled = c.relay(|relay| relay.pull_package(id, &req.filter))?;
+        return Ok(pulled.found.package.to_value());
     }
-    let (projects, filter) = scope::listing(
-        store,
-        c.ctx.cwd,
-        c.ctx.projects(req.filter.all_projects)?,
-        &req.filter,
-        Spelling::Param,
-    )?;
+    let projects = c.ctx.projects(req.filter.all_projects)?;
+    let listing = c.relay(|relay| relay.listing("pull", projects, &req.filter))?;
     let limit = req.limit;
     let Some(query) = req.query.filter(|_| req.mode == PullMode::Relevant) else {
-        let found = pull_op::latest(store, &projects, &filter, limit)?;
+        let found = c.relay(|relay| relay.pull_latest(&listing, limit))?;
         let packages: Vec<_> = found.iter().map(|p| p.package.to_value()).collect();
         return Ok(json!({ "packages": packages }));
     };
     let (search_mode, model) = c.search_mode(req.search)?;
-    let found = semantic::search(
-        store,
-        &projects,
-        &query,
-        &filter,
-        limit,
-        search_mode,
-        model.as_ref(),
-    )?;
+    let ranking = (search_mode, model.map(std::sync::Arc::new));
+    let found = c.relay(|relay| relay.search(&listing, &query, limit, &ranking))?;
     let packages: Vec<_> = found.iter().map(relevant::Ranked::to_value).collect();
     Ok(json!({ "packages": packages }))
 }
@@ -168,52 +99,35 @@ pub fn pull(c: &Call) -> Result<Value> {
 pub fn facts_assert(c: &Call) -> Result<Value> {
     let project = c.ctx.project()?;
     let req = c.request::<AssertFactRequest>()?;
-    let req = req.into_assert(Spelling::Param)?;
-    let done = attribution::assert(c.ctx.store()?, c.ctx.cwd, &project, req, &c.claim())?;
+    let done = c.relay(|relay| {
+        let req = relay.fact_to_assert(&project, req)?;
+        relay.facts_assert(&c.claim(), &project, req)
+    })?;
     Ok(done.to_value())
 }
 
 pub fn facts_invalidate(c: &Call) -> Result<Value> {
     let req: InvalidateFactRequest = c.request()?;
-    req.validate()?;
     let project = c.ctx.project()?;
-    let ended = facts::invalidate(
-        c.ctx.store()?,
-        &project,
-        &req.subject,
-        &req.predicate,
-        req.object.as_deref(),
-    )?;
+    let ended = c.relay(|relay| relay.facts_invalidate(&project, &req))?;
     Ok(json!({ "invalidated": ended.len() }))
 }
 
 pub fn facts_get(c: &Call) -> Result<Value> {
     let req: GetFactRequest = c.request()?;
-    let at = req.at(Spelling::Param)?;
     let project = c.ctx.project()?;
-    let fact = facts::get(
-        c.ctx.store()?,
-        &project,
-        &req.subject,
-        &req.predicate,
-        at,
-        req.reveal(),
-    )?;
-    to_value(&fact)
+    to_value(&c.relay(|relay| relay.facts_get(&project, &req))?)
 }
 
 pub fn facts_list(c: &Call) -> Result<Value> {
-    let q = c.request::<ListFactsRequest>()?.query(Spelling::Param)?;
+    let req = c.request::<ListFactsRequest>()?;
     let project = c.ctx.project()?;
-    let list = facts::list(c.ctx.store()?, &project, &q)?;
+    let list = c.relay(|relay| relay.facts_list(&project, req))?;
     Ok(json!({ "facts": to_value(&list)? }))
 }
 
 fn review_with(c: &Call, t: Transition) -> Result<Value> {
-    let store = c.ctx.store()?;
-    let (action, note) = (t.action, t.note);
-    let id = c.record(action.operation(), &t.package_id)?;
-    let done = attribution::transition(store, c.ctx.cwd, &id, action, note, &c.claim())?;
+    let done = c.relay(|relay| relay.review(&c.claim(), t))?;
     Ok(Value::Object(done.to_envelope()))
 }
 
@@ -233,10 +147,8 @@ pub fn retract(c: &Call) -> Result<Value> {
     let req: RetractRequest = c.request()?;
     req.validate()?;
     let hint = c.ctx.project().ok();
-    let store = c.ctx.store()?;
-    c.who()
-        .authorize_retraction(store, &req.id, hint.as_deref())?;
-    let done = attribution::retract(store, c.ctx.cwd, &req.id, &req.reason, hint, &c.claim())?;
+    let (id, reason) = (&req.id, &req.reason);
+    let done = c.relay(|relay| relay.retract(&c.claim(), id, reason, hint))?;
     Ok(done.to_value())
 }
 
@@ -252,14 +164,8 @@ pub fn review_list(c: &Call) -> Result<Value> {
 
 pub fn session_start(c: &Call) -> Result<Value> {
     let req: SessionStartRequest = c.request()?;
-    req.validate()?;
     let project = c.ctx.project()?;
-    let store = c.ctx.store()?;
-    let actor = attribution::actor(store, c.ctx.cwd, &c.claim())?;
-    let s = sessions::start(store, &project, &actor, req.callsign.as_deref())?;
-    if req.make_current() {
-        sessions::make_current(store, &s)?;
-    }
+    let s = c.relay(|relay| relay.session_start(&c.claim(), &project, &req))?;
     Ok(s.to_value())
 }
 
@@ -275,10 +181,7 @@ pub fn session_end(c: &Call) -> Result<Value> {
     let store = c.ctx.store()?;
     let ended = match (&key, c.who().is_remote()) {
         // A remote caller names its session (this clone's current one is not its own).
-        (Some(key), true) => {
-            let session = c.who().authorize_session("session_end", store, key)?;
-            Some(sessions::end(store, &session)?)
-        }
+        (Some(key), true) => Some(c.relay(|relay| relay.session_end(key))?),
         (None, true) => None,
         (_, false) => sessions::end_named(store, &order, key.as_deref(), explicit.as_deref())?,
     };

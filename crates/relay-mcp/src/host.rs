@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use relay_core::ops::trust::attribution::Claim;
+use relay_core::ops::attribution::Claim;
 use relay_core::ops::trust::tokens::Grant;
 use relay_core::resolve::{Environment, Resolved};
 use relay_core::search::choice::FellBack;

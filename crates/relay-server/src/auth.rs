@@ -10,8 +10,8 @@ use axum::http::{Method, header, request::Parts};
 use super::extract::PathId;
 use super::reply::ApiError;
 use super::state::{AppState, Shared};
+use relay_core::ops::attribution;
 use relay_core::ops::trust::tokens::{self, Grant};
-use relay_core::ops::{Actor, trust::attribution};
 use relay_core::search::filter::Viewer;
 use relay_core::service;
 use relay_wire::error::{Error, Result};
@@ -123,6 +123,18 @@ impl Credentials {
     }
 }
 
+impl Caller {
+    /// The service as this caller sees it, on the served store, answering in parameter names.
+    pub fn relay<'s>(&'s self, s: &'s Shared) -> service::Relay<'s> {
+        service::Relay::new(
+            &s.store,
+            &s.cwd,
+            &self.0,
+            relay_core::request::Spelling::Param,
+        )
+    }
+}
+
 impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
@@ -182,22 +194,9 @@ impl Caller {
         }
     }
 
-    /// The caller as an actor (who starts a session): a token's, else resolved from `claim`.
-    pub fn actor(&self, shared: &Shared, claim: &attribution::Claim) -> Result<Actor> {
-        match &self.0 {
-            service::Caller::Local => attribution::actor(&shared.store, &shared.cwd, claim),
-            service::Caller::Token(g) => Ok(g.actor.clone()),
-        }
-    }
-
     /// Who looks, for listings (drafts are shown to their creator only).
     pub fn viewer(&self, shared: &Shared, project: &str) -> Viewer {
-        match &self.0 {
-            service::Caller::Local => {
-                attribution::deferred_viewer(&shared.store, &shared.cwd, project)
-            }
-            service::Caller::Token(g) => Viewer::known(Some(g.actor.id.clone())),
-        }
+        self.relay(shared).viewer(project)
     }
 }
 

@@ -10,8 +10,7 @@ use super::auth::{Access, ProjectCall};
 use super::extract::{JsonBody, Params};
 use super::params::WriteParams;
 use super::reply::{Answer, Reply};
-use relay_core::ops::{facts, trust::attribution};
-use relay_core::request::Spelling;
+use relay_core::ops::facts;
 use relay_core::request::fact_key::InvalidateFactRequest;
 use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
 use relay_wire::error::{Error, SchemaError};
@@ -68,16 +67,16 @@ pub async fn assert(call: ProjectCall, Params(q): Params<WriteParams>, body: Jso
         ))
         .into());
     }
-    let req = body.fact.into_assert(Spelling::Param)?;
-    let named = body.asserted_by;
+    let (fact, named) = (body.fact, body.asserted_by);
     call.run(Access::Write, move |s, caller, project| {
+        let relay = caller.relay(s);
+        let req = relay.fact_to_assert(&project, fact)?;
         let mut claim = caller.claim(s, q.session);
         if let Some(by) = named {
-            caller.may_name(Some(&by.id), by.actor_type.as_deref())?;
             claim.actor = Some(by.id);
             claim.actor_type = by.actor_type.or(claim.actor_type);
         }
-        let done = attribution::assert(&s.store, &s.cwd, &project, req, &claim)?;
+        let done = relay.facts_assert(&claim, &project, req)?;
         Ok(Reply::written(done.created, done.to_value()))
     })
     .await
@@ -86,16 +85,8 @@ pub async fn assert(call: ProjectCall, Params(q): Params<WriteParams>, body: Jso
 /// invalidate_fact (§8.7): `{"invalidated": N}` (0 when no fact of the key was current, or
 /// the current one does not hold `object`).
 pub async fn invalidate(call: ProjectCall, Params(req): Params<InvalidateFactRequest>) -> Answer {
-    req.validate()?;
-    call.run(Access::Write, move |s, _, project| {
-        let (subject, predicate) = (&req.subject, &req.predicate);
-        let ended = facts::invalidate(
-            &s.store,
-            &project,
-            subject,
-            predicate,
-            req.object.as_deref(),
-        )?;
+    call.run(Access::Write, move |s, caller, project| {
+        let ended = caller.relay(s).facts_invalidate(&project, &req)?;
         Ok(Reply::ok(json!({ "invalidated": ended.len() })))
     })
     .await
@@ -103,9 +94,8 @@ pub async fn invalidate(call: ProjectCall, Params(req): Params<InvalidateFactReq
 
 /// The current facts (one per key), or those valid at `at`: `{"facts": […]}`.
 pub async fn list(call: ProjectCall, Params(req): Params<ListFactsRequest>) -> Answer {
-    let query = req.query(Spelling::Param)?;
-    call.run(Access::Read, move |s, _, project| {
-        let list = facts::list(&s.store, &project, &query)?;
+    call.run(Access::Read, move |s, caller, project| {
+        let list = caller.relay(s).facts_list(&project, req)?;
         Ok(Reply::ok(json!({ "facts": list })))
     })
     .await

@@ -1,7 +1,7 @@
 //! The HTTP transport behind `relay serve`: the spec's §9.1 mapping of the operations, with
 //! bearer tokens (§9.2), and the MCP server of `relay-mcp` at `/mcp` ([`mcp_http`], MCP's
 //! Streamable HTTP transport). It imports nothing of the CLI: it parses
-//! requests ([`reply`]), resolves who acts ([`auth`], through `ops::trust::attribution`), calls `ops`
+//! requests ([`reply`]), resolves who acts ([`auth`], through `ops::attribution`), calls `ops`
 //! ([`routes`], [`facts`], [`sessions`], [`events`]) and answers JSON (or a stream of events); it never prints, and its failures are
 //! [`relay_wire::Error`]s whose statuses come from `error::Code::http_status`.
 //!
@@ -41,7 +41,7 @@ use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::sync::watch;
 
-use relay_core::ops::trust::attribution::Claim;
+use relay_core::ops::attribution::Claim;
 use relay_core::resolve::Resolved;
 use relay_core::search::model::Model;
 use relay_wire::error::{Error, Result};

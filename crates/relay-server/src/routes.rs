@@ -14,23 +14,17 @@ use super::extract::{JsonBody, Params, PathId};
 use super::params::{WriteParams, search_mode};
 use super::reply::{Answer, ApiError, Reply, to_json};
 use super::state::AppState;
+use relay_core::ops::conformance;
 use relay_core::ops::packages::review;
-use relay_core::ops::{
-    briefing::orchestrate as digest, briefing::orient as orient_op, conformance, packages::pull,
-    trust::attribution,
-};
 use relay_core::request::deposit::DepositRequest;
 use relay_core::request::listing::PullMode;
 use relay_core::request::review::{
     ApproveRequest, FlagRequest, RequestChangesRequest, ReviewListRequest, Transition,
 };
 use relay_core::request::{
-    self, DEFAULT_LISTING_LIMIT, ListingFilter, OrchestrateRequest, OrientRequest, Spelling,
-    parse_as_of,
+    self, DEFAULT_LISTING_LIMIT, ListingFilter, OrchestrateRequest, OrientRequest,
 };
-use relay_core::search::filter::{self, Filter};
-use relay_core::search::fuse::Mode;
-use relay_core::search::{relevant, semantic};
+use relay_core::search::relevant;
 use relay_store::packages::StoredPackage;
 use relay_wire::error::{Error, Result, SchemaError};
 
@@ -47,20 +41,17 @@ pub(crate) async fn deposit(
     body: JsonBody,
 ) -> Answer {
     let mut input = body.object("a wire package", true)?;
-    let path = Some(call.project.as_str());
-    let project = request::scope::deposit_project(path, &input)?.unwrap_or(call.project.clone());
     // Given, not filled in: a retry into another project is then other content.
-    input.insert("project_id".into(), json!(project));
+    if input.get("project_id").is_none_or(Value::is_null) {
+        input.insert("project_id".into(), json!(call.project));
+    }
     // The body is the wire package itself (§8.1): the request every door takes, named
     // fields aside.
-    let input = DepositRequest::of_package(input).into_input(Vec::new())?;
+    let req = DepositRequest::of_package(input);
     call.run(Access::Write, move |s, caller, project| {
-        if let Some(by) = input.get("created_by").and_then(Value::as_object) {
-            let text = |key: &str| by.get(key).and_then(Value::as_str);
-            caller.may_name(text("id"), text("type"))?;
-        }
         let claim = caller.claim(s, q.session);
-        let done = attribution::deposit(&s.store, &s.cwd, input, project, &claim)?;
+        let path = || Ok(project.clone());
+        let done = caller.relay(s).deposit(&claim, Some(&project), path, req)?;
         let body = StoredPackage::envelope(&done.package, &done.hash);
         Ok(Reply::written(done.created, Value::Object(body)))
     })
@@ -98,8 +89,9 @@ pub(crate) struct ListParams {
 }
 
 impl ListParams {
-    fn filter(&self, viewer: relay_core::search::filter::Viewer) -> Result<Filter> {
-        let listing = ListingFilter {
+    /// The listing filters, as every door names them.
+    fn listing(&self) -> ListingFilter {
+        ListingFilter {
             types: self.package_type.clone(),
             tags: self.tag.clone(),
             created_by: self.created_by.clone(),
@@ -110,8 +102,7 @@ impl ListParams {
             include_expired: self.include_expired,
             include_retracted: self.include_retracted,
             as_of: self.as_of.clone(),
-        };
-        listing.filter(viewer, Spelling::Param)
+        }
     }
 }
 
@@ -120,23 +111,20 @@ impl ListParams {
 /// "matched"}` per package in the same order.
 pub(crate) async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> Answer {
     call.run(Access::Read, move |s, caller, project| {
-        let filter = q.filter(caller.viewer(s, &project))?;
+        let relay = caller.relay(s);
+        let listing = relay.listing("pull", vec![project], &q.listing())?;
         let limit = q.limit.unwrap_or(DEFAULT_LISTING_LIMIT);
-        request::listing::check_limit(limit)?;
-        let projects = [project];
         let mode = q.mode.unwrap_or(PullMode::Latest);
         match mode {
             PullMode::Latest => {
-                let packages: Vec<Value> = (pull::latest(&s.store, &projects, &filter, limit)?
-                    .iter())
-                .map(|p| p.package.to_value())
-                .collect();
+                let packages: Vec<Value> = (relay.pull_latest(&listing, limit)?.iter())
+                    .map(|p| p.package.to_value())
+                    .collect();
                 Ok(Reply::ok(json!({ "packages": packages })))
             }
             PullMode::Relevant => {
                 let query = (q.query.as_deref()).ok_or_else(request::listing::missing_query)?;
-                let model = s.model.as_deref();
-                let mode = match search_mode(q.search.as_deref(), model) {
+                let mode = match search_mode(q.search.as_deref(), s.model.as_deref()) {
                     Ok(mode) => mode,
                     // §10.2: the 501 names the capability flag the search asked for needs.
                     Err(e @ Error::SearchNotSupported(_)) => {
@@ -145,8 +133,7 @@ pub(crate) async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> An
                     }
                     Err(e) => return Err(e),
                 };
-                let found =
-                    semantic::search(&s.store, &projects, query, &filter, limit, mode, model)?;
+                let found = relay.search(&listing, query, limit, &(mode, s.model.clone()))?;
                 let packages: Vec<Value> = (found.iter())
                     .map(|r| r.stored.package.to_value())
                     .collect();
@@ -171,11 +158,11 @@ pub(crate) async fn package(
 ) -> Answer {
     state
         .reading(move |s| {
-            let found = caller.authorize_package("pull", &s.store, &id)?;
             // Whether it is hidden (retracted, expired) is told only to who may read it.
-            let whole = found.package.id().to_string();
-            let found = pull::visible(s.store.view(), &whole, filter::Reveal::default())?;
-            Ok(Reply::ok(found.package.to_value()))
+            let pulled = caller
+                .relay(s)
+                .pull_package(&id, &ListingFilter::default())?;
+            Ok(Reply::ok(pulled.found.package.to_value()))
         })
         .await
 }
@@ -183,21 +170,8 @@ pub(crate) async fn package(
 /// orient (§8.3): the OrientationBundle, within the budget asked for (`max_chars`,
 /// `max_tokens`), else the store's `[orient] max_chars`, as `relay orient --json`.
 pub(crate) async fn orient(call: ProjectCall, Params(req): Params<OrientRequest>) -> Answer {
-    req.validate()?;
-    let as_of = parse_as_of("as_of", req.as_of.as_deref())?;
-    call.run(Access::Read, move |s, _, project| {
-        let o = orient_op::orient(
-            relay_store::View::of(&s.store, as_of),
-            &project,
-            req.window_days,
-            req.limit,
-        )?;
-        match req.budget(s.store.config().orient.max_chars) {
-            Some(max) => Ok(Reply::ok(to_json(
-                &relay_core::ops::briefing::orient_fit::bundle(&o, max)?,
-            )?)),
-            None => Ok(Reply::ok(to_json(&o.bundle())?)),
-        }
+    call.run(Access::Read, move |s, caller, project| {
+        Ok(Reply::ok(caller.relay(s).orient(&project, &req)?.bundle()?))
     })
     .await
 }
@@ -209,25 +183,13 @@ pub(crate) async fn orchestrate(
     caller: Caller,
     Params(req): Params<OrchestrateRequest>,
 ) -> Answer {
-    req.validate()?;
     state
         .reading(move |s| {
-            if let Some(p) = &req.project {
-                caller.authorize_project("orchestrate", p)?;
-            }
             let model = s.model.clone();
-            let mode = match &req.focus {
-                Some(_) => search_mode(req.search.as_deref(), model.as_deref())?,
-                None => Mode::Keyword,
-            };
-            let only = match &req.project {
-                Some(_) => None,
-                None => caller.scope(&s.store)?,
-            };
-            let as_of = parse_as_of("as_of", req.as_of.as_deref())?;
+            let rank = |asked: Option<&str>| Ok((search_mode(asked, model.as_deref())?, model));
             let project = req.project.clone();
-            let digest = req.digest(project, (mode, model), only, as_of);
-            Ok(Reply::ok(digest::digest(&s.store, &digest)?.bundle()))
+            let (digest, _) = caller.relay(s).orchestrate(project, &req, rank)?;
+            Ok(Reply::ok(digest.bundle()))
         })
         .await
 }
@@ -274,18 +236,12 @@ impl<T> ReviewCall<T> {
     /// wire package, as §8.5 says flag_for_review returns (the CLI and MCP wrap it with its
     /// hash and the transition).
     async fn apply(self, transition: Result<Transition>) -> Answer {
-        let Transition {
-            package_id,
-            action,
-            note,
-        } = transition?;
+        let transition = transition?;
         let (caller, session) = (self.caller, self.session);
         self.state
             .blocking(move |s| {
-                let target = caller.authorize_package(action.operation(), &s.store, &package_id)?;
                 let claim = caller.claim(s, session);
-                let whole = target.package.id();
-                let done = attribution::transition(&s.store, &s.cwd, whole, action, note, &claim)?;
+                let done = caller.relay(s).review(&claim, transition)?;
                 Ok(Reply::ok(done.package.to_value()))
             })
             .await

@@ -9,16 +9,14 @@ use super::auth::{Access, Caller, ProjectCall};
 use super::extract::{JsonBody, Params, PathId};
 use super::reply::{Answer, Reply};
 use super::state::AppState;
-use relay_core::ops::sessions;
 use relay_core::request::sessions::{SessionEndRequest, SessionListRequest, SessionStartRequest};
-use relay_core::request::{self, Spelling};
+use relay_core::request::{self};
 use relay_wire::error::{Error, SchemaError};
 
 /// A project's sessions, oldest first: `{"sessions": […]}`.
 pub async fn list(call: ProjectCall, Params(req): Params<SessionListRequest>) -> Answer {
-    let as_of = req.as_of(Spelling::Param)?;
-    call.run(Access::Read, move |s, _, project| {
-        let all = sessions::list(relay_store::View::of(&s.store, as_of), &project, req.active)?;
+    call.run(Access::Read, move |s, caller, project| {
+        let (all, _) = caller.relay(s).sessions_list(&project, &req)?;
         let list: Vec<Value> = all.iter().map(|v| v.session.to_value()).collect();
         Ok(Reply::ok(json!({ "sessions": list })))
     })
@@ -41,8 +39,7 @@ pub async fn start(call: ProjectCall, body: JsonBody) -> Answer {
         )),
     };
     let (actor_id, actor_type) = (text("actor_id")?, text("actor_type")?);
-    let req: SessionStartRequest = request::from_json("a session", body)?;
-    req.validate()?;
+    let mut req: SessionStartRequest = request::from_json("a session", body)?;
     if req.make_current == Some(true) {
         return Err(Error::InvalidInput(
             "the server does not change its clone's current session: name the session in \
@@ -51,14 +48,12 @@ pub async fn start(call: ProjectCall, body: JsonBody) -> Answer {
         )
         .into());
     }
-    let callsign = req.callsign;
+    req.make_current = Some(false);
     call.run(Access::Write, move |s, caller, project| {
-        caller.may_name(actor_id.as_deref(), actor_type.as_deref())?;
         let mut claim = caller.claim(s, None);
         claim.actor = actor_id.or(claim.actor);
         claim.actor_type = actor_type.or(claim.actor_type);
-        let actor = caller.actor(s, &claim)?;
-        let session = sessions::start(&s.store, &project, &actor, callsign.as_deref())?;
+        let session = caller.relay(s).session_start(&claim, &project, &req)?;
         Ok(Reply::written(true, session.to_value()))
     })
     .await
@@ -81,8 +76,7 @@ pub async fn end(
     let key = req.session.unwrap_or_default();
     state
         .blocking(move |s| {
-            let session = caller.authorize_session("session_end", &s.store, &key)?;
-            let ended = sessions::end(&s.store, &session)?;
+            let ended = caller.relay(s).session_end(&key)?;
             Ok(Reply::ok(ended.session.to_value()))
         })
         .await

@@ -15,7 +15,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use super::reply::ApiError;
-use relay_core::ops::trust::attribution::Claim;
+use relay_core::ops::attribution::Claim;
 use relay_core::ops::watch::{Event, Until, Watch};
 use relay_core::search::model::Model;
 use relay_store::tokens::TokensStamp;

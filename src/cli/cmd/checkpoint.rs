@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 
 use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg};
 use crate::cli::render;
-use relay_core::ops::{memory::reads, trust::attribution};
+use relay_core::ops::memory::reads;
 use relay_wire::error::Error;
 use relay_wire::memory::Checkpoint;
 
@@ -72,7 +72,7 @@ pub enum Show {
 
 pub fn run(ctx: &mut Ctx, args: CheckpointArgs) -> CmdResult {
     if let Some(Show::Show { actor, as_of }) = args.show {
-        let as_of = relay_wire::time::parse_time("--as-of", as_of.as_deref())?;
+        let as_of = ctx.relay()?.snapshot_time("pull", as_of.as_deref())?;
         return show(ctx, actor.as_deref(), as_of);
     }
     let input = Checkpoint {
@@ -85,10 +85,11 @@ pub fn run(ctx: &mut Ctx, args: CheckpointArgs) -> CmdResult {
     }
     .to_input()
     .map_err(Error::InvalidInput)?;
-    let store = ctx.store()?;
     let project = ctx.project()?;
     let claim = args.who.claim(&args.session);
-    let done = attribution::deposit(store, &ctx.cwd, input, project, &claim)?;
+    let done = ctx
+        .relay()?
+        .deposit_package(&claim, None, || Ok(project), input)?;
     render::deposited(&mut ctx.ui, &done)
 }
 

@@ -386,6 +386,10 @@ fn finish(ctx: &mut Ctx, args: DepositArgs, mut input: Map<String, Value>) -> Cm
         }
     }
     let claim = args.who.claim(&args.session);
-    let done = ops::trust::attribution::deposit(store, &ctx.cwd, input, project_id, &claim)?;
+    let selected = ctx.global.project.clone();
+    let default = || Ok(project_id.clone());
+    let done = ctx
+        .relay()?
+        .deposit_package(&claim, selected.as_deref(), default, input)?;
     render::deposited(&mut ctx.ui, &done)
 }

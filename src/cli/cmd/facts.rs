@@ -10,12 +10,11 @@ use crate::cli::args::{ExpiryArgs, RevealArgs};
 use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg};
 use crate::cli::render;
 use relay_core::ops;
-use relay_core::ops::facts::{self, ListQuery};
-use relay_core::request::Spelling;
+use relay_core::ops::facts;
 use relay_core::request::fact_key::{GetFactRequest, InvalidateFactRequest};
-use relay_core::request::facts::AssertFactRequest;
+use relay_core::request::facts::{AssertFactRequest, ListFactsRequest};
+use relay_wire::Fact;
 use relay_wire::error::Error;
-use relay_wire::{Fact, time};
 
 /// Track what is true now, and what was true then
 ///
@@ -195,7 +194,7 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             who,
             session,
         } => {
-            let mut req = AssertFactRequest {
+            let req = AssertFactRequest {
                 subject,
                 predicate,
                 value,
@@ -204,16 +203,11 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
                 tags,
                 valid_from,
                 extensions: fields.into_iter().collect(),
-            }
-            .into_assert(Spelling::Flag)?;
+            };
+            let relay = ctx.relay()?;
+            let mut req = relay.fact_to_assert(&project, req)?;
             req.expires_at = expiry.resolve()?;
-            let done = ops::trust::attribution::assert(
-                store,
-                &ctx.cwd,
-                &project,
-                req,
-                &who.claim(&session),
-            )?;
+            let done = relay.facts_assert(&who.claim(&session), &project, req)?;
             if ctx.ui.json {
                 ctx.ui.json_line(&done.to_value())?;
             } else {
@@ -244,9 +238,7 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
                 predicate,
                 object: value,
             };
-            req.validate()?;
-            let (subject, predicate, object) = (&req.subject, &req.predicate, &req.object);
-            let ended = facts::invalidate(store, &project, subject, predicate, object.as_deref())?;
+            let ended = ctx.relay()?.facts_invalidate(&project, &req)?;
             if ctx.ui.json {
                 ctx.ui
                     .json_line(&serde_json::json!({"invalidated": ended.len()}))?;
@@ -270,9 +262,7 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
                 include_expired: reveal.expired,
                 include_retracted: reveal.retracted,
             };
-            let at = req.at(Spelling::Flag)?;
-            let (subject, predicate) = (&req.subject, &req.predicate);
-            let f = facts::get(store, &project, subject, predicate, at, req.reveal())?;
+            let f = ctx.relay()?.facts_get(&project, &req)?;
             print_facts(ctx, &[f])
         }
         Action::List {
@@ -284,17 +274,19 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             as_of,
             reveal,
         } => {
-            let as_of = time::parse_time("--as-of", as_of.as_deref())?;
-            ctx.note_as_of(&[ctx.project()?], as_of)?;
-            let q = ListQuery {
-                as_of,
+            let reveal = reveal.reveal();
+            let req = ListFactsRequest {
                 subject,
                 predicate,
                 tag,
-                at: time::parse_time("--at", at.as_deref())?,
+                at,
                 include_ended,
-                reveal: reveal.reveal(),
+                as_of,
+                include_expired: reveal.expired,
+                include_retracted: reveal.retracted,
             };
+            let q = ctx.relay()?.facts_query(&project, req)?;
+            ctx.note_as_of(&[ctx.project()?], q.as_of)?;
             // Written as found: a listing of every fact never waits for, or holds, all of them;
             // a long history is parsed and rendered on two threads.
             let json = ctx.ui.json;

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 
 use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg};
 use crate::cli::render;
-use relay_core::ops::{memory::reads, trust::attribution};
+use relay_core::ops::memory::reads;
 use relay_wire::error::Error;
 use relay_wire::memory::Lesson;
 
@@ -100,10 +100,11 @@ pub fn run(ctx: &mut Ctx, args: LessonArgs) -> CmdResult {
             }
             .to_input()
             .map_err(Error::InvalidInput)?;
-            let store = ctx.store()?;
             let project = ctx.project()?;
             let claim = who.claim(&session);
-            let done = attribution::deposit(store, &ctx.cwd, input, project, &claim)?;
+            let done = ctx
+                .relay()?
+                .deposit_package(&claim, None, || Ok(project), input)?;
             render::deposited(&mut ctx.ui, &done)
         }
         Action::List {
@@ -121,7 +122,7 @@ pub fn run(ctx: &mut Ctx, args: LessonArgs) -> CmdResult {
                     .collect(),
                 tags,
                 no_drafts: false,
-                as_of: relay_wire::time::parse_time("--as-of", as_of.as_deref())?,
+                as_of: ctx.relay()?.snapshot_time("pull", as_of.as_deref())?,
             };
             let projects = ctx.projects(all_projects)?;
             ctx.note_as_of(&projects, query.as_of)?;

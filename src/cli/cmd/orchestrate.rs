@@ -8,10 +8,8 @@ use clap::Args;
 use crate::cli::args::{MarkdownArgs, ModeArgs};
 use crate::cli::context::{CmdResult, Ctx};
 use relay_core::ops::briefing::markdown;
-use relay_core::ops::briefing::orchestrate;
 use relay_core::request::orchestrate::DEFAULT_SNIPPETS;
 use relay_core::request::{DEFAULT_WINDOW_DAYS, OrchestrateRequest};
-use relay_core::search::fuse::Mode;
 
 /// Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)
 ///
@@ -68,24 +66,18 @@ impl OrchestrateArgs {
 
 pub fn run(ctx: &mut Ctx, args: OrchestrateArgs) -> CmdResult {
     let req = args.request();
-    req.validate()?;
-    let project = if req.all_projects {
-        None
-    } else {
-        Some(ctx.project()?)
+    let project = match req.all_projects {
+        true => None,
+        false => Some(ctx.project()?),
     };
-    let (mode, model) = match &req.focus {
-        Some(_) => args.mode.resolve(ctx)?,
-        None => (Mode::Keyword, None),
-    };
-    let as_of = relay_core::request::parse_as_of("--as-of", req.as_of.as_deref())?;
     let noted = match &project {
         Some(p) => vec![p.clone()],
         None => ctx.projects(true)?,
     };
+    let store = ctx.store()?;
+    let rank = |_: Option<&str>| args.mode.ranking(&ctx.ui, store);
+    let (d, as_of) = ctx.relay()?.orchestrate(project, &req, rank)?;
     ctx.note_as_of(&noted, as_of)?;
-    let digest = req.digest(project, (mode, model.map(std::sync::Arc::new)), None, as_of);
-    let d = orchestrate::digest(ctx.store()?, &digest)?;
     if ctx.ui.json {
         ctx.ui.json_line(&d.bundle())?;
     } else {

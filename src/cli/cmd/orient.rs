@@ -7,7 +7,7 @@ use clap::Args;
 
 use crate::cli::args::MarkdownArgs;
 use crate::cli::context::{CmdResult, Ctx};
-use relay_core::ops::briefing::{markdown, orient, orient_fit};
+use relay_core::ops::briefing::{markdown, orient};
 use relay_core::request::{DEFAULT_WINDOW_DAYS, OrientRequest};
 
 /// Brief a new session: latest handoff, recent work, open questions, active facts
@@ -69,24 +69,14 @@ impl OrientArgs {
 }
 
 pub fn run(ctx: &mut Ctx, args: OrientArgs) -> CmdResult {
-    let req = args.request();
-    req.validate()?;
     let project = ctx.project()?;
-    let as_of = relay_core::request::parse_as_of("--as-of", req.as_of.as_deref())?;
-    ctx.note_as_of(std::slice::from_ref(&project), as_of)?;
-    let store = ctx.store()?;
-    let budget = req.budget(store.config().orient.max_chars);
-    let o = orient::orient(
-        relay_store::View::of(store, as_of),
-        &project,
-        req.window_days,
-        req.limit,
-    )?;
-    match (ctx.ui.json, budget) {
-        (true, None) => ctx.ui.json_line(&o.bundle())?,
-        (true, Some(max)) => ctx.ui.json_line(&orient_fit::bundle(&o, max)?)?,
-        (false, _) => {
-            let fitted = markdown::orient_fitted(&o, budget);
+    let briefing = ctx.relay()?.orient(&project, &args.request())?;
+    ctx.note_as_of(std::slice::from_ref(&project), briefing.as_of)?;
+    let budget = briefing.budget;
+    match ctx.ui.json {
+        true => ctx.ui.json_line(&briefing.bundle()?)?,
+        false => {
+            let fitted = markdown::orient_fitted(&briefing.orientation, budget);
             if let Some(need) = fitted.short_of {
                 ctx.ui.tolerated_error(
                     relay_wire::error::Code::InvalidInput.as_str(),

@@ -65,7 +65,7 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         let projects = ctx.projects(true)?;
         ctx.note_cold_indexes(&projects);
         if args.history {
-            let versions = pull::history(store, id)?;
+            let versions = ctx.relay()?.pull_history(id)?;
             let retraction = pull::retraction_of(store, id)?;
             let verdicts = verdicts(ctx, &versions);
             for (i, v) in versions.iter().enumerate() {
@@ -99,13 +99,9 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
             }
             return Ok(());
         }
-        let reveal = relay_core::search::filter::Reveal {
-            expired: args.filter.include_expired,
-            retracted: args.filter.include_retracted,
-        };
-        let as_of = relay_wire::time::parse_time("--as-of", args.filter.as_of.as_deref())?;
+        let pulled = ctx.relay()?.pull_package(id, &args.filter.listing())?;
+        let (found, as_of) = (pulled.found, pulled.as_of);
         ctx.note_as_of(&ctx.projects(true)?, as_of)?;
-        let found = pull::visible(relay_store::View::of(store, as_of), id, reveal)?;
         let stale = stale::of_packages_at(store, [&found.package], as_of).concat();
         if ctx.ui.json {
             ctx.ui
@@ -129,11 +125,11 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         return super::search::run_query(ctx, query, args.filter, &args.mode, false, limit);
     }
     let limit = (args.latest.flatten().or(args.limit)).unwrap_or(DEFAULT_LISTING_LIMIT);
-    relay_core::request::listing::check_limit(limit)?;
-    let (projects, filter) = args.filter.resolve(ctx)?;
-    ctx.note_as_of(&projects, filter.as_of)?;
-    let found = pull::latest(store, &projects, &filter, limit)?;
-    let stale = stale::of_packages_at(store, found.iter().map(|p| &p.package), filter.as_of);
+    let listing = args.filter.resolve(ctx, "pull")?;
+    let as_of = listing.as_of();
+    ctx.note_as_of(listing.projects(), as_of)?;
+    let found = ctx.relay()?.pull_latest(&listing, limit)?;
+    let stale = stale::of_packages_at(store, found.iter().map(|p| &p.package), as_of);
     if ctx.ui.json {
         for (p, stale) in found.iter().zip(&stale) {
             ctx.ui

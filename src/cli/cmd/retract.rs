@@ -6,7 +6,6 @@ use clap::Args;
 
 use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg};
 use crate::cli::render;
-use relay_core::ops::trust::attribution;
 use relay_core::request::retract::RetractRequest;
 use relay_wire::time;
 
@@ -47,10 +46,9 @@ pub fn run(ctx: &mut Ctx, args: RetractArgs) -> CmdResult {
         reason: args.reason,
     };
     req.validate()?;
-    let store = ctx.store()?;
     let hint = ctx.project().ok();
     let claim = args.who.claim(&args.session);
-    let done = attribution::retract(store, &ctx.cwd, &req.id, &req.reason, hint, &claim)?;
+    let done = ctx.relay()?.retract(&claim, &req.id, &req.reason, hint)?;
     if ctx.ui.json {
         ctx.ui.json_line(&done.to_value())?;
         return Ok(());

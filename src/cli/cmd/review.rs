@@ -9,7 +9,6 @@ use colored::Colorize;
 use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg};
 use crate::cli::render;
 use relay_core::ops::packages::review;
-use relay_core::ops::trust::attribution;
 use relay_core::request::review::{
     ApproveRequest, FlagRequest, RequestChangesRequest, ReviewListRequest, ReviewType, Transition,
 };
@@ -118,14 +117,8 @@ fn apply(
     who: &ActorArgs,
     session: &SessionArg,
 ) -> CmdResult {
-    let Transition {
-        package_id,
-        action,
-        note,
-    } = transition?;
     let claim = who.claim(session);
-    let store = ctx.store()?;
-    let done = attribution::transition(store, &ctx.cwd, &package_id, action, note, &claim)?;
+    let done = ctx.relay()?.review(&claim, transition?)?;
     if ctx.ui.json {
         ctx.ui.json_line(&done.to_envelope())?;
     } else {

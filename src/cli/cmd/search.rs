@@ -91,30 +91,18 @@ pub fn run_query(
     explain: bool,
     limit: usize,
 ) -> CmdResult {
-    relay_core::request::listing::check_limit(limit)?;
-    let (projects, filter) = filter.resolve(ctx)?;
-    ctx.note_as_of(&projects, filter.as_of)?;
-    let (mode, model) = mode.resolve(ctx)?;
-    ctx.note_cold_indexes(&projects);
+    let listing = filter.resolve(ctx, "search")?;
+    let (projects, as_of) = (listing.projects(), listing.as_of());
+    ctx.note_as_of(projects, as_of)?;
     let store = ctx.store()?;
-    if let Some(model) = model.as_ref().filter(|_| mode != Mode::Keyword) {
+    let ranking = mode.ranking(&ctx.ui, store)?;
+    ctx.note_cold_indexes(projects);
+    if let Some(model) = ranking.1.as_ref().filter(|_| ranking.0 != Mode::Keyword) {
         let bar = ctx.ui.progress_bytes("embedding packages");
-        semantic::build_vectors(store, &projects, model, &|done, total| bar.set(done, total))?;
+        semantic::build_vectors(store, projects, model, &|done, total| bar.set(done, total))?;
     }
-    let results = semantic::search(
-        store,
-        &projects,
-        query_text,
-        &filter,
-        limit,
-        mode,
-        model.as_ref(),
-    )?;
-    let stale = stale::of_packages_at(
-        store,
-        results.iter().map(|r| &r.stored.package),
-        filter.as_of,
-    );
+    let results = ctx.relay()?.search(&listing, query_text, limit, &ranking)?;
+    let stale = stale::of_packages_at(store, results.iter().map(|r| &r.stored.package), as_of);
     for (i, (r, stale)) in results.iter().zip(&stale).enumerate() {
         if ctx.ui.json {
             let mut line = r.to_value();

@@ -8,7 +8,6 @@ use colored::Colorize;
 use crate::cli::context::{ActorArgs, CliError, CmdResult, Ctx};
 use crate::cli::render;
 use relay_core::ops::sessions::{self, SessionView};
-use relay_core::request::Spelling;
 use relay_core::request::sessions::{SessionEndRequest, SessionListRequest, SessionStartRequest};
 use relay_wire::Session;
 
@@ -125,16 +124,12 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
                 callsign,
                 make_current: shell.then_some(false),
             };
-            req.validate()?;
             let project = ctx.project()?;
-            let actor = ctx.actor(&who)?;
-            let s = sessions::start(store, &project, &actor, req.callsign.as_deref())?;
+            let claim = who.claim(&crate::cli::context::SessionArg { session: None });
+            let s = ctx.relay()?.session_start(&claim, &project, &req)?;
             if shell {
                 writeln!(ctx.ui.out(), "export RELAY_SESSION={}", s.id())?;
                 return Ok(());
-            }
-            if req.make_current() {
-                sessions::make_current(store, &s)?;
             }
             if ctx.env.session().is_some_and(|s| !s.is_empty()) {
                 ctx.ui.note("note: RELAY_SESSION is set in this shell and takes precedence over the clone's current session");
@@ -193,10 +188,8 @@ pub fn run(ctx: &mut Ctx, args: SessionArgs) -> CmdResult {
         Action::List { active, as_of } => {
             let req = SessionListRequest { active, as_of };
             let project = ctx.project()?;
-            let as_of = req.as_of(Spelling::Flag)?;
+            let (listed, as_of) = ctx.relay()?.sessions_list(&project, &req)?;
             ctx.note_as_of(std::slice::from_ref(&project), as_of)?;
-            let view = relay_store::View::of(store, as_of);
-            let listed = sessions::list(view, &project, req.active)?;
             for v in &listed {
                 if ctx.ui.json {
                     ctx.ui.json_line(&v.session)?;

@@ -5,7 +5,7 @@ use clap::{Args, Subcommand};
 
 use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg};
 use crate::cli::render;
-use relay_core::ops::{packages::snippet_source, trust::attribution};
+use relay_core::ops::packages::snippet_source;
 use relay_wire::error::Error;
 
 /// Keep a piece of code or text as a snippet, with its path, lines and git blob id
@@ -53,9 +53,10 @@ pub fn run(ctx: &mut Ctx, args: SnippetArgs) -> CmdResult {
     let spec = snippet_source::parse_spec(&file)?;
     let snippet = snippet_source::read(&ctx.cwd, &spec, language, note)?;
     let input = snippet.to_input().map_err(Error::InvalidInput)?;
-    let store = ctx.store()?;
     let project = ctx.project()?;
     let claim = who.claim(&session);
-    let done = attribution::deposit(store, &ctx.cwd, input, project, &claim)?;
+    let done = ctx
+        .relay()?
+        .deposit_package(&claim, None, || Ok(project), input)?;
     render::deposited(&mut ctx.ui, &done)
 }

@@ -11,7 +11,7 @@ use clap::Args;
 
 use super::serve::{announce, load_model, warning_printer};
 use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg};
-use relay_core::ops::trust::attribution;
+use relay_core::ops::attribution;
 use relay_core::ops::trust::tokens::Grant;
 use relay_server::{DEFAULT_MAX_BODY, DEFAULT_TIMEOUT, Options, Server};
 

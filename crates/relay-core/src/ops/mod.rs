@@ -3,6 +3,7 @@
 //! the spec's codes. Relevance (relevant pull, semantic search, listing filters) is [`crate::search`].
 
 pub mod agents;
+pub mod attribution;
 pub mod briefing;
 pub mod conformance;
 pub mod doctor;

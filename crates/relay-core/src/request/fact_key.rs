@@ -4,10 +4,8 @@
 
 use serde::Deserialize;
 
-use super::Spelling;
 use super::listing::Reveal;
 use relay_wire::error::{Result, SchemaError};
-use relay_wire::time::{self, Timestamp};
 
 /// What facts_get is asked for.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
@@ -31,12 +29,6 @@ impl GetFactRequest {
     /// Refuses an empty key.
     pub fn validate(&self) -> Result<()> {
         check_key(&self.subject, &self.predicate)
-    }
-
-    /// The time asked for (`at`, as the door `spelling` spells it), after [`Self::validate`].
-    pub fn at(&self, spelling: Spelling) -> Result<Option<Timestamp>> {
-        self.validate()?;
-        time::parse_time(&spelling.name("at"), self.at.as_deref())
     }
 
     /// Which hidden facts the read shows.
@@ -105,23 +97,5 @@ mod tests {
             ..GetFactRequest::default()
         };
         assert_eq!(r.validate().unwrap_err().code(), "invalid_schema");
-    }
-
-    #[test]
-    fn get_reads_its_time_as_the_door_spells_it() {
-        let r = GetFactRequest {
-            subject: "s".into(),
-            predicate: "p".into(),
-            at: Some("yesterday-ish".into()),
-            ..GetFactRequest::default()
-        };
-        let e = r.at(Spelling::Flag).unwrap_err().to_string();
-        assert!(e.contains("--at"), "{e}");
-        assert!(
-            r.at(Spelling::Param)
-                .unwrap_err()
-                .to_string()
-                .contains("at")
-        );
     }
 }

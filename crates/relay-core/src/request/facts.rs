@@ -210,7 +210,7 @@ mod tests {
             include_ended: true,
             ..ListFactsRequest::default()
         };
-        let e = r.query(Spelling::Param).unwrap_err().to_string();
+        let e = r.validate().unwrap_err().to_string();
         assert!(
             e.contains("`at` and `include_ended` cannot be used together"),
             "{e}"

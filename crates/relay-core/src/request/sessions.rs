@@ -3,9 +3,7 @@
 
 use serde::Deserialize;
 
-use super::Spelling;
 use relay_wire::error::{Error, Result};
-use relay_wire::time::{self, Timestamp};
 
 /// Whether a new session becomes this clone's current one unless asked otherwise.
 pub const DEFAULT_MAKE_CURRENT: bool = true;
@@ -73,12 +71,6 @@ impl SessionListRequest {
     pub fn validate(&self) -> Result<()> {
         Ok(())
     }
-
-    /// The snapshot time, named as the door `spelling` spells it.
-    pub fn as_of(&self, spelling: Spelling) -> Result<Option<Timestamp>> {
-        self.validate()?;
-        time::parse_time(&spelling.name("as_of"), self.as_of.as_deref())
-    }
 }
 
 #[cfg(test)]
@@ -101,19 +93,5 @@ mod tests {
             session: Some(String::new()),
         };
         assert!(end.validate().is_err());
-    }
-
-    #[test]
-    fn a_listing_reads_its_time_as_the_door_spells_it() {
-        let r = SessionListRequest {
-            as_of: Some("soon".into()),
-            ..SessionListRequest::default()
-        };
-        assert!(
-            r.as_of(Spelling::Flag)
-                .unwrap_err()
-                .to_string()
-                .contains("--as-of")
-        );
     }
 }

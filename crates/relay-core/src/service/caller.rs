@@ -84,6 +84,20 @@ impl Caller {
         Ok(found)
     }
 
+    /// The id of the record `id` names, as `operation` may touch it: a remote caller's is
+    /// looked up and its project checked, and the whole id answered; the local user's is
+    /// answered as given (the operation resolves a short one itself, in one read).
+    pub fn authorize_record(&self, operation: &str, store: &Store, id: &str) -> Result<String> {
+        match self.is_remote() {
+            true => Ok(self
+                .authorize_package(operation, store, id)?
+                .package
+                .id()
+                .to_string()),
+            false => self.authorize(operation).map(|_| id.to_string()),
+        }
+    }
+
     /// Refuses a request before its members are checked: an operation the caller may not
     /// run, a project it may not touch (the `selected` one, for a request that reaches
     /// it), or the whole store for a token that does not see every project.

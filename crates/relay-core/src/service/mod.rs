@@ -5,8 +5,11 @@
 //! that itself, so a token gets one answer from every door.
 
 mod caller;
+mod reads;
 pub mod rules;
 pub mod scope;
+mod writes;
 
 pub use caller::Caller;
+pub use reads::{Briefing, Listing, Pulled, Ranking, Relay};
 pub use rules::{Access, Rule};

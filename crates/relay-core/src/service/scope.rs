@@ -1,17 +1,12 @@
 //! What a request acts on beyond its one project, worked out the same way by every door: the
-//! projects a listing covers, the order a global id is looked for in, and a listing's filter
-//! with drafts shown to their creator only. The rules of the one selected project are
+//! projects a listing covers and the order a global id is looked for in (a listing's filter
+//! is [`super::Relay::listing`]'s). The rules of the one selected project are
 //! [`crate::request::scope`]'s, re-exported here so a door names one module.
-
-use std::path::Path;
 
 use relay_store::Store;
 use relay_wire::error::Result;
 
-use crate::ops::trust::attribution;
 pub use crate::request::scope::{default_project, deposit_project, no_project};
-use crate::request::{ListingFilter, Spelling};
-use crate::search::filter::{Filter, Viewer};
 
 /// Where to look for something named by a global id (a package, a session): `first` (the
 /// selected project), then every other.
@@ -36,23 +31,6 @@ pub fn every_project(store: &Store) -> Result<Vec<String>> {
 pub fn only_project(store: &Store, id: String) -> Result<Vec<String>> {
     crate::ops::projects::get(store, &id)?;
     Ok(vec![id])
-}
-
-/// A listing's filter over `projects`, with drafts shown to their creator only (the viewer
-/// is worked out from `cwd` only if the listing meets a draft).
-pub fn listing(
-    store: &Store,
-    cwd: &Path,
-    projects: Vec<String>,
-    listing: &ListingFilter,
-    spelling: Spelling,
-) -> Result<(Vec<String>, Filter)> {
-    let viewer = match projects.first() {
-        Some(p) => attribution::deferred_viewer(store, cwd, p),
-        None => Viewer::anyone(),
-    };
-    let filter = listing.filter(viewer, spelling)?;
-    Ok((projects, filter))
 }
 
 #[cfg(test)]

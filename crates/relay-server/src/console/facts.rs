@@ -19,8 +19,8 @@ use super::{
 use crate::reply::ApiError;
 use crate::state::AppState;
 use relay_core::ops::facts::history::{self, Entry};
-use relay_core::ops::facts::{self, ListQuery};
 use relay_core::ops::projects;
+use relay_core::request::facts::ListFactsRequest;
 use relay_core::search::filter::Reveal;
 use relay_store::fact_chain::{self, Link};
 use relay_wire::Fact;
@@ -56,20 +56,30 @@ pub async fn page(
     Query(q): Query<FactsParams>,
 ) -> std::result::Result<Response, PageError> {
     let asked_time = given(&q.as_of);
-    // A time that does not parse: the page again, the time as typed and why.
-    let (as_of, problem) = match time::parse_time("as_of", asked_time.as_deref()) {
-        Ok(t) => (t, None),
-        Err(e) => (None, Some(ApiError::from(e))),
-    };
-    let failed = problem.is_some();
     let caller = who.caller.clone();
-    let (project, view) = state
+    let asked_at = asked_time.clone();
+    let (project, view, as_of, problem) = state
         .reading(move |s| -> Result<_> {
             let visible = caller.projects(&s.store)?;
             let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
             projects::get(&s.store, &project)?;
-            let view = match (given(&q.subject), given(&q.predicate)) {
-                (subject, _) if failed => View::Table(subject, Vec::new()),
+            let (subject, predicate) = (given(&q.subject), given(&q.predicate));
+            let req = ListFactsRequest {
+                subject: subject.clone(),
+                predicate: predicate.clone(),
+                at: asked_at,
+                ..ListFactsRequest::default()
+            };
+            // A time that does not parse: the page again, the time as typed and why.
+            let relay = caller.relay(s);
+            let query = match relay.facts_query(&project, req.clone()) {
+                Ok(query) => query,
+                Err(e) => {
+                    let empty = View::Table(subject, Vec::new());
+                    return Ok((project, empty, None, Some(ApiError::from(e))));
+                }
+            };
+            let view = match (subject, predicate) {
                 (Some(subject), Some(predicate)) => {
                     let chain = history::history(
                         &s.store,
@@ -87,17 +97,9 @@ pub async fn page(
                         chain,
                     }
                 }
-                (subject, predicate) => {
-                    let query = ListQuery {
-                        subject: subject.clone(),
-                        predicate,
-                        at: as_of,
-                        ..ListQuery::default()
-                    };
-                    View::Table(subject, facts::list(&s.store, &project, &query)?)
-                }
+                (subject, _) => View::Table(subject, relay.facts_list(&project, req)?),
             };
-            Ok((project, view))
+            Ok((project, view, query.at, None))
         })
         .await?;
     let asked = Asked {

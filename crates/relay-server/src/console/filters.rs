@@ -15,8 +15,8 @@ use maud::{Markup, html};
 use serde_json::Value;
 
 use crate::state::Shared;
-use relay_core::ops::packages::pull;
-use relay_core::search::filter::{Filter, Viewer};
+use relay_core::request::ListingFilter;
+use relay_core::service::Relay;
 use relay_wire::error::Result;
 use relay_wire::package::STATUSES;
 
@@ -43,7 +43,12 @@ pub struct Facets {
 
 /// [`facets`] of `project` for the person `who` (their name, `None` for an anonymous reader),
 /// as read within [`FRESH`], else read now.
-pub fn kept(s: &Shared, project: &str, who: Option<&str>, viewer: Viewer) -> Result<Arc<Facets>> {
+pub fn kept(
+    s: &Shared,
+    relay: &Relay<'_>,
+    project: &str,
+    who: Option<&str>,
+) -> Result<Arc<Facets>> {
     let key = (
         s.store.root().to_path_buf(),
         project.to_string(),
@@ -55,7 +60,7 @@ pub fn kept(s: &Shared, project: &str, who: Option<&str>, viewer: Viewer) -> Res
     {
         return Ok(f.clone());
     }
-    let read = Arc::new(facets(s, project, viewer)?);
+    let read = Arc::new(facets(relay, project)?);
     let mut kept = lock();
     let map = kept.get_or_insert_with(HashMap::new);
     map.retain(|_, (at, _)| at.elapsed() < FRESH);
@@ -63,13 +68,10 @@ pub fn kept(s: &Shared, project: &str, who: Option<&str>, viewer: Viewer) -> Res
     Ok(read)
 }
 
-/// The facets of `project`'s [`SAMPLE`] newest packages that `viewer` may see, each sorted.
-pub fn facets(s: &Shared, project: &str, viewer: Viewer) -> Result<Facets> {
-    let filter = Filter {
-        viewer,
-        ..Filter::default()
-    };
-    let recent = pull::latest(&s.store, &[project.to_string()], &filter, SAMPLE)?;
+/// The facets of `project`'s [`SAMPLE`] newest packages that the caller may see, each sorted.
+pub fn facets(relay: &Relay<'_>, project: &str) -> Result<Facets> {
+    let listing = relay.listing("pull", vec![project.to_string()], &ListingFilter::default())?;
+    let recent = relay.pull_latest(&listing, SAMPLE)?;
     let (mut types, mut authors, mut tags) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
     for p in &recent {
         let p = &p.package;

@@ -42,11 +42,11 @@ use axum::http::request::Parts;
 use super::extract::{Params, PathId};
 use super::reply::ApiError;
 use super::state::{AppState, Shared};
-use relay_core::ops::{packages::pull, projects};
-use relay_core::search::filter::{self, Filter};
+use relay_core::ops::projects;
+use relay_core::request::ListingFilter;
+use relay_core::service::{Listing, Relay};
 use relay_store::packages::StoredPackage;
 use relay_wire::error::{Error, Result};
-use relay_wire::time;
 
 /// Only this origin, and no inline script or style: a stored string that slipped through
 /// escaping still could not run.
@@ -204,13 +204,10 @@ async fn timeline(
             let visible = caller.projects(&s.store)?;
             let project = choose_project(s, &caller, &visible, q.project.as_deref())?;
             projects::get(&s.store, &project)?;
-            let viewer = caller.viewer(s, &project);
             // Filters that do not parse: the page again, the filters as typed and why.
-            let (mut packages, problem) = match timeline_filter(&q, viewer.clone()) {
-                Ok(filter) => (
-                    pull::latest(&s.store, std::slice::from_ref(&project), &filter, PAGE + 1)?,
-                    None,
-                ),
+            let relay = caller.relay(s);
+            let (mut packages, problem) = match timeline_listing(&relay, &project, &q) {
+                Ok(listing) => (relay.pull_latest(&listing, PAGE + 1)?, None),
                 Err(e) => (Vec::new(), Some(ApiError::from(e))),
             };
             let more = packages.len() > PAGE;
@@ -225,7 +222,7 @@ async fn timeline(
                     .filter(|(id, _)| on_page.contains(id.as_str()))
                     .collect()
             };
-            let facets = filters::kept(s, &project, name.as_deref(), viewer)?;
+            let facets = filters::kept(s, &relay, &project, name.as_deref())?;
             let page = Timeline {
                 project,
                 projects: visible,
@@ -245,22 +242,18 @@ async fn timeline(
     ))
 }
 
-/// The timeline's filters as asked, checked.
-fn timeline_filter(q: &TimelineParams, viewer: filter::Viewer) -> Result<Filter> {
-    let status = given(&q.status)
-        .as_deref()
-        .map(filter::parse_status)
-        .transpose()?;
-    Ok(Filter {
+/// The timeline's listing of `project`, its filters as asked, checked by the service.
+fn timeline_listing(relay: &Relay<'_>, project: &str, q: &TimelineParams) -> Result<Listing> {
+    let listing = ListingFilter {
         types: given(&q.package_type).into_iter().collect(),
         tags: given(&q.tag).into_iter().collect(),
-        actor: given(&q.created_by),
-        status,
-        since: time::parse_time("since", given(&q.since).as_deref())?,
-        until: time::parse_time("until", given(&q.until).as_deref())?,
-        viewer,
-        ..Filter::default()
-    })
+        created_by: given(&q.created_by),
+        status: given(&q.status),
+        since: given(&q.since),
+        until: given(&q.until),
+        ..ListingFilter::default()
+    };
+    relay.listing("pull", vec![project.to_string()], &listing)
 }
 
 /// The bar at the top of every page: the console's pages for `project`, and who is looking

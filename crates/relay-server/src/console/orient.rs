@@ -13,7 +13,7 @@ use super::{
 };
 use crate::reply::ApiError;
 use crate::state::AppState;
-use relay_core::ops::briefing::{self, orient};
+use relay_core::ops::briefing::{self};
 use relay_core::request::{DEFAULT_WINDOW_DAYS, OrientRequest, check_window};
 use relay_wire::error::{Error, Result};
 
@@ -84,9 +84,9 @@ pub async fn page(
                 Ok(req) => req,
                 Err(e) => return Ok((project, String::new(), Some(e))),
             };
-            let o = orient::orient(s.store.view(), &project, req.window_days, req.limit)?;
-            let budget = req.budget(s.store.config().orient.max_chars);
-            Ok((project, briefing::markdown::orient(&o, budget), None))
+            let briefing = caller.relay(s).orient(&project, &req)?;
+            let md = briefing::markdown::orient(&briefing.orientation, briefing.budget);
+            Ok((project, md, None))
         })
         .await?;
     Ok(html_page(

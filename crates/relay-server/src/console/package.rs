@@ -61,16 +61,14 @@ pub async fn page(
     let caller = who.caller.clone();
     let related = state
         .reading(move |s| {
-            let versions = pull::history(&s.store, &id)?;
+            let relay = caller.relay(s);
+            let versions = relay.pull_history(&id)?;
             let Some(project) = versions.first().map(|v| v.package.project_id().to_string()) else {
                 return Err(relay_wire::error::Error::PackageNotFound(id));
             };
             caller.authorize_project("pull", &project)?;
-            pull::visible(
-                s.store.view(),
-                &id,
-                relay_core::search::filter::Reveal::default(),
-            )?;
+            // Hidden (retracted, expired): not found, and why.
+            relay.pull_package(&id, &Default::default())?;
             // Its own project (even one the project log lacks), then every other it may read.
             let mut projects = vec![project.clone()];
             projects.extend((caller.projects(&s.store)?.into_iter()).filter(|p| *p != project));

@@ -1,7 +1,7 @@
 //! The console's review queue (§5.3, §8.5, §11.4): what awaits a human and what awaits an
 //! agent, who flagged each package, when and why; and, for a login that may write, a form to
 //! approve a package or request changes with a note. The form goes through the same
-//! `ops::trust::attribution::transition` as `relay review` and the JSON routes, as the logged-in actor.
+//! the service's `Relay::review` as `relay review` and the JSON routes, as the logged-in actor.
 //! A decision that cannot be made as sent (request changes without a note, a transition the
 //! lifecycle refuses) comes back as the queue again, with that package's form holding what
 //! was typed and the reason beside it (422, or the refusal's status), not as a page of its
@@ -22,7 +22,8 @@ use super::{PageError, PageId, Query, Who, failure, html_page, layout, top, urle
 use crate::reply::ApiError;
 use crate::state::AppState;
 use relay_core::ops::packages::review::{self, Action, Pending};
-use relay_core::ops::{projects, trust::attribution};
+use relay_core::ops::projects;
+use relay_core::request::review::Transition;
 use relay_store::packages::StoredPackage;
 use relay_wire::error::{Code, Error, Result};
 
@@ -226,9 +227,13 @@ pub async fn decide(
     let id = package_id.clone();
     let done = state
         .blocking(move |s| {
-            let target = caller.authorize_package(action.operation(), &s.store, &id)?;
             let claim = caller.claim(s, None);
-            attribution::transition(&s.store, &s.cwd, target.package.id(), action, note, &claim)
+            let transition = Transition {
+                package_id: id,
+                action,
+                note,
+            };
+            caller.relay(s).review(&claim, transition)
         })
         .await;
     match done {

@@ -19,9 +19,8 @@ use crate::params::search_mode;
 use crate::reply::ApiError;
 use crate::state::AppState;
 use relay_core::ops::projects;
-use relay_core::search::filter::{self as filter, Filter};
+use relay_core::request::ListingFilter;
 use relay_core::search::relevant::{self, Ranked};
-use relay_core::search::semantic;
 use relay_wire::error::Result;
 
 /// Results on the page.
@@ -70,17 +69,24 @@ pub async fn page(
             projects::get(&s.store, &project)?;
             let model = s.model.as_deref();
             let query = q.q.clone().unwrap_or_default().trim().to_string();
-            let facets = filters::kept(s, &project, name.as_deref(), caller.viewer(s, &project))?;
+            let facets = filters::kept(s, &caller.relay(s), &project, name.as_deref())?;
             // A mode or filter that cannot be used: the page again, the form as sent and why.
+            let relay = caller.relay(s);
+            let listing = ListingFilter {
+                types: given(&q.package_type).into_iter().collect(),
+                tags: given(&q.tag).into_iter().collect(),
+                created_by: given(&q.created_by),
+                status: given(&q.status),
+                ..ListingFilter::default()
+            };
             let checked = search_mode(q.search.as_deref().filter(|m| !m.is_empty()), model)
                 .and_then(|mode| {
-                    let status = given(&q.status)
-                        .as_deref()
-                        .map(filter::parse_status)
-                        .transpose()?;
-                    Ok((mode, status))
+                    Ok((
+                        mode,
+                        relay.listing("search", vec![project.clone()], &listing)?,
+                    ))
                 });
-            let (mode, status) = match checked {
+            let (mode, listing) = match checked {
                 Ok(ok) => ok,
                 Err(e) => {
                     let mode = search_mode(None, model)?;
@@ -104,16 +110,7 @@ pub async fn page(
             let found = if query.is_empty() {
                 Vec::new()
             } else {
-                let filter = Filter {
-                    types: given(&q.package_type).into_iter().collect(),
-                    tags: given(&q.tag).into_iter().collect(),
-                    actor: given(&q.created_by),
-                    status,
-                    viewer: caller.viewer(s, &project),
-                    ..Filter::default()
-                };
-                let projects = [project.clone()];
-                semantic::search(&s.store, &projects, &query, &filter, RESULTS, mode, model)?
+                relay.search(&listing, &query, RESULTS, &(mode, s.model.clone()))?
             };
             Ok((
                 project,

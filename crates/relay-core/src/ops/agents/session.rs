@@ -26,8 +26,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::ops::agents::auto::{deliverables, id_for, uncommitted};
+use crate::ops::attribution::{self, Claim};
 use crate::ops::git::git;
-use crate::ops::trust::attribution::{self, Claim};
 use relay_store::packages::StoredPackage;
 use relay_store::{Store, log};
 use relay_wire::error::{Error, Result};

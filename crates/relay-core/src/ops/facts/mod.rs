@@ -426,26 +426,6 @@ impl crate::request::facts::AssertFactRequest {
     }
 }
 
-impl crate::request::facts::ListFactsRequest {
-    /// The core's query, its times named as the door `spelling` spells them.
-    pub fn query(self, spelling: Spelling) -> Result<ListQuery> {
-        self.validate()?;
-        let when = |name: &str, text: Option<&str>| time::parse_time(&spelling.name(name), text);
-        Ok(ListQuery {
-            at: when("at", self.at.as_deref())?,
-            as_of: when("as_of", self.as_of.as_deref())?,
-            subject: self.subject,
-            predicate: self.predicate,
-            tag: self.tag,
-            include_ended: self.include_ended,
-            reveal: Reveal {
-                expired: self.include_expired,
-                retracted: self.include_retracted,
-            },
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

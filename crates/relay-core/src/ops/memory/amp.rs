@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use crate::ops::trust::attribution::{self, Claim};
+use crate::ops::attribution::{self, Claim};
 use crate::request::memory::{ListRequest, SearchRequest, package_types};
 use crate::search::filter::Filter;
 use crate::search::fuse::Mode;

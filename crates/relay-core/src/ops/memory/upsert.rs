@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::ops::trust::attribution::{self, Claim};
+use crate::ops::attribution::{self, Claim};
 use relay_store::Store;
 use relay_store::packages::{StoredPackage, version_order};
 use relay_wire::error::{Error, Result};
