@@ -61,7 +61,7 @@ impl Scratch {
             let user_hooks = git_hooks_dir(&top).map_err(|e| e.to_string())?;
             scratch.user = Some((top, user_hooks));
         }
-        copy_dir(store.root(), &scratch.store, &store.root().join("cache"))?;
+        copy_dir(store.root(), &scratch.store, store.indexes().dir())?;
         Ok(scratch)
     }
 
