@@ -14,8 +14,7 @@ use std::sync::LazyLock;
 use divan::Bencher;
 use divan::counter::{BytesCount, ItemsCount};
 use relay::search::{query, rank};
-use relay::store::cache::lite::LiteLine;
-use relay::store::log;
+use relay::store::index::LiteLine;
 use relay::store::packages::StoredPackage;
 use relay::wire::{Package, canonical, secrets};
 use serde_json::{Map, Value, json};
@@ -50,7 +49,7 @@ fn package(name: &str) -> &'static Value {
 /// A stored line of the fixture: `{"package": …, "hash": …}` and `\n`.
 fn stored_line(name: &str) -> Vec<u8> {
     let p = Package::from_value(package(name).clone()).expect("the fixture is valid");
-    log::to_line(&StoredPackage::envelope(&p, &p.content_hash())).expect("encodes")
+    StoredPackage::envelope_line(&p, &p.content_hash()).expect("encodes")
 }
 
 const FIXTURES: &[&str] = &["typical", "large"];

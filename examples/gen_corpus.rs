@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
 
-use relay::store::{Store, layout};
+use relay::store::{Store, format};
 use relay::wire::{Fact, Package, Project, Session, time};
 use serde_json::{Value, json};
 
@@ -543,9 +543,7 @@ fn write_store(spec: &Spec, dir: PathBuf) -> Result<(), Box<dyn std::error::Erro
                 .open(&path)?;
             logs.insert(path.clone(), std::io::BufWriter::with_capacity(1 << 20, f));
         }
-        let line = relay::store::log::to_line(&relay::store::packages::StoredPackage::envelope(
-            &package, &hash,
-        ))?;
+        let line = relay::store::packages::StoredPackage::envelope_line(&package, &hash)?;
         logs.get_mut(&path).ok_or("no log")?.write_all(&line)?;
         Ok(())
     })?;
@@ -555,7 +553,7 @@ fn write_store(spec: &Spec, dir: PathBuf) -> Result<(), Box<dyn std::error::Erro
     eprintln!(
         "wrote {} packages to {} ({})",
         spec.packages,
-        dir.join(layout::PROJECTS_DIR).display(),
+        dir.join(format::PROJECTS_DIR).display(),
         spec.project
     );
     Ok(())

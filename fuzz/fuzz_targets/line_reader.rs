@@ -5,7 +5,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let diag = relay::store::Diagnostics::default();
     let mut seen = 0u64;
-    let _ = relay::store::log::read_objects_from(
+    let _ = relay::store::ndjson::read_objects_from(
         data,
         std::path::Path::new("fuzz.ndjson"),
         &diag,

@@ -211,10 +211,10 @@ pub fn report_fallback(ui: &Ui, store: &Store, fell_back: FellBack) {
             ),
         ),
         FellBack::NoModel => {
-            let marker = store.layout().local_dir().join("semantic-search-hint");
+            let marker = store.local_path("semantic-search-hint");
             if !ui.quiet && !ui.json && !marker.exists() {
                 ui.note(SEMANTIC_HINT);
-                let _ = relay_store::log::write_atomic(&marker, b"shown\n");
+                let _ = relay_store::ndjson::write_atomic(&marker, b"shown\n");
             }
         }
     }

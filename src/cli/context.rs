@@ -288,7 +288,7 @@ impl Ctx {
         }
         // RELAY_COLD_NOTE_BYTES lowers the threshold, for tests.
         let threshold = self.env.cold_note_bytes().unwrap_or(COLD_NOTE_BYTES);
-        let bytes = relay_store::cache::catalog::cold_bytes(store, projects);
+        let bytes = store.cold_catalog_bytes(projects);
         if bytes > 0 && bytes >= threshold {
             self.ui.terminal_note(&format!(
                 "relay: indexing {:.1} MB of package logs into .relay/cache/ (first use since the cache was cleared); later commands reuse it",

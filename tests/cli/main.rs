@@ -69,6 +69,7 @@ mod short_ids;
 mod signing;
 mod snapshot;
 mod stale;
+mod store_closed;
 mod tokens;
 mod transports;
 mod verify;

@@ -11,8 +11,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use relay::search::query::{MAX_TERMS, content_stems, stems, words};
-use relay::store::cache::lite::LitePackage;
-use relay::store::cache::terms::FIELDS;
+use relay::store::index::FIELDS;
+use relay::store::index::LitePackage;
 
 use crate::search_quality::{corpus, labelled, labelled_store, measure};
 

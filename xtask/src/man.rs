@@ -154,7 +154,7 @@ fn environment(roff: &mut Roff) {
 }
 
 fn files_section(roff: &mut Roff) {
-    use relay_store::layout::STORE_DIR;
+    use relay_store::format::STORE_DIR;
     roff.control("SH", ["FILES"]);
     roff.text([
         roman("The store is one folder, "),

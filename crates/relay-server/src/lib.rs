@@ -126,11 +126,11 @@ impl Server {
         limit_malloc_arenas();
         // A month's index that falls behind steady deposits is rebuilt on a thread of its
         // own, not by the read that finds it so (with its client waiting).
-        relay_store::cache::packages::rebuild_behind_reads(&store.layout().cache_dir());
+        store.indexes().rebuild_behind_reads();
         // Searches keep the buckets of the store's ids between them (a broad one then reads
         // its lines once less), and the indexes' rank tables mapped.
         relay_core::search::relevant::keep_between_searches();
-        relay_store::cache::packages::keep_rank_tables_mapped();
+        relay_store::index::keep_rank_tables_mapped();
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .thread_name("relay-serve")
@@ -220,7 +220,7 @@ impl Server {
         // rebuilt behind the reads is finished.
         drop(runtime);
         state.reads.stop();
-        relay_store::cache::packages::wait_for_rebuilds();
+        relay_store::index::wait_for_rebuilds();
         Ok(())
     }
 }

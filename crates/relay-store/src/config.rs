@@ -195,6 +195,11 @@ pub struct ActorConfig {
 }
 
 impl Config {
+    /// The config of the store at `dir`, without opening the store.
+    pub fn of_store(dir: &Path) -> Result<Config> {
+        Config::load(&dir.join(crate::layout::CONFIG_FILE))
+    }
+
     pub fn load(path: &Path) -> Result<Config> {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,

@@ -1,15 +1,25 @@
 //! The `.relay/` folder (format v1 of DESIGN.md): finding it, creating it, and reading and
 //! appending its logs. This layer never prints; what its readers skip is collected in
 //! [`Diagnostics`] for the caller to report.
+//!
+//! Its `cache`, `log` and `layout` modules are private: the crates above read by record kind
+//! through [`Store`], search reads the indexes through [`index`], line-level work goes through
+//! [`ndjson`], and what documents the folder reads [`format`]. No crate above builds a path
+//! inside the store or compares its file names.
 
-pub mod cache;
+mod cache;
 pub mod config;
 pub mod fact_chain;
+mod files;
+pub mod format;
+pub mod index;
 mod journal;
-pub mod layout;
+mod layout;
 mod local;
 mod lock;
-pub mod log;
+mod log;
+mod months;
+pub mod ndjson;
 pub mod packages;
 pub mod priority;
 mod projects;
@@ -28,11 +38,12 @@ use std::time::Duration;
 
 pub use config::Config;
 pub use journal::{JournalPlace, Journaled, Requeued};
-pub use layout::Layout;
+use layout::Layout;
 pub use local::CurrentSession;
 pub use lock::LockGuard;
 pub use log::lines;
 pub use log::{Diagnostics, Warning, WarningKind};
+pub use months::PackageMonth;
 pub use queue::QueuedKind;
 pub use view::View;
 pub use wake::Wake;
@@ -149,10 +160,11 @@ impl Store {
         )
     }
 
-    pub fn layout(&self) -> &Layout {
+    pub(crate) fn layout(&self) -> &Layout {
         &self.layout
     }
 
+    /// The store's folder (`.relay/`), for messages that show where a store is.
     pub fn root(&self) -> &Path {
         self.layout.root()
     }
@@ -200,6 +212,17 @@ impl Store {
             "project-{}",
             layout::encode_project_dir(project_id)
         ))
+    }
+
+    /// The lock of whoever appends to the store file `rel` (relative to the store, `/` or `\`
+    /// between its parts): its project's for a file in a project's folder, else the lock of
+    /// the project records.
+    pub fn lock_for_file(&self, rel: &str) -> Result<lock::LockGuard> {
+        let parts: Vec<&str> = rel.split(['/', '\\']).collect();
+        match parts.as_slice() {
+            [layout::PROJECTS_DIR, dir, ..] => self.lock(&format!("project-{dir}")),
+            _ => self.lock("projects"),
+        }
     }
 
     /// The store-wide lock under which a package id that a writer was given (not one relay

@@ -10,7 +10,7 @@ use serde_json::json;
 use crate::cli::context::{CmdResult, Ctx};
 use relay_core::ops::git::Exclusion;
 use relay_core::ops::upkeep::init::{Initialized, init};
-use relay_store::layout;
+use relay_store::format::STORE_DIR;
 
 /// Create a relay store (.relay/) in this folder, with a first project
 ///
@@ -38,7 +38,7 @@ pub struct InitArgs {
 
 /// The folder name a default project is named after: the folder that holds the store.
 fn default_project_name(root: &Path) -> String {
-    let holder = if root.file_name().is_some_and(|n| n == layout::STORE_DIR) {
+    let holder = if root.file_name().is_some_and(|n| n == STORE_DIR) {
         root.parent()
     } else {
         Some(root)
@@ -54,15 +54,14 @@ fn default_project_name(root: &Path) -> String {
 /// folder called `.relay`, or one that already is a store) or the folder to create `.relay/` in.
 fn store_root(ctx: &Ctx) -> PathBuf {
     let Some(dir) = &ctx.global.store else {
-        return ctx.cwd.join(layout::STORE_DIR);
+        return ctx.cwd.join(STORE_DIR);
     };
     let dir = ctx.cwd.join(dir);
-    let is_store =
-        dir.join(layout::CONFIG_FILE).is_file() || dir.join(layout::PROJECTS_FILE).is_file();
-    if dir.file_name().is_some_and(|n| n == layout::STORE_DIR) || is_store {
+    let is_store = relay_store::Store::exists_at(&dir);
+    if dir.file_name().is_some_and(|n| n == STORE_DIR) || is_store {
         dir
     } else {
-        dir.join(layout::STORE_DIR)
+        dir.join(STORE_DIR)
     }
 }
 

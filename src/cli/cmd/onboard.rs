@@ -181,7 +181,7 @@ fn write_block(path: &Path, shown: &Path, block: &str) -> Result<Action, Error> 
         ))
     })?;
     if action != Action::Unchanged {
-        relay_store::log::write_atomic(&target, text.as_bytes())?;
+        relay_store::ndjson::write_atomic(&target, text.as_bytes())?;
     }
     Ok(action)
 }

@@ -6,7 +6,7 @@
 use super::markdown::{code, table, text};
 use relay_core::ops::trust::signatures::DEFAULT_KEY;
 use relay_store::config::{Config, SHARE_KEYS, SecretPolicy};
-use relay_store::layout::{CONFIG_FILE, STORE_DIR};
+use relay_store::format::{CONFIG_FILE, STORE_DIR};
 
 /// One key: its table (`None` for the top level), name, type, default and meaning.
 struct Key {

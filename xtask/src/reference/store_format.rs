@@ -1,21 +1,19 @@
-//! `store-format.md`: the `.relay/` folder, written from the store's own layout: the file
-//! names of `store::layout`, the folder-name encoding run on example ids, the cache's index
-//! folders and format versions from `store::cache`, and the per-clone paths `Layout` makes.
+//! `store-format.md`: the `.relay/` folder, written from the store's own description of its
+//! format (`relay_store::format`): its file names, the folder-name encoding run on example
+//! ids, the cache's index folders and format versions, and the per-clone paths.
 
 use std::path::Path;
 
 use super::markdown::{code, table, text};
-use relay_store::cache::{
-    self, FACTS, FILE_HASHES, Index, PACKAGES, SUMMARY, TYPES, VECTORS, WATCH,
-};
-use relay_store::layout::{
-    self, CACHE_DIR, LOCAL_DIR, PACKAGES_DIR, PROJECTS_DIR, STORE_DIR, encode_project_dir,
+use relay_store::format::{
+    self, CACHE_DIR, FACTS, FILE_HASHES, Index, LOCAL_DIR, PACKAGES, PACKAGES_DIR, PROJECTS_DIR,
+    STORE_DIR, SUMMARY, TOKENS_FILE, TRACKED_TYPES, TYPES, VECTORS, WATCH, encode_project_dir,
 };
 
 /// What the store holds: each file or folder under `.relay/` (`DIR` standing for a project's
 /// folder) and what it is, for the man page's FILES and the reference's store format.
 pub fn store_files() -> Vec<(String, String)> {
-    use relay_store::layout::{
+    use relay_store::format::{
         ALLOWED_SIGNERS_FILE, CACHE_DIR, CONFIG_FILE, FACTS_FILE, LOCAL_DIR, PACKAGES_DIR,
         PROJECTS_DIR, PROJECTS_FILE, RETRACTIONS_FILE, SESSIONS_FILE, SIGNATURES_FILE, STORE_DIR,
         TOKENS_FILE,
@@ -137,9 +135,11 @@ pub fn page() -> String {
     out.push_str(&table(&["Project id", "Folder"], &rows));
     out.push_str(&format!(
         "\nPackage logs are named by the UTC month of their packages' `created_at`: {}.\n",
-        code(&shown(
-            &layout::Layout::new(STORE_DIR.into()).package_log("my-app", "2026-05")
-        ))
+        code(&shown(&format::package_log(
+            Path::new(STORE_DIR),
+            "my-app",
+            "2026-05"
+        )))
     ));
 
     out.push_str(&format!("\n## {CACHE_DIR}/\n\n"));
@@ -165,14 +165,14 @@ pub fn page() -> String {
             text(
                 "Package index: postings by stem (with the places of the stem in each line, modulo 16), the id table, what ranking reads of every line (id key, length, significance, status) and what listings need of each line, per monthly log",
             ),
-            code(&shown(&cache::packages::index_path(&cache_dir, &log))),
+            code(&shown(&format::package_index(&cache_dir, &log))),
             PACKAGES.format.to_string(),
         ],
         vec![
             text(
                 "Vectors: one embedding per package line, with the identity of the model that made it, per monthly log",
             ),
-            code(&shown(&cache::vectors::vectors_path(&cache_dir, &log))),
+            code(&shown(&format::vectors_file(&cache_dir, &log))),
             VECTORS.format.to_string(),
         ],
         vec![
@@ -185,7 +185,7 @@ pub fn page() -> String {
         vec![
             text(&format!(
                 "Ids of the packages of the sparse types {}, per monthly log",
-                cache::types::TRACKED.join(", ")
+                TRACKED_TYPES.join(", ")
             )),
             code(&folder(&TYPES)),
             TYPES.format.to_string(),
@@ -219,11 +219,11 @@ pub fn page() -> String {
         "Per-clone state, never committed ({STORE_DIR}/.gitignore lists it)."
     )));
     out.push_str("\n\n");
-    let l = layout::Layout::new(STORE_DIR.into());
+    let store = Path::new(STORE_DIR);
     let local = |rel: &str| code(&format!("{STORE_DIR}/{LOCAL_DIR}/{rel}"));
     let rows = vec![
         vec![
-            code(&shown(&l.lock_file("NAME"))),
+            code(&shown(&format::lock_file(store, "NAME"))),
             text(
                 "Writers' locks: one per project (project-…) and one for new package ids. A writer holds it while it checks and appends.",
             ),
@@ -233,7 +233,7 @@ pub fn page() -> String {
             text("The clone's current session (relay session start)."),
         ],
         vec![
-            code(&format!("{}/", shown(&l.pending_dir()))),
+            code(&format!("{}/", shown(&format::pending_dir(store)))),
             text(
                 "The queue of writes made by relay's hooks, the store's paths mirrored with each project folder named DIR.pending, until relay hook flush moves them into the tracked logs. Each queued line is also kept in the clone's journal, .git/relay/journal/STORE/ (git's common folder, outside the work tree), until the branch's upstream holds it; what a git move takes from the store goes back into the queue from there.",
             ),
@@ -257,7 +257,7 @@ pub fn page() -> String {
             ),
         ],
         vec![
-            code(&shown(&l.tokens_file())),
+            code(&shown(&format::local_path(store, TOKENS_FILE))),
             text("The bearer tokens of relay serve: hashes, never the tokens."),
         ],
         vec![

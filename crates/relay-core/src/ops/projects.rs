@@ -32,7 +32,7 @@ pub fn list(store: &Store) -> Result<Vec<Project>> {
 /// A stand-in record for a project folder whose record is missing, reported as a warning.
 fn orphan(store: &Store, id: &str) -> Result<Project> {
     store.diagnostics().warn(
-        &store.layout().projects_file(),
+        &store.projects_log(),
         0,
         relay_store::WarningKind::InvalidRecord,
         format!(
@@ -48,7 +48,7 @@ fn orphan(store: &Store, id: &str) -> Result<Project> {
 pub fn get(store: &Store, id: &str) -> Result<Project> {
     match store.project(id)? {
         Some(p) => Ok(p),
-        None if store.layout().project_dir(id).is_dir() => orphan(store, id),
+        None if store.has_project_folder(id) => orphan(store, id),
         None => Err(Error::ProjectNotFound(id.to_string())),
     }
 }

@@ -134,7 +134,7 @@ impl Watch {
     pub fn open(store: &Store, scope: Scope, since: Since) -> Result<Watch> {
         if let Some(projects) = &scope.projects {
             for id in projects {
-                if store.project(id)?.is_none() && !store.layout().project_dir(id).is_dir() {
+                if store.project(id)?.is_none() && !store.has_project_folder(id) {
                     return Err(Error::ProjectNotFound(id.clone()));
                 }
             }
@@ -183,7 +183,7 @@ impl Watch {
                 (Since::Now, true) => Start::End,
                 _ => Start::Beginning,
             };
-            let tail = LogTail::open_saving(log, start, Some(&store.layout().cache_dir()))?;
+            let tail = LogTail::open_saving(log, start, Some(store.indexes().dir()))?;
             self.cursor.set(&tail.log.name, tail.position());
             self.tails.push(tail);
         }
@@ -615,7 +615,7 @@ mod tests {
                 json!({"source_package_id": "pkg_gone"}),
             ),
         ];
-        let log = store.layout().facts_file("demo");
+        let log = store.facts_log("demo");
         store
             .append_records(&log, &facts.iter().collect::<Vec<_>>())
             .unwrap();

@@ -42,7 +42,7 @@ pub fn deposit_project(
 pub fn no_project(store: &Store) -> String {
     format!(
         "no project selected: pass --project ID, set RELAY_PROJECT, or set default_project in {}",
-        store.layout().config().display()
+        store.config_file().display()
     )
 }
 

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use relay_store::cache::catalog::{Entry, MonthCatalog};
+use relay_store::index::{Entry, MonthCatalog};
 use relay_store::packages::StoredPackage;
 use relay_store::retractions::{Retraction, Retractions};
 use relay_store::{Store, View};
@@ -326,7 +326,7 @@ impl Filter {
 
     /// Text a package's line must hold to match: each tag and the author, as JSON strings.
     /// The package index keeps neither, so a listing by them reads lines; these let it skip
-    /// the lines that cannot match ([`relay_store::cache::catalog::LinePrefilter`]).
+    /// the lines that cannot match ([`relay_store::index::LinePrefilter`]).
     pub fn line_needles(&self) -> Vec<String> {
         let quoted = |s: &str| format!("\"{}\"", relay_store::packages::json_fragment(s));
         (self.tags.iter().map(|t| quoted(t)))

@@ -1,8 +1,8 @@
 //! Relevant pull (§8.2), relevance only: parse the query, find candidate lines with
 //! grep-searcher, parse only those, and rank them with BM25 over the package's text fields.
-//! The package index whose postings a query reads is the store's (`store::cache::packages`).
+//! The package index whose postings a query reads is the store's (`relay_store::index`).
 //! Semantic search embeds text with [`model::Model`] and compares it with the store's vector
-//! index (`store::cache::vectors`); hybrid search merges both lists ([`fuse`]). A query may
+//! index (`relay_store::index`); hybrid search merges both lists ([`fuse`]). A query may
 //! be embedded by the transformer the model ships for it (`query_encoder`).
 
 pub mod choice;

@@ -436,7 +436,7 @@ fn floats(dtype: Dtype, data: &[u8]) -> Result<Vec<f32>, String> {
     })
 }
 
-impl relay_store::cache::vectors::Embedder for Model {
+impl relay_store::index::Embedder for Model {
     fn identity(&self) -> &str {
         Model::identity(self)
     }

@@ -64,7 +64,7 @@ impl Model {
     }
 }
 
-impl relay_store::cache::vectors::Embedder for Model {
+impl relay_store::index::Embedder for Model {
     fn identity(&self) -> &str {
         match self.never {}
     }

@@ -1,9 +1,9 @@
 //! Queries: words and `"quoted phrases"`, lowercased and reduced to stems, so that "leaking"
 //! finds "leak" and "timezones" finds "timezone"; and prefix words (`deploy*`), which find
 //! every word whose stem starts with them. The stemmer is the one the package index
-//! is built with (`store::cache::terms`), so a query stem and a text stem meet exactly.
+//! is built with (`relay_store::index`), so a query stem and a text stem meet exactly.
 
-pub use relay_store::cache::terms::{lowercase_into, prefix_of, stem, stem_into};
+pub use relay_store::index::{lowercase_into, prefix_of, stem, stem_into};
 
 /// A parsed query.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use super::query::{Query, stems, word_has_term};
 use relay_wire::Package;
 
-pub use relay_store::cache::terms::FIELDS;
+pub use relay_store::index::FIELDS;
 
 pub const K1: f32 = 1.2;
 pub const B: f32 = 0.75;

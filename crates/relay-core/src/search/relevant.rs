@@ -14,10 +14,10 @@ use crate::search::fuse::Mode;
 use crate::search::phrase_filter::PhraseFilter;
 use crate::search::{Query, parse, rank, scan};
 use relay_store::Store;
-use relay_store::cache::lite::LiteLine;
-use relay_store::cache::packages::{QueryView, hash_prefix};
-use relay_store::cache::terms::{ANY_PLACE, may_stand_in_order};
-use relay_store::cache::{Indexes, id_key};
+use relay_store::index::LiteLine;
+use relay_store::index::{ANY_PLACE, may_stand_in_order};
+use relay_store::index::{Indexes, id_key};
+use relay_store::index::{QueryView, hash_prefix};
 use relay_store::packages::StoredPackage;
 use relay_wire::error::Result;
 use relay_wire::{Status, time};
@@ -233,7 +233,7 @@ fn from_index(
         filter.since.map(|s| s.timestamp_micros()),
         filter.until.map(|u| u.timestamp_micros()),
     );
-    let mut lines = relay_store::log::LinesAt::new(log);
+    let mut lines = relay_store::ndjson::LinesAt::new(log);
     let mut line = Vec::new();
     for &doc in &touched {
         let Some(r) = idx.record(doc) else { continue };

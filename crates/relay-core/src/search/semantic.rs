@@ -20,9 +20,7 @@ use crate::search::relevant::{Explain, Ranked, keyword_list};
 use crate::search::snapshot::{Snapshot, cosine, package_vector};
 use crate::search::{parse, rank};
 use relay_store::Store;
-use relay_store::cache::packages::{self, Doc, QueryView, TYPE_OVERFLOW};
-use relay_store::cache::vectors;
-use relay_store::cache::{Indexes, KeyMap, id_key};
+use relay_store::index::{self, Doc, Indexes, KeyMap, QueryView, TYPE_OVERFLOW, id_key};
 use relay_store::packages::VersionKey;
 use relay_wire::error::{Error, Result};
 use relay_wire::time;
@@ -54,7 +52,7 @@ pub fn model_path(store: Option<&Store>, choice: &ModelChoice) -> Option<PathBuf
     }
     let store = store?;
     let configured = PathBuf::from(store.config().search.model.as_ref()?);
-    let root = store.layout().root();
+    let root = store.root();
     Some(root.parent().unwrap_or(root).join(configured))
 }
 
@@ -402,7 +400,7 @@ impl LogSearch<'_> {
         let io = |e| Error::io(format!("cannot index {}", self.path.display()), e);
         let view = match self.cache {
             Some(c) => c.query(self.path, &[]).map_err(io)?,
-            None => packages::scan(self.path).map_err(io)?,
+            None => index::scan(self.path).map_err(io)?,
         };
         let docs: Vec<Doc> = (0..view.doc_count() as u32)
             .filter_map(|i| view.doc(i))
@@ -410,7 +408,7 @@ impl LogSearch<'_> {
         let offsets: Vec<u64> = docs.iter().map(|d| d.offset).collect();
         let vectors = match self.cache {
             Some(c) => c.vectors(self.path, &offsets, self.model),
-            None => vectors::open(None, self.path, &offsets, self.model),
+            None => index::vectors_in_memory(self.path, &offsets, self.model),
         }
         .map_err(io)?;
         // Each package's current version in this log (its versions share the log). Id keys
@@ -568,7 +566,7 @@ fn read_hits(
             == VersionKey::new(
                 current.package.status(),
                 current.version,
-                packages::hash_prefix(&current.hash),
+                index::hash_prefix(&current.hash),
             );
         let (similarity, score) = if same {
             (h.similarity, h.score)

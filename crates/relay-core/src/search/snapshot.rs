@@ -11,14 +11,15 @@ use crate::search::model::Model;
 use crate::search::relevant::Ranked;
 use crate::search::{Query, rank};
 use relay_store::Store;
-use relay_store::cache::vectors;
 use relay_store::packages::StoredPackage;
 use relay_wire::error::Result;
 use relay_wire::time::Timestamp;
 
 /// The vector of a package read whole: as its line's would be, unquantised.
 pub(crate) fn package_vector(model: &Model, stored: &StoredPackage) -> Option<Vec<f32>> {
-    let text = vectors::text_of(|f| std::borrow::Cow::Owned(rank::field_text(&stored.package, f)));
+    let text = relay_store::index::text_of(|f| {
+        std::borrow::Cow::Owned(rank::field_text(&stored.package, f))
+    });
     model.embed(&text)
 }
 

@@ -77,6 +77,17 @@ impl Indexes {
         types::remove(&self.dir, log)
     }
 
+    /// Removes the status summary of `log`; the next `relay status` counts it again.
+    pub fn remove_summary(&self, log: &Path) -> std::io::Result<()> {
+        super::summary::remove(&self.dir, log)
+    }
+
+    /// Has a month's package index that falls behind its log rebuilt on a thread of its own,
+    /// not by the read that finds it so (a long-lived process: `relay serve`).
+    pub fn rebuild_behind_reads(&self) {
+        packages::rebuild_behind_reads(&self.dir)
+    }
+
     /// Removes everything made from the bytes of `log` ([`super::forget_log`]).
     pub fn forget_log(&self, log: &Path) -> std::io::Result<()> {
         super::forget_log(&self.dir, log)

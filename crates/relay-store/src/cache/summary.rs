@@ -124,14 +124,6 @@ pub fn count_and_save(store: &Store, log: &Path) -> Result<MonthSummary> {
     Ok(summary)
 }
 
-/// The summary of `log`: saved, or counted and saved.
-pub fn month(store: &Store, log: &Path) -> Result<MonthSummary> {
-    match saved(store, log)? {
-        Some(s) => Ok(s),
-        None => count_and_save(store, log),
-    }
-}
-
 /// One pair of counts of a whole log (a project's sessions: how many, how many open), kept
 /// under `name` beside the months' summaries while the log is exactly the bytes it covers;
 /// else `count` is called and its answer saved (unless the log ends torn or a warning about

@@ -12,10 +12,9 @@ mod write;
 pub use diagnostics::{Diagnostics, Warning, WarningKind};
 pub use read::{
     CONFLICT_MESSAGE, LinesAt, Window, is_conflict_marker, line_at, read_line_at, read_objects,
-    read_objects_at, read_objects_between, read_objects_filtered, read_objects_from,
-    read_trees_between, read_whole, split_at_lines,
+    read_objects_filtered, read_objects_from, read_trees_between, read_whole, split_at_lines,
 };
-pub use reader::{LineSink, Lines, LogError, LogReader, with_line_at};
+pub use reader::{LineSink, Lines, LogReader, with_line_at};
 pub use write::{
     TORN_MARK, adopt, append, create_new, to_line, write_atomic, write_atomic_in, write_atomic_with,
 };

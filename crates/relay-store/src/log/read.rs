@@ -51,6 +51,7 @@ pub fn read_objects_from(
 
 /// Like [`read_objects`], telling `each(line_number, byte_offset, object)` where each line
 /// starts.
+#[cfg(test)]
 pub fn read_objects_at(
     path: &Path,
     diag: &Diagnostics,
@@ -63,6 +64,7 @@ pub fn read_objects_at(
 /// [`read_objects_at`] over the part of the log from byte `start` (where line `first_line`
 /// begins) to byte `end` (a line boundary, or the end): so that a log can be read in parts on
 /// several threads, with the same offsets, line numbers and warnings as one read.
+#[cfg(test)]
 pub fn read_objects_between(
     path: &Path,
     diag: &Diagnostics,

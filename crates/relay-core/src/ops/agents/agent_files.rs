@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::ops::agents::files::{Changes, InstalledHook, backup_of, io, remove_empty_parent};
 use crate::ops::agents::opencode;
 use crate::ops::agents::session::{Agent, Event};
-use relay_store::log;
+use relay_store::ndjson;
 use relay_wire::error::{Error, Result};
 
 /// The coding agents whose hook files relay installs into.
@@ -262,7 +262,7 @@ fn write_json(path: &Path, value: &Value) -> Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(io(dir))?;
     }
-    log::write_atomic(path, &text)
+    ndjson::write_atomic(path, &text)
 }
 
 /// Merges relay's hooks into the agent's hook file under `project_root`, keeping everything

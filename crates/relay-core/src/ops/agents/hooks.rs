@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use relay_store::log;
+use relay_store::ndjson;
 use relay_wire::error::{Error, Result};
 
 pub use crate::ops::agents::agent_files::{
@@ -159,7 +159,7 @@ pub fn install_git(hooks_dir: &Path, relay: &str) -> Result<Changes> {
             if ours == wanted {
                 changes.push(format!("{name}: already installed"));
             } else {
-                log::write_atomic(&path, wanted.as_bytes())?;
+                ndjson::write_atomic(&path, wanted.as_bytes())?;
                 make_executable(&path)?;
                 changes.push(format!("{name}: updated to this version of relay"));
             }
@@ -169,7 +169,7 @@ pub fn install_git(hooks_dir: &Path, relay: &str) -> Result<Changes> {
         if chained {
             std::fs::rename(&path, &backup).map_err(io(&path))?;
         }
-        log::write_atomic(&path, script(&steps, chained).as_bytes())?;
+        ndjson::write_atomic(&path, script(&steps, chained).as_bytes())?;
         make_executable(&path)?;
         changes.push(if chained {
             format!("{name}: installed; the existing hook is kept as {name}.{BACKUP_SUFFIX} and still runs")

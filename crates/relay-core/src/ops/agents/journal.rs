@@ -80,7 +80,7 @@ mod tests {
         let root = work.join(".relay");
         Store::create(&root, "demo").unwrap();
         let mut store = Store::open(root).unwrap();
-        let month = store.layout().package_log("demo", "2026-05");
+        let month = relay_store::format::package_log(store.root(), "demo", "2026-05");
         store.set_queued(true);
         store.append(&month, b"{\"p\":1}\n{\"p\":2}\n").unwrap();
         store.set_queued(false);
@@ -96,7 +96,7 @@ mod tests {
         // The first record reaches the upstream; the second is lost from the queue.
         std::fs::create_dir_all(month.parent().unwrap()).unwrap();
         std::fs::write(&month, "{\"p\":1}\n").unwrap();
-        std::fs::remove_dir_all(store.layout().pending_dir()).unwrap();
+        std::fs::remove_dir_all(relay_store::format::pending_dir(store.root())).unwrap();
         assert!(git(&work, &["add", "-A"]));
         assert!(git(&work, &["commit", "-q", "-m", "one"]));
         assert!(git(
@@ -113,7 +113,7 @@ mod tests {
                 journaled: 1
             }
         );
-        let queued = store.layout().queued_path(&month).unwrap();
+        let queued = store.queued_package_logs("demo").unwrap().remove(0);
         assert_eq!(std::fs::read(&queued).unwrap(), b"{\"p\":2}\n");
     }
 }

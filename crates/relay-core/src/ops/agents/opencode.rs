@@ -14,7 +14,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::ops::agents::files::{Changes, InstalledHook, backup_of, io, remove_empty_parent};
-use relay_store::log;
+use relay_store::ndjson;
 use relay_wire::error::{Error, Result};
 
 /// The module, under the repository's top folder.
@@ -133,12 +133,12 @@ pub fn install(path: &Path, shown: &str, hooks: &[(&str, String)]) -> Result<Cha
                 backup.display()
             )));
         }
-        log::write_atomic(&backup, theirs.as_bytes())?;
+        ndjson::write_atomic(&backup, theirs.as_bytes())?;
     }
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(io(dir))?;
     }
-    log::write_atomic(path, wanted.as_bytes())?;
+    ndjson::write_atomic(path, wanted.as_bytes())?;
     Ok(hooks
         .iter()
         .map(|(event, command)| format!("{shown} {event}: `{command}`"))

@@ -189,7 +189,7 @@ mod tests {
         store.set_queued(false);
         let warm = titles(&store);
         assert_eq!(warm.len(), 4, "{warm:?}");
-        std::fs::remove_dir_all(store.layout().cache_dir()).unwrap();
+        std::fs::remove_dir_all(store.indexes().dir()).unwrap();
         assert_eq!(titles(&store), warm);
     }
 

@@ -29,7 +29,7 @@ use crate::ops::agents::auto::{deliverables, id_for, uncommitted};
 use crate::ops::attribution::{self, Claim};
 use crate::ops::git::git;
 use relay_store::packages::StoredPackage;
-use relay_store::{Store, log};
+use relay_store::{Store, ndjson};
 use relay_wire::error::{Error, Result};
 use relay_wire::memory::{CHECKPOINT, Checkpoint};
 use relay_wire::text::{clean_line, cut, whole_lines};
@@ -242,9 +242,7 @@ pub fn work_root(cwd: &Path) -> PathBuf {
 
 /// Appends one line to the hooks log: the time, the event, the agent and the message.
 pub fn log_problem(store_root: &Path, event: &str, agent: Agent, message: &str) {
-    let path = relay_store::layout::Layout::new(store_root.to_path_buf())
-        .local_dir()
-        .join(LOG_FILE);
+    let path = relay_store::format::local_path(store_root, LOG_FILE);
     let line = format!(
         "{} {event} --agent {}: {}\n",
         time::format(time::now()),
@@ -254,7 +252,7 @@ pub fn log_problem(store_root: &Path, event: &str, agent: Agent, message: &str) 
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    let _ = log::append(&path, line.as_bytes(), false);
+    let _ = ndjson::append(&path, line.as_bytes(), false);
 }
 
 impl Call<'_> {
@@ -298,9 +296,7 @@ impl Call<'_> {
     fn state_path(&self, session_id: &str) -> PathBuf {
         let key = &id_for(session_id)[4..20];
         self.store
-            .layout()
-            .local_dir()
-            .join(STATE_DIR)
+            .local_path(STATE_DIR)
             .join(format!("{}-{key}.json", self.agent.name()))
     }
 
@@ -336,12 +332,12 @@ impl Call<'_> {
             std::fs::create_dir_all(dir)
                 .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
         }
-        log::write_atomic(&path, &log::to_line(&state)?)
+        ndjson::write_atomic(&path, &ndjson::to_line(&state)?)
     }
 
     /// Deposits the work of this agent's other sessions last seen long ago, and forgets them.
     fn deposit_stale(&self, current: &str) -> Vec<String> {
-        let dir = self.store.layout().local_dir().join(STATE_DIR);
+        let dir = self.store.local_path(STATE_DIR);
         let Ok(entries) = std::fs::read_dir(&dir) else {
             return Vec::new();
         };

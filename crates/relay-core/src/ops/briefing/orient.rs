@@ -163,22 +163,15 @@ fn window_packages(
         packages.truncate(limit);
         return Ok(Window { packages, total });
     }
-    let first = format!("{}.ndjson", time::month_key(since));
     let (lo, hi) = (since.timestamp_micros(), now.timestamp_micros());
     let mut out = Window::default();
     // A month may have two logs (the tracked one and the clone's queue): read as one.
-    for logs in crate::ops::packages::months::by_month(store.package_logs(project_id)?)
+    for month in store
+        .package_months(project_id, Some(since), None)?
         .into_iter()
         .rev()
     {
-        let name = logs[0]
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
-        if name < first.as_str() {
-            break;
-        }
-        let month = crate::ops::packages::months::Month::load(store, &logs)?;
+        let month = crate::ops::packages::months::Month::load(store, &month.logs)?;
         for run in month.runs() {
             if !run.more.is_empty() {
                 // One package in both logs (rare): judged by its current version.

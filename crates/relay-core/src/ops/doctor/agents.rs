@@ -178,7 +178,7 @@ fn recent_lines(text: &str, now: relay_wire::time::Timestamp) -> Vec<&str> {
 /// Problems `relay hook run` logged in the last day.
 fn hooks_log(store: &Store) -> Finding {
     const CHECK: &str = "hooks log";
-    let path = store.layout().local_dir().join(LOG_FILE);
+    let path = store.local_path(LOG_FILE);
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Finding::ok(CHECK, "no hook has logged a problem");
     };

@@ -61,7 +61,7 @@ impl Scratch {
             let user_hooks = git_hooks_dir(&top).map_err(|e| e.to_string())?;
             scratch.user = Some((top, user_hooks));
         }
-        copy_dir(store.root(), &scratch.store, &store.root().join("cache"))?;
+        copy_dir(store.root(), &scratch.store, store.indexes().dir())?;
         Ok(scratch)
     }
 
@@ -143,7 +143,7 @@ impl Scratch {
 
     /// Everything the store copy's queue (`local/pending/`) holds, as text.
     pub fn queued_text(&self) -> String {
-        let pending = relay_store::layout::Layout::new(self.store.clone()).pending_dir();
+        let pending = relay_store::format::pending_dir(&self.store);
         walkdir::WalkDir::new(pending)
             .into_iter()
             .filter_map(std::result::Result::ok)

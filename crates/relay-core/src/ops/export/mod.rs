@@ -16,9 +16,9 @@ use serde::Serialize;
 use serde_json::{Map, json};
 use sha2::{Digest, Sha256};
 
-use relay_store::cache::catalog::{self, Entry, MonthCatalog};
+use relay_store::index::{Entry, MonthCatalog};
 use relay_store::packages::StoredPackage;
-use relay_store::{Store, log};
+use relay_store::{Store, ndjson};
 use relay_wire::error::{Error, Result};
 use relay_wire::tree::Object;
 use relay_wire::{Session, time};
@@ -126,7 +126,7 @@ fn each_stored_record(store: &Store, projects: &[String], sink: &mut Sink<'_>) -
         .iter()
         .filter(|p| projects.iter().any(|id| id == p.id()))
     {
-        sink(Kind::Projects, &log::to_line(&p.to_value())?, 1)?;
+        sink(Kind::Projects, &ndjson::to_line(&p.to_value())?, 1)?;
     }
     for id in projects {
         each_package(store, id, sink)?;
@@ -165,11 +165,11 @@ fn each_package(store: &Store, project: &str, sink: &mut Sink<'_>) -> Result<()>
             store.current_packages(project)?.into_values().collect();
         packages.sort_by_cached_key(|p| (p.package.created_at(), p.package.id().to_string()));
         for p in packages {
-            sink(Kind::Packages, &log::to_line(&p.package.to_value())?, 1)?;
+            sink(Kind::Packages, &ndjson::to_line(&p.package.to_value())?, 1)?;
         }
         return Ok(());
     }
-    catalog::warm(store, project)?;
+    store.warm_catalogs(project)?;
     let logs = store.package_logs(project)?;
     // Each month's catalog is loaded, and its packages put in creation order, on a thread of
     // its own while the month before is written.
@@ -213,7 +213,7 @@ fn export_month(
         let (mut out, mut n) = (Vec::with_capacity(part.len() * 1024), 0);
         // The batch's lines in one read, when they lie close together (the log is mostly
         // in creation order).
-        let window = log::Window::read(
+        let window = ndjson::Window::read(
             &file,
             part.iter().flat_map(|e| month.versions(e)).copied(),
             WINDOW_BYTES,
@@ -388,7 +388,7 @@ pub fn export_dir(
     let mut text =
         serde_json::to_vec_pretty(&manifest).map_err(|e| Error::Integrity(e.to_string()))?;
     text.push(b'\n');
-    log::write_atomic(&dir.join(MANIFEST), &text)?;
+    ndjson::write_atomic(&dir.join(MANIFEST), &text)?;
     Ok((counts, shared))
 }
 

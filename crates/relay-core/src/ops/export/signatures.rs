@@ -10,7 +10,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::Kind;
-use relay_store::{Store, log};
+use relay_store::{Store, ndjson};
 use relay_wire::canonical;
 use relay_wire::error::{Error, Result};
 use relay_wire::signature::{RecordKind, Signature, SignatureLine};
@@ -73,10 +73,10 @@ impl Carrier {
         }
         let mut bytes = Vec::new();
         for s in self.out {
-            bytes.extend(log::to_line(&SignatureLine { signature: s })?);
+            bytes.extend(ndjson::to_line(&SignatureLine { signature: s })?);
         }
         let path = dir.join(FILE);
-        log::write_atomic(&path, &bytes)
+        ndjson::write_atomic(&path, &bytes)
             .map_err(|e| Error::Integrity(format!("cannot write {}: {e}", path.display())))?;
         let digest: String = Sha256::digest(&bytes)
             .iter()

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::{Kind, Sink};
 use relay_store::records::{Versioned, slot_order};
-use relay_store::{Store, WarningKind, log};
+use relay_store::{Store, WarningKind, ndjson};
 use relay_wire::error::{Error, Result, SchemaError};
 use relay_wire::tree::Members;
 use relay_wire::{Fact, Session, time::Timestamp};
@@ -46,7 +46,7 @@ impl Exported for Fact {
     const KIND: Kind = Kind::Facts;
     const CHAINED: bool = true;
     fn log(store: &Store, project: &str) -> std::path::PathBuf {
-        store.layout().facts_file(project)
+        store.facts_log(project)
     }
     fn validate(record: &Members) -> std::result::Result<(), SchemaError> {
         relay_wire::fact::validate(record)
@@ -70,7 +70,7 @@ impl Exported for Fact {
 impl Exported for Session {
     const KIND: Kind = Kind::Sessions;
     fn log(store: &Store, project: &str) -> std::path::PathBuf {
-        store.layout().sessions_file(project)
+        store.sessions_log(project)
     }
     fn validate(record: &Members) -> std::result::Result<(), SchemaError> {
         relay_wire::session::validate(record)
@@ -143,7 +143,7 @@ impl GroupNumbers {
 
 fn record_at<T: Exported>(file: &File, offset: u64) -> std::io::Result<Option<T>> {
     Ok(
-        match serde_json::from_slice::<Value>(&log::line_at(file, offset)?) {
+        match serde_json::from_slice::<Value>(&ndjson::line_at(file, offset)?) {
             Ok(Value::Object(m)) => T::parse(m).ok(),
             _ => None,
         },
@@ -165,7 +165,7 @@ fn supersedes<T: Exported>(file: &File, new: &Slot, current: &Slot) -> std::io::
 /// The versions of one part of the log.
 fn choose<T: Exported>(store: &Store, path: &Path, part: (u64, u64, u64)) -> Result<Chosen> {
     let mut chosen = Chosen::default();
-    log::read_trees_between(path, store.diagnostics(), part, |line, at, len, record| {
+    ndjson::read_trees_between(path, store.diagnostics(), part, |line, at, len, record| {
         if let Err(e) = T::validate(record) {
             store.diagnostics().warn(
                 path,
@@ -272,7 +272,7 @@ fn render(file: &File, slots: &[Out]) -> std::io::Result<(Vec<u8>, usize)> {
 /// the open log.
 fn current<T: Exported>(store: &Store, path: &Path) -> Result<Option<(Chosen, File)>> {
     let io = |e| Error::io(format!("cannot read {}", path.display()), e);
-    let parts = log::split_at_lines(path, 2)?;
+    let parts = ndjson::split_at_lines(path, 2)?;
     if parts.is_empty() {
         return Ok(None);
     }
@@ -382,7 +382,7 @@ fn effective_ends(
                 continue;
             };
             let closed = with_valid_to(&fact, closing_text(&fact, &next))?;
-            chain[i].line = Some(log::to_line(&closed)?);
+            chain[i].line = Some(ndjson::to_line(&closed)?);
         }
         at += len;
     }

@@ -19,8 +19,8 @@ use serde_json::{Map, Value, json};
 
 use crate::search::filter::{Hidden, Reveal};
 use relay_store::Store;
-use relay_store::cache::facts::Facts;
 use relay_store::fact_chain::{self, Link};
+use relay_store::index::Facts;
 use relay_wire::error::{Error, Result, SchemaError};
 use relay_wire::{Fact, expiry, ids, time, time::Timestamp};
 
@@ -639,7 +639,7 @@ mod tests {
                 // Mentions the package but comes from another.
                 sourced("fact_6", ("pkg_src", "p"), jan, None, "pkg_other"),
             ];
-            let log = store.layout().facts_file("demo");
+            let log = store.facts_log("demo");
             store
                 .append_records(&log, &facts.iter().collect::<Vec<_>>())
                 .unwrap();

@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use super::{ListQuery, chain_of, key_facts};
 use crate::search::filter::{Hidden, Reveal};
-use relay_store::cache::facts::{EachKey, Facts};
 use relay_store::fact_chain::{self, Link};
+use relay_store::index::{EachKey, Facts};
 use relay_store::{Store, View};
 use relay_wire::error::{Error, Result};
 use relay_wire::{Fact, time::Timestamp};
@@ -378,7 +378,7 @@ mod tests {
     }
 
     fn append(store: &Store, facts: &[Fact]) {
-        let log = store.layout().facts_file("demo");
+        let log = store.facts_log("demo");
         store
             .append_records(&log, &facts.iter().collect::<Vec<_>>())
             .unwrap();
@@ -599,7 +599,7 @@ mod tests {
         assert_eq!(expected.len(), 2);
         // The first chain entry (after the header line, the key and current tables) now
         // points 4 GiB long past the log's end: the index file keeps its length.
-        let path = store.layout().cache_dir().join("facts-v5/demo.idx");
+        let path = store.indexes().dir().join("facts-v5/demo.idx");
         let mut bytes = std::fs::read(&path).unwrap();
         let header_end = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
         let header: Value = serde_json::from_slice(&bytes[..header_end]).unwrap();

@@ -37,7 +37,7 @@ pub fn driver_command(relay: &str) -> String {
 /// The store's folder as git names it: the store's, else `.relay` (no store found yet).
 pub fn store_rel(store: Option<&relay_store::Store>) -> String {
     (store.and_then(|s| s.journal_place().map(|p| p.store_rel.clone())))
-        .unwrap_or_else(|| relay_store::layout::STORE_DIR.to_string())
+        .unwrap_or_else(|| relay_store::format::STORE_DIR.to_string())
 }
 
 /// What `relay hook merge-driver` does: writes into `ours` the merge of a store log by line
@@ -146,7 +146,7 @@ pub fn install(cwd: &Path, store_rel: &str, relay: &str) -> Result<Vec<String>> 
         "relay: both sides' log lines, each once",
     )?;
     set_config(cwd, "merge.relay.driver", &command)?;
-    relay_store::log::write_atomic(&attributes, text.as_bytes())?;
+    relay_store::ndjson::write_atomic(&attributes, text.as_bytes())?;
     Ok(vec![format!(
         "merge driver: installed (git merges {store_rel}/**/*.ndjson by line, each line once; \
          set in {} and this clone's git config)",
@@ -164,7 +164,7 @@ pub fn uninstall(cwd: &Path) -> Result<Vec<String>> {
         return Ok(Vec::new());
     }
     if text != before {
-        relay_store::log::write_atomic(&attributes, text.as_bytes())?;
+        relay_store::ndjson::write_atomic(&attributes, text.as_bytes())?;
     }
     if configured {
         let _ = git(

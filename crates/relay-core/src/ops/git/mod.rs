@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use relay_store::{Config, layout};
+use relay_store::Config;
 use relay_wire::error::{Error, Result};
 
 /// Runs git in `cwd`; its trimmed stdout on success, `None` on any failure.
@@ -302,10 +302,7 @@ pub fn store_sync(work_tree_root: &Path, store_dir: &Path) -> Option<StoreSync> 
     if !may_be_in_git(work_tree_root) {
         return None;
     }
-    if Config::load(&store_dir.join(layout::CONFIG_FILE))
-        .ok()?
-        .local()
-    {
+    if Config::of_store(store_dir).ok()?.local() {
         return None;
     }
     let rel = match store_dir.strip_prefix(work_tree_root) {

@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::ops::git::{git, git_raw};
-use relay_store::{Store, layout, log};
+use relay_store::format::LineMerged;
+use relay_store::{Store, ndjson};
 use relay_wire::error::{Error, Result};
 
 /// A store file resolved, relative to the work tree's top.
@@ -139,15 +140,14 @@ pub fn resolve(store: &Store) -> Result<Resolved> {
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or_default();
-        let is_log = name.ends_with(".ndjson");
-        if !is_log && name != layout::ALLOWED_SIGNERS_FILE {
+        let Some(kind) = relay_store::format::line_merged(name) else {
             done.left.push(LeftFile {
                 path,
                 reason: "not a log relay merges line by line: resolve it by hand, then git add it"
                     .into(),
             });
             continue;
-        }
+        };
         // What relay's merge driver writes: each line of both sides once.
         let mut merged = relay_store::lines::union(
             &blob(stages.get(&1))?,
@@ -157,11 +157,11 @@ pub fn resolve(store: &Store) -> Result<Resolved> {
         if !merged.is_empty() && !merged.ends_with(b"\n") {
             merged.push(b'\n');
         }
-        let bad = match is_log {
-            true => not_a_log(&merged),
-            false => relay_wire::allowed_signers::AllowedSigners::parse(&String::from_utf8_lossy(
-                &merged,
-            ))
+        let bad = match kind {
+            LineMerged::Log => not_a_log(&merged),
+            LineMerged::AllowedSigners => relay_wire::allowed_signers::AllowedSigners::parse(
+                &String::from_utf8_lossy(&merged),
+            )
             .err(),
         };
         if let Some((line, what)) = bad {
@@ -175,7 +175,7 @@ pub fn resolve(store: &Store) -> Result<Resolved> {
             continue;
         }
         let file = top.join(&path);
-        log::write_atomic(&file, &merged)?;
+        ndjson::write_atomic(&file, &merged)?;
         crate::ops::git::add(&top, std::slice::from_ref(&file))?;
         done.resolved.push(ResolvedFile {
             lines: merged.iter().filter(|&&b| b == b'\n').count() as u64,

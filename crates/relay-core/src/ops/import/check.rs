@@ -11,8 +11,8 @@ use serde_json::{Map, Value};
 use super::ImportOptions;
 use crate::ops::export::Kind;
 use relay_store::Store;
-use relay_store::cache::{id_key, packages::hash_prefix};
 use relay_store::config::SecretPolicy;
+use relay_store::index::{hash_prefix, id_key};
 use relay_store::packages::StoredPackage;
 use relay_wire::error::{Error, Result, SchemaError};
 use relay_wire::{Fact, Package, Project, Session, Status, canonical, time};
@@ -722,7 +722,7 @@ mod tests {
             panic!("not a fact")
         };
         let parsed = Fact::from_value(serde_json::from_str(fact).unwrap()).unwrap();
-        let line = relay_store::log::to_line(&parsed).unwrap();
+        let line = relay_store::ndjson::to_line(&parsed).unwrap();
         assert_eq!(text.bytes(v.line), line.as_slice());
         assert_eq!(v.line_digest, digest(&line));
         assert_eq!(text.str(v.project), "demo");

@@ -14,9 +14,9 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::ops::export::Kind;
-use relay_store::cache::{KeyHashing, KeyMap, id_key};
+use relay_store::index::{KeyHashing, KeyMap, id_key};
 use relay_store::records::{Versioned, slot_order};
-use relay_store::{Store, log};
+use relay_store::{Store, ndjson};
 use relay_wire::error::{Error, Result};
 use relay_wire::{Fact, Project, Session, Status, canonical, time};
 
@@ -99,7 +99,7 @@ impl<T: Ending> VersionTable<T> {
         };
         // The table reads itself back while it loads (`order`), so the reader names a copy.
         let path = table.path.clone();
-        let mut sink = log::Lines(|_, offset, line: &[u8]| {
+        let mut sink = ndjson::Lines(|_, offset, line: &[u8]| {
             if let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(line)
                 && let Ok(rec) = T::parse(map)
             {
@@ -120,7 +120,8 @@ impl<T: Ending> VersionTable<T> {
             Ok::<_, Error>(true)
         });
         // Blank lines and a torn last line hold no record: the sink never sees them.
-        log::LogReader::new(&path).read_from(BufReader::with_capacity(1 << 20, file), &mut sink)?;
+        ndjson::LogReader::new(&path)
+            .read_from(BufReader::with_capacity(1 << 20, file), &mut sink)?;
         Ok(table)
     }
 
@@ -150,7 +151,7 @@ impl<T: Ending> VersionTable<T> {
             return Ok(std::cmp::Ordering::Equal);
         }
         slot_order(end, cur.end, || {
-            let current = log::with_line_at(&self.path, cur.offset, parse_record::<T>)?;
+            let current = ndjson::with_line_at(&self.path, cur.offset, parse_record::<T>)?;
             Ok::<_, Error>((new(), current))
         })
     }
@@ -191,9 +192,9 @@ struct ProjectState {
 /// Every package id stored in `project`, with the number of its log in
 /// [`Store::package_logs`], read from the logs' catalogs (brought up to date first).
 fn each_stored_id(store: &Store, project: &str, mut each: impl FnMut(&str, usize)) -> Result<()> {
-    relay_store::cache::catalog::warm(store, project)?;
+    store.warm_catalogs(project)?;
     for (i, log) in store.package_logs(project)?.iter().enumerate() {
-        let month = relay_store::cache::catalog::MonthCatalog::load(store, log)?;
+        let month = relay_store::index::MonthCatalog::load(store, log)?;
         for e in &month.entries {
             each(month.id(e), i);
         }
@@ -378,7 +379,7 @@ impl Run<'_> {
             Status::Complete => st.open.remove(&key),
             _ => st.open.insert(key, (to, next.version)),
         };
-        let line = log::to_line(&next.to_envelope())?;
+        let line = ndjson::to_line(&next.to_envelope())?;
         self.stage(&store.package_log_for(&next.package), &line)?;
         bump(&mut self.summary.added, Kind::Packages);
         Ok(())
@@ -391,11 +392,11 @@ impl Run<'_> {
         version: &Version,
         text: &Text,
         kind: Kind,
-        path_of: fn(&relay_store::Layout, &str) -> PathBuf,
+        path_of: fn(&Store, &str) -> PathBuf,
         table_of: fn(&mut ProjectState) -> &mut Option<VersionTable<T>>,
     ) -> Result<()> {
         let project = text.str(version.project);
-        let path = path_of(self.store.layout(), project);
+        let path = path_of(self.store, project);
         if self
             .table(project, &path, table_of)?
             .is_new(version, text)?
@@ -426,7 +427,7 @@ impl Run<'_> {
     /// Whether a fact version would be written: it is not in the store or staged already.
     fn fact_would_be_added(&mut self, fact: &Version, text: &Text) -> Result<bool> {
         let project = text.str(fact.project);
-        let path = self.store.layout().facts_file(project);
+        let path = self.store.facts_log(project);
         let table = self.table::<Fact>(project, &path, |st| &mut st.facts)?;
         Ok(table.is_newer(fact, text)? == std::cmp::Ordering::Greater
             && !table.written.contains(&fact.line_digest))
@@ -440,13 +441,11 @@ impl Run<'_> {
             }
             Checked::Package(p) => self.package(&p, text),
             Checked::Fact(f) => self.fact(f, text, false),
-            Checked::Session(s) => self.versioned::<Session>(
-                &s,
-                text,
-                Kind::Sessions,
-                relay_store::Layout::sessions_file,
-                |st| &mut st.sessions,
-            ),
+            Checked::Session(s) => {
+                self.versioned::<Session>(&s, text, Kind::Sessions, Store::sessions_log, |st| {
+                    &mut st.sessions
+                })
+            }
         }
     }
 
@@ -479,7 +478,7 @@ impl Run<'_> {
     fn commit(&mut self, new_projects: Vec<Project>) -> Result<()> {
         if !new_projects.is_empty() {
             self.store.append_records(
-                &self.store.layout().projects_file(),
+                &self.store.projects_log(),
                 &new_projects.iter().collect::<Vec<_>>(),
             )?;
         }

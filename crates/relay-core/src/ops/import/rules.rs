@@ -10,7 +10,7 @@ use super::{KeyHashing, KeyMap, Run, bump};
 use super::{OnConflict, SKIPPED_LISTED, SkippedRecord};
 use crate::ops::export::Kind;
 use relay_store::Store;
-use relay_store::cache::{id_key, packages::hash_prefix};
+use relay_store::index::{hash_prefix, id_key};
 use relay_store::packages::{Location, StoredPackage};
 use relay_wire::error::{Error, Result};
 use relay_wire::{Fact, Package, Status, canonical, time};
@@ -183,13 +183,9 @@ impl Run<'_> {
                 return self.refuse(Kind::Facts, fact_id, error);
             }
         }
-        self.versioned::<Fact>(
-            &fact,
-            text,
-            Kind::Facts,
-            relay_store::Layout::facts_file,
-            |st| &mut st.facts,
-        )
+        self.versioned::<Fact>(&fact, text, Kind::Facts, Store::facts_log, |st| {
+            &mut st.facts
+        })
     }
 }
 

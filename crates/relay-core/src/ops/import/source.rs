@@ -100,7 +100,7 @@ impl Source {
         let mut lines = Vec::new();
         for p in &projects {
             for (_, s) in other.signatures(p)? {
-                lines.extend(relay_store::log::to_line(
+                lines.extend(relay_store::ndjson::to_line(
                     &relay_wire::signature::SignatureLine { signature: s },
                 )?);
             }

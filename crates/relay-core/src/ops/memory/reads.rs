@@ -1,6 +1,6 @@
 //! Reading agent memory back: the lessons of projects, most severe first then newest, and
 //! each actor's latest checkpoint. Both find their packages through the types index
-//! ([`relay_store::cache::types`]: each month's ids of `x-lesson` and `x-checkpoint`), so only
+//! ([`relay_store::index::types`]: each month's ids of `x-lesson` and `x-checkpoint`), so only
 //! those lines are read however large the store; retracted or expired records are hidden as in
 //! every listing.
 
@@ -101,7 +101,7 @@ pub fn latest_checkpoints(
 
 /// Every package of `package_type` in `projects` that passes `filter`, at its current version,
 /// in no particular order. For a type the types index tracks, each month's ids of that type
-/// ([`relay_store::cache::types`]) name the few lines to read, and months before
+/// ([`relay_store::index::types`]) name the few lines to read, and months before
 /// `filter.since` are skipped; for another type, without an index, for a snapshot, or when a
 /// list cannot be had, the catalogs are read.
 pub fn of_type(
@@ -118,19 +118,15 @@ pub fn of_type(
     // A snapshot reads the months up to its time whole (the index knows current versions).
     if !store.config().search_index()
         || filter.as_of.is_some()
-        || !relay_store::cache::types::TRACKED.contains(&package_type)
+        || !relay_store::index::TRACKED_TYPES.contains(&package_type)
     {
         return crate::ops::packages::pull::latest(store, projects, &filter, usize::MAX);
     }
-    let first = (filter.since).map(|t| format!("{}.ndjson", relay_wire::time::month_key(t)));
     let cache = store.indexes();
     let mut out = Vec::new();
     for project in projects {
-        for log in store.package_logs(project)? {
-            let name = log.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            if first.as_deref().is_some_and(|first| name < first) {
-                continue;
-            }
+        let months = store.package_months(project, filter.since, None)?;
+        for log in months.into_iter().flat_map(|m| m.logs) {
             let Ok(ids) = cache.type_ids(&log, package_type) else {
                 return crate::ops::packages::pull::latest(store, projects, &filter, usize::MAX);
             };

@@ -157,7 +157,7 @@ pub fn deposit(
             return replay(package, &filled, versions);
         }
     }
-    let line = relay_store::log::to_line(&StoredPackage::envelope(&package, &hash))?;
+    let line = relay_store::ndjson::to_line(&StoredPackage::envelope(&package, &hash))?;
     let signed = [RecordVersion::first(&package, &hash)];
     store.append_signed(
         &store.package_log_for(&package),
@@ -273,7 +273,7 @@ fn remote_deliverables(store: &Store, input: &Map<String, Value>) -> Result<()> 
             },
             None => crate::ops::packages::work_tree::refuses(
                 path,
-                Path::new(relay_store::layout::STORE_DIR),
+                Path::new(relay_store::format::STORE_DIR),
             ),
         };
         if let Some(why) = why {
@@ -503,14 +503,14 @@ pub(crate) mod test_support {
 
     /// The store at the same folder with its indexes turned off (`search_index = false`).
     pub(crate) fn unindexed(store: &Store) -> Store {
-        let config = store.layout().root().join("config.toml");
+        let config = store.root().join("config.toml");
         let text = std::fs::read_to_string(&config).unwrap();
         std::fs::write(
             &config,
             text.replace("search_index = true", "search_index = false"),
         )
         .unwrap();
-        let store = Store::open(store.layout().root().to_path_buf()).unwrap();
+        let store = Store::open(store.root().to_path_buf()).unwrap();
         assert!(!store.config().search_index());
         store
     }
@@ -540,7 +540,7 @@ pub(crate) mod test_support {
             open("fact_a", "2026-01-01T00:00:00Z"),
             open("fact_b", "2026-02-01T00:00:00Z"),
         );
-        let log = store.layout().facts_file("demo");
+        let log = store.facts_log("demo");
         store.append_records(&log, &[&a, &b]).unwrap();
         (dir, store)
     }

@@ -1,6 +1,6 @@
 //! A month of packages read through the catalogs of its logs, newest first. A month usually
 //! has one log; it has two while the clone's queue holds packages of that month beside the
-//! tracked log (`Store::package_logs` lists them together). The listings that stop after the
+//! tracked log (`Store::package_months` lists them together). The listings that stop after the
 //! newest few (`pull --latest`, orient's window) read a month as one: entries newest first
 //! across its logs, and a package id in both logs (flushed, and still queued after a crash) met
 //! once, at its current version.
@@ -9,22 +9,9 @@ use std::cmp::Reverse;
 use std::path::PathBuf;
 
 use relay_store::Store;
-use relay_store::cache::catalog::{Entry, MonthCatalog};
+use relay_store::index::{Entry, MonthCatalog};
 use relay_store::packages::{StoredPackage, version_order};
 use relay_wire::error::Result;
-
-/// `logs` (as [`Store::package_logs`] lists them) cut into months: runs of logs with the same
-/// file name, in the order given.
-pub fn by_month(logs: Vec<PathBuf>) -> Vec<Vec<PathBuf>> {
-    let mut out: Vec<Vec<PathBuf>> = Vec::new();
-    for log in logs {
-        match out.last_mut() {
-            Some(month) if month[0].file_name() == log.file_name() => month.push(log),
-            _ => out.push(vec![log]),
-        }
-    }
-    out
-}
 
 /// The catalogs of one month's logs.
 pub struct Month {
@@ -138,30 +125,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn logs_of_one_month_go_together_in_their_order() {
-        let logs: Vec<PathBuf> = [
-            "p/packages/2026-04.ndjson",
-            "q/packages/2026-04.ndjson",
-            "p/packages/2026-05.ndjson",
-            "p/packages/2026-06.ndjson",
-            "q/packages/2026-06.ndjson",
-        ]
-        .iter()
-        .map(PathBuf::from)
-        .collect();
-        let months = by_month(logs.clone());
-        assert_eq!(
-            months,
-            [
-                logs[0..2].to_vec(),
-                logs[2..3].to_vec(),
-                logs[3..5].to_vec()
-            ]
-        );
-        assert!(by_month(Vec::new()).is_empty());
-    }
-
-    #[test]
     fn a_month_of_two_logs_reads_newest_first_and_each_package_once() {
         use serde_json::json;
         let (_dir, mut store) = crate::ops::packages::deposit::test_support::store_with(&["demo"]);
@@ -190,9 +153,10 @@ mod tests {
         store
             .append(&logs[0], format!("{d_line}\n").as_bytes())
             .unwrap();
-        let months = by_month(logs);
+        let months = store.package_months("demo", None, None).unwrap();
         assert_eq!(months.len(), 1);
-        let month = Month::load(&store, &months[0]).unwrap();
+        assert_eq!(months[0].logs, logs);
+        let month = Month::load(&store, &months[0].logs).unwrap();
         let mut seen = Vec::new();
         for run in month.runs() {
             let p = month.read(&store, &run).unwrap().unwrap();

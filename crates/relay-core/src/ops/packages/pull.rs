@@ -5,7 +5,6 @@ use crate::search::filter::{Filter, Viewer};
 use relay_store::packages::StoredPackage;
 use relay_store::{Store, View, WarningKind};
 use relay_wire::error::{Error, Result};
-use relay_wire::time::Timestamp;
 
 /// The versions of one package, wherever it is stored: package ids are unique in the whole
 /// store (§6.1), so no project needs naming. A store that holds the id in several projects
@@ -232,24 +231,13 @@ pub fn newest_first(
         return Ok(out);
     }
     let filter = &filter.prepare(store, &[project.to_string()])?;
-    let month_of = |t: Timestamp| format!("{}.ndjson", relay_wire::time::month_key(t));
-    let (first, last) = (filter.since.map(month_of), filter.until.map(month_of));
     let needles = filter.line_needles();
     // A month may have two logs (the tracked one and the clone's queue): read as one.
-    for logs in crate::ops::packages::months::by_month(store.package_logs(project)?)
+    for month in (store.package_months(project, filter.since, filter.until)?)
         .into_iter()
         .rev()
     {
-        let name = logs[0]
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
-        if last.as_deref().is_some_and(|last| name > last) {
-            continue;
-        }
-        if first.as_deref().is_some_and(|first| name < first) {
-            break;
-        }
+        let logs = month.logs;
         // The month's newest packages first; the whole month only if the listing needs more.
         let want = limit.saturating_mul(NEWEST_MARGIN).max(NEWEST_AT_LEAST);
         let mut month = crate::ops::packages::months::Month::load_newest(store, &logs, want)?;
@@ -357,7 +345,7 @@ mod tests {
     use super::*;
     use crate::ops::packages::deposit::deposit;
     use crate::ops::packages::deposit::test_support::{context, store_with};
-    use relay_store::cache::catalog::MonthCatalog;
+    use relay_store::index::MonthCatalog;
     use serde_json::json;
 
     #[test]

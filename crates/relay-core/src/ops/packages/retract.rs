@@ -80,9 +80,9 @@ pub fn locate(store: &Store, id: &str, hint: Option<&str>) -> Result<(RecordKind
 fn fact_project(store: &Store, projects: &[String], id: &str) -> Result<Option<String>> {
     let needle = relay_store::packages::json_fragment(id);
     for project in projects {
-        let path = store.layout().facts_file(project);
+        let path = store.facts_log(project);
         let mut found = false;
-        relay_store::log::read_objects_filtered(
+        relay_store::ndjson::read_objects_filtered(
             &path,
             store.diagnostics(),
             Some(needle.as_bytes()),
@@ -166,7 +166,7 @@ mod tests {
         let done = retract(&store, &request("pkg_gone", "wrong numbers")).unwrap();
         assert!(done.created);
         assert_eq!(done.retraction.record, RecordKind::Package);
-        let log = store.layout().retractions_file("demo");
+        let log = store.retractions_log("demo");
         let bytes = std::fs::read(&log).unwrap();
         let again = retract(&store, &request("pkg_gone", "another reason")).unwrap();
         assert!(!again.created);

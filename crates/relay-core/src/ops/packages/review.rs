@@ -126,7 +126,7 @@ pub fn transition(
 /// Appends a later version of a package (its transition recorded and signed) to its log in
 /// `project_id`; the caller holds the project lock.
 pub fn append_version(store: &Store, project_id: &str, next: &StoredPackage) -> Result<()> {
-    let line = relay_store::log::to_line(&next.to_envelope())?;
+    let line = relay_store::ndjson::to_line(&next.to_envelope())?;
     let signed = [relay_store::signing::RecordVersion::package(next)];
     store.append_signed(
         &store.package_log_for(&next.package),

@@ -12,7 +12,7 @@
 //! checkable and is skipped.
 //!
 //! Cost: a stat per deliverable, and a hash only for a file whose (path, mtime, size) the
-//! cache (`store::cache::file_hashes`) has not seen; a size that differs from the recorded
+//! cache (`relay_store::index`) has not seen; a size that differs from the recorded
 //! one is `changed` without reading the file.
 
 use std::collections::HashMap;
@@ -22,8 +22,8 @@ use serde::Serialize;
 
 use crate::ops::packages::work_tree::{Place, WorkTree};
 use relay_store::Store;
-use relay_store::cache::Indexes;
-use relay_store::cache::file_hashes::{FileHashes, Stamp};
+use relay_store::index::Indexes;
+use relay_store::index::{FileHashes, Stamp};
 use relay_wire::Package;
 use relay_wire::package::Deliverable;
 

@@ -510,13 +510,10 @@ mod tests {
             )
         );
         // Ending by callsign ends nothing; the acting session and a write refuse it too.
-        let before = std::fs::read(store.layout().sessions_file("demo")).unwrap();
+        let before = std::fs::read(store.sessions_log("demo")).unwrap();
         let e = end_named(&store, &projects, Some("twin-fox"), None).unwrap_err();
         assert_eq!(e.code(), "callsign_in_use");
-        assert_eq!(
-            std::fs::read(store.layout().sessions_file("demo")).unwrap(),
-            before
-        );
+        assert_eq!(std::fs::read(store.sessions_log("demo")).unwrap(), before);
         assert!(acting(&store, &projects, Some("twin-fox")).is_err());
         assert!(for_write(&store, "demo", Some("twin-fox")).is_err());
         // By id, each is found and ended; then the callsign names the one still open.

@@ -90,7 +90,7 @@ fn write_new(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
 /// Appends `line` to `.relay/allowed_signers` (created when absent), refusing a line that
 /// does not parse or a file that would not.
 pub fn add_allowed(store: &Store, line: &str) -> Result<()> {
-    let path = store.layout().allowed_signers();
+    let path = store.allowed_signers_file();
     let before = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -109,7 +109,7 @@ pub fn add_allowed(store: &Store, line: &str) -> Result<()> {
         ))
     })?;
     let _lock = store.lock("allowed-signers")?;
-    relay_store::log::write_atomic(&path, text.as_bytes())
+    relay_store::ndjson::write_atomic(&path, text.as_bytes())
 }
 
 /// One line of `allowed_signers`, as `relay keys list` shows it.

@@ -155,8 +155,7 @@ pub fn scan_store(store: &Store) -> Result<Vec<Found>> {
     {
         let path = entry.path();
         let rel = path.strip_prefix(root).unwrap_or(path);
-        let skip = rel.starts_with(relay_store::layout::CACHE_DIR)
-            || rel.starts_with(relay_store::layout::LOCAL_DIR);
+        let skip = relay_store::format::is_per_clone(rel);
         if skip || !entry.file_type().is_file() || path.extension().is_none_or(|e| e != "ndjson") {
             continue;
         }

@@ -294,7 +294,7 @@ fn located_versions(store: &Store, project: &str) -> Result<Vec<(RecordVersion, 
     let mut out = Vec::new();
     let diagnostics = relay_store::Diagnostics::default();
     for log in store.package_logs(project)? {
-        relay_store::log::read_objects(&log, &diagnostics, |line, mut env| {
+        relay_store::ndjson::read_objects(&log, &diagnostics, |line, mut env| {
             if let Some(raw) = env.remove("package")
                 && let Ok(package) = Package::from_value(raw)
             {
@@ -313,14 +313,11 @@ fn located_versions(store: &Store, project: &str) -> Result<Vec<(RecordVersion, 
             Ok(())
         })?;
     }
-    let (facts, sessions) = (
-        store.layout().facts_file(project),
-        store.layout().sessions_file(project),
-    );
+    let (facts, sessions) = (store.facts_log(project), store.sessions_log(project));
     each_version::<Fact>(&facts, &diagnostics, RecordVersion::fact, &mut out)?;
     each_version::<Session>(&sessions, &diagnostics, RecordVersion::session, &mut out)?;
-    let retractions = store.layout().retractions_file(project);
-    relay_store::log::read_objects(&retractions, &diagnostics, |line, mut map| {
+    let retractions = store.retractions_log(project);
+    relay_store::ndjson::read_objects(&retractions, &diagnostics, |line, mut map| {
         if let Some(Value::Object(raw)) = map.remove("retraction")
             && let Ok(r) = Retraction::parse(raw)
         {
@@ -338,7 +335,7 @@ fn each_version<T: Versioned>(
     version: fn(&T) -> RecordVersion,
     out: &mut Vec<(RecordVersion, (PathBuf, u64))>,
 ) -> Result<()> {
-    relay_store::log::read_objects(path, diagnostics, |line, map| {
+    relay_store::ndjson::read_objects(path, diagnostics, |line, map| {
         if let Ok(r) = T::parse(map) {
             out.push((version(&r), (path.to_path_buf(), line)));
         }
@@ -390,7 +387,7 @@ pub fn verify(store: &Store) -> Result<Report> {
                 .entry((v.kind, v.id.as_str(), v.hash.as_str()))
                 .or_insert_with(|| place.clone());
         }
-        let signatures_file = store.layout().signatures_file(project.id());
+        let signatures_file = store.signatures_log(project.id());
         for (line, s) in &numbered {
             places
                 .entry((s.record, s.id.as_str(), s.hash.as_str()))

@@ -340,7 +340,7 @@ mod tests {
         assert!(!any_live(&store).unwrap());
         let made = make(&store, Some(&["demo"]), false);
         assert!(made.token.starts_with(PREFIX) && made.token.len() == PREFIX.len() + 64);
-        let file = std::fs::read_to_string(store.layout().tokens_file()).unwrap();
+        let file = std::fs::read_to_string(store.tokens_file()).unwrap();
         assert!(!file.contains(&made.token), "only the hash is stored");
         assert!(file.contains(&digest(&made.token)));
         assert!(
@@ -408,10 +408,10 @@ mod tests {
         let made = make(&store, None, false);
         let first = revoke(&store, &made.record.token_id).unwrap();
         assert!(first.revoked_at.is_some());
-        let lines = std::fs::read_to_string(store.layout().tokens_file()).unwrap();
+        let lines = std::fs::read_to_string(store.tokens_file()).unwrap();
         let again = revoke(&store, &made.record.token_id).unwrap();
         assert_eq!(again.revoked_at, first.revoked_at);
-        let after = std::fs::read_to_string(store.layout().tokens_file()).unwrap();
+        let after = std::fs::read_to_string(store.tokens_file()).unwrap();
         assert_eq!(lines, after, "a second revocation writes nothing");
         let e = authenticate(&store, &made.token).unwrap_err();
         assert_eq!(e.code(), "unauthenticated");
@@ -439,7 +439,7 @@ mod tests {
         let grant = authenticate(&store, &made.token).unwrap();
         assert!(grant.may_write("web").is_ok());
         assert_eq!(grant.may_read("api").unwrap_err().code(), "unauthorized");
-        let file = || std::fs::read_to_string(store.layout().tokens_file()).unwrap();
+        let file = || std::fs::read_to_string(store.tokens_file()).unwrap();
         let lines = file();
         // The same scope again, or a project it does not cover: nothing written.
         narrow(&store, &id, to(Some(&["demo", "web"]), false)).unwrap();

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::ops::git::{self, Exclusion};
-use relay_store::{Config, Store, layout};
+use relay_store::{Config, Store};
 use relay_wire::Project;
 use relay_wire::error::{Error, Result};
 
@@ -30,9 +30,8 @@ pub struct Initialized {
 /// repository's `info/exclude`. An existing shared store is never made local: its files may
 /// already be committed, and git keeps tracking committed files whatever the exclude file says.
 pub fn init(root: &Path, project_id: &str, name: Option<&str>, local: bool) -> Result<Initialized> {
-    let exists =
-        root.join(layout::CONFIG_FILE).is_file() || root.join(layout::PROJECTS_FILE).is_file();
-    let recorded_local = exists && Config::load(&root.join(layout::CONFIG_FILE))?.local();
+    let exists = Store::exists_at(root);
+    let recorded_local = exists && Config::of_store(root)?.local();
     if local && exists && !recorded_local {
         return Err(Error::InvalidInput(format!(
             "{} is already a shared store (its config.toml has no `local = true`), and --local \

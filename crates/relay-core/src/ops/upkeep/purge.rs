@@ -16,7 +16,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use relay_store::retractions::Retractions;
-use relay_store::{Store, log};
+use relay_store::{Store, ndjson};
 use relay_wire::error::{Error, Result};
 use relay_wire::{expiry, time};
 
@@ -110,7 +110,7 @@ fn rewrite(
     hides: Hides,
     may_hide: &dyn Fn(&[u8]) -> bool,
 ) -> Result<Option<Rewrite>> {
-    let Some(bytes) = log::read_whole(path)? else {
+    let Some(bytes) = ndjson::read_whole(path)? else {
         return Ok(None);
     };
     // A record's lines are judged together: the first pass finds which ids go.
@@ -160,7 +160,7 @@ pub fn purge(store: &Store, req: &PurgeRequest) -> Result<PurgeReport> {
         ));
     }
     let stamp = time::now().format("%Y%m%dT%H%M%S%.6fZ").to_string();
-    let backup_dir = store.layout().local_dir().join("purged").join(stamp);
+    let backup_dir = store.local_path("purged").join(stamp);
     let mut report = PurgeReport {
         dry_run: req.dry_run,
         removed: Vec::new(),
@@ -201,7 +201,7 @@ pub fn purge(store: &Store, req: &PurgeRequest) -> Result<PurgeReport> {
         let mut logs: Vec<(PathBuf, bool)> = (store.package_logs(project)?.into_iter())
             .map(|p| (p, true))
             .collect();
-        logs.push((store.layout().facts_file(project), false));
+        logs.push((store.facts_log(project), false));
         for (path, package_log) in logs {
             let hides: Hides = match package_log {
                 true => &package_hides,
@@ -240,9 +240,9 @@ pub fn purge(store: &Store, req: &PurgeRequest) -> Result<PurgeReport> {
             // A hook's record purged on purpose is not put back by the clone's journal: it
             // leaves the journal first, so no reconcile meanwhile (or after a crash) finds it
             // missing from the log and queues it again.
-            let tracked = store.layout().tracked_path(&path).unwrap_or(path.clone());
+            let tracked = store.tracked_file(&path);
             store.unjournal(&tracked, &done.gone)?;
-            log::write_atomic(&path, &done.keep)?;
+            ndjson::write_atomic(&path, &done.keep)?;
             forget_cached(store, &path, &done.paths)?;
         }
     }
@@ -341,7 +341,7 @@ mod tests {
         assert_eq!(done.files.len(), 1);
         assert!(done.files[0].starts_with(&format!(
             "projects/{}/packages/",
-            relay_store::layout::encode_project_dir("demo")
+            relay_store::format::encode_project_dir("demo")
         )));
         let after = String::from_utf8(std::fs::read(&log).unwrap()).unwrap();
         let kept: String = String::from_utf8(before.clone())

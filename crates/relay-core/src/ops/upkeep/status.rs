@@ -130,21 +130,20 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
             // Counted from each month's summary (a small file per month, kept while its log
             // is unchanged); the months that changed are counted from their catalogs, their
             // indexes brought up to date first (months in parallel).
-            use relay_store::cache::{catalog, summary};
             let logs = store.package_logs(project.id())?;
             let mut months = Vec::with_capacity(logs.len());
             let mut changed = Vec::new();
             for log in &logs {
-                match summary::saved(store, log)? {
+                match store.saved_month_summary(log)? {
                     Some(m) => months.push(m),
                     None => changed.push(log),
                 }
             }
             if !changed.is_empty() {
-                catalog::warm(store, project.id())?;
+                store.warm_catalogs(project.id())?;
             }
             for log in changed {
-                months.push(summary::count_and_save(store, log)?);
+                months.push(store.count_month(log)?);
             }
             for month in &months {
                 for (ptype, statuses) in &month.counts {
@@ -176,13 +175,12 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
         s.facts.total += facts_total;
         s.facts.live += facts_live;
         // Counted from compact slots: parsed, ten thousand sessions take tens of MB.
-        let sessions_log = store.layout().sessions_file(project.id());
-        let (total, open) =
-            relay_store::cache::summary::log_counts(store, &sessions_log, "sessions", || {
-                let (total, open) =
-                    crate::ops::export::count_open::<relay_wire::Session>(store, project.id())?;
-                Ok((total as u64, open as u64))
-            })?;
+        let sessions_log = store.sessions_log(project.id());
+        let (total, open) = store.log_counts(&sessions_log, "sessions", || {
+            let (total, open) =
+                crate::ops::export::count_open::<relay_wire::Session>(store, project.id())?;
+            Ok((total as u64, open as u64))
+        })?;
         let (total, open) = (total as usize, open as usize);
         s.sessions.total += total;
         s.sessions.live += open;
@@ -226,7 +224,7 @@ pub fn to_json(store: &Store, s: &StoreStatus, warnings: &[Warning]) -> Result<V
 mod tests {
     use super::*;
     use crate::ops::packages::deposit::{deposit, test_support};
-    use relay_store::cache::{Check, summary};
+    use relay_store::index::Check;
 
     fn package(
         title: &str,
@@ -266,10 +264,10 @@ mod tests {
         let logs = store.package_logs("demo").unwrap();
         for log in &logs {
             assert!(
-                summary::saved(&store, log).unwrap().is_some(),
+                store.saved_month_summary(log).unwrap().is_some(),
                 "{log:?} is summarised"
             );
-            assert_eq!(summary::check(&store, log).unwrap(), Check::Sound);
+            assert_eq!(store.check_month_summary(log).unwrap(), Check::Sound);
         }
         // A review appends a version: the month is counted again.
         test_support::approve(&store, c.package.id());
@@ -284,7 +282,7 @@ mod tests {
         let one_line: String = text.lines().next().unwrap().to_string() + "\n";
         std::fs::write(january, &one_line).unwrap();
         assert_eq!(status(&store).unwrap().packages, 2);
-        let cache = store.layout().cache_dir();
+        let cache = store.indexes().dir().to_path_buf();
         let file = std::fs::read_dir(cache.join("summary-v1/demo"))
             .unwrap()
             .flatten()
@@ -299,7 +297,7 @@ mod tests {
             .replace(":1}", ":7}");
         std::fs::write(&file, tampered).unwrap();
         assert!(matches!(
-            summary::check(&store, january).unwrap(),
+            store.check_month_summary(january).unwrap(),
             Check::Stale(_)
         ));
     }

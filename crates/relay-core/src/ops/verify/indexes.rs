@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::Checker;
 use relay_store::Store;
-use relay_store::cache::Check;
+use relay_store::index::Check;
 use relay_wire::error::{Error, Result};
 
 /// One stale index: the log it covers, and which index.
@@ -71,7 +71,7 @@ fn stale_facts(store: &Store, id: &str) -> Result<Vec<(Stale, PathBuf, String)>>
     Ok(match store.check_fact_index(id)? {
         Check::Stale(why) => vec![(
             Stale::Facts(id.to_string()),
-            store.layout().facts_file(id),
+            store.facts_log(id),
             format!("fact index: {why}"),
         )],
         _ => Vec::new(),
@@ -96,7 +96,7 @@ fn stale_of_log(store: &Store, log: &Path) -> Result<Vec<(Stale, PathBuf, String
             format!("types index: {why}"),
         ));
     }
-    if let Check::Stale(why) = relay_store::cache::summary::check(store, log)? {
+    if let Check::Stale(why) = store.check_month_summary(log)? {
         out.push((
             Stale::Summary(log.to_path_buf()),
             log.to_path_buf(),
@@ -132,10 +132,7 @@ pub(super) fn rebuild(store: &Store) -> Result<Vec<String>> {
         match &which {
             Stale::Packages(log) => indexes.rebuild_packages(log).map_err(io(log))?,
             Stale::Types(log) => indexes.remove_types(log).map_err(io(log))?,
-            Stale::Summary(log) => {
-                relay_store::cache::summary::remove(&store.layout().cache_dir(), log)
-                    .map_err(io(log))?
-            }
+            Stale::Summary(log) => store.indexes().remove_summary(log).map_err(io(log))?,
             Stale::Facts(project) => store.rebuild_fact_index(project)?,
         }
         let rel = log.strip_prefix(store.root()).unwrap_or(&log);

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use relay_store::log;
+use relay_store::ndjson;
 use relay_store::records::Versioned;
 use relay_wire::error::{Error, Result};
 use relay_wire::tree::{Json, Members};
@@ -19,7 +19,7 @@ pub(super) struct Line {
 
 /// Every line of a small log, held at once: the projects log, and a log `--fix` rewrites.
 pub(super) fn lines(path: &Path) -> Result<Vec<Line>> {
-    let Some(bytes) = log::read_whole(path)? else {
+    let Some(bytes) = ndjson::read_whole(path)? else {
         return Ok(Vec::new());
     };
     let mut out = Vec::new();
@@ -54,7 +54,7 @@ pub(super) fn each_raw_line(
         Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
     };
     let reader = std::io::BufReader::with_capacity(1 << 20, file);
-    log::LogReader::new(path)
+    ndjson::LogReader::new(path)
         .read_from(reader, &mut Raw(each))
         .map(drop)
 }
@@ -62,7 +62,7 @@ pub(super) fn each_raw_line(
 /// The sink of [`each_raw_line`]: every line, blank or torn too.
 struct Raw<F>(F);
 
-impl<F: FnMut(u64, u64, &[u8], bool) -> Result<()>> log::LineSink for Raw<F> {
+impl<F: FnMut(u64, u64, &[u8], bool) -> Result<()>> ndjson::LineSink for Raw<F> {
     type Error = Error;
 
     fn line(&mut self, number: u64, offset: u64, text: &[u8]) -> Result<bool> {
@@ -121,10 +121,10 @@ fn worth_parsing(text: &[u8], complete: bool) -> std::result::Result<bool, (&'st
             "the last line is incomplete (a write was cut off)".into(),
         ));
     }
-    if log::is_conflict_marker(text) {
-        return Err(("conflict_marker", log::CONFLICT_MESSAGE.into()));
+    if ndjson::is_conflict_marker(text) {
+        return Err(("conflict_marker", ndjson::CONFLICT_MESSAGE.into()));
     }
-    if text.ends_with(log::TORN_MARK) {
+    if text.ends_with(ndjson::TORN_MARK) {
         return Err((
             "torn_line",
             "a write cut off by a crash, sealed by a later append".into(),
@@ -136,7 +136,7 @@ fn worth_parsing(text: &[u8], complete: bool) -> std::result::Result<bool, (&'st
 /// The record on the line at `offset`, if it reads and validates: the current version of an
 /// id, read back when a tie needs the whole record.
 pub(super) fn record_at<T: Versioned>(path: &Path, offset: u64) -> Result<Option<T>> {
-    let line = log::read_line_at(path, offset)?;
+    let line = ndjson::read_line_at(path, offset)?;
     Ok(whole(&line))
 }
 

@@ -22,7 +22,7 @@ use crate::ops::packages::review::Action;
 use lines::{Line, each_raw_line, line_object, lines};
 use relay_store::packages::{StoredPackage, checked_first_version};
 use relay_store::records::Versioned;
-use relay_store::{Store, layout, log};
+use relay_store::{Store, ndjson};
 use relay_wire::error::{Error, Result};
 use relay_wire::{Fact, Project, Status, time};
 
@@ -73,7 +73,7 @@ impl Problem {
 
 /// The number of the line at `offset` of `path` (0 if it cannot be read).
 fn line_of(path: &Path, offset: u64) -> u64 {
-    log::read_whole(path)
+    ndjson::read_whole(path)
         .ok()
         .flatten()
         .map(|b| {
@@ -194,9 +194,9 @@ impl Checker<'_> {
     fn project(&mut self, project: &str) -> Result<bool> {
         let store = self.store;
         let logs = store.package_logs(project)?;
-        let facts = store.layout().facts_file(project);
-        let sessions = store.layout().sessions_file(project);
-        let retractions = store.layout().retractions_file(project);
+        let facts = store.facts_log(project);
+        let sessions = store.sessions_log(project);
+        let retractions = store.retractions_log(project);
         let mut jobs: Vec<Job> = (0..logs.len()).map(Job::Packages).collect();
         jobs.extend([Job::Facts, Job::Sessions, Job::Retractions]);
         jobs.sort_by_cached_key(|job| {
@@ -252,7 +252,7 @@ impl Checker<'_> {
         self.report.problems.extend(fact_problems);
         self.report.problems.extend(session_problems);
         self.report.problems.extend(retraction_problems);
-        let signatures = store.layout().signatures_file(project);
+        let signatures = store.signatures_log(project);
         for (n, m) in self.objects(&signatures)? {
             if let Err(e) = relay_wire::signature::Signature::from_line(Value::Object(m)) {
                 self.problem(&signatures, n, "invalid_signature", e);
@@ -497,8 +497,8 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
             let time = first.package.str_member("created_at");
             note(number, "non_utc_time", non_utc_note([("created_at", time)]));
             out.firsts.push(FirstVersion {
-                key: relay_store::cache::id_key(field("package_id")),
-                hash: relay_store::cache::packages::hash_prefix(first.hash),
+                key: relay_store::index::id_key(field("package_id")),
+                hash: relay_store::index::hash_prefix(first.hash),
                 offset: at,
             });
             return Ok(());
@@ -529,8 +529,8 @@ fn check_package_log(store: &Store, project: &str, path: &Path) -> Result<LogChe
         note(number, "non_utc_time", non_utc_note([("created_at", time)]));
         if p.version == 1 {
             out.firsts.push(FirstVersion {
-                key: relay_store::cache::id_key(id),
-                hash: relay_store::cache::packages::hash_prefix(&p.hash),
+                key: relay_store::index::id_key(id),
+                hash: relay_store::index::hash_prefix(&p.hash),
                 offset: at,
             });
         } else if let Some((by_import, message)) = illegal_transition(&p) {
@@ -612,7 +612,7 @@ fn removable(
     if !l.complete && last {
         return Some(("torn_line", "the last line was cut off by a crash".into()));
     }
-    if l.text.ends_with(log::TORN_MARK) {
+    if l.text.ends_with(ndjson::TORN_MARK) {
         return Some((
             "torn_line",
             "a write cut off by a crash, sealed by a later append".into(),
@@ -638,7 +638,7 @@ pub fn verify(store: &Store) -> Result<(Report, Vec<String>)> {
         firsts: Vec::new(),
         single_project: false,
     };
-    let projects_file = store.layout().projects_file();
+    let projects_file = store.projects_log();
     for (line, p) in c.records::<Project>(&projects_file)? {
         let times = ["created_at", "updated_at", "archived_at"].map(|k| (k, p.str_field(k)));
         if let Some(message) = non_utc_note(times) {
@@ -710,15 +710,11 @@ pub fn fix(store: &Store) -> Result<Report> {
     for file in by_file {
         let path = store.root().join(&file);
         // The lock of whoever appends to this file.
-        let parts: Vec<&str> = file.split(['/', '\\']).collect();
-        let _lock = match parts.as_slice() {
-            [layout::PROJECTS_DIR, dir, ..] => store.lock(&format!("project-{dir}"))?,
-            _ => store.lock("projects")?,
-        };
+        let _lock = store.lock_for_file(&file)?;
         // Judge every line again now that writers are held off: a line that looked torn
         // may have been a write still in progress.
         let all = lines(&path)?;
-        let is_package_log = parts.len() == 4;
+        let is_package_log = relay_store::format::is_package_log(Path::new(&file));
         let mut keep = Vec::new();
         let mut quarantined = Vec::new();
         for l in &all {
@@ -739,10 +735,10 @@ pub fn fix(store: &Store) -> Result<Report> {
         }
         let mut q = Vec::new();
         for v in &quarantined {
-            q.extend(log::to_line(v)?);
+            q.extend(ndjson::to_line(v)?);
         }
         store.append(&store.root().join(QUARANTINE), &q)?;
-        log::write_atomic(&path, &keep)?;
+        ndjson::write_atomic(&path, &keep)?;
         fixed.push(format!(
             "moved {} line(s) of {file} to {QUARANTINE}",
             quarantined.len()

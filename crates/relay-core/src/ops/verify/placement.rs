@@ -2,12 +2,11 @@
 //! `allowed_signers` line that does not parse, and store files git has not finished merging.
 
 use super::{Checker, QUARANTINE};
-use relay_store::layout;
 
 impl Checker<'_> {
     /// A line of `allowed_signers` that does not parse.
     pub(super) fn allowed_signers(&mut self) {
-        let path = self.store.layout().allowed_signers();
+        let path = self.store.allowed_signers_file();
         if let Ok(text) = std::fs::read_to_string(&path)
             && let Err((line, m)) = relay_wire::allowed_signers::AllowedSigners::parse(&text)
         {
@@ -38,52 +37,10 @@ impl Checker<'_> {
             .into_iter()
             .filter_map(|e| e.ok())
         {
-            let rel = entry
-                .path()
-                .strip_prefix(&root)
-                .unwrap_or(entry.path())
-                .to_path_buf();
-            let parts: Vec<String> = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
+            let rel = entry.path().strip_prefix(&root).unwrap_or(entry.path());
             let is_dir = entry.file_type().is_dir();
-            let ok = match parts
-                .iter()
-                .map(String::as_str)
-                .collect::<Vec<_>>()
-                .as_slice()
-            {
-                [layout::CACHE_DIR, ..] | [layout::LOCAL_DIR, ..] => true,
-                [f] if !is_dir => matches!(
-                    *f,
-                    layout::CONFIG_FILE
-                        | layout::PROJECTS_FILE
-                        | ".gitignore"
-                        | ".gitattributes"
-                        | layout::ALLOWED_SIGNERS_FILE
-                        | QUARANTINE
-                ),
-                [layout::PROJECTS_DIR] => true,
-                [layout::PROJECTS_DIR, d] => {
-                    is_dir && (layout::decode_project_dir(d).is_some() || d.contains('~'))
-                }
-                [layout::PROJECTS_DIR, _, f] => {
-                    (is_dir && *f == layout::PACKAGES_DIR)
-                        || (!is_dir
-                            && matches!(
-                                *f,
-                                layout::FACTS_FILE
-                                    | layout::SESSIONS_FILE
-                                    | layout::SIGNATURES_FILE
-                                    | layout::RETRACTIONS_FILE
-                            ))
-                }
-                [layout::PROJECTS_DIR, _, layout::PACKAGES_DIR, f] => {
-                    !is_dir && layout::is_package_log_name(f)
-                }
-                _ => false,
-            };
+            let ok = relay_store::format::has_place(rel, is_dir)
+                || (!is_dir && rel.as_os_str() == QUARANTINE);
             if !ok {
                 self.problem(
                     entry.path(),

@@ -90,7 +90,7 @@ mod tests {
             open_session("sess_c", "cy", "lone-owl", "2026-01-01T08:00:00Z"),
             open_session(a, "ana", "twin-fox", "2026-01-01T09:00:00Z"),
         ];
-        let path = store.layout().sessions_file("demo");
+        let path = store.sessions_log("demo");
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, lines.join("\n") + "\n").unwrap();
         let (report, _) = verify(&store).unwrap();

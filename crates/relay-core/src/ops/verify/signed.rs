@@ -30,7 +30,7 @@ impl Checker<'_> {
     /// reported by the layout's check, and judges nothing).
     pub(super) fn signatures(&mut self) -> Result<()> {
         let store = self.store;
-        if !store.layout().allowed_signers().exists() || store.allowed_signers().is_err() {
+        if !store.allowed_signers_file().exists() || store.allowed_signers().is_err() {
             return Ok(());
         }
         let report = signatures::verify(store)?;

@@ -10,11 +10,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use relay_store::cache::KeyHashing;
+use relay_store::index::KeyHashing;
 use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::Relaxed;
 
-use relay_store::cache::packages::{DocRank, QueryView};
+use relay_store::index::{DocRank, QueryView};
 use relay_wire::Status;
 
 use std::sync::Arc;

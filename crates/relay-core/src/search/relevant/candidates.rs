@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
-use relay_store::cache::KeyHashing;
-use relay_store::cache::packages::DocRecord;
+use relay_store::index::DocRecord;
+use relay_store::index::KeyHashing;
 
 use crate::search::filter::Filter;
-use relay_store::cache::terms::Places;
+use relay_store::index::Places;
 use relay_store::packages::VersionKey;
 use relay_wire::Status;
 
@@ -18,7 +18,7 @@ use relay_wire::Status;
 /// broad query at a million packages), so the record is kept small.
 #[derive(Clone, Copy)]
 pub(super) struct Candidate {
-    /// The key of its package id ([`relay_store::cache::id_key`]), which candidates are
+    /// The key of its package id ([`relay_store::index::id_key`]), which candidates are
     /// deduplicated by: two ids of one store sharing one is about as likely as 1 in 10^7 at
     /// a million packages, and the winners' ids are read back from their lines.
     pub(super) id: u64,

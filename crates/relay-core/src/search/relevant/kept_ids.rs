@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
-use relay_store::cache::KeyHashing;
-use relay_store::cache::packages::{QueryView, ViewOrigin};
+use relay_store::index::KeyHashing;
+use relay_store::index::{QueryView, ViewOrigin};
 
 use super::candidates::{FindShared, SharedBuckets};
 

@@ -150,7 +150,7 @@ fn helpers_that_join_a_scan_find_what_one_thread_finds() {
             log
         })
         .collect();
-    let cache = relay_store::cache::Indexes::at(dir.path().join("cache"));
+    let cache = relay_store::index::Indexes::at(dir.path().join("cache"));
     let filter = Filter::default();
     let every = |parts: &[Part], terms: usize| {
         let mut all: Vec<(u32, u64, bool, Vec<f32>)> = (parts.iter())
@@ -228,13 +228,13 @@ fn a_log_scanned_after_another_with_the_same_scratch_gives_what_it_gives_alone()
         log
     };
     let (big, small) = (write_log("2026-01", 300), write_log("2026-02", 40));
-    let cache = dir.path().join("cache");
+    let cache = relay_store::index::Indexes::at(dir.path().join("cache"));
     let filter = Filter::default();
     for query in ["memory leak", r#""memory leak" pool"#, "cache"] {
         let q = parse(query);
         let phrases = PhraseFilter::of(&q);
         let scan = |part: &mut Part, log: &Path, file: u32| {
-            let mut view = relay_store::cache::packages::query(&cache, log, &q.terms).unwrap();
+            let mut view = cache.query(log, &q.terms).unwrap();
             from_index(&mut view, log, file, &q, &filter, phrases.as_ref(), part).unwrap();
         };
         let (mut both, mut alone) = (Part::default(), Part::default());
@@ -288,7 +288,7 @@ fn the_place_filter_never_turns_away_a_package_holding_the_phrase() {
         lines.push('\n');
     }
     std::fs::write(&log, &lines).unwrap();
-    let cache = dir.path().join("cache");
+    let cache = relay_store::index::Indexes::at(dir.path().join("cache"));
     for query in [
         r#""memory leak""#,
         r#""leak memory" pool"#,
@@ -319,7 +319,7 @@ fn the_place_filter_never_turns_away_a_package_holding_the_phrase() {
             "{query}: only {} hold it",
             expected.len()
         );
-        let mut view = relay_store::cache::packages::query(&cache, &log, &q.terms).unwrap();
+        let mut view = cache.query(&log, &q.terms).unwrap();
         let mut part = Part::default();
         let filter = Filter::default();
         let phrases = PhraseFilter::of(&q);
@@ -571,7 +571,7 @@ fn a_broad_query_ranks_as_a_scan_that_keeps_every_candidate() {
     };
     // With `cache/` deleted, a first search builds the indexes as a scan does (a month on
     // each thread, none held); from then on they are mapped, and broad queries are broad.
-    std::fs::remove_dir_all(store.layout().cache_dir()).unwrap();
+    std::fs::remove_dir_all(store.indexes().dir()).unwrap();
     let cold = ranked("leak", &Filter::default(), 40, 0);
     assert_eq!(cold, ranked("leak", &Filter::default(), 40, usize::MAX));
     for query in [

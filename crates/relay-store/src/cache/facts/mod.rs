@@ -28,7 +28,6 @@ use relay_wire::error::{Error, Result};
 mod by_subject;
 mod rendered;
 use by_subject::subject_lines;
-pub use rendered::RenderKey;
 
 const FORMAT: u32 = FACTS.format;
 

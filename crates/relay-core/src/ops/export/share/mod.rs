@@ -72,7 +72,7 @@ impl Policy {
     /// are), `integrity_error` when it is malformed (as any bad `config.toml` is).
     pub fn load(store: &Store, name: &str) -> Result<Policy> {
         let config = store.config();
-        let path = store.layout().config();
+        let path = store.config_file();
         let profile = match config.share_profile(name) {
             Some(Ok(profile)) => profile,
             Some(Err(m)) => return Err(Error::Integrity(format!("{}: {m}", path.display()))),

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::{Counts, Kind, Sink, each_record};
 use super::Policy;
-use relay_store::{Store, log};
+use relay_store::{Store, ndjson};
 use relay_wire::error::{Error, Result};
 use relay_wire::tree::Json;
 use relay_wire::{canonical, package};
@@ -137,9 +137,11 @@ impl Filter<'_> {
             // The hash the store keeps for the package (§6.6), from the line as it came.
             let derived_from = original_hash(line)?;
             let hash = canonical::content_hash_of_map(&record);
-            log::to_line(&json!({"package": record, "hash": hash, "derived_from": derived_from}))?
+            ndjson::to_line(
+                &json!({"package": record, "hash": hash, "derived_from": derived_from}),
+            )?
         } else {
-            log::to_line(&record)?
+            ndjson::to_line(&record)?
         };
         out.extend_from_slice(&line);
         Ok(true)
@@ -245,7 +247,7 @@ mod tests {
         ];
         let refs: Vec<&relay_wire::Fact> = facts.iter().collect();
         store
-            .append_records(&store.layout().facts_file("demo"), &refs)
+            .append_records(&store.facts_log("demo"), &refs)
             .unwrap();
         let session = relay_wire::Session::from_value(json!({"session_id": "sess_1",
             "project_id": "demo", "actor_id": "jo", "actor_type": "human",
@@ -253,7 +255,7 @@ mod tests {
             "packages_deposited": ["pkg_plain", "pkg_draft"]}))
         .unwrap();
         store
-            .append_records(&store.layout().sessions_file("demo"), &[&session])
+            .append_records(&store.sessions_log("demo"), &[&session])
             .unwrap();
 
         let (lines, s) = shared(
