@@ -567,6 +567,13 @@ const RUN_BY_THE_SERVICE: &[&str] = &[
     "semantic::search(",
     "orient::orient(",
     "sessions::list(",
+    "sessions::start(",
+    "sessions::end(",
+    "history::history(",
+    "review::pending(",
+    "status::status(",
+    "projects::create(",
+    "projects::set_archived(",
 ];
 
 #[test]

@@ -154,10 +154,8 @@ pub fn retract(c: &Call) -> Result<Value> {
 
 pub fn review_list(c: &Call) -> Result<Value> {
     let req: ReviewListRequest = c.request()?;
-    req.validate()?;
     let projects = c.ctx.projects(req.all_projects)?;
-    let pending =
-        relay_core::ops::packages::review::pending(c.ctx.store()?, &projects, req.reviewer())?;
+    let pending = c.relay(|relay| relay.review_list(&projects, &req))?;
     let packages: Vec<_> = pending.iter().map(|p| p.to_value()).collect();
     Ok(json!({ "packages": packages }))
 }
@@ -195,7 +193,7 @@ pub fn session_end(c: &Call) -> Result<Value> {
 
 pub fn status(c: &Call) -> Result<Value> {
     let store = c.ctx.store()?;
-    let s = relay_core::ops::upkeep::status::status(store)?;
+    let s = c.relay(|relay| relay.status())?;
     let warnings = store.diagnostics().take();
     relay_core::ops::upkeep::status::to_json(store, &s, &warnings)
 }

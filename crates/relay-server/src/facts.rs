@@ -130,11 +130,8 @@ pub async fn history(call: ProjectCall, Params(q): Params<HistoryParams>) -> Ans
         expired: q.include_expired,
         retracted: q.include_retracted,
     };
-    call.run(Access::Read, move |s, _, project| {
-        let entries = facts::history::history(&s.store, &project, &subject, &predicate, reveal)?;
-        if entries.is_empty() {
-            return Err(Error::FactNotFound { subject, predicate });
-        }
+    call.run(Access::Read, move |s, caller, project| {
+        let entries = (caller.relay(s)).facts_history(&project, subject, predicate, reveal)?;
         let list: Vec<Value> = entries
             .iter()
             .map(facts::history::Entry::to_value)

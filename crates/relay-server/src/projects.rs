@@ -11,18 +11,13 @@ use super::auth::{Access, Caller, ProjectCall};
 use super::extract::JsonBody;
 use super::reply::{Answer, Reply};
 use super::state::AppState;
-use relay_core::ops::projects;
 
 /// The projects the caller may see: `{"projects": […]}`.
 pub async fn list(State(state): State<AppState>, caller: Caller) -> Answer {
     state
         .blocking(move |s| {
-            let visible = caller.projects(&s.store)?;
-            let all = projects::list(&s.store)?;
-            let list: Vec<Value> = (all.iter())
-                .filter(|p| visible.iter().any(|v| v == p.id()))
-                .map(|p| p.to_value())
-                .collect();
+            let all = caller.relay(s).projects_list()?;
+            let list: Vec<Value> = all.iter().map(|p| p.to_value()).collect();
             Ok(Reply::ok(json!({ "projects": list })))
         })
         .await
@@ -43,13 +38,10 @@ pub async fn create(State(state): State<AppState>, caller: Caller, body: JsonBod
     let body: CreateBody = body.parse("a project")?;
     state
         .blocking(move |s| {
-            caller.authorize_project("projects_create", &body.project_id)?;
-            let p = projects::create(
-                &s.store,
-                &body.project_id,
-                body.name.as_deref(),
-                body.description.as_deref(),
-            )?;
+            let (name, description) = (body.name.as_deref(), body.description.as_deref());
+            let p = caller
+                .relay(s)
+                .projects_create(&body.project_id, name, description)?;
             Ok(Reply::written(true, p.to_value()))
         })
         .await
@@ -57,10 +49,9 @@ pub async fn create(State(state): State<AppState>, caller: Caller, body: JsonBod
 
 /// Archives a project (its records stay; writes to it are refused): the new record.
 pub async fn archive(call: ProjectCall) -> Answer {
-    call.run(Access::Write, move |s, _, project| {
-        Ok(Reply::ok(
-            projects::set_archived(&s.store, &project, true)?.to_value(),
-        ))
+    call.run(Access::Write, move |s, caller, project| {
+        let archived = caller.relay(s).projects_archive(&project, true)?;
+        Ok(Reply::ok(archived.to_value()))
     })
     .await
 }

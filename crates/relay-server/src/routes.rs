@@ -269,13 +269,12 @@ pub(crate) async fn request_changes(call: ReviewCall<RequestChangesRequest>) -> 
 /// The packages awaiting review in a project (§11.4), oldest request first, each with who
 /// flagged it, when and why: `{"packages": […]}`.
 pub(crate) async fn reviews(call: ProjectCall, Params(req): Params<ReviewListRequest>) -> Answer {
-    req.validate()?;
     if req.all_projects {
         let why = "a project's route lists that project's reviews";
         return Err(Error::InvalidInput(format!("`all_projects` is not taken here: {why}")).into());
     }
-    call.run(Access::Read, move |s, _, project| {
-        let pending = review::pending(&s.store, &[project], req.reviewer())?;
+    call.run(Access::Read, move |s, caller, project| {
+        let pending = caller.relay(s).review_list(&[project], &req)?;
         let packages: Vec<Value> = pending.iter().map(review::Pending::to_value).collect();
         Ok(Reply::ok(json!({ "packages": packages })))
     })

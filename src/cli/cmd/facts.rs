@@ -179,7 +179,8 @@ fn print_facts(ctx: &mut Ctx, list: &[Fact]) -> CmdResult {
 
 pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
     let project = ctx.project()?;
-    let store = ctx.store()?;
+    // A folder without a store is told so before anything else.
+    ctx.store()?;
     match args.action {
         Action::Assert {
             subject,
@@ -324,16 +325,8 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
             predicate,
             reveal,
         } => {
-            let list = ops::facts::history::history(
-                store,
-                &project,
-                &subject,
-                &predicate,
-                reveal.reveal(),
-            )?;
-            if list.is_empty() {
-                return Err(Error::FactNotFound { subject, predicate }.into());
-            }
+            let list =
+                (ctx.relay()?).facts_history(&project, subject, predicate, reveal.reveal())?;
             for entry in &list {
                 if ctx.ui.json {
                     ctx.ui.json_line(&entry.to_value())?;

@@ -61,7 +61,7 @@ pub fn run(ctx: &mut Ctx, args: ProjectsArgs) -> CmdResult {
     let store = ctx.store()?;
     match args.action {
         Action::List => {
-            let all = projects::list(store)?;
+            let all = ctx.relay()?.projects_list()?;
             if ctx.ui.json {
                 for p in &all {
                     ctx.ui.json_line(p)?;
@@ -81,7 +81,7 @@ pub fn run(ctx: &mut Ctx, args: ProjectsArgs) -> CmdResult {
             name,
             description,
         } => {
-            let p = projects::create(store, &id, name.as_deref(), description.as_deref())?;
+            let p = (ctx.relay()?).projects_create(&id, name.as_deref(), description.as_deref())?;
             show(ctx, &p, "Created")
         }
         Action::Info { id } => {
@@ -114,11 +114,11 @@ pub fn run(ctx: &mut Ctx, args: ProjectsArgs) -> CmdResult {
             show(ctx, &p, "Renamed")
         }
         Action::Archive { id } => {
-            let p = projects::set_archived(store, &id, true)?;
+            let p = ctx.relay()?.projects_archive(&id, true)?;
             show(ctx, &p, "Archived")
         }
         Action::Unarchive { id } => {
-            let p = projects::set_archived(store, &id, false)?;
+            let p = ctx.relay()?.projects_archive(&id, false)?;
             show(ctx, &p, "Unarchived")
         }
     }

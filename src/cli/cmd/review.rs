@@ -206,9 +206,8 @@ pub fn run(ctx: &mut Ctx, args: ReviewArgs) -> CmdResult {
                 review_type: reviewer.get(),
                 all_projects,
             };
-            req.validate()?;
             let projects = ctx.projects(req.all_projects)?;
-            let pending = review::pending(ctx.store()?, &projects, req.reviewer())?;
+            let pending = ctx.relay()?.review_list(&projects, &req)?;
             if pending.is_empty() && !ctx.ui.json {
                 ctx.ui.note("Nothing awaits review.");
             }

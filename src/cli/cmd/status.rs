@@ -81,7 +81,7 @@ pub fn run(ctx: &mut Ctx, _args: StatusArgs) -> CmdResult {
         .collect();
     ctx.note_cold_indexes(&all);
     let store = ctx.store()?;
-    let s = status::status(store)?;
+    let s = ctx.relay()?.status()?;
     let warnings = store.diagnostics().take();
     if ctx.ui.json {
         let v = status::to_json(store, &s, &warnings)?;

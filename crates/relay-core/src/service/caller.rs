@@ -108,15 +108,24 @@ impl Caller {
         selected: impl FnOnce() -> Option<String>,
     ) -> Result<()> {
         self.authorize(operation)?;
-        let Some(grant) = self.grant() else {
+        if self.grant().is_none() {
             return Ok(());
-        };
+        }
         match rules::reach(operation, members) {
             rules::Reach::Selected => match selected() {
                 Some(project) => self.authorize_project(operation, &project),
                 None => Ok(()),
             },
-            rules::Reach::Store if grant.projects.is_some() => Err(Error::Unauthorized(format!(
+            rules::Reach::Store => self.authorize_store(operation),
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses `operation` on the whole store to a token that does not see every project.
+    pub fn authorize_store(&self, operation: &str) -> Result<()> {
+        self.authorize(operation)?;
+        match self.grant() {
+            Some(grant) if grant.projects.is_some() => Err(Error::Unauthorized(format!(
                 "token {} is scoped to {} and `{operation}` reads the whole store: it needs a \
                  token for every project",
                 grant.token_id,

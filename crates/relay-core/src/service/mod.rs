@@ -8,6 +8,7 @@ mod caller;
 mod reads;
 pub mod rules;
 pub mod scope;
+mod store_wide;
 mod writes;
 
 pub use caller::Caller;

@@ -20,12 +20,14 @@ use super::Caller;
 use crate::ops::attribution;
 use crate::ops::briefing::orchestrate::Digest;
 use crate::ops::briefing::{orchestrate, orient, orient_fit};
-use crate::ops::facts::{self, AssertRequest, ListQuery};
+use crate::ops::facts::{self, AssertRequest, ListQuery, history};
 use crate::ops::packages::pull;
+use crate::ops::packages::review;
 use crate::ops::sessions::{self, SessionView};
 use crate::request::fact_key::GetFactRequest;
 use crate::request::facts::{AssertFactRequest, ListFactsRequest};
 use crate::request::listing::check_limit;
+use crate::request::review::ReviewListRequest;
 use crate::request::search::Mode;
 use crate::request::sessions::SessionListRequest;
 use crate::request::{ListingFilter, OrchestrateRequest, OrientRequest, Spelling};
@@ -259,6 +261,38 @@ impl<'a> Relay<'a> {
         let (projects, filter) = (&listing.projects, &listing.filter);
         let model = ranking.1.as_deref();
         semantic::search(self.store, projects, query, filter, limit, ranking.0, model)
+    }
+
+    /// Every value the key `subject`/`predicate` has had in `project`, oldest first (relay's
+    /// `facts_history`); `fact_not_found` when it has none. A hidden fact's value is kept
+    /// back unless `reveal` shows it.
+    pub fn facts_history(
+        &self,
+        project: &str,
+        subject: String,
+        predicate: String,
+        reveal: Reveal,
+    ) -> Result<Vec<history::Entry>> {
+        self.caller.authorize_project("facts_history", project)?;
+        let entries = history::history(self.store, project, &subject, &predicate, reveal)?;
+        if entries.is_empty() {
+            return Err(Error::FactNotFound { subject, predicate });
+        }
+        Ok(entries)
+    }
+
+    /// The packages of `projects` awaiting review (§11.4), by the reviewer the request asks
+    /// for, if any.
+    pub fn review_list(
+        &self,
+        projects: &[String],
+        req: &ReviewListRequest,
+    ) -> Result<Vec<review::Pending>> {
+        for p in projects {
+            self.caller.authorize_project("review_list", p)?;
+        }
+        req.validate()?;
+        review::pending(self.store, projects, req.reviewer())
     }
 
     /// A project's sessions (relay's `sessions_list`), oldest first, as the store stood at

@@ -18,13 +18,13 @@ use super::{
 };
 use crate::reply::ApiError;
 use crate::state::AppState;
-use relay_core::ops::facts::history::{self, Entry};
+use relay_core::ops::facts::history::Entry;
 use relay_core::ops::projects;
 use relay_core::request::facts::ListFactsRequest;
 use relay_core::search::filter::Reveal;
 use relay_store::fact_chain::{self, Link};
 use relay_wire::Fact;
-use relay_wire::error::{Error, Result};
+use relay_wire::error::Result;
 use relay_wire::time::{self, Timestamp};
 
 #[derive(Debug, Default, Deserialize)]
@@ -81,16 +81,8 @@ pub async fn page(
             };
             let view = match (subject, predicate) {
                 (Some(subject), Some(predicate)) => {
-                    let chain = history::history(
-                        &s.store,
-                        &project,
-                        &subject,
-                        &predicate,
-                        Reveal::default(),
-                    )?;
-                    if chain.is_empty() {
-                        return Err(Error::FactNotFound { subject, predicate });
-                    }
+                    let key = (subject.clone(), predicate.clone());
+                    let chain = relay.facts_history(&project, key.0, key.1, Reveal::default())?;
                     View::History {
                         subject,
                         predicate,

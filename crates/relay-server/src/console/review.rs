@@ -21,9 +21,9 @@ use super::login::same_site;
 use super::{PageError, PageId, Query, Who, failure, html_page, layout, top, urlencode};
 use crate::reply::ApiError;
 use crate::state::AppState;
-use relay_core::ops::packages::review::{self, Action, Pending};
+use relay_core::ops::packages::review::{Action, Pending};
 use relay_core::ops::projects;
-use relay_core::request::review::Transition;
+use relay_core::request::review::{ReviewListRequest, Transition};
 use relay_store::packages::StoredPackage;
 use relay_wire::error::{Code, Error, Result};
 
@@ -69,7 +69,10 @@ async fn load(state: &AppState, who: &Who, q: QueueParams) -> Result<Queue, ApiE
             let visible = caller.projects(&s.store)?;
             let project = super::choose_project(s, &caller, &visible, q.project.as_deref())?;
             projects::get(&s.store, &project)?;
-            let pending = review::pending(&s.store, std::slice::from_ref(&project), None)?;
+            let listed = ReviewListRequest::default();
+            let pending = caller
+                .relay(s)
+                .review_list(std::slice::from_ref(&project), &listed)?;
             let done = match q.done.as_deref().filter(|d| !d.is_empty()) {
                 Some(id) => Some(caller.authorize_package("review_list", &s.store, id)?),
                 None => None,
