@@ -574,6 +574,12 @@ const RUN_BY_THE_SERVICE: &[&str] = &[
     "status::status(",
     "projects::create(",
     "projects::set_archived(",
+    "amp::store(",
+    "amp::search(",
+    "amp::get(",
+    "amp::delete(",
+    "amp::list(",
+    "amp::status(",
 ];
 
 #[test]

@@ -7,7 +7,6 @@
 use serde_json::Value;
 
 use super::call::Call;
-use relay_core::ops::memory::amp;
 use relay_core::request::memory::{
     DeleteRequest, GetRequest, ListRequest, SearchRequest, StoreRequest,
 };
@@ -15,10 +14,14 @@ use relay_core::search::semantic::{self, ModelChoice, ModelState};
 use relay_wire::error::Result;
 
 /// The projects a call reads: the one selected (the call's, the server's, RELAY_PROJECT),
-/// else every project.
-fn projects(c: &Call) -> Result<Vec<String>> {
+/// else every project the caller may read.
+fn projects(c: &Call, operation: &str) -> Result<Vec<String>> {
     let selected = c.ctx.project.is_some() || c.defaults.env.project().is_some();
-    c.ctx.projects(!selected)
+    let named = match selected {
+        true => Some(c.ctx.project()?),
+        false => None,
+    };
+    c.relay(|relay| relay.amp_projects(operation, named))
 }
 
 pub fn store(c: &Call) -> Result<Value> {
@@ -31,49 +34,32 @@ pub fn store(c: &Call) -> Result<Value> {
     let req: StoreRequest = c.request_keeping(&["project"])?;
     // The record's `project` (AMP's member) or the call's (two that differ are refused),
     // else the project of the record its id names, else the server's.
-    let store = c.ctx.store()?;
-    let named = req.named_project()?;
-    let stored = amp::stored_project(store, &req.record, named.as_deref())?;
-    let project = match named.or(stored) {
-        Some(p) => p,
-        None => c.ctx.project()?,
-    };
-    c.who().authorize_project("amp_store", &project)?;
-    let agent = req.record.get("agent").and_then(Value::as_str);
-    c.who().may_name(agent, None)?;
-    amp::store(store, c.ctx.cwd, project, &req.record, &c.claim())
+    c.relay(|relay| relay.amp_store(&c.claim(), &req, || c.ctx.project()))
 }
 
 pub fn search(c: &Call) -> Result<Value> {
     let req: SearchRequest = c.request_keeping(&["project"])?;
-    req.validate()?;
+    let projects = projects(c, "amp_search")?;
     let (mode, model) = c.ranking(None, None)?;
-    amp::search(c.ctx.store()?, &projects(c)?, &req, mode, model.as_ref())
+    c.relay(|relay| relay.amp_search(&projects, &req, (mode, model.as_ref())))
 }
 
 pub fn get(c: &Call) -> Result<Value> {
     let req: GetRequest = c.request_keeping(&["project"])?;
-    amp::get(c.ctx.store()?, &c.record("amp_get", &req.id)?)
+    c.relay(|relay| relay.amp_get(&req.id))
 }
 
 pub fn delete(c: &Call) -> Result<Value> {
     let req: DeleteRequest = c.request_keeping(&["project"])?;
-    req.validate()?;
-    c.record("amp_delete", &req.id)?;
-    amp::delete(
-        c.ctx.store()?,
-        c.ctx.cwd,
-        &req.id,
-        &req.reason(),
-        &c.claim(),
-    )
+    c.relay(|relay| relay.amp_delete(&c.claim(), &req))
 }
 
 pub fn list(c: &Call) -> Result<Value> {
     let req: ListRequest = c.request_keeping(&["project"])?;
-    req.validate()?;
-    amp::list(c.ctx.store()?, &projects(c)?, &req)
+    let projects = projects(c, "amp_list")?;
+    c.relay(|relay| relay.amp_list(&projects, &req))
 }
+
 pub fn status(c: &Call) -> Result<Value> {
     let store = c.ctx.store()?;
     // The model is named by its identity (a digest of its files), as relay serve names it.
@@ -86,5 +72,6 @@ pub fn status(c: &Call) -> Result<Value> {
         ModelState::Loaded(m) => Some(m.identity().to_string()),
         _ => None,
     };
-    amp::status(store, &projects(c)?, model.as_deref())
+    let projects = projects(c, "amp_status")?;
+    c.relay(|relay| relay.amp_status(&projects, model.as_deref()))
 }

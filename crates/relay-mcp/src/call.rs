@@ -56,13 +56,6 @@ impl Call<'_> {
         ))
     }
 
-    /// The record `id` names, as `operation` may touch it (see
-    /// [`relay_core::service::Caller::authorize_record`]).
-    pub(super) fn record(&self, operation: &str, id: &str) -> Result<String> {
-        self.who()
-            .authorize_record(operation, self.ctx.store()?, id)
-    }
-
     /// The identity the call claims: its own arguments, else the server's defaults.
     /// A remote client's token acts as its one actor ([`super::tools::permit`] refused a
     /// call naming another).

@@ -202,19 +202,11 @@ pub fn status(c: &Call) -> Result<Value> {
 /// pass next time. With `wait_ms`, waits that long for a first event (a long poll).
 pub fn watch(c: &Call) -> Result<Value> {
     let req: WatchRequest = c.request()?;
-    req.validate()?;
+    // Every project means every project the caller's token covers: a scoped token's watch
+    // never sees another project's records.
+    let (scope, since) = c.relay(|relay| relay.watch_scope(&req, || c.ctx.projects(false)))?;
     let store = c.ctx.store()?;
-    let scope = watch_op::Scope {
-        // Every project means every project the caller's token covers: a scoped token's
-        // watch never sees another project's records.
-        projects: match (req.all_projects, c.ctx.grant.is_some()) {
-            (true, false) => None,
-            (true, true) => Some(c.ctx.projects(true)?),
-            (false, _) => Some(c.ctx.projects(false)?),
-        },
-        kinds: req.kinds()?,
-    };
-    let (events, cursor) = watch_op::collect(store, scope, req.since()?, req.limit, req.wait())?;
+    let (events, cursor) = watch_op::collect(store, scope, since, req.limit, req.wait())?;
     Ok(json!({ "events": events, "cursor": cursor }))
 }
 

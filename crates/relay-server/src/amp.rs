@@ -17,7 +17,6 @@ use super::extract::{JsonBody, Params, PathId};
 use super::params::search_mode;
 use super::reply::{Answer, Reply};
 use super::state::{AppState, Shared};
-use relay_core::ops::memory::amp;
 use relay_core::request::memory::{
     DeleteRequest, ListRequest, SearchRequest, StatusRequest, StoreRequest,
 };
@@ -33,23 +32,6 @@ fn project_of(s: &Shared, named: Option<String>) -> Result<String> {
                     .into(),
             )
         })
-}
-
-/// The projects a read covers: the one named (which the caller must be able to read), else
-/// every project the caller may read.
-fn projects_of(
-    s: &Shared,
-    caller: &Caller,
-    operation: &str,
-    named: Option<String>,
-) -> Result<Vec<String>> {
-    match named {
-        Some(p) => {
-            caller.authorize_project(operation, &p)?;
-            relay_core::service::scope::only_project(&s.store, p)
-        }
-        None => caller.projects(&s.store),
-    }
 }
 
 fn string(body: &Map<String, Value>, name: &str) -> Result<Option<String>> {
@@ -117,16 +99,13 @@ pub async fn store(
     let mut req: StoreRequest =
         JsonBody(Some(Value::Object(body))).parse("an AMP store request")?;
     req.project = q.project;
-    req.validate()?;
     state
         .blocking(move |s| {
-            let named = req.named_project()?;
-            let stored = amp::stored_project(&s.store, &req.record, named.as_deref())?;
-            let project = project_of(s, named.or(stored))?;
-            caller.authorize_project("amp_store", &project)?;
-            caller.may_name(string(&req.record, "agent")?.as_deref(), None)?;
+            string(&req.record, "agent")?;
             let claim = caller.claim(s, None);
-            let answer = amp::store(&s.store, &s.cwd, project, &req.record, &claim)?;
+            let answer = caller
+                .relay(s)
+                .amp_store(&claim, &req, || project_of(s, None))?;
             let created = answer["created"].as_bool().unwrap_or(false);
             Ok(Reply::written(created, answer))
         })
@@ -152,13 +131,13 @@ pub async fn search(
         }
         (a, b) => a.or(b),
     };
-    req.validate()?;
     state
         .blocking(move |s| {
-            let projects = projects_of(s, &caller, "amp_search", req.project.clone())?;
-            let model = s.model.clone();
-            let mode = search_mode(None, model.as_deref())?;
-            let answer = amp::search(&s.store, &projects, &req, mode, model.as_deref())?;
+            let relay = caller.relay(s);
+            let projects = relay.amp_projects("amp_search", req.project.clone())?;
+            let model = s.model.as_deref();
+            let mode = search_mode(None, model)?;
+            let answer = relay.amp_search(&projects, &req, (mode, model))?;
             Ok(Reply::ok(answer))
         })
         .await
@@ -172,10 +151,7 @@ pub async fn get(
     Params(NoQuery {}): Params<NoQuery>,
 ) -> Answer {
     state
-        .blocking(move |s| {
-            let found = caller.authorize_package("amp_get", &s.store, &id)?;
-            Ok(Reply::ok(amp::get(&s.store, found.package.id())?))
-        })
+        .blocking(move |s| Ok(Reply::ok(caller.relay(s).amp_get(&id)?)))
         .await
 }
 
@@ -206,18 +182,10 @@ pub async fn delete(
         (a, b) => a.or(b),
     };
     let req = DeleteRequest { id, reason };
-    req.validate()?;
     state
         .blocking(move |s| {
-            caller.authorize_package("amp_delete", &s.store, &req.id)?;
             let claim = caller.claim(s, None);
-            Ok(Reply::ok(amp::delete(
-                &s.store,
-                &s.cwd,
-                &req.id,
-                &req.reason(),
-                &claim,
-            )?))
+            Ok(Reply::ok(caller.relay(s).amp_delete(&claim, &req)?))
         })
         .await
 }
@@ -228,11 +196,11 @@ pub async fn list(
     caller: Caller,
     Params(req): Params<ListRequest>,
 ) -> Answer {
-    req.validate()?;
     state
         .blocking(move |s| {
-            let projects = projects_of(s, &caller, "amp_list", req.project.clone())?;
-            Ok(Reply::ok(amp::list(&s.store, &projects, &req)?))
+            let relay = caller.relay(s);
+            let projects = relay.amp_projects("amp_list", req.project.clone())?;
+            Ok(Reply::ok(relay.amp_list(&projects, &req)?))
         })
         .await
 }
@@ -245,13 +213,10 @@ pub async fn status(
 ) -> Answer {
     state
         .blocking(move |s| {
-            let projects = projects_of(s, &caller, "amp_status", req.project)?;
+            let relay = caller.relay(s);
+            let projects = relay.amp_projects("amp_status", req.project)?;
             let model = s.model.as_ref().map(|m| m.identity().to_string());
-            Ok(Reply::ok(amp::status(
-                &s.store,
-                &projects,
-                model.as_deref(),
-            )?))
+            Ok(Reply::ok(relay.amp_status(&projects, model.as_deref())?))
         })
         .await
 }

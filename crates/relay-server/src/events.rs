@@ -22,7 +22,7 @@ use super::auth::{Access, Credentials, ProjectCall};
 use super::extract::Params;
 use super::reply::{ApiError, error_body};
 use super::state::AppState;
-use relay_core::ops::watch::{Event, Scope, Watch};
+use relay_core::ops::watch::{Event, Watch};
 use relay_core::request::watch::WatchRequest;
 use relay_wire::error::Error;
 
@@ -134,12 +134,9 @@ pub async fn events(
     let project = call.project.clone();
     // Opened before the stream starts, so a bad cursor or kind is a 400, not an empty stream.
     let opened = call
-        .run(Access::Read, move |s, _caller, project| {
-            let scope = Scope {
-                projects: Some(vec![project]),
-                kinds: req.kinds()?,
-            };
-            Watch::open(&s.store, scope, req.since()?)
+        .run(Access::Read, move |s, caller, project| {
+            let (scope, since) = caller.relay(s).watch_scope(&req, || Ok(vec![project]))?;
+            Watch::open(&s.store, scope, since)
         })
         .await?;
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(BACKLOG);

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::cli::context::{CliError, CmdResult, Ctx};
 use crate::cli::render::clean_line;
-use relay_core::ops::watch::{self, Event, EventKind, Scope, Until, Watch};
+use relay_core::ops::watch::{self, Event, EventKind, Until, Watch};
 use relay_core::request::watch::{DEFAULT_SINCE, WatchRequest};
 
 /// Print records as they are appended to the store, until interrupted
@@ -69,13 +69,11 @@ pub fn run(ctx: &mut Ctx, args: WatchArgs) -> CmdResult {
         all_projects: args.all_projects,
         ..WatchRequest::default()
     };
-    req.validate()?;
-    let kinds = req.kinds()?;
-    let projects = if req.all_projects {
-        None
-    } else {
-        Some(ctx.projects(false)?)
+    let selected = match req.all_projects {
+        true => Vec::new(),
+        false => ctx.projects(false)?,
     };
+    let (scope, since) = ctx.relay()?.watch_scope(&req, || Ok(selected))?;
     let idle = match args.until_idle {
         Some(s) if !(s.is_finite() && s >= 0.0) => {
             return Err(CliError::Usage(format!(
@@ -85,9 +83,8 @@ pub fn run(ctx: &mut Ctx, args: WatchArgs) -> CmdResult {
         Some(s) => Some(Duration::from_secs_f64(s)),
         None => None,
     };
-    let since = req.since()?;
     let store = ctx.store()?;
-    let mut w = Watch::open(store, Scope { projects, kinds }, since)?;
+    let mut w = Watch::open(store, scope, since)?;
     if args.cursor {
         let cursor = w.cursor();
         if ctx.ui.json {

@@ -5,6 +5,7 @@
 //! that itself, so a token gets one answer from every door.
 
 mod caller;
+mod memory;
 mod reads;
 pub mod rules;
 pub mod scope;
