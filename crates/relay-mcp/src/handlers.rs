@@ -25,7 +25,7 @@ use relay_wire::error::Result;
 pub fn orient(c: &Call) -> Result<Value> {
     let req: OrientRequest = c.request()?;
     let project = c.ctx.project()?;
-    c.relay(|relay| relay.orient(&project, &req)?.bundle())
+    c.relay(|relay| relay.orient(&project, &req)?.to_value())
 }
 
 pub fn orchestrate(c: &Call) -> Result<Value> {

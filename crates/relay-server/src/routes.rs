@@ -171,7 +171,9 @@ pub(crate) async fn package(
 /// `max_tokens`), else the store's `[orient] max_chars`, as `relay orient --json`.
 pub(crate) async fn orient(call: ProjectCall, Params(req): Params<OrientRequest>) -> Answer {
     call.run(Access::Read, move |s, caller, project| {
-        Ok(Reply::ok(caller.relay(s).orient(&project, &req)?.bundle()?))
+        Ok(Reply::ok(
+            caller.relay(s).orient(&project, &req)?.to_value()?,
+        ))
     })
     .await
 }

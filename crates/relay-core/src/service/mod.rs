@@ -1,8 +1,10 @@
-//! The service every door calls through: who the caller is ([`Caller`]) and what each
-//! operation needs of it ([`rules`]). A door (CLI, MCP over stdio or HTTP, the HTTP API)
-//! makes its caller once and asks here, before it reads the request's members, whether the
-//! caller may run the operation and touch the project or record it names; no door decides
-//! that itself, so a token gets one answer from every door.
+//! The service every door calls through: who the caller is ([`Caller`]), what each
+//! operation needs of it ([`rules`]), and one entry point per operation ([`Relay`]: the
+//! reads, the writes, the projects and the store, the Agent Memory Protocol). A door (CLI,
+//! MCP over stdio or HTTP, the HTTP API, the console) decodes its input into the operation's
+//! request and calls [`Relay`] with its caller; the service authorizes, validates, parses the
+//! times and runs the operation, so a request gets one answer from every door. MCP and HTTP
+//! also ask [`Caller`] before they read a request's members, to refuse a token early.
 
 mod caller;
 mod memory;

@@ -59,14 +59,28 @@ pub struct Briefing {
     pub as_of: Option<Timestamp>,
 }
 
+/// A briefing's OrientationBundle as it is written: whole, or fitted to a budget. It
+/// borrows the briefing's facts as they are stored, so writing it parses none of them.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+pub enum Bundled<'a> {
+    Whole(orient::Bundle<'a>),
+    Fitted(orient::Bundle<'a, Vec<&'a serde_json::value::RawValue>>),
+}
+
 impl Briefing {
     /// The OrientationBundle, fitted to the budget when there is one.
-    pub fn bundle(&self) -> Result<Value> {
-        let json = match self.budget {
-            Some(max) => serde_json::to_value(orient_fit::bundle(&self.orientation, max)?),
-            None => serde_json::to_value(self.orientation.bundle()),
-        };
-        json.map_err(|e| Error::Integrity(format!("cannot write the briefing: {e}")))
+    pub fn bundle(&self) -> Result<Bundled<'_>> {
+        Ok(match self.budget {
+            Some(max) => Bundled::Fitted(orient_fit::bundle(&self.orientation, max)?),
+            None => Bundled::Whole(self.orientation.bundle()),
+        })
+    }
+
+    /// [`Briefing::bundle`] as a JSON value, for a door that answers one.
+    pub fn to_value(&self) -> Result<Value> {
+        serde_json::to_value(self.bundle()?)
+            .map_err(|e| Error::Integrity(format!("cannot write the briefing: {e}")))
     }
 }
 
