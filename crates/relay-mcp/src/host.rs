@@ -13,7 +13,6 @@ use relay_core::search::choice::FellBack;
 use relay_core::service::scope;
 use relay_store::Store;
 use relay_wire::error::{Error, Result};
-use serde_json::{Map, Value};
 
 /// The program serving MCP (`relay mcp`): it opens the store and owns stderr.
 pub trait Host {
@@ -127,15 +126,5 @@ impl Context<'_> {
     pub fn search_order(&self) -> Result<Vec<String>> {
         let order = scope::search_order(self.store()?, self.project().ok())?;
         Ok(self.visible(order))
-    }
-
-    /// The project a package goes into: its `project_id`, else the selected project.
-    pub fn target_project(&self, input: &Map<String, Value>) -> Result<String> {
-        let project = match scope::deposit_project(self.project.as_deref(), input)? {
-            Some(p) => p,
-            None => self.project()?,
-        };
-        self.who().authorize_project(self.operation, &project)?;
-        Ok(project)
     }
 }

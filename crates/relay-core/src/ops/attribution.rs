@@ -196,12 +196,7 @@ mod tests {
     use super::*;
 
     fn demo() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join(".relay");
-        Store::create(&root, "demo").unwrap();
-        let store = Store::open(root).unwrap();
-        crate::ops::projects::create(&store, "demo", None, None).unwrap();
-        (dir, store)
+        crate::ops::packages::deposit::test_support::store_with(&["demo"])
     }
 
     fn titled(title: &str) -> Map<String, Value> {
