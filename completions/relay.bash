@@ -4277,7 +4277,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__serve)
-            opts="-q -h -V --listen --max-body --timeout --model --allow-host --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --listen --max-body --timeout --max-streams --max-streams-per-caller --model --allow-host --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4292,6 +4292,14 @@ _relay() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-streams)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-streams-per-caller)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

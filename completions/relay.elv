@@ -1454,6 +1454,8 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --listen 'The address to listen on, IP:PORT or NAME:PORT (localhost:7700 binds loopback; port 0: any free port). Only loopback until a token exists'
             cand --max-body 'The largest request body, in bytes (larger: 413)'
             cand --timeout 'Seconds a request may take to arrive and be answered (slower: 408, or for headers the connection is closed)'
+            cand --max-streams 'The most event streams (/v1/projects/{id}/events, GET /mcp) open at once; past it a new one is refused with 503 and Retry-After. An open stream holds a socket, no thread'
+            cand --max-streams-per-caller 'The most event streams one caller (a token, a console login, the local user) holds open; past it its new one is refused with 429 and Retry-After'
             cand --model 'The embedding model for semantic and hybrid search (see `relay search --help`)'
             cand --allow-host 'Answer requests whose Host is NAME too (repeatable): the name clients reach the server by, behind a proxy or under a DNS name. NAME matches any port, NAME:PORT that port only. Without it, only the listening address and localhost are answered (421 otherwise), so that a web page cannot reach the server under a name of its own'
             cand --actor 'Who is acting; default: [actor] id in config, then git user.email, then $USER'

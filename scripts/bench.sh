@@ -75,8 +75,15 @@ relay=$repo/target/release/relay
 gen=$repo/target/release/examples/gen_corpus
 commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.toml || echo '+local changes')"
 
-mkdir -p "$work"
+mkdir -p "$work/bin"
 work=$(cd "$work" && pwd)
+# Both binaries run from one folder: where a binary lies moves a quick command by a millisecond.
+cp "$relay" "$work/bin/relay"
+relay=$work/bin/relay
+if [ -n "${BENCH_BEFORE:-}" ]; then
+  cp "$BENCH_BEFORE" "$work/bin/relay-before"
+  BENCH_BEFORE=$work/bin/relay-before
+fi
 res=$work/results-${only:-$size}
 rm -rf "$res"
 mkdir -p "$res/rss"

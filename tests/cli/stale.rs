@@ -335,11 +335,10 @@ fn deliverables_over_http_stay_in_the_work_tree_and_x_stale_is_no_file_oracle() 
     );
     assert_eq!(status, 201);
 
-    // Packages the store holds anyway (written here by a local writer): right and wrong
-    // guesses alike, present or absent, orient marks none of them; the tree's own file is
-    // marked once it changes. (A file git ignores is the tree's: a local writer who names it
-    // publishes its hash, and its marks, as for any other file.)
-    for (path, guess) in hostile.iter().filter(|(p, _)| *p != ".env") {
+    // Packages the store holds anyway (written here by a local writer, or a merged clone):
+    // right and wrong guesses alike, present or absent, orient marks none of them, a file git
+    // ignores (`.env`) included; the tree's own file is marked once it changes.
+    for (path, guess) in hostile.iter() {
         for g in [guess, "wrong"] {
             let package = json!({"title": format!("Held {path}"), "deliverables": [
                 {"path": path, "type": "file", "hash": sha(g)}]});

@@ -69,6 +69,10 @@ pub fn tools_list() -> Value {
 /// A JSON-RPC error: its code and message.
 type Failure = (i64, String);
 
+/// The most messages a JSON-RPC batch may hold (protocol revision 2025-03-26, over stdio);
+/// a larger one is refused whole before any of its messages runs.
+pub const MAX_BATCH: usize = 64;
+
 /// The server of one client, whatever carries its messages: [`Server::message`] answers one
 /// JSON-RPC message. It keeps the feeds the client subscribed to, when the transport can
 /// send them updates ([`Server::notifying`]).
@@ -198,7 +202,8 @@ impl<'a> Server<'a> {
         self.subscriptions.clone().unwrap_or_default()
     }
 
-    /// Answers one message (or a batch, as protocol revision 2025-03-26 allowed); `None` for
+    /// Answers one message (or a batch of at most [`MAX_BATCH`], as protocol revision
+    /// 2025-03-26 allowed); `None` for
     /// notifications and responses, which get no reply.
     pub fn message(&mut self, message: Value) -> Option<Value> {
         let Value::Array(batch) = message else {
@@ -209,6 +214,18 @@ impl<'a> Server<'a> {
                 Value::Null,
                 INVALID_REQUEST,
                 "an empty batch".into(),
+            ));
+        }
+        if batch.len() > MAX_BATCH {
+            // Refused whole, before any of its messages runs.
+            return Some(failure(
+                Value::Null,
+                INVALID_REQUEST,
+                format!(
+                    "a batch of {} messages is over the most this server takes, {MAX_BATCH}; \
+                     nothing was run: send smaller batches",
+                    batch.len()
+                ),
             ));
         }
         let replies: Vec<Value> = batch.into_iter().filter_map(|m| self.single(m)).collect();
@@ -417,6 +434,24 @@ mod tests {
         ) {
         }
         fn query_notice(&self, _: &str) {}
+    }
+
+    #[test]
+    fn a_batch_over_the_most_is_refused_whole_and_one_within_it_is_answered() {
+        let call = |id: usize| json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
+        let mut server = Server::new(&NoStore, Settings::default());
+        let over = Value::Array((0..=MAX_BATCH).map(call).collect());
+        let refused = server.message(over).unwrap();
+        assert_eq!(refused["error"]["code"], INVALID_REQUEST);
+        assert!(
+            refused["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("nothing was run")
+        );
+        let within = Value::Array((0..MAX_BATCH).map(call).collect());
+        let answers = server.message(within).unwrap();
+        assert_eq!(answers.as_array().unwrap().len(), MAX_BATCH);
     }
 
     #[test]

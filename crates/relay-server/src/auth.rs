@@ -65,15 +65,20 @@ fn presented(parts: &Parts) -> Presented {
     }
 }
 
-/// The caller of a request with `presented` credentials.
+/// The grant of a presented token, from the tokens the server keeps ([`Shared::tokens`]).
+pub fn authenticate(shared: &Shared, token: &str) -> Result<tokens::Grant> {
+    tokens::authenticate_among(&shared.tokens.tokens(&shared.store)?, token)
+}
+
+/// The caller of a request with `presented` credentials: on the request's own async worker,
+/// since the tokens are kept in memory while their file is unchanged.
 fn identify(shared: &Shared, presented: Presented) -> Result<Caller> {
-    let store = &shared.store;
     match presented {
-        Presented::Bearer(token) => Ok(token_caller(tokens::authenticate(store, &token)?)),
+        Presented::Bearer(token) => Ok(token_caller(authenticate(shared, &token)?)),
         Presented::Cookie(login) => match shared.logins.grant(&login) {
             Some(grant) => Ok(token_caller(grant)),
             // A login that no longer holds (a revoked token) is no login at all.
-            None => match tokens::authenticate(store, &login) {
+            None => match authenticate(shared, &login) {
                 Ok(grant) => Ok(token_caller(grant)),
                 Err(_) => identify(shared, Presented::None),
             },
@@ -87,7 +92,10 @@ fn identify(shared: &Shared, presented: Presented) -> Result<Caller> {
              `Authorization: Bearer TOKEN`"
                 .into(),
         )),
-        Presented::None if shared.loopback && !tokens::any_live(store)? => {
+        Presented::None
+            if shared.loopback
+                && !tokens::any_live_among(&shared.tokens.tokens(&shared.store)?) =>
+        {
             Ok(Caller(service::Caller::Local))
         }
         Presented::None => Err(Error::Unauthenticated(
@@ -121,6 +129,12 @@ impl Credentials {
     pub fn may_still_read(&self, shared: &Shared, project: &str) -> Result<()> {
         identify(shared, self.0.clone())?.authorize_project("watch", project)
     }
+
+    /// The caller these credentials make now, or the refusal a new request would get (a
+    /// token revoked, a console logout).
+    pub fn caller_now(&self, shared: &Shared) -> Result<Caller> {
+        identify(shared, self.0.clone())
+    }
 }
 
 impl Caller {
@@ -143,10 +157,7 @@ impl FromRequestParts<AppState> for Caller {
         if let Some(caller) = parts.extensions.get::<Caller>() {
             return Ok(caller.clone());
         }
-        let presented = presented(parts);
-        state
-            .blocking(move |shared| identify(shared, presented))
-            .await
+        Ok(identify(state, presented(parts))?)
     }
 }
 
@@ -159,7 +170,7 @@ pub async fn admit(parts: &mut Parts, state: &AppState, operation: &str) -> Resu
         // Anyone may call it; but a token presented must hold (RFC 6750 §3.1): a revoked
         // or unknown one is refused, as on every other route.
         if let Presented::Bearer(token) = presented(parts) {
-            (state.blocking(move |s| tokens::authenticate(&s.store, &token))).await?;
+            authenticate(state, &token)?;
         }
         return Ok(());
     }
@@ -191,6 +202,15 @@ impl Caller {
                 session,
                 remote: true,
             },
+        }
+    }
+
+    /// Whose the streams and sessions this caller opens are, for the caps on them: its
+    /// token's id (a console login counts as its token), or the local user's.
+    pub fn owner(&self) -> String {
+        match self.grant() {
+            Some(g) => g.token_id.clone(),
+            None => "(the local user)".into(),
         }
     }
 

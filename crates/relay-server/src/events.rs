@@ -2,16 +2,18 @@
 //! the `realtime` capability (§10.2) over HTTP. Each event is an envelope of `relay watch
 //! --json` (`ops::watch`), with its cursor as the SSE `id` and its kind as the SSE `event`,
 //! so a client that reconnects with `Last-Event-ID` (or `?since=CURSOR`) gets exactly what
-//! came after, and a cursor from `relay watch` works here too. The watch runs on a blocking
-//! thread and ends when the client goes away or the server shuts down. A stream also ends,
+//! came after, and a cursor from `relay watch` works here too. The watch holds no thread
+//! while it waits ([`super::follow`]) and ends when the client goes away or the server shuts
+//! down; a caller past its cap of open streams is refused (429, or 503 at the server's). A stream also ends,
 //! within [`RECHECK`], when its caller may no longer read the project (its token revoked or
 //! narrowed, a new token making a request without one unwelcome, a console logout): its last
 //! event is `closed`, with the error a new request would get. A stream opens with a comment
 //! line, so that the client has the answer's status and headers at once, not with the first
 //! event.
 
+use std::collections::VecDeque;
 use std::convert::Infallible;
-use std::time::Duration;
+use std::time::Instant;
 
 use axum::http::HeaderMap;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -20,8 +22,10 @@ use serde::Deserialize;
 
 use super::auth::{Access, Credentials, ProjectCall};
 use super::extract::Params;
+use super::follow::{Follower, RECHECK, Step};
 use super::reply::{ApiError, error_body};
 use super::state::AppState;
+use super::stream_caps::StreamSlot;
 use relay_core::ops::watch::{Event, Watch};
 use relay_core::request::watch::WatchRequest;
 use relay_wire::error::Error;
@@ -35,28 +39,25 @@ pub struct EventParams {
     kind: Option<String>,
 }
 
-/// How many events may wait for a slow client before the watch waits for it.
-const BACKLOG: usize = 256;
-
-/// How often an open stream looks whether its caller's rights may have changed (a stat of
-/// the token file); it asks again only when they may have.
-pub const RECHECK: Duration = Duration::from_millis(200);
-
 /// An open stream: its events, and who it is for.
 struct Follow {
-    rx: tokio::sync::mpsc::Receiver<Event>,
+    follower: Follower,
+    /// Events read and not yet sent.
+    queue: VecDeque<Event>,
     state: AppState,
     credentials: Credentials,
     project: String,
     /// The credentials' stamp when the caller was last checked; `None` before the first
-    /// check, which comes one tick after the stream opens (so a revocation between the
+    /// check, which comes one [`RECHECK`] after the stream opens (so a revocation between the
     /// request's check and the stream's start is seen too).
     checked: Option<(relay_store::tokens::TokensStamp, u64)>,
-    tick: tokio::time::Interval,
+    next_check: Instant,
     /// Whether the first SSE line went out: a comment, so that the client has the answer's
     /// status and headers at once (they go out with the first bytes of the body).
     greeted: bool,
     ended: bool,
+    /// Its place under the server's caps, given back when the stream ends.
+    _slot: StreamSlot,
 }
 
 /// A watch event as an SSE event: its cursor as the id, its kind as the name.
@@ -80,31 +81,41 @@ impl Follow {
             return Some(SseEvent::default().comment("relay: following"));
         }
         loop {
-            tokio::select! {
-                e = self.rx.recv() => return e.as_ref().map(to_sse),
-                _ = self.tick.tick() => {
-                    let now = self.state.credentials_stamp();
-                    if self.checked.as_ref() == Some(&now) {
-                        continue;
-                    }
-                    self.checked = Some(now);
-                    let (credentials, project) = (self.credentials.clone(), self.project.clone());
-                    let still = self
-                        .state
-                        .blocking(move |s| credentials.may_still_read(s, &project))
-                        .await;
-                    if let Err(e) = still {
-                        self.ended = true;
-                        return Some(
-                            SseEvent::default()
-                                .event("closed")
-                                .json_data(error_body(&e))
-                                .unwrap_or_else(|_| SseEvent::default().comment("closed")),
-                        );
-                    }
+            if Instant::now() >= self.next_check {
+                self.next_check = Instant::now() + RECHECK;
+                if let Err(e) = self.may_still_read() {
+                    self.ended = true;
+                    return Some(
+                        SseEvent::default()
+                            .event("closed")
+                            .json_data(error_body(&e))
+                            .unwrap_or_else(|_| SseEvent::default().comment("closed")),
+                    );
                 }
             }
+            if let Some(e) = self.queue.pop_front() {
+                return Some(to_sse(&e));
+            }
+            let within = self.next_check.saturating_duration_since(Instant::now());
+            match self.follower.step(within).await {
+                Step::Events(events) => self.queue.extend(events),
+                Step::Idle => {}
+                Step::Over => return None,
+            }
         }
+    }
+
+    /// Whether the caller may still read the project, asked again only when a token or a
+    /// login may have changed since the last time.
+    fn may_still_read(&mut self) -> Result<(), ApiError> {
+        let now = self.state.credentials_stamp();
+        if self.checked.as_ref() == Some(&now) {
+            return Ok(());
+        }
+        self.checked = Some(now);
+        Ok(self
+            .credentials
+            .may_still_read(&self.state, &self.project)?)
     }
 }
 
@@ -132,6 +143,8 @@ pub async fn events(
     }
     let state = call.state.clone();
     let project = call.project.clone();
+    // Past a cap, refused before anything is read.
+    let slot = state.stream_caps.admit(&call.caller.owner())?;
     // Opened before the stream starts, so a bad cursor or kind is a 400, not an empty stream.
     let opened = call
         .run(Access::Read, move |s, caller, project| {
@@ -139,26 +152,19 @@ pub async fn events(
             Watch::open(&s.store, scope, since)
         })
         .await?;
-    let (tx, rx) = tokio::sync::mpsc::channel::<Event>(BACKLOG);
-    let sender = tx.clone();
-    state.follow(
-        opened,
-        move || sender.is_closed(),
-        move |e| tx.blocking_send(e).is_ok(),
-    );
-    let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + RECHECK, RECHECK);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let follow = Follow {
-        rx,
+        follower: Follower::new(&state, opened),
+        queue: VecDeque::new(),
         state,
         credentials,
         project,
         checked: None,
-        tick,
+        next_check: Instant::now() + RECHECK,
         greeted: false,
         ended: false,
+        _slot: slot,
     };
-    // When the stream ends, the channel closes and the watch's thread stops with it.
+    // When the client goes away, the stream is dropped, and with it its watch and its slot.
     let stream = futures_util::stream::unfold(follow, |mut f| async move {
         let sse = f.next().await?;
         Some((Ok(sse), f))

@@ -149,8 +149,15 @@ fn text<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
-/// Refuses a request whose `Host` (or absolute URI) names another server.
+/// Refuses a request whose `Host` (or absolute URI) names another server, and one that
+/// names its `Host` more than once (RFC 9112 §3.2: a server answers it 400), since a proxy
+/// may route by one and this server judge by the other.
 fn check_host(hosts: &Hosts, parts: &Parts) -> Result<(), RequestError> {
+    if parts.headers.get_all(header::HOST).iter().nth(1).is_some() {
+        return Err(RequestError::BadRequest(
+            "the request has more than one Host header; send exactly one".into(),
+        ));
+    }
     let host = text(&parts.headers, header::HOST.as_str());
     if !host.is_some_and(|h| hosts.names_this_server(h)) {
         return Err(hosts.refusal(host));
@@ -322,6 +329,27 @@ mod tests {
         assert!(!is_json("text/plain"));
         assert!(!is_json("application/x-www-form-urlencoded"));
         assert!(!is_json("application/jsonp"));
+    }
+
+    #[test]
+    fn a_request_with_two_hosts_is_refused_whichever_comes_first() {
+        let hosts = hosts("127.0.0.1:7700", &[]);
+        let parts = |names: &[&str]| {
+            let mut b = axum::http::Request::builder().uri("/v1/projects");
+            for n in names {
+                b = b.header("host", *n);
+            }
+            b.body(()).unwrap().into_parts().0
+        };
+        assert!(check_host(&hosts, &parts(&["127.0.0.1:7700"])).is_ok());
+        for two in [
+            ["127.0.0.1:7700", "evil.example"],
+            ["evil.example", "127.0.0.1:7700"],
+            ["127.0.0.1:7700", "127.0.0.1:7700"],
+        ] {
+            let e = check_host(&hosts, &parts(&two)).unwrap_err();
+            assert_eq!(e.code(), relay_wire::error::Code::BadRequest, "{two:?}");
+        }
     }
 
     #[test]

@@ -13,10 +13,13 @@
 
 mod amp;
 pub mod auth;
+mod bare_refusals;
+mod changes;
 mod console;
 mod events;
 pub mod extract;
 mod facts;
+mod follow;
 pub mod guard;
 pub mod logins;
 pub mod mcp_http;
@@ -30,6 +33,8 @@ mod router;
 pub mod routes;
 mod sessions;
 pub mod state;
+mod stream_caps;
+mod token_book;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -52,6 +57,10 @@ pub use state::{AppState, Shared, WarningSink};
 pub const DEFAULT_MAX_BODY: usize = 4 << 20;
 /// How long a request may take to arrive and be answered, by default.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// The most event streams (`/v1/projects/{id}/events`, `GET /mcp`) open at once, in all.
+pub const DEFAULT_MAX_STREAMS: usize = 1024;
+/// The most event streams one caller (a token, a console login, the local user) holds open.
+pub const DEFAULT_MAX_STREAMS_PER_CALLER: usize = 64;
 
 /// The address `relay serve --listen` names: `IP:PORT` (`[::1]:7700` for IPv6), or
 /// `NAME:PORT` with a host name resolved by the system (`localhost:7700`). Of a name's
@@ -92,6 +101,10 @@ pub struct Options {
     pub listen: SocketAddr,
     pub max_body: usize,
     pub timeout: Duration,
+    /// The most event streams open at once, in all ([`DEFAULT_MAX_STREAMS`]) and per caller
+    /// ([`DEFAULT_MAX_STREAMS_PER_CALLER`]).
+    pub max_streams: usize,
+    pub max_streams_per_caller: usize,
     /// Who a request without a token writes as.
     pub defaults: Claim,
     pub model: Option<Arc<Model>>,
@@ -124,6 +137,7 @@ impl Server {
         let store = resolved.open_store()?;
         store.signer()?;
         limit_malloc_arenas();
+        raise_open_files_limit();
         // A month's index that falls behind steady deposits is rebuilt on a thread of its
         // own, not by the read that finds it so (with its client waiting).
         store.indexes().rebuild_behind_reads();
@@ -148,6 +162,7 @@ impl Server {
             (listener, Signals::install()?)
         };
         let (stopping, shutdown) = watch::channel(false);
+        let changes = changes::Changes::start(&store, resolved.env.watch_poll());
         let state = AppState::new(Shared {
             store,
             cwd: resolved.cwd.clone(),
@@ -160,9 +175,17 @@ impl Server {
             timeout: options.timeout,
             warnings: options.warnings,
             logins: logins::Logins::new()?,
+            tokens: token_book::TokenBook::default(),
             mcp_sessions: mcp_http::Sessions::default(),
             reads: read_pool::ReadPool::start(read_threads())
                 .map_err(|e| Error::io("cannot start the HTTP server's read threads", e))?,
+            streams: read_pool::ReadPool::start_named(stream_threads(), "relay-stream")
+                .map_err(|e| Error::io("cannot start the HTTP server's stream threads", e))?,
+            changes,
+            stream_caps: stream_caps::StreamCaps::new(
+                options.max_streams,
+                options.max_streams_per_caller,
+            ),
             shutdown,
         });
         Ok(Server {
@@ -249,6 +272,33 @@ fn read_threads() -> usize {
     (2 * cores).max(4)
 }
 
+/// How many threads read the logs of open streams: one per core. Each read is short (a stat
+/// and the lines new since the last), and a stream waits for none.
+fn stream_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Raises the limit on open files to the most the system allows this process: each open
+/// stream holds a socket, and the usual soft limit of 1,024 is below the streams' caps.
+fn raise_open_files_limit() {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit read and write the one struct given.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0
+                && limit.rlim_cur < limit.rlim_max
+            {
+                limit.rlim_cur = limit.rlim_max;
+                libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+            }
+        }
+    }
+}
+
 /// Accepts connections and serves `app` on each until `stop` resolves; then waits (at most
 /// `timeout`) for the open connections to finish their requests.
 async fn accept_until(
@@ -277,7 +327,8 @@ async fn accept_until(
         };
         let _ = stream.set_nodelay(true);
         let service = TowerToHyperService::new(app.clone());
-        let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+        let io = TokioIo::new(bare_refusals::JsonRefusals::new(stream));
+        let connection = graceful.watch(http.serve_connection(io, service));
         tokio::spawn(async move {
             // A connection that fails (a client gone) concerns that client only.
             let _ = connection.await;

@@ -27,9 +27,10 @@
 //! types, run its own session manager beside our auth and guard, and bring its dependency
 //! tree into a crate that already has axum and tokio.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -40,9 +41,11 @@ use serde_json::{Value, json};
 
 use super::auth::{Caller, Credentials};
 use super::extract::JsonBody;
-pub use super::mcp_sessions::{MAX_SESSIONS, Missing, Sessions};
-use super::reply::ApiError;
+use super::follow::{Follower, RECHECK, Step};
+pub use super::mcp_sessions::{MAX_SESSIONS, MAX_SESSIONS_PER_CALLER, Missing, Sessions};
+use super::reply::{ApiError, RequestError};
 use super::state::{AppState, Shared};
+use super::stream_caps::StreamSlot;
 use relay_core::ops::trust::tokens::{self, Grant};
 use relay_core::ops::watch::{Event, Scope, Since, Watch};
 use relay_core::resolve::Environment;
@@ -55,8 +58,6 @@ use relay_wire::error::{Error, Result};
 pub const SESSION_HEADER: &str = "mcp-session-id";
 /// The header that names the protocol revision of a request after `initialize`.
 pub const VERSION_HEADER: &str = "mcp-protocol-version";
-/// How many notifications may wait for a slow client before the oldest are dropped.
-const BACKLOG: usize = 256;
 
 /// Who owns what a caller opens: its token, or the local user.
 fn owner(caller: &Caller) -> Option<String> {
@@ -200,6 +201,15 @@ pub async fn post(
             "the body must be a JSON-RPC message".into(),
         );
     };
+    if message.is_array() {
+        // Checked before any message runs: the revisions served over HTTP have no batches.
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "a POST to /mcp carries one JSON-RPC message, not a batch (MCP 2025-06-18 and \
+             later); nothing was run: send each message in a POST of its own"
+                .into(),
+        );
+    }
     let initializing = message.get("method").and_then(Value::as_str) == Some("initialize");
     let owner = owner(&caller);
     let (session_id, subscriptions) = if initializing {
@@ -236,8 +246,18 @@ pub async fn post(
         Ok(reply) => reply,
         Err(e) => return e.into_response(),
     };
-    if initializing && reply.as_ref().is_some_and(|r| r.get("result").is_some()) {
-        state.mcp_sessions.open(session_id.clone(), owner);
+    if initializing
+        && reply.as_ref().is_some_and(|r| r.get("result").is_some())
+        && let Err(open) = state.mcp_sessions.open(session_id.clone(), owner)
+    {
+        return ApiError::Request(RequestError::ServerBusy {
+            why: format!(
+                "the server holds {open} MCP sessions, its most, none of them this caller's \
+                 to end; end a session (DELETE /mcp) or wait"
+            ),
+            retry_after: 5,
+        })
+        .into_response();
     }
     let mut response = match reply {
         Some(reply) if is_request => axum::Json(reply).into_response(),
@@ -261,7 +281,9 @@ pub async fn delete(State(state): State<AppState>, headers: HeaderMap, caller: C
     }
 }
 
-/// `GET /mcp`: the session's notifications, as SSE `message` events.
+/// `GET /mcp`: the session's notifications, as SSE `message` events. Like the event stream
+/// it holds no thread while it waits ([`super::follow`]) and counts under the same caps; it
+/// ends within [`RECHECK`] of its session ending (DELETE) or its token being revoked.
 pub async fn get(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -275,53 +297,98 @@ pub async fn get(
             "Accept must list text/event-stream".into(),
         ));
     }
+    let session = header_text(&headers, SESSION_HEADER).map(str::to_string);
     let subscriptions = (state.mcp_sessions)
-        .find(header_text(&headers, SESSION_HEADER), &owner(&caller))
+        .find(session.as_deref(), &owner(&caller))
         .map_err(missing)?;
+    let slot = (state.stream_caps)
+        .admit(&caller.owner())
+        .map_err(|e| ApiError::from(e).into_response())?;
     let every = Scope {
         projects: None,
         kinds: Vec::new(),
     };
     let opened = state
-        .blocking(move |s| Watch::open(&s.store, every, Since::Now))
+        .reading(move |s| Watch::open(&s.store, every, Since::Now))
         .await
         .map_err(IntoResponse::into_response)?;
-    let (tx, rx) = tokio::sync::mpsc::channel::<Value>(BACKLOG);
-    let grant = grant(&caller);
-    let sender = tx.clone();
-    let (shared, session, who) = (
-        state.clone(),
-        header_text(&headers, SESSION_HEADER).map(str::to_string),
-        owner(&caller),
-    );
-    state.follow(
-        opened,
-        move || sender.is_closed(),
-        move |e| {
-            let Some(note) = updated(&e, &subscriptions, grant.as_ref()) else {
-                return !tx.is_closed();
-            };
-            // Asked again at each update, as a new request would be: a session ended (DELETE)
-            // or a token revoked or narrowed since the stream opened ends the stream.
-            let project = e.project_id.as_deref().unwrap_or_default();
-            let session_lives = (shared.mcp_sessions).find(session.as_deref(), &who).is_ok();
-            if !session_lives || credentials.may_still_read(&shared, project).is_err() {
-                return false;
-            }
-            // A client that does not keep up misses updates, not the stream.
-            let _ = tx.try_send(note);
-            !tx.is_closed()
-        },
-    );
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        let note = rx.recv().await?;
+    let notes = Notes {
+        follower: Follower::new(&state, opened),
+        queue: VecDeque::new(),
+        subscriptions,
+        grant: grant(&caller),
+        who: owner(&caller),
+        session,
+        credentials,
+        state,
+        next_check: Instant::now() + RECHECK,
+        _slot: slot,
+    };
+    let stream = futures_util::stream::unfold(notes, |mut n| async move {
+        let note = n.next().await?;
         let event = SseEvent::default()
             .event("message")
             .json_data(note)
             .unwrap_or_else(|_| SseEvent::default().comment("a message that is not JSON"));
-        Some((Ok(event), rx))
+        Some((Ok(event), n))
     });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// An open `GET /mcp` stream: the store's events, made into its session's notifications.
+struct Notes {
+    follower: Follower,
+    queue: VecDeque<Value>,
+    subscriptions: Arc<Mutex<BTreeSet<String>>>,
+    grant: Option<Grant>,
+    who: Option<String>,
+    session: Option<String>,
+    credentials: Credentials,
+    state: AppState,
+    next_check: Instant,
+    _slot: StreamSlot,
+}
+
+impl Notes {
+    /// The next notification; `None` once the session ended, the token no longer holds, or
+    /// the server stops.
+    async fn next(&mut self) -> Option<Value> {
+        loop {
+            if Instant::now() >= self.next_check {
+                self.next_check = Instant::now() + RECHECK;
+                if !self.still_holds() {
+                    return None;
+                }
+            }
+            if let Some(note) = self.queue.pop_front() {
+                return Some(note);
+            }
+            let within = self.next_check.saturating_duration_since(Instant::now());
+            match self.follower.step(within).await {
+                Step::Events(events) => {
+                    let (subs, grant) = (&self.subscriptions, self.grant.as_ref());
+                    (self.queue).extend(events.iter().filter_map(|e| updated(e, subs, grant)));
+                }
+                Step::Idle => {}
+                Step::Over => return None,
+            }
+        }
+    }
+
+    /// Whether the session still lives and its caller is still let in, as a new request
+    /// would be; a token narrowed since narrows what is notified.
+    fn still_holds(&mut self) -> bool {
+        let lives = (self.state.mcp_sessions)
+            .find(self.session.as_deref(), &self.who)
+            .is_ok();
+        match self.credentials.caller_now(&self.state) {
+            Ok(caller) if lives && owner(&caller) == self.who => {
+                self.grant = grant(&caller);
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// The notification an event makes for a session subscribed to its project's feed (and
@@ -361,7 +428,7 @@ mod tests {
     fn a_session_serves_its_owner_only_until_it_ends() {
         let sessions = Sessions::default();
         let alice = Some("tok_a".to_string());
-        sessions.open("s1".into(), alice.clone());
+        sessions.open("s1".into(), alice.clone()).unwrap();
         assert!(sessions.find(Some("s1"), &alice).is_ok());
         assert_eq!(sessions.find(None, &alice).err(), Some(Missing::NotSent));
         assert_eq!(
@@ -379,24 +446,6 @@ mod tests {
             Some(Missing::Unknown)
         );
         assert!(sessions.is_empty());
-    }
-
-    #[test]
-    fn a_full_table_evicts_the_session_used_longest_ago() {
-        let sessions = Sessions::default();
-        for i in 0..MAX_SESSIONS {
-            sessions.open(format!("s{i}"), None);
-        }
-        // s0 is used again, so s1 is now the one used longest ago.
-        assert!(sessions.find(Some("s0"), &None).is_ok());
-        sessions.open("new".into(), None);
-        assert_eq!(sessions.len(), MAX_SESSIONS);
-        assert!(sessions.find(Some("s0"), &None).is_ok());
-        assert_eq!(
-            sessions.find(Some("s1"), &None).err(),
-            Some(Missing::Unknown)
-        );
-        assert!(sessions.find(Some("new"), &None).is_ok());
     }
 
     #[test]

@@ -28,6 +28,11 @@ impl ReadPool {
     /// Starts `threads` read threads. Where the priority cannot be lowered, they run at
     /// the server's.
     pub fn start(threads: usize) -> std::io::Result<ReadPool> {
+        ReadPool::start_named(threads, "relay-read")
+    }
+
+    /// [`ReadPool::start`], its threads named `name`.
+    pub fn start_named(threads: usize, name: &str) -> std::io::Result<ReadPool> {
         let (jobs, queue) = channel::<Job>();
         let queue = Arc::new(Mutex::new(queue));
         let mut handles = Vec::new();
@@ -35,7 +40,7 @@ impl ReadPool {
             let queue = queue.clone();
             handles.push(
                 std::thread::Builder::new()
-                    .name("relay-read".into())
+                    .name(name.into())
                     .spawn(move || {
                         relay_store::priority::lower_this_thread();
                         while let Some(job) = next(&queue) {

@@ -26,6 +26,16 @@ pub enum RequestError {
     RequestTimeout { seconds: u64 },
     /// A `Host` that names another server than this one (DNS rebinding): what it named.
     MisdirectedRequest(String),
+    /// A request that is not valid HTTP/1.1, or that names its `Host` more than once: why.
+    BadRequest(String),
+    /// A request target over hyper's limit, in bytes.
+    UriTooLong { limit: usize },
+    /// Header fields over the server's limits (their count, or the head's bytes).
+    HeaderFieldsTooLarge { fields: usize, bytes: usize },
+    /// The caller is at its own cap: why, and in how many seconds to try again.
+    TooManyRequests { why: String, retry_after: u64 },
+    /// The server is at a cap for everyone: why, and in how many seconds to try again.
+    ServerBusy { why: String, retry_after: u64 },
 }
 
 impl RequestError {
@@ -38,6 +48,21 @@ impl RequestError {
             RequestError::UnsupportedMediaType(_) => Code::UnsupportedMediaType,
             RequestError::RequestTimeout { .. } => Code::RequestTimeout,
             RequestError::MisdirectedRequest(_) => Code::MisdirectedRequest,
+            RequestError::BadRequest(_) => Code::BadRequest,
+            RequestError::UriTooLong { .. } => Code::UriTooLong,
+            RequestError::HeaderFieldsTooLarge { .. } => Code::HeaderFieldsTooLarge,
+            RequestError::TooManyRequests { .. } => Code::TooManyRequests,
+            RequestError::ServerBusy { .. } => Code::ServerBusy,
+        }
+    }
+
+    /// The seconds a client should wait before it asks again (`Retry-After`), for a refusal
+    /// that a later try may pass.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            RequestError::TooManyRequests { retry_after, .. }
+            | RequestError::ServerBusy { retry_after, .. } => Some(*retry_after),
+            _ => None,
         }
     }
 }
@@ -64,7 +89,21 @@ impl fmt::Display for RequestError {
                 f,
                 "the request was not received and answered within {seconds} s (relay serve --timeout)"
             ),
-            RequestError::MisdirectedRequest(m) => write!(f, "{m}"),
+            RequestError::MisdirectedRequest(m) | RequestError::BadRequest(m) => write!(f, "{m}"),
+            RequestError::UriTooLong { limit } => write!(
+                f,
+                "the request target (path and query) is over {limit} bytes; send long input in a \
+                 JSON body (POST) instead"
+            ),
+            RequestError::HeaderFieldsTooLarge { fields, bytes } => write!(
+                f,
+                "the request's header fields are over the server's limits ({fields} fields, \
+                 {bytes} bytes in all); send fewer or shorter headers"
+            ),
+            RequestError::TooManyRequests { why, retry_after }
+            | RequestError::ServerBusy { why, retry_after } => {
+                write!(f, "{why}; try again in {retry_after} s")
+            }
         }
     }
 }
@@ -127,6 +166,13 @@ pub fn error_body(e: &ApiError) -> Value {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut response = (status_of(self.code()), axum::Json(error_body(&self))).into_response();
+        if let ApiError::Request(e) = &self
+            && let Some(seconds) = e.retry_after()
+        {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
         if self.code() == Code::Unauthenticated {
             // RFC 6750 §3: a 401 names the scheme the client should use.
             response.headers_mut().insert(

@@ -6,7 +6,7 @@
 
 use axum::Router;
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::Method;
+use axum::http::{HeaderValue, Method, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -73,7 +73,8 @@ pub fn routes() -> Router<AppState> {
 
 /// The whole service: [`routes`], JSON errors for an unknown route (404) or method (405), the
 /// time limit on every request (408), and before all of them the checks of where a request
-/// comes from (`guard`: its `Host`, 421, and another site's browser, 403).
+/// comes from (`guard`: its `Host`, 421, and another site's browser, 403); every answer says
+/// `Cache-Control: no-store`.
 pub fn router(state: AppState) -> Router {
     routes()
         .route_layer(middleware::from_fn_with_state(state.clone(), admit))
@@ -81,7 +82,18 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(wrong_method)
         .layer(middleware::from_fn_with_state(state.clone(), time_limit))
         .layer(middleware::from_fn_with_state(state.clone(), guard))
+        .layer(middleware::from_fn(no_store))
         .with_state(state)
+}
+
+/// Every answer, refusals included, is for its caller at this moment: no cache (a browser's,
+/// a proxy's) keeps it, so a page of a package since retracted is not shown again from one.
+async fn no_store(req: Request, next: Next) -> Response {
+    let mut response = next.run(req).await;
+    (response.headers_mut())
+        .entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-store"));
+    response
 }
 
 async fn no_route(method: Method, req: Request) -> ApiError {

@@ -16,7 +16,6 @@ use tokio::sync::watch;
 
 use super::reply::ApiError;
 use relay_core::ops::attribution::Claim;
-use relay_core::ops::watch::{Event, Until, Watch};
 use relay_core::search::model::Model;
 use relay_store::tokens::TokensStamp;
 use relay_store::{Store, Warning};
@@ -55,10 +54,19 @@ pub struct Shared {
     pub warnings: WarningSink,
     /// The console's logins: its form secret and the logins of `relay ui` links.
     pub logins: super::logins::Logins,
+    /// The store's tokens, kept while their file is unchanged ([`super::token_book`]).
+    pub tokens: super::token_book::TokenBook,
     /// The sessions of MCP clients at `/mcp`.
     pub mcp_sessions: super::mcp_sessions::Sessions,
     /// The threads reads run on, below the writes' priority ([`super::read_pool`]).
     pub reads: super::read_pool::ReadPool,
+    /// The threads open streams read their logs on, apart from the reads' so that a crowd of
+    /// streams delays no request ([`super::follow`]).
+    pub streams: super::read_pool::ReadPool,
+    /// The store's changes, which open streams wait on ([`super::changes::Changes`]).
+    pub changes: super::changes::Changes,
+    /// How many streams may be open, per caller and in all.
+    pub stream_caps: super::stream_caps::StreamCaps,
     /// Becomes `true` when the server starts to shut down: long-lived responses (streams)
     /// should end then, as the server waits for every connection to finish.
     pub shutdown: watch::Receiver<bool>,
@@ -81,30 +89,6 @@ impl AppState {
     /// revoked or narrowed) and the console's logins (a logout). Cheap to take: a stat.
     pub fn credentials_stamp(&self) -> (TokensStamp, u64) {
         (self.store.tokens_stamp(), self.logins.generation())
-    }
-
-    /// Follows `opened` on a blocking thread (an event stream's watch), handing each event to
-    /// `deliver`, until `deliver` says the client is gone (`false`), `gone` says so between
-    /// events, or the server stops. A failed read ends it; the client reconnects.
-    pub fn follow(
-        &self,
-        opened: Watch,
-        mut gone: impl FnMut() -> bool + Send + 'static,
-        mut deliver: impl FnMut(Event) -> bool + Send + 'static,
-    ) {
-        let state = self.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut w = opened;
-            let shutdown = state.shutdown.clone();
-            let mut stop = || gone() || *shutdown.borrow();
-            let _ = relay_core::ops::watch::follow(
-                &state.store,
-                &mut w,
-                Until::default(),
-                &mut stop,
-                &mut |e| Ok(deliver(e)),
-            );
-        });
     }
 
     /// Runs `op` on tokio's blocking threads, then hands what the store's readers skipped to

@@ -46,7 +46,7 @@ pub use log::{Diagnostics, Warning, WarningKind};
 pub use months::PackageMonth;
 pub use queue::QueuedKind;
 pub use view::View;
-pub use wake::Wake;
+pub use wake::{FALLBACK_POLL, SAFETY_POLL, StoreEvents, Wake};
 
 use relay_wire::error::{Error, Result};
 

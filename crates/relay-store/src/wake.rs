@@ -13,33 +13,39 @@ use super::Store;
 
 /// How often a watch looks at its logs when file events do work: a safety net for events the
 /// operating system drops (a full queue, a network file system).
-const SAFETY_POLL: Duration = Duration::from_secs(1);
+pub const SAFETY_POLL: Duration = Duration::from_secs(1);
 /// How often it looks when they do not.
-const FALLBACK_POLL: Duration = Duration::from_millis(100);
+pub const FALLBACK_POLL: Duration = Duration::from_millis(100);
 
 /// Tells a watch when to look at its logs again.
 pub struct Wake {
     rx: Option<Receiver<()>>,
     // Kept alive for as long as the events are wanted.
-    _watcher: Option<RecommendedWatcher>,
+    _events: Option<StoreEvents>,
     /// Why file events are not used, when they are not.
     pub fallback_reason: Option<String>,
 }
 
-impl Wake {
-    /// File events for the store's folder, or polling when they cannot be had (or when
-    /// `poll`: `RELAY_WATCH_POLL=1` asks for polling).
-    pub fn new(store: &Store, poll: bool) -> Wake {
-        if poll {
-            return Wake::polling("RELAY_WATCH_POLL=1 asks for polling".into());
-        }
+/// The operating system's file events for a store's folder, handed to a callback: what a
+/// [`Wake`] waits on, and what a server fans out to every stream it holds. Events under
+/// `cache/` and `local/` and mere reads are not passed on. Dropped, it stops.
+pub struct StoreEvents {
+    _watcher: RecommendedWatcher,
+}
+
+impl StoreEvents {
+    /// Calls `changed` (on the watcher's own thread) whenever something in the store's folder
+    /// may have changed; the error says why file events cannot be had here.
+    pub fn new(
+        store: &Store,
+        changed: impl Fn() + Send + 'static,
+    ) -> Result<StoreEvents, notify::Error> {
         let root = store.root().to_path_buf();
         let ignored = [store.layout().cache_dir(), store.layout().local_dir()];
-        let (tx, rx) = channel();
         let handler = move |event: notify::Result<notify::Event>| {
             let Ok(event) = event else {
                 // An error from the watcher (e.g. a dropped queue): look anyway.
-                let _ = tx.send(());
+                changed();
                 return;
             };
             if matches!(event.kind, EventKind::Access(_)) {
@@ -53,14 +59,28 @@ impl Wake {
             {
                 return;
             }
-            let _ = tx.send(());
+            changed();
         };
-        let made = notify::recommended_watcher(handler)
-            .and_then(|mut w| w.watch(&root, RecursiveMode::Recursive).map(|_| w));
-        match made {
-            Ok(watcher) => Wake {
+        let mut watcher = notify::recommended_watcher(handler)?;
+        watcher.watch(&root, RecursiveMode::Recursive)?;
+        Ok(StoreEvents { _watcher: watcher })
+    }
+}
+
+impl Wake {
+    /// File events for the store's folder, or polling when they cannot be had (or when
+    /// `poll`: `RELAY_WATCH_POLL=1` asks for polling).
+    pub fn new(store: &Store, poll: bool) -> Wake {
+        if poll {
+            return Wake::polling("RELAY_WATCH_POLL=1 asks for polling".into());
+        }
+        let (tx, rx) = channel();
+        match StoreEvents::new(store, move || {
+            let _ = tx.send(());
+        }) {
+            Ok(events) => Wake {
                 rx: Some(rx),
-                _watcher: Some(watcher),
+                _events: Some(events),
                 fallback_reason: None,
             },
             Err(e) => Wake::polling(format!(
@@ -73,7 +93,7 @@ impl Wake {
     fn polling(reason: String) -> Wake {
         Wake {
             rx: None,
-            _watcher: None,
+            _events: None,
             fallback_reason: Some(reason),
         }
     }

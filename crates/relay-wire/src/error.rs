@@ -260,6 +260,17 @@ codes! {
     UnsupportedMediaType = "unsupported_media_type",
     /// A request whose `Host` is not one of the server's names (`relay serve`).
     MisdirectedRequest = "misdirected_request",
+    /// A request that is not valid HTTP, or names its `Host` more than once (`relay serve`).
+    BadRequest = "bad_request",
+    /// A request target (path and query) over HTTP's limit (`relay serve`).
+    UriTooLong = "uri_too_long",
+    /// Request header fields over the server's limits (`relay serve`).
+    HeaderFieldsTooLarge = "header_fields_too_large",
+    /// A caller over its own cap (open event streams; `relay serve`): `Retry-After` says when.
+    TooManyRequests = "too_many_requests",
+    /// The server as a whole is at a cap (open event streams; `relay serve`): `Retry-After`
+    /// says when to try again.
+    ServerBusy = "server_busy",
 }
 
 impl Code {
@@ -270,7 +281,9 @@ impl Code {
     /// a clash with the store's state is 409; a store that cannot serve is 500, or 503 while
     /// another writer holds the lock (worth retrying). The HTTP server's own refusals have
     /// the statuses HTTP names them by (RFC 9110): no or a bad token 401, no route 404, a
-    /// wrong method 405, too slow 408, too large 413, not JSON 415, another server's name 421.
+    /// wrong method 405, too slow 408, too large 413, not JSON 415, another server's name 421;
+    /// not HTTP (or two `Host`s) 400, a target too long 414, headers too large 431, a caller
+    /// over its cap 429, the server at its cap 503.
     pub fn http_status(self) -> u16 {
         match self {
             Code::Unauthenticated => 401,
@@ -279,12 +292,16 @@ impl Code {
             Code::PayloadTooLarge => 413,
             Code::UnsupportedMediaType => 415,
             Code::MisdirectedRequest => 421,
+            Code::UriTooLong => 414,
+            Code::HeaderFieldsTooLarge => 431,
+            Code::TooManyRequests => 429,
             Code::InvalidSchema
             | Code::InvalidTransition
             | Code::InvalidInput
             | Code::AmbiguousId
             | Code::Usage
-            | Code::SecretDetected => 400,
+            | Code::SecretDetected
+            | Code::BadRequest => 400,
             Code::ProjectArchived | Code::Unauthorized => 403,
             Code::PackageNotFound
             | Code::ProjectNotFound
@@ -300,7 +317,7 @@ impl Code {
             | Code::CallsignInUse => 409,
             Code::IntegrityError | Code::IoError => 500,
             Code::NotImplemented | Code::SearchNotSupported => 501,
-            Code::LockTimeout => 503,
+            Code::LockTimeout | Code::ServerBusy => 503,
         }
     }
 }
@@ -594,7 +611,7 @@ mod tests {
     /// The whole table, as the spec (§8, §9.1, §10.2) and the book's exit-codes chapter give it. `http_status`
     /// matches every code without a wildcard, so a new code does not compile without a status;
     /// this test then fails until the code is added here, with the status chosen.
-    const TABLE: [(&str, u16); 31] = [
+    const TABLE: [(&str, u16); 36] = [
         ("invalid_schema", 400),
         ("invalid_transition", 400),
         ("package_not_found", 404),
@@ -626,6 +643,11 @@ mod tests {
         ("payload_too_large", 413),
         ("unsupported_media_type", 415),
         ("misdirected_request", 421),
+        ("bad_request", 400),
+        ("uri_too_long", 414),
+        ("header_fields_too_large", 431),
+        ("too_many_requests", 429),
+        ("server_busy", 503),
     ];
 
     #[test]

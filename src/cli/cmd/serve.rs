@@ -15,7 +15,10 @@ use crate::cli::context::{ActorArgs, CliError, CmdResult, Ctx, SessionArg};
 use crate::cli::ui::Ui;
 use relay_core::ops::trust::tokens;
 use relay_core::search::semantic::{self, ModelChoice, ModelState};
-use relay_server::{self as http, DEFAULT_MAX_BODY, Options, Server};
+use relay_server::{
+    self as http, DEFAULT_MAX_BODY, DEFAULT_MAX_STREAMS, DEFAULT_MAX_STREAMS_PER_CALLER, Options,
+    Server,
+};
 use relay_store::Warning;
 
 /// Serve the store over HTTP: the Agentic Protocol's HTTP mapping (§9.1), with bearer tokens
@@ -67,6 +70,14 @@ pub struct ServeArgs {
     /// the connection is closed)
     #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub timeout: u64,
+    /// The most event streams (/v1/projects/{id}/events, GET /mcp) open at once; past it a
+    /// new one is refused with 503 and Retry-After. An open stream holds a socket, no thread
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STREAMS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_streams: usize,
+    /// The most event streams one caller (a token, a console login, the local user) holds
+    /// open; past it its new one is refused with 429 and Retry-After
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STREAMS_PER_CALLER, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_streams_per_caller: usize,
     /// The embedding model for semantic and hybrid search (see `relay search --help`)
     #[arg(long, value_name = "PATH", env = "RELAY_MODEL")]
     pub model: Option<std::path::PathBuf>,
@@ -104,6 +115,8 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> CmdResult {
         listen: args.listen,
         max_body: args.max_body,
         timeout: Duration::from_secs(args.timeout),
+        max_streams: args.max_streams,
+        max_streams_per_caller: args.max_streams_per_caller,
         defaults: args.who.claim(&args.session),
         model,
         warnings: warning_printer(ctx),

@@ -13,7 +13,10 @@ use super::serve::{announce, load_model, warning_printer};
 use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg};
 use relay_core::ops::attribution;
 use relay_core::ops::trust::tokens::Grant;
-use relay_server::{DEFAULT_MAX_BODY, DEFAULT_TIMEOUT, Options, Server};
+use relay_server::{
+    DEFAULT_MAX_BODY, DEFAULT_MAX_STREAMS, DEFAULT_MAX_STREAMS_PER_CALLER, DEFAULT_TIMEOUT,
+    Options, Server,
+};
 
 /// Open the web console: timeline, search, facts, the review queue and orient, in a browser
 ///
@@ -57,6 +60,8 @@ pub fn run(ctx: &mut Ctx, args: UiArgs) -> CmdResult {
         listen: SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)),
         max_body: DEFAULT_MAX_BODY,
         timeout: DEFAULT_TIMEOUT,
+        max_streams: DEFAULT_MAX_STREAMS,
+        max_streams_per_caller: DEFAULT_MAX_STREAMS_PER_CALLER,
         defaults: claim,
         model,
         warnings: warning_printer(ctx),

@@ -156,6 +156,25 @@ fn http_only() -> Vec<(Code, String)> {
         RequestError::UnsupportedMediaType("`text/plain`".into()),
         RequestError::RequestTimeout { seconds: 30 },
         RequestError::MisdirectedRequest("evil.example is not this server's name".into()),
+        RequestError::BadRequest(
+            "the request has more than one Host header; send exactly one".into(),
+        ),
+        RequestError::UriTooLong { limit: 65_534 },
+        RequestError::HeaderFieldsTooLarge {
+            fields: 100,
+            bytes: 417_792,
+        },
+        RequestError::TooManyRequests {
+            why: "this caller already holds 64 open event streams, its most \
+                  (relay serve --max-streams-per-caller); close one first"
+                .into(),
+            retry_after: 5,
+        },
+        RequestError::ServerBusy {
+            why: "the server holds 1024 open event streams, its most (relay serve --max-streams)"
+                .into(),
+            retry_after: 5,
+        },
     ]
     .iter()
     .map(|e| (e.code(), e.to_string()))

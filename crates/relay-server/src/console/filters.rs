@@ -2,8 +2,11 @@
 //! authors and tags of a project's most recent packages (those the caller may see), and the
 //! statuses of the protocol. A value asked for that the sample lacks is still offered, so a
 //! filtered page always shows what it is filtered by. The options are kept for [`FRESH`] per
-//! store, project and person, so that a page (and the live timeline's fetches of it) reads
-//! a page's worth of packages, not the sample, each time. Also the status badge every list
+//! store, project and person while the store does not change (the server's count of its
+//! changes, [`crate::changes::Changes`]), so that a page (and the live timeline's fetches of
+//! it) reads a page's worth of packages, not the sample, each time; a package retracted or
+//! purged leaves the options with the next page. Where the server has no file events to
+//! count changes by, nothing is kept. Also the status badge every list
 //! shows: the status in words, coloured by the stylesheet (`.badge.s-…`).
 
 use std::collections::{BTreeSet, HashMap};
@@ -29,8 +32,8 @@ pub const FRESH: Duration = Duration::from_secs(30);
 
 /// Options read, by store, project and person (the drafts among them are that person's).
 type Key = (PathBuf, String, Option<String>);
-/// When each was read, and what.
-type Kept = HashMap<Key, (Instant, Arc<Facets>)>;
+/// When each was read (and at which count of the store's changes), and what.
+type Kept = HashMap<Key, (Instant, u64, Arc<Facets>)>;
 static KEPT: Mutex<Option<Kept>> = Mutex::new(None);
 
 /// The values each filter may take.
@@ -54,17 +57,21 @@ pub fn kept(
         project.to_string(),
         who.map(str::to_string),
     );
+    let Some(changes) = s.changes.counted() else {
+        return Ok(Arc::new(facets(relay, project)?));
+    };
     let lock = || KEPT.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((at, f)) = lock().get_or_insert_with(HashMap::new).get(&key)
+    if let Some((at, seen, f)) = lock().get_or_insert_with(HashMap::new).get(&key)
         && at.elapsed() < FRESH
+        && *seen == changes
     {
         return Ok(f.clone());
     }
     let read = Arc::new(facets(relay, project)?);
     let mut kept = lock();
     let map = kept.get_or_insert_with(HashMap::new);
-    map.retain(|_, (at, _)| at.elapsed() < FRESH);
-    map.insert(key, (Instant::now(), read.clone()));
+    map.retain(|_, (at, _, _)| at.elapsed() < FRESH);
+    map.insert(key, (Instant::now(), changes, read.clone()));
     Ok(read)
 }
 

@@ -22,7 +22,6 @@ use crate::extract::Params;
 use crate::logins::{COOKIE, cookie, same};
 use crate::reply::ApiError;
 use crate::state::AppState;
-use relay_core::ops::trust::tokens;
 use relay_wire::error::{Error, Result};
 
 /// The person behind a console request.
@@ -205,11 +204,7 @@ pub async fn submit(
         return login_page(StatusCode::BAD_REQUEST, Some("The form needs a token."));
     };
     let token = form.token.trim().to_string();
-    let checked = token.clone();
-    let grant = state
-        .blocking(move |s| tokens::authenticate(&s.store, &checked))
-        .await;
-    match grant {
+    match crate::auth::authenticate(&state, &token).map_err(ApiError::Op) {
         Ok(_) => logged_in(&token),
         Err(ApiError::Op(Error::Unauthenticated(why))) => login_page(
             StatusCode::UNAUTHORIZED,

@@ -2,6 +2,7 @@
 //! month, as of a time), their review and retraction, and the files their deliverables name.
 
 pub mod deposit;
+pub mod git_ignored;
 pub mod months;
 pub mod pull;
 pub mod retract;

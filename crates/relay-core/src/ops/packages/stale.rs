@@ -8,8 +8,10 @@
 //! clone), so relay opens only files of the work tree ([`crate::ops::packages::work_tree`]): deliverables without a
 //! `sha256:` hash, URLs, paths that leave that folder (absolute, or with `..`), paths into the
 //! store's folder or git's, and paths through a symlink that leads out are not checked, and
-//! their marks say nothing. A check never fails a read: a file that cannot be read is not
-//! checkable and is skipped.
+//! their marks say nothing. Nor are files git ignores (`.env`, a local key): their marks would
+//! tell anyone who may deposit whether a guessed hash of their content is right
+//! ([`crate::ops::packages::git_ignored`]). A check never fails a read: a file that cannot be
+//! read is not checkable and is skipped.
 //!
 //! Cost: a stat per deliverable, and a hash only for a file whose (path, mtime, size) the
 //! cache (`relay_store::index`) has not seen; a size that differs from the recorded
@@ -20,6 +22,7 @@ use std::time::SystemTime;
 
 use serde::Serialize;
 
+use crate::ops::packages::git_ignored::GitIgnored;
 use crate::ops::packages::work_tree::{Place, WorkTree};
 use relay_store::Store;
 use relay_store::index::Indexes;
@@ -69,6 +72,8 @@ enum Current {
 pub struct Checker {
     /// The files deliverable paths may name; `None`: nothing is checked.
     tree: Option<WorkTree>,
+    /// git's ignore rules for the tree, read at the first path checked.
+    ignored: Option<GitIgnored>,
     indexes: Indexes,
     hashes: Option<FileHashes>,
     /// What each path is now, so a file several packages name is looked at once.
@@ -86,6 +91,7 @@ impl Checker {
     fn at(tree: Option<WorkTree>, indexes: Indexes) -> Checker {
         Checker {
             tree,
+            ignored: None,
             indexes,
             hashes: None,
             seen: HashMap::new(),
@@ -143,7 +149,23 @@ impl Checker {
         if let Some(c) = self.seen.get(path) {
             return c.clone();
         }
-        let full = match self.tree.as_ref().map(|t| t.place(path)) {
+        let place = self.tree.as_ref().map(|t| t.place(path));
+        let ignored = match (&place, &self.tree) {
+            (Some(Place::Inside(full)), Some(tree)) => {
+                let rules = (self.ignored).get_or_insert_with(|| GitIgnored::new(tree.root()));
+                rules.ignores(full, full.is_dir())
+            }
+            (Some(Place::Missing), Some(tree)) => {
+                let rules = (self.ignored).get_or_insert_with(|| GitIgnored::new(tree.root()));
+                rules.ignores(&tree.root().join(path), false)
+            }
+            _ => false,
+        };
+        if ignored {
+            self.seen.insert(path.to_string(), Current::Unknown);
+            return Current::Unknown;
+        }
+        let full = match place {
             Some(Place::Inside(full)) => full,
             Some(Place::Missing) => {
                 self.hashes().forget(path);

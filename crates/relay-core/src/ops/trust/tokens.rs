@@ -205,7 +205,12 @@ pub fn narrow(store: &Store, token_id: &str, req: Narrow) -> Result<TokenRecord>
 /// Whether any token is live (made and not revoked): then `relay serve` asks every request
 /// for one.
 pub fn any_live(store: &Store) -> Result<bool> {
-    Ok(store.tokens()?.iter().any(|t| t.revoked_at.is_none()))
+    Ok(any_live_among(&store.tokens()?))
+}
+
+/// [`any_live`] among `tokens`.
+pub fn any_live_among(tokens: &[TokenRecord]) -> bool {
+    tokens.iter().any(|t| t.revoked_at.is_none())
 }
 
 /// Whether two secrets (or their hashes) are equal, in a time that depends on their lengths
@@ -221,11 +226,17 @@ pub fn same_secret(a: &[u8], b: &[u8]) -> bool {
 /// The grant of a presented token; `unauthenticated` when it is unknown or revoked. The
 /// token's hash is compared with every stored one, each in constant time ([`same_secret`]).
 pub fn authenticate(store: &Store, presented: &str) -> Result<Grant> {
+    authenticate_among(&store.tokens()?, presented)
+}
+
+/// [`authenticate`] among `tokens`, the store's as [`Store::tokens`] read them (a server keeps
+/// them while the token file is unchanged, so that a request costs no read of it).
+pub fn authenticate_among(tokens: &[TokenRecord], presented: &str) -> Result<Grant> {
     let hash = digest(presented.trim());
     let mut found = None;
-    for t in store.tokens()? {
+    for t in tokens {
         if same_secret(t.sha256.as_bytes(), hash.as_bytes()) && found.is_none() {
-            found = Some(t);
+            found = Some(t.clone());
         }
     }
     let token = found.ok_or_else(|| {
