@@ -24,6 +24,7 @@ use crate::ops::facts::{self, AssertRequest, ListQuery, history};
 use crate::ops::packages::pull;
 use crate::ops::packages::review;
 use crate::ops::sessions::{self, SessionView};
+use crate::ops::trust::seal::{self, Seal};
 use crate::request::fact_key::GetFactRequest;
 use crate::request::facts::{AssertFactRequest, ListFactsRequest};
 use crate::request::listing::check_limit;
@@ -103,10 +104,19 @@ impl Listing {
     }
 }
 
-/// One package as a read shows it, and the time the read was asked for.
+/// One package as a read shows it, the time the read was asked for, and its signature's
+/// verdict (every door shows it).
 pub struct Pulled {
     pub found: StoredPackage,
     pub as_of: Option<Timestamp>,
+    pub signature: Seal,
+}
+
+/// Every version of one package, oldest first, each with its signature's verdict.
+pub struct History {
+    pub versions: Vec<StoredPackage>,
+    /// One per version, in their order.
+    pub signatures: Vec<Seal>,
 }
 
 impl<'a> Relay<'a> {
@@ -192,13 +202,31 @@ impl<'a> Relay<'a> {
             retracted: filter.include_retracted,
         };
         let found = pull::visible(View::of(self.store, as_of), &id, reveal)?;
-        Ok(Pulled { found, as_of })
+        let history = self.signed_history(found.package.id())?;
+        let signature = seal::of_read(&history.versions, history.signatures, &found);
+        Ok(Pulled {
+            found,
+            as_of,
+            signature,
+        })
     }
 
-    /// Every stored version of the package `id` names, oldest first (`pull --history`).
-    pub fn pull_history(&self, id: &str) -> Result<Vec<StoredPackage>> {
+    /// Every stored version of the package `id` names, oldest first (`pull --history`), with
+    /// their signatures' verdicts.
+    pub fn pull_history(&self, id: &str) -> Result<History> {
         let id = self.caller.authorize_record("pull", self.store, id)?;
-        pull::history(self.store, &id)
+        self.signed_history(&id)
+    }
+
+    /// The versions of package `id` (a whole id) and their verdicts.
+    fn signed_history(&self, id: &str) -> Result<History> {
+        let versions = pull::history(self.store, id)?;
+        let retraction = pull::retraction_of(self.store, id)?;
+        let signatures = seal::versions(self.store, &versions, retraction.as_ref())?;
+        Ok(History {
+            versions,
+            signatures,
+        })
     }
 
     /// The facts list's query on `project`, checked and with its times parsed: a door that
