@@ -83,9 +83,13 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
                 }
             }
             if let Some(r) = retraction {
+                let holds = history.retraction.as_ref();
                 if ctx.ui.json {
-                    ctx.ui
-                        .json_line(&serde_json::json!({ "retraction": r.raw }))?;
+                    let mut line = serde_json::json!({ "retraction": r.raw });
+                    if let Some(h) = holds {
+                        line["signature"] = serde_json::json!(h);
+                    }
+                    ctx.ui.json_line(&line)?;
                 } else {
                     writeln!(
                         ctx.ui.out(),
@@ -94,6 +98,9 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
                         relay_wire::time::format(r.retracted_at),
                         render::clean_line(&r.reason)
                     )?;
+                    if let Some(doubt) = holds.and_then(|h| h.doubt()) {
+                        writeln!(ctx.ui.out(), "  {}", render::clean_line(&doubt))?;
+                    }
                 }
             }
             return Ok(());

@@ -53,6 +53,18 @@ pub struct RetractionSeal {
     pub reason: Option<String>,
 }
 
+impl RetractionSeal {
+    /// `that retraction does not hold: …` when it does not.
+    pub fn doubt(&self) -> Option<String> {
+        self.fails.then(|| {
+            format!(
+                "that retraction does not hold: {}",
+                self.reason.as_deref().unwrap_or(self.verdict)
+            )
+        })
+    }
+}
+
 impl Seal {
     fn of(c: &Checked) -> Seal {
         let signed = c.key.is_some();
@@ -83,11 +95,6 @@ impl Seal {
         self.verdict == Verdict::Good.as_str()
     }
 
-    /// Whether there is anything to say about it: signed, or failing.
-    pub fn is_worth_showing(&self) -> bool {
-        self.key.is_some() || self.fails || self.retraction.as_ref().is_some_and(|r| r.fails)
-    }
-
     /// `signed by ACTOR (KEY)`, `signature: VERDICT (REASON)` with ` — verify fails` when it
     /// does, or `None` for an unsigned package nobody must sign; then the retraction's line.
     pub fn lines(&self) -> Vec<String> {
@@ -107,15 +114,22 @@ impl Seal {
             };
             out.push(format!("signature: {} ({why}){fails}", self.verdict));
         }
-        if let Some(r) = self.retraction.as_ref().filter(|r| r.fails) {
-            out.push(format!(
-                "retraction by {}: {}",
-                r.by,
-                r.reason.as_deref().unwrap_or(r.verdict)
-            ));
+        if let Some(r) = &self.retraction
+            && let Some(doubt) = r.doubt()
+        {
+            out.push(format!("retracted by {}, but {doubt}", r.by));
         }
         out
     }
+}
+
+/// The seals of one package's versions, and whether its retraction holds.
+#[derive(Debug, Clone, Default)]
+pub struct Seals {
+    /// One per version, in their order.
+    pub versions: Vec<Seal>,
+    /// The package's retraction, if it is retracted.
+    pub retraction: Option<RetractionSeal>,
 }
 
 /// The seal of each of `versions` of one package (oldest first, as `pull --history` shows
@@ -124,16 +138,22 @@ pub fn versions(
     store: &Store,
     versions: &[StoredPackage],
     retraction: Option<&Retraction>,
-) -> Result<Vec<Seal>> {
+) -> Result<Seals> {
     let Some(first) = versions.first() else {
-        return Ok(Vec::new());
+        return Ok(Seals::default());
     };
     let (project, id) = (first.package.project_id(), first.package.id());
     let all = store.signatures_of(project, id)?;
-    let signers = match Signers::load(store, !all.is_empty()) {
+    // Git's history is asked when there is a signature to judge or a file that may have been
+    // emptied; an unsigned package of a store that never signed costs no git process.
+    let probe = !all.is_empty() || store.allowed_signers_file().exists();
+    let signers = match Signers::load(store, probe) {
         Ok(s) => s,
         Err(e @ Error::Integrity(_)) => {
-            return Ok(versions.iter().map(|_| Seal::unchecked(&e)).collect());
+            return Ok(Seals {
+                versions: versions.iter().map(|_| Seal::unchecked(&e)).collect(),
+                retraction: None,
+            });
         }
         Err(e) => return Err(e),
     };
@@ -144,10 +164,18 @@ pub fn versions(
     let records: Vec<RecordVersion> = versions.iter().map(RecordVersion::package).collect();
     let mut judged = signatures::judge_all(&signers, &records, &package_sigs);
     signatures::settle(&mut judged, &signers, required);
+    // Who may retract matters only where records are signed: elsewhere anyone can write any
+    // name in a retraction, as in any record.
+    let signs = store.allowed_signers_file().exists() || signers.removed.is_some();
     let retraction = retraction.map(|r| {
         let authors = authority::authors_of(versions);
         let reviewers = store.config().review.reviewers.as_deref().unwrap_or(&[]);
-        retraction_seal(&signers, r, &retraction_sigs, &authors, reviewers, required)
+        let who = Who {
+            authors: &authors,
+            reviewers,
+            judged: signs,
+        };
+        retraction_seal(&signers, r, &retraction_sigs, &who, required)
     });
     let mut out: Vec<Seal> = records
         .iter()
@@ -166,21 +194,47 @@ pub fn versions(
             *s = Seal::of(orphan);
         }
     }
-    for s in &mut out {
-        s.retraction = retraction.clone();
+    // Without the file it rests on, no verdict holds.
+    if let Some(r) = &signers.removed {
+        let gone = if r.deleted { "is gone" } else { "holds no key" };
+        for s in &mut out {
+            let verdict = s.reason.as_deref().unwrap_or(s.verdict);
+            s.reason = Some(format!(
+                "allowed_signers {gone}, so this is judged against commit {}, which held {} \
+                 key(s): {verdict}",
+                r.last.short(),
+                r.keys
+            ));
+            s.fails = true;
+        }
     }
-    Ok(out)
+    Ok(Seals {
+        versions: out,
+        retraction,
+    })
 }
 
 /// The seal a read of `shown` answers with, from the seals of every version: the shown
-/// version's, unless another version fails (then that one's, saying which).
-pub fn of_read(versions: &[StoredPackage], seals: Vec<Seal>, shown: &StoredPackage) -> Seal {
+/// version's, unless another version fails (then that one's, saying which), with the
+/// package's retraction.
+pub fn of_read(
+    versions: &[StoredPackage],
+    seals: &[Seal],
+    retraction: Option<&RetractionSeal>,
+    shown: &StoredPackage,
+) -> Seal {
+    let mut seal = of_versions(versions, seals, shown);
+    seal.retraction = retraction.cloned();
+    seal
+}
+
+fn of_versions(versions: &[StoredPackage], seals: &[Seal], shown: &StoredPackage) -> Seal {
     let at = (versions.iter()).position(|v| v.version == shown.version && v.hash == shown.hash);
     let own = at.and_then(|i| seals.get(i)).cloned();
     match own {
         Some(s) if s.fails => s,
         own => {
-            let failing = (versions.iter().zip(&seals)).find(|(_, s)| s.fails);
+            let failing = (versions.iter().zip(seals)).find(|(_, s)| s.fails);
             match (failing, own) {
                 (Some((v, s)), _) => {
                     let mut s = s.clone();
@@ -205,14 +259,21 @@ pub fn of_read(versions: &[StoredPackage], seals: Vec<Seal>, shown: &StoredPacka
     }
 }
 
+/// Who may retract a package: its authors and reviewers, the store's reviewers; `judged`:
+/// whether the store signs, so that the names in a retraction mean something.
+struct Who<'a> {
+    authors: &'a [String],
+    reviewers: &'a [String],
+    judged: bool,
+}
+
 /// Whether a retraction holds: its signature's verdict as verify settles it, and whether its
 /// actor may retract the package.
 fn retraction_seal(
     signers: &Signers,
     r: &Retraction,
     sigs: &[Signature],
-    authors: &[String],
-    reviewers: &[String],
+    who: &Who,
     required: bool,
 ) -> RetractionSeal {
     let version = r.version();
@@ -222,7 +283,7 @@ fn retraction_seal(
         .into_iter()
         .find(|c| c.fails)
         .unwrap_or_else(|| signatures::judge(signers, &version, &[]));
-    let allowed = authority::may_retract(r.actor(), authors, reviewers);
+    let allowed = !who.judged || authority::may_retract(r.actor(), who.authors, who.reviewers);
     let reason = match allowed {
         false => Some(authority::why_not(r.actor(), "package", &r.id)),
         true => c.reason.clone(),
@@ -233,5 +294,55 @@ fn retraction_seal(
         allowed,
         fails: c.fails || !allowed,
         reason,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seal(verdict: &'static str, key: Option<&str>, fails: bool) -> Seal {
+        Seal {
+            verdict,
+            actor: key.map(|_| "jo".to_string()),
+            key: key.map(str::to_string),
+            reason: (verdict != "good").then(|| "why".to_string()),
+            fails,
+            retraction: None,
+        }
+    }
+
+    #[test]
+    fn a_read_says_who_signed_what_fails_and_nothing_for_an_unsigned_package_nobody_signs() {
+        assert_eq!(
+            seal("good", Some("SHA256:k"), false).lines(),
+            ["signed by jo (SHA256:k)"]
+        );
+        assert_eq!(
+            seal("unsigned", None, true).lines(),
+            ["signature: unsigned (why); verify fails on it"]
+        );
+        assert_eq!(
+            seal("not_allowed", Some("SHA256:k"), false).lines(),
+            ["signature: not_allowed (why)"]
+        );
+        assert!(seal("unsigned", None, false).lines().is_empty());
+        let mut retracted = seal("unsigned", None, false);
+        retracted.retraction = Some(RetractionSeal {
+            by: "eve".into(),
+            verdict: "unsigned",
+            allowed: false,
+            fails: true,
+            reason: Some("eve may not".into()),
+        });
+        assert_eq!(
+            retracted.lines(),
+            ["retracted by eve, but that retraction does not hold: eve may not"]
+        );
+        let json = serde_json::to_value(seal("good", Some("SHA256:k"), false)).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"verdict": "good", "actor": "jo", "key": "SHA256:k", "fails": false})
+        );
     }
 }
