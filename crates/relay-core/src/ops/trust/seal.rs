@@ -147,7 +147,7 @@ pub fn versions(
     // Git's history is asked when there is a signature to judge or a file that may have been
     // emptied; an unsigned package of a store that never signed costs no git process.
     let probe = !all.is_empty() || store.allowed_signers_file().exists();
-    let signers = match Signers::load(store, probe) {
+    let signers = match Signers::for_read(store, probe) {
         Ok(s) => s,
         Err(e @ Error::Integrity(_)) => {
             return Ok(Seals {

@@ -9,6 +9,8 @@
 //! reported, the signatures then judged against the last version that had keys.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use ssh_key::PublicKey;
 
@@ -20,6 +22,9 @@ use relay_wire::error::Result;
 use relay_wire::key_rotation::{self, Rotation};
 use relay_wire::signature::{self, RecordKind, fingerprint};
 use relay_wire::time::{self, Timestamp};
+
+/// How long a process keeps the signers a read worked out ([`Signers::for_read`]).
+const KEPT: Duration = Duration::from_secs(5);
 
 /// Since when the actors a line names must sign.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,6 +147,28 @@ impl Signers {
             removed,
         };
         signers.check_changes(store, &versions)?;
+        Ok(signers)
+    }
+
+    /// [`Signers::load`] for a read, kept by the process for a few seconds per store and
+    /// per content of the file: `relay serve` would otherwise ask git for every package it
+    /// is asked for. What changes them without changing the file (a commit dating a line, a
+    /// rotation record's signature) shows within [`KEPT`].
+    pub fn for_read(store: &Store, probe: bool) -> Result<Signers> {
+        type Kept = (std::path::PathBuf, Option<Vec<u8>>, bool, Instant, Signers);
+        static KEPT_SIGNERS: Mutex<Vec<Kept>> = Mutex::new(Vec::new());
+        let root = store.root().to_path_buf();
+        let text = std::fs::read(store.allowed_signers_file()).ok();
+        let fresh = |k: &Kept| k.0 == root && k.1 == text && k.2 == probe && k.3.elapsed() < KEPT;
+        let kept = KEPT_SIGNERS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(k) = kept.iter().find(|k| fresh(k)) {
+            return Ok(k.4.clone());
+        }
+        drop(kept);
+        let signers = Signers::load(store, probe)?;
+        let mut kept = KEPT_SIGNERS.lock().unwrap_or_else(|e| e.into_inner());
+        kept.retain(|k| k.0 != root && k.3.elapsed() < KEPT);
+        kept.push((root, text, probe, Instant::now(), signers.clone()));
         Ok(signers)
     }
 

@@ -138,10 +138,13 @@ fn retractions(
         }
     }
     let mut out = Vec::new();
+    let mut seen = Vec::new();
     for (v, (file, line)) in &records.versions {
-        if v.kind != RecordKind::Retraction {
+        // A line a merge left twice is one retraction.
+        if v.kind != RecordKind::Retraction || seen.contains(&&v.hash) {
             continue;
         }
+        seen.push(&v.hash);
         let (Some(list), Some(by)) = (authors.get(v.id.as_str()), v.actor.as_deref()) else {
             continue;
         };
