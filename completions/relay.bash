@@ -310,6 +310,9 @@ _relay() {
             relay__subcmd__help__subcmd__keys,list)
                 cmd="relay__subcmd__help__subcmd__keys__subcmd__list"
                 ;;
+            relay__subcmd__help__subcmd__keys,rotate)
+                cmd="relay__subcmd__help__subcmd__keys__subcmd__rotate"
+                ;;
             relay__subcmd__help__subcmd__lesson,add)
                 cmd="relay__subcmd__help__subcmd__lesson__subcmd__add"
                 ;;
@@ -427,6 +430,9 @@ _relay() {
             relay__subcmd__keys,list)
                 cmd="relay__subcmd__keys__subcmd__list"
                 ;;
+            relay__subcmd__keys,rotate)
+                cmd="relay__subcmd__keys__subcmd__rotate"
+                ;;
             relay__subcmd__keys__subcmd__help,generate)
                 cmd="relay__subcmd__keys__subcmd__help__subcmd__generate"
                 ;;
@@ -435,6 +441,9 @@ _relay() {
                 ;;
             relay__subcmd__keys__subcmd__help,list)
                 cmd="relay__subcmd__keys__subcmd__help__subcmd__list"
+                ;;
+            relay__subcmd__keys__subcmd__help,rotate)
+                cmd="relay__subcmd__keys__subcmd__help__subcmd__rotate"
                 ;;
             relay__subcmd__lesson,add)
                 cmd="relay__subcmd__lesson__subcmd__add"
@@ -1731,7 +1740,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help__subcmd__keys)
-            opts="generate list"
+            opts="generate rotate list"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1759,6 +1768,20 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help__subcmd__keys__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__keys__subcmd__rotate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2791,7 +2814,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__keys)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version generate list help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version generate rotate list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2859,7 +2882,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__keys__subcmd__help)
-            opts="generate list help"
+            opts="generate rotate list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2914,6 +2937,20 @@ _relay() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        relay__subcmd__keys__subcmd__help__subcmd__rotate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         relay__subcmd__keys__subcmd__list)
             opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -2921,6 +2958,44 @@ _relay() {
                 return 0
             fi
             case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__keys__subcmd__rotate)
+            opts="-q -h -V --new --actor --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --new)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

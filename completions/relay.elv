@@ -1132,6 +1132,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand generate 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
+            cand rotate 'Move to a new signing key: a key rotation record signed with the current key, and the new key''s line in .relay/allowed_signers'
             cand list 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -1143,6 +1144,24 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --color 'When to color human output'
             cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
             cand --add 'Also append the line to .relay/allowed_signers'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;keys;rotate'= {
+            cand --new 'The new key: an OpenSSH key file (private, or PATH.pub), made there as `keys generate` would when PATH does not exist yet'
+            cand --actor 'The actor whose key it is; default: [actor] id in config, then git user.email, then $USER'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
             cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
             cand -q 'Print only results: no notes or warnings on stderr'
             cand --quiet 'Print only results: no notes or warnings on stderr'
@@ -1172,10 +1191,13 @@ set edit:completion:arg-completer[relay] = {|@words|
         }
         &'relay;keys;help'= {
             cand generate 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
+            cand rotate 'Move to a new signing key: a key rotation record signed with the current key, and the new key''s line in .relay/allowed_signers'
             cand list 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;keys;help;generate'= {
+        }
+        &'relay;keys;help;rotate'= {
         }
         &'relay;keys;help;list'= {
         }
@@ -1760,9 +1782,12 @@ set edit:completion:arg-completer[relay] = {|@words|
         }
         &'relay;help;keys'= {
             cand generate 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
+            cand rotate 'Move to a new signing key: a key rotation record signed with the current key, and the new key''s line in .relay/allowed_signers'
             cand list 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
         }
         &'relay;help;keys;generate'= {
+        }
+        &'relay;help;keys;rotate'= {
         }
         &'relay;help;keys;list'= {
         }

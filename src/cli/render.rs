@@ -154,6 +154,28 @@ pub struct PackageEnvelope<'a> {
     stale: &'a [Stale],
 }
 
+/// [`package_envelope`] with the package's signature verdict, as a read of one package
+/// prints it: `{"package", "x-stale", "x-signature"}`.
+pub fn signed_package_envelope<'a>(
+    package: &'a Package,
+    stale: &'a [Stale],
+    signature: &'a relay_core::ops::trust::seal::Seal,
+) -> SignedPackageEnvelope<'a> {
+    SignedPackageEnvelope {
+        envelope: PackageEnvelope { package, stale },
+        signature,
+    }
+}
+
+/// See [`signed_package_envelope`].
+#[derive(serde::Serialize)]
+pub struct SignedPackageEnvelope<'a> {
+    #[serde(flatten)]
+    envelope: PackageEnvelope<'a>,
+    #[serde(rename = "x-signature")]
+    signature: &'a relay_core::ops::trust::seal::Seal,
+}
+
 fn status_colored(status: &str) -> colored::ColoredString {
     match status {
         "complete" => status.green(),

@@ -314,6 +314,9 @@ pub fn snapshot_settings() -> insta::Settings {
         "[TIME]",
     );
     s.add_filter(&format!(r"\b(?:{days})\b"), "[DATE]");
+    // The same, as an allowed_signers option writes it (`valid-after="20260601123456Z"`).
+    let compact = days.replace('-', "");
+    s.add_filter(&format!(r"\b(?:{compact})\d{{6}}Z\b"), "[SSH_TIME]");
     // A time of day alone ("by tester, 14:05 UTC"): one after a date was handled above.
     s.add_filter(r"([^\d\s]\s)\d\d:\d\d UTC\b", "${1}[HH:MM] UTC");
     // Search scores (pretty JSON, human output): recency nudges them, so they drift as the

@@ -276,7 +276,9 @@ fn an_imported_time_with_an_offset_keeps_its_bytes_and_hash() {
     );
     assert_eq!(
         env.ok(&["pull", "pkg_t", "--json"]),
-        format!("{{\"package\":{line},\"x-stale\":[]}}\n")
+        format!(
+            "{{\"package\":{line},\"x-stale\":[],\"x-signature\":{{\"verdict\":\"unsigned\",\"fails\":false}}}}\n"
+        )
     );
 }
 

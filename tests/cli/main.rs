@@ -72,6 +72,8 @@ mod signing;
 mod snapshot;
 mod stale;
 mod store_closed;
+mod tamper;
+mod tamper_cases;
 mod tokens;
 mod transports;
 mod verify;

@@ -265,7 +265,12 @@ fn mcp_deposit_and_pull_latest_specific_and_relevant_answer_like_the_cli() {
             ),
         ],
     );
-    assert_eq!(ok(&replies[0]), env.ok_json(&["pull", id])["package"]);
+    // The package as stored, and among its members the verdict on its signature.
+    let mut one = ok(&replies[0]);
+    let cli = env.ok_json(&["pull", id]);
+    assert_eq!(one["x-signature"], cli["x-signature"]);
+    one.as_object_mut().unwrap().remove("x-signature");
+    assert_eq!(one, cli["package"]);
     let latest = ok(&replies[1]);
     assert_eq!(latest["packages"].as_array().unwrap().len(), 1);
     assert_eq!(
@@ -297,7 +302,12 @@ fn mcp_deposit_and_pull_latest_specific_and_relevant_answer_like_the_cli() {
     assert_eq!(top.as_object().unwrap().len(), 3);
     let tagged = ok(&replies[3]);
     assert_eq!(tagged["packages"].as_array().unwrap().len(), 1);
-    assert_eq!(ok(&replies[4])["versions"], json!([line]));
+    // Each version as stored, with the verdict on its signature.
+    let mut versions = ok(&replies[4])["versions"].take();
+    let version = versions[0].as_object_mut().unwrap();
+    let seal = version.remove("signature");
+    assert_eq!(seal, Some(json!({"verdict": "unsigned", "fails": false})));
+    assert_eq!(versions, json!([line]));
 }
 
 #[test]
@@ -446,9 +456,15 @@ fn mcp_deposit_takes_the_spec_s_package_and_pull_its_package_id() {
             call(6, "pull", json!({"mode": "latest", "package_id": id})),
         ],
     );
-    assert_eq!(ok(&replies[0]), spec);
-    assert_eq!(ok(&replies[1]), spec);
-    assert_eq!(ok(&replies[2]), spec);
+    for reply in &replies[..3] {
+        let mut one = ok(reply);
+        assert_eq!(
+            one["x-signature"],
+            json!({"verdict": "unsigned", "fails": false})
+        );
+        one.as_object_mut().unwrap().remove("x-signature");
+        assert_eq!(one, spec);
+    }
     let (code, message) = tool_error(&replies[3]);
     assert_eq!(code, "invalid_input");
     assert!(message.contains("name different packages"), "{message}");

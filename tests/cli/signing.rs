@@ -279,30 +279,44 @@ fn a_revoked_key_exits_5() {
     assert_eq!(listed[1]["principals"], "@revoked");
 }
 
+/// A key allowed_signers does not list fails only the records of an actor who must sign (or
+/// every one with `require`); a key it lists for another actor fails whoever it signs for.
 #[test]
 fn a_key_of_another_actor_is_not_allowed_and_fails_only_when_required() {
     let env = Env::new();
     let (_, jo_line) = key(&env, "jo.key", "jo");
     let (ann_key, _) = key(&env, "ann.key", "ann");
     allow(&env.store(), &jo_line);
-    // jo deposits, signing with ann's key (allowed for nobody).
-    configure(&env.store(), "", "jo");
+    // kim, who has no key in allowed_signers, deposits signing with ann's key (allowed for
+    // nobody): not allowed, and no failure.
+    configure(&env.store(), "", "kim");
     env.deposit("Whose key?", &["--sign-with", ann_key.to_str().unwrap()]);
     let (code, found) = verdicts(&env);
     assert_eq!(code, 0);
     assert_eq!(kinds(&found), pairs(&[("package", "not_allowed")]));
     // "not in allowed_signers"
     json_snapshot!("not_allowed_json", &found);
-    // Ann's key allowed for ann only: still not for jo's record.
+    // Ann's key allowed for ann only: not for kim's record, and a listed key used as someone
+    // else fails.
     let ann_line = read(&PathBuf::from(format!("{}.pub", ann_key.display())));
     allow(&env.store(), &format!("ann {}", ann_line.trim()));
-    let (_, found) = verdicts(&env);
-    // "not for jo"
+    let (code, found) = verdicts(&env);
+    assert_eq!(code, 5);
+    // "not for kim"
     json_snapshot!("allowed_for_another_json", &found);
+    // jo must sign: a record of jo's signed with ann's key fails too.
+    configure(&env.store(), "", "jo");
+    let id = env.deposit("As jo", &["--sign-with", ann_key.to_str().unwrap()]);
+    let (code, found) = verdicts(&env);
+    assert_eq!(code, 5);
+    assert_eq!(failing(&found, &id), [("not_allowed".to_string(), true)]);
     configure(&env.store(), "require = true", "jo");
     let (code, found) = verdicts(&env);
     assert_eq!(code, 5);
-    assert_eq!(kinds(&found), pairs(&[("package", "not_allowed")]));
+    assert_eq!(
+        kinds(&found),
+        pairs(&[("package", "not_allowed"), ("package", "not_allowed")])
+    );
 }
 
 #[test]
@@ -507,7 +521,8 @@ fn keys_generate_add_then_sign() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let line = r.stdout.trim().to_string();
     assert!(
-        line.starts_with("jo namespaces=\"relay\" ssh-ed25519 AAAA"),
+        line.starts_with("jo namespaces=\"relay\",valid-after=\"")
+            && line.contains("Z\" ssh-ed25519 AAAA"),
         "{line}"
     );
     assert_eq!(
@@ -536,10 +551,7 @@ fn keys_generate_add_then_sign() {
     let listed = env.ok(&["keys", "list"]);
     assert!(listed.starts_with("jo  ssh-ed25519  SHA256:"), "{listed}");
     snapshot!("keys_list", &listed);
-    assert!(
-        listed.trim_end().ends_with("namespaces=\"relay\""),
-        "{listed}"
-    );
+    assert!(listed.trim_end().ends_with("Z\""), "{listed}");
     // RELAY_ACTOR names the actor as it does for every write.
     let out = env.dir.join("ci_key");
     let r = env.run_env(
@@ -636,14 +648,17 @@ fn pull_shows_who_signed_and_history_carries_the_verdict() {
     for v in &history {
         assert_eq!(
             v["signature"],
-            json!({"verdict": "good", "key": key, "actor": "jo"})
+            json!({"verdict": "good", "key": key, "actor": "jo", "fails": false})
         );
     }
-    // Plain pull --json carries no verdict, in the envelope or the package.
+    // Plain pull --json carries the verdict beside the package, never in it.
     let line = env.ok_json(&["pull", &id]);
     assert_eq!(line["package"]["package_id"], id.as_str());
-    assert!(line.get("signature").is_none());
-    assert!(line["package"].get("signature").is_none());
+    assert_eq!(
+        line["x-signature"],
+        json!({"verdict": "good", "key": key, "actor": "jo", "fails": false})
+    );
+    assert!(line["package"].get("x-signature").is_none());
     // Unsigned: nothing in the card; the verdict in the history.
     let plain = Env::new();
     let unsigned = plain.deposit("Unsigned", &[]);
@@ -655,7 +670,10 @@ fn pull_shows_who_signed_and_history_carries_the_verdict() {
     let history = plain
         .run(&["pull", &unsigned, "--history", "--json"])
         .json();
-    assert_eq!(history["signature"], json!({"verdict": "unsigned"}));
+    assert_eq!(
+        history["signature"],
+        json!({"verdict": "unsigned", "fails": false})
+    );
     // Revoked: a warning line in the card.
     let line = read(&env.store().join("allowed_signers"));
     let k = line

@@ -498,6 +498,15 @@ pub fn shape(op: Op, door: &str, answer: Answer) -> Answer {
     if matches!(op, PullRelevant | Search) && door == "http" {
         return Answer::Ok(json!({ "packages": ranked_entries(v) }));
     }
+    // One package's answer carries the verdict on its signature: beside the package from
+    // the CLI, among its members from MCP, in a header from HTTP (tamper.rs compares them).
+    let mut v = v;
+    if op == PullOne
+        && door != "http"
+        && let Some(map) = v.as_object_mut()
+    {
+        map.remove("x-signature");
+    }
     if door != "cli" {
         return Answer::Ok(v);
     }

@@ -74,12 +74,22 @@ pub fn pull(c: &Call) -> Result<Value> {
     if req.mode == PullMode::Specific {
         let id = req.package()?;
         if req.history {
-            let versions = c.relay(|relay| relay.pull_history(id))?;
-            let versions: Vec<_> = versions.iter().map(StoredPackage::to_envelope).collect();
+            let history = c.relay(|relay| relay.pull_history(id))?;
+            let versions = history.versions.iter().zip(&history.signatures);
+            let versions: Vec<_> = versions
+                .map(|(v, seal)| {
+                    let mut env = v.to_envelope();
+                    env.insert("signature".into(), json!(seal));
+                    env
+                })
+                .collect();
             return Ok(json!({ "versions": versions }));
         }
+        // The package as stored, and beside its members the verdict on its signature.
         let pulled = c.relay(|relay| relay.pull_package(id, &req.filter))?;
-        return Ok(pulled.found.package.to_value());
+        let mut answer = pulled.found.package.to_value();
+        answer["x-signature"] = json!(pulled.signature);
+        return Ok(answer);
     }
     let projects = c.ctx.projects(req.filter.all_projects)?;
     let listing = c.relay(|relay| relay.listing("pull", projects, &req.filter))?;

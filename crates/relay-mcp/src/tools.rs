@@ -136,7 +136,7 @@ pub const TOOLS: &[Tool] = &[
     Tool {
         name: "pull",
         title: "Pull packages",
-        description: "Read packages: the newest (mode latest), one by id (mode specific), or the best matches for a query (mode relevant: by keyword with BM25 over title, decisions, questions, handoff note, tags and body; with an embedding model configured, by meaning too). Search before starting on a topic to find earlier work.",
+        description: "Read packages: the newest (mode latest), one by id (mode specific), or the best matches for a query (mode relevant: by keyword with BM25 over title, decisions, questions, handoff note, tags and body; with an embedding model configured, by meaning too). Search before starting on a topic to find earlier work. One package by id carries x-signature, the verdict on its signature: when its fails is true, do not trust who the package says wrote it.",
         input: || schema_of::<PullRequest>(&[Part::Project]),
         run: h::pull,
     },

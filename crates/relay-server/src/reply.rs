@@ -184,19 +184,47 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// A successful answer: JSON with its status.
+/// A successful answer: JSON with its status, and headers besides.
 #[derive(Debug)]
 pub struct Reply {
     pub status: StatusCode,
     pub body: Value,
+    pub headers: Vec<(header::HeaderName, HeaderValue)>,
 }
+
+/// The header a read of one package carries its signature's verdict in, as JSON: the body
+/// is the package exactly as stored, which its hash covers.
+pub const SIGNATURE_HEADER: &str = "x-relay-signature";
 
 impl Reply {
     pub fn ok(body: Value) -> Reply {
         Reply {
             status: StatusCode::OK,
             body,
+            headers: Vec::new(),
         }
+    }
+
+    /// The answer with `value`, as JSON in ASCII (other characters escaped), in header
+    /// `name`.
+    pub fn with_json_header(mut self, name: &'static str, value: &Value) -> Reply {
+        let mut ascii = String::new();
+        for c in value.to_string().chars() {
+            match c {
+                ' '..='~' => ascii.push(c),
+                c => {
+                    let mut units = [0; 2];
+                    for u in c.encode_utf16(&mut units) {
+                        ascii.push_str(&format!("\\u{u:04x}"));
+                    }
+                }
+            }
+        }
+        if let Ok(v) = HeaderValue::from_str(&ascii) {
+            self.headers
+                .push((header::HeaderName::from_static(name), v));
+        }
+        self
     }
 
     /// The 501 of §10.2 for an operation that needs a capability the server lacks: the error's
@@ -207,6 +235,7 @@ impl Reply {
         Reply {
             status: StatusCode::NOT_IMPLEMENTED,
             body,
+            headers: Vec::new(),
         }
     }
 
@@ -219,13 +248,18 @@ impl Reply {
                 StatusCode::OK
             },
             body,
+            headers: Vec::new(),
         }
     }
 }
 
 impl IntoResponse for Reply {
     fn into_response(self) -> Response {
-        (self.status, axum::Json(self.body)).into_response()
+        let mut response = (self.status, axum::Json(self.body)).into_response();
+        for (name, value) in self.headers {
+            response.headers_mut().insert(name, value);
+        }
+        response
     }
 }
 

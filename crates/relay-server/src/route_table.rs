@@ -110,7 +110,7 @@ pub const ROUTES: &[Route] = &[
         "GET",
         "/v1/packages/{package_id}",
         Guard::Operation("pull"),
-        "pull specific (§8.2): the wire package at its current version.",
+        "pull specific (§8.2): the wire package at its current version; the verdict on its signature in the x-relay-signature header, as JSON: {\"verdict\", \"actor\"?, \"key\"?, \"reason\"?, \"fails\"}.",
     ),
     route(
         "GET",

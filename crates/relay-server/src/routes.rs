@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use super::auth::{Access, Caller, ProjectCall};
 use super::extract::{JsonBody, Params, PathId};
 use super::params::{WriteParams, search_mode};
-use super::reply::{Answer, ApiError, Reply, to_json};
+use super::reply::{Answer, ApiError, Reply, SIGNATURE_HEADER, to_json};
 use super::state::AppState;
 use relay_core::ops::conformance;
 use relay_core::ops::packages::review;
@@ -150,7 +150,8 @@ pub(crate) async fn list(call: ProjectCall, Params(q): Params<ListParams>) -> An
     .await
 }
 
-/// pull `specific` (§8.2): the wire package, at its current version.
+/// pull `specific` (§8.2): the wire package, at its current version, and the verdict on its
+/// signature in the `x-relay-signature` header.
 pub(crate) async fn package(
     State(state): State<AppState>,
     caller: Caller,
@@ -162,7 +163,9 @@ pub(crate) async fn package(
             let pulled = caller
                 .relay(s)
                 .pull_package(&id, &ListingFilter::default())?;
-            Ok(Reply::ok(pulled.found.package.to_value()))
+            let signature = to_json(&pulled.signature)?;
+            Ok(Reply::ok(pulled.found.package.to_value())
+                .with_json_header(SIGNATURE_HEADER, &signature))
         })
         .await
 }

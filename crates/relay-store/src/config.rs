@@ -42,6 +42,8 @@ pub struct Config {
     pub sign: SignConfig,
     #[serde(default)]
     pub orient: OrientConfig,
+    #[serde(default)]
+    pub review: ReviewConfig,
     /// `[share.NAME]` tables, read as written: a profile is checked when it is used
     /// ([`Config::share_profile`]), so a broken one fails its export and nothing else.
     #[serde(default)]
@@ -163,6 +165,14 @@ pub struct OrientConfig {
     /// The budget of `relay orient` (Markdown and --json) and of the MCP `orient` tool, in
     /// characters, when none is given with the call.
     pub max_chars: Option<usize>,
+}
+
+/// `[review]`: who reviews.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ReviewConfig {
+    /// Actors (ids, or patterns as in `allowed_signers`) who may retract any package or fact;
+    /// anyone else may retract what they wrote or reviewed, and verify reports the rest.
+    pub reviewers: Option<Vec<String>>,
 }
 
 /// `[sign]`: signed records.

@@ -26,6 +26,13 @@ pub struct Signer {
     pub path: PathBuf,
 }
 
+impl Signer {
+    /// The key's public half.
+    pub fn public_key(&self) -> ssh_key::PublicKey {
+        self.key.public_key().clone()
+    }
+}
+
 /// The signing state a store carries: the key's path (set by the transport), and the key
 /// once loaded (or why it cannot be).
 #[derive(Debug, Default)]

@@ -35,6 +35,27 @@ pub struct AllowedSigners {
     pub revoked: Vec<(u64, PublicKey)>,
 }
 
+impl Entry {
+    /// Whether this line lets its key sign relay's records at all: not a certificate
+    /// authority, and its namespaces, when it lists any, include relay's.
+    pub fn signs_relay(&self) -> bool {
+        !self.cert_authority
+            && (self.namespaces.as_ref()).is_none_or(|ns| matches_list(ns, NAMESPACE))
+    }
+
+    /// Whether the line's principals take in `actor`.
+    pub fn names(&self, actor: &str) -> bool {
+        matches_list(&self.principals, actor)
+    }
+
+    /// The principals that name one actor exactly (no pattern, no negation).
+    pub fn literal_principals(&self) -> impl Iterator<Item = &str> {
+        (self.principals.iter())
+            .map(String::as_str)
+            .filter(|p| !p.starts_with('!') && !p.contains(['*', '?']))
+    }
+}
+
 /// Why a key is or is not allowed to sign as an actor at a time.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Allowance {
@@ -65,13 +86,19 @@ impl AllowedSigners {
         Ok(out)
     }
 
+    /// Whether a `@revoked` line revokes `key`.
+    pub fn revokes(&self, key: &PublicKey) -> bool {
+        (self.revoked.iter()).any(|(_, k)| k.key_data() == key.key_data())
+    }
+
+    /// Whether any line names `key`, allowing it for someone or revoking it.
+    pub fn lists(&self, key: &PublicKey) -> bool {
+        self.revokes(key) || (self.entries.iter()).any(|e| e.key.key_data() == key.key_data())
+    }
+
     /// Whether `key` may sign as `actor` for a record made at `at`.
     pub fn allows(&self, actor: &str, key: &PublicKey, at: Timestamp) -> Allowance {
-        if self
-            .revoked
-            .iter()
-            .any(|(_, k)| k.key_data() == key.key_data())
-        {
+        if self.revokes(key) {
             return Allowance::Revoked;
         }
         let mut reason = None;
@@ -251,6 +278,11 @@ fn ssh_time(v: &str) -> Result<Timestamp, String> {
     Ok(NaiveDateTime::new(date, time).and_utc())
 }
 
+/// `t` as an option's time is written: `YYYYMMDDHHMMSSZ`, UTC (which `ssh-keygen` reads too).
+pub fn ssh_time_text(t: Timestamp) -> String {
+    t.format("%Y%m%d%H%M%SZ").to_string()
+}
+
 /// Whether `name` matches a pattern list: some pattern matches and no `!pattern` does.
 pub fn matches_list(patterns: &[String], name: &str) -> bool {
     let mut hit = false;
@@ -327,6 +359,29 @@ mod tests {
         assert!(
             matches!(s.allows("jo@x.org", &public(), t), Allowance::NotAllowed(r) if r.contains("not in allowed_signers"))
         );
+    }
+
+    #[test]
+    fn a_time_written_for_an_option_reads_back_and_lines_say_what_they_allow() {
+        let t = parse("2026-06-01T12:34:56.789Z").unwrap();
+        assert_eq!(ssh_time_text(t), "20260601123456Z");
+        assert_eq!(
+            ssh_time(&ssh_time_text(t)).unwrap(),
+            parse("2026-06-01T12:34:56Z").unwrap()
+        );
+        let (a, b) = (public(), public());
+        let text = format!(
+            "jo,*@bots.example,!eve {}\nca cert-authority {}\ngit namespaces=\"git\" {}\n",
+            openssh(&a),
+            openssh(&b),
+            openssh(&b)
+        );
+        let s = AllowedSigners::parse(&text).unwrap();
+        let e = &s.entries[0];
+        assert!(e.signs_relay() && e.names("ci@bots.example") && !e.names("eve"));
+        assert_eq!(e.literal_principals().collect::<Vec<_>>(), ["jo"]);
+        assert!(!s.entries[1].signs_relay() && !s.entries[2].signs_relay());
+        assert!(s.lists(&a) && s.lists(&b) && !s.lists(&public()));
     }
 
     #[test]

@@ -64,6 +64,7 @@ pub mod canonical;
 pub mod expiry;
 pub mod fact;
 pub mod ids;
+pub mod key_rotation;
 pub mod limits;
 pub mod memory;
 pub mod package;

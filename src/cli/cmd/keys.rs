@@ -1,12 +1,13 @@
-//! `relay keys`: make a dedicated signing key, and list `.relay/allowed_signers`. The logic is
-//! [`relay_core::ops::trust::keys`].
+//! `relay keys`: make a dedicated signing key, rotate to a new one, and list
+//! `.relay/allowed_signers`. The logic is [`relay_core::ops::trust::keys`]; a rotation runs
+//! through the service ([`relay_core::service::Relay::rotate_key`]).
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use crate::cli::context::{ActorArgs, CliError, CmdResult, Ctx};
+use crate::cli::context::{ActorArgs, CliError, CmdResult, Ctx, SessionArg};
 use relay_core::ops::trust::keys;
 
 /// Make signing keys and list who may sign (.relay/allowed_signers)
@@ -15,10 +16,16 @@ use relay_core::ops::trust::keys;
 /// [sign] key is set in config.toml, RELAY_SIGNING_KEY or --sign-with names one, or --sign is
 /// given. .relay/allowed_signers (committed) says which key may sign as which actor, in git's
 /// format; a line `@revoked KEYTYPE BASE64` revokes a key for everyone.
+///
+/// An actor the file names a key for must sign every record from the line's valid-after (the
+/// lines relay writes carry one), else from the commit that added the line; a key added for an
+/// actor who already has one counts only with a key rotation record (`relay keys rotate`)
+/// signed by the earlier key. `relay verify` reports the rest.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay keys generate --add
   relay keys generate --out ~/.ssh/relay_ci --actor ci-bot
+  relay keys rotate --new ~/.config/relay/signing_key_2026
   relay keys list")]
 pub struct KeysArgs {
     #[command(subcommand)]
@@ -43,6 +50,24 @@ pub enum Action {
         #[arg(long)]
         add: bool,
     },
+    /// Move to a new signing key: a key rotation record signed with the current key, and the
+    /// new key's line in .relay/allowed_signers
+    ///
+    /// The record (a package of type x-key-rotation in the selected project, as the actor) says
+    /// that the new key signs for the actor from now on, and is signed with the key this clone
+    /// signs with now (--sign-with, RELAY_SIGNING_KEY or [sign] key), which allowed_signers must
+    /// allow for the actor. Without it, verify reports a key added for an actor who already had
+    /// one, and refuses the records it signs. Commit .relay/ afterwards, and sign with the new
+    /// key from then on.
+    Rotate {
+        /// The new key: an OpenSSH key file (private, or PATH.pub), made there as `keys
+        /// generate` would when PATH does not exist yet
+        #[arg(long, value_name = "PATH")]
+        new: PathBuf,
+        /// The actor whose key it is; default: [actor] id in config, then git user.email, then $USER
+        #[arg(long, env = "RELAY_ACTOR", value_name = "ID")]
+        actor: Option<String>,
+    },
     /// The entries of .relay/allowed_signers: principals, key type, fingerprint, options
     List,
 }
@@ -50,8 +75,84 @@ pub enum Action {
 pub fn run(ctx: &mut Ctx, args: KeysArgs) -> CmdResult {
     match args.action {
         Action::Generate { out, actor, add } => generate(ctx, out, actor, add),
+        Action::Rotate { new, actor } => rotate(ctx, new, actor),
         Action::List => list(ctx),
     }
+}
+
+fn rotate(ctx: &mut Ctx, new: PathBuf, actor: Option<String>) -> CmdResult {
+    let args = ActorArgs {
+        actor,
+        actor_type: None,
+    };
+    let claim = args.claim(&SessionArg { session: None });
+    let path = ctx
+        .cwd
+        .join(relay_core::ops::trust::signatures::expand_home(
+            &new.to_string_lossy(),
+            &ctx.env,
+        ));
+    let project = ctx.project()?;
+    let made = !path.exists();
+    let generated = match made {
+        false => None,
+        true => Some(keys::generate(&path, &ctx.actor(&args)?.id)?),
+    };
+    let rotate = || -> Result<_, CliError> {
+        let new_key = keys::public_key_at(&path)?;
+        Ok(ctx.relay()?.rotate_key(&claim, project, &new_key)?)
+    };
+    let (done, plan) = match rotate() {
+        Ok(r) => r,
+        Err(e) => {
+            // A key made for a rotation that did not happen goes with it.
+            if let Some(g) = generated {
+                let _ = std::fs::remove_file(&g.path);
+                let _ = std::fs::remove_file(&g.public_path);
+            }
+            return Err(e);
+        }
+    };
+    let package_id = done.package.id().to_string();
+    let actor = done.package.created_by().id.to_string();
+    if ctx.ui.json {
+        ctx.ui.json_line(&serde_json::json!({
+            "actor": actor,
+            "old_key": plan.old_key,
+            "new_key": plan.new_key,
+            "package_id": package_id,
+            "allowed_signers": plan.line,
+            "key_path": path,
+            "generated": made,
+        }))?;
+        return Ok(());
+    }
+    writeln!(
+        ctx.ui.out(),
+        "{} signs with {} from now on, instead of {}",
+        relay_wire::text::clean_line(&actor),
+        plan.new_key,
+        plan.old_key
+    )?;
+    writeln!(
+        ctx.ui.out(),
+        "  key rotation record {package_id}, signed with {}",
+        plan.old_key
+    )?;
+    writeln!(ctx.ui.out(), "  allowed_signers: {}", plan.line)?;
+    if made {
+        ctx.ui.note(&format!(
+            "Wrote the new key to {} (private, mode 0600) and its .pub.",
+            path.display()
+        ));
+    }
+    ctx.ui
+        .note("Commit .relay/ (the record and allowed_signers) together.");
+    ctx.ui.note(&format!(
+        "Sign with the new key from now on: set [sign] key = \"{}\" in .relay/config.toml, or RELAY_SIGNING_KEY.",
+        path.display()
+    ));
+    Ok(())
 }
 
 fn generate(ctx: &mut Ctx, out: Option<PathBuf>, actor: Option<String>, add: bool) -> CmdResult {

@@ -10,7 +10,7 @@ use crate::cli::context::{CliError, CmdResult, Ctx};
 use crate::cli::render;
 use relay_core::ops::packages::pull;
 use relay_core::ops::packages::stale;
-use relay_core::ops::trust::signatures::{self, Checked, Verdict};
+use relay_core::ops::trust::seal::Seal;
 use relay_core::request::DEFAULT_LISTING_LIMIT;
 use relay_store::packages::StoredPackage;
 
@@ -23,7 +23,10 @@ use relay_store::packages::StoredPackage;
 ///
 /// With --json, prints one line per package: {"package": {…}, "x-stale": [{"path": …,
 /// "reason": "changed"|"missing"}]}, the package exactly as stored; with --relevant one result
-/// per line: {"package": {…}, "score": …, "matched": […], "x-stale": […]}.
+/// per line: {"package": {…}, "score": …, "matched": […], "x-stale": […]}. One package by id
+/// adds its signature's verdict: "x-signature": {"verdict", "actor"?, "key"?, "reason"?,
+/// "fails"}, the verdict good, bad, revoked, not_allowed or unsigned, `fails` saying whether
+/// `relay verify` fails on it.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay pull                          the 5 newest packages
@@ -65,28 +68,28 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         let projects = ctx.projects(true)?;
         ctx.note_cold_indexes(&projects);
         if args.history {
-            let versions = ctx.relay()?.pull_history(id)?;
+            let history = ctx.relay()?.pull_history(id)?;
             let retraction = pull::retraction_of(store, id)?;
-            let verdicts = verdicts(ctx, &versions);
-            for (i, v) in versions.iter().enumerate() {
-                let verdict = verdicts.as_ref().and_then(|all| all.get(i));
+            for (v, seal) in history.versions.iter().zip(&history.signatures) {
                 if ctx.ui.json {
                     let mut env = v.to_envelope();
-                    if let Some(c) = verdict {
-                        env.insert("signature".into(), signature_member(c));
-                    }
+                    let seal =
+                        serde_json::to_value(seal).map_err(|e| CliError::Output(e.into()))?;
+                    env.insert("signature".into(), seal);
                     ctx.ui.json_line(&env)?;
                 } else {
                     version_line(ctx.ui.out(), v)?;
-                    if let Some(c) = verdict {
-                        signature_line(ctx.ui.out(), c, "    ")?;
-                    }
+                    signature_lines(ctx.ui.out(), seal, "    ")?;
                 }
             }
             if let Some(r) = retraction {
+                let holds = history.retraction.as_ref();
                 if ctx.ui.json {
-                    ctx.ui
-                        .json_line(&serde_json::json!({ "retraction": r.raw }))?;
+                    let mut line = serde_json::json!({ "retraction": r.raw });
+                    if let Some(h) = holds {
+                        line["signature"] = serde_json::json!(h);
+                    }
+                    ctx.ui.json_line(&line)?;
                 } else {
                     writeln!(
                         ctx.ui.out(),
@@ -95,6 +98,9 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
                         relay_wire::time::format(r.retracted_at),
                         render::clean_line(&r.reason)
                     )?;
+                    if let Some(doubt) = holds.and_then(|h| h.doubt()) {
+                        writeln!(ctx.ui.out(), "  {}", render::clean_line(&doubt))?;
+                    }
                 }
             }
             return Ok(());
@@ -104,14 +110,12 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
         ctx.note_as_of(&ctx.projects(true)?, as_of)?;
         let stale = stale::of_packages_at(store, [&found.package], as_of).concat();
         if ctx.ui.json {
-            ctx.ui
-                .json_line(&render::package_envelope(&found.package, &stale))?;
+            let envelope =
+                render::signed_package_envelope(&found.package, &stale, &pulled.signature);
+            ctx.ui.json_line(&envelope)?;
         } else {
             render::flagged_package_card(ctx.ui.out(), &found, &stale)?;
-            let verdicts = verdicts(ctx, std::slice::from_ref(&found));
-            if let Some(c) = verdicts.as_ref().and_then(|v| v.first()) {
-                signature_line(ctx.ui.out(), c, "  ")?;
-            }
+            signature_lines(ctx.ui.out(), &pulled.signature, "  ")?;
         }
         return Ok(());
     }
@@ -187,46 +191,12 @@ fn version_line(out: &mut impl Write, v: &StoredPackage) -> std::io::Result<()> 
     }
 }
 
-/// The signature verdict on each version; `None`, with a warning, when they cannot be judged
-/// (an allowed_signers line that does not parse): a read still shows the package.
-fn verdicts(ctx: &Ctx, versions: &[StoredPackage]) -> Option<Vec<Checked>> {
-    let store = ctx.store().ok()?;
-    match signatures::package_verdicts(store, versions) {
-        Ok(v) => Some(v),
-        Err(e) => {
-            ctx.ui
-                .tolerated_error(e.code(), &format!("signatures not checked: {e}"));
-            None
-        }
+/// `signed by ACTOR (KEY)` for a good signature, a line saying what fails for a failing one
+/// (and for a retraction that does not hold), nothing for an unsigned package nobody must
+/// sign.
+fn signature_lines(out: &mut impl Write, seal: &Seal, indent: &str) -> std::io::Result<()> {
+    for line in seal.lines() {
+        writeln!(out, "{indent}{}", render::clean_line(&line))?;
     }
-}
-
-/// What `pull --history --json` adds to an envelope: the verdict, and the key when signed.
-fn signature_member(c: &Checked) -> serde_json::Value {
-    let mut v = serde_json::json!({"verdict": c.verdict});
-    if let Some(k) = &c.key {
-        v["key"] = serde_json::json!(k);
-        v["actor"] = serde_json::json!(c.actor);
-    }
-    v
-}
-
-/// `signed by ACTOR (KEY)` for a good signature, a warning line for a failing one, nothing
-/// when unsigned.
-fn signature_line(out: &mut impl Write, c: &Checked, indent: &str) -> std::io::Result<()> {
-    let key = c.key.as_deref().unwrap_or_default();
-    match c.verdict {
-        Verdict::Unsigned => Ok(()),
-        Verdict::Good => writeln!(
-            out,
-            "{indent}signed by {} ({key})",
-            render::clean_line(&c.actor)
-        ),
-        v => writeln!(
-            out,
-            "{indent}signature: {} ({})",
-            v.as_str(),
-            render::clean_line(c.reason.as_deref().unwrap_or(key))
-        ),
-    }
+    Ok(())
 }

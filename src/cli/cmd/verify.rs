@@ -25,10 +25,17 @@ use relay_wire::error::Error;
 /// hash (or a crash left unfinished) into .relay/quarantine.ndjson with a record of why:
 /// nothing is deleted silently.
 ///
-/// Once .relay/allowed_signers exists, verify (and so the git hooks that run it after a
-/// merge) also checks signatures: a bad or revoked signature is an error, and so is a record
-/// that is unsigned, or signed by a key not allowed for its actor, when that actor's earlier
-/// records are signed (a signature stripped or replaced) or [sign] require = true.
+/// Once the store signs (.relay/allowed_signers exists, or git's history shows it did),
+/// verify (and so the git hooks that run it after a merge) also checks signatures: a bad or
+/// revoked signature is an error; so is a key allowed_signers lists used outside what its
+/// line allows (as another actor, out of its valid-after/valid-before); and so is a record
+/// that is unsigned, or signed by a key not allowed for its actor, when allowed_signers says
+/// that actor must sign then (from their line's valid-after, else from the commit that added
+/// it; with no git history of the file, always) or [sign] require = true. It reports too a
+/// key added for an actor who already had one without a key rotation record signed by the
+/// earlier key (`relay keys rotate`), allowed_signers gone or emptied after git held keys in
+/// it, a committed signature gone from a record the store still holds, and a retraction by
+/// someone who neither wrote nor reviewed the record ([review] reviewers may retract any).
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay verify
@@ -43,10 +50,11 @@ pub struct VerifyArgs {
     ///
     /// Verdicts: good, bad (does not verify, or the record changed after it was signed),
     /// revoked, not_allowed (a key not allowed for the record's actor), unsigned. Bad and
-    /// revoked exit 5; so do unsigned and not_allowed by an actor whose earlier records are
-    /// signed, and, with [sign] require = true in config.toml, every unsigned and not_allowed
-    /// one. Records, signatures and retractions are all judged. --json prints one object per
-    /// record version after the problems, `fails` saying whether it fails the check.
+    /// revoked exit 5; so does not_allowed by a key allowed_signers lists, unsigned and
+    /// not_allowed by an actor allowed_signers says must sign at the record's time, and, with
+    /// [sign] require = true in config.toml, every unsigned and not_allowed one. Records,
+    /// signatures and retractions are all judged. --json prints one object per record version
+    /// after the problems, `fails` saying whether it fails the check.
     #[arg(long)]
     pub signatures: bool,
 }
@@ -118,7 +126,7 @@ pub fn run(ctx: &mut Ctx, args: VerifyArgs) -> CmdResult {
         return Ok(());
     }
     let signed = (report.problems.iter())
-        .filter(|p| p.is_error() && p.is_signature())
+        .filter(|p| p.is_error() && p.is_signing())
         .count();
     Err(CliError::Relay(Error::Integrity(format!(
         "{errors} problem(s) found{}",

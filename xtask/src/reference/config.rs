@@ -156,7 +156,14 @@ const KEYS: &[Key] = &[
         "require",
         "boolean",
         |_| "false".into(),
-        "Make relay verify --signatures fail on unsigned records and keys not allowed.",
+        "Make relay verify --signatures fail on every unsigned record and key not allowed (without it, only those of an actor allowed_signers says must sign fail).",
+    ),
+    key(
+        Some("review"),
+        "reviewers",
+        "list of strings",
+        |_| "none".into(),
+        "Actors (ids, or patterns with * and ? as in allowed_signers) who may retract any package or fact. Anyone else may retract what they wrote or reviewed; in a store that signs, relay verify reports the rest.",
     ),
     key(
         Some("orient"),
@@ -249,7 +256,7 @@ mod tests {
     use serde::de::{self, Deserialize, Deserializer, Visitor};
 
     use super::*;
-    use relay_store::config::{ActorConfig, OrientConfig, SearchConfig, SignConfig};
+    use relay_store::config::{ActorConfig, OrientConfig, ReviewConfig, SearchConfig, SignConfig};
 
     /// A deserializer that only records the field names a struct asks for.
     struct Fields<'a>(&'a mut &'static [&'static str]);
@@ -290,7 +297,7 @@ mod tests {
         for f in fields::<Config>() {
             match *f {
                 // Tables: their own keys below.
-                "actor" | "search" | "sign" | "orient" | "share" => {}
+                "actor" | "search" | "sign" | "orient" | "review" | "share" => {}
                 f => {
                     taken.insert(f.to_string());
                 }
@@ -301,6 +308,7 @@ mod tests {
             ("search", fields::<SearchConfig>()),
             ("sign", fields::<SignConfig>()),
             ("orient", fields::<OrientConfig>()),
+            ("review", fields::<ReviewConfig>()),
         ] {
             assert!(!keys.is_empty(), "[{table}] has keys");
             taken.extend(keys.iter().map(|k| format!("[{table}] {k}")));

@@ -15,5 +15,5 @@ mod store_wide;
 mod writes;
 
 pub use caller::Caller;
-pub use reads::{Briefing, Listing, Pulled, Ranking, Relay};
+pub use reads::{Briefing, History, Listing, Pulled, Ranking, Relay};
 pub use rules::{Access, Rule};

@@ -24,6 +24,7 @@ use crate::ops::facts::{self, AssertRequest, ListQuery, history};
 use crate::ops::packages::pull;
 use crate::ops::packages::review;
 use crate::ops::sessions::{self, SessionView};
+use crate::ops::trust::seal::{self, RetractionSeal, Seal};
 use crate::request::fact_key::GetFactRequest;
 use crate::request::facts::{AssertFactRequest, ListFactsRequest};
 use crate::request::listing::check_limit;
@@ -103,10 +104,21 @@ impl Listing {
     }
 }
 
-/// One package as a read shows it, and the time the read was asked for.
+/// One package as a read shows it, the time the read was asked for, and its signature's
+/// verdict (every door shows it).
 pub struct Pulled {
     pub found: StoredPackage,
     pub as_of: Option<Timestamp>,
+    pub signature: Seal,
+}
+
+/// Every version of one package, oldest first, each with its signature's verdict, and
+/// whether its retraction (if it is retracted) holds.
+pub struct History {
+    pub versions: Vec<StoredPackage>,
+    /// One per version, in their order.
+    pub signatures: Vec<Seal>,
+    pub retraction: Option<RetractionSeal>,
 }
 
 impl<'a> Relay<'a> {
@@ -191,14 +203,69 @@ impl<'a> Relay<'a> {
             expired: filter.include_expired,
             retracted: filter.include_retracted,
         };
-        let found = pull::visible(View::of(self.store, as_of), &id, reveal)?;
-        Ok(Pulled { found, as_of })
+        let found = match pull::visible(View::of(self.store, as_of), &id, reveal) {
+            Err(Error::Hidden { code, message }) => {
+                return Err(Error::Hidden {
+                    message: self.doubt_retraction(&id, message)?,
+                    code,
+                });
+            }
+            found => found?,
+        };
+        // A read as of a time judges what the store held then: the versions up to the one
+        // shown, a retraction made by then.
+        let until = as_of.map(|t| (t, found.version));
+        let history = self.signed_history(found.package.id(), until)?;
+        let (versions, seals) = (&history.versions, &history.signatures);
+        let retraction = history.retraction.as_ref();
+        let signature = seal::of_read(versions, seals, retraction, &found);
+        Ok(Pulled {
+            found,
+            as_of,
+            signature,
+        })
     }
 
-    /// Every stored version of the package `id` names, oldest first (`pull --history`).
-    pub fn pull_history(&self, id: &str) -> Result<Vec<StoredPackage>> {
+    /// Every stored version of the package `id` names, oldest first (`pull --history`), with
+    /// their signatures' verdicts.
+    pub fn pull_history(&self, id: &str) -> Result<History> {
         let id = self.caller.authorize_record("pull", self.store, id)?;
-        pull::history(self.store, &id)
+        self.signed_history(&id, None)
+    }
+
+    /// Why a package is hidden, said of its retraction when that does not hold (its actor
+    /// may not retract it, or it fails the signature check): what a read that does not show
+    /// the package tells of it.
+    fn doubt_retraction(&self, id: &str, message: String) -> Result<String> {
+        let versions = pull::history(self.store, id)?;
+        let Some(first) = versions.first() else {
+            return Ok(message);
+        };
+        let retraction = pull::retraction_of(self.store, first.package.id())?;
+        let seals = seal::versions(self.store, &versions, retraction.as_ref())?;
+        Ok(
+            match seals.retraction.as_ref().and_then(RetractionSeal::doubt) {
+                None => message,
+                Some(doubt) => format!("{message}; but {doubt} (`relay verify` reports it)"),
+            },
+        )
+    }
+
+    /// The versions of package `id` and their verdicts; `until`: only what the store held at
+    /// that time, up to that version.
+    fn signed_history(&self, id: &str, until: Option<(Timestamp, u64)>) -> Result<History> {
+        let mut versions = pull::history(self.store, id)?;
+        let mut retraction = pull::retraction_of(self.store, id)?;
+        if let Some((at, version)) = until {
+            versions.retain(|v| v.version <= version);
+            retraction = retraction.filter(|r| r.retracted_at <= at);
+        }
+        let seals = seal::versions(self.store, &versions, retraction.as_ref())?;
+        Ok(History {
+            versions,
+            signatures: seals.versions,
+            retraction: seals.retraction,
+        })
     }
 
     /// The facts list's query on `project`, checked and with its times parsed: a door that

@@ -16,6 +16,7 @@ use crate::ops::facts::{self, AssertRequest, Asserted};
 use crate::ops::packages::deposit::{self, Deposited};
 use crate::ops::packages::retract::Retracted;
 use crate::ops::sessions::{self, SessionView};
+use crate::ops::trust::keys;
 use crate::request::deposit::{DepositRequest, missing_title};
 use crate::request::fact_key::InvalidateFactRequest;
 use crate::request::review::Transition;
@@ -98,6 +99,31 @@ impl Relay<'_> {
         let remote = self.caller.is_remote();
         let made = deposit::deliverables_for_paths(self.store, self.cwd, paths, remote)?;
         Ok(made.into_iter().map(|(_, d)| d.value).collect())
+    }
+
+    /// A key rotation (`relay keys rotate`): the statement that the actor `claim` names signs
+    /// with `new` from now on, deposited into `project` as that actor and signed with the key
+    /// this store signs with (which `allowed_signers` must allow for them now), then the new
+    /// key's line appended to `allowed_signers`. A local caller's only: it writes that file.
+    pub fn rotate_key(
+        &self,
+        claim: &Claim,
+        project: String,
+        new: &ssh_key::PublicKey,
+    ) -> Result<(Deposited, keys::RotationPlan)> {
+        self.caller.authorize_project("deposit", &project)?;
+        if self.caller.is_remote() {
+            return Err(Error::Unauthorized(
+                "a key rotation changes allowed_signers: only the store's own user makes one"
+                    .into(),
+            ));
+        }
+        let actor = attribution::actor(self.store, self.cwd, claim)?;
+        let plan = keys::plan_rotation(self.store, &actor.id, &actor.actor_type, new)?;
+        let done =
+            attribution::deposit(self.store, self.cwd, plan.package.clone(), project, claim)?;
+        keys::add_allowed(self.store, &plan.line)?;
+        Ok((done, plan))
     }
 
     /// A review action (§8.5) on the package `transition` names, as the writer `claim` names,

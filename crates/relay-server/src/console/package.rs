@@ -16,6 +16,7 @@ use super::filters::badge;
 use super::{PageError, PageId, Who, html_page, layout, markdown, top, urlencode};
 use crate::state::AppState;
 use relay_core::ops::packages::stale::{self, Stale};
+use relay_core::ops::trust::seal::Seal;
 use relay_core::ops::{facts, packages::pull};
 use relay_store::packages::StoredPackage;
 use relay_wire::Fact;
@@ -51,6 +52,8 @@ struct Related {
     facts: Vec<Fact>,
     /// The current version's deliverables that changed or are gone since the deposit.
     stale: Vec<Stale>,
+    /// The verdict on its signature.
+    signature: Seal,
 }
 
 pub async fn page(
@@ -62,13 +65,13 @@ pub async fn page(
     let related = state
         .reading(move |s| {
             let relay = caller.relay(s);
-            let versions = relay.pull_history(&id)?;
+            let versions = relay.pull_history(&id)?.versions;
             let Some(project) = versions.first().map(|v| v.package.project_id().to_string()) else {
                 return Err(relay_wire::error::Error::PackageNotFound(id));
             };
             caller.authorize_project("pull", &project)?;
             // Hidden (retracted, expired): not found, and why.
-            relay.pull_package(&id, &Default::default())?;
+            let signature = relay.pull_package(&id, &Default::default())?.signature;
             // Its own project (even one the project log lacks), then every other it may read.
             let mut projects = vec![project.clone()];
             projects.extend((caller.projects(&s.store)?.into_iter()).filter(|p| *p != project));
@@ -81,6 +84,7 @@ pub async fn page(
                 children,
                 facts,
                 stale,
+                signature,
             })
         })
         .await?;
@@ -127,6 +131,9 @@ fn render(current: &StoredPackage, related: &Related, who: &Who) -> Markup {
                 h2 class="package-title" { (get("title")) }
                 p class="hash" {
                     "✓ verified: the content matches its hash " code { (current.hash) }
+                }
+                @for line in related.signature.lines() {
+                    p class="signature" { (line) }
                 }
                 dl class="fields" {
                     @for key in ["package_id", "package_type", "status", "review_type", "significance", "created_at", "relay_version"] {

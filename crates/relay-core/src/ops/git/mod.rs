@@ -6,6 +6,7 @@
 //! [`add`]); it never commits, pushes or moves a ref.
 
 pub mod driver;
+pub mod history;
 pub mod octopus;
 pub mod resolve;
 pub mod state;
@@ -110,6 +111,23 @@ pub fn add(cwd: &Path, paths: &[PathBuf]) -> Result<()> {
 /// Runs git in `cwd` with `input` on its stdin; its trimmed stdout on success, `None` on any
 /// failure.
 pub fn git_with_input(cwd: &Path, args: &[&str], input: &[u8]) -> Option<String> {
+    let (child, writer) = spawn_fed(cwd, args, input.to_vec())?;
+    let out = child.wait_with_output().ok()?;
+    writer.join().ok()?.ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
+}
+
+/// Starts git in `cwd` with `input` on its stdin, written from a thread (git may start
+/// writing before it has read everything): the child, its stdout piped, and the writer.
+pub(crate) fn spawn_fed(
+    cwd: &Path,
+    args: &[&str],
+    input: Vec<u8>,
+) -> Option<(
+    std::process::Child,
+    std::thread::JoinHandle<std::io::Result<()>>,
+)> {
     let mut child = Command::new("git")
         .args(args)
         .current_dir(cwd)
@@ -119,13 +137,8 @@ pub fn git_with_input(cwd: &Path, args: &[&str], input: &[u8]) -> Option<String>
         .spawn()
         .ok()?;
     let mut stdin = child.stdin.take()?;
-    // Written from a thread: git may start writing before it has read everything.
-    let input = input.to_vec();
     let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().ok()?;
-    writer.join().ok()?.ok()?;
-    let text = String::from_utf8(out.stdout).ok()?;
-    (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
+    Some((child, writer))
 }
 
 /// The paths of `git status --porcelain -z` (for a rename, the new path).

@@ -1,15 +1,18 @@
 //! Signing keys (`relay keys`): making a dedicated OpenSSH Ed25519 key for relay, adding a key
-//! to `.relay/allowed_signers`, and listing what that file allows and revokes.
+//! to `.relay/allowed_signers` (its line carries `valid-after`, the moment it was made, so its
+//! actor must sign from then on whatever git says), listing what that file allows and
+//! revokes, and what a key rotation needs (`relay keys rotate`): the key this clone signs with,
+//! allowed for the actor, and a new key whose line joins the file.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use ssh_key::rand_core::OsRng;
-use ssh_key::{Algorithm, LineEnding, PrivateKey};
+use ssh_key::{Algorithm, LineEnding, PrivateKey, PublicKey};
 
 use relay_store::Store;
-use relay_wire::allowed_signers::AllowedSigners;
+use relay_wire::allowed_signers::{Allowance, AllowedSigners};
 use relay_wire::error::{Error, Result};
 use relay_wire::signature::{NAMESPACE, fingerprint};
 
@@ -65,7 +68,99 @@ pub fn generate(path: &Path, actor: &str) -> Result<Generated> {
         path: path.to_path_buf(),
         public_path,
         fingerprint: fingerprint(key.public_key()),
-        allowed_signers: format!("{actor} namespaces=\"{NAMESPACE}\" {public}"),
+        allowed_signers: allowed_line(actor, &public),
+    })
+}
+
+/// The `allowed_signers` line relay writes for `public` (OpenSSH text) signing as `actor`: the
+/// relay namespace, and valid from now.
+pub fn allowed_line(actor: &str, public: &str) -> String {
+    format!(
+        "{actor} namespaces=\"{NAMESPACE}\",{} {public}",
+        super::signers::valid_after_now()
+    )
+}
+
+/// The public key of the key file at `path`: an OpenSSH private key (its public half), a
+/// public key, or, failing both, `PATH.pub`.
+pub fn public_key_at(path: &Path) -> Result<PublicKey> {
+    let read = |p: &Path| {
+        std::fs::read_to_string(p).map_err(|e| Error::io(format!("cannot read {}", p.display()), e))
+    };
+    let text = read(path)?;
+    if let Ok(k) = PrivateKey::from_openssh(text.trim()) {
+        return Ok(k.public_key().clone());
+    }
+    if let Ok(k) = PublicKey::from_openssh(text.trim()) {
+        return Ok(k);
+    }
+    let public = PathBuf::from(format!("{}.pub", path.display()));
+    let text = read(&public).map_err(|_| {
+        Error::InvalidInput(format!(
+            "{} is neither an OpenSSH private key nor a public key",
+            path.display()
+        ))
+    })?;
+    PublicKey::from_openssh(text.trim())
+        .map_err(|e| Error::InvalidInput(format!("{} is not a public key ({e})", public.display())))
+}
+
+/// A key rotation `plan_rotation` checked: the statement to deposit (signed with the key
+/// this store signs with) and the line `allowed_signers` gains.
+#[derive(Debug, Clone)]
+pub struct RotationPlan {
+    pub package: serde_json::Map<String, serde_json::Value>,
+    pub old_key: String,
+    pub new_key: String,
+    pub line: String,
+}
+
+/// What rotating `actor` (of `actor_type`) to `new` takes: this store signs, with a key that
+/// `allowed_signers` allows for the actor now (and does not revoke), and `new` is another
+/// key.
+pub fn plan_rotation(
+    store: &Store,
+    actor: &str,
+    actor_type: &str,
+    new: &PublicKey,
+) -> Result<RotationPlan> {
+    let Some(signer) = store.signer()? else {
+        return Err(Error::InvalidInput(
+            "a key rotation is signed with the key it replaces: give it with --sign-with \
+             OLD_KEY (or [sign] key in config.toml, or RELAY_SIGNING_KEY)"
+                .into(),
+        ));
+    };
+    let old = signer.public_key();
+    let signers = super::signers::Signers::load(store, true)?;
+    let allowance = signers.allows(actor, &old, relay_wire::time::now());
+    if allowance != Allowance::Allowed {
+        let why = match allowance {
+            Allowance::NotAllowed(r) => r,
+            _ => "it is revoked".into(),
+        };
+        return Err(Error::InvalidInput(format!(
+            "the signing key {} may not sign as {actor} now ({why}): a rotation is signed \
+             with a key allowed_signers allows for {actor}",
+            signer.fingerprint
+        )));
+    }
+    let new_key = fingerprint(new);
+    if new_key == signer.fingerprint {
+        return Err(Error::InvalidInput(format!(
+            "the new key is the one this clone signs with ({new_key}): give another"
+        )));
+    }
+    let package = relay_wire::key_rotation::input(actor, actor_type, &signer.fingerprint, new)
+        .map_err(Error::Integrity)?;
+    let public = new
+        .to_openssh()
+        .map_err(|e| Error::Integrity(format!("cannot encode the key: {e}")))?;
+    Ok(RotationPlan {
+        package,
+        old_key: signer.fingerprint.clone(),
+        new_key,
+        line: allowed_line(actor, &public),
     })
 }
 
@@ -170,7 +265,14 @@ mod tests {
         );
         assert!(
             g.allowed_signers
-                .starts_with("jo@x.org namespaces=\"relay\" ssh-ed25519 ")
+                .starts_with("jo@x.org namespaces=\"relay\",valid-after=\"20"),
+            "{}",
+            g.allowed_signers
+        );
+        assert!(g.allowed_signers.contains("Z\" ssh-ed25519 "));
+        assert_eq!(
+            public_key_at(&path).unwrap(),
+            public_key_at(&g.public_path).unwrap()
         );
         let parsed = AllowedSigners::parse(&g.allowed_signers).unwrap();
         assert_eq!(parsed.entries[0].principals, ["jo@x.org"]);

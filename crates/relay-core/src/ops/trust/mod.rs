@@ -3,8 +3,11 @@
 //! checks the operations call; attributing a write to its writer, which calls the operations
 //! (deposit, assert, review), is [`super::attribution`], above them.
 
+pub mod authority;
 pub mod identity;
 pub mod keys;
+pub mod seal;
 pub mod secrets;
 pub mod signatures;
+pub mod signers;
 pub mod tokens;

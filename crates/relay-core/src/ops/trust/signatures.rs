@@ -1,9 +1,10 @@
 //! Signed records: which key a process signs with (flag, environment, config, `--sign`), and
-//! the verdict on every record version (`relay verify --signatures`, `relay pull`): good, bad,
-//! revoked, not allowed, or unsigned, judged against `.relay/allowed_signers`, and which
-//! verdicts fail: bad and revoked always; unsigned and not allowed with `[sign] require`, or
-//! where the actor's earlier records are signed (a signature stripped, or a record re-signed
-//! with a key outside `allowed_signers`).
+//! the verdict on every record version (`relay verify --signatures`, every read of a package):
+//! good, bad, revoked, not allowed, or unsigned, judged against `.relay/allowed_signers` as
+//! [`super::signers`] reads it with its history, and which verdicts fail: bad and revoked
+//! always; a key the file lists used outside what its line allows (another actor's, a time it
+//! was not valid, a key added without a rotation record); and unsigned or not allowed ones of
+//! an actor the file says must sign at the record's time, or every one with `[sign] require`.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -16,11 +17,12 @@ use relay_store::packages::StoredPackage;
 use relay_store::records::Versioned;
 use relay_store::retractions::Retraction;
 use relay_store::signing::RecordVersion;
-use relay_wire::allowed_signers::{Allowance, AllowedSigners};
+use relay_wire::allowed_signers::Allowance;
 use relay_wire::error::Result;
 use relay_wire::signature::{self, RecordKind, Signature};
 use relay_wire::{Fact, Package, Session, time};
 
+use super::signers::Signers;
 pub use crate::resolve::signing_key::{DEFAULT_KEY, expand_home, key_path};
 
 /// The verdict on one record version.
@@ -104,10 +106,14 @@ pub struct Checked {
     /// Where it is: the record's line, or the signature's when no version matches it.
     #[serde(skip)]
     pub place: Option<(PathBuf, u64)>,
+    /// Whether `allowed_signers` lists the signing key at all: a known key used outside what
+    /// its line allows, which no honest writer does.
+    #[serde(skip)]
+    pub listed: bool,
 }
 
 /// The verdict on `version` from the signatures that cover it.
-fn judge(allowed: &AllowedSigners, version: &RecordVersion, sigs: &[&Signature]) -> Checked {
+pub(crate) fn judge(signers: &Signers, version: &RecordVersion, sigs: &[&Signature]) -> Checked {
     let mut best = Checked {
         record: version.kind,
         id: version.id.clone(),
@@ -120,9 +126,12 @@ fn judge(allowed: &AllowedSigners, version: &RecordVersion, sigs: &[&Signature])
         named: version.actor.clone(),
         at: Some(version.at),
         place: None,
+        listed: false,
     };
     for sig in sigs {
-        let (verdict, reason) = match signature::check(sig) {
+        let checked = signature::check(sig);
+        let listed = checked.as_ref().is_ok_and(|key| signers.lists(key));
+        let (verdict, reason) = match checked {
             Err(m) => (Verdict::Bad, Some(m)),
             Ok(_) if version.actor.as_deref().is_some_and(|a| a != sig.actor) => (
                 Verdict::NotAllowed,
@@ -132,7 +141,7 @@ fn judge(allowed: &AllowedSigners, version: &RecordVersion, sigs: &[&Signature])
                     version.actor.as_deref().unwrap_or_default()
                 )),
             ),
-            Ok(key) => match allowed.allows(&sig.actor, &key, version.at) {
+            Ok(key) => match signers.allows(&sig.actor, &key, version.at) {
                 Allowance::Allowed => (Verdict::Good, None),
                 Allowance::Revoked => (
                     Verdict::Revoked,
@@ -146,13 +155,14 @@ fn judge(allowed: &AllowedSigners, version: &RecordVersion, sigs: &[&Signature])
             best.actor = sig.actor.clone();
             best.key = Some(sig.key.clone());
             best.reason = reason;
+            best.listed = listed;
         }
     }
     best
 }
 
 /// Whether two kinds name the same id space (a package and its transitions).
-fn family(kind: RecordKind) -> RecordKind {
+pub(crate) fn family(kind: RecordKind) -> RecordKind {
     match kind {
         RecordKind::Transition => RecordKind::Package,
         k => k,
@@ -164,7 +174,7 @@ fn family(kind: RecordKind) -> RecordKind {
 /// was changed after it was signed (or the signature was moved): an unsigned version of that
 /// record is then `bad`, or, when there is none, the signature itself is reported `bad`.
 pub fn judge_all(
-    allowed: &AllowedSigners,
+    signers: &Signers,
     versions: &[RecordVersion],
     signatures: &[Signature],
 ) -> Vec<Checked> {
@@ -184,7 +194,7 @@ pub fn judge_all(
         let sigs = by_version
             .get(&(v.kind, v.id.as_str(), v.hash.as_str()))
             .map_or(&[][..], Vec::as_slice);
-        out.push(judge(allowed, v, sigs));
+        out.push(judge(signers, v, sigs));
     }
     let ids: HashSet<(RecordKind, &str)> = versions
         .iter()
@@ -225,6 +235,7 @@ pub fn judge_all(
                 named: None,
                 at: None,
                 place: None,
+                listed: false,
             }),
         }
     }
@@ -234,44 +245,34 @@ pub fn judge_all(
     out
 }
 
-/// Decides which verdicts fail: bad and revoked always; with `required`, unsigned and
-/// not_allowed too; and even without it, an unsigned or not_allowed version by an actor who
-/// had signed an earlier version (at or before its time) with an allowed key: a signature
-/// removed, or a record changed and signed again with a key outside `allowed_signers`. An
-/// actor who never signed keeps its unsigned records (a store that starts signing keeps its
-/// history), and a closing version (which names no actor) is judged by `required` alone.
-pub fn settle(records: &mut [Checked], required: bool) {
-    let mut first_good: HashMap<String, (time::Timestamp, RecordKind, String)> = HashMap::new();
-    for c in records.iter().filter(|c| c.verdict == Verdict::Good) {
-        if let (Some(actor), Some(at)) = (&c.named, c.at) {
-            let earlier = first_good.get(actor).is_none_or(|(t, _, _)| at < *t);
-            if earlier {
-                first_good.insert(actor.clone(), (at, c.record, c.id.clone()));
-            }
-        }
-    }
+/// Decides which verdicts fail: bad and revoked always; a not_allowed one by a key that
+/// `allowed_signers` lists (used as another actor, out of its time, or added without a
+/// rotation record); with `required`, every unsigned and not_allowed one; and, without it,
+/// those of an actor `allowed_signers` says must sign at the version's time. An actor the
+/// file names no key for keeps its unsigned records, and so does a signer's history before
+/// their line's start; a closing version (which names no actor) is judged by `required`.
+pub fn settle(records: &mut [Checked], signers: &Signers, required: bool) {
     for c in records.iter_mut() {
         c.fails = c.verdict.fails(required);
         if c.fails || !matches!(c.verdict, Verdict::Unsigned | Verdict::NotAllowed) {
             continue;
         }
+        if c.verdict == Verdict::NotAllowed && c.listed {
+            c.fails = true;
+            continue;
+        }
         let (Some(actor), Some(at)) = (&c.named, c.at) else {
             continue;
         };
-        let Some((since, kind, id)) = first_good.get(actor).filter(|(t, _, _)| *t <= at) else {
+        let Some(must) = signers.must_sign(actor, at) else {
             continue;
         };
-        let signed = format!(
-            "{actor}'s records are signed with an allowed key since {} ({} {id})",
-            time::format(*since),
-            kind.as_str()
-        );
         c.reason = Some(match c.verdict {
             Verdict::Unsigned => {
-                format!("{signed}, but this one is unsigned: its signature may have been removed")
+                format!("{must}, but this one is unsigned: its signature may have been removed")
             }
             _ => format!(
-                "{signed}, but this one is not: {}",
+                "{must}, but this one is not signed with it: {}",
                 c.reason.as_deref().unwrap_or("its key is not allowed")
             ),
         });
@@ -371,77 +372,71 @@ impl Report {
     }
 }
 
-/// The verdict on every record version of every project.
+/// Every record version and signature of one project, as verify reads them.
+pub struct ProjectRecords {
+    pub project: String,
+    /// Each version with its file and line, in log order.
+    pub versions: Vec<(RecordVersion, (PathBuf, u64))>,
+    /// Each signature with its line in `signatures.ndjson`.
+    pub signatures: Vec<(u64, Signature)>,
+}
+
+/// The verdict on every record version of every project, against the store's signers.
 pub fn verify(store: &Store) -> Result<Report> {
-    let allowed = store.allowed_signers()?;
+    verify_with(store, &Signers::load(store, true)?, |_| Ok(()))
+}
+
+/// The verdict on every record version of every project, against `signers`; `also` sees
+/// each project's records once they are read (verify's other checks of them).
+pub fn verify_with(
+    store: &Store,
+    signers: &Signers,
+    mut also: impl FnMut(&ProjectRecords) -> Result<()>,
+) -> Result<Report> {
     let mut report = Report {
         records: Vec::new(),
         required: store.signatures_required(),
     };
     for project in crate::ops::projects::list(store)? {
-        let located = located_versions(store, project.id())?;
-        let numbered = store.signatures(project.id())?;
+        let records = ProjectRecords {
+            project: project.id().to_string(),
+            versions: located_versions(store, project.id())?,
+            signatures: store.signatures(project.id())?,
+        };
+        let (located, numbered) = (&records.versions, &records.signatures);
         let mut places: HashMap<(RecordKind, &str, &str), (PathBuf, u64)> = HashMap::new();
-        for (v, place) in &located {
+        for (v, place) in located {
             places
                 .entry((v.kind, v.id.as_str(), v.hash.as_str()))
                 .or_insert_with(|| place.clone());
         }
         let signatures_file = store.signatures_log(project.id());
-        for (line, s) in &numbered {
+        for (line, s) in numbered {
             places
                 .entry((s.record, s.id.as_str(), s.hash.as_str()))
                 .or_insert_with(|| (signatures_file.clone(), *line));
         }
         let versions: Vec<RecordVersion> = located.iter().map(|(v, _)| v.clone()).collect();
         let sigs: Vec<Signature> = numbered.iter().map(|(_, s)| s.clone()).collect();
-        let mut judged = judge_all(&allowed, &versions, &sigs);
+        let mut judged = judge_all(signers, &versions, &sigs);
         for c in &mut judged {
             c.place = places
                 .get(&(c.record, c.id.as_str(), c.hash.as_str()))
                 .cloned();
         }
         report.records.extend(judged);
+        also(&records)?;
     }
-    settle(&mut report.records, report.required);
+    settle(&mut report.records, signers, report.required);
     // Lines that are not signatures are verify's problems already, not warnings besides.
     let _ = store.diagnostics().take();
     Ok(report)
 }
 
-/// The verdict on each of `versions` of one package (as `pull` shows them), in their order.
-pub fn package_verdicts(store: &Store, versions: &[StoredPackage]) -> Result<Vec<Checked>> {
-    let Some(first) = versions.first() else {
-        return Ok(Vec::new());
-    };
-    let (project, id) = (first.package.project_id(), first.package.id());
-    let sigs: Vec<Signature> = (store.signatures_of(project, id)?.into_iter())
-        .filter(|s| family(s.record) == RecordKind::Package)
-        .collect();
-    if sigs.is_empty() {
-        return Ok(versions
-            .iter()
-            .map(|p| judge(&AllowedSigners::default(), &RecordVersion::package(p), &[]))
-            .collect());
-    }
-    let allowed = store.allowed_signers()?;
-    let records: Vec<RecordVersion> = versions.iter().map(RecordVersion::package).collect();
-    let judged = judge_all(&allowed, &records, &sigs);
-    Ok(records
-        .iter()
-        .map(|r| {
-            judged
-                .iter()
-                .find(|c| c.record == r.kind && c.hash == r.hash)
-                .cloned()
-                .unwrap_or_else(|| judge(&allowed, r, &[]))
-        })
-        .collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::trust::signers::from_text;
     use crate::resolve::Environment;
     use relay_wire::time;
     use ssh_key::rand_core::OsRng;
@@ -481,12 +476,11 @@ mod tests {
             PrivateKey::random(&mut OsRng, Algorithm::Ed25519).unwrap(),
             PrivateKey::random(&mut OsRng, Algorithm::Ed25519).unwrap(),
         );
-        let allowed = AllowedSigners::parse(&format!(
+        let allowed = from_text(&format!(
             "jo {}\nann {}\n",
             jo.public_key().to_openssh().unwrap(),
             ann.public_key().to_openssh().unwrap()
-        ))
-        .unwrap();
+        ));
         let good = version(RecordKind::Package, "pkg_a", H[0], Some("jo"));
         let by_ann = version(RecordKind::Fact, "fact_b", H[1], Some("jo"));
         let unsigned = version(RecordKind::Session, "sess_c", H[2], Some("jo"));
@@ -523,11 +517,10 @@ mod tests {
                 .contains("changed after it was signed")
         );
         // Revoked.
-        let revoking = AllowedSigners::parse(&format!(
+        let revoking = from_text(&format!(
             "jo {k}\n@revoked {k}\n",
             k = jo.public_key().to_openssh().unwrap()
-        ))
-        .unwrap();
+        ));
         let v = version(RecordKind::Package, "pkg_a", H[0], Some("jo"));
         let out = judge_all(&revoking, std::slice::from_ref(&v), &[sign(&jo, &v, "jo")]);
         assert_eq!(out[0].verdict, Verdict::Revoked);
@@ -536,9 +529,7 @@ mod tests {
     #[test]
     fn a_moved_signature_is_bad_even_when_the_record_is_signed() {
         let jo = PrivateKey::random(&mut OsRng, Algorithm::Ed25519).unwrap();
-        let allowed =
-            AllowedSigners::parse(&format!("jo {}\n", jo.public_key().to_openssh().unwrap()))
-                .unwrap();
+        let allowed = from_text(&format!("jo {}\n", jo.public_key().to_openssh().unwrap()));
         let a = version(RecordKind::Fact, "fact_a", H[0], Some("jo"));
         let b = version(RecordKind::Fact, "fact_b", H[1], Some("jo"));
         let mut moved = sign(&jo, &a, "jo");
@@ -550,18 +541,25 @@ mod tests {
         assert_eq!((out[2].id.as_str(), out[2].hash.as_str()), ("fact_b", H[0]));
     }
 
-    /// Issue 36: once an actor signs, a later version of theirs that is unsigned or signed
-    /// by a key not allowed fails without `require`; their earlier unsigned history, other
-    /// actors' and closing versions do not.
+    /// Issue 58: whether an actor must sign comes from allowed_signers, not from the log:
+    /// from their line's start (here its commit), every version of theirs unsigned or
+    /// signed by a key not allowed fails, the first one too; before it, and for an actor
+    /// with no key, unsigned is fine; a listed key used as someone else fails whoever it
+    /// signs for; a closing version is judged by `require` alone.
     #[test]
-    fn an_actor_who_signs_cannot_lose_a_signature_later_without_it_failing() {
-        let (jo, mallory) = (
+    fn who_must_sign_comes_from_allowed_signers_and_its_history() {
+        let (jo, mallory, ann) = (
+            PrivateKey::random(&mut OsRng, Algorithm::Ed25519).unwrap(),
             PrivateKey::random(&mut OsRng, Algorithm::Ed25519).unwrap(),
             PrivateKey::random(&mut OsRng, Algorithm::Ed25519).unwrap(),
         );
-        let allowed =
-            AllowedSigners::parse(&format!("jo {}\n", jo.public_key().to_openssh().unwrap()))
-                .unwrap();
+        let text = format!(
+            "jo {}\nann {}\n",
+            jo.public_key().to_openssh().unwrap(),
+            ann.public_key().to_openssh().unwrap()
+        );
+        // jo's line committed on the 2nd; ann's not committed yet.
+        let signers = Signers::dated(&text, &[Some("2026-06-02T00:00:00Z"), None]);
         let at = |kind, id: &str, hash: &str, actor: Option<&str>, day: u32| {
             let mut v = version(kind, id, hash, actor);
             v.at = time::parse(&format!("2026-06-{day:02}T00:00:00Z")).unwrap();
@@ -571,12 +569,13 @@ mod tests {
         let first = at(RecordKind::Package, "pkg_first", H[1], Some("jo"), 2);
         let stripped = at(RecordKind::Fact, "fact_s", H[2], Some("jo"), 3);
         let resigned = at(RecordKind::Package, "pkg_r", H[0], Some("jo"), 4);
-        let other = at(RecordKind::Package, "pkg_ann", H[1], Some("ann"), 5);
+        let by_ann = at(RecordKind::Package, "pkg_ann", H[1], Some("ann"), 5);
+        let as_kim = at(RecordKind::Package, "pkg_kim", H[2], Some("kim"), 5);
         let closing = at(RecordKind::Fact, "fact_c", H[2], None, 6);
-        let sigs = [sign(&jo, &first, "jo"), sign(&mallory, &resigned, "jo")];
-        let versions = [history, first, stripped, resigned, other, closing];
-        let mut out = judge_all(&allowed, &versions, &sigs);
-        settle(&mut out, false);
+        let sigs = [sign(&mallory, &resigned, "jo"), sign(&jo, &as_kim, "kim")];
+        let versions = [history, first, stripped, resigned, by_ann, as_kim, closing];
+        let mut out = judge_all(&signers, &versions, &sigs);
+        settle(&mut out, &signers, false);
         let got: Vec<(&str, Verdict, bool)> = out
             .iter()
             .map(|c| (c.id.as_str(), c.verdict, c.fails))
@@ -585,32 +584,72 @@ mod tests {
             got,
             [
                 ("pkg_old", Verdict::Unsigned, false),
-                ("pkg_first", Verdict::Good, false),
+                ("pkg_first", Verdict::Unsigned, true),
                 ("fact_s", Verdict::Unsigned, true),
                 ("pkg_r", Verdict::NotAllowed, true),
                 ("pkg_ann", Verdict::Unsigned, false),
+                ("pkg_kim", Verdict::NotAllowed, true),
                 ("fact_c", Verdict::Unsigned, false),
             ]
         );
-        let why = out[2].reason.as_deref().unwrap();
+        let why = out[1].reason.as_deref().unwrap();
         assert!(
-            why.starts_with("jo's records are signed with an allowed key since 2026-06-02")
-                && why.contains("(package pkg_first)")
+            why.starts_with("jo must sign: allowed_signers line 1 holds jo's key SHA256:")
+                && why.contains("since commit 0123456 (2026-06-02T00:00:00")
                 && why.ends_with("its signature may have been removed"),
             "{why}"
         );
         assert!(
-            out[3]
-                .reason
-                .as_deref()
-                .unwrap()
-                .contains("not in allowed_signers")
+            (out[3].reason.as_deref().unwrap()).contains("not in allowed_signers"),
+            "{:?}",
+            out[3].reason
         );
-        settle(&mut out, true);
+        assert!(out[5].reason.as_deref().unwrap().contains("not for kim"));
+        settle(&mut out, &signers, true);
         let failing: Vec<&str> = (out.iter().filter(|c| c.fails))
             .map(|c| c.id.as_str())
             .collect();
-        assert_eq!(failing, ["pkg_old", "fact_s", "pkg_r", "pkg_ann", "fact_c"]);
+        assert_eq!(
+            failing,
+            [
+                "pkg_old",
+                "pkg_first",
+                "fact_s",
+                "pkg_r",
+                "pkg_ann",
+                "pkg_kim",
+                "fact_c"
+            ]
+        );
+        // valid-after starts a line whatever git says, and a line without one in a store git
+        // has no history of asks for every record.
+        let text = format!(
+            "jo valid-after=\"20260603\" {}\n",
+            jo.public_key().to_openssh().unwrap()
+        );
+        let dated = Signers::dated(&text, &[Some("2026-06-01T00:00:00Z")]);
+        let day = |d: u32| time::parse(&format!("2026-06-{d:02}T00:00:00Z")).unwrap();
+        assert!(dated.must_sign("jo", day(2)).is_none());
+        assert!(
+            dated
+                .must_sign("jo", day(3))
+                .unwrap()
+                .contains("valid after")
+        );
+        let always = from_text(&format!("jo {}\n", jo.public_key().to_openssh().unwrap()));
+        assert!(
+            always
+                .must_sign("jo", day(1))
+                .unwrap()
+                .contains("every record")
+        );
+        assert!(always.must_sign("ann", day(1)).is_none());
+        // A revoked key, or one past its valid-before, asks nothing more.
+        let k = jo.public_key().to_openssh().unwrap();
+        let revoked = from_text(&format!("jo {k}\n@revoked {k}\n"));
+        assert!(revoked.must_sign("jo", day(1)).is_none());
+        let ended = from_text(&format!("jo valid-before=\"20260602\" {k}\n"));
+        assert!(ended.must_sign("jo", day(1)).is_some() && ended.must_sign("jo", day(2)).is_none());
     }
 
     #[test]

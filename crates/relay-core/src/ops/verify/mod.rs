@@ -11,6 +11,7 @@ mod placement;
 mod records;
 mod sessions;
 mod signed;
+mod stripped;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
