@@ -1,23 +1,23 @@
 //! Credential detection for everything relay is asked to store: a store is committed and
-//! shared, so a pasted key would leak into every clone for good. Each rule has a stable id;
-//! one pass over a text finds the keywords of every rule, and only the rules whose keywords
-//! occur are tried, so a text with none costs little. In a JSON record, member names are
-//! scanned as well as values. Pure: matching and redaction only.
+//! shared, so a pasted key would leak into every clone for good. Each rule has a stable id and
+//! keywords: only the rules whose keywords a text holds are tried ([`keywords`]), so a text
+//! with none costs little. In a JSON record, member names are scanned as well as values.
+//! Pure: matching and redaction only.
 
+mod keywords;
 mod rules;
 #[cfg(test)]
 mod tests;
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{LazyLock, OnceLock};
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use grep_matcher::{Captures, Matcher};
 use grep_regex::RegexMatcher;
 use serde_json::{Map, Value};
 
 use super::tree::{Node, Object, View};
+use keywords::{candidates, names_an_assignment};
 use rules::RULES;
 
 /// One credential found in a text.
@@ -48,126 +48,6 @@ fn matcher(i: usize) -> Option<&'static RegexMatcher> {
         .get(i)?
         .get_or_init(|| RegexMatcher::new(&RULES[i].regex()).ok())
         .as_ref()
-}
-
-/// Every rule's keywords in one automaton (case-insensitive), and for each keyword the rules
-/// that name it: with its spelling when the rule wants that case, `None` when any case will do.
-struct Keywords {
-    words: Vec<String>,
-    /// The automaton a process starts with: quick to build (well under a millisecond).
-    nfa: AhoCorasick,
-    users: Vec<Vec<(usize, Option<&'static str>)>>,
-    /// Whether a rule that finds assignments names the keyword.
-    assigning: Vec<bool>,
-}
-
-fn keywords() -> &'static Keywords {
-    static KEYWORDS: LazyLock<Keywords> = LazyLock::new(|| {
-        assert!(
-            RULES.len() <= RuleSet::CAPACITY,
-            "a RuleSet holds every rule"
-        );
-        let mut words: Vec<String> = Vec::new();
-        let mut users: Vec<Vec<(usize, Option<&'static str>)>> = Vec::new();
-        for (i, rule) in RULES.iter().enumerate() {
-            for &k in rule.keywords {
-                let lower = k.to_ascii_lowercase();
-                let at = words.iter().position(|w| *w == lower).unwrap_or_else(|| {
-                    words.push(lower);
-                    users.push(Vec::new());
-                    words.len() - 1
-                });
-                users[at].push((i, (!rule.fold).then_some(k)));
-            }
-        }
-        let assigning = (users.iter())
-            .map(|u| u.iter().any(|(_, spelling)| spelling.is_none()))
-            .collect();
-        let nfa = automaton(&words, AhoCorasickKind::ContiguousNFA);
-        Keywords {
-            words,
-            nfa,
-            users,
-            assigning,
-        }
-    });
-    &KEYWORDS
-}
-
-fn automaton(words: &[String], kind: AhoCorasickKind) -> AhoCorasick {
-    AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .match_kind(MatchKind::Standard)
-        .kind(Some(kind))
-        .build(words)
-        .expect("the keywords build an automaton")
-}
-
-/// The automaton to scan `text` with. Once a process has scanned a megabyte (an import, a
-/// `relay scan`), it builds a DFA, which scans nearly twice as fast but takes a few
-/// milliseconds to build: more than a single deposit spends on its whole scan.
-fn scanner(text: &str) -> &'static AhoCorasick {
-    static DFA: OnceLock<AhoCorasick> = OnceLock::new();
-    static SCANNED: AtomicUsize = AtomicUsize::new(0);
-    if let Some(dfa) = DFA.get() {
-        return dfa;
-    }
-    if SCANNED.fetch_add(text.len(), Ordering::Relaxed) < 1 << 20 {
-        return &keywords().nfa;
-    }
-    DFA.get_or_init(|| automaton(&keywords().words, AhoCorasickKind::DFA))
-}
-
-/// A set of rules, by index.
-#[derive(Default)]
-struct RuleSet([u64; 4]);
-
-impl RuleSet {
-    const CAPACITY: usize = 256;
-
-    fn insert(&mut self, i: usize) {
-        self.0[i / 64] |= 1 << (i % 64);
-    }
-
-    fn has(&self, i: usize) -> bool {
-        self.0[i / 64] & (1 << (i % 64)) != 0
-    }
-
-    fn is_empty(&self) -> bool {
-        self.0.iter().all(|w| *w == 0)
-    }
-}
-
-/// The rules whose keywords `text` holds, found in one pass. A rule that finds assignments
-/// is left out of a text with neither `=` nor `:`.
-fn candidates(text: &str) -> RuleSet {
-    let k = keywords();
-    let mut set = RuleSet::default();
-    let assigns = OnceLock::new();
-    for m in scanner(text).find_overlapping_iter(text) {
-        for &(i, spelling) in &k.users[m.pattern().as_usize()] {
-            if set.has(i) {
-                continue;
-            }
-            let wanted = match spelling {
-                Some(word) => &text.as_bytes()[m.start()..m.end()] == word.as_bytes(),
-                None => {
-                    *assigns.get_or_init(|| memchr::memchr2(b'=', b':', text.as_bytes()).is_some())
-                }
-            };
-            if wanted {
-                set.insert(i);
-            }
-        }
-    }
-    set
-}
-
-/// Whether a member name holds a keyword of a rule that finds assignments: its value is then
-/// read as assigned to it (`"stripe_key": "…"` as `stripe_key=…`).
-fn names_an_assignment(name: &str) -> bool {
-    let k = keywords();
-    (k.nfa.find_overlapping_iter(name)).any(|m| k.assigning[m.pattern().as_usize()])
 }
 
 /// The credentials in `text`, in order.

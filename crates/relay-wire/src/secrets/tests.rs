@@ -15,6 +15,7 @@ fn each_kind_is_found_by_its_rule_alone_in_any_surroundings() {
     let kinds = kinds();
     assert!(kinds.len() >= 200, "{} kinds", kinds.len());
     for (kind, rule, sample) in &kinds {
+        keywords::assert_both_ways_agree(sample);
         for text in [
             sample.to_string(),
             format!("deploy with {sample} please"),
@@ -185,7 +186,11 @@ fn only_the_secret_of_an_assignment_a_url_or_a_header_is_redacted() {
 #[test]
 fn every_rule_compiles_and_fits_the_rule_set() {
     assert!(rule_ids().len() >= 140, "{} ids", rule_ids().len());
-    assert!(RULES.len() <= RuleSet::CAPACITY, "{} rules", RULES.len());
+    assert!(
+        RULES.len() <= keywords::RuleSet::CAPACITY,
+        "{} rules",
+        RULES.len()
+    );
     for (i, rule) in RULES.iter().enumerate() {
         assert!(matcher(i).is_some(), "{}: {}", rule.id, rule.regex());
         assert!(!rule.keywords.is_empty(), "{} has keywords", rule.id);
@@ -278,6 +283,7 @@ fn ordinary_text_is_not_a_secret() {
     ];
     for text in cases {
         assert!(find(text).is_empty(), "{text}: {:?}", find(text));
+        keywords::assert_both_ways_agree(text);
     }
     // Digests, ids and encoded binaries in bulk: SHA-1 and SHA-256 hex, UUIDs, and base64
     // images of several sizes.
