@@ -265,18 +265,7 @@ fn hostile_sizes_get_clear_errors_and_write_nothing() {
     assert!(env.package_lines("demo").is_empty());
 }
 
-/// The kinds of credential of `tests/data/secret_kinds.tsv`: (kind, rule, sample).
-fn kinds() -> Vec<(&'static str, &'static str, &'static str)> {
-    include_str!("../data/secret_kinds.tsv")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .map(|l| {
-            let mut cols = l.split('\t');
-            let mut col = || cols.next().expect("three columns");
-            (col(), col(), col())
-        })
-        .collect()
-}
+include!("../data/secret_kinds.rs");
 
 /// Whether `output` shows any long run of `sample` (a secret, or the part of it that is one):
 /// a refusal names the rule and a masked preview, never the secret.
@@ -522,4 +511,108 @@ fn project_ids_names_actors_tags_and_paths_are_scanned_at_write_time() {
         v["package"]["created_by"]["id"],
         "<REDACTED:aws-access-key-id>"
     );
+}
+
+#[test]
+fn a_credential_as_a_member_name_is_refused_on_every_path_and_found_by_scan() {
+    use crate::mcp::{call, serve, tool_error};
+    use crate::serve::{Served, logs, post_json};
+    let env = Env::new();
+    let before = logs(&env);
+    // Built here, so this file holds no whole token.
+    let key = ["ghp_", "Fake0Test1Tok2Not3Real4Abc5Xyz6Qrs7Uvw8"].concat();
+    let field = "`x-env.<REDACTED:github-token>`";
+    let refused = |what: &str, code: &str, message: &str, output: &str| {
+        assert_eq!(code, "secret_detected", "{what}: {output}");
+        assert!(
+            message.contains(field) && message.contains("rule github-token:"),
+            "{what}: {message}"
+        );
+        assert!(!output.contains(&key), "{what} echoed the name: {output}");
+    };
+
+    let package = json!({"title": "t", "x-env": {&key: "on"}});
+    let r = env.run_stdin(
+        &["deposit", "--from", "-", "--json"],
+        package.to_string().as_bytes(),
+    );
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    let e = r.error();
+    refused(
+        "deposit",
+        e["error"].as_str().unwrap(),
+        e["message"].as_str().unwrap(),
+        &r.stderr,
+    );
+    let ext = format!("x-env={}", json!({&key: "on"}));
+    let r = env.run(&["deposit", "--title", "t", "--ext", &ext, "--json"]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    refused(
+        "deposit --ext",
+        r.error()["error"].as_str().unwrap(),
+        r.error()["message"].as_str().unwrap(),
+        &r.stderr,
+    );
+
+    let mut line: Value = serde_json::from_str(package_line(1, "notes").trim_end()).unwrap();
+    line["x-env"] = json!({&key: "on"});
+    let r = env.run_stdin(&["import", "-", "--json"], format!("{line}\n").as_bytes());
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    refused(
+        "import",
+        r.error()["error"].as_str().unwrap(),
+        r.error()["message"].as_str().unwrap(),
+        &r.stderr,
+    );
+
+    let server = Served::start(&env, &[]);
+    let (status, body) = post_json(&env, &server.at("/v1/projects/demo/packages"), &package);
+    assert_eq!(status, 400, "{body}");
+    refused(
+        "HTTP",
+        body["error"].as_str().unwrap(),
+        body["message"].as_str().unwrap(),
+        &body.to_string(),
+    );
+    drop(server);
+    let replies = serve(&env, &[call(1, "deposit", json!({"package": package}))]);
+    let (code, message) = tool_error(&replies[0]);
+    refused("MCP", &code, &message, &replies[0].to_string());
+    assert!(logs(&env) == before, "a refused write wrote a line");
+
+    // A value is read with its name: a key with no prefix of its own, under a name that
+    // says whose it is.
+    let value = ["Fake0Test1Tok2Not3", "Real4Abc5Xyz6Qrs7Uvw8J"].concat();
+    let r = env.run_stdin(
+        &["deposit", "--from", "-", "--json"],
+        json!({"title": "t", "x-ci": {"CLOUDFLARE_API_TOKEN": &value}})
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    let message = r.error()["message"].as_str().unwrap().to_string();
+    assert!(
+        message.contains("`x-ci.CLOUDFLARE_API_TOKEN`")
+            && message.contains("rule cloudflare-api-key:"),
+        "{message}"
+    );
+    assert!(!r.stderr.contains(&value));
+
+    // Redacted, the name becomes the rule's marker; allowed, it is stored, and `relay scan`
+    // finds it without showing it.
+    let v = env.ok_json(&["deposit", "--title", "t", "--ext", &ext, "--redact-secrets"]);
+    assert_eq!(
+        v["package"]["x-env"],
+        json!({"<REDACTED:github-token>": "on"})
+    );
+    assert!(env.ok(&["scan"]).starts_with("No credentials found"));
+    env.ok(&["deposit", "--title", "t", "--ext", &ext, "--allow-secrets"]);
+    let r = env.run(&["scan", "--json"]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    let found = r.json_lines();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["rule"], "github-token");
+    assert_eq!(found[0]["field"], "package.x-env.<REDACTED:github-token>");
+    let human = env.run(&["scan"]);
+    assert!(!human.stdout.contains(&key) && !human.stderr.contains(&key));
 }

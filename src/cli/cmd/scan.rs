@@ -14,15 +14,11 @@ use relay_wire::secrets as rules;
 /// Reports file:line, the rule and the field, never the secret itself, and exits 4
 /// (secret_detected) when it finds any. --staged looks only at the store lines staged for the next git commit (the
 /// pre-commit hook that `relay hook install --git` installs runs it, and a finding blocks the
-/// commit). 51 rules: private keys (PEM, OpenSSH, PGP, PuTTY, age); cloud keys (AWS, Google
-/// API and OAuth, Azure storage and client secrets, Alibaba, DigitalOcean); code hosts and
-/// registries (GitHub, GitLab, npm, PyPI, RubyGems, Docker Hub); messaging and mail (Slack,
-/// Discord, Telegram, SendGrid, Mailgun, Mailchimp, Twilio); AI services (OpenAI, Anthropic,
-/// Hugging Face, Groq, Replicate, Perplexity, xAI); other services (Stripe, Shopify, Square,
-/// Vault, Terraform Cloud, Pulumi, Doppler, PlanetScale, Supabase, Databricks, Grafana, New
-/// Relic, Postman, Linear); JWTs; passwords in database and other URLs (database-url,
-/// url-credentials); Authorization headers; and generic-secret (password=, secret=, token=,
-/// api_key= … with a high-entropy value or 24 hex digits or more). docs/guide/security.md
+/// commit). The rules cover the credentials of some 130 services by their token formats
+/// (private keys; cloud, code hosting, CI, registry, AI, chat, mail, payment and monitoring
+/// services' keys and tokens), JWTs, passwords in URLs, Authorization headers, and
+/// generic-secret (password=, secret=, token=, api_key= … with a high-entropy value). In a
+/// JSON record, member names are scanned as well as values. docs/reference/secret-rules.md
 /// lists every rule id.
 #[derive(Debug, Args)]
 pub struct ScanArgs {

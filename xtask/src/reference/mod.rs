@@ -2,10 +2,11 @@
 //! commands from clap ([`relay::cli::Cli`]), the config keys from the config types, the
 //! environment variables from [`relay::cli::env_vars`], the MCP tools from what
 //! [`relay_mcp::tools_list`] answers, the HTTP routes from [`relay_server::route_table`], the
-//! exit and error codes from `error` and [`relay::cli::exit`], and the store format from the
-//! store's layout. It lives in xtask, not in the `relay` binary, which has no use for it:
-//! `cargo xtask gen` writes it, and a test of this crate fails when the committed pages differ
-//! from what this module makes now. Deterministic: no dates, no paths of the machine it runs on.
+//! exit and error codes from `error` and [`relay::cli::exit`], the store format from the
+//! store's layout, and the secret rules from [`relay_wire::secrets::rules_described`]. It
+//! lives in xtask, not in the `relay` binary, which has no use for it: `cargo xtask gen` writes
+//! it, and a test of this crate fails when the committed pages differ from what this module
+//! makes now. Deterministic: no dates, no paths of the machine it runs on.
 
 mod commands;
 mod config;
@@ -67,6 +68,12 @@ pub fn pages() -> Vec<(&'static str, &'static str, &'static str, String)> {
             "the .relay/ folder: files, project folders, cache/ and local/",
             store_format::page(),
         ),
+        (
+            "secret-rules.md",
+            "Secret rules",
+            "every rule of the credential scan: its id and the services and token formats it finds",
+            secret_rules(),
+        ),
     ]
 }
 
@@ -102,6 +109,29 @@ fn with_header(body: &str) -> Vec<u8> {
         .into_iter()
         .chain(*b"\n")
         .collect()
+}
+
+fn secret_rules() -> String {
+    let rules = relay_wire::secrets::rules_described();
+    let mut out = String::from("# Secret rules\n\n");
+    out.push_str(&text(&format!(
+        "relay scans everything it is asked to store, and `relay scan` scans the store, with \
+         these {} rules (see the security guide for the secrets policy). The id is what a \
+         refusal, `relay scan` and a redaction (`<REDACTED:rule-id>`) name. Each rule is \
+         written from its service's documented token format: a prefix, a length and an \
+         alphabet, or for a token with no prefix of its own, the service's name in the name \
+         it is assigned to (`CLOUDFLARE_API_TOKEN=…`). In a JSON record, member names are \
+         scanned as well as values, and a string value is read with its member name, as an \
+         assignment. Where two rules match the same text, the one listed first names it.",
+        rules.len()
+    )));
+    out.push_str("\n\n");
+    let rows: Vec<Vec<String>> = rules
+        .iter()
+        .map(|(id, about)| vec![code(id), text(about)])
+        .collect();
+    out.push_str(&table(&["Rule", "What it finds"], &rows));
+    out
 }
 
 fn environment() -> String {

@@ -290,11 +290,7 @@ fn passes_common_checks<'r>(
         .limits()
         .check_parsed_record("the record", record, line_len)
         .ok()?;
-    if store.secret_policy() != SecretPolicy::Off
-        && record
-            .members()
-            .any(|(_, v)| relay_wire::secrets::any_in(v))
-    {
+    if store.secret_policy() != SecretPolicy::Off && relay_wire::secrets::any_in_object(record) {
         return None;
     }
     Some(project)

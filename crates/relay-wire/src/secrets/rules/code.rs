@@ -1,0 +1,352 @@
+//! Code hosting, CI and package registries, and the tools of infrastructure and operations:
+//! GitHub, GitLab, Bitbucket, npm, PyPI, RubyGems, Clojars, Docker Hub, JFrog, SonarQube,
+//! Snyk, Codecov, Travis CI, Drone, Sourcegraph, Harness, Octopus Deploy, Pulumi, Terraform,
+//! Vault, Doppler, 1Password, Infracost, Prefect, Databricks, Postman, ReadMe, Defined
+//! Networking, LaunchDarkly, Sentry, Datadog, New Relic, Grafana, Dynatrace, Sumo Logic,
+//! Cisco Meraki, Atlassian, Authress, Okta, SettleMint, 42, Confluent.
+
+use super::{Rule, has_digit, named, named_as, rule};
+
+pub(super) const RULES: &[Rule] = &[
+    rule(
+        "github-token",
+        "GitHub personal, OAuth, user-to-server, server-to-server and refresh tokens (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`) and fine-grained tokens (`github_pat_`)",
+        &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        r"(?-u:\b)((ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})(?-u:\b)",
+    ),
+    rule(
+        "gitlab-token",
+        "GitLab personal, project, deploy, runner, CI job, feed, incoming mail, SCIM, feature flag, agent and OAuth application tokens (`glpat-`, `glptt-`, `gldt-`, `glrt-`, `glcbt-`, `glft-`, `glimt-`, `glsoat-`, `glffct-`, `glagent-`, `gloas-`) and runner registration tokens (`GR1348941`)",
+        &[
+            "glpat-",
+            "glptt-",
+            "gldt-",
+            "glrt-",
+            "glcbt-",
+            "glft-",
+            "glsoat-",
+            "glimt-",
+            "glffct-",
+            "glagent-",
+            "gloas-",
+            "GR1348941",
+        ],
+        r"(?-u:\b)(glpat|glptt|gldt|glrt|glcbt|glft|glsoat|glimt|glffct|glagent|gloas)-[A-Za-z0-9_.\-]{20,}|(?-u:\b)GR1348941[A-Za-z0-9_\-]{20,}",
+    ),
+    rule(
+        "gitlab-token",
+        "GitLab session cookies (`_gitlab_session=`)",
+        &["_gitlab_session="],
+        r"_gitlab_session=(?P<s>[0-9a-z]{32})(?-u:\b)",
+    ),
+    rule(
+        "bitbucket-token",
+        "Bitbucket app passwords and API tokens (`ATBB…`)",
+        &["ATBB"],
+        r"(?-u:\b)ATBB[A-Za-z0-9_=.\-]{28,}",
+    ),
+    named(
+        "bitbucket-token",
+        "Bitbucket OAuth client ids and secrets assigned to a `bitbucket` name",
+        &["bitbucket"],
+        r"[A-Za-z0-9_\-]{32}|[A-Za-z0-9_=\-]{64}",
+    ),
+    rule(
+        "npm-token",
+        "npm access tokens (`npm_…`)",
+        &["npm_"],
+        r"(?-u:\b)npm_[A-Za-z0-9]{36}(?-u:\b)",
+    ),
+    rule(
+        "pypi-token",
+        "PyPI upload tokens (`pypi-…`)",
+        &["pypi-"],
+        r"(?-u:\b)pypi-[A-Za-z0-9_\-]{32,}",
+    ),
+    rule(
+        "rubygems-api-key",
+        "RubyGems API keys (`rubygems_…`)",
+        &["rubygems_"],
+        r"(?-u:\b)rubygems_[a-f0-9]{48}(?-u:\b)",
+    ),
+    rule(
+        "clojars-api-token",
+        "Clojars deploy tokens (`CLOJARS_…`)",
+        &["CLOJARS_"],
+        r"(?-u:\b)CLOJARS_[a-z0-9]{60}(?-u:\b)",
+    ),
+    rule(
+        "docker-hub-token",
+        "Docker Hub personal and organization access tokens (`dckr_pat_`, `dckr_oat_`)",
+        &["dckr_"],
+        r"(?-u:\b)dckr_(pat|oat)_[A-Za-z0-9_\-]{27,}",
+    ),
+    rule(
+        "jfrog-token",
+        "JFrog Artifactory API keys (`AKCp…`) and reference tokens (`cmVmd…`)",
+        &["AKCp", "cmVmd"],
+        concat!(
+            b64_start!(),
+            r"(?P<s>AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})",
+            b64_end!()
+        ),
+    ),
+    named(
+        "jfrog-token",
+        "JFrog API keys and identity tokens assigned to a `jfrog` or `artifactory` name",
+        &["jfrog", "artifactory"],
+        r"[A-Za-z0-9]{64}|[A-Za-z0-9]{73}",
+    ),
+    rule(
+        "sonarqube-token",
+        "SonarQube and SonarCloud user, project and global tokens (`squ_`, `sqp_`, `sqa_`)",
+        &["squ_", "sqp_", "sqa_"],
+        r"(?-u:\b)sq[upa]_[a-f0-9]{40}(?-u:\b)",
+    ),
+    // Not any `sonar` name: `sonar.scm.revision` holds a commit id.
+    named_as(
+        "sonarqube-token",
+        "SonarQube tokens assigned to a `sonar` token, login or key name",
+        &["sonar"],
+        r"sonar[A-Za-z0-9_.\-]{0,20}?(token|login|key)",
+        r"[a-f0-9]{40}",
+    ),
+    named(
+        "snyk-api-token",
+        "Snyk API tokens (a UUID assigned to a `snyk` name)",
+        &["snyk"],
+        uuid!(),
+    ),
+    named(
+        "codecov-token",
+        "Codecov upload and access tokens assigned to a `codecov` name",
+        &["codecov"],
+        concat!(r"[a-f0-9]{32}|", uuid!()),
+    ),
+    named(
+        "travis-ci-token",
+        "Travis CI access tokens assigned to a `travis` name",
+        &["travis"],
+        r"[A-Za-z0-9_\-]{22}",
+    ),
+    named(
+        "drone-ci-token",
+        "Drone CI access tokens assigned to a `drone` name",
+        &["drone"],
+        r"[A-Za-z0-9]{32}",
+    ),
+    rule(
+        "sourcegraph-token",
+        "Sourcegraph access tokens (`sgp_…`)",
+        &["sgp_"],
+        r"(?-u:\b)sgp_([a-f0-9]{16}_|local_)?[a-f0-9]{40}(?-u:\b)",
+    ),
+    rule(
+        "harness-api-key",
+        "Harness personal and service account tokens (`pat.…`, `sat.…`)",
+        &["pat.", "sat."],
+        r"(?-u:\b)[ps]at\.[A-Za-z0-9_\-]{22}\.[a-f0-9]{24}\.[A-Za-z0-9]{20}(?-u:\b)",
+    ),
+    Rule {
+        check: has_digit,
+        ..rule(
+            "octopus-deploy-api-key",
+            "Octopus Deploy API keys (`API-…`)",
+            &["API-"],
+            r"(?-u:\b)API-[A-Z0-9]{26,32}(?-u:\b)",
+        )
+    },
+    rule(
+        "pulumi-token",
+        "Pulumi access tokens (`pul-…`)",
+        &["pul-"],
+        r"(?-u:\b)pul-[a-f0-9]{40}(?-u:\b)",
+    ),
+    rule(
+        "terraform-cloud-token",
+        "HashiCorp Terraform Cloud and Enterprise API tokens (`….atlasv1.…`)",
+        &[".atlasv1."],
+        r"(?-u:\b)[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,70}",
+    ),
+    rule(
+        "vault-token",
+        "HashiCorp Vault service, batch and recovery tokens (`hvs.`, `hvb.`, `hvr.`)",
+        &["hvs.", "hvb.", "hvr."],
+        r"(?-u:\b)hv[sbr]\.[A-Za-z0-9_\-]{24,}",
+    ),
+    named(
+        "vault-token",
+        "HashiCorp Vault tokens of the older form (`s.…` assigned to a `vault` name)",
+        &["vault"],
+        r"s\.[A-Za-z0-9]{24}",
+    ),
+    rule(
+        "doppler-token",
+        "Doppler personal, service, service account, CLI, SCIM and audit tokens (`dp.pt.`, `dp.st.` …)",
+        &["dp."],
+        r"(?-u:\b)dp\.(pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}(?-u:\b)",
+    ),
+    rule(
+        "1password-secret-key",
+        "1Password account Secret Keys (`A3-…`)",
+        &["A3-"],
+        r"(?-u:\b)A3-[A-Z0-9]{6}-[A-Z0-9]{5,6}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?-u:\b)",
+    ),
+    rule(
+        "1password-service-account-token",
+        "1Password service account tokens (`ops_eyJ…`)",
+        &["ops_eyJ"],
+        r"(?-u:\b)ops_eyJ[A-Za-z0-9+/_\-]{100,}={0,3}",
+    ),
+    rule(
+        "infracost-api-token",
+        "Infracost API keys (`ico-…`)",
+        &["ico-"],
+        r"(?-u:\b)ico-[A-Za-z0-9]{32}(?-u:\b)",
+    ),
+    rule(
+        "prefect-api-token",
+        "Prefect Cloud API keys (`pnu_…`)",
+        &["pnu_"],
+        r"(?-u:\b)pnu_[A-Za-z0-9]{36}(?-u:\b)",
+    ),
+    rule(
+        "databricks-token",
+        "Databricks personal access tokens (`dapi…`)",
+        &["dapi"],
+        r"(?-u:\b)dapi[a-f0-9]{32}(-[0-9])?(?-u:\b)",
+    ),
+    rule(
+        "postman-api-key",
+        "Postman API keys (`PMAK-…`)",
+        &["PMAK-"],
+        r"(?-u:\b)PMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}(?-u:\b)",
+    ),
+    rule(
+        "readme-api-token",
+        "ReadMe API keys (`rdme_…`)",
+        &["rdme_"],
+        r"(?-u:\b)rdme_[a-z0-9]{70}(?-u:\b)",
+    ),
+    rule(
+        "defined-networking-api-token",
+        "Defined Networking (Nebula) API tokens (`dnkey-…`)",
+        &["dnkey-"],
+        r"(?-u:\b)dnkey-[A-Za-z0-9=_\-]{26}-[A-Za-z0-9=_\-]{52}",
+    ),
+    named(
+        "launchdarkly-token",
+        "LaunchDarkly access tokens and SDK keys assigned to a `launchdarkly` name",
+        &["launchdarkly", "launch_darkly"],
+        r"(api|sdk|mob)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}|[A-Za-z0-9=_\-]{40}",
+    ),
+    rule(
+        "sentry-token",
+        "Sentry organization auth tokens (`sntrys_…`) and user auth tokens (`sntryu_…`)",
+        &["sntrys_", "sntryu_"],
+        r"(?-u:\b)sntrys_eyJ[A-Za-z0-9+/=_\-]{60,}|(?-u:\b)sntryu_[a-f0-9]{64}(?-u:\b)",
+    ),
+    named(
+        "sentry-token",
+        "Sentry auth tokens of the older form (64 hex digits assigned to a `sentry` name)",
+        &["sentry"],
+        r"[a-f0-9]{64}",
+    ),
+    named_as(
+        "datadog-token",
+        "Datadog API keys (32 hex digits) and application keys (40) assigned to a `DD_API_KEY`, `DD_APP_KEY` or `datadog` key name",
+        &[
+            "datadog", "dd_api", "dd_app", "dd-api", "dd-app", "ddapi", "ddapp",
+        ],
+        r"(datadog|dd)[_.\-]?(api|app|application)?[_.\-]?key",
+        r"[a-f0-9]{32}|[a-f0-9]{40}",
+    ),
+    rule(
+        "new-relic-key",
+        "New Relic user API keys, browser and license keys (`NRAK-`, `NRJS-`, `NRII-`)",
+        &["NRAK-", "NRJS-", "NRII-"],
+        r"(?-u:\b)NR(AK|JS|II)-[A-Z0-9]{19,32}(?-u:\b)",
+    ),
+    named(
+        "new-relic-key",
+        "New Relic keys and ids assigned to a `newrelic` or `new_relic` name",
+        &["newrelic", "new_relic", "new-relic"],
+        r"[A-Za-z0-9]{64}|[a-f0-9]{40}",
+    ),
+    rule(
+        "grafana-token",
+        "Grafana service account tokens (`glsa_`) and Grafana Cloud tokens (`glc_`)",
+        &["glsa_", "glc_"],
+        r"(?-u:\b)glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?-u:\b)|(?-u:\b)glc_[A-Za-z0-9+/]{32,}={0,2}",
+    ),
+    rule(
+        "grafana-token",
+        "Grafana API keys (`eyJrIjoi…`)",
+        &["eyJrIjoi"],
+        concat!(
+            b64_start!(),
+            r"(?P<s>eyJrIjoi[A-Za-z0-9+/]{60,400}={0,2})",
+            b64_end!()
+        ),
+    ),
+    rule(
+        "dynatrace-api-token",
+        "Dynatrace API tokens (`dt0c01.…`)",
+        &["dt0"],
+        r"(?-u:\b)dt0[a-z][0-9]{2}\.[A-Z0-9]{24}\.[A-Z0-9]{64}(?-u:\b)",
+    ),
+    named(
+        "sumologic-token",
+        "Sumo Logic access ids (`su…`) and access keys (64 characters) assigned to a `sumo` name",
+        &["sumo"],
+        r"su[A-Za-z0-9]{12}|[A-Za-z0-9]{64}",
+    ),
+    named(
+        "cisco-meraki-api-key",
+        "Cisco Meraki API keys (40 hex digits assigned to a `meraki` name)",
+        &["meraki"],
+        r"[a-f0-9]{40}",
+    ),
+    rule(
+        "atlassian-api-token",
+        "Atlassian (Jira, Confluence) API tokens (`ATATT3…`)",
+        &["ATATT3"],
+        r"(?-u:\b)ATATT3[A-Za-z0-9_\-=]{150,}",
+    ),
+    named(
+        "atlassian-api-token",
+        "Atlassian API tokens of the older form (24 characters assigned to an `atlassian`, `jira` or `confluence` name)",
+        &["atlassian", "jira", "confluence"],
+        r"[A-Za-z0-9]{24}",
+    ),
+    rule(
+        "authress-access-key",
+        "Authress service client access keys (`sc_….….acc_….…`)",
+        &[".acc_", ".acc-"],
+        r"(?-u:\b)(sc|ext|scauth|authress)_[a-z0-9]{5,30}\.[a-z0-9]{4,6}\.acc[_\-][a-z0-9\-]{10,32}\.[A-Za-z0-9+/_\-]{30,120}={0,2}",
+    ),
+    named(
+        "okta-api-token",
+        "Okta API tokens (`00…` assigned to an `okta` name)",
+        &["okta"],
+        r"00[A-Za-z0-9_\-]{40}",
+    ),
+    rule(
+        "settlemint-token",
+        "SettleMint application, personal and service access tokens (`sm_aat_`, `sm_pat_`, `sm_sat_`)",
+        &["sm_aat_", "sm_pat_", "sm_sat_"],
+        r"(?-u:\b)sm_[aps]at_[A-Za-z0-9]{16}(?-u:\b)",
+    ),
+    rule(
+        "intra42-client-secret",
+        "42 Intra API client secrets (`s-s4t2ud-…`, `s-s4t2af-…`)",
+        &["s-s4t2"],
+        r"(?-u:\b)s-s4t2(ud|af)-[a-f0-9]{64}(?-u:\b)",
+    ),
+    named(
+        "confluent-key",
+        "Confluent Cloud API keys (16 capitals and digits) and secrets (64 characters) assigned to a `confluent` name",
+        &["confluent"],
+        r"[A-Z0-9]{16}|[A-Za-z0-9+/]{64}",
+    ),
+];
