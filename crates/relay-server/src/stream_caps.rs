@@ -65,8 +65,9 @@ impl StreamCaps {
         })
     }
 
-    /// How many streams are open now.
-    pub fn open(&self) -> usize {
+    /// How many streams are open now (for the tests).
+    #[cfg(test)]
+    fn open(&self) -> usize {
         self.open
             .lock()
             .unwrap_or_else(|e| e.into_inner())
