@@ -1,6 +1,8 @@
 //! The L2 scenarios (§11.3): assert_fact, atomic supersession (exactly one current fact; the
 //! previous one ends where the new one begins, §7.3), point-in-time reads, and
-//! invalidate_fact (§7.4, §8.7). The key is one no other fact holds. §9.1 maps only assert and
+//! invalidate_fact (§7.4, §8.7); orient's active facts between a supersession and the
+//! invalidation (§8.3); a numeric-looking value kept as text (§7.1) and an `x-*` member kept
+//! (§12.1), on a second key. The keys are ones no other fact holds. §9.1 maps only assert and
 //! invalidate; the reads use relay's `GET /v1/projects/{p}/facts?subject=&predicate=&at=` and
 //! `…/facts/history`. A server without the first fails L2 (§11.3 requires temporal queries);
 //! one without the history is checked by a point-in-time read instead.
@@ -11,6 +13,7 @@ use serde_json::{Value, json};
 use super::client::Answer;
 use super::shape;
 use super::{Check, Kind, Suite, expect, expect_list, fail, needs, required};
+use relay_wire::canonical;
 use relay_wire::time::{self, Timestamp};
 
 /// How long before now the first fact is said to have become true.
@@ -26,6 +29,33 @@ impl Suite {
         (format!("conformance-{}", self.word), "state".to_string())
     }
 
+    /// The key of `fact_numeric_string` and `fact_extension_members`, another no other fact
+    /// holds.
+    fn value_key(&self) -> (String, String) {
+        (format!("conformance-{}", self.word), "score".to_string())
+    }
+
+    /// assert_fact (§8.6) of `body`: the answer and the fact in it. Its key is invalidated by
+    /// the clean-up, whatever the checks find.
+    fn post_fact(&mut self, body: &Value) -> Check<(Answer, Value)> {
+        let a = self.client.post(&self.project_path(&["facts"]), body);
+        let key = (
+            shape::text(body, "subject").to_string(),
+            shape::text(body, "predicate").to_string(),
+        );
+        if a.success() && !self.fact_keys.contains(&key) {
+            self.fact_keys.push(key);
+        }
+        let reply = expect(&a, &[200, 201], "success and the fact (§8.6)")?;
+        match shape::fact_of(reply).cloned() {
+            Some(fact) => Ok((a, fact)),
+            None => fail(format!(
+                "{}; expected the fact asserted (§8.6)",
+                a.answered()
+            )),
+        }
+    }
+
     /// assert_fact (§8.6) of `value` for the suite's key.
     fn assert_value(&mut self, value: &str, valid_from: Option<Timestamp>) -> Check<Value> {
         let (subject, predicate) = self.key();
@@ -33,18 +63,7 @@ impl Suite {
         if let Some(t) = valid_from {
             body["valid_from"] = json!(time::format(t));
         }
-        let a = self.client.post(&self.project_path(&["facts"]), &body);
-        if a.success() {
-            // Whatever the checks find, the clean-up invalidates it.
-            self.fact_key = Some((subject.clone(), predicate.clone()));
-        }
-        let reply = expect(&a, &[200, 201], "success and the fact (§8.6)")?;
-        let Some(fact) = shape::fact_of(reply).cloned() else {
-            return fail(format!(
-                "{}; expected the fact asserted (§8.6)",
-                a.answered()
-            ));
-        };
+        let (a, fact) = self.post_fact(&body)?;
         self.saw(Kind::Fact, &a, &[&fact]);
         let asked = [
             ("subject", &subject),
@@ -79,11 +98,23 @@ impl Suite {
         Ok(fact)
     }
 
-    /// The facts of the suite's key a read answers (`at`: at that time; else current).
+    /// The facts of the suite's key a read answers (`at`: at that time; else current), every
+    /// fact listed recorded for `wire_format`.
     fn read_facts(&mut self, at: Option<Timestamp>) -> Check<(Answer, Vec<Value>)> {
-        let (subject, predicate) = self.key();
+        let (a, list, mine) = self.facts_of(&self.key(), at)?;
+        self.saw(Kind::Fact, &a, &list.iter().collect::<Vec<_>>());
+        Ok((a, mine))
+    }
+
+    /// A read of the facts of `key` (`at`: at that time; else current): the answer, every
+    /// fact it lists, and those of the key.
+    fn facts_of(
+        &self,
+        (subject, predicate): &(String, String),
+        at: Option<Timestamp>,
+    ) -> Check<(Answer, Vec<Value>, Vec<Value>)> {
         let at = at.map(time::format);
-        let mut query = key_query(&subject, &predicate).to_vec();
+        let mut query = key_query(subject, predicate).to_vec();
         if let Some(t) = &at {
             query.push(("at", t));
         }
@@ -101,8 +132,8 @@ impl Suite {
             })
             .cloned()
             .collect();
-        self.saw(Kind::Fact, &a, &list.iter().collect::<Vec<_>>());
-        Ok((a, mine))
+        let list = list.to_vec();
+        Ok((a, list, mine))
     }
 }
 
@@ -270,4 +301,107 @@ pub fn invalidate(s: &mut Suite) -> Check {
         ),
         None => fail("the second fact has no RFC 3339 valid_from (§7.1)"),
     }
+}
+
+/// orient (§8.3) while the suite's key has an ended fact and a current one: `active_facts`
+/// holds the current fact and not the one it superseded (§8.3: facts where valid_to IS NULL;
+/// §7.3). Nothing it lists is recorded for `wire_format`: the packages of the project may by
+/// then include ones a broken server wrongly accepted, which their own scenarios judge.
+pub fn orient_active_facts(s: &mut Suite) -> Check {
+    let old = first(s)?;
+    let new = needs(&s.second_fact, "the facts of `fact_supersession`")?;
+    let (a, body) = s.orient_bundle(14)?;
+    let listed: Vec<&Value> = (body["active_facts"].as_array().into_iter().flatten())
+        .filter_map(shape::fact_of)
+        .map(|f| &f["fact_id"])
+        .collect();
+    if listed.contains(&&old["fact_id"]) {
+        return fail(format!(
+            "{}: `active_facts` holds {}, which {} superseded (§8.3: facts where valid_to IS \
+             NULL; §7.3)",
+            a.request, old["fact_id"], new["fact_id"]
+        ));
+    }
+    if !listed.contains(&&new["fact_id"]) {
+        return fail(format!(
+            "{}: `active_facts` lacks {}, the current fact of ({}, {}) (§8.3)",
+            a.request,
+            new["fact_id"],
+            shape::text(&new, "subject"),
+            shape::text(&new, "predicate")
+        ));
+    }
+    Ok(())
+}
+
+/// The value `fact_numeric_string` asserts: the §7.5 example's.
+const NUMERIC: &str = "97.0";
+
+/// A value that looks like a number stays text (§7.1: numeric values MUST be serialized as
+/// strings): `"97.0"` comes back as the JSON string `"97.0"`, from the assert and from a read
+/// of the key. Its facts are not recorded for `wire_format`, which would fail a number at
+/// L0: this scenario says what is wrong, at the level that writes facts.
+pub fn numeric_string(s: &mut Suite) -> Check {
+    let key = s.value_key();
+    let body = json!({"subject": key.0, "predicate": key.1, "value": NUMERIC});
+    let (a, fact) = s.post_fact(&body)?;
+    numeric_kept(&a.request, &fact)?;
+    let (b, _, mine) = s.facts_of(&key, None)?;
+    match mine.iter().find(|f| f["fact_id"] == fact["fact_id"]) {
+        Some(f) => numeric_kept(&b.request, f),
+        None => fail(format!(
+            "{} does not answer {}, the fact just asserted (§11.3)",
+            b.answered(),
+            fact["fact_id"]
+        )),
+    }
+}
+
+/// Whether a fact's value is the string [`NUMERIC`].
+fn numeric_kept(request: &str, fact: &Value) -> Check {
+    if fact.get("value") == Some(&json!(NUMERIC)) {
+        return Ok(());
+    }
+    fail(format!(
+        "{request} answered the value {}; asserted as the string \"{NUMERIC}\" (§7.1: numeric \
+         values MUST be serialized as strings)",
+        fact.get("value").map_or("absent".into(), Value::to_string)
+    ))
+}
+
+/// An `x-*` member of an asserted fact is kept (§12.1: unknown x-* fields MUST be preserved
+/// and round-tripped): in the fact the assert answers and in a read of the key, unchanged.
+pub fn extension_members(s: &mut Suite) -> Check {
+    let key = s.value_key();
+    let extension = json!({"run": s.word, "ratio": 0.25, "count": 3});
+    let body = json!({"subject": key.0, "predicate": key.1, "value": "kept",
+        "x-conformance": extension});
+    let (a, fact) = s.post_fact(&body)?;
+    s.saw(Kind::Fact, &a, &[&fact]);
+    extension_kept(&a.request, &fact, &extension)?;
+    let (b, _, mine) = s.facts_of(&key, None)?;
+    match mine.iter().find(|f| f["fact_id"] == fact["fact_id"]) {
+        Some(f) => {
+            s.saw(Kind::Fact, &b, &[f]);
+            extension_kept(&b.request, f, &extension)
+        }
+        None => fail(format!(
+            "{} does not answer {}, the fact just asserted (§11.3)",
+            b.answered(),
+            fact["fact_id"]
+        )),
+    }
+}
+
+/// Whether a fact holds `x-conformance` as sent (compared by canonical JSON, Appendix A).
+fn extension_kept(request: &str, fact: &Value, sent: &Value) -> Check {
+    let kept = fact.get("x-conformance");
+    if kept.map(canonical::to_canonical_string) == Some(canonical::to_canonical_string(sent)) {
+        return Ok(());
+    }
+    fail(format!(
+        "{request} answered `x-conformance` {}; asserted as {sent} (§12.1: unknown x-* members \
+         MUST be preserved and round-tripped)",
+        kept.map_or("absent".into(), Value::to_string)
+    ))
 }

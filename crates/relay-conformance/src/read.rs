@@ -1,17 +1,16 @@
-//! The L0 scenarios (§11.1): the conformance descriptor, every mode of pull, orient, the
-//! optional orchestrate, the capability checks of §10.2, and the check that every package and
-//! fact the server returned during the run is the wire format of §6 and §7.
+//! The L0 scenarios (§11.1): the conformance descriptor, latest and specific pull, orient and
+//! its window, the optional orchestrate, the check that missing capabilities answer 501
+//! (§10.2), and the check that every package and fact the server returned during the run is
+//! the wire format of §6 and §7. Relevant pull is [`super::search`]'s, realtime
+//! [`super::realtime`]'s.
 
 use serde_json::Value;
 
 use super::client::Answer;
 use super::setup::SEEDS;
 use super::shape::{self, Capabilities};
-use super::{
-    Check, Kind, Suite, expect, expect_error, expect_list, fail, offered, packages_in, required,
-    skip,
-};
-use relay_wire::{canonical, ids};
+use super::{Check, Kind, Suite, expect, expect_error, expect_list, fail, offered, required, skip};
+use relay_wire::{canonical, ids, time};
 
 /// The descriptor's capabilities, when it has the shape of §11.5.
 fn capabilities(s: &Suite) -> Option<Capabilities> {
@@ -40,7 +39,7 @@ pub fn descriptor(s: &mut Suite) -> Check {
 
 /// The suite's seeds; a read with nothing of the suite's to read back fails, as it checks
 /// nothing.
-fn seeded(s: &Suite) -> Check<&[Value]> {
+pub(crate) fn seeded(s: &Suite) -> Check<&[Value]> {
     match &s.seed_problem {
         None if s.seeds.len() == SEEDS => Ok(&s.seeds),
         Some(p) => fail(format!(
@@ -52,7 +51,7 @@ fn seeded(s: &Suite) -> Check<&[Value]> {
 
 /// The descriptor's capabilities, or a failure: a check that depends on them cannot run
 /// without them.
-fn declared(s: &Suite) -> Check<Capabilities> {
+pub(crate) fn declared(s: &Suite) -> Check<Capabilities> {
     capabilities(s).ok_or_else(|| {
         super::Stop::Fail(
             "not checked: the descriptor does not say which capabilities the server has (see \
@@ -137,59 +136,22 @@ pub fn pull_specific_unknown(s: &mut Suite) -> Check {
     expect_error(&a, 404, "package_not_found", "§8.2")
 }
 
-/// pull relevant (§8.2): when the descriptor declares search, ranked packages, and the
-/// suite's seeds among them when keyword search is declared (their titles share a word
-/// nothing else holds).
-pub fn pull_relevant(s: &mut Suite) -> Check {
-    let caps = declared(s)?;
-    if !caps.any_search() {
-        return skip(
-            "the descriptor declares no search capability; `missing_capabilities` checks that \
-             relevant pull answers 501",
-        );
+impl Suite {
+    /// orient (§8.3) of the suite's project over `window_days`: the answer and its
+    /// OrientationBundle, checked against the shape of §8.3.
+    pub(crate) fn orient_bundle(&self, window_days: u64) -> Check<(Answer, Value)> {
+        let days = window_days.to_string();
+        let a = (self.client).get(&self.project_path(&["orient"]), &[("window_days", &days)]);
+        let body = expect(&a, &[200], "200 and the OrientationBundle (§8.3)")?.clone();
+        shape::orient_bundle(&body, window_days)
+            .map_err(|e| super::Stop::Fail(format!("{} answered: {e}", a.request)))?;
+        Ok((a, body))
     }
-    let seeds = seeded(s)?.to_vec();
-    let word = s.word.clone();
-    let path = s.project_path(&["packages"]);
-    let a = s.client.get(
-        &path,
-        &[("mode", "relevant"), ("query", &word), ("limit", "5")],
-    );
-    let list = expect_list(
-        &a,
-        "packages",
-        "200 and ranked packages (§8.2; the descriptor declares search)",
-    )?;
-    let found = packages_in(&a, list)?;
-    if found.len() > 5 {
-        return fail(format!(
-            "{} answered {} results; limit=5 (§8.2)",
-            a.request,
-            found.len()
-        ));
-    }
-    s.saw(Kind::Package, &a, &found.iter().collect::<Vec<_>>());
-    let keyword = caps.hybrid_search || caps.keyword_search == Some(true);
-    let hit = |seed: &Value| found.iter().any(|p| p["package_id"] == seed["package_id"]);
-    if keyword && !seeds.iter().any(hit) {
-        return fail(format!(
-            "{} found none of the {} packages whose titles hold `{word}`, with keyword search \
-             declared (§8.2, §10.2)",
-            a.request,
-            seeds.len()
-        ));
-    }
-    Ok(())
 }
 
 /// orient (§8.3): the OrientationBundle, with the suite's seeds among the recent packages.
 pub fn orient(s: &mut Suite) -> Check {
-    let a = s
-        .client
-        .get(&s.project_path(&["orient"]), &[("window_days", "14")]);
-    let body = expect(&a, &[200], "200 and the OrientationBundle (§8.3)")?.clone();
-    shape::orient_bundle(&body, 14)
-        .map_err(|e| super::Stop::Fail(format!("{} answered: {e}", a.request)))?;
+    let (a, body) = s.orient_bundle(14)?;
     let recent = body["recent_packages"]
         .as_array()
         .cloned()
@@ -228,6 +190,88 @@ pub fn orient(s: &mut Suite) -> Check {
         return fail(format!(
             "{}: `open_questions` lacks {question}, an open question of {} (§8.3: aggregated \
              from recent packages)",
+            a.request, newest["package_id"]
+        ));
+    }
+    Ok(())
+}
+
+/// How old the package `orient_window` must not see is.
+const OLD_AGE: chrono::TimeDelta = chrono::TimeDelta::days(3);
+
+/// How far a package may stand outside a window of whole days and still count as inside:
+/// room for the clocks of suite and server to differ.
+const WINDOW_SLACK: chrono::TimeDelta = chrono::TimeDelta::minutes(10);
+
+impl Suite {
+    /// Deposits the package `orient_window` must not see, made [`OLD_AGE`] ago.
+    pub(super) fn seed_old(&mut self) {
+        let package = self.package(
+            "Conformance window, deposited days ago",
+            "complete",
+            OLD_AGE,
+        );
+        let a = self.deposit(&package);
+        self.old = match (a.body.as_ref())
+            .filter(|_| a.success())
+            .and_then(shape::package_of)
+        {
+            Some(p) => Ok(p.clone()),
+            None => Err(a.answered()),
+        };
+    }
+}
+
+/// orient's window (§8.3: `window_days`): with a window of one day, no recent package made
+/// before it (with [`WINDOW_SLACK`] for the clocks), not the suite's package made three days
+/// ago, and the newest seed, made seconds ago.
+pub fn orient_window(s: &mut Suite) -> Check {
+    let newest = seeded(s)?.last().cloned().unwrap_or_default();
+    let old = match &s.old {
+        Ok(p) => p.clone(),
+        Err(why) => {
+            return fail(format!(
+                "not checked: depositing a package made {} days ago failed ({why})",
+                OLD_AGE.num_days()
+            ));
+        }
+    };
+    let start = time::now() - chrono::TimeDelta::days(1) - WINDOW_SLACK;
+    let (a, body) = s.orient_bundle(1)?;
+    let recent: Vec<Value> = (body["recent_packages"].as_array().into_iter().flatten())
+        .filter_map(shape::package_of)
+        .cloned()
+        .collect();
+    s.saw(Kind::Package, &a, &recent.iter().collect::<Vec<_>>());
+    if let Some(p) = recent.iter().find(|p| p["package_id"] == old["package_id"]) {
+        return fail(format!(
+            "{}: `recent_packages` lists `{}`, made {} ({} days ago), outside a window of one \
+             day (§8.3: window_days)",
+            a.request,
+            shape::text(p, "package_id"),
+            shape::text(p, "created_at"),
+            OLD_AGE.num_days()
+        ));
+    }
+    let outside = recent
+        .iter()
+        .find(|p| shape::time_of(p, "created_at").is_none_or(|t| t < start));
+    if let Some(p) = outside {
+        return fail(format!(
+            "{}: `recent_packages` lists `{}`, made {}, before the window of one day began \
+             (§8.3: window_days)",
+            a.request,
+            shape::text(p, "package_id"),
+            shape::text(p, "created_at")
+        ));
+    }
+    if !recent
+        .iter()
+        .any(|p| p["package_id"] == newest["package_id"])
+    {
+        return fail(format!(
+            "{}: `recent_packages` lacks {}, deposited seconds ago, inside a window of one day \
+             (§8.3)",
             a.request, newest["package_id"]
         ));
     }
@@ -417,77 +461,6 @@ fn probe(a: &Answer, capability: &str, must: bool) -> Probe {
     } else {
         Probe::Unprobed(format!("{capability} ({})", a.answered()))
     }
-}
-
-/// How long the suite waits for an event it expects.
-const STREAM_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// `realtime: true` (§10.2: subscribing to changes): through relay's `GET
-/// /v1/projects/{p}/events` (Server-Sent Events; §9.1 maps no subscription, §16), a package
-/// deposited after connecting arrives as an event with an id; and a client that reconnects
-/// with that id as `Last-Event-ID` gets a package deposited while it was away, and not the
-/// first one again. Skipped when the descriptor declares realtime false.
-pub fn realtime(s: &mut Suite) -> Check {
-    if !declared(s)?.realtime {
-        return skip("the descriptor declares realtime: false (see `missing_capabilities`)");
-    }
-    let path = s.project_path(&["events"]);
-    let stream = subscribe(s, &path, None)?;
-    let first = realtime_deposit(s, "Conformance realtime, connected")?;
-    let request = stream.request.clone();
-    let Some(event) = stream.into_iter().find(|e| e.data.contains(&first)) else {
-        return fail(format!(
-            "{request} sent no event for `{first}`, deposited after connecting, within {}s \
-             (§10.2: realtime)",
-            STREAM_PATIENCE.as_secs()
-        ));
-    };
-    let Some(id) = event.id.filter(|i| !i.is_empty()) else {
-        return fail(format!(
-            "{request} sent the event of `{first}` without an id: a client cannot resume \
-             (Last-Event-ID)"
-        ));
-    };
-    let second = realtime_deposit(s, "Conformance realtime, away")?;
-    let resumed = subscribe(s, &path, Some(&id))?;
-    let request = format!("{} with Last-Event-ID: {id}", resumed.request);
-    for event in resumed {
-        if event.data.contains(&first) {
-            return fail(format!(
-                "{request} sent `{first}` again: a resumed stream starts after the event it names"
-            ));
-        }
-        if event.data.contains(&second) {
-            return Ok(());
-        }
-    }
-    fail(format!(
-        "{request} did not send `{second}`, deposited while the client was away, within {}s",
-        STREAM_PATIENCE.as_secs()
-    ))
-}
-
-/// Opens the event stream, or fails saying what answered instead.
-fn subscribe(s: &Suite, path: &[String], last: Option<&str>) -> Check<super::client::EventStream> {
-    s.client
-        .open_stream(path, last, STREAM_PATIENCE)
-        .or_else(|a| {
-            let what = "event stream (§9.1 maps no subscription; the suite subscribes as \
-                        relay does: GET /v1/projects/{p}/events, Server-Sent Events)";
-            required(&a, what, "the descriptor's realtime: true (§10.2)")?;
-            fail(format!(
-                "{}; expected 200 and text/event-stream (§10.2: realtime)",
-                a.answered()
-            ))
-        })
-}
-
-/// Deposits a package for the realtime check; its id.
-fn realtime_deposit(s: &mut Suite, title: &str) -> Check<String> {
-    let package = s.package(title, "complete", chrono::TimeDelta::zero());
-    let a = s.deposit(&package);
-    expect(&a, &[200, 201], "the package deposited (§8.1)")?;
-    Ok(shape::text(&package, "package_id").to_string())
 }
 
 /// Every package and fact the server returned during the run validates as the wire format

@@ -1,10 +1,17 @@
 //! The L3 scenarios (§11.4): the transitions of §5.3. flag_for_review of a complete package is
 //! refused (§8.5); a draft flagged goes to `awaiting_review` with its review_type, is
-//! enumerated among the project's reviews, and is approved to `complete`; another gets changes
-//! requested (`revision_requested`) and is flagged again; transitions §5.3 does not allow are
-//! refused. §9.1 maps only flag; approve, request-changes and the review list use relay's
-//! routes (`POST /v1/packages/{id}/approve`, `…/request-changes`, `GET
-//! /v1/projects/{p}/reviews`), and a server without them has those checks skipped.
+//! enumerated among the project's reviews, may not be flagged again while it waits, and is
+//! approved to `complete`; another gets changes requested (`revision_requested`) and is
+//! flagged again; transitions §5.3 does not allow are refused, and so is a review_type outside
+//! human and agent. §9.1 maps only flag; approve, request-changes and the review list use
+//! relay's routes (`POST /v1/packages/{id}/approve`, `…/request-changes`, `GET
+//! /v1/projects/{p}/reviews`), and a server without them fails L3.
+//!
+//! A server may let only a reviewer of the kind a package's review_type names approve it or
+//! request changes (relay does: 403 `unauthorized` to the other kind). The suite flags for
+//! `human` review until such a refusal shows that the server takes it for an agent; it then
+//! flags for `agent` (a fresh draft where one was flagged for the other kind) and says so in
+//! the notes. A server without such a gate passes alike; the suite requires none.
 
 use chrono::TimeDelta;
 use serde_json::{Value, json};
@@ -12,12 +19,16 @@ use serde_json::{Value, json};
 use super::client::Answer;
 use super::shape;
 use super::{
-    Check, Kind, Stop, Suite, expect, expect_error, expect_list, fail, needs, packages_in, required,
+    Check, Kind, Stop, Suite, expect, expect_error, expect_packages, fail, needs, required,
 };
 use relay_wire::ids;
 
 /// What requires the transitions.
 const L3: &str = "§11.4 (the transitions awaiting_review → complete and → revision_requested)";
+
+/// The kinds of reviewer a package may be flagged for (§8.5).
+const HUMAN: &str = "human";
+const AGENT: &str = "agent";
 
 /// The review routes relay adds where §9.1 maps none.
 const REVIEW_ROUTE: &str = "route for it (§9.1 maps only flag; relay's is POST /v1/packages/{id}/";
@@ -43,6 +54,30 @@ impl Suite {
                 a.answered()
             )),
         }
+    }
+
+    /// Approves or requests changes (`action`) of the package `id`, flagged for the suite's
+    /// review kind; its id (another when the suite had to flag a fresh draft) and the answer.
+    /// A 403 `unauthorized` for a package flagged `human` says the server reviews as an
+    /// agent: from then on the suite flags for `agent`, and acts on a fresh draft flagged so.
+    fn review(&mut self, id: &str, action: &str, body: Value) -> Check<(String, Answer)> {
+        let a = self.act(id, action, body.clone());
+        let gated = a.status == 403 && a.error_code() == Some("unauthorized");
+        if !gated || self.review_kind != HUMAN {
+            return Ok((id.to_string(), a));
+        }
+        self.review_kind = AGENT;
+        self.notes.push(format!(
+            "{} answered 403 unauthorized for a package flagged for `human` review: the server \
+             reviews as an agent for the suite, which flags its packages for `agent` review \
+             from then on (`{id}` stays in awaiting_review)",
+            a.request
+        ));
+        let fresh = self.draft(&format!("Conformance review, for an agent ({action})"))?;
+        let f = self.act(&fresh, "flag", json!({"review_type": AGENT}));
+        self.moved(&f, "awaiting_review", Some(AGENT), "§8.5, §5.3")?;
+        let b = self.act(&fresh, action, body);
+        Ok((fresh, b))
     }
 
     /// A complete package of the suite's, or a failure.
@@ -120,9 +155,9 @@ pub fn flag_unknown(s: &mut Suite) -> Check {
 /// flag_for_review of a draft (§8.5): `awaiting_review` with the review_type asked for.
 pub fn flag(s: &mut Suite) -> Check {
     let id = s.draft("Conformance review, to approve")?;
-    let note = "conformance: please review";
-    let a = s.act(&id, "flag", json!({"review_type": "human", "note": note}));
-    s.moved(&a, "awaiting_review", Some("human"), "§8.5, §5.3")?;
+    let (note, kind) = ("conformance: please review", s.review_kind);
+    let a = s.act(&id, "flag", json!({"review_type": kind, "note": note}));
+    s.moved(&a, "awaiting_review", Some(kind), "§8.5, §5.3")?;
     s.flagged = Some(id);
     Ok(())
 }
@@ -143,12 +178,7 @@ pub fn listed(s: &mut Suite) -> Check {
         "§11.4 (a mechanism to enumerate packages in awaiting_review)",
     )?
     .clone();
-    let list = expect_list(
-        &a,
-        "packages",
-        "200 and the packages awaiting review (§11.4)",
-    )?;
-    let packages = packages_in(&a, list)?;
+    let packages = expect_packages(&a, "200 and the packages awaiting review (§11.4)")?;
     if let Some(p) = packages
         .iter()
         .find(|p| shape::text(p, "status") != "awaiting_review")
@@ -170,12 +200,27 @@ pub fn listed(s: &mut Suite) -> Check {
     Ok(())
 }
 
+/// flag_for_review of a package already awaiting review (§5.3: awaiting_review may become
+/// complete or revision_requested only): 400 `invalid_transition`, the package still waiting.
+pub fn flag_awaiting_refused(s: &mut Suite) -> Check {
+    let id = flagged(s)?;
+    let a = s.act(&id, "flag", json!({"review_type": s.review_kind}));
+    expect_error(
+        &a,
+        400,
+        "invalid_transition",
+        "§5.3: awaiting_review may become complete or revision_requested only",
+    )?;
+    s.unchanged(&id, "awaiting_review", &a.request)
+}
+
 /// Approve (§11.4: awaiting_review → complete).
 pub fn approve(s: &mut Suite) -> Check {
     let id = flagged(s)?;
-    let a = s.act(&id, "approve", json!({"note": "conformance: approved"}));
+    let (id, a) = s.review(&id, "approve", json!({"note": "conformance: approved"}))?;
     let a = required(&a, &format!("approve {REVIEW_ROUTE}approve)"), L3)?.clone();
     s.moved(&a, "complete", None, "§11.4, §5.3")?;
+    s.flagged = Some(id);
     s.approved = true;
     Ok(())
 }
@@ -184,10 +229,11 @@ pub fn approve(s: &mut Suite) -> Check {
 /// (revision_requested → awaiting_review, §5.3) and approve.
 pub fn request_changes(s: &mut Suite) -> Check {
     let id = s.draft("Conformance review, to revise")?;
-    let a = s.act(&id, "flag", json!({"review_type": "agent"}));
-    s.moved(&a, "awaiting_review", Some("agent"), "§8.5")?;
-    let note = "conformance: please change this";
-    let a = s.act(&id, "request-changes", json!({"note": note}));
+    let kind = s.review_kind;
+    let a = s.act(&id, "flag", json!({"review_type": kind}));
+    s.moved(&a, "awaiting_review", Some(kind), "§8.5")?;
+    let note = json!({"note": "conformance: please change this"});
+    let (id, a) = s.review(&id, "request-changes", note)?;
     let a = required(
         &a,
         &format!("request-changes {REVIEW_ROUTE}request-changes)"),
@@ -195,14 +241,15 @@ pub fn request_changes(s: &mut Suite) -> Check {
     )?
     .clone();
     s.moved(&a, "revision_requested", None, "§11.4, §5.3")?;
-    let a = s.act(&id, "flag", json!({"review_type": "human"}));
+    let kind = s.review_kind;
+    let a = s.act(&id, "flag", json!({"review_type": kind}));
     s.moved(
         &a,
         "awaiting_review",
-        Some("human"),
+        Some(kind),
         "§5.3: revision_requested → awaiting_review",
     )?;
-    let a = s.act(&id, "approve", json!({}));
+    let (_, a) = s.review(&id, "approve", json!({}))?;
     if s.approved {
         s.moved(&a, "complete", None, "§5.3: awaiting_review → complete")?;
     }
@@ -237,4 +284,34 @@ pub fn illegal(s: &mut Suite) -> Check {
         "invalid_transition",
         "§5.3: a draft may become complete or awaiting_review only",
     )
+}
+
+/// flag_for_review with a review_type outside human and agent (§8.5; §6.1's enum): 400
+/// `invalid_schema`, and the draft unchanged. It runs after every listing of reviews, so that
+/// a package a server wrongly flagged is judged here alone.
+pub fn flag_unknown_review_type(s: &mut Suite) -> Check {
+    let id = s.draft("Conformance draft, flagged for no one")?;
+    let a = s.act(&id, "flag", json!({"review_type": "robot"}));
+    expect_error(
+        &a,
+        400,
+        "invalid_schema",
+        "§8.5: review_type is one of human, agent",
+    )?;
+    s.unchanged(&id, "draft", &a.request)
+}
+
+impl Suite {
+    /// A pull of `id` shows it still in `status` after the refused `request`.
+    fn unchanged(&self, id: &str, status: &str, request: &str) -> Check {
+        let b = self.client.get(&["v1", "packages", id], &[]);
+        match b.body.as_ref().and_then(shape::package_of) {
+            Some(p) if b.status == 200 && shape::text(p, "status") == status => Ok(()),
+            _ => fail(format!(
+                "{} after the refused {request}; expected the package still in `{status}` \
+                 (§5.3)",
+                b.answered()
+            )),
+        }
+    }
 }

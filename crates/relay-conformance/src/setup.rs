@@ -87,8 +87,15 @@ pub const SEEDS: usize = 8;
 
 impl Suite {
     /// Deposits [`SEEDS`] complete packages, a second apart and made in the last seconds, for
-    /// the reads to find.
+    /// the reads to find; then, older than them and not among them, the packages of
+    /// `pull_relevant_order` and `orient_window`.
     pub(super) fn seed(&mut self) {
+        self.seed_latest();
+        self.seed_ranking();
+        self.seed_old();
+    }
+
+    fn seed_latest(&mut self) {
         for n in 1..=SEEDS {
             let age = TimeDelta::seconds((SEEDS + 1 - n) as i64);
             let package = self.package(&format!("Conformance seed {n}"), "complete", age);
@@ -110,30 +117,57 @@ impl Suite {
         }
     }
 
+    /// `POST /v1/projects/{p}/packages` of `package`, as it is.
+    pub(super) fn post_package(&self, package: &Value) -> Answer {
+        let path = ["v1", "projects", self.project.as_str(), "packages"];
+        self.client.post(&path, package)
+    }
+
     /// Deposits `package` into the suite's project (§8.1). A server whose token writes as its
-    /// own actor only refuses the suite's (403 `unauthorized`); the package then goes without
-    /// `created_by`, and the suite's packages name the actor the server filled in from then on.
+    /// own actor only refuses the suite's (403 `unauthorized`). When the refusal names that
+    /// actor (relay's member `"actor": {"id", "type"}`), the package goes again naming it;
+    /// otherwise it goes without `created_by`, for the server to fill in. Either way the
+    /// suite's packages name that actor from then on.
     pub(super) fn deposit(&mut self, package: &Value) -> Answer {
-        let project = self.project.clone();
-        let path = ["v1", "projects", project.as_str(), "packages"];
-        let a = self.client.post(&path, package);
-        if a.status != 403 || a.error_code() != Some("unauthorized") || self.actor["id"] != ACTOR {
+        let a = self.post_package(package);
+        if a.status != 403 || a.error_code() != Some("unauthorized") {
             return a;
         }
-        let mut bare = package.clone();
-        if let Some(m) = bare.as_object_mut() {
-            m.remove("created_by");
-        }
-        let b = self.client.post(&path, &bare);
-        let named = (b.body.as_ref())
+        let named = (a.body.as_ref())
+            .and_then(|b| b.get("actor"))
+            .and_then(actor_of);
+        let (b, how) = match named {
+            Some(actor) if actor_of(&package["created_by"]).as_ref() != Some(&actor) => {
+                let mut again = package.clone();
+                let mut by = match &package["created_by"] {
+                    by @ Value::Object(_) => by.clone(),
+                    _ => json!({}),
+                };
+                by["id"] = actor["id"].clone();
+                by["type"] = actor["type"].clone();
+                again["created_by"] = by;
+                (self.post_package(&again), "named in its refusal")
+            }
+            None if self.actor["id"] == ACTOR => {
+                let mut bare = package.clone();
+                if let Some(m) = bare.as_object_mut() {
+                    m.remove("created_by");
+                }
+                (self.post_package(&bare), "it chose")
+            }
+            _ => return a,
+        };
+        let chosen = (b.body.as_ref())
             .filter(|_| b.success())
             .and_then(shape::package_of)
-            .and_then(|p| p.get("created_by"))
-            .cloned();
-        if let Some(by) = named {
+            .and_then(|p| actor_of(&p["created_by"]));
+        if let Some(by) = chosen
+            && actor_of(&self.actor).as_ref() != Some(&by)
+        {
             self.notes.push(format!(
-                "the server refused the actor `{ACTOR}` for this token (403 unauthorized), so \
-                 the suite's packages name the actor it chose: {by}"
+                "the server refused the actor {} for this token (403 unauthorized), so the \
+                 suite's packages name the actor {how}: {by}",
+                self.actor
             ));
             self.actor = by;
         }
@@ -142,7 +176,7 @@ impl Suite {
 
     /// Invalidates the facts the suite asserted, and archives the project it made.
     pub(super) fn clean_up(&mut self, created: bool) {
-        if let Some((subject, predicate)) = self.fact_key.clone() {
+        for (subject, predicate) in self.fact_keys.clone() {
             let query = super::facts::key_query(&subject, &predicate);
             let a = self.client.delete(&self.project_path(&["facts"]), &query);
             if !a.success() {
@@ -178,5 +212,29 @@ impl Suite {
             )
         };
         self.notes.push(note);
+    }
+}
+
+/// The actor of a `created_by` or of relay's `actor` member: its `id` and `type`, both
+/// strings; `None` for anything else.
+fn actor_of(v: &Value) -> Option<Value> {
+    let (id, kind) = (v.get("id")?.as_str()?, v.get("type")?.as_str()?);
+    Some(json!({"id": id, "type": kind}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_actor_is_an_id_and_a_type_both_strings() {
+        let named = json!({"id": "ci-bot", "type": "agent", "session_id": null});
+        assert_eq!(
+            actor_of(&named),
+            Some(json!({"id": "ci-bot", "type": "agent"}))
+        );
+        assert_eq!(actor_of(&json!({"id": "ci-bot"})), None);
+        assert_eq!(actor_of(&json!({"id": 7, "type": "agent"})), None);
+        assert_eq!(actor_of(&json!("ci-bot")), None);
     }
 }
