@@ -864,7 +864,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__deposit)
-            opts="-q -h -V --title --description --type --status --review --tag --decision --question --handoff --next-actor --deliverable --parent --significance --topic --artifact-type --content-md --ext --from --id --auto --queue --expires-at --ttl --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --title --description --type --status --review --tag --decision --question --handoff --next-actor --deliverable --parent --significance --topic --artifact-type --content-md --ext --from --id --strict --auto --queue --expires-at --ttl --actor --actor-type --session --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -114,6 +114,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'
             cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --strict 'Take the package as the Agentic Protocol does (§8.1), as `relay serve` does: every required member given (package_id, project_id, relay_version, title, status, package_type, review_type, created_at, created_by), usually with --from; relay fills nothing in, and a package missing one is refused (invalid_schema)'
             cand --auto 'For hooks: record the new commit, or else the uncommitted changes, or nothing if nothing is new. Never fails: problems go to stderr and the exit code is 0'
             cand --queue 'With --auto, for git hooks: write into this clone''s queue (.relay/local/pending/, which git never sees) instead of the tracked logs; reads see it at once, and the pre-commit hook (`relay hook flush --stage`) moves it into the store with the next commit. A local store, or one outside git, is written directly'
             cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'

@@ -124,6 +124,7 @@ complete -c relay -n "__fish_relay_using_subcommand deposit" -l color -d 'When t
 always\t''
 never\t''"
 complete -c relay -n "__fish_relay_using_subcommand deposit" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand deposit" -l strict -d 'Take the package as the Agentic Protocol does (§8.1), as `relay serve` does: every required member given (package_id, project_id, relay_version, title, status, package_type, review_type, created_at, created_by), usually with --from; relay fills nothing in, and a package missing one is refused (invalid_schema)'
 complete -c relay -n "__fish_relay_using_subcommand deposit" -l auto -d 'For hooks: record the new commit, or else the uncommitted changes, or nothing if nothing is new. Never fails: problems go to stderr and the exit code is 0'
 complete -c relay -n "__fish_relay_using_subcommand deposit" -l queue -d 'With --auto, for git hooks: write into this clone\'s queue (.relay/local/pending/, which git never sees) instead of the tracked logs; reads see it at once, and the pre-commit hook (`relay hook flush --stage`) moves it into the store with the next commit. A local store, or one outside git, is written directly'
 complete -c relay -n "__fish_relay_using_subcommand deposit" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'

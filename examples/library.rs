@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use relay::ops::facts::{self, AssertRequest};
-use relay::ops::packages::deposit::{DepositContext, deposit};
+use relay::ops::packages::deposit::{DepositContext, Form, deposit};
 use relay::ops::{Actor, packages::pull, projects};
 use relay::search::filter::Filter;
 use relay::store::Store;
@@ -52,6 +52,8 @@ fn run(dir: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
         now,
         // A deposit of this process, not a request from a client of a server.
         remote: false,
+        // A partial package: relay fills in what it lacks, as the CLI's flags do.
+        form: Form::Filled,
     };
 
     // Deposit: a partial wire package; relay fills in id, time, project, status and author.

@@ -67,6 +67,15 @@ fn relay(bin: &Path, dir: &Path) -> Command {
     c
 }
 
+/// A whole wire package of the project `load` (§6.1): `relay serve` fills nothing in.
+fn whole_package(id: &str, title: String, project: &str) -> Value {
+    json!({"package_id": id, "project_id": project, "relay_version": "0.1", "title": title,
+        "status": "complete", "package_type": "standard", "review_type": "none",
+        "created_at": relay_wire::time::format(relay_wire::time::now()),
+        "created_by": {"id": "load", "type": "script"},
+        "decisions_made": ["keep going"], "handoff_note": "next"})
+}
+
 fn new_id(client: usize, n: usize) -> String {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -211,8 +220,7 @@ fn main() {
     let (client, base) = (http.clone(), url.clone());
     let (writes, write_time) = hammer(clients, seconds, move |c, n| {
         let id = new_id(c, n);
-        let body = json!({"package_id": id, "title": format!("load {c}/{n}"),
-            "decisions_made": ["keep going"], "handoff_note": "next"});
+        let body = whole_package(&id, format!("load {c}/{n}"), "load");
         match client
             .post(format!("{base}/v1/projects/load/packages"))
             .json(&body)
@@ -299,7 +307,7 @@ fn main() {
     let mut acks = HashSet::new();
     for n in 0..200 {
         let id = new_id(99, n);
-        let body = json!({"package_id": id, "title": format!("watched {n}")});
+        let body = whole_package(&id, format!("watched {n}"), "load");
         let r = http
             .post(format!("{url}/v1/projects/load/packages"))
             .json(&body)

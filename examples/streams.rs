@@ -185,7 +185,15 @@ fn main() {
                 let (mut took, mut refused) = (Vec::new(), 0);
                 let mut n = 0;
                 while Instant::now() < end {
-                    let body = format!("{{\"title\": \"writer {w} deposit {n}\"}}");
+                    // A whole wire package (§6.1): relay serve fills nothing in.
+                    let body = serde_json::json!({
+                        "package_id": format!("pkg_{:016x}{:016x}", w, n),
+                        "project_id": "demo", "relay_version": "0.1",
+                        "title": format!("writer {w} deposit {n}"), "status": "complete",
+                        "package_type": "standard", "review_type": "none",
+                        "created_at": relay_wire::time::format(relay_wire::time::now()),
+                        "created_by": {"id": "writer", "type": "script"}})
+                    .to_string();
                     let t = Instant::now();
                     match deposit(&mut s, at, &body) {
                         Ok(201) => took.push(t.elapsed().as_secs_f64() * 1000.0),

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant, SystemTime};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::{new_id, percentile, relay, serve};
+use super::{new_id, percentile, relay, serve, whole_package};
 
 /// The length of one window of the rate table.
 const WINDOW: Duration = Duration::from_secs(10);
@@ -296,8 +296,7 @@ pub fn main() {
                     let mut asked = String::new();
                     let (op, ok) = if writer {
                         let id = new_id(c, n);
-                        let body = json!({"package_id": id, "title": format!("load {c}/{n}"),
-                            "decisions_made": ["keep going"], "handoff_note": "next"});
+                        let body = whole_package(&id, format!("load {c}/{n}"), &project);
                         let sent = (http.post(format!("{base}/v1/projects/{project}/packages")))
                             .json(&body)
                             .send();

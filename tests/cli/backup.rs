@@ -38,7 +38,7 @@ fn full_store() -> Env {
             "db",
         ],
     );
-    env.ok(&["review", "flag", &draft, "--human", "--note", "check"]);
+    env.ok(&["review", "flag", &draft, "--agent", "--note", "check"]);
     env.ok(&["review", "approve", &draft]);
     env.deposit(
         "Chose Redis",

@@ -199,17 +199,30 @@ fn a_pasted_token_logs_in_with_a_strict_cookie_and_approves_from_the_queue() {
         "{}",
         bare.body
     );
-    let sent_back = browser.post(
-        &server.at(&format!("/console/review/{agent}")),
-        &[
-            ("csrf", &form),
-            ("action", "request_changes"),
-            ("note", "add tests"),
-        ],
-        &[],
+    // §5.3: an agent's review is for an agent; ana is a human.
+    let send_back = |id: &str| {
+        browser.post(
+            &server.at(&format!("/console/review/{id}")),
+            &[
+                ("csrf", &form),
+                ("action", "request_changes"),
+                ("note", "add tests"),
+            ],
+            &[],
+        )
+    };
+    let refused = send_back(&agent);
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(
+        refused.body.contains("awaits agent review"),
+        "{}",
+        refused.body
     );
+    assert_eq!(status_of(&env, &agent), "awaiting_review");
+    let revise = flagged(&env, "to revise", "human");
+    let sent_back = send_back(&revise);
     assert_eq!(sent_back.status, 303, "{}", sent_back.body);
-    assert_eq!(status_of(&env, &agent), "revision_requested");
+    assert_eq!(status_of(&env, &revise), "revision_requested");
 
     // Logging out forgets the cookie.
     let out = browser.post(&server.at("/console/logout"), &[("csrf", &form)], &[]);

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::harness::{Env, snapshot};
-use crate::serve::{Served, curl, logs, post_json};
+use crate::serve::{Served, curl, logs, post_json, tester, whole_package};
 
 /// A whole package line for `relay import`, its members given as JSON text.
 fn package_line(members: &str) -> String {
@@ -209,7 +209,7 @@ fn a_key_repeated_in_one_object_is_refused_through_every_transport_and_writes_no
     let (status, _) = post_json(
         &env,
         &server.at("/v1/projects/demo/packages"),
-        &json!({"title": "b"}),
+        &whole_package("demo", tester(), json!({"title": "b"})),
     );
     assert_eq!(status, 201);
     drop(server);

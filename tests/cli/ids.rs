@@ -230,34 +230,44 @@ fn a_duplicate_left_by_an_older_store_answers_from_the_first_project_and_warns()
 }
 
 #[test]
-fn a_deposited_time_with_an_offset_is_stored_in_utc_before_hashing() {
+fn a_deposited_time_with_an_offset_is_refused_and_one_in_utc_is_stored_as_given() {
     let env = Env::new();
     let r = env.run_stdin(
         &["deposit", "--from", "-", "--json"],
         br#"{"package_id":"pkg_t","title":"T","created_at":"2026-05-01T01:00:00.250+02:00"}"#,
     );
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    let e = r.error();
+    assert_eq!(e["error"], "invalid_schema");
+    let message = e["message"].as_str().unwrap();
+    assert!(
+        message.contains("write it as `2026-04-30T23:00:00.250Z`"),
+        "{message}"
+    );
+    assert_eq!(
+        env.ok(&["pull", "--latest", "--json"]),
+        "",
+        "nothing stored"
+    );
+    let r = env.run_stdin(
+        &["deposit", "--from", "-", "--json"],
+        br#"{"package_id":"pkg_t","title":"T","created_at":"2026-04-30T23:00:00.250Z"}"#,
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v = r.json();
     assert_eq!(v["package"]["created_at"], "2026-04-30T23:00:00.250Z");
     assert_eq!(v["hash"].as_str().unwrap(), hash_of(&v["package"]));
-    // Stored in the month of its UTC time, exactly as printed.
+    // Stored in the month of its time, exactly as printed.
     let log = env.store().join("projects/demo/packages/2026-04.ndjson");
     let stored: Value = serde_json::from_str(read(&log).trim_end()).unwrap();
     assert_eq!(
         (&stored["package"], &stored["hash"]),
         (&v["package"], &v["hash"])
     );
-    // The same package given in UTC is the same content: a replay, nothing written.
-    let r = env.run_stdin(
-        &["deposit", "--from", "-", "--json"],
-        br#"{"package_id":"pkg_t","title":"T","created_at":"2026-04-30T23:00:00.250Z"}"#,
-    );
-    assert_eq!((r.code, r.json()), (0, v), "{}", r.stderr);
-    assert_eq!(read(&log).lines().count(), 1);
 }
 
 #[test]
-fn an_imported_time_with_an_offset_keeps_its_bytes_and_hash() {
+fn an_imported_time_with_an_offset_is_refused_as_deposit_refuses_it() {
     let env = Env::new();
     let package = json!({
         "package_id": "pkg_t", "project_id": "demo", "relay_version": "0.1", "title": "T",
@@ -266,20 +276,13 @@ fn an_imported_time_with_an_offset_keeps_its_bytes_and_hash() {
     });
     let line = serde_json::to_string(&package).unwrap();
     let r = env.run_stdin(&["import", "-", "--json"], format!("{line}\n").as_bytes());
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(
-        env.package_lines("demo"),
-        vec![format!(
-            r#"{{"package":{line},"hash":"{}"}}"#,
-            hash_of(&package)
-        )]
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    let message = r.error()["message"].as_str().unwrap().to_string();
+    assert!(
+        message.contains("write it as `2026-05-01T10:00:00Z`"),
+        "{message}"
     );
-    assert_eq!(
-        env.ok(&["pull", "pkg_t", "--json"]),
-        format!(
-            "{{\"package\":{line},\"x-stale\":[],\"x-signature\":{{\"verdict\":\"unsigned\",\"fails\":false}}}}\n"
-        )
-    );
+    assert!(env.package_lines("demo").is_empty(), "nothing imported");
 }
 
 #[test]

@@ -48,6 +48,7 @@ mod numbers;
 mod onboard;
 mod orient;
 mod private;
+mod protocol_strict;
 mod pull;
 mod remote_paths;
 mod retention;

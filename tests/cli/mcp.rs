@@ -500,9 +500,10 @@ fn mcp_review_and_sessions_go_through_the_same_operations() {
             call(
                 3,
                 "review_flag",
-                json!({"package_id": PKG, "review_type": "human", "note": "Needs a DBA"}),
+                // An agent's review: the session's actor, claude, is an agent (§5.3).
+                json!({"package_id": PKG, "review_type": "agent", "note": "Needs a DBA"}),
             ),
-            call(4, "review_list", json!({"review_type": "human"})),
+            call(4, "review_list", json!({"review_type": "agent"})),
         ],
     );
     let session = ok(&replies[0]);

@@ -44,7 +44,7 @@ fn latest_is_newest_first_with_ties_by_id_and_defaults_to_five() {
     deposit_at(
         &env,
         "tie-a",
-        "2026-03-09T00:00:00+00:00",
+        "2026-03-09T00:00:00Z",
         json!({"package_id": "pkg_a"}),
     );
     assert_eq!(titles(&env, &[]), ["tie-a", "tie-b", "p7", "p6", "p5"]);
@@ -57,8 +57,8 @@ fn latest_is_newest_first_with_ties_by_id_and_defaults_to_five() {
     let r = env.run(&["pull", "--latest", "3", "--json"]);
     json_snapshot!("latest_json", r.json_lines());
     snapshot!("latest_cards", env.ok(&["pull", "--latest", "3"]));
-    // Other offsets and precisions are compared as instants.
-    deposit_at(&env, "late", "2026-03-09T01:00:00.5+01:00", json!({}));
+    // Other precisions are compared as instants.
+    deposit_at(&env, "late", "2026-03-09T00:00:00.5Z", json!({}));
     assert_eq!(
         titles(
             &env,

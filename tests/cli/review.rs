@@ -27,11 +27,9 @@ fn every_transition_of_the_section_5_3_table() {
         ("draft", &["flag", "--human"], Some("awaiting_review")),
         ("draft", &["approve"], Some("complete")),
         ("draft", &["request-changes", "--note", "n"], None),
-        (
-            "awaiting_review",
-            &["flag", "--agent"],
-            Some("awaiting_review"),
-        ),
+        // Flagged once is enough: awaiting_review leads only to complete or
+        // revision_requested.
+        ("awaiting_review", &["flag", "--agent"], None),
         ("awaiting_review", &["approve"], Some("complete")),
         (
             "awaiting_review",
@@ -240,8 +238,8 @@ fn forked_transitions_resolve_the_same_in_both_merge_orders() {
         ),
         // same version: the greater hash wins, whichever line comes first
         (
-            &[&["request-changes", "--note", "x"]],
-            &[&["flag", "--agent"]],
+            &[&["request-changes", "--note", "x"], &["flag", "--human"]],
+            &[&["request-changes", "--note", "y"], &["flag", "--agent"]],
             "",
         ),
     ];

@@ -824,10 +824,19 @@ fn a_deposit_at_the_edge_of_time_is_readable_or_refused() {
     }
 }
 
+/// A time with an offset is refused (issue 59); the same instant in UTC goes to its month.
 #[test]
-fn a_created_at_with_an_offset_goes_to_its_utc_month() {
+fn a_created_at_with_an_offset_is_refused_and_its_utc_instant_goes_to_its_month() {
     let env = Env::new();
-    env.deposit_from(&json!({"title": "late march", "created_at": "2026-04-01T00:30:00+01:00"}));
+    let offset = json!({"title": "late march", "created_at": "2026-04-01T00:30:00+01:00"});
+    let refused = env.run_stdin(&["deposit", "--from", "-"], offset.to_string().as_bytes());
+    assert_eq!(refused.code, 4, "{}", refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .contains("write it as `2026-03-31T23:30:00Z`")
+    );
+    env.deposit_from(&json!({"title": "late march", "created_at": "2026-03-31T23:30:00Z"}));
     let lines = read_lines(&env.path(MARCH));
     assert_eq!(lines.len(), 1, "the record is in the March log");
     assert!(

@@ -136,6 +136,23 @@ pub fn curl(env: &Env, args: &[&str]) -> (u16, Value) {
     (status.parse().unwrap(), body)
 }
 
+/// A whole wire package (§6.1) of `project` by `by` (`{"id", "type"}`), made now, with
+/// `members` over it: `relay serve` takes a deposit whole and fills nothing in.
+pub fn whole_package(project: &str, by: Value, members: Value) -> Value {
+    let mut p = serde_json::json!({"package_id": relay::wire::ids::new_id("pkg"),
+        "project_id": project, "relay_version": "0.1", "title": "Whole",
+        "status": "complete", "package_type": "standard", "review_type": "none",
+        "created_at": relay::wire::time::format(relay::wire::time::now()), "created_by": by});
+    let map = p.as_object_mut().unwrap();
+    map.extend(members.as_object().unwrap().clone());
+    p
+}
+
+/// The local user of the test environment, as the CLI writes for them.
+pub fn tester() -> Value {
+    serde_json::json!({"id": "tester", "type": "human"})
+}
+
 /// POSTs `body` as JSON to `url` with curl: the status and the body as JSON.
 #[track_caller]
 pub fn post_json(env: &Env, url: &str, body: &Value) -> (u16, Value) {
@@ -210,7 +227,11 @@ fn a_deposit_over_http_is_pulled_at_once_by_the_cli() {
     let env = Env::new();
     let server = Served::start(&env, &[]);
     let url = server.at("/v1/projects/demo/packages");
-    let body = json!({"title": "Deposited over HTTP", "decisions_made": ["Serve with axum"]});
+    let body = whole_package(
+        "demo",
+        tester(),
+        json!({"title": "Deposited over HTTP", "decisions_made": ["Serve with axum"]}),
+    );
     let (status, done) = curl(
         &env,
         &["-X", "POST", "-H", JSON, "-d", &body.to_string(), &url],
@@ -218,8 +239,7 @@ fn a_deposit_over_http_is_pulled_at_once_by_the_cli() {
     assert_eq!(status, 201, "{done}");
     let id = done["package"]["package_id"].as_str().unwrap();
     assert!(done["hash"].as_str().unwrap().starts_with("sha256:"));
-    // Without a token, a write is the local user's, as from the CLI.
-    assert_eq!(done["package"]["created_by"]["id"], "tester");
+    assert_eq!(done["package"], body, "taken whole, nothing filled in");
     let pulled = env.ok_json(&["pull", id])["package"].clone();
     assert_eq!(pulled, done["package"]);
     let latest = env.ok_json(&["pull", "--latest", "--limit", "1"])["package"].clone();
@@ -269,7 +289,8 @@ fn tokens_are_required_once_one_is_live_and_refused_once_revoked() {
         401
     );
     assert_eq!(curl(&env, &[&server.at("/v1/conformance")]).0, 200);
-    let deposit = json!({"title": "From CI"}).to_string();
+    let ci_bot = json!({"id": "ci-bot", "type": "script"});
+    let deposit = whole_package("demo", ci_bot, json!({"title": "From CI"})).to_string();
     let (status, done) = curl(
         &env,
         &[
@@ -304,7 +325,12 @@ fn exchange(stream: &mut TcpStream, bytes: &[u8]) -> String {
 fn sigterm_finishes_the_request_in_flight_then_exits_0() {
     let env = Env::new();
     let server = Served::start(&env, &[]);
-    let body = json!({"title": "Written during shutdown"}).to_string();
+    let body = whole_package(
+        "demo",
+        tester(),
+        json!({"title": "Written during shutdown"}),
+    )
+    .to_string();
     let mut stream = TcpStream::connect(server.address).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(20)))

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::harness::Env;
-use crate::serve::Served;
+use crate::serve::{Served, tester, whole_package};
 
 /// An answer read whole from a raw socket: status, head (lower case), body.
 struct Answer {
@@ -260,7 +260,7 @@ fn six_hundred_open_streams_hold_no_thread_and_every_request_and_stream_is_serve
     let start = Instant::now();
     let list = get(at, "/v1/projects/demo/packages", "");
     assert_eq!(list.status, 200, "{}", list.body);
-    let body = json!({"title": "seen by six hundred"}).to_string();
+    let body = whole_package("demo", tester(), json!({"title": "seen by six hundred"})).to_string();
     let request = format!(
         "POST /v1/projects/demo/packages HTTP/1.1\r\nHost: {at}\r\nContent-Type: application/json\r\n\
          Content-Length: {}\r\nConnection: close\r\n\r\n{body}",

@@ -241,7 +241,7 @@ fn orient_marks_stale_packages_and_says_what_git_has_not_seen() {
 #[cfg(unix)]
 #[test]
 fn deliverables_over_http_stay_in_the_work_tree_and_x_stale_is_no_file_oracle() {
-    use crate::serve::{Served, curl, logs};
+    use crate::serve::{Served, curl, logs, whole_package};
     let env = Env::new();
     crate::git::git(&env.dir, &["init", "-q"]);
     std::fs::write(env.path(".gitignore"), ".env\n").unwrap();
@@ -266,8 +266,12 @@ fn deliverables_over_http_stay_in_the_work_tree_and_x_stale_is_no_file_oracle() 
         format!("sha256:{hex}")
     };
     let deposit = |title: &str, path: &str, guess: &str| {
-        let body = json!({"title": title, "deliverables": [
-            {"path": path, "type": "file", "hash": sha(guess)}]});
+        let body = whole_package(
+            "demo",
+            json!({"id": "agent", "type": "agent"}),
+            json!({"title": title, "deliverables": [
+                {"path": path, "type": "file", "hash": sha(guess)}]}),
+        );
         curl(
             &env,
             &[
@@ -321,7 +325,11 @@ fn deliverables_over_http_stay_in_the_work_tree_and_x_stale_is_no_file_oracle() 
     // A file of the tree, and a URL, are deposited over HTTP as before.
     let (status, ok) = deposit("Notes", "notes.md", "the notes\n");
     assert_eq!(status, 201, "{ok}");
-    let url = json!({"title": "Spec", "deliverables": [{"path": "https://example.com/s", "type": "url"}]});
+    let url = whole_package(
+        "demo",
+        json!({"id": "agent", "type": "agent"}),
+        json!({"title": "Spec", "deliverables": [{"path": "https://example.com/s", "type": "url"}]}),
+    );
     let (status, _) = curl(
         &env,
         &[

@@ -497,7 +497,7 @@ fn a_signer_keeps_the_unsigned_history_before_their_key() {
     // (An hour ago: valid-after is written to the second, and this must be before it.)
     let before = chrono::Utc::now() - chrono::TimeDelta::hours(1);
     env.deposit_from(
-        &json!({"title": "Before jo signs", "created_at": before.to_rfc3339(),
+        &json!({"title": "Before jo signs", "created_at": before.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         "created_by": {"id": "jo", "type": "human"}}),
     );
     let key = env.path("jo.key");

@@ -373,6 +373,35 @@ pub fn mcp_arguments(op: Op, r: &Value) -> Value {
     args
 }
 
+/// The wire package an HTTP client sends for the deposit `r` into `project` (its path): HTTP
+/// takes a package whole (§8.1), so the client fills in, as the CLI and MCP's named arguments
+/// have relay fill in, each required member `r` leaves out (the test's local user and tokens
+/// write as `tester`, a human). A member `r` gives, even a bad one, is sent as given.
+fn whole(r: &Value, project: &str) -> Value {
+    let mut p = r.clone();
+    let Some(map) = p.as_object_mut() else {
+        return p;
+    };
+    let project = project.rsplit('/').next().unwrap_or("demo");
+    let defaults = [
+        ("package_id", json!(relay::wire::ids::new_id("pkg"))),
+        ("project_id", json!(project)),
+        ("relay_version", json!("0.1")),
+        ("status", json!("complete")),
+        ("package_type", json!("standard")),
+        ("review_type", json!("none")),
+        (
+            "created_at",
+            json!(relay::wire::time::format(relay::wire::time::now())),
+        ),
+        ("created_by", json!({"id": "tester", "type": "human"})),
+    ];
+    for (key, value) in defaults {
+        map.entry(key).or_insert(value);
+    }
+    p
+}
+
 /// The HTTP request for `request` in project `demo`.
 pub fn http_call(op: Op, r: &Value) -> Option<HttpCall> {
     use Op::*;
@@ -389,7 +418,7 @@ pub fn http_call(op: Op, r: &Value) -> Option<HttpCall> {
     let r = &r;
     let (path, body) = match op {
         Conformance => ("/v1/conformance".to_string(), None),
-        Deposit => (format!("{project}/packages"), Some(r.clone())),
+        Deposit => (format!("{project}/packages"), Some(whole(r, project))),
         PullLatest => {
             let mut q = r.clone();
             q["mode"] = json!("latest");

@@ -498,8 +498,9 @@ fn versioned_logs_report_damage_invalid_records_ties_and_inconsistent_sessions()
     assert_eq!(t[0]["created_at"], "2026-01-02T00:00:00Z");
 }
 
-/// Times with an offset are read correctly, kept as imported (a hash covers them), and
-/// noted: a note, so verify still passes.
+/// Times with an offset (as an import by relay before issue 59 kept them; import refuses them
+/// now) are read correctly, kept (a hash covers them), and noted: a note, so verify still
+/// passes.
 #[test]
 fn times_that_are_not_utc_are_noted_not_failed() {
     let env = Env::new();
@@ -509,9 +510,19 @@ fn times_that_are_not_utc_are_noted_not_failed() {
         "created_by": {"id": "x", "type": "human"}});
     let fact = json!({"fact_id": "fact_1", "project_id": "demo", "subject": "s", "predicate": "p",
         "value": "v", "valid_from": "2026-05-01T12:00:00+02:00", "created_at": "2026-05-01T10:00:00Z"});
-    let stream = env.path("in.ndjson");
-    std::fs::write(&stream, format!("{package}\n{fact}\n")).unwrap();
-    env.ok(&["import", stream.to_str().unwrap()]);
+    // Written as an older relay's import wrote them.
+    let hash = relay::wire::Package::from_value(package.clone())
+        .unwrap()
+        .content_hash();
+    let log = env.store().join("projects/demo/packages/2026-05.ndjson");
+    std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+    std::fs::write(
+        &log,
+        format!("{}\n", json!({"package": package, "hash": hash})),
+    )
+    .unwrap();
+    let facts = env.store().join("projects/demo/facts.ndjson");
+    std::fs::write(&facts, format!("{fact}\n")).unwrap();
     let (code, found) = problems(&env);
     assert_eq!(code, 0);
     let note = |file: &str, message: &str| {

@@ -24,12 +24,14 @@ The working folder holds the store (.relay/); RELAY_HTTP_BIN is the relay binary
 make and revoke tokens while the server runs.
 """
 
+import datetime
 import hashlib
 import json
 import os
 import socket
 import subprocess
 import urllib.parse
+import uuid
 
 import httpx
 
@@ -44,6 +46,18 @@ def ok(what):
     global checks
     checks += 1
     print(f"ok: {what}", flush=True)
+
+
+def whole(title, project="demo", by=None, **members):
+    """A whole wire package (§6.1): relay serve takes a deposit as the protocol does, with
+    every required member given and none filled in."""
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    package = {"package_id": "pkg_" + uuid.uuid4().hex, "project_id": project,
+               "relay_version": "0.1", "title": title, "status": "complete",
+               "package_type": "standard", "review_type": "none", "created_at": now,
+               "created_by": by or {"id": "tester", "type": "human"}}
+    package.update(members)
+    return package
 
 
 def relay(*args):
@@ -107,9 +121,9 @@ def open_routes(c):
     assert d["capabilities"]["x-keyword_search"] is True, d
     ok("conformance")
 
-    pkg = {"title": "Billing migration plan", "decisions_made": ["Move invoices to Postgres"],
-           "open_questions": ["Who owns the cutover?"], "handoff_note": "Run the dry run next",
-           "tags": ["billing"]}
+    pkg = whole("Billing migration plan", decisions_made=["Move invoices to Postgres"],
+                open_questions=["Who owns the cutover?"], handoff_note="Run the dry run next",
+                tags=["billing"])
     done = expect(c.post("/v1/projects/demo/packages", json=pkg), 201)
     first = done["package"]
     assert done["hash"].startswith("sha256:"), done
@@ -119,13 +133,22 @@ def open_routes(c):
     before = snapshot()
     clash = dict(first, title="Another title")
     refused(c.post("/v1/projects/demo/packages", json=clash), 409, "duplicate_package_id")
-    refused(c.post("/v1/projects/demo/packages", json={"title": "x", "project_id": "other"}),
+    refused(c.post("/v1/projects/demo/packages", json=whole("x", project="other")),
             400, "invalid_input")
-    secret = {"title": "Key", "content_md": "aws AKIAIOSFODNN7EXAMPLE"}
+    secret = whole("Key", content_md="aws AKIAIOSFODNN7EXAMPLE")
     refused(c.post("/v1/projects/demo/packages", json=secret), 400, "secret_detected")
-    refused(c.post("/v1/projects/nope/packages", json={"title": "x"}), 404, "project_not_found")
+    refused(c.post("/v1/projects/nope/packages", json=whole("x", project="nope")),
+            404, "project_not_found")
+    for member in ["package_id", "status", "created_by", "project_id"]:
+        lacking = whole("Lacking")
+        del lacking[member]
+        answer = refused(c.post("/v1/projects/demo/packages", json=lacking), 400,
+                         "invalid_schema")
+    offset = whole("Offset", created_at="2026-03-01T12:00:00+02:00")
+    refused(c.post("/v1/projects/demo/packages", json=offset), 400, "invalid_schema")
     assert snapshot() == before
-    ok("deposit: 201, identical retry 200, clash 409, secrets and projects checked")
+    ok("deposit: 201, identical retry 200, clash 409, secrets and projects checked, "
+       "a whole package in UTC or 400")
 
     latest = expect(c.get("/v1/projects/demo/packages", params={"mode": "latest", "limit": 5}), 200)
     assert [p["package_id"] for p in latest["packages"]] == [first["package_id"]], latest
@@ -169,7 +192,7 @@ def open_routes(c):
 
     pid = first["package_id"]
     draft = expect(c.post("/v1/projects/demo/packages",
-                          json={"title": "Schema change", "status": "draft"}), 201)["package"]
+                          json=whole("Schema change", status="draft")), 201)["package"]
     flagged = expect(c.post(f"/v1/packages/{draft['package_id']}/flag",
                             json={"review_type": "human", "note": "Needs a DBA"}), 200)
     assert flagged["status"] == "awaiting_review" and flagged["review_type"] == "human", flagged
@@ -179,15 +202,23 @@ def open_routes(c):
     sent_back = expect(c.post(f"/v1/packages/{draft['package_id']}/request-changes",
                               json={"note": "Add a rollback step"}), 200)
     assert sent_back["status"] == "revision_requested", sent_back
-    expect(c.post(f"/v1/packages/{draft['package_id']}/flag", json={"review_type": "agent"}), 200)
+    expect(c.post(f"/v1/packages/{draft['package_id']}/flag", json={"review_type": "human"}), 200)
     approved = expect(c.post(f"/v1/packages/{draft['package_id']}/approve"), 200)
     assert approved["status"] == "complete", approved
+    for_agents = expect(c.post("/v1/projects/demo/packages",
+                               json=whole("For an agent", status="draft")), 201)["package"]
+    expect(c.post(f"/v1/packages/{for_agents['package_id']}/flag",
+                  json={"review_type": "agent"}), 200)
     before = snapshot()
+    refused(c.post(f"/v1/packages/{for_agents['package_id']}/flag",
+                   json={"review_type": "human"}), 400, "invalid_transition")
+    # §5.3: an agent's review is for an agent; the server writes as the human `tester`.
+    refused(c.post(f"/v1/packages/{for_agents['package_id']}/approve"), 403, "unauthorized")
     refused(c.post(f"/v1/packages/{pid}/approve", json={}), 400, "invalid_transition")
     refused(c.post(f"/v1/packages/{pid}/flag", json={}), 400, "invalid_schema")
     refused(c.post(f"/v1/packages/{pid}/request-changes", json={}), 400, "invalid_schema")
     assert snapshot() == before
-    ok("review: flag, reviews, request-changes, approve")
+    ok("review: flag, reviews, request-changes, approve; no second flag; reviews by kind")
 
     facts = "/v1/projects/demo/facts"
     made = expect(c.post(facts, json={"subject": "api", "predicate": "status", "value": "beta",
@@ -226,8 +257,9 @@ def open_routes(c):
     assert started["callsign"] == "coral-heron" and started["ended_at"] is None, started
     listed = expect(c.get("/v1/projects/demo/sessions"), 200)["sessions"]
     assert sid in [s["session_id"] for s in listed], listed
+    in_session = {"id": "tester", "type": "human", "session_id": sid}
     inside = expect(c.post("/v1/projects/demo/packages", params={"session": "coral-heron"},
-                           json={"title": "In a session"}), 201)["package"]
+                           json=whole("In a session", by=in_session)), 201)["package"]
     assert inside["created_by"]["session_id"] == sid, inside
     ended = expect(c.post(f"/v1/sessions/{sid}/end"), 200)
     assert ended["ended_at"] and ended["packages_deposited"] == [inside["package_id"]], ended
@@ -324,14 +356,15 @@ def with_tokens(c, first):
             401, "unauthenticated")
     refused(c.get("/v1/projects/demo/packages", headers={"authorization": "Basic dXNlcjpw"}),
             401, "unauthenticated")
-    refused(c.post("/v1/projects/demo/packages", json={"title": "anonymous"}),
+    refused(c.post("/v1/projects/demo/packages", json=whole("anonymous")),
             401, "unauthenticated")
     expect(c.get("/v1/conformance"), 200)
     assert snapshot() == before
     ok("401 without a token, or with a wrong one; conformance stays open")
 
+    ci_bot = {"id": "ci-bot", "type": "script"}
     done = expect(c.post("/v1/projects/demo/packages", headers=auth(admin),
-                         json={"title": "From CI", "status": "draft"}), 201)
+                         json=whole("From CI", by=ci_bot, status="draft")), 201)
     assert done["package"]["created_by"] == {"id": "ci-bot", "type": "script"}, done
     fact = expect(c.post("/v1/projects/demo/facts", headers=auth(admin),
                          json={"subject": "ci", "predicate": "state", "value": "green"}), 201)
@@ -342,9 +375,10 @@ def with_tokens(c, first):
     ok("a token's writes are its actor's")
 
     before = snapshot()
-    refused(c.post("/v1/projects/demo/packages", headers=auth(admin),
-                   json={"title": "Forged", "created_by": {"id": "ada", "type": "human"}}),
-            403, "unauthorized")
+    forged = refused(c.post("/v1/projects/demo/packages", headers=auth(admin),
+                            json=whole("Forged", by={"id": "ada", "type": "human"})),
+                     403, "unauthorized")
+    assert forged["actor"] == ci_bot, forged
     refused(c.post("/v1/projects/demo/facts", headers=auth(admin),
                    json={"subject": "s", "predicate": "p", "value": "v",
                          "asserted_by": {"id": "ada"}}), 403, "unauthorized")
@@ -352,9 +386,9 @@ def with_tokens(c, first):
     refused(c.get("/v1/projects/demo/orient", headers=auth(scoped)), 403, "unauthorized")
     refused(c.get(f"/v1/packages/{first['package_id']}", headers=auth(scoped)),
             403, "unauthorized")
-    refused(c.post("/v1/projects/demo/packages", headers=auth(scoped), json={"title": "x"}),
+    refused(c.post("/v1/projects/demo/packages", headers=auth(scoped), json=whole("x")),
             403, "unauthorized")
-    refused(c.post("/v1/projects/demo/packages", headers=auth(reader), json={"title": "x"}),
+    refused(c.post("/v1/projects/demo/packages", headers=auth(reader), json=whole("x")),
             403, "unauthorized")
     refused(c.delete("/v1/projects/demo/facts", headers=auth(reader),
                      params={"subject": "ci", "predicate": "state"}), 403, "unauthorized")

@@ -160,7 +160,17 @@ pub fn status_of(code: Code) -> StatusCode {
 
 /// The body of an error: `{"error": CODE, "message": …}`, as `--json` errors read.
 pub fn error_body(e: &ApiError) -> Value {
-    json!({"error": e.code().as_str(), "message": e.to_string()})
+    let mut body = json!({"error": e.code().as_str(), "message": e.to_string()});
+    // relay's member beside the code: the actor a token writes as, for a client to write as.
+    if let ApiError::Op(Error::NotTheTokensActor {
+        actor_id,
+        actor_type,
+        ..
+    }) = e
+    {
+        body["actor"] = json!({"id": actor_id, "type": actor_type});
+    }
+    body
 }
 
 impl IntoResponse for ApiError {

@@ -34,17 +34,14 @@ pub(crate) async fn conformance(State(state): State<AppState>) -> Answer {
     Ok(Reply::ok(to_json(&d)?))
 }
 
-/// deposit (§8.1): the body is a whole or partial wire package; the project is the path's.
+/// deposit (§8.1): the body is a whole wire package, its `project_id` the path's; relay fills
+/// nothing in (the request's strict form).
 pub(crate) async fn deposit(
     call: ProjectCall,
     Params(q): Params<WriteParams>,
     body: JsonBody,
 ) -> Answer {
-    let mut input = body.object("a wire package", true)?;
-    // Given, not filled in: a retry into another project is then other content.
-    if input.get("project_id").is_none_or(Value::is_null) {
-        input.insert("project_id".into(), json!(call.project));
-    }
+    let input = body.object("a wire package", true)?;
     // The body is the wire package itself (§8.1): the request every door takes, named
     // fields aside.
     let req = DepositRequest::of_package(input);

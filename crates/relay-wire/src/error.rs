@@ -178,6 +178,14 @@ pub enum Error {
     /// The caller's token does not allow this: a project outside its scope, a write with a
     /// read-only token, or a record naming another actor (§8.1 `unauthorized`).
     Unauthorized(String),
+    /// A record names an actor other than the one the caller's token writes as (§9.2: a key
+    /// maps to one actor): `unauthorized`, and the answer names the token's actor, so that a
+    /// client can write as it.
+    NotTheTokensActor {
+        message: String,
+        actor_id: String,
+        actor_type: String,
+    },
     /// No token with this id (`relay token revoke`).
     TokenNotFound(String),
     LockTimeout {
@@ -383,7 +391,7 @@ impl Error {
             Error::LockTimeout { .. } => Code::LockTimeout,
             Error::Io { .. } => Code::IoError,
             Error::Unauthenticated(_) => Code::Unauthenticated,
-            Error::Unauthorized(_) => Code::Unauthorized,
+            Error::Unauthorized(_) | Error::NotTheTokensActor { .. } => Code::Unauthorized,
             Error::TokenNotFound(_) => Code::TokenNotFound,
         }
     }
@@ -418,7 +426,8 @@ impl Error {
             | Error::SecretsFound(_)
             | Error::SearchNotSupported(_)
             | Error::Unauthenticated(_)
-            | Error::Unauthorized(_) => ErrorKind::InvalidInput,
+            | Error::Unauthorized(_)
+            | Error::NotTheTokensActor { .. } => ErrorKind::InvalidInput,
             Error::AmbiguousId { .. } => ErrorKind::Ambiguous,
             Error::Integrity(_) => ErrorKind::Integrity,
             Error::LockTimeout { .. } => ErrorKind::LockTimeout,
@@ -546,7 +555,9 @@ impl fmt::Display for Error {
                 path.display()
             ),
             Error::Io { context, source } => write!(f, "{context}: {source}"),
-            Error::Unauthenticated(m) | Error::Unauthorized(m) => write!(f, "{m}"),
+            Error::Unauthenticated(m)
+            | Error::Unauthorized(m)
+            | Error::NotTheTokensActor { message: m, .. } => write!(f, "{m}"),
             Error::TokenNotFound(id) => write!(f, "no token with id `{id}`"),
         }
     }

@@ -41,11 +41,29 @@ pub fn parse(s: &str) -> Result<Timestamp, String> {
     in_range(t).map_err(|m| format!("`{s}` {m}"))
 }
 
+/// Refuses a timestamp that is not written in UTC: §6.1 and §9.1 ask for "RFC 3339 UTC", so
+/// relay takes a record's times only in the one spelling it writes, with `Z`, on every path
+/// that writes one (deposit on every door, import), as `relay verify` expects them. A time is
+/// never rewritten on its way in: the content hash covers the bytes as given, so a package
+/// deposited and the same package imported are one package. The message gives the time to
+/// write instead.
+pub fn require_utc(s: &str) -> Result<(), String> {
+    let t = parse(s)?;
+    if s.ends_with('Z') {
+        return Ok(());
+    }
+    Err(format!(
+        "`{s}` is not written in UTC with `Z`: relay stores times as RFC 3339 UTC (§6.1, §9.1); \
+         write it as `{}`",
+        to_utc_text(s).unwrap_or_else(|_| format(t))
+    ))
+}
+
 /// An RFC 3339 timestamp as text in UTC with `Z` (§6.1, §7.1): `2026-05-01T12:00:00+02:00`
 /// becomes `2026-05-01T10:00:00Z`. The fraction keeps the input's digits (`.5+01:00` stays
 /// `.5Z`), so no precision is added or lost; a time that already ends in `Z` is returned
-/// unchanged. For times relay is given to store, before they are hashed; never for records
-/// read back or imported, whose bytes their hashes cover.
+/// unchanged. What [`require_utc`] tells a caller to write instead; never applied to a record,
+/// whose bytes its hash covers.
 pub fn to_utc_text(s: &str) -> Result<String, String> {
     let t = parse(s)?;
     if s.ends_with('Z') {
@@ -292,5 +310,17 @@ mod tests {
         assert!(parse_user_time("yesterday", now).is_err());
         assert!(parse_user_time("-3d", now).is_err());
         assert!(parse_user_time("", now).is_err());
+    }
+
+    #[test]
+    fn only_utc_times_are_taken_and_the_message_gives_the_utc_form() {
+        for ok in ["2026-03-01T10:00:00Z", "2026-03-01T10:00:00.5Z"] {
+            assert_eq!(require_utc(ok), Ok(()), "{ok}");
+        }
+        let e = require_utc("2026-03-01T10:00:00+00:00").unwrap_err();
+        assert!(e.contains("write it as `2026-03-01T10:00:00Z`"), "{e}");
+        let e = require_utc("2026-03-01T12:00:00+02:00").unwrap_err();
+        assert!(e.contains("write it as `2026-03-01T10:00:00Z`"), "{e}");
+        assert!(require_utc("yesterday").is_err());
     }
 }

@@ -1,6 +1,7 @@
 //! `relay checkpoint`: record where an agent stands (a package of type `x-checkpoint`, see
 //! [`relay_wire::memory`]), and `relay checkpoint show`: each actor's latest one.
 
+use relay_core::request::deposit::Form;
 use std::io::Write;
 
 use clap::{Args, Subcommand};
@@ -89,7 +90,7 @@ pub fn run(ctx: &mut Ctx, args: CheckpointArgs) -> CmdResult {
     let claim = args.who.claim(&args.session);
     let done = ctx
         .relay()?
-        .deposit_package(&claim, None, || Ok(project), input)?;
+        .deposit_package(&claim, None, || Ok(project), input, Form::Filled)?;
     render::deposited(&mut ctx.ui, &done)
 }
 

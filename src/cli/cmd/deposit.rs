@@ -11,7 +11,7 @@ use crate::cli::context::{ActorArgs, CliError, CmdResult, Ctx, SessionArg};
 use crate::cli::render;
 use crate::cli::ui::Ui;
 use relay_core::ops::{self, packages::deposit::extend};
-use relay_core::request::deposit::DepositRequest;
+use relay_core::request::deposit::{DepositRequest, Form};
 use relay_wire::error::Error;
 use relay_wire::package;
 
@@ -91,6 +91,12 @@ pub struct DepositArgs {
     /// Use this package_id instead of a new one (makes retries idempotent)
     #[arg(long, value_name = "PKG")]
     pub id: Option<String>,
+    /// Take the package as the Agentic Protocol does (§8.1), as `relay serve` does: every
+    /// required member given (package_id, project_id, relay_version, title, status,
+    /// package_type, review_type, created_at, created_by), usually with --from; relay fills
+    /// nothing in, and a package missing one is refused (invalid_schema)
+    #[arg(long, conflicts_with = "auto")]
+    pub strict: bool,
     /// For hooks: record the new commit, or else the uncommitted changes, or nothing if
     /// nothing is new. Never fails: problems go to stderr and the exit code is 0
     #[arg(long, conflicts_with_all = ["title", "from"])]
@@ -199,6 +205,7 @@ fn build_input(ctx: &Ctx, args: &mut DepositArgs) -> Result<Map<String, Value>, 
         content_md,
         package_id: args.id.take(),
         package: Some(map),
+        strict: args.strict,
     };
     request.validate()?;
     let mut deliverables = Vec::new();
@@ -375,7 +382,7 @@ fn finish(ctx: &mut Ctx, args: DepositArgs, mut input: Map<String, Value>) -> Cm
     let store = ctx.store()?;
     let project_id = ctx.target_project(&input)?;
     if input.get("title").is_none_or(Value::is_null) {
-        if args.from.as_deref() != Some("-") && Ui::can_prompt() {
+        if args.from.as_deref() != Some("-") && !args.strict && Ui::can_prompt() {
             // Fail before asking anything if the deposit cannot land.
             if ops::projects::get(store, &project_id)?.is_archived() {
                 return Err(Error::ProjectArchived(project_id).into());
@@ -385,11 +392,15 @@ fn finish(ctx: &mut Ctx, args: DepositArgs, mut input: Map<String, Value>) -> Cm
             return Err(relay_core::request::deposit::missing_title().into());
         }
     }
+    let form = match args.strict {
+        true => Form::Whole,
+        false => Form::Filled,
+    };
     let claim = args.who.claim(&args.session);
     let selected = ctx.global.project.clone();
     let default = || Ok(project_id.clone());
     let done = ctx
         .relay()?
-        .deposit_package(&claim, selected.as_deref(), default, input)?;
+        .deposit_package(&claim, selected.as_deref(), default, input, form)?;
     render::deposited(&mut ctx.ui, &done)
 }

@@ -1,6 +1,7 @@
 //! `relay lesson add` and `relay lesson list`: lessons (packages of type `x-lesson`, see
 //! [`relay_wire::memory`]) recorded once and listed most severe first.
 
+use relay_core::request::deposit::Form;
 use relay_core::request::number::parse_whole as whole;
 use std::io::{Read, Write};
 
@@ -102,9 +103,9 @@ pub fn run(ctx: &mut Ctx, args: LessonArgs) -> CmdResult {
             .map_err(Error::InvalidInput)?;
             let project = ctx.project()?;
             let claim = who.claim(&session);
-            let done = ctx
-                .relay()?
-                .deposit_package(&claim, None, || Ok(project), input)?;
+            let done =
+                ctx.relay()?
+                    .deposit_package(&claim, None, || Ok(project), input, Form::Filled)?;
             render::deposited(&mut ctx.ui, &done)
         }
         Action::List {

@@ -167,11 +167,12 @@ fn version_line(out: &mut impl Write, v: &StoredPackage) -> std::io::Result<()> 
         ),
         Some(t) => {
             let s = |k: &str| t.get(k).and_then(|x| x.as_str()).unwrap_or("?");
-            let by = t
-                .get("by")
-                .and_then(|b| b.get("id"))
-                .and_then(|x| x.as_str())
-                .unwrap_or("?");
+            // Who acted, and as what: a review is for the kind its review_type names.
+            let by_field = |k: &str| t.get("by").and_then(|b| b.get(k)).and_then(|x| x.as_str());
+            let by = match by_field("type") {
+                Some(kind) => format!("{} ({kind})", by_field("id").unwrap_or("?")),
+                None => by_field("id").unwrap_or("?").to_string(),
+            };
             writeln!(
                 out,
                 "v{}  {} → {}  {} by {} at {}  {}",
@@ -179,7 +180,7 @@ fn version_line(out: &mut impl Write, v: &StoredPackage) -> std::io::Result<()> 
                 s("from"),
                 s("to"),
                 s("action").replace('_', " "),
-                render::clean_line(by),
+                render::clean_line(&by),
                 s("at"),
                 v.hash
             )?;

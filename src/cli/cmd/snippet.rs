@@ -2,6 +2,7 @@
 //! `x-snippet`, see [`relay_wire::memory`]); the reading is [`relay_core::ops::packages::snippet_source`].
 
 use clap::{Args, Subcommand};
+use relay_core::request::deposit::Form;
 
 use crate::cli::context::{ActorArgs, CmdResult, Ctx, SessionArg};
 use crate::cli::render;
@@ -57,6 +58,6 @@ pub fn run(ctx: &mut Ctx, args: SnippetArgs) -> CmdResult {
     let claim = who.claim(&session);
     let done = ctx
         .relay()?
-        .deposit_package(&claim, None, || Ok(project), input)?;
+        .deposit_package(&claim, None, || Ok(project), input, Form::Filled)?;
     render::deposited(&mut ctx.ui, &done)
 }

@@ -209,6 +209,7 @@ fn covered(e: &Error) {
         | Error::Integrity(_)
         | Error::Unauthenticated(_)
         | Error::Unauthorized(_)
+        | Error::NotTheTokensActor { .. }
         | Error::TokenNotFound(_)
         | Error::LockTimeout { .. }
         | Error::Io { .. } => {}

@@ -10,6 +10,7 @@ use crate::ops::facts::{AssertRequest, Asserted};
 use crate::ops::packages::deposit::{DepositContext, Deposited};
 use crate::ops::packages::review::{Action, TransitionRequest};
 use crate::ops::trust::identity::Actor;
+use crate::request::deposit::Form;
 use crate::resolve::environment::Environment;
 use crate::search::filter::Viewer;
 use relay_store::Store;
@@ -103,6 +104,19 @@ pub fn deposit(
     project_id: String,
     claim: &Claim,
 ) -> Result<Deposited> {
+    deposit_in(store, cwd, input, project_id, claim, Form::Filled)
+}
+
+/// [`deposit`] of a package taken in `form`: whole, as the protocol takes it, or with what it
+/// lacks filled in.
+pub fn deposit_in(
+    store: &Store,
+    cwd: &Path,
+    input: Map<String, Value>,
+    project_id: String,
+    claim: &Claim,
+    form: Form,
+) -> Result<Deposited> {
     let attribute = !input.contains_key("created_by");
     let git_commit = if attribute && !claim.remote {
         crate::ops::git::head_commit(cwd)
@@ -124,6 +138,7 @@ pub fn deposit(
         git_commit,
         now: time::now(),
         remote: claim.remote,
+        form,
     };
     crate::ops::packages::deposit::deposit(store, input, &context)
 }

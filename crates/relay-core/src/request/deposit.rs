@@ -68,6 +68,49 @@ pub struct DepositRequest {
     /// More wire fields (Agentic Protocol §6), e.g. x-* extensions; the named arguments
     /// override its fields and add to its lists
     pub package: Option<Map<String, Value>>,
+    /// Take the package as the protocol does (§8.1): every required member of §6.1 given
+    /// (package_id, project_id, relay_version, title, status, package_type, review_type,
+    /// created_at, created_by), none filled in by relay
+    #[serde(default)]
+    pub strict: bool,
+}
+
+/// How a deposit takes its package: whole, as the protocol does, or with what the caller left
+/// out filled in, as relay's conveniences do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Form {
+    /// relay's convenience (the CLI's flags and `--from`, MCP's named arguments): of §6.1's
+    /// required members, relay fills in what the caller left out (a new id, the project, the
+    /// protocol version, the time, `complete`, `standard`, review `none`, and the writer).
+    #[default]
+    Filled,
+    /// The protocol's (§8.1: "Required fields MUST be present"): HTTP's body, `relay deposit
+    /// --strict`, MCP's `strict`. A required member missing is `invalid_schema`.
+    Whole,
+}
+
+impl Form {
+    /// For [`Form::Whole`], refuses a package of which relay filled in `filled` (members of
+    /// §6.1 it lacked), naming the first in §6.1's order.
+    pub fn refuse_filled(self, filled: &[&str]) -> Result<()> {
+        if self == Form::Filled {
+            return Ok(());
+        }
+        let missing = (package::REQUIRED_FIELDS.iter()).find(|f| filled.contains(*f));
+        match missing {
+            None => Ok(()),
+            Some(field) => Err(SchemaError::new(
+                *field,
+                format!(
+                    "is required: a package deposited whole (§8.1) names every member of §6.1 \
+                     ({}); relay fills in what is left out only for the CLI's flags and \
+                     `--from` and MCP's named arguments, without strict",
+                    package::REQUIRED_FIELDS.join(", ")
+                ),
+            )
+            .into()),
+        }
+    }
 }
 
 fn statuses(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -97,7 +140,16 @@ impl DepositRequest {
     pub fn of_package(package: Map<String, Value>) -> DepositRequest {
         DepositRequest {
             package: Some(package),
+            strict: true,
             ..DepositRequest::default()
+        }
+    }
+
+    /// The form its package is taken in.
+    pub fn form(&self) -> Form {
+        match self.strict {
+            true => Form::Whole,
+            false => Form::Filled,
         }
     }
 
@@ -228,6 +280,30 @@ mod tests {
             assert_eq!(r.validate().unwrap_err().code(), "invalid_schema", "{bad}");
         }
         assert!(serde_json::from_value::<DepositRequest>(json!({"titel": "x"})).is_err());
+    }
+
+    #[test]
+    fn a_whole_package_names_every_required_member() {
+        assert!(Form::Whole.refuse_filled(&[]).is_ok());
+        for field in package::REQUIRED_FIELDS {
+            let e = Form::Whole.refuse_filled(&[field]).unwrap_err();
+            assert_eq!(e.code(), "invalid_schema");
+            assert!(
+                e.to_string().contains(&format!("`{field}` is required")),
+                "{e}"
+            );
+            assert!(Form::Filled.refuse_filled(&[field]).is_ok());
+        }
+        let e = Form::Whole
+            .refuse_filled(&["created_by", "status"])
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("`status` is required"),
+            "§6.1's order: {e}"
+        );
+        let whole = json!({"title": "T"}).as_object().unwrap().clone();
+        assert_eq!(DepositRequest::of_package(whole).form(), Form::Whole);
+        assert_eq!(DepositRequest::default().form(), Form::Filled);
     }
 
     #[test]

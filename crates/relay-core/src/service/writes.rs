@@ -17,7 +17,7 @@ use crate::ops::packages::deposit::{self, Deposited};
 use crate::ops::packages::retract::Retracted;
 use crate::ops::sessions::{self, SessionView};
 use crate::ops::trust::keys;
-use crate::request::deposit::{DepositRequest, missing_title};
+use crate::request::deposit::{DepositRequest, Form, missing_title};
 use crate::request::fact_key::InvalidateFactRequest;
 use crate::request::review::Transition;
 use crate::request::scope::deposit_project;
@@ -49,30 +49,43 @@ impl Relay<'_> {
             paths if paths.is_empty() => Vec::new(),
             paths => self.deliverables(paths)?,
         };
+        let form = req.form();
         let input = req.into_input(deliverables)?;
-        self.deposit_package(claim, Some(&project), || Ok(project.clone()), input)
+        self.deposit_package(claim, Some(&project), || Ok(project.clone()), input, form)
     }
 
     /// deposit (§8.1) of a whole or partial wire package a door has put together (the CLI's
     /// flags and `--from`, HTTP's body), as [`Relay::deposit`] places and attributes it. The
-    /// package's `created_by` must be the caller's own actor.
+    /// package's `created_by` must be the caller's own actor; `form` says whether relay fills
+    /// in what it lacks.
     pub fn deposit_package(
         &self,
         claim: &Claim,
         selected: Option<&str>,
         default: impl FnOnce() -> Result<String>,
         input: Map<String, Value>,
+        form: Form,
     ) -> Result<Deposited> {
         self.caller.authorize("deposit")?;
         let project = self.deposit_target(selected, default, Some(&input))?;
         if let Some(by) = input.get("created_by").and_then(Value::as_object) {
             let text = |key: &str| by.get(key).and_then(Value::as_str);
+            // A type §6.2 does not name is the package's fault before it is the caller's.
+            if let Some(t) = text("type")
+                && !relay_wire::ACTOR_TYPES.contains(&t)
+            {
+                let why = format!(
+                    "must be one of {} (got \"{t}\")",
+                    relay_wire::ACTOR_TYPES.join(", ")
+                );
+                return Err(relay_wire::error::SchemaError::new("created_by.type", why).into());
+            }
             self.caller.may_name(text("id"), text("type"))?;
         }
         if input.get("title").is_none_or(Value::is_null) {
             return Err(missing_title());
         }
-        attribution::deposit(self.store, self.cwd, input, project, claim)
+        attribution::deposit_in(self.store, self.cwd, input, project, claim, form)
     }
 
     /// The project a deposit of `package` goes into, once the caller may write there: its

@@ -174,7 +174,7 @@ fn render(current: &StoredPackage, related: &Related, who: &Who) -> Markup {
                             @match &v.transition {
                                 Some(t) => {
                                     (show(&t["action"])) " " (show(&t["from"])) " → " (show(&t["to"]))
-                                    " by " (show(&t["by"]["id"])) " at " (show(&t["at"]))
+                                    " by " (super::review::actor_text(&t["by"])) " at " (show(&t["at"]))
                                     @if t.get("note").is_some() { ": " q { (show(&t["note"])) } }
                                 }
                                 None => { "deposited " (v.package.as_map().get("status").map(show).unwrap_or_default()) }

@@ -86,7 +86,8 @@ async fn load(state: &AppState, who: &Who, q: QueueParams) -> Result<Queue, ApiE
         .await
 }
 
-fn actor_text(v: &Value) -> String {
+/// `id (type)`: who acted, and as what.
+pub(super) fn actor_text(v: &Value) -> String {
     let field = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("");
     match field("type") {
         "" => field("id").to_string(),

@@ -320,6 +320,10 @@ fn check_package(
     else {
         return None;
     };
+    time::require_utc(created_at).ok()?;
+    if let Some(Json::Str(expiry)) = package.get(relay_wire::expiry::EXPIRES_AT) {
+        time::require_utc(expiry).ok()?;
+    }
     let log = logs.log(store, text, project, time::parse(created_at).ok()?);
     let status = match package.get("status") {
         Some(Json::Str(s)) => Status::parse(s)?,
@@ -353,6 +357,11 @@ fn check_version<T: TreeVersion>(
 ) -> Option<Checked> {
     let project = passes_common_checks(store, opts, record, line_len)?;
     T::validate(record).ok()?;
+    for member in T::TIMES {
+        if let Some(Json::Str(t)) = record.get(member) {
+            time::require_utc(t).ok()?;
+        }
+    }
     let Some(Json::Str(id)) = record.get(T::ID) else {
         return None;
     };
@@ -389,6 +398,8 @@ trait TreeVersion {
     const END: &'static str;
     /// The member naming a source package, for a kind that has one.
     const SOURCE: Option<&'static str>;
+    /// Its times, which import takes in UTC only ([`utc_times`]).
+    const TIMES: &'static [&'static str];
     fn validate(record: &Members) -> Result<(), SchemaError>;
     fn checked(version: Version) -> Checked;
 }
@@ -397,6 +408,7 @@ impl TreeVersion for Fact {
     const ID: &'static str = "fact_id";
     const END: &'static str = "valid_to";
     const SOURCE: Option<&'static str> = Some("source_package_id");
+    const TIMES: &'static [&'static str] = &["valid_from", "valid_to", "created_at"];
     fn validate(record: &Members) -> Result<(), SchemaError> {
         relay_wire::fact::validate(record)
     }
@@ -409,6 +421,7 @@ impl TreeVersion for Session {
     const ID: &'static str = "session_id";
     const END: &'static str = "ended_at";
     const SOURCE: Option<&'static str> = None;
+    const TIMES: &'static [&'static str] = &["started_at", "ended_at"];
     fn validate(record: &Members) -> Result<(), SchemaError> {
         relay_wire::session::validate(record)
     }
@@ -513,6 +526,8 @@ fn check_any_line(
             Checked::Project(Project::from_map(map).map_err(|e| schema_at(location, e))?)
         }
         Kind::Packages => {
+            utc_times(&map, &["created_at", relay_wire::expiry::EXPIRES_AT])
+                .map_err(|e| schema_at(location, e))?;
             let p = Package::from_map(map).map_err(|e| schema_at(location, e))?;
             // Unchanged since its hash was checked: no need to hash it again.
             let hash = match known_hash {
@@ -533,14 +548,31 @@ fn check_any_line(
             ))
         }
         Kind::Facts => {
+            utc_times(&map, Fact::TIMES).map_err(|e| schema_at(location, e))?;
             let fact = Fact::from_map(map).map_err(|e| schema_at(location, e))?;
             Checked::Fact(Version::new(&fact, text)?)
         }
         Kind::Sessions => {
+            utc_times(&map, Session::TIMES).map_err(|e| schema_at(location, e))?;
             let session = Session::from_map(map).map_err(|e| schema_at(location, e))?;
             Checked::Session(Version::new(&session, text)?)
         }
     })
+}
+
+/// A record's times in UTC, as deposit takes them (`time::require_utc`): an offset would make
+/// a package imported and the same package deposited two packages, and relay writes every
+/// time of its own in UTC.
+fn utc_times(
+    record: &Map<String, Value>,
+    members: &[&str],
+) -> std::result::Result<(), SchemaError> {
+    for key in members {
+        if let Some(Value::String(t)) = record.get(*key) {
+            time::require_utc(t).map_err(|why| SchemaError::new(*key, why))?;
+        }
+    }
+    Ok(())
 }
 
 /// Where a line is, for messages: `file:line`.

@@ -8,10 +8,11 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::ops::Actor;
+pub use crate::request::deposit::Form;
 use relay_store::Store;
 use relay_store::packages::StoredPackage;
 use relay_store::signing::RecordVersion;
-use relay_wire::error::{Error, Result};
+use relay_wire::error::{Error, Result, SchemaError};
 use relay_wire::{PROTOCOL_VERSION, Package, canonical, ids, package, time};
 
 /// Who deposits, where, and when: what relay fills into a package that lacks it.
@@ -31,6 +32,9 @@ pub struct DepositContext {
     /// its deliverables must be files of the work tree a reader of the store may know of
     /// ([`remote_deliverables`]).
     pub remote: bool,
+    /// Whether relay fills in what the package lacks, or refuses it ([`Form::Whole`]) once
+    /// every other check has passed, so that a refusal names the first thing wrong.
+    pub form: Form,
 }
 
 /// The outcome of a deposit.
@@ -52,13 +56,13 @@ pub fn deposit(
         remote_deliverables(store, &input)?;
     }
     check_members_and_limits(store, &input)?;
-    // Times are stored in UTC with `Z` (§6.1), converted before the hash is taken. One that
-    // does not parse is left for validation to report.
+    // Times are taken in UTC only (§6.1), as import takes them, and never rewritten: the hash
+    // covers the bytes given. One that does not parse is left for validation to report.
     for key in ["created_at", relay_wire::expiry::EXPIRES_AT] {
-        if let Some(Value::String(t)) = input.get_mut(key)
-            && let Ok(utc) = time::to_utc_text(t)
+        if let Some(Value::String(t)) = input.get(key)
+            && time::parse(t).is_ok()
         {
-            *t = utc;
+            time::require_utc(t).map_err(|why| SchemaError::new(key, why))?;
         }
     }
     // An expiry must be a time to come: a package hidden as it is written helps nobody.
@@ -72,6 +76,11 @@ pub fn deposit(
             )));
         }
     }
+    // What §6.1 requires and the caller left out, before relay fills it in.
+    let lacked: Vec<&str> = (package::REQUIRED_FIELDS.iter())
+        .filter(|f| input.get(**f).is_none_or(Value::is_null))
+        .copied()
+        .collect();
     let mut filled: Vec<&'static str> = Vec::new();
     let mut fill = |map: &mut Map<String, Value>, key: &'static str, value: Value| {
         if map.get(key).is_none_or(Value::is_null) {
@@ -134,6 +143,8 @@ pub fn deposit(
     if let Some(s) = &ctx.session_id {
         crate::ops::sessions::ensure_open(store, &project_id, s)?;
     }
+    // Taken whole (§8.1): nothing relay filled in may stay.
+    ctx.form.refuse_filled(&lacked)?;
     // A time relay fills in is taken under the lock, so it is never earlier than a write
     // that had to wait for this one (a session's end, say).
     let (package, hash) = if filled.contains(&"created_at") {
@@ -558,6 +569,7 @@ pub(crate) mod test_support {
             attribution_explicit: false,
             now: time::now(),
             remote: false,
+            form: Form::Filled,
         }
     }
 }
@@ -567,17 +579,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_given_id_is_checked_in_every_project_and_times_are_stored_in_utc() {
+    fn a_given_id_is_checked_in_every_project_and_times_are_taken_in_utc_only() {
         let (_dir, store) = test_support::store_with(&["demo", "other"]);
         let ctx = test_support::context;
-        let input = |title: &str| {
-            json!({"package_id": "pkg_x", "title": title, "created_at": "2026-05-01T12:00:00.5+02:00"})
+        let at = |title: &str, time: &str| {
+            json!({"package_id": "pkg_x", "title": title, "created_at": time})
                 .as_object()
                 .unwrap()
                 .clone()
         };
+        let offset = deposit(&store, at("T", "2026-05-01T12:00:00.5+02:00"), &ctx("demo"));
+        let e = offset.unwrap_err();
+        assert_eq!(e.code(), "invalid_schema");
+        assert!(
+            e.to_string()
+                .contains("write it as `2026-05-01T10:00:00.5Z`"),
+            "{e}"
+        );
+        let input = |title: &str| at(title, "2026-05-01T10:00:00.50Z");
         let first = deposit(&store, input("T"), &ctx("demo")).unwrap();
-        assert_eq!(first.package.created_at_str(), "2026-05-01T10:00:00.5Z");
+        assert_eq!(
+            first.package.created_at_str(),
+            "2026-05-01T10:00:00.50Z",
+            "kept as given: the hash covers it"
+        );
         assert_eq!(first.hash, first.package.content_hash());
         // Into another project, the project filled in: the same package, nothing written.
         let again = deposit(&store, input("T"), &ctx("other")).unwrap();

@@ -21,14 +21,15 @@ impl Action {
         }
     }
 
-    /// The status this action leads to from `from`, or `None` when §5.3 forbids it.
+    /// The status this action leads to from `from`, or `None` when §5.3's table forbids it:
+    /// `complete` is terminal, and a package already awaiting review cannot be flagged again
+    /// (awaiting_review leads only to complete or revision_requested).
     pub fn target(self, from: Status) -> Option<Status> {
         use Status::*;
         match (self, from) {
             (_, Complete) => None,
-            (Action::Flag { .. }, Draft | AwaitingReview | RevisionRequested) => {
-                Some(AwaitingReview)
-            }
+            (Action::Flag { .. }, Draft | RevisionRequested) => Some(AwaitingReview),
+            (Action::Flag { .. }, AwaitingReview) => None,
             (Action::Approve, _) => Some(Complete),
             (Action::RequestChanges, AwaitingReview) => Some(RevisionRequested),
             (Action::RequestChanges, _) => None,
@@ -90,6 +91,7 @@ pub fn transition(
             from: from.as_str().to_string(),
             action: req.action.name().replace('_', " "),
         })?;
+    reviewer_may_act(&current.package, req)?;
     let mut map = current.package.as_map().clone();
     map.insert("status".into(), json!(to.as_str()));
     if let Action::Flag { reviewer } = req.action {
@@ -121,6 +123,38 @@ pub fn transition(
     };
     append_version(store, &project_id, &next)?;
     Ok(next)
+}
+
+/// §5.3: a package awaiting review is "blocked on a reviewer (human or agent) per
+/// review_type". Approving it or sending it back is therefore for an actor of the kind its
+/// `review_type` names (a `human` review for a human, an `agent` review for an agent); a
+/// review of type `none` and a package in any other status may be moved by anyone the
+/// caller's access allows. The actor is the one the write is attributed to: a token's own
+/// actor over HTTP and MCP, the CLI's `--actor-type` or the local user.
+fn reviewer_may_act(package: &Package, req: &TransitionRequest) -> Result<()> {
+    let gated = package.status() == Status::AwaitingReview
+        && matches!(req.action, Action::Approve | Action::RequestChanges);
+    let wanted = package.review_type();
+    if !gated || !matches!(wanted, "human" | "agent") || req.actor.actor_type == wanted {
+        return Ok(());
+    }
+    Err(Error::Unauthorized(format!(
+        "package `{}` awaits {wanted} review (review_type: {wanted}), and `{}` acts as {}: \
+         only {wanted}s may {} it (§5.3); ask {} to review it",
+        package.id(),
+        req.actor.id,
+        a_kind(&req.actor.actor_type),
+        req.action.name().replace('_', " "),
+        a_kind(wanted),
+    )))
+}
+
+/// "a human", "an agent", "a script".
+fn a_kind(kind: &str) -> String {
+    match kind {
+        "agent" => "an agent".into(),
+        other => format!("a {other}"),
+    }
 }
 
 /// Appends a later version of a package (its transition recorded and signed) to its log in
@@ -234,7 +268,7 @@ mod tests {
         };
         let cases = [
             (flag, Draft, Some(AwaitingReview)),
-            (flag, AwaitingReview, Some(AwaitingReview)),
+            (flag, AwaitingReview, None),
             (flag, RevisionRequested, Some(AwaitingReview)),
             (flag, Complete, None),
             (Action::Approve, Draft, Some(Complete)),
@@ -253,5 +287,48 @@ mod tests {
         for (action, from, to) in cases {
             assert_eq!(action.target(from), to, "{action:?} from {from:?}");
         }
+    }
+
+    fn awaiting(review_type: &str) -> Package {
+        Package::from_value(json!({
+            "package_id": "pkg_1", "project_id": "p", "relay_version": "0.1", "title": "T",
+            "status": "awaiting_review", "package_type": "standard",
+            "review_type": review_type, "created_at": "2026-03-01T10:00:00Z",
+            "created_by": {"id": "a", "type": "agent"},
+        }))
+        .unwrap()
+    }
+
+    fn by(action: Action, actor_type: &str) -> TransitionRequest {
+        TransitionRequest {
+            action,
+            note: None,
+            actor: Actor {
+                id: "bot".into(),
+                actor_type: actor_type.into(),
+            },
+            session_id: None,
+        }
+    }
+
+    #[test]
+    fn a_review_is_acted_on_only_by_the_kind_its_review_type_names() {
+        for action in [Action::Approve, Action::RequestChanges] {
+            let human = awaiting("human");
+            assert!(reviewer_may_act(&human, &by(action, "human")).is_ok());
+            for other in ["agent", "script"] {
+                let e = reviewer_may_act(&human, &by(action, other)).unwrap_err();
+                assert_eq!(e.code(), "unauthorized", "{action:?} by {other}");
+                assert!(e.to_string().contains("awaits human review"), "{e}");
+            }
+            let agent = awaiting("agent");
+            assert!(reviewer_may_act(&agent, &by(action, "agent")).is_ok());
+            assert!(reviewer_may_act(&agent, &by(action, "human")).is_err());
+            assert!(reviewer_may_act(&awaiting("none"), &by(action, "script")).is_ok());
+        }
+        let flag = Action::Flag {
+            reviewer: Reviewer::Agent,
+        };
+        assert!(reviewer_may_act(&awaiting("human"), &by(flag, "agent")).is_ok());
     }
 }

@@ -305,13 +305,17 @@ impl Grant {
         if actor_id == self.actor.id && actor_type.is_none_or(|t| t == self.actor.actor_type) {
             return Ok(());
         }
-        Err(Error::Unauthorized(format!(
-            "token {} acts as `{}` ({}), and cannot write as `{actor_id}`{}",
-            self.token_id,
-            self.actor.id,
-            self.actor.actor_type,
-            actor_type.map(|t| format!(" ({t})")).unwrap_or_default()
-        )))
+        Err(Error::NotTheTokensActor {
+            message: format!(
+                "token {} acts as `{}` ({}), and cannot write as `{actor_id}`{}",
+                self.token_id,
+                self.actor.id,
+                self.actor.actor_type,
+                actor_type.map(|t| format!(" ({t})")).unwrap_or_default()
+            ),
+            actor_id: self.actor.id.clone(),
+            actor_type: self.actor.actor_type.clone(),
+        })
     }
 
     /// The projects of `all` the token covers.
