@@ -1,5 +1,6 @@
-//! deposit (§8.1): fill in what the caller left out, validate, hash, and append the package
-//! under the project lock. Re-depositing identical content is a no-op (§11.2).
+//! deposit (§8.1): fill in what the caller left out (or, for a package taken whole, refuse
+//! it), validate, hash, and append the package under the project lock. Re-depositing
+//! identical content is a no-op (§11.2).
 
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
