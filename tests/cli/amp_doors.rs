@@ -2,7 +2,7 @@
 //! case runs once per door on a fresh store: store upserts by id, `project` is honoured,
 //! a checkpoint's `session_id` is free text, `file_path` is optional, `flags` is a list,
 //! unknown members come back, reads without a project cover every project, and `min_score`
-//! is on one 0–1 scale.
+//! is on one 0–1 scale. [`Amp`] serves the other AMP tests too (`amp_fields`).
 
 use serde_json::{Value, json};
 
@@ -17,15 +17,21 @@ enum Door {
 }
 
 /// One store, reached through one door.
-struct Amp {
-    env: Env,
+pub struct Amp {
+    pub env: Env,
     door: Door,
 }
 
 impl Amp {
-    fn new(http: bool) -> Amp {
+    /// A fresh store with the projects `demo` (its default) and `web`.
+    pub fn new(http: bool) -> Amp {
         let env = Env::new();
         env.ok(&["projects", "create", "web"]);
+        Amp::on(env, http)
+    }
+
+    /// The store of `env`, through HTTP (`relay serve`) or MCP (`relay mcp` over stdio).
+    pub fn on(env: Env, http: bool) -> Amp {
         let door = match http {
             true => Door::Http(Served::start(&env, &[])),
             false => Door::Mcp,
@@ -33,7 +39,7 @@ impl Amp {
         Amp { env, door }
     }
 
-    fn name(&self) -> &'static str {
+    pub fn name(&self) -> &'static str {
         match self.door {
             Door::Http(_) => "HTTP",
             Door::Mcp => "MCP",
@@ -97,13 +103,13 @@ impl Amp {
         }
     }
 
-    fn call(&self, op: &str, args: Value) -> Value {
+    pub fn call(&self, op: &str, args: Value) -> Value {
         let door = self.name();
         self.try_call(op, args.clone())
             .unwrap_or_else(|e| panic!("{door} amp_{op} {args}: {e:?}"))
     }
 
-    fn get(&self, id: &Value) -> Value {
+    pub fn get(&self, id: &Value) -> Value {
         self.call("get", json!({"id": id}))["record"].clone()
     }
 }

@@ -5,6 +5,7 @@ mod harness;
 mod agent_hooks;
 mod amp;
 mod amp_doors;
+mod amp_fields;
 mod architecture;
 mod backup;
 mod cache_git;

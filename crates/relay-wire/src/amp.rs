@@ -1,8 +1,22 @@
 //! The Agent Memory Protocol's record shape over relay's memory packages
 //! ([`crate::memory`]): an AMP record (`id`, `type`, `content`, `created_at` in ms, `agent`,
-//! `project`, `tags`, and the type's own fields) checked field by field into a package input,
-//! and a stored package read back as a record. Pure: the operations over a store are
-//! `relay_core::ops::memory::amp`.
+//! `project`, `tags`, and the type's own fields) checked field by field into a package input
+//! ([`to_input`]), and a stored package read back as the record ([`to_record`]), every member
+//! as it was given. Pure: the operations over a store are `relay_core::ops::memory::amp`.
+//!
+//! | AMP member | package member |
+//! |---|---|
+//! | `id`, `project`, `tags` | `package_id`, `project_id`, `tags` |
+//! | `created_at` (Unix ms; the time of the store when not given) | `created_at` (RFC 3339) |
+//! | `agent` | `created_by.id` |
+//! | `content` | a lesson's and a checkpoint's `description`, a snippet's `content_md` |
+//! | lesson `title`, `severity` | `title`, `x-severity` |
+//! | checkpoint `working_on` | `x-working-on` (and, cut short, the `title`) |
+//! | checkpoint `state`: `decisions`, `blockers`, `artifacts`, `flags` | `decisions_made`, `x-blockers`, `x-artifacts`, `x-flags` (its status: `x-flag`) |
+//! | snippet `title`, `file_path`, `language`, `start_line`, `end_line` | `description`, `x-path`, `x-language`, `x-start-line`, `x-end-line` |
+//! | any other (a checkpoint's `session_id`, a `state` member of no list above, …) | [`AMP_EXTRA`], as given |
+//!
+//! A checkpoint given `content` or `working_on` alone reads back with it as both.
 
 use serde_json::{Map, Value, json};
 
@@ -140,72 +154,145 @@ fn record_kind(record: &Map<String, Value>) -> Result<Kind> {
 }
 
 /// The package input of an AMP record, checked field by field before anything is written.
+/// Every member comes back as given ([`to_record`]): the ones relay reads land in the
+/// package members the module's table names, the others in [`AMP_EXTRA`].
 pub fn to_input(record: &Map<String, Value>) -> Result<Map<String, Value>> {
     let kind = record_kind(record)?;
-    let content = text(record, "content")?;
     let tags = texts(record, "tags")?;
     let mut input = match kind {
-        Kind::Lesson => Lesson {
-            title: required(text(record, "title")?, "title")?,
-            content: required(content, "content")?,
-            severity: text(record, "severity")?,
-            tags: tags.clone(),
-        }
-        .to_input(),
-        Kind::Checkpoint => {
-            let state = match record.get("state") {
-                None | Some(Value::Null) => Map::new(),
-                Some(Value::Object(m)) => m.clone(),
-                Some(other) => {
-                    return Err(bad(format!(
-                        "record.state must be an object, not {}",
-                        kind_name(other)
-                    )));
-                }
-            };
-            let state_list = |k: &str| {
-                texts(&state, k).map_err(|e| bad(e.to_string().replace("record.", "record.state.")))
-            };
-            let flags = state_list("flags")?;
-            let working_on = text(record, "working_on")?.or(content);
-            Checkpoint {
-                working_on: required(working_on, "working_on")?,
-                decisions: state_list("decisions")?,
-                blockers: state_list("blockers")?,
-                artifacts: state_list("artifacts")?,
-                flag: status_flag(&flags),
-                flags,
-            }
-            .to_input()
-        }
-        Kind::Snippet => {
-            let start = number(record, "start_line")?.unwrap_or(1);
-            let text_of = required(content, "content")?;
-            let lines = text_of.lines().count().max(1) as u64;
-            Snippet {
-                path: text(record, "file_path")?.unwrap_or_default(),
-                start_line: start,
-                end_line: number(record, "end_line")?.unwrap_or(start + lines - 1),
-                language: text(record, "language")?,
-                text: text_of,
-                git_blob: None,
-                note: text(record, "title")?,
-            }
-            .to_input()
-        }
-    }
-    .map_err(|m| bad(format!("record: {m}")))?;
+        Kind::Lesson => lesson_input(record, tags.clone())?,
+        Kind::Checkpoint => checkpoint_input(record)?,
+        Kind::Snippet => snippet_input(record)?,
+    };
     if kind != Kind::Lesson && !tags.is_empty() {
         input.insert("tags".into(), json!(tags));
     }
     if let Some(id) = text(record, "id")? {
         input.insert("package_id".into(), json!(id));
     }
-    let extra = extra_members(kind, record);
+    if let Some(at) = created_at(record)? {
+        input.insert("created_at".into(), json!(at));
+    }
+    let mut extra = extra_members(kind, record);
+    // A blank `file_path` names no file (`x-path` holds a path or is absent): kept as given.
+    if kind == Kind::Snippet
+        && !input.contains_key("x-path")
+        && let Some(path @ Value::String(_)) = record.get("file_path")
+    {
+        extra.insert("file_path".into(), path.clone());
+    }
     if !extra.is_empty() {
         input.insert(AMP_EXTRA.into(), Value::Object(extra));
     }
     Ok(input)
+}
+
+/// A builder's input, or what it found wrong as `invalid_input` about the record.
+fn built(input: std::result::Result<Map<String, Value>, String>) -> Result<Map<String, Value>> {
+    input.map_err(|m| bad(format!("record: {m}")))
+}
+
+/// A lesson: `title`, `content` (as `description`), `severity` (as `x-severity`).
+fn lesson_input(record: &Map<String, Value>, tags: Vec<String>) -> Result<Map<String, Value>> {
+    built(
+        Lesson {
+            title: required(text(record, "title")?, "title")?,
+            content: required(text(record, "content")?, "content")?,
+            severity: text(record, "severity")?,
+            tags,
+        }
+        .to_input(),
+    )
+}
+
+/// A checkpoint: `content` as `description` (what search indexes), `working_on` as
+/// `x-working-on` (either stands for the other when only one is given), and `state`'s lists.
+fn checkpoint_input(record: &Map<String, Value>) -> Result<Map<String, Value>> {
+    let state = match record.get("state") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(m)) => m.clone(),
+        Some(other) => {
+            return Err(bad(format!(
+                "record.state must be an object, not {}",
+                kind_name(other)
+            )));
+        }
+    };
+    let state_list = |k: &str| {
+        texts(&state, k).map_err(|e| bad(e.to_string().replace("record.", "record.state.")))
+    };
+    let flags = state_list("flags")?;
+    let content = text(record, "content")?;
+    let working_on = required(
+        text(record, "working_on")?.or_else(|| content.clone()),
+        "working_on",
+    )?;
+    let mut input = built(
+        Checkpoint {
+            working_on: working_on.clone(),
+            decisions: state_list("decisions")?,
+            blockers: state_list("blockers")?,
+            artifacts: state_list("artifacts")?,
+            flag: status_flag(&flags),
+            flags,
+        }
+        .to_input(),
+    )?;
+    // Both as given: the builder trims what the agent is working on and repeats it as the
+    // description, which holds the record's own content when it has one.
+    input.insert("x-working-on".into(), json!(working_on));
+    if let Some(content) = content {
+        input.insert("description".into(), json!(content));
+    }
+    // A flag list given empty stays empty (the builder keeps a list only with flags in it).
+    if matches!(state.get("flags"), Some(Value::Array(f)) if f.is_empty()) {
+        input.insert("x-flags".into(), json!([]));
+    }
+    Ok(input)
+}
+
+/// A snippet: `content` as `content_md`, `file_path` as `x-path`, the lines as `x-start-line`
+/// and `x-end-line` (from the content when not given), `language` as `x-language`, `title`
+/// as `description`.
+fn snippet_input(record: &Map<String, Value>) -> Result<Map<String, Value>> {
+    let start = number(record, "start_line")?.unwrap_or(1);
+    let content = required(text(record, "content")?, "content")?;
+    let lines = content.lines().count().max(1) as u64;
+    let title = text(record, "title")?;
+    let mut input = built(
+        Snippet {
+            path: text(record, "file_path")?.unwrap_or_default(),
+            start_line: start,
+            end_line: number(record, "end_line")?.unwrap_or(start + lines - 1),
+            language: text(record, "language")?,
+            text: content,
+            git_blob: None,
+            note: title.clone(),
+        }
+        .to_input(),
+    )?;
+    // The title as given, a blank one too (the builder keeps a note only when it says
+    // something).
+    if let Some(title) = title {
+        input.insert("description".into(), json!(title));
+    }
+    Ok(input)
+}
+
+/// The record's `created_at` (Unix milliseconds) as the package's, in RFC 3339.
+fn created_at(record: &Map<String, Value>) -> Result<Option<String>> {
+    let Some(ms) = number(record, "created_at")? else {
+        return Ok(None);
+    };
+    let at = (i64::try_from(ms).ok())
+        .and_then(chrono::DateTime::from_timestamp_millis)
+        .map(crate::time::format)
+        .filter(|t| crate::time::parse(t).is_ok());
+    at.map(Some).ok_or_else(|| {
+        bad(format!(
+            "record.created_at {ms} is not a time of the years 0000–9999 in Unix milliseconds"
+        ))
+    })
 }
 
 /// The project a request names: its own (`?project=`, or an MCP call's `project` argument)
@@ -248,7 +335,12 @@ pub fn to_record(p: &Package) -> Option<Value> {
             r["severity"] = m.get("x-severity").cloned().unwrap_or(json!("info"));
         }
         Kind::Checkpoint => {
-            r["content"] = get("x-working-on");
+            // The description holds the record's content; a checkpoint without one (another
+            // writer's) shows what it is working on.
+            r["content"] = match m.get("description") {
+                Some(d @ Value::String(_)) => d.clone(),
+                _ => get("x-working-on"),
+            };
             r["working_on"] = get("x-working-on");
             r["state"] = json!({
                 "decisions": p.list("decisions_made"),
@@ -278,6 +370,9 @@ pub fn to_record(p: &Package) -> Option<Value> {
             r["end_line"] = get("x-end-line");
             if let Some(l) = m.get("x-language") {
                 r["language"] = l.clone();
+            }
+            if let Some(title) = m.get("description") {
+                r["title"] = title.clone();
             }
         }
     }
@@ -315,6 +410,125 @@ mod tests {
 
     fn record(v: Value) -> Map<String, Value> {
         v.as_object().unwrap().clone()
+    }
+
+    /// `input` as the store holds it, with what a deposit fills in (by the actor `a`).
+    fn stored(input: &Map<String, Value>) -> Package {
+        let mut package = input.clone();
+        for (k, v) in [
+            ("package_id", json!("pkg_1")),
+            ("project_id", json!("demo")),
+            ("relay_version", json!("0.1")),
+            ("created_at", json!("2026-01-01T00:00:00Z")),
+            ("status", json!("complete")),
+            ("review_type", json!("none")),
+            (
+                "created_by",
+                json!({"id": "a", "type": "agent", "session_id": "ses_x"}),
+            ),
+        ] {
+            package.entry(k).or_insert(v);
+        }
+        Package::from_map(package).unwrap()
+    }
+
+    /// Issue 59: a record of each type with every member given (and some relay has no field
+    /// for) comes back as given; a checkpoint's `content` and `working_on` are two members,
+    /// the content in the `description` search indexes.
+    #[test]
+    fn every_member_of_each_type_comes_back_as_given() {
+        let records = [
+            json!({"id": "l1", "type": "lesson", "title": "Pool connections",
+                "content": "Use pgbouncer", "severity": "critical"}),
+            json!({"id": "c1", "type": "checkpoint", "content": "Halfway through refresh",
+                "working_on": " the auth flow\n", "session_id": "chat-1",
+                "state": {"decisions": ["PKCE"], "blockers": ["no key"], "artifacts": ["a.rs"],
+                    "flags": [], "next": {"ask": ["ops"]}}}),
+            json!({"id": "s1", "type": "snippet", "content": "x\ny", "file_path": "",
+                "language": "rust", "start_line": 3, "end_line": 9, "title": "",
+                "repo": "acme/web"}),
+        ];
+        for given in records {
+            let mut given = record(given);
+            for (k, v) in record(json!({"created_at": 1_767_225_600_123_u64, "agent": "a",
+                "project": "demo", "tags": ["t"], "updated_at": 7,
+                "metadata": {"k": [1, null]}}))
+            {
+                given.insert(k, v);
+            }
+            let input = to_input(&given).unwrap();
+            assert!(crate::memory::check_members(&input).is_ok(), "{input:?}");
+            assert_eq!(input["created_at"], "2026-01-01T00:00:00.123000Z");
+            let back = to_record(&stored(&input)).unwrap();
+            assert_eq!(back, Value::Object(given));
+        }
+        let cp = to_input(&record(
+            json!({"type": "checkpoint", "content": "Halfway there",
+            "working_on": "the auth flow"}),
+        ))
+        .unwrap();
+        assert_eq!(
+            (&cp["description"], &cp["x-working-on"], &cp["title"]),
+            (
+                &json!("Halfway there"),
+                &json!("the auth flow"),
+                &json!("Checkpoint: the auth flow")
+            )
+        );
+    }
+
+    #[test]
+    fn a_checkpoint_of_content_or_working_on_alone_reads_back_with_it_as_both() {
+        for member in ["content", "working_on"] {
+            let mut given = record(json!({"type": "checkpoint"}));
+            given.insert(member.into(), json!("Rotating keys"));
+            let back = to_record(&stored(&to_input(&given).unwrap())).unwrap();
+            assert_eq!(
+                (&back["content"], &back["working_on"]),
+                (&json!("Rotating keys"), &json!("Rotating keys")),
+                "{member}"
+            );
+        }
+    }
+
+    /// Packages an older relay wrote, or another writer, read back with what they hold: a
+    /// checkpoint's description is its content (most repeat what it is working on), one
+    /// without a description shows `x-working-on`, one without `x-flags` its status as its
+    /// flags; a snippet's note is its title, and one without a note has none.
+    #[test]
+    fn packages_written_before_read_back_with_what_they_hold() {
+        let old = record(
+            json!({"package_type": "x-checkpoint", "title": "Checkpoint: auth",
+            "description": "auth", "x-working-on": "auth", "x-flag": "BLOCKED",
+            "x-blockers": ["no key"], "x-artifacts": []}),
+        );
+        let back = to_record(&stored(&old)).unwrap();
+        assert_eq!(
+            (&back["content"], &back["working_on"]),
+            (&json!("auth"), &json!("auth"))
+        );
+        assert_eq!(back["state"]["flags"], json!(["BLOCKED"]));
+        let mut bare = old.clone();
+        bare.remove("description");
+        assert_eq!(to_record(&stored(&bare)).unwrap()["content"], "auth");
+        // An agent hook's checkpoint says more in its description than what it works on.
+        let mut hook = old.clone();
+        hook.insert("description".into(), json!("auth\n\nBranch: main"));
+        let back = to_record(&stored(&hook)).unwrap();
+        assert_eq!(
+            (&back["content"], &back["working_on"]),
+            (&json!("auth\n\nBranch: main"), &json!("auth"))
+        );
+        let snippet = record(
+            json!({"package_type": "x-snippet", "title": "src/db.rs:3-4",
+            "description": "Open the pool", "content_md": "let p = pool();",
+            "x-path": "src/db.rs", "x-start-line": 3, "x-end-line": 4}),
+        );
+        let back = to_record(&stored(&snippet)).unwrap();
+        assert_eq!(back["title"], "Open the pool");
+        let mut bare = snippet.clone();
+        bare.remove("description");
+        assert!(to_record(&stored(&bare)).unwrap().get("title").is_none());
     }
 
     #[test]
@@ -361,22 +575,7 @@ mod tests {
             json!({"session_id": "chat-42", "metadata": {"ticket": "OPS-7", "n": [1, 2]},
                 "updated_at": 5, "state": {"next": "ask ops"}})
         );
-        let mut package = input.clone();
-        for (k, v) in [
-            ("package_id", json!("pkg_1")),
-            ("project_id", json!("demo")),
-            ("relay_version", json!("0.1")),
-            ("created_at", json!("2026-01-01T00:00:00Z")),
-            ("status", json!("complete")),
-            ("review_type", json!("none")),
-            (
-                "created_by",
-                json!({"id": "a", "type": "agent", "session_id": "ses_x"}),
-            ),
-        ] {
-            package.insert(k.into(), v);
-        }
-        let back = to_record(&Package::from_map(package).unwrap()).unwrap();
+        let back = to_record(&stored(&input)).unwrap();
         assert_eq!(back["session_id"], "chat-42");
         assert_eq!(back["metadata"], json!({"ticket": "OPS-7", "n": [1, 2]}));
         assert_eq!(back["updated_at"], 5);
@@ -449,6 +648,16 @@ mod tests {
         assert!(
             err(json!({"type": "snippet", "content": "c", "file_path": "f", "start_line": -1}))
                 .contains("whole number")
+        );
+        assert_eq!(
+            err(json!({"type": "lesson", "title": "t", "content": "c",
+                "created_at": "2026-01-01T00:00:00Z"})),
+            "record.created_at must be a whole number of 0 or more, not \"2026-01-01T00:00:00Z\""
+        );
+        assert!(
+            err(json!({"type": "lesson", "title": "t", "content": "c",
+                "created_at": 300_000_000_000_000_u64}))
+            .contains("years 0000–9999")
         );
     }
 }

@@ -7,11 +7,12 @@
 //! | type | members |
 //! |---|---|
 //! | `x-lesson` | `title`, `description` (the lesson), `x-severity`: `info`, `warning` or `critical` |
-//! | `x-checkpoint` | `x-working-on`, `x-flag` (`IDLE`, `IN_PROGRESS`, `BLOCKED`), `x-flags` (every flag given, a list of text), `x-blockers` and `x-artifacts` (lists of text), `decisions_made`; `description` repeats what it is working on |
-//! | `x-snippet` | `content_md` (the text), `x-path` (optional), `x-start-line`, `x-end-line` (1-based, inclusive), `x-language`, `x-git-blob` (the file's blob id in git, when known); `description` is the note |
+//! | `x-checkpoint` | `x-working-on`, `x-flag` (`IDLE`, `IN_PROGRESS`, `BLOCKED`), `x-flags` (every flag given, a list of text), `x-blockers` and `x-artifacts` (lists of text), `decisions_made`; `description` is an AMP record's `content`, else repeats what it is working on |
+//! | `x-snippet` | `content_md` (the text), `x-path` (optional), `x-start-line`, `x-end-line` (1-based, inclusive), `x-language`, `x-git-blob` (the file's blob id in git, when known); `description` is the note (an AMP record's `title`) |
 //!
 //! Any memory package may carry `x-amp-extra`, an object of the members an Agent Memory
-//! Protocol record held that relay has no member for (kept and returned as given).
+//! Protocol record held that relay has no member for (kept and returned as given); which
+//! member holds which AMP member is [`crate::amp`]'s table.
 
 use serde_json::{Map, Value, json};
 

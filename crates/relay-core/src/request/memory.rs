@@ -31,13 +31,14 @@ fn default_limit() -> usize {
 #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StoreRequest {
-    /// The AMP record: {type: lesson|checkpoint|snippet, content, tags?, agent?, …} plus the
-    /// type's fields (lesson: title, severity info|warning|critical; checkpoint: working_on,
-    /// state {decisions, blockers, artifacts, flags}; snippet: file_path?, language,
-    /// start_line, end_line). Its project is record.project, else the call's project (two
-    /// that differ are refused). Members relay has no field for are kept and returned. Stored
-    /// as a package of type x-lesson, x-checkpoint or x-snippet; storing again under an id
-    /// already stored writes a new version of that record (created: false)
+    /// The AMP record: {type: lesson|checkpoint|snippet, content, tags?, agent?, created_at?
+    /// (Unix ms), …} plus the type's fields (lesson: title, severity info|warning|critical;
+    /// checkpoint: working_on, state {decisions, blockers, artifacts, flags}; snippet: title?,
+    /// file_path?, language, start_line, end_line). Its project is record.project, else the
+    /// call's project (two that differ are refused). Every member comes back as given, those
+    /// relay has no field for too. Stored as a package of type x-lesson, x-checkpoint or
+    /// x-snippet; storing again under an id already stored writes a new version of that
+    /// record (created: false)
     pub record: Map<String, Value>,
     /// The project to store in; default: the record's, else the server's
     #[serde(default)]
