@@ -138,13 +138,16 @@ fn reviewer_may_act(package: &Package, req: &TransitionRequest) -> Result<()> {
     if !gated || !matches!(wanted, "human" | "agent") || req.actor.actor_type == wanted {
         return Ok(());
     }
+    let act = match req.action {
+        Action::RequestChanges => "send it back",
+        _ => "approve it",
+    };
     Err(Error::Unauthorized(format!(
         "package `{}` awaits {wanted} review (review_type: {wanted}), and `{}` acts as {}: \
-         only {wanted}s may {} it (§5.3); ask {} to review it",
+         only {wanted}s may {act} (§5.3); ask {} to review it",
         package.id(),
         req.actor.id,
         a_kind(&req.actor.actor_type),
-        req.action.name().replace('_', " "),
         a_kind(wanted),
     )))
 }
