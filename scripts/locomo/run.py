@@ -180,7 +180,8 @@ def main():
     shutil.rmtree(stores, ignore_errors=True)
     os.makedirs(stores)
     results = []  # one row per question and mode
-    notes = {"skipped": [], "multi": 0, "no_answer": 0, "quoted": 0, "empty": {}, "bm25": None}
+    notes = {"skipped": [], "multi": 0, "no_answer": 0, "quoted": 0, "empty": {}, "empty_quoted": {},
+             "odd_refs": [], "bm25": None}
     started = time.time()
 
     for ci, conv in enumerate(data):
@@ -199,6 +200,9 @@ def main():
         questions = []
         for qi, qa in enumerate(conv["qa"]):
             ev = evidence_sessions(qa, present)
+            for ref in qa.get("evidence") or []:
+                if not re.fullmatch(r"D\d+:\d+", str(ref)):
+                    notes["odd_refs"].append(f"{sid} #{qi + 1} {ref!r}")
             if not ev:
                 notes["skipped"].append(f"{sid} #{qi + 1} {qa['question']!r} evidence {qa.get('evidence')!r}")
                 continue
@@ -231,6 +235,8 @@ def main():
                           for line in out.splitlines() if line.strip()]
                 if not ranked:
                     notes["empty"][mode] = notes["empty"].get(mode, 0) + 1
+                    if '"' in qa["question"]:
+                        notes["empty_quoted"][mode] = notes["empty_quoted"].get(mode, 0) + 1
                 rank = next((r for r, n in enumerate(ranked, 1) if n in ev), None)
                 results.append({"conv": ci, "sample_id": sid, "q": qi, "category": qa["category"],
                                 "mode": mode, "rank": rank, "ms": ms, "sessions": ranked,
@@ -305,10 +311,14 @@ def main():
     w(f"- {notes['quoted']} hold double quotes, which keyword search reads as phrases that must "
       f"appear word for word; the questions are passed as they are.")
     if notes["empty"]:
-        w("- Searches that returned nothing: " + ", ".join(
-            f"{m} {n}" for m, n in notes["empty"].items()) + ".")
+        w("- Searches that returned nothing (of them, questions with double quotes): " + ", ".join(
+            f"{m} {n} ({notes['empty_quoted'].get(m, 0)})" for m, n in notes["empty"].items()) + ".")
+    if notes["odd_refs"]:
+        w(f"- {len(notes['odd_refs'])} evidence references are not of the form D<session>:<turn>; "
+          f"each \"D<n>:<turn>\" (or \"D:<n>:<turn>\") in them is read, anything else ignored: "
+          + "; ".join(notes["odd_refs"]) + ".")
     w(f"- {len(notes['skipped'])} questions are left out, their evidence naming no session of the "
-      f"conversation:")
+      f"conversation{':' if notes['skipped'] else '.'}")
     for s in notes["skipped"]:
         w(f"  - {s}")
     w("")
