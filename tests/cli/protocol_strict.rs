@@ -8,14 +8,12 @@ use serde_json::{Value, json};
 
 use crate::harness::Env;
 use crate::mcp;
-use crate::serve::{Served, curl, post_json};
+use crate::serve::{Served, curl, post_json, whole_package};
 
 /// A whole wire package of the project `demo` (§6.1), created at `at`.
 fn whole(id: &str, at: &str) -> Value {
-    json!({"package_id": id, "project_id": "demo", "relay_version": "0.1",
-        "title": "Whole", "status": "complete", "package_type": "standard",
-        "review_type": "none", "created_at": at,
-        "created_by": {"id": "ana", "type": "human"}})
+    let by = json!({"id": "ana", "type": "human"});
+    whole_package("demo", by, json!({"package_id": id, "created_at": at}))
 }
 
 #[test]
@@ -106,6 +104,15 @@ fn an_offset_time_is_refused_on_every_path_and_a_utc_package_is_one_package_eith
         "{}",
         import.stderr
     );
+    // A fact's times too: import writes every record's times as relay writes its own.
+    let fact = json!({"fact_id": "fact_1", "project_id": "demo", "subject": "s",
+        "predicate": "p", "value": "v", "valid_from": "2026-03-01T12:00:00+02:00",
+        "created_at": "2026-03-01T10:00:00Z"});
+    let facts = env.path("fact.ndjson");
+    std::fs::write(&facts, format!("{fact}\n")).unwrap();
+    let import = env.run(&["import", facts.to_str().unwrap()]);
+    assert_eq!(import.code, 4, "{}", import.transcript());
+    assert!(import.stderr.contains("valid_from"), "{}", import.stderr);
     for strict in [false, true] {
         let mut args = vec!["deposit", "--from", "-"];
         if strict {

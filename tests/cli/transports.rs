@@ -375,30 +375,19 @@ pub fn mcp_arguments(op: Op, r: &Value) -> Value {
 
 /// The wire package an HTTP client sends for the deposit `r` into `project` (its path): HTTP
 /// takes a package whole (§8.1), so the client fills in, as the CLI and MCP's named arguments
-/// have relay fill in, each required member `r` leaves out (the test's local user and tokens
-/// write as `tester`, a human). A member `r` gives, even a bad one, is sent as given.
+/// have relay fill in, each required member but the title that `r` leaves out (the test's
+/// local user and tokens write as `tester`, a human). A member `r` gives, even a bad one, is
+/// sent as given.
 fn whole(r: &Value, project: &str) -> Value {
-    let mut p = r.clone();
-    let Some(map) = p.as_object_mut() else {
-        return p;
+    let Some(given) = r.as_object() else {
+        return r.clone();
     };
     let project = project.rsplit('/').next().unwrap_or("demo");
-    let defaults = [
-        ("package_id", json!(relay::wire::ids::new_id("pkg"))),
-        ("project_id", json!(project)),
-        ("relay_version", json!("0.1")),
-        ("status", json!("complete")),
-        ("package_type", json!("standard")),
-        ("review_type", json!("none")),
-        (
-            "created_at",
-            json!(relay::wire::time::format(relay::wire::time::now())),
-        ),
-        ("created_by", json!({"id": "tester", "type": "human"})),
-    ];
-    for (key, value) in defaults {
-        map.entry(key).or_insert(value);
-    }
+    let mut p = crate::serve::whole_package(project, crate::serve::tester(), json!({}));
+    let map = p.as_object_mut().unwrap();
+    // The title is the caller's to give: a request without one stays without one.
+    map.remove("title");
+    map.extend(given.clone());
     p
 }
 

@@ -21,6 +21,8 @@ pub const REQUIRED_FIELDS: &[&str] = &[
     "created_at",
     "created_by",
 ];
+/// The members of a package that hold times relay takes only in UTC ([`time::require_utc`]).
+pub const TIMES: &[&str] = &["created_at", crate::expiry::EXPIRES_AT];
 pub const STATUSES: &[&str] = &["draft", "complete", "awaiting_review", "revision_requested"];
 pub const PACKAGE_TYPES: &[&str] = &[
     "standard",

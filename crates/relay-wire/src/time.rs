@@ -59,6 +59,23 @@ pub fn require_utc(s: &str) -> Result<(), String> {
     ))
 }
 
+/// [`require_utc`] for the members `names` of a record about to be written, naming the member
+/// that fails; a member that is not a string or does not parse is left for the record's own
+/// validation to name.
+pub fn require_utc_members(
+    record: &serde_json::Map<String, serde_json::Value>,
+    names: &[&str],
+) -> Result<(), crate::error::SchemaError> {
+    for name in names {
+        if let Some(serde_json::Value::String(t)) = record.get(*name)
+            && parse(t).is_ok()
+        {
+            require_utc(t).map_err(|why| crate::error::SchemaError::new(*name, why))?;
+        }
+    }
+    Ok(())
+}
+
 /// An RFC 3339 timestamp as text in UTC with `Z` (§6.1, §7.1): `2026-05-01T12:00:00+02:00`
 /// becomes `2026-05-01T10:00:00Z`. The fraction keeps the input's digits (`.5+01:00` stays
 /// `.5Z`), so no precision is added or lost; a time that already ends in `Z` is returned

@@ -392,10 +392,7 @@ fn finish(ctx: &mut Ctx, args: DepositArgs, mut input: Map<String, Value>) -> Cm
             return Err(relay_core::request::deposit::missing_title().into());
         }
     }
-    let form = match args.strict {
-        true => Form::Whole,
-        false => Form::Filled,
-    };
+    let form = Form::of(args.strict);
     let claim = args.who.claim(&args.session);
     let selected = ctx.global.project.clone();
     let default = || Ok(project_id.clone());

@@ -90,13 +90,21 @@ pub enum Form {
 }
 
 impl Form {
-    /// For [`Form::Whole`], refuses a package of which relay filled in `filled` (members of
-    /// §6.1 it lacked), naming the first in §6.1's order.
-    pub fn refuse_filled(self, filled: &[&str]) -> Result<()> {
+    /// The form a door's strict switch (`--strict`, `strict`) asks for.
+    pub fn of(strict: bool) -> Form {
+        match strict {
+            true => Form::Whole,
+            false => Form::Filled,
+        }
+    }
+
+    /// For [`Form::Whole`], refuses a package that lacked the members `lacking` of §6.1,
+    /// naming the first in §6.1's order.
+    pub fn refuse_lacking(self, lacking: &[&str]) -> Result<()> {
         if self == Form::Filled {
             return Ok(());
         }
-        let missing = (package::REQUIRED_FIELDS.iter()).find(|f| filled.contains(*f));
+        let missing = (package::REQUIRED_FIELDS.iter()).find(|f| lacking.contains(*f));
         match missing {
             None => Ok(()),
             Some(field) => Err(SchemaError::new(
@@ -147,10 +155,7 @@ impl DepositRequest {
 
     /// The form its package is taken in.
     pub fn form(&self) -> Form {
-        match self.strict {
-            true => Form::Whole,
-            false => Form::Filled,
-        }
+        Form::of(self.strict)
     }
 
     /// Refuses a status, review type or next actor §6 does not name, and a significance
@@ -284,18 +289,18 @@ mod tests {
 
     #[test]
     fn a_whole_package_names_every_required_member() {
-        assert!(Form::Whole.refuse_filled(&[]).is_ok());
+        assert!(Form::Whole.refuse_lacking(&[]).is_ok());
         for field in package::REQUIRED_FIELDS {
-            let e = Form::Whole.refuse_filled(&[field]).unwrap_err();
+            let e = Form::Whole.refuse_lacking(&[field]).unwrap_err();
             assert_eq!(e.code(), "invalid_schema");
             assert!(
                 e.to_string().contains(&format!("`{field}` is required")),
                 "{e}"
             );
-            assert!(Form::Filled.refuse_filled(&[field]).is_ok());
+            assert!(Form::Filled.refuse_lacking(&[field]).is_ok());
         }
         let e = Form::Whole
-            .refuse_filled(&["created_by", "status"])
+            .refuse_lacking(&["created_by", "status"])
             .unwrap_err();
         assert!(
             e.to_string().contains("`status` is required"),

@@ -68,18 +68,13 @@ impl Relay<'_> {
     ) -> Result<Deposited> {
         self.caller.authorize("deposit")?;
         let project = self.deposit_target(selected, default, Some(&input))?;
+        // The actor's shape (§6.2) is the package's fault before it is the caller's.
+        let fields = relay_wire::validate::Fields::root(&input);
+        if let Some(by) = fields.optional_object("created_by")? {
+            by.actor()?;
+        }
         if let Some(by) = input.get("created_by").and_then(Value::as_object) {
             let text = |key: &str| by.get(key).and_then(Value::as_str);
-            // A type §6.2 does not name is the package's fault before it is the caller's.
-            if let Some(t) = text("type")
-                && !relay_wire::ACTOR_TYPES.contains(&t)
-            {
-                let why = format!(
-                    "must be one of {} (got \"{t}\")",
-                    relay_wire::ACTOR_TYPES.join(", ")
-                );
-                return Err(relay_wire::error::SchemaError::new("created_by.type", why).into());
-            }
             self.caller.may_name(text("id"), text("type"))?;
         }
         if input.get("title").is_none_or(Value::is_null) {

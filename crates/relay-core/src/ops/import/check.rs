@@ -320,9 +320,10 @@ fn check_package(
     else {
         return None;
     };
-    time::require_utc(created_at).ok()?;
-    if let Some(Json::Str(expiry)) = package.get(relay_wire::expiry::EXPIRES_AT) {
-        time::require_utc(expiry).ok()?;
+    for member in relay_wire::package::TIMES {
+        if let Some(Json::Str(t)) = package.get(member) {
+            time::require_utc(t).ok()?;
+        }
     }
     let log = logs.log(store, text, project, time::parse(created_at).ok()?);
     let status = match package.get("status") {
@@ -398,7 +399,9 @@ trait TreeVersion {
     const END: &'static str;
     /// The member naming a source package, for a kind that has one.
     const SOURCE: Option<&'static str>;
-    /// Its times, which import takes in UTC only ([`utc_times`]).
+    /// Its times, which import takes in UTC only, as deposit takes a package's
+    /// (`time::require_utc_members`): an offset would make a record imported and the same
+    /// record written another way two records.
     const TIMES: &'static [&'static str];
     fn validate(record: &Members) -> Result<(), SchemaError>;
     fn checked(version: Version) -> Checked;
@@ -526,7 +529,7 @@ fn check_any_line(
             Checked::Project(Project::from_map(map).map_err(|e| schema_at(location, e))?)
         }
         Kind::Packages => {
-            utc_times(&map, &["created_at", relay_wire::expiry::EXPIRES_AT])
+            time::require_utc_members(&map, relay_wire::package::TIMES)
                 .map_err(|e| schema_at(location, e))?;
             let p = Package::from_map(map).map_err(|e| schema_at(location, e))?;
             // Unchanged since its hash was checked: no need to hash it again.
@@ -548,31 +551,16 @@ fn check_any_line(
             ))
         }
         Kind::Facts => {
-            utc_times(&map, Fact::TIMES).map_err(|e| schema_at(location, e))?;
+            time::require_utc_members(&map, Fact::TIMES).map_err(|e| schema_at(location, e))?;
             let fact = Fact::from_map(map).map_err(|e| schema_at(location, e))?;
             Checked::Fact(Version::new(&fact, text)?)
         }
         Kind::Sessions => {
-            utc_times(&map, Session::TIMES).map_err(|e| schema_at(location, e))?;
+            time::require_utc_members(&map, Session::TIMES).map_err(|e| schema_at(location, e))?;
             let session = Session::from_map(map).map_err(|e| schema_at(location, e))?;
             Checked::Session(Version::new(&session, text)?)
         }
     })
-}
-
-/// A record's times in UTC, as deposit takes them (`time::require_utc`): an offset would make
-/// a package imported and the same package deposited two packages, and relay writes every
-/// time of its own in UTC.
-fn utc_times(
-    record: &Map<String, Value>,
-    members: &[&str],
-) -> std::result::Result<(), SchemaError> {
-    for key in members {
-        if let Some(Value::String(t)) = record.get(*key) {
-            time::require_utc(t).map_err(|why| SchemaError::new(*key, why))?;
-        }
-    }
-    Ok(())
 }
 
 /// Where a line is, for messages: `file:line`.

@@ -13,7 +13,7 @@ pub use crate::request::deposit::Form;
 use relay_store::Store;
 use relay_store::packages::StoredPackage;
 use relay_store::signing::RecordVersion;
-use relay_wire::error::{Error, Result, SchemaError};
+use relay_wire::error::{Error, Result};
 use relay_wire::{PROTOCOL_VERSION, Package, canonical, ids, package, time};
 
 /// Who deposits, where, and when: what relay fills into a package that lacks it.
@@ -59,13 +59,7 @@ pub fn deposit(
     check_members_and_limits(store, &input)?;
     // Times are taken in UTC only (§6.1), as import takes them, and never rewritten: the hash
     // covers the bytes given. One that does not parse is left for validation to report.
-    for key in ["created_at", relay_wire::expiry::EXPIRES_AT] {
-        if let Some(Value::String(t)) = input.get(key)
-            && time::parse(t).is_ok()
-        {
-            time::require_utc(t).map_err(|why| SchemaError::new(key, why))?;
-        }
-    }
+    time::require_utc_members(&input, package::TIMES)?;
     // An expiry must be a time to come: a package hidden as it is written helps nobody.
     match input.get(relay_wire::expiry::EXPIRES_AT) {
         None => {}
@@ -145,7 +139,7 @@ pub fn deposit(
         crate::ops::sessions::ensure_open(store, &project_id, s)?;
     }
     // Taken whole (§8.1): nothing relay filled in may stay.
-    ctx.form.refuse_filled(&lacked)?;
+    ctx.form.refuse_lacking(&lacked)?;
     // A time relay fills in is taken under the lock, so it is never earlier than a write
     // that had to wait for this one (a session's end, say).
     let (package, hash) = if filled.contains(&"created_at") {
