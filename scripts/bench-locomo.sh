@@ -3,13 +3,14 @@
 # each, about 2,000 questions that name the turns holding their answer) as a retrieval test of
 # relay, for docs/BENCHMARKS.md. Opt-in, not part of cargo test; the data is not in this
 # repository. Each conversation gets a fresh store with one package per session; each question
-# with an evidence session is asked with `relay search QUESTION --json --limit 10 --mode M`, one
-# process per question and mode (keyword, semantic, hybrid), and a BM25 baseline (rank_bm25, or
-# a plain Okapi BM25 when it is not installed) ranks the same sessions' text. Reported:
-# session-level recall at 1, 5 and 10, MRR@10 and the median latency of a search, per mode and
-# per question category, for all ten conversations, the first five (a development split) and
-# the last five. About 15 minutes on 2 cores (the semantic and hybrid searches load the query
-# transformer in each process).
+# with an evidence session is asked in keyword, semantic and hybrid mode through one `relay mcp`
+# per store (`pull`, mode relevant, limit 10: the model loads once, as in an agent's session),
+# and the first 20 of each store and mode also as one-shot `relay search --json` processes, for
+# their latency; a BM25 baseline (rank_bm25, or a plain Okapi BM25 when it is not installed)
+# ranks the same sessions' text. Reported: session-level recall at 1, 5 and 10, MRR@10 and the
+# median latency of a search, per mode and per question category, for all ten conversations,
+# the first five (the development split any parameter is tuned on) and the last five. About
+# 10 minutes on 2 cores.
 #
 #   bash scripts/bench-locomo.sh PATH/TO/locomo10.json
 #
@@ -25,6 +26,10 @@
 #   BENCH_PYTHON   the python that runs scripts/locomo/run.py (python3); with rank_bm25
 #                  (pip install rank-bm25) the baseline is rank_bm25's BM25Okapi
 #   LOCOMO_MODES   the modes to run (keyword,semantic,hybrid)
+#   LOCOMO_DOOR    how questions are asked: mcp (one `relay mcp` per store, the model loaded
+#                  once; the default) or cli (one `relay search` process per question)
+#   LOCOMO_CLI_SAMPLE  with the mcp door, how many questions per store and mode are also
+#                  timed as one-shot `relay search` processes (20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -44,6 +49,8 @@ work=${BENCH_DIR:-/tmp/relay-bench}
 python=${BENCH_PYTHON:-python3}
 model=${RELAY_MODEL:-$repo/target/models/minilm-l6-fitted}
 modes=${LOCOMO_MODES:-keyword,semantic,hybrid}
+door=${LOCOMO_DOOR:-mcp}
+cli_sample=${LOCOMO_CLI_SAMPLE:-20}
 
 command -v cargo > /dev/null || {
   echo "bench-locomo.sh needs cargo (rustup.rs) to build relay" >&2
@@ -81,6 +88,7 @@ mkdir -p "$res"
 
 echo "# running the questions (modes: $modes); progress per conversation below" >&2
 "$python" scripts/locomo/run.py "$data" --relay "$relay" --work "$res" --modes "$modes" \
+  --door "$door" --cli-sample "$cli_sample" \
   "${model_args[@]}" --commit "$commit" --note "$note" \
   --command "bash scripts/bench-locomo.sh $(basename "$data")" > /dev/null
 cat "$res/report.md"

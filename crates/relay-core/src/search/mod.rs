@@ -3,7 +3,8 @@
 //! The package index whose postings a query reads is the store's (`relay_store::index`).
 //! Semantic search embeds text with [`model::Model`] and compares it with the store's vector
 //! index (`relay_store::index`); hybrid search merges both lists ([`fuse`]). A query may
-//! be embedded by the transformer the model ships for it (`query_encoder`).
+//! be embedded by the transformer the model ships for it (`query_encoder`); with an ONNX
+//! transformer (`onnx_encoder`), documents are too, in passages ([`passages`]).
 
 pub mod choice;
 pub mod filter;
@@ -13,6 +14,9 @@ pub mod model;
 #[cfg(not(feature = "semantic"))]
 #[path = "model_unavailable.rs"]
 pub mod model;
+#[cfg(feature = "semantic")]
+pub mod onnx_encoder;
+pub mod passages;
 pub mod phrase_filter;
 pub mod query;
 #[cfg(feature = "semantic")]

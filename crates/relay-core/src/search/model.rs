@@ -20,6 +20,8 @@ use std::sync::OnceLock;
 use safetensors::{Dtype, SafeTensors};
 use sha2::{Digest, Sha256};
 
+use crate::search::onnx_encoder::{self, OnnxEncoder};
+use crate::search::passages;
 use crate::search::query_encoder::QueryEncoder;
 use relay_store::config::{QueryEncoder as QueryEncoderSetting, SearchConfig};
 
@@ -38,7 +40,10 @@ const MAX_TEXT_BYTES: usize = 8 * 1024;
 /// A loaded static embedding model.
 pub struct Model {
     path: PathBuf,
-    identity: String,
+    /// The digest of the files, made on first use from `identity_start` (the small files)
+    /// and the table.
+    identity: OnceLock<String>,
+    identity_start: Sha256,
     tokenizer: tokenizers::Tokenizer,
     /// `model.safetensors`, mapped: loading neither copies nor converts the matrix.
     file: memmap2::Mmap,
@@ -58,6 +63,11 @@ pub struct Model {
     query_setting: Result<QueryEncoderSetting, String>,
     /// What embeds queries, decided on the first query.
     query: OnceLock<QuerySide>,
+    /// The ONNX transformer of `onnx/`, when it ships and loads: it then embeds documents and
+    /// queries alike, and the vectors are its.
+    documents: Option<std::sync::Arc<OnnxEncoder>>,
+    /// Why `onnx/` ships but does not embed (it does not load, or the configuration says so).
+    documents_notice: Option<String>,
 }
 
 /// What embeds a model's queries.
@@ -72,7 +82,6 @@ impl std::fmt::Debug for Model {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Model")
             .field("path", &self.path)
-            .field("identity", &self.identity)
             .field("dims", &self.dims)
             .finish()
     }
@@ -85,6 +94,19 @@ impl Model {
         let mut model = Model::load(dir)?;
         model.query_setting =
             config.map_or(Ok(QueryEncoderSetting::default()), |c| c.query_encoder());
+        if OnnxEncoder::shipped(dir)
+            && matches!(model.query_setting, Ok(QueryEncoderSetting::Transformer))
+        {
+            match onnx_encoder::load_shared(dir) {
+                Ok(encoder) => model.documents = Some(encoder),
+                Err(reason) => {
+                    model.documents_notice = Some(format!(
+                        "the ONNX transformer at {} does not load ({reason}); documents are embedded by the static table",
+                        dir.join(onnx_encoder::DIR).display()
+                    ))
+                }
+            }
+        }
         Ok(model)
     }
 
@@ -94,6 +116,8 @@ impl Model {
         if !dir.is_dir() {
             return Err(format!("{} is not a folder", dir.display()));
         }
+        // The identity digests the small files now and the table when first asked for: a
+        // model whose documents the ONNX transformer embeds never reads the table whole.
         let mut digest = Sha256::new();
         let mut contents = Vec::new();
         let mut file = None;
@@ -106,21 +130,19 @@ impl Model {
                     FILES.join(", ")
                 )
             };
-            let bytes: &[u8] = if name == FILES[1] {
+            if name == FILES[1] {
                 let f = std::fs::File::open(&path).map_err(cannot)?;
                 // SAFETY: the map is only read; a model file changed while relay runs is as
                 // unsupported as a library replaced under a running program.
                 file = Some(unsafe { memmap2::Mmap::map(&f) }.map_err(cannot)?);
-                file.as_deref().unwrap_or_default()
             } else {
-                contents.push(std::fs::read(&path).map_err(cannot)?);
-                contents.last().map(Vec::as_slice).unwrap_or_default()
-            };
-            digest.update(name.as_bytes());
-            digest.update((bytes.len() as u64).to_le_bytes());
-            digest.update(bytes);
+                let bytes = std::fs::read(&path).map_err(cannot)?;
+                digest.update(name.as_bytes());
+                digest.update((bytes.len() as u64).to_le_bytes());
+                digest.update(&bytes);
+                contents.push(bytes);
+            }
         }
-        let identity = format!("sha256:{:x}", digest.finalize());
         let file = file.ok_or("no model.safetensors")?;
         let config: serde_json::Value = serde_json::from_slice(&contents[0])
             .map_err(|e| format!("{}: not valid JSON ({e})", dir.join(FILES[0]).display()))?;
@@ -170,7 +192,8 @@ impl Model {
         skipped.dedup();
         Ok(Model {
             path: dir.to_path_buf(),
-            identity,
+            identity: OnceLock::new(),
+            identity_start: digest,
             tokenizer,
             file,
             table,
@@ -182,17 +205,78 @@ impl Model {
             skipped,
             query_setting: Ok(QueryEncoderSetting::default()),
             query: OnceLock::new(),
+            documents: None,
+            documents_notice: None,
         })
     }
 
     /// A digest of the model's files: vectors made with another model are never compared with
-    /// this one's.
+    /// this one's. With the ONNX transformer, its own: the vectors are then its.
     pub fn identity(&self) -> &str {
-        &self.identity
+        match &self.documents {
+            Some(encoder) => encoder.identity(),
+            None => self.identity.get_or_init(|| {
+                let mut digest = self.identity_start.clone();
+                digest.update(FILES[1].as_bytes());
+                digest.update((self.file.len() as u64).to_le_bytes());
+                digest.update(&self.file[..]);
+                format!("sha256:{:x}", digest.finalize())
+            }),
+        }
     }
 
     pub fn dims(&self) -> usize {
-        self.dims
+        match &self.documents {
+            Some(encoder) => encoder.dims(),
+            None => self.dims,
+        }
+    }
+
+    /// Whether documents are embedded by the ONNX transformer (else by the static table).
+    pub fn documents_by_transformer(&self) -> bool {
+        self.documents.is_some()
+    }
+
+    /// The normalised vectors of `doc`'s passages ([`passages::split`]): by the ONNX
+    /// transformer when it loaded, else each the mean of its tokens' rows.
+    pub fn embed_document(&self, doc: &relay_store::index::Document) -> Vec<Vec<f32>> {
+        self.embed_documents(std::slice::from_ref(doc))
+            .pop()
+            .unwrap_or_default()
+    }
+
+    fn embed_documents(&self, docs: &[relay_store::index::Document]) -> Vec<Vec<Vec<f32>>> {
+        let table_tokens = |text: &str| {
+            self.tokenizer
+                .encode_fast(text, false)
+                .map_or(0, |e| e.len())
+        };
+        let encoder_tokens = |text: &str| self.documents.as_ref().map_or(0, |e| e.tokens(text));
+        let tokens: &dyn Fn(&str) -> usize = match self.documents {
+            Some(_) => &encoder_tokens,
+            None => &table_tokens,
+        };
+        let split: Vec<Vec<String>> = docs
+            .iter()
+            .map(|d| {
+                let (budget, whole) = (onnx_encoder::PASSAGE_TOKENS, onnx_encoder::WHOLE_TOKENS);
+                passages::split(d, budget, whole, tokens)
+            })
+            .collect();
+        let all: Vec<&str> = split.iter().flatten().map(String::as_str).collect();
+        let vectors = match &self.documents {
+            // A batch the runtime fails on (it should not) leaves those packages without
+            // vectors.
+            Some(encoder) => encoder
+                .embed_batch(&all)
+                .unwrap_or_else(|_| vec![None; all.len()]),
+            None => all.iter().map(|p| self.embed(p)).collect(),
+        };
+        let mut vectors = vectors.into_iter();
+        split
+            .iter()
+            .map(|passages| (&mut vectors).take(passages.len()).flatten().collect())
+            .collect()
     }
 
     pub fn path(&self) -> &Path {
@@ -203,6 +287,9 @@ impl Model {
     /// the configuration allows it and it loads (loaded on the first call), else as
     /// [`Model::embed`] embeds a document. `None` when it holds no token to embed.
     pub fn embed_query(&self, text: &str) -> Option<Vec<f32>> {
+        if let Some(encoder) = &self.documents {
+            return encoder.embed(text).ok().flatten();
+        }
         match self.query_side() {
             QuerySide::Transformer(encoder) => match encoder.embed(text) {
                 Ok(vector) => vector,
@@ -218,6 +305,12 @@ impl Model {
     /// configuration is wrong); `None` when all is as configured. Loads the query side if no
     /// query has yet, so a long-lived process can pay for it, and say so, when it starts.
     pub fn query_notice(&self) -> Option<String> {
+        if self.documents.is_some() {
+            return None;
+        }
+        if let Some(notice) = &self.documents_notice {
+            return Some(notice.clone());
+        }
         match self.query_side() {
             QuerySide::Static { notice } => notice.clone(),
             QuerySide::Transformer(_) => None,
@@ -226,7 +319,7 @@ impl Model {
 
     /// Whether queries are embedded by the transformer (loading it if no query has yet).
     pub fn queries_by_transformer(&self) -> bool {
-        matches!(self.query_side(), QuerySide::Transformer(_))
+        self.documents.is_some() || matches!(self.query_side(), QuerySide::Transformer(_))
     }
 
     fn query_side(&self) -> &QuerySide {
@@ -443,8 +536,8 @@ impl relay_store::index::Embedder for Model {
     fn dims(&self) -> usize {
         Model::dims(self)
     }
-    fn embed(&self, text: &str) -> Option<Vec<f32>> {
-        Model::embed(self, text)
+    fn embed_documents(&self, docs: &[relay_store::index::Document]) -> Vec<Vec<Vec<f32>>> {
+        Model::embed_documents(self, docs)
     }
 }
 
@@ -583,6 +676,39 @@ mod tests {
         let m = Model::load_configured(dir.path(), Some(&off)).unwrap();
         assert_eq!(m.embed_query("bill invoice"), m.embed("bill invoice"));
         assert_eq!(m.query_notice(), None, "as configured");
+    }
+
+    #[test]
+    fn an_onnx_folder_that_does_not_load_leaves_the_table_with_a_notice() {
+        let dir = tempfile::tempdir().unwrap();
+        let table = model(dir.path()).identity().to_string();
+        let onnx = dir.path().join(onnx_encoder::DIR);
+        std::fs::create_dir_all(&onnx).unwrap();
+        std::fs::write(onnx.join("model.onnx"), b"not a graph").unwrap();
+        std::fs::copy(
+            dir.path().join("tokenizer.json"),
+            onnx.join("tokenizer.json"),
+        )
+        .unwrap();
+        let m = Model::load_configured(dir.path(), None).unwrap();
+        assert!(!m.documents_by_transformer());
+        assert_eq!(m.identity(), table, "the vectors stay the table's");
+        let notice = m.query_notice().unwrap();
+        assert!(
+            notice.contains("ONNX transformer") && notice.contains("static table"),
+            "{notice}"
+        );
+        assert_eq!(
+            m.embed_document(&relay_store::index::Document {
+                title: "bill".into(),
+                ..Default::default()
+            }),
+            vec![vec![1.0, 0.0]]
+        );
+        // Configured off, it is not even tried.
+        let off = search_config("query_encoder = \"static\"");
+        let m = Model::load_configured(dir.path(), Some(&off)).unwrap();
+        assert_eq!(m.query_notice(), None);
     }
 
     #[test]

@@ -71,7 +71,7 @@ impl relay_store::index::Embedder for Model {
     fn dims(&self) -> usize {
         match self.never {}
     }
-    fn embed(&self, _text: &str) -> Option<Vec<f32>> {
+    fn embed_documents(&self, _docs: &[relay_store::index::Document]) -> Vec<Vec<Vec<f32>>> {
         match self.never {}
     }
 }

@@ -344,6 +344,34 @@ mod tests {
         );
     }
 
+    /// Passages per second through candle's transformer: `RELAY_PASSAGE_TOKENS` words a
+    /// passage (128), one at a time (what the ONNX transformer is measured against).
+    #[test]
+    #[ignore = "a measurement: cargo test -p relay-core --release passage_throughput -- --ignored --nocapture"]
+    fn passage_throughput() {
+        let Some(dir) = real_model() else { return };
+        let encoder = QueryEncoder::load(&dir).unwrap();
+        let words: usize =
+            std::env::var("RELAY_PASSAGE_TOKENS").map_or(128, |v| v.parse().unwrap());
+        let vocab = [
+            "when", "did", "caroline", "go", "to", "the", "support", "group", "painting", "friends",
+        ];
+        let texts: Vec<String> = (0..16)
+            .map(|p| {
+                (0..words)
+                    .map(|w| vocab[(w * 7 + p) % vocab.len()])
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        let t = std::time::Instant::now();
+        for text in &texts[..16] {
+            encoder.embed(text).unwrap();
+        }
+        let seconds = t.elapsed().as_secs_f64();
+        eprintln!("{words} words: {:.1} passages/s", 16.0 / seconds);
+    }
+
     #[test]
     fn broken_folders_say_what_is_wrong() {
         let dir = tempfile::tempdir().unwrap();

@@ -592,6 +592,18 @@ pub(crate) fn keyword_list(
     filter: &Filter,
     limit: usize,
 ) -> Result<Vec<Ranked>> {
+    Ok(keyword_list_weighed(store, projects, query_text, filter, limit)?.0)
+}
+
+/// [`keyword_list`], with the inverse document frequency of each of the query's terms (what
+/// hybrid search weighs a match's share of the query by).
+pub(crate) fn keyword_list_weighed(
+    store: &Store,
+    projects: &[String],
+    query_text: &str,
+    filter: &Filter,
+    limit: usize,
+) -> Result<(Vec<Ranked>, Vec<f32>)> {
     let keeper = kept_ids::of_process();
     keyword_list_from(
         store, projects, query_text, filter, limit, BROAD_FROM, keeper,
@@ -608,10 +620,10 @@ fn keyword_list_from(
     limit: usize,
     broad_from: usize,
     keeper: Option<&Keeper>,
-) -> Result<Vec<Ranked>> {
+) -> Result<(Vec<Ranked>, Vec<f32>)> {
     let q = parse(query_text);
     if q.terms.is_empty() || limit == 0 {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
     let filter = &filter.prepare(store, projects)?;
     let mut files: Vec<PathBuf> = Vec::new();
@@ -637,7 +649,7 @@ fn keyword_list_from(
         total_len,
     } = scanned.stats();
     if count == 0 {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
     // Document frequencies come from the same scan; the store's size in documents is estimated
     // from the bytes scanned and the mean candidate line.
@@ -667,7 +679,7 @@ fn keyword_list_from(
         let batch = scanned.front(terms, &base, &finish, front, after);
         for (score, c) in &batch {
             if out.len() == limit {
-                return Ok(out);
+                return Ok((out, idfs));
             }
             if let Some(stored) = winner(store, filter, &files, &file_project, c)? {
                 let rounded = (score * 10_000.0).round() / 10_000.0;
@@ -682,7 +694,7 @@ fn keyword_list_from(
             }
         }
         if out.len() == limit || batch.len() < front {
-            return Ok(out);
+            return Ok((out, idfs));
         }
         after = batch.last().copied();
         front = front.saturating_mul(4);

@@ -2,10 +2,11 @@
 //! `semantic_search` and `hybrid_search` of §10.2). The vector list ranks every package's
 //! current version by the cosine similarity of its vector (the store's vector index, made
 //! with the configured model) with the query's, nudged by significance and recency as keyword
-//! search nudges BM25. Hybrid search fuses the two nudged lists by reciprocal rank fusion
-//! (k = 60), a keyword match weighing the cube of the share of the query's terms it holds
-//! ([`fuse::keyword_weight`]). Filters apply
-//! before ranking, as in keyword search.
+//! search nudges BM25; a package's similarity is its best passage's. Hybrid search fuses the
+//! two by a convex combination of scores ([`fuse::convex`]): the keyword side scaled to what
+//! the query could score, the vector side the nudged similarity; a keyword match outside the
+//! vector list gets its similarity from the same scan. Filters apply before ranking, as in
+//! keyword search.
 //!
 //! Memory follows the result size, not the store: each log keeps only its best few, and the
 //! vectors are read through a memory map.
@@ -16,8 +17,8 @@ use std::path::{Path, PathBuf};
 use crate::search::filter::Filter;
 use crate::search::fuse::{self, Mode};
 use crate::search::model::Model;
-use crate::search::relevant::{Explain, Ranked, keyword_list};
-use crate::search::snapshot::{Snapshot, cosine, package_vector};
+use crate::search::relevant::{Explain, Ranked, keyword_list, keyword_list_weighed};
+use crate::search::snapshot::{Snapshot, package_similarity};
 use crate::search::{parse, rank};
 use relay_store::Store;
 use relay_store::index::{self, Doc, Indexes, KeyMap, QueryView, TYPE_OVERFLOW, id_key};
@@ -131,6 +132,9 @@ pub fn build_vectors(
     Ok(true)
 }
 
+/// A log's best hits, and the similarity of each wanted package (id key) met in it.
+type Found = (Vec<Hit>, Vec<(u64, f32)>);
+
 /// One package line in the vector list.
 #[derive(Debug, Clone)]
 struct Hit {
@@ -188,6 +192,18 @@ pub fn search(
     } else {
         limit
     };
+    // Hybrid search's keyword list comes first: the vector scan then also gives the
+    // similarity of its matches, for their explanation, without embedding them again.
+    let (keyword, idfs) = match (mode, &snapshot) {
+        (Mode::Semantic, _) => (Vec::new(), Vec::new()),
+        (_, Some(s)) => s.keyword_weighed(&q, depth),
+        (_, None) => keyword_list_weighed(store, projects, query_text, filter, depth)?,
+    };
+    let wanted: std::collections::HashSet<u64> = keyword
+        .iter()
+        .map(|r| id_key(r.stored.package.id()))
+        .collect();
+    let mut similarity_of: HashMap<u64, f32> = HashMap::new();
     // A query with no word the model knows has no vector: semantic search finds nothing,
     // and hybrid search is its keyword list alone.
     let query = model.embed_query(query_text);
@@ -195,7 +211,9 @@ pub fn search(
         (Some(query), Some(s)) => s.semantic(model, query, &q, depth),
         (Some(query), None) => {
             let files = logs(store, projects)?;
-            let hits = vector_list(store, &files, query, filter, depth, model)?;
+            let (hits, wanted_similarities) =
+                vector_list(store, &files, query, filter, depth, model, &wanted)?;
+            similarity_of = wanted_similarities;
             let asked = Asked {
                 model,
                 vector: query,
@@ -222,24 +240,19 @@ pub fn search(
             })
             .collect());
     }
-    // Each list is nudged by significance and recency before the fusion, as each mode nudges
-    // on its own: nudges then order near-ties within a list. After the fusion they would not:
-    // a rank step moves an RRF score by under 2%, a nudge by up to 20%.
-    let keyword = match &snapshot {
-        Some(s) => s.keyword(&q, depth),
-        None => keyword_list(store, projects, query_text, filter, depth)?,
-    };
+    // Each side is nudged by significance and recency before the fusion, as each mode nudges
+    // on its own. The keyword side is BM25 over the sum of the query terms' IDF (what a
+    // package holding each term once scores); the semantic side, the nudged similarity.
     let key = |r: &Ranked| r.stored.package.id().to_string();
-    // A keyword match weighs the share of the query's terms it holds, cubed.
+    let idf_sum: f32 = idfs.iter().map(|i| i.max(0.0)).sum();
     let keyword_keys: Vec<(String, f64)> = keyword
         .iter()
-        .map(|r| {
-            let tf = rank::analyze(&r.stored.package, &r.query).tf;
-            let held = tf.iter().filter(|&&t| t > 0.0).count();
-            (key(r), fuse::keyword_weight(held, tf.len()))
-        })
+        .map(|r| (key(r), fuse::keyword_part(r.score, f64::from(idf_sum))))
         .collect();
-    let semantic_keys: Vec<String> = semantic.iter().map(|(r, _, _)| key(r)).collect();
+    let semantic_keys: Vec<(String, f64)> = semantic
+        .iter()
+        .map(|(r, _, score)| (key(r), f64::from(*score)))
+        .collect();
     let mut by_id: HashMap<String, (Ranked, Option<f32>)> = HashMap::new();
     for r in keyword {
         by_id.insert(key(&r), (r, None));
@@ -252,16 +265,38 @@ pub fn search(
             }
         }
     }
+    // A keyword match outside the vector list: its similarity from the vector scan (a
+    // snapshot read embeds it), nudged as the vector list is.
+    let now = time::now();
+    for (r, similarity) in by_id.values_mut() {
+        if similarity.is_none() {
+            *similarity = similarity_of
+                .get(&id_key(r.stored.package.id()))
+                .copied()
+                .or_else(|| {
+                    let query = query.as_ref().filter(|_| snapshot.is_some())?;
+                    package_similarity(model, &r.stored, query)
+                });
+        }
+    }
+    let nudged_similarity = |k: &String| -> f64 {
+        let Some((r, Some(similarity))) = by_id.get(k) else {
+            return 0.0;
+        };
+        let at = filter.as_of.unwrap_or(now);
+        let age_days = (at - r.stored.package.created_at()).num_seconds() as f32 / 86_400.0;
+        f64::from(rank::nudge(
+            similarity.max(0.0),
+            r.stored.package.significance(),
+            age_days,
+        ))
+    };
     let mut out: Vec<Ranked> = Vec::new();
-    for f in fuse::rrf_weighted(&keyword_keys, &semantic_keys) {
+    for f in fuse::convex(&keyword_keys, &semantic_keys, nudged_similarity) {
         let Some((mut r, similarity)) = by_id.remove(&f.key) else {
             continue;
         };
         r.score = f.score;
-        let similarity = similarity.or_else(|| {
-            let query = query.as_ref()?;
-            package_vector(model, &r.stored).map(|v| cosine(&v, query))
-        });
         r.explain = Some(Explain {
             mode,
             keyword_rank: f.keyword_rank,
@@ -303,7 +338,8 @@ fn logs(store: &Store, projects: &[String]) -> Result<Vec<PathBuf>> {
 
 /// The best `depth` packages (current versions that pass `filter`) by their similarity with
 /// `query` nudged by significance and recency, as keyword search nudges BM25; best first.
-/// Each log keeps its own best `depth`, on as many threads as there are cores.
+/// Each log keeps its own best `depth`, on as many threads as there are cores. Also the
+/// similarity of each package of `wanted` (id keys) met on the way.
 fn vector_list(
     store: &Store,
     files: &[PathBuf],
@@ -311,7 +347,8 @@ fn vector_list(
     filter: &Filter,
     depth: usize,
     model: &Model,
-) -> Result<Vec<Hit>> {
+    wanted: &std::collections::HashSet<u64>,
+) -> Result<(Vec<Hit>, HashMap<u64, f32>)> {
     let cache = store.search_indexes();
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
@@ -319,12 +356,13 @@ fn vector_list(
         .min(files.len())
         .max(1);
     let now = time::now();
-    let results: Vec<Result<Vec<Hit>>> = std::thread::scope(|s| {
+    let results: Vec<Result<Found>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let cache = cache.as_ref();
-                s.spawn(move || -> Result<Vec<Hit>> {
+                s.spawn(move || -> Result<Found> {
                     let mut kept = Vec::new();
+                    let mut met = Vec::new();
                     for (file, path) in files.iter().enumerate().skip(t).step_by(threads) {
                         let log = LogSearch {
                             store,
@@ -335,10 +373,13 @@ fn vector_list(
                             filter,
                             model,
                             now,
+                            wanted,
                         };
-                        kept.extend(log.best(depth)?);
+                        let (best, seen) = log.best(depth)?;
+                        kept.extend(best);
+                        met.extend(seen);
                     }
-                    Ok(kept)
+                    Ok((kept, met))
                 })
             })
             .collect();
@@ -351,8 +392,11 @@ fn vector_list(
             .collect()
     });
     let mut hits = Vec::new();
+    let mut similarity_of = HashMap::new();
     for r in results {
-        hits.extend(r?);
+        let (kept, met) = r?;
+        hits.extend(kept);
+        similarity_of.extend(met);
     }
     // A package whose versions lie in several logs (a merge of two clones can do that) counts
     // once, as its current version.
@@ -371,7 +415,7 @@ fn vector_list(
         .map(|(_, h)| h)
         .collect();
     hits.sort_by(hit_order);
-    Ok(hits)
+    Ok((hits, similarity_of))
 }
 
 /// Best first: score, then the newer package, then a fixed order of id keys.
@@ -392,11 +436,14 @@ struct LogSearch<'a> {
     filter: &'a Filter,
     model: &'a Model,
     now: time::Timestamp,
+    /// Packages (id keys) whose similarity is asked for wherever they rank.
+    wanted: &'a std::collections::HashSet<u64>,
 }
 
 impl LogSearch<'_> {
-    /// The log's best `depth` current versions that pass the filter.
-    fn best(&self, depth: usize) -> Result<Vec<Hit>> {
+    /// The log's best `depth` current versions that pass the filter, and the similarity of
+    /// each wanted package's current version here.
+    fn best(&self, depth: usize) -> Result<Found> {
         let io = |e| Error::io(format!("cannot index {}", self.path.display()), e);
         let view = match self.cache {
             Some(c) => c.query(self.path, &[]).map_err(io)?,
@@ -440,6 +487,10 @@ impl LogSearch<'_> {
             }
         }
         let similarities = vectors.similarities(self.query);
+        let met: Vec<(u64, f32)> = (0..docs.len())
+            .filter(|&i| is_current[i] && self.wanted.contains(&keys[i]))
+            .map(|i| (keys[i], similarities[i]))
+            .collect();
         let f = self.filter;
         let since = f.since.map(|s| s.timestamp_micros());
         let until = f.until.map(|u| u.timestamp_micros());
@@ -505,7 +556,7 @@ impl LogSearch<'_> {
             sorted = end;
             front *= 4;
         }
-        Ok(kept)
+        Ok((kept, met))
     }
 
     /// Whether the document's type can pass the filter, as far as the index knows it.
@@ -571,7 +622,7 @@ fn read_hits(
         let (similarity, score) = if same {
             (h.similarity, h.score)
         } else {
-            let similarity = package_vector(model, &current).map_or(0.0, |v| cosine(&v, query));
+            let similarity = package_similarity(model, &current, query).unwrap_or(0.0);
             let age_days = (now - current.package.created_at()).num_seconds() as f32 / 86_400.0;
             let score = rank::nudge(
                 similarity.max(0.0),

@@ -15,12 +15,21 @@ use relay_store::packages::StoredPackage;
 use relay_wire::error::Result;
 use relay_wire::time::Timestamp;
 
-/// The vector of a package read whole: as its line's would be, unquantised.
-pub(crate) fn package_vector(model: &Model, stored: &StoredPackage) -> Option<Vec<f32>> {
-    let text = relay_store::index::text_of(|f| {
+/// The similarity of a package read whole to the normalised `query`: its best passage's, as
+/// its line's would be, unquantised; `None` when the model finds nothing in it.
+pub(crate) fn package_similarity(
+    model: &Model,
+    stored: &StoredPackage,
+    query: &[f32],
+) -> Option<f32> {
+    let doc = relay_store::index::Document::of(|f| {
         std::borrow::Cow::Owned(rank::field_text(&stored.package, f))
     });
-    model.embed(&text)
+    model
+        .embed_document(&doc)
+        .iter()
+        .map(|v| cosine(v, query))
+        .reduce(f32::max)
 }
 
 /// The cosine similarity of two unit vectors.
@@ -71,8 +80,13 @@ impl Snapshot {
     /// The keyword list: BM25 over the snapshot's packages, nudged by significance and by age
     /// at the snapshot's time; the best `limit`.
     pub(crate) fn keyword(&self, q: &Query, limit: usize) -> Vec<Ranked> {
+        self.keyword_weighed(q, limit).0
+    }
+
+    /// [`Snapshot::keyword`], with the inverse document frequency of each of the query's terms.
+    pub(crate) fn keyword_weighed(&self, q: &Query, limit: usize) -> (Vec<Ranked>, Vec<f32>) {
         if q.terms.is_empty() || limit == 0 {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
         let stats: Vec<(&StoredPackage, rank::DocStats)> = self
             .packages
@@ -81,7 +95,7 @@ impl Snapshot {
             .filter(|(_, s)| s.phrases_ok && s.tf.iter().any(|&t| t > 0.0))
             .collect();
         if stats.is_empty() {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
         let mut df = vec![0f32; q.terms.len()];
         let mut total_len = 0f64;
@@ -106,7 +120,7 @@ impl Snapshot {
             .collect();
         scored.sort_by(|a, b| best_first(&(a.0, a.1), &(b.0, b.1)));
         scored.truncate(limit);
-        scored
+        let ranked = scored
             .into_iter()
             .map(|(score, p, s)| Ranked {
                 stored: p.clone(),
@@ -115,7 +129,8 @@ impl Snapshot {
                 query: q.clone(),
                 explain: None,
             })
-            .collect()
+            .collect();
+        (ranked, idfs)
     }
 
     /// The vector list: each package's similarity with `query`, nudged as the keyword list
@@ -131,7 +146,7 @@ impl Snapshot {
             .packages
             .iter()
             .filter_map(|p| {
-                let similarity = cosine(&package_vector(model, p)?, query);
+                let similarity = package_similarity(model, p, query)?;
                 let score = rank::nudge(
                     similarity.max(0.0),
                     p.package.significance(),

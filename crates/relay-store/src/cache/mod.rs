@@ -61,12 +61,13 @@ pub const PACKAGES: Index = Index {
     tail_limit: 64 << 10,
 };
 
-/// The vector index of each monthly package log (`vectors.rs`): one embedding per package
-/// line, stored with the identity of the model that made it. `tail_limit` is unused: a read
+/// The vector index of each monthly package log (`vectors.rs`): the embeddings of each package
+/// line's passages, stored with the identity of the model that made them (format 2: format 1
+/// held one vector per line, of part of its text). `tail_limit` is unused: a read
 /// embeds up to a few hundred new lines itself.
 pub const VECTORS: Index = Index {
     name: "vectors",
-    format: 1,
+    format: 2,
     tail_limit: 0,
 };
 

@@ -1,10 +1,11 @@
-//! The vector index: per monthly package log, the embedding of each package line's text, under
-//! `cache/vectors-v1/` ([`super::VECTORS`]). Disposable like the package index and following
+//! The vector index: per monthly package log, the embeddings of each package line's passages,
+//! under `cache/vectors-v2/` ([`super::VECTORS`]). Disposable like the package index and following
 //! its log by the same coverage rule; each file also names the model that made it, so vectors
 //! of another model are never read, only rebuilt.
 //!
-//! A file is a one-line JSON header, then one entry per package line in log order: the line's
-//! offset (u64), a scale (f32) and `dims` signed bytes. A vector is stored as `scale × bytes`
+//! A file is a one-line JSON header, then one entry per passage of each package line, in log
+//! order (a line's passages one after another, each with the line's offset): the offset (u64),
+//! a scale (f32) and `dims` signed bytes. A line's similarity to a query is its best passage's. A vector is stored as `scale × bytes`
 //! (int8, about a quarter of f32's size), and read through a memory map, so memory does not
 //! follow the store's size. The store does not know how text becomes a vector: the search
 //! layer hands in an [`Embedder`].
@@ -20,60 +21,82 @@ use super::lite::{LiteLine, LitePackage};
 use super::witness::LogState;
 use crate::log;
 
-/// What turns a text into a normalised vector: the search layer's model.
+/// A package's text as its vectors are made of it: what the model splits into passages.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Document {
+    /// The title: it says most about the package, so each passage is read with it.
+    pub title: String,
+    /// The decisions, open questions, handoff note and tags: short, and read with the title
+    /// as the first passage.
+    pub head: String,
+    /// The description and `content_md`: as long as a record gets, split into passages.
+    pub body: String,
+}
+
+impl Document {
+    /// The document of a package whose `field` gives a field's text (lists joined by newlines).
+    pub fn of<'a>(field: impl Fn(&str) -> std::borrow::Cow<'a, str>) -> Document {
+        let join = |names: &[&str]| {
+            let mut text = String::new();
+            for name in names {
+                let part = field(name);
+                if !part.trim().is_empty() {
+                    text.push_str(&part);
+                    text.push('\n');
+                }
+            }
+            text
+        };
+        Document {
+            title: field("title").into_owned(),
+            head: join(&["decisions_made", "open_questions", "handoff_note", "tags"]),
+            body: join(&["description", "content_md"]),
+        }
+    }
+
+    /// [`Document::of`] a package line.
+    pub fn of_line(p: &LitePackage<'_>) -> Document {
+        Document::of(|f| std::borrow::Cow::Owned(p.text(f).into_owned()))
+    }
+}
+
+/// What turns packages' text into normalised vectors: the search layer's model.
 pub trait Embedder: Sync {
     /// A digest of the model: vectors are only compared with vectors of the same identity.
     fn identity(&self) -> &str;
     fn dims(&self) -> usize;
-    /// The normalised vector of `text`; `None` when the model finds nothing in it.
-    fn embed(&self, text: &str) -> Option<Vec<f32>>;
+    /// The normalised vectors of each document's passages, one list per document in order
+    /// (empty when the model finds nothing in it). A package's similarity to a query is its
+    /// best passage's.
+    fn embed_documents(&self, docs: &[Document]) -> Vec<Vec<Vec<f32>>>;
 }
 
 /// Lines a read embeds itself, past what a vector file covers, before the file is rewritten:
 /// a deposit does not cost the next search a rewrite of its month's vectors.
 const TAIL_LINES: usize = 256;
 
-/// The text of a package that its vector is made of: the title, decisions, open questions,
-/// handoff note, tags and description (the title twice: it says most about the package).
-/// `field` gives a field's text, lists joined by newlines.
-pub fn text_of<'a>(field: impl Fn(&str) -> std::borrow::Cow<'a, str>) -> String {
-    let mut text = String::new();
-    let title = field("title");
-    for part in [
-        title.clone(),
-        title,
-        field("decisions_made"),
-        field("open_questions"),
-        field("handoff_note"),
-        field("tags"),
-        field("description"),
-    ] {
-        if !part.is_empty() {
-            text.push_str(&part);
-            text.push('\n');
-        }
-    }
-    text
-}
+/// Package lines embedded together: the model batches their passages.
+const EMBED_CHUNK: usize = 64;
 
-/// [`text_of`] a package line.
-pub fn package_text(p: &LitePackage<'_>) -> String {
-    text_of(|f| std::borrow::Cow::Owned(p.text(f).into_owned()))
-}
-
-/// The vector of one stored package line, quantised; a line that holds no package, or nothing
-/// the model knows, gets the zero vector (it then matches nothing).
-fn embed_line(line: &[u8], embedder: &dyn Embedder) -> Entry {
-    let vector = serde_json::from_slice::<LiteLine<'_>>(line)
-        .ok()
-        .and_then(|l| embedder.embed(&package_text(&l.package)));
-    match vector {
-        Some(v) => Entry::quantise(&v),
-        None => Entry {
-            scale: 0.0,
-            values: vec![0; embedder.dims()],
-        },
-    }
+/// The vectors of stored package lines, quantised: a line that holds no package, or nothing
+/// the model knows, gets one zero vector (it then matches nothing).
+fn embed_chunk(lines: &[Vec<u8>], embedder: &dyn Embedder) -> Vec<Vec<Entry>> {
+    let docs: Vec<Document> = lines
+        .iter()
+        .map(|line| {
+            serde_json::from_slice::<LiteLine<'_>>(line)
+                .map(|l| Document::of_line(&l.package))
+                .unwrap_or_default()
+        })
+        .collect();
+    embedder
+        .embed_documents(&docs)
+        .into_iter()
+        .map(|passages| match passages.is_empty() {
+            true => vec![Entry::zero(embedder.dims())],
+            false => passages.iter().map(|v| Entry::quantise(v)).collect(),
+        })
+        .collect()
 }
 
 #[derive(Debug, Serialize, Deserialize, PartialEq)]
@@ -94,13 +117,17 @@ struct Entry {
 }
 
 impl Entry {
+    fn zero(dims: usize) -> Entry {
+        Entry {
+            scale: 0.0,
+            values: vec![0; dims],
+        }
+    }
+
     fn quantise(v: &[f32]) -> Entry {
         let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
         if max == 0.0 {
-            return Entry {
-                scale: 0.0,
-                values: vec![0; v.len()],
-            };
+            return Entry::zero(v.len());
         }
         let scale = max / 127.0;
         Entry {
@@ -110,19 +137,22 @@ impl Entry {
     }
 }
 
-/// Where one vector of a [`Vectors`] is.
+/// Where the passage vectors of one line of a [`Vectors`] are.
 #[derive(Debug, Clone, Copy)]
 enum Slot {
-    File(usize),
+    /// `count` entries of the file, from entry `first`.
+    File { first: usize, count: usize },
+    /// The passages made in memory, `memory[k]`.
     Memory(usize),
 }
 
-/// The vectors of one log's package lines, in the order of the offsets they were asked for.
+/// The vectors of one log's package lines, in the order of the offsets they were asked for:
+/// each line's passages.
 pub struct Vectors {
     map: Option<memmap2::Mmap>,
     body: usize,
     dims: usize,
-    memory: Vec<Entry>,
+    memory: Vec<Vec<Entry>>,
     slots: Vec<Slot>,
 }
 
@@ -135,10 +165,10 @@ impl Vectors {
         self.slots.is_empty()
     }
 
-    /// The cosine similarity of every vector with the normalised `query`, in order (0 for a
-    /// line without a vector). The query is quantised as the vectors are, so each product is
-    /// a sum of small integers: the scan of a million vectors is bound by this loop, and
-    /// integer sums vectorise where float sums (whose order matters) do not.
+    /// The cosine similarity of every line with the normalised `query`, in order: its best
+    /// passage's (0 for a line without a vector). The query is quantised as the vectors are,
+    /// so each product is a sum of small integers: the scan of a million vectors is bound by
+    /// this loop, and integer sums vectorise where float sums (whose order matters) do not.
     pub fn similarities(&self, query: &[f32]) -> Vec<f32> {
         let q = Entry::quantise(query);
         let width = entry_bytes(self.dims);
@@ -148,14 +178,20 @@ impl Vectors {
             let scale = f32::from_le_bytes(entry[..4].try_into().ok()?);
             Some((scale, &entry[4..]))
         };
+        let score = |(scale, values): (f32, &[u8])| scale * q.scale * dot(&q.values, values) as f32;
         self.slots
             .iter()
             .map(|slot| {
-                let (scale, values) = match *slot {
-                    Slot::File(k) => file(k).unwrap_or((0.0, &[])),
-                    Slot::Memory(k) => (self.memory[k].scale, &self.memory[k].values[..]),
+                let best = match *slot {
+                    Slot::File { first, count } => (first..first + count)
+                        .map(|k| score(file(k).unwrap_or((0.0, &[]))))
+                        .fold(f32::NEG_INFINITY, f32::max),
+                    Slot::Memory(k) => self.memory[k]
+                        .iter()
+                        .map(|e| score((e.scale, &e.values)))
+                        .fold(f32::NEG_INFINITY, f32::max),
                 };
-                scale * q.scale * dot(&q.values, values) as f32
+                if best.is_finite() { best } else { 0.0 }
             })
             .collect()
     }
@@ -176,7 +212,7 @@ fn entry_bytes(dims: usize) -> usize {
     8 + 4 + dims
 }
 
-/// Where the vectors of `log` live: `cache/vectors-v1/<project folder>/<month>.vec`.
+/// Where the vectors of `log` live: `cache/vectors-v2/<project folder>/<month>.vec`.
 pub fn vectors_path(cache_dir: &Path, log: &Path) -> PathBuf {
     let name = |p: Option<&Path>| {
         p.and_then(|p| p.file_stem())
@@ -262,7 +298,8 @@ pub fn open(
     let valid = (path.as_deref().zip(state.as_ref()))
         .and_then(|(p, state)| open_valid(p, log, state, embedder));
     let dims = embedder.dims();
-    // The file's entries are in offset order, as `offsets` are: one walk pairs them.
+    // The file's entries are in offset order (a line's passages one after another), as
+    // `offsets` are: one walk pairs them.
     let stored_offset = |k: usize| -> Option<u64> {
         let (header, body, map) = valid.as_ref()?;
         (k < header.count as usize).then(|| {
@@ -277,9 +314,15 @@ pub fn open(
         while stored_offset(k).is_some_and(|o| o < offset) {
             k += 1;
         }
-        if stored_offset(k) == Some(offset) {
-            slots.push(Slot::File(k));
+        let first = k;
+        while stored_offset(k) == Some(offset) {
             k += 1;
+        }
+        if k > first {
+            slots.push(Slot::File {
+                first,
+                count: k - first,
+            });
         } else {
             slots.push(Slot::Memory(missing.len()));
             missing.push(offset);
@@ -315,22 +358,27 @@ pub fn open(
     })
 }
 
-/// The vectors of the lines at `offsets` (ascending), and the end of the last of them.
+/// The passage vectors of the lines at `offsets` (ascending), and the end of the last of them.
 fn embed_lines(
     log: &Path,
     offsets: &[u64],
     embedder: &dyn Embedder,
-) -> std::io::Result<(Vec<Entry>, u64)> {
+) -> std::io::Result<(Vec<Vec<Entry>>, u64)> {
     let Some(&first) = offsets.first() else {
         return Ok((Vec::new(), 0));
     };
     let mut out = Vec::with_capacity(offsets.len());
+    let mut pending: Vec<Vec<u8>> = Vec::new();
     let mut end = 0;
     let mut next = 0;
-    // One pass over the log from the first line wanted.
+    // One pass over the log from the first line wanted, embedding a chunk of lines at a time.
     let mut sink = log::Lines(|_, offset, line: &[u8]| {
         if offsets.get(next) == Some(&offset) {
-            out.push(embed_line(line, embedder));
+            pending.push(line.to_vec());
+            if pending.len() == EMBED_CHUNK {
+                out.extend(embed_chunk(&pending, embedder));
+                pending.clear();
+            }
             end = offset + line.len() as u64 + 1;
             next += 1;
         }
@@ -340,17 +388,15 @@ fn embed_lines(
         .from(first, 1)
         .buffer(1 << 20)
         .read(&mut sink)?;
+    out.extend(embed_chunk(&pending, embedder));
     // Lines not found where they were said to be (a log changed meanwhile) match nothing.
     while out.len() < offsets.len() {
-        out.push(Entry {
-            scale: 0.0,
-            values: vec![0; embedder.dims()],
-        });
+        out.push(vec![Entry::zero(embedder.dims())]);
     }
     Ok((out, end))
 }
 
-/// Writes the vector file of `log`: every slot's vector, in offset order.
+/// Writes the vector file of `log`: every slot's passage vectors, in offset order.
 #[allow(clippy::too_many_arguments)]
 fn write(
     path: &Path,
@@ -358,32 +404,43 @@ fn write(
     offsets: &[u64],
     slots: &[Slot],
     old: Option<(&memmap2::Mmap, usize)>,
-    memory: &[Entry],
+    memory: &[Vec<Entry>],
     embedder: &dyn Embedder,
 ) -> relay_wire::error::Result<()> {
     let dims = embedder.dims();
     let coverage = Coverage::of(log, state, covered);
+    let count = slots
+        .iter()
+        .map(|slot| match *slot {
+            Slot::File { count, .. } => count,
+            Slot::Memory(k) => memory[k].len(),
+        })
+        .sum::<usize>();
     let header = Header {
         format: VECTORS.format,
         model: embedder.identity().to_string(),
         dims,
-        count: slots.len() as u64,
+        count: count as u64,
         coverage,
     };
     log::write_atomic_with(path, |w| {
         serde_json::to_writer(&mut *w, &header)?;
         w.write_all(b"\n")?;
         for (&offset, slot) in offsets.iter().zip(slots) {
-            w.write_all(&offset.to_le_bytes())?;
             match *slot {
-                Slot::File(k) => {
+                Slot::File { first, count } => {
                     let (map, body) = old.ok_or_else(|| std::io::Error::other("no old file"))?;
-                    let at = body + k * entry_bytes(dims) + 8;
-                    w.write_all(&map[at..at + 4 + dims])?;
+                    for k in first..first + count {
+                        let at = body + k * entry_bytes(dims);
+                        w.write_all(&map[at..at + entry_bytes(dims)])?;
+                    }
                 }
                 Slot::Memory(k) => {
-                    w.write_all(&memory[k].scale.to_le_bytes())?;
-                    w.write_all(&memory[k].values)?;
+                    for entry in &memory[k] {
+                        w.write_all(&offset.to_le_bytes())?;
+                        w.write_all(&entry.scale.to_le_bytes())?;
+                        w.write_all(&entry.values)?;
+                    }
                 }
             }
         }
@@ -395,8 +452,16 @@ fn write(
 mod tests {
     use super::*;
 
-    /// A stand-in model: a text's vector counts the letters a and b.
+    /// A stand-in model: a text's vector counts the letters a and b; the title and head are
+    /// one passage, each line of the body another.
     struct Letters(&'static str);
+
+    fn letters(text: &str) -> Option<Vec<f32>> {
+        let a = text.matches('a').count() as f32;
+        let b = text.matches('b').count() as f32;
+        let n = (a * a + b * b).sqrt();
+        (n > 0.0).then(|| vec![a / n, b / n])
+    }
 
     impl Embedder for Letters {
         fn identity(&self) -> &str {
@@ -405,17 +470,22 @@ mod tests {
         fn dims(&self) -> usize {
             2
         }
-        fn embed(&self, text: &str) -> Option<Vec<f32>> {
-            let a = text.matches('a').count() as f32;
-            let b = text.matches('b').count() as f32;
-            let n = (a * a + b * b).sqrt();
-            (n > 0.0).then(|| vec![a / n, b / n])
+        fn embed_documents(&self, docs: &[Document]) -> Vec<Vec<Vec<f32>>> {
+            docs.iter()
+                .map(|d| {
+                    std::iter::once(format!("{}{}", d.title, d.head))
+                        .chain(d.body.lines().map(str::to_string))
+                        .filter_map(|p| letters(&p))
+                        .collect()
+                })
+                .collect()
         }
     }
 
     fn line(title: &str) -> String {
+        let (title, description) = title.split_once('|').unwrap_or((title, ""));
         format!(
-            r#"{{"package":{{"package_id":"pkg_{title}","title":"{title}"}},"hash":"sha256:00"}}"#
+            r#"{{"package":{{"package_id":"pkg_{title}","title":"{title}","description":"{description}"}},"hash":"sha256:00"}}"#
         )
     }
 
@@ -522,6 +592,29 @@ mod tests {
         // Without a cache, nothing is written and the answers are the same.
         let v = open(None, &path, &offsets, &m).unwrap();
         assert_eq!(sims(&v, &[1.0, 0.0]), [0.45, 1.0]);
+    }
+
+    #[test]
+    fn a_line_scores_by_its_best_passage_and_keeps_every_one() {
+        let (_dir, cache, path) = fixture();
+        // "xx" has no vector of its own; its body's lines do, one each.
+        let offsets = log(&path, &["aaa", "xx|b\\nab", "xyz|xyz"]);
+        let m = Letters("m1");
+        let v = open(Some(&cache), &path, &offsets, &m).unwrap();
+        assert_eq!(sims(&v, &[0.0, 1.0]), [0.0, 1.0, 0.0], "its b passage");
+        assert_eq!(sims(&v, &[1.0, 0.0]), [1.0, 0.71, 0.0], "its ab passage");
+        // Read back from the file: the same, each line's passages together.
+        let header: Header = serde_json::from_slice(
+            std::fs::read(vectors_path(&cache, &path))
+                .unwrap()
+                .split(|&b| b == b'\n')
+                .next()
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(header.count, 4, "1 + 2 passages, and a zero for xyz");
+        let v = open(Some(&cache), &path, &offsets[1..], &m).unwrap();
+        assert_eq!(sims(&v, &[1.0, 0.0]), [0.71, 0.0]);
     }
 
     #[test]

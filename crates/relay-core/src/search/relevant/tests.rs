@@ -563,8 +563,9 @@ fn a_broad_query_ranks_as_a_scan_that_keeps_every_candidate() {
     let projects = ["demo".to_string()];
     let filters = filters_to_compare();
     let ranked = |query: &str, filter: &Filter, limit: usize, broad_from: usize| {
-        let found =
-            keyword_list_from(&store, &projects, query, filter, limit, broad_from, None).unwrap();
+        let found = keyword_list_from(&store, &projects, query, filter, limit, broad_from, None)
+            .unwrap()
+            .0;
         (found.iter())
             .map(|r| (r.stored.package.id().to_string(), r.stored.version, r.score))
             .collect::<Vec<_>>()
@@ -618,8 +619,9 @@ fn buckets_kept_between_searches_rank_as_a_scan_that_keeps_every_candidate() {
     let filters = filters_to_compare();
     let keeper = Keeper::new();
     let ranked = |query: &str, filter: &Filter, keeper: Option<&Keeper>, broad_from: usize| {
-        let found =
-            keyword_list_from(&store, &projects, query, filter, 40, broad_from, keeper).unwrap();
+        let found = keyword_list_from(&store, &projects, query, filter, 40, broad_from, keeper)
+            .unwrap()
+            .0;
         (found.iter())
             .map(|r| (r.stored.package.id().to_string(), r.stored.version, r.score))
             .collect::<Vec<_>>()
