@@ -6,7 +6,9 @@
 //!   RELAY_TEST_MODEL=target/models/minilm-l6-fitted \
 //!     cargo test --test cli retrieval_benchmark -- --ignored --nocapture
 //!
-//! `RELAY_BENCH_MODES=hybrid` (a comma-separated list) measures only those modes. It prints the table the README's quality figures come from. The floors the default test run
+//! `RELAY_BENCH_MODES=hybrid` (a comma-separated list) measures only those modes;
+//! `RELAY_BENCH_DUMP=FILE` appends each query's ranked ids per mode to FILE (JSON lines), for
+//! a fusion computed offline. It prints the table the README's quality figures come from. The floors the default test run
 //! keeps are in `search_semantic.rs`.
 
 use crate::search_quality::{Scores, labelled, labelled_store, measure_with};
