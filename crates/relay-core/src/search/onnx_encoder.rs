@@ -350,14 +350,14 @@ mod tests {
         assert_eq!(encoder.tokens("signing keys"), 2);
     }
 
-    /// Passages a second through the ONNX transformer, in batches: `RELAY_PASSAGE_TOKENS`
-    /// words a passage (64).
+    /// Passages a second through the ONNX transformer, in batches: 64 words a
+    /// passage.
     #[test]
     #[ignore = "a measurement: cargo test -p relay-core --release onnx_passage_throughput -- --ignored --nocapture"]
     fn onnx_passage_throughput() {
         let Some(dir) = real_model() else { return };
         let encoder = OnnxEncoder::load(&dir).unwrap();
-        let words: usize = std::env::var("RELAY_PASSAGE_TOKENS").map_or(64, |v| v.parse().unwrap());
+        let words = 64;
         let vocab = [
             "when", "did", "caroline", "go", "to", "the", "support", "group", "painting", "friends",
         ];

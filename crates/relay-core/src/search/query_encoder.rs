@@ -344,15 +344,13 @@ mod tests {
         );
     }
 
-    /// Passages per second through candle's transformer: `RELAY_PASSAGE_TOKENS` words a
-    /// passage (128), one at a time (what the ONNX transformer is measured against).
+    /// Passages per second through candle's transformer: 128 words a passage, one at a time (what the ONNX transformer is measured against).
     #[test]
     #[ignore = "a measurement: cargo test -p relay-core --release passage_throughput -- --ignored --nocapture"]
     fn passage_throughput() {
         let Some(dir) = real_model() else { return };
         let encoder = QueryEncoder::load(&dir).unwrap();
-        let words: usize =
-            std::env::var("RELAY_PASSAGE_TOKENS").map_or(128, |v| v.parse().unwrap());
+        let words = 128;
         let vocab = [
             "when", "did", "caroline", "go", "to", "the", "support", "group", "painting", "friends",
         ];
