@@ -77,11 +77,6 @@ pub const ENV_VARS: &[EnvVar] = &[
         "every command that writes (--sign-with)",
     ),
     var(
-        env::ORT_DYLIB_PATH,
-        "ONNX Runtime's shared library, for a model folder whose onnx/ holds none (libonnxruntime.so from the onnxruntime wheel). Default: the library in the model's onnx/.",
-        "relay search, pull --relevant, orchestrate, serve, mcp (with a model)",
-    ),
-    var(
         env::NO_COLOR,
         "When set and not empty, human output is not colored (--color always overrides).",
         "every command",

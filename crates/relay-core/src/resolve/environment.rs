@@ -33,7 +33,6 @@ pub const RELAY_COLD_NOTE_BYTES: Var = var("RELAY_COLD_NOTE_BYTES");
 pub const RELAY_WATCH_POLL: Var = var("RELAY_WATCH_POLL");
 pub const RELAY_TOKEN: Var = var("RELAY_TOKEN");
 pub const RELAY_SIGNING_KEY: Var = var("RELAY_SIGNING_KEY");
-pub const ORT_DYLIB_PATH: Var = var("ORT_DYLIB_PATH");
 pub const NO_COLOR: Var = var("NO_COLOR");
 pub const XDG_CONFIG_HOME: Var = var("XDG_CONFIG_HOME");
 pub const HOME: Var = var("HOME");
@@ -57,7 +56,6 @@ pub const ALL: &[Var] = &[
     RELAY_WATCH_POLL,
     RELAY_TOKEN,
     RELAY_SIGNING_KEY,
-    ORT_DYLIB_PATH,
     NO_COLOR,
     XDG_CONFIG_HOME,
     HOME,

@@ -7,8 +7,8 @@
 //!
 //! The folder holds `model.onnx` (inputs `input_ids` and `attention_mask`, output `embedding`:
 //! the mean of the last hidden states over the real tokens), `tokenizer.json`, and ONNX
-//! Runtime's shared library as the `onnxruntime` wheel ships it (`libonnxruntime.so*`;
-//! `ORT_DYLIB_PATH` names another). The library is loaded at run time, once per process:
+//! Runtime's shared library as the `onnxruntime` wheel ships it (`libonnxruntime.so*`). The
+//! library is loaded at run time, once per process:
 //! relay builds and runs without it, with the static table.
 
 use std::path::{Path, PathBuf};
@@ -25,8 +25,9 @@ pub const DIR: &str = "onnx";
 pub const FILES: [&str; 2] = ["model.onnx", "tokenizer.json"];
 
 /// Most tokens a passage holds, [CLS] and [SEP] aside. Measured on LoCoMo with the int8
-/// model (scripts/bench-locomo.sh): passages of 64 tokens found as many evidence sessions as
-/// passages of 128 (recall@10 88.1% against 88.5%), at twice the passages a second.
+/// model (a numpy driver, docs/BENCHMARKS.md): passages of 64 tokens found nearly as many
+/// evidence sessions as passages of 128 (recall@5 76.2% against 77.0%, @10 88.1% against
+/// 89.4%), at more than twice the passages a second.
 pub const PASSAGE_TOKENS: usize = 64;
 /// Most tokens of a record embedded whole, as one passage.
 pub const WHOLE_TOKENS: usize = 128;
@@ -58,11 +59,8 @@ static RUNTIME: OnceLock<ort::environment::Environment> = OnceLock::new();
 /// Held while the runtime is being loaded.
 static LOADING: Mutex<()> = Mutex::new(());
 
-/// ONNX Runtime's shared library for `dir`: `ORT_DYLIB_PATH`, else the one in the folder.
+/// ONNX Runtime's shared library in `dir` (`fetch-model.sh` copies it there from the wheel).
 fn library(dir: &Path) -> Result<PathBuf, String> {
-    if let Some(path) = std::env::var_os("ORT_DYLIB_PATH") {
-        return Ok(PathBuf::from(path));
-    }
     let found = std::fs::read_dir(dir)
         .ok()
         .into_iter()
@@ -79,8 +77,8 @@ fn library(dir: &Path) -> Result<PathBuf, String> {
         .min();
     found.ok_or_else(|| {
         format!(
-            "no ONNX Runtime library in {} (libonnxruntime.so*, as the onnxruntime wheel ships it; \
-             or set ORT_DYLIB_PATH)",
+            "no ONNX Runtime library in {} (libonnxruntime.so*: copy it from the onnxruntime \
+             wheel's onnxruntime/capi/, as scripts/fetch-model.sh does)",
             dir.display()
         )
     })
