@@ -45,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('checkpoint', 'checkpoint', [CompletionResultType]::ParameterValue, 'Record where you stand (working on, decisions, blockers), or show each agent''s latest')
             [CompletionResult]::new('snippet', 'snippet', [CompletionResultType]::ParameterValue, 'Keep a piece of code or text as a snippet, with its path, lines and git blob id')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Find the packages most relevant to a query')
+            [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Build the search indexes and the vectors of search by meaning now')
             [CompletionResult]::new('orient', 'orient', [CompletionResultType]::ParameterValue, 'Brief a new session: latest handoff, recent work, open questions, active facts')
             [CompletionResult]::new('orchestrate', 'orchestrate', [CompletionResultType]::ParameterValue, 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)')
             [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Put packages through review: flag, approve, request changes, list')
@@ -836,6 +837,25 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--all-projects', '--all-projects', [CompletionResultType]::ParameterName, 'Cover every project, not just the selected one')
             [CompletionResult]::new('--include-expired', '--include-expired', [CompletionResultType]::ParameterName, 'Show packages whose x-expires-at has passed (hidden otherwise)')
             [CompletionResult]::new('--include-retracted', '--include-retracted', [CompletionResultType]::ParameterName, 'Show packages that `relay retract` has retracted (hidden otherwise)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('--sign', '--sign', [CompletionResultType]::ParameterName, 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;index' {
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The embedding model''s folder (see `relay search --help`); else `[search] model` in .relay/config.toml')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
+            [CompletionResult]::new('--background', '--background', [CompletionResultType]::ParameterName, 'Build the vectors quietly and leave a build under way to itself: how a search starts this command in the background')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
@@ -1771,6 +1791,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('checkpoint', 'checkpoint', [CompletionResultType]::ParameterValue, 'Record where you stand (working on, decisions, blockers), or show each agent''s latest')
             [CompletionResult]::new('snippet', 'snippet', [CompletionResultType]::ParameterValue, 'Keep a piece of code or text as a snippet, with its path, lines and git blob id')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Find the packages most relevant to a query')
+            [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Build the search indexes and the vectors of search by meaning now')
             [CompletionResult]::new('orient', 'orient', [CompletionResultType]::ParameterValue, 'Brief a new session: latest handoff, recent work, open questions, active facts')
             [CompletionResult]::new('orchestrate', 'orchestrate', [CompletionResultType]::ParameterValue, 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)')
             [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Put packages through review: flag, approve, request changes, list')
@@ -1905,6 +1926,9 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             break
         }
         'relay;help;search' {
+            break
+        }
+        'relay;help;index' {
             break
         }
         'relay;help;orient' {

@@ -46,6 +46,9 @@ _relay() {
             relay,import)
                 cmd="relay__subcmd__import"
                 ;;
+            relay,index)
+                cmd="relay__subcmd__index"
+                ;;
             relay,init)
                 cmd="relay__subcmd__init"
                 ;;
@@ -195,6 +198,9 @@ _relay() {
                 ;;
             relay__subcmd__help,import)
                 cmd="relay__subcmd__help__subcmd__import"
+                ;;
+            relay__subcmd__help,index)
+                cmd="relay__subcmd__help__subcmd__index"
                 ;;
             relay__subcmd__help,init)
                 cmd="relay__subcmd__help__subcmd__init"
@@ -620,7 +626,7 @@ _relay() {
 
     case "${cmd}" in
         relay)
-            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify doctor resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help"
+            opts="-q -h -V --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version init deposit pull projects facts session lesson checkpoint snippet search index orient orchestrate review retract purge status export import verify doctor resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1404,7 +1410,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help)
-            opts="init deposit pull projects facts session lesson checkpoint snippet search orient orchestrate review retract purge status export import verify doctor resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help"
+            opts="init deposit pull projects facts session lesson checkpoint snippet search index orient orchestrate review retract purge status export import verify doctor resolve merge keys hook scan conformance completions onboard mcp watch serve token ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1712,6 +1718,20 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help__subcmd__import)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__index)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2754,6 +2774,40 @@ _relay() {
                     ;;
                 --on-conflict)
                     COMPREPLY=($(compgen -W "fail skip" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__index)
+            opts="-q -h -V --model --background --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --store)

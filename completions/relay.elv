@@ -42,6 +42,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand checkpoint 'Record where you stand (working on, decisions, blockers), or show each agent''s latest'
             cand snippet 'Keep a piece of code or text as a snippet, with its path, lines and git blob id'
             cand search 'Find the packages most relevant to a query'
+            cand index 'Build the search indexes and the vectors of search by meaning now'
             cand orient 'Brief a new session: latest handoff, recent work, open questions, active facts'
             cand orchestrate 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)'
             cand review 'Put packages through review: flag, approve, request changes, list'
@@ -771,6 +772,24 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --all-projects 'Cover every project, not just the selected one'
             cand --include-expired 'Show packages whose x-expires-at has passed (hidden otherwise)'
             cand --include-retracted 'Show packages that `relay retract` has retracted (hidden otherwise)'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;index'= {
+            cand --model 'The embedding model''s folder (see `relay search --help`); else `[search] model` in .relay/config.toml'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --background 'Build the vectors quietly and leave a build under way to itself: how a search starts this command in the background'
             cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
             cand -q 'Print only results: no notes or warnings on stderr'
             cand --quiet 'Print only results: no notes or warnings on stderr'
@@ -1640,6 +1659,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand checkpoint 'Record where you stand (working on, decisions, blockers), or show each agent''s latest'
             cand snippet 'Keep a piece of code or text as a snippet, with its path, lines and git blob id'
             cand search 'Find the packages most relevant to a query'
+            cand index 'Build the search indexes and the vectors of search by meaning now'
             cand orient 'Brief a new session: latest handoff, recent work, open questions, active facts'
             cand orchestrate 'Assemble a digest of recent work for an agent to synthesise (relay runs no LLM)'
             cand review 'Put packages through review: flag, approve, request changes, list'
@@ -1744,6 +1764,8 @@ set edit:completion:arg-completer[relay] = {|@words|
         &'relay;help;snippet;add'= {
         }
         &'relay;help;search'= {
+        }
+        &'relay;help;index'= {
         }
         &'relay;help;orient'= {
         }

@@ -13,8 +13,12 @@
 #   BENCH_RUNS     the most timed runs of a query (10; at least 5)
 #   RELAY_MODEL    the model folder (target/models/minilm-l6-fitted: bash scripts/fetch-model.sh)
 #   BENCH_PYTHON   a python with numpy (target/model-venv/bin/python, which fetch-model.sh makes)
+#   BENCH_DOCUMENTS  table (default): documents and queries embedded by the model's static table
+#                  ([search] query_encoder = "static"), the numpy peer scanning the same vectors
+#                  with the same query; transformer: the ONNX transformer of the model's onnx/
+#                  (about 170 passages a second on two cores: ten minutes at 100k), no peer
 #
-# Writes $BENCH_DIR/results-semantic-SIZE/: hyperfine JSON per query (hf-*.json), peak RSS in
+# Writes $BENCH_DIR/results-semantic-SIZE-DOCUMENTS/: hyperfine JSON per query (hf-*.json), peak RSS in
 # KB (rss/*.txt), build.txt, meta.json and report.md (printed at the end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +39,12 @@ runs=${BENCH_RUNS:-10}
 work=${BENCH_DIR:-/tmp/relay-bench}
 model=${RELAY_MODEL:-$repo/target/models/minilm-l6-fitted}
 python=${BENCH_PYTHON:-$repo/target/model-venv/bin/python}
+documents=${BENCH_DOCUMENTS:-table}
+case $documents in table) encoder=static ;; transformer) encoder=transformer ;; *)
+  echo "BENCH_DOCUMENTS is table or transformer, not $documents" >&2
+  exit 2
+  ;;
+esac
 
 for tool in jq hyperfine curl /usr/bin/time; do
   command -v "$tool" > /dev/null || {
@@ -61,7 +71,7 @@ commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.toml |
 
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
-res=$work/results-semantic-$size
+res=$work/results-semantic-$size-$documents
 rm -rf "$res"
 mkdir -p "$res/rss"
 store=$work/semantic-$size
@@ -88,16 +98,24 @@ if [ "$(cat "$store/.corpus" 2> /dev/null)" != "$stream" ]; then
   echo "$stream" > "$store/.corpus"
 fi
 cd "$store"
+# What embeds documents and queries (see BENCH_DOCUMENTS).
+grep -v '^query_encoder' .relay/config.toml > .relay/config.toml.tmp
+if grep -q '^\[search\]' .relay/config.toml.tmp; then
+  sed -i "/^\[search\]/a query_encoder = \"$encoder\"" .relay/config.toml.tmp
+else
+  printf '\n[search]\nquery_encoder = "%s"\n' "$encoder" >> .relay/config.toml.tmp
+fi
+mv .relay/config.toml.tmp .relay/config.toml
 find .relay/projects -type f -exec cat {} + > /dev/null # warm the page cache
 # The keyword index first, so that the cold run below builds vectors only.
 "$relay" search memory leak --mode keyword --limit 1 > /dev/null
 
-# 1. The vector index from a cold cache: one timed run (its peak RSS too), then its size.
-echo "## build: every package's vector, from a cold cache"
-rm -rf .relay/cache/vectors-v1
-/usr/bin/time -f "%e %M" -o "$res/build.txt" \
-  "$relay" search "warm up" --mode semantic --limit 5 --json > /dev/null
-vector_bytes=$(find .relay/cache/vectors-v1 -type f -printf '%s\n' | awk '{s += $1} END {print s + 0}')
+# 1. The vector index from a cold cache (the text cache too): one timed `relay index` (its
+# peak RSS too), then its size.
+echo "## build: every package's vectors ($documents), from a cold cache"
+rm -rf .relay/cache/vectors-v3
+/usr/bin/time -f "%e %M" -o "$res/build.txt" "$relay" index --quiet > /dev/null
+vector_bytes=$(find .relay/cache/vectors-v3 -name '*.vec' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
 echo "$(cut -d' ' -f1 "$res/build.txt") s, peak RSS $(cut -d' ' -f2 "$res/build.txt") KB, $vector_bytes bytes of vectors"
 
 # 2. Queries: paraphrases (no word shared with what they should find) and a plain one.
@@ -110,11 +128,15 @@ for entry in "${queries[@]}"; do
   name=${entry%%|*}
   q=${entry#*|}
   echo "## query_$name: $q"
+  peer=()
+  if [ "$documents" = table ]; then
+    peer=(-n "numpy brute force" "$python $repo/scripts/model/brute_force.py $model $store/.relay '$q' 5")
+  fi
   hyperfine "${opts[@]}" --export-json "$res/hf-query_$name.json" \
     -n "relay semantic" "$relay search '$q' --mode semantic --limit 5 --json" \
     -n "relay hybrid" "$relay search '$q' --mode hybrid --limit 5 --json" \
     -n "relay keyword" "$relay search '$q' --mode keyword --limit 5 --json" \
-    -n "numpy brute force" "$python $repo/scripts/model/brute_force.py $model $store/.relay '$q' 5" \
+    "${peer[@]}" \
     > "$res/hf-query_$name.txt" 2>&1 || {
     cat "$res/hf-query_$name.txt" >&2
     exit 1
@@ -124,8 +146,10 @@ for entry in "${queries[@]}"; do
     /usr/bin/time -f %M -o "$res/rss/query_$name--relay_$mode.txt" \
       "$relay" search "$q" --mode "$mode" --limit 5 --json > /dev/null
   done
-  /usr/bin/time -f %M -o "$res/rss/query_$name--numpy_brute_force.txt" \
-    "$python" "$repo/scripts/model/brute_force.py" "$model" "$store/.relay" "$q" 5 > /dev/null
+  if [ "$documents" = table ]; then
+    /usr/bin/time -f %M -o "$res/rss/query_$name--numpy_brute_force.txt" \
+      "$python" "$repo/scripts/model/brute_force.py" "$model" "$store/.relay" "$q" 5 > /dev/null
+  fi
 done
 
 # 2b. The same queries through `relay serve`, where the model and its query transformer are
@@ -175,12 +199,13 @@ grep -E '^(Benchmark|  Time)' "$res/hf-after_deposit.txt" | paste - - | sed -E '
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 jq -n --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg commit "$commit" --arg size "$size" \
   --arg nproc "$(nproc)" --arg cpu "$cpu" --arg build "$(cat "$res/build.txt")" \
-  --arg vector_bytes "$vector_bytes" --arg model "$model" \
+  --arg vector_bytes "$vector_bytes" --arg model "$model" --arg documents "$documents" \
   --arg model_id "$(cat "$model/config.json" "$model/model.safetensors" "$model/tokenizer.json" | sha256sum | cut -c1-16)" \
   --arg queries "$(printf '%s\n' "${queries[@]}")" \
   '{date: $date, commit: $commit, size: ($size | tonumber), machine: {nproc: $nproc, cpu: $cpu},
     build: {seconds: ($build | split(" ")[0] | tonumber), peak_rss_kb: ($build | split(" ")[1] | tonumber)},
-    vector_bytes: ($vector_bytes | tonumber), model: $model, model_files_sha256_prefix: $model_id,
+    vector_bytes: ($vector_bytes | tonumber), model: $model, documents: $documents,
+    model_files_sha256_prefix: $model_id,
     queries: ($queries | split("\n") | map(select(. != "") | split("|") | {(.[0]): .[1]}) | add)}' \
   > "$res/meta.json"
 
@@ -190,7 +215,7 @@ res = sys.argv[1]
 meta = json.load(open(os.path.join(res, "meta.json")))
 b = meta["build"]
 n = meta["size"]
-print(f"# Semantic search at {n:,} packages ({meta['date']}, relay {meta['commit']})\n")
+print(f"# Semantic search at {n:,} packages, documents by the {meta['documents']} ({meta['date']}, relay {meta['commit']})\n")
 print(f"{meta['machine']['nproc']} cores, {meta['machine']['cpu']}\n")
 print(f"Vectors from a cold cache: {b['seconds']:.1f} s ({n / b['seconds']:,.0f} packages/s), "
       f"peak RSS {b['peak_rss_kb'] / 1024:.0f} MB, {meta['vector_bytes'] / 1e6:.0f} MB of vectors\n")

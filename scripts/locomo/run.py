@@ -245,6 +245,10 @@ def main():
         run([args.relay, "init", "--project", "locomo", "--quiet"], cwd=store, env=env)
         stream = "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in pkgs)
         run([args.relay, "import", "-", "--quiet"], cwd=store, env=env, input=stream)
+        # Every vector built before the first question (else the first questions are ranked
+        # by the model's static table while the transformer's are built in the background).
+        if args.model:
+            run([args.relay, "index", "--quiet"], cwd=store, env=env)
 
         questions = []
         for qi, qa in enumerate(conv["qa"]):

@@ -1,5 +1,5 @@
 """The peer of relay's semantic search in scripts/bench-semantic.sh: a numpy brute-force scan of
-the very vectors relay stored under .relay/cache/vectors-v1/, with the query embedded by the
+the very vectors relay stored under .relay/cache/vectors-v3/<model>/, with the query embedded by the
 same static model (its token rows, mean-pooled and normalised). Prints the k best entries as
 "similarity<TAB>file<TAB>offset", best first.
 
@@ -60,7 +60,7 @@ def main():
     q = rows[ids].mean(axis=0)
     q /= np.linalg.norm(q)
     best = []
-    pattern = os.path.join(store_dir, "cache", "vectors-v1", "*", "*.vec")
+    pattern = os.path.join(store_dir, "cache", "vectors-v3", "*", "*", "*.vec")
     for path in sorted(glob.glob(pattern)):
         with open(path, "rb") as f:
             header = json.loads(f.readline())

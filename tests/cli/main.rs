@@ -78,6 +78,7 @@ mod tamper;
 mod tamper_cases;
 mod tokens;
 mod transports;
+mod vector_build;
 mod verify;
 mod watch;
 mod watch_start;

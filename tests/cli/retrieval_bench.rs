@@ -33,6 +33,7 @@ fn retrieval_benchmark() {
     let Some(model) = test_model() else { return };
     let model = model.to_string_lossy().into_owned();
     let env = labelled_store();
+    crate::search_semantic::index_with(&env, &model);
     let mut rows = vec![
         "| set | mode | recall@1 | recall@3 | recall@5 | recall@10 | MRR@10 |".to_string(),
         "|---|---|---|---|---|---|---|".to_string(),

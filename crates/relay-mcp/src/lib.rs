@@ -96,6 +96,9 @@ pub fn serve(
         .map(|s| s.config().limits())
         .unwrap_or_default();
     let max = usize::try_from(limits.line_bytes).unwrap_or(usize::MAX);
+    // A session lives on between searches: the transformer's vectors, when far behind, are
+    // built on a thread while the static table ranks.
+    relay_core::search::vector_build::build_behind_reads_in_this_process();
     let mut server = Server::new(host, settings);
     while let Some(line) = read_line(&mut input, max)? {
         let reply = match line {

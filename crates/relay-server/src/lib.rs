@@ -141,6 +141,8 @@ impl Server {
         // A month's index that falls behind steady deposits is rebuilt on a thread of its
         // own, not by the read that finds it so (with its client waiting).
         store.indexes().rebuild_behind_reads();
+        // So are the transformer's vectors, when far behind: the static table ranks meanwhile.
+        relay_core::search::vector_build::build_behind_reads_in_this_process();
         // Searches keep the buckets of the store's ids between them (a broad one then reads
         // its lines once less), and the indexes' rank tables mapped.
         relay_core::search::relevant::keep_between_searches();

@@ -53,9 +53,13 @@ pub fn package_index(cache_dir: &Path, log: &Path) -> PathBuf {
     crate::cache::packages::index_path(cache_dir, log)
 }
 
-/// The vectors of the package log `log` under `cache_dir`.
+/// The vectors of the package log `log` under `cache_dir`, with `MODEL` for the folder named
+/// after the model that made them.
 pub fn vectors_file(cache_dir: &Path, log: &Path) -> PathBuf {
-    crate::cache::vectors::vectors_path(cache_dir, log)
+    let model = crate::cache::vectors::model_dir(cache_dir, "");
+    let file = crate::cache::vectors::vectors_path(cache_dir, log, "");
+    let rest = file.strip_prefix(&model).unwrap_or(&file);
+    VECTORS.dir(cache_dir).join("MODEL").join(rest)
 }
 
 /// Whether `rel`, a path inside a store (a folder when `is_dir`), has a place in its layout:

@@ -18,7 +18,7 @@ pub use crate::cache::terms::{
     ANY_PLACE, FIELDS, Places, lowercase_into, may_stand_in_order, prefix_of, stem, stem_into,
 };
 pub use crate::cache::types::TRACKED as TRACKED_TYPES;
-pub use crate::cache::vectors::{Document, Embedder, Vectors};
+pub use crate::cache::vectors::{Build as VectorBuild, BuildProgress, Document, Embedder, Vectors};
 pub use crate::cache::{Check, Indexes, KeyHashing, KeyMap, id_key};
 
 use std::path::Path;

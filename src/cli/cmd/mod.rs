@@ -11,6 +11,7 @@ pub mod hook;
 pub mod hook_git;
 pub mod hook_run;
 pub mod import;
+pub mod index;
 pub mod init;
 pub mod keys;
 pub mod lesson;

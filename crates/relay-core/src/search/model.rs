@@ -68,6 +68,9 @@ pub struct Model {
     documents: Option<std::sync::Arc<OnnxEncoder>>,
     /// Why `onnx/` ships but does not embed (it does not load, or the configuration says so).
     documents_notice: Option<String>,
+    /// With the ONNX transformer, the same folder with documents embedded by the table
+    /// ([`Model::table`]), loaded when first asked for.
+    table_model: OnceLock<Option<Box<Model>>>,
 }
 
 /// What embeds a model's queries.
@@ -207,6 +210,7 @@ impl Model {
             query: OnceLock::new(),
             documents: None,
             documents_notice: None,
+            table_model: OnceLock::new(),
         })
     }
 
@@ -235,6 +239,22 @@ impl Model {
     /// Whether documents are embedded by the ONNX transformer (else by the static table).
     pub fn documents_by_transformer(&self) -> bool {
         self.documents.is_some()
+    }
+
+    /// The model with documents embedded by the static table, queries as configured (the
+    /// transformer of `query/`, fitted to the table): what ranks by meaning while the ONNX
+    /// transformer's vectors are built. Itself when documents are the table's already, or
+    /// when the folder's table does not load (the transformer is then the only space).
+    pub fn table(&self) -> &Model {
+        if self.documents.is_none() {
+            return self;
+        }
+        let table = self.table_model.get_or_init(|| {
+            let mut table = Model::load(&self.path).ok()?;
+            table.query_setting = self.query_setting.clone();
+            Some(Box::new(table))
+        });
+        table.as_deref().unwrap_or(self)
     }
 
     /// The normalised vectors of `doc`'s passages ([`passages::split`]): by the ONNX

@@ -39,6 +39,14 @@ impl Model {
         match self.never {}
     }
 
+    pub fn documents_by_transformer(&self) -> bool {
+        match self.never {}
+    }
+
+    pub fn table(&self) -> &Model {
+        match self.never {}
+    }
+
     pub fn dims(&self) -> usize {
         match self.never {}
     }

@@ -19,6 +19,7 @@ use crate::search::fuse::{self, Mode};
 use crate::search::model::Model;
 use crate::search::relevant::{Explain, Ranked, keyword_list, keyword_list_weighed};
 use crate::search::snapshot::{Snapshot, package_similarity};
+use crate::search::vector_build::{self, logs};
 use crate::search::{parse, rank};
 use relay_store::Store;
 use relay_store::index::{self, Doc, Indexes, KeyMap, QueryView, TYPE_OVERFLOW, id_key};
@@ -74,64 +75,6 @@ pub fn available(store: Option<&Store>, choice: &ModelChoice) -> bool {
     matches!(load_model(store, choice), ModelState::Loaded(_))
 }
 
-/// Writes the vector files a search of `projects` would otherwise make on the way (missing,
-/// stale, or far behind their log), on as many threads as there are cores, calling
-/// `progress(done, total)` in bytes of logs as each is embedded; true when there was anything
-/// to do. Without a cache (`search_index = false`) there is nothing to keep, so nothing is done.
-/// A warm index costs a header read per log.
-pub fn build_vectors(
-    store: &Store,
-    projects: &[String],
-    model: &Model,
-    progress: &(dyn Fn(u64, u64) + Sync),
-) -> Result<bool> {
-    let Some(cache) = store.search_indexes() else {
-        return Ok(false);
-    };
-    let stale: Vec<(PathBuf, u64)> = logs(store, projects)?
-        .into_iter()
-        .filter(|log| cache.vectors_need_build(log, model))
-        .map(|log| {
-            let len = std::fs::metadata(&log).map_or(0, |m| m.len());
-            (log, len)
-        })
-        .collect();
-    if stale.is_empty() {
-        return Ok(false);
-    }
-    let total: u64 = stale.iter().map(|(_, len)| len).sum();
-    let done = std::sync::atomic::AtomicU64::new(0);
-    progress(0, total);
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(stale.len());
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let (cache, stale, done) = (&cache, &stale, &done);
-                s.spawn(move || -> Result<()> {
-                    for (log, len) in stale.iter().skip(t).step_by(threads) {
-                        let io = |e| Error::io(format!("cannot index {}", log.display()), e);
-                        let view = cache.query(log, &[]).map_err(io)?;
-                        let offsets: Vec<u64> = (0..view.doc_count() as u32)
-                            .filter_map(|i| view.doc(i).map(|d| d.offset))
-                            .collect();
-                        cache.vectors(log, &offsets, model).map_err(io)?;
-                        let now = done.fetch_add(*len, std::sync::atomic::Ordering::Relaxed);
-                        progress(now + len, total);
-                    }
-                    Ok(())
-                })
-            })
-            .collect();
-        handles.into_iter().try_for_each(|h| {
-            h.join()
-                .unwrap_or_else(|_| Err(Error::Integrity("a vector thread failed".into())))
-        })
-    })?;
-    Ok(true)
-}
-
 /// A log's best hits, and the similarity of each wanted package (id key) met in it.
 type Found = (Vec<Hit>, Vec<(u64, f32)>);
 
@@ -182,6 +125,8 @@ pub fn search(
             )));
         }
     };
+    // While the transformer's vectors are being built, its static table ranks.
+    let model = vector_build::space(store, projects, model)?;
     let q = parse(query_text);
     // A query of stopwords only says nothing; its vector would be noise.
     if q.terms.is_empty() || limit == 0 {
@@ -325,15 +270,6 @@ pub fn search(
 
 fn round(score: f64) -> f64 {
     (score * 1_000_000.0).round() / 1_000_000.0
-}
-
-/// The package logs of `projects`.
-fn logs(store: &Store, projects: &[String]) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for project in projects {
-        files.extend(store.package_logs(project)?);
-    }
-    Ok(files)
 }
 
 /// The best `depth` packages (current versions that pass `filter`) by their similarity with

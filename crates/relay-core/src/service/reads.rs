@@ -35,7 +35,7 @@ use crate::request::{ListingFilter, OrchestrateRequest, OrientRequest, Spelling}
 use crate::search::filter::{Filter, Reveal, Viewer};
 use crate::search::model::Model;
 use crate::search::relevant::Ranked;
-use crate::search::semantic;
+use crate::search::{semantic, vector_build};
 
 /// How a relevance search ranks: its mode and the model semantic and hybrid search use. The
 /// door chooses it from what its caller asked (and tells its user which it chose and why).
@@ -340,6 +340,9 @@ impl<'a> Relay<'a> {
     ) -> Result<Vec<Ranked>> {
         check_limit(limit)?;
         let (projects, filter) = (&listing.projects, &listing.filter);
+        if let Some(model) = ranking.1.as_ref().filter(|_| ranking.0 != Mode::Keyword) {
+            vector_build::build_behind_reads(self.store, projects, model);
+        }
         let model = ranking.1.as_deref();
         semantic::search(self.store, projects, query, filter, limit, ranking.0, model)
     }

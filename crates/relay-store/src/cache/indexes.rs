@@ -42,9 +42,36 @@ impl Indexes {
         vectors::needs_build(&self.dir, log, embedder)
     }
 
-    /// The identity of the model that made the vectors of `log`, if they exist.
-    pub fn vectors_model(&self, log: &Path) -> Option<String> {
-        vectors::stored_model(&self.dir, log)
+    /// About how many bytes of `log` a build of `embedder`'s vectors would embed: those its
+    /// file does not cover, less those whose texts the text cache holds.
+    pub fn vectors_uncached(&self, log: &Path, embedder: &dyn Embedder) -> u64 {
+        vectors::uncached(&self.dir, log, embedder)
+    }
+
+    /// Takes the build of `embedder`'s vectors, waiting up to `wait` for one under way;
+    /// `None` when that one is still at it.
+    pub fn start_vector_build(
+        &self,
+        embedder: &dyn Embedder,
+        wait: std::time::Duration,
+    ) -> relay_wire::error::Result<Option<vectors::Build>> {
+        vectors::Build::start(&self.dir, embedder.identity(), wait)
+    }
+
+    /// How far the build of `embedder`'s vectors under way has got, if one is.
+    pub fn vector_build_progress(&self, embedder: &dyn Embedder) -> Option<vectors::BuildProgress> {
+        vectors::build_progress(&self.dir, embedder.identity())
+    }
+
+    /// Whether `embedder`'s vectors of `log` exist and hold for the log.
+    pub fn vectors_built(&self, log: &Path, embedder: &dyn Embedder) -> bool {
+        vectors::is_built(&self.dir, log, embedder)
+    }
+
+    /// How many models but those of `identities` have vectors in the cache (never read:
+    /// only disk).
+    pub fn other_vector_models(&self, identities: &[&str]) -> usize {
+        vectors::other_models(&self.dir, identities)
     }
 
     /// The vectors of the lines of `log` at `offsets`, from the index (brought up to date).

@@ -62,12 +62,13 @@ pub const PACKAGES: Index = Index {
 };
 
 /// The vector index of each monthly package log (`vectors.rs`): the embeddings of each package
-/// line's passages, stored with the identity of the model that made them (format 2: format 1
-/// held one vector per line, of part of its text). `tail_limit` is unused: a read
-/// embeds up to a few hundred new lines itself.
+/// line's passages, stored with the identity of the model that made them, in a folder per model
+/// beside the model's text cache (format 3; format 2 had one folder for every model, format 1
+/// held one vector per line, of part of its text). `tail_limit` is unused: a read embeds up to a
+/// few hundred new lines itself.
 pub const VECTORS: Index = Index {
     name: "vectors",
-    format: 2,
+    format: 3,
     tail_limit: 0,
 };
 
@@ -175,7 +176,7 @@ impl std::hash::Hasher for KeyHasher {
 }
 
 /// Removes every file under `cache_dir` made from the bytes of `log`, a package log (its
-/// package index, vectors, types and status summary) or a project's fact log (its fact index, which keeps a
+/// package index, every model's vectors and text cache, types and status summary) or a project's fact log (its fact index, which keeps a
 /// copy of the current facts' lines), the keys of its lines a watch saved, and the log's
 /// witness entry. `relay purge` calls it
 /// for each log it rewrites, so that no copy or trace of a purged line stays in `cache/`; the
@@ -185,23 +186,23 @@ pub fn forget_log(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
         p.and_then(Path::file_name)
             .map(|n| n.to_string_lossy().into_owned())
     };
-    let files = match name(Some(log)).as_deref() == Some(crate::layout::FACTS_FILE) {
+    let facts = name(Some(log)).as_deref() == Some(crate::layout::FACTS_FILE);
+    let files = match facts {
         true => vec![facts::index_file(
             cache_dir,
             &name(log.parent()).unwrap_or_default(),
         )],
         false => vec![
             packages::index_path(cache_dir, log),
-            vectors::vectors_path(cache_dir, log),
             types::file_path(cache_dir, log),
             summary::file_path(cache_dir, log),
         ],
     };
     for file in files {
-        match std::fs::remove_file(&file) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
-            _ => {}
-        }
+        remove_derived(&file)?;
+    }
+    if !facts {
+        vectors::forget(cache_dir, log)?;
     }
     seen_lines::remove(cache_dir, log)?;
     witness::forget(cache_dir, log);

@@ -1,13 +1,18 @@
-//! The embedding model: when one is configured, it loads, and the vectors in `cache/` were
-//! made by it (each vector file names the model that made it; a search never reads vectors of
-//! another model, it embeds everything again first, which on a big store is a long wait).
+//! The embedding model: when one is configured, it loads, and how far its vectors in `cache/`
+//! cover the store (each model has its own; a search never reads another model's). With an
+//! ONNX transformer whose vectors are far behind, searches rank with the static table until a
+//! build catches up: doctor says whether one is under way.
+
+use std::path::Path;
 
 use super::{Finding, Setup};
 use crate::search::semantic::{ModelState, load_model};
+use crate::search::vector_build;
+use relay_store::format::VECTORS;
 
 const CHECK: &str = "embedding model";
-/// What rebuilds the vectors with the configured model.
-const REINDEX: &str = "relay search --mode semantic \"anything\" (it embeds the packages again with the configured model)";
+/// What builds the transformer's vectors now.
+const BUILD: &str = "relay index (builds them now, with progress)";
 
 pub fn check(setup: &Setup<'_>) -> Finding {
     let store = setup.store.as_ref().ok().copied();
@@ -29,45 +34,69 @@ pub fn check(setup: &Setup<'_>) -> Finding {
         }
         ModelState::Loaded(model) => model,
     };
-    let identity = model.identity();
-    let (mut same, mut other) = (0, Vec::new());
-    let cache = store.and_then(|s| s.search_indexes());
-    let projects = store.map(|s| s.project_ids_on_disk().unwrap_or_default());
-    for project in projects.into_iter().flatten() {
-        let logs = store.map(|s| s.package_logs(&project).unwrap_or_default());
-        for log in logs.into_iter().flatten() {
-            match cache.as_ref().and_then(|c| c.vectors_model(&log)) {
-                Some(m) if m == identity => same += 1,
-                Some(m) => other.push(m),
-                None => {}
-            }
-        }
-    }
     let loads = format!("{} loads", model.path().display());
-    match other.first() {
-        Some(theirs) => Finding::fail(
+    let Some(store) = store else {
+        return Finding::ok(CHECK, loads);
+    };
+    let projects = store.project_ids_on_disk().unwrap_or_default();
+    let logs = vector_build::logs(store, &projects).unwrap_or_default();
+    let Some(cache) = store.search_indexes() else {
+        return Finding::ok(
             CHECK,
             format!(
-                "{loads}, but {} vector file(s) in .relay/cache/ were made by another model \
-                 ({}, not {})",
-                other.len(),
-                short(theirs),
-                short(identity)
+                "{loads}; the search index is off (search_index = false), so no vectors are kept"
             ),
-            REINDEX,
+        );
+    };
+    // The model's static table ranks while its transformer's vectors are built: its vectors
+    // are the model's own.
+    let own = [model.identity(), model.table().identity()];
+    let others = match cache.other_vector_models(&own) {
+        0 => String::new(),
+        n => format!(
+            "; .relay/cache/{}/ also holds the vectors of {n} other model(s), never read (delete their folders to free the space)",
+            VECTORS.dir(Path::new("")).display()
         ),
-        None if same == 0 => Finding::ok(
-            CHECK,
-            format!("{loads}; no vectors yet (the first search by meaning makes them)"),
-        ),
-        None => Finding::ok(
-            CHECK,
-            format!("{loads}; its identity matches the {same} vector file(s) in .relay/cache/"),
-        ),
+    };
+    let pending = vector_build::pending(store, &projects, &model).unwrap_or(None);
+    if let Some(pending) = pending {
+        return match pending.building {
+            Some(p) => Finding::ok(
+                CHECK,
+                format!(
+                    "{loads}; its transformer's vectors are being built in the background ({}% of {} of logs, process {}); searches by meaning rank with its static table meanwhile{others}",
+                    (p.done * 100).checked_div(p.total).unwrap_or(0),
+                    megabytes(p.total),
+                    p.pid
+                ),
+            ),
+            None => Finding::warn(
+                CHECK,
+                format!(
+                    "{loads}, but its transformer's vectors lack {} of logs: searches by meaning rank with its static table until they are built (the next search starts that in the background){others}",
+                    megabytes(pending.behind)
+                ),
+                BUILD,
+            ),
+        };
     }
+    let months = logs.len();
+    let built = logs
+        .iter()
+        .filter(|log| cache.vectors_built(log, &*model))
+        .count();
+    let detail = match (built, months) {
+        (_, 0) => format!("{loads}; no packages to embed yet"),
+        (0, _) => format!("{loads}; no vectors yet (the first search by meaning makes them)"),
+        (b, m) if b == m => format!("{loads}; its vectors cover all {m} month(s) of packages"),
+        (b, m) => format!(
+            "{loads}; its vectors cover {b} of {m} month(s), the next search by meaning embeds the rest"
+        ),
+    };
+    Finding::ok(CHECK, format!("{detail}{others}"))
 }
 
-/// A model identity as a finding shows it.
-fn short(identity: &str) -> &str {
-    identity.get(..12).unwrap_or(identity)
+/// Bytes as megabytes, for a finding.
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
 }

@@ -1,7 +1,10 @@
-//! The vector index: per monthly package log, the embeddings of each package line's passages,
-//! under `cache/vectors-v2/` ([`super::VECTORS`]). Disposable like the package index and following
-//! its log by the same coverage rule; each file also names the model that made it, so vectors
-//! of another model are never read, only rebuilt.
+//! The vector index: per model and monthly package log, the embeddings of each package line's
+//! passages, under `cache/vectors-v3/<model>/` ([`super::VECTORS`]). Disposable like the package
+//! index and following its log by the same coverage rule; each file also names the model that
+//! made it, so vectors of another model are never read. Each model has its own folder, so two
+//! models (the transformer, and the static table that answers while the transformer's vectors
+//! are built) never rebuild each other's files. Every text embedded is also kept by content
+//! hash (`texts.rs`): a log rewritten by a checkout, or a file rebuilt, costs no embedding.
 //!
 //! A file is a one-line JSON header, then one entry per passage of each package line, in log
 //! order (a line's passages one after another, each with the line's offset): the offset (u64),
@@ -14,6 +17,11 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+
+mod build;
+mod texts;
+
+pub use build::{Build, BuildProgress, progress as build_progress};
 
 use super::VECTORS;
 use super::coverage::Coverage;
@@ -78,9 +86,28 @@ const TAIL_LINES: usize = 256;
 /// Package lines embedded together: the model batches their passages.
 const EMBED_CHUNK: usize = 64;
 
-/// The vectors of stored package lines, quantised: a line that holds no package, or nothing
-/// the model knows, gets one zero vector (it then matches nothing).
-fn embed_chunk(lines: &[Vec<u8>], embedder: &dyn Embedder) -> Vec<Vec<Entry>> {
+/// Lines a read embeds itself before it looks in the text cache ([`texts`]), when the vector
+/// file is otherwise good: a few new deposits are new texts, not worth reading the cache for.
+const TEXT_LOOKUP_LINES: usize = 32;
+
+/// What embedding the lines a vector file lacks made: each line's entries, the end of the
+/// last line, the texts the model embedded now (for the text cache), and how long that took.
+struct Embedded {
+    memory: Vec<Vec<Entry>>,
+    covered: u64,
+    fresh: Vec<(u128, Vec<Entry>)>,
+    took: std::time::Duration,
+}
+
+/// The vectors of stored package lines, quantised, taken from the text cache when it holds
+/// them: a line that holds no package, or nothing the model knows, gets one zero vector (it
+/// then matches nothing).
+fn embed_chunk(
+    lines: &[Vec<u8>],
+    embedder: &dyn Embedder,
+    cached: Option<&texts::Texts>,
+    out: &mut Embedded,
+) {
     let docs: Vec<Document> = lines
         .iter()
         .map(|line| {
@@ -89,14 +116,31 @@ fn embed_chunk(lines: &[Vec<u8>], embedder: &dyn Embedder) -> Vec<Vec<Entry>> {
                 .unwrap_or_default()
         })
         .collect();
-    embedder
-        .embed_documents(&docs)
-        .into_iter()
-        .map(|passages| match passages.is_empty() {
-            true => vec![Entry::zero(embedder.dims())],
-            false => passages.iter().map(|v| Entry::quantise(v)).collect(),
-        })
-        .collect()
+    let keys: Vec<u128> = docs.iter().map(texts::key).collect();
+    let mut found: Vec<Option<Vec<Entry>>> = keys
+        .iter()
+        .map(|&k| cached.and_then(|c| c.get(k)))
+        .collect();
+    let wanted: Vec<usize> = (0..docs.len()).filter(|&i| found[i].is_none()).collect();
+    if !wanted.is_empty() {
+        let started = std::time::Instant::now();
+        let docs: Vec<Document> = wanted.iter().map(|&i| docs[i].clone()).collect();
+        let made = embedder.embed_documents(&docs);
+        out.took += started.elapsed();
+        for (&i, passages) in wanted.iter().zip(made) {
+            let entries: Vec<Entry> = match passages.is_empty() {
+                true => vec![Entry::zero(embedder.dims())],
+                false => passages.iter().map(|v| Entry::quantise(v)).collect(),
+            };
+            out.fresh.push((keys[i], entries.clone()));
+            found[i] = Some(entries);
+        }
+    }
+    out.memory.extend(
+        found
+            .into_iter()
+            .map(|e| e.unwrap_or_else(|| vec![Entry::zero(embedder.dims())])),
+    );
 }
 
 #[derive(Debug, Serialize, Deserialize, PartialEq)]
@@ -212,29 +256,78 @@ fn entry_bytes(dims: usize) -> usize {
     8 + 4 + dims
 }
 
-/// Where the vectors of `log` live: `cache/vectors-v2/<project folder>/<month>.vec`.
-pub fn vectors_path(cache_dir: &Path, log: &Path) -> PathBuf {
+/// The folder of one model's vectors: `cache/vectors-v3/<16 hex digits of the digest of its
+/// identity>`.
+pub fn model_dir(cache_dir: &Path, identity: &str) -> PathBuf {
+    use sha2::Digest as _;
+    let digest = sha2::Sha256::digest(identity.as_bytes());
+    let name: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    VECTORS.dir(cache_dir).join(name)
+}
+
+/// Where `identity`'s text cache lives ([`texts`]): beside its model folder, so that no
+/// project's folder can take its name.
+fn texts_dir(cache_dir: &Path, identity: &str) -> PathBuf {
+    model_dir(cache_dir, identity).with_extension("texts")
+}
+
+/// Where the vectors of `log` by the model `identity` live:
+/// `cache/vectors-v3/<model>/<project folder>/<month>.vec`.
+pub fn vectors_path(cache_dir: &Path, log: &Path, identity: &str) -> PathBuf {
     let name = |p: Option<&Path>| {
         p.and_then(|p| p.file_stem())
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default()
     };
     let project = name(log.parent().and_then(|p| p.parent()));
-    VECTORS
-        .dir(cache_dir)
+    model_dir(cache_dir, identity)
         .join(project)
         .join(format!("{}.vec", name(Some(log))))
 }
 
-/// The identity of the model that made the vector file of `log`, when there is one (what
-/// `relay doctor` compares with the configured model).
-pub fn stored_model(cache_dir: &Path, log: &Path) -> Option<String> {
-    let file = File::open(vectors_path(cache_dir, log)).ok()?;
-    let mut first = Vec::new();
-    std::io::BufRead::read_until(&mut std::io::BufReader::new(file), b'\n', &mut first).ok()?;
-    serde_json::from_slice::<Header>(&first)
-        .ok()
-        .map(|h| h.model)
+/// Whether `embedder`'s vector file of `log` exists and still holds for the log (what
+/// `relay doctor` counts).
+pub fn is_built(cache_dir: &Path, log: &Path, embedder: &dyn Embedder) -> bool {
+    LogState::observe(cache_dir, log).is_ok_and(|state| {
+        let path = vectors_path(cache_dir, log, embedder.identity());
+        open_valid(&path, log, &state, embedder).is_some()
+    })
+}
+
+/// How many models other than those of `identities` have vectors in `cache_dir` (never read,
+/// only disk).
+pub fn other_models(cache_dir: &Path, identities: &[&str]) -> usize {
+    let mine: Vec<PathBuf> = identities.iter().map(|i| model_dir(cache_dir, i)).collect();
+    std::fs::read_dir(VECTORS.dir(cache_dir))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| !mine.contains(&e.path()) && e.path().extension().is_none())
+        .count()
+}
+
+/// Removes every model's vectors of `log`, and every model's text cache, which may hold the
+/// vectors of its lines' texts: what [`super::forget_log`] does for a purge.
+pub(crate) fn forget(cache_dir: &Path, log: &Path) -> std::io::Result<()> {
+    let Ok(models) = std::fs::read_dir(VECTORS.dir(cache_dir)) else {
+        return Ok(());
+    };
+    let name = |p: Option<&Path>| p.and_then(Path::file_stem).map(|s| s.to_os_string());
+    for entry in models.flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|x| x == "texts") {
+            match std::fs::remove_dir_all(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
+        } else if let (Some(project), Some(month)) =
+            (name(log.parent().and_then(Path::parent)), name(Some(log)))
+        {
+            let file = path.join(project).join(month).with_extension("vec");
+            super::remove_derived(&file)?;
+        }
+    }
+    Ok(())
 }
 
 /// Uncovered log bytes a search embeds in memory rather than write the file again for (the
@@ -248,9 +341,73 @@ pub fn needs_build(cache_dir: &Path, log: &Path, embedder: &dyn Embedder) -> boo
         return false;
     };
     let log_len = state.len;
-    match open_valid(&vectors_path(cache_dir, log), log, &state, embedder) {
+    let path = vectors_path(cache_dir, log, embedder.identity());
+    match open_valid(&path, log, &state, embedder) {
         Some((header, _, _)) => log_len - header.coverage.covered.min(log_len) > TAIL_BYTES,
         None => log_len > 0,
+    }
+}
+
+/// The bytes of `log` that `embedder`'s vector file does not cover: all of them when there is
+/// no good file. What a search would embed itself before it could rank by this model.
+pub fn uncovered(cache_dir: &Path, log: &Path, embedder: &dyn Embedder) -> u64 {
+    let Ok(state) = LogState::observe(cache_dir, log) else {
+        return 0;
+    };
+    let path = vectors_path(cache_dir, log, embedder.identity());
+    match open_valid(&path, log, &state, embedder) {
+        Some((header, _, _)) => state.len - header.coverage.covered.min(state.len),
+        None => state.len,
+    }
+}
+
+/// Lines of a log's uncovered bytes that [`uncached`] looks up in the text cache.
+const CACHE_SAMPLE: u64 = 16;
+
+/// About how many of the bytes of `log` that `embedder`'s vector file does not cover hold
+/// texts the text cache lacks: what making the file would really embed. After a checkout
+/// or a rebuild, nearly nothing. Estimated from [`CACHE_SAMPLE`] lines spread over the
+/// uncovered bytes.
+pub fn uncached(cache_dir: &Path, log: &Path, embedder: &dyn Embedder) -> u64 {
+    let uncovered = uncovered(cache_dir, log, embedder);
+    let texts = texts_dir(cache_dir, embedder.identity());
+    if uncovered == 0 || !texts.is_dir() {
+        return uncovered;
+    }
+    let cached = texts::Texts::load(&texts, embedder);
+    let Ok(file) = File::open(log) else {
+        return uncovered;
+    };
+    let len = file.metadata().map_or(0, |m| m.len());
+    let start = len.saturating_sub(uncovered);
+    let mut reader = std::io::BufReader::new(file);
+    let (mut seen, mut found) = (0u64, 0u64);
+    for k in 0..CACHE_SAMPLE {
+        use std::io::{BufRead as _, Seek as _};
+        let at = start + uncovered * k / CACHE_SAMPLE;
+        let mut line = Vec::new();
+        if reader.seek(std::io::SeekFrom::Start(at)).is_err()
+            || (at > start && reader.read_until(b'\n', &mut line).is_err())
+        {
+            break;
+        }
+        line.clear();
+        if reader.read_until(b'\n', &mut line).map_or(true, |n| n == 0) {
+            continue;
+        }
+        let Ok(parsed) = serde_json::from_slice::<LiteLine<'_>>(&line) else {
+            continue;
+        };
+        seen += 1;
+        found += u64::from(
+            cached
+                .get(texts::key(&Document::of_line(&parsed.package)))
+                .is_some(),
+        );
+    }
+    match seen {
+        0 => uncovered,
+        _ => uncovered * (seen - found) / seen,
     }
 }
 
@@ -294,7 +451,7 @@ pub fn open(
         Some(c) => Some(LogState::observe(c, log)?),
         None => None,
     };
-    let path = cache_dir.map(|c| vectors_path(c, log));
+    let path = cache_dir.map(|c| vectors_path(c, log, embedder.identity()));
     let valid = (path.as_deref().zip(state.as_ref()))
         .and_then(|(p, state)| open_valid(p, log, state, embedder));
     let dims = embedder.dims();
@@ -328,27 +485,60 @@ pub fn open(
             missing.push(offset);
         }
     }
-    let (memory, covered) = embed_lines(log, &missing, embedder)?;
+    // Lines missing from a file that is gone or no longer holds (a checkout, a rebuild), or
+    // many of them, are looked up in the text cache before any is embedded.
+    let mut cached = match cache_dir {
+        Some(c) if valid.is_none() || missing.len() >= TEXT_LOOKUP_LINES => Some(
+            texts::Texts::load(&texts_dir(c, embedder.identity()), embedder),
+        ),
+        _ => None,
+    };
+    let embedded = embed_lines(log, &missing, embedder, cached.as_ref())?;
+    let Embedded {
+        memory,
+        covered,
+        fresh,
+        took,
+    } = embedded;
+    let mut written = false;
     let (map, body) = match valid {
         Some((header, body, map)) => {
+            // The file is written again when the lines it lacks are many, or when embedding
+            // them took longer than writing it would (a transformer's few new lines).
+            let rewrite_cost = std::time::Duration::from_micros(
+                REWRITE_MICROS + map.len() as u64 / REWRITE_BYTES_PER_MICRO,
+            );
             if let (Some(path), Some(state)) = (&path, &state)
-                && (memory.len() > TAIL_LINES || covered > header.coverage.covered + TAIL_BYTES)
+                && (memory.len() > TAIL_LINES
+                    || covered > header.coverage.covered + TAIL_BYTES
+                    || took > rewrite_cost)
             {
                 let covered = covered.max(header.coverage.covered);
                 let old = Some((&map, body));
                 let at = (log, state, covered);
-                let _ = write(path, at, offsets, &slots, old, &memory, embedder);
+                written = write(path, at, offsets, &slots, old, &memory, embedder).is_ok();
             }
             (Some(map), body)
         }
         None => {
             if let (Some(path), Some(state)) = (&path, &state) {
+                remove_old_formats(cache_dir.unwrap_or(Path::new("")));
                 let at = (log, state, covered);
-                let _ = write(path, at, offsets, &slots, None, &memory, embedder);
+                written = write(path, at, offsets, &slots, None, &memory, embedder).is_ok();
             }
             (None, 0)
         }
     };
+    // What the model embedded now is kept by content once it is in a file: texts embedded for
+    // one read only are not worth a segment.
+    if let Some(c) = cache_dir
+        && written
+        && !fresh.is_empty()
+    {
+        cached
+            .get_or_insert_with(|| texts::Texts::load(&texts_dir(c, embedder.identity()), embedder))
+            .save(&fresh);
+    }
     Ok(Vectors {
         map,
         body,
@@ -358,16 +548,36 @@ pub fn open(
     })
 }
 
+/// Removes the vectors of the formats before this one (never read again: each format has its
+/// own folder), when a new file is made.
+fn remove_old_formats(cache_dir: &Path) {
+    for format in 1..VECTORS.format {
+        let old = super::Index { format, ..VECTORS };
+        let _ = std::fs::remove_dir_all(old.dir(cache_dir));
+    }
+}
+
+/// What writing a vector file again costs, weighed against embedding the lines it lacks: a
+/// fixed 2 ms (a new file, its rename), and its bytes at a cautious 200 MB/s.
+const REWRITE_MICROS: u64 = 2_000;
+const REWRITE_BYTES_PER_MICRO: u64 = 200;
+
 /// The passage vectors of the lines at `offsets` (ascending), and the end of the last of them.
 fn embed_lines(
     log: &Path,
     offsets: &[u64],
     embedder: &dyn Embedder,
-) -> std::io::Result<(Vec<Vec<Entry>>, u64)> {
-    let Some(&first) = offsets.first() else {
-        return Ok((Vec::new(), 0));
+    cached: Option<&texts::Texts>,
+) -> std::io::Result<Embedded> {
+    let mut out = Embedded {
+        memory: Vec::with_capacity(offsets.len()),
+        covered: 0,
+        fresh: Vec::new(),
+        took: std::time::Duration::ZERO,
     };
-    let mut out = Vec::with_capacity(offsets.len());
+    let Some(&first) = offsets.first() else {
+        return Ok(out);
+    };
     let mut pending: Vec<Vec<u8>> = Vec::new();
     let mut end = 0;
     let mut next = 0;
@@ -376,7 +586,7 @@ fn embed_lines(
         if offsets.get(next) == Some(&offset) {
             pending.push(line.to_vec());
             if pending.len() == EMBED_CHUNK {
-                out.extend(embed_chunk(&pending, embedder));
+                embed_chunk(&pending, embedder, cached, &mut out);
                 pending.clear();
             }
             end = offset + line.len() as u64 + 1;
@@ -388,12 +598,13 @@ fn embed_lines(
         .from(first, 1)
         .buffer(1 << 20)
         .read(&mut sink)?;
-    out.extend(embed_chunk(&pending, embedder));
+    embed_chunk(&pending, embedder, cached, &mut out);
     // Lines not found where they were said to be (a log changed meanwhile) match nothing.
-    while out.len() < offsets.len() {
-        out.push(vec![Entry::zero(embedder.dims())]);
+    while out.memory.len() < offsets.len() {
+        out.memory.push(vec![Entry::zero(embedder.dims())]);
     }
-    Ok((out, end))
+    out.covered = end;
+    Ok(out)
 }
 
 /// Writes the vector file of `log`: every slot's passage vectors, in offset order.
@@ -482,6 +693,109 @@ mod tests {
         }
     }
 
+    /// [`Letters`], counting the documents it is asked to embed.
+    struct Counting(Letters, std::sync::atomic::AtomicUsize);
+
+    impl Counting {
+        fn new(name: &'static str) -> Counting {
+            Counting(Letters(name), Default::default())
+        }
+        fn embedded(&self) -> usize {
+            self.1.load(std::sync::atomic::Ordering::Relaxed)
+        }
+    }
+
+    impl Embedder for Counting {
+        fn identity(&self) -> &str {
+            self.0.identity()
+        }
+        fn dims(&self) -> usize {
+            2
+        }
+        fn embed_documents(&self, docs: &[Document]) -> Vec<Vec<Vec<f32>>> {
+            self.1
+                .fetch_add(docs.len(), std::sync::atomic::Ordering::Relaxed);
+            self.0.embed_documents(docs)
+        }
+    }
+
+    #[test]
+    fn a_checkout_or_a_rebuild_never_embeds_a_text_twice() {
+        let (_dir, cache, path) = fixture();
+        let m = Counting::new("m1");
+        let offsets = log(&path, &["aaa", "bbb", "ab"]);
+        open(Some(&cache), &path, &offsets, &m).unwrap();
+        assert_eq!(m.embedded(), 3);
+        // A checkout rewrites the log: same texts in another order, and one new.
+        let offsets = log(&path, &["ab", "aaa", "ba", "bbb"]);
+        let v = open(Some(&cache), &path, &offsets, &m).unwrap();
+        assert_eq!(m.embedded(), 4, "only the new text");
+        assert_eq!(sims(&v, &[1.0, 0.0]), [0.71, 1.0, 0.71, 0.0]);
+        // A rebuild: the vector file is gone.
+        std::fs::remove_file(vectors_path(&cache, &path, "m1")).unwrap();
+        let v = open(Some(&cache), &path, &offsets, &m).unwrap();
+        assert_eq!(m.embedded(), 4, "nothing embedded again");
+        assert_eq!(sims(&v, &[0.0, 1.0]), [0.71, 0.0, 0.71, 1.0]);
+        // Without its file, the log is uncovered but its texts are all cached.
+        std::fs::remove_file(vectors_path(&cache, &path, "m1")).unwrap();
+        let len = std::fs::metadata(&path).unwrap().len();
+        assert_eq!(uncovered(&cache, &path, &m), len);
+        assert_eq!(uncached(&cache, &path, &m), 0);
+        let mut titles = vec!["ab", "aaa", "ba", "bbb"];
+        titles.extend(std::iter::repeat_n("new", 12));
+        log(&path, &titles);
+        let (uncovered, uncached) = (uncovered(&cache, &path, &m), uncached(&cache, &path, &m));
+        assert!(
+            uncached > uncovered / 2 && uncached < uncovered,
+            "{uncached} of {uncovered}"
+        );
+        let offsets = log(&path, &["ab", "aaa", "ba", "bbb"]);
+        // A purge forgets the log: every text's vectors go with it.
+        crate::cache::forget_log(&cache, &path).unwrap();
+        assert!(!vectors_path(&cache, &path, "m1").exists());
+        assert!(!texts_dir(&cache, "m1").exists());
+        open(Some(&cache), &path, &offsets, &m).unwrap();
+        assert_eq!(m.embedded(), 8);
+    }
+
+    #[test]
+    fn a_few_new_lines_are_written_when_embedding_them_cost_more_than_the_file() {
+        /// A model that takes a while: what a transformer is.
+        struct Slow(Letters);
+        impl Embedder for Slow {
+            fn identity(&self) -> &str {
+                self.0.identity()
+            }
+            fn dims(&self) -> usize {
+                2
+            }
+            fn embed_documents(&self, docs: &[Document]) -> Vec<Vec<Vec<f32>>> {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+                self.0.embed_documents(docs)
+            }
+        }
+        let (_dir, cache, path) = fixture();
+        let (fast, slow) = (Letters("fast"), Slow(Letters("slow")));
+        let offsets = log(&path, &["aaa", "bbb"]);
+        open(Some(&cache), &path, &offsets, &fast).unwrap();
+        open(Some(&cache), &path, &offsets, &slow).unwrap();
+        let before = |id| std::fs::read(vectors_path(&cache, &path, id)).unwrap();
+        let (fast_file, slow_file) = (before("fast"), before("slow"));
+        let offsets = log(&path, &["aaa", "bbb", "ab"]);
+        open(Some(&cache), &path, &offsets, &fast).unwrap();
+        open(Some(&cache), &path, &offsets, &slow).unwrap();
+        assert_eq!(
+            before("fast"),
+            fast_file,
+            "the table embeds a new line each read"
+        );
+        assert_ne!(
+            before("slow"),
+            slow_file,
+            "the transformer's new line is kept"
+        );
+    }
+
     fn line(title: &str) -> String {
         let (title, description) = title.split_once('|').unwrap_or((title, ""));
         format!(
@@ -545,14 +859,15 @@ mod tests {
         let m = Letters("m1");
         let v = open(Some(&cache), &path, &offsets, &m).unwrap();
         assert_eq!(sims(&v, &[1.0, 0.0]), [1.0, 0.0, 0.0], "xyz has no vector");
-        let file = vectors_path(&cache, &path);
+        let file = vectors_path(&cache, &path, "m1");
         assert!(file.exists());
         let written = std::fs::read(&file).unwrap();
         // Read back from the file: the same answers, and the file untouched.
         let v = open(Some(&cache), &path, &offsets, &m).unwrap();
         assert_eq!(sims(&v, &[0.0, 1.0]), [0.0, 1.0, 0.0]);
         assert_eq!(std::fs::read(&file).unwrap(), written);
-        // Another model's file is never read: its vectors are made again.
+        // Another model's file is never read: its vectors are made again, in its own folder,
+        // and neither model's file is lost to the other.
         let other = Letters("m2");
         assert!(
             open_valid(
@@ -565,7 +880,7 @@ mod tests {
         );
         open(Some(&cache), &path, &offsets, &other).unwrap();
         let header: Header = serde_json::from_slice(
-            std::fs::read(&file)
+            std::fs::read(vectors_path(&cache, &path, "m2"))
                 .unwrap()
                 .split(|&b| b == b'\n')
                 .next()
@@ -573,6 +888,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(header.model, "m2");
+        assert_eq!(std::fs::read(&file).unwrap(), written);
+        assert!(is_built(&cache, &path, &m) && is_built(&cache, &path, &other));
+        assert_eq!(other_models(&cache, &["m1"]), 1);
+        assert_eq!(other_models(&cache, &["m1", "m2"]), 0);
         // A log rewritten under the file (a checkout): the vectors follow the new lines.
         let offsets = log(&path, &["bab", "aaa"]);
         let v = open(Some(&cache), &path, &offsets, &m).unwrap();
@@ -589,6 +908,12 @@ mod tests {
         assert!(open_valid(&file, &path, &state, &m).is_none());
         let v = open(Some(&cache), &path, &offsets, &m).unwrap();
         assert_eq!(sims(&v, &[1.0, 0.0]), [0.45, 1.0]);
+        // Vectors of an older format are removed when a new file is made.
+        let old = cache.join("vectors-v2").join("demo");
+        std::fs::create_dir_all(&old).unwrap();
+        std::fs::remove_file(vectors_path(&cache, &path, "m1")).unwrap();
+        open(Some(&cache), &path, &offsets, &m).unwrap();
+        assert!(!old.exists());
         // Without a cache, nothing is written and the answers are the same.
         let v = open(None, &path, &offsets, &m).unwrap();
         assert_eq!(sims(&v, &[1.0, 0.0]), [0.45, 1.0]);
@@ -605,7 +930,7 @@ mod tests {
         assert_eq!(sims(&v, &[1.0, 0.0]), [1.0, 0.71, 0.0], "its ab passage");
         // Read back from the file: the same, each line's passages together.
         let header: Header = serde_json::from_slice(
-            std::fs::read(vectors_path(&cache, &path))
+            std::fs::read(vectors_path(&cache, &path, "m1"))
                 .unwrap()
                 .split(|&b| b == b'\n')
                 .next()
