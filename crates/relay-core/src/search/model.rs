@@ -77,6 +77,9 @@ pub struct Model {
 enum QuerySide {
     /// The transformer of `query/`.
     Transformer(std::sync::Arc<QueryEncoder>),
+    /// The same teacher as run by ONNX Runtime for the documents of `onnx/`, already loaded:
+    /// what the table's queries use while it ranks in the transformer's stead.
+    Onnx(std::sync::Arc<OnnxEncoder>),
     /// The static table, and why when a transformer was asked for and is there but unusable.
     Static { notice: Option<String> },
 }
@@ -252,6 +255,11 @@ impl Model {
         let table = self.table_model.get_or_init(|| {
             let mut table = Model::load(&self.path).ok()?;
             table.query_setting = self.query_setting.clone();
+            // Queries by the teacher the table was fitted to: the ONNX one, loaded already,
+            // rather than loading `query/` too.
+            if let Some(encoder) = self.documents.as_ref().filter(|e| e.dims() == table.dims) {
+                let _ = table.query.set(QuerySide::Onnx(encoder.clone()));
+            }
             Some(Box::new(table))
         });
         table.as_deref().unwrap_or(self)
@@ -316,6 +324,10 @@ impl Model {
                 // A text the transformer cannot take (its tokenizer fails) still has words.
                 Err(_) => self.embed(text),
             },
+            QuerySide::Onnx(encoder) => match encoder.embed(text) {
+                Ok(vector) => vector,
+                Err(_) => self.embed(text),
+            },
             QuerySide::Static { .. } => self.embed(text),
         }
     }
@@ -333,13 +345,17 @@ impl Model {
         }
         match self.query_side() {
             QuerySide::Static { notice } => notice.clone(),
-            QuerySide::Transformer(_) => None,
+            QuerySide::Transformer(_) | QuerySide::Onnx(_) => None,
         }
     }
 
     /// Whether queries are embedded by the transformer (loading it if no query has yet).
     pub fn queries_by_transformer(&self) -> bool {
-        self.documents.is_some() || matches!(self.query_side(), QuerySide::Transformer(_))
+        self.documents.is_some()
+            || matches!(
+                self.query_side(),
+                QuerySide::Transformer(_) | QuerySide::Onnx(_)
+            )
     }
 
     fn query_side(&self) -> &QuerySide {
@@ -696,6 +712,34 @@ mod tests {
         let m = Model::load_configured(dir.path(), Some(&off)).unwrap();
         assert_eq!(m.embed_query("bill invoice"), m.embed("bill invoice"));
         assert_eq!(m.query_notice(), None, "as configured");
+    }
+
+    #[test]
+    fn the_table_stands_in_for_the_transformer_with_the_same_teacher_for_queries() {
+        let Some(dir) = crate::search::onnx_encoder::tests::real_model() else {
+            return;
+        };
+        let model = Model::load_configured(&dir, None).unwrap();
+        assert!(model.documents_by_transformer());
+        let table = model.table();
+        assert!(!table.documents_by_transformer());
+        assert_ne!(table.identity(), model.identity(), "vectors of their own");
+        assert!(
+            std::ptr::eq(table.table(), table),
+            "the table's table is itself"
+        );
+        // The table's queries are the teacher's, as ONNX runs it: no query/ is loaded.
+        assert!(table.queries_by_transformer());
+        assert!(
+            table
+                .query
+                .get()
+                .is_some_and(|q| matches!(q, QuerySide::Onnx(_)))
+        );
+        let q = "bills show the wrong day";
+        let (a, b) = (table.embed_query(q).unwrap(), model.embed_query(q).unwrap());
+        let same: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        assert!(same > 0.999, "{same}");
     }
 
     #[test]

@@ -297,7 +297,7 @@ pub fn load_shared(model_dir: &Path) -> Result<Arc<OnnxEncoder>, String> {
 const WINDOW: usize = 256;
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The model folder `scripts/fetch-model.sh` makes, when it has its onnx/ (as `.ci/run`

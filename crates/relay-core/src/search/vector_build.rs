@@ -1,5 +1,5 @@
 //! The vectors of search by meaning, built without keeping a search waiting. The static table
-//! embeds a store of ten thousand packages in about a second; the ONNX transformer takes
+//! embeds a store of ten thousand packages in a few seconds; the ONNX transformer takes
 //! minutes. So a search embeds with the transformer itself only what a deposit or two adds
 //! ([`INLINE_BYTES`]); past that, it ranks with the model's static table ([`Model::table`])
 //! while the transformer's vectors are built apart: by a background `relay index` that the CLI
