@@ -25,7 +25,7 @@ fn healthy() -> Option<Env> {
 }
 
 /// `relay doctor --json ARGS`: its exit code and the object it printed.
-fn doctor(env: &Env, args: &[&str]) -> (i32, Value) {
+pub fn doctor(env: &Env, args: &[&str]) -> (i32, Value) {
     let mut all = vec!["doctor", "--json"];
     all.extend(args);
     let run = env.run(&all);
@@ -34,7 +34,7 @@ fn doctor(env: &Env, args: &[&str]) -> (i32, Value) {
 
 /// The finding named `check`.
 #[track_caller]
-fn finding<'a>(report: &'a Value, check: &str) -> &'a Value {
+pub fn finding<'a>(report: &'a Value, check: &str) -> &'a Value {
     let checks = report["checks"].as_array().unwrap();
     (checks.iter().find(|c| c["check"] == check))
         .unwrap_or_else(|| panic!("no check {check:?} in {report:#}"))

@@ -20,6 +20,7 @@ mod convergence;
 mod deposit;
 mod docs_links;
 mod doctor;
+mod doctor_hooks;
 mod equivalence;
 mod equivalence_callers;
 mod equivalence_inputs;

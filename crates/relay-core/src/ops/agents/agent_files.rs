@@ -37,7 +37,7 @@ pub const HOOK_TIMEOUT_SECS: u64 = 15;
 
 /// How an agent's file holds its hooks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
+pub(crate) enum Shape {
     /// `hooks.EVENT = [{"hooks": [{"type": "command", "command", "timeout"}]}]`, the timeout
     /// in the agent's unit.
     Grouped { timeout: u64 },
@@ -74,7 +74,7 @@ impl AgentFile {
         }
     }
 
-    fn shape(self) -> Shape {
+    pub(crate) fn shape(self) -> Shape {
         match self {
             AgentFile::Claude | AgentFile::Codex => Shape::Grouped {
                 timeout: HOOK_TIMEOUT_SECS,
@@ -178,7 +178,7 @@ impl AgentFile {
 /// Whether a hook command is relay's: this version's `relay hook run`, or the entries earlier
 /// versions installed (`relay orient --md` at SessionStart, `relay deposit --auto --quiet` at
 /// Stop), which install upgrades and uninstall removes.
-fn is_relay_command(command: &str) -> bool {
+pub(crate) fn is_relay_command(command: &str) -> bool {
     (command.contains(" hook run ") && command.contains(" --agent "))
         || command.ends_with(" orient --md")
         || command.ends_with(" deposit --auto --quiet")
@@ -232,7 +232,7 @@ fn without_relay(value: &Value) -> Value {
     value
 }
 
-fn read_json(path: &Path) -> Result<Option<Value>> {
+pub(crate) fn read_json(path: &Path) -> Result<Option<Value>> {
     let value: Value = match std::fs::read(path) {
         Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
             Error::InvalidInput(format!(
@@ -277,6 +277,12 @@ pub fn install_agent(file: AgentFile, project_root: &Path, relay: &str) -> Resul
     }
     let original = read_json(&path)?;
     let mut settings = without_relay(original.as_ref().unwrap_or(&file.skeleton()));
+    // Cursor reads a hooks file only with its `version`.
+    if file.shape() == Shape::Flat
+        && let Some(top) = settings.as_object_mut()
+    {
+        top.entry("version").or_insert_with(|| json!(1));
+    }
     let listed = settings
         .as_object_mut()
         .and_then(|o| {

@@ -4,6 +4,7 @@
 pub mod agent_files;
 pub mod auto;
 pub mod files;
+pub mod hook_rules;
 pub mod hooks;
 pub mod journal;
 pub mod opencode;

@@ -9,6 +9,7 @@ use std::time::Duration;
 use super::process::{self, Ran};
 use super::scratch::Scratch;
 use super::{Finding, Setup, locate, program_of};
+use crate::ops::agents::hook_rules;
 use crate::ops::agents::hooks::AgentFile;
 use crate::ops::agents::session::LOG_FILE;
 use relay_store::Store;
@@ -56,6 +57,19 @@ pub fn check(setup: &Setup<'_>, scratch: Option<&Scratch>) -> Vec<Finding> {
             ));
             continue;
         }
+        // The file as the agent reads it: what it would ignore or cut short, whatever the
+        // commands do when run.
+        let mut problems = hook_rules::problems(agent, &root).unwrap_or_default();
+        if agent == AgentFile::OpenCode {
+            problems.extend(plugin_problem(setup, scratch, &file));
+        }
+        if !problems.is_empty() {
+            found.push(Finding::fail(
+                format!("{} hooks", agent.name()),
+                format!("{}: {}", file.display(), problems.join("; ")),
+                format!("{install} (it writes relay's entries as the agent reads them)"),
+            ));
+        }
         for hook in hooks {
             let check = format!("{} hook {}", agent.name(), hook.event);
             found.push(
@@ -68,6 +82,35 @@ pub fn check(setup: &Setup<'_>, scratch: Option<&Scratch>) -> Vec<Finding> {
     }
     found.push(hooks_log(store));
     found
+}
+
+/// Whether OpenCode's plugin at `file` parses as the JavaScript module it must be, read by
+/// node's own parser (`node --check`, the source on stdin, so nothing of it runs); `None`
+/// when it does, or when there is no node to ask.
+fn plugin_problem(setup: &Setup<'_>, scratch: &Scratch, file: &std::path::Path) -> Option<String> {
+    let node = locate("node", setup.path.as_ref()).ok()?;
+    let source = std::fs::read(file).ok()?;
+    let mut check = scratch.command(node);
+    check.args(["--input-type=module", "--check"]);
+    let ran = process::run(check, &source, process::HOOK_LIMIT).ok()?;
+    if ran.succeeded() {
+        return None;
+    }
+    let said = ran
+        .stderr
+        .lines()
+        .find(|l| l.contains("Error"))
+        .unwrap_or("")
+        .trim();
+    let at = ran.stderr.lines().next().unwrap_or("").trim();
+    Some(format!(
+        "the plugin is not JavaScript OpenCode can load ({said}{})",
+        at.strip_prefix("[stdin]")
+            .map_or(String::new(), |line| format!(
+                ", at line {}",
+                line.trim_start_matches(':')
+            ))
+    ))
 }
 
 /// Runs one installed hook as the agent would; what it gave, or what is wrong.
