@@ -297,15 +297,17 @@ fn codex_hooks_run_its_events_and_brief_within_its_budget() {
     let Some(env) = repo() else { return };
     let out = env.ok(&["hook", "install", "--codex"]);
     assert!(out.contains(".codex/hooks.json Stop: `"), "{out}");
+    // What Codex needs before it runs them, said at install.
+    assert!(
+        out.contains("Codex runs these hooks only in a trusted project")
+            && out.contains("\"Trust all and continue\""),
+        "{out}"
+    );
     let file: Value = serde_json::from_str(&read(&env.path(".codex/hooks.json"))).unwrap();
     let events: Vec<&String> = file["hooks"].as_object().unwrap().keys().collect();
-    assert_eq!(
-        events,
-        ["SessionStart", "PreCompact", "Stop"],
-        "Codex has no SessionEnd"
-    );
-    let [start, compact, stop] =
-        ["SessionStart", "PreCompact", "Stop"].map(|e| installed(&env, ".codex/hooks.json", e));
+    assert_eq!(events, ["SessionStart", "PreCompact", "Stop", "SessionEnd"]);
+    let [start, compact, stop, end] = ["SessionStart", "PreCompact", "Stop", "SessionEnd"]
+        .map(|e| installed(&env, ".codex/hooks.json", e));
     assert!(
         start.ends_with(" --agent codex --max-chars 8000"),
         "{start}"
@@ -355,6 +357,28 @@ fn codex_hooks_run_its_events_and_brief_within_its_budget() {
     let context = context_of(&r);
     assert!(context.starts_with("## Where you left off (checkpoint before compaction)\n\n- Working on: Codex session 019a-codex on main\n"));
     assert!(context.chars().count() <= 8_000);
+    // Codex's SessionEnd (reason "other", as Codex 0.171 sends it) deposits the session's
+    // work at once, not an hour later: here, a commit.
+    std::fs::write(env.path("codex.txt"), "made in the session\n").unwrap();
+    git(&env, &["add", "codex.txt"]);
+    git(&env, &["commit", "-q", "-m", "Work in a Codex session"]);
+    let started = std::time::Instant::now();
+    fire(&env, &end, &codex("SessionEnd", json!({"reason": "other"})));
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(3),
+        "Codex gives it 3 s"
+    );
+    let all = packages(&env);
+    let deposited = of_session(&all, "019a-codex", "auto_deposit");
+    assert_eq!(deposited.len(), 1, "{deposited:?}");
+    assert!(
+        deposited[0]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("Codex session on main: 1 commit"),
+        "{}",
+        deposited[0]["title"]
+    );
     // Claude Code's budget, through --max-chars as installed.
     let claude = env!("CARGO_BIN_EXE_relay").to_string();
     let claude = format!("'{claude}' hook run SessionStart --agent claude --max-chars 9000");

@@ -67,8 +67,8 @@ use relay_core::resolve::environment::PATH;
 ///
 /// SessionEnd [SessionEnd, sessionEnd, session.deleted]: deposits the session's work once:
 /// the commits since it started and the uncommitted files; nothing when it did nothing.
-/// Codex has no SessionEnd, and OpenCode's sessions rarely end by deletion: their sessions
-/// are deposited at a later SessionStart.
+/// OpenCode's sessions rarely end by deletion, and a Codex before SessionEnd never ends one:
+/// their sessions are deposited at a later SessionStart.
 ///
 /// Installing twice changes nothing; entries of earlier versions (`relay orient --md`,
 /// `relay deposit --auto --quiet`) are replaced. Uninstall takes relay's entries out and keeps

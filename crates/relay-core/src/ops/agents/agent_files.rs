@@ -99,11 +99,14 @@ impl AgentFile {
                 ("Stop", Stop),
                 ("SessionEnd", SessionEnd),
             ],
-            // Codex has no SessionEnd: its sessions are deposited at a later SessionStart.
+            // Codex 0.171 (codex-rs/hooks): SessionEnd at a thread's teardown, its timeout
+            // clamped to 3 s; an older Codex ignores an event it does not know, and its
+            // sessions are deposited at a later SessionStart.
             AgentFile::Codex => &[
                 ("SessionStart", SessionStart),
                 ("PreCompact", PreCompact),
                 ("Stop", Stop),
+                ("SessionEnd", SessionEnd),
             ],
             // Gemini CLI: docs/hooks/reference.md of google-gemini/gemini-cli 0.56 (2026-08).
             // PreCompress fires before history is summarised, AfterAgent after every turn;
@@ -310,8 +313,19 @@ pub fn install_agent(file: AgentFile, project_root: &Path, relay: &str) -> Resul
         std::fs::copy(&path, &backup).map_err(io(&backup))?;
     }
     write_json(&path, &settings)?;
+    if file == AgentFile::Codex {
+        changes.push(CODEX_TRUST.to_string());
+    }
     Ok(changes)
 }
+
+/// What Codex needs before it runs a project's hooks (codex-rs: the project trusted in
+/// `~/.codex/config.toml`, each hook's command reviewed and its hash trusted; untrusted hooks
+/// are dropped without a word).
+pub const CODEX_TRUST: &str = "Codex runs these hooks only in a trusted project, once you \
+     have reviewed them: run `codex` in this repository, trust the project when it asks, then \
+     choose \"Trust all and continue\" at \"Hooks need review\" (or trust each hook under \
+     /hooks). Codex asks again whenever a hook's command changes (a new relay path).";
 
 /// Removes relay's entries (this version's and earlier ones) from the agent's hook file,
 /// leaving everything else. When nothing else changed since install, the file is put back
@@ -417,6 +431,10 @@ mod tests {
                     "relay hook run PreCompact --agent codex".to_string()
                 ),
                 ("Stop", "relay hook run Stop --agent codex".to_string()),
+                (
+                    "SessionEnd",
+                    "relay hook run SessionEnd --agent codex".to_string()
+                ),
             ]
         );
         assert!(installed.iter().all(|(_, c)| is_relay_command(c)));

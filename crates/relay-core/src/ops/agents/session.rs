@@ -5,7 +5,7 @@
 //! the session `conversation_id`; relay's OpenCode plugin passes OpenCode's event object).
 //!
 //! - **SessionStart** (`startup`, `resume`, `clear`, `compact`): first deposits the work of
-//!   sessions that ended without a SessionEnd (a crash, or Codex, which has no SessionEnd) and
+//!   sessions that ended without a SessionEnd (a crash, or a Codex too old to have one) and
 //!   were last seen over [`STALE_AFTER_SECS`] ago; then records this session's start (HEAD) in
 //!   its state file and returns a briefing trimmed to the budget. After a compaction it leads
 //!   with the session's latest checkpoint ([`checkpoint_lead`]).
