@@ -124,6 +124,7 @@ fn a_claude_session_is_briefed_checkpointed_and_deposited_once() {
 
     transcript(&env, &["Fix the login\nbug", "Add a test for it"]);
     std::fs::write(env.path("login.rs"), "fn login() {}\n").unwrap();
+
     let r = fire(
         &env,
         &compact,
@@ -172,6 +173,8 @@ fn a_claude_session_is_briefed_checkpointed_and_deposited_once() {
 
     git(&env, &["add", "login.rs"]);
     git(&env, &["commit", "-q", "-m", "Add login"]);
+    // Left uncommitted by the session (.claude/settings.json was so before it started).
+    std::fs::write(env.path("todo.md"), "- more tests\n").unwrap();
     for _ in 0..2 {
         fire(
             &env,
@@ -201,10 +204,10 @@ fn a_claude_session_is_briefed_checkpointed_and_deposited_once() {
     );
     assert!(description.contains("\nCommits since the session started:\n- "));
     assert!(
-        description.ends_with(" Add login\n\nNot committed:\n?? .claude/settings.json"),
+        description.ends_with(" Add login\n\nNot committed:\n?? todo.md"),
         "{description}"
     );
-    assert_eq!(p["deliverables"][0]["path"], ".claude/settings.json");
+    assert_eq!(p["deliverables"][0]["path"], "todo.md");
     assert!(
         !env.store()
             .join("local/agent-sessions")
@@ -233,6 +236,34 @@ fn a_session_that_did_nothing_deposits_nothing() {
         &claude_event(&env, "idle", "SessionEnd", json!({"reason": "clear"})),
     );
     assert!(of_session(&packages(&env), "idle", "auto_deposit").is_empty());
+    // Whatever the tree held changed when the session started: a file an earlier session
+    // left is not this one's work, unless it changes it again.
+    std::fs::write(env.path("left.txt"), "an earlier session's file\n").unwrap();
+    let session = |id: &str, touch: bool| {
+        fire(
+            &env,
+            &start,
+            &claude_event(&env, id, "SessionStart", json!({"source": "startup"})),
+        );
+        if touch {
+            std::fs::write(env.path("left.txt"), "changed again\n").unwrap();
+        }
+        fire(
+            &env,
+            &end,
+            &claude_event(&env, id, "SessionEnd", json!({"reason": "clear"})),
+        );
+        let all = packages(&env);
+        of_session(&all, id, "auto_deposit")
+            .iter()
+            .map(|p| p["title"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(session("idle-in-a-dirty-tree", false), Vec::<String>::new());
+    assert_eq!(
+        session("changes-it-again", true),
+        ["Claude Code session on main: 0 commits, 1 file uncommitted"]
+    );
 }
 
 #[test]
@@ -286,8 +317,8 @@ fn a_crashed_session_is_deposited_once_at_a_later_start() {
     let work = of_session(&all, "crashed", "auto_deposit");
     assert_eq!(work.len(), 1, "{all:?}");
     assert_eq!(
-        work[0]["title"],
-        "Claude Code session on main: 0 commits, 2 files uncommitted"
+        work[0]["title"], "Claude Code session on main: 0 commits, 1 file uncommitted",
+        "half.txt; .claude/settings.json was uncommitted before it started"
     );
     assert!(of_session(&all, "next", "auto_deposit").is_empty());
 }

@@ -213,6 +213,47 @@ pub struct SessionState {
     /// How many turns ended (Stop events).
     pub turns: u64,
     pub transcript_path: Option<String>,
+    /// The files already changed and not committed when the session started, each with a
+    /// digest of its content then: a session deposits them only if it changed them again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dirty_at_start: Vec<DirtyFile>,
+}
+
+/// A file changed and not committed, and a digest of what it held (`None`: it was gone).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DirtyFile {
+    pub path: String,
+    pub digest: Option<String>,
+}
+
+/// A digest of the file `path` under `root` as it is now (`None` when it is not there): its
+/// SHA-256, or for a file over 32 MB its size and modification time.
+fn digest_of(root: &Path, path: &str) -> Option<String> {
+    use sha2::Digest as _;
+    let file = root.join(path);
+    let meta = std::fs::metadata(&file).ok()?;
+    if meta.len() > 32 << 20 {
+        let mtime = meta
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?;
+        return Some(format!("size:{}:{}", meta.len(), mtime.as_nanos()));
+    }
+    let bytes = std::fs::read(&file).ok()?;
+    Some(format!("{:x}", sha2::Sha256::digest(&bytes)))
+}
+
+/// The uncommitted files under `root` now, with their digests.
+fn dirty_files(root: &Path) -> Vec<DirtyFile> {
+    uncommitted(root)
+        .1
+        .into_iter()
+        .map(|path| DirtyFile {
+            digest: digest_of(root, &path),
+            path,
+        })
+        .collect()
 }
 
 /// What one event did: the context to print (SessionStart) and the problems met on the way
@@ -305,6 +346,12 @@ impl Call<'_> {
     }
 
     fn fresh(&self, input: &HookInput, head: Option<String>) -> SessionState {
+        // What the tree held at the start is not the session's work (a session seen first at
+        // its end knows no start, and takes the tree as it is).
+        let dirty_at_start = match head {
+            Some(_) => dirty_files(self.root),
+            None => Vec::new(),
+        };
         SessionState {
             agent: self.agent.name().into(),
             session_id: input.session_id.clone(),
@@ -313,6 +360,7 @@ impl Call<'_> {
             last_seen: time::format(self.now),
             turns: 0,
             transcript_path: None,
+            dirty_at_start,
         }
     }
 
@@ -569,6 +617,19 @@ pub fn session_package(
         _ => Vec::new(),
     };
     let (status, files) = uncommitted(root);
+    // A file the tree held changed at the start is the session's only if it changed it again.
+    let unchanged = |path: &String| {
+        state
+            .dirty_at_start
+            .iter()
+            .any(|d| &d.path == path && d.digest == digest_of(root, path))
+    };
+    let files: Vec<String> = files.into_iter().filter(|f| !unchanged(f)).collect();
+    let status: String = status
+        .lines()
+        .filter(|line| line.get(3..).is_none_or(|p| files.iter().any(|f| f == p)))
+        .map(|line| format!("{line}\n"))
+        .collect();
     if commits.is_empty() && files.is_empty() {
         return Ok(None);
     }

@@ -5,7 +5,11 @@
 //! `{"type":"response_item","payload":{"type":"message","role":"user","content":[…]}}` and
 //! `{"type":"event_msg","payload":{"type":"user_message","message":…}}` lines, and Cursor's
 //! `{"role":"user","message":{"content":[…]}}` lines, whose typed text sits inside
-//! `<user_query>` tags. Tool results,
+//! `<user_query>` tags, and Gemini CLI's `{"id","type":"user","content":[{"text"}]}` lines (no
+//! role; `displayContent` when it has one; the context a hook added, `<hook_context>…`, taken
+//! off the front of the text, as Gemini CLI prepends it in `-p` mode; a `{"$set":{"messages"}}`
+//! line, which replaces the list after a compression, read as the messages it holds). Tool
+//! results,
 //! meta lines and injected context (text opening with `<`, such as `<command-name>` or
 //! `<environment_context>`) are not prompts.
 
@@ -33,25 +37,56 @@ fn prompt_of(line: &Value) -> Option<String> {
     }
     let message = line.get("message").or(payload).unwrap_or(line);
     let role = message.get("role").or_else(|| line.get("role"));
-    if role.and_then(Value::as_str) != Some("user") {
+    // Gemini CLI's messages have no role: their `type` says who spoke.
+    let gemini = role.is_none()
+        && line.get("type").and_then(Value::as_str) == Some("user")
+        && line.get("content").is_some();
+    if role.and_then(Value::as_str) != Some("user") && !gemini {
         return None;
     }
-    match message.get("content")? {
-        Value::String(s) => real_prompt(s),
+    let content = match gemini {
+        true => line.get("displayContent").or_else(|| line.get("content")),
+        false => message.get("content"),
+    };
+    match content? {
+        Value::String(s) => real_prompt(without_hook_context(s)),
         Value::Array(parts) => {
             let texts: Vec<&str> = parts
                 .iter()
-                .filter(|p| {
-                    matches!(
-                        p.get("type").and_then(Value::as_str),
-                        Some("text" | "input_text")
-                    )
+                .filter(|p| match p.get("type").and_then(Value::as_str) {
+                    Some(kind) => matches!(kind, "text" | "input_text"),
+                    // Gemini's parts: text, or a function's call or response.
+                    None => gemini,
                 })
                 .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .map(without_hook_context)
+                .filter(|t| !t.trim().is_empty())
                 .collect();
             real_prompt(&texts.join("\n"))
         }
         _ => None,
+    }
+}
+
+/// `text` without the context hooks added before it (`<hook_context>…</hook_context>`, which
+/// Gemini CLI puts in front of the prompt in `-p` mode, or as a part of its own).
+fn without_hook_context(text: &str) -> &str {
+    let mut rest = text.trim_start();
+    while let Some(after) = rest.strip_prefix("<hook_context>") {
+        match after.split_once("</hook_context>") {
+            Some((_, tail)) => rest = tail.trim_start(),
+            None => break,
+        }
+    }
+    rest
+}
+
+/// The last prompt in one transcript line: the line's own, or, for Gemini CLI's
+/// `{"$set":{"messages":[…]}}` (the list after a compression), the last in the list.
+fn last_prompt_of_line(line: &Value) -> Option<String> {
+    match line.pointer("/$set/messages").and_then(Value::as_array) {
+        Some(messages) => messages.iter().rev().find_map(prompt_of),
+        None => prompt_of(line),
     }
 }
 
@@ -68,7 +103,7 @@ pub fn last_prompt_in(text: &str) -> Option<String> {
     text.lines()
         .rev()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .find_map(|v| prompt_of(&v))
+        .find_map(|v| last_prompt_of_line(&v))
 }
 
 /// The last user prompt in the transcript at `path` (its last few megabytes), if it can be
@@ -124,6 +159,26 @@ mod tests {
         ]
         .join("\n");
         assert_eq!(last_prompt_in(&cursor).as_deref(), Some("Add a login page"));
+        // Gemini CLI 0.61: no role; in -p mode the SessionStart context in front of the
+        // prompt; a tool's response as a user message; the list set again after compressing.
+        let gemini = [
+            r#"{"sessionId":"s1","projectHash":"p","startTime":"2026-11-29T10:00:00Z"}"#,
+            r#"{"id":"m1","timestamp":"t","type":"user","content":[{"text":"<hook_context># Orientation: demo\nrecent work</hook_context>\n\nFix the flaky webhook test"}]}"#,
+            r#"{"id":"m2","timestamp":"t","type":"gemini","content":"Looking.","toolCalls":[]}"#,
+            r#"{"id":"m3","timestamp":"t","type":"user","content":[{"functionResponse":{"name":"read_file","response":{"output":"…"}}}]}"#,
+            r#"{"id":"m4","timestamp":"t","type":"user","content":[{"text":"<session_context>cwd</session_context>"}]}"#,
+        ]
+        .join("\n");
+        assert_eq!(
+            last_prompt_in(&gemini).as_deref(),
+            Some("Fix the flaky webhook test")
+        );
+        let later = format!(
+            "{gemini}\n{}\n{}",
+            r#"{"id":"m5","type":"user","content":[{"text":"Now the retries"},{"text":"<hook_context>more</hook_context>"}],"displayContent":[{"text":"Now the retries"}]}"#,
+            r#"{"$set":{"messages":[{"id":"s","type":"user","content":[{"text":"<state_snapshot>…</state_snapshot>"}]},{"id":"m5","type":"user","content":[{"text":"Now the retries"}]}]}}"#
+        );
+        assert_eq!(last_prompt_in(&later).as_deref(), Some("Now the retries"));
         assert_eq!(last_prompt_in("{}\n[]\n"), None);
         assert_eq!(
             last_prompt(Path::new("/nonexistent/transcript.jsonl")),

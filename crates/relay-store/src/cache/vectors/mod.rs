@@ -90,6 +90,9 @@ const EMBED_CHUNK: usize = 64;
 /// file is otherwise good: a few new deposits are new texts, not worth reading the cache for.
 const TEXT_LOOKUP_LINES: usize = 32;
 
+/// The embedding time a text must have cost for its vectors to be kept in the text cache.
+const TEXT_WORTH_KEEPING: std::time::Duration = std::time::Duration::from_millis(1);
+
 /// What embedding the lines a vector file lacks made: each line's entries, the end of the
 /// last line, the texts the model embedded now (for the text cache), and how long that took.
 struct Embedded {
@@ -529,11 +532,14 @@ pub fn open(
             (None, 0)
         }
     };
-    // What the model embedded now is kept by content once it is in a file: texts embedded for
-    // one read only are not worth a segment.
+    // What the model embedded now is kept by content once it is in a file, when embedding is
+    // what costs (a transformer's milliseconds a text, not the table's microseconds): texts
+    // embedded for one read only are not worth a segment, nor texts cheaper to embed again
+    // than to keep.
     if let Some(c) = cache_dir
         && written
         && !fresh.is_empty()
+        && took >= TEXT_WORTH_KEEPING * fresh.len() as u32
     {
         cached
             .get_or_insert_with(|| texts::Texts::load(&texts_dir(c, embedder.identity()), embedder))
@@ -715,6 +721,8 @@ mod tests {
         fn embed_documents(&self, docs: &[Document]) -> Vec<Vec<Vec<f32>>> {
             self.1
                 .fetch_add(docs.len(), std::sync::atomic::Ordering::Relaxed);
+            // A transformer's cost: what makes a text worth keeping.
+            std::thread::sleep(std::time::Duration::from_millis(2 * docs.len() as u64));
             self.0.embed_documents(docs)
         }
     }
@@ -890,6 +898,10 @@ mod tests {
         assert_eq!(header.model, "m2");
         assert_eq!(std::fs::read(&file).unwrap(), written);
         assert!(is_built(&cache, &path, &m) && is_built(&cache, &path, &other));
+        assert!(
+            !texts_dir(&cache, "m1").exists(),
+            "texts cheaper to embed again than to keep are not kept"
+        );
         assert_eq!(other_models(&cache, &["m1"]), 1);
         assert_eq!(other_models(&cache, &["m1", "m2"]), 0);
         // A log rewritten under the file (a checkout): the vectors follow the new lines.

@@ -147,15 +147,16 @@ impl Texts {
     }
 
     /// Adds the entries of texts the cache does not hold yet as a new segment, merging the
-    /// segments into one when they are many. A cache that cannot be written is no error: its
-    /// texts are embedded again.
+    /// segments into one when they are many (read from their files as they are written, so
+    /// memory holds their tables, not their vectors). A cache that cannot be written is no
+    /// error: its texts are embedded again.
     pub(super) fn save(&mut self, new: &[(u128, Vec<Entry>)]) {
-        let mut rows: Vec<(u128, &[Entry])> = new
+        let mut rows: Vec<(u128, Source<'_>)> = new
             .iter()
             .filter(|(key, entries)| {
                 !self.places.contains_key(key) && !entries.is_empty() && entries.len() <= 0xffff
             })
-            .map(|(key, entries)| (*key, entries.as_slice()))
+            .map(|(key, entries)| (*key, Source::Memory(entries)))
             .collect();
         rows.sort_by_key(|(key, _)| *key);
         rows.dedup_by_key(|(key, _)| *key);
@@ -167,14 +168,12 @@ impl Texts {
             return;
         }
         // Merge: every text held, and the new ones, in one segment; then the old ones go.
-        let held: Vec<(u128, Vec<Entry>)> = self
-            .places
-            .keys()
-            .filter_map(|&key| Some((key, self.get(key)?)))
-            .collect();
-        rows.extend(held.iter().map(|(key, e)| (*key, e.as_slice())));
+        rows.extend(
+            self.places
+                .iter()
+                .map(|(&key, &place)| (key, Source::Held(place))),
+        );
         rows.sort_by_key(|(key, _)| *key);
-        rows.dedup_by_key(|(key, _)| *key);
         if self.write_segment(&rows).is_ok() {
             for (path, _) in self.segments.drain(..) {
                 let _ = std::fs::remove_file(path);
@@ -182,8 +181,8 @@ impl Texts {
         }
     }
 
-    fn write_segment(&self, rows: &[(u128, &[Entry])]) -> relay_wire::error::Result<()> {
-        let entries: usize = rows.iter().map(|(_, e)| e.len()).sum();
+    fn write_segment(&self, rows: &[(u128, Source<'_>)]) -> relay_wire::error::Result<()> {
+        let entries: usize = rows.iter().map(|(_, s)| s.count()).sum();
         let header = Header {
             format: VECTORS.format,
             model: self.model.clone(),
@@ -194,25 +193,60 @@ impl Texts {
         let path = self
             .dir
             .join(format!("{}.seg", relay_wire::ids::new_id("t")));
+        let width = 4 + self.dims;
         log::write_atomic_with(&path, |w| {
             serde_json::to_writer(&mut *w, &header)?;
             w.write_all(b"\n")?;
             let mut first = 0u32;
-            for (key, e) in rows {
+            for (key, source) in rows {
                 w.write_all(&key.to_le_bytes())?;
                 w.write_all(&first.to_le_bytes())?;
-                w.write_all(&(e.len() as u16).to_le_bytes())?;
-                first += e.len() as u32;
+                w.write_all(&(source.count() as u16).to_le_bytes())?;
+                first += source.count() as u32;
             }
-            for entry in rows.iter().flat_map(|(_, e)| e.iter()) {
-                if entry.values.len() != self.dims {
-                    return Err(std::io::Error::other("an entry of another size"));
+            let mut bytes = Vec::new();
+            for (_, source) in rows {
+                match source {
+                    Source::Memory(entries) => {
+                        for entry in entries.iter() {
+                            if entry.values.len() != self.dims {
+                                return Err(std::io::Error::other("an entry of another size"));
+                            }
+                            w.write_all(&entry.scale.to_le_bytes())?;
+                            w.write_all(&entry.values)?;
+                        }
+                    }
+                    Source::Held(place) => {
+                        let mut file = &self
+                            .segments
+                            .get(place.segment)
+                            .ok_or_else(|| std::io::Error::other("a segment gone"))?
+                            .1;
+                        bytes.resize(usize::from(place.count) * width, 0);
+                        file.seek(SeekFrom::Start(place.at))?;
+                        file.read_exact(&mut bytes)?;
+                        w.write_all(&bytes)?;
+                    }
                 }
-                w.write_all(&entry.scale.to_le_bytes())?;
-                w.write_all(&entry.values)?;
             }
             Ok(())
         })
+    }
+}
+
+/// Where a text's entries to write come from: made now, or held by a segment.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    Memory(&'a [Entry]),
+    Held(Place),
+}
+
+impl Source<'_> {
+    fn count(&self) -> usize {
+        match self {
+            Source::Memory(entries) => entries.len(),
+            Source::Held(place) => usize::from(place.count),
+        }
     }
 }
 
