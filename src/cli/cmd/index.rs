@@ -31,12 +31,14 @@ use relay_wire::error::Error;
 /// hash, so a checkout, a merge or a rebuild embeds only texts never seen before.
 ///
 /// With --json, prints one object: {"projects": N, "months": N, "model": PATH or null,
-/// "documents": "transformer" | "table" | null, "embedded_bytes": N, "seconds": S}.
+/// "documents": "transformer" | "table" | null, "indexed_bytes": N, "seconds": S}, where
+/// indexed_bytes counts the package logs whose vectors were made (from the text cache, or by
+/// the model for texts it never saw).
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay index
   relay index --model ~/models/minilm-l6-fitted
-  relay index --json | jq .embedded_bytes")]
+  relay index --json | jq .indexed_bytes")]
 pub struct IndexArgs {
     /// The embedding model's folder (see `relay search --help`); else `[search] model` in
     /// .relay/config.toml
@@ -74,7 +76,7 @@ pub fn run(ctx: &mut Ctx, args: IndexArgs) -> CmdResult {
         store.warm_catalogs(project)?;
         months += store.package_logs(project)?.len();
     }
-    let embedded = match &model {
+    let indexed = match &model {
         Some(model) => build_watching(ctx, &projects, model)?,
         None => 0,
     };
@@ -90,7 +92,7 @@ pub fn run(ctx: &mut Ctx, args: IndexArgs) -> CmdResult {
             "months": months,
             "model": path,
             "documents": documents,
-            "embedded_bytes": embedded,
+            "indexed_bytes": indexed,
             "seconds": seconds,
         }))?;
         return Ok(());
@@ -104,8 +106,8 @@ pub fn run(ctx: &mut Ctx, args: IndexArgs) -> CmdResult {
     match (&path, documents) {
         (Some(path), Some(by)) => writeln!(
             out,
-            "vectors by {path} ({by}): up to date, {:.1} MB of logs embedded in {seconds} s",
-            embedded as f64 / 1e6
+            "vectors by {path} ({by}): up to date, {:.1} MB of logs indexed in {seconds} s",
+            indexed as f64 / 1e6
         )?,
         _ => writeln!(
             out,
@@ -116,7 +118,7 @@ pub fn run(ctx: &mut Ctx, args: IndexArgs) -> CmdResult {
 }
 
 /// Builds `model`'s vectors with a progress bar; while another process builds them, shows
-/// its progress until it ends, then builds what it left. The bytes embedded here.
+/// its progress until it ends, then builds what it left. The bytes of logs indexed here.
 fn build_watching(ctx: &Ctx, projects: &[String], model: &Model) -> Result<u64, CliError> {
     let store = ctx.store()?;
     let bar = ctx.ui.progress_bytes("embedding packages");
