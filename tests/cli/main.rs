@@ -48,6 +48,7 @@ mod memory;
 mod more_agents;
 mod numbers;
 mod onboard;
+mod opencode_plugin;
 mod orient;
 mod private;
 mod protocol_strict;

@@ -134,9 +134,18 @@ fn gemini_cli_is_briefed_checkpointed_and_deposited_once_and_its_settings_come_b
     assert!(start.ends_with(" hook run SessionStart --agent gemini --max-chars 9000"));
 
     fill(&env);
+    // Gemini CLI's transcript: JSONL, messages without a role.
+    let chat = env.dir.parent().unwrap().join("home/gemini-chat.jsonl");
+    let say = |line: Value| {
+        let mut text = std::fs::read_to_string(&chat).unwrap_or_default();
+        text.push_str(&format!("{line}\n"));
+        std::fs::write(&chat, text).unwrap();
+    };
+    say(json!({"sessionId": "g-1", "projectHash": "p", "startTime": "2026-11-26T12:00:00Z"}));
+    say(json!({"id": "m1", "type": "user", "content": [{"text": "add login"}]}));
     // Gemini CLI's documented input: the common fields and each event's own.
     let event = |name: &str, own: Value| {
-        let common = json!({"session_id": "g-1", "transcript_path": "/nonexistent/chat.json",
+        let common = json!({"session_id": "g-1", "transcript_path": chat,
             "cwd": env.dir, "hook_event_name": name, "timestamp": "2026-11-26T12:00:00.000Z"});
         with(common, own)
     };
@@ -149,17 +158,44 @@ fn gemini_cli_is_briefed_checkpointed_and_deposited_once_and_its_settings_come_b
     briefing(file, "SessionStart", &r.stdout, 9_000);
 
     std::fs::write(env.path("login.rs"), "fn login() {}\n").unwrap();
-    let r = fire(
+    let turn = json!({"prompt": "add login", "prompt_response": "done", "stop_hook_active": false});
+    // Gemini CLI fires PreCompress before every turn, before it checks the size: turns that
+    // compress nothing make no checkpoint.
+    for _ in 0..3 {
+        let r = fire(
+            &env,
+            &compress,
+            &event("PreCompress", json!({"trigger": "auto"})),
+        );
+        assert_eq!(r.stdout, "");
+        fire(&env, &after, &event("AfterAgent", turn.clone()));
+    }
+    assert!(of_session(&packages(&env), "g-1", "x-checkpoint").is_empty());
+    // A turn that compresses: the history comes back as a `$set` holding its snapshot.
+    fire(
         &env,
         &compress,
         &event("PreCompress", json!({"trigger": "auto"})),
     );
-    assert_eq!(r.stdout, "");
+    say(json!({"$set": {"messages": [
+        {"id": "s1", "type": "user", "content": [{"text": "<state_snapshot>login</state_snapshot>"}]},
+        {"id": "m1", "type": "user", "content": [{"text": "add login"}]}]}}));
+    fire(&env, &after, &event("AfterAgent", turn.clone()));
     one_checkpoint(&env, "g-1", "gemini");
-    let turn = json!({"prompt": "add login", "prompt_response": "done", "stop_hook_active": false});
+    let all = packages(&env);
+    assert_eq!(
+        of_session(&all, "g-1", "x-checkpoint")[0]["x-working-on"],
+        "add login"
+    );
     turns_deposit_nothing(&env, &after, &event("AfterAgent", turn));
     let end_input = event("SessionEnd", json!({"reason": "exit"}));
     deposited_once(&env, &end, &end_input, "g-1", "Gemini CLI");
+    // /compress (trigger "manual") always compresses: its checkpoint is made at once.
+    let manual = String::from_utf8(event("PreCompress", json!({"trigger": "manual"})))
+        .unwrap()
+        .replace("g-1", "g-2");
+    fire(&env, &compress, manual.as_bytes());
+    assert_eq!(of_session(&packages(&env), "g-2", "x-checkpoint").len(), 1);
 
     uninstall_restores(&env, "--gemini", shown, theirs);
 }
@@ -314,7 +350,7 @@ fn load_the_plugin(env: &Env, shown: &str) {
 const hooks = await RelayPlugin({{ directory: {dir:?} }});
 const info = {{ id: 'ses_node', directory: {dir:?} }};
 await hooks.event({{ event: {{ type: 'session.created', properties: {{ info }} }} }});
-const output = {{ system: ['You are OpenCode.'] }};
+const output = {{ system: ['You are OpenCode.', 'Here is some useful information about the environment you are running in:\\n<env>\\n  Working directory: /w\\n</env>'] }};
 await hooks['experimental.chat.system.transform']({{ sessionID: 'ses_node' }}, output);
 await hooks['experimental.session.compacting']({{ sessionID: 'ses_node' }}, {{ context: [] }});
 const child = {{ id: 'ses_child', parentID: 'ses_node', directory: {dir:?} }};
@@ -329,11 +365,11 @@ console.log(JSON.stringify(output.system));",
     let r = Env::piped(node, b"");
     assert_eq!(r.code, 0, "{}", r.stderr);
     let system: Vec<String> = serde_json::from_str(r.stdout.trim()).unwrap();
-    assert_eq!(system.len(), 2, "{system:?}");
+    assert_eq!(system.len(), 3, "{system:?}");
     assert!(
-        system[1].starts_with("# Orientation: demo"),
+        system[2].starts_with("# Orientation: demo"),
         "{}",
-        system[1]
+        system[2]
     );
     let all = packages(env);
     assert_eq!(of_session(&all, "ses_node", "x-checkpoint").len(), 1);

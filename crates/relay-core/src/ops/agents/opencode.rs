@@ -26,14 +26,25 @@ const HOOKS_END: &str = "];";
 
 /// The module after its array of hooks. The event handler runs the command listed for the
 /// event's type; session.created's output is kept (as a promise, so that the first model call
-/// waits for it) and pushed into the system prompt of every call of that session; the
+/// waits for it) and pushed into the system prompt of the session's own conversation; the
 /// compaction hook passes `{type, properties: {sessionID}}`, shaped like the bus events. A
 /// subagent's session (one with a `parentID`) is part of its parent's: none of its events run.
+///
+/// OpenCode 1.18 neither awaits `event` handlers nor waits for them before it exits: `opencode
+/// session delete` published session.deleted and exited while relay's command was still being
+/// handed its stdin, which then arrived empty. So session.deleted's command runs synchronously
+/// (it is the session's deposit, done in about a second), and `dispose`, which OpenCode
+/// awaits before it exits, waits for the commands still running. The briefing goes only into
+/// requests of the agent's conversation, whose system prompt carries OpenCode's `<env>` block;
+/// the title, summary and compaction requests carry none (the title one was given up to 8,000
+/// characters of briefing each time).
 const PLUGIN_BODY: &str = r#"
+const running = new Set();
+
 function runHook(event, input, cwd) {
   const hook = relayHooks.find((h) => h.event === event);
   if (!hook) return Promise.resolve("");
-  return new Promise((resolve) => {
+  const done = new Promise((resolve) => {
     let out = "";
     const child = spawn("sh", ["-c", hook.command], { cwd, stdio: ["pipe", "pipe", "ignore"] });
     child.stdout.on("data", (chunk) => { out += chunk; });
@@ -42,6 +53,15 @@ function runHook(event, input, cwd) {
     child.stdin.on("error", () => {});
     child.stdin.end(JSON.stringify(input));
   });
+  running.add(done);
+  done.finally(() => running.delete(done));
+  return done;
+}
+
+function runHookNow(event, input, cwd) {
+  const hook = relayHooks.find((h) => h.event === event);
+  if (!hook) return;
+  spawnSync("sh", ["-c", hook.command], { cwd, input: JSON.stringify(input), stdio: ["pipe", "ignore", "ignore"] });
 }
 
 export const RelayPlugin = async ({ directory }) => {
@@ -57,8 +77,12 @@ export const RelayPlugin = async ({ directory }) => {
         briefings.set(info.id, runHook(event.type, event, directory));
         return;
       }
+      if (event.type === "session.deleted") {
+        runHookNow(event.type, event, directory);
+        briefings.delete(info.id);
+        return;
+      }
       await runHook(event.type, event, directory);
-      if (event.type === "session.deleted") briefings.delete(info.id);
     },
     "experimental.session.compacting": async (input) => {
       if (subagents.has(input.sessionID)) return;
@@ -66,8 +90,13 @@ export const RelayPlugin = async ({ directory }) => {
       await runHook(type, { type, properties: { sessionID: input.sessionID } }, directory);
     },
     "experimental.chat.system.transform": async (input, output) => {
+      const system = output.system.join("\n");
+      if (!system.includes("<env>") || system.startsWith("You are a title generator")) return;
       const briefing = await briefings.get(input.sessionID);
       if (briefing && briefing.trim()) output.system.push(briefing);
+    },
+    dispose: async () => {
+      await Promise.allSettled([...running]);
     },
   };
 };
@@ -79,7 +108,7 @@ pub fn plugin(hooks: &[(&str, String)]) -> String {
         "{PLUGIN_MARKER}; relay rewrites it whole.\n\
          // OpenCode loads it at startup; each entry below runs its command through `sh -c`\n\
          // with the event's JSON on stdin (see `relay hook --help`).\n\
-         import {{ spawn }} from \"node:child_process\";\n\n{HOOKS_START}\n"
+         import {{ spawn, spawnSync }} from \"node:child_process\";\n\n{HOOKS_START}\n"
     );
     for (event, command) in hooks {
         s.push_str(&format!(

@@ -151,6 +151,8 @@ pub struct HookInput {
     pub transcript_path: Option<PathBuf>,
     /// SessionStart's `source`: `startup`, `resume`, `clear` or `compact`.
     pub source: Option<String>,
+    /// PreCompact's `trigger`: `manual` (the user asked) or `auto`.
+    pub trigger: Option<String>,
 }
 
 /// The event JSON `agent` wrote on stdin.
@@ -182,6 +184,7 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<HookInput> {
         session_id: session_id.to_string(),
         transcript_path: text("/transcript_path").map(PathBuf::from),
         source: text("/source").map(str::to_string),
+        trigger: text("/trigger").map(str::to_string),
     })
 }
 
@@ -217,6 +220,10 @@ pub struct SessionState {
     /// digest of its content then: a session deposits them only if it changed them again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dirty_at_start: Vec<DirtyFile>,
+    /// Gemini CLI's transcript length at a PreCompress not yet known to have compressed
+    /// anything: Gemini fires PreCompress before every turn, before it checks the size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compress_watch: Option<u64>,
 }
 
 /// A file changed and not committed, and a digest of what it held (`None`: it was gone).
@@ -315,9 +322,19 @@ impl Call<'_> {
             }
             Event::PreCompact => {
                 self.touch(input, false)?;
-                self.checkpoint(input)?;
+                // Gemini CLI's automatic PreCompress comes before every turn, compressing or
+                // not: the checkpoint waits until the transcript shows a compression.
+                match self.agent == Agent::Gemini && input.trigger.as_deref() != Some("manual") {
+                    true => self.watch_compression(input, false)?,
+                    false => self.checkpoint(input)?,
+                }
             }
-            Event::Stop => self.touch(input, true)?,
+            Event::Stop => {
+                self.touch(input, true)?;
+                if self.agent == Agent::Gemini {
+                    self.watch_compression(input, true)?;
+                }
+            }
             Event::SessionEnd => {
                 let path = self.state_path(&input.session_id);
                 let mut state = self.load(&path).unwrap_or_else(|| self.fresh(input, None));
@@ -361,6 +378,7 @@ impl Call<'_> {
             turns: 0,
             transcript_path: None,
             dirty_at_start,
+            compress_watch: None,
         }
     }
 
@@ -430,6 +448,40 @@ impl Call<'_> {
             self.project.into(),
             &agent_claim(),
         )?;
+        Ok(())
+    }
+
+    /// Gemini CLI: at a PreCompress (`turn_ended` false), remembers where the transcript ends
+    /// unless it already watches; at a turn's end, checkpoints when the transcript shows a
+    /// compression since (Gemini writes the compressed history as a `$set` holding its
+    /// `<state_snapshot>`), and stops watching.
+    fn watch_compression(&self, input: &HookInput, turn_ended: bool) -> Result<()> {
+        let path = self.state_path(&input.session_id);
+        let Some(mut state) = self.load(&path) else {
+            return Ok(());
+        };
+        let transcript = state.transcript_path.as_deref().map(PathBuf::from);
+        let Some(transcript) = transcript else {
+            return Ok(());
+        };
+        let watched = state.compress_watch;
+        state.compress_watch = match (turn_ended, watched) {
+            (false, Some(at)) => Some(at),
+            (false, None) => std::fs::metadata(&transcript).ok().map(|m| m.len()),
+            (true, _) => None,
+        };
+        if state.compress_watch != watched {
+            ndjson::write_atomic(&path, &ndjson::to_line(&state)?)?;
+        }
+        if let (true, Some(at)) = (turn_ended, watched)
+            && crate::ops::agents::transcript::compressed_since(&transcript, at)
+        {
+            let input = HookInput {
+                transcript_path: Some(transcript),
+                ..input.clone()
+            };
+            self.checkpoint(&input)?;
+        }
         Ok(())
     }
 
@@ -745,6 +797,7 @@ mod tests {
                 session_id: "abc".into(),
                 transcript_path: Some("/t.jsonl".into()),
                 source: Some("compact".into()),
+                trigger: None,
             }
         );
         // Codex sends `transcript_path: null` when there is none.

@@ -106,6 +106,40 @@ pub fn last_prompt_in(text: &str) -> Option<String> {
         .find_map(|v| last_prompt_of_line(&v))
 }
 
+/// Whether Gemini CLI's transcript at `path` shows a compression after byte `from`: a
+/// `{"$set":{"messages":[…]}}` line whose messages hold the `<state_snapshot>` Gemini writes
+/// in place of the history it compressed.
+pub fn compressed_since(path: &Path, from: u64) -> bool {
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut bytes = Vec::new();
+    if file.seek(SeekFrom::Start(from)).is_err() || file.read_to_end(&mut bytes).is_err() {
+        return false;
+    }
+    String::from_utf8_lossy(&bytes)
+        .lines()
+        .filter(|l| l.contains("\"$set\"") && l.contains("<state_snapshot>"))
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .any(|v| {
+            v.pointer("/$set/messages")
+                .and_then(Value::as_array)
+                .is_some_and(|messages| {
+                    messages.iter().any(|m| {
+                        m.get("content")
+                            .and_then(Value::as_array)
+                            .is_some_and(|parts| {
+                                parts.iter().any(|p| {
+                                    p.get("text").and_then(Value::as_str).is_some_and(|t| {
+                                        t.trim_start().starts_with("<state_snapshot>")
+                                    })
+                                })
+                            })
+                    })
+                })
+        })
+}
+
 /// The last user prompt in the transcript at `path` (its last few megabytes), if it can be
 /// read.
 pub fn last_prompt(path: &Path) -> Option<String> {
