@@ -126,6 +126,12 @@ pub fn run_query(
 /// The transformer's vectors are far behind: starts their build in the background unless one
 /// is under way, and says that this answer ranks with the static table.
 fn note_pending(ctx: &Ctx, model: &Model, pending: &Pending) {
+    if !pending.can_build {
+        ctx.ui.note(
+            "relay: search_index = false keeps no vectors, so the transformer cannot embed this store ahead of a search: search by meaning ranks with the model's static table",
+        );
+        return;
+    }
     let how_far = match &pending.building {
         Some(p) => format!(
             "are being built in the background ({}% done)",

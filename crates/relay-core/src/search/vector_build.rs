@@ -29,6 +29,9 @@ pub struct Pending {
     pub behind: u64,
     /// How far a build under way has got, if one is.
     pub building: Option<BuildProgress>,
+    /// Whether the vectors can be built at all: not without a cache (`search_index = false`),
+    /// where the table ranks for good.
+    pub can_build: bool,
 }
 
 /// Whether `model`'s transformer vectors of `projects` are too far behind for a search to
@@ -56,7 +59,12 @@ pub fn pending(store: &Store, projects: &[String], model: &Model) -> Result<Opti
             None,
         ),
     };
-    Ok((behind > INLINE_BYTES).then_some(Pending { behind, building }))
+    let can_build = store.search_indexes().is_some();
+    Ok((behind > INLINE_BYTES).then_some(Pending {
+        behind,
+        building,
+        can_build,
+    }))
 }
 
 /// The model a search of `projects` ranks with now: `model`, or its static table while the
