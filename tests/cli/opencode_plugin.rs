@@ -4,6 +4,13 @@
 //! command got an empty stdin; and the briefing went into the title generator's request too.
 //! Here the driver exits right after publishing, as OpenCode's CLI does. Without node the
 //! test says so and checks nothing.
+//!
+//! What it proves and what it does not: the title request getting no briefing fails with the
+//! plugin before the fix. The deletion does not: under node the asynchronous command of the
+//! old plugin also got its whole stdin before the exit (the empty stdin was seen under
+//! OpenCode's own runtime, Bun), so that half checks that the synchronous command gets the
+//! event, not that the race is gone; the agent itself, in the harness issue 61 asks for, is
+//! what will show that.
 
 use crate::harness::{Env, read};
 
