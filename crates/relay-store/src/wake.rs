@@ -2,7 +2,7 @@
 //! `notify` crate: inotify, FSEvents, ReadDirectoryChangesW) where it offers them, and a poll
 //! on a short clock where it does not, so a deposit by another process is seen within a
 //! fraction of a second either way. Changes under `cache/` and `local/` (indexes, locks) do
-//! not wake anyone.
+//! not wake anyone, except in the clone's queue (`local/pending/`), where hooks write records.
 
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
@@ -28,7 +28,8 @@ pub struct Wake {
 
 /// The operating system's file events for a store's folder, handed to a callback: what a
 /// [`Wake`] waits on, and what a server fans out to every stream it holds. Events under
-/// `cache/` and `local/` and mere reads are not passed on. Dropped, it stops.
+/// `cache/` and `local/` (but for the queue, `local/pending/`) and mere reads are not passed
+/// on. Dropped, it stops.
 pub struct StoreEvents {
     _watcher: RecommendedWatcher,
 }
@@ -42,6 +43,7 @@ impl StoreEvents {
     ) -> Result<StoreEvents, notify::Error> {
         let root = store.root().to_path_buf();
         let ignored = [store.layout().cache_dir(), store.layout().local_dir()];
+        let queue = store.layout().pending_dir();
         let handler = move |event: notify::Result<notify::Event>| {
             let Ok(event) = event else {
                 // An error from the watcher (e.g. a dropped queue): look anyway.
@@ -54,7 +56,7 @@ impl StoreEvents {
             if event
                 .paths
                 .iter()
-                .all(|p| ignored.iter().any(|dir| p.starts_with(dir)))
+                .all(|p| ignored.iter().any(|dir| p.starts_with(dir)) && !p.starts_with(&queue))
                 && !event.paths.is_empty()
             {
                 return;

@@ -8,6 +8,9 @@
 //! asserted from a retracted package, expired) comes as a `retracted` or `expired` event that
 //! names it and says why, never with its content; a retraction appended while watching comes
 //! as a `retracted` event too. Each hidden record is reported once per watch.
+//!
+//! A record a hook writes into the clone's queue (`local/pending/`) is announced when it
+//! enters the queue, and not again when a commit moves its line into the tracked log.
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -20,7 +23,7 @@ use relay_store::Store;
 use relay_store::Wake;
 use relay_store::retractions::{RecordKind, Retraction};
 use relay_store::tail::{
-    Change, Cursor, LogKind, LogTail, Position, Rewrite, Start, WatchedLog, end_position,
+    Change, Cursor, LogKind, LogTail, Position, Rewrite, Start, WatchedLog, end_position, line_key,
 };
 use relay_wire::error::{Error, Result};
 use relay_wire::expiry;
@@ -124,6 +127,9 @@ pub struct Watch {
     cursor: Cursor,
     /// The hidden records this watch has reported, each once.
     reported: HashSet<(RecordKind, String)>,
+    /// The lines read from the queue (by [`line_key`]): when a flush moves one into its
+    /// tracked log, it has been announced already.
+    from_queue: HashSet<u64>,
     /// Whether a log changed so recently that it is left to settle: poll again soon.
     pub settling: bool,
 }
@@ -148,6 +154,7 @@ impl Watch {
             since,
             tails: Vec::new(),
             reported: HashSet::new(),
+            from_queue: HashSet::new(),
             settling: false,
         };
         watch.discover(store, true)?;
@@ -178,12 +185,25 @@ impl Watch {
             if self.tails.iter().any(|t| t.log.name == log.name) {
                 continue;
             }
+            // Records a flush moved from the queue since the cursor read them there.
+            if let (Since::Cursor(c), true, LogKind::Packages, false) =
+                (&self.since, opening, log.kind, log.queued)
+            {
+                self.from_queue.extend(store.moved_lines(&log, c)?);
+            }
             let start = match (&self.since, opening) {
                 (Since::Cursor(c), _) => c.get(&log.name).map_or(Start::Beginning, Start::At),
                 (Since::Now, true) => Start::End,
                 _ => Start::Beginning,
             };
-            let tail = LogTail::open_saving(log, start, Some(store.indexes().dir()))?;
+            // A queued month is small and short-lived: its lines' keys are kept here, not
+            // under `cache/`.
+            let indexes = store.indexes();
+            let cache = (!log.queued).then(|| indexes.dir());
+            let tail = LogTail::open_saving(log, start, cache)?;
+            if tail.log.queued {
+                self.from_queue.extend(tail.seen_keys());
+            }
             self.cursor.set(&tail.log.name, tail.position());
             self.tails.push(tail);
         }
@@ -206,11 +226,26 @@ impl Watch {
             hidden: None,
         };
         let cursor = &mut self.cursor;
+        let from_queue = &mut self.from_queue;
         for tail in &mut self.tails {
             let log = tail.log.clone();
             let mut go_on = true;
             tail.advance(&mut |change| {
                 let event = match change {
+                    // A queued month goes when a flush moves its lines into the tracked log:
+                    // no rewrite of anything a reader holds.
+                    Change::Rewrite(_) if log.queued => {
+                        cursor.set(&log.name, Position::default());
+                        return Ok(true);
+                    }
+                    Change::Line(at, line)
+                        if log.kind == LogKind::Packages
+                            && !log.queued
+                            && from_queue.contains(&line_key(line)) =>
+                    {
+                        cursor.set(&log.name, at);
+                        return Ok(true);
+                    }
                     Change::Rewrite(why) => {
                         cursor.set(&log.name, Position::default());
                         Event {
@@ -226,6 +261,9 @@ impl Watch {
                     }
                     Change::Line(at, line) => {
                         cursor.set(&log.name, at);
+                        if log.queued {
+                            from_queue.insert(line_key(line));
+                        }
                         let Some((kind, project_id, record)) = judge.line(&log, line)? else {
                             return Ok(true);
                         };
@@ -743,5 +781,75 @@ mod tests {
         let got = drain(&store, &mut again);
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].project_id.as_deref(), Some("other"));
+    }
+
+    #[test]
+    fn a_queued_record_is_announced_when_it_enters_the_queue_and_not_again_when_flushed() {
+        use crate::ops::packages::deposit::{deposit, test_support::context};
+        let (_dir, mut store) = demo();
+        let scope = || Scope {
+            projects: None,
+            kinds: Vec::new(),
+        };
+        let mut early = Watch::open(&store, scope(), Since::Now).unwrap();
+        store.set_queued(true);
+        let input = json!({"package_id": "pkg_hooked", "title": "from a hook"});
+        deposit(&store, input.as_object().unwrap().clone(), &context("demo")).unwrap();
+        let got = drain(&store, &mut early);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].kind, EventKind::Package);
+        assert_eq!(got[0].record["package"]["package_id"], "pkg_hooked");
+        // Opened while the record waits in the queue: it is there already, as for a log.
+        let mut late = Watch::open(&store, scope(), Since::Now).unwrap();
+        let mut replay = Watch::open(&store, scope(), Since::Beginning).unwrap();
+        let packages = |got: Vec<Event>| {
+            got.into_iter()
+                .filter(|e| e.kind == EventKind::Package)
+                .count()
+        };
+        assert_eq!(packages(drain(&store, &mut replay)), 1);
+
+        store.set_queued(false);
+        for q in store.queued_files().unwrap() {
+            store.flush_queued(&q).unwrap();
+        }
+        assert!(store.queued_files().unwrap().is_empty());
+        std::thread::sleep(Duration::from_millis(400));
+        for w in [&mut early, &mut late, &mut replay] {
+            assert!(drain(&store, w).is_empty());
+            // Twice: the queued month is found gone only after a while.
+            assert!(drain(&store, w).is_empty());
+        }
+        // What is written after the flush is announced as ever, once.
+        let input = json!({"package_id": "pkg_after", "title": "by hand"});
+        deposit(&store, input.as_object().unwrap().clone(), &context("demo")).unwrap();
+        let got = drain(&store, &mut early);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].record["package"]["package_id"], "pkg_after");
+        // A cursor taken while the record waited in the queue: resumed after the flush, it
+        // does not hear of the record again.
+        store.set_queued(true);
+        let input = json!({"package_id": "pkg_second", "title": "from a hook again"});
+        deposit(&store, input.as_object().unwrap().clone(), &context("demo")).unwrap();
+        // A queued month made anew where one was flushed is left to settle first.
+        let mut got = drain(&store, &mut early);
+        std::thread::sleep(Duration::from_millis(200));
+        got.extend(drain(&store, &mut early));
+        assert_eq!(got.len(), 1, "{got:?}");
+        let before_flush = early.cursor();
+        store.set_queued(false);
+        for q in store.queued_files().unwrap() {
+            store.flush_queued(&q).unwrap();
+        }
+        let since = Since::Cursor(Cursor::decode(&before_flush).unwrap());
+        let mut resumed = Watch::open(&store, scope(), since).unwrap();
+        assert!(drain(&store, &mut resumed).is_empty());
+        // A cursor taken after the flush goes on from there.
+        std::thread::sleep(Duration::from_millis(400));
+        assert!(drain(&store, &mut early).is_empty());
+        assert!(drain(&store, &mut early).is_empty());
+        let since = Since::Cursor(Cursor::decode(&early.cursor()).unwrap());
+        let mut resumed = Watch::open(&store, scope(), since).unwrap();
+        assert!(drain(&store, &mut resumed).is_empty());
     }
 }

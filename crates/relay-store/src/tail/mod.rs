@@ -23,6 +23,7 @@ use crate::log::{LineSink, LogReader};
 use relay_wire::error::{Error, Result};
 
 mod cursor;
+mod moved;
 pub use cursor::Cursor;
 
 /// What kind of record a log holds.
@@ -55,6 +56,10 @@ pub struct WatchedLog {
     pub path: PathBuf,
     /// The path under `.relay/`, with `/`: how events and cursors name the log.
     pub name: String,
+    /// A month of packages in the clone's queue (`local/pending/`): its lines are announced
+    /// when they enter the queue, and the file goes when a flush moves them into the tracked
+    /// log, which is no rewrite to report.
+    pub queued: bool,
 }
 
 impl Store {
@@ -80,6 +85,7 @@ impl Store {
             project_id: project_id.map(str::to_string),
             name: name_of(&path),
             path,
+            queued: false,
         };
         let mut logs = Vec::new();
         if kinds.contains(&LogKind::Projects) {
@@ -98,10 +104,17 @@ impl Store {
                 ));
             }
             if kinds.contains(&LogKind::Packages) {
-                // The tracked logs: a record waiting in the clone's queue is announced
-                // once, when `relay hook flush` moves it into them.
                 for path in self.tracked_package_logs(id)? {
                     logs.push(log(LogKind::Packages, Some(id), path));
+                }
+                // Then the months waiting in the clone's queue, where hooks write: a reader
+                // of the tracked logs alone would hear of a hook's record only at the next
+                // commit, though every read sees it at once.
+                for path in self.queued_package_logs(id)? {
+                    logs.push(WatchedLog {
+                        queued: true,
+                        ..log(LogKind::Packages, Some(id), path)
+                    });
                 }
             }
             if kinds.contains(&LogKind::Facts) {
@@ -205,7 +218,8 @@ impl Hasher for PassThrough {
 
 type LineSet = HashSet<u64, BuildHasherDefault<PassThrough>>;
 
-fn line_key(line: &[u8]) -> u64 {
+/// A 64-bit key of a line's bytes: how a tail knows a line it has handed over.
+pub fn line_key(line: &[u8]) -> u64 {
     let mut h = Fnv::default();
     h.write(line);
     h.finish()
@@ -418,6 +432,12 @@ impl LogTail {
         Ok(())
     }
 
+    /// The keys ([`line_key`]) of the lines this tail has read, before its start included
+    /// (those counted from keys saved under `cache/` are not in it).
+    pub fn seen_keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.seen.iter().copied()
+    }
+
     /// Where the reader stands now.
     pub fn position(&self) -> Position {
         self.at
@@ -557,6 +577,7 @@ mod tests {
             project_id: Some("p".into()),
             path: dir.join("facts.ndjson"),
             name: "projects/p/facts.ndjson".into(),
+            queued: false,
         }
     }
 
