@@ -92,6 +92,11 @@ pub const ENV_VARS: &[EnvVar] = &[
         "relay keys, the commands that sign",
     ),
     var(
+        env::CODEX_HOME,
+        "Codex's folder: relay doctor reads its config.toml to say whether Codex trusts the project and relay's hooks. Default: ~/.codex.",
+        "relay doctor",
+    ),
+    var(
         env::USERPROFILE,
         "What ~ stands for in a key's path when HOME is not set (Windows).",
         "relay keys, the commands that sign",

@@ -79,7 +79,7 @@ fn stable(mut report: Value) -> Value {
         let detail = c["detail"].as_str().unwrap().to_string();
         let mut words: Vec<&str> = detail.split(' ').collect();
         for i in 1..words.len() {
-            let counted = ["characters", "tools"].contains(&words[i]);
+            let counted = ["characters", "characters,", "tools"].contains(&words[i]);
             if counted && words[i - 1].parse::<u64>().is_ok() {
                 words[i - 1] = "[N]";
             }
@@ -138,15 +138,56 @@ fn without_relays_git_hooks_doctor_warns_once_and_passes() {
 fn codex_hooks_are_run_with_codexs_events() {
     let Some(env) = repo() else { return };
     env.ok(&["hook", "install", "--git", "--codex"]);
+    // Each hook runs as Codex runs it, but Codex runs none of them until the user trusts the
+    // project and reviews the hooks: a warning that says how, never "ok".
     let (code, report) = doctor(&env, &[]);
     assert_eq!(code, 0, "{report:#}");
-    for event in ["SessionStart", "PreCompact", "Stop"] {
-        assert_eq!(
-            finding(&report, &format!("codex hook {event}"))["status"],
-            "ok"
+    for event in ["SessionStart", "PreCompact", "Stop", "SessionEnd"] {
+        let f = finding(&report, &format!("codex hook {event}"));
+        assert_eq!(f["status"], "warn", "{f}");
+        let detail = f["detail"].as_str().unwrap();
+        assert!(detail.starts_with("ran with the agent's event"), "{detail}");
+        assert!(
+            detail.contains("; but Codex runs no hook of this repository:"),
+            "{detail}"
+        );
+        assert!(
+            f["fix"]
+                .as_str()
+                .unwrap()
+                .contains("trust the project when it asks"),
+            "{f}"
         );
     }
     assert_eq!(finding(&report, "claude hooks")["status"], "skip");
+    // The project trusted, the hooks not yet reviewed.
+    let codex = env.home.join(".codex");
+    std::fs::create_dir_all(&codex).unwrap();
+    let root = git(&env, &["rev-parse", "--show-toplevel"]).stdout;
+    let root = String::from_utf8(root).unwrap();
+    let trusted = format!("[projects.{:?}]\ntrust_level = \"trusted\"\n", root.trim());
+    std::fs::write(codex.join("config.toml"), trusted).unwrap();
+    let (_, report) = doctor(&env, &[]);
+    let f = finding(&report, "codex hook Stop");
+    assert_eq!(f["status"], "warn", "{f}");
+    assert!(
+        f["detail"]
+            .as_str()
+            .unwrap()
+            .contains("Codex has not trusted this hook as it is now"),
+        "{f}"
+    );
+    assert!(
+        f["fix"]
+            .as_str()
+            .unwrap()
+            .contains("Trust all and continue")
+    );
+    // A config Codex cannot read is said so.
+    std::fs::write(codex.join("config.toml"), "[projects\n").unwrap();
+    let (_, report) = doctor(&env, &[]);
+    let f = finding(&report, "codex hook Stop");
+    assert!(f["detail"].as_str().unwrap().contains("is not TOML"), "{f}");
 }
 
 #[test]
@@ -421,7 +462,7 @@ fn a_briefing_past_the_agents_limit_is_named() {
         "relay hook install --claude",
     );
     assert!(
-        detail.ends_with("past the 10000 the agent keeps"),
+        detail.ends_with("past the 10000 Claude Code keeps"),
         "{detail}"
     );
 }

@@ -14,7 +14,8 @@ pub struct Env {
     _tmp: tempfile::TempDir,
     /// The working folder commands run in (holds `.relay/` after `init`).
     pub dir: PathBuf,
-    home: PathBuf,
+    /// The HOME of every command (agents keep their own configuration under it).
+    pub home: PathBuf,
 }
 
 /// What a command did.

@@ -53,6 +53,7 @@ pub fn run(ctx: &mut Ctx, args: DoctorArgs) -> CmdResult {
             path: ctx.env.os(PATH).map(ToOwned::to_owned),
             model: ctx.model(),
             server: args.server,
+            codex_home: ctx.env.codex_home(),
         };
         let _bar = ctx.ui.progress_spinner("checking", None);
         doctor::run(&setup)

@@ -36,6 +36,7 @@ pub const RELAY_SIGNING_KEY: Var = var("RELAY_SIGNING_KEY");
 pub const NO_COLOR: Var = var("NO_COLOR");
 pub const XDG_CONFIG_HOME: Var = var("XDG_CONFIG_HOME");
 pub const HOME: Var = var("HOME");
+pub const CODEX_HOME: Var = var("CODEX_HOME");
 pub const USERPROFILE: Var = var("USERPROFILE");
 pub const USER: Var = var("USER");
 pub const USERNAME: Var = var("USERNAME");
@@ -59,6 +60,7 @@ pub const ALL: &[Var] = &[
     NO_COLOR,
     XDG_CONFIG_HOME,
     HOME,
+    CODEX_HOME,
     USERPROFILE,
     USER,
     USERNAME,
@@ -149,6 +151,15 @@ impl Environment {
         self.os(HOME)
             .or_else(|| self.os(USERPROFILE))
             .map(PathBuf::from)
+    }
+
+    /// Codex's folder, where its config.toml says which hooks it trusts: `CODEX_HOME`, else
+    /// `~/.codex`.
+    pub fn codex_home(&self) -> Option<PathBuf> {
+        self.os(CODEX_HOME)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| self.home().map(|h| h.join(".codex")))
     }
 
     /// The user's configuration folder: `XDG_CONFIG_HOME`, else `~/.config`.

@@ -35,6 +35,11 @@ pub enum AgentFile {
 /// after [`crate::ops::agents::session::TIME_LIMIT`]; this is the agent's backstop.
 pub const HOOK_TIMEOUT_SECS: u64 = 15;
 
+/// Codex's most for a SessionEnd hook, in seconds: it clamps a longer `timeout` to this and
+/// warns about it in every session (codex-rs/hooks, 0.171). A session's deposit takes well
+/// under a second.
+pub const CODEX_SESSION_END_TIMEOUT_SECS: u64 = 3;
+
 /// How an agent's file holds its hooks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Shape {
@@ -167,13 +172,23 @@ impl AgentFile {
         }
     }
 
-    /// One hook entry in the agent's file.
-    fn entry(self, command: &str) -> Value {
-        match self.shape() {
-            Shape::Grouped { timeout } => {
+    /// The `timeout` relay writes for `event`, in the agent's unit (`None`: the file takes
+    /// none).
+    pub(crate) fn timeout_for(self, event: &str) -> Option<u64> {
+        match (self, self.shape()) {
+            (AgentFile::Codex, _) if event == "SessionEnd" => Some(CODEX_SESSION_END_TIMEOUT_SECS),
+            (_, Shape::Grouped { timeout }) => Some(timeout),
+            _ => None,
+        }
+    }
+
+    /// One hook entry in the agent's file, under `event`.
+    fn entry(self, event: &str, command: &str) -> Value {
+        match (self.shape(), self.timeout_for(event)) {
+            (Shape::Grouped { .. }, Some(timeout)) => {
                 json!({"hooks": [{"type": "command", "command": command, "timeout": timeout}]})
             }
-            Shape::Flat | Shape::Plugin => json!({"command": command}),
+            _ => json!({"command": command}),
         }
     }
 }
@@ -301,7 +316,7 @@ pub fn install_agent(file: AgentFile, project_root: &Path, relay: &str) -> Resul
             .or_insert_with(|| json!([]))
             .as_array_mut()
         {
-            list.push(file.entry(&command));
+            list.push(file.entry(event, &command));
         }
         changes.push(format!("{shown} {event}: `{command}`"));
     }
@@ -325,7 +340,8 @@ pub fn install_agent(file: AgentFile, project_root: &Path, relay: &str) -> Resul
 pub const CODEX_TRUST: &str = "Codex runs these hooks only in a trusted project, once you \
      have reviewed them: run `codex` in this repository, trust the project when it asks, then \
      choose \"Trust all and continue\" at \"Hooks need review\" (or trust each hook under \
-     /hooks). Codex asks again whenever a hook's command changes (a new relay path).";
+     /hooks). Codex asks again whenever a hook's command changes (a new relay path); `relay \
+     doctor` says whether Codex trusts them now.";
 
 /// Removes relay's entries (this version's and earlier ones) from the agent's hook file,
 /// leaving everything else. When nothing else changed since install, the file is put back

@@ -11,7 +11,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::ops::agents::agent_files::{AgentFile, Shape, is_relay_command, read_json};
+use crate::ops::agents::agent_files::{
+    AgentFile, CODEX_SESSION_END_TIMEOUT_SECS, Shape, is_relay_command, read_json,
+};
 use crate::ops::agents::session::TIME_LIMIT;
 use relay_wire::error::Result;
 
@@ -103,18 +105,27 @@ fn entry_problems(file: AgentFile, agent: &str, event: &str, entry: &Value) -> V
                  hook without it"
             ));
         }
+        let most = (file == AgentFile::Codex && event == "SessionEnd")
+            .then_some(CODEX_SESSION_END_TIMEOUT_SECS);
         match hook.get("timeout") {
             None => {}
-            Some(t) => match t.as_f64() {
-                Some(t) if t >= (TIME_LIMIT.as_secs() * per_second) as f64 => {}
-                Some(t) => found.push(format!(
-                    "relay's `{event}` hook has \"timeout\": {t}, which {agent} reads in {unit}: \
-                     too short for relay's {} s (relay installs {wanted})",
-                    TIME_LIMIT.as_secs()
+            Some(t) => match (t.as_f64(), most) {
+                (Some(t), Some(most)) if t > most as f64 => found.push(format!(
+                    "relay's `{event}` hook has \"timeout\": {t}, which {agent} cuts to {most} \
+                     s, warning about it in every session (relay installs {most})"
                 )),
-                None => found.push(format!(
-                    "relay's `{event}` hook has a \"timeout\" that is not a number"
-                )),
+                (Some(t), Some(_)) if t >= 1.0 => {}
+                (t, _) => match t {
+                    Some(t) if t >= (TIME_LIMIT.as_secs() * per_second) as f64 => {}
+                    Some(t) => found.push(format!(
+                        "relay's `{event}` hook has \"timeout\": {t}, which {agent} reads in \
+                         {unit}: too short for relay's {} s (relay installs {wanted})",
+                        TIME_LIMIT.as_secs()
+                    )),
+                    None => found.push(format!(
+                        "relay's `{event}` hook has a \"timeout\" that is not a number"
+                    )),
+                },
             },
         }
     }
@@ -196,6 +207,14 @@ mod tests {
             v["hooks"]["Stop"][0] = hook;
         });
         assert!(found[0].contains("not inside a `hooks` list"), "{found:?}");
+        // What relay wrote before Codex's clamp was known: a warning in every Codex session.
+        let found = broken(AgentFile::Codex, |v| {
+            v["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"] = 15.into()
+        });
+        assert!(
+            found[0].contains("\"timeout\": 15, which Codex cuts to 3 s"),
+            "{found:?}"
+        );
         let found = broken(AgentFile::Cursor, |v| rename(v, "stop", "Stop"));
         assert!(
             found[0].contains("(its names are case-sensitive: `stop`)"),

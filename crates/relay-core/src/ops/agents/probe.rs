@@ -61,6 +61,22 @@ impl AgentFile {
         }
     }
 
+    /// [`AgentFile::output_limit`] as doctor names it: the agent's own cap where it has one
+    /// in characters, else relay's.
+    pub fn output_limit_named(self) -> String {
+        let limit = self.output_limit();
+        match self {
+            AgentFile::Claude => format!("the {limit} Claude Code keeps"),
+            AgentFile::Codex => {
+                format!("relay's cap of {limit} (Codex itself cuts past about 2,500 tokens)")
+            }
+            AgentFile::Gemini | AgentFile::Cursor | AgentFile::OpenCode => format!(
+                "relay's cap of {limit} ({} documents none)",
+                self.agent().label()
+            ),
+        }
+    }
+
     /// Reads a hook's stdout at `event` as the agent does: the context it adds to the model's
     /// window (`None` when the event adds none), or why the agent would reject the output.
     pub fn context_in_output(

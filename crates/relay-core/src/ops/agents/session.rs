@@ -41,6 +41,9 @@ pub const TIME_LIMIT: Duration = Duration::from_secs(10);
 /// its work deposited at the next SessionStart of another session. Younger ones may be
 /// sessions still running beside this one.
 pub const STALE_AFTER_SECS: i64 = 3600;
+/// How long the note of an ended run is kept: an end the agent repeats within it (a hook
+/// listed twice, a retried event) deposits nothing more.
+const ENDED_KEPT_SECS: i64 = 7 * 24 * 3600;
 /// The member of a checkpoint or a session's package naming the agent's session id.
 pub const SESSION_MEMBER: &str = "x-agent-session";
 /// The member naming the agent (`claude`, `codex`, `gemini`, `cursor` or `opencode`).
@@ -224,6 +227,11 @@ pub struct SessionState {
     /// anything: Gemini fires PreCompress before every turn, before it checks the size.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compress_watch: Option<u64>,
+    /// When the run ended (its work deposited). A run is one start to one end: an agent that
+    /// resumes the session (`claude --resume`, `codex exec resume`, `gemini --resume`) starts
+    /// a new run under the same session id, whose work is its own package.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<String>,
 }
 
 /// A file changed and not committed, and a digest of what it held (`None`: it was gone).
@@ -337,7 +345,12 @@ impl Call<'_> {
             }
             Event::SessionEnd => {
                 let path = self.state_path(&input.session_id);
-                let mut state = self.load(&path).unwrap_or_else(|| self.fresh(input, None));
+                let mut state = match self.load(&path) {
+                    // This run's end came already: its work is deposited.
+                    Some(state) if state.ended_at.is_some() => return Ok(outcome),
+                    Some(state) => state,
+                    None => self.fresh(input, None),
+                };
                 if input.transcript_path.is_some() {
                     state.transcript_path = input
                         .transcript_path
@@ -345,7 +358,7 @@ impl Call<'_> {
                         .map(|p| p.display().to_string());
                 }
                 self.deposit_session(&state)?;
-                remove(&path)?;
+                self.end(&path, state)?;
             }
         }
         Ok(outcome)
@@ -360,6 +373,11 @@ impl Call<'_> {
 
     fn load(&self, path: &Path) -> Option<SessionState> {
         serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+    }
+
+    /// The state of the session's run in progress: none when its last run ended.
+    fn load_running(&self, path: &Path) -> Option<SessionState> {
+        self.load(path).filter(|s| s.ended_at.is_none())
     }
 
     fn fresh(&self, input: &HookInput, head: Option<String>) -> SessionState {
@@ -379,6 +397,7 @@ impl Call<'_> {
             transcript_path: None,
             dirty_at_start,
             compress_watch: None,
+            ended_at: None,
         }
     }
 
@@ -387,7 +406,7 @@ impl Call<'_> {
     fn touch(&self, input: &HookInput, turn_ended: bool) -> Result<()> {
         let path = self.state_path(&input.session_id);
         let mut state = self
-            .load(&path)
+            .load_running(&path)
             .unwrap_or_else(|| self.fresh(input, crate::ops::git::head_commit(self.root)));
         state.last_seen = time::format(self.now);
         state.turns += u64::from(turn_ended);
@@ -417,12 +436,22 @@ impl Call<'_> {
             let Some(state) = ours.then(|| self.load(&path)).flatten() else {
                 continue;
             };
+            if let Some(ended) = &state.ended_at {
+                if time::parse(ended).is_ok_and(|t| (self.now - t).num_seconds() > ENDED_KEPT_SECS)
+                {
+                    let _ = remove(&path);
+                }
+                continue;
+            }
             let stale = time::parse(&state.last_seen)
                 .is_ok_and(|t| (self.now - t).num_seconds() > STALE_AFTER_SECS);
             if state.session_id == current || !stale {
                 continue;
             }
-            match self.deposit_session(&state).and_then(|_| remove(&path)) {
+            match self
+                .deposit_session(&state)
+                .and_then(|_| self.end(&path, state.clone()))
+            {
                 Ok(()) => {}
                 Err(e) => problems.push(format!(
                     "the work of session {} was not deposited: {e}",
@@ -431,6 +460,14 @@ impl Call<'_> {
             }
         }
         problems
+    }
+
+    /// Notes that the run of `state` ended: its work is deposited, and a repeated end
+    /// deposits nothing; the session's next start (a resume) begins a new run.
+    fn end(&self, path: &Path, mut state: SessionState) -> Result<()> {
+        state.ended_at = Some(time::format(self.now));
+        state.compress_watch = None;
+        ndjson::write_atomic(path, &ndjson::to_line(&state)?)
     }
 
     fn deposit_session(&self, state: &SessionState) -> Result<()> {
@@ -457,7 +494,7 @@ impl Call<'_> {
     /// `<state_snapshot>`), and stops watching.
     fn watch_compression(&self, input: &HookInput, turn_ended: bool) -> Result<()> {
         let path = self.state_path(&input.session_id);
-        let Some(mut state) = self.load(&path) else {
+        let Some(mut state) = self.load_running(&path) else {
             return Ok(());
         };
         let transcript = state.transcript_path.as_deref().map(PathBuf::from);
@@ -651,7 +688,8 @@ pub fn checkpoint_lead(p: &StoredPackage) -> String {
 /// The package that records a session's work, or `None` when the session did nothing: the
 /// commits made since it started (from the HEAD recorded at SessionStart to the HEAD now) and
 /// the files changed and not committed (as deliverables), with the last prompt. Its id comes
-/// from (agent, session id), so the work of a session is deposited at most once.
+/// from (agent, session id, the run's start), so the work of a run is deposited at most once
+/// and a resumed session's later work is a package of its own.
 pub fn session_package(
     root: &Path,
     agent: Agent,
@@ -724,9 +762,10 @@ pub fn session_package(
     p.insert(
         "package_id".into(),
         json!(id_for(&format!(
-            "agent-session:{}:{}",
+            "agent-session:{}:{}:{}",
             agent.name(),
-            state.session_id
+            state.session_id,
+            state.started_at
         ))),
     );
     p.insert("title".into(), json!(title));

@@ -108,7 +108,8 @@ pub fn last_prompt_in(text: &str) -> Option<String> {
 
 /// Whether Gemini CLI's transcript at `path` shows a compression after byte `from`: a
 /// `{"$set":{"messages":[…]}}` line whose messages hold the `<state_snapshot>` Gemini writes
-/// in place of the history it compressed.
+/// in place of the history it compressed: the model's whole answer, which its prompt asks to
+/// think in a `<scratchpad>` first, so the snapshot need not lead the text.
 pub fn compressed_since(path: &Path, from: u64) -> bool {
     let Ok(mut file) = std::fs::File::open(path) else {
         return false;
@@ -131,7 +132,8 @@ pub fn compressed_since(path: &Path, from: u64) -> bool {
                             .is_some_and(|parts| {
                                 parts.iter().any(|p| {
                                     p.get("text").and_then(Value::as_str).is_some_and(|t| {
-                                        t.trim_start().starts_with("<state_snapshot>")
+                                        t.contains("<state_snapshot>")
+                                            && t.contains("</state_snapshot>")
                                     })
                                 })
                             })
@@ -218,5 +220,30 @@ mod tests {
             last_prompt(Path::new("/nonexistent/transcript.jsonl")),
             None
         );
+    }
+
+    #[test]
+    fn a_gemini_compression_is_seen_wherever_its_snapshot_stands_in_the_summary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("session.jsonl");
+        let turn = r#"{"id":"m1","type":"user","content":[{"text":"Write the changelog"}]}"#;
+        let set = |text: &str| {
+            serde_json::json!({"$set": {"messages": [
+                {"id": "s", "type": "user", "content": [{"text": text}]},
+                {"id": "m1", "type": "user", "content": [{"text": "Write the changelog"}]},
+            ]}})
+            .to_string()
+        };
+        std::fs::write(&path, format!("{turn}\n")).unwrap();
+        let from = std::fs::metadata(&path).unwrap().len();
+        assert!(!compressed_since(&path, from));
+        // What the model answered Gemini's compression prompt: its thinking, then the snapshot.
+        let answer = "<scratchpad>\nThe user wants…</scratchpad>\n\n<state_snapshot>\n<goal>a changelog</goal>\n</state_snapshot>";
+        std::fs::write(&path, format!("{turn}\n{}\n", set(answer))).unwrap();
+        assert!(compressed_since(&path, from));
+        // Before the point watched, or a history rewritten without a snapshot: no compression.
+        assert!(!compressed_since(&path, from + 10_000));
+        std::fs::write(&path, format!("{turn}\n{}\n", set("Hello"))).unwrap();
+        assert!(!compressed_since(&path, from));
     }
 }

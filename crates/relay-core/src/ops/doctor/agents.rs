@@ -70,18 +70,95 @@ pub fn check(setup: &Setup<'_>, scratch: Option<&Scratch>) -> Vec<Finding> {
                 format!("{install} (it writes relay's entries as the agent reads them)"),
             ));
         }
+        let codex = (agent == AgentFile::Codex).then(|| codex_trust(setup, &root, &file));
         for hook in hooks {
             let check = format!("{} hook {}", agent.name(), hook.event);
-            found.push(
-                match try_hook(setup, scratch, agent, &hook.event, &hook.command) {
-                    Ok(detail) => Finding::ok(check, detail),
-                    Err(problem) => Finding::fail(check, problem, install.clone()),
-                },
-            );
+            let ran = try_hook(setup, scratch, agent, &hook.event, &hook.command);
+            let untrusted = match (&codex, &ran) {
+                (Some(judge), Ok(_)) => judge(&hook.event, &hook.command),
+                _ => None,
+            };
+            found.push(match (ran, untrusted) {
+                (Ok(detail), None) => Finding::ok(check, detail),
+                (Ok(detail), Some((why, fix))) => {
+                    Finding::warn(check, format!("{detail}; but {why}"), fix)
+                }
+                (Err(problem), _) => Finding::fail(check, problem, install.clone()),
+            });
         }
     }
     found.push(hooks_log(store));
     found
+}
+
+/// Why Codex will not run one of relay's hooks, and what to do: a judge of (event, command)
+/// that answers `None` for a hook Codex trusts (see [`codex_trust`](crate::ops::agents::codex_trust)).
+type CodexJudge = Box<dyn Fn(&str, &str) -> Option<(String, String)>>;
+
+fn codex_trust(setup: &Setup<'_>, root: &std::path::Path, file: &std::path::Path) -> CodexJudge {
+    use crate::ops::agents::codex_trust::{CodexTrust, HookTrust};
+    let review = "run `codex` in this repository and choose \"Trust all and continue\" at \
+                  \"Hooks need review\" (or type /hooks, then t); Codex asks again whenever a \
+                  hook's command changes";
+    let Some(home) = setup.codex_home.clone() else {
+        return Box::new(|_, _| {
+            Some((
+                "relay cannot tell whether Codex trusts it: neither CODEX_HOME nor HOME is set"
+                    .into(),
+                "set CODEX_HOME to Codex's folder, then run `relay doctor` again".into(),
+            ))
+        });
+    };
+    let trust = match CodexTrust::read(&home) {
+        Ok(t) => t,
+        Err(e) => {
+            return Box::new(move |_, _| {
+                Some((
+                    format!("relay cannot tell whether Codex trusts it: {e}"),
+                    "fix Codex's config.toml, then run `relay doctor` again".into(),
+                ))
+            });
+        }
+    };
+    let settings = crate::ops::agents::agent_files::read_json(file)
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let (root, file) = (root.to_path_buf(), file.to_path_buf());
+    Box::new(move |event, command| {
+        let groups = settings["hooks"][event]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let (group, handler) = groups.iter().enumerate().find_map(|(g, entry)| {
+            let hooks = entry["hooks"].as_array()?;
+            let h = hooks.iter().position(|h| h["command"] == command)?;
+            Some((g, h))
+        })?;
+        match trust.judge(&root, &file, &settings, event, group, handler) {
+            HookTrust::Trusted => None,
+            HookTrust::ProjectUntrusted => Some((
+                format!(
+                    "Codex runs no hook of this repository: {} does not trust {} (untrusted \
+                     hooks are dropped without a word)",
+                    trust.config.display(),
+                    root.display()
+                ),
+                format!(
+                    "run `codex` in {} and trust the project when it asks; then {review}",
+                    root.display()
+                ),
+            )),
+            HookTrust::NeedsReview => Some((
+                format!(
+                    "Codex has not trusted this hook as it is now (new or changed since its \
+                     review; {} holds no matching trusted_hash), so Codex drops it",
+                    trust.config.display()
+                ),
+                review.to_string(),
+            )),
+        }
+    })
 }
 
 /// Whether OpenCode's plugin at `file` parses as the JavaScript module it must be, read by
@@ -195,12 +272,14 @@ fn judge(agent: AgentFile, event: &str, command: &str, ran: &Ran) -> Result<Stri
             Err("it gave the agent an empty briefing".into())
         }
         (_, Some(c)) if c.chars().count() > limit => Err(format!(
-            "it gave {} characters, past the {limit} the agent keeps",
-            c.chars().count()
+            "it gave {} characters, past {}",
+            c.chars().count(),
+            agent.output_limit_named()
         )),
         (_, Some(c)) => Ok(format!(
-            "ran with the agent's event: a briefing of {} characters (the agent keeps {limit})",
-            c.chars().count()
+            "ran with the agent's event: a briefing of {} characters, within {}",
+            c.chars().count(),
+            agent.output_limit_named()
         )),
         (_, None) => Ok("ran with the agent's event: exit 0".into()),
     }
@@ -284,13 +363,13 @@ mod tests {
         assert_eq!(
             judge("SessionStart", &ran(0, &brief(100), "")),
             Ok(
-                "ran with the agent's event: a briefing of 100 characters (the agent keeps 10000)"
+                "ran with the agent's event: a briefing of 100 characters, within the 10000 Claude Code keeps"
                     .into()
             )
         );
         assert_eq!(
             judge("SessionStart", &ran(0, &brief(10_001), "")),
-            Err("it gave 10001 characters, past the 10000 the agent keeps".into())
+            Err("it gave 10001 characters, past the 10000 Claude Code keeps".into())
         );
         assert_eq!(
             judge("SessionStart", &ran(0, "", "")),

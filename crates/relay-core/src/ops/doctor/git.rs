@@ -375,6 +375,7 @@ mod tests {
             path: Some("/bin:/usr/bin".into()),
             model: ModelChoice { given: None },
             server: None,
+            codex_home: None,
         }
     }
 

@@ -114,6 +114,9 @@ pub struct Setup<'a> {
     pub model: ModelChoice,
     /// A relay server to ask for its conformance descriptor (`--server URL`).
     pub server: Option<String>,
+    /// Codex's folder (`CODEX_HOME`, else `~/.codex`), whose config.toml says which hooks
+    /// Codex trusts.
+    pub codex_home: Option<PathBuf>,
 }
 
 /// Runs every check.
