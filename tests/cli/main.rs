@@ -53,6 +53,7 @@ mod orient;
 mod private;
 mod protocol_strict;
 mod pull;
+mod real_agents;
 mod remote_paths;
 mod retention;
 mod retrieval_bench;

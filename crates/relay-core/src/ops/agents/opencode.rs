@@ -38,6 +38,12 @@ const HOOKS_END: &str = "];";
 /// requests of the agent's conversation, whose system prompt carries OpenCode's `<env>` block;
 /// the title, summary and compaction requests carry none (the title one was given up to 8,000
 /// characters of briefing each time).
+///
+/// A session continued in a new process (`opencode run --session`, a restarted `serve`, the
+/// TUI reopening it) has no session.created there: its first conversation request runs
+/// SessionStart then, so the briefing is not lost from that point on (OpenCode rebuilds the
+/// system prompt for every request). After a compaction, SessionStart runs again with `source:
+/// "compact"`, so the next requests lead with "Where you left off".
 const PLUGIN_BODY: &str = r#"
 const running = new Set();
 
@@ -67,6 +73,10 @@ function runHookNow(event, input, cwd) {
 export const RelayPlugin = async ({ directory }) => {
   const briefings = new Map();
   const subagents = new Set();
+  const brief = (id, source) => {
+    const type = "session.created";
+    return runHook(type, { type, source, properties: { sessionID: id, info: { id } } }, directory);
+  };
   return {
     event: async ({ event }) => {
       const properties = event.properties || {};
@@ -85,14 +95,18 @@ export const RelayPlugin = async ({ directory }) => {
       await runHook(event.type, event, directory);
     },
     "experimental.session.compacting": async (input) => {
-      if (subagents.has(input.sessionID)) return;
+      const id = input.sessionID;
+      if (subagents.has(id)) return;
       const type = "experimental.session.compacting";
-      await runHook(type, { type, properties: { sessionID: input.sessionID } }, directory);
+      await runHook(type, { type, properties: { sessionID: id } }, directory);
+      briefings.set(id, brief(id, "compact"));
     },
     "experimental.chat.system.transform": async (input, output) => {
+      const id = input.sessionID;
       const system = output.system.join("\n");
-      if (!system.includes("<env>") || system.startsWith("You are a title generator")) return;
-      const briefing = await briefings.get(input.sessionID);
+      if (subagents.has(id) || !system.includes("<env>") || system.startsWith("You are a title generator")) return;
+      if (!briefings.has(id)) briefings.set(id, brief(id, "resume"));
+      const briefing = await briefings.get(id);
       if (briefing && briefing.trim()) output.system.push(briefing);
     },
     dispose: async () => {
