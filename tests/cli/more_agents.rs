@@ -264,6 +264,54 @@ fn cursor_is_briefed_checkpointed_and_deposited_once_and_its_hooks_come_back() {
     uninstall_restores(&env, "--cursor", shown, theirs);
 }
 
+/// Cursor runs `.claude/settings.json`'s hooks too when its third-party hooks are on, every
+/// matching hook of every source: with relay's hooks for both, a Cursor session would be
+/// briefed twice. relay's Claude hooks stay quiet when Cursor runs them (its events carry
+/// `cursor_version`) and relay's Cursor hooks are there; installing says what it found.
+#[test]
+fn cursor_with_claudes_hooks_too_is_briefed_once() {
+    let Some(env) = repo() else { return };
+    env.ok(&["hook", "install", "--claude"]);
+    let out = env.ok(&["hook", "install", "--cursor"]);
+    assert!(
+        out.contains("found relay's hooks in .claude/settings.json too: Cursor also runs"),
+        "{out}"
+    );
+    let claude = |event| command(&env, AgentFile::Claude, event);
+    let cursor = |event| command(&env, AgentFile::Cursor, event);
+    let event = |name: &str| {
+        json!({"conversation_id": "c-2", "session_id": "c-2", "hook_event_name": name,
+            "cursor_version": "2.0.77", "workspace_roots": [env.dir]})
+        .to_string()
+        .into_bytes()
+    };
+    // Both run at Cursor's session start; only Cursor's own briefs.
+    assert_eq!(
+        fire(&env, &claude("SessionStart"), &event("SessionStart")).stdout,
+        ""
+    );
+    let r = fire(&env, &cursor("sessionStart"), &event("sessionStart"));
+    assert!(r.stdout.contains("additional_context"), "{}", r.stdout);
+    std::fs::write(env.path("login.rs"), "fn login() {}\n").unwrap();
+    for (theirs, ours) in [("SessionEnd", "sessionEnd"), ("SessionEnd", "sessionEnd")] {
+        fire(&env, &claude(theirs), &event(theirs));
+        fire(&env, &cursor(ours), &event(ours));
+    }
+    let all = packages(&env);
+    let work = of_session(&all, "c-2", "auto_deposit");
+    assert_eq!(work.len(), 1, "{all:?}");
+    assert_eq!(work[0]["x-agent"], "cursor");
+    // Claude Code's own events are Claude's, whatever Cursor has installed.
+    let own = json!({"session_id": "cc-1", "hook_event_name": "SessionStart", "source": "startup"});
+    let r = fire(&env, &claude("SessionStart"), own.to_string().as_bytes());
+    assert!(r.stdout.contains("additionalContext"), "{}", r.stdout);
+    // Without relay's Cursor hooks, Cursor runs Claude's and is briefed by them.
+    env.ok(&["hook", "uninstall", "--cursor"]);
+    let r = fire(&env, &claude("SessionStart"), &event("SessionStart"));
+    assert!(r.stdout.contains("additionalContext"), "{}", r.stdout);
+    assert!(!env.store().join("local/hooks.log").exists());
+}
+
 #[test]
 fn opencodes_plugin_runs_the_commands_it_lists_and_goes_when_uninstalled() {
     let Some(env) = repo() else { return };

@@ -23,7 +23,12 @@ fn agents_dir() -> PathBuf {
 fn node_major() -> Option<u32> {
     let out = Command::new("node").arg("--version").output().ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
-    text.trim().trim_start_matches('v').split('.').next()?.parse().ok()
+    text.trim()
+        .trim_start_matches('v')
+        .split('.')
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// Runs `tests/agents/SCRIPT.mjs`, which needs `needs` (a path under the install's

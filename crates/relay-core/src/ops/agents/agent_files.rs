@@ -331,7 +331,34 @@ pub fn install_agent(file: AgentFile, project_root: &Path, relay: &str) -> Resul
     if file == AgentFile::Codex {
         changes.push(CODEX_TRUST.to_string());
     }
+    changes.extend(cursor_and_claude(file, project_root));
     Ok(changes)
+}
+
+/// What installing for Cursor or Claude Code found of the other: Cursor runs Claude Code's
+/// hooks too when its third-party hooks are on (cursor.com/docs/reference/third-party-hooks),
+/// every matching hook of every source. relay's Claude hooks do nothing when Cursor runs them
+/// and relay's Cursor hooks are there, so each Cursor session is briefed once.
+fn cursor_and_claude(file: AgentFile, project_root: &Path) -> Option<String> {
+    let other = match file {
+        AgentFile::Cursor => AgentFile::Claude,
+        AgentFile::Claude => AgentFile::Cursor,
+        _ => return None,
+    };
+    let found = other
+        .installed(project_root)
+        .ok()
+        .flatten()
+        .is_some_and(|h| !h.is_empty());
+    found.then(|| {
+        format!(
+            "found relay's hooks in {} too: Cursor also runs .claude/settings.json's hooks when \
+             its third-party hooks are on; relay's Claude Code hooks do nothing when Cursor runs \
+             them, so each Cursor session is briefed once (by {})",
+            other.shown(),
+            AgentFile::Cursor.shown()
+        )
+    })
 }
 
 /// What Codex needs before it runs a project's hooks (codex-rs: the project trusted in

@@ -156,6 +156,9 @@ pub struct HookInput {
     pub source: Option<String>,
     /// PreCompact's `trigger`: `manual` (the user asked) or `auto`.
     pub trigger: Option<String>,
+    /// Cursor sent it (its events carry `cursor_version`): Cursor runs Claude Code's hooks too
+    /// when its third-party hooks are on.
+    pub from_cursor: bool,
 }
 
 /// The event JSON `agent` wrote on stdin.
@@ -172,7 +175,12 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<HookInput> {
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
     };
-    let fields = agent.session_id_at();
+    // Cursor running Claude Code's hooks sends its own events.
+    let from_cursor = v.get("cursor_version").is_some();
+    let fields = match (agent, from_cursor) {
+        (Agent::Claude, true) => Agent::Cursor.session_id_at(),
+        _ => agent.session_id_at(),
+    };
     let session_id = fields.iter().find_map(|f| text(f)).ok_or_else(|| {
         let named: Vec<String> = fields
             .iter()
@@ -188,6 +196,7 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<HookInput> {
         transcript_path: text("/transcript_path").map(PathBuf::from),
         source: text("/source").map(str::to_string),
         trigger: text("/trigger").map(str::to_string),
+        from_cursor,
     })
 }
 
@@ -320,6 +329,9 @@ impl Call<'_> {
         max_chars: Option<usize>,
     ) -> Result<Outcome> {
         let mut outcome = Outcome::default();
+        if self.cursor_runs_its_own(input) {
+            return Ok(outcome);
+        }
         match event {
             Event::SessionStart => {
                 outcome.problems = self.deposit_stale(&input.session_id);
@@ -460,6 +472,17 @@ impl Call<'_> {
             }
         }
         problems
+    }
+
+    /// Whether this is Cursor running Claude Code's hooks (its third-party hooks) where relay's
+    /// Cursor hooks are installed too: those brief, checkpoint and deposit the session, so these
+    /// do nothing (Cursor runs every matching hook of every source, and would be briefed twice).
+    fn cursor_runs_its_own(&self, input: &HookInput) -> bool {
+        self.agent == Agent::Claude
+            && input.from_cursor
+            && crate::ops::agents::agent_files::AgentFile::Cursor
+                .installed(self.root)
+                .is_ok_and(|hooks| hooks.is_some_and(|h| !h.is_empty()))
     }
 
     /// Notes that the run of `state` ended: its work is deposited, and a repeated end
@@ -837,6 +860,7 @@ mod tests {
                 transcript_path: Some("/t.jsonl".into()),
                 source: Some("compact".into()),
                 trigger: None,
+                from_cursor: false,
             }
         );
         // Codex sends `transcript_path: null` when there is none.
