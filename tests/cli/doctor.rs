@@ -342,32 +342,125 @@ fn an_override_of_the_store_logs_merge_is_named_with_the_path_it_hits() {
     );
 }
 
+/// A day as a developer has it: the git hooks and four agents' hooks installed, sessions of
+/// each agent (one resumed, one that changed nothing) around commits, a branch merged, a
+/// stash, an amended commit, and records waiting in the queue at the end; then doctor must give
+/// a clean bill. (Codex's hooks are proven clean inside Codex, in tests/agents/codex.mjs: here
+/// nothing trusts them, and doctor rightly warns.)
 #[test]
-fn doctor_is_clean_after_a_day_of_commits_and_an_agent_session() {
+fn doctor_is_clean_after_a_day_of_commits_and_agent_sessions() {
     let Some(env) = healthy() else { return };
-    let event = |name: &str, extra: (&str, &str)| {
-        let mut v =
-            serde_json::json!({"session_id": "s-56", "cwd": env.dir, "hook_event_name": name});
-        v[extra.0] = Value::from(extra.1);
+    env.ok(&["hook", "install", "--gemini", "--cursor", "--opencode"]);
+    git(&env, &["add", "-A", "--", "."]);
+    git(&env, &["commit", "-q", "-m", "agents' hooks"]);
+    let hook = |agent: &str, name: &str, event: Value| {
         let run = env.run_stdin(
-            &["hook", "run", name, "--agent", "claude"],
-            v.to_string().as_bytes(),
+            &["hook", "run", name, "--agent", agent],
+            event.to_string().as_bytes(),
         );
         assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
     };
-    event("SessionStart", ("source", "startup"));
-    for n in 1..=3 {
-        std::fs::write(env.path(&format!("work-{n}.txt")), format!("{n}\n")).unwrap();
+    let claude = |name: &str, session: &str, extra: Value| {
+        let mut v =
+            serde_json::json!({"session_id": session, "cwd": env.dir, "hook_event_name": name});
+        v.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        hook("claude", name, v)
+    };
+    let commit = |file: &str, message: &str| {
+        std::fs::write(env.path(file), format!("{message}\n")).unwrap();
         git(&env, &["add", "-A", "--", "."]);
-        git(&env, &["commit", "-q", "-m", &format!("work {n}")]);
+        git(&env, &["commit", "-q", "-m", message]);
+    };
+    // Morning: a Claude Code session with commits, resumed after lunch.
+    claude(
+        "SessionStart",
+        "s-day",
+        serde_json::json!({"source": "startup"}),
+    );
+    for n in 1..=3 {
+        commit(&format!("work-{n}.txt"), &format!("work {n}"));
     }
-    event("SessionEnd", ("reason", "prompt_input_exit"));
-    // The last commit's record (and the session's) wait in the queue, as after any commit.
+    claude(
+        "PreCompact",
+        "s-day",
+        serde_json::json!({"trigger": "auto"}),
+    );
+    claude(
+        "SessionEnd",
+        "s-day",
+        serde_json::json!({"reason": "other"}),
+    );
+    claude(
+        "SessionStart",
+        "s-day",
+        serde_json::json!({"source": "resume"}),
+    );
+    std::fs::write(env.path("notes.md"), "after lunch\n").unwrap();
+    claude("Stop", "s-day", serde_json::json!({}));
+    claude(
+        "SessionEnd",
+        "s-day",
+        serde_json::json!({"reason": "other"}),
+    );
+    // A branch, merged back; a stash; an amended commit.
+    git(&env, &["checkout", "-q", "-b", "feature"]);
+    commit("feature.txt", "feature");
+    git(&env, &["checkout", "-q", "main"]);
+    commit("main.txt", "main moves on");
+    git(&env, &["merge", "-q", "--no-edit", "feature"]);
+    std::fs::write(env.path("main.txt"), "unfinished\n").unwrap();
+    git(&env, &["stash", "-q"]);
+    git(&env, &["stash", "pop", "-q"]);
+    git(&env, &["add", "-A", "--", "."]);
+    git(&env, &["commit", "-q", "--amend", "--no-edit"]);
+    // Afternoon: Gemini CLI, Cursor and OpenCode sessions, one of them idle.
+    let gemini = |name: &str, theirs: &str| {
+        let v = serde_json::json!({"session_id": "g-1", "cwd": env.dir, "hook_event_name": theirs, "timestamp": "2026-11-30T15:00:00Z"});
+        hook("gemini", name, v)
+    };
+    assert!(gemini("SessionStart", "SessionStart").contains("additionalContext"));
+    commit("gemini.txt", "gemini's change");
+    gemini("Stop", "AfterAgent");
+    gemini("SessionEnd", "SessionEnd");
+    // `relay hook run` takes relay's name for the event; the JSON carries Cursor's.
+    let cursor = |name: &str, theirs: &str| {
+        let v = serde_json::json!({"conversation_id": "c-1", "session_id": "c-1", "hook_event_name": theirs, "cursor_version": "2.0.77", "workspace_roots": [env.dir]});
+        hook("cursor", name, v)
+    };
+    cursor("SessionStart", "sessionStart");
+    cursor("Stop", "stop");
+    cursor("SessionEnd", "sessionEnd");
+    let opencode = |name: &str, event: &str| {
+        let v = serde_json::json!({"type": event, "properties": {"sessionID": "ses_1", "info": {"id": "ses_1"}}});
+        hook("opencode", name, v)
+    };
+    opencode("SessionStart", "session.created");
+    std::fs::write(env.path("opencode.txt"), "left for tomorrow\n").unwrap();
+    opencode("Stop", "session.idle");
+    opencode("SessionEnd", "session.deleted");
+    // The last commit's record and the sessions' wait in the queue, as after any commit.
     assert!(env.path(".relay/local/pending").exists());
+    let sessions: Vec<Value> = crate::agent_hooks::packages(&env)
+        .into_iter()
+        .filter(|p| p["package_type"] == "auto_deposit" && p.get("x-agent").is_some())
+        .collect();
+    // Claude's two runs, Gemini's, OpenCode's; Cursor's session changed nothing of its own.
+    assert_eq!(sessions.len(), 4, "{sessions:#?}");
     let (code, report) = doctor(&env, &[]);
     assert_eq!(code, 0, "{report:#}");
     for c in report["checks"].as_array().unwrap() {
         assert!(c["status"] == "ok" || c["status"] == "skip", "{c}");
+    }
+    for check in [
+        "claude hook SessionStart",
+        "gemini hook SessionStart",
+        "cursor hook sessionStart",
+        "opencode hook session.created",
+    ] {
+        assert_eq!(finding(&report, check)["status"], "ok");
     }
 }
 
