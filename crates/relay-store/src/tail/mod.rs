@@ -438,6 +438,12 @@ impl LogTail {
         self.seen.iter().copied()
     }
 
+    /// Whether this tail has handed over (or counted as seen before its start) a line with
+    /// this key ([`line_key`]).
+    pub fn has_seen(&self, key: u64) -> bool {
+        self.seen.contains(&key) || self.saved.as_ref().is_some_and(|s| s.contains(key))
+    }
+
     /// Where the reader stands now.
     pub fn position(&self) -> Position {
         self.at

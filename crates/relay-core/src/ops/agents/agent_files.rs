@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use crate::ops::agents::event::{Agent, Event};
 use crate::ops::agents::files::{Changes, InstalledHook, backup_of, io, remove_empty_parent};
 use crate::ops::agents::opencode;
-use crate::ops::agents::session::{Agent, Event};
 use relay_store::ndjson;
 use relay_wire::error::{Error, Result};
 

@@ -78,12 +78,17 @@ impl CodexTrust {
     }
 
     /// Whether the repository at `root` is trusted (by the path given or the one it resolves
-    /// to: Codex accepts either).
+    /// to: Codex accepts either). A linked worktree is trusted through its main checkout, as
+    /// Codex resolves it.
     pub fn trusts_project(&self, root: &Path) -> bool {
-        let real = root.canonicalize().ok();
-        self.trusted_projects
-            .iter()
-            .any(|p| p == root || (real.is_some() && p.canonicalize().ok() == real))
+        let mut roots = vec![root.to_path_buf()];
+        roots.extend(main_checkout(root));
+        roots.iter().any(|root| {
+            let real = root.canonicalize().ok();
+            self.trusted_projects
+                .iter()
+                .any(|p| p == root || (real.is_some() && p.canonicalize().ok() == real))
+        })
     }
 
     /// What Codex makes of the hook at `hooks[event][group].hooks[handler]` of the project's
@@ -117,6 +122,20 @@ impl CodexTrust {
             false => HookTrust::NeedsReview,
         }
     }
+}
+
+/// The main checkout of the linked worktree at `root` (whose `.git` is a file naming
+/// `<main>/.git/worktrees/<name>`), if it is one.
+fn main_checkout(root: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(root.join(".git")).ok()?;
+    let gitdir = PathBuf::from(text.trim().strip_prefix("gitdir:")?.trim());
+    let gitdir = match gitdir.is_absolute() {
+        true => gitdir,
+        false => root.join(gitdir),
+    };
+    let worktrees = gitdir.parent()?;
+    (worktrees.file_name()? == "worktrees")
+        .then(|| worktrees.parent()?.parent().map(Path::to_path_buf))?
 }
 
 /// Codex's name for an event in its trust keys: snake case (`SessionStart` → `session_start`).
@@ -241,6 +260,19 @@ mod tests {
         let stale = reviewed.replace(&hash[8..12], "0000");
         std::fs::write(home.join("config.toml"), stale).unwrap();
         assert_eq!(judge(), HookTrust::NeedsReview);
+        // A linked worktree of the trusted repository is trusted through it.
+        let linked = dir.path().join("linked");
+        std::fs::create_dir_all(root.join(".git/worktrees/linked")).unwrap();
+        std::fs::create_dir_all(&linked).unwrap();
+        let gitdir = root.join(".git/worktrees/linked");
+        std::fs::write(
+            linked.join(".git"),
+            format!("gitdir: {}\n", gitdir.display()),
+        )
+        .unwrap();
+        let trust = CodexTrust::read(&home).unwrap();
+        assert!(trust.trusts_project(&root) && trust.trusts_project(&linked));
+        assert!(!trust.trusts_project(dir.path()));
         std::fs::write(home.join("config.toml"), "not = [toml").unwrap();
         assert!(CodexTrust::read(&home).unwrap_err().contains("is not TOML"));
     }

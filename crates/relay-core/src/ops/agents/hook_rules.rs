@@ -107,7 +107,13 @@ fn entry_problems(file: AgentFile, agent: &str, event: &str, entry: &Value) -> V
         }
         let most = (file == AgentFile::Codex && event == "SessionEnd")
             .then_some(CODEX_SESSION_END_TIMEOUT_SECS);
+        let installs = file.timeout_for(event).unwrap_or(wanted);
         match hook.get("timeout") {
+            // Codex gives a SessionEnd hook 1 s unless told (codex-rs/hooks 0.171).
+            None if most.is_some() => found.push(format!(
+                "relay's `{event}` hook has no \"timeout\", and {agent} then gives it 1 s: too \
+                 short for a session's deposit (relay installs {installs})"
+            )),
             None => {}
             Some(t) => match (t.as_f64(), most) {
                 (Some(t), Some(most)) if t > most as f64 => found.push(format!(
@@ -119,7 +125,7 @@ fn entry_problems(file: AgentFile, agent: &str, event: &str, entry: &Value) -> V
                     Some(t) if t >= (TIME_LIMIT.as_secs() * per_second) as f64 => {}
                     Some(t) => found.push(format!(
                         "relay's `{event}` hook has \"timeout\": {t}, which {agent} reads in \
-                         {unit}: too short for relay's {} s (relay installs {wanted})",
+                         {unit}: too short for relay's {} s (relay installs {installs})",
                         TIME_LIMIT.as_secs()
                     )),
                     None => found.push(format!(
@@ -215,6 +221,13 @@ mod tests {
             found[0].contains("\"timeout\": 15, which Codex cuts to 3 s"),
             "{found:?}"
         );
+        let found = broken(AgentFile::Codex, |v| {
+            let hook = v["hooks"]["SessionEnd"][0]["hooks"][0]
+                .as_object_mut()
+                .unwrap();
+            hook.remove("timeout");
+        });
+        assert!(found[0].contains("then gives it 1 s"), "{found:?}");
         let found = broken(AgentFile::Cursor, |v| rename(v, "stop", "Stop"));
         assert!(
             found[0].contains("(its names are case-sensitive: `stop`)"),

@@ -4,6 +4,7 @@
 pub mod agent_files;
 pub mod auto;
 pub mod codex_trust;
+pub mod event;
 pub mod files;
 pub mod hook_rules;
 pub mod hooks;

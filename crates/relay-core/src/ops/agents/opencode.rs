@@ -84,7 +84,8 @@ export const RelayPlugin = async ({ directory }) => {
       if (event.type === "session.created" && info.parentID) subagents.add(info.id);
       if (subagents.has(properties.sessionID || info.id)) return;
       if (event.type === "session.created") {
-        briefings.set(info.id, runHook(event.type, event, directory));
+        // A first request may have started the briefing already.
+        if (!briefings.has(info.id)) briefings.set(info.id, runHook(event.type, event, directory));
         return;
       }
       if (event.type === "session.deleted") {

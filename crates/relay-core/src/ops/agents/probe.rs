@@ -61,19 +61,22 @@ impl AgentFile {
         }
     }
 
-    /// [`AgentFile::output_limit`] as doctor names it: the agent's own cap where it has one
-    /// in characters, else relay's.
+    /// [`AgentFile::output_limit`] as doctor names it: Claude Code's cap, which relay holds
+    /// the other agents to.
     pub fn output_limit_named(self) -> String {
         let limit = self.output_limit();
         match self {
             AgentFile::Claude => format!("the {limit} Claude Code keeps"),
-            AgentFile::Codex => {
-                format!("relay's cap of {limit} (Codex itself cuts past about 2,500 tokens)")
-            }
-            AgentFile::Gemini | AgentFile::Cursor | AgentFile::OpenCode => format!(
-                "relay's cap of {limit} ({} documents none)",
-                self.agent().label()
+            AgentFile::Codex => format!(
+                "the {limit} relay holds Codex to (Claude Code's cap; Codex itself cuts past \
+                 about 2,500 tokens)"
             ),
+            AgentFile::Gemini | AgentFile::Cursor | AgentFile::OpenCode => {
+                let label = self.agent().label();
+                format!(
+                    "the {limit} relay holds {label} to (Claude Code's cap; {label} documents none)"
+                )
+            }
         }
     }
 

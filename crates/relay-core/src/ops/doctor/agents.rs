@@ -130,11 +130,17 @@ fn codex_trust(setup: &Setup<'_>, root: &std::path::Path, file: &std::path::Path
             .as_array()
             .cloned()
             .unwrap_or_default();
-        let (group, handler) = groups.iter().enumerate().find_map(|(g, entry)| {
+        let found = groups.iter().enumerate().find_map(|(g, entry)| {
             let hooks = entry["hooks"].as_array()?;
             let h = hooks.iter().position(|h| h["command"] == command)?;
             Some((g, h))
-        })?;
+        });
+        let Some((group, handler)) = found else {
+            return Some((
+                "Codex runs only hooks inside an event's `hooks` list".into(),
+                "relay hook install --codex".into(),
+            ));
+        };
         match trust.judge(&root, &file, &settings, event, group, handler) {
             HookTrust::Trusted => None,
             HookTrust::ProjectUntrusted => Some((
