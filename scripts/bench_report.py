@@ -39,7 +39,7 @@ OPS = [
     ("facts_list", "facts list", "none", None),
     ("facts_history", "facts list --include-ended (every fact)", "latency", 1.0),
     ("status", "status", "latency", 0.050),
-    ("startup", "process start (--version)", "startup", 0.001),
+    ("startup", "process start (--version)", "startup", 0.0005),
     ("export", "export", "rate", "export"),
     ("verify", "verify", "rate", "store"),
     ("cold_search", "cold cache: first search", "rate", "store"),
@@ -122,7 +122,7 @@ def main():
             met.append(fts is not None and med <= fts["median"])
         elif kind == "startup":
             sq = next((p for p in peers if p["command"].startswith("sqlite3")), None)
-            target = f"within {check * 1e3:.0f} ms of sqlite3"
+            target = f"within {check * 1e3:.1f} ms of sqlite3"
             met.append(sq is not None and med <= sq["median"] + check)
         elif kind == "rate":
             relay_cell += f" = {rate(nbytes[check], med)}"

@@ -44,10 +44,36 @@ pub struct Cli {
     pub command: Command,
 }
 
-// Parsed once per process: the size of the largest variant does not matter.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug, Subcommand)]
-pub enum Command {
+/// The commands, listed once: the enum every run dispatches on ([`Command`]), and the same
+/// enum with each command's arguments deferred ([`LeanCommand`]), which the parse of a run
+/// builds only for the command it enters (see [`parse`]).
+macro_rules! commands {
+    ($($(#[$meta:meta])* $variant:ident($args:ty),)*) => {
+        // Parsed once per process: the size of the largest variant does not matter.
+        #[allow(clippy::large_enum_variant)]
+        #[derive(Debug, Subcommand)]
+        pub enum Command {
+            $($(#[$meta])* $variant($args),)*
+        }
+
+        #[allow(clippy::large_enum_variant)]
+        #[derive(Debug, Subcommand)]
+        #[command(defer = true)]
+        enum LeanCommand {
+            $($(#[$meta])* $variant($args),)*
+        }
+
+        impl From<LeanCommand> for Command {
+            fn from(c: LeanCommand) -> Command {
+                match c {
+                    $($(#[$meta])* LeanCommand::$variant(a) => Command::$variant(a),)*
+                }
+            }
+        }
+    };
+}
+
+commands! {
     Init(cmd::init::InitArgs),
     Deposit(cmd::deposit::DepositArgs),
     Pull(cmd::pull::PullArgs),
@@ -86,10 +112,37 @@ pub enum Command {
     Ui(cmd::ui::UiArgs),
 }
 
+/// [`Cli`] with each command's arguments built only when the parse enters it: starting relay
+/// builds a root and one command, not the tree of every command's options (most of the page
+/// faults of `relay --version`; docs/BENCHMARKS.md, issue 62).
+#[derive(Debug, Parser)]
+#[command(name = "relay", version, about, long_about = None, after_help = AFTER_HELP, propagate_version = true)]
+struct LeanCli {
+    #[command(flatten)]
+    global: GlobalArgs,
+    #[command(subcommand)]
+    command: LeanCommand,
+}
+
+/// Parses `args` building only the command that runs ([`LeanCli`]). Help, version and usage
+/// errors come from the whole tree ([`Cli`]), so they read as they always did: the list of
+/// commands with what each does, suggestions, `relay help facts assert`.
+fn parse(args: &[OsString]) -> Result<Cli, clap::Error> {
+    match LeanCli::try_parse_from(args) {
+        Ok(lean) => Ok(Cli {
+            global: lean.global,
+            command: lean.command.into(),
+        }),
+        // `--version` reads the same from either.
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayVersion => Err(e),
+        Err(_) => Cli::try_parse_from(args),
+    }
+}
+
 /// Parses `args`, runs the command, reports errors and warnings, and returns the exit code.
 pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
     let json_requested = args.iter().any(|a| a == "--json");
-    let cli = match Cli::try_parse_from(&args) {
+    let cli = match parse(&args) {
         Ok(cli) => cli,
         Err(e) => {
             let (error, code) = match exit::of_parse_error(&e) {
