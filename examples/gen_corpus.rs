@@ -14,12 +14,19 @@
 //! cargo run --release --example gen_corpus -- --packages 1000000 --stream corpus.ndjson
 //!     [--facts 250000] [--fact-keys 5000] [--sessions 10000] [--seed 42] [--months 36]
 //!     [--project bench] [--end 2026-11-01T00:00:00Z]
+//!     [--vocab 20000] [--zipf 1.1] [--words N] [--ids relay|sequential|uuid|prefix]
 //! ```
 //!
 //! Text is drawn from a Zipf-distributed vocabulary (s = 1.1 over 20,000 words: 49 common
 //! engineering words, then synthetic ones), with a mix of package types, statuses, actors, tags
 //! and deliverables. Package, fact and session ids look random but are a bijection of the
 //! record's number, so they never collide. The same arguments give the same bytes.
+//!
+//! The corpus's shape can change, so that a benchmark is not fooled by one corpus: `--vocab`
+//! distinct words (past 20,000 they are made longer, so they stay distinct), the Zipf exponent
+//! `--zipf`, descriptions of about `--words` words (else 15 to 54), and package ids of another
+//! shape (`--ids`): `sequential` (`PKG-000001`), `uuid`, or `prefix` (one long prefix shared
+//! by every id, then a number), as a foreign import brings.
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
@@ -175,18 +182,52 @@ const NOUNS: &[&str] = &[
     "viper", "walrus", "yak", "zebra",
 ];
 
-/// Synthetic rare words, so the vocabulary has a long tail like real text.
+/// Synthetic rare words, so the vocabulary has a long tail like real text. Up to 20,000 words
+/// (the default corpus, whose bytes this keeps) a word may repeat; past it words are made of up
+/// to six syllables and each is distinct, so `size` is the number of distinct words.
 fn vocabulary(rng: &mut Rng, size: usize) -> Vec<String> {
     const SYL: &[&str] = &[
         "ka", "lo", "mi", "ren", "ta", "vos", "qu", "ex", "dor", "pha", "zu", "nel", "tri", "ost",
         "bra", "gen",
     ];
-    let mut words: Vec<String> = COMMON.iter().map(|w| w.to_string()).collect();
+    let mut words: Vec<String> = COMMON.iter().take(size).map(|w| w.to_string()).collect();
+    let large = size > 20_000;
+    let mut seen: HashSet<String> = words.iter().cloned().collect();
     while words.len() < size {
-        let n = 2 + rng.below(3);
-        words.push((0..n).map(|_| SYL[rng.below(SYL.len())]).collect());
+        let n = 2 + rng.below(if large { 5 } else { 3 });
+        let word: String = (0..n).map(|_| SYL[rng.below(SYL.len())]).collect();
+        if !large || seen.insert(word.clone()) {
+            words.push(word);
+        }
     }
     words
+}
+
+/// How package ids look.
+#[derive(Clone, Copy)]
+enum IdShape {
+    /// relay's own: `pkg_` and 32 hex digits that look random.
+    Relay,
+    /// `PKG-000001`, `PKG-000002`, …
+    Sequential,
+    /// A random-looking UUID.
+    Uuid,
+    /// One long prefix every id shares, then a number.
+    Prefix,
+}
+
+impl IdShape {
+    fn parse(text: &str) -> Result<IdShape, String> {
+        match text {
+            "relay" => Ok(IdShape::Relay),
+            "sequential" => Ok(IdShape::Sequential),
+            "uuid" => Ok(IdShape::Uuid),
+            "prefix" => Ok(IdShape::Prefix),
+            other => Err(format!(
+                "--ids takes relay, sequential, uuid or prefix (got {other:?})"
+            )),
+        }
+    }
 }
 
 /// Cumulative Zipf weights (exponent `s`) over `n` ranks.
@@ -252,6 +293,10 @@ struct Spec {
     span_us: i64,
     vocab: Vec<String>,
     cdf: Vec<f64>,
+    /// About how many words a description has (`None`: 15 to 54).
+    words: Option<usize>,
+    ids: IdShape,
+    zipf: f64,
 }
 
 impl Spec {
@@ -262,7 +307,22 @@ impl Spec {
         time::format(self.at(offset_us))
     }
     fn package_id(&self, i: usize) -> String {
-        record_id("pkg", self.seed, PART_PACKAGES, i as u64)
+        match self.ids {
+            IdShape::Relay => record_id("pkg", self.seed, PART_PACKAGES, i as u64),
+            IdShape::Sequential => format!("PKG-{:06}", i + 1),
+            IdShape::Uuid => {
+                let hex = &record_id("", self.seed, PART_PACKAGES, i as u64)[1..];
+                let (a, b, c, d, e) = (
+                    &hex[..8],
+                    &hex[8..12],
+                    &hex[13..16],
+                    &hex[17..20],
+                    &hex[20..],
+                );
+                format!("{a}-{b}-4{c}-a{d}-{e}")
+            }
+            IdShape::Prefix => format!("org.example.platform.imported.records.package-{i:09}"),
+        }
     }
     /// The facts' subjects: distinct words of the vocabulary past the common ones.
     fn subjects(&self) -> Vec<String> {
@@ -358,7 +418,11 @@ fn packages(
             2 => ("draft", "none"),
             _ => ("complete", "none"),
         };
-        let (title_words, description_words) = (4 + rng.below(6), 15 + rng.below(40));
+        let title_words = 4 + rng.below(6);
+        let description_words = match spec.words {
+            None => 15 + rng.below(40),
+            Some(n) => (n - n / 2).max(1) + rng.below(n + 1),
+        };
         let id = spec.package_id(i);
         let mut created_by = json!({"id": ACTORS[actor].0, "type": ACTORS[actor].1});
         // The session open at this time, if any: the newest that started before it.
@@ -570,6 +634,8 @@ fn describe(spec: &Spec) -> Value {
         let (s, p) = spec.fact_key(&subjects, k.min(keys - 1));
         json!([s, p])
     };
+    // A word of this frequency rank, or the rarest there is in a smaller vocabulary.
+    let rank = |r: usize| spec.vocab[(r - 1).min(spec.vocab.len() - 1)].clone();
     json!({
         "project": spec.project,
         "seed": spec.seed,
@@ -581,10 +647,21 @@ fn describe(spec: &Spec) -> Value {
         "end": time::format(spec.end),
         // Words by frequency rank (1 = most frequent).
         "words": {
-            "rank_2000": spec.vocab[1999],
-            "rank_1000": spec.vocab[999],
-            "rank_200": spec.vocab[199],
-            "rank_36": spec.vocab[35],
+            "rank_2000": rank(2000),
+            "rank_1000": rank(1000),
+            "rank_200": rank(200),
+            "rank_36": rank(36),
+        },
+        "shape": {
+            "vocab": spec.vocab.len(),
+            "zipf": spec.zipf,
+            "words": spec.words,
+            "ids": match spec.ids {
+                IdShape::Relay => "relay",
+                IdShape::Sequential => "sequential",
+                IdShape::Uuid => "uuid",
+                IdShape::Prefix => "prefix",
+            },
         },
         "package_middle": spec.package_id(spec.packages / 2),
         "package_newest": spec.package_id(spec.packages.saturating_sub(1)),
@@ -596,7 +673,7 @@ fn describe(spec: &Spec) -> Value {
 
 const USAGE: &str = "usage: gen_corpus [--packages N] (--stream FILE|- | --store DIR | --describe)
        [--facts F] [--fact-keys K] [--sessions S] [--seed S] [--months M] [--project P]
-       [--end RFC3339]";
+       [--end RFC3339] [--vocab V] [--zipf S] [--words W] [--ids relay|sequential|uuid|prefix]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
@@ -607,7 +684,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let months: i64 = num(&args, "--months", 36)?;
     let seed = num(&args, "--seed", 42u64)?;
     let mut vocab_rng = Rng::stream(seed, PART_VOCAB);
-    let vocab = vocabulary(&mut vocab_rng, 20_000);
+    let vocab = vocabulary(&mut vocab_rng, num(&args, "--vocab", 20_000usize)?.max(50));
+    let zipf_s: f64 = num(&args, "--zipf", 1.1)?;
+    let words = arg(&args, "--words")
+        .map(|_| num(&args, "--words", 35usize))
+        .transpose()?;
+    let ids = IdShape::parse(&arg(&args, "--ids").unwrap_or_else(|| "relay".into()))?;
     let spec = Spec {
         packages: num(&args, "--packages", 10_000)?,
         facts: num(&args, "--facts", 250_000)?,
@@ -617,8 +699,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         project: arg(&args, "--project").unwrap_or_else(|| "bench".into()),
         end: time::parse(&arg(&args, "--end").unwrap_or_else(|| "2026-11-01T00:00:00Z".into()))?,
         span_us: months.max(1) * 30 * 86_400 * 1_000_000,
-        cdf: zipf(vocab.len(), 1.1),
+        cdf: zipf(vocab.len(), zipf_s),
         vocab,
+        words,
+        ids,
+        zipf: zipf_s,
     };
     if args.iter().any(|a| a == "--describe") {
         println!("{}", serde_json::to_string_pretty(&describe(&spec))?);

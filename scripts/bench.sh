@@ -24,6 +24,12 @@
 #                   the store of an earlier run is reused when import is not among them
 #   BENCH_BEFORE    another relay binary (an older build, same on-disk format), timed beside
 #                   this one in every operation as "relay@before": before and after in one run
+#   BENCH_SHAPE     the corpus's shape, so that no figure holds for one corpus only (default:
+#                   the project's own, 20,000 words, Zipf 1.1, 15-54-word descriptions, relay's
+#                   ids): vocab1k, vocab30k, vocab300k (distinct words), zipf0.8, zipf1.4 (the
+#                   exponent), words10, words50, words500 (description length), ids-sequential
+#                   (PKG-000001), ids-uuid, ids-prefix (a long prefix every id shares); every row
+#                   runs on it, into results-SIZE-SHAPE/. scripts/bench_shapes.sh runs them all.
 #
 # Writes $BENCH_DIR/results-SIZE/: hyperfine JSON per operation (hf-*.json), peak RSS in KB
 # (rss/*.txt), meta.json (machine, sizes, queries), and report.md (printed at the end).
@@ -48,6 +54,27 @@ sessions=${BENCH_SESSIONS:-10000}
 end=${BENCH_END:-$(date -u +%Y-%m-%dT00:00:00Z)}
 runs=${BENCH_RUNS:-10}
 work=${BENCH_DIR:-/tmp/relay-bench}
+shape=${BENCH_SHAPE:-default}
+case $shape in
+  default) shape_args=() ;;
+  vocab1k) shape_args=(--vocab 1000) ;;
+  vocab30k) shape_args=(--vocab 30000) ;;
+  vocab300k) shape_args=(--vocab 300000) ;;
+  zipf0.8) shape_args=(--zipf 0.8) ;;
+  zipf1.4) shape_args=(--zipf 1.4) ;;
+  words10) shape_args=(--words 10) ;;
+  words50) shape_args=(--words 50) ;;
+  words500) shape_args=(--words 500) ;;
+  ids-sequential) shape_args=(--ids sequential) ;;
+  ids-uuid) shape_args=(--ids uuid) ;;
+  ids-prefix) shape_args=(--ids prefix) ;;
+  *)
+    echo "unknown BENCH_SHAPE '$shape': default, vocab1k, vocab30k, vocab300k, zipf0.8, zipf1.4, words10, words50, words500, ids-sequential, ids-uuid or ids-prefix" >&2
+    exit 2
+    ;;
+esac
+# Every file of a shape other than the default is named for it.
+tag=$([ "$shape" = default ] || echo "-$shape")
 
 # Tools.
 missing=()
@@ -84,17 +111,17 @@ if [ -n "${BENCH_BEFORE:-}" ]; then
   cp "$BENCH_BEFORE" "$work/bin/relay-before"
   BENCH_BEFORE=$work/bin/relay-before
 fi
-res=$work/results-${only:-$size}
+res=$work/results-${only:-$size}$tag
 rm -rf "$res"
 mkdir -p "$res/rss"
-store=$work/store-$size
-empty=$work/empty-$size
-db=$work/peer-$size.sqlite
+store=$work/store-$size$tag
+empty=$work/empty-$size$tag
+db=$work/peer-$size$tag.sqlite
 
 # The corpus: a seeded import stream, generated once per (size, counts, seed, end day).
 gen_args=(--packages "$size" --facts "$facts" --fact-keys "$fact_keys" --sessions "$sessions"
-  --seed "$seed" --months 36 --end "$end")
-stream=$work/corpus-${size}p-${facts}f-${sessions}s-seed$seed-${end%%T*}.ndjson
+  --seed "$seed" --months 36 --end "$end" ${shape_args[@]+"${shape_args[@]}"})
+stream=$work/corpus-${size}p-${facts}f-${sessions}s-seed$seed-${end%%T*}$tag.ndjson
 "$gen" "${gen_args[@]}" --describe > "$res/corpus.json"
 if [ -z "$only" ] && [ ! -s "$stream" ]; then
   echo "# generating $stream"
