@@ -327,4 +327,32 @@ mod tests {
             assert_eq!(root_imports(bad, &modules).len(), 1, "{bad}");
         }
     }
+
+    /// The lean parse and the whole tree are one command line: the same root (name, version,
+    /// about, global options), the same commands, and once built, each command's options.
+    #[test]
+    fn the_lean_parse_is_the_whole_tree_built_lazily() {
+        use clap::CommandFactory;
+        let mut lean = super::LeanCli::command();
+        let mut whole = super::Cli::command();
+        lean.build();
+        whole.build();
+        let shape = |c: &clap::Command| {
+            let args: Vec<String> = c.get_arguments().map(|a| a.get_id().to_string()).collect();
+            let mut args = args;
+            args.sort();
+            (
+                c.get_name().to_string(),
+                c.get_version().map(str::to_string),
+                args,
+            )
+        };
+        assert_eq!(shape(&lean), shape(&whole));
+        assert_eq!(
+            lean.get_about().map(ToString::to_string),
+            whole.get_about().map(ToString::to_string)
+        );
+        let subs = |c: &clap::Command| c.get_subcommands().map(shape).collect::<Vec<_>>();
+        assert_eq!(subs(&lean), subs(&whole));
+    }
 }
