@@ -345,12 +345,7 @@ fn cursor_and_claude(file: AgentFile, project_root: &Path) -> Option<String> {
         AgentFile::Claude => AgentFile::Cursor,
         _ => return None,
     };
-    let found = other
-        .installed(project_root)
-        .ok()
-        .flatten()
-        .is_some_and(|h| !h.is_empty());
-    found.then(|| {
+    other.has_relay_hooks(project_root).then(|| {
         format!(
             "found relay's hooks in {} too: Cursor also runs .claude/settings.json's hooks when \
              its third-party hooks are on; relay's Claude Code hooks do nothing when Cursor runs \

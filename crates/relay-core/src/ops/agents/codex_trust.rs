@@ -22,6 +22,8 @@ pub enum HookTrust {
     ProjectUntrusted,
     /// The project is trusted, but this hook is new or changed since it was reviewed.
     NeedsReview,
+    /// The command is not inside an event's `hooks` list, where Codex looks for hooks.
+    Outside,
 }
 
 /// The trust Codex's configuration holds.
@@ -91,33 +93,42 @@ impl CodexTrust {
         })
     }
 
-    /// What Codex makes of the hook at `hooks[event][group].hooks[handler]` of the project's
-    /// hook file `file` (`settings` is the file's JSON).
+    /// What Codex makes of the hook running `command` at `event` in the project's hook file
+    /// `file` (`settings` is the file's JSON), found where Codex reads it:
+    /// `hooks[event][group].hooks[handler]`.
     pub fn judge(
         &self,
         root: &Path,
         file: &Path,
         settings: &Value,
         event: &str,
-        group: usize,
-        handler: usize,
+        command: &str,
     ) -> HookTrust {
         if !self.trusts_project(root) {
             return HookTrust::ProjectUntrusted;
         }
+        let groups = settings["hooks"][event].as_array().map(Vec::as_slice);
+        let found = groups
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .find_map(|(g, entry)| {
+                let hooks = entry["hooks"].as_array()?;
+                Some((g, hooks.iter().position(|h| h["command"] == command)?))
+            });
+        let Some((group, handler)) = found else {
+            return HookTrust::Outside;
+        };
         let entry = &settings["hooks"][event][group];
         let Some(hash) = hook_hash(event, entry, &entry["hooks"][handler]) else {
             return HookTrust::NeedsReview;
         };
         let real = file.canonicalize().ok();
-        let keys = [Some(file.to_path_buf()), real]
+        let mut keys = [Some(file.to_path_buf()), real]
             .into_iter()
             .flatten()
             .map(|f| state_key(&f, event, group, handler));
-        match keys
-            .into_iter()
-            .any(|k| self.hook_hashes.get(&k) == Some(&hash))
-        {
+        match keys.any(|k| self.hook_hashes.get(&k) == Some(&hash)) {
             true => HookTrust::Trusted,
             false => HookTrust::NeedsReview,
         }
@@ -234,7 +245,8 @@ mod tests {
         let root = dir.path().join("repo");
         let file = root.join(".codex/hooks.json");
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-        let hook = json!({"type": "command", "command": "relay hook run Stop --agent codex", "timeout": 15});
+        let command = "relay hook run Stop --agent codex";
+        let hook = json!({"type": "command", "command": command, "timeout": 15});
         let settings = json!({"hooks": {"Stop": [{"hooks": [hook.clone()]}]}});
         std::fs::write(&file, settings.to_string()).unwrap();
         let home = dir.path().join("codex");
@@ -242,7 +254,7 @@ mod tests {
         let judge = || {
             CodexTrust::read(&home)
                 .unwrap()
-                .judge(&root, &file, &settings, "Stop", 0, 0)
+                .judge(&root, &file, &settings, "Stop", command)
         };
         assert_eq!(judge(), HookTrust::ProjectUntrusted);
         let project = format!(
@@ -256,6 +268,11 @@ mod tests {
         let reviewed = format!("{project}\n[hooks.state.{key:?}]\ntrusted_hash = {hash:?}\n");
         std::fs::write(home.join("config.toml"), &reviewed).unwrap();
         assert_eq!(judge(), HookTrust::Trusted);
+        // A command Codex finds in no event's `hooks` list is one it never runs.
+        let elsewhere = CodexTrust::read(&home)
+            .unwrap()
+            .judge(&root, &file, &settings, "Stop", "x");
+        assert_eq!(elsewhere, HookTrust::Outside);
         // A hook changed since its review (here its hash no longer matches) is reviewed again.
         let stale = reviewed.replace(&hash[8..12], "0000");
         std::fs::write(home.join("config.toml"), stale).unwrap();

@@ -116,22 +116,20 @@ fn entry_problems(file: AgentFile, agent: &str, event: &str, entry: &Value) -> V
             )),
             None => {}
             Some(t) => match (t.as_f64(), most) {
+                (None, _) => found.push(format!(
+                    "relay's `{event}` hook has a \"timeout\" that is not a number"
+                )),
                 (Some(t), Some(most)) if t > most as f64 => found.push(format!(
                     "relay's `{event}` hook has \"timeout\": {t}, which {agent} cuts to {most} \
                      s, warning about it in every session (relay installs {most})"
                 )),
                 (Some(t), Some(_)) if t >= 1.0 => {}
-                (t, _) => match t {
-                    Some(t) if t >= (TIME_LIMIT.as_secs() * per_second) as f64 => {}
-                    Some(t) => found.push(format!(
-                        "relay's `{event}` hook has \"timeout\": {t}, which {agent} reads in \
-                         {unit}: too short for relay's {} s (relay installs {installs})",
-                        TIME_LIMIT.as_secs()
-                    )),
-                    None => found.push(format!(
-                        "relay's `{event}` hook has a \"timeout\" that is not a number"
-                    )),
-                },
+                (Some(t), _) if t >= (TIME_LIMIT.as_secs() * per_second) as f64 => {}
+                (Some(t), _) => found.push(format!(
+                    "relay's `{event}` hook has \"timeout\": {t}, which {agent} reads in {unit}: \
+                     too short for relay's {} s (relay installs {installs})",
+                    TIME_LIMIT.as_secs()
+                )),
             },
         }
     }

@@ -35,6 +35,12 @@ impl AgentFile {
         installed_commands(self, project_root)
     }
 
+    /// Whether the agent's file under `project_root` holds at least one relay hook.
+    pub fn has_relay_hooks(self, project_root: &Path) -> bool {
+        self.installed(project_root)
+            .is_ok_and(|hooks| hooks.is_some_and(|h| !h.is_empty()))
+    }
+
     /// The JSON the agent writes on a hook's stdin at `event` (the agent's name for it): the
     /// fields its documentation lists for that event, filled for a session `session_id`
     /// working in `cwd`. For OpenCode, the event object relay's plugin passes on.

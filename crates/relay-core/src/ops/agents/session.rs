@@ -332,9 +332,7 @@ impl Call<'_> {
     fn cursor_runs_its_own(&self, input: &HookInput) -> bool {
         self.agent == Agent::Claude
             && input.from_cursor
-            && crate::ops::agents::agent_files::AgentFile::Cursor
-                .installed(self.root)
-                .is_ok_and(|hooks| hooks.is_some_and(|h| !h.is_empty()))
+            && crate::ops::agents::agent_files::AgentFile::Cursor.has_relay_hooks(self.root)
     }
 
     /// Notes that the run of `state` ended: its work is deposited, and a repeated end

@@ -9,6 +9,7 @@ use std::time::Duration;
 use super::process::{self, Ran};
 use super::scratch::Scratch;
 use super::{Finding, Setup, locate, program_of};
+use crate::ops::agents::codex_trust::{CodexTrust, HookTrust};
 use crate::ops::agents::hook_rules;
 use crate::ops::agents::hooks::AgentFile;
 use crate::ops::agents::session::LOG_FILE;
@@ -70,12 +71,12 @@ pub fn check(setup: &Setup<'_>, scratch: Option<&Scratch>) -> Vec<Finding> {
                 format!("{install} (it writes relay's entries as the agent reads them)"),
             ));
         }
-        let codex = (agent == AgentFile::Codex).then(|| codex_trust(setup, &root, &file));
+        let codex = (agent == AgentFile::Codex).then(|| CodexView::read(setup, &file));
         for hook in hooks {
             let check = format!("{} hook {}", agent.name(), hook.event);
             let ran = try_hook(setup, scratch, agent, &hook.event, &hook.command);
             let untrusted = match (&codex, &ran) {
-                (Some(judge), Ok(_)) => judge(&hook.event, &hook.command),
+                (Some(view), Ok(_)) => view.untrusted(&root, &file, &hook.event, &hook.command),
                 _ => None,
             };
             found.push(match (ran, untrusted) {
@@ -91,63 +92,57 @@ pub fn check(setup: &Setup<'_>, scratch: Option<&Scratch>) -> Vec<Finding> {
     found
 }
 
-/// Why Codex will not run one of relay's hooks, and what to do: a judge of (event, command)
-/// that answers `None` for a hook Codex trusts (see [`codex_trust`](crate::ops::agents::codex_trust)).
-type CodexJudge = Box<dyn Fn(&str, &str) -> Option<(String, String)>>;
+/// What doctor knows of Codex's trust (see [`codex_trust`](crate::ops::agents::codex_trust)):
+/// Codex's config as read, and relay's hook file, or why it cannot tell (and the fix).
+struct CodexView {
+    trust: Result<CodexTrust, (String, String)>,
+    settings: serde_json::Value,
+}
 
-fn codex_trust(setup: &Setup<'_>, root: &std::path::Path, file: &std::path::Path) -> CodexJudge {
-    use crate::ops::agents::codex_trust::{CodexTrust, HookTrust};
-    let review = "run `codex` in this repository and choose \"Trust all and continue\" at \
-                  \"Hooks need review\" (or type /hooks, then t); Codex asks again whenever a \
-                  hook's command changes";
-    let Some(home) = setup.codex_home.clone() else {
-        return Box::new(|_, _| {
-            Some((
-                "relay cannot tell whether Codex trusts it: neither CODEX_HOME nor HOME is set"
-                    .into(),
-                "set CODEX_HOME to Codex's folder, then run `relay doctor` again".into(),
-            ))
-        });
-    };
-    let trust = match CodexTrust::read(&home) {
-        Ok(t) => t,
-        Err(e) => {
-            return Box::new(move |_, _| {
-                Some((
-                    format!("relay cannot tell whether Codex trusts it: {e}"),
-                    "fix Codex's config.toml, then run `relay doctor` again".into(),
-                ))
-            });
-        }
-    };
-    let settings = crate::ops::agents::agent_files::read_json(file)
-        .ok()
-        .flatten()
-        .unwrap_or_default();
-    let (root, file) = (root.to_path_buf(), file.to_path_buf());
-    Box::new(move |event, command| {
-        let groups = settings["hooks"][event]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        let found = groups.iter().enumerate().find_map(|(g, entry)| {
-            let hooks = entry["hooks"].as_array()?;
-            let h = hooks.iter().position(|h| h["command"] == command)?;
-            Some((g, h))
-        });
-        let Some((group, handler)) = found else {
-            return Some((
-                "Codex runs only hooks inside an event's `hooks` list".into(),
-                "relay hook install --codex".into(),
-            ));
+impl CodexView {
+    fn read(setup: &Setup<'_>, file: &std::path::Path) -> CodexView {
+        let cannot = |why: String, fix: &str| {
+            let why = format!("relay cannot tell whether Codex trusts it: {why}");
+            (why, fix.to_string())
         };
-        match trust.judge(&root, &file, &settings, event, group, handler) {
+        let trust = match &setup.codex_home {
+            None => Err(cannot(
+                "neither CODEX_HOME nor HOME is set".into(),
+                "set CODEX_HOME to Codex's folder, then run `relay doctor` again",
+            )),
+            Some(home) => CodexTrust::read(home)
+                .map_err(|e| cannot(e, "fix Codex's config.toml, then run `relay doctor` again")),
+        };
+        let settings = crate::ops::agents::agent_files::read_json(file)
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        CodexView { trust, settings }
+    }
+
+    /// Why Codex will not run the hook running `command` at `event`, and what to do; `None`
+    /// when Codex runs it.
+    fn untrusted(
+        &self,
+        root: &std::path::Path,
+        file: &std::path::Path,
+        event: &str,
+        command: &str,
+    ) -> Option<(String, String)> {
+        let trust = match &self.trust {
+            Ok(trust) => trust,
+            Err(cannot) => return Some(cannot.clone()),
+        };
+        let review = "run `codex` in this repository and choose \"Trust all and continue\" at \
+                      \"Hooks need review\" (or type /hooks, then t); Codex asks again whenever \
+                      a hook's command changes";
+        let config = trust.config.display();
+        match trust.judge(root, file, &self.settings, event, command) {
             HookTrust::Trusted => None,
             HookTrust::ProjectUntrusted => Some((
                 format!(
-                    "Codex runs no hook of this repository: {} does not trust {} (untrusted \
-                     hooks are dropped without a word)",
-                    trust.config.display(),
+                    "Codex runs no hook of this repository: {config} does not trust {} \
+                     (untrusted hooks are dropped without a word)",
                     root.display()
                 ),
                 format!(
@@ -158,13 +153,16 @@ fn codex_trust(setup: &Setup<'_>, root: &std::path::Path, file: &std::path::Path
             HookTrust::NeedsReview => Some((
                 format!(
                     "Codex has not trusted this hook as it is now (new or changed since its \
-                     review; {} holds no matching trusted_hash), so Codex drops it",
-                    trust.config.display()
+                     review; {config} holds no matching trusted_hash), so Codex drops it"
                 ),
                 review.to_string(),
             )),
+            HookTrust::Outside => Some((
+                "Codex runs only hooks inside an event's `hooks` list".into(),
+                "relay hook install --codex".into(),
+            )),
         }
-    })
+    }
 }
 
 /// Whether OpenCode's plugin at `file` parses as the JavaScript module it must be, read by

@@ -30,6 +30,15 @@ fn assert(store: &Store, project: &str, subject: &str) {
     facts::assert(store, project, &req).unwrap();
 }
 
+/// What the pre-commit hook does: writes out of queued mode, the queue moved into the store.
+fn flush_queue(store: &mut Store) {
+    store.set_queued(false);
+    for q in store.queued_files().unwrap() {
+        store.flush_queued(&q).unwrap();
+    }
+    assert!(store.queued_files().unwrap().is_empty());
+}
+
 fn drain(store: &Store, w: &mut Watch) -> Vec<Event> {
     let mut got = Vec::new();
     w.poll(store, &mut |e| {
@@ -279,11 +288,7 @@ fn a_queued_record_is_announced_when_it_enters_the_queue_and_not_again_when_flus
     };
     assert_eq!(packages(drain(&store, &mut replay)), 1);
 
-    store.set_queued(false);
-    for q in store.queued_files().unwrap() {
-        store.flush_queued(&q).unwrap();
-    }
-    assert!(store.queued_files().unwrap().is_empty());
+    flush_queue(&mut store);
     std::thread::sleep(Duration::from_millis(400));
     for w in [&mut early, &mut late, &mut replay] {
         assert!(drain(&store, w).is_empty());
@@ -307,10 +312,7 @@ fn a_queued_record_is_announced_when_it_enters_the_queue_and_not_again_when_flus
     got.extend(drain(&store, &mut early));
     assert_eq!(got.len(), 1, "{got:?}");
     let before_flush = early.cursor();
-    store.set_queued(false);
-    for q in store.queued_files().unwrap() {
-        store.flush_queued(&q).unwrap();
-    }
+    flush_queue(&mut store);
     let since = Since::Cursor(Cursor::decode(&before_flush).unwrap());
     let mut resumed = Watch::open(&store, scope(), since).unwrap();
     assert!(drain(&store, &mut resumed).is_empty());
