@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 use sha2::{Digest as _, Sha256};
 
+use crate::ops::agents::agent_files::CODEX_SESSION_END_TIMEOUT_SECS;
+
 /// What Codex makes of one hook of the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HookTrust {
@@ -183,7 +185,7 @@ pub fn hook_hash(event: &str, group: &Value, hook: &Value) -> Option<String> {
     let ends = matches!(event, "SessionEnd" | "Interrupt");
     let timeout = hook.get("timeout").and_then(Value::as_u64);
     let timeout = match ends {
-        true => timeout.unwrap_or(1).clamp(1, 3),
+        true => timeout.unwrap_or(1).clamp(1, CODEX_SESSION_END_TIMEOUT_SECS),
         false => timeout.unwrap_or(600).max(1),
     };
     let mut normalized = Map::new();
