@@ -185,7 +185,9 @@ pub fn hook_hash(event: &str, group: &Value, hook: &Value) -> Option<String> {
     let ends = matches!(event, "SessionEnd" | "Interrupt");
     let timeout = hook.get("timeout").and_then(Value::as_u64);
     let timeout = match ends {
-        true => timeout.unwrap_or(1).clamp(1, CODEX_SESSION_END_TIMEOUT_SECS),
+        true => timeout
+            .unwrap_or(1)
+            .clamp(1, CODEX_SESSION_END_TIMEOUT_SECS),
         false => timeout.unwrap_or(600).max(1),
     };
     let mut normalized = Map::new();
