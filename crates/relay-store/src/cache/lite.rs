@@ -55,6 +55,22 @@ pub struct LiteActor<'a> {
 }
 
 impl LitePackage<'_> {
+    /// The strings of a searched field, without joining a list's members: what the index
+    /// reads word by word (the words of a list run on from one member to the next, as in
+    /// [`LitePackage::text`], whose newlines only separate words).
+    pub fn parts(&self, field: &str) -> &[Cow<'_, str>] {
+        match field {
+            "title" => self.title.as_slice(),
+            "decisions_made" => self.decisions_made.as_deref().unwrap_or_default(),
+            "open_questions" => self.open_questions.as_deref().unwrap_or_default(),
+            "handoff_note" => self.handoff_note.as_slice(),
+            "tags" => self.tags.as_deref().unwrap_or_default(),
+            "description" => self.description.as_slice(),
+            "content_md" => self.content_md.as_slice(),
+            _ => &[],
+        }
+    }
+
     /// A searched field's text; a list's items are joined by newlines.
     pub fn text(&self, field: &str) -> Cow<'_, str> {
         fn join(l: &Option<Vec<Cow<'_, str>>>) -> Cow<'static, str> {

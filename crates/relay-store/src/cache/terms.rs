@@ -87,7 +87,12 @@ pub fn stem(word: &str) -> String {
 pub fn stem_into(word: &str, w: &mut String) {
     w.clear();
     w.push_str(word);
-    if word.len() <= 3 || !word.is_ascii() {
+    stem_in_place(w);
+}
+
+/// [`stem`] of the word in `w`, written over it.
+pub fn stem_in_place(w: &mut String) {
+    if w.len() <= 3 || !w.is_ascii() {
         return;
     }
     let strip = |w: &mut String, suffix: &str, with: &str, min_left: usize| -> bool {
@@ -123,9 +128,37 @@ pub fn stem_into(word: &str, w: &mut String) {
 pub fn lowercase_into(word: &str, out: &mut String) {
     out.clear();
     if word.is_ascii() {
-        out.extend(word.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+        out.push_str(word);
+        out.make_ascii_lowercase();
     } else {
         out.push_str(&word.to_lowercase());
+    }
+}
+
+/// Calls `each` with every word of `text`: its runs of alphanumeric characters, as
+/// `text.split(|c: char| !c.is_alphanumeric())` gives them less the empty ones. ASCII text
+/// (nearly all of it) is split by its bytes, without decoding a character.
+pub fn for_each_word(text: &str, mut each: impl FnMut(&str)) {
+    if !text.is_ascii() {
+        (text.split(|c: char| !c.is_alphanumeric()))
+            .filter(|w| !w.is_empty())
+            .for_each(each);
+        return;
+    }
+    let bytes = text.as_bytes();
+    let mut start = None;
+    for (i, b) in bytes.iter().enumerate() {
+        match (b.is_ascii_alphanumeric(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                each(&text[s..i]);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        each(&text[s..]);
     }
 }
 
@@ -155,6 +188,27 @@ fn strip_verb(w: &mut String) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_are_the_alphanumeric_runs_whatever_the_text() {
+        for text in [
+            "",
+            "   ",
+            "Memory leak: fixed (again)",
+            "x",
+            "trailing word",
+            "--lead and-dashes--",
+            "café über naïve, 東京 tower",
+            "tabs\tand\nnewlines\r\n42nd",
+        ] {
+            let mut words = Vec::new();
+            for_each_word(text, |w| words.push(w.to_string()));
+            let by_chars: Vec<&str> = (text.split(|c: char| !c.is_alphanumeric()))
+                .filter(|w| !w.is_empty())
+                .collect();
+            assert_eq!(words, by_chars, "{text:?}");
+        }
+    }
 
     #[test]
     fn place_sets_line_up_only_where_a_phrase_can_stand() {

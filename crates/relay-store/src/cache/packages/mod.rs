@@ -11,14 +11,13 @@ mod file;
 mod kept_ranks;
 mod record;
 mod region;
+mod stem_table;
 
 pub use behind::{rebuild_behind_reads, wait_for_rebuilds};
 pub use by_id::{find_id, find_id_indexed};
 pub use kept_ranks::keep_rank_tables_mapped;
 pub use record::{DocRank, DocRecord};
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::path::{Path, PathBuf};
 
 use self::file::{
@@ -26,11 +25,12 @@ use self::file::{
     write,
 };
 use self::region::Region;
+use self::stem_table::StemTable;
+use super::PACKAGES;
 use super::coverage::Coverage;
 use super::lite::LiteLine;
 use super::terms;
 use super::witness::LogState;
-use super::{Fnv, PACKAGES};
 use crate::log;
 use relay_wire::{Status, time};
 
@@ -63,15 +63,14 @@ pub struct MonthIndex {
     pub types: Vec<String>,
     /// Covered lines that are not package lines.
     pub damaged: u64,
-    /// Stem → its slot in `lists`. FNV ([`Fnv`]): short keys, hashed once per word indexed,
-    /// and no need for SipHash's protection (the keys come from the store being indexed).
-    terms: HashMap<String, u32, BuildHasherDefault<Fnv>>,
+    /// Stem → its slot in `lists`.
+    terms: StemTable,
     /// Per stem slot, (doc, weighted count), docs ascending.
     lists: Vec<Vec<(u32, f32)>>,
     /// Per stem slot, the stem's places in each document of its list ([`terms::Places`]).
     places: Vec<Vec<terms::Places>>,
     /// Scratch of [`MonthIndex::add_line`], kept between lines so that indexing a word
-    /// allocates nothing: the word lowercased, its stem, and the current line's counts by
+    /// allocates nothing: the word lowercased and stemmed, and the current line's counts by
     /// slot with the slots it touched.
     scratch: Scratch,
 }
@@ -79,7 +78,6 @@ pub struct MonthIndex {
 #[derive(Debug, Default)]
 struct Scratch {
     word: String,
-    stem: String,
     counts: Vec<f32>,
     places: Vec<terms::Places>,
     touched: Vec<u32>,
@@ -111,25 +109,23 @@ impl MonthIndex {
         let (mut len, mut word_number) = (0.0, 0u32);
         let mut scratch = std::mem::take(&mut self.scratch);
         for &(field, weight) in terms::FIELDS {
-            let text = p.text(field);
-            for word in text.split(|c: char| !c.is_alphanumeric()) {
-                if word.is_empty() {
-                    continue;
-                }
-                len += weight;
-                terms::lowercase_into(word, &mut scratch.word);
-                terms::stem_into(&scratch.word, &mut scratch.stem);
-                let slot = self.slot(&scratch.stem) as usize;
-                if slot >= scratch.counts.len() {
-                    scratch.counts.resize(slot + 1, 0.0);
-                    scratch.places.resize(slot + 1, 0);
-                }
-                if scratch.counts[slot] == 0.0 {
-                    scratch.touched.push(slot as u32);
-                }
-                scratch.counts[slot] += weight;
-                scratch.places[slot] |= terms::place_of(word_number);
-                word_number = word_number.wrapping_add(1);
+            for part in p.parts(field) {
+                terms::for_each_word(part, |word| {
+                    len += weight;
+                    terms::lowercase_into(word, &mut scratch.word);
+                    terms::stem_in_place(&mut scratch.word);
+                    let slot = self.slot(&scratch.word) as usize;
+                    if slot >= scratch.counts.len() {
+                        scratch.counts.resize(slot + 1, 0.0);
+                        scratch.places.resize(slot + 1, 0);
+                    }
+                    if scratch.counts[slot] == 0.0 {
+                        scratch.touched.push(slot as u32);
+                    }
+                    scratch.counts[slot] += weight;
+                    scratch.places[slot] |= terms::place_of(word_number);
+                    word_number = word_number.wrapping_add(1);
+                });
             }
         }
         for &slot in &scratch.touched {
@@ -191,7 +187,7 @@ impl MonthIndex {
     /// The documents holding `stem`, with its weighted count.
     pub fn postings(&self, stem: &str) -> &[(u32, f32)] {
         match self.terms.get(stem) {
-            Some(&slot) => &self.lists[slot as usize],
+            Some(slot) => &self.lists[slot as usize],
             None => &[],
         }
     }
@@ -199,7 +195,7 @@ impl MonthIndex {
     /// The places of `stem` in each document of its [`MonthIndex::postings`].
     pub fn places(&self, stem: &str) -> &[terms::Places] {
         match self.terms.get(stem) {
-            Some(&slot) => &self.places[slot as usize],
+            Some(slot) => &self.places[slot as usize],
             None => &[],
         }
     }
@@ -212,28 +208,26 @@ impl MonthIndex {
             Some(prefix) => std::borrow::Cow::Owned(terms::merge_postings(
                 (self.terms.iter())
                     .filter(|(stem, _)| stem.starts_with(prefix))
-                    .map(|(_, &slot)| self.lists[slot as usize].as_slice()),
+                    .map(|(_, slot)| self.lists[slot as usize].as_slice()),
             )),
         }
     }
 
     /// The slot of `stem` in `lists`, made on first sight.
     fn slot(&mut self, stem: &str) -> u32 {
-        if let Some(&slot) = self.terms.get(stem) {
-            return slot;
+        let (slot, made) = self.terms.slot(stem);
+        if made {
+            self.lists.push(Vec::new());
+            self.places.push(Vec::new());
         }
-        let slot = self.lists.len() as u32;
-        self.terms.insert(stem.to_string(), slot);
-        self.lists.push(Vec::new());
-        self.places.push(Vec::new());
         slot
     }
 
     /// Stems with their postings and places, by stem.
     fn sorted_postings(&self) -> Vec<StemPostings<'_>> {
         let mut out: Vec<StemPostings<'_>> = (self.terms.iter())
-            .map(|(stem, &slot)| StemPostings {
-                stem: stem.as_str(),
+            .map(|(stem, slot)| StemPostings {
+                stem,
                 postings: self.lists[slot as usize].as_slice(),
                 places: self.places[slot as usize].as_slice(),
             })
