@@ -275,26 +275,33 @@ impl Ctx {
     }
 
     /// On a terminal, says so when this command is about to index many megabytes of package
-    /// logs (the first read after `cache/` was cleared, or after a clone).
-    pub fn note_cold_indexes(&self, projects: &[String]) {
+    /// logs (the first read after `cache/` was cleared, or after a clone), and shows a bar of
+    /// the bytes indexed while the returned guard lives (the command keeps it to its end).
+    #[must_use = "the bar lives as long as the guard"]
+    pub fn note_cold_indexes(&self, projects: &[String]) -> Option<super::ui::Polled> {
         // The note is for a terminal only; off one, its check (a coverage test per log) is
         // not worth its cost.
         if self.ui.quiet || self.ui.json || !std::io::stderr().is_terminal() {
-            return;
+            return None;
         }
-        let Ok(store) = self.store() else { return };
+        let store = self.store().ok()?;
         if !store.config().search_index() {
-            return;
+            return None;
         }
         // RELAY_COLD_NOTE_BYTES lowers the threshold, for tests.
         let threshold = self.env.cold_note_bytes().unwrap_or(COLD_NOTE_BYTES);
         let bytes = store.cold_catalog_bytes(projects);
-        if bytes > 0 && bytes >= threshold {
-            self.ui.terminal_note(&format!(
-                "relay: indexing {:.1} MB of package logs into .relay/cache/ (first use since the cache was cleared); later commands reuse it",
-                bytes as f64 / f64::from(1 << 20)
-            ));
+        if bytes == 0 || bytes < threshold {
+            return None;
         }
+        self.ui.terminal_note(&format!(
+            "relay: indexing {:.1} MB of package logs into .relay/cache/ (first use since the cache was cleared); later commands reuse it",
+            bytes as f64 / f64::from(1 << 20)
+        ));
+        Some(
+            self.ui
+                .progress_polled("indexing", bytes, relay_store::index::bytes_indexed),
+        )
     }
 
     /// The service as the local user sees it, answering in flag names (`--as-of`).

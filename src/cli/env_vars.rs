@@ -58,7 +58,7 @@ pub const ENV_VARS: &[EnvVar] = &[
     ),
     var(
         env::RELAY_COLD_NOTE_BYTES,
-        "How many bytes of package logs without an index make a command say, on a terminal, that it is indexing them first. Default: 64 MiB.",
+        "How many bytes of package logs without an index make a command say, on a terminal, that it is indexing them first, with a bar of the bytes indexed. Default: 64 MiB.",
         "the commands that read package logs",
     ),
     var(

@@ -229,3 +229,48 @@ impl Drop for Progress {
         self.0.finish_and_clear();
     }
 }
+
+/// A [`Progress`] bar over bytes that a thread moves by polling a counter the work keeps
+/// (the bytes of package logs indexed: the indexes are built inside the store, on threads
+/// of its own, which cannot draw). Dropping it stops the thread and clears the bar.
+pub struct Polled {
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Ui {
+    /// A bar of `total` bytes at `count() - count()`-at-the-start, moved ten times a second.
+    pub fn progress_polled(&self, label: &'static str, total: u64, count: fn() -> u64) -> Polled {
+        if !self.draws_progress() {
+            return Polled {
+                stop: None,
+                thread: None,
+            };
+        }
+        let bar = self.progress_bytes(label);
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let start = count();
+        let thread = std::thread::spawn(move || {
+            loop {
+                bar.set(count() - start, total);
+                match stopped.recv_timeout(std::time::Duration::from_millis(100)) {
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+                    _ => break,
+                }
+            }
+        });
+        Polled {
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Polled {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

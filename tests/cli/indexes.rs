@@ -206,13 +206,13 @@ fn damaged_lines_are_reported_through_the_indexes_too() {
 }
 
 /// A cold `cache/` is rebuilt by the first command that needs it, which says so on a terminal
-/// (never in a pipe), and once only.
+/// with a bar of the bytes indexed (never in a pipe), and once only.
 #[test]
 fn a_cold_cache_is_announced_on_a_terminal_once() {
     let env = Env::new();
     env.deposit("Something to index", &[]);
     let cmd = format!(
-        "RELAY_COLD_NOTE_BYTES=1 {} status",
+        "TERM=xterm RELAY_COLD_NOTE_BYTES=1 {} status",
         env!("CARGO_BIN_EXE_relay")
     );
     let run = || {
@@ -228,6 +228,15 @@ fn a_cold_cache_is_announced_on_a_terminal_once() {
     };
     assert!(
         first.contains("relay: indexing") && first.contains("into .relay/cache/"),
+        "{first}"
+    );
+    // The bar, drawn over the bytes of the one log, then cleared.
+    let log_bytes: u64 = (std::fs::read_dir(env.store().join("projects")).unwrap())
+        .flat_map(|p| std::fs::read_dir(p.unwrap().path().join("packages")).unwrap())
+        .map(|f| f.unwrap().metadata().unwrap().len())
+        .sum();
+    assert!(
+        first.contains("indexing [") && first.contains(&format!("/ {log_bytes} B")),
         "{first}"
     );
     let second = run().unwrap();

@@ -10,7 +10,7 @@ pub use crate::cache::facts::{EachKey, Facts};
 pub use crate::cache::file_hashes::{FileHashes, Stamp};
 pub use crate::cache::lite::{LiteLine, LitePackage};
 pub use crate::cache::packages::{
-    Doc, DocRank, DocRecord, QueryView, TYPE_OVERFLOW, ViewOrigin, hash_prefix,
+    Doc, DocRank, DocRecord, QueryView, TYPE_OVERFLOW, ViewOrigin, bytes_indexed, hash_prefix,
     keep_rank_tables_mapped, wait_for_rebuilds,
 };
 pub use crate::cache::summary::MonthSummary;

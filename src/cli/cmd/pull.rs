@@ -66,10 +66,11 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
     if let Some(id) = &args.package_id {
         // Ids are unique in the whole store: every project is looked in, whichever is selected.
         let projects = ctx.projects(true)?;
-        ctx.note_cold_indexes(&projects);
+        let indexing = ctx.note_cold_indexes(&projects);
         if args.history {
             let history = ctx.relay()?.pull_history(id)?;
             let retraction = pull::retraction_of(store, id)?;
+            drop(indexing);
             for (v, seal) in history.versions.iter().zip(&history.signatures) {
                 if ctx.ui.json {
                     let mut env = v.to_envelope();
@@ -106,6 +107,7 @@ pub fn run(ctx: &mut Ctx, args: PullArgs) -> CmdResult {
             return Ok(());
         }
         let pulled = ctx.relay()?.pull_package(id, &args.filter.listing())?;
+        drop(indexing);
         let (found, as_of) = (pulled.found, pulled.as_of);
         ctx.note_as_of(&ctx.projects(true)?, as_of)?;
         let stale = stale::of_packages_at(store, [&found.package], as_of).concat();

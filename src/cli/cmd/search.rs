@@ -100,8 +100,10 @@ pub fn run_query(
     ctx.note_as_of(projects, as_of)?;
     let store = ctx.store()?;
     let ranking = mode.ranking(&ctx.ui, store)?;
-    ctx.note_cold_indexes(projects);
+    let mut indexing = ctx.note_cold_indexes(projects);
     if let Some(model) = ranking.1.as_ref().filter(|_| ranking.0 != Mode::Keyword) {
+        // One bar at a time: the embedding's from here.
+        indexing = None;
         let bar = ctx.ui.progress_bytes("embedding packages");
         let pending =
             vector_build::prepare(store, projects, model, &|done, total| bar.set(done, total))?;
@@ -110,6 +112,7 @@ pub fn run_query(
         }
     }
     let results = ctx.relay()?.search(&listing, query_text, limit, &ranking)?;
+    drop(indexing);
     let stale = stale::of_packages_at(store, results.iter().map(|r| &r.stored.package), as_of);
     for (i, (r, stale)) in results.iter().zip(&stale).enumerate() {
         if ctx.ui.json {

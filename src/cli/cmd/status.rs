@@ -79,9 +79,10 @@ pub fn run(ctx: &mut Ctx, _args: StatusArgs) -> CmdResult {
         .iter()
         .map(|p| p.id().to_string())
         .collect();
-    ctx.note_cold_indexes(&all);
+    let indexing = ctx.note_cold_indexes(&all);
     let store = ctx.store()?;
     let s = ctx.relay()?.status()?;
+    drop(indexing);
     let warnings = store.diagnostics().take();
     if ctx.ui.json {
         let v = status::to_json(store, &s, &warnings)?;
