@@ -187,16 +187,17 @@ fn status_colored(status: &str) -> colored::ColoredString {
 
 /// Counts per kind as `2 projects, 3 packages`, or `nothing`.
 pub fn counts(c: &relay_core::ops::export::Counts) -> String {
+    use relay_core::ops::export::Kind;
     let parts: Vec<String> = c
         .iter()
         .map(|(k, n)| {
-            format!(
-                "{n} {}",
-                serde_json::to_value(k)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default()
-            )
+            let noun = match k {
+                Kind::Projects => "project",
+                Kind::Packages => "package",
+                Kind::Facts => "fact",
+                Kind::Sessions => "session",
+            };
+            relay_wire::text::count(*n, noun)
         })
         .collect();
     if parts.is_empty() {

@@ -122,7 +122,7 @@ fn with_on_conflict_skip_the_refused_package_is_left_out_and_listed() {
     );
     assert_eq!(
         r.stdout,
-        "Added: nothing\nAlready present: 1 packages\nSkipped (refused): 1 packages\n  \
+        "Added: nothing\nAlready present: 1 package\nSkipped (refused): 1 package\n  \
          invalid_transition: cannot import a `draft` version of package `pkg_r`: it is \
          `awaiting_review`\n"
     );

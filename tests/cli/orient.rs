@@ -517,7 +517,7 @@ fn a_budget_below_the_header_prints_the_title_and_the_budget_needed() {
     let env = populated();
     let r = env.run(&["orient", "--max-chars", "200"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let need = 375;
+    let need = 374;
     assert_eq!(
         r.stdout,
         format!(

@@ -146,7 +146,7 @@ fn expired_packages_leave_every_read_unless_asked_for_and_verify_calls_them_soun
     assert!(history.starts_with("v1  complete"), "{history}");
     let orient = env.ok(&["orient", "--window-days", "36500"]);
     assert!(!orient.contains("Spring promo"), "{orient}");
-    assert!(orient.contains(" · 1 packages · "), "{orient}");
+    assert!(orient.contains(" · 1 package · "), "{orient}");
     let verify = env.run(&["verify"]);
     assert_eq!(verify.code, 0, "{}", verify.stderr);
 }

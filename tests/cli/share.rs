@@ -152,7 +152,7 @@ fn drafts_need_the_profile_to_name_them_and_never_share_still_wins() {
     assert_eq!(titles(&team), ["Draft", "Done"]);
     assert_eq!(
         team.stderr.trim(),
-        "Share profile team withheld 1 projects, 2 packages; derived nothing"
+        "Share profile team withheld 1 project, 2 packages; derived nothing"
     );
     let all = env.run(&["export", "--all-projects", "--share", "all", "--out", "-"]);
     assert_eq!(titles(&all), ["Done", "Site"], "no drafts by default");

@@ -179,7 +179,7 @@ fn a_tampered_fact_is_bad_and_exits_5() {
         "{}",
         r.stdout
     );
-    // "1 record version(s) fail the signature check"
+    // "1 record version fails the signature check"
     snapshot!("tampered_fact", r.transcript());
 }
 
@@ -740,9 +740,8 @@ fn status_and_conformance_say_whether_this_clone_signs() {
         json!({"key": null, "key_path": null, "require": false, "allowed_signers": 0, "revoked_keys": 0})
     );
     assert!(
-        env.ok(&["status"]).contains(
-            "Signing off; 0 allowed signer(s), 0 revoked key(s); signatures not required\n"
-        )
+        env.ok(&["status"])
+            .contains("Signing off; 0 allowed signers, 0 revoked keys; signatures not required\n")
     );
     json_snapshot!("status_signing_off_json", &off["signing"]);
     let (path, line) = key(&env, "jo.key", "jo");
@@ -762,7 +761,7 @@ fn status_and_conformance_say_whether_this_clone_signs() {
     );
     json_snapshot!("status_signing_on_json", &on["signing"]);
     let human = env.ok(&["status"]);
-    assert!(human.contains(&format!("Signing signed with {fingerprint}; 1 allowed signer(s), 0 revoked key(s); signatures required\n")), "{human}");
+    assert!(human.contains(&format!("Signing signed with {fingerprint}; 1 allowed signer, 0 revoked keys; signatures required\n")), "{human}");
     // A key that cannot be used is said, not failed on: the error names missing.key.
     let broken = env.ok_json(&["status", "--sign-with", "missing.key"]);
     json_snapshot!("status_signing_broken_json", &broken["signing"]);
@@ -866,7 +865,7 @@ fn plain_verify_checks_signatures_and_a_stripped_or_foreign_one_fails_without_re
     );
     let r = env.run(&["verify"]);
     // "fact … by jo: jo's records are signed with an allowed key since …", "its signature may
-    // have been removed"; "1 problem(s) found in signatures; --fix cannot repair them".
+    // have been removed"; "1 problem found in signatures; --fix cannot repair them".
     snapshot!("unsigned_record_of_a_signer", r.transcript());
     let (code, judged) = verdicts(&env);
     assert_eq!(code, 5);

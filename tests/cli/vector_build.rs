@@ -129,7 +129,7 @@ fn a_big_store_answers_at_once_while_the_transformer_builds_in_the_background() 
         (index["projects"].as_u64(), index["months"].as_u64()),
         (Some(1), Some(1))
     );
-    assert!(model_finding(&env).contains("its vectors cover all 1 month(s)"));
+    assert!(model_finding(&env).contains("its vectors cover the one month"));
     let later = env.run(&["search", "bills", "show", "the", "wrong", "day", "--json"]);
     assert_eq!(later.code, 0, "{}", later.stderr);
     assert!(!later.stderr.contains("static table"), "{}", later.stderr);
@@ -173,7 +173,7 @@ fn doctor_says_when_the_transformer_vectors_wait_and_index_builds_them() {
     assert!(
         human
             .stdout
-            .starts_with("indexed 1 project(s), 1 month(s) of packages\nvectors by ")
+            .starts_with("indexed 1 project, 1 month of packages\nvectors by ")
             && human.stdout.contains("(transformer): up to date"),
         "{}",
         human.stdout
@@ -200,7 +200,7 @@ fn a_served_relay_builds_the_transformer_vectors_on_a_thread_while_the_table_ans
     assert!(!body["packages"].as_array().unwrap().is_empty(), "{body}");
     // The server's own thread builds the vectors: no `relay index` is run here.
     let start = std::time::Instant::now();
-    while !model_finding(&env).contains("its vectors cover all 1 month(s)") {
+    while !model_finding(&env).contains("its vectors cover the one month") {
         assert!(
             start.elapsed() < std::time::Duration::from_secs(180),
             "never built: {}",

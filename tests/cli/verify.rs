@@ -481,7 +481,7 @@ fn versioned_logs_report_damage_invalid_records_ties_and_inconsistent_sessions()
     let r = env.run(&["export", "--out", "-"]);
     assert_eq!(r.code, 5, "{}", r.stderr);
     assert!(
-        r.stderr.contains("2 record(s) could not be read (")
+        r.stderr.contains("2 records could not be read (")
             && r.stderr.ends_with(
                 "facts.ndjson:5: not a valid fact: `value` is required; skipped); run `relay \
                  verify --fix` before backing up\n"

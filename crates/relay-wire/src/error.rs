@@ -111,10 +111,11 @@ pub enum Error {
     DuplicatePackageId(String),
     ProjectExists(String),
     ProjectArchived(String),
-    /// `facts get` found no fact for the key (at the time asked).
+    /// `facts get` found no fact for the key (at the time asked, named when one was).
     FactNotFound {
         subject: String,
         predicate: String,
+        at: Option<String>,
     },
     /// The record exists but reads hide it: it was retracted, or it has expired. `code` is
     /// the not-found code of its kind (`package_not_found`, `fact_not_found`), and `message`
@@ -474,7 +475,8 @@ impl fmt::Display for Error {
             }
             Error::SecretsFound(n) => write!(
                 f,
-                "{n} credential(s) found; rotate them and remove them from the store and its history (the secrets themselves are never printed)"
+                "{} found; rotate them and remove them from the store and its history (the secrets themselves are never printed)",
+                crate::text::count(*n, "credential")
             ),
             Error::SecretDetected {
                 field,
@@ -500,11 +502,19 @@ impl fmt::Display for Error {
             ),
             Error::ProjectExists(id) => write!(f, "project `{id}` already exists"),
             Error::ProjectArchived(id) => write!(f, "project `{id}` is archived"),
-            Error::FactNotFound { subject, predicate } => {
+            Error::FactNotFound {
+                subject,
+                predicate,
+                at,
+            } => {
                 write!(
                     f,
                     "no fact for subject `{subject}`, predicate `{predicate}`"
-                )
+                )?;
+                match at {
+                    Some(at) => write!(f, " at {at}"),
+                    None => Ok(()),
+                }
             }
             Error::Hidden { message, .. } => write!(f, "{message}"),
             Error::FactChainConflict(m) => write!(f, "{m}"),
@@ -704,6 +714,7 @@ mod tests {
             Error::FactNotFound {
                 subject: "s".into(),
                 predicate: "p".into(),
+                at: None,
             },
             Error::FactChainConflict("before".into()),
             Error::InvalidTransition {

@@ -49,6 +49,19 @@ pub fn clean_line(s: &str) -> Cow<'_, str> {
     Cow::Owned(clean(s).replace(['\n', '\t'], " "))
 }
 
+/// `n` with its noun in the number it takes: `count(1, "package")` is "1 package",
+/// `count(0, "package")` "0 packages". A noun whose plural is not its singular and an `s`
+/// gives both, split by `|`: `count(2, "entry|entries")`. Every count relay writes in words
+/// goes through here.
+pub fn count(n: impl TryInto<u64>, noun: &str) -> String {
+    let n: u64 = n.try_into().unwrap_or(u64::MAX);
+    let (one, many) = match noun.split_once('|') {
+        Some((one, many)) => (one.to_string(), many.to_string()),
+        None => (noun.to_string(), format!("{noun}s")),
+    };
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// `text` in at most `max` characters: whole when it fits, else its first `max - 1` and `…`.
 pub fn cut(text: &str, max: usize) -> Cow<'_, str> {
     match text.char_indices().nth(max) {
@@ -119,6 +132,15 @@ fn has_tag(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_take_the_noun_in_their_number() {
+        assert_eq!(count(1u64, "package"), "1 package");
+        assert_eq!(count(0u64, "package"), "0 packages");
+        assert_eq!(count(2usize, "open question"), "2 open questions");
+        assert_eq!(count(1u8, "entry|entries"), "1 entry");
+        assert_eq!(count(3u64, "entry|entries"), "3 entries");
+    }
 
     #[test]
     fn cut_keeps_text_within_max_and_whole_lines_keeps_lines_whole() {

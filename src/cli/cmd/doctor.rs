@@ -73,7 +73,8 @@ pub fn run(ctx: &mut Ctx, args: DoctorArgs) -> CmdResult {
             Ok(())
         }
         n => Err(CliError::Relay(Error::Integrity(format!(
-            "{n} check(s) failed: each says how to fix it"
+            "{} failed: each says how to fix it",
+            relay_wire::text::count(n, "check")
         )))),
     }
 }

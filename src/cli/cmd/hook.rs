@@ -282,12 +282,11 @@ fn run_flush(ctx: &mut Ctx, args: FlushArgs) -> CmdResult {
     } else if done.lines == 0 {
         ctx.ui.note("Nothing queued.");
     } else {
-        let s = if done.packages == 1 { "" } else { "s" };
         let staged = if done.staged { ", staged" } else { "" };
         ctx.ui.note(&format!(
-            "Moved {} queued package version{s} ({} line(s)) into {}{staged}.",
-            done.packages,
-            done.lines,
+            "Moved {} ({}) into {}{staged}.",
+            relay_wire::text::count(done.packages, "queued package version"),
+            relay_wire::text::count(done.lines, "line"),
             done.files.join(", ")
         ));
     }

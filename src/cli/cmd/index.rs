@@ -100,8 +100,9 @@ pub fn run(ctx: &mut Ctx, args: IndexArgs) -> CmdResult {
     let out = ctx.ui.out();
     writeln!(
         out,
-        "indexed {} project(s), {months} month(s) of packages",
-        projects.len()
+        "indexed {}, {} of packages",
+        relay_wire::text::count(projects.len(), "project"),
+        relay_wire::text::count(months, "month")
     )?;
     match (&path, documents) {
         (Some(path), Some(by)) => writeln!(

@@ -223,8 +223,9 @@ pub fn splice(existing: Option<&str>, block: &str) -> Result<(String, Action), S
             Ok((new, action))
         }
         _ => Err(format!(
-            "has {starts} start marker(s) and {ends} end marker(s) of relay's block, so relay \
-             cannot tell what to replace"
+            "has {} and {} of relay's block, so relay cannot tell what to replace",
+            relay_wire::text::count(starts, "start marker"),
+            relay_wire::text::count(ends, "end marker")
         )),
     }
 }

@@ -95,9 +95,10 @@ pub fn run(ctx: &mut Ctx, args: PurgeArgs) -> CmdResult {
     }
     let lines: usize = report.removed.iter().map(|r| r.lines).sum();
     let summary = format!(
-        "{verb} {} record(s), {lines} line(s), from {} file(s).",
-        report.removed.len(),
-        report.files.len()
+        "{verb} {}, {}, from {}.",
+        relay_wire::text::count(report.removed.len(), "record"),
+        relay_wire::text::count(lines, "line"),
+        relay_wire::text::count(report.files.len(), "file")
     );
     ctx.ui.note(&summary);
     match (&report.backup, report.dry_run) {

@@ -62,8 +62,8 @@ pub fn run(ctx: &mut Ctx, _args: ResolveArgs) -> CmdResult {
         .map(|f| format!("{}: {}", relay_wire::text::clean_line(&f.path), f.reason))
         .collect();
     Err(CliError::Relay(Error::Integrity(format!(
-        "{} store file(s) still unmerged: {}",
-        left.len(),
+        "{} still unmerged: {}",
+        relay_wire::text::count(left.len(), "store file"),
         left.join("; ")
     ))))
 }

@@ -110,10 +110,10 @@ pub fn run(ctx: &mut Ctx, _args: StatusArgs) -> CmdResult {
         };
         writeln!(
             out,
-            "  {}  {}  {} packages",
+            "  {}  {}  {}",
             render::clean_line(&p.project_id).cyan(),
             state,
-            p.packages
+            relay_wire::text::count(p.packages, "package")
         )?;
     }
     writeln!(out, "{} {}", "Packages".bold(), s.packages)?;
@@ -141,11 +141,11 @@ pub fn run(ctx: &mut Ctx, _args: StatusArgs) -> CmdResult {
     )?;
     writeln!(
         out,
-        "{} {} packages and {} facts retracted; reads hide them and whatever is past its \
-         x-expires-at (relay purge removes both)",
+        "{} {} and {} retracted; reads hide them and whatever is past its x-expires-at \
+         (relay purge removes both)",
         "Retention".bold(),
-        s.retention.retracted_packages,
-        s.retention.retracted_facts
+        relay_wire::text::count(s.retention.retracted_packages, "package"),
+        relay_wire::text::count(s.retention.retracted_facts, "fact")
     )?;
     writeln!(out, "{} {} bytes on disk", "Size".bold(), s.size_bytes)?;
     let g = &s.signing;
@@ -157,8 +157,9 @@ pub fn run(ctx: &mut Ctx, _args: StatusArgs) -> CmdResult {
     let allowed = match &g.allowed_signers_error {
         Some(e) => e.red().to_string(),
         None => format!(
-            "{} allowed signer(s), {} revoked key(s)",
-            g.allowed_signers, g.revoked_keys
+            "{}, {}",
+            relay_wire::text::count(g.allowed_signers, "allowed signer"),
+            relay_wire::text::count(g.revoked_keys, "revoked key")
         ),
     };
     let require = if g.require {

@@ -107,10 +107,14 @@ pub fn run(ctx: &mut Ctx, args: VerifyArgs) -> CmdResult {
             ""
         };
         return Err(CliError::Relay(Error::Integrity(format!(
-            "{failing} record version(s) fail the signature check: {}{required}{}",
+            "{} the signature check: {}{required}{}",
+            match failing {
+                1 => "1 record version fails".to_string(),
+                n => format!("{n} record versions fail"),
+            },
             s.unwrap_or_default(),
             if errors > 0 {
-                format!("; and {errors} problem(s) found")
+                format!("; and {} found", relay_wire::text::count(errors, "problem"))
             } else {
                 String::new()
             }
@@ -120,7 +124,11 @@ pub fn run(ctx: &mut Ctx, args: VerifyArgs) -> CmdResult {
         if !ctx.ui.json && !ctx.ui.quiet {
             match report.problems.len() {
                 0 => writeln!(ctx.ui.out(), "The store is sound.")?,
-                n => writeln!(ctx.ui.out(), "The store is sound; {n} note(s) above.")?,
+                n => writeln!(
+                    ctx.ui.out(),
+                    "The store is sound; {} above.",
+                    relay_wire::text::count(n, "note")
+                )?,
             }
         }
         return Ok(());
@@ -129,7 +137,8 @@ pub fn run(ctx: &mut Ctx, args: VerifyArgs) -> CmdResult {
         .filter(|p| p.is_error() && p.is_signing())
         .count();
     Err(CliError::Relay(Error::Integrity(format!(
-        "{errors} problem(s) found{}",
+        "{} found{}",
+        relay_wire::text::count(errors, "problem"),
         if signed == errors {
             " in signatures; --fix cannot repair them: each says what to do"
         } else if args.fix {

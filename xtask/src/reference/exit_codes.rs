@@ -84,6 +84,7 @@ fn samples() -> Vec<CliError> {
         Error::FactNotFound {
             subject: "api".into(),
             predicate: "status".into(),
+            at: None,
         },
         Error::Hidden {
             code: Code::PackageNotFound,

@@ -360,7 +360,11 @@ impl<'a> Relay<'a> {
         self.caller.authorize_project("facts_history", project)?;
         let entries = history::history(self.store, project, &subject, &predicate, reveal)?;
         if entries.is_empty() {
-            return Err(Error::FactNotFound { subject, predicate });
+            return Err(Error::FactNotFound {
+                subject,
+                predicate,
+                at: None,
+            });
         }
         Ok(entries)
     }

@@ -96,9 +96,9 @@ pub fn flush(store: &Store, cwd: &Path, stage: bool) -> Result<Flushed> {
     if stage && !staged.is_empty() {
         crate::ops::git::add(cwd, &staged).map_err(|e| {
             relay_wire::Error::Integrity(format!(
-                "moved {} queued line(s) into the store, but could not stage them ({e}); \
-                 git add {} to commit them",
-                done.lines,
+                "moved {} into the store, but could not stage them ({e}); git add {} to \
+                 commit them",
+                relay_wire::text::count(done.lines, "queued line"),
                 store.root().display()
             ))
         })?;

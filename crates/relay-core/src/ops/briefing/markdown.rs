@@ -13,7 +13,7 @@ use crate::ops::briefing::orient::{Orientation, significant};
 use crate::ops::facts::lines::FactSummary;
 use relay_store::packages::StoredPackage;
 use relay_wire::Package;
-use relay_wire::text::inert_line;
+use relay_wire::text::{count, inert_line};
 
 fn day(p: &Package) -> String {
     p.created_at().format("%Y-%m-%d").to_string()
@@ -310,23 +310,24 @@ fn orient_header(o: &Orientation) -> String {
     );
     let _ = writeln!(
         out,
-        "\nGenerated {} · last {} days · {} · {} open questions · {} active facts",
+        "\nGenerated {} · last {} · {} · {} · {}",
         relay_wire::time::format(o.generated_at),
-        o.window_days,
+        count(o.window_days, "day"),
         if o.window_total > o.recent.len() {
             format!(
-                "{} packages, the newest {} here",
-                o.window_total,
+                "{}, the newest {} here",
+                count(o.window_total, "package"),
                 o.recent.len()
             )
         } else {
-            format!("{} packages", o.recent.len())
+            count(o.recent.len(), "package")
         },
-        o.open_questions.len(),
-        o.active_facts.len()
+        count(o.open_questions.len(), "open question"),
+        count(o.active_facts.len(), "active fact")
     );
+    // Each note a paragraph of its own: in Markdown a line that follows another joins it.
     for note in &o.notes {
-        let _ = writeln!(out, "{}", inert_line(note));
+        let _ = writeln!(out, "\n{}", inert_line(note));
     }
     out
 }
@@ -726,7 +727,10 @@ pub fn digest(d: &Digest, max_chars: Option<usize>) -> String {
         let mut out = String::new();
         let scope = match &d.project {
             Some(p) => format!("{} (`{}`)", inert_line(p.name()), inert_line(p.id())),
-            None => format!("all {} projects", d.projects.len()),
+            None => match d.projects.len() {
+                1 => "the one project".to_string(),
+                n => format!("all {n} projects"),
+            },
         };
         let _ = writeln!(out, "# Digest: {scope}");
         let counts: Vec<String> = d
@@ -736,10 +740,10 @@ pub fn digest(d: &Digest, max_chars: Option<usize>) -> String {
             .collect();
         let _ = writeln!(
             out,
-            "\nGenerated {} · last {} days · {} packages ({})",
+            "\nGenerated {} · last {} · {} ({})",
             relay_wire::time::format(d.generated_at),
-            d.window_days,
-            d.recent.len(),
+            count(d.window_days, "day"),
+            count(d.recent.len(), "package"),
             if counts.is_empty() {
                 "none".to_string()
             } else {
@@ -751,12 +755,12 @@ pub fn digest(d: &Digest, max_chars: Option<usize>) -> String {
             for p in &d.projects {
                 let _ = writeln!(
                     out,
-                    "- `{}`{}: {} recent packages, {} open questions, {} active facts",
+                    "- `{}`{}: {}, {}, {}",
                     inert_line(&p.project_id),
                     if p.archived { " (archived)" } else { "" },
-                    p.recent_packages,
-                    p.open_questions,
-                    p.active_facts
+                    count(p.recent_packages, "recent package"),
+                    count(p.open_questions, "open question"),
+                    count(p.active_facts, "active fact")
                 );
             }
         }

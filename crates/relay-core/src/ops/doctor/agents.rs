@@ -314,8 +314,8 @@ fn hooks_log(store: &Store) -> Finding {
         Some(last) => Finding::warn(
             CHECK,
             format!(
-                "{} problem(s) in the last day; the latest: {}",
-                recent.len(),
+                "{} in the last day; the latest: {}",
+                relay_wire::text::count(recent.len(), "problem"),
                 relay_wire::text::clean_line(last)
             ),
             format!("read {} for what the hooks could not do", path.display()),

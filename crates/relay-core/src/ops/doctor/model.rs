@@ -54,8 +54,9 @@ pub fn check(setup: &Setup<'_>) -> Finding {
     let others = match cache.other_vector_models(&own) {
         0 => String::new(),
         n => format!(
-            "; .relay/cache/{}/ also holds the vectors of {n} other model(s), never read (delete their folders to free the space)",
-            VECTORS.dir(Path::new("")).display()
+            "; .relay/cache/{}/ also holds the vectors of {}, never read (delete their folders to free the space)",
+            VECTORS.dir(Path::new("")).display(),
+            relay_wire::text::count(n, "other model")
         ),
     };
     let pending = vector_build::pending(store, &projects, &model).unwrap_or(None);
@@ -88,9 +89,11 @@ pub fn check(setup: &Setup<'_>) -> Finding {
     let detail = match (built, months) {
         (_, 0) => format!("{loads}; no packages to embed yet"),
         (0, _) => format!("{loads}; no vectors yet (the first search by meaning makes them)"),
-        (b, m) if b == m => format!("{loads}; its vectors cover all {m} month(s) of packages"),
+        (1, 1) => format!("{loads}; its vectors cover the one month of packages"),
+        (b, m) if b == m => format!("{loads}; its vectors cover all {m} months of packages"),
         (b, m) => format!(
-            "{loads}; its vectors cover {b} of {m} month(s), the next search by meaning embeds the rest"
+            "{loads}; its vectors cover {b} of {}, the next search by meaning embeds the rest",
+            relay_wire::text::count(m, "month")
         ),
     };
     Finding::ok(CHECK, format!("{detail}{others}"))

@@ -31,7 +31,8 @@ pub fn check(setup: &Setup<'_>) -> Finding {
         Some(p) => Finding::fail(
             CHECK,
             format!(
-                "{errors} problem(s) in {}; the first: {}: {} [{}]",
+                "{} in {}; the first: {}: {} [{}]",
+                relay_wire::text::count(errors, "problem"),
                 store.root().display(),
                 p.location(),
                 p.message,
@@ -42,8 +43,9 @@ pub fn check(setup: &Setup<'_>) -> Finding {
         None if notes > 0 => Finding::ok(
             CHECK,
             format!(
-                "{} is sound ({notes} note(s): relay verify shows them)",
-                store.root().display()
+                "{} is sound ({}: relay verify shows them)",
+                store.root().display(),
+                relay_wire::text::count(notes, "note")
             ),
         ),
         None => Finding::ok(CHECK, format!("{} is sound", store.root().display())),

@@ -296,8 +296,8 @@ pub fn refuse_damage(store: &Store) -> Result<()> {
         .collect();
     if let Some(w) = damage.first() {
         return Err(Error::Integrity(format!(
-            "{} record(s) could not be read ({}:{}: {}); run `relay verify --fix` before backing up",
-            damage.len(),
+            "{} could not be read ({}:{}: {}); run `relay verify --fix` before backing up",
+            relay_wire::text::count(damage.len(), "record"),
             w.path.display(),
             w.line,
             w.message

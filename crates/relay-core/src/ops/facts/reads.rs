@@ -28,6 +28,7 @@ pub fn get(
     let not_found = || Error::FactNotFound {
         subject: subject.into(),
         predicate: predicate.into(),
+        at: at.map(relay_wire::time::format),
     };
     let shown = |f: Fact| -> Result<Fact> {
         let hidden = Hidden::load(store.view(), &[project_id.to_string()], reveal)?;

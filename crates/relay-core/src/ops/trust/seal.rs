@@ -200,10 +200,10 @@ pub fn versions(
         for s in &mut out {
             let verdict = s.reason.as_deref().unwrap_or(s.verdict);
             s.reason = Some(format!(
-                "allowed_signers {gone}, so this is judged against commit {}, which held {} \
-                 key(s): {verdict}",
+                "allowed_signers {gone}, so this is judged against commit {}, which held {}: \
+                 {verdict}",
                 r.last.short(),
-                r.keys
+                relay_wire::text::count(r.keys, "key")
             ));
             s.fails = true;
         }

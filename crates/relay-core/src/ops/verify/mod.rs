@@ -681,9 +681,9 @@ fn close_merged_chains(store: &Store, project: &str) -> Result<Vec<String>> {
         closing.extend(chain.into_iter().filter(|l| l.differs()).map(|l| l.fact));
         if closing.len() > before {
             done.push(format!(
-                "closed {} fact(s) of ({s}, {p}) in project {project} where a merge left them \
-                 open or overlapping",
-                closing.len() - before
+                "closed {} of ({s}, {p}) in project {project} where a merge left them open or \
+                 overlapping",
+                relay_wire::text::count(closing.len() - before, "fact")
             ));
         }
     }
@@ -741,8 +741,8 @@ pub fn fix(store: &Store) -> Result<Report> {
         store.append(&store.root().join(QUARANTINE), &q)?;
         ndjson::write_atomic(&path, &keep)?;
         fixed.push(format!(
-            "moved {} line(s) of {file} to {QUARANTINE}",
-            quarantined.len()
+            "moved {} of {file} to {QUARANTINE}",
+            relay_wire::text::count(quarantined.len(), "line")
         ));
     }
     let (mut report, _) = verify(store)?;

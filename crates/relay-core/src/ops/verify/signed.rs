@@ -69,12 +69,12 @@ impl Checker<'_> {
                 0,
                 "allowed_signers_removed",
                 format!(
-                    "allowed_signers {gone}, but commit {} holds it with {} key(s): signatures \
+                    "allowed_signers {gone}, but commit {} holds it with {}: signatures \
                      are judged against that version; {fix} (`git checkout {} -- \
                      .relay/allowed_signers`), or, to stop signing, keep the lines and end each \
                      key with valid-before=\"YYYYMMDD\"",
                     r.last.short(),
-                    r.keys,
+                    relay_wire::text::count(r.keys, "key"),
                     r.last.short()
                 ),
             );
