@@ -1513,13 +1513,14 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         }
         'relay;conformance' {
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The embedding model''s folder (see `relay search --help`)')
-            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Check the server at this http or https URL instead: run the conformance test suite against it (with --project ID: write into that existing project)')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Run the conformance test suite instead: against this build on a scratch store it deletes after (no URL), or against the server at this http or https URL (with --project ID, an existing project to write into, or --scratch-ok)')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'With --check: the token to send as `Authorization: Bearer TOKEN`')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'With --check: the seconds one request may take')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
+            [CompletionResult]::new('--scratch-ok', '--scratch-ok', [CompletionResultType]::ParameterName, 'With --check URL: the store behind URL is a scratch one, where the suite may make a project and leave it archived')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')

@@ -824,7 +824,7 @@ _relay() {
             return 0
             ;;
         relay__subcmd__conformance)
-            opts="-q -h -V --model --check --token --timeout --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
+            opts="-q -h -V --model --check --scratch-ok --token --timeout --store --project --json --color --quiet --redact-secrets --allow-secrets --sign --sign-with --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1399,13 +1399,14 @@ set edit:completion:arg-completer[relay] = {|@words|
         }
         &'relay;conformance'= {
             cand --model 'The embedding model''s folder (see `relay search --help`)'
-            cand --check 'Check the server at this http or https URL instead: run the conformance test suite against it (with --project ID: write into that existing project)'
+            cand --check 'Run the conformance test suite instead: against this build on a scratch store it deletes after (no URL), or against the server at this http or https URL (with --project ID, an existing project to write into, or --scratch-ok)'
             cand --token 'With --check: the token to send as `Authorization: Bearer TOKEN`'
             cand --timeout 'With --check: the seconds one request may take'
             cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'
             cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --scratch-ok 'With --check URL: the store behind URL is a scratch one, where the suite may make a project and leave it archived'
             cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
             cand -q 'Print only results: no notes or warnings on stderr'
             cand --quiet 'Print only results: no notes or warnings on stderr'

@@ -1163,7 +1163,7 @@ complete -c relay -n "__fish_relay_using_subcommand scan" -l sign -d 'Sign this 
 complete -c relay -n "__fish_relay_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand scan" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l model -d 'The embedding model\'s folder (see `relay search --help`)' -r -F
-complete -c relay -n "__fish_relay_using_subcommand conformance" -l check -d 'Check the server at this http or https URL instead: run the conformance test suite against it (with --project ID: write into that existing project)' -r
+complete -c relay -n "__fish_relay_using_subcommand conformance" -l check -d 'Run the conformance test suite instead: against this build on a scratch store it deletes after (no URL), or against the server at this http or https URL (with --project ID, an existing project to write into, or --scratch-ok)' -r
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l token -d 'With --check: the token to send as `Authorization: Bearer TOKEN`' -r
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l timeout -d 'With --check: the seconds one request may take' -r
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
@@ -1172,6 +1172,7 @@ complete -c relay -n "__fish_relay_using_subcommand conformance" -l color -d 'Wh
 always\t''
 never\t''"
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand conformance" -l scratch-ok -d 'With --check URL: the store behind URL is a scratch one, where the suite may make a project and leave it archived'
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
 complete -c relay -n "__fish_relay_using_subcommand conformance" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand conformance" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'

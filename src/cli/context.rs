@@ -27,31 +27,53 @@ use relay_store::config::SecretPolicy;
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
     /// The store folder (.relay/ itself, or a folder holding it); default: search upward from here
-    #[arg(long, global = true, env = "RELAY_DIR", value_name = "DIR")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "RELAY_DIR",
+        value_name = "DIR"
+    )]
     pub store: Option<PathBuf>,
     /// The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml
-    #[arg(long, global = true, value_name = "ID")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_name = "ID"
+    )]
     pub project: Option<String>,
     /// Machine-readable output: one JSON object per line; errors as JSON on stderr
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub json: bool,
     /// When to color human output
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    #[arg(long, global = true, help_heading = "Global options", value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
     /// Print only results: no notes or warnings on stderr
-    #[arg(long, short, global = true)]
+    #[arg(long, short, global = true, help_heading = "Global options")]
     pub quiet: bool,
     /// For this command, store credentials found in the input as <REDACTED:rule-id>
-    #[arg(long, global = true, conflicts_with = "allow_secrets")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options for writes",
+        conflicts_with = "allow_secrets"
+    )]
     pub redact_secrets: bool,
     /// For this command, store credentials found in the input as they are
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options for writes")]
     pub allow_secrets: bool,
     /// Sign this command's writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options for writes")]
     pub sign: bool,
     /// Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)
-    #[arg(long, global = true, env = "RELAY_SIGNING_KEY", value_name = "PATH")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options for writes",
+        env = "RELAY_SIGNING_KEY",
+        value_name = "PATH"
+    )]
     pub sign_with: Option<PathBuf>,
 }
 

@@ -48,6 +48,63 @@ pub fn of_parse_error(e: &clap::Error) -> Option<(Code, u8)> {
     }
 }
 
+/// A parse error in one line, for `--json`: what clap's text says before its usage line (the
+/// refusal, the arguments it lists, its tips), so that nothing a terminal shows is lost:
+/// `the following required arguments were not provided: <VALUE>`, `unrecognized subcommand
+/// 'depost'; tip: a similar subcommand exists: 'deposit'`.
+pub fn parse_error_message(e: &clap::Error) -> String {
+    let rendered = e.to_string();
+    let mut out = String::new();
+    let mut listing = false;
+    for line in rendered.lines() {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        let (indented, text) = (line.starts_with(' '), line.trim());
+        if text.is_empty() {
+            listing = false;
+            continue;
+        }
+        let text = text.strip_prefix("error: ").unwrap_or(text);
+        if out.is_empty() {
+            out.push_str(text);
+        } else if listing && indented && !text.starts_with("tip:") {
+            out.push_str(if out.ends_with(':') { " " } else { ", " });
+            out.push_str(text);
+        } else {
+            out.push_str("; ");
+            out.push_str(text);
+        }
+        listing = text.ends_with(':') || (listing && indented);
+    }
+    out
+}
+
+/// Puts clap's suggestions for a mistyped command or flag closest first (clap lists them
+/// in another order: `relay serach` offered `watch`, `serve`, `search`).
+pub fn order_suggestions(e: &mut clap::Error) {
+    use clap::error::{ContextKind, ContextValue};
+    let typed = [ContextKind::InvalidSubcommand, ContextKind::InvalidArg]
+        .into_iter()
+        .find_map(|k| match e.get(k) {
+            Some(ContextValue::String(s)) => Some(s.clone()),
+            _ => None,
+        });
+    let Some(typed) = typed else { return };
+    let typed = typed.trim_start_matches('-').to_string();
+    for kind in [ContextKind::SuggestedSubcommand, ContextKind::SuggestedArg] {
+        if let Some(ContextValue::Strings(found)) = e.get(kind) {
+            let mut found = found.clone();
+            // Most alike first; equal ones keep clap's order.
+            found.sort_by(|a, b| {
+                let near = |s: &String| strsim::jaro_winkler(&typed, s.trim_start_matches('-'));
+                near(b).total_cmp(&near(a))
+            });
+            e.insert(kind, ContextValue::Strings(found));
+        }
+    }
+}
+
 fn out_of_range(e: &clap::Error) -> bool {
     use relay_core::request::number::WholeError;
     let source = std::error::Error::source(e);

@@ -144,17 +144,14 @@ pub fn main_with_args(args: Vec<OsString>) -> ExitCode {
     let json_requested = args.iter().any(|a| a == "--json");
     let cli = match parse(&args) {
         Ok(cli) => cli,
-        Err(e) => {
+        Err(mut e) => {
             let (error, code) = match exit::of_parse_error(&e) {
                 Some((error, code)) => (error, i32::from(code)),
                 None => (Code::Usage, e.exit_code()),
             };
+            exit::order_suggestions(&mut e);
             if json_requested && e.use_stderr() {
-                // clap's first line says what was wrong and names the flag and value.
-                let rendered = e.to_string();
-                let first = rendered.lines().next().unwrap_or_default();
-                let message = first.strip_prefix("error: ").unwrap_or(first).to_string();
-                Ui::early_error(true, error.as_str(), message.trim());
+                Ui::early_error(true, error.as_str(), &exit::parse_error_message(&e));
             } else {
                 // clap prints its own help, version and usage errors (its format, its colors).
                 let _ = e.print();

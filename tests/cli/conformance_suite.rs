@@ -260,7 +260,7 @@ fn without_a_project_a_server_that_cannot_make_one_is_a_clear_error_naming_proje
             _ => forward(req),
         }
     });
-    let run = check(&env, &plain.url, &[], &[]);
+    let run = check(&env, &plain.url, &["--scratch-ok"], &[]);
     assert_eq!(run.code, 4, "{}", run.stderr);
     assert_eq!(run.stdout, "", "no scenario ran");
     let e = run.error();
@@ -275,7 +275,7 @@ fn without_a_project_a_server_that_cannot_make_one_is_a_clear_error_naming_proje
 fn without_a_project_the_suite_makes_one_on_relay_serve_and_archives_it() {
     let env = Env::new();
     let server = Served::start(&env, &[]);
-    let run = check(&env, &server.url, &[], &[]);
+    let run = check(&env, &server.url, &["--scratch-ok"], &[]);
     all_pass(&run);
     let projects: Vec<Value> = (env.ok(&["projects", "list", "--json"]).lines())
         .map(|l| serde_json::from_str(l).unwrap())
@@ -294,7 +294,7 @@ fn without_a_project_the_suite_makes_one_on_relay_serve_and_archives_it() {
         env.ok(&["pull", "--latest", "--json", "--project", "demo"]),
         ""
     );
-    let human = env.run(&["conformance", "--check", &server.url]);
+    let human = env.run(&["conformance", "--check", &server.url, "--scratch-ok"]);
     assert_eq!(human.code, 0, "{}", human.stderr);
     assert!(
         human.stderr.contains("archived the project `conformance-"),
@@ -489,7 +489,7 @@ fn a_server_that_cannot_be_reached_is_an_error_not_a_list_of_failures() {
         .unwrap()
         .port();
     let url = format!("http://127.0.0.1:{port}");
-    let run = check(&env, &url, &[], &[]);
+    let run = check(&env, &url, &["--scratch-ok"], &[]);
     assert_eq!(run.code, 7, "{}", run.stderr);
     assert_eq!(run.stdout, "");
     let e = run.error();
@@ -499,7 +499,13 @@ fn a_server_that_cannot_be_reached_is_an_error_not_a_list_of_failures() {
         m.starts_with(&format!("cannot reach the server at {url}/: ")),
         "{m}"
     );
-    let bad = env.run(&["conformance", "--check", "ftp://example.com", "--json"]);
+    let bad = env.run(&[
+        "conformance",
+        "--check",
+        "ftp://example.com",
+        "--scratch-ok",
+        "--json",
+    ]);
     assert_eq!(bad.code, 4, "{}", bad.stderr);
     // "not an http or https URL"
     snapshot!("not_http", bad.transcript());
@@ -581,4 +587,54 @@ fn a_search_relay_serve_cannot_do_answers_501_naming_the_capability_flag() {
                 .contains("embedding model")
         );
     }
+}
+
+/// `--check URL` with neither --project nor --scratch-ok refuses before it writes a thing,
+/// and says how to check without leaving anything.
+#[test]
+fn a_check_that_would_leave_a_project_refuses_without_scratch_ok() {
+    let env = Env::new();
+    let server = Served::start(&env, &[]);
+    let before = env.ok(&["projects", "list", "--json"]);
+    let run = check(&env, &server.url, &[], &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stdout, "", "no scenario ran");
+    let m = run.error()["message"].as_str().unwrap().to_string();
+    for says in [
+        "keeps them",
+        "`relay conformance --check` alone",
+        "--project ID",
+        "--scratch-ok",
+    ] {
+        assert!(m.contains(says), "{says}: {m}");
+    }
+    assert_eq!(env.ok(&["projects", "list", "--json"]), before);
+}
+
+/// `--check` alone serves this build on a scratch store, passes L3 there, and deletes the
+/// store: nothing is left in the user's store or in the temporary folder.
+#[test]
+fn a_check_without_a_url_runs_on_a_scratch_store_it_deletes() {
+    let env = Env::new();
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp_path = tmp.path().to_str().unwrap();
+    let before = env.ok(&["projects", "list", "--json"]);
+    let run = env.run_env(
+        &["conformance", "--check", "--json", "--timeout", "20"],
+        &[("TMPDIR", tmp_path)],
+    );
+    all_pass(&run);
+    let human = env.run_env(
+        &["conformance", "--check", "--timeout", "20"],
+        &[("TMPDIR", tmp_path)],
+    );
+    assert_eq!(human.code, 0, "{}", human.stderr);
+    assert!(
+        (human.stderr).contains("on a scratch store at http://127.0.0.1:"),
+        "{}",
+        human.stderr
+    );
+    assert_eq!(env.ok(&["projects", "list", "--json"]), before);
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
 }

@@ -73,6 +73,83 @@ fn an_unknown_command_is_a_usage_error_that_points_at_help() {
     snapshot!("unknown_flag", env.run(&["pull", "--lates"]).transcript());
 }
 
+/// A usage error under `--json` says all that the terminal's says: the arguments missing,
+/// the tip with its suggestions (closest first, as on the terminal).
+#[test]
+fn a_usage_error_in_json_is_as_complete_as_on_a_terminal() {
+    let env = Env::empty();
+    let missing = env.run(&["facts", "assert", "a", "b", "--json"]);
+    assert_eq!(missing.code, 4, "{}", missing.stderr);
+    assert_eq!(
+        missing.error()["message"],
+        "the following required arguments were not provided: <VALUE>"
+    );
+    let none = env.run(&["facts", "assert", "--json"]);
+    assert_eq!(
+        none.error()["message"],
+        "the following required arguments were not provided: <SUBJECT>, <PREDICATE>, <VALUE>"
+    );
+    let typo = env.run(&["--json", "depost"]);
+    assert_eq!(typo.code, 2, "{}", typo.stderr);
+    assert_eq!(
+        typo.error()["message"],
+        "unrecognized subcommand 'depost'; tip: some similar subcommands exist: 'deposit', \
+         'export'"
+    );
+    let flag = env.run(&["deposit", "--titel", "x", "--json"]);
+    assert_eq!(
+        flag.error()["message"],
+        "unexpected argument '--titel' found; tip: a similar argument exists: '--title'"
+    );
+    // Closest first on a terminal too.
+    let terminal = env.run(&["serach"]);
+    assert!(
+        (terminal.stderr).contains("some similar subcommands exist: 'search', 'serve', 'watch'"),
+        "{}",
+        terminal.stderr
+    );
+}
+
+/// Every command's `--help`, whole, in one snapshot: the layout (the command's own options,
+/// then the global ones under their headings, examples last) is a contract of each.
+#[test]
+fn every_help() {
+    use clap::CommandFactory;
+    fn paths(c: &clap::Command, above: &[String], out: &mut Vec<Vec<String>>) {
+        for sub in c.get_subcommands().filter(|s| s.get_name() != "help") {
+            let mut path = above.to_vec();
+            path.push(sub.get_name().to_string());
+            out.push(path.clone());
+            paths(sub, &path, out);
+        }
+    }
+    let mut all = Vec::new();
+    paths(&relay::cli::Cli::command(), &[], &mut all);
+    let mut text = String::new();
+    for path in &all {
+        let args: Vec<&str> = path.iter().map(String::as_str).collect();
+        let page = help(&args);
+        assert!(
+            !page.contains("\\\""),
+            "an escaped quote in {path:?}: {page}"
+        );
+        let global = page.find("\nGlobal options:\n");
+        let own = page.find("\nOptions:\n").or(page.find("\nArguments:\n"));
+        if let (Some(global), Some(own)) = (global, own) {
+            assert!(
+                own < global,
+                "{path:?}: the command's own options come first"
+            );
+        }
+        if let (Some(examples), Some(global)) = (page.find("\nExamples:\n"), global) {
+            assert!(global < examples, "{path:?}: examples come last");
+        }
+        text.push_str(&format!("===== relay {} --help\n{page}\n", args.join(" ")));
+    }
+    assert!(all.len() > 60, "{} commands", all.len());
+    snapshot!("every_help", text);
+}
+
 #[test]
 fn completions_command_prints_the_committed_file_without_a_store() {
     let env = Env::empty();

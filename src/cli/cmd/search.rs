@@ -59,7 +59,7 @@ use relay_core::search::{query, rank};
   relay search bills show the wrong day --mode semantic --model ~/models/potion-base-8M
   relay search database connections exhausted --explain")]
 pub struct SearchArgs {
-    /// Words and \"quoted phrases\"
+    /// Words and "quoted phrases"
     #[arg(required = true, value_name = "QUERY")]
     pub query: Vec<String>,
     /// How many results
