@@ -3,8 +3,8 @@
     python scripts/console-shots.py LOGIN_LINK OUT_DIR
 
 LOGIN_LINK is the link `relay ui --no-open` printed for a store seeded by
-scripts/console-shots.sh (which runs this script). Each page is shot at 1280 px and 390 px
-wide, the whole page's height (capped), as OUT_DIR/NAME-desktop.png and NAME-phone.png; the
+scripts/console-shots.sh (which runs this script). Each page is shot at 1280×900 and 390×844
+(a phone), the whole page's height (capped), as OUT_DIR/NAME-desktop.png and NAME-phone.png; the
 pages of DARK once more at desktop width in the dark colour scheme, as NAME-dark.png.
 """
 
@@ -19,6 +19,7 @@ from selenium.webdriver.common.by import By
 LINK, OUT = sys.argv[1:3]
 BASE = LINK.split("/console/")[0]
 WIDTHS = {"desktop": 1280, "phone": 390}
+HEIGHTS = {"desktop": 900, "phone": 844}
 # The tallest shot, in CSS pixels: enough for each page's point, small files.
 MAX_HEIGHT = 2000
 # Pages shot in the dark scheme too: the status badges and stale marks.
@@ -40,7 +41,8 @@ def browser(width):
 
 def shoot(driver, width, name, kind):
     # The viewport made the page's width, then its height (measured at that width, capped).
-    metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": kind == "phone"}
+    metrics = {"width": width, "height": HEIGHTS.get(kind, 900), "deviceScaleFactor": 1,
+               "mobile": kind == "phone"}
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
     height = driver.execute_script("return document.documentElement.scrollHeight")
     metrics["height"] = min(height, MAX_HEIGHT)

@@ -21,6 +21,8 @@ export RELAY_ACTOR=ana RELAY_ACTOR_TYPE=human NO_COLOR=1
 "$relay" init -q --project billing >/dev/null
 mkdir -p docs src && echo "# Export spec" >docs/export.md && echo "fn main() {}" >src/export.rs
 echo "old" >docs/old-notes.md
+printf '%s\n' '## Plan' '' '- stream the rows of a month' '- one file per month, named by it' '' \
+  '| Column | Format |' '|---|---|' '| date | `YYYY-MM-DD` |' '| amount | cents, no separators |' >plan.md
 spec=$("$relay" deposit -q --type decision --title "CSV export for invoices" \
   --description $'Adds **CSV export** to the invoice list.\n\n- one file per month\n- `UTF-8`, RFC 4180 quoting ([spec](https://www.rfc-editor.org/rfc/rfc4180))\n\n<script>alert(1)</script> and [a trap](javascript:alert(1)) stay text.' \
   --decision "Stream rows with **csv::Writer**; never buffer a month" \
@@ -29,7 +31,7 @@ spec=$("$relay" deposit -q --type decision --title "CSV export for invoices" \
   --handoff $'Next:\n\n1. wire the *Export* button\n2. add a test for an empty month' \
   --deliverable docs/export.md --deliverable src/export.rs --deliverable docs/old-notes.md \
   --deliverable https://example.org/designs/export \
-  --tag billing --tag export | cut -d' ' -f1)
+  --content-md plan.md --tag billing --tag export | cut -d' ' -f1)
 echo "# Export spec, revised" >>docs/export.md && rm docs/old-notes.md
 "$relay" deposit -q --title "Timezone bug in invoice dates" --tag bug --parent "$spec" \
   --description "Invoices issued after 23:00 UTC showed the next day (found while testing $spec). Fixed in \`src/dates.rs\`." >/dev/null
@@ -54,6 +56,8 @@ package /packages/$spec
 search /search?q=invoice&mode=keyword
 timeline /
 orient /orient
+facts /facts
 facts-as-of /facts?as_of=2026-01-15
+review /review
 review-error review-error
 PAGES

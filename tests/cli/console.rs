@@ -266,7 +266,7 @@ fn a_package_page_shows_every_field_escaped_its_history_and_its_verified_hash() 
         "{body}"
     );
     assert!(body.contains("&lt;i&gt;fine&lt;/i&gt;"));
-    assert!(body.contains("<code>sha256:"), "{body}");
+    assert!(body.contains("<code title=\"sha256:"), "{body}");
     // The timeline links to it.
     let (_, timeline) = get(&env, &server.at("/"));
     assert!(timeline.contains(&format!(r#"href="/packages/{id}""#)));

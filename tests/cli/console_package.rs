@@ -152,9 +152,18 @@ fn a_package_page_lists_the_facts_it_sourced_current_and_ended_escaped() {
         ),
         "{table}"
     );
-    assert!(table.contains("<td>live</td>"), "{table}");
-    assert!(!table.contains("<td>down</td>"), "not from this package");
-    assert!(!table.contains("<td>jo</td>"), "from another package");
+    assert!(
+        table.contains("<td data-label=\"Value\">live</td>"),
+        "{table}"
+    );
+    assert!(
+        !table.contains("<td data-label=\"Value\">down</td>"),
+        "not from this package"
+    );
+    assert!(
+        !table.contains("<td data-label=\"Value\">jo</td>"),
+        "from another package"
+    );
     assert!(
         table.contains(
             r#"href="/facts?project=demo&amp;subject=%3Cb%3Eapi%3C%2Fb%3E" title="this subject's facts">&lt;b&gt;api&lt;/b&gt;</a>"#
@@ -166,9 +175,10 @@ fn a_package_page_lists_the_facts_it_sourced_current_and_ended_escaped() {
     assert!(!body.contains("<b>api</b>"), "came out unescaped");
     // The ended fact shows when it ended; the current one says so.
     let ended = part(table, "<tr class=\"ended\">", "</tr>");
-    assert!(!ended.contains("<td>current</td>"), "{ended}");
+    assert!(!ended.contains(">current</td>"), "{ended}");
     assert!(
-        part(table, "<tr class=\"current\">", "</tr>").contains("<td>current</td>"),
+        part(table, "<tr class=\"current\">", "</tr>")
+            .contains("<td data-label=\"Valid to\">current</td>"),
         "{table}"
     );
 

@@ -60,8 +60,14 @@ fn the_facts_page_shows_current_facts_a_keys_history_and_the_past() {
         3,
         "a header and two facts, the invalidated one left out: {body}"
     );
-    assert!(body.contains("<td class=\"value\">live</td>"), "{body}");
-    assert!(body.contains("<td class=\"value\">2</td>"), "{body}");
+    assert!(
+        body.contains("<td class=\"value\" data-label=\"Value\">live</td>"),
+        "{body}"
+    );
+    assert!(
+        body.contains("<td class=\"value\" data-label=\"Value\">2</td>"),
+        "{body}"
+    );
     assert!(
         !body.contains(">building<"),
         "a superseded value is not current"
@@ -111,10 +117,13 @@ fn the_facts_page_shows_current_facts_a_keys_history_and_the_past() {
     // absent.
     let (head, body) = get(&env, &server.at("/facts?project=demo&as_of=2026-01-05"));
     assert!(head.starts_with("http/1.1 200"), "{head}");
-    assert!(body.contains("<td class=\"value\">building</td>"), "{body}");
+    assert!(
+        body.contains("<td class=\"value\" data-label=\"Value\">building</td>"),
+        "{body}"
+    );
     assert!(!body.contains(">live<"), "{body}");
     assert!(
-        !body.contains("<td class=\"value\">2</td>"),
+        !body.contains("<td class=\"value\" data-label=\"Value\">2</td>"),
         "not yet asserted: {body}"
     );
     assert!(
@@ -125,8 +134,14 @@ fn the_facts_page_shows_current_facts_a_keys_history_and_the_past() {
         &env,
         &server.at("/facts?project=demo&as_of=2026-01-15T12:00:00Z"),
     );
-    assert!(body.contains("<td class=\"value\">building</td>"), "{body}");
-    assert!(body.contains("<td class=\"value\">2</td>"), "{body}");
+    assert!(
+        body.contains("<td class=\"value\" data-label=\"Value\">building</td>"),
+        "{body}"
+    );
+    assert!(
+        body.contains("<td class=\"value\" data-label=\"Value\">2</td>"),
+        "{body}"
+    );
     // In a history, the version valid then is marked.
     let (_, body) = get(
         &env,

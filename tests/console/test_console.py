@@ -10,8 +10,10 @@ deliverables (a table, the URL a link, changed and missing files marked stale); 
 word and, with `meaning` (the server has an embedding model), by meaning; requests changes
 without a note (the form comes back with the input and the reason), then approves the flagged
 package with a note from the review queue; checks orient's linked ids and the facts' "as of"
-heading; then deposits with the CLI and waits for the new package to appear without a reload. Screenshots go to SCREENSHOT_DIR. Exits non-zero with a message on
-the first failure.
+heading; then deposits with the CLI and waits for the new package to appear without a reload.
+Every page is also loaded at a phone's width (390 px), where no element may be wider than the
+viewport, the timeline's filters fold behind one button and the facts are cards. Screenshots
+go to SCREENSHOT_DIR. Exits non-zero with a message on the first failure.
 """
 
 import json
@@ -83,6 +85,30 @@ def no_injection(driver):
         pass
 
 
+# A body in Markdown with a heading, a list and a table, as an agent writes `content_md`.
+CONTENT = "## Plan\n\n- export by month\n- stream rows\n\n| Column | Type |\n|---|---|\n| date | `YYYY-MM-DD` |\n"
+
+# No element wider than the viewport, but inside a box that scrolls sideways on purpose.
+TOO_WIDE = """
+const width = document.documentElement.clientWidth;
+const scrolls = (e) => { for (let a = e.parentElement; a; a = a.parentElement) {
+  const o = getComputedStyle(a).overflowX; if (o === 'auto' || o === 'scroll') return true; }
+  return false; };
+return [...document.querySelectorAll('body *')]
+  .filter((e) => e.getBoundingClientRect().right > width + 1 && !scrolls(e))
+  .map((e) => e.tagName + '.' + e.className + ': ' + (e.textContent || '').slice(0, 60));
+"""
+
+
+def fits(driver, page):
+    """Nothing on the page is wider than the viewport, and the page does not scroll sideways."""
+    wide = driver.execute_script(TOO_WIDE)
+    assert wide == [], (page, driver.get_window_size(), wide)
+    scroll = driver.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert scroll <= 1, (page, "scrolls sideways by", scroll)
+
+
 def wait_for(driver, what, seconds=10):
     try:
         WebDriverWait(driver, seconds).until(what)
@@ -95,7 +121,8 @@ def main():
     os.makedirs(SHOTS, exist_ok=True)
     for t in TOPICS:
         relay("deposit", "--title", t, "-q")
-    flagged = relay("deposit", "--title", FLAGGED, "--status", "draft", "-q").split()[0]
+    flagged = relay("deposit", "--title", FLAGGED, "--status", "draft", "--description",
+                    "Rotate **both** keys", "-q").split()[0]
     relay("review", "flag", flagged, "--human", "--note", "needs a <b>person</b>")
     for i, t in enumerate(XSS):
         other = XSS[(i + 1) % len(XSS)]
@@ -107,7 +134,10 @@ def main():
     for name in ["spec.md", "gone.md"]:
         with open(os.path.join(STORE, name), "w") as f:
             f.write("# first\n")
+    with open(os.path.join(STORE, "content.md"), "w") as f:
+        f.write(CONTENT)
     rich = relay("deposit", "--title", "CSV export", "--description", MARKDOWN,
+                 "--content-md", "content.md",
                  "--handoff", "1. wire the *button*\n2. test", "--tag", "billing",
                  "--deliverable", "spec.md", "--deliverable", "gone.md",
                  "--deliverable", "https://example.org/design", "-q").split()[0]
@@ -125,6 +155,10 @@ def main():
         for t in XSS:
             assert t in titles, (t, titles)
         no_injection(driver)
+        # Complete packages carry no pill; the rich package shows its handoff as a preview.
+        assert driver.find_elements(By.CSS_SELECTOR, "li.package .badge.s-complete") == []
+        previews = [p.text for p in driver.find_elements(By.CSS_SELECTOR, "li.package .preview")]
+        assert any(p.startswith("wire the button") for p in previews), previews
         driver.save_screenshot(os.path.join(SHOTS, "timeline.png"))
 
         # A filter narrows the timeline: a select of the store's values.
@@ -142,7 +176,7 @@ def main():
         # A package's page, by clicking its title: the title is text there too.
         shown[0].find_element(By.CSS_SELECTOR, "a.title").click()
         WebDriverWait(driver, 10).until(lambda d: "/packages/" in d.current_url)
-        heading = driver.find_element(By.CSS_SELECTOR, "h2.package-title").text
+        heading = driver.find_element(By.CSS_SELECTOR, "h1.package-title").text
         assert heading == XSS[0], heading
         # Every text field of the package is text in the DOM.
         shown = driver.find_element(By.ID, "package").text
@@ -176,6 +210,16 @@ def main():
         assert note.endswith("may be stale: spec.md changed, gone.md missing"), note
         status = driver.find_element(By.CSS_SELECTOR, "dl.fields .badge.s-complete")
         assert status.text == "complete"
+        # Its body: content_md as HTML (a heading, a list, a table), not a line of code.
+        content = driver.find_element(By.CSS_SELECTOR, "#package section.content .prose")
+        assert content.find_element(By.TAG_NAME, "h2").text == "Plan"
+        assert len(content.find_elements(By.CSS_SELECTOR, "ul li")) == 2
+        cells = [td.text for td in content.find_elements(By.CSS_SELECTOR, "table td")]
+        assert cells == ["date", "YYYY-MM-DD"], cells
+        # No pill for a complete package in its byline; labels in words.
+        assert driver.find_elements(By.CSS_SELECTOR, ".byline .badge") == []
+        labels = [dt.text for dt in driver.find_elements(By.CSS_SELECTOR, "aside dl.fields dt")]
+        assert "Package id" in labels and "package_id" not in labels, labels
         driver.save_screenshot(os.path.join(SHOTS, "package-markdown.png"))
 
         # Search from the timeline's box: the query's words marked in the results.
@@ -216,6 +260,8 @@ def main():
         wait_for(driver, lambda d: "/review" in d.current_url)
         item = driver.find_element(By.CSS_SELECTOR, f'li.pending[data-id="{flagged}"]')
         assert item.find_element(By.CSS_SELECTOR, ".badge.s-awaiting_review").text == "awaiting review"
+        # What is being approved, rendered in the queue.
+        assert item.find_element(By.CSS_SELECTOR, ".under-review .prose strong").text == "both"
         item.find_element(By.CSS_SELECTOR, "textarea[name=note]").send_keys("   ")
         item.find_element(By.CSS_SELECTOR, "button[value=request_changes]").click()
         wait_for(driver, lambda d: "/console/review/" in d.current_url)
@@ -286,12 +332,33 @@ def main():
         assert driver.execute_script("return window.__not_reloaded") == 1, "the page reloaded"
         assert driver.find_elements(By.CSS_SELECTOR, "#live b") == [], "markup from a title"
         driver.save_screenshot(os.path.join(SHOTS, "timeline-live.png"))
+
+        # Every page at a desktop's and a phone's width: nothing wider than the viewport.
+        pages = ["/", f"/packages/{rich}", f"/packages/{flagged}", "/search?q=export",
+                 "/review", "/facts", "/orient"]
+        for width, height in [(1280, 900), (390, 844)]:
+            driver.set_window_size(width, height)
+            shown = driver.execute_script("return document.documentElement.clientWidth")
+            assert shown <= width, ("the viewport is wider than asked", shown, width)
+            for page in pages:
+                driver.get(BASE + page)
+                wait_for(driver, lambda d: d.execute_script("return document.readyState") == "complete")
+                fits(driver, page)
+        # On the phone: the filters folded behind one button, the facts as cards.
+        driver.get(BASE + "/")
+        wait_for(driver, lambda d: d.execute_script("return document.readyState") == "complete")
+        fold = driver.find_element(By.CSS_SELECTOR, "details.fold")
+        assert fold.get_attribute("open") is None, "the filters are folded on a phone"
+        assert fold.find_element(By.TAG_NAME, "summary").is_displayed()
+        driver.get(BASE + "/facts")
+        head = driver.find_element(By.CSS_SELECTOR, "table.facts thead")
+        assert not head.is_displayed(), "the facts are cards on a phone"
     finally:
         driver.quit()
     print("ok: login link, timeline, hostile titles as text, filter select, package page,"
           " Markdown and deliverables, search" + (", search by meaning" if MEANING else "")
           + ", review form kept on error, approval from the review queue, facts as of, orient ids,"
-          " live deposit")
+          " live deposit, every page within a desktop's and a phone's width")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,14 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const select of document.querySelectorAll("select[data-autosubmit]")) {
     select.addEventListener("change", () => select.form.submit());
   }
+  // On a phone the filters fold behind their button, unless one is in use (the page opens
+  // them, and without script, everywhere).
+  const filtering = ["type", "status", "created_by", "tag", "since"].some((k) =>
+    new URLSearchParams(window.location.search).get(k)
+  );
+  if (!filtering && window.matchMedia("(max-width: 600px)").matches) {
+    for (const fold of document.querySelectorAll("details.fold")) fold.open = false;
+  }
   const main = document.getElementById("timeline");
   if (!main || !("live" in main.dataset) || !window.EventSource) return;
   // What tells an element from its siblings: a package row by its id, a day by its date.

@@ -237,13 +237,13 @@ fn table(asked: &Asked, subject: Option<&str>, list: &[Fact]) -> Markup {
                         @for f in list {
                             @let key = history_link(project, f.subject(), f.predicate());
                             tr {
-                                td { a href=(subject_link(project, f.subject())) title="this subject's facts" { (f.subject()) } }
-                                td { a href=(key) title="this key's history" { (f.predicate()) } }
-                                td class="value" { (f.value()) }
-                                td { (when(f.str_field("valid_from"))) }
-                                @if asked.at.is_some() { td { (until(f)) } }
-                                td { (asserted_by(f)) }
-                                td { @if let Some(src) = f.str_field("source_package_id") { (package_link(src)) } }
+                                td data-label="Subject" { a href=(subject_link(project, f.subject())) title="this subject's facts" { (f.subject()) } }
+                                td data-label="Predicate" { a href=(key) title="this key's history" { (f.predicate()) } }
+                                td class="value" data-label="Value" { (f.value()) }
+                                td data-label="Valid from" { (when(f.str_field("valid_from"))) }
+                                @if asked.at.is_some() { td data-label="Valid to" { (until(f)) } }
+                                td data-label="Asserted by" { (asserted_by(f)) }
+                                td data-label="Source package" { @if let Some(src) = f.str_field("source_package_id") { (package_link(src)) } }
                             }
                         }
                     }

@@ -8,10 +8,43 @@
 //! text or code) become links to their pages. Its output is the only HTML the console writes
 //! unescaped.
 
-use pulldown_cmark::{CowStr, Event, Parser, Tag, TagEnd, html};
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd, html};
 use relay_wire::secrets;
 
 use super::urlencode;
+
+/// GitHub's tables, strikethrough and task lists, as agents write them.
+fn extensions() -> Options {
+    Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS
+}
+
+/// `md` as one line of plain text, its markup dropped (a preview, a search snippet): the
+/// words of its text and code, with a space where a block or a line ends. Credentials are
+/// redacted as in [`to_html`]; the result is text for the page to escape.
+pub fn to_text(md: &str) -> String {
+    let found = secrets::find(md);
+    let md = if found.is_empty() {
+        std::borrow::Cow::Borrowed(md)
+    } else {
+        std::borrow::Cow::Owned(secrets::redact(md, &found))
+    };
+    let mut out = String::with_capacity(md.len());
+    let space = |out: &mut String| {
+        if !out.is_empty() && !out.ends_with(' ') {
+            out.push(' ');
+        }
+    };
+    for event in Parser::new_ext(&md, extensions()) {
+        match event {
+            Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => {
+                out.push_str(&t.replace(['\n', '\t'], " "))
+            }
+            Event::SoftBreak | Event::HardBreak | Event::End(_) => space(&mut out),
+            _ => {}
+        }
+    }
+    out.trim_end().to_string()
+}
 
 /// `md` as HTML, with credentials redacted, raw HTML, unsafe links and images neutralised,
 /// and package ids linked.
@@ -26,7 +59,7 @@ pub fn to_html(md: &str) -> String {
     let mut links: Vec<bool> = Vec::new();
     let mut in_code_block = false;
     let mut events: Vec<Event> = Vec::new();
-    for event in Parser::new(&md) {
+    for event in Parser::new_ext(&md, extensions()) {
         match event {
             Event::Html(raw) | Event::InlineHtml(raw) => events.push(Event::Text(raw)),
             Event::Start(Tag::HtmlBlock) => events.push(Event::Start(Tag::Paragraph)),

@@ -16,6 +16,7 @@
 mod facts;
 mod filters;
 mod login;
+mod look;
 mod markdown;
 mod orient;
 mod package;
@@ -384,6 +385,15 @@ pub(super) fn layout(title: &str, body: Markup) -> Markup {
     }
 }
 
+/// A package's first decision, or "".
+fn first_decision(p: &StoredPackage) -> &str {
+    (p.package.as_map().get("decisions_made"))
+        .and_then(|v| v.as_array())
+        .and_then(|list| list.first())
+        .and_then(|v| v.as_str())
+        .unwrap_or("")
+}
+
 fn text<'a>(p: &'a StoredPackage, key: &str) -> &'a str {
     p.package
         .as_map()
@@ -429,14 +439,18 @@ fn render(page: &Timeline, q: &TimelineParams, who: &Who) -> Markup {
             // Only the first page follows new records (`data-live`): an older page stays as it
             // is, as a reload of it would.
             main id="timeline" data-project=(page.project) data-live[q.until.is_none()] {
-                form method="get" action="/" class="filters" {
-                    input type="hidden" name="project" value=(page.project);
-                    (filters::select("Type", "type", &facets.types, q.package_type.as_deref()))
-                    (filters::select("Status", "status", &filters::statuses(), q.status.as_deref()))
-                    (filters::select("Author", "created_by", &facets.authors, q.created_by.as_deref()))
-                    (filters::select("Tag", "tag", &facets.tags, q.tag.as_deref()))
-                    label { "Since " input name="since" value=(value(&q.since)) placeholder="7d or 2026-11-01"; }
-                    button type="submit" { "Filter" }
+                // One button on a phone (console.js folds it there), open elsewhere.
+                details class="fold" open {
+                    summary { "Filters" }
+                    form method="get" action="/" class="filters" {
+                        input type="hidden" name="project" value=(page.project);
+                        (filters::select("Type", "type", &facets.types, q.package_type.as_deref()))
+                        (filters::select("Status", "status", &filters::statuses(), q.status.as_deref()))
+                        (filters::select("Author", "created_by", &facets.authors, q.created_by.as_deref()))
+                        (filters::select("Tag", "tag", &facets.tags, q.tag.as_deref()))
+                        label { "Since " input name="since" value=(value(&q.since)) placeholder="7d or 2026-11-01"; }
+                        button type="submit" { "Filter" }
+                    }
                 }
                 @if let Some(e) = &page.problem { (inline_problem(e)) }
                 // What the script replaces with the same element of this page fetched again.
@@ -470,22 +484,29 @@ fn row(p: &StoredPackage, callsigns: &HashMap<String, String>) -> Markup {
         .and_then(|v| v.as_str())
         .unwrap_or("");
     let session = session_of(p);
-    let significance = p
-        .package
-        .as_map()
-        .get("significance")
-        .and_then(|v| v.as_i64());
+    // As given, else the protocol's default: every row carries the figure reads rank by.
+    let significance = (p.package.as_map().get("significance"))
+        .and_then(|v| v.as_f64())
+        .unwrap_or(5.0);
+    // What the next reader most needs: the handoff, else the first decision.
+    let preview = [text(p, "handoff_note"), first_decision(p)]
+        .into_iter()
+        .find(|t| !t.trim().is_empty())
+        .map(|t| look::preview(t, 160));
     html! {
         li class="package" data-id=(p.package.id()) {
-            span class="when" { (text(p, "created_at").get(11..16).unwrap_or("")) }
-            span class="type" { (text(p, "package_type")) }
-            (filters::badge(text(p, "status")))
-            @if let Some(s) = significance { span class="significance" title="significance" { "★" (s) } }
-            a class="title" href=(format!("/packages/{}", urlencode(p.package.id()))) { (text(p, "title")) }
-            span class="author" { (author) }
-            @if let Some(s) = session {
-                span class="session" title=(s) { (callsigns.get(s).map_or(s, String::as_str)) }
+            div class="line" {
+                span class="when" { time datetime=(text(p, "created_at")) title=(text(p, "created_at")) { (text(p, "created_at").get(11..16).unwrap_or("")) } }
+                span class="type" { (text(p, "package_type")) }
+                (look::pill(text(p, "status")))
+                span class="significance" title="significance" { "★" (significance) }
+                a class="title" href=(format!("/packages/{}", urlencode(p.package.id()))) { (text(p, "title")) }
+                span class="author" { (author) }
+                @if let Some(s) = session {
+                    span class="session" title=(s) { (callsigns.get(s).map_or(s, String::as_str)) }
+                }
             }
+            @if let Some(preview) = preview { p class="preview" { (preview) } }
         }
     }
 }

@@ -1,5 +1,7 @@
-//! The console's package page: every field of a package's current version (its description,
-//! decisions, open questions and handoff rendered as Markdown by [`markdown`](super::markdown)),
+//! The console's package page, laid out as an issue page: the title large, a byline with the
+//! status pill, author and time; the body (description, content, decisions, open questions,
+//! handoff and any other Markdown member, rendered by [`markdown`](super::markdown)) beside a
+//! column of the package's metadata under human labels;
 //! its deliverables as a table with the CLI's stale marks (`ops::packages::stale`: a file
 //! changed or missing since the deposit), its review history (each version's transition) and
 //! its content hash, which the store checked when it read the line ("verified"); then the
@@ -13,7 +15,7 @@ use maud::{Markup, PreEscaped, html};
 use serde_json::{Map, Value};
 
 use super::filters::badge;
-use super::{PageError, PageId, Who, html_page, layout, markdown, top, urlencode};
+use super::{PageError, PageId, Who, html_page, layout, look, markdown, top, urlencode};
 use crate::state::AppState;
 use relay_core::ops::packages::stale::{self, Stale};
 use relay_core::ops::trust::seal::Seal;
@@ -22,7 +24,7 @@ use relay_store::packages::StoredPackage;
 use relay_wire::Fact;
 
 /// Members shown in their own place on the page; any other is listed under "Other fields".
-const SHOWN: [&str; 17] = [
+const SHOWN: [&str; 18] = [
     "package_id",
     "project_id",
     "relay_version",
@@ -40,6 +42,7 @@ const SHOWN: [&str; 17] = [
     "handoff_note",
     "tags",
     "deliverables",
+    "content_md",
 ];
 
 /// What the page shows besides the package's own fields.
@@ -54,6 +57,8 @@ struct Related {
     stale: Vec<Stale>,
     /// The verdict on its signature.
     signature: Seal,
+    /// The callsign of the session it was deposited in, as the timeline shows it.
+    session: Option<String>,
 }
 
 pub async fn page(
@@ -79,12 +84,22 @@ pub async fn page(
             let facts = facts::sourced_by(&s.store, &project, &id)?;
             let current = versions.iter().max_by_key(|v| v.version);
             let stale = stale::of_packages(&s.store, current.map(|c| &c.package)).concat();
+            let session = match current.and_then(|c| session_id(&c.package)) {
+                Some(id) => {
+                    let all = s.store.sessions(&project)?;
+                    (relay_core::ops::sessions::labels(all.values()).into_iter())
+                        .find(|(sid, _)| sid == id)
+                        .map(|(_, label)| label)
+                }
+                None => None,
+            };
             Ok(Related {
                 versions,
                 children,
                 facts,
                 stale,
                 signature,
+                session,
             })
         })
         .await?;
@@ -109,6 +124,13 @@ fn list(map: &Map<String, Value>, key: &str) -> Vec<String> {
     }
 }
 
+/// The session a package was deposited in.
+fn session_id(p: &relay_wire::Package) -> Option<&str> {
+    (p.as_map().get("created_by"))
+        .and_then(|b| b.get("session_id"))
+        .and_then(Value::as_str)
+}
+
 fn render(current: &StoredPackage, related: &Related, who: &Who) -> Markup {
     let m = current.package.as_map();
     let get = |k: &str| m.get(k).map(show).unwrap_or_default();
@@ -123,67 +145,95 @@ fn render(current: &StoredPackage, related: &Related, who: &Who) -> Markup {
         Some(Value::Array(items)) => items.clone(),
         _ => Vec::new(),
     };
+    let author = by_text("id");
+    // The significance every reader ranks by: as given, else the protocol's default.
+    let significance = m.get("significance").and_then(Value::as_f64).unwrap_or(5.0);
     layout(
         &get("title"),
         html! {
             (top(project, who))
             main id="package" {
-                h2 class="package-title" { (get("title")) }
-                p class="hash" {
-                    "✓ verified: the content matches its hash " code { (current.hash) }
-                }
-                @for line in related.signature.lines() {
-                    p class="signature" { (line) }
-                }
-                dl class="fields" {
-                    @for key in ["package_id", "package_type", "status", "review_type", "significance", "created_at", "relay_version"] {
-                        @if key == "status" { dt { (key) } dd { (badge(&get(key))) } }
-                        @else if m.contains_key(key) { dt { (key) } dd { (get(key)) } }
-                    }
-                    dt { "created_by" }
-                    dd { (by_text("id")) " (" (by_text("type")) ")"
-                        @if by.is_some_and(|b| b.contains_key("session_id")) { ", session " (by_text("session_id")) } }
-                    @if let Some(parent) = m.get("parent_package_id").and_then(Value::as_str) {
-                        dt { "parent" }
-                        dd { a href=(format!("/packages/{}", urlencode(parent))) { (parent) } }
+                header class="package-head" {
+                    h1 class="package-title" { (get("title")) }
+                    p class="byline" {
+                        (look::pill(&get("status")))
+                        " " span class="type" { (get("package_type")) }
+                        " · " span class="author" { (author) }
+                        @if let Some(callsign) = &related.session { " in " span class="session" { (callsign) } }
+                        " deposited " (look::ago(&get("created_at")))
                     }
                 }
-                @if m.contains_key("description") { section { h3 { "Description" } (prose(&get("description"))) } }
-                @for (key, heading) in [("decisions_made", "Decisions"), ("open_questions", "Open questions")] {
-                    @let items = list(m, key);
-                    @if !items.is_empty() {
-                        section { h3 { (heading) } ul class=(key) { @for i in &items { li { (prose(i)) } } } }
-                    }
-                }
-                @let tags = list(m, "tags");
-                @if !tags.is_empty() {
-                    section { h3 { "Tags" } ul class="tags" {
-                        @for t in &tags { li { a href=(format!("/?project={}&tag={}", urlencode(project), urlencode(t))) { (t) } } }
-                    } }
-                }
-                @if m.contains_key("handoff_note") { section { h3 { "Handoff" } (prose(&get("handoff_note"))) } }
-                @if !deliverables.is_empty() { (deliverables_table(&deliverables, &related.stale)) }
-                @if !other.is_empty() {
-                    section { h3 { "Other fields" } dl class="fields" {
-                        @for (k, v) in &other { dt { (k) } dd { code { (show(v)) } } }
-                    } }
-                }
-                section { h3 { "History" } ol class="history" {
-                    @for v in &related.versions {
-                        li { "version " (v.version) ": "
-                            @match &v.transition {
-                                Some(t) => {
-                                    (show(&t["action"])) " " (show(&t["from"])) " → " (show(&t["to"]))
-                                    " by " (super::review::actor_text(&t["by"])) " at " (show(&t["at"]))
-                                    @if t.get("note").is_some() { ": " q { (show(&t["note"])) } }
-                                }
-                                None => { "deposited " (v.package.as_map().get("status").map(show).unwrap_or_default()) }
+                div class="package-layout" {
+                    div class="package-body" {
+                        @if m.contains_key("description") { section { h2 { "Description" } (prose(&get("description"))) } }
+                        @if m.contains_key("content_md") { section class="content" { h2 { "Content" } (prose(&get("content_md"))) } }
+                        @for (key, heading) in [("decisions_made", "Decisions"), ("open_questions", "Open questions")] {
+                            @let items = list(m, key);
+                            @if !items.is_empty() {
+                                section { h2 { (heading) } ul class=(key) { @for i in &items { li { (prose(i)) } } } }
                             }
                         }
+                        @if m.contains_key("handoff_note") { section { h2 { "Handoff" } (prose(&get("handoff_note"))) } }
+                        @if !deliverables.is_empty() { (deliverables_table(&deliverables, &related.stale)) }
+                        @if !other.is_empty() {
+                            section { h2 { "Other fields" } dl class="other" {
+                                @for (k, v) in &other {
+                                    dt { (look::label(k)) }
+                                    dd { @match v { Value::String(text) => { (prose(text)) } _ => { code { (show(v)) } } } }
+                                }
+                            } }
+                        }
+                        section { h2 { "History" } ol class="history" {
+                            @for v in &related.versions {
+                                li { "version " (v.version) ": "
+                                    @match &v.transition {
+                                        Some(t) => {
+                                            (show(&t["action"])) " " (show(&t["from"])) " → " (show(&t["to"]))
+                                            " by " (super::review::actor_text(&t["by"])) " " (look::ago(&show(&t["at"])))
+                                            @if t.get("note").is_some() { ": " q { (show(&t["note"])) } }
+                                        }
+                                        None => { "deposited " (v.package.as_map().get("status").map(show).unwrap_or_default()) }
+                                    }
+                                }
+                            }
+                        } }
+                        (children(&related.children, project))
+                        (sourced_facts(&related.facts, project))
                     }
-                } }
-                (children(&related.children, project))
-                (sourced_facts(&related.facts, project))
+                    aside class="package-meta" {
+                        dl class="fields" {
+                            dt { "Status" } dd { (badge(&get("status"))) }
+                            dt { (look::label("package_id")) } dd { code { (current.package.id()) } }
+                            @for key in ["package_type", "review_type"] {
+                                @if m.contains_key(key) { dt { (look::label(key)) } dd { (get(key).replace('_', " ")) } }
+                            }
+                            dt { (look::label("significance")) }
+                            dd class="significance" title=(if m.contains_key("significance") { "as given" } else { "the default" }) { "★ " (significance) }
+                            dt { (look::label("created_at")) } dd { (look::ago(&get("created_at"))) }
+                            dt { (look::label("created_by")) }
+                            dd { (author) " (" (by_text("type")) ")"
+                                @if let Some(callsign) = &related.session { br; "session " span class="session" title=(by_text("session_id")) { (callsign) } } }
+                            @if let Some(parent) = m.get("parent_package_id").and_then(Value::as_str) {
+                                dt { (look::label("parent_package_id")) }
+                                dd { a href=(format!("/packages/{}", urlencode(parent))) { (parent) } }
+                            }
+                            @let tags = list(m, "tags");
+                            @if !tags.is_empty() {
+                                dt { "Tags" }
+                                dd { ul class="tags" {
+                                    @for t in &tags { li { a href=(format!("/?project={}&tag={}", urlencode(project), urlencode(t))) { (t) } } }
+                                } }
+                            }
+                            @if m.contains_key("relay_version") { dt { (look::label("relay_version")) } dd { "relay " (get("relay_version")) } }
+                        }
+                        p class="hash" {
+                            "✓ verified: the content matches its hash " code title=(current.hash) { (short_hash(&current.hash)) }
+                        }
+                        @for line in related.signature.lines() {
+                            p class="signature" { (line) }
+                        }
+                    }
+                }
             }
         },
     )
@@ -264,8 +314,8 @@ fn children(list: &[StoredPackage], project: &str) -> Markup {
                     li {
                         a class="title" href=(format!("/packages/{}", urlencode(p.id()))) { (p.title()) }
                         " " span class="type" { (p.package_type()) }
-                        " " (badge(p.status().as_str()))
-                        " " time datetime=(p.created_at_str()) { (p.created_at_str()) }
+                        " " (look::pill(p.status().as_str()))
+                        " " (look::ago(p.created_at_str()))
                         @if p.project_id() != project { " " span class="project" { "in " (p.project_id()) } }
                     }
                 }
@@ -299,11 +349,11 @@ fn sourced_facts(list: &[Fact], project: &str) -> Markup {
                 tbody {
                     @for f in list {
                         tr class=(if f.is_current() { "current" } else { "ended" }) {
-                            td { a href=(subject_link(f)) title="this subject's facts" { (f.subject()) } }
-                            td { a href=(key_link(f)) title="this key's history" { (f.predicate()) } }
-                            td { (f.value()) }
-                            td { (f.str_field("valid_from").unwrap_or_default()) }
-                            td { (f.str_field("valid_to").unwrap_or("current")) }
+                            td data-label="Subject" { a href=(subject_link(f)) title="this subject's facts" { (f.subject()) } }
+                            td data-label="Predicate" { a href=(key_link(f)) title="this key's history" { (f.predicate()) } }
+                            td data-label="Value" { (f.value()) }
+                            td data-label="Valid from" { (look::ago(f.str_field("valid_from").unwrap_or_default())) }
+                            td data-label="Valid to" { @match f.str_field("valid_to") { Some(t) => { (look::ago(t)) } None => { "current" } } }
                         }
                     }
                 }

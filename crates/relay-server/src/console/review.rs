@@ -12,13 +12,13 @@ use axum::extract::State;
 use axum::extract::rejection::FormRejection;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
-use maud::{Markup, html};
+use maud::{Markup, PreEscaped, html};
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::filters::badge;
 use super::login::same_site;
-use super::{PageError, PageId, Query, Who, failure, html_page, layout, top, urlencode};
+use super::{PageError, PageId, Query, Who, failure, html_page, layout, markdown, top, urlencode};
 use crate::reply::ApiError;
 use crate::state::AppState;
 use relay_core::ops::packages::review::{Action, Pending};
@@ -157,9 +157,10 @@ fn item(p: &Pending, project: &str, who: &Who, retry: Option<&Retry>) -> Markup 
             " " a class="id" href=(href) { code { (id) } }
             p class="flagged" {
                 "Flagged by " span class="by" { (actor_text(&p.flagged_by)) }
-                " at " time datetime=(p.flagged_at) { (p.flagged_at) }
+                " " (super::look::ago(&p.flagged_at))
                 @if let Some(n) = &p.note { ": " q class="why" { (n) } }
             }
+            (under_review(stored))
             @if let Some(csrf) = &who.csrf {
                 form method="post" action=(format!("/console/review/{}", urlencode(id))) class="decide" {
                     input type="hidden" name="csrf" value=(csrf);
@@ -175,6 +176,44 @@ fn item(p: &Pending, project: &str, who: &Who, retry: Option<&Retry>) -> Markup 
                     button type="submit" name="action" value="request_changes" { "Request changes" }
                 }
             }
+        }
+    }
+}
+
+/// What is being approved: the package's description, content, decisions, open questions
+/// and handoff, rendered as on its page, so that a reviewer decides without leaving the queue.
+fn under_review(stored: &StoredPackage) -> Markup {
+    let m = stored.package.as_map();
+    let text = |k: &str| {
+        m.get(k)
+            .and_then(Value::as_str)
+            .filter(|t| !t.trim().is_empty())
+    };
+    let items = |k: &str| -> Vec<&str> {
+        (m.get(k).and_then(Value::as_array))
+            .map(|l| l.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default()
+    };
+    let prose = |md: &str| html! { div class="prose" { (PreEscaped(markdown::to_html(md))) } };
+    let said = ["description", "content_md", "handoff_note"]
+        .iter()
+        .any(|k| text(k).is_some())
+        || ["decisions_made", "open_questions"]
+            .iter()
+            .any(|k| !items(k).is_empty());
+    if !said {
+        return html! { p class="under-review empty" { "Only a title: no description, decisions or handoff." } };
+    }
+    html! {
+        div class="under-review" {
+            @for (key, heading) in [("description", "Description"), ("content_md", "Content")] {
+                @if let Some(t) = text(key) { section { h3 { (heading) } (prose(t)) } }
+            }
+            @for (key, heading) in [("decisions_made", "Decisions"), ("open_questions", "Open questions")] {
+                @let list = items(key);
+                @if !list.is_empty() { section { h3 { (heading) } ul { @for i in &list { li { (prose(i)) } } } } }
+            }
+            @if let Some(t) = text("handoff_note") { section { h3 { "Handoff" } (prose(t)) } }
         }
     }
 }

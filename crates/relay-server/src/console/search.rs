@@ -196,16 +196,15 @@ fn with_ids(text: &str, asked: &[String]) -> Markup {
     }
 }
 
+/// The handoff or description as one line of plain text (its Markdown dropped), cut at 240
+/// characters.
 fn snippet(r: &Ranked) -> String {
     let m = r.stored.package.as_map();
     let text = ["handoff_note", "description"]
         .iter()
         .find_map(|k| m.get(*k).and_then(|v| v.as_str()))
         .unwrap_or("");
-    match text.char_indices().nth(240) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
+    super::look::preview(text, 241)
 }
 
 fn render(shown: &Shown, found: &[Ranked], who: &Who) -> Markup {
