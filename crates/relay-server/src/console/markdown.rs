@@ -39,11 +39,22 @@ pub fn to_text(md: &str) -> String {
             Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => {
                 out.push_str(&t.replace(['\n', '\t'], " "))
             }
-            Event::SoftBreak | Event::HardBreak | Event::End(_) => space(&mut out),
+            // A space where a line or a block ends (an inline end, as of `**bold**`, adds none).
+            Event::SoftBreak
+            | Event::HardBreak
+            | Event::End(
+                TagEnd::Paragraph
+                | TagEnd::Heading(_)
+                | TagEnd::Item
+                | TagEnd::TableCell
+                | TagEnd::TableRow
+                | TagEnd::CodeBlock
+                | TagEnd::BlockQuote(_),
+            ) => space(&mut out),
             _ => {}
         }
     }
-    out.trim_end().to_string()
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `md` as HTML, with credentials redacted, raw HTML, unsafe links and images neutralised,
