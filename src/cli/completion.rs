@@ -2,10 +2,6 @@
 //! the real flags: `relay completions SHELL` prints them, and `cargo xtask gen` writes the same
 //! text into `completions/` (the man pages and the reference are xtask's alone).
 
-use clap::CommandFactory;
-
-use super::Cli;
-
 /// A shell relay can complete for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Shell {
@@ -51,6 +47,11 @@ impl Shell {
 /// so callers write these bytes themselves (a closed pipe then ends the command quietly).
 pub fn completion(shell: Shell) -> Vec<u8> {
     let mut out = Vec::new();
-    clap_complete::generate(shell.generator(), &mut Cli::command(), "relay", &mut out);
+    clap_complete::generate(
+        shell.generator(),
+        &mut super::write_flags::command(),
+        "relay",
+        &mut out,
+    );
     out
 }

@@ -10,6 +10,7 @@ pub mod env_vars;
 pub mod exit;
 pub mod render;
 pub mod ui;
+pub mod write_flags;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -135,7 +136,11 @@ fn parse(args: &[OsString]) -> Result<Cli, clap::Error> {
         }),
         // `--version` reads the same from either.
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayVersion => Err(e),
-        Err(_) => Cli::try_parse_from(args),
+        Err(_) => {
+            use clap::FromArgMatches;
+            let matches = write_flags::command().try_get_matches_from(args)?;
+            Cli::from_arg_matches(&matches)
+        }
     }
 }
 

@@ -120,7 +120,15 @@ fn time_travel_at_the_boundaries() {
         "before the first fact"
     );
     // The answer names the time it was asked about.
-    let before = env.run(&["facts", "get", "svc", "status", "--at", "2025-12-31", "--json"]);
+    let before = env.run(&[
+        "facts",
+        "get",
+        "svc",
+        "status",
+        "--at",
+        "2025-12-31",
+        "--json",
+    ]);
     assert_eq!(
         before.error()["message"],
         "no fact for subject `svc`, predicate `status` at 2025-12-31T00:00:00.000000Z"

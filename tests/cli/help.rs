@@ -114,7 +114,6 @@ fn a_usage_error_in_json_is_as_complete_as_on_a_terminal() {
 /// then the global ones under their headings, examples last) is a contract of each.
 #[test]
 fn every_help() {
-    use clap::CommandFactory;
     fn paths(c: &clap::Command, above: &[String], out: &mut Vec<Vec<String>>) {
         for sub in c.get_subcommands().filter(|s| s.get_name() != "help") {
             let mut path = above.to_vec();
@@ -124,7 +123,7 @@ fn every_help() {
         }
     }
     let mut all = Vec::new();
-    paths(&relay::cli::Cli::command(), &[], &mut all);
+    paths(&relay::cli::write_flags::command(), &[], &mut all);
     let mut text = String::new();
     for path in &all {
         let args: Vec<&str> = path.iter().map(String::as_str).collect();

@@ -4,16 +4,13 @@
 //! Here in xtask because only `cargo xtask gen` needs them: the `relay` binary carries no man
 //! page generator. Output is deterministic: no dates, and no version but relay's.
 
-use clap::CommandFactory;
 use clap_mangen::Man;
 use clap_mangen::roff::{Roff, bold, italic, roman};
-
-use relay::cli::Cli;
 
 /// `relay.1` and one page per subcommand, nested ones included (`relay-facts-assert.1`), as
 /// (file name, roff source).
 pub fn man_pages() -> Vec<(String, Vec<u8>)> {
-    let mut cmd = for_man(Cli::command());
+    let mut cmd = for_man(relay::cli::write_flags::command());
     cmd.build();
     let mut pages = vec![("relay.1".to_string(), page(&cmd, true))];
     collect_subpages(&cmd, &mut pages);

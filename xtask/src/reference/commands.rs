@@ -2,13 +2,12 @@
 //! argument and flag with its help, default, values and environment variable, and the
 //! examples of its after-help.
 
-use clap::{Arg, ArgAction, Command, CommandFactory};
+use clap::{Arg, ArgAction, Command};
 
 use super::markdown::{anchor, block, code, text};
-use relay::cli::Cli;
 
 pub fn page() -> String {
-    let mut root = Cli::command().disable_help_subcommand(true);
+    let mut root = relay::cli::write_flags::command().disable_help_subcommand(true);
     root.build();
     let mut all = Vec::new();
     collect(&root, &mut all);
