@@ -166,47 +166,50 @@ fn write_body(
     let n_postings: usize = stems.iter().map(|s| s.postings.len()).sum();
     let ids_len: usize = index.docs.iter().map(|d| d.id.len()).sum();
     let stems_len: usize = stems.iter().map(|s| s.stem.len()).sum();
-    out.write_all(&(index.docs.len() as u32).to_le_bytes())?;
-    out.write_all(&(stems.len() as u32).to_le_bytes())?;
-    out.write_all(&(n_postings as u64).to_le_bytes())?;
-    out.write_all(&(ids_len as u64).to_le_bytes())?;
-    out.write_all(&(stems_len as u64).to_le_bytes())?;
-    let (mut id_off, mut record) = (0u32, Vec::with_capacity(DOC_BYTES));
+    // Put together in a buffer and handed on a block at a time: a write per field (two to
+    // eight bytes, through `dyn Write`) was a tenth of verify's time on a prose corpus.
+    let mut buf = Blocks::new(out);
+    buf.put(&(index.docs.len() as u32).to_le_bytes())?;
+    buf.put(&(stems.len() as u32).to_le_bytes())?;
+    buf.put(&(n_postings as u64).to_le_bytes())?;
+    buf.put(&(ids_len as u64).to_le_bytes())?;
+    buf.put(&(stems_len as u64).to_le_bytes())?;
+    let mut id_off = 0u32;
     for d in &index.docs {
-        record.clear();
-        encode_doc(&mut record, d, id_off);
-        out.write_all(&record)?;
+        encode_doc(&mut buf.bytes, d, id_off);
+        buf.spill()?;
         id_off += d.id.len() as u32;
     }
     let (mut stem_off, mut post_off) = (0u32, 0u64);
     for s in stems {
         let count = s.postings.len();
-        out.write_all(&stem_off.to_le_bytes())?;
-        out.write_all(&(s.stem.len() as u16).to_le_bytes())?;
-        out.write_all(&[0u8; 2])?;
-        out.write_all(&post_off.to_le_bytes())?;
-        out.write_all(&(count as u32).to_le_bytes())?;
+        buf.bytes.extend(stem_off.to_le_bytes());
+        buf.bytes.extend((s.stem.len() as u16).to_le_bytes());
+        buf.bytes.extend([0u8; 2]);
+        buf.bytes.extend(post_off.to_le_bytes());
+        buf.bytes.extend((count as u32).to_le_bytes());
+        buf.spill()?;
         stem_off += s.stem.len() as u32;
         post_off += count as u64;
     }
     for d in &index.docs {
-        out.write_all(d.id.as_bytes())?;
+        buf.put(d.id.as_bytes())?;
     }
     for s in stems {
-        out.write_all(s.stem.as_bytes())?;
+        buf.put(s.stem.as_bytes())?;
     }
     for s in stems {
         for (&(doc, tf), places) in s.postings.iter().zip(s.places) {
-            out.write_all(&doc.to_le_bytes())?;
-            out.write_all(&(tf.clamp(0.0, MAX_STORED_COUNT).round() as u16).to_le_bytes())?;
-            out.write_all(&places.to_le_bytes())?;
+            buf.bytes.extend(doc.to_le_bytes());
+            buf.bytes
+                .extend((tf.clamp(0.0, MAX_STORED_COUNT).round() as u16).to_le_bytes());
+            buf.bytes.extend(places.to_le_bytes());
         }
+        buf.spill()?;
     }
-    let mut rank = Vec::with_capacity(RANK_BYTES);
     for d in &index.docs {
-        rank.clear();
-        encode_rank(&mut rank, d);
-        out.write_all(&rank)?;
+        encode_rank(&mut buf.bytes, d);
+        buf.spill()?;
     }
     // Last, the id table, sorted by key: a lookup reads a few entries of it in place.
     let mut keys: Vec<(u64, u32)> = (index.docs.iter().enumerate())
@@ -214,10 +217,48 @@ fn write_body(
         .collect();
     keys.sort_unstable();
     for (key, doc) in keys {
-        out.write_all(&key.to_le_bytes())?;
-        out.write_all(&doc.to_le_bytes())?;
+        buf.bytes.extend(key.to_le_bytes());
+        buf.bytes.extend(doc.to_le_bytes());
+        buf.spill()?;
     }
-    Ok(())
+    buf.finish()
+}
+
+/// Bytes gathered and written on in blocks of about [`BLOCK`].
+struct Blocks<'a> {
+    out: &'a mut dyn std::io::Write,
+    bytes: Vec<u8>,
+}
+
+const BLOCK: usize = 1 << 16;
+
+impl<'a> Blocks<'a> {
+    fn new(out: &'a mut dyn std::io::Write) -> Blocks<'a> {
+        Blocks {
+            out,
+            bytes: Vec::with_capacity(BLOCK + 4096),
+        }
+    }
+
+    fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
+        self.bytes.extend_from_slice(b);
+        self.spill()
+    }
+
+    /// Writes what was gathered once it makes a block.
+    fn spill(&mut self) -> std::io::Result<()> {
+        if self.bytes.len() >= BLOCK {
+            self.out.write_all(&self.bytes)?;
+            self.bytes.clear();
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> std::io::Result<()> {
+        self.out.write_all(&self.bytes)?;
+        self.bytes.clear();
+        Ok(())
+    }
 }
 
 pub(super) fn encode_doc(out: &mut Vec<u8>, d: &Doc, id_off: u32) {
