@@ -1241,6 +1241,7 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Allow a key you already have: append its allowed_signers line for you')
             [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Move to a new signing key: a key rotation record signed with the current key, and the new key''s line in .relay/allowed_signers')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -1254,6 +1255,24 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--add', '--add', [CompletionResultType]::ParameterName, 'Also append the line to .relay/allowed_signers')
+            [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
+            [CompletionResult]::new('--sign', '--sign', [CompletionResultType]::ParameterName, 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output: one JSON object per line; errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results: no notes or warnings on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'relay;keys;add' {
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'The actor the key signs as; default: [actor] id in config, then git user.email, then $USER')
+            [CompletionResult]::new('--sign-with', '--sign-with', [CompletionResultType]::ParameterName, 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--redact-secrets', '--redact-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as <REDACTED:rule-id>')
             [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'For this command, store credentials found in the input as they are')
             [CompletionResult]::new('--sign', '--sign', [CompletionResultType]::ParameterName, 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519')
@@ -1304,12 +1323,16 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         }
         'relay;keys;help' {
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Allow a key you already have: append its allowed_signers line for you')
             [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Move to a new signing key: a key rotation record signed with the current key, and the new key''s line in .relay/allowed_signers')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'relay;keys;help;generate' {
+            break
+        }
+        'relay;keys;help;add' {
             break
         }
         'relay;keys;help;rotate' {
@@ -1986,11 +2009,15 @@ Register-ArgumentCompleter -Native -CommandName 'relay' -ScriptBlock {
         }
         'relay;help;keys' {
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Allow a key you already have: append its allowed_signers line for you')
             [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Move to a new signing key: a key rotation record signed with the current key, and the new key''s line in .relay/allowed_signers')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options')
             break
         }
         'relay;help;keys;generate' {
+            break
+        }
+        'relay;help;keys;add' {
             break
         }
         'relay;help;keys;rotate' {

@@ -310,6 +310,9 @@ _relay() {
             relay__subcmd__help__subcmd__hook,uninstall)
                 cmd="relay__subcmd__help__subcmd__hook__subcmd__uninstall"
                 ;;
+            relay__subcmd__help__subcmd__keys,add)
+                cmd="relay__subcmd__help__subcmd__keys__subcmd__add"
+                ;;
             relay__subcmd__help__subcmd__keys,generate)
                 cmd="relay__subcmd__help__subcmd__keys__subcmd__generate"
                 ;;
@@ -427,6 +430,9 @@ _relay() {
             relay__subcmd__hook__subcmd__help,uninstall)
                 cmd="relay__subcmd__hook__subcmd__help__subcmd__uninstall"
                 ;;
+            relay__subcmd__keys,add)
+                cmd="relay__subcmd__keys__subcmd__add"
+                ;;
             relay__subcmd__keys,generate)
                 cmd="relay__subcmd__keys__subcmd__generate"
                 ;;
@@ -438,6 +444,9 @@ _relay() {
                 ;;
             relay__subcmd__keys,rotate)
                 cmd="relay__subcmd__keys__subcmd__rotate"
+                ;;
+            relay__subcmd__keys__subcmd__help,add)
+                cmd="relay__subcmd__keys__subcmd__help__subcmd__add"
                 ;;
             relay__subcmd__keys__subcmd__help,generate)
                 cmd="relay__subcmd__keys__subcmd__help__subcmd__generate"
@@ -1760,8 +1769,22 @@ _relay() {
             return 0
             ;;
         relay__subcmd__help__subcmd__keys)
-            opts="generate rotate list"
+            opts="generate add rotate list"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__help__subcmd__keys__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2868,12 +2891,46 @@ _relay() {
             return 0
             ;;
         relay__subcmd__keys)
-            opts="-q -h -V --redact-secrets --allow-secrets --sign --sign-with --store --project --json --color --quiet --help --version generate rotate list help"
+            opts="-q -h -V --redact-secrets --allow-secrets --sign --sign-with --store --project --json --color --quiet --help --version generate add rotate list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --sign-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__keys__subcmd__add)
+            opts="-q -h -V --actor --redact-secrets --allow-secrets --sign --sign-with --store --project --json --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --sign-with)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2936,8 +2993,22 @@ _relay() {
             return 0
             ;;
         relay__subcmd__keys__subcmd__help)
-            opts="generate rotate list help"
+            opts="generate add rotate list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        relay__subcmd__keys__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -1152,6 +1152,7 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand generate 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
+            cand add 'Allow a key you already have: append its allowed_signers line for you'
             cand rotate 'Move to a new signing key: a key rotation record signed with the current key, and the new key''s line in .relay/allowed_signers'
             cand list 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -1164,6 +1165,23 @@ set edit:completion:arg-completer[relay] = {|@words|
             cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
             cand --color 'When to color human output'
             cand --add 'Also append the line to .relay/allowed_signers'
+            cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+            cand --allow-secrets 'For this command, store credentials found in the input as they are'
+            cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+            cand --json 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+            cand -q 'Print only results: no notes or warnings on stderr'
+            cand --quiet 'Print only results: no notes or warnings on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'relay;keys;add'= {
+            cand --actor 'The actor the key signs as; default: [actor] id in config, then git user.email, then $USER'
+            cand --sign-with 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)'
+            cand --store 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here'
+            cand --project 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml'
+            cand --color 'When to color human output'
             cand --redact-secrets 'For this command, store credentials found in the input as <REDACTED:rule-id>'
             cand --allow-secrets 'For this command, store credentials found in the input as they are'
             cand --sign 'Sign this command''s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
@@ -1211,11 +1229,14 @@ set edit:completion:arg-completer[relay] = {|@words|
         }
         &'relay;keys;help'= {
             cand generate 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
+            cand add 'Allow a key you already have: append its allowed_signers line for you'
             cand rotate 'Move to a new signing key: a key rotation record signed with the current key, and the new key''s line in .relay/allowed_signers'
             cand list 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'relay;keys;help;generate'= {
+        }
+        &'relay;keys;help;add'= {
         }
         &'relay;keys;help;rotate'= {
         }
@@ -1806,10 +1827,13 @@ set edit:completion:arg-completer[relay] = {|@words|
         }
         &'relay;help;keys'= {
             cand generate 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
+            cand add 'Allow a key you already have: append its allowed_signers line for you'
             cand rotate 'Move to a new signing key: a key rotation record signed with the current key, and the new key''s line in .relay/allowed_signers'
             cand list 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
         }
         &'relay;help;keys;generate'= {
+        }
+        &'relay;help;keys;add'= {
         }
         &'relay;help;keys;rotate'= {
         }

@@ -959,23 +959,24 @@ complete -c relay -n "__fish_relay_using_subcommand merge" -l json -d 'Machine-r
 complete -c relay -n "__fish_relay_using_subcommand merge" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand merge" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand merge" -s V -l version -d 'Print version'
-complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate rotate list help" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
-complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate rotate list help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
-complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate rotate list help" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
-complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate rotate list help" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate rotate list help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
-complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate rotate list help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
-complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate rotate list help" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
-complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate rotate list help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
-complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate rotate list help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
-complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate rotate list help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate rotate list help" -s V -l version -d 'Print version'
-complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate rotate list help" -f -a "generate" -d 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
-complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate rotate list help" -f -a "rotate" -d 'Move to a new signing key: a key rotation record signed with the current key, and the new key\'s line in .relay/allowed_signers'
-complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate rotate list help" -f -a "list" -d 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
-complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate rotate list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -f -a "generate" -d 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -f -a "add" -d 'Allow a key you already have: append its allowed_signers line for you'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -f -a "rotate" -d 'Move to a new signing key: a key rotation record signed with the current key, and the new key\'s line in .relay/allowed_signers'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -f -a "list" -d 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
+complete -c relay -n "__fish_relay_using_subcommand keys; and not __fish_seen_subcommand_from generate add rotate list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -l out -d 'Where to write the private key (the public key goes to PATH.pub)' -r -F
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -l actor -d 'The actor the key signs as; default: [actor] id in config, then git user.email, then $USER' -r
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
@@ -992,6 +993,20 @@ complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from generate" -s V -l version -d 'Print version'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from add" -l actor -d 'The actor the key signs as; default: [actor] id in config, then git user.email, then $USER' -r
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from add" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from add" -l store -d 'The store folder (.relay/ itself, or a folder holding it); default: search upward from here' -r -F
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from add" -l project -d 'The project to act on [env: RELAY_PROJECT]; default: `default_project` in .relay/config.toml' -r
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from add" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from add" -l redact-secrets -d 'For this command, store credentials found in the input as <REDACTED:rule-id>'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from add" -l allow-secrets -d 'For this command, store credentials found in the input as they are'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from add" -l sign -d 'Sign this command\'s writes: with the configured key ([sign] key), else ~/.ssh/id_ed25519'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from add" -l json -d 'Machine-readable output: one JSON object per line; errors as JSON on stderr'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only results: no notes or warnings on stderr'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from rotate" -l new -d 'The new key: an OpenSSH key file (private, or PATH.pub), made there as `keys generate` would when PATH does not exist yet' -r -F
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from rotate" -l actor -d 'The actor whose key it is; default: [actor] id in config, then git user.email, then $USER' -r
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from rotate" -l sign-with -d 'Sign every write with this OpenSSH Ed25519 private key (overrides [sign] key)' -r -F
@@ -1021,6 +1036,7 @@ complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from help" -f -a "generate" -d 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
+complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from help" -f -a "add" -d 'Allow a key you already have: append its allowed_signers line for you'
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from help" -f -a "rotate" -d 'Move to a new signing key: a key rotation record signed with the current key, and the new key\'s line in .relay/allowed_signers'
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from help" -f -a "list" -d 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
 complete -c relay -n "__fish_relay_using_subcommand keys; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -1434,6 +1450,7 @@ complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcom
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from review" -f -a "request-changes" -d 'Send it back: awaiting_review becomes revision_requested'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from review" -f -a "list" -d 'Packages awaiting review, oldest request first, with who flagged them and why'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from keys" -f -a "generate" -d 'Make an Ed25519 key (mode 0600, and KEY.pub) and print its allowed_signers line'
+complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from keys" -f -a "add" -d 'Allow a key you already have: append its allowed_signers line for you'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from keys" -f -a "rotate" -d 'Move to a new signing key: a key rotation record signed with the current key, and the new key\'s line in .relay/allowed_signers'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from keys" -f -a "list" -d 'The entries of .relay/allowed_signers: principals, key type, fingerprint, options'
 complete -c relay -n "__fish_relay_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "install" -d 'Install hooks (installing twice changes nothing)'

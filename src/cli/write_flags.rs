@@ -36,6 +36,8 @@ const WRITING: &[&str] = &[
     "resolve",
     "hook run",
     "hook flush",
+    "keys add",
+    "keys rotate",
     "mcp",
     "serve",
     "ui",

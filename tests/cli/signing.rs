@@ -15,6 +15,13 @@ use crate::harness::{Env, json_snapshot, read, snapshot};
 /// returns its path and its allowed_signers line.
 fn key(env: &Env, name: &str, actor: &str) -> (PathBuf, String) {
     let path = env.path(name);
+    let line = key_at(env, &path, actor);
+    (path, line)
+}
+
+/// Makes an Ed25519 key for `actor` at `path` with `relay keys generate` (nothing allowed);
+/// returns its allowed_signers line.
+pub(crate) fn key_at(env: &Env, path: &Path, actor: &str) -> String {
     let v = env.ok_json(&[
         "keys",
         "generate",
@@ -23,7 +30,7 @@ fn key(env: &Env, name: &str, actor: &str) -> (PathBuf, String) {
         "--actor",
         actor,
     ]);
-    (path, v["allowed_signers"].as_str().unwrap().to_string())
+    v["allowed_signers"].as_str().unwrap().to_string()
 }
 
 fn allow(store: &Path, line: &str) {

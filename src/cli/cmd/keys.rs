@@ -1,6 +1,6 @@
-//! `relay keys`: make a dedicated signing key, rotate to a new one, and list
-//! `.relay/allowed_signers`. The logic is [`relay_core::ops::trust::keys`]; a rotation runs
-//! through the service ([`relay_core::service::Relay::rotate_key`]).
+//! `relay keys`: make a dedicated signing key, allow a key you already have, rotate to a new
+//! one, and list `.relay/allowed_signers`. The logic is [`relay_core::ops::trust::keys`]; a
+//! rotation runs through the service ([`relay_core::service::Relay::rotate_key`]).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,6 +24,8 @@ use relay_core::ops::trust::keys;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   relay keys generate --add
+  relay keys add
+  relay keys add ~/.ssh/id_ed25519.pub --actor jo@example.com
   relay keys generate --out ~/.ssh/relay_ci --actor ci-bot
   relay keys rotate --new ~/.config/relay/signing_key_2026
   relay keys list")]
@@ -50,6 +52,22 @@ pub enum Action {
         #[arg(long)]
         add: bool,
     },
+    /// Allow a key you already have: append its allowed_signers line for you
+    ///
+    /// PATH is an OpenSSH Ed25519 key, private or public (PATH.pub is read when PATH is
+    /// neither); only its public half is read. Without PATH: the key this clone signs with
+    /// (--sign-with, RELAY_SIGNING_KEY or [sign] key), else ~/.ssh/id_ed25519, the key --sign
+    /// uses. The line carries valid-after (now), as `keys generate --add` writes it. A key the
+    /// file allows for the actor already is left as it is; a revoked key, and a second key for
+    /// an actor who has one, are refused (moving to a new key is `relay keys rotate`).
+    Add {
+        /// The key: an OpenSSH private key or public key file
+        #[arg(value_name = "PATH")]
+        path: Option<PathBuf>,
+        /// The actor the key signs as; default: [actor] id in config, then git user.email, then $USER
+        #[arg(long, env = "RELAY_ACTOR", value_name = "ID")]
+        actor: Option<String>,
+    },
     /// Move to a new signing key: a key rotation record signed with the current key, and the
     /// new key's line in .relay/allowed_signers
     ///
@@ -75,6 +93,7 @@ pub enum Action {
 pub fn run(ctx: &mut Ctx, args: KeysArgs) -> CmdResult {
     match args.action {
         Action::Generate { out, actor, add } => generate(ctx, out, actor, add),
+        Action::Add { path, actor } => add(ctx, path, actor),
         Action::Rotate { new, actor } => rotate(ctx, new, actor),
         Action::List => list(ctx),
     }
@@ -155,16 +174,17 @@ fn rotate(ctx: &mut Ctx, new: PathBuf, actor: Option<String>) -> CmdResult {
     Ok(())
 }
 
-fn generate(ctx: &mut Ctx, out: Option<PathBuf>, actor: Option<String>, add: bool) -> CmdResult {
-    let actor = match actor {
+/// The actor a key signs as: `--actor` (no blanks), else who this clone writes as.
+fn signing_actor(ctx: &Ctx, actor: Option<String>) -> Result<String, CliError> {
+    match actor {
         Some(a) if a.trim().is_empty() || a.chars().any(char::is_whitespace) => {
-            return Err(CliError::Usage(format!(
+            Err(CliError::Usage(format!(
                 "--actor {a:?}: an actor id for allowed_signers has no blanks"
-            )));
+            )))
         }
-        Some(a) => a,
-        None => {
-            ctx.actor(&ActorArgs {
+        Some(a) => Ok(a),
+        None => Ok(ctx
+            .actor(&ActorArgs {
                 actor: None,
                 actor_type: None,
             })
@@ -174,9 +194,90 @@ fn generate(ctx: &mut Ctx, out: Option<PathBuf>, actor: Option<String>, add: boo
                 }
                 e => e.into(),
             })?
-            .id
-        }
+            .id),
+    }
+}
+
+fn add(ctx: &mut Ctx, path: Option<PathBuf>, actor: Option<String>) -> CmdResult {
+    let (path, done, signs) = allow(ctx, path, actor)?;
+    if ctx.ui.json {
+        let mut v = serde_json::to_value(&done).map_err(|e| CliError::Output(e.into()))?;
+        v["path"] = serde_json::json!(path);
+        ctx.ui.json_line(&v)?;
+        return Ok(());
+    }
+    writeln!(ctx.ui.out(), "{}", done.allowed_signers)?;
+    if !done.added {
+        ctx.ui.note(&format!(
+            ".relay/allowed_signers allows {} ({}) for {} already: nothing to add.",
+            path.display(),
+            done.fingerprint,
+            relay_wire::text::clean_line(&done.actor)
+        ));
+        return Ok(());
+    }
+    ctx.ui.note(&format!(
+        "Added the line above for {} ({}) to .relay/allowed_signers; commit it.",
+        path.display(),
+        done.fingerprint
+    ));
+    if !signs {
+        // Signing takes the private key, beside a .pub.
+        let shown = path.to_string_lossy();
+        let private = shown.strip_suffix(".pub").unwrap_or(&shown);
+        ctx.ui.note(&format!(
+            "Sign with it: set [sign] key = \"{private}\" in .relay/config.toml, or \
+             RELAY_SIGNING_KEY."
+        ));
+    }
+    Ok(())
+}
+
+/// `keys add`'s work: the key's path, what `keys::allow` did, and whether this clone signs.
+fn allow(
+    ctx: &Ctx,
+    path: Option<PathBuf>,
+    actor: Option<String>,
+) -> Result<(PathBuf, keys::Allowed, bool), CliError> {
+    let store = ctx.store()?;
+    let actor = signing_actor(ctx, actor)?;
+    let (path, named) = match path {
+        Some(p) => (
+            ctx.cwd
+                .join(relay_core::ops::trust::signatures::expand_home(
+                    &p.to_string_lossy(),
+                    &ctx.env,
+                )),
+            true,
+        ),
+        None => match store.signing_key_path() {
+            Some(p) => (p.to_path_buf(), true),
+            None => (
+                relay_core::ops::trust::signatures::expand_home(
+                    relay_core::ops::trust::signatures::DEFAULT_KEY,
+                    &ctx.env,
+                ),
+                false,
+            ),
+        },
     };
+    let public = PathBuf::from(format!("{}.pub", path.display()));
+    if !named && !path.exists() && !public.exists() {
+        let why = format!(
+            "no key to add: this clone signs with none (--sign-with, RELAY_SIGNING_KEY, [sign] \
+             key) and {} does not exist; name yours (relay keys add PATH) or make one (relay \
+             keys generate --add)",
+            path.display()
+        );
+        return Err(relay_wire::error::Error::InvalidInput(why).into());
+    }
+    let key = keys::public_key_at(&path)?;
+    let done = keys::allow(store, &actor, &key)?;
+    Ok((path, done, store.signing_key_path().is_some()))
+}
+
+fn generate(ctx: &mut Ctx, out: Option<PathBuf>, actor: Option<String>, add: bool) -> CmdResult {
+    let actor = signing_actor(ctx, actor)?;
     let path = match out {
         Some(p) => ctx
             .cwd

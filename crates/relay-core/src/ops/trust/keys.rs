@@ -1,8 +1,9 @@
 //! Signing keys (`relay keys`): making a dedicated OpenSSH Ed25519 key for relay, adding a key
 //! to `.relay/allowed_signers` (its line carries `valid-after`, the moment it was made, so its
-//! actor must sign from then on whatever git says), listing what that file allows and
-//! revokes, and what a key rotation needs (`relay keys rotate`): the key this clone signs with,
-//! allowed for the actor, and a new key whose line joins the file.
+//! actor must sign from then on whatever git says), allowing a key the user already has
+//! (`relay keys add`), listing what that file allows and revokes, and what a key rotation
+//! needs (`relay keys rotate`): the key this clone signs with, allowed for the actor, and a new
+//! key whose line joins the file.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -43,8 +44,10 @@ pub fn generate(path: &Path, actor: &str) -> Result<Generated> {
     for p in [path, &public_path] {
         if p.exists() {
             return Err(Error::InvalidInput(format!(
-                "{} exists, and relay never overwrites a key: give another --out PATH",
-                p.display()
+                "{} exists, and relay never overwrites a key: allow that key with `relay keys \
+                 add {}`, or give another --out PATH",
+                p.display(),
+                path.display()
             )));
         }
     }
@@ -205,6 +208,81 @@ pub fn add_allowed(store: &Store, line: &str) -> Result<()> {
     })?;
     let _lock = store.lock("allowed-signers")?;
     relay_store::ndjson::write_atomic(&path, text.as_bytes())
+}
+
+/// What `allow` did with a key.
+#[derive(Debug, Clone, Serialize)]
+pub struct Allowed {
+    pub actor: String,
+    pub fingerprint: String,
+    /// The line that allows the key for the actor: the one appended, or the one already there.
+    pub allowed_signers: String,
+    /// Whether the line was appended (false: the file allowed the key for the actor already).
+    pub added: bool,
+}
+
+/// Allows `key`, a key its owner already has (`relay keys add`), to sign as `actor`: appends
+/// its line (valid from now) to `allowed_signers`, unless a line there allows it for the actor
+/// already. Refuses a key that is not Ed25519, a revoked key, and a key for an actor who has
+/// another key allowed: that takes a rotation record (`relay keys rotate`), else `verify`
+/// reports an unverified key change.
+pub fn allow(store: &Store, actor: &str, key: &PublicKey) -> Result<Allowed> {
+    let fp = fingerprint(key);
+    if key.algorithm() != Algorithm::Ed25519 {
+        return Err(Error::InvalidInput(format!(
+            "the key {fp} is of type {}; relay signs with ed25519 keys only (make one with \
+             `relay keys generate --add`)",
+            key.algorithm()
+        )));
+    }
+    let allowed = store.allowed_signers()?;
+    if let Some((line, _)) = (allowed.revoked.iter()).find(|(_, k)| k.key_data() == key.key_data())
+    {
+        return Err(Error::InvalidInput(format!(
+            "the key {fp} is revoked (line {line} of allowed_signers): a revoked key signs for \
+             nobody"
+        )));
+    }
+    let for_actor = |e: &&relay_wire::allowed_signers::Entry| e.names(actor) && e.signs_relay();
+    let same = |e: &&relay_wire::allowed_signers::Entry| e.key.key_data() == key.key_data();
+    let text = |line: u64| {
+        let file = std::fs::read_to_string(store.allowed_signers_file()).unwrap_or_default();
+        let n = usize::try_from(line)
+            .unwrap_or(usize::MAX)
+            .saturating_sub(1);
+        file.lines().nth(n).unwrap_or_default().trim().to_string()
+    };
+    if let Some(e) = allowed.entries.iter().filter(for_actor).find(same) {
+        return Ok(Allowed {
+            actor: actor.to_string(),
+            fingerprint: fp,
+            allowed_signers: text(e.line),
+            added: false,
+        });
+    }
+    let other = (allowed.entries.iter())
+        .filter(for_actor)
+        .find(|e| !same(e) && !allowed.revokes(&e.key));
+    if let Some(e) = other {
+        return Err(Error::InvalidInput(format!(
+            "{actor} already signs with {} (line {} of allowed_signers): moving to another key \
+             takes a key rotation record signed with that one, `relay keys rotate --new PATH \
+             --sign-with OLD_KEY`",
+            fingerprint(&e.key),
+            e.line
+        )));
+    }
+    let public = key
+        .to_openssh()
+        .map_err(|e| Error::Integrity(format!("cannot encode the key: {e}")))?;
+    let line = allowed_line(actor, &public);
+    add_allowed(store, &line)?;
+    Ok(Allowed {
+        actor: actor.to_string(),
+        fingerprint: fp,
+        allowed_signers: line,
+        added: true,
+    })
 }
 
 /// One line of `allowed_signers`, as `relay keys list` shows it.
