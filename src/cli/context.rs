@@ -301,6 +301,16 @@ impl Ctx {
     /// the bytes indexed while the returned guard lives (the command keeps it to its end).
     #[must_use = "the bar lives as long as the guard"]
     pub fn note_cold_indexes(&self, projects: &[String]) -> Option<super::ui::Polled> {
+        let bytes = self.note_cold_indexes_only(projects)?;
+        Some(
+            self.ui
+                .progress_polled("indexing", bytes, relay_store::index::bytes_indexed),
+        )
+    }
+
+    /// [`Ctx::note_cold_indexes`]'s note without its bar (a command that shows progress of its
+    /// own); the bytes to index when it said so.
+    pub fn note_cold_indexes_only(&self, projects: &[String]) -> Option<u64> {
         // The note is for a terminal only; off one, its check (a coverage test per log) is
         // not worth its cost.
         if self.ui.quiet || self.ui.json || !std::io::stderr().is_terminal() {
@@ -320,10 +330,7 @@ impl Ctx {
             "relay: indexing {:.1} MB of package logs into .relay/cache/ (first use since the cache was cleared); later commands reuse it",
             bytes as f64 / f64::from(1 << 20)
         ));
-        Some(
-            self.ui
-                .progress_polled("indexing", bytes, relay_store::index::bytes_indexed),
-        )
+        Some(bytes)
     }
 
     /// The service as the local user sees it, answering in flag names (`--as-of`).

@@ -475,7 +475,7 @@ impl fmt::Display for Error {
             }
             Error::SecretsFound(n) => write!(
                 f,
-                "{} found; rotate them and remove them from the store and its history (the secrets themselves are never printed)",
+                "{} found: rotate, then remove from the store and its history (the secrets themselves are never printed)",
                 crate::text::count(*n, "credential")
             ),
             Error::SecretDetected {

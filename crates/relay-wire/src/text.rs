@@ -51,8 +51,8 @@ pub fn clean_line(s: &str) -> Cow<'_, str> {
 
 /// `n` with its noun in the number it takes: `count(1, "package")` is "1 package",
 /// `count(0, "package")` "0 packages". A noun whose plural is not its singular and an `s`
-/// gives both, split by `|`: `count(2, "entry|entries")`. Every count relay writes in words
-/// goes through here.
+/// gives both, split by `|`: `count(2, "entry|entries")`. What relay writes for people counts
+/// with this.
 pub fn count(n: impl TryInto<u64>, noun: &str) -> String {
     let n: u64 = n.try_into().unwrap_or(u64::MAX);
     let (one, many) = match noun.split_once('|') {

@@ -132,9 +132,10 @@ pub fn run(ctx: &mut Ctx, args: ConformanceArgs) -> CmdResult {
 
 #[cfg(feature = "conformance")]
 /// Checks this build: `relay serve` on a new store in a temporary folder, the suite against
-/// it, then the server stopped and the folder deleted (whatever the outcome).
+/// it, then the server stopped and the folder deleted (whatever the outcome: the server is
+/// killed when its guard drops, a panic's unwinding included).
 fn on_a_scratch_store(ctx: &mut Ctx, options: &mut suite::Options) -> CmdResult {
-    use std::io::BufRead;
+    use std::io::{BufRead, Read};
     use std::process::{Command, Stdio};
     let scratch = |e| {
         Error::io(
@@ -153,9 +154,12 @@ fn on_a_scratch_store(ctx: &mut Ctx, options: &mut suite::Options) -> CmdResult 
             .arg("--store")
             .arg(&store)
             .current_dir(folder.path())
+            // The scratch server is relay's own defaults: no session, token or model of the
+            // caller's (a model would be loaded before it answers).
             .env_remove("RELAY_PROJECT")
             .env_remove("RELAY_TOKEN")
             .env_remove("RELAY_SESSION")
+            .env_remove("RELAY_MODEL")
             .stdin(Stdio::null());
         c
     };
@@ -167,38 +171,52 @@ fn on_a_scratch_store(ctx: &mut Ctx, options: &mut suite::Options) -> CmdResult 
         let why = String::from_utf8_lossy(&init.stderr).trim().to_string();
         return Err(scratch(std::io::Error::other(why)).into());
     }
-    let mut server = (relay(&["serve", "--listen", "127.0.0.1:0", "--json"]))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(scratch)?;
-    // Its first line says where it listens.
+    let mut server = Server(
+        (relay(&["serve", "--listen", "127.0.0.1:0", "--json"]))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(scratch)?,
+    );
+    // Its first line says where it listens (or the pipe ends: it stopped, saying why).
     let mut first = String::new();
-    if let Some(out) = server.stdout.take() {
+    if let Some(out) = server.0.stdout.take() {
         let _ = std::io::BufReader::new(out).read_line(&mut first);
     }
     let url = serde_json::from_str::<serde_json::Value>(&first)
         .ok()
         .and_then(|v| v["url"].as_str().map(str::to_string));
-    let result = match url {
-        Some(url) => {
-            ctx.ui.note(&format!(
-                "relay conformance: checking this build on a scratch store at {url}, deleted \
-                 after"
-            ));
-            options.url = url;
-            options.project = None;
-            check(ctx, options)
+    let Some(url) = url else {
+        let _ = server.0.kill();
+        let mut why = String::new();
+        if let Some(mut err) = server.0.stderr.take() {
+            let _ = err.read_to_string(&mut why);
         }
-        None => Err(scratch(std::io::Error::other(
-            "its server did not say where it listens",
-        ))
-        .into()),
+        let why = format!("its server did not say where it listens: {}", why.trim());
+        return Err(scratch(std::io::Error::other(why)).into());
     };
-    let _ = server.kill();
-    let _ = server.wait();
+    ctx.ui.note(&format!(
+        "relay conformance: checking this build on a scratch store at {url}, deleted after"
+    ));
+    options.url = url;
+    options.project = None;
+    let result = check(ctx, options);
+    // The server first, then its folder.
+    drop(server);
     drop(folder);
     result
+}
+
+#[cfg(feature = "conformance")]
+/// The scratch store's server, killed and waited for when dropped.
+struct Server(std::process::Child);
+
+#[cfg(feature = "conformance")]
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 #[cfg(feature = "conformance")]

@@ -53,7 +53,7 @@ pub struct ExportArgs {
 pub fn run(ctx: &mut Ctx, args: ExportArgs) -> CmdResult {
     let projects = ctx.projects(args.all_projects)?;
     // The note only: export's own spinner shows its progress, indexing included.
-    drop(ctx.note_cold_indexes(&projects));
+    let _ = ctx.note_cold_indexes_only(&projects);
     let to_stdout = args.out.as_os_str() == "-";
     let stdout = to_stdout.then(|| ctx.ui.stream_out()).transpose()?;
     let store = ctx.store()?;

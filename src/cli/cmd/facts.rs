@@ -244,8 +244,8 @@ pub fn run(ctx: &mut Ctx, args: FactsArgs) -> CmdResult {
                 ctx.ui
                     .json_line(&serde_json::json!({"invalidated": ended.len()}))?;
             } else {
-                let s = if ended.len() == 1 { "" } else { "s" };
-                writeln!(ctx.ui.out(), "Ended {} fact{s}.", ended.len())?;
+                let ended = relay_wire::text::count(ended.len(), "fact");
+                writeln!(ctx.ui.out(), "Ended {ended}.")?;
             }
             Ok(())
         }

@@ -38,15 +38,18 @@ pub fn run_reconcile(ctx: &mut Ctx, _args: ReconcileArgs) -> CmdResult {
         ctx.ui.json_line(&done)?;
         return Ok(());
     }
-    let s = |n: u64| if n == 1 { "" } else { "s" };
+    let count = relay_wire::text::count;
+    let remain = if done.journaled == 1 {
+        "remains"
+    } else {
+        "remain"
+    };
     ctx.ui.note(&format!(
-        "Put back into the queue {} record{} a git move had taken from the store; forgot {} \
-         the upstream holds; {} journaled record{} remain.",
-        done.requeued,
-        s(done.requeued),
-        done.forgotten,
-        done.journaled,
-        s(done.journaled)
+        "Put back into the queue {} a git move had taken from the store; forgot {} the \
+         upstream holds; {} {remain}.",
+        count(done.requeued, "record"),
+        count(done.forgotten, "record"),
+        count(done.journaled, "journaled record"),
     ));
     Ok(())
 }

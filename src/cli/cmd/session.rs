@@ -81,15 +81,14 @@ fn session_line(out: &mut impl Write, v: &SessionView) -> std::io::Result<()> {
     };
     writeln!(
         out,
-        "{}  {}  {} ({})  started {}  {}  {} package{}",
+        "{}  {}  {} ({})  started {}  {}  {}",
         render::clean_line(s.callsign().unwrap_or("-")).bold(),
         s.id().cyan(),
         render::clean_line(s.str_field("actor_id").unwrap_or_default()),
         s.str_field("actor_type").unwrap_or_default(),
         s.str_field("started_at").unwrap_or_default(),
         state,
-        v.packages.len(),
-        if v.packages.len() == 1 { "" } else { "s" }
+        relay_wire::text::count(v.packages.len(), "package")
     )
 }
 

@@ -37,8 +37,8 @@ fn git_line(local: bool, sync: Option<&StoreSync>) -> String {
     match &g.upstream {
         None => text.push("No upstream branch.".into()),
         Some(up) if g.ahead > 0 => {
-            let s = if g.ahead == 1 { "" } else { "s" };
-            text.push(format!("{} commit{s} not pushed to {up} yet.", g.ahead));
+            let commits = relay_wire::text::count(g.ahead, "commit");
+            text.push(format!("{commits} not pushed to {up} yet."));
         }
         Some(up) if g.behind == 0 => text.push(format!("In step with {up} as of the last fetch.")),
         Some(_) => {}
@@ -48,11 +48,11 @@ fn git_line(local: bool, sync: Option<&StoreSync>) -> String {
 
 /// The Queued line: what relay's hooks queued, and how it enters the store.
 fn queue_line(q: &relay_core::ops::agents::queue::QueueStatus) -> String {
-    let s = if q.packages == 1 { "" } else { "s" };
+    let wait = if q.packages == 1 { "waits" } else { "wait" };
     let waiting = format!(
-        "{} package version{s} from relay's hooks wait in the store's local/pending/, which \
-         git never sees (reads show them)",
-        q.packages
+        "{} from relay's hooks {wait} in the store's local/pending/, which git never sees \
+         (reads show them)",
+        relay_wire::text::count(q.packages, "package version")
     );
     if q.next_commit {
         format!(

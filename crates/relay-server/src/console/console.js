@@ -15,9 +15,14 @@ document.addEventListener("DOMContentLoaded", () => {
   const filtering = ["type", "status", "created_by", "tag", "since"].some((k) =>
     new URLSearchParams(window.location.search).get(k)
   );
-  if (!filtering && window.matchMedia("(max-width: 600px)").matches) {
+  const phone = window.matchMedia("(max-width: 600px)");
+  if (!filtering && phone.matches) {
     for (const fold of document.querySelectorAll("details.fold")) fold.open = false;
   }
+  // Wider again (a phone turned): the button is gone, so the filters open.
+  phone.addEventListener("change", () => {
+    if (!phone.matches) for (const fold of document.querySelectorAll("details.fold")) fold.open = true;
+  });
   const main = document.getElementById("timeline");
   if (!main || !("live" in main.dataset) || !window.EventSource) return;
   // What tells an element from its siblings: a package row by its id, a day by its date.

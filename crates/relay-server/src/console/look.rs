@@ -28,8 +28,9 @@ pub fn ago(when: &str) -> Markup {
 pub fn relative(t: Timestamp, now: Timestamp) -> String {
     let seconds = (now - t).num_seconds();
     match seconds {
-        ..0 => time::format(t).get(..10).unwrap_or_default().to_string(),
-        0..60 => "just now".into(),
+        // Another writer's clock a little ahead is now too; further ahead, the date.
+        ..-60 => format!("on {}", time::format(t).get(..10).unwrap_or_default()),
+        -60..60 => "just now".into(),
         60..3600 => format!("{} ago", count(seconds / 60, "minute")),
         3600..86_400 => format!("{} ago", count(seconds / 3600, "hour")),
         86_400..172_800 => "yesterday".into(),
@@ -88,7 +89,12 @@ mod tests {
         assert_eq!(at("2026-11-29T10:00:00Z"), "yesterday");
         assert_eq!(at("2026-11-20T12:00:00Z"), "10 days ago");
         assert_eq!(at("2026-09-01T12:00:00Z"), "on 2026-09-01");
-        assert_eq!(at("2026-12-01T12:00:00Z"), "2026-12-01");
+        assert_eq!(
+            at("2026-11-30T12:00:30Z"),
+            "just now",
+            "a clock a little ahead"
+        );
+        assert_eq!(at("2026-12-01T12:00:00Z"), "on 2026-12-01");
     }
 
     #[test]

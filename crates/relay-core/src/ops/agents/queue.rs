@@ -96,8 +96,8 @@ pub fn flush(store: &Store, cwd: &Path, stage: bool) -> Result<Flushed> {
     if stage && !staged.is_empty() {
         crate::ops::git::add(cwd, &staged).map_err(|e| {
             relay_wire::Error::Integrity(format!(
-                "moved {} into the store, but could not stage them ({e}); git add {} to \
-                 commit them",
+                "moved {} into the store, but could not stage the store ({e}); git add {} \
+                 to commit what was moved",
                 relay_wire::text::count(done.lines, "queued line"),
                 store.root().display()
             ))
