@@ -272,7 +272,7 @@ fn the_queue_enters_with_the_next_commit_and_waits_when_staging_is_unsafe() {
     let status = env.ok(&["status"]);
     assert!(
         status.contains(
-            "Queued 1 package version from relay's hooks wait in the store's local/pending/, \
+            "Queued 1 package version from relay's hooks waits in the store's local/pending/, \
              which git never sees (reads show them): they enter the store with your next \
              commit (the pre-commit hook runs relay hook flush --stage), or now with relay \
              hook flush."
