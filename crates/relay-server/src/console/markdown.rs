@@ -13,6 +13,16 @@ use relay_wire::secrets;
 
 use super::urlencode;
 
+/// `md` with any credential in it redacted, as `relay scan` finds it.
+fn redacted(md: &str) -> std::borrow::Cow<'_, str> {
+    let found = secrets::find(md);
+    if found.is_empty() {
+        std::borrow::Cow::Borrowed(md)
+    } else {
+        std::borrow::Cow::Owned(secrets::redact(md, &found))
+    }
+}
+
 /// GitHub's tables, strikethrough and task lists, as agents write them.
 fn extensions() -> Options {
     Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS
@@ -22,12 +32,7 @@ fn extensions() -> Options {
 /// words of its text and code, with a space where a block or a line ends. Credentials are
 /// redacted as in [`to_html`]; the result is text for the page to escape.
 pub fn to_text(md: &str) -> String {
-    let found = secrets::find(md);
-    let md = if found.is_empty() {
-        std::borrow::Cow::Borrowed(md)
-    } else {
-        std::borrow::Cow::Owned(secrets::redact(md, &found))
-    };
+    let md = redacted(md);
     let mut out = String::with_capacity(md.len());
     let space = |out: &mut String| {
         if !out.is_empty() && !out.ends_with(' ') {
@@ -60,12 +65,7 @@ pub fn to_text(md: &str) -> String {
 /// `md` as HTML, with credentials redacted, raw HTML, unsafe links and images neutralised,
 /// and package ids linked.
 pub fn to_html(md: &str) -> String {
-    let found = secrets::find(md);
-    let md = if found.is_empty() {
-        std::borrow::Cow::Borrowed(md)
-    } else {
-        std::borrow::Cow::Owned(secrets::redact(md, &found))
-    };
+    let md = redacted(md);
     // Links open here (a dropped one counts too): no id is linked inside one.
     let mut links: Vec<bool> = Vec::new();
     let mut in_code_block = false;

@@ -485,9 +485,7 @@ fn row(p: &StoredPackage, callsigns: &HashMap<String, String>) -> Markup {
         .unwrap_or("");
     let session = session_of(p);
     // As given, else the protocol's default: every row carries the figure reads rank by.
-    let significance = (p.package.as_map().get("significance"))
-        .and_then(|v| v.as_f64())
-        .unwrap_or(5.0);
+    let significance = p.package.significance();
     // What the next reader most needs: the handoff, else the first decision.
     let preview = [text(p, "handoff_note"), first_decision(p)]
         .into_iter()

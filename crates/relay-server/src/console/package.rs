@@ -147,7 +147,7 @@ fn render(current: &StoredPackage, related: &Related, who: &Who) -> Markup {
     };
     let author = by_text("id");
     // The significance every reader ranks by: as given, else the protocol's default.
-    let significance = m.get("significance").and_then(Value::as_f64).unwrap_or(5.0);
+    let significance = current.package.significance();
     layout(
         &get("title"),
         html! {
