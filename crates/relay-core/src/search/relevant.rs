@@ -326,7 +326,8 @@ fn threads_for(cores: usize, searching: usize) -> usize {
 /// Scans `files` and returns each thread's candidates, each package's current version not
 /// superseded. The files are taken in turn from a shared counter, first by this thread alone;
 /// once the rest of the scan looks set to take `help_after` or more (the time so far, spread
-/// over the files left), helpers join it, up to [`scan_threads`].
+/// over the files left), or at once when the first file's index had to be built, helpers
+/// join it, up to [`scan_threads`].
 fn scan_all(
     files: &[PathBuf],
     cache: Option<&Indexes>,
@@ -335,6 +336,13 @@ fn scan_all(
     help_after: std::time::Duration,
     first: Option<QueryView>,
 ) -> Result<Vec<Part>> {
+    // A first view built for this read (not mapped from its file), or a first log without an
+    // index, means a cache being built.
+    let built_first = match (&first, cache, files.first()) {
+        (Some(view), _, _) => !view.is_mapped(),
+        (None, Some(cache), Some(path)) => cache.lacks_packages(path),
+        _ => false,
+    };
     let scan = LogScan {
         cache,
         first: std::sync::Mutex::new(first),
@@ -370,12 +378,16 @@ fn scan_all(
             // The first file pays for what the process had not touched yet: the rate is taken
             // from the files after it.
             let first = *first_done.get_or_insert_with(|| started.elapsed());
-            if taken < 4 || helpers.len() + 1 >= threads || left < 2 {
+            // A first log whose index is built for this read, or a first file that alone took
+            // `help_after` (a fresh clone, a deleted cache): the others will be built too, so
+            // help comes at once (before the first file, for a first log without an index).
+            let cold = taken <= 1 && (built_first || first >= help_after);
+            if (taken < 4 && !cold) || helpers.len() + 1 >= threads || left < 2 {
                 return;
             }
             let since = started.elapsed().saturating_sub(first);
-            let expected = since.mul_f64(left as f64 / (taken - 1) as f64);
-            if expected >= help_after {
+            let expected = since.mul_f64(left as f64 / taken.saturating_sub(1).max(1) as f64);
+            if cold || expected >= help_after {
                 while helpers.len() + 1 < threads {
                     helpers.push(s.spawn(|| -> Result<Part> {
                         let mut part = Part::counting(filter.status);
@@ -385,6 +397,9 @@ fn scan_all(
                 }
             }
         };
+        if built_first {
+            call_helpers(0);
+        }
         let own = work(&mut part, &mut call_helpers).map(|()| part.finished());
         let mut results = vec![own];
         results.extend(
@@ -540,6 +555,8 @@ fn scan<'f>(
 ) -> Result<Scanned<'f>> {
     let postings = |view: &QueryView| view.postings.iter().map(Vec::len).sum::<usize>();
     let first = match (cache, files.first()) {
+        // The first log has no index yet: every log is built, on threads from the start.
+        (Some(cache), Some(path)) if cache.lacks_packages(path) => None,
         (Some(cache), Some(path)) if !needs_line(q, filter) => cache.query(path, &q.terms).ok(),
         _ => None,
     };

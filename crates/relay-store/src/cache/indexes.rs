@@ -84,6 +84,12 @@ impl Indexes {
         vectors::open(Some(&self.dir), log, offsets, embedder)
     }
 
+    /// Whether `log` has no package index file at all (a fresh clone, a deleted `cache/`):
+    /// its first read builds one. Only looks for the file.
+    pub fn lacks_packages(&self, log: &Path) -> bool {
+        !packages::index_path(&self.dir, log).exists()
+    }
+
     /// Whether the package index of `log` that claims to cover it matches it.
     pub fn check_packages(&self, log: &Path) -> std::io::Result<Check> {
         packages::check(&self.dir, log)

@@ -126,6 +126,7 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
                 newest = Some((at, text.to_string()));
             }
         };
+        let mut fact_counts = None;
         if store.config().search_index() {
             // Counted from each month's summary (a small file per month, kept while its log
             // is unchanged); the months that changed are counted from their catalogs, their
@@ -140,7 +141,18 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
                 }
             }
             if !changed.is_empty() {
-                store.warm_catalogs(project.id())?;
+                // A cold cache (a fresh clone): the fact index is built on a thread of its own
+                // while the months' indexes take both cores, not after them.
+                let (warmed, counted) = std::thread::scope(|s| {
+                    let counting = s.spawn(|| store.fact_counts(project.id()));
+                    let warmed = store.warm_catalogs(project.id());
+                    (warmed, counting.join())
+                });
+                warmed?;
+                fact_counts =
+                    Some(counted.map_err(|_| {
+                        Error::Integrity("the fact index's thread failed".into())
+                    })??);
             }
             for log in changed {
                 months.push(store.count_month(log)?);
@@ -165,7 +177,11 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
             }
         }
         s.packages += count;
-        let (facts_total, facts_live) = match store.fact_counts(project.id())? {
+        let fact_counts = match fact_counts {
+            Some(counts) => counts,
+            None => store.fact_counts(project.id())?,
+        };
+        let (facts_total, facts_live) = match fact_counts {
             Some((total, live)) => (total as usize, live as usize),
             None => {
                 let facts = store.facts(project.id())?;

@@ -163,6 +163,24 @@ fn helpers_that_join_a_scan_find_what_one_thread_finds() {
         all
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // A cold cache is built on every thread from the first file on, however short the scan
+    // looks, and finds what the warm one does.
+    let cold_query = parse("memory leak");
+    let cold = scan_all(
+        &files,
+        Some(&cache),
+        &cold_query,
+        &filter,
+        std::time::Duration::MAX,
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        cold.len(),
+        cores.min(files.len()),
+        "helpers built the cache"
+    );
+    let cold_found = every(&cold, cold_query.terms.len());
     for query in ["memory leak", r#""memory leak""#, "cache"] {
         let q = parse(query);
         let alone = scan_all(
@@ -197,6 +215,9 @@ fn helpers_that_join_a_scan_find_what_one_thread_finds() {
             "{query}: some superseded across logs"
         );
         assert_eq!(every(&helped, terms), one, "{query}");
+        if query == "memory leak" {
+            assert_eq!(cold_found, one, "the cold scan found the same");
+        }
     }
 }
 
