@@ -6,7 +6,7 @@
 //! index covers a prefix of the log (`Coverage`); lines appended since are read directly,
 //! and a log rewritten under it (a checkout, a merge) is indexed again.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -26,8 +26,10 @@ use relay_wire::Fact;
 use relay_wire::error::{Error, Result};
 
 mod by_subject;
+mod current;
 mod rendered;
 use by_subject::subject_lines;
+use current::Current;
 
 const FORMAT: u32 = FACTS.format;
 
@@ -172,9 +174,6 @@ type Lines = Vec<(u64, Vec<u8>)>;
 /// it needs.
 pub type EachKey<'a> = dyn FnMut(&mut dyn Iterator<Item = Result<Fact>>) -> Result<()> + 'a;
 
-/// A key (subject, predicate) with the (offset, length) of its facts' lines, in chain order.
-type KeyLines = (String, String, Vec<(u64, usize)>);
-
 /// The lines from `from` on (a short tail), and how many of them are not facts.
 fn lines_from(path: &Path, from: u64) -> std::io::Result<(Lines, u64)> {
     let (mut out, mut damaged) = (Vec::new(), 0);
@@ -185,35 +184,6 @@ fn lines_from(path: &Path, from: u64) -> std::io::Result<(Lines, u64)> {
         out.push((offset, bytes.to_vec()));
     })?;
     Ok((out, damaged))
-}
-
-/// What building the index keeps of a fact id's current version: what the chain order, the
-/// version order and the listing need, and where its line is.
-struct Slot {
-    /// `valid_to` (`None`: current), which decides the version order but for ties.
-    end: Option<relay_wire::time::Timestamp>,
-    /// `valid_from` and `created_at`: with the id, the chain order ([`chain_rank`]).
-    from: relay_wire::time::Timestamp,
-    created: relay_wire::time::Timestamp,
-    subject: String,
-    predicate: String,
-    offset: u64,
-    len: usize,
-}
-
-impl Slot {
-    fn of(f: &Fact, offset: u64, len: usize) -> Slot {
-        let (from, created, _) = chain_rank(f);
-        Slot {
-            end: f.end(),
-            from,
-            created,
-            subject: f.subject().to_string(),
-            predicate: f.predicate().to_string(),
-            offset,
-            len,
-        }
-    }
 }
 
 impl FactIndex {
@@ -238,60 +208,15 @@ impl FactIndex {
         )?;
         keys.sort_unstable();
         let file = File::open(path)?;
-        let mut current = Vec::new();
-        let mut listed: Vec<(String, String, u64)> = Vec::new();
-        let mut keyed: Vec<KeyLines> = Vec::new();
-        let (mut ids, mut open) = (0, 0);
-        for group in keys.chunk_by(|a, b| a.0 == b.0) {
-            // Per fact id: its current version, as a compact slot (a key with a long history
-            // has tens of thousands of ids; whole facts for each took a hundred megabytes).
-            // A key hash shared by two keys only puts both keys' facts together; each key
-            // still has its own best.
-            let mut by_id: BTreeMap<String, Slot> = BTreeMap::new();
-            for &(_, offset) in group {
-                let line = line_at(&file, offset)?;
-                let Some(f) = parse_fact(&line) else {
-                    damaged += 1;
-                    continue;
-                };
-                let new = Slot::of(&f, offset, line.len());
-                let replaces = match by_id.get(f.id()) {
-                    None => true,
-                    Some(cur) => {
-                        let read_back = || -> std::io::Result<_> {
-                            Ok((Some(f.clone()), parse_fact(&line_at(&file, cur.offset)?)))
-                        };
-                        crate::records::slot_order(new.end, cur.end, read_back)?
-                            == std::cmp::Ordering::Greater
-                    }
-                };
-                if replaces {
-                    by_id.insert(f.id().to_string(), new);
-                }
-            }
-            ids += by_id.len() as u64;
-            // Each key's facts in chain order; its last is current unless it ended.
-            let mut of_key: HashMap<(&str, &str), Vec<(&str, &Slot)>> = HashMap::new();
-            for (id, slot) in &by_id {
-                of_key
-                    .entry((&slot.subject, &slot.predicate))
-                    .or_default()
-                    .push((id, slot));
-            }
-            for ((subject, predicate), mut facts) in of_key {
-                facts.sort_by(|(a_id, a), (b_id, b)| {
-                    (a.from, a.created, a_id).cmp(&(b.from, b.created, b_id))
-                });
-                let lines = facts.iter().map(|(_, s)| (s.offset, s.len)).collect();
-                keyed.push((subject.to_string(), predicate.to_string(), lines));
-                let Some((_, last)) = facts.last().filter(|(_, s)| s.end.is_none()) else {
-                    continue;
-                };
-                open += 1;
-                current.push((group[0].0, last.offset));
-                listed.push((subject.to_string(), predicate.to_string(), last.offset));
-            }
-        }
+        let Current {
+            mut current,
+            mut listed,
+            mut keyed,
+            ids,
+            open,
+            damaged: unparsed,
+        } = current::of_keys(&file, &keys)?;
+        damaged += unparsed;
         keyed.sort_unstable();
         let chains: Vec<(u64, u64)> = (keyed.iter().enumerate())
             .flat_map(|(i, (.., lines))| lines.iter().map(move |&(o, len)| chain_entry(i, len, o)))
