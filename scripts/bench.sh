@@ -513,6 +513,12 @@ op cold_search "-w 0 -r 3" --wrap \
 prep=(--prepare "rm -rf $store/.relay/cache")
 op cold_pull_latest "-w 0 -r 3" --wrap \
   "relay pull --latest 20 (no cache/)" "$relay pull --latest 20 --json"
+prep=(--prepare "rm -rf $store/.relay/cache")
+op cold_status "-w 0 -r 3" --wrap \
+  "relay status (no cache/)" "$relay status --json"
+prep=(--prepare "rm -rf $store/.relay/cache")
+op cold_orient "-w 0 -r 3" --wrap \
+  "relay orient (no cache/)" "$relay orient"
 "$relay" search memory leak --limit 5 --json > /dev/null # leave the cache built
 
 # after a checkout: git replaced the newest month's log (a new file). With the same bytes, the

@@ -44,6 +44,8 @@ OPS = [
     ("verify", "verify", "rate", "store"),
     ("cold_search", "cold cache: first search", "rate", "store"),
     ("cold_pull_latest", "cold cache: first pull --latest 20", "rate", "store"),
+    ("cold_status", "cold cache: first status (every month and the fact index)", "rate", "store"),
+    ("cold_orient", "cold cache: first orient (the fact index, the lessons' types)", "rate", "store"),
     ("checkout_same", "after a checkout replaced the newest month's log, same bytes: first search", "none", None),
     ("checkout_reordered", "after a checkout reordered the newest month's log: first search", "none", None),
 ]
