@@ -37,6 +37,11 @@ impl Indexes {
         types::ids_of_type(&self.dir, log, package_type)
     }
 
+    /// Builds the types files that `logs` lack, on two threads (see [`types::warm`]).
+    pub fn warm_types(&self, logs: &[PathBuf]) -> std::io::Result<()> {
+        types::warm(&self.dir, logs)
+    }
+
     /// Whether the vectors of `log` by `embedder` are missing or too far behind the log.
     pub fn vectors_need_build(&self, log: &Path, embedder: &dyn Embedder) -> bool {
         vectors::needs_build(&self.dir, log, embedder)

@@ -112,6 +112,20 @@ pub fn ids_of_type(
     Ok(file.ids.remove(package_type).unwrap_or_default())
 }
 
+/// Builds the types file of each of `logs` that has none yet, on two threads: a read of every
+/// month (orient's lessons) after a fresh clone would otherwise scan them one by one.
+pub fn warm(cache_dir: &Path, logs: &[PathBuf]) -> std::io::Result<()> {
+    let cold: Vec<&PathBuf> = (logs.iter())
+        .filter(|log| !file_path(cache_dir, log).exists())
+        .collect();
+    if cold.len() < 2 {
+        return Ok(());
+    }
+    super::on_two_threads(&cold, |log| {
+        ids_of_type(cache_dir, log, TRACKED[0]).map(drop)
+    })
+}
+
 /// Checks the types file of `log` against the bytes of the log it covers.
 pub fn check(cache_dir: &Path, log: &Path) -> std::io::Result<super::Check> {
     use super::Check;
@@ -187,6 +201,34 @@ mod tests {
         assert_eq!(ids_of_type(&cache, &log, "x-lesson").unwrap(), ["a", "c"]);
         std::fs::write(&log, line("z", "x-lesson")).unwrap();
         assert_eq!(ids_of_type(&cache, &log, "x-lesson").unwrap(), ["z"]);
+    }
+
+    #[test]
+    fn warm_builds_every_months_file_that_is_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        let logs: Vec<PathBuf> = (1..=5)
+            .map(|m| {
+                dir.path()
+                    .join(format!("projects/demo/packages/2026-0{m}.ndjson"))
+            })
+            .collect();
+        std::fs::create_dir_all(logs[0].parent().unwrap()).unwrap();
+        for (m, log) in logs.iter().enumerate() {
+            std::fs::write(
+                log,
+                line(&format!("l{m}"), "x-lesson") + &line("s", "standard"),
+            )
+            .unwrap();
+        }
+        warm(&cache, &logs).unwrap();
+        for (m, log) in logs.iter().enumerate() {
+            assert!(file_path(&cache, log).exists(), "{}", log.display());
+            assert_eq!(
+                ids_of_type(&cache, log, "x-lesson").unwrap(),
+                [format!("l{m}")]
+            );
+        }
     }
 
     #[test]

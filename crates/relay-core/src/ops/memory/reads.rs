@@ -123,20 +123,25 @@ pub fn of_type(
         return crate::ops::packages::pull::latest(store, projects, &filter, usize::MAX);
     }
     let cache = store.indexes();
-    let mut out = Vec::new();
+    let mut logs = Vec::new();
     for project in projects {
         let months = store.package_months(project, filter.since, None)?;
-        for log in months.into_iter().flat_map(|m| m.logs) {
-            let Ok(ids) = cache.type_ids(&log, package_type) else {
-                return crate::ops::packages::pull::latest(store, projects, &filter, usize::MAX);
-            };
-            for id in ids {
-                let current = store
-                    .package_versions_in(std::slice::from_ref(&log), &id)?
-                    .into_iter()
-                    .max_by(relay_store::packages::version_order);
-                out.extend(current);
-            }
+        logs.extend(months.into_iter().flat_map(|m| m.logs));
+    }
+    // After a fresh clone every month's file is built first, on both cores; an error here
+    // leaves each month to the loop below.
+    let _ = cache.warm_types(&logs);
+    let mut out = Vec::new();
+    for log in logs {
+        let Ok(ids) = cache.type_ids(&log, package_type) else {
+            return crate::ops::packages::pull::latest(store, projects, &filter, usize::MAX);
+        };
+        for id in ids {
+            let current = store
+                .package_versions_in(std::slice::from_ref(&log), &id)?
+                .into_iter()
+                .max_by(relay_store::packages::version_order);
+            out.extend(current);
         }
     }
     // A month may have two logs (the tracked one and the clone's queue), and a package both:

@@ -199,7 +199,11 @@ mod tests {
                 f["valid_to"] = serde_json::json!("2026-02-01T00:00:00Z");
             }
             let offset = text.len() as u64;
-            text += &if i % 997 == 0 { "{\"damaged\"".to_string() } else { f.to_string() };
+            text += &if i % 997 == 0 {
+                "{\"damaged\"".to_string()
+            } else {
+                f.to_string()
+            };
             text.push('\n');
             keys.push((super::super::key_hash(&subject, &predicate), offset));
         }

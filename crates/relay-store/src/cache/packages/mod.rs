@@ -581,24 +581,7 @@ pub fn warm(cache_dir: &Path, logs: &[PathBuf]) -> std::io::Result<u64> {
         .filter_map(|l| std::fs::metadata(l).ok())
         .map(|m| m.len())
         .sum();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let work = || -> std::io::Result<()> {
-        loop {
-            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(log) = cold.get(i) else {
-                return Ok(());
-            };
-            load_or_build(cache_dir, log)?;
-        }
-    };
-    std::thread::scope(|s| {
-        let other = s.spawn(work);
-        let mine = work();
-        other
-            .join()
-            .unwrap_or_else(|_| Err(std::io::Error::other("an index thread failed")))
-            .and(mine)
-    })?;
+    super::on_two_threads(&cold, |log| load_or_build(cache_dir, log).map(drop))?;
     Ok(bytes)
 }
 
