@@ -132,12 +132,16 @@ impl std::hash::Hasher for Fnv {
 }
 
 /// Runs `work` on each of `items` on two threads, each taking the next item not yet taken:
-/// how a cold cache's files are built at the speed of two cores. The first error is returned
-/// (the other thread finishes the item it has).
+/// how a cold cache's files are built at the speed of two cores (one item or none is done
+/// here, without a thread). The first error is returned (the other thread finishes the item
+/// it has).
 pub(crate) fn on_two_threads<T: Sync>(
     items: &[T],
     work: impl Fn(&T) -> std::io::Result<()> + Sync,
 ) -> std::io::Result<()> {
+    if items.len() < 2 {
+        return items.iter().try_for_each(work);
+    }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let failed = std::sync::atomic::AtomicBool::new(false);
     let take = || -> std::io::Result<()> {

@@ -5,7 +5,6 @@
 //! grew is scanned from where the file's coverage ends; any other change rebuilds it.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -31,12 +30,24 @@ pub(super) fn file_path(cache_dir: &Path, log: &Path) -> PathBuf {
     TYPES.month_file(cache_dir, log)
 }
 
-/// Adds the tracked packages of the complete lines in `bytes` to `ids`.
-fn scan(bytes: &[u8], ids: &mut BTreeMap<String, Vec<String>>) {
+/// Adds the tracked packages of the complete lines of `log` from byte `from` up to byte `to`
+/// to `ids`, streamed a megabyte at a time (a month's log is tens of megabytes, and a cold
+/// cache builds two at once); returns where the complete lines end.
+fn scan(
+    log: &Path,
+    from: u64,
+    to: u64,
+    ids: &mut BTreeMap<String, Vec<String>>,
+) -> std::io::Result<u64> {
     let needles = needles();
-    for line in bytes.split(|&b| b == b'\n') {
+    let mut sink = crate::log::Lines(|_, _, line: &[u8]| {
         scan_line(line, &needles, ids);
-    }
+        Ok::<_, std::io::Error>(true)
+    });
+    (crate::log::LogReader::new(log).from(from, 1).until(to))
+        .buffer(1 << 20)
+        .must_exist()
+        .read(&mut sink)
 }
 
 /// What a line of a tracked type holds: the type as a JSON string.
@@ -93,14 +104,10 @@ pub fn ids_of_type(
     }
     let start = file.coverage.as_ref().map_or(0, |c| c.covered);
     if start < log_len {
-        let mut f = std::fs::File::open(log)?;
-        f.seek(SeekFrom::Start(start))?;
-        let mut bytes = Vec::with_capacity((log_len - start) as usize);
-        f.take(log_len - start).read_to_end(&mut bytes)?;
         // Only complete lines are covered: a torn last line is read again once it is whole.
-        if let Some(end) = memchr::memrchr(b'\n', &bytes) {
-            scan(&bytes[..end], &mut file.ids);
-            file.coverage = Some(Coverage::of(log, &state, start + end as u64 + 1));
+        let end = scan(log, start, log_len, &mut file.ids)?;
+        if end > start {
+            file.coverage = Some(Coverage::of(log, &state, end));
             if let Some(dir) = path.parent()
                 && std::fs::create_dir_all(dir).is_ok()
                 && let Ok(text) = serde_json::to_vec(&file)
@@ -146,19 +153,8 @@ pub fn check(cache_dir: &Path, log: &Path) -> std::io::Result<super::Check> {
     if !coverage.holds(log, &state)? {
         return Ok(Check::OutOfDate);
     }
-    // Streamed line by line: a month's log is tens of megabytes, and verify checks several
-    // months at once.
-    let (mut fresh, needles) = (BTreeMap::new(), needles());
-    let mut sink = crate::log::Lines(|_, _, line: &[u8]| {
-        scan_line(line, &needles, &mut fresh);
-        Ok::<_, std::io::Error>(true)
-    });
-    (crate::log::LogReader::new(log)
-        .from(0, 1)
-        .until(coverage.covered))
-    .buffer(1 << 20)
-    .must_exist()
-    .read(&mut sink)?;
+    let mut fresh = BTreeMap::new();
+    scan(log, 0, coverage.covered, &mut fresh)?;
     Ok(if fresh == file.ids {
         Check::Sound
     } else {

@@ -140,7 +140,10 @@ pub fn status(store: &Store) -> Result<StoreStatus> {
                     None => changed.push(log),
                 }
             }
-            if !changed.is_empty() {
+            if changed.len() == 1 {
+                // A deposit since the last status: one month to count again.
+                store.warm_catalogs(project.id())?;
+            } else if !changed.is_empty() {
                 // A cold cache (a fresh clone): the fact index is built on a thread of its own
                 // while the months' indexes take both cores, not after them.
                 let (warmed, counted) = std::thread::scope(|s| {
