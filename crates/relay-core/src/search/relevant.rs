@@ -326,7 +326,7 @@ fn threads_for(cores: usize, searching: usize) -> usize {
 /// Scans `files` and returns each thread's candidates, each package's current version not
 /// superseded. The files are taken in turn from a shared counter, first by this thread alone;
 /// once the rest of the scan looks set to take `help_after` or more (the time so far, spread
-/// over the files left), or at once when the first file's index had to be built, helpers
+/// over the files left), or at once when the first log's index is built for this read, helpers
 /// join it, up to [`scan_threads`].
 fn scan_all(
     files: &[PathBuf],
@@ -374,27 +374,31 @@ fn scan_all(
         let mut helpers = Vec::new();
         let mut part = Part::counting(filter.status);
         let mut call_helpers = |taken: usize| {
-            let left = files.len().saturating_sub(taken);
-            // The first file pays for what the process had not touched yet: the rate is taken
-            // from the files after it.
-            let first = *first_done.get_or_insert_with(|| started.elapsed());
-            // A first log whose index is built for this read, or a first file that alone took
-            // `help_after` (a fresh clone, a deleted cache): the others will be built too, so
-            // help comes at once (before the first file, for a first log without an index).
-            let cold = taken <= 1 && (built_first || first >= help_after);
-            if (taken < 4 && !cold) || helpers.len() + 1 >= threads || left < 2 {
+            // Helpers only grow in number and files left only shrink: no later call helps.
+            if helpers.len() + 1 >= threads || files.len().saturating_sub(taken) < 2 {
                 return;
             }
-            let since = started.elapsed().saturating_sub(first);
-            let expected = since.mul_f64(left as f64 / taken.saturating_sub(1).max(1) as f64);
-            if cold || expected >= help_after {
-                while helpers.len() + 1 < threads {
-                    helpers.push(s.spawn(|| -> Result<Part> {
-                        let mut part = Part::counting(filter.status);
-                        work(&mut part, &mut |_| {})?;
-                        Ok(part.finished())
-                    }));
+            // A first log whose index is built for this read (a fresh clone, a deleted cache):
+            // the others will be built too, so help comes at once, before the first file.
+            if !(taken == 0 && built_first) {
+                // The first file pays for what the process had not touched yet: the rate is
+                // taken from the files after it.
+                let first = *first_done.get_or_insert_with(|| started.elapsed());
+                if taken < 4 {
+                    return;
                 }
+                let since = started.elapsed().saturating_sub(first);
+                let left = files.len() - taken;
+                if since.mul_f64(left as f64 / (taken - 1) as f64) < help_after {
+                    return;
+                }
+            }
+            while helpers.len() + 1 < threads {
+                helpers.push(s.spawn(|| -> Result<Part> {
+                    let mut part = Part::counting(filter.status);
+                    work(&mut part, &mut |_| {})?;
+                    Ok(part.finished())
+                }));
             }
         };
         if built_first {

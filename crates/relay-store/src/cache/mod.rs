@@ -133,8 +133,8 @@ impl std::hash::Hasher for Fnv {
 
 /// Runs `work` on each of `items` on two threads, each taking the next item not yet taken:
 /// how a cold cache's files are built at the speed of two cores (one item or none is done
-/// here, without a thread). The first error is returned (the other thread finishes the item
-/// it has).
+/// here, without a thread). A thread stops at its first error and the other goes on through
+/// the rest; this thread's error is returned, else the other's.
 pub(crate) fn on_two_threads<T: Sync>(
     items: &[T],
     work: impl Fn(&T) -> std::io::Result<()> + Sync,
@@ -143,19 +143,14 @@ pub(crate) fn on_two_threads<T: Sync>(
         return items.iter().try_for_each(work);
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let failed = std::sync::atomic::AtomicBool::new(false);
     let take = || -> std::io::Result<()> {
-        while !failed.load(std::sync::atomic::Ordering::Relaxed) {
+        loop {
             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let Some(item) = items.get(i) else {
                 return Ok(());
             };
-            if let Err(e) = work(item) {
-                failed.store(true, std::sync::atomic::Ordering::Relaxed);
-                return Err(e);
-            }
+            work(item)?;
         }
-        Ok(())
     };
     std::thread::scope(|s| {
         let other = s.spawn(take);
@@ -168,7 +163,6 @@ pub(crate) fn on_two_threads<T: Sync>(
     })
 }
 
-/// Removes a derived file; one already gone is fine (the next read builds it again).
 pub(crate) fn remove_derived(path: &Path) -> std::io::Result<()> {
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),

@@ -119,8 +119,9 @@ pub fn ids_of_type(
     Ok(file.ids.remove(package_type).unwrap_or_default())
 }
 
-/// Builds the types file of each of `logs` that has none yet, on two threads: a read of every
-/// month (orient's lessons) after a fresh clone would otherwise scan them one by one.
+/// Builds the types files that `logs` lack, on two threads, when two or more do: a read of
+/// every month (orient's lessons) after a fresh clone would otherwise scan them one by one.
+/// A single missing file is left to that read.
 pub fn warm(cache_dir: &Path, logs: &[PathBuf]) -> std::io::Result<()> {
     let cold: Vec<&PathBuf> = (logs.iter())
         .filter(|log| !file_path(cache_dir, log).exists())

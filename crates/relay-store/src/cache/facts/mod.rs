@@ -187,8 +187,8 @@ fn lines_from(path: &Path, from: u64) -> std::io::Result<(Lines, u64)> {
 }
 
 impl FactIndex {
-    /// Two passes, so memory holds the key table and one key's facts, not the log: the keys
-    /// of every line, then each key's lines read again to find its current fact.
+    /// Two passes, so memory holds the key table and a key's facts per thread, not the log:
+    /// the keys of every line, then each key's lines read again to find its current fact.
     fn build(path: &Path, state: &LogState) -> std::io::Result<FactIndex> {
         FactIndex::build_to(path, state, state.len)
     }

@@ -4,9 +4,9 @@
 //! 32-byte entries did not fit in a core's cache. A stem of up to 15 bytes (nearly all) is
 //! packed with its length into one `u128`, hashed by one folded multiply and compared as an
 //! integer. Its bucket is a 4-byte slot number in an open-addressed array kept at most half
-//! full (256 KiB for 30,000 stems), and the keys sit by slot, in the order stems were first
-//! seen, so a common word's key is in the few hot lines at the front. Longer stems keep a
-//! string key. The stems are also kept by slot, for listing them.
+//! full (256 KiB for 30,000 stems), and the keys sit by slot: in the order stems were first
+//! seen when an index is built, so a common word's key is in the few hot lines at the front.
+//! Longer stems keep a string key. The stems are also kept by slot, for listing them.
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -103,12 +103,13 @@ impl StemTable {
     }
 }
 
-/// The bytes of a stem of up to 15 bytes with its length in the last byte: equal keys are
-/// equal stems, and the first byte is never 0 (a stem is not empty and holds no NUL from a
-/// word's alphanumeric run).
+/// The bytes of a stem of 1 to 15 bytes with its length in the last byte: equal keys are
+/// equal stems, and the first byte is never 0 (a stem holds no NUL from a word's alphanumeric
+/// run). Other stems, the empty one included, keep a string key.
 fn pack(stem: &str) -> Option<u128> {
     let bytes = stem.as_bytes();
-    if bytes.len() > 15 {
+    // An empty stem (only from a damaged index file) would pack to 0, the long stems' mark.
+    if bytes.is_empty() || bytes.len() > 15 {
         return None;
     }
     // Put together in registers: bytes written to memory and read back as one integer stall
@@ -170,10 +171,13 @@ mod tests {
         }
         assert_eq!(table.get("leaks"), None);
         assert_eq!(table.get("exactly15bytes"), None);
+        assert_eq!(table.get(""), None);
+        assert_eq!(table.slot(""), (7, true));
+        assert_eq!(table.get(""), Some(7));
         assert_eq!(table.get("sixteen16bytess"), None);
         let listed: Vec<(&str, u32)> = table.iter().collect();
         assert_eq!(listed[3], ("sixteen16bytesss", 3));
-        assert_eq!(listed.len(), 7);
+        assert_eq!(listed.len(), 8);
     }
 
     #[test]
