@@ -100,17 +100,20 @@ echo "# building relay, the generator and the load clients (release)"
 cargo build --release --quiet --bin relay --example gen_corpus --example watch_start --example load
 relay=$repo/target/release/relay
 gen=$repo/target/release/examples/gen_corpus
-commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.toml || echo '+local changes')"
+commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src crates Cargo.toml Cargo.lock || echo '+local changes')"
 
 mkdir -p "$work/bin"
 work=$(cd "$work" && pwd)
 # Both binaries run from one folder: where a binary lies moves a quick command by a millisecond.
-cp "$relay" "$work/bin/relay"
-relay=$work/bin/relay
+# The older one is copied first: BENCH_BEFORE may name the bin/relay an earlier run left here,
+# which the copy of this build would overwrite (every "before" was then this build itself).
 if [ -n "${BENCH_BEFORE:-}" ]; then
-  cp "$BENCH_BEFORE" "$work/bin/relay-before"
+  cp "$BENCH_BEFORE" "$work/bin/relay-before.tmp"
+  mv "$work/bin/relay-before.tmp" "$work/bin/relay-before"
   BENCH_BEFORE=$work/bin/relay-before
 fi
+cp "$relay" "$work/bin/relay"
+relay=$work/bin/relay
 res=$work/results-${only:-$size}$tag
 rm -rf "$res"
 mkdir -p "$res/rss"
