@@ -509,19 +509,15 @@ op deposit "-w 1 --min-runs 10 --max-runs $((runs > 10 ? runs : 10))" \
   "relay deposit (empty store)" "$relay deposit --store $empty/.relay $deposit_args" \
   "sqlite3 INSERT" "sqlite3 $db \"INSERT INTO packages(package_id, project_id, created_at, package_type, status, actor, title, description, decisions, questions, tags, json) VALUES ('pkg_' || lower(hex(randomblob(16))), 'bench', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'decision', 'complete', 'bench', 'Benchmark deposit', 'Measuring the cost of one deposit on a large store', 'Keep deposits append-only', 'Does the cost grow with the store?', 'bench', json_object('title', 'Benchmark deposit'))\""
 
-# cold cache: the first command after cache/ is deleted rebuilds what it needs
-prep=(--prepare "rm -rf $store/.relay/cache")
-op cold_search "-w 0 -r 3" --wrap \
-  "relay search (no cache/)" "$relay search memory leak --limit 5 --json"
-prep=(--prepare "rm -rf $store/.relay/cache")
-op cold_pull_latest "-w 0 -r 3" --wrap \
-  "relay pull --latest 20 (no cache/)" "$relay pull --latest 20 --json"
-prep=(--prepare "rm -rf $store/.relay/cache")
-op cold_status "-w 0 -r 3" --wrap \
-  "relay status (no cache/)" "$relay status --json"
-prep=(--prepare "rm -rf $store/.relay/cache")
-op cold_orient "-w 0 -r 3" --wrap \
-  "relay orient (no cache/)" "$relay orient"
+# cold cache: the first command after cache/ is deleted rebuilds what it needs (NAME|LABEL|ARGS)
+for row in "cold_search|relay search (no cache/)|search memory leak --limit 5 --json" \
+  "cold_pull_latest|relay pull --latest 20 (no cache/)|pull --latest 20 --json" \
+  "cold_status|relay status (no cache/)|status --json" \
+  "cold_orient|relay orient (no cache/)|orient"; do
+  IFS='|' read -r name label args <<< "$row"
+  prep=(--prepare "rm -rf $store/.relay/cache")
+  op "$name" "-w 0 -r 3" --wrap "$label" "$relay $args"
+done
 "$relay" search memory leak --limit 5 --json > /dev/null # leave the cache built
 
 # after a checkout: git replaced the newest month's log (a new file). With the same bytes, the
