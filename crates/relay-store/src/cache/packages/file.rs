@@ -13,7 +13,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::region::Region;
-use super::{Doc, MonthIndex, QueryView, StemPostings};
+use super::{Doc, MonthIndex, Posting, QueryView, StemPostings};
 use crate::cache::PACKAGES;
 use crate::cache::coverage::Coverage;
 use crate::cache::id_key;
@@ -199,11 +199,10 @@ fn write_body(
         buf.put(s.stem.as_bytes())?;
     }
     for s in stems {
-        for (&(doc, tf), places) in s.postings.iter().zip(s.places) {
-            buf.bytes.extend(doc.to_le_bytes());
-            buf.bytes
-                .extend((tf.clamp(0.0, MAX_STORED_COUNT).round() as u16).to_le_bytes());
-            buf.bytes.extend(places.to_le_bytes());
+        for p in s.postings {
+            buf.bytes.extend(p.doc.to_le_bytes());
+            buf.bytes.extend(p.tf.to_le_bytes());
+            buf.bytes.extend(p.places.to_le_bytes());
         }
         buf.spill()?;
     }
@@ -693,8 +692,13 @@ fn parse(bytes: &[u8]) -> Option<(Header, MonthIndex)> {
             postings_bytes.get(post_off * POSTING_BYTES..(post_off + count) * POSTING_BYTES)?;
         let (list, places) = decode_postings(raw, index.docs.len())?;
         let slot = index.slot(&stem) as usize;
-        index.lists[slot] = list;
-        index.places[slot] = places;
+        index.lists[slot] = (list.into_iter().zip(places))
+            .map(|((doc, tf), places)| Posting {
+                doc,
+                tf: tf as u16,
+                places,
+            })
+            .collect();
     }
     Some((header, index))
 }

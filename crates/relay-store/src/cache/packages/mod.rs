@@ -77,10 +77,9 @@ pub struct MonthIndex {
     pub damaged: u64,
     /// Stem → its slot in `lists`.
     terms: StemTable,
-    /// Per stem slot, (doc, weighted count), docs ascending.
-    lists: Vec<Vec<(u32, f32)>>,
-    /// Per stem slot, the stem's places in each document of its list ([`terms::Places`]).
-    places: Vec<Vec<terms::Places>>,
+    /// Per stem slot, its postings, docs ascending: one vector a stem (a month of prose has
+    /// tens of thousands of stems, and each vector grows by copying and is freed whole).
+    lists: Vec<Vec<Posting>>,
     /// Scratch of [`MonthIndex::add_line`], kept between lines so that indexing a word
     /// allocates nothing: the word lowercased and stemmed, and the current line's counts by
     /// slot with the slots it touched.
@@ -93,6 +92,22 @@ struct Scratch {
     counts: Vec<f32>,
     places: Vec<terms::Places>,
     touched: Vec<u32>,
+}
+
+/// One document of a stem's postings, as the index file stores it: its weighted count
+/// saturated and rounded, and its places ([`terms::Places`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Posting {
+    pub doc: u32,
+    pub tf: u16,
+    pub places: terms::Places,
+}
+
+impl Posting {
+    /// The weighted count as reads rank with it: what the index file gives back.
+    fn weighted(&self) -> (u32, f32) {
+        (self.doc, f32::from(self.tf))
+    }
 }
 
 /// The first 64 bits of a `sha256:` hash, for ordering versions.
@@ -142,10 +157,13 @@ impl MonthIndex {
         }
         for &slot in &scratch.touched {
             let slot = slot as usize;
-            // Saturated as the index file stores it ([`file::MAX_STORED_COUNT`]).
-            let tf = std::mem::take(&mut scratch.counts[slot]).min(file::MAX_STORED_COUNT);
-            self.lists[slot].push((doc, tf));
-            self.places[slot].push(std::mem::take(&mut scratch.places[slot]));
+            // Saturated and rounded as the index file stores it ([`file::MAX_STORED_COUNT`]).
+            let count = std::mem::take(&mut scratch.counts[slot]);
+            self.lists[slot].push(Posting {
+                doc,
+                tf: count.clamp(0.0, file::MAX_STORED_COUNT).round() as u16,
+                places: std::mem::take(&mut scratch.places[slot]),
+            });
         }
         scratch.touched.clear();
         self.scratch = scratch;
@@ -206,32 +224,37 @@ impl MonthIndex {
         Ok(end)
     }
 
-    /// The documents holding `stem`, with its weighted count.
-    pub fn postings(&self, stem: &str) -> &[(u32, f32)] {
+    /// A stem's postings, none when the index does not hold it.
+    fn list(&self, stem: &str) -> &[Posting] {
         match self.terms.get(stem) {
             Some(slot) => &self.lists[slot as usize],
             None => &[],
         }
     }
 
+    /// The documents holding `stem`, with its weighted count.
+    pub fn postings(&self, stem: &str) -> Vec<(u32, f32)> {
+        self.list(stem).iter().map(Posting::weighted).collect()
+    }
+
     /// The places of `stem` in each document of its [`MonthIndex::postings`].
-    pub fn places(&self, stem: &str) -> &[terms::Places] {
-        match self.terms.get(stem) {
-            Some(slot) => &self.places[slot as usize],
-            None => &[],
-        }
+    pub fn places(&self, stem: &str) -> Vec<terms::Places> {
+        self.list(stem).iter().map(|p| p.places).collect()
     }
 
     /// The postings of a query term: a stem's own, or for a prefix term ([`terms::prefix_of`])
     /// those of every stem it starts, merged.
-    pub fn term_postings(&self, term: &str) -> std::borrow::Cow<'_, [(u32, f32)]> {
+    pub fn term_postings(&self, term: &str) -> Vec<(u32, f32)> {
         match terms::prefix_of(term) {
-            None => std::borrow::Cow::Borrowed(self.postings(term)),
-            Some(prefix) => std::borrow::Cow::Owned(terms::merge_postings(
-                (self.terms.iter())
+            None => self.postings(term),
+            Some(prefix) => {
+                let lists: Vec<Vec<(u32, f32)>> = (self.terms.iter())
                     .filter(|(stem, _)| stem.starts_with(prefix))
-                    .map(|(_, slot)| self.lists[slot as usize].as_slice()),
-            )),
+                    .map(|(_, slot)| self.lists[slot as usize].iter().map(Posting::weighted))
+                    .map(Iterator::collect)
+                    .collect();
+                terms::merge_postings(lists.iter().map(Vec::as_slice))
+            }
         }
     }
 
@@ -240,7 +263,6 @@ impl MonthIndex {
         let (slot, made) = self.terms.slot(stem);
         if made {
             self.lists.push(Vec::new());
-            self.places.push(Vec::new());
         }
         slot
     }
@@ -251,7 +273,6 @@ impl MonthIndex {
             .map(|(stem, slot)| StemPostings {
                 stem,
                 postings: self.lists[slot as usize].as_slice(),
-                places: self.places[slot as usize].as_slice(),
             })
             .filter(|s| !s.postings.is_empty())
             .collect();
@@ -260,12 +281,11 @@ impl MonthIndex {
     }
 }
 
-/// One stem's entry in an index: its postings, and its places in each of their documents.
+/// One stem's entry in an index: its postings.
 #[derive(Debug, PartialEq)]
 struct StemPostings<'a> {
     stem: &'a str,
-    postings: &'a [(u32, f32)],
-    places: &'a [terms::Places],
+    postings: &'a [Posting],
 }
 
 /// Where the index of `log` lives: `cache/search-v4/<project folder>/<month>.idx`.
@@ -512,7 +532,7 @@ impl QueryView {
             list.extend(added.iter().map(|&(doc, tf)| (doc + first, tf)));
             // A prefix term's places are not kept (phrases hold no prefix words).
             match terms::prefix_of(stem) {
-                None => places.extend_from_slice(more.places(stem)),
+                None => places.extend(more.places(stem)),
                 Some(_) => places.resize(places.len() + added.len(), terms::ANY_PLACE),
             }
         }

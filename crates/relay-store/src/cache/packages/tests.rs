@@ -487,3 +487,24 @@ fn an_id_lookup_finds_every_line_of_an_id_in_a_long_table() {
         Some(vec![])
     );
 }
+
+#[test]
+fn a_count_past_what_a_posting_holds_saturates_alike_in_memory_and_in_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = month_log(dir.path());
+    // "leak" 70,000 times in the description (weight 1) and once in the title (weight 3).
+    let description = "leak ".repeat(70_000);
+    let package = serde_json::json!({"package": {"package_id": "a", "created_at":
+        "2026-01-01T00:00:00Z", "title": "leak pool", "description": description}});
+    std::fs::write(&log, format!("{package}\n{}", line("b", "pool leak"))).unwrap();
+    let cache = dir.path().join("cache");
+    let built = load_or_build(&cache, &log).unwrap();
+    assert_eq!(built.postings("leak"), [(0, 65_535.0), (1, 3.0)]);
+    assert_eq!(built.postings("pool"), [(0, 3.0), (1, 3.0)]);
+    let read = load_or_build(&cache, &log).unwrap();
+    assert_eq!(read.postings("leak"), built.postings("leak"));
+    assert_eq!(read.places("leak"), built.places("leak"));
+    let view = query(&cache, &log, &["leak".to_string(), "pool*".to_string()]).unwrap();
+    assert_eq!(view.postings[0], built.postings("leak"));
+    assert_eq!(view.postings[1], built.term_postings("pool*"));
+}
