@@ -6,7 +6,9 @@
 //! integer. Its bucket is a 4-byte slot number in an open-addressed array kept at most half
 //! full (256 KiB for 30,000 stems), and the keys sit by slot: in the order stems were first
 //! seen when an index is built, so a common word's key is in the few hot lines at the front.
-//! Longer stems keep a string key. The stems are also kept by slot, for listing them.
+//! Longer stems keep a string key. The stems are also kept by slot, for listing them, end to
+//! end in one string: a month of a large vocabulary has a hundred thousand stems or more, and
+//! a string each cost 40 bytes and an allocation beside their text.
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -20,8 +22,9 @@ pub(super) struct StemTable {
     /// Each slot's packed key ([`pack`]), or 0 for a long stem (no packed key is 0).
     keys: Vec<u128>,
     long: HashMap<String, u32, BuildHasherDefault<Fnv>>,
-    /// Each slot's stem.
-    stems: Vec<String>,
+    /// Every slot's stem, end to end, and where each one ends in it.
+    text: String,
+    ends: Vec<u32>,
     /// How many short stems the buckets hold.
     short: usize,
 }
@@ -37,7 +40,7 @@ impl StemTable {
 
     /// The slot of `stem`, and whether it was made now (the next slot in order).
     pub(super) fn slot(&mut self, stem: &str) -> (u32, bool) {
-        let next = self.stems.len() as u32;
+        let next = self.ends.len() as u32;
         match pack(stem) {
             Some(key) => {
                 if (self.short + 1) * 2 > self.buckets.len() {
@@ -60,7 +63,8 @@ impl StemTable {
                 }
             },
         }
-        self.stems.push(stem.to_string());
+        self.text.push_str(stem);
+        self.ends.push(self.text.len() as u32);
         (next, true)
     }
 
@@ -99,7 +103,9 @@ impl StemTable {
 
     /// Every stem with its slot.
     pub(super) fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
-        (self.stems.iter().enumerate()).map(|(slot, stem)| (stem.as_str(), slot as u32))
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        (starts.zip(&self.ends).enumerate())
+            .map(|(slot, (start, &end))| (&self.text[start as usize..end as usize], slot as u32))
     }
 }
 
