@@ -554,21 +554,30 @@ pub(super) fn read_partial(
 /// A posting list: per document its weighted count, and beside it the stem's places there.
 type Postings = (Vec<(u32, f32)>, Vec<terms::Places>);
 
-/// Decodes a run of postings; `None` when one names no document below `n_docs`.
+/// Decodes a run of postings as a query reads them; `None` when one names no document below
+/// `n_docs`.
 fn decode_postings(raw: &[u8], n_docs: usize) -> Option<Postings> {
     let (mut list, mut places) = (Vec::new(), Vec::new());
     list.reserve_exact(raw.len() / POSTING_BYTES);
     places.reserve_exact(raw.len() / POSTING_BYTES);
+    each_posting(raw, n_docs, |p| {
+        list.push(p.weighted());
+        places.push(p.places);
+    })?;
+    Some((list, places))
+}
+
+/// Calls `each` with every posting of a run; `None` when one names no document below `n_docs`.
+fn each_posting(raw: &[u8], n_docs: usize, mut each: impl FnMut(Posting)) -> Option<()> {
     for c in raw.chunks_exact(POSTING_BYTES) {
         let mut p = Fields(c);
-        let (doc, tf, at) = (p.u32()?, p.u16()?, p.u16()?);
+        let (doc, tf, places) = (p.u32()?, p.u16()?, p.u16()?);
         if doc as usize >= n_docs {
             return None;
         }
-        list.push((doc, f32::from(tf)));
-        places.push(at);
+        each(Posting { doc, tf, places });
     }
-    Some((list, places))
+    Some(())
 }
 
 /// Where the tables of an index file lie in it, each range checked to be inside the file.
@@ -690,15 +699,10 @@ fn parse(bytes: &[u8]) -> Option<(Header, MonthIndex)> {
             .to_string();
         let raw =
             postings_bytes.get(post_off * POSTING_BYTES..(post_off + count) * POSTING_BYTES)?;
-        let (list, places) = decode_postings(raw, index.docs.len())?;
+        let mut list = Vec::with_capacity(raw.len() / POSTING_BYTES);
+        each_posting(raw, index.docs.len(), |p| list.push(p))?;
         let slot = index.slot(&stem) as usize;
-        index.lists[slot] = (list.into_iter().zip(places))
-            .map(|((doc, tf), places)| Posting {
-                doc,
-                tf: tf as u16,
-                places,
-            })
-            .collect();
+        index.lists[slot] = list;
     }
     Some((header, index))
 }

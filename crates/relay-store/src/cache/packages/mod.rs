@@ -105,7 +105,7 @@ pub(super) struct Posting {
 
 impl Posting {
     /// The weighted count as reads rank with it: what the index file gives back.
-    fn weighted(&self) -> (u32, f32) {
+    pub(super) fn weighted(&self) -> (u32, f32) {
         (self.doc, f32::from(self.tf))
     }
 }

@@ -24,7 +24,7 @@ pub(super) struct StemTable {
     long: HashMap<String, u32, BuildHasherDefault<Fnv>>,
     /// Every slot's stem, end to end, and where each one ends in it.
     text: String,
-    ends: Vec<u32>,
+    ends: Vec<usize>,
     /// How many short stems the buckets hold.
     short: usize,
 }
@@ -64,7 +64,7 @@ impl StemTable {
             },
         }
         self.text.push_str(stem);
-        self.ends.push(self.text.len() as u32);
+        self.ends.push(self.text.len());
         (next, true)
     }
 
@@ -105,7 +105,7 @@ impl StemTable {
     pub(super) fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         (starts.zip(&self.ends).enumerate())
-            .map(|(slot, (start, &end))| (&self.text[start as usize..end as usize], slot as u32))
+            .map(|(slot, (start, &end))| (&self.text[start..end], slot as u32))
     }
 }
 
