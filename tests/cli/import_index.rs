@@ -1,5 +1,5 @@
 //! What a large import leaves behind and needs: imported in chunks, the keyword index under
-//! `cache/search-v4/` covers every line after the next read, rather than stay where the first
+//! `cache/search-v5/` covers every line after the next read, rather than stay where the first
 //! read put it (and every search parse the rest again); and an import that touches more logs
 //! than the process may open files still succeeds, its staged files opened and closed as it
 //! goes.
@@ -40,7 +40,7 @@ fn coverage(store: &Path) -> Vec<(String, u64, Option<u64>)> {
         .iter()
         .map(|month| {
             let log = store.join(format!("projects/demo/packages/{month}.ndjson"));
-            let index = store.join(format!("cache/search-v4/demo/{month}.idx"));
+            let index = store.join(format!("cache/search-v5/demo/{month}.idx"));
             let covered = std::fs::read(&index).ok().and_then(|bytes| {
                 let header = bytes.split(|&b| b == b'\n').next()?;
                 serde_json::from_slice::<Value>(header).ok()?["covered"].as_u64()

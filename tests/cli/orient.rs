@@ -334,7 +334,7 @@ fn the_search_index_is_disposable_incremental_and_follows_rewrites() {
     assert_eq!(ids("flaky"), std::slice::from_ref(&a));
     let cache = env.store().join("cache");
     assert!(
-        cache.join("search-v4/demo").is_dir(),
+        cache.join("search-v5/demo").is_dir(),
         "the first search built the index"
     );
     // A log that grows is indexed incrementally.

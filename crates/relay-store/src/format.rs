@@ -133,7 +133,7 @@ mod tests {
             ("projects.ndjson", false),
             (".gitattributes", false),
             ("allowed_signers", false),
-            ("cache/search-v4/x/2026-05.json", false),
+            ("cache/search-v5/x/2026-05.json", false),
             ("local/tokens.ndjson", false),
             ("projects", true),
             ("projects/demo", true),

@@ -15,7 +15,8 @@ pub use crate::cache::packages::{
 };
 pub use crate::cache::summary::MonthSummary;
 pub use crate::cache::terms::{
-    ANY_PLACE, FIELDS, Places, lowercase_into, may_stand_in_order, prefix_of, stem, stem_into,
+    ANY_PLACE, FIELDS, Places, lowercase_into, may_stand_in_order, neighbour_bit, prefix_of, stem,
+    stem_into,
 };
 pub use crate::cache::types::TRACKED as TRACKED_TYPES;
 pub use crate::cache::vectors::{Build as VectorBuild, BuildProgress, Document, Embedder, Vectors};

@@ -352,7 +352,7 @@ mod tests {
         // Per-clone and derived files are never queued; nothing outside the store is.
         for path in [
             layout.lock_file("x"),
-            layout.cache_dir().join("search-v4/p/2026-05.idx"),
+            layout.cache_dir().join("search-v5/p/2026-05.idx"),
             PathBuf::from("/w/src/main.rs"),
             PathBuf::from("/w/.relay/../x.ndjson"),
             layout.root().to_path_buf(),

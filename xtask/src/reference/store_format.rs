@@ -163,7 +163,7 @@ pub fn page() -> String {
     let rows = vec![
         vec![
             text(
-                "Package index: postings by stem (with the places of the stem in each line, modulo 16), the id table, what ranking reads of every line (id key, length, significance, status) and what listings need of each line, per monthly log",
+                "Package index: postings by stem (with the stems beside the stem in each line, eight bits each side), the id table, what ranking reads of every line (id key, length, significance, status) and what listings need of each line, per monthly log",
             ),
             code(&shown(&format::package_index(&cache_dir, &log))),
             PACKAGES.format.to_string(),

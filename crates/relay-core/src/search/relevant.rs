@@ -15,7 +15,7 @@ use crate::search::phrase_filter::PhraseFilter;
 use crate::search::{Query, parse, rank, scan};
 use relay_store::Store;
 use relay_store::index::LiteLine;
-use relay_store::index::{ANY_PLACE, may_stand_in_order};
+use relay_store::index::{ANY_PLACE, may_stand_in_order, neighbour_bit};
 use relay_store::index::{Indexes, id_key};
 use relay_store::index::{QueryView, hash_prefix};
 use relay_store::packages::StoredPackage;
@@ -188,19 +188,19 @@ fn from_index(
     }
     touched.clear();
     // A phrase needs all its words, where they can stand one after another: a document
-    // missing one, or holding them only apart, is no candidate, unread.
-    let phrase_terms: Vec<Vec<Option<usize>>> = (q.phrases.iter())
+    // missing one, or holding them only apart, is no candidate, unread. Each word is its
+    // term's number (`None` for a stopword), with its stem's neighbour bit.
+    let phrase_terms: Vec<Vec<(Option<usize>, u8)>> = (q.phrases.iter())
         .map(|phrase| {
             (phrase.iter())
-                .map(|s| q.terms.iter().position(|t| t == s))
+                .map(|s| (q.terms.iter().position(|t| t == s), neighbour_bit(s)))
                 .collect()
         })
         .collect();
     // With a phrase, the candidates are among the documents of its rarest word's list (docs
     // ascending); otherwise every document with some term is one.
-    let rarest = (phrase_terms.iter().flatten().flatten())
-        .min_by_key(|&&i| idx.postings.get(i).map_or(0, Vec::len))
-        .copied();
+    let rarest = (phrase_terms.iter().flatten().filter_map(|&(i, _)| i))
+        .min_by_key(|&i| idx.postings.get(i).map_or(0, Vec::len));
     let phrased = !q.phrases.is_empty();
     if phrased && places.len() < idx.doc_count() * terms {
         places.resize(idx.doc_count() * terms, ANY_PLACE);
@@ -225,9 +225,10 @@ fn from_index(
     touched.retain(|&doc| {
         let row = doc as usize * terms;
         phrase_terms.iter().all(|phrase| {
-            phrase.iter().flatten().all(|&i| tf[row + i] > 0.0)
+            (phrase.iter().filter_map(|&(i, _)| i)).all(|i| tf[row + i] > 0.0)
                 && may_stand_in_order(
-                    (phrase.iter()).map(|t| t.map_or(ANY_PLACE, |i| places[row + i])),
+                    (phrase.iter())
+                        .map(|&(t, bit)| (bit, t.map_or(ANY_PLACE, |i| places[row + i]))),
                 )
         })
     });

@@ -49,7 +49,8 @@ pub const FACTS: Index = Index {
 
 /// The package index of each monthly package log (`packages/`). Format 2 added the id table
 /// and what listings need of each line; format 3 each posting's places (`terms::Places`), so
-/// that a phrase reads only the lines where its words can stand in order.
+/// that a phrase reads only the lines where its words can stand in order; format 4 the rank
+/// table; format 5 places as the stems beside a stem rather than its word numbers modulo 16.
 ///
 /// Its `tail_limit` is what every read of the month would parse again: the lines of a few
 /// dozen deposits. Past it, the next read folds the tail into the index and saves it. (It was
@@ -57,7 +58,7 @@ pub const FACTS: Index = Index {
 /// caught the index up, and every search parsed each month's lag again.)
 pub const PACKAGES: Index = Index {
     name: "search",
-    format: 4,
+    format: 5,
     tail_limit: 64 << 10,
 };
 

@@ -1,5 +1,5 @@
 //! The package index: a disposable inverted index per monthly package log, under
-//! `cache/search-v4/` ([`super::PACKAGES`]). For each stem, the lines that hold it and its
+//! `cache/search-v5/` ([`super::PACKAGES`]). For each stem, the lines that hold it and its
 //! weighted count; for each line, what listings and ranking need (id, version, hash prefix,
 //! status, type, time, significance) and an id table for lookups by package id. It follows
 //! its log by the coverage rule of [`super`]. The file format is in `file.rs`; the stems are
@@ -80,6 +80,8 @@ pub struct MonthIndex {
     /// Per stem slot, its postings, docs ascending: one vector a stem (a month of prose has
     /// tens of thousands of stems, and each vector grows by copying and is freed whole).
     lists: Vec<Vec<Posting>>,
+    /// Per stem slot, its [`terms::neighbour_bit`], hashed once when the slot is made.
+    neighbour_bits: Vec<u8>,
     /// Scratch of [`MonthIndex::add_line`], kept between lines so that indexing a word
     /// allocates nothing: the word lowercased and stemmed, and the current line's counts by
     /// slot with the slots it touched.
@@ -133,7 +135,9 @@ impl MonthIndex {
             return;
         };
         let doc = self.docs.len() as u32;
-        let (mut len, mut word_number) = (0.0, 0u32);
+        let mut len = 0.0;
+        // The word before (its slot and neighbour bit): each marks the other in its places.
+        let mut before: Option<(usize, u8)> = None;
         let mut scratch = std::mem::take(&mut self.scratch);
         for &(field, weight) in terms::FIELDS {
             for part in p.parts(field) {
@@ -150,8 +154,12 @@ impl MonthIndex {
                         scratch.touched.push(slot as u32);
                     }
                     scratch.counts[slot] += weight;
-                    scratch.places[slot] |= terms::place_of(word_number);
-                    word_number = word_number.wrapping_add(1);
+                    let bit = self.neighbour_bits[slot];
+                    if let Some((before_slot, before_bit)) = before {
+                        scratch.places[before_slot] |= terms::followed_by(bit);
+                        scratch.places[slot] |= terms::preceded_by(before_bit);
+                    }
+                    before = Some((slot, bit));
                 });
             }
         }
@@ -263,6 +271,7 @@ impl MonthIndex {
         let (slot, made) = self.terms.slot(stem);
         if made {
             self.lists.push(Vec::new());
+            self.neighbour_bits.push(terms::neighbour_bit(stem));
         }
         slot
     }
@@ -288,7 +297,7 @@ struct StemPostings<'a> {
     postings: &'a [Posting],
 }
 
-/// Where the index of `log` lives: `cache/search-v4/<project folder>/<month>.idx`.
+/// Where the index of `log` lives: `cache/search-v5/<project folder>/<month>.idx`.
 pub fn index_path(cache_dir: &Path, log: &Path) -> PathBuf {
     let month = log
         .file_stem()
@@ -320,7 +329,11 @@ pub fn load_or_build(cache_dir: &Path, log: &Path) -> std::io::Result<MonthIndex
     if before < state.len {
         index.header_covered = index.add_from(log, before, Some(state.len))?;
     }
-    if index.header_covered != before || !path.exists() {
+    let new_file = !path.exists();
+    if new_file {
+        remove_old_formats(cache_dir);
+    }
+    if index.header_covered != before || new_file {
         let _ = write(
             &path,
             &Coverage::of(log, &state, index.header_covered),
@@ -328,6 +341,15 @@ pub fn load_or_build(cache_dir: &Path, log: &Path) -> std::io::Result<MonthIndex
         );
     }
     Ok(index)
+}
+
+/// Removes the package indexes of the formats before this one (never read again: each format
+/// has its own folder), when a new file is made: a million packages' are a few hundred MB.
+fn remove_old_formats(cache_dir: &Path) {
+    for format in 1..PACKAGES.format {
+        let old = super::Index { format, ..PACKAGES };
+        let _ = std::fs::remove_dir_all(old.dir(cache_dir));
+    }
 }
 
 /// Checks the index of `log` against the bytes of the log it covers ([`super::Check`]).

@@ -153,8 +153,8 @@ fn a_mapped_query_agrees_with_the_index_and_a_file_cut_short_is_not_trusted() {
     assert_eq!(view.places[0], built.places(&stems[0]));
     assert_eq!(
         view.places[0],
-        [terms::place_of(0)].repeat(8),
-        "\"Rare\" is word 0"
+        [terms::followed_by(terms::neighbour_bit("word"))].repeat(8),
+        "\"Rare\" is word 0, before \"word\""
     );
     assert_eq!(view.places[1].len(), view.postings[1].len());
     for (i, d) in built.docs.iter().enumerate() {
@@ -270,20 +270,38 @@ fn a_log_a_few_lines_past_its_index_is_read_from_the_file_and_the_tail_in_memory
 }
 
 #[test]
-fn places_count_every_word_of_every_field_and_survive_the_file() {
+fn places_name_the_stems_beside_each_across_fields_and_survive_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let log = month_log(dir.path());
-    // Words 0-1 the title, 2-5 the decisions (one list), then the description's 6-24.
-    let filler = ["x"; 16].join(" ");
+    // One run of words, field after field: the title, the decisions (one list), then the
+    // description.
     let package = serde_json::json!({"package": {"package_id": "a", "created_at":
         "2026-01-01T00:00:00Z", "title": "Memory leak", "decisions_made": ["fix it",
-        "memory pool"], "description": format!("leak {filler} memory leak")}});
+        "memory pool"], "description": "leak x memory leak"}});
     std::fs::write(&log, format!("{package}\n")).unwrap();
     let cache = dir.path().join("cache");
     let built = load_or_build(&cache, &log).unwrap();
-    let at = |ns: &[u32]| ns.iter().fold(0, |set, &n| set | terms::place_of(n));
-    assert_eq!(built.places("memory"), [at(&[0, 4, 23])]);
-    assert_eq!(built.places("leak"), [at(&[1, 6, 24])]);
+    let after = |ws: &[&str]| {
+        (ws.iter()).fold(0, |set, w| {
+            set | terms::followed_by(terms::neighbour_bit(w))
+        })
+    };
+    let before = |ws: &[&str]| {
+        (ws.iter()).fold(0, |set, w| {
+            set | terms::preceded_by(terms::neighbour_bit(w))
+        })
+    };
+    // The run: memory leak fix it memory pool leak x memory leak. memory: followed by leak
+    // and pool, preceded by it and x.
+    assert_eq!(
+        built.places("memory"),
+        [after(&["leak", "pool"]) | before(&["it", "x"])]
+    );
+    // leak: followed by fix and x (and by nothing, last), preceded by memory and pool.
+    assert_eq!(
+        built.places("leak"),
+        [after(&["fix", "x"]) | before(&["memory", "pool"])]
+    );
     let stems = ["memory".to_string(), "leak".to_string(), "x*".to_string()];
     let view = query(&cache, &log, &stems).unwrap();
     assert_eq!(
@@ -298,6 +316,26 @@ fn places_count_every_word_of_every_field_and_survive_the_file() {
     // The weighted count is stored whole: the field weights are whole numbers.
     assert!(terms::FIELDS.iter().all(|&(_, w)| w.fract() == 0.0));
     assert_eq!(view.postings[0], [(0, 3.0 + 2.0 + 1.0)]);
+}
+
+#[test]
+fn a_new_index_removes_the_folders_of_older_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = month_log(dir.path());
+    std::fs::write(&log, line("pkg_a", "A title")).unwrap();
+    let cache = dir.path().join("cache");
+    let old = cache.join(format!("search-v{}/p", PACKAGES.format - 1));
+    std::fs::create_dir_all(&old).unwrap();
+    std::fs::write(old.join("2026-01.idx"), "an older format").unwrap();
+    let other = cache.join("facts-v1");
+    std::fs::create_dir_all(&other).unwrap();
+    load_or_build(&cache, &log).unwrap();
+    assert!(index_path(&cache, &log).is_file());
+    assert!(
+        !old.parent().unwrap().exists(),
+        "the older format's folder is gone"
+    );
+    assert!(other.is_dir(), "another index's folder stays");
 }
 
 #[test]
