@@ -39,6 +39,75 @@ fn contains_run(haystack: &[String], run: &[String]) -> bool {
     !run.is_empty() && haystack.windows(run.len()).any(|w| w == run)
 }
 
+/// A phrase looked for word by word, as a field's words go by: no stem is made for a word
+/// that cannot be one of the phrase's (most of a long text), and nothing is allocated. The
+/// words matched so far are bits (shift-and): bit `j` is set when the last `j + 1` words are
+/// the phrase's first `j + 1`. A phrase of more than 64 words is looked for in each run's
+/// stems instead.
+struct PhraseRun<'q> {
+    words: &'q [String],
+    /// Per phrase word, its term's number in the query (`None` for a stopword).
+    terms: Vec<Option<usize>>,
+    active: u64,
+    /// Found in the field at hand; kept only if the field holds a query term.
+    here: bool,
+    found: bool,
+}
+
+impl<'q> PhraseRun<'q> {
+    fn new(words: &'q [String], q: &Query) -> PhraseRun<'q> {
+        let terms = (words.iter())
+            .map(|w| q.terms.iter().position(|t| t == w))
+            .collect();
+        PhraseRun {
+            words,
+            terms,
+            active: 0,
+            here: false,
+            found: false,
+        }
+    }
+
+    fn is_long(&self) -> bool {
+        self.words.len() > 64
+    }
+
+    /// A new run of words: a field, or an item of a list.
+    fn restart(&mut self) {
+        self.active = 0;
+    }
+
+    /// The next word, with whether it holds each query term.
+    fn step(&mut self, word: &str, hits: &[bool]) {
+        if self.found || self.here || self.is_long() || self.words.is_empty() {
+            return;
+        }
+        let mut is_word = 0u64;
+        for (j, (w, t)) in self.words.iter().zip(&self.terms).enumerate() {
+            let holds = match t {
+                Some(i) => hits[*i],
+                None => word_has_term(word, w),
+            };
+            is_word |= u64::from(holds) << j;
+        }
+        self.active = ((self.active << 1) | 1) & is_word;
+        self.here = self.active >> (self.words.len() - 1) & 1 == 1;
+    }
+
+    /// The end of a run (`item`, its text) for a long phrase.
+    fn end_run(&mut self, item: &str) {
+        if self.is_long() && !self.here {
+            self.here = contains_run(&stems(item), self.words);
+        }
+    }
+
+    /// The end of a field: found in it only if it holds a query term.
+    fn end_field(&mut self, field_hit: bool) {
+        self.found |= self.here && field_hit;
+        self.here = false;
+    }
+}
+
 /// Counts the query's terms in a package's fields.
 pub fn analyze(p: &Package, q: &Query) -> DocStats {
     let texts: Vec<(&'static str, f32, String)> = FIELDS
@@ -56,37 +125,34 @@ pub fn analyze_texts<'a>(
     let mut tf = vec![0.0f32; q.terms.len()];
     let mut len = 0.0f32;
     let mut matched = Vec::new();
-    let mut phrase_found = vec![false; q.phrases.len()];
+    let mut hits = vec![false; q.terms.len()];
+    let mut runs: Vec<PhraseRun<'_>> = (q.phrases.iter()).map(|p| PhraseRun::new(p, q)).collect();
     for (field, weight, text) in fields {
         if text.is_empty() {
             continue;
         }
         let mut hit = false;
-        for word in text
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-        {
-            len += weight;
-            for (i, term) in q.terms.iter().enumerate() {
-                if word_has_term(word, term) {
-                    tf[i] += weight;
-                    hit = true;
-                }
-            }
-        }
         // In a list each item is its own run of words; a text field is one run.
         let is_list = matches!(field, "decisions_made" | "open_questions" | "tags");
-        for (i, phrase) in q.phrases.iter().enumerate() {
-            if !phrase_found[i] && hit {
-                let found = if is_list {
-                    text.split('\n')
-                        .any(|part| contains_run(&stems(part), phrase))
-                } else {
-                    contains_run(&stems(text), phrase)
-                };
-                phrase_found[i] = found;
+        for item in text.split(|c: char| is_list && c == '\n') {
+            runs.iter_mut().for_each(PhraseRun::restart);
+            for word in item
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+            {
+                len += weight;
+                for (i, term) in q.terms.iter().enumerate() {
+                    hits[i] = word_has_term(word, term);
+                    if hits[i] {
+                        tf[i] += weight;
+                        hit = true;
+                    }
+                }
+                runs.iter_mut().for_each(|r| r.step(word, &hits));
             }
+            runs.iter_mut().for_each(|r| r.end_run(item));
         }
+        runs.iter_mut().for_each(|r| r.end_field(hit));
         if hit {
             matched.push(field);
         }
@@ -95,7 +161,7 @@ pub fn analyze_texts<'a>(
         tf,
         len,
         matched,
-        phrases_ok: phrase_found.iter().all(|&f| f),
+        phrases_ok: runs.iter().all(|r| r.found),
     }
 }
 
@@ -168,6 +234,81 @@ mod tests {
         assert!(s.phrases_ok);
         let p = pkg(json!({"title": "pool of connection objects"}));
         assert!(!analyze(&p, &q).phrases_ok);
+    }
+
+    /// What a phrase check was before it went word by word: every field's (or list item's)
+    /// stems collected, and the phrase looked for among them, in fields holding a term.
+    fn found_by_stems(fields: &[(&'static str, &str)], q: &Query) -> bool {
+        q.phrases.iter().all(|phrase| {
+            fields.iter().any(|&(field, text)| {
+                let hit = (text.split(|c: char| !c.is_alphanumeric()))
+                    .any(|w| q.terms.iter().any(|t| word_has_term(w, t)));
+                let is_list = matches!(field, "decisions_made" | "open_questions" | "tags");
+                hit && match is_list {
+                    true => text
+                        .split('\n')
+                        .any(|part| contains_run(&stems(part), phrase)),
+                    false => contains_run(&stems(text), phrase),
+                }
+            })
+        })
+    }
+
+    #[test]
+    fn phrases_word_by_word_find_what_the_stems_of_each_field_find() {
+        // Texts of a few words, inflected and in any case, with stopwords, lists and repeats,
+        // drawn by a fixed generator; each checked for phrases of two to four words.
+        let vocab = [
+            "Memory", "leaks", "leak", "of", "the", "pool", "POOL", "leaking", "fix",
+        ];
+        let mut seed = 7u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let queries = [
+            r#""memory leak""#,
+            r#""leak leak""#,
+            r#""pool of the pool""#,
+            r#"fix "of the""#,
+            r#""leak fix" "memory leak""#,
+            r#""fix fix leak""#,
+        ]
+        .map(parse);
+        let mut found = 0;
+        for _ in 0..3000 {
+            let mut text = |sep: &str| {
+                let n = 1 + next(7);
+                (0..n)
+                    .map(|_| vocab[next(vocab.len())])
+                    .collect::<Vec<_>>()
+                    .join(sep)
+            };
+            let (title, tags, description) = (text(" "), text("\n"), text(", "));
+            let fields = [
+                ("title", title.as_str()),
+                ("tags", &tags),
+                ("description", &description),
+            ];
+            for q in &queries {
+                let stats = analyze_texts(fields.iter().map(|&(f, t)| (f, 1.0, t)), q);
+                let expected = found_by_stems(&fields, q);
+                assert_eq!(stats.phrases_ok, expected, "{q:?} in {fields:?}");
+                found += usize::from(expected);
+            }
+        }
+        assert!(
+            found > 1000,
+            "the phrases are found often enough to test: {found}"
+        );
+        // A phrase of more than 64 words is looked for in the stems.
+        let long = ["leak"; 70].join(" ");
+        let q = parse(&format!("\"{long}\""));
+        let holds = |text: &str| analyze_texts([("description", 1.0, text)].into_iter(), &q);
+        assert!(holds(&format!("fix {long} fix")).phrases_ok);
+        assert!(!holds(&["leak"; 69].join(" ")).phrases_ok);
     }
 
     #[test]
