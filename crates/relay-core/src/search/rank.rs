@@ -39,14 +39,16 @@ fn contains_run(haystack: &[String], run: &[String]) -> bool {
     !run.is_empty() && haystack.windows(run.len()).any(|w| w == run)
 }
 
-/// A phrase looked for word by word, as a field's words go by: no stem is made for a word
-/// that cannot be one of the phrase's (most of a long text), and nothing is allocated. The
+/// A phrase looked for word by word, as a field's words go by: a word is judged by the term
+/// matches made for it already, and no stem is made for a word that cannot be one of the
+/// phrase's (most of a long text). The
 /// words matched so far are bits (shift-and): bit `j` is set when the last `j + 1` words are
 /// the phrase's first `j + 1`. A phrase of more than 64 words is looked for in each run's
 /// stems instead.
 struct PhraseRun<'q> {
     words: &'q [String],
-    /// Per phrase word, its term's number in the query (`None` for a stopword).
+    /// Per phrase word, its term's number in the query (`None` for a stopword or a word past
+    /// the query's cap of terms).
     terms: Vec<Option<usize>>,
     active: u64,
     /// Found in the field at hand; kept only if the field holds a query term.
@@ -96,7 +98,7 @@ impl<'q> PhraseRun<'q> {
 
     /// The end of a run (`item`, its text) for a long phrase.
     fn end_run(&mut self, item: &str) {
-        if self.is_long() && !self.here {
+        if self.is_long() && !self.here && !self.found {
             self.here = contains_run(&stems(item), self.words);
         }
     }

@@ -189,7 +189,8 @@ fn from_index(
     touched.clear();
     // A phrase needs all its words, where they can stand one after another: a document
     // missing one, or holding them only apart, is no candidate, unread. Each word is its
-    // term's number (`None` for a stopword), with its stem's neighbour bit.
+    // term's number (`None` for a stopword or a word past the query's cap of terms), with its
+    // stem's neighbour bit.
     let phrase_terms: Vec<Vec<(Option<usize>, u8)>> = (q.phrases.iter())
         .map(|phrase| {
             (phrase.iter())

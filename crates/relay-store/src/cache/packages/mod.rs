@@ -80,8 +80,6 @@ pub struct MonthIndex {
     /// Per stem slot, its postings, docs ascending: one vector a stem (a month of prose has
     /// tens of thousands of stems, and each vector grows by copying and is freed whole).
     lists: Vec<Vec<Posting>>,
-    /// Per stem slot, its [`terms::neighbour_bit`], hashed once when the slot is made.
-    neighbour_bits: Vec<u8>,
     /// Scratch of [`MonthIndex::add_line`], kept between lines so that indexing a word
     /// allocates nothing: the word lowercased and stemmed, and the current line's counts by
     /// slot with the slots it touched.
@@ -91,9 +89,32 @@ pub struct MonthIndex {
 #[derive(Debug, Default)]
 struct Scratch {
     word: String,
-    counts: Vec<f32>,
-    places: Vec<terms::Places>,
+    slots: Vec<SlotScratch>,
     touched: Vec<u32>,
+}
+
+/// What indexing a line keeps of one stem slot, side by side so that a word touches one
+/// cache line of it (a month of a large vocabulary has more slots than a core's cache holds):
+/// the line's weighted count and places of the stem, and the stem's neighbour bit
+/// ([`terms::neighbour_bit`]), hashed the first time the slot is met.
+#[derive(Debug, Clone, Copy)]
+struct SlotScratch {
+    count: f32,
+    places: terms::Places,
+    bit: u8,
+}
+
+/// The neighbour bit of a slot not met yet (a bit is 0 to 7).
+const UNHASHED: u8 = u8::MAX;
+
+impl Default for SlotScratch {
+    fn default() -> SlotScratch {
+        SlotScratch {
+            count: 0.0,
+            places: 0,
+            bit: UNHASHED,
+        }
+    }
 }
 
 /// One document of a stem's postings, as the index file stores it: its weighted count
@@ -146,18 +167,21 @@ impl MonthIndex {
                     terms::lowercase_into(word, &mut scratch.word);
                     terms::stem_in_place(&mut scratch.word);
                     let slot = self.slot(&scratch.word) as usize;
-                    if slot >= scratch.counts.len() {
-                        scratch.counts.resize(slot + 1, 0.0);
-                        scratch.places.resize(slot + 1, 0);
+                    if slot >= scratch.slots.len() {
+                        scratch.slots.resize(slot + 1, SlotScratch::default());
                     }
-                    if scratch.counts[slot] == 0.0 {
+                    let here = &mut scratch.slots[slot];
+                    if here.bit == UNHASHED {
+                        here.bit = terms::neighbour_bit(&scratch.word);
+                    }
+                    if here.count == 0.0 {
                         scratch.touched.push(slot as u32);
                     }
-                    scratch.counts[slot] += weight;
-                    let bit = self.neighbour_bits[slot];
+                    here.count += weight;
+                    let bit = here.bit;
                     if let Some((before_slot, before_bit)) = before {
-                        scratch.places[before_slot] |= terms::followed_by(bit);
-                        scratch.places[slot] |= terms::preceded_by(before_bit);
+                        here.places |= terms::preceded_by(before_bit);
+                        scratch.slots[before_slot].places |= terms::followed_by(bit);
                     }
                     before = Some((slot, bit));
                 });
@@ -166,11 +190,12 @@ impl MonthIndex {
         for &slot in &scratch.touched {
             let slot = slot as usize;
             // Saturated and rounded as the index file stores it ([`file::MAX_STORED_COUNT`]).
-            let count = std::mem::take(&mut scratch.counts[slot]);
+            let here = &mut scratch.slots[slot];
+            let count = std::mem::take(&mut here.count);
             self.lists[slot].push(Posting {
                 doc,
                 tf: count.clamp(0.0, file::MAX_STORED_COUNT).round() as u16,
-                places: std::mem::take(&mut scratch.places[slot]),
+                places: std::mem::take(&mut here.places),
             });
         }
         scratch.touched.clear();
@@ -271,7 +296,6 @@ impl MonthIndex {
         let (slot, made) = self.terms.slot(stem);
         if made {
             self.lists.push(Vec::new());
-            self.neighbour_bits.push(terms::neighbour_bit(stem));
         }
         slot
     }
