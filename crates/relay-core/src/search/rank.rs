@@ -41,10 +41,9 @@ fn contains_run(haystack: &[String], run: &[String]) -> bool {
 
 /// A phrase looked for word by word, as a field's words go by: a word is judged by the term
 /// matches made for it already, and no stem is made for a word that cannot be one of the
-/// phrase's (most of a long text). The
-/// words matched so far are bits (shift-and): bit `j` is set when the last `j + 1` words are
-/// the phrase's first `j + 1`. A phrase of more than 64 words is looked for in each run's
-/// stems instead.
+/// phrase's (most of a long text). The words matched so far are bits (shift-and): bit `j` is
+/// set when the last `j + 1` words are the phrase's first `j + 1`. A phrase of more than 64
+/// words is looked for in each run's stems instead.
 struct PhraseRun<'q> {
     words: &'q [String],
     /// Per phrase word, its term's number in the query (`None` for a stopword or a word past

@@ -109,9 +109,10 @@ pub const WATCH: Index = Index {
 };
 
 /// The one 64-bit hash of `cache/` (FNV-1a): of package ids ([`id_key`]), of the fact
-/// index's (subject, predicate) keys, and of the stems while the package index is built. Its
-/// values are stored in index files (tables are sorted by them), so changing it means bumping
-/// the format of every index that stores them.
+/// index's (subject, predicate) keys, of the stems while the package index is built, and
+/// under each stem's neighbour bit (`terms::neighbour_bit`). Its values are stored in index
+/// files (tables are sorted by them), so changing it means bumping the format of every index
+/// that stores them.
 #[derive(Debug, Clone, Copy)]
 pub struct Fnv(u64);
 

@@ -53,15 +53,14 @@ pub type Places = u16;
 pub const ANY_PLACE: Places = Places::MAX;
 
 /// The bit that marks `stem` as a neighbour, 0 to 7: the top three bits of the stem's
-/// FNV-1a hash (64-bit), mixed as MurmurHash3's finalizer mixes (FNV's top bits alone barely
+/// [`super::Fnv`] hash, mixed as MurmurHash3's finalizer mixes (FNV's top bits alone barely
 /// move with a short stem's last byte). Part of the index format: changing it means bumping
 /// [`super::PACKAGES`].
 pub fn neighbour_bit(stem: &str) -> u8 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in stem.as_bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
+    use std::hash::Hasher as _;
+    let mut fnv = super::Fnv::default();
+    fnv.write(stem.as_bytes());
+    let mut h = fnv.finish();
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
     h ^= h >> 33;
