@@ -28,10 +28,10 @@ pub(super) const DOC_BYTES: usize = 49;
 pub(super) const DOC_KEY_AT: usize = 41;
 /// Where in a document record its `created_at` (microseconds) lies.
 pub(super) const DOC_CREATED_AT: usize = 8;
-const DICT_BYTES: usize = 20;
+pub(super) const DICT_BYTES: usize = 20;
 /// One posting: the document (u32), the stem's weighted count in it (u16: the field weights
 /// are whole numbers) and its places ([`terms::Places`], u16).
-const POSTING_BYTES: usize = 8;
+pub(super) const POSTING_BYTES: usize = 8;
 /// The greatest weighted count a posting holds; a greater one is stored as this (BM25 has long
 /// saturated by then), and the index built in memory saturates alike, so both rank the same.
 pub(super) const MAX_STORED_COUNT: f32 = u16::MAX as f32;
@@ -113,49 +113,14 @@ pub(super) fn read_header(path: &Path) -> std::io::Result<Option<Option<Header>>
     ))
 }
 
-/// Whether the index file at `path` holds, after its header line, exactly the bytes that
-/// writing `index` would put there: verify's check of an index, by streaming the two side by
-/// side rather than loading the file as a second index.
-pub(super) fn body_is(path: &Path, index: &MonthIndex) -> std::io::Result<bool> {
-    let mut file = BufReader::with_capacity(1 << 16, File::open(path)?);
-    let mut header = Vec::new();
-    file.read_until(b'\n', &mut header)?;
-    let same = SameBytes {
-        file,
-        equal: true,
-        scratch: Vec::new(),
-    };
-    // The body is written a few bytes at a time: compared in blocks, not write by write.
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, same);
-    write_body(&mut out, index, &index.sorted_postings())?;
-    let mut same = out.into_inner().map_err(|e| e.into_error())?;
-    let at_end = same.equal && same.file.fill_buf()?.is_empty();
-    Ok(at_end)
-}
-
-/// A writer that compares what it is given with the next bytes of a file.
-struct SameBytes<R> {
-    file: R,
-    equal: bool,
-    scratch: Vec<u8>,
-}
-
-impl<R: Read> std::io::Write for SameBytes<R> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.equal {
-            self.scratch.resize(buf.len(), 0);
-            self.equal = match self.file.read_exact(&mut self.scratch) {
-                Ok(()) => self.scratch == buf,
-                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => false,
-                Err(e) => return Err(e),
-            };
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
+/// The fixed counts that open an index file's body: they size its tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Counts {
+    pub(super) docs: u32,
+    pub(super) stems: u32,
+    pub(super) postings: u64,
+    pub(super) ids_len: u64,
+    pub(super) stems_len: u64,
 }
 
 fn write_body(
@@ -163,23 +128,18 @@ fn write_body(
     index: &MonthIndex,
     stems: &[StemPostings],
 ) -> std::io::Result<()> {
-    let n_postings: usize = stems.iter().map(|s| s.postings.len()).sum();
-    let ids_len: usize = index.docs.iter().map(|d| d.id.len()).sum();
-    let stems_len: usize = stems.iter().map(|s| s.stem.len()).sum();
+    let counts = Counts {
+        docs: index.docs.len() as u32,
+        stems: stems.len() as u32,
+        postings: stems.iter().map(|s| s.postings.len() as u64).sum(),
+        ids_len: index.docs.iter().map(|d| d.id.len() as u64).sum(),
+        stems_len: stems.iter().map(|s| s.stem.len() as u64).sum(),
+    };
     // Put together in a buffer and handed on a block at a time: a write per field (two to
     // eight bytes, through `dyn Write`) was a tenth of verify's time on a prose corpus.
     let mut buf = Blocks::new(out);
-    buf.put(&(index.docs.len() as u32).to_le_bytes())?;
-    buf.put(&(stems.len() as u32).to_le_bytes())?;
-    buf.put(&(n_postings as u64).to_le_bytes())?;
-    buf.put(&(ids_len as u64).to_le_bytes())?;
-    buf.put(&(stems_len as u64).to_le_bytes())?;
-    let mut id_off = 0u32;
-    for d in &index.docs {
-        encode_doc(&mut buf.bytes, d, id_off);
-        buf.spill()?;
-        id_off += d.id.len() as u32;
-    }
+    put_counts(&mut buf, counts)?;
+    put_docs(&mut buf, &index.docs)?;
     let (mut stem_off, mut post_off) = (0u32, 0u64);
     for s in stems {
         let count = s.postings.len();
@@ -192,9 +152,7 @@ fn write_body(
         stem_off += s.stem.len() as u32;
         post_off += count as u64;
     }
-    for d in &index.docs {
-        buf.put(d.id.as_bytes())?;
-    }
+    put_ids(&mut buf, &index.docs)?;
     for s in stems {
         buf.put(s.stem.as_bytes())?;
     }
@@ -206,12 +164,46 @@ fn write_body(
         }
         buf.spill()?;
     }
-    for d in &index.docs {
+    put_ranks_and_id_table(&mut buf, &index.docs)?;
+    buf.finish()
+}
+
+/// The body's fixed counts.
+pub(super) fn put_counts(buf: &mut Blocks<'_>, counts: Counts) -> std::io::Result<()> {
+    buf.put(&counts.docs.to_le_bytes())?;
+    buf.put(&counts.stems.to_le_bytes())?;
+    buf.put(&counts.postings.to_le_bytes())?;
+    buf.put(&counts.ids_len.to_le_bytes())?;
+    buf.put(&counts.stems_len.to_le_bytes())
+}
+
+/// The document table: a record each ([`encode_doc`]).
+pub(super) fn put_docs(buf: &mut Blocks<'_>, docs: &[Doc]) -> std::io::Result<()> {
+    let mut id_off = 0u32;
+    for d in docs {
+        encode_doc(&mut buf.bytes, d, id_off);
+        buf.spill()?;
+        id_off += d.id.len() as u32;
+    }
+    Ok(())
+}
+
+/// The documents' ids, end to end.
+pub(super) fn put_ids(buf: &mut Blocks<'_>, docs: &[Doc]) -> std::io::Result<()> {
+    for d in docs {
+        buf.put(d.id.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The last two tables: the rank table ([`encode_rank`]), then the id table sorted by key
+/// (a lookup reads a few entries of it in place).
+pub(super) fn put_ranks_and_id_table(buf: &mut Blocks<'_>, docs: &[Doc]) -> std::io::Result<()> {
+    for d in docs {
         encode_rank(&mut buf.bytes, d);
         buf.spill()?;
     }
-    // Last, the id table, sorted by key: a lookup reads a few entries of it in place.
-    let mut keys: Vec<(u64, u32)> = (index.docs.iter().enumerate())
+    let mut keys: Vec<(u64, u32)> = (docs.iter().enumerate())
         .map(|(i, d)| (id_key(&d.id), i as u32))
         .collect();
     keys.sort_unstable();
@@ -220,11 +212,11 @@ fn write_body(
         buf.bytes.extend(doc.to_le_bytes());
         buf.spill()?;
     }
-    buf.finish()
+    Ok(())
 }
 
 /// Bytes gathered and written on in blocks of about [`BLOCK`].
-struct Blocks<'a> {
+pub(super) struct Blocks<'a> {
     out: &'a mut dyn std::io::Write,
     bytes: Vec<u8>,
 }
@@ -232,7 +224,7 @@ struct Blocks<'a> {
 const BLOCK: usize = 1 << 16;
 
 impl<'a> Blocks<'a> {
-    fn new(out: &'a mut dyn std::io::Write) -> Blocks<'a> {
+    pub(super) fn new(out: &'a mut dyn std::io::Write) -> Blocks<'a> {
         Blocks {
             out,
             bytes: Vec::with_capacity(BLOCK + 4096),
@@ -253,7 +245,7 @@ impl<'a> Blocks<'a> {
         Ok(())
     }
 
-    fn finish(mut self) -> std::io::Result<()> {
+    pub(super) fn finish(mut self) -> std::io::Result<()> {
         self.out.write_all(&self.bytes)?;
         self.bytes.clear();
         Ok(())

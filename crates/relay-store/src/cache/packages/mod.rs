@@ -7,6 +7,7 @@
 
 mod behind;
 mod by_id;
+mod check;
 mod file;
 mod kept_ranks;
 mod record;
@@ -80,6 +81,9 @@ pub struct MonthIndex {
     /// Per stem slot, its postings, docs ascending: one vector a stem (a month of prose has
     /// tens of thousands of stems, and each vector grows by copying and is freed whole).
     lists: Vec<Vec<Posting>>,
+    /// When set, postings are folded into it rather than kept in `lists`: verify's fresh
+    /// build, which only compares ([`check`]).
+    digest: Option<check::PostingDigest>,
     /// Scratch of [`MonthIndex::add_line`], kept between lines so that indexing a word
     /// allocates nothing: the word lowercased and stemmed, and the current line's counts by
     /// slot with the slots it touched.
@@ -192,11 +196,15 @@ impl MonthIndex {
             // Saturated and rounded as the index file stores it ([`file::MAX_STORED_COUNT`]).
             let here = &mut scratch.slots[slot];
             let count = std::mem::take(&mut here.count);
-            self.lists[slot].push(Posting {
+            let posting = Posting {
                 doc,
                 tf: count.clamp(0.0, file::MAX_STORED_COUNT).round() as u16,
                 places: std::mem::take(&mut here.places),
-            });
+            };
+            match &mut self.digest {
+                Some(digest) => digest.add(slot, posting),
+                None => self.lists[slot].push(posting),
+            }
         }
         scratch.touched.clear();
         self.scratch = scratch;
@@ -260,7 +268,7 @@ impl MonthIndex {
     /// A stem's postings, none when the index does not hold it.
     fn list(&self, stem: &str) -> &[Posting] {
         match self.terms.get(stem) {
-            Some(slot) => &self.lists[slot as usize],
+            Some(slot) => self.lists.get(slot as usize).map_or(&[], Vec::as_slice),
             None => &[],
         }
     }
@@ -294,8 +302,10 @@ impl MonthIndex {
     /// The slot of `stem` in `lists`, made on first sight.
     fn slot(&mut self, stem: &str) -> u32 {
         let (slot, made) = self.terms.slot(stem);
-        if made {
-            self.lists.push(Vec::new());
+        match &mut self.digest {
+            Some(digest) if made => digest.add_stem(stem),
+            None if made => self.lists.push(Vec::new()),
+            _ => {}
         }
         slot
     }
@@ -389,15 +399,20 @@ pub fn check(cache_dir: &Path, log: &Path) -> std::io::Result<super::Check> {
     if !header.coverage.holds(log, &state)? {
         return Ok(Check::OutOfDate);
     }
-    let mut fresh = MonthIndex::default();
+    // Built afresh with its postings folded into a digest, not kept ([`check`]).
+    let mut fresh = MonthIndex {
+        digest: Some(check::PostingDigest::default()),
+        ..MonthIndex::default()
+    };
     let end = fresh.add_from(log, 0, Some(header.coverage.covered))?;
-    // The file is compared with what writing the fresh index would give, byte for byte: the
-    // format is a function of the index (its stems sorted), so equal content is equal bytes.
+    let digest = fresh.digest.take().unwrap_or_default();
+    // The file is compared with what writing the fresh index would give: the format is a
+    // function of the index (its stems sorted), so equal content is equal bytes.
     let differs = if end != header.coverage.covered {
         Some("the lines it covers end elsewhere")
     } else if fresh.types != header.types || fresh.damaged != header.damaged {
         Some("its package types or damaged lines differ")
-    } else if !file::body_is(&path, &fresh)? {
+    } else if !check::body_is(&path, &fresh, &digest)? {
         Some("its documents or postings are not the log's lines")
     } else {
         None
