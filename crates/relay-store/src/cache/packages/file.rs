@@ -181,7 +181,7 @@ pub(super) fn put_counts(buf: &mut Blocks<'_>, counts: Counts) -> std::io::Resul
 pub(super) fn put_docs(buf: &mut Blocks<'_>, docs: &[Doc]) -> std::io::Result<()> {
     let mut id_off = 0u32;
     for d in docs {
-        encode_doc(&mut buf.bytes, d, id_off);
+        encode_doc(&mut buf.bytes, d, id_off, d.type_code);
         buf.spill()?;
         id_off += d.id.len() as u32;
     }
@@ -252,7 +252,10 @@ impl<'a> Blocks<'a> {
     }
 }
 
-pub(super) fn encode_doc(out: &mut Vec<u8>, d: &Doc, id_off: u32) {
+/// The record of `d` ([`DOC_BYTES`]), its id at `id_off` of the ids and its type coded
+/// `type_code` (a view that gathers documents from several indexes has a type table of its
+/// own).
+pub(super) fn encode_doc(out: &mut Vec<u8>, d: &Doc, id_off: u32, type_code: u8) {
     out.extend(d.offset.to_le_bytes());
     out.extend(d.created_micros.to_le_bytes());
     out.extend(d.len.to_le_bytes());
@@ -262,7 +265,7 @@ pub(super) fn encode_doc(out: &mut Vec<u8>, d: &Doc, id_off: u32) {
     out.extend((d.id.len() as u16).to_le_bytes());
     out.push(d.significance as u8);
     out.push(status_code(d.status));
-    out.push(d.type_code);
+    out.push(type_code);
     out.extend(id_key(&d.id).to_le_bytes());
 }
 

@@ -573,19 +573,26 @@ impl QueryView {
         let first = self.doc_count() as u32;
         self.damaged |= more.damaged > 0;
         for d in &more.docs {
-            let mut d = d.clone();
-            if let Some(name) = more.types.get(usize::from(d.type_code)) {
-                d.type_code = match self.types.iter().position(|t| t == name) {
+            // Its type recoded into this view's table; the document itself is not copied (a
+            // clone of each id showed in the profile of a fresh clone's first search).
+            let type_code = match more.types.get(usize::from(d.type_code)) {
+                Some(name) => match self.types.iter().position(|t| t == name) {
                     Some(i) => i as u8,
                     None if self.types.len() < usize::from(TYPE_OVERFLOW) => {
                         self.types.push(name.clone());
                         (self.types.len() - 1) as u8
                     }
                     None => TYPE_OVERFLOW,
-                };
-            }
-            encode_doc(self.doc_bytes.appended(), &d, self.ids.len() as u32);
-            encode_rank(self.ranks.appended(), &d);
+                },
+                None => d.type_code,
+            };
+            encode_doc(
+                self.doc_bytes.appended(),
+                d,
+                self.ids.len() as u32,
+                type_code,
+            );
+            encode_rank(self.ranks.appended(), d);
             self.ids.appended().extend(d.id.as_bytes());
         }
         for ((list, places), stem) in self.postings.iter_mut().zip(&mut self.places).zip(stems) {

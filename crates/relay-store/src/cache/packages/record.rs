@@ -133,7 +133,7 @@ mod tests {
                 id: "pkg_1234".into(),
             };
             let mut bytes = Vec::new();
-            encode_doc(&mut bytes, &doc, 99);
+            encode_doc(&mut bytes, &doc, 99, doc.type_code);
             let r = DocRecord::of(&bytes).unwrap();
             let decoded = decode_doc(&bytes, None).unwrap();
             assert_eq!(
