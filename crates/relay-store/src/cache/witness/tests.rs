@@ -12,7 +12,7 @@ fn naive(base: u64, bytes: &[u8]) -> Sum {
 fn the_fast_hash_is_the_polynomial_and_extends() {
     let base = 0x0123_4567_89ab_cdef;
     let text: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
-    for cut in [0, 1, 7, 8, 9, 31, 32, 33, 63, 64, 65, 500, 999, 1000] {
+    for cut in [0, 1, 7, 8, 9, 63, 500, 999, 1000] {
         let mut h = Hasher::new(base);
         h.update(&text[..cut]);
         assert_eq!(h.finish(), naive(base, &text[..cut]), "prefix {cut}");
@@ -29,8 +29,8 @@ fn the_fast_hash_is_the_polynomial_and_extends() {
 
 #[test]
 fn the_hash_of_bytes_fed_in_pieces_of_any_size_is_the_polynomial() {
-    // Four blocks are folded at a time: pieces that end inside a 32-byte run, or inside an
-    // 8-byte block, must not change the sum.
+    // A read hands the hasher what it got: pieces that end inside an 8-byte block must not
+    // change the sum.
     let base = 0x1f2e_3d4c_5b6a_7988 % MODULUS;
     let text: Vec<u8> = (0..3000u32).map(|i| (i * 131 % 256) as u8).collect();
     for piece in [1, 3, 8, 13, 31, 32, 33, 40, 64, 97, 3000] {
