@@ -29,6 +29,9 @@ pub(super) const DOC_KEY_AT: usize = 41;
 /// Where in a document record its `created_at` (microseconds) lies.
 pub(super) const DOC_CREATED_AT: usize = 8;
 pub(super) const DICT_BYTES: usize = 20;
+/// The longest stem the index holds: the dictionary gives a stem's length in 16 bits. A longer
+/// run of letters and digits (a hex dump, say) is left out of the index.
+pub(super) const MAX_STEM_BYTES: usize = u16::MAX as usize;
 /// One posting: the document (u32), the stem's weighted count in it (u16: the field weights
 /// are whole numbers) and its places ([`terms::Places`], u16).
 pub(super) const POSTING_BYTES: usize = 8;
@@ -121,6 +124,30 @@ pub(super) struct Counts {
     pub(super) postings: u64,
     pub(super) ids_len: u64,
     pub(super) stems_len: u64,
+}
+
+/// One entry of the stem dictionary ([`DICT_BYTES`]): where its stem lies among the stems,
+/// two bytes of padding (0), and where its postings lie.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct DictEntry {
+    pub(super) stem_off: u32,
+    pub(super) stem_len: u16,
+    pub(super) pad: u16,
+    pub(super) post_off: u64,
+    pub(super) postings: u32,
+}
+
+impl DictEntry {
+    pub(super) fn decode(raw: &[u8]) -> Option<DictEntry> {
+        let mut d = Fields(raw);
+        Some(DictEntry {
+            stem_off: d.u32()?,
+            stem_len: d.u16()?,
+            pad: d.u16()?,
+            post_off: d.u64()?,
+            postings: d.u32()?,
+        })
+    }
 }
 
 fn write_body(
@@ -463,13 +490,12 @@ pub(super) fn read_partial(
     let stem_blob = &map[tables.stems.clone()];
     let postings_bytes = &map[tables.postings.clone()];
     let entry = |i: usize| -> Option<(&[u8], usize, usize)> {
-        let mut d = Fields(dict.get(i * DICT_BYTES..(i + 1) * DICT_BYTES)?);
-        let (off, len) = (d.u32()? as usize, d.u16()? as usize);
-        d.u16()?;
+        let e = DictEntry::decode(dict.get(i * DICT_BYTES..(i + 1) * DICT_BYTES)?)?;
+        let off = e.stem_off as usize;
         Some((
-            stem_blob.get(off..off + len)?,
-            d.u64()? as usize,
-            d.u32()? as usize,
+            stem_blob.get(off..off + usize::from(e.stem_len))?,
+            e.post_off as usize,
+            e.postings as usize,
         ))
     };
     // The first entry whose stem is not below `key` (the dictionary is sorted by stem bytes:
@@ -563,7 +589,7 @@ fn decode_postings(raw: &[u8], n_docs: usize) -> Option<Postings> {
 }
 
 /// Calls `each` with every posting of a run; `None` when one names no document below `n_docs`.
-fn each_posting(raw: &[u8], n_docs: usize, mut each: impl FnMut(Posting)) -> Option<()> {
+pub(super) fn each_posting(raw: &[u8], n_docs: usize, mut each: impl FnMut(Posting)) -> Option<()> {
     for c in raw.chunks_exact(POSTING_BYTES) {
         let mut p = Fields(c);
         let (doc, tf, places) = (p.u32()?, p.u16()?, p.u16()?);
@@ -669,12 +695,16 @@ fn parse(bytes: &[u8]) -> Option<(Header, MonthIndex)> {
     let (n_docs, n_terms) = (f.u32()? as usize, f.u32()? as usize);
     let (_n_postings, ids_len, stems_len) = (f.u64()?, f.u64()? as usize, f.u64()? as usize);
     let doc_bytes = f.bytes(n_docs * DOC_BYTES)?;
-    let mut dict = Vec::with_capacity(n_terms);
+    // (Sized by the bytes there are, not by a count a damaged file may give.)
+    let mut dict = Vec::with_capacity(n_terms.min(f.0.len() / DICT_BYTES));
     for _ in 0..n_terms {
-        let mut d = Fields(f.bytes(DICT_BYTES)?);
-        let (off, len) = (d.u32()? as usize, d.u16()? as usize);
-        d.u16()?;
-        dict.push((off, len, d.u64()? as usize, d.u32()? as usize));
+        let e = DictEntry::decode(f.bytes(DICT_BYTES)?)?;
+        dict.push((
+            e.stem_off as usize,
+            usize::from(e.stem_len),
+            e.post_off as usize,
+            e.postings as usize,
+        ));
     }
     let ids = f.bytes(ids_len)?;
     let stems = f.bytes(stems_len)?;

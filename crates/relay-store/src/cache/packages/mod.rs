@@ -7,7 +7,7 @@
 
 mod behind;
 mod by_id;
-mod check;
+mod digest_check;
 mod file;
 mod kept_ranks;
 mod record;
@@ -82,8 +82,8 @@ pub struct MonthIndex {
     /// tens of thousands of stems, and each vector grows by copying and is freed whole).
     lists: Vec<Vec<Posting>>,
     /// When set, postings are folded into it rather than kept in `lists`: verify's fresh
-    /// build, which only compares ([`check`]).
-    digest: Option<check::PostingDigest>,
+    /// build, which only compares ([`digest_check`]), and is never written or queried.
+    digest: Option<digest_check::PostingDigest>,
     /// Scratch of [`MonthIndex::add_line`], kept between lines so that indexing a word
     /// allocates nothing: the word lowercased and stemmed, and the current line's counts by
     /// slot with the slots it touched.
@@ -170,6 +170,12 @@ impl MonthIndex {
                     len += weight;
                     terms::lowercase_into(word, &mut scratch.word);
                     terms::stem_in_place(&mut scratch.word);
+                    if scratch.word.len() > file::MAX_STEM_BYTES {
+                        // Counted in the line's length, but not indexed: its length does not
+                        // fit the dictionary. Nothing stands beside it.
+                        before = None;
+                        return;
+                    }
                     let slot = self.slot(&scratch.word) as usize;
                     if slot >= scratch.slots.len() {
                         scratch.slots.resize(slot + 1, SlotScratch::default());
@@ -268,7 +274,7 @@ impl MonthIndex {
     /// A stem's postings, none when the index does not hold it.
     fn list(&self, stem: &str) -> &[Posting] {
         match self.terms.get(stem) {
-            Some(slot) => self.lists.get(slot as usize).map_or(&[], Vec::as_slice),
+            Some(slot) => self.postings_of(slot),
             None => &[],
         }
     }
@@ -291,7 +297,7 @@ impl MonthIndex {
             Some(prefix) => {
                 let lists: Vec<Vec<(u32, f32)>> = (self.terms.iter())
                     .filter(|(stem, _)| stem.starts_with(prefix))
-                    .map(|(_, slot)| self.lists[slot as usize].iter().map(Posting::weighted))
+                    .map(|(_, slot)| self.postings_of(slot).iter().map(Posting::weighted))
                     .map(Iterator::collect)
                     .collect();
                 terms::merge_postings(lists.iter().map(Vec::as_slice))
@@ -310,12 +316,21 @@ impl MonthIndex {
         slot
     }
 
+    /// The postings of the stem in `slot`: none kept when they go to a digest.
+    fn postings_of(&self, slot: u32) -> &[Posting] {
+        self.lists.get(slot as usize).map_or(&[], Vec::as_slice)
+    }
+
     /// Stems with their postings and places, by stem.
     fn sorted_postings(&self) -> Vec<StemPostings<'_>> {
+        debug_assert!(
+            self.digest.is_none(),
+            "an index built for a digest is not written"
+        );
         let mut out: Vec<StemPostings<'_>> = (self.terms.iter())
             .map(|(stem, slot)| StemPostings {
                 stem,
-                postings: self.lists[slot as usize].as_slice(),
+                postings: self.postings_of(slot),
             })
             .filter(|s| !s.postings.is_empty())
             .collect();
@@ -399,12 +414,13 @@ pub fn check(cache_dir: &Path, log: &Path) -> std::io::Result<super::Check> {
     if !header.coverage.holds(log, &state)? {
         return Ok(Check::OutOfDate);
     }
-    // Built afresh with its postings folded into a digest, not kept ([`check`]).
+    // Built afresh with its postings folded into a digest, not kept ([`digest_check`]).
     let mut fresh = MonthIndex {
-        digest: Some(check::PostingDigest::default()),
+        digest: Some(digest_check::PostingDigest::default()),
         ..MonthIndex::default()
     };
     let end = fresh.add_from(log, 0, Some(header.coverage.covered))?;
+    // (Set above: an empty digest would only make the file stale.)
     let digest = fresh.digest.take().unwrap_or_default();
     // The file is compared with what writing the fresh index would give: the format is a
     // function of the index (its stems sorted), so equal content is equal bytes.
@@ -412,7 +428,7 @@ pub fn check(cache_dir: &Path, log: &Path) -> std::io::Result<super::Check> {
         Some("the lines it covers end elsewhere")
     } else if fresh.types != header.types || fresh.damaged != header.damaged {
         Some("its package types or damaged lines differ")
-    } else if !check::body_is(&path, &fresh, &digest)? {
+    } else if !digest_check::body_is(&path, &fresh, &digest)? {
         Some("its documents or postings are not the log's lines")
     } else {
         None

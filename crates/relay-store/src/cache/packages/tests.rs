@@ -160,6 +160,53 @@ fn check_finds_every_byte_of_the_body_changed() {
 }
 
 #[test]
+fn check_finds_a_posting_moved_to_another_stem() {
+    // Two stems of one posting each, their documents swapped: every count, offset and order
+    // still holds, and only the postings' digest (which mixes in each posting's stem) differs.
+    use super::super::Check;
+    let dir = tempfile::tempdir().unwrap();
+    let log = month_log(dir.path());
+    std::fs::write(&log, line("a", "alpha") + &line("b", "beta")).unwrap();
+    let cache = dir.path().join("cache");
+    load_or_build(&cache, &log).unwrap();
+    assert!(matches!(check(&cache, &log).unwrap(), Check::Sound));
+    let path = index_path(&cache, &log);
+    let mut bytes = std::fs::read(&path).unwrap();
+    // The body ends with two postings, two rank entries and two id-table entries.
+    let postings = bytes.len() - 2 * 12 - 2 * file::RANK_BYTES - 2 * 8;
+    let (alpha, beta) = bytes[postings..postings + 16].split_at_mut(8);
+    assert_eq!(
+        (alpha[0], beta[0]),
+        (0, 1),
+        "alpha in document 0, beta in 1"
+    );
+    alpha.swap_with_slice(beta);
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(matches!(check(&cache, &log).unwrap(), Check::Stale(_)));
+}
+
+#[test]
+fn a_word_too_long_for_the_dictionary_is_left_out_of_the_index() {
+    use super::super::Check;
+    let dir = tempfile::tempdir().unwrap();
+    let log = month_log(dir.path());
+    let long = "f".repeat(file::MAX_STEM_BYTES + 1);
+    std::fs::write(&log, line("a", &format!("Leaking {long} pool"))).unwrap();
+    let cache = dir.path().join("cache");
+    let built = load_or_build(&cache, &log).unwrap();
+    assert_eq!(built.postings("leak").len(), 1);
+    assert_eq!(built.postings("pool").len(), 1);
+    assert!(built.postings(&long).is_empty());
+    // Counted in the line's length all the same, as a search that reads the line counts it.
+    assert_eq!(built.docs[0].len, 9.0);
+    // The two words beside it are not neighbours of each other.
+    assert_eq!(built.places("pool"), [0]);
+    assert!(matches!(check(&cache, &log).unwrap(), Check::Sound));
+    let (_, read) = file::read(&index_path(&cache, &log)).unwrap().unwrap();
+    assert_eq!(read.postings("pool"), built.postings("pool"));
+}
+
+#[test]
 fn a_mapped_query_agrees_with_the_index_and_a_file_cut_short_is_not_trusted() {
     let dir = tempfile::tempdir().unwrap();
     let log = month_log(dir.path());

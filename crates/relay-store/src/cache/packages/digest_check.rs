@@ -1,4 +1,4 @@
-//! verify's check of a month's package index against its log ([`super::check`]) without a
+//! verify's check of a month's package index against its log ([`super::check()`]) without a
 //! second index in memory. Comparing the file with a fresh index built in full held every
 //! posting of the month, a vector a stem: tens of MB a thread for a month of 500-word
 //! descriptions at 1M packages. Here the fresh build keeps each stem's count and folds its
@@ -21,8 +21,8 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use super::file::{
-    Blocks, Counts, DICT_BYTES, POSTING_BYTES, put_counts, put_docs, put_ids,
-    put_ranks_and_id_table,
+    Blocks, Counts, DICT_BYTES, DictEntry, POSTING_BYTES, each_posting, put_counts, put_docs,
+    put_ids, put_ranks_and_id_table,
 };
 use super::{MonthIndex, Posting};
 
@@ -68,7 +68,9 @@ impl PostingDigest {
     pub(super) fn add(&mut self, slot: usize, posting: Posting) {
         let tally = &mut self.stems[slot];
         tally.postings += 1;
-        self.sum = (self.sum).wrapping_add(mix(tally.hash, posting, self.posting_key));
+        self.sum = self
+            .sum
+            .wrapping_add(mix(tally.hash, posting, self.posting_key));
     }
 }
 
@@ -185,12 +187,6 @@ fn read_all(file: &mut BufReader<File>, buf: &mut [u8]) -> std::io::Result<bool>
     }
 }
 
-/// One entry of the stem dictionary: its stem's length and how many postings it has.
-struct DictEntry {
-    stem_len: usize,
-    postings: u32,
-}
-
 /// The stem dictionary, when it is what writing gives for `counts`: each entry's stem and
 /// postings start where the one before ends, its padding is zero and it has postings.
 fn read_dict(
@@ -204,20 +200,16 @@ fn read_dict(
         if !read_all(file, &mut raw)? {
             return Ok(None);
         }
-        let stem_off = u32::from_le_bytes(raw[0..4].try_into().unwrap_or_default());
-        let stem_len = u16::from_le_bytes([raw[4], raw[5]]);
-        let pad = u16::from_le_bytes([raw[6], raw[7]]);
-        let post_off = u64::from_le_bytes(raw[8..16].try_into().unwrap_or_default());
-        let postings = u32::from_le_bytes(raw[16..20].try_into().unwrap_or_default());
-        if u64::from(stem_off) != stem_at || pad != 0 || post_off != posting_at || postings == 0 {
+        let Some(entry) = DictEntry::decode(&raw) else {
+            return Ok(None);
+        };
+        let runs_on = u64::from(entry.stem_off) == stem_at && entry.post_off == posting_at;
+        if !runs_on || entry.pad != 0 || entry.postings == 0 {
             return Ok(None);
         }
-        stem_at += u64::from(stem_len);
-        posting_at += u64::from(postings);
-        dict.push(DictEntry {
-            stem_len: usize::from(stem_len),
-            postings,
-        });
+        stem_at += u64::from(entry.stem_len);
+        posting_at += u64::from(entry.postings);
+        dict.push(entry);
     }
     let whole = stem_at == counts.stems_len && posting_at == counts.postings;
     Ok(whole.then_some(dict))
@@ -235,8 +227,9 @@ fn stem_hashes(
     let mut hashes = Vec::with_capacity(dict.len());
     let (mut at, mut before) = (0usize, None::<&str>);
     for entry in dict {
-        let stem = std::str::from_utf8(stems.get(at..at + entry.stem_len)?).ok()?;
-        at += entry.stem_len;
+        let len = usize::from(entry.stem_len);
+        let stem = std::str::from_utf8(stems.get(at..at + len)?).ok()?;
+        at += len;
         if before.is_some_and(|b| b >= stem) {
             return None;
         }
@@ -266,18 +259,14 @@ fn postings_fold_to(
         if !read_all(file, &mut raw)? {
             return Ok(false);
         }
-        let mut next_doc = 0u32;
-        for p in raw.chunks_exact(POSTING_BYTES) {
-            let posting = Posting {
-                doc: u32::from_le_bytes([p[0], p[1], p[2], p[3]]),
-                tf: u16::from_le_bytes([p[4], p[5]]),
-                places: u16::from_le_bytes([p[6], p[7]]),
-            };
-            if posting.doc < next_doc || posting.doc >= docs {
-                return Ok(false);
-            }
+        let (mut next_doc, mut ascending) = (0u32, true);
+        let named = each_posting(&raw, docs as usize, |posting| {
+            ascending &= posting.doc >= next_doc;
             next_doc = posting.doc + 1;
             sum = sum.wrapping_add(mix(stem_hash, posting, digest.posting_key));
+        });
+        if named.is_none() || !ascending {
+            return Ok(false);
         }
     }
     Ok(sum == digest.sum)
