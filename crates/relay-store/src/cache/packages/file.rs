@@ -138,6 +138,14 @@ pub(super) struct DictEntry {
 }
 
 impl DictEntry {
+    fn encode(&self, out: &mut Vec<u8>) {
+        out.extend(self.stem_off.to_le_bytes());
+        out.extend(self.stem_len.to_le_bytes());
+        out.extend(self.pad.to_le_bytes());
+        out.extend(self.post_off.to_le_bytes());
+        out.extend(self.postings.to_le_bytes());
+    }
+
     pub(super) fn decode(raw: &[u8]) -> Option<DictEntry> {
         let mut d = Fields(raw);
         Some(DictEntry {
@@ -170,11 +178,14 @@ fn write_body(
     let (mut stem_off, mut post_off) = (0u32, 0u64);
     for s in stems {
         let count = s.postings.len();
-        buf.bytes.extend(stem_off.to_le_bytes());
-        buf.bytes.extend((s.stem.len() as u16).to_le_bytes());
-        buf.bytes.extend([0u8; 2]);
-        buf.bytes.extend(post_off.to_le_bytes());
-        buf.bytes.extend((count as u32).to_le_bytes());
+        let entry = DictEntry {
+            stem_off,
+            stem_len: s.stem.len() as u16,
+            pad: 0,
+            post_off,
+            postings: count as u32,
+        };
+        entry.encode(&mut buf.bytes);
         buf.spill()?;
         stem_off += s.stem.len() as u32;
         post_off += count as u64;
