@@ -166,7 +166,7 @@ fn write_body(
     let counts = Counts {
         docs: index.docs.len() as u32,
         stems: stems.len() as u32,
-        postings: stems.iter().map(|s| s.postings.len() as u64).sum(),
+        postings: stems.iter().map(|s| s.count as u64).sum(),
         ids_len: index.docs.iter().map(|d| d.id.len() as u64).sum(),
         stems_len: stems.iter().map(|s| s.stem.len() as u64).sum(),
     };
@@ -177,7 +177,7 @@ fn write_body(
     put_docs(&mut buf, &index.docs)?;
     let (mut stem_off, mut post_off) = (0u32, 0u64);
     for s in stems {
-        let count = s.postings.len();
+        let count = s.count;
         let entry = DictEntry {
             stem_off,
             stem_len: s.stem.len() as u16,
@@ -195,7 +195,7 @@ fn write_body(
         buf.put(s.stem.as_bytes())?;
     }
     for s in stems {
-        for p in s.postings {
+        for p in index.postings_of(s.slot) {
             buf.bytes.extend(p.doc.to_le_bytes());
             buf.bytes.extend(p.tf.to_le_bytes());
             buf.bytes.extend(p.places.to_le_bytes());
@@ -737,8 +737,12 @@ fn parse(bytes: &[u8]) -> Option<(Header, MonthIndex)> {
             postings_bytes.get(post_off * POSTING_BYTES..(post_off + count) * POSTING_BYTES)?;
         let mut list = Vec::with_capacity(raw.len() / POSTING_BYTES);
         each_posting(raw, index.docs.len(), |p| list.push(p))?;
-        let slot = index.slot(&stem) as usize;
-        index.lists[slot] = list;
+        // The same stem twice is a damaged file: its slot would not be the next one.
+        let (slot, made) = index.terms.slot(&stem);
+        if !made {
+            return None;
+        }
+        index.postings.push_sealed_slot(slot, list);
     }
     Some((header, index))
 }

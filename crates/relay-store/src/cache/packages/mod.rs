@@ -12,6 +12,7 @@ mod file;
 mod kept_ranks;
 mod record;
 mod region;
+mod slot_postings;
 mod stem_table;
 
 pub use behind::{rebuild_behind_reads, wait_for_rebuilds};
@@ -26,6 +27,7 @@ use self::file::{
     write,
 };
 use self::region::Region;
+use self::slot_postings::SlotPostings;
 use self::stem_table::StemTable;
 use super::PACKAGES;
 use super::coverage::Coverage;
@@ -76,12 +78,11 @@ pub struct MonthIndex {
     pub types: Vec<String>,
     /// Covered lines that are not package lines.
     pub damaged: u64,
-    /// Stem → its slot in `lists`.
+    /// Stem → its slot in `postings`.
     terms: StemTable,
-    /// Per stem slot, its postings, docs ascending: one vector a stem (a month of prose has
-    /// tens of thousands of stems, and each vector grows by copying and is freed whole).
-    lists: Vec<Vec<Posting>>,
-    /// When set, postings are folded into it rather than kept in `lists`: verify's fresh
+    /// Per stem slot, its postings, docs ascending.
+    postings: SlotPostings,
+    /// When set, postings are folded into it rather than kept in `postings`: verify's fresh
     /// build, which only compares ([`digest_check`]), and is never written or queried.
     digest: Option<digest_check::PostingDigest>,
     /// Scratch of [`MonthIndex::add_line`], kept between lines so that indexing a word
@@ -131,6 +132,12 @@ pub(super) struct Posting {
 }
 
 impl Posting {
+    pub(super) const EMPTY: Posting = Posting {
+        doc: 0,
+        tf: 0,
+        places: 0,
+    };
+
     /// The weighted count as reads rank with it: what the index file gives back.
     pub(super) fn weighted(&self) -> (u32, f32) {
         (self.doc, f32::from(self.tf))
@@ -209,7 +216,7 @@ impl MonthIndex {
             };
             match &mut self.digest {
                 Some(digest) => digest.add(slot, posting),
-                None => self.lists[slot].push(posting),
+                None => self.postings.add(slot as u32, posting),
             }
         }
         scratch.touched.clear();
@@ -263,7 +270,11 @@ impl MonthIndex {
             Some(end) => reader.until(end),
             None => reader,
         };
-        let end = reader.buffer(1 << 20).must_exist().read(&mut sink)?;
+        let end = reader.buffer(1 << 20).must_exist().read(&mut sink);
+        // The lines read are put in slot order even when the read failed part way, so that
+        // the index is never left half sorted.
+        self.postings.seal();
+        let end = end?;
         INDEXED.fetch_add(
             end.saturating_sub(counted),
             std::sync::atomic::Ordering::Relaxed,
@@ -272,21 +283,19 @@ impl MonthIndex {
     }
 
     /// A stem's postings, none when the index does not hold it.
-    fn list(&self, stem: &str) -> &[Posting] {
-        match self.terms.get(stem) {
-            Some(slot) => self.postings_of(slot),
-            None => &[],
-        }
+    fn list(&self, stem: &str) -> impl Iterator<Item = &Posting> {
+        let slot = self.terms.get(stem);
+        slot.into_iter().flat_map(|slot| self.postings_of(slot))
     }
 
     /// The documents holding `stem`, with its weighted count.
     pub fn postings(&self, stem: &str) -> Vec<(u32, f32)> {
-        self.list(stem).iter().map(Posting::weighted).collect()
+        self.list(stem).map(Posting::weighted).collect()
     }
 
     /// The places of `stem` in each document of its [`MonthIndex::postings`].
     pub fn places(&self, stem: &str) -> Vec<terms::Places> {
-        self.list(stem).iter().map(|p| p.places).collect()
+        self.list(stem).map(|p| p.places).collect()
     }
 
     /// The postings of a query term: a stem's own, or for a prefix term ([`terms::prefix_of`])
@@ -297,7 +306,7 @@ impl MonthIndex {
             Some(prefix) => {
                 let lists: Vec<Vec<(u32, f32)>> = (self.terms.iter())
                     .filter(|(stem, _)| stem.starts_with(prefix))
-                    .map(|(_, slot)| self.postings_of(slot).iter().map(Posting::weighted))
+                    .map(|(_, slot)| self.postings_of(slot).map(Posting::weighted))
                     .map(Iterator::collect)
                     .collect();
                 terms::merge_postings(lists.iter().map(Vec::as_slice))
@@ -305,20 +314,18 @@ impl MonthIndex {
         }
     }
 
-    /// The slot of `stem` in `lists`, made on first sight.
+    /// The slot of `stem` in `postings`, made on first sight.
     fn slot(&mut self, stem: &str) -> u32 {
         let (slot, made) = self.terms.slot(stem);
-        match &mut self.digest {
-            Some(digest) if made => digest.add_stem(stem),
-            None if made => self.lists.push(Vec::new()),
-            _ => {}
+        if made && let Some(digest) = &mut self.digest {
+            digest.add_stem(stem);
         }
         slot
     }
 
     /// The postings of the stem in `slot`: none kept when they go to a digest.
-    fn postings_of(&self, slot: u32) -> &[Posting] {
-        self.lists.get(slot as usize).map_or(&[], Vec::as_slice)
+    fn postings_of(&self, slot: u32) -> impl Iterator<Item = &Posting> + Clone {
+        self.postings.of(slot)
     }
 
     /// Stems with their postings and places, by stem.
@@ -330,20 +337,23 @@ impl MonthIndex {
         let mut out: Vec<StemPostings<'_>> = (self.terms.iter())
             .map(|(stem, slot)| StemPostings {
                 stem,
-                postings: self.postings_of(slot),
+                slot,
+                count: self.postings.count(slot),
             })
-            .filter(|s| !s.postings.is_empty())
+            .filter(|s| s.count > 0)
             .collect();
         out.sort_unstable_by(|a, b| a.stem.cmp(b.stem));
         out
     }
 }
 
-/// One stem's entry in an index: its postings.
+/// One stem's entry in an index: its slot ([`MonthIndex::postings_of`]) and how many
+/// postings it has.
 #[derive(Debug, PartialEq)]
 struct StemPostings<'a> {
     stem: &'a str,
-    postings: &'a [Posting],
+    slot: u32,
+    count: usize,
 }
 
 /// Where the index of `log` lives: `cache/search-v5/<project folder>/<month>.idx`.

@@ -186,6 +186,24 @@ fn check_finds_a_posting_moved_to_another_stem() {
 }
 
 #[test]
+fn an_index_file_naming_a_stem_twice_is_not_read_and_is_built_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = month_log(dir.path());
+    std::fs::write(&log, line("a", "leak") + &line("b", "pool")).unwrap();
+    let cache = dir.path().join("cache");
+    load_or_build(&cache, &log).unwrap();
+    let path = index_path(&cache, &log);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = (bytes.windows(8).position(|w| w == b"leakpool")).expect("the stems, end to end");
+    bytes[at + 4..at + 8].copy_from_slice(b"leak");
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(file::read(&path).unwrap().is_none(), "one stem, two lists");
+    let rebuilt = load_or_build(&cache, &log).unwrap();
+    assert_eq!(rebuilt.postings("leak"), [(0, 3.0)]);
+    assert_eq!(rebuilt.postings("pool"), [(1, 3.0)]);
+}
+
+#[test]
 fn a_word_too_long_for_the_dictionary_is_left_out_of_the_index() {
     use super::super::Check;
     let dir = tempfile::tempdir().unwrap();
