@@ -1,6 +1,6 @@
 //! verify's check of a month's package index against its log ([`super::check()`]) without a
 //! second index in memory. Comparing the file with a fresh index built in full held every
-//! posting of the month, a vector a stem: tens of MB a thread for a month of 500-word
+//! posting of the month: tens of MB a thread for a month of 500-word
 //! descriptions at 1M packages. Here the fresh build keeps each stem's count and folds its
 //! postings into a [`PostingDigest`], and the file is read once, front to back:
 //! - the tables in document order (counts, documents, ids, ranks, id table) must be, byte for

@@ -729,20 +729,28 @@ fn parse(bytes: &[u8]) -> Option<(Header, MonthIndex)> {
     for raw in doc_bytes.chunks_exact(DOC_BYTES) {
         index.docs.push(decode_doc(raw, Some(ids))?);
     }
+    let n_docs = index.docs.len();
+    (index.postings).reserve_sealed(postings_bytes.len() / POSTING_BYTES, dict.len());
     for (off, len, post_off, count) in dict {
-        let stem = std::str::from_utf8(stems.get(off..off + len)?)
+        let stem = std::str::from_utf8(stems.get(off..off.checked_add(len)?)?)
             .ok()?
             .to_string();
-        let raw =
-            postings_bytes.get(post_off * POSTING_BYTES..(post_off + count) * POSTING_BYTES)?;
-        let mut list = Vec::with_capacity(raw.len() / POSTING_BYTES);
-        each_posting(raw, index.docs.len(), |p| list.push(p))?;
+        let from = post_off.checked_mul(POSTING_BYTES)?;
+        let to = post_off.checked_add(count)?.checked_mul(POSTING_BYTES)?;
+        let raw = postings_bytes.get(from..to)?;
         // The same stem twice is a damaged file: its slot would not be the next one.
         let (slot, made) = index.terms.slot(&stem);
         if !made {
             return None;
         }
-        index.postings.push_sealed_slot(slot, list);
+        index.postings.push_sealed_slot(slot, |list| {
+            let start = list.len();
+            each_posting(raw, n_docs, |p| list.push(p))?;
+            // Documents ascending, as a build gives them.
+            list[start..]
+                .is_sorted_by(|a, b| a.doc < b.doc)
+                .then_some(())
+        })?;
     }
     Some((header, index))
 }

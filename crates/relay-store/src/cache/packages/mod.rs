@@ -273,7 +273,7 @@ impl MonthIndex {
         let end = reader.buffer(1 << 20).must_exist().read(&mut sink);
         // The lines read are put in slot order even when the read failed part way, so that
         // the index is never left half sorted.
-        self.postings.seal();
+        self.postings.finish();
         let end = end?;
         INDEXED.fetch_add(
             end.saturating_sub(counted),
@@ -328,7 +328,7 @@ impl MonthIndex {
         self.postings.of(slot)
     }
 
-    /// Stems with their postings and places, by stem.
+    /// Stems with their slots and how many postings each has, by stem.
     fn sorted_postings(&self) -> Vec<StemPostings<'_>> {
         debug_assert!(
             self.digest.is_none(),

@@ -13,8 +13,8 @@ use crate::cache::terms;
 
 /// Postings gathered before they are sealed into a segment: at least this many, and at least
 /// [`PENDING_PER_SLOT`] per slot, so that a segment's table of starts (four bytes a slot) is
-/// at most half the size of its postings (eight bytes each). Eight a slot was no faster on
-/// vocab300k, and held 12-20 MB more at once.
+/// at most a quarter of the size of its postings (eight bytes each). Eight a slot was no
+/// faster on vocab300k, and held 12-20 MB more at once.
 const PENDING_MIN: usize = 1 << 18;
 const PENDING_PER_SLOT: usize = 2;
 
@@ -27,8 +27,9 @@ pub(super) struct SlotPostings {
     pending: Vec<Pending>,
     /// Each document of `pending`, and where its postings start there.
     pending_docs: Vec<(u32, u32)>,
-    /// One past the highest slot added.
+    /// One past the highest slot added, and one past the highest in `pending`.
     slots: usize,
+    pending_slots: usize,
 }
 
 /// The postings of a run of lines in slot order, documents ascending within a slot.
@@ -76,31 +77,45 @@ impl SlotPostings {
             places: posting.places,
         });
         self.slots = self.slots.max(slot as usize + 1);
+        self.pending_slots = self.pending_slots.max(slot as usize + 1);
         if self.pending.len() >= PENDING_MIN.max(PENDING_PER_SLOT * self.slots) {
             self.seal();
         }
     }
 
-    /// Appends the whole list of the next slot, `slot`, to a segment of its own: how an index
-    /// read from its file, in slot order, is put back.
-    pub(super) fn push_sealed_slot(&mut self, slot: u32, list: impl IntoIterator<Item = Posting>) {
-        debug_assert!(self.pending.is_empty(), "a slot is pushed after a seal");
-        debug_assert_eq!(slot as usize, self.slots, "slots are pushed in order");
+    /// Makes room for `postings` postings of `slots` slots, read from an index file into the
+    /// first segment ([`SlotPostings::push_sealed_slot`]).
+    pub(super) fn reserve_sealed(&mut self, postings: usize, slots: usize) {
         if self.segments.is_empty() {
             self.segments.push(Segment {
-                postings: Vec::new(),
-                starts: vec![0],
+                postings: Vec::with_capacity(postings),
+                starts: Vec::with_capacity(slots + 1),
             });
         }
-        let Some(segment) = self.segments.last_mut() else {
-            return;
-        };
+    }
+
+    /// Appends the postings of the next slot, `slot`, which `fill` pushes, to the first
+    /// segment: how an index read from its file, in slot order, is put back. `None` when
+    /// `slot` is not the next one or postings were added, or when `fill` fails.
+    pub(super) fn push_sealed_slot(
+        &mut self,
+        slot: u32,
+        fill: impl FnOnce(&mut Vec<Posting>) -> Option<()>,
+    ) -> Option<()> {
+        if slot as usize != self.slots || !self.pending.is_empty() || self.segments.len() > 1 {
+            return None;
+        }
+        self.reserve_sealed(0, 0);
+        let segment = self.segments.first_mut()?;
+        if segment.starts.is_empty() {
+            segment.starts.push(0);
+        }
+        fill(&mut segment.postings)?;
         segment
             .starts
-            .resize(slot as usize + 1, segment.postings.len() as u32);
-        segment.postings.extend(list);
-        segment.starts.push(segment.postings.len() as u32);
-        self.slots = slot as usize + 1;
+            .push(u32::try_from(segment.postings.len()).ok()?);
+        self.slots += 1;
+        Some(())
     }
 
     /// Seals the pending postings into a segment, in slot order.
@@ -108,8 +123,9 @@ impl SlotPostings {
         if self.pending.is_empty() {
             return;
         }
-        // Each slot's count, then, summed, where its postings start.
-        let mut next = vec![0u32; self.slots + 1];
+        // Each slot's count, then, summed, where its postings start (for the slots up to the
+        // highest pending one: those after it have none here).
+        let mut next = vec![0u32; self.pending_slots + 1];
         for pending in &self.pending {
             next[pending.slot as usize] += 1;
         }
@@ -137,6 +153,15 @@ impl SlotPostings {
         self.segments.push(Segment { postings, starts });
         self.pending.clear();
         self.pending_docs.clear();
+        self.pending_slots = 0;
+    }
+
+    /// Seals what is pending and lets go of the pending buffers (megabytes on a large
+    /// vocabulary): the lines are in.
+    pub(super) fn finish(&mut self) {
+        self.seal();
+        self.pending = Vec::new();
+        self.pending_docs = Vec::new();
     }
 
     /// The sealed postings of `slot`, documents ascending: its run in each segment.
@@ -202,15 +227,27 @@ mod tests {
     #[test]
     fn lines_added_after_a_seal_follow_the_sealed_postings_of_their_slots() {
         let mut postings = SlotPostings::default();
-        postings.push_sealed_slot(0, [posting(0), posting(2)]);
-        postings.push_sealed_slot(1, [posting(1)]);
-        postings.push_sealed_slot(2, []);
+        let list = |docs: &'static [u32]| {
+            move |out: &mut Vec<Posting>| {
+                out.extend(docs.iter().map(|&d| posting(d)));
+                Some(())
+            }
+        };
+        assert_eq!(postings.push_sealed_slot(0, list(&[0, 2])), Some(()));
+        assert_eq!(postings.push_sealed_slot(1, list(&[1])), Some(()));
+        assert_eq!(
+            postings.push_sealed_slot(3, list(&[])),
+            None,
+            "not the next slot"
+        );
+        assert_eq!(postings.push_sealed_slot(2, list(&[])), Some(()));
         for (doc, slots) in [(3, vec![1, 3]), (4, vec![0, 1, 2])] {
             for slot in slots {
                 postings.add(slot, posting(doc));
             }
         }
-        postings.seal();
+        assert_eq!(postings.push_sealed_slot(3, list(&[])), None, "after lines");
+        postings.finish();
         assert_eq!(docs(&postings, 0), [0, 2, 4]);
         assert_eq!(docs(&postings, 1), [1, 3, 4]);
         assert_eq!(docs(&postings, 2), [4]);
@@ -228,18 +265,41 @@ mod tests {
         let mut postings = SlotPostings::default();
         let lines = 3 * PENDING_MIN as u32 / 4;
         for doc in 0..lines {
-            // A common slot on every line, and a rare one now and then.
+            // Three postings a line (so that a seal falls inside one): a common slot, one of
+            // five, and a rare one.
             postings.add(0, posting(doc));
             postings.add(1 + doc % 5, posting(doc));
-            if doc % 1000 == 0 {
-                postings.add(10 + doc / 1000, posting(doc));
-            }
+            postings.add(10 + doc / 1000, posting(doc));
         }
-        postings.seal();
-        assert!(postings.segments.len() > 1, "{}", postings.segments.len());
+        postings.finish();
+        assert_eq!(postings.segments.len(), 3);
+        let last_of_first = postings.segments[0].postings.iter().map(|p| p.doc).max();
+        let first_of_second = postings.segments[1].postings.iter().map(|p| p.doc).min();
+        assert_eq!(
+            last_of_first, first_of_second,
+            "a line split between segments"
+        );
         assert!(docs(&postings, 0).into_iter().eq(0..lines));
         assert!(docs(&postings, 3).into_iter().eq((2..lines).step_by(5)));
-        assert_eq!(docs(&postings, 10 + 7), [7000]);
+        assert!(docs(&postings, 10 + 87).into_iter().eq(87_000..88_000));
         assert_eq!(postings.count(0), lines as usize);
+        assert_eq!(postings.of(0).nth(150_000), Some(&posting(150_000)));
+    }
+
+    #[test]
+    fn a_vocabulary_of_many_slots_waits_for_two_postings_a_slot_before_a_seal() {
+        let mut postings = SlotPostings::default();
+        // Every line a slot of its own: as many slots as postings.
+        let lines = PENDING_MIN as u32 + 10;
+        for doc in 0..lines {
+            postings.add(doc, posting(doc));
+        }
+        assert!(
+            postings.segments.is_empty(),
+            "a table of starts as large as its postings"
+        );
+        postings.finish();
+        assert_eq!(postings.segments.len(), 1);
+        assert_eq!(docs(&postings, lines - 1), [lines - 1]);
     }
 }

@@ -42,6 +42,13 @@ fn builds_saves_extends_and_rebuilds() {
     let grown = load_or_build(&cache, &log).unwrap();
     assert_eq!(grown.docs.len(), 3);
     assert_eq!(grown.postings("leak").len(), 2);
+    // Read from its file and extended, it holds what a build of the whole log holds.
+    let mut fresh = MonthIndex::default();
+    fresh.add_from(&log, 0, None).unwrap();
+    for stem in ["leak", "pool", "again", "set", "cach"] {
+        assert_eq!(grown.postings(stem), fresh.postings(stem), "{stem}");
+        assert_eq!(grown.places(stem), fresh.places(stem), "{stem}");
+    }
     // Rewritten under the index (a checkout): rebuilt from scratch.
     std::fs::write(&log, line("z", "Something else entirely")).unwrap();
     let rebuilt = load_or_build(&cache, &log).unwrap();
