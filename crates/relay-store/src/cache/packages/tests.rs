@@ -211,6 +211,29 @@ fn an_index_file_naming_a_stem_twice_is_not_read_and_is_built_again() {
 }
 
 #[test]
+fn an_index_file_whose_postings_are_out_of_order_is_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = month_log(dir.path());
+    std::fs::write(&log, line("a", "leak") + &line("b", "leak")).unwrap();
+    let cache = dir.path().join("cache");
+    load_or_build(&cache, &log).unwrap();
+    let path = index_path(&cache, &log);
+    let mut bytes = std::fs::read(&path).unwrap();
+    // As in the test above: the body ends with two postings (one stem's, documents 0 and 1),
+    // two rank entries and two id-table entries.
+    let postings = bytes.len() - 2 * 12 - 2 * file::RANK_BYTES - 2 * 8;
+    let (first, second) = bytes[postings..postings + 16].split_at_mut(8);
+    assert_eq!((first[0], second[0]), (0, 1));
+    first.swap_with_slice(second);
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(file::read(&path).unwrap().is_none(), "documents 1, 0");
+    assert_eq!(
+        load_or_build(&cache, &log).unwrap().postings("leak"),
+        [(0, 3.0), (1, 3.0)]
+    );
+}
+
+#[test]
 fn a_word_too_long_for_the_dictionary_is_left_out_of_the_index() {
     use super::super::Check;
     let dir = tempfile::tempdir().unwrap();
