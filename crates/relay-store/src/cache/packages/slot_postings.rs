@@ -119,7 +119,7 @@ impl SlotPostings {
     }
 
     /// Seals the pending postings into a segment, in slot order.
-    pub(super) fn seal(&mut self) {
+    fn seal(&mut self) {
         if self.pending.is_empty() {
             return;
         }
