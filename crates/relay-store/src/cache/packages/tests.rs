@@ -219,7 +219,8 @@ fn an_index_file_whose_postings_are_out_of_order_is_not_read() {
     load_or_build(&cache, &log).unwrap();
     let path = index_path(&cache, &log);
     let mut bytes = std::fs::read(&path).unwrap();
-    // As in the test above: the body ends with two postings (one stem's, documents 0 and 1),
+    // As in `check_finds_a_posting_moved_to_another_stem`: the body ends with two postings,
+    // here one stem's (documents 0 and 1),
     // two rank entries and two id-table entries.
     let postings = bytes.len() - 2 * 12 - 2 * file::RANK_BYTES - 2 * 8;
     let (first, second) = bytes[postings..postings + 16].split_at_mut(8);
