@@ -496,9 +496,11 @@ impl LogTail {
     /// Hands every line added since the last call to `emit` as [`Change::Line`], after a
     /// [`Change::Rewrite`] when the log was rewritten under the reader (the position then
     /// moves through the new log, and only lines this tail has not handed over before are
-    /// given). `emit` returns whether to go on; when it stops, the position is just after the
-    /// last line it took.
+    /// given). A log rewritten while this advance read it is found by the bytes before where
+    /// the read began, and reported at the next advance. `emit` returns whether to go on; when
+    /// it stops, the position is just after the last line it took.
     pub fn advance(&mut self, emit: &mut dyn FnMut(Change<'_>) -> Result<bool>) -> Result<()> {
+        self.settling = false;
         if let Some(why) = self.pending.take() {
             self.restart();
             self.stamp = stamp(&self.log.path);
@@ -508,7 +510,6 @@ impl LogTail {
             let mut lines = |at: Position, line: &[u8]| emit(Change::Line(at, line));
             return self.read(None, false, &mut lines);
         }
-        self.settling = false;
         let now = stamp(&self.log.path);
         if now.is_some() && now == self.stamp {
             return Ok(());
@@ -547,13 +548,28 @@ impl LogTail {
             }
         }
         self.stamp = now;
+        let from = self.at;
         let mut lines = |at: Position, line: &[u8]| emit(Change::Line(at, line));
-        let result = self.read(None, false, &mut lines);
+        self.read(None, false, &mut lines)?;
         if self.at.offset < len {
             // Stopped early, or a torn last line: look again next time.
             self.stamp = None;
         }
-        result
+        if from.offset > 0 && self.at != from && !self.matches(from)? {
+            // Rewritten while it was read (a merge between two reads of the file): the read
+            // went on in the new log from the old offset, past lines it never gave. Read the
+            // log again from its start, after a resync.
+            let shrank = stamp(&self.log.path).is_none_or(|(len, _)| len < from.offset);
+            self.pending = Some(if shrank {
+                Rewrite::Shrank
+            } else {
+                Rewrite::Rewritten
+            });
+            self.restart();
+            self.stamp = None;
+            self.settling = true;
+        }
+        Ok(())
     }
 
     /// Back to the start of the log, keeping what was seen.
@@ -726,5 +742,35 @@ mod tests {
         let (lines, why) = drain(&mut late);
         assert_eq!(why, vec![Rewrite::Unknown]);
         assert_eq!(lines, vec!["{\"a\":1}", "{\"z\":3}"]);
+    }
+
+    #[test]
+    fn a_log_rewritten_while_it_is_read_is_read_again() {
+        // What CI caught once: a merge wrote the log between two reads of one advance, so
+        // the read went on in the new file from the old offset, and the line the merge put
+        // before it was never given.
+        let dir = tempfile::tempdir().unwrap();
+        let l = log(dir.path());
+        // (A line ends with what tells it apart, as a package ends with its hash.)
+        let line = |n: u32| format!("{{\"pad\":\"{}\",\"n\":{n}}}", "p".repeat(80));
+        let file = |ns: &[u32]| ns.iter().map(|&n| line(n) + "\n").collect::<String>();
+        append(&l.path, &file(&[0, 2]));
+        let mut tail = LogTail::open(l.clone(), Start::End).unwrap();
+        append(&l.path, &file(&[3]));
+        let mut given = Vec::new();
+        tail.advance(&mut |change| {
+            if let Change::Line(_, text) = change {
+                given.push(String::from_utf8(text.to_vec()).unwrap());
+                // While line 3 is handed over, the merge puts line 1 before line 2.
+                std::fs::write(&l.path, file(&[0, 1, 2, 3])).unwrap();
+            }
+            Ok(true)
+        })
+        .unwrap();
+        assert_eq!(given, [line(3)]);
+        assert!(tail.settling, "looked at again soon");
+        settle(&l.path);
+        assert_eq!(drain(&mut tail), (vec![line(1)], vec![Rewrite::Rewritten]));
+        assert_eq!(tail.position(), end_position(&l.path).unwrap());
     }
 }
