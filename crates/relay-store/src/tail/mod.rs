@@ -502,13 +502,7 @@ impl LogTail {
     pub fn advance(&mut self, emit: &mut dyn FnMut(Change<'_>) -> Result<bool>) -> Result<()> {
         self.settling = false;
         if let Some(why) = self.pending.take() {
-            self.restart();
-            self.stamp = stamp(&self.log.path);
-            if !emit(Change::Rewrite(why))? {
-                return Ok(());
-            }
-            let mut lines = |at: Position, line: &[u8]| emit(Change::Line(at, line));
-            return self.read(None, false, &mut lines);
+            return self.replay(why, emit);
         }
         let now = stamp(&self.log.path);
         if now.is_some() && now == self.stamp {
@@ -549,27 +543,59 @@ impl LogTail {
         }
         self.stamp = now;
         let from = self.at;
-        let mut lines = |at: Position, line: &[u8]| emit(Change::Line(at, line));
+        let mut stopped = false;
+        let mut lines = |at: Position, line: &[u8]| {
+            let go_on = emit(Change::Line(at, line))?;
+            stopped = !go_on;
+            Ok(go_on)
+        };
         self.read(None, false, &mut lines)?;
         if self.at.offset < len {
             // Stopped early, or a torn last line: look again next time.
             self.stamp = None;
         }
-        if from.offset > 0 && self.at != from && !self.matches(from)? {
-            // Rewritten while it was read (a merge between two reads of the file): the read
-            // went on in the new log from the old offset, past lines it never gave. Read the
-            // log again from its start, after a resync.
-            let shrank = stamp(&self.log.path).is_none_or(|(len, _)| len < from.offset);
-            self.pending = Some(if shrank {
-                Rewrite::Shrank
-            } else {
-                Rewrite::Rewritten
-            });
-            self.restart();
-            self.stamp = None;
-            self.settling = true;
+        if from.offset > 0
+            && self.at != from
+            && let Some(why) = self.rewritten_before(from)?
+        {
+            if stopped {
+                self.restart();
+                self.pending = Some(why);
+                return Ok(());
+            }
+            return self.replay(why, emit);
         }
         Ok(())
+    }
+
+    /// Whether the log, after a read that began at `from`, no longer holds the bytes before
+    /// it: it was rewritten while it was read (a merge between two reads of the file), and the
+    /// read went on in the new log from the old offset, past lines it never gave. A log
+    /// missing now is left to the next advance, which waits to see it stay gone.
+    fn rewritten_before(&self, from: Position) -> Result<Option<Rewrite>> {
+        let Some((len, _)) = stamp(&self.log.path) else {
+            return Ok(None);
+        };
+        Ok((!self.matches(from)?).then_some(if len < from.offset {
+            Rewrite::Shrank
+        } else {
+            Rewrite::Rewritten
+        }))
+    }
+
+    /// Reports a rewrite, then reads the log from its start, giving only the lines not seen.
+    fn replay(
+        &mut self,
+        why: Rewrite,
+        emit: &mut dyn FnMut(Change<'_>) -> Result<bool>,
+    ) -> Result<()> {
+        self.restart();
+        self.stamp = stamp(&self.log.path);
+        if !emit(Change::Rewrite(why))? {
+            return Ok(());
+        }
+        let mut lines = |at: Position, line: &[u8]| emit(Change::Line(at, line));
+        self.read(None, false, &mut lines)
     }
 
     /// Back to the start of the log, keeping what was seen.
@@ -757,20 +783,36 @@ mod tests {
         append(&l.path, &file(&[0, 2]));
         let mut tail = LogTail::open(l.clone(), Start::End).unwrap();
         append(&l.path, &file(&[3]));
-        let mut given = Vec::new();
+        let (mut given, mut rewrites, mut merged) = (Vec::new(), Vec::new(), false);
         tail.advance(&mut |change| {
-            if let Change::Line(_, text) = change {
-                given.push(String::from_utf8(text.to_vec()).unwrap());
+            match change {
+                Change::Line(_, text) => given.push(String::from_utf8(text.to_vec()).unwrap()),
+                Change::Rewrite(why) => rewrites.push(why),
+            }
+            if !merged {
                 // While line 3 is handed over, the merge puts line 1 before line 2.
                 std::fs::write(&l.path, file(&[0, 1, 2, 3])).unwrap();
+                merged = true;
             }
             Ok(true)
         })
         .unwrap();
-        assert_eq!(given, [line(3)]);
-        assert!(tail.settling, "looked at again soon");
-        settle(&l.path);
-        assert_eq!(drain(&mut tail), (vec![line(1)], vec![Rewrite::Rewritten]));
+        // Found in the same advance: a resync, then the line it missed.
+        assert_eq!(
+            (given, rewrites),
+            (vec![line(3), line(1)], vec![Rewrite::Rewritten])
+        );
         assert_eq!(tail.position(), end_position(&l.path).unwrap());
+
+        // A reader that stops at line 4 gets the resync and line 5 at its next advance.
+        append(&l.path, &file(&[4]));
+        tail.advance(&mut |change| {
+            assert!(matches!(change, Change::Line(..)));
+            std::fs::write(&l.path, file(&[0, 1, 2, 5, 3, 4])).unwrap();
+            Ok(false)
+        })
+        .unwrap();
+        assert_eq!(tail.position(), Position::default());
+        assert_eq!(drain(&mut tail), (vec![line(5)], vec![Rewrite::Rewritten]));
     }
 }
