@@ -279,14 +279,31 @@ pub struct LogTail {
     seen: LineSet,
     saved: Option<SeenLines>,
     stamp: Option<(u64, SystemTime)>,
-    /// A rewrite found when the tail was opened, reported at the first [`LogTail::advance`].
+    /// A rewrite found when the tail was opened, or by a read its reader stopped, reported
+    /// at the next [`LogTail::advance`].
     pending: Option<Rewrite>,
+    /// Where the last read began, when the log changed so recently that whether it was
+    /// rewritten under that read is decided at the next advance.
+    recheck: Option<Position>,
     /// The last bytes handed over, for the fingerprint of the next position.
     last: Vec<u8>,
     /// When the log was first found missing, while it stays missing.
     missing_since: Option<Instant>,
     /// Whether the last advance left a rewrite to settle: look again soon.
     pub settling: bool,
+    /// Called just before a read of the log (a test's way into the gap before it).
+    #[cfg(test)]
+    before_read: Option<Box<dyn FnMut()>>,
+}
+
+/// What the bytes before a position say of the log now.
+enum Before {
+    /// The log still holds them (or is missing now, which the next advance looks into).
+    Holds,
+    /// It does not, but it changed a moment ago and may be half written: look again soon.
+    Settling,
+    /// It was rewritten.
+    Rewritten(Rewrite),
 }
 
 /// How long after its last change a log that no longer continues from the position is left
@@ -369,9 +386,12 @@ impl LogTail {
             saved: None,
             stamp: None,
             pending: None,
+            recheck: None,
             last: Vec::new(),
             missing_since: None,
             settling: false,
+            #[cfg(test)]
+            before_read: None,
         };
         let until = match start {
             Start::Beginning => return Ok(tail),
@@ -476,6 +496,10 @@ impl LogTail {
         remember_only: bool,
         emit: &mut dyn FnMut(Position, &[u8]) -> Result<bool>,
     ) -> Result<()> {
+        #[cfg(test)]
+        if let Some(hook) = &mut self.before_read {
+            hook();
+        }
         let from = self.at.offset;
         let mut sink = Collect {
             seen: &mut self.seen,
@@ -496,9 +520,10 @@ impl LogTail {
     /// Hands every line added since the last call to `emit` as [`Change::Line`], after a
     /// [`Change::Rewrite`] when the log was rewritten under the reader (the position then
     /// moves through the new log, and only lines this tail has not handed over before are
-    /// given). A log rewritten while this advance read it is found by the bytes before where
-    /// the read began, and reported at the next advance. `emit` returns whether to go on; when
-    /// it stops, the position is just after the last line it took.
+    /// given). A read takes only the bytes the log had when the advance began, and a log
+    /// rewritten in place while it was read is found by the bytes before where the read
+    /// began. `emit` returns whether to go on; when it stops, the position is just after the
+    /// last line it took.
     pub fn advance(&mut self, emit: &mut dyn FnMut(Change<'_>) -> Result<bool>) -> Result<()> {
         self.settling = false;
         if let Some(why) = self.pending.take() {
@@ -520,28 +545,19 @@ impl LogTail {
             return Ok(());
         };
         self.missing_since = None;
-        if self.at.offset > 0 && !self.matches(self.at)? {
-            // git writes a file in steps (removed, created, filled): a log changed this very
-            // moment may be half written. Look again once it has settled.
-            let settling =
-                now.is_some_and(|(_, modified)| modified.elapsed().is_ok_and(|age| age < SETTLE));
-            self.settling = settling;
-            if settling {
-                self.stamp = None;
-                return Ok(());
-            }
-            self.stamp = now;
-            let why = if len < self.at.offset {
-                Rewrite::Shrank
-            } else {
-                Rewrite::Rewritten
-            };
-            self.restart();
-            if !emit(Change::Rewrite(why))? {
-                return Ok(());
+        // The bytes before the last read (when that was left undecided), then before the
+        // position.
+        let checks = [self.recheck.take(), Some(self.at)];
+        for at in checks.into_iter().flatten().filter(|at| at.offset > 0) {
+            match self.before(at)? {
+                Before::Holds => {}
+                Before::Settling => {
+                    self.settle(at);
+                    return Ok(());
+                }
+                Before::Rewritten(why) => return self.replay(why, emit),
             }
         }
-        self.stamp = now;
         let from = self.at;
         let mut stopped = false;
         let mut lines = |at: Position, line: &[u8]| {
@@ -549,38 +565,57 @@ impl LogTail {
             stopped = !go_on;
             Ok(go_on)
         };
-        self.read(None, false, &mut lines)?;
-        if self.at.offset < len {
-            // Stopped early, or a torn last line: look again next time.
-            self.stamp = None;
+        // Only the bytes the log had at the stamp: a read that went on at their end could go
+        // on in another file, written in place of this one meanwhile.
+        self.stamp = None;
+        if len > from.offset {
+            self.read(Some(len), false, &mut lines)?;
         }
-        if from.offset > 0
-            && self.at != from
-            && let Some(why) = self.rewritten_before(from)?
-        {
-            if stopped {
-                self.restart();
-                self.pending = Some(why);
-                return Ok(());
+        // Stopped early, or a torn last line: look again next time.
+        if self.at.offset == len {
+            self.stamp = now;
+        }
+        if from.offset > 0 && self.at != from {
+            match self.before(from)? {
+                Before::Holds => {}
+                Before::Settling => self.settle(from),
+                Before::Rewritten(why) if stopped => {
+                    self.restart();
+                    self.pending = Some(why);
+                }
+                Before::Rewritten(why) => return self.replay(why, emit),
             }
-            return self.replay(why, emit);
         }
         Ok(())
     }
 
-    /// Whether the log, after a read that began at `from`, no longer holds the bytes before
-    /// it: it was rewritten while it was read (a merge between two reads of the file), and the
-    /// read went on in the new log from the old offset, past lines it never gave. A log
-    /// missing now is left to the next advance, which waits to see it stay gone.
-    fn rewritten_before(&self, from: Position) -> Result<Option<Rewrite>> {
-        let Some((len, _)) = stamp(&self.log.path) else {
-            return Ok(None);
+    /// Whether the log still holds the bytes before `at`; a log that does not and changed a
+    /// moment ago may be half written (git writes a file in steps: removed, created, filled),
+    /// and is looked at again once it has settled.
+    fn before(&self, at: Position) -> Result<Before> {
+        let Some((len, modified)) = stamp(&self.log.path) else {
+            return Ok(Before::Holds);
         };
-        Ok((!self.matches(from)?).then_some(if len < from.offset {
+        if self.matches(at)? {
+            return Ok(Before::Holds);
+        }
+        if modified.elapsed().is_ok_and(|age| age < SETTLE) {
+            return Ok(Before::Settling);
+        }
+        Ok(Before::Rewritten(if len < at.offset {
             Rewrite::Shrank
         } else {
             Rewrite::Rewritten
         }))
+    }
+
+    /// Looks again soon at whether the log still holds the bytes before `at`.
+    fn settle(&mut self, at: Position) {
+        if at != self.at {
+            self.recheck = Some(at);
+        }
+        self.stamp = None;
+        self.settling = true;
     }
 
     /// Reports a rewrite, then reads the log from its start, giving only the lines not seen.
@@ -590,12 +625,21 @@ impl LogTail {
         emit: &mut dyn FnMut(Change<'_>) -> Result<bool>,
     ) -> Result<()> {
         self.restart();
-        self.stamp = stamp(&self.log.path);
+        self.recheck = None;
+        self.stamp = None;
+        let now = stamp(&self.log.path);
         if !emit(Change::Rewrite(why))? {
             return Ok(());
         }
+        let Some((len, _)) = now else {
+            return Ok(());
+        };
         let mut lines = |at: Position, line: &[u8]| emit(Change::Line(at, line));
-        self.read(None, false, &mut lines)
+        self.read(Some(len), false, &mut lines)?;
+        if self.at.offset == len {
+            self.stamp = now;
+        }
+        Ok(())
     }
 
     /// Back to the start of the log, keeping what was seen.
@@ -615,204 +659,4 @@ fn io_error(path: &Path, e: std::io::Error) -> Error {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::io::Write;
-
-    fn log(dir: &Path) -> WatchedLog {
-        WatchedLog {
-            kind: LogKind::Facts,
-            project_id: Some("p".into()),
-            path: dir.join("facts.ndjson"),
-            name: "projects/p/facts.ndjson".into(),
-            queued: false,
-        }
-    }
-
-    fn append(path: &Path, text: &str) {
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .unwrap();
-        f.write_all(text.as_bytes()).unwrap();
-    }
-
-    /// Makes the log look settled: last changed a second ago.
-    fn settle(path: &Path) {
-        let f = std::fs::File::options().append(true).open(path).unwrap();
-        f.set_modified(SystemTime::now() - Duration::from_secs(1))
-            .unwrap();
-    }
-
-    fn drain(tail: &mut LogTail) -> (Vec<String>, Vec<Rewrite>) {
-        let mut lines = Vec::new();
-        let mut rewrites = Vec::new();
-        tail.advance(&mut |change| {
-            match change {
-                Change::Rewrite(why) => rewrites.push(why),
-                Change::Line(_, line) => lines.push(String::from_utf8(line.to_vec()).unwrap()),
-            }
-            Ok(true)
-        })
-        .unwrap();
-        // Stamps have coarse times on some file systems: forget the stamp, as a later write
-        // within the same tick would.
-        tail.stamp = None;
-        (lines, rewrites)
-    }
-
-    #[test]
-    fn a_tail_hands_over_new_whole_lines_once() {
-        let dir = tempfile::tempdir().unwrap();
-        let l = log(dir.path());
-        append(&l.path, "{\"a\":1}\n");
-        let mut tail = LogTail::open(l.clone(), Start::End).unwrap();
-        assert_eq!(drain(&mut tail), (vec![], vec![]));
-        append(&l.path, "{\"b\":2}\n{\"c\":3");
-        assert_eq!(drain(&mut tail).0, vec!["{\"b\":2}"]);
-        append(&l.path, "}\n{\"b\":2}\n");
-        // The torn line is whole now; the exact duplicate counts once.
-        assert_eq!(drain(&mut tail).0, vec!["{\"c\":3}"]);
-        let at = tail.position();
-        assert_eq!(at.offset, std::fs::metadata(&l.path).unwrap().len());
-
-        // Resuming from the position gives what came after it, nothing before.
-        append(&l.path, "{\"d\":4}\n");
-        let mut again = LogTail::open(l.clone(), Start::At(at)).unwrap();
-        assert_eq!(drain(&mut again), (vec!["{\"d\":4}".to_string()], vec![]));
-        let mut all = LogTail::open(l, Start::Beginning).unwrap();
-        assert_eq!(drain(&mut all).0.len(), 4);
-    }
-
-    #[test]
-    fn a_tail_starts_from_saved_keys_and_reads_only_what_came_after() {
-        let dir = tempfile::tempdir().unwrap();
-        let cache = dir.path().join("cache");
-        let l = log(dir.path());
-        append(&l.path, "{\"a\":1}\n");
-        let after_a = end_position(&l.path).unwrap();
-        append(&l.path, "{\"b\":2}\n");
-        let open = |start| LogTail::open_saving(l.clone(), start, Some(&cache)).unwrap();
-        // The first watch reads the log and saves its keys.
-        let first = open(Start::End);
-        assert!(first.seen.is_empty());
-        assert_eq!(first.saved.as_ref().unwrap().keys.len(), 2);
-        assert!(seen_lines::file_path(&cache, &l.path).is_file());
-
-        // The next reads only what came after them, and gives what comes after its start.
-        append(&l.path, "{\"c\":3}\n");
-        let mut next = open(Start::End);
-        assert_eq!(next.saved.as_ref().unwrap().keys.len(), 2);
-        assert_eq!(next.seen.len(), 1);
-        assert_eq!(next.position(), end_position(&l.path).unwrap());
-        append(&l.path, "{\"d\":4}\n{\"a\":1}\n");
-        // A line seen before the start (here a repeat of the first) counts once, as ever.
-        assert_eq!(drain(&mut next), (vec!["{\"d\":4}".to_string()], vec![]));
-
-        // A cursor before the saved keys' end cannot use them: the log is read to it.
-        let mut from_cursor = open(Start::At(after_a));
-        assert!(from_cursor.saved.is_none());
-        assert_eq!(from_cursor.seen.len(), 1);
-        assert_eq!(
-            drain(&mut from_cursor).0,
-            vec!["{\"b\":2}", "{\"c\":3}", "{\"d\":4}"]
-        );
-        // One at or after it starts from them.
-        let from_end = open(Start::At(next.position()));
-        assert!(from_end.saved.is_some());
-
-        // A log rewritten under the saved keys is read whole, and its keys saved anew.
-        std::fs::write(&l.path, "{\"a\":1}\n{\"x\":9}\n").unwrap();
-        let mut rewritten = open(Start::End);
-        assert_eq!(rewritten.saved.as_ref().unwrap().keys.len(), 2);
-        // Back to a log with a line this watch never saw: it is given after the resync.
-        std::fs::write(&l.path, "{\"a\":1}\n{\"b\":2}\n{\"x\":9}\n").unwrap();
-        settle(&l.path);
-        assert_eq!(
-            drain(&mut rewritten),
-            (vec!["{\"b\":2}".to_string()], vec![Rewrite::Rewritten])
-        );
-    }
-
-    #[test]
-    fn a_rewritten_log_is_reported_and_gives_only_unseen_lines() {
-        let dir = tempfile::tempdir().unwrap();
-        let l = log(dir.path());
-        append(&l.path, "{\"a\":1}\n{\"x\":1}\n");
-        let mut tail = LogTail::open(l.clone(), Start::End).unwrap();
-        let at = tail.position();
-        // A merge that puts the other side's line before ours.
-        std::fs::write(&l.path, "{\"a\":1}\n{\"y\":2}\n{\"x\":1}\n").unwrap();
-        // Just written, it may be half written: looked at again later.
-        assert_eq!(drain(&mut tail), (vec![], vec![]));
-        assert!(tail.settling);
-        settle(&l.path);
-        assert_eq!(
-            drain(&mut tail),
-            (vec!["{\"y\":2}".to_string()], vec![Rewrite::Rewritten])
-        );
-        // A checkout back to less: reported, nothing to give.
-        std::fs::write(&l.path, "{\"a\":1}\n").unwrap();
-        settle(&l.path);
-        assert_eq!(drain(&mut tail), (vec![], vec![Rewrite::Shrank]));
-        std::fs::remove_file(&l.path).unwrap();
-        // Gone for a moment (as git replaces a file) is not gone.
-        assert_eq!(drain(&mut tail), (vec![], vec![]));
-        tail.missing_since = Some(Instant::now() - GONE_AFTER);
-        assert_eq!(drain(&mut tail), (vec![], vec![Rewrite::Removed]));
-
-        // A cursor from before the rewrite no longer matches: told, and the log is read whole.
-        std::fs::write(&l.path, "{\"a\":1}\n{\"z\":3}\n").unwrap();
-        let mut late = LogTail::open(l, Start::At(at)).unwrap();
-        let (lines, why) = drain(&mut late);
-        assert_eq!(why, vec![Rewrite::Unknown]);
-        assert_eq!(lines, vec!["{\"a\":1}", "{\"z\":3}"]);
-    }
-
-    #[test]
-    fn a_log_rewritten_while_it_is_read_is_read_again() {
-        // What CI caught once: a merge wrote the log between two reads of one advance, so
-        // the read went on in the new file from the old offset, and the line the merge put
-        // before it was never given.
-        let dir = tempfile::tempdir().unwrap();
-        let l = log(dir.path());
-        // (A line ends with what tells it apart, as a package ends with its hash.)
-        let line = |n: u32| format!("{{\"pad\":\"{}\",\"n\":{n}}}", "p".repeat(80));
-        let file = |ns: &[u32]| ns.iter().map(|&n| line(n) + "\n").collect::<String>();
-        append(&l.path, &file(&[0, 2]));
-        let mut tail = LogTail::open(l.clone(), Start::End).unwrap();
-        append(&l.path, &file(&[3]));
-        let (mut given, mut rewrites, mut merged) = (Vec::new(), Vec::new(), false);
-        tail.advance(&mut |change| {
-            match change {
-                Change::Line(_, text) => given.push(String::from_utf8(text.to_vec()).unwrap()),
-                Change::Rewrite(why) => rewrites.push(why),
-            }
-            if !merged {
-                // While line 3 is handed over, the merge puts line 1 before line 2.
-                std::fs::write(&l.path, file(&[0, 1, 2, 3])).unwrap();
-                merged = true;
-            }
-            Ok(true)
-        })
-        .unwrap();
-        // Found in the same advance: a resync, then the line it missed.
-        assert_eq!(
-            (given, rewrites),
-            (vec![line(3), line(1)], vec![Rewrite::Rewritten])
-        );
-        assert_eq!(tail.position(), end_position(&l.path).unwrap());
-
-        // A reader that stops at line 4 gets the resync and line 5 at its next advance.
-        append(&l.path, &file(&[4]));
-        tail.advance(&mut |change| {
-            assert!(matches!(change, Change::Line(..)));
-            std::fs::write(&l.path, file(&[0, 1, 2, 5, 3, 4])).unwrap();
-            Ok(false)
-        })
-        .unwrap();
-        assert_eq!(tail.position(), Position::default());
-        assert_eq!(drain(&mut tail), (vec![line(5)], vec![Rewrite::Rewritten]));
-    }
-}
+mod tests;

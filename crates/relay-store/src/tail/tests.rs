@@ -1,0 +1,268 @@
+//! The tail's tests: lines handed over once, saved keys, and logs rewritten under a reader,
+//! before, during and just before a read.
+
+use super::*;
+use std::io::Write;
+
+fn log(dir: &Path) -> WatchedLog {
+    WatchedLog {
+        kind: LogKind::Facts,
+        project_id: Some("p".into()),
+        path: dir.join("facts.ndjson"),
+        name: "projects/p/facts.ndjson".into(),
+        queued: false,
+    }
+}
+
+fn append(path: &Path, text: &str) {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+}
+
+/// Makes the log look settled: last changed a second ago.
+fn settle(path: &Path) {
+    let f = std::fs::File::options().append(true).open(path).unwrap();
+    f.set_modified(SystemTime::now() - Duration::from_secs(1))
+        .unwrap();
+}
+
+fn drain(tail: &mut LogTail) -> (Vec<String>, Vec<Rewrite>) {
+    let mut lines = Vec::new();
+    let mut rewrites = Vec::new();
+    tail.advance(&mut |change| {
+        match change {
+            Change::Rewrite(why) => rewrites.push(why),
+            Change::Line(_, line) => lines.push(String::from_utf8(line.to_vec()).unwrap()),
+        }
+        Ok(true)
+    })
+    .unwrap();
+    // Stamps have coarse times on some file systems: forget the stamp, as a later write
+    // within the same tick would.
+    tail.stamp = None;
+    (lines, rewrites)
+}
+
+#[test]
+fn a_tail_hands_over_new_whole_lines_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = log(dir.path());
+    append(&l.path, "{\"a\":1}\n");
+    let mut tail = LogTail::open(l.clone(), Start::End).unwrap();
+    assert_eq!(drain(&mut tail), (vec![], vec![]));
+    append(&l.path, "{\"b\":2}\n{\"c\":3");
+    assert_eq!(drain(&mut tail).0, vec!["{\"b\":2}"]);
+    append(&l.path, "}\n{\"b\":2}\n");
+    // The torn line is whole now; the exact duplicate counts once.
+    assert_eq!(drain(&mut tail).0, vec!["{\"c\":3}"]);
+    let at = tail.position();
+    assert_eq!(at.offset, std::fs::metadata(&l.path).unwrap().len());
+
+    // Resuming from the position gives what came after it, nothing before.
+    append(&l.path, "{\"d\":4}\n");
+    let mut again = LogTail::open(l.clone(), Start::At(at)).unwrap();
+    assert_eq!(drain(&mut again), (vec!["{\"d\":4}".to_string()], vec![]));
+    let mut all = LogTail::open(l, Start::Beginning).unwrap();
+    assert_eq!(drain(&mut all).0.len(), 4);
+}
+
+#[test]
+fn a_tail_starts_from_saved_keys_and_reads_only_what_came_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let l = log(dir.path());
+    append(&l.path, "{\"a\":1}\n");
+    let after_a = end_position(&l.path).unwrap();
+    append(&l.path, "{\"b\":2}\n");
+    let open = |start| LogTail::open_saving(l.clone(), start, Some(&cache)).unwrap();
+    // The first watch reads the log and saves its keys.
+    let first = open(Start::End);
+    assert!(first.seen.is_empty());
+    assert_eq!(first.saved.as_ref().unwrap().keys.len(), 2);
+    assert!(seen_lines::file_path(&cache, &l.path).is_file());
+
+    // The next reads only what came after them, and gives what comes after its start.
+    append(&l.path, "{\"c\":3}\n");
+    let mut next = open(Start::End);
+    assert_eq!(next.saved.as_ref().unwrap().keys.len(), 2);
+    assert_eq!(next.seen.len(), 1);
+    assert_eq!(next.position(), end_position(&l.path).unwrap());
+    append(&l.path, "{\"d\":4}\n{\"a\":1}\n");
+    // A line seen before the start (here a repeat of the first) counts once, as ever.
+    assert_eq!(drain(&mut next), (vec!["{\"d\":4}".to_string()], vec![]));
+
+    // A cursor before the saved keys' end cannot use them: the log is read to it.
+    let mut from_cursor = open(Start::At(after_a));
+    assert!(from_cursor.saved.is_none());
+    assert_eq!(from_cursor.seen.len(), 1);
+    assert_eq!(
+        drain(&mut from_cursor).0,
+        vec!["{\"b\":2}", "{\"c\":3}", "{\"d\":4}"]
+    );
+    // One at or after it starts from them.
+    let from_end = open(Start::At(next.position()));
+    assert!(from_end.saved.is_some());
+
+    // A log rewritten under the saved keys is read whole, and its keys saved anew.
+    std::fs::write(&l.path, "{\"a\":1}\n{\"x\":9}\n").unwrap();
+    let mut rewritten = open(Start::End);
+    assert_eq!(rewritten.saved.as_ref().unwrap().keys.len(), 2);
+    // Back to a log with a line this watch never saw: it is given after the resync.
+    std::fs::write(&l.path, "{\"a\":1}\n{\"b\":2}\n{\"x\":9}\n").unwrap();
+    settle(&l.path);
+    assert_eq!(
+        drain(&mut rewritten),
+        (vec!["{\"b\":2}".to_string()], vec![Rewrite::Rewritten])
+    );
+}
+
+#[test]
+fn a_rewritten_log_is_reported_and_gives_only_unseen_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = log(dir.path());
+    append(&l.path, "{\"a\":1}\n{\"x\":1}\n");
+    let mut tail = LogTail::open(l.clone(), Start::End).unwrap();
+    let at = tail.position();
+    // A merge that puts the other side's line before ours.
+    std::fs::write(&l.path, "{\"a\":1}\n{\"y\":2}\n{\"x\":1}\n").unwrap();
+    // Just written, it may be half written: looked at again later.
+    assert_eq!(drain(&mut tail), (vec![], vec![]));
+    assert!(tail.settling);
+    settle(&l.path);
+    assert_eq!(
+        drain(&mut tail),
+        (vec!["{\"y\":2}".to_string()], vec![Rewrite::Rewritten])
+    );
+    // A checkout back to less: reported, nothing to give.
+    std::fs::write(&l.path, "{\"a\":1}\n").unwrap();
+    settle(&l.path);
+    assert_eq!(drain(&mut tail), (vec![], vec![Rewrite::Shrank]));
+    std::fs::remove_file(&l.path).unwrap();
+    // Gone for a moment (as git replaces a file) is not gone.
+    assert_eq!(drain(&mut tail), (vec![], vec![]));
+    tail.missing_since = Some(Instant::now() - GONE_AFTER);
+    assert_eq!(drain(&mut tail), (vec![], vec![Rewrite::Removed]));
+
+    // A cursor from before the rewrite no longer matches: told, and the log is read whole.
+    std::fs::write(&l.path, "{\"a\":1}\n{\"z\":3}\n").unwrap();
+    let mut late = LogTail::open(l.clone(), Start::At(at)).unwrap();
+    let (lines, why) = drain(&mut late);
+    assert_eq!(why, vec![Rewrite::Unknown]);
+    assert_eq!(lines, vec!["{\"a\":1}", "{\"z\":3}"]);
+
+    // A reader that stops at the resync gets the lines at its next advance, though the
+    // log has not changed since.
+    let mut stops = LogTail::open(l, Start::At(at)).unwrap();
+    stops
+        .advance(&mut |change| {
+            assert!(matches!(change, Change::Rewrite(Rewrite::Unknown)));
+            Ok(false)
+        })
+        .unwrap();
+    assert_eq!(drain(&mut stops).0, vec!["{\"a\":1}", "{\"z\":3}"]);
+}
+
+/// A log of lines `ns`, each ending with what tells it apart (as a package ends with its
+/// hash), all of one length.
+fn numbered(ns: &[u32]) -> String {
+    ns.iter()
+        .map(|&n| format!("{{\"pad\":\"{}\",\"n\":{n}}}\n", "p".repeat(80)))
+        .collect()
+}
+
+/// A tail at the end of `numbered(&[0, 2])`, with line 3 appended after it.
+fn tail_before_line_3(l: &WatchedLog) -> LogTail {
+    append(&l.path, &numbered(&[0, 2]));
+    let tail = LogTail::open(l.clone(), Start::End).unwrap();
+    append(&l.path, &numbered(&[3]));
+    tail
+}
+
+/// Advances `tail`, writing the log anew as `rewritten` in place while the first line is
+/// handed over; what it gave.
+fn advance_rewriting(tail: &mut LogTail, path: &Path, rewritten: &str) -> Vec<String> {
+    let (mut given, mut done) = (Vec::new(), false);
+    tail.advance(&mut |change| {
+        if let Change::Line(_, text) = change {
+            given.push(String::from_utf8(text.to_vec()).unwrap());
+        }
+        if !std::mem::replace(&mut done, true) {
+            std::fs::write(path, rewritten).unwrap();
+        }
+        Ok(true)
+    })
+    .unwrap();
+    given
+}
+
+fn line(n: u32) -> String {
+    numbered(&[n]).trim_end().to_string()
+}
+
+#[test]
+fn a_log_rewritten_in_place_while_it_is_read_gives_what_it_put_before() {
+    // What CI caught once: a log written anew in place (as `std::fs::write` does) between
+    // two reads of one advance. The read went on in the new file from the old end, and the
+    // line put before was never given.
+    for rewritten in [[0, 1, 2, 3], [0, 2, 1, 3]] {
+        let dir = tempfile::tempdir().unwrap();
+        let l = log(dir.path());
+        let mut tail = tail_before_line_3(&l);
+        let given = advance_rewriting(&mut tail, &l.path, &numbered(&rewritten));
+        assert_eq!(given, [line(3)], "{rewritten:?}");
+        // Written a moment ago, it may be half written: looked at again soon.
+        assert_eq!(drain(&mut tail), (vec![], vec![]));
+        assert!(tail.settling);
+        settle(&l.path);
+        assert_eq!(drain(&mut tail), (vec![line(1)], vec![Rewrite::Rewritten]));
+        assert_eq!(tail.position(), end_position(&l.path).unwrap());
+    }
+}
+
+#[test]
+fn a_log_rewritten_in_place_just_before_it_is_read_gives_what_it_put_before() {
+    // Rewritten after the advance found the position still held, before its read began:
+    // the read starts in the new file.
+    let dir = tempfile::tempdir().unwrap();
+    let l = log(dir.path());
+    let mut tail = tail_before_line_3(&l);
+    let path = l.path.clone();
+    tail.before_read = Some(Box::new(move || {
+        std::fs::write(&path, numbered(&[0, 1, 2, 3])).unwrap();
+    }));
+    let (given, _) = drain(&mut tail);
+    tail.before_read = None;
+    assert_eq!(given, Vec::<String>::new(), "line 2 again, as seen");
+    settle(&l.path);
+    assert_eq!(
+        drain(&mut tail),
+        (vec![line(1), line(3)], vec![Rewrite::Rewritten])
+    );
+
+    // A reader that stops at a line it read meanwhile gets the resync at its next advance.
+    let dir = tempfile::tempdir().unwrap();
+    let l = log(dir.path());
+    let mut tail = tail_before_line_3(&l);
+    let path = l.path.clone();
+    tail.before_read = Some(Box::new(move || {
+        std::fs::write(&path, numbered(&[0, 1, 4, 3])).unwrap();
+        settle(&path);
+    }));
+    let mut given = Vec::new();
+    tail.advance(&mut |change| {
+        given.push(format!("{change:?}"));
+        Ok(false)
+    })
+    .unwrap();
+    tail.before_read = None;
+    assert_eq!(given.len(), 1, "{given:?}");
+    assert_eq!(tail.position(), Position::default());
+    assert_eq!(
+        drain(&mut tail),
+        (vec![line(1), line(3)], vec![Rewrite::Rewritten])
+    );
+}
