@@ -271,7 +271,7 @@ pub enum Start {
 }
 
 /// One log followed from a position: the lines it has handed over (by a 64-bit key of their
-/// bytes) and the file's last seen size, time and inode, so an unchanged log costs one `stat`.
+/// bytes) and the file's last seen size and time, so an unchanged log costs one `stat`.
 pub struct LogTail {
     pub log: WatchedLog,
     at: Position,
@@ -279,36 +279,43 @@ pub struct LogTail {
     seen: LineSet,
     saved: Option<SeenLines>,
     stamp: Option<(u64, SystemTime)>,
-    /// A rewrite found when the tail was opened, or by a read its reader stopped, reported
-    /// at the next [`LogTail::advance`].
+    /// A rewrite found when the tail was opened, reported at the first [`LogTail::advance`].
     pending: Option<Rewrite>,
-    /// Where the last read began, when the log changed so recently that whether it was
-    /// rewritten under that read is decided at the next advance.
-    recheck: Option<Position>,
     /// The last bytes handed over, for the fingerprint of the next position.
     last: Vec<u8>,
     /// When the log was first found missing, while it stays missing.
     missing_since: Option<Instant>,
     /// Whether the last advance left a rewrite to settle: look again soon.
     pub settling: bool,
-    /// Called just before a read of the log (a test's way into the gap before it).
+    /// Called just before an advance reads the log (a test's way into the gap before it).
     #[cfg(test)]
     before_read: Option<Box<dyn FnMut()>>,
 }
 
-/// What the bytes before a position say of the log now.
-enum Before {
-    /// The log still holds them (or is missing now, which the next advance looks into).
-    Holds,
-    /// It does not, but it changed a moment ago and may be half written: look again soon.
-    Settling,
-    /// It was rewritten.
-    Rewritten(Rewrite),
+/// How a [`LogTail::read_checked`] ended.
+enum ReadEnd {
+    /// At the length it was given, or at a torn last line.
+    Done,
+    /// `emit` said to stop.
+    Stopped,
+    /// The log no longer holds the bytes before the position: written anew meanwhile.
+    Changed,
 }
 
 /// How long after its last change a log that no longer continues from the position is left
-/// to settle before it is read as rewritten.
+/// to settle before it is read as rewritten. (The tail's own tests say when a log has settled:
+/// however slow the machine, a log they just wrote has not.)
+#[cfg(not(test))]
 const SETTLE: Duration = Duration::from_millis(150);
+#[cfg(test)]
+const SETTLE: Duration = Duration::from_secs(3600);
+
+/// How many bytes an advance reads at a time, at least (a longer line is read whole). Its
+/// tests read a few at a time, so that their lines span reads.
+#[cfg(not(test))]
+const CHUNK: usize = 256 * 1024;
+#[cfg(test)]
+const CHUNK: usize = 64;
 
 /// How long a log must stay missing to be reported removed.
 const GONE_AFTER: Duration = Duration::from_millis(300);
@@ -386,7 +393,6 @@ impl LogTail {
             saved: None,
             stamp: None,
             pending: None,
-            recheck: None,
             last: Vec::new(),
             missing_since: None,
             settling: false,
@@ -496,10 +502,6 @@ impl LogTail {
         remember_only: bool,
         emit: &mut dyn FnMut(Position, &[u8]) -> Result<bool>,
     ) -> Result<()> {
-        #[cfg(test)]
-        if let Some(hook) = &mut self.before_read {
-            hook();
-        }
         let from = self.at.offset;
         let mut sink = Collect {
             seen: &mut self.seen,
@@ -517,12 +519,78 @@ impl LogTail {
         Ok(())
     }
 
+    /// Reads the whole lines from the position up to `len`, a chunk at a time, handing each
+    /// one not seen before to `emit` with the position after it. A chunk's lines are handed
+    /// over only once the bytes before it are found unchanged, read after it: a log written
+    /// anew in place meanwhile (a script's `>`, `std::fs::write`) is never read as a mix of
+    /// two files, with a position in the new one past lines never given.
+    fn read_checked(
+        &mut self,
+        len: u64,
+        emit: &mut dyn FnMut(Position, &[u8]) -> Result<bool>,
+    ) -> Result<ReadEnd> {
+        #[cfg(test)]
+        if let Some(hook) = &mut self.before_read {
+            hook();
+        }
+        let path = self.log.path.clone();
+        let io = |e| io_error(&path, e);
+        let mut file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(ReadEnd::Done),
+            Err(e) => return Err(io(e)),
+        };
+        let (mut chunk, mut want) = (Vec::new(), CHUNK as u64);
+        let stopped = std::cell::Cell::new(false);
+        let mut lines = |at: Position, line: &[u8]| {
+            let go_on = emit(at, line)?;
+            stopped.set(!go_on);
+            Ok(go_on)
+        };
+        while self.at.offset < len {
+            let start = self.at.offset;
+            let size = (len - start).min(want);
+            chunk.resize(size as usize, 0);
+            file.seek(SeekFrom::Start(start)).map_err(io)?;
+            match file.read_exact(&mut chunk) {
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                    return Ok(ReadEnd::Changed);
+                }
+                r => r.map_err(io)?,
+            }
+            if start > 0 && position_in(&mut file, start).map_err(io)? != self.at {
+                return Ok(ReadEnd::Changed);
+            }
+            let Some(end) = chunk.iter().rposition(|&b| b == b'\n') else {
+                if start + size == len {
+                    break; // a torn last line
+                }
+                want *= 2; // a line longer than the chunk
+                continue;
+            };
+            want = CHUNK as u64;
+            let mut sink = Collect {
+                seen: &mut self.seen,
+                saved: self.saved.as_ref(),
+                last: &mut self.last,
+                at: &mut self.at,
+                emit: &mut lines,
+                remember_only: false,
+            };
+            LogReader::new(&path)
+                .from(start, 1)
+                .read_from(&chunk[..=end], &mut sink)?;
+            if stopped.get() {
+                return Ok(ReadEnd::Stopped);
+            }
+        }
+        Ok(ReadEnd::Done)
+    }
+
     /// Hands every line added since the last call to `emit` as [`Change::Line`], after a
     /// [`Change::Rewrite`] when the log was rewritten under the reader (the position then
     /// moves through the new log, and only lines this tail has not handed over before are
-    /// given). A read takes only the bytes the log had when the advance began, and a log
-    /// rewritten in place while it was read is found by the bytes before where the read
-    /// began. `emit` returns whether to go on; when it stops, the position is just after the
+    /// given). `emit` returns whether to go on; when it stops, the position is just after the
     /// last line it took.
     pub fn advance(&mut self, emit: &mut dyn FnMut(Change<'_>) -> Result<bool>) -> Result<()> {
         self.settling = false;
@@ -533,7 +601,7 @@ impl LogTail {
         if now.is_some() && now == self.stamp {
             return Ok(());
         }
-        let Some((len, _)) = now else {
+        let Some((len, modified)) = now else {
             self.stamp = None;
             // git replaces a file by removing it and writing it anew: a log is gone only when
             // it stays gone.
@@ -545,77 +613,21 @@ impl LogTail {
             return Ok(());
         };
         self.missing_since = None;
-        // The bytes before the last read (when that was left undecided), then before the
-        // position.
-        let checks = [self.recheck.take(), Some(self.at)];
-        for at in checks.into_iter().flatten().filter(|at| at.offset > 0) {
-            match self.before(at)? {
-                Before::Holds => {}
-                Before::Settling => {
-                    self.settle(at);
-                    return Ok(());
-                }
-                Before::Rewritten(why) => return self.replay(why, emit),
+        if self.at.offset > 0 && !self.matches(self.at)? {
+            // git writes a file in steps (removed, created, filled): a log changed this very
+            // moment may be half written. Look again once it has settled.
+            if modified.elapsed().is_ok_and(|age| age < SETTLE) {
+                self.look_again_soon();
+                return Ok(());
             }
+            let why = if len < self.at.offset {
+                Rewrite::Shrank
+            } else {
+                Rewrite::Rewritten
+            };
+            return self.replay(why, emit);
         }
-        let from = self.at;
-        let mut stopped = false;
-        let mut lines = |at: Position, line: &[u8]| {
-            let go_on = emit(Change::Line(at, line))?;
-            stopped = !go_on;
-            Ok(go_on)
-        };
-        // Only the bytes the log had at the stamp: a read that went on at their end could go
-        // on in another file, written in place of this one meanwhile.
-        self.stamp = None;
-        if len > from.offset {
-            self.read(Some(len), false, &mut lines)?;
-        }
-        // Stopped early, or a torn last line: look again next time.
-        if self.at.offset == len {
-            self.stamp = now;
-        }
-        if from.offset > 0 && self.at != from {
-            match self.before(from)? {
-                Before::Holds => {}
-                Before::Settling => self.settle(from),
-                Before::Rewritten(why) if stopped => {
-                    self.restart();
-                    self.pending = Some(why);
-                }
-                Before::Rewritten(why) => return self.replay(why, emit),
-            }
-        }
-        Ok(())
-    }
-
-    /// Whether the log still holds the bytes before `at`; a log that does not and changed a
-    /// moment ago may be half written (git writes a file in steps: removed, created, filled),
-    /// and is looked at again once it has settled.
-    fn before(&self, at: Position) -> Result<Before> {
-        let Some((len, modified)) = stamp(&self.log.path) else {
-            return Ok(Before::Holds);
-        };
-        if self.matches(at)? {
-            return Ok(Before::Holds);
-        }
-        if modified.elapsed().is_ok_and(|age| age < SETTLE) {
-            return Ok(Before::Settling);
-        }
-        Ok(Before::Rewritten(if len < at.offset {
-            Rewrite::Shrank
-        } else {
-            Rewrite::Rewritten
-        }))
-    }
-
-    /// Looks again soon at whether the log still holds the bytes before `at`.
-    fn settle(&mut self, at: Position) {
-        if at != self.at {
-            self.recheck = Some(at);
-        }
-        self.stamp = None;
-        self.settling = true;
+        self.read_to(now, emit)
     }
 
     /// Reports a rewrite, then reads the log from its start, giving only the lines not seen.
@@ -625,21 +637,40 @@ impl LogTail {
         emit: &mut dyn FnMut(Change<'_>) -> Result<bool>,
     ) -> Result<()> {
         self.restart();
-        self.recheck = None;
         self.stamp = None;
         let now = stamp(&self.log.path);
         if !emit(Change::Rewrite(why))? {
             return Ok(());
         }
+        self.read_to(now, emit)
+    }
+
+    /// Reads the lines up to the length the stamp `now` saw, and keeps the stamp when they
+    /// were all read: else the next advance looks again.
+    fn read_to(
+        &mut self,
+        now: Option<(u64, SystemTime)>,
+        emit: &mut dyn FnMut(Change<'_>) -> Result<bool>,
+    ) -> Result<()> {
+        self.stamp = None;
         let Some((len, _)) = now else {
             return Ok(());
         };
         let mut lines = |at: Position, line: &[u8]| emit(Change::Line(at, line));
-        self.read(Some(len), false, &mut lines)?;
-        if self.at.offset == len {
-            self.stamp = now;
+        match self.read_checked(len, &mut lines)? {
+            ReadEnd::Done if self.at.offset == len => self.stamp = now,
+            // (the next advance finds what changed, at the position)
+            ReadEnd::Changed => self.look_again_soon(),
+            // stopped, or a torn last line
+            _ => {}
         }
         Ok(())
+    }
+
+    /// Leaves the stamp unset and asks to be advanced again soon.
+    fn look_again_soon(&mut self) {
+        self.stamp = None;
+        self.settling = true;
     }
 
     /// Back to the start of the log, keeping what was seen.
