@@ -155,6 +155,16 @@ fn position_in(file: &mut File, offset: u64) -> std::io::Result<Position> {
     Ok(bytes_before(file, offset)?.0)
 }
 
+/// The position at `offset` in `file`, whose fingerprint is read from the file; `None` when
+/// the file is shorter than that now (cut short under the reader).
+fn position_now(file: &mut File, offset: u64) -> std::io::Result<Option<Position>> {
+    match bytes_before(file, offset) {
+        Ok((at, _)) => Ok(Some(at)),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// The position at `offset` in `file`, and the bytes before it that its fingerprint covers.
 fn bytes_before(file: &mut File, offset: u64) -> std::io::Result<(Position, Vec<u8>)> {
     let start = offset.saturating_sub(TAIL_BYTES as u64);
@@ -287,9 +297,23 @@ pub struct LogTail {
     missing_since: Option<Instant>,
     /// Whether the last advance left a rewrite to settle: look again soon.
     pub settling: bool,
-    /// Called just before an advance reads the log (a test's way into the gap before it).
-    #[cfg(test)]
-    before_read: Option<Box<dyn FnMut()>>,
+}
+
+/// The moments of a read a test can act in ([`tests::at_moment`]), to write the log then.
+#[cfg(test)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Moment {
+    /// A tail opened at a cursor is about to read the lines before it.
+    OpenRead,
+    /// An advance is about to read.
+    Read,
+    /// An advance has read a chunk of whole lines and is about to check the bytes before it.
+    Check,
+}
+
+#[cfg(test)]
+fn moment(m: Moment) {
+    tests::act_at(m);
 }
 
 /// How a [`LogTail::read_checked`] ended.
@@ -396,8 +420,6 @@ impl LogTail {
             last: Vec::new(),
             missing_since: None,
             settling: false,
-            #[cfg(test)]
-            before_read: None,
         };
         let until = match start {
             Start::Beginning => return Ok(tail),
@@ -415,10 +437,22 @@ impl LogTail {
                 }
             }
         };
+        #[cfg(test)]
+        moment(Moment::OpenRead);
         // No stamp yet: the first advance looks at the file whatever its size and time.
         match cache_dir {
             Some(cache) => tail.read_before_start(cache, until)?,
             None => tail.read(until, true, &mut |_, _| Ok(true))?,
+        }
+        // A log written anew in place while it was read up to the cursor: what was read may
+        // be the new file's, so none of it counts as seen, and the log is given whole.
+        if let Start::At(at) = start
+            && (tail.at != at || !tail.matches(at)?)
+        {
+            tail.restart();
+            tail.seen.clear();
+            tail.saved = None;
+            tail.pending = Some(Rewrite::Unknown);
         }
         Ok(tail)
     }
@@ -489,8 +523,8 @@ impl LogTail {
         if len < at.offset {
             return Ok(false);
         }
-        let found = position_in(&mut file, at.offset).map_err(|e| io_error(&self.log.path, e))?;
-        Ok(found == at)
+        let found = position_now(&mut file, at.offset).map_err(|e| io_error(&self.log.path, e))?;
+        Ok(found == Some(at))
     }
 
     /// Reads the lines after the position (up to `until`), handing each one not seen before
@@ -530,9 +564,7 @@ impl LogTail {
         emit: &mut dyn FnMut(Position, &[u8]) -> Result<bool>,
     ) -> Result<ReadEnd> {
         #[cfg(test)]
-        if let Some(hook) = &mut self.before_read {
-            hook();
-        }
+        moment(Moment::Read);
         let path = self.log.path.clone();
         let io = |e| io_error(&path, e);
         let mut file = match File::open(&path) {
@@ -558,9 +590,6 @@ impl LogTail {
                 }
                 r => r.map_err(io)?,
             }
-            if start > 0 && position_in(&mut file, start).map_err(io)? != self.at {
-                return Ok(ReadEnd::Changed);
-            }
             let Some(end) = chunk.iter().rposition(|&b| b == b'\n') else {
                 if start + size == len {
                     break; // a torn last line
@@ -569,6 +598,11 @@ impl LogTail {
                 continue;
             };
             want = CHUNK as u64;
+            #[cfg(test)]
+            moment(Moment::Check);
+            if start > 0 && position_now(&mut file, start).map_err(io)? != Some(self.at) {
+                return Ok(ReadEnd::Changed);
+            }
             let mut sink = Collect {
                 seen: &mut self.seen,
                 saved: self.saved.as_ref(),

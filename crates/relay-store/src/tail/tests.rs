@@ -4,6 +4,32 @@
 use super::*;
 use std::io::Write;
 
+/// What a test does at a moment of a read, and at which.
+type Act = Option<(Moment, Box<dyn FnMut()>)>;
+
+thread_local! {
+    static ACT: std::cell::RefCell<Act> = const { std::cell::RefCell::new(None) };
+}
+
+/// Does, once, what this test asked for at `m` ([`at_moment`]).
+pub(super) fn act_at(m: Moment) {
+    let act = ACT.with(|a| {
+        let mut a = a.borrow_mut();
+        match a.as_ref() {
+            Some((at, _)) if *at == m => a.take(),
+            _ => None,
+        }
+    });
+    if let Some((_, mut act)) = act {
+        act();
+    }
+}
+
+/// Has the tail run `act` the next time a read reaches `m`, on this test's thread.
+fn at_moment(m: Moment, act: impl FnMut() + 'static) {
+    ACT.with(|a| *a.borrow_mut() = Some((m, Box::new(act))));
+}
+
 fn log(dir: &Path) -> WatchedLog {
     WatchedLog {
         kind: LogKind::Facts,
@@ -252,13 +278,59 @@ fn a_log_rewritten_in_place_just_before_it_is_read_is_not_read_from_the_old_posi
     let l = log(dir.path());
     let mut tail = tail_after_line_2(&l, &[3]);
     let path = l.path.clone();
-    tail.before_read = Some(Box::new(move || {
+    at_moment(Moment::Read, move || {
         std::fs::write(&path, numbered(&[0, 1, 2, 3])).unwrap();
-    }));
+    });
     assert_eq!(drain(&mut tail), (vec![], vec![]));
-    tail.before_read = None;
     settle(&l.path);
     assert_eq!(drain(&mut tail), (lines(&[1, 3]), vec![Rewrite::Rewritten]));
+}
+
+#[test]
+fn a_chunk_is_checked_after_it_is_read_and_a_log_cut_short_meanwhile_is_no_error() {
+    // Rewritten after a chunk was read from the old file, before the bytes before it were
+    // checked: the check reads the new file, and none of the chunk is given.
+    let dir = tempfile::tempdir().unwrap();
+    let l = log(dir.path());
+    let mut tail = tail_after_line_2(&l, &[3]);
+    let path = l.path.clone();
+    at_moment(Moment::Check, move || {
+        std::fs::write(&path, numbered(&[0, 1, 2, 3])).unwrap();
+    });
+    assert_eq!(drain(&mut tail), (vec![], vec![]));
+    settle(&l.path);
+    assert_eq!(drain(&mut tail), (lines(&[1, 3]), vec![Rewrite::Rewritten]));
+
+    // Cut to nothing there (the first step of a write in place): told once it has settled.
+    let dir = tempfile::tempdir().unwrap();
+    let l = log(dir.path());
+    let mut tail = tail_after_line_2(&l, &[3]);
+    let path = l.path.clone();
+    at_moment(Moment::Check, move || {
+        std::fs::File::create(&path).unwrap();
+    });
+    assert_eq!(drain(&mut tail), (vec![], vec![]));
+    settle(&l.path);
+    assert_eq!(drain(&mut tail), (vec![], vec![Rewrite::Shrank]));
+}
+
+#[test]
+fn a_log_rewritten_in_place_while_a_tail_opens_at_a_cursor_is_given_whole() {
+    // The lines before the cursor are read when the tail opens, to count them as seen; a
+    // rewrite just then would have them be the new file's, and the line put among them lost.
+    let dir = tempfile::tempdir().unwrap();
+    let l = log(dir.path());
+    append(&l.path, &numbered(&[0, 2, 3]));
+    let cursor = end_position(&l.path).unwrap();
+    let path = l.path.clone();
+    at_moment(Moment::OpenRead, move || {
+        std::fs::write(&path, numbered(&[0, 1, 2, 3])).unwrap();
+    });
+    let mut tail = LogTail::open(l.clone(), Start::At(cursor)).unwrap();
+    assert_eq!(
+        drain(&mut tail),
+        (lines(&[0, 1, 2, 3]), vec![Rewrite::Unknown])
+    );
 }
 
 #[test]
