@@ -180,14 +180,27 @@ fn bytes_before(file: &mut File, offset: u64) -> std::io::Result<(Position, Vec<
 
 /// The position after the last whole line of the log at `path` (0 when there is none), read
 /// from its end: what a watch that does not read a log records for it, so that its cursor
-/// says "up to here" for every log in the store.
+/// says "up to here" for every log in the store. A log cut short while it is read (written
+/// anew in place) is read again.
 pub fn end_position(path: &Path) -> Result<Position> {
+    let mut tries = 0;
+    loop {
+        match end_position_once(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof && tries < 3 => tries += 1,
+            r => return r.map_err(|e| io_error(path, e)),
+        }
+    }
+}
+
+fn end_position_once(path: &Path) -> std::io::Result<Position> {
     let mut file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Position::default()),
-        Err(e) => return Err(io_error(path, e)),
+        Err(e) => return Err(e),
     };
-    let len = file.metadata().map_err(|e| io_error(path, e))?.len();
+    let len = file.metadata()?.len();
+    #[cfg(test)]
+    moment(Moment::EndScan);
     let mut end = len;
     let mut chunk = vec![0u8; 64 * 1024];
     // Back from the end to the last newline.
@@ -197,15 +210,14 @@ pub fn end_position(path: &Path) -> Result<Position> {
         }
         let start = end.saturating_sub(chunk.len() as u64);
         let buf = &mut chunk[..(end - start) as usize];
-        file.seek(SeekFrom::Start(start))
-            .and_then(|_| file.read_exact(buf))
-            .map_err(|e| io_error(path, e))?;
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(buf)?;
         if let Some(i) = memchr::memrchr(b'\n', buf) {
             break start + i as u64 + 1;
         }
         end = start;
     };
-    position_in(&mut file, after_newline).map_err(|e| io_error(path, e))
+    position_in(&mut file, after_newline)
 }
 
 /// A hasher for keys that are already hashes.
@@ -303,12 +315,16 @@ pub struct LogTail {
 #[cfg(test)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Moment {
-    /// A tail opened at a cursor is about to read the lines before it.
+    /// A tail opened at a cursor (or at the end) is about to read the lines before it.
     OpenRead,
     /// An advance is about to read.
     Read,
     /// An advance has read a chunk of whole lines and is about to check the bytes before it.
     Check,
+    /// The end of a log is about to be read, for its end position.
+    EndScan,
+    /// Saved keys were found to hold, and the bytes before their end are about to be read.
+    SavedKeys,
 }
 
 #[cfg(test)]
@@ -449,6 +465,9 @@ impl LogTail {
         if let Start::At(at) = start
             && (tail.at != at || !tail.matches(at)?)
         {
+            if let Some(cache) = cache_dir {
+                let _ = seen_lines::remove(cache, &tail.log.path);
+            }
             tail.restart();
             tail.seen.clear();
             tail.saved = None;
@@ -469,9 +488,18 @@ impl LogTail {
             && until.is_none_or(|end| saved.coverage.covered <= end)
             && saved.coverage.covered > 0
         {
+            #[cfg(test)]
+            moment(Moment::SavedKeys);
             let mut file = File::open(&path).map_err(io)?;
-            (self.at, self.last) = bytes_before(&mut file, saved.coverage.covered).map_err(io)?;
-            self.saved = Some(saved);
+            // (A log cut short since the keys were found to hold is read from its start.)
+            match bytes_before(&mut file, saved.coverage.covered) {
+                Ok(before) => {
+                    (self.at, self.last) = before;
+                    self.saved = Some(saved);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {}
+                Err(e) => return Err(io(e)),
+            }
         }
         let from = self.at.offset;
         self.read(until, true, &mut |_, _| Ok(true))?;

@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 
 use super::{
-    Cursor, Position, TAIL_BYTES, WatchedLog, fingerprint, io_error, line_key, position_in,
+    Cursor, Position, TAIL_BYTES, WatchedLog, fingerprint, io_error, line_key, position_now,
 };
 use crate::Store;
 use relay_wire::error::Result;
@@ -47,7 +47,8 @@ fn still_holds(path: &std::path::Path, at: Position) -> Result<bool> {
     if len < at.offset {
         return Ok(false);
     }
-    Ok(position_in(&mut file, at.offset).map_err(|e| io_error(path, e))? == at)
+    // (A file cut short since: it no longer holds them.)
+    Ok(position_now(&mut file, at.offset).map_err(|e| io_error(path, e))? == Some(at))
 }
 
 /// The keys of the first run of whole lines after `after` in the log at `path` that is

@@ -356,3 +356,46 @@ fn a_reader_that_stops_gets_the_rest_at_its_next_advance() {
     .unwrap();
     assert_eq!(rest, lines(&[4]));
 }
+
+#[test]
+fn a_log_cut_short_while_its_end_or_saved_keys_are_read_is_read_again_not_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = log(dir.path());
+    append(&l.path, &numbered(&[0, 2, 3]));
+    let path = l.path.clone();
+    at_moment(Moment::EndScan, move || {
+        std::fs::write(&path, numbered(&[0])).unwrap();
+    });
+    let end = end_position(&l.path).unwrap();
+    assert_eq!(end.offset, numbered(&[0]).len() as u64);
+
+    // Keys saved for [0, 1, 2], found to hold, then the log cut short before their end.
+    let cache = dir.path().join("cache");
+    std::fs::write(&l.path, numbered(&[0, 1, 2])).unwrap();
+    LogTail::open_saving(l.clone(), Start::End, Some(&cache)).unwrap();
+    let path = l.path.clone();
+    at_moment(Moment::SavedKeys, move || {
+        std::fs::write(&path, numbered(&[0])).unwrap();
+    });
+    let tail = LogTail::open_saving(l.clone(), Start::End, Some(&cache)).unwrap();
+    assert_eq!(tail.position(), end_position(&l.path).unwrap());
+}
+
+#[test]
+fn keys_saved_while_a_log_was_rewritten_under_a_resuming_watch_are_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let l = log(dir.path());
+    append(&l.path, &numbered(&[0, 2, 3]));
+    let cursor = end_position(&l.path).unwrap();
+    let path = l.path.clone();
+    at_moment(Moment::OpenRead, move || {
+        std::fs::write(&path, numbered(&[0, 1, 2, 3])).unwrap();
+    });
+    let mut tail = LogTail::open_saving(l.clone(), Start::At(cursor), Some(&cache)).unwrap();
+    assert!(!seen_lines::file_path(&cache, &l.path).exists());
+    assert_eq!(
+        drain(&mut tail),
+        (lines(&[0, 1, 2, 3]), vec![Rewrite::Unknown])
+    );
+}
