@@ -318,19 +318,25 @@ fn a_chunk_is_checked_after_it_is_read_and_a_log_cut_short_meanwhile_is_no_error
 fn a_log_rewritten_in_place_while_a_tail_opens_at_a_cursor_is_given_whole() {
     // The lines before the cursor are read when the tail opens, to count them as seen; a
     // rewrite just then would have them be the new file's, and the line put among them lost.
-    let dir = tempfile::tempdir().unwrap();
-    let l = log(dir.path());
-    append(&l.path, &numbered(&[0, 2, 3]));
-    let cursor = end_position(&l.path).unwrap();
-    let path = l.path.clone();
-    at_moment(Moment::OpenRead, move || {
-        std::fs::write(&path, numbered(&[0, 1, 2, 3])).unwrap();
-    });
-    let mut tail = LogTail::open(l.clone(), Start::At(cursor)).unwrap();
-    assert_eq!(
-        drain(&mut tail),
-        (lines(&[0, 1, 2, 3]), vec![Rewrite::Unknown])
-    );
+    // Without a cache, and with one, where the keys saved from that read are removed.
+    for with_cache in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        let l = log(dir.path());
+        append(&l.path, &numbered(&[0, 2, 3]));
+        let cursor = end_position(&l.path).unwrap();
+        let path = l.path.clone();
+        at_moment(Moment::OpenRead, move || {
+            std::fs::write(&path, numbered(&[0, 1, 2, 3])).unwrap();
+        });
+        let cache_dir = with_cache.then_some(cache.as_path());
+        let mut tail = LogTail::open_saving(l.clone(), Start::At(cursor), cache_dir).unwrap();
+        assert!(!seen_lines::file_path(&cache, &l.path).exists());
+        assert_eq!(
+            drain(&mut tail),
+            (lines(&[0, 1, 2, 3]), vec![Rewrite::Unknown])
+        );
+    }
 }
 
 #[test]
@@ -379,23 +385,4 @@ fn a_log_cut_short_while_its_end_or_saved_keys_are_read_is_read_again_not_an_err
     });
     let tail = LogTail::open_saving(l.clone(), Start::End, Some(&cache)).unwrap();
     assert_eq!(tail.position(), end_position(&l.path).unwrap());
-}
-
-#[test]
-fn keys_saved_while_a_log_was_rewritten_under_a_resuming_watch_are_removed() {
-    let dir = tempfile::tempdir().unwrap();
-    let cache = dir.path().join("cache");
-    let l = log(dir.path());
-    append(&l.path, &numbered(&[0, 2, 3]));
-    let cursor = end_position(&l.path).unwrap();
-    let path = l.path.clone();
-    at_moment(Moment::OpenRead, move || {
-        std::fs::write(&path, numbered(&[0, 1, 2, 3])).unwrap();
-    });
-    let mut tail = LogTail::open_saving(l.clone(), Start::At(cursor), Some(&cache)).unwrap();
-    assert!(!seen_lines::file_path(&cache, &l.path).exists());
-    assert_eq!(
-        drain(&mut tail),
-        (lines(&[0, 1, 2, 3]), vec![Rewrite::Unknown])
-    );
 }
