@@ -165,6 +165,21 @@ fn position_now(file: &mut File, offset: u64) -> std::io::Result<Option<Position
     }
 }
 
+/// Whether the file at `path` still holds, before `at.offset`, the bytes `at` was taken after
+/// (a missing file, or one cut short, does not).
+fn holds_before(path: &Path, at: Position) -> Result<bool> {
+    let mut file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(io_error(path, e)),
+    };
+    let len = file.metadata().map_err(|e| io_error(path, e))?.len();
+    if len < at.offset {
+        return Ok(false);
+    }
+    Ok(position_now(&mut file, at.offset).map_err(|e| io_error(path, e))? == Some(at))
+}
+
 /// The position at `offset` in `file`, and the bytes before it that its fingerprint covers.
 fn bytes_before(file: &mut File, offset: u64) -> std::io::Result<(Position, Vec<u8>)> {
     let start = offset.saturating_sub(TAIL_BYTES as u64);
@@ -334,10 +349,8 @@ fn moment(m: Moment) {
 
 /// How a [`LogTail::read_checked`] ended.
 enum ReadEnd {
-    /// At the length it was given, or at a torn last line.
+    /// At the length it was given, at a torn last line, or where `emit` said to stop.
     Done,
-    /// `emit` said to stop.
-    Stopped,
     /// The log no longer holds the bytes before the position: written anew meanwhile.
     Changed,
 }
@@ -539,20 +552,7 @@ impl LogTail {
 
     /// Whether the log still holds, before `at.offset`, the bytes `at` was taken after.
     fn matches(&self, at: Position) -> Result<bool> {
-        let mut file = match File::open(&self.log.path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
-            Err(e) => return Err(io_error(&self.log.path, e)),
-        };
-        let len = file
-            .metadata()
-            .map_err(|e| io_error(&self.log.path, e))?
-            .len();
-        if len < at.offset {
-            return Ok(false);
-        }
-        let found = position_now(&mut file, at.offset).map_err(|e| io_error(&self.log.path, e))?;
-        Ok(found == Some(at))
+        holds_before(&self.log.path, at)
     }
 
     /// Reads the lines after the position (up to `until`), handing each one not seen before
@@ -643,7 +643,7 @@ impl LogTail {
                 .from(start, 1)
                 .read_from(&chunk[..=end], &mut sink)?;
             if stopped.get() {
-                return Ok(ReadEnd::Stopped);
+                break;
             }
         }
         Ok(ReadEnd::Done)
@@ -720,11 +720,11 @@ impl LogTail {
         };
         let mut lines = |at: Position, line: &[u8]| emit(Change::Line(at, line));
         match self.read_checked(len, &mut lines)? {
+            // (stopped, or a torn last line: the stamp stays unset)
             ReadEnd::Done if self.at.offset == len => self.stamp = now,
+            ReadEnd::Done => {}
             // (the next advance finds what changed, at the position)
             ReadEnd::Changed => self.look_again_soon(),
-            // stopped, or a torn last line
-            _ => {}
         }
         Ok(())
     }

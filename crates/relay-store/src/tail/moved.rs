@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 
 use super::{
-    Cursor, Position, TAIL_BYTES, WatchedLog, fingerprint, io_error, line_key, position_now,
+    Cursor, Position, TAIL_BYTES, WatchedLog, fingerprint, holds_before, io_error, line_key,
 };
 use crate::Store;
 use relay_wire::error::Result;
@@ -28,27 +28,12 @@ impl Store {
         let Some(read) = cursor.get(&name.join("/")).filter(|at| at.offset > 0) else {
             return Ok(Vec::new());
         };
-        if still_holds(&queued, read)? {
+        if holds_before(&queued, read)? {
             return Ok(Vec::new());
         }
         let after = cursor.get(&tracked.name).map_or(0, |at| at.offset);
         run_ending_like(&tracked.path, after, read)
     }
-}
-
-/// Whether the file at `path` still holds, before `at.offset`, the bytes `at` was taken after.
-fn still_holds(path: &std::path::Path, at: Position) -> Result<bool> {
-    let mut file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
-        Err(e) => return Err(io_error(path, e)),
-    };
-    let len = file.metadata().map_err(|e| io_error(path, e))?.len();
-    if len < at.offset {
-        return Ok(false);
-    }
-    // (A file cut short since: it no longer holds them.)
-    Ok(position_now(&mut file, at.offset).map_err(|e| io_error(path, e))? == Some(at))
 }
 
 /// The keys of the first run of whole lines after `after` in the log at `path` that is

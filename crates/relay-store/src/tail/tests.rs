@@ -271,47 +271,29 @@ fn a_log_rewritten_in_place_while_it_is_read_gives_no_line_of_the_new_file_past_
 }
 
 #[test]
-fn a_log_rewritten_in_place_just_before_it_is_read_is_not_read_from_the_old_position() {
-    // Rewritten after the advance found its position still held, before the read began: the
-    // read would start in the new file.
-    let dir = tempfile::tempdir().unwrap();
-    let l = log(dir.path());
-    let mut tail = tail_after_line_2(&l, &[3]);
-    let path = l.path.clone();
-    at_moment(Moment::Read, move || {
-        std::fs::write(&path, numbered(&[0, 1, 2, 3])).unwrap();
-    });
-    assert_eq!(drain(&mut tail), (vec![], vec![]));
-    settle(&l.path);
-    assert_eq!(drain(&mut tail), (lines(&[1, 3]), vec![Rewrite::Rewritten]));
-}
-
-#[test]
-fn a_chunk_is_checked_after_it_is_read_and_a_log_cut_short_meanwhile_is_no_error() {
-    // Rewritten after a chunk was read from the old file, before the bytes before it were
-    // checked: the check reads the new file, and none of the chunk is given.
-    let dir = tempfile::tempdir().unwrap();
-    let l = log(dir.path());
-    let mut tail = tail_after_line_2(&l, &[3]);
-    let path = l.path.clone();
-    at_moment(Moment::Check, move || {
-        std::fs::write(&path, numbered(&[0, 1, 2, 3])).unwrap();
-    });
-    assert_eq!(drain(&mut tail), (vec![], vec![]));
-    settle(&l.path);
-    assert_eq!(drain(&mut tail), (lines(&[1, 3]), vec![Rewrite::Rewritten]));
-
-    // Cut to nothing there (the first step of a write in place): told once it has settled.
-    let dir = tempfile::tempdir().unwrap();
-    let l = log(dir.path());
-    let mut tail = tail_after_line_2(&l, &[3]);
-    let path = l.path.clone();
-    at_moment(Moment::Check, move || {
-        std::fs::File::create(&path).unwrap();
-    });
-    assert_eq!(drain(&mut tail), (vec![], vec![]));
-    settle(&l.path);
-    assert_eq!(drain(&mut tail), (vec![], vec![Rewrite::Shrank]));
+fn a_log_rewritten_in_place_before_a_read_or_before_its_check_gives_none_of_what_was_read() {
+    // Rewritten after the advance found its position still held, before the read began (the
+    // read would start in the new file); or after a chunk was read from the old file, before
+    // the bytes before it were checked (the check reads the new file); or cut to nothing
+    // there, the first step of a write in place, which is no error. None of the chunk is
+    // given, and the rewrite is told once the log has settled.
+    let cases: [(Moment, &[u32], &[u32], Rewrite); 3] = [
+        (Moment::Read, &[0, 1, 2, 3], &[1, 3], Rewrite::Rewritten),
+        (Moment::Check, &[0, 1, 2, 3], &[1, 3], Rewrite::Rewritten),
+        (Moment::Check, &[], &[], Rewrite::Shrank),
+    ];
+    for (m, rewritten, missed, why) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let l = log(dir.path());
+        let mut tail = tail_after_line_2(&l, &[3]);
+        let path = l.path.clone();
+        at_moment(m, move || {
+            std::fs::write(&path, numbered(rewritten)).unwrap()
+        });
+        assert_eq!(drain(&mut tail), (vec![], vec![]), "{m:?} {rewritten:?}");
+        settle(&l.path);
+        assert_eq!(drain(&mut tail), (lines(missed), vec![why]), "{m:?}");
+    }
 }
 
 #[test]
